@@ -1,0 +1,259 @@
+//! Games behind a trait object, driven by text: what the command line and the match service use to
+//! handle any registered game by name. Every method goes through the typed `Game` contract.
+
+use std::any::Any;
+use std::fmt::Debug;
+
+use rand::RngCore;
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::chance;
+use crate::error::{IllegalAction, ParseError, SetupError};
+use crate::game::{Ending, Game, GameInfo};
+use crate::outcome::Outcome;
+use crate::seat::{Actor, Seat, ToAct, Viewer};
+
+/// Why an action given as text was refused: it did not parse, or it is not legal. Either way the
+/// state is unchanged.
+#[derive(Clone, PartialEq, Eq, Debug, Error, Serialize)]
+#[serde(untagged)]
+pub enum ActionError {
+    /// The text is not an action of this game.
+    #[error("cannot read the action: {0}")]
+    Parse(ParseError),
+    /// The action is not allowed now.
+    #[error("{0}")]
+    Illegal(IllegalAction),
+}
+
+impl ActionError {
+    /// The stable error code the match service sends (see docs/protocol.md).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActionError::Parse(_) => "action/malformed",
+            ActionError::Illegal(e) => e.code(),
+        }
+    }
+}
+
+/// A game state of any game, driven by canonical action text. Implemented for every `Game`.
+pub trait DynGame: Send + Sync + Debug {
+    /// Static facts of the game.
+    fn info(&self) -> GameInfo;
+    /// Number of seats.
+    fn seats(&self) -> usize;
+    /// Who acts next.
+    fn to_act(&self) -> ToAct;
+    /// Legal actions of `seat` in canonical notation, sorted by byte order.
+    fn legal_texts(&self, seat: Seat) -> Vec<String>;
+    /// Chance outcomes with probabilities, in the game's order (empty unless at a chance node).
+    fn chance_texts(&self) -> Vec<(String, f64)>;
+    /// Parses and plays one action.
+    ///
+    /// # Errors
+    /// `ActionError` when the text does not parse or the action is illegal; the state is unchanged.
+    fn apply_text(&mut self, actor: Actor, text: &str) -> Result<(), ActionError>;
+    /// At a chance node, samples one outcome with `chance::sample` (one `f64` from `rng`), plays it
+    /// and returns its text; elsewhere returns `None` and draws nothing.
+    fn sample_chance(&mut self, rng: &mut dyn RngCore) -> Option<String>;
+    /// A uniformly random legal action of `seat` (the random bot), or `None` if it has none.
+    fn random_action(&self, seat: Seat, rng: &mut dyn RngCore) -> Option<String>;
+    /// The game's timeout rule for `seat` (see `Game::timeout_actions`), as action texts.
+    fn timeout_texts(&self, seat: Seat) -> Option<Vec<String>>;
+    /// Ends the game early (see `Game::end`).
+    ///
+    /// # Errors
+    /// As `Game::end`.
+    fn end(&mut self, ending: Ending) -> Result<(), IllegalAction>;
+    /// The result once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// `observe(viewer)` as JSON: the only view of the state that may leave the server.
+    fn observe_json(&self, viewer: Viewer) -> serde_json::Value;
+    /// The canonical position text.
+    fn position_text(&self) -> String;
+    /// The state drawn for a terminal, as `viewer` may see it.
+    fn render_text(&self, viewer: Viewer, color: bool) -> String;
+    /// The move-list form of an action given in canonical text, in this state (before it is played).
+    ///
+    /// # Errors
+    /// `ParseError` if the text is not an action.
+    fn display_text(&self, text: &str) -> Result<String, ParseError>;
+    /// A copy behind a new box.
+    fn clone_box(&self) -> Box<dyn DynGame>;
+    /// The concrete state, for code that knows the game type (bots through the registry).
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<G: Game> DynGame for G {
+    fn info(&self) -> GameInfo {
+        G::INFO
+    }
+
+    fn seats(&self) -> usize {
+        Game::seats(self)
+    }
+
+    fn to_act(&self) -> ToAct {
+        Game::to_act(self)
+    }
+
+    fn legal_texts(&self, seat: Seat) -> Vec<String> {
+        let mut actions = Vec::new();
+        self.legal_actions(seat, &mut actions);
+        let mut texts: Vec<String> = actions.iter().map(|a| self.format_action(a)).collect();
+        texts.sort_unstable();
+        texts
+    }
+
+    fn chance_texts(&self) -> Vec<(String, f64)> {
+        let mut outcomes = Vec::new();
+        self.chance_outcomes(&mut outcomes);
+        outcomes
+            .iter()
+            .map(|(a, p)| (self.format_action(a), *p))
+            .collect()
+    }
+
+    fn apply_text(&mut self, actor: Actor, text: &str) -> Result<(), ActionError> {
+        let action = self.parse_action(text).map_err(ActionError::Parse)?;
+        self.apply(actor, &action).map_err(ActionError::Illegal)
+    }
+
+    fn sample_chance(&mut self, rng: &mut dyn RngCore) -> Option<String> {
+        let mut outcomes = Vec::new();
+        self.chance_outcomes(&mut outcomes);
+        if outcomes.is_empty() {
+            return None;
+        }
+        let (action, _) = &outcomes[chance::sample(&outcomes, rng)];
+        let text = self.format_action(action);
+        self.apply_legal(Actor::Chance, action);
+        Some(text)
+    }
+
+    fn random_action(&self, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+        let mut actions = Vec::new();
+        self.legal_actions(seat, &mut actions);
+        if actions.is_empty() {
+            return None;
+        }
+        let i = (rng.next_u64() % actions.len() as u64) as usize;
+        Some(self.format_action(&actions[i]))
+    }
+
+    fn timeout_texts(&self, seat: Seat) -> Option<Vec<String>> {
+        self.timeout_actions(seat)
+            .map(|v| v.iter().map(|a| self.format_action(a)).collect())
+    }
+
+    fn end(&mut self, ending: Ending) -> Result<(), IllegalAction> {
+        Game::end(self, ending)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+
+    fn observe_json(&self, viewer: Viewer) -> serde_json::Value {
+        serde_json::to_value(self.observe(viewer)).expect("observations serialize to JSON")
+    }
+
+    fn position_text(&self) -> String {
+        self.format_position()
+    }
+
+    fn render_text(&self, viewer: Viewer, color: bool) -> String {
+        Game::render_text(self, viewer, color)
+    }
+
+    fn display_text(&self, text: &str) -> Result<String, ParseError> {
+        Ok(self.display_action(&self.parse_action(text)?))
+    }
+
+    fn clone_box(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Clone for Box<dyn DynGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// Makes a boxed state from a JSON config and a seat count.
+type NewFn = fn(&serde_json::Value, usize) -> Result<Box<dyn DynGame>, SetupError>;
+/// Makes a boxed state from a JSON config and a position text.
+type PositionFn = fn(&serde_json::Value, &str) -> Result<Box<dyn DynGame>, SetupError>;
+
+/// How to make states of one game from a name, a JSON config and text: one registry entry.
+#[derive(Clone, Copy, Debug)]
+pub struct GameEntry {
+    /// Static facts (its `name` is the registry key).
+    pub info: GameInfo,
+    new: NewFn,
+    parse_position: PositionFn,
+    default_config: fn() -> serde_json::Value,
+}
+
+impl GameEntry {
+    /// The entry of game `G`.
+    #[must_use]
+    pub const fn of<G: Game>() -> GameEntry {
+        GameEntry {
+            info: G::INFO,
+            new: |config, seats| Ok(Box::new(G::new(&read_config::<G>(config)?, seats)?)),
+            parse_position: |config, text| {
+                let state = G::parse_position(&read_config::<G>(config)?, text)
+                    .map_err(|e| SetupError::Config(format!("bad position: {e}")))?;
+                Ok(Box::new(state))
+            },
+            default_config: || {
+                serde_json::to_value(G::Config::default()).expect("configs serialize to JSON")
+            },
+        }
+    }
+
+    /// The initial state. `config` is the game's config as JSON; `null` means the default.
+    ///
+    /// # Errors
+    /// `SetupError` for a bad seat count or config (the message names the field).
+    pub fn new_game(
+        &self,
+        config: &serde_json::Value,
+        seats: usize,
+    ) -> Result<Box<dyn DynGame>, SetupError> {
+        (self.new)(config, seats)
+    }
+
+    /// A state from position text (`start` is not special here; callers map it to `new_game`).
+    ///
+    /// # Errors
+    /// `SetupError::Config` for a bad config, or a bad position naming the offending token.
+    pub fn from_position(
+        &self,
+        config: &serde_json::Value,
+        text: &str,
+    ) -> Result<Box<dyn DynGame>, SetupError> {
+        (self.parse_position)(config, text)
+    }
+
+    /// The default config as JSON, with every field present.
+    #[must_use]
+    pub fn default_config(&self) -> serde_json::Value {
+        (self.default_config)()
+    }
+}
+
+fn read_config<G: Game>(config: &serde_json::Value) -> Result<G::Config, SetupError> {
+    if config.is_null() {
+        return Ok(G::Config::default());
+    }
+    serde_json::from_value(config.clone()).map_err(|e| SetupError::Config(e.to_string()))
+}

@@ -1,0 +1,113 @@
+//! Typed errors of the engine contract. Each carries a message a person can act on, and a stable
+//! code (`action/illegal`, ...) that the match service sends to clients.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::seat::Actor;
+
+/// Why `Game::apply` (or `Game::end`) refused. The state is unchanged whenever this is returned.
+#[derive(Clone, PartialEq, Eq, Debug, Error, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "error")]
+pub enum IllegalAction {
+    /// The game has ended; nothing more can be played.
+    #[error("the game is over")]
+    GameOver,
+    /// This actor may not act in this state (another seat's turn, or a chance node).
+    #[error("{actor} may not act now")]
+    NotToAct {
+        /// Who tried to act.
+        actor: Actor,
+    },
+    /// The action breaks a rule; `reason` says which, citing the rule where it can.
+    #[error("{reason}")]
+    Rule {
+        /// A sentence for the player, e.g. "B3-B5: the path through B4 is blocked".
+        reason: String,
+    },
+    /// The game does not support this kind of ending (see `Game::end`).
+    #[error("this game does not support {what}")]
+    Unsupported {
+        /// What was asked, e.g. "an agreed stop".
+        what: String,
+    },
+}
+
+impl IllegalAction {
+    /// A rule violation with its reason.
+    pub fn rule(reason: impl Into<String>) -> Self {
+        IllegalAction::Rule {
+            reason: reason.into(),
+        }
+    }
+
+    /// The stable error code the match service sends (see docs/protocol.md).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            IllegalAction::GameOver => "match/over",
+            IllegalAction::NotToAct { .. } => "action/not_your_turn",
+            IllegalAction::Rule { .. } | IllegalAction::Unsupported { .. } => "action/illegal",
+        }
+    }
+}
+
+/// Bad notation: a position or action text that does not parse. Names the offending token.
+#[derive(Clone, PartialEq, Eq, Debug, Error, Serialize, Deserialize)]
+#[error("`{token}`: {message}")]
+pub struct ParseError {
+    /// The smallest piece of the input that is wrong, as the user wrote it.
+    pub token: String,
+    /// What is wrong with it and, where it helps, what was expected.
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error about `token`.
+    pub fn new(token: impl Into<String>, message: impl Into<String>) -> Self {
+        ParseError {
+            token: token.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a game could not be set up with this configuration and number of seats.
+#[derive(Clone, PartialEq, Eq, Debug, Error, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "error")]
+pub enum SetupError {
+    /// The game is not played with this many seats.
+    #[error("{game} is played by {min} to {max} seats, not {got}")]
+    SeatCount {
+        /// The game's name.
+        game: String,
+        /// Fewest seats.
+        min: usize,
+        /// Most seats.
+        max: usize,
+        /// Seats asked for.
+        got: usize,
+    },
+    /// The configuration is invalid; the message names the field.
+    #[error("bad configuration: {0}")]
+    Config(String),
+}
+
+impl SetupError {
+    /// Checks `seats` against the game's range.
+    ///
+    /// # Errors
+    /// `SetupError::SeatCount` when `seats` is outside `info.min_seats..=info.max_seats`.
+    pub fn check_seats(info: &crate::GameInfo, seats: usize) -> Result<(), SetupError> {
+        if (info.min_seats..=info.max_seats).contains(&seats) {
+            Ok(())
+        } else {
+            Err(SetupError::SeatCount {
+                game: info.name.to_owned(),
+                min: info.min_seats,
+                max: info.max_seats,
+                got: seats,
+            })
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The `Game` contract: everything the match service, the command line and the bots know about a
+//! game. See docs/architecture.md for how each Plateau game maps onto it.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use crate::error::{IllegalAction, ParseError, SetupError};
+use crate::outcome::Outcome;
+use crate::seat::{Actor, Seat, ToAct, Viewer};
+
+/// Static facts about a game (OpenSpiel's `GameType`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+pub struct GameInfo {
+    /// Registry name, lowercase: `"mad"`, `"moonleap"`, `"chakart"`, `"naval"`.
+    pub name: &'static str,
+    /// Name shown to people.
+    pub title: &'static str,
+    /// Fewest seats.
+    pub min_seats: usize,
+    /// Most seats.
+    pub max_seats: usize,
+    /// Seats when none are asked for.
+    pub default_seats: usize,
+    /// Whether the game has chance nodes.
+    pub chance: bool,
+    /// Whether some seat ever knows something another does not (then `determinize` matters).
+    pub hidden_information: bool,
+    /// Whether the game has simultaneous nodes.
+    pub simultaneous: bool,
+}
+
+/// A way a game can end other than by its rules running their course.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// The seat ran out of time and the game's rule for that is a loss (see `Game::timeout_actions`).
+    Timeout(Seat),
+    /// The seat resigned.
+    Resign(Seat),
+    /// All seats agreed to stop (MAD's friendly "agreed stop", rules/mad.md section 8.2).
+    Agreement,
+}
+
+/// A game state together with its configuration: the one type a game crate implements.
+///
+/// The same value is the rules, the position and the history the rules need. It must be cheap to
+/// clone (bots clone it for every playout) and must hold no clock, no I/O and no random generator:
+/// every random event is a chance node (`ToAct::Chance`) whose outcomes the match runner samples.
+///
+/// # The turn protocol
+/// `to_act` says who acts. At `Player(s)` only seat `s` may `apply`; at `Simultaneous(set)` any seat
+/// of the set may, in any order; at `Chance` only `Actor::Chance`, with one of `chance_outcomes`;
+/// at `Terminal`, nobody. A multi-step turn (a Chakart egg effect's extra choice, Bataille Navale's
+/// one order per ship) is simply the same seat being to act again.
+pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static {
+    /// One choice of a seat, or one chance outcome.
+    type Action: Clone + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned + 'static;
+    /// What one viewer may know of the state, and nothing more (the secrecy choke point).
+    type Observation: Clone + PartialEq + Debug + Send + Serialize + DeserializeOwned;
+    /// Game options (variants, limits). `Default` is the standard game.
+    type Config: Default + Clone + Debug + Send + Sync + Serialize + DeserializeOwned;
+
+    /// Static facts.
+    const INFO: GameInfo;
+
+    /// The initial state for `seats` seats.
+    ///
+    /// # Errors
+    /// `SetupError` if the seat count is outside the game's range or the config is invalid.
+    fn new(config: &Self::Config, seats: usize) -> Result<Self, SetupError>;
+
+    /// A state from its position text (the game's canonical notation, rules/<game>.md).
+    ///
+    /// # Errors
+    /// `ParseError` naming the offending token.
+    fn parse_position(config: &Self::Config, text: &str) -> Result<Self, ParseError>;
+
+    /// The canonical position text; `parse_position` of it gives back an equal state.
+    fn format_position(&self) -> String;
+
+    /// Number of seats at the table.
+    fn seats(&self) -> usize;
+
+    /// Who acts next.
+    fn to_act(&self) -> ToAct;
+
+    /// Clears `out` and writes the legal actions of `seat`: empty when `seat` may not act now.
+    /// The order is deterministic; tools sort by notation when they print.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Self::Action>);
+
+    /// Clears `out` and writes the chance outcomes with their probabilities (each > 0, summing to 1)
+    /// when `to_act` is `Chance`; writes nothing otherwise.
+    fn chance_outcomes(&self, out: &mut Vec<(Self::Action, f64)>);
+
+    /// Plays `action` for `actor`.
+    ///
+    /// # Errors
+    /// `IllegalAction` when the actor may not act or the action is not legal now. The state is then
+    /// unchanged.
+    fn apply(&mut self, actor: Actor, action: &Self::Action) -> Result<(), IllegalAction>;
+
+    /// Plays an action known to be legal (taken from `legal_actions` or `chance_outcomes` of this
+    /// very state), skipping checks where the game can: the fast path for playouts and search.
+    ///
+    /// # Panics
+    /// May panic, or leave a meaningless state, if the action was not legal. Never undefined behaviour.
+    fn apply_legal(&mut self, actor: Actor, action: &Self::Action) {
+        if let Err(e) = self.apply(actor, action) {
+            panic!("apply_legal given an illegal action {action:?} for {actor}: {e}");
+        }
+    }
+
+    /// The result once `to_act` is `Terminal`; `None` while the game runs.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// What `viewer` may know. For a seat: public information plus its own secrets.
+    fn observe(&self, viewer: Viewer) -> Self::Observation;
+
+    /// A state drawn from those `viewer` cannot tell apart from this one: the viewer's observation,
+    /// and its legal actions, are the same in the result. Hidden parts are sampled with `rng` from
+    /// the viewer's knowledge only. Perfect-information games return a clone.
+    fn determinize<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Self;
+
+    /// The canonical text of `action` in this state (rules/<game>.md); `parse_action` reads it back.
+    fn format_action(&self, action: &Self::Action) -> String;
+
+    /// Reads an action in canonical notation. Parsing does not check legality.
+    ///
+    /// # Errors
+    /// `ParseError` naming the offending token.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, ParseError>;
+
+    /// The action as shown in a move list (Chakart's SAN); by default the canonical text.
+    /// Call it on the state before the action is applied.
+    fn display_action(&self, action: &Self::Action) -> String {
+        self.format_action(action)
+    }
+
+    /// The state drawn for a terminal, as `viewer` may see it. `color` allows ANSI colours.
+    /// By default the observation as pretty JSON.
+    fn render_text(&self, viewer: Viewer, color: bool) -> String {
+        let _ = color;
+        serde_json::to_string_pretty(&self.observe(viewer)).unwrap_or_default()
+    }
+
+    /// What the rules do when `seat` runs out of time: `Some(actions)` to apply in its name (Bataille
+    /// Navale's frozen layout or fired plan), or `None` when the seat loses (then the runner calls
+    /// `end(Ending::Timeout(seat))`). By default `None`.
+    fn timeout_actions(&self, seat: Seat) -> Option<Vec<Self::Action>> {
+        let _ = seat;
+        None
+    }
+
+    /// Ends the game early: a timeout loss, a resignation or an agreed stop.
+    ///
+    /// # Errors
+    /// `IllegalAction::GameOver` after the end; `IllegalAction::Unsupported` when the game has no
+    /// such ending (the default for every ending).
+    fn end(&mut self, ending: Ending) -> Result<(), IllegalAction> {
+        Err(IllegalAction::Unsupported {
+            what: format!("{ending:?}"),
+        })
+    }
+}

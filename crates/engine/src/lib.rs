@@ -1,0 +1,24 @@
+//! The Plateau engine: the `Game` contract every game implements (DESIGN.md section 2), the
+//! records that replay games (section 4), perft, and the text-driven `DynGame` view that the
+//! command line and the match service use to handle any game by name.
+//!
+//! With the `testkit` feature, `testkit` runs the shared conformance checks on any game.
+
+pub mod chance;
+pub mod dynamic;
+pub mod error;
+pub mod game;
+pub mod outcome;
+pub mod perft;
+pub mod record;
+pub mod seat;
+#[cfg(feature = "testkit")]
+pub mod testkit;
+
+pub use chance::Seed;
+pub use dynamic::{ActionError, DynGame, GameEntry};
+pub use error::{IllegalAction, ParseError, SetupError};
+pub use game::{Ending, Game, GameInfo};
+pub use outcome::Outcome;
+pub use record::{Record, RecordedAction, Replay, ReplayError};
+pub use seat::{Actor, Seat, SeatSet, ToAct, Viewer};

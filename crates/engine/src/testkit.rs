@@ -1,0 +1,394 @@
+//! The conformance kit every game runs (feature `testkit`): seeded random playouts that check the
+//! `Game` contract at every step. Failures panic with the seed, the ply and what broke, so a game
+//! crate's test is a few lines:
+//!
+//! ```ignore
+//! let report = plateau_engine::testkit::check_playouts::<Mad>(&Config::default(), 2, &Options::new(1000, 600));
+//! assert_eq!(report.games, 1000);
+//! ```
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Debug;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::chance;
+use crate::game::Game;
+use crate::seat::{Actor, Seat, ToAct, Viewer};
+
+/// How many games to play and what to check.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Number of random games.
+    pub games: usize,
+    /// First seed; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// The most actions (all actors, chance included) a game may take before it counts as endless.
+    pub max_actions: usize,
+    /// Run the costly checks (serde and notation round-trips, every listed action, determinization)
+    /// at every `deep_every`-th step (1 = every step).
+    pub deep_every: usize,
+}
+
+impl Options {
+    /// `games` games of at most `max_actions` actions each, deep checks at every step.
+    #[must_use]
+    pub fn new(games: usize, max_actions: usize) -> Options {
+        Options {
+            games,
+            seed: 0,
+            max_actions,
+            deep_every: 1,
+        }
+    }
+}
+
+/// What the playouts saw.
+#[derive(Clone, Default, Debug)]
+pub struct Report {
+    /// Games played to the end.
+    pub games: usize,
+    /// Seat decisions, all games.
+    pub decisions: usize,
+    /// Chance outcomes drawn, all games.
+    pub chance_events: usize,
+    /// The longest game, in actions.
+    pub longest: usize,
+    /// How many games ended with each `Outcome::kind`.
+    pub endings: BTreeMap<String, usize>,
+    /// How many times each seat was ranked first.
+    pub wins: Vec<usize>,
+}
+
+/// Plays `options.games` random games from `G::new(config, seats)` and checks the contract at every
+/// step (see the module doc and DESIGN.md section 7).
+///
+/// # Panics
+/// On the first breach of the contract, with the seed and action index.
+pub fn check_playouts<G: Game>(config: &G::Config, seats: usize, options: &Options) -> Report {
+    let start = G::new(config, seats).expect("the kit's config and seat count set up a game");
+    check_playouts_from(&start, options)
+}
+
+/// As `check_playouts`, from a given state.
+///
+/// # Panics
+/// On the first breach of the contract, with the seed and action index.
+pub fn check_playouts_from<G: Game>(start: &G, options: &Options) -> Report {
+    let mut report = Report {
+        wins: vec![0; start.seats()],
+        ..Report::default()
+    };
+    // Actions seen anywhere; those not legal in a later state probe `apply`'s refusals.
+    let mut seen: Vec<G::Action> = Vec::new();
+    let mut seen_set: HashSet<G::Action> = HashSet::new();
+    for game in 0..options.games {
+        let seed = options.seed + game as u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut state = start.clone();
+        let mut history: Vec<(Actor, G::Action)> = Vec::new();
+        let mut step = 0usize;
+        loop {
+            let ctx = Ctx { seed, step };
+            let deep = step.is_multiple_of(options.deep_every.max(1));
+            if deep {
+                check_round_trips(&state, ctx);
+                check_secrecy(&state, &mut rng, ctx);
+            }
+            let (actor, action) = match state.to_act() {
+                ToAct::Terminal => {
+                    let outcome = state
+                        .outcome()
+                        .unwrap_or_else(|| ctx.fail("terminal state without an outcome"));
+                    assert_eq!(
+                        outcome.seats(),
+                        state.seats(),
+                        "{ctx}: outcome has the wrong seat count"
+                    );
+                    *report.endings.entry(outcome.kind.clone()).or_default() += 1;
+                    for s in outcome.winners().iter() {
+                        report.wins[s.index()] += 1;
+                    }
+                    for seat in Seat::all(state.seats()) {
+                        let mut out = Vec::new();
+                        state.legal_actions(seat, &mut out);
+                        assert!(out.is_empty(), "{ctx}: {seat} has actions after the end");
+                    }
+                    break;
+                }
+                ToAct::Chance => {
+                    let mut outcomes = Vec::new();
+                    state.chance_outcomes(&mut outcomes);
+                    check_chance(&state, &outcomes, ctx);
+                    report.chance_events += 1;
+                    let i = chance::sample(&outcomes, &mut rng);
+                    (Actor::Chance, outcomes.swap_remove(i).0)
+                }
+                to_act => {
+                    assert!(
+                        state.outcome().is_none(),
+                        "{ctx}: outcome while the game runs"
+                    );
+                    let seats: Vec<Seat> = match to_act {
+                        ToAct::Player(s) => vec![s],
+                        ToAct::Simultaneous(set) => set.iter().collect(),
+                        _ => unreachable!(),
+                    };
+                    assert!(!seats.is_empty(), "{ctx}: simultaneous node with no seat");
+                    let seat = seats[rng.random_range(0..seats.len())];
+                    let mut legal = Vec::new();
+                    state.legal_actions(seat, &mut legal);
+                    assert!(
+                        !legal.is_empty(),
+                        "{ctx}: {seat} to act but has no legal action"
+                    );
+                    check_no_duplicates(&state, &legal, ctx);
+                    if deep {
+                        check_listed_actions(&state, Actor::Seat(seat), &legal, ctx);
+                        check_refusals(&state, seat, &legal, &seen, ctx);
+                    }
+                    for a in &legal {
+                        if seen.len() < 4096 && seen_set.insert(a.clone()) {
+                            seen.push(a.clone());
+                        }
+                    }
+                    report.decisions += 1;
+                    let i = rng.random_range(0..legal.len());
+                    (Actor::Seat(seat), legal.swap_remove(i))
+                }
+            };
+            let mut checked = state.clone();
+            checked
+                .apply(actor, &action)
+                .unwrap_or_else(|e| ctx.fail(&format!("listed action {action:?} refused: {e}")));
+            state.apply_legal(actor, &action);
+            assert_same(&checked, &state, ctx, "apply and apply_legal disagree");
+            history.push((actor, action));
+            step += 1;
+            assert!(
+                step <= options.max_actions,
+                "seed {seed}: game still running after {step} actions (bound {})",
+                options.max_actions
+            );
+        }
+        // Clones replay identically: the same actions from the start give the same final state.
+        let mut replayed = start.clone();
+        for (actor, action) in &history {
+            replayed.apply(*actor, action).unwrap_or_else(|e| {
+                panic!("seed {seed}: replaying {action:?} from a clone of the start failed: {e}")
+            });
+        }
+        assert_same(
+            &replayed,
+            &state,
+            Ctx { seed, step },
+            "replay from a clone differs",
+        );
+        report.games += 1;
+        report.longest = report.longest.max(history.len());
+    }
+    report
+}
+
+#[derive(Clone, Copy)]
+struct Ctx {
+    seed: u64,
+    step: usize,
+}
+
+impl std::fmt::Display for Ctx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "seed {} action {}", self.seed, self.step)
+    }
+}
+
+impl Ctx {
+    fn fail(self, what: &str) -> ! {
+        panic!("{self}: {what}")
+    }
+}
+
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("values serialize to JSON")
+}
+
+fn assert_same<G: Game>(a: &G, b: &G, ctx: Ctx, what: &str) {
+    let (ja, jb) = (json(a), json(b));
+    assert!(ja == jb, "{ctx}: {what}\n left: {ja}\nright: {jb}");
+}
+
+fn round_trip<T: Serialize + DeserializeOwned + Debug>(value: &T, ctx: Ctx, what: &str) {
+    let text = json(value);
+    let back: T = serde_json::from_str(&text)
+        .unwrap_or_else(|e| ctx.fail(&format!("{what} does not deserialize: {e}\n{text}")));
+    assert_eq!(json(&back), text, "{ctx}: {what} changes through serde");
+}
+
+/// Serde of the state, its observations and position text all round-trip.
+fn check_round_trips<G: Game>(state: &G, ctx: Ctx) {
+    round_trip(state, ctx, "the state");
+    round_trip(
+        &state.observe(Viewer::Spectator),
+        ctx,
+        "the spectator observation",
+    );
+    for seat in Seat::all(state.seats()) {
+        round_trip(
+            &state.observe(Viewer::Seat(seat)),
+            ctx,
+            "a seat observation",
+        );
+    }
+    let text = state.format_position();
+    let config = G::Config::default();
+    // Position text describes the position; states with a non-default config may not read back
+    // under the default one, so only the text itself must be stable.
+    if let Ok(parsed) = G::parse_position(&config, &text) {
+        assert_eq!(
+            parsed.format_position(),
+            text,
+            "{ctx}: position text does not round-trip"
+        );
+    }
+}
+
+/// A seat's observation and legal actions are the same in every state its determinization draws.
+fn check_secrecy<G: Game>(state: &G, rng: &mut ChaCha8Rng, ctx: Ctx) {
+    for seat in Seat::all(state.seats()) {
+        let mine = state.observe(Viewer::Seat(seat));
+        let other = state.determinize(seat, rng);
+        assert!(
+            other.observe(Viewer::Seat(seat)) == mine,
+            "{ctx}: {seat}'s observation changes when only others' secrets change (determinize)"
+        );
+        assert_eq!(
+            other.to_act(),
+            state.to_act(),
+            "{ctx}: determinize changed who acts"
+        );
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        state.legal_actions(seat, &mut a);
+        other.legal_actions(seat, &mut b);
+        let texts = |s: &G, v: &[G::Action]| {
+            let mut t: Vec<String> = v.iter().map(|x| s.format_action(x)).collect();
+            t.sort();
+            t
+        };
+        assert_eq!(
+            texts(state, &a),
+            texts(&other, &b),
+            "{ctx}: determinize changed {seat}'s legal actions"
+        );
+    }
+}
+
+fn check_chance<G: Game>(state: &G, outcomes: &[(G::Action, f64)], ctx: Ctx) {
+    assert!(!outcomes.is_empty(), "{ctx}: chance node without outcomes");
+    let sum: f64 = outcomes.iter().map(|(_, p)| p).sum();
+    assert!(
+        (sum - 1.0).abs() < 1e-9,
+        "{ctx}: chance probabilities sum to {sum}"
+    );
+    for (a, p) in outcomes {
+        assert!(*p > 0.0, "{ctx}: chance outcome {a:?} has probability {p}");
+        let text = state.format_action(a);
+        let back = state
+            .parse_action(&text)
+            .unwrap_or_else(|e| ctx.fail(&format!("`{text}` does not parse: {e}")));
+        assert_eq!(
+            &back, a,
+            "{ctx}: chance outcome `{text}` does not round-trip"
+        );
+    }
+    let mut not_chance = state.clone();
+    if let Some(seat) = Seat::all(state.seats()).next() {
+        let r = not_chance.apply(Actor::Seat(seat), &outcomes[0].0);
+        assert!(r.is_err(), "{ctx}: a seat played a chance outcome");
+        assert_same(
+            &not_chance,
+            state,
+            ctx,
+            "refused chance outcome changed the state",
+        );
+    }
+}
+
+fn check_no_duplicates<G: Game>(state: &G, legal: &[G::Action], ctx: Ctx) {
+    let distinct: HashSet<&G::Action> = legal.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        legal.len(),
+        "{ctx}: duplicate legal actions"
+    );
+    let texts: HashSet<String> = legal.iter().map(|a| state.format_action(a)).collect();
+    assert_eq!(
+        texts.len(),
+        legal.len(),
+        "{ctx}: two legal actions share a notation"
+    );
+}
+
+/// Every listed action applies, round-trips through notation and serde.
+fn check_listed_actions<G: Game>(state: &G, actor: Actor, legal: &[G::Action], ctx: Ctx) {
+    for a in legal {
+        let text = state.format_action(a);
+        let back = state
+            .parse_action(&text)
+            .unwrap_or_else(|e| ctx.fail(&format!("`{text}` (formatted) does not parse: {e}")));
+        assert_eq!(
+            &back, a,
+            "{ctx}: `{text}` does not round-trip through notation"
+        );
+        round_trip(a, ctx, "an action");
+        let mut child = state.clone();
+        child
+            .apply(actor, a)
+            .unwrap_or_else(|e| ctx.fail(&format!("listed `{text}` refused: {e}")));
+    }
+}
+
+/// Actions that are not legal now, and legal ones by the wrong actor, are refused and change nothing.
+fn check_refusals<G: Game>(
+    state: &G,
+    seat: Seat,
+    legal: &[G::Action],
+    seen: &[G::Action],
+    ctx: Ctx,
+) {
+    let legal_set: HashSet<&G::Action> = legal.iter().collect();
+    for a in seen.iter().filter(|a| !legal_set.contains(a)).take(8) {
+        let mut probe = state.clone();
+        let r = probe.apply(Actor::Seat(seat), a);
+        assert!(r.is_err(), "{ctx}: unlisted action {a:?} was accepted");
+        assert_same(&probe, state, ctx, "a refused action changed the state");
+    }
+    for other in Seat::all(state.seats()) {
+        if state.to_act().allows(Actor::Seat(other)) {
+            continue;
+        }
+        let mut probe = state.clone();
+        assert!(
+            probe.apply(Actor::Seat(other), &legal[0]).is_err(),
+            "{ctx}: {other} played out of turn"
+        );
+        assert_same(
+            &probe,
+            state,
+            ctx,
+            "an out-of-turn action changed the state",
+        );
+    }
+    let mut probe = state.clone();
+    assert!(
+        probe.apply(Actor::Chance, &legal[0]).is_err(),
+        "{ctx}: chance played a seat's action"
+    );
+    assert_same(
+        &probe,
+        state,
+        ctx,
+        "a refused chance action changed the state",
+    );
+}

@@ -1,0 +1,1 @@
+//! rules/chakart.md (in progress).

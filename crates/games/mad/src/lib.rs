@@ -1,0 +1,1 @@
+//! rules/mad.md (in progress).

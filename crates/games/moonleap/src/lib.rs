@@ -1,0 +1,1 @@
+//! rules/moonleap.md (in progress).

@@ -1,0 +1,1 @@
+//! rules/naval.md (in progress).
