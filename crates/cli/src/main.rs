@@ -1,1 +1,52 @@
-fn main() {}
+//! The `plateau` command (DESIGN.md section 3): one binary, one module per subcommand.
+//!
+//! This file only parses the command line and dispatches. To add a subcommand (`serve`, `arena`,
+//! `bench`), write a module with `pub struct Args` (clap `Args`) and `pub fn run(args) -> CliResult`,
+//! then add one variant to `Command` and one arm to `main`.
+
+mod common;
+mod legal;
+mod perft;
+mod play;
+mod replay;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Plateau: board games with exact rules, in the terminal.
+#[derive(Parser)]
+#[command(name = "plateau", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Legal actions of the side to act, one per line, sorted by byte order.
+    Legal(legal::Args),
+    /// Number of nodes at exactly a given depth of the game tree.
+    Perft(perft::Args),
+    /// Play a game in the terminal, against bots or other people at the same keyboard.
+    Play(play::Args),
+    /// Re-play a game record, checking every action, the seed and the result.
+    Replay(replay::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Legal(args) => legal::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

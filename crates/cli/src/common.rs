@@ -1,0 +1,100 @@
+//! What the subcommands share: finding a game by name, reading a config and a position, colour
+//! choice, printing results, and writing to a stdout that may be a closed pipe.
+
+use std::io::{self, IsTerminal, Write};
+
+use plateau_engine::{DynGame, GameEntry, Outcome, Seat, SetupError};
+
+/// A subcommand's result: on error, a message for stderr (the process then exits with status 1).
+pub type CliResult<T = ()> = Result<T, String>;
+
+/// The word that stands for a game's initial position (DESIGN.md section 3).
+pub const START: &str = "start";
+
+/// The registered game called `name`; the error lists the known games.
+pub fn find_game(name: &str) -> CliResult<&'static GameEntry> {
+    plateau_registry::find(name).map_err(|e| e.to_string())
+}
+
+/// Reads `--config JSON`; no flag means `null`, the game's default config.
+pub fn parse_config(text: Option<&str>) -> CliResult<serde_json::Value> {
+    match text {
+        None => Ok(serde_json::Value::Null),
+        Some(text) => {
+            serde_json::from_str(text).map_err(|e| format!("--config is not valid JSON: {e}"))
+        }
+    }
+}
+
+/// The state a command starts from: `start` (with `players` seats, default the game's own) or a
+/// position text in the game's notation. A bad position's error names the offending token.
+pub fn load_state(
+    entry: &GameEntry,
+    config: &serde_json::Value,
+    position: &str,
+    players: Option<usize>,
+) -> CliResult<Box<dyn DynGame>> {
+    if position == START {
+        let seats = players.unwrap_or(entry.info.default_seats);
+        entry
+            .new_game(config, seats)
+            .map_err(|e| format!("cannot set up {}: {e}", entry.info.name))
+    } else {
+        if players.is_some() {
+            return Err(format!(
+                "--players applies to `{START}` only: a position text already fixes the seats"
+            ));
+        }
+        let name = entry.info.name;
+        entry.from_position(config, position).map_err(|e| match &e {
+            // `GameEntry::from_position` reports a bad position as a config error whose
+            // message starts with "bad position: "; show it without "bad configuration".
+            SetupError::Config(message) => match message.strip_prefix("bad position: ") {
+                Some(reason) => format!("bad {name} position: {reason}"),
+                None => format!("cannot set up {name}: {e}"),
+            },
+            _ => format!("cannot set up {name}: {e}"),
+        })
+    }
+}
+
+/// Whether to draw with ANSI colours: not when asked not to, not when `NO_COLOR` is set, and only
+/// when stdout is a terminal.
+pub fn use_color(no_color: bool) -> bool {
+    !no_color && std::env::var_os("NO_COLOR").is_none() && io::stdout().is_terminal()
+}
+
+/// The result as lines for people: how the game ended, then each seat's rank and score, e.g.
+/// `seat 1 (human): rank 1, score 1`. `who` names the player at each seat, when known.
+pub fn describe_outcome(outcome: &Outcome, who: &[String]) -> String {
+    let mut text = format!("Result: {}\n", outcome.kind);
+    for seat in Seat::all(outcome.seats()) {
+        let i = seat.index();
+        let name = who.get(i).map(|w| format!(" ({w})")).unwrap_or_default();
+        text.push_str(&format!(
+            "  seat {seat}{name}: rank {}, score {}\n",
+            outcome.ranks[i], outcome.scores[i]
+        ));
+    }
+    let winners: Vec<String> = outcome
+        .winners()
+        .iter()
+        .map(|s| format!("seat {s}"))
+        .collect();
+    let label = if winners.len() == 1 {
+        "Winner"
+    } else {
+        "Winners"
+    };
+    text.push_str(&format!("{label}: {}\n", winners.join(", ")));
+    text
+}
+
+/// Writes `text` to stdout. A closed pipe (`plateau legal ... | head -1`) is not an error.
+pub fn emit(text: &str) -> CliResult {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
+        _ => Ok(()),
+    }
+}

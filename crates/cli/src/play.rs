@@ -1,0 +1,361 @@
+//! `plateau play <game>`: a game in the terminal between people at the keyboard and bots
+//! (DESIGN.md section 3), optionally written as a record (section 4).
+//!
+//! The runner owns the match seed. Chance nodes draw from the seed's ChaCha stream 0 and nothing
+//! else does, so `Record::replay` can redraw every outcome from the revealed seed; each bot seat
+//! draws from its own stream (seat index + 1). With `--seed` a game between bots is therefore the
+//! same game, and the same record byte for byte, every time. For that reason only human actions
+//! carry a time (`at_ms`): a person's thinking time is part of the game, a bot's or the dice's is
+//! not.
+//!
+//! A person types, at the prompt: an action in canonical notation; `?`, `help` or `moves` for the
+//! legal actions; `resign`; or `quit`. Bad input is refused with the reason (the parse error names
+//! the token, or the rule that forbids the action) and changes nothing. End of input quits.
+
+use std::fmt;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Instant;
+
+use plateau_bots::BotSpec;
+use plateau_engine::{
+    Actor, DynGame, Ending, GameEntry, Record, RecordedAction, Seat, Seed, ToAct, Viewer,
+};
+use rand_chacha::ChaCha20Rng;
+
+use crate::common::{CliResult, START, describe_outcome, find_game, load_state, parse_config};
+
+/// Arguments of `plateau play`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Registry name of the game, e.g. `mad`.
+    game: String,
+    /// Seats at the table (default: the game's usual number).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Who plays a seat, as `N=human` or `N=<bot>` (`random`), seats counted from 1; repeat for
+    /// several seats. By default seat 1 is human and the others are random bots.
+    #[arg(long = "seat", value_name = "N=WHO", value_parser = parse_seat_arg)]
+    seats: Vec<(usize, Player)>,
+    /// Seed of the match's random generator, for a reproducible game (default: a fresh one).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the game record (JSON) to this file when the game stops.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// The game's config as JSON (default: the standard game).
+    #[arg(long, value_name = "JSON")]
+    config: Option<String>,
+    /// Draw without ANSI colours (also off when NO_COLOR is set or stdout is not a terminal).
+    #[arg(long)]
+    no_color: bool,
+}
+
+/// Who sits at a seat.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Player {
+    /// A person at this keyboard.
+    Human,
+    /// A bot.
+    Bot(BotSpec),
+}
+
+impl FromStr for Player {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "human" {
+            return Ok(Player::Human);
+        }
+        s.parse()
+            .map(Player::Bot)
+            .map_err(|e| format!("{e}, or `human`"))
+    }
+}
+
+impl fmt::Display for Player {
+    /// The name used on the command line and in records: `human`, `random`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Human => f.write_str("human"),
+            Player::Bot(bot) => bot.fmt(f),
+        }
+    }
+}
+
+/// Reads one `--seat N=WHO` into a 1-based seat number and a player.
+fn parse_seat_arg(text: &str) -> Result<(usize, Player), String> {
+    let (number, who) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}`: expected N=WHO, e.g. 2=random"))?;
+    let number: usize = number
+        .parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| format!("`{number}`: a seat is a number from 1"))?;
+    Ok((number, who.parse()?))
+}
+
+/// Sets up the table and plays until the game ends or a person quits.
+pub fn run(args: Args) -> CliResult {
+    let entry = find_game(&args.game)?;
+    let config = parse_config(args.config.as_deref())?;
+    let state = load_state(entry, &config, START, args.players)?;
+    let players = seat_players(state.seats(), &args.seats)?;
+    let seed = args.seed.map_or_else(Seed::random, Seed::from_u64);
+    let color = crate::common::use_color(args.no_color);
+    let mut table = Table::new(entry, config, state, players, seed, color);
+
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let stop = table
+        .play(&mut stdin.lock(), &mut out)
+        .map_err(|e| e.to_string())?;
+    let record = table.finish(stop, &mut out).map_err(|e| e.to_string())?;
+    if let Some(path) = &args.record {
+        let json = serde_json::to_string_pretty(&record).expect("records serialize to JSON");
+        std::fs::write(path, json + "\n")
+            .map_err(|e| format!("cannot write the record to {}: {e}", path.display()))?;
+        writeln!(out, "Record written to {}.", path.display()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The player of every seat: the `--seat` choices over the default (seat 1 human, others random).
+fn seat_players(seats: usize, chosen: &[(usize, Player)]) -> CliResult<Vec<Player>> {
+    let mut players = vec![Player::Bot(BotSpec::Random); seats];
+    if let Some(first) = players.first_mut() {
+        *first = Player::Human;
+    }
+    for (number, player) in chosen {
+        let slot = players.get_mut(number - 1).ok_or_else(|| {
+            format!("--seat {number}: the table has seats 1 to {seats} (see --players)")
+        })?;
+        *slot = *player;
+    }
+    Ok(players)
+}
+
+/// Why the game loop stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stop {
+    /// The game is over (by its rules or a resignation).
+    Over,
+    /// A person typed `quit`.
+    Quit,
+    /// Standard input ended.
+    EndOfInput,
+}
+
+/// A game in progress with everything the runner owns.
+struct Table {
+    state: Box<dyn DynGame>,
+    players: Vec<Player>,
+    record: Record,
+    seed: Seed,
+    /// Stream 0 of the seed: chance nodes only.
+    chance: ChaCha20Rng,
+    /// One stream per seat for its bot.
+    bot_rngs: Vec<ChaCha20Rng>,
+    started: Instant,
+    color: bool,
+    /// Whether to repeat each input line after the prompt (when stdin is not a terminal, so that
+    /// a scripted game's output reads like a session).
+    echo: bool,
+}
+
+impl Table {
+    fn new(
+        entry: &GameEntry,
+        config: serde_json::Value,
+        state: Box<dyn DynGame>,
+        players: Vec<Player>,
+        seed: Seed,
+        color: bool,
+    ) -> Table {
+        let names = players.iter().map(Player::to_string).collect();
+        let bot_rngs = Seat::all(players.len())
+            .map(|s| seed.rng_for_stream(s.index() as u64 + 1))
+            .collect();
+        Table {
+            record: Record::new(entry.info.name, config, names, &seed),
+            state,
+            players,
+            seed,
+            chance: seed.rng(),
+            bot_rngs,
+            started: Instant::now(),
+            color,
+            echo: !io::stdin().is_terminal(),
+        }
+    }
+
+    /// Who plays `seat`, for messages: `seat 2 (random)`.
+    fn who(&self, seat: Seat) -> String {
+        format!("seat {seat} ({})", self.players[seat.index()])
+    }
+
+    /// The point of view to draw from: the only person at the table, else the person to act
+    /// (people sharing a keyboard), else a spectator's.
+    fn viewer(&self, to_act: Option<Seat>) -> Viewer {
+        let mut humans =
+            Seat::all(self.players.len()).filter(|s| self.players[s.index()] == Player::Human);
+        match (humans.next(), humans.next(), to_act) {
+            (Some(only), None, _) => Viewer::Seat(only),
+            (Some(_), Some(_), Some(seat)) => Viewer::Seat(seat),
+            _ => Viewer::Spectator,
+        }
+    }
+
+    fn draw(&self, out: &mut dyn Write, to_act: Option<Seat>) -> io::Result<()> {
+        let board = self.state.render_text(self.viewer(to_act), self.color);
+        writeln!(out, "\n{}", board.trim_end())
+    }
+
+    fn push(&mut self, by: Actor, action: String, timed: bool) {
+        let at_ms = timed.then(|| self.started.elapsed().as_millis() as u64);
+        self.record
+            .actions
+            .push(RecordedAction { by, action, at_ms });
+    }
+
+    /// Plays until the game is over, a person quits or input ends.
+    fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<Stop> {
+        let info = self.state.info();
+        let seats: Vec<String> = Seat::all(self.players.len()).map(|s| self.who(s)).collect();
+        writeln!(out, "{}: {}.", info.title, seats.join(", "))?;
+        writeln!(out, "Seed hash: {}", self.seed.hash_hex())?;
+        if !self.players.contains(&Player::Human) {
+            self.draw(out, None)?;
+        }
+        loop {
+            let seat = match self.state.to_act() {
+                ToAct::Terminal => return Ok(Stop::Over),
+                ToAct::Chance => {
+                    let drawn = self
+                        .state
+                        .sample_chance(&mut self.chance)
+                        .ok_or_else(|| io::Error::other("a chance node without outcomes"))?;
+                    writeln!(out, "Chance: {drawn}")?;
+                    self.push(Actor::Chance, drawn, false);
+                    continue;
+                }
+                ToAct::Player(seat) => seat,
+                // Bots of the set act first, so that the people's turns come together.
+                ToAct::Simultaneous(set) => set
+                    .iter()
+                    .find(|s| self.players[s.index()] != Player::Human)
+                    .or_else(|| set.iter().next())
+                    .ok_or_else(|| io::Error::other("a simultaneous node with no seat"))?,
+            };
+            match self.players[seat.index()] {
+                Player::Bot(bot) => self.bot_turn(bot, seat, out)?,
+                Player::Human => {
+                    if let Some(stop) = self.human_turn(seat, input, out)? {
+                        return Ok(stop);
+                    }
+                }
+            }
+        }
+    }
+
+    fn bot_turn(&mut self, bot: BotSpec, seat: Seat, out: &mut dyn Write) -> io::Result<()> {
+        let rng = &mut self.bot_rngs[seat.index()];
+        let action =
+            plateau_registry::bot_action(bot, &*self.state, seat, rng).ok_or_else(|| {
+                io::Error::other(format!(
+                    "{} has no legal action in {}",
+                    self.who(seat),
+                    self.state.position_text()
+                ))
+            })?;
+        let shown = self.state.display_text(&action).unwrap_or_default();
+        self.state
+            .apply_text(Actor::Seat(seat), &action)
+            .map_err(|e| io::Error::other(format!("the bot's action `{action}`: {e}")))?;
+        let who = self.who(seat);
+        if shown.is_empty() || shown == action {
+            writeln!(out, "{who} plays {action}")?;
+        } else {
+            writeln!(out, "{who} plays {action} ({shown})")?;
+        }
+        self.push(Actor::Seat(seat), action, false);
+        Ok(())
+    }
+
+    /// Prompts `seat` until it plays, resigns or quits. `Some(stop)` ends the game loop.
+    fn human_turn(
+        &mut self,
+        seat: Seat,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<Option<Stop>> {
+        self.draw(out, Some(seat))?;
+        writeln!(
+            out,
+            "Seat {seat} to play: an action, `?` for the legal actions, `resign` or `quit`."
+        )?;
+        let mut line = String::new();
+        loop {
+            write!(out, "seat {seat}> ")?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return Ok(Some(Stop::EndOfInput));
+            }
+            if self.echo {
+                writeln!(out, "{}", line.trim_end())?;
+            }
+            match line.trim() {
+                "" => {}
+                "?" | "help" | "moves" => {
+                    let legal = self.state.legal_texts(seat);
+                    writeln!(out, "Legal actions ({}):", legal.len())?;
+                    writeln!(out, "  {}", legal.join(" "))?;
+                    writeln!(out, "Also: `resign`, `quit`.")?;
+                }
+                "quit" => return Ok(Some(Stop::Quit)),
+                "resign" => match self.state.end(Ending::Resign(seat)) {
+                    Ok(()) => {
+                        writeln!(out, "{} resigns.", self.who(seat))?;
+                        self.record.ending = Some(Ending::Resign(seat));
+                        return Ok(None);
+                    }
+                    Err(e) => writeln!(out, "Cannot resign: {e}")?,
+                },
+                text => match self.state.apply_text(Actor::Seat(seat), text) {
+                    Ok(()) => {
+                        writeln!(out, "{} plays {text}", self.who(seat))?;
+                        self.push(Actor::Seat(seat), text.to_owned(), true);
+                        return Ok(None);
+                    }
+                    Err(e) => writeln!(out, "Refused `{text}`: {e}")?,
+                },
+            }
+        }
+    }
+
+    /// Shows the final board and result (or why the game stopped) and completes the record: the
+    /// seed is revealed only when the game is over.
+    fn finish(mut self, stop: Stop, out: &mut dyn Write) -> io::Result<Record> {
+        match stop {
+            Stop::Over => {
+                let outcome = self.state.outcome();
+                self.draw(out, None)?;
+                let who: Vec<String> = self.players.iter().map(Player::to_string).collect();
+                if let Some(outcome) = &outcome {
+                    write!(out, "{}", describe_outcome(outcome, &who))?;
+                }
+                writeln!(out, "Seed: {}", self.seed.to_hex())?;
+                self.record.outcome = outcome;
+                self.record.seed = Some(self.seed);
+            }
+            Stop::Quit => writeln!(out, "Quit: the game is not finished.")?,
+            Stop::EndOfInput => writeln!(out, "End of input: quitting, the game is not finished.")?,
+        }
+        Ok(self.record)
+    }
+}

@@ -1,0 +1,60 @@
+//! `plateau replay <record.json>`: re-plays a game record with `Record::replay`, which checks
+//! every action against the rules, the revealed seed against `seed_hash` and every chance outcome
+//! against the seed, and the recorded result (DESIGN.md section 4). Prints the final position,
+//! the board, the result and whether the seed was verified. Any mismatch is an error naming the
+//! action (1-based) and the reason.
+
+use std::path::PathBuf;
+
+use plateau_engine::{Ending, Record, Viewer};
+
+use crate::common::{CliResult, describe_outcome, emit, find_game, use_color};
+
+/// Arguments of `plateau replay`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The record, a JSON file written by `plateau play --record` or the match service.
+    file: PathBuf,
+    /// Draw without ANSI colours (also off when NO_COLOR is set or stdout is not a terminal).
+    #[arg(long)]
+    no_color: bool,
+}
+
+/// Replays and reports.
+pub fn run(args: Args) -> CliResult {
+    let path = args.file.display();
+    let text =
+        std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let record: Record =
+        serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))?;
+    let entry = find_game(&record.game)?;
+    let replay = record
+        .replay(entry)
+        .map_err(|e| format!("{path} does not replay: {e}"))?;
+
+    let state = &replay.state;
+    let mut report = format!(
+        "Replayed {} actions of {}: every action is legal.\nPosition: {}\n",
+        record.actions.len(),
+        entry.info.title,
+        state.position_text()
+    );
+    let board = state.render_text(Viewer::Spectator, use_color(args.no_color));
+    report.push_str(&format!("\n{}\n\n", board.trim_end()));
+    match record.ending {
+        Some(Ending::Resign(seat)) => report.push_str(&format!("Seat {seat} resigned.\n")),
+        Some(Ending::Timeout(seat)) => report.push_str(&format!("Seat {seat} ran out of time.\n")),
+        Some(Ending::Agreement) => report.push_str("The players agreed to stop.\n"),
+        None => {}
+    }
+    match state.outcome() {
+        Some(outcome) => report.push_str(&describe_outcome(&outcome, &record.seats)),
+        None => report.push_str("Result: none yet, the game is not over.\n"),
+    }
+    report.push_str(if replay.seed_verified {
+        "Seed: verified (it matches seed_hash and redraws every chance outcome).\n"
+    } else {
+        "Seed: not revealed, so the chance outcomes are checked for legality only.\n"
+    });
+    emit(&report)
+}

@@ -1,0 +1,438 @@
+//! The `plateau` binary run as a user runs it: `legal`, `perft`, `play` (scripted and interactive
+//! on stdin) and `replay`, with MAD (rules/mad.md).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use plateau_engine::{Actor, Record, Seed};
+
+const PLATEAU: &str = env!("CARGO_BIN_EXE_plateau");
+
+/// The MAD start position (rules/mad.md section 9).
+const MAD_START: &str =
+    "B221B111B222B212/B121B122B211B112/4/4/R121R122R211R112/R221R111R222R212 r 0 0 -";
+
+fn plateau(args: &[&str]) -> Output {
+    Command::new(PLATEAU)
+        .args(args)
+        .output()
+        .expect("the plateau binary runs")
+}
+
+fn plateau_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(PLATEAU)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the plateau binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines().last().unwrap_or_default()
+}
+
+/// A scratch file for this test run.
+fn scratch(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{}-{name}", std::process::id()))
+}
+
+fn mad() -> &'static plateau_engine::GameEntry {
+    plateau_registry::find("mad").unwrap()
+}
+
+#[test]
+fn legal_mad_start_prints_the_15_opening_actions_sorted() {
+    // rules/mad.md case 26, in the canonical notation of section 9.
+    let expected = include_str!("data/mad-start-legal.txt");
+    assert_eq!(expected.lines().count(), 15);
+    for position in ["start", MAD_START] {
+        let output = plateau(&["legal", "mad", position]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(stdout(&output), expected, "from `{position}`");
+    }
+}
+
+#[test]
+fn perft_mad_start_depth_1_is_15() {
+    let output = plateau(&["perft", "mad", "start", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(last_line(&stdout(&output)), "15");
+
+    let output = plateau(&["perft", "mad", "start", "1", "--divide"]);
+    let text = stdout(&output);
+    let children: Vec<&str> = text.lines().take(15).collect();
+    let expected: Vec<String> = include_str!("data/mad-start-legal.txt")
+        .lines()
+        .map(|a| format!("{a} 1"))
+        .collect();
+    assert_eq!(children, expected);
+    assert_eq!(last_line(&text), "15");
+}
+
+/// `perft start 2` must equal the sum, over the 15 opening actions, of the number of replies
+/// `plateau legal` lists from each resulting position: the same count reached through the
+/// position notation and a different command.
+#[test]
+fn perft_depth_2_agrees_with_legal_from_each_child_position() {
+    let start = mad().new_game(&serde_json::Value::Null, 2).unwrap();
+    let mut sum = 0;
+    for action in start.legal_texts(plateau_engine::Seat(0)) {
+        let mut child = start.clone_box();
+        child
+            .apply_text(Actor::Seat(plateau_engine::Seat(0)), &action)
+            .unwrap();
+        let output = plateau(&["legal", "mad", &child.position_text()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let replies = stdout(&output).lines().count();
+        assert!(replies > 0, "no reply to {action}");
+        sum += replies;
+    }
+    let output = plateau(&["perft", "mad", "start", "2"]);
+    assert_eq!(last_line(&stdout(&output)), sum.to_string());
+}
+
+#[test]
+fn a_bad_position_fails_and_names_the_token() {
+    let bad = MAD_START.replace("R212", "R299");
+    for args in [
+        vec!["legal", "mad", bad.as_str()],
+        vec!["perft", "mad", bad.as_str(), "1"],
+    ] {
+        let output = plateau(&args);
+        assert!(!output.status.success());
+        assert!(stdout(&output).is_empty());
+        let err = stderr(&output);
+        assert!(err.contains("`R299`"), "{err}");
+    }
+}
+
+#[test]
+fn an_unknown_game_lists_the_known_ones() {
+    let output = plateau(&["legal", "chess", "start"]);
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert!(err.contains("`chess`"), "{err}");
+    for game in plateau_registry::GAMES {
+        assert!(err.contains(game.info.name), "{err}");
+    }
+}
+
+#[test]
+fn bad_seat_numbers_and_players_are_refused() {
+    let output = plateau(&["play", "mad", "--seat", "3=random"]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--seat 3"), "{}", stderr(&output));
+
+    let output = plateau(&["play", "mad", "--seat", "2=genius"]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("genius"), "{}", stderr(&output));
+
+    let output = plateau(&["perft", "mad", "start", "1", "--players", "5"]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains('5'), "{}", stderr(&output));
+}
+
+/// Malformed and illegal lines are refused with their reason and change nothing: after them the
+/// same 15 opening actions are listed, and `quit` leaves cleanly.
+#[test]
+fn a_scripted_session_refuses_bad_input_and_quits() {
+    let script = "zz9\na1-a2\npass\n?\nquit\n";
+    let output = plateau_with_input(
+        &[
+            "play", "mad", "--seat", "1=human", "--seat", "2=random", "--seed", "7",
+        ],
+        script,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("Refused `zz9`: cannot read the action: `zz9`"),
+        "{text}"
+    );
+    assert!(text.contains("Refused `a1-a2`: "), "{text}");
+    assert!(text.contains("Refused `pass`: "), "{text}");
+    assert!(text.contains("Legal actions (15):"), "{text}");
+    let listed = include_str!("data/mad-start-legal.txt")
+        .lines()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains(&listed), "{text}");
+    assert!(text.contains("Quit: the game is not finished."), "{text}");
+    assert!(!text.contains("plays"), "nothing was played: {text}");
+}
+
+#[test]
+fn end_of_input_quits_cleanly() {
+    let output = plateau_with_input(&["play", "mad", "--seed", "7"], "c2-c3\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("seat 1 (human) plays c2-c3"), "{text}");
+    assert!(text.contains("seat 2 (random) plays "), "{text}");
+    assert!(text.contains("End of input"), "{text}");
+}
+
+/// A live session on pipes: reads the output up to each prompt and answers it.
+struct Session {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: mpsc::Receiver<Vec<u8>>,
+    /// Everything printed so far.
+    transcript: String,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(PLATEAU)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the plateau binary runs");
+        let input = child.stdin.take().unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let (send, output) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = out.read(&mut buf) {
+                if n == 0 || send.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            input,
+            output,
+            transcript: String::new(),
+        }
+    }
+
+    /// The output printed until the next `prompt`, or `None` once the program has ended.
+    fn until(&mut self, prompt: &str) -> Option<String> {
+        let from = self.transcript.len();
+        loop {
+            if self.transcript[from..].ends_with(prompt) {
+                return Some(self.transcript[from..].to_owned());
+            }
+            match self.output.recv_timeout(Duration::from_secs(60)) {
+                Ok(bytes) => self.transcript.push_str(&String::from_utf8(bytes).unwrap()),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    panic!("no prompt for 60 s:\n{}", self.transcript)
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+    }
+}
+
+/// A person at seat 1 against the random bot, answering each prompt: first some malformed and
+/// illegal lines (each refused with its reason, the listed actions unchanged), then legal actions
+/// read from `?` (preferring an expulsion), until the game has a result.
+#[test]
+fn an_interactive_game_against_the_random_bot_reaches_a_result() {
+    let mut session = Session::start(&[
+        "play", "mad", "--seat", "1=human", "--seat", "2=random", "--seed", "7",
+    ]);
+    let prompt = "seat 1> ";
+    let mut turns = 0;
+    while session.until(prompt).is_some() {
+        session.send("?");
+        let listing = session.until(prompt).expect("the legal actions");
+        let legal: Vec<String> = listing
+            .lines()
+            .skip_while(|l| !l.starts_with("Legal actions"))
+            .nth(1)
+            .expect("a line of actions")
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        if turns % 5 == 0 {
+            session.send("z9-z9");
+            let refusal = session.until(prompt).unwrap();
+            assert!(
+                refusal.contains("Refused `z9-z9`: cannot read the action"),
+                "{refusal}"
+            );
+            session.send("P(111,111)");
+            let refusal = session.until(prompt).unwrap();
+            assert!(refusal.contains("Refused `P(111,111)`"), "{refusal}");
+            session.send("?");
+            let again = session.until(prompt).unwrap();
+            assert!(
+                again.contains(&legal.join(" ")),
+                "the state changed: {again}"
+            );
+        }
+        let choice = legal
+            .iter()
+            .find(|a| a.contains('x'))
+            .unwrap_or(&legal[0])
+            .clone();
+        session.send(&choice);
+        turns += 1;
+        assert!(turns < 200, "MAD's tie-break ends every game sooner");
+    }
+    let status = session.child.wait().unwrap();
+    assert!(status.success());
+    let text = &session.transcript;
+    assert!(text.contains("Result: "), "{text}");
+    assert!(text.contains("Winner: seat "), "{text}");
+    assert!(
+        text.contains("Seed: 0700000000"),
+        "the seed is revealed: {text}"
+    );
+}
+
+fn bot_game(seed: &str, record: &Path) -> Output {
+    let record = record.to_str().unwrap();
+    let output = plateau(&[
+        "play", "mad", "--seat", "1=random", "--seat", "2=random", "--seed", seed, "--record",
+        record,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    output
+}
+
+#[test]
+fn seeded_bot_games_are_identical_and_replay_with_the_seed_verified() {
+    let (a, b, c) = (scratch("a.json"), scratch("b.json"), scratch("c.json"));
+    let first = bot_game("7", &a);
+    let second = bot_game("7", &b);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // The same game is shown; only the record's file name differs.
+    let shown = |o: &Output| {
+        stdout(o)
+            .replace(a.to_str().unwrap(), "")
+            .replace(b.to_str().unwrap(), "")
+    };
+    assert_eq!(shown(&first), shown(&second));
+    bot_game("8", &c);
+    assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap());
+
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    assert_eq!(record.game, "mad");
+    assert_eq!(record.seats, ["random", "random"]);
+    assert_eq!(record.seed, Some(Seed::from_u64(7)));
+    assert_eq!(record.seed_hash, Seed::from_u64(7).hash_hex());
+    let outcome = record.outcome.clone().expect("the game is over");
+    assert!(
+        record.actions.iter().all(|a| a.at_ms.is_none()),
+        "bot moves carry no time"
+    );
+
+    let output = plateau(&["replay", a.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains(&format!("Replayed {} actions", record.actions.len())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Result: {}", outcome.kind)),
+        "{text}"
+    );
+    assert!(text.contains("Seed: verified"), "{text}");
+    // The final position printed is the one the rules reach.
+    let end = record.replay(mad()).unwrap().state.position_text();
+    assert!(text.contains(&format!("Position: {end}")), "{text}");
+
+    for path in [a, b, c] {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// Writes `record` to a scratch file, replays it, and returns stderr, asserting failure.
+fn replay_fails(record: &Record, name: &str) -> String {
+    let path = scratch(name);
+    std::fs::write(&path, serde_json::to_string_pretty(record).unwrap()).unwrap();
+    let output = plateau(&["replay", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        !output.status.success(),
+        "{name} replayed: {}",
+        stdout(&output)
+    );
+    stderr(&output)
+}
+
+#[test]
+fn replay_rejects_tampered_records() {
+    let path = scratch("honest.json");
+    bot_game("7", &path);
+    let honest: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+
+    // An action changed to one that breaks the rules (a1 holds Red's own 221).
+    let mut tampered = honest.clone();
+    tampered.actions[0].action = "a1-a2".into();
+    let err = replay_fails(&tampered, "illegal.json");
+    assert!(err.contains("action 1 (`a1-a2` by seat 1)"), "{err}");
+
+    // The last action changed to another legal one that gives a different result.
+    let mut tampered = honest.clone();
+    let last = tampered.actions.pop().unwrap();
+    let mut before = mad().new_game(&serde_json::Value::Null, 2).unwrap();
+    for step in &tampered.actions {
+        before.apply_text(step.by, &step.action).unwrap();
+    }
+    let Actor::Seat(seat) = last.by else {
+        panic!("MAD has no chance")
+    };
+    let other = before
+        .legal_texts(seat)
+        .into_iter()
+        .find(|a| {
+            let mut after = before.clone_box();
+            after.apply_text(last.by, a).unwrap();
+            after.outcome() != honest.outcome
+        })
+        .expect("a move that does not end the game the same way");
+    tampered.actions.push(plateau_engine::RecordedAction {
+        action: other.clone(),
+        ..last
+    });
+    let err = replay_fails(&tampered, "changed.json");
+    assert!(err.contains("outcome"), "{err}");
+
+    // A seed that is not the one whose hash was published.
+    let mut tampered = honest.clone();
+    tampered.seed = Some(Seed::from_u64(8));
+    let err = replay_fails(&tampered, "seed.json");
+    assert!(err.contains("does not match seed_hash"), "{err}");
+
+    // A file that is not a record.
+    let path = scratch("junk.json");
+    std::fs::write(&path, "{\"game\": \"mad\"}").unwrap();
+    let output = plateau(&["replay", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("not a game record"),
+        "{}",
+        stderr(&output)
+    );
+}
