@@ -1,0 +1,77 @@
+//! The optional evaluation hook: a game may offer a heuristic that scores a running game for every
+//! seat. MCTS then stops playouts early and scores the position with it, and the greedy bot looks one
+//! move ahead with it.
+//!
+//! Game crates depend only on the engine (DESIGN.md section 1), so an evaluator is a small type that
+//! the registry (the one place that names games) writes around a function of the game crate.
+
+use plateau_engine::{Game, Seat};
+use rand::Rng;
+
+/// A heuristic value of a running game for every seat.
+pub trait Evaluator<G: Game>: Send + Sync + 'static {
+    /// Writes into `out[s]`, for every seat `s` of the table (`out.len() == state.seats()`), the
+    /// expected `Outcome::utility` of `s`: a number in [0, 1], 1 for a sure win.
+    fn evaluate(&self, state: &G, out: &mut [f64]);
+
+    /// Playouts longer than this many actions stop and call `evaluate`; `None` plays them to the end
+    /// (up to the search's own safety bound).
+    fn playout_cutoff(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// No heuristic: every running game is worth 0.5 to every seat (an even game).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct NoEvaluator;
+
+impl<G: Game> Evaluator<G> for NoEvaluator {
+    fn evaluate(&self, _state: &G, out: &mut [f64]) {
+        out.fill(0.5);
+    }
+}
+
+/// The greedy bot: tries each legal action of `seat` once and keeps the one whose result is best
+/// for `seat` (a finished game by its utility, a running one by `evaluator`); ties are broken at
+/// random. With hidden information it looks at one determinization, never at the true state.
+/// `None` when `seat` has no legal action.
+pub fn greedy_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
+    state: &G,
+    seat: Seat,
+    evaluator: &E,
+    rng: &mut R,
+) -> Option<G::Action> {
+    let mut legal = Vec::new();
+    state.legal_actions(seat, &mut legal);
+    if legal.len() <= 1 {
+        return legal.pop();
+    }
+    let base = if G::INFO.hidden_information {
+        state.determinize(seat, rng)
+    } else {
+        state.clone()
+    };
+    let mut values = vec![0.0; state.seats()];
+    let mut best: Vec<usize> = Vec::new();
+    let mut best_value = f64::NEG_INFINITY;
+    for (i, action) in legal.iter().enumerate() {
+        let mut next = base.clone();
+        next.apply_legal(plateau_engine::Actor::Seat(seat), action);
+        let value = match next.outcome() {
+            Some(outcome) => outcome.utility(seat),
+            None => {
+                evaluator.evaluate(&next, &mut values);
+                values[seat.index()]
+            }
+        };
+        if value > best_value + 1e-12 {
+            best_value = value;
+            best.clear();
+        }
+        if (value - best_value).abs() <= 1e-12 {
+            best.push(i);
+        }
+    }
+    let pick = best[rng.random_range(0..best.len())];
+    Some(legal.swap_remove(pick))
+}

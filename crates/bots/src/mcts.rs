@@ -1,0 +1,652 @@
+//! Monte-Carlo tree search for any `Game`: UCT with chance nodes, n seats (max^n: each seat picks
+//! what is best for its own `Outcome::utility`), and information-set search when the game hides
+//! information.
+//!
+//! # One iteration
+//! 1. **Start**: a copy of the root state, or, with hidden information, `determinize(seat, rng)`:
+//!    a state drawn from what the searching seat knows. The true state is used for nothing else than
+//!    the searching seat's `legal_actions` (the same in every determinization) and `determinize`.
+//! 2. **Select** down the tree. At a seat's node, UCB1 on that seat's mean utility; at a chance node,
+//!    an outcome drawn by its probability (`chance::sample`).
+//! 3. **Expand** one new child, then **play out** randomly to the end (or to the evaluator's cut-off).
+//! 4. **Back up** the utility of every seat; each node adds the utility of the seat that moved into it.
+//!
+//! # Two tree shapes
+//! - *Perfect information*: a node stands for one state. Its children are made all at once, in a
+//!   shuffled order, as one block of the node arena; a chance node's block follows the order of
+//!   `chance_outcomes`, so the sampled index is the child.
+//! - *Hidden information* (single-observer information-set MCTS): a node stands for the sequence of
+//!   actions from the root, whatever the determinization. Legal actions differ between
+//!   determinizations, so children are added one at a time (a linked list) and UCB counts, for each
+//!   child, the visits in which it was available rather than the parent's visits. The tree is not
+//!   reused between moves: finding the new root would need to know other seats' hidden actions.
+//!
+//! # Simultaneous nodes
+//! The engine lets the seats of a simultaneous node act one after another in any order. The search
+//! lets the searching seat act first when it is in the set, then the others in seat order. Each
+//! seat's choice is thus searched in its own node with its own statistics; the others' choices in the
+//! same round may depend on the searching seat's (a cautious assumption: it never lets the searcher
+//! react to a move it could not have seen).
+//!
+//! # Reproducibility
+//! All randomness comes from one ChaCha8 generator seeded by the caller. With an iteration budget
+//! the chosen action depends only on the seed, the observation and the legal actions; with a time
+//! budget the number of iterations, and so the choice, varies with the machine's speed.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use plateau_engine::{Actor, Game, Seat, ToAct, chance};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::eval::{Evaluator, NoEvaluator};
+use crate::spec::Budget;
+
+/// The most seats a table can have (`SeatSet` holds 8).
+const MAX_SEATS: usize = 8;
+/// "No node" in the arena's links.
+const NONE: u32 = u32::MAX;
+/// The mover of chance nodes and of the root.
+const CHANCE: u8 = u8::MAX;
+/// How many nodes the search for a reusable subtree may look at before giving up.
+const REUSE_SCAN_LIMIT: usize = 50_000;
+/// With a time budget, the clock is read once every this many iterations.
+const CLOCK_EVERY: u64 = 16;
+
+/// How the search runs.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchConfig {
+    /// Time or iterations per move.
+    pub budget: Budget,
+    /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln N / n)`; utilities are in [0, 1].
+    pub exploration: f64,
+    /// A safety bound on playout length, in actions: longer playouts stop and are scored by the
+    /// evaluator (0.5 each without one).
+    pub max_playout: usize,
+    /// The most tree nodes kept; past it the search stops growing the tree and only plays out.
+    pub max_nodes: usize,
+    /// Whether to keep the subtree of the new position between moves (perfect information only).
+    pub reuse: bool,
+}
+
+impl SearchConfig {
+    /// The defaults with the given budget.
+    #[must_use]
+    pub fn with_budget(budget: Budget) -> SearchConfig {
+        SearchConfig {
+            budget,
+            ..SearchConfig::default()
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    /// 1000 iterations, `c = 1.0`, playouts of at most 5000 actions, 4 million nodes, reuse on.
+    fn default() -> Self {
+        SearchConfig {
+            budget: Budget::Iterations(1000),
+            exploration: 1.0,
+            max_playout: 5000,
+            max_nodes: 4_000_000,
+            reuse: true,
+        }
+    }
+}
+
+/// What the last search did.
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+pub struct SearchStats {
+    /// Iterations run.
+    pub iterations: u64,
+    /// Nodes in the tree at the end.
+    pub nodes: usize,
+    /// Nodes kept from the previous move's tree (0 when it could not be reused).
+    pub reused: usize,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+/// One root child after a search, for inspection and tests.
+#[derive(Clone, Debug)]
+pub struct ChildStats<A> {
+    /// The action.
+    pub action: A,
+    /// Times the search went through it.
+    pub visits: u32,
+    /// Mean utility for the searching seat.
+    pub mean: f64,
+}
+
+/// One node of the tree arena.
+#[derive(Clone, Debug)]
+struct Node<A> {
+    /// The action that leads here (`None` at a fresh root).
+    action: Option<A>,
+    /// The seat index that played `action`, or `CHANCE`.
+    mover: u8,
+    /// First child (perfect information: start of the block; hidden: head of the list).
+    first_child: u32,
+    /// Perfect information: size of the child block (0 until expanded).
+    block: u32,
+    /// Perfect information: children of the block tried so far (they are tried in block order).
+    tried: u32,
+    /// Hidden information: the next child of the same parent.
+    next_sibling: u32,
+    /// Times an iteration went through this node.
+    visits: u32,
+    /// Hidden information: times this node's action was legal when its parent was visited.
+    available: u32,
+    /// Sum of the mover's utility over the visits.
+    reward: f64,
+}
+
+impl<A> Node<A> {
+    fn new(action: Option<A>, mover: u8) -> Self {
+        Node {
+            action,
+            mover,
+            first_child: NONE,
+            block: 0,
+            tried: 0,
+            next_sibling: NONE,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.reward / f64::from(self.visits)
+        }
+    }
+}
+
+/// A Monte-Carlo tree searcher for game `G`, optionally guided by an evaluator `E`. Keep one per
+/// seat for a whole game so it can reuse its tree from move to move.
+pub struct Mcts<G: Game, E: Evaluator<G> = NoEvaluator> {
+    config: SearchConfig,
+    evaluator: E,
+    rng: ChaCha8Rng,
+    nodes: Vec<Node<G::Action>>,
+    /// Spare arena, swapped in when a subtree is kept.
+    spare: Vec<Node<G::Action>>,
+    /// Perfect information: the state at the tree's root.
+    root_state: Option<G>,
+    /// The searching seat's legal actions in the true state.
+    root_legal: Vec<G::Action>,
+    legal: Vec<G::Action>,
+    outcomes: Vec<(G::Action, f64)>,
+    path: Vec<u32>,
+    candidates: Vec<u32>,
+    seen: Vec<bool>,
+    stats: SearchStats,
+}
+
+impl<G: Game> Mcts<G, NoEvaluator> {
+    /// A searcher without evaluator; all its randomness comes from `seed`.
+    #[must_use]
+    pub fn new(config: SearchConfig, seed: u64) -> Self {
+        Mcts::with_evaluator(config, seed, NoEvaluator)
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
+    /// A searcher that scores cut-off playouts with `evaluator`.
+    #[must_use]
+    pub fn with_evaluator(mut config: SearchConfig, seed: u64, evaluator: E) -> Self {
+        if let Some(cut) = evaluator.playout_cutoff() {
+            config.max_playout = config.max_playout.min(cut);
+        }
+        Mcts {
+            config,
+            evaluator,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            spare: Vec::new(),
+            root_state: None,
+            root_legal: Vec::new(),
+            legal: Vec::new(),
+            outcomes: Vec::new(),
+            path: Vec::new(),
+            candidates: Vec::new(),
+            seen: Vec::new(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// What the last `choose` did.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// The root's children after the last search, in tree order (only those legal at the root).
+    #[must_use]
+    pub fn root_children(&self) -> Vec<ChildStats<G::Action>> {
+        self.children_of(0)
+            .filter_map(|c| {
+                let n = &self.nodes[c as usize];
+                let action = n.action.clone()?;
+                self.root_legal.contains(&action).then(|| ChildStats {
+                    action,
+                    visits: n.visits,
+                    mean: n.mean(),
+                })
+            })
+            .collect()
+    }
+
+    /// Searches `state` for `seat` within the budget and returns the most visited legal action;
+    /// `None` when `seat` has no legal action. A lone legal action is returned without search.
+    ///
+    /// With hidden information (`G::INFO.hidden_information`) the search reads nothing of `state`
+    /// but `to_act`, `legal_actions(seat)` and `determinize(seat, ..)`.
+    pub fn choose(&mut self, state: &G, seat: Seat) -> Option<G::Action> {
+        let started = Instant::now();
+        state.legal_actions(seat, &mut self.root_legal);
+        self.stats = SearchStats::default();
+        if self.root_legal.len() <= 1 {
+            return self.root_legal.first().cloned();
+        }
+        let hidden = G::INFO.hidden_information;
+        let reused = !hidden && self.config.reuse && self.reuse_subtree(state, seat);
+        if reused {
+            self.stats.reused = self.nodes.len();
+        } else {
+            self.nodes.clear();
+            self.nodes.push(Node::new(None, CHANCE));
+            self.root_state = (!hidden).then(|| state.clone());
+        }
+
+        let deadline = self.config.budget.time().map(|t| started + t);
+        let max_iterations = match self.config.budget {
+            Budget::Iterations(n) => n.max(1),
+            Budget::Millis(_) => u64::MAX,
+        };
+        let mut iterations = 0;
+        while iterations < max_iterations {
+            self.iterate(state, seat);
+            iterations += 1;
+            if let Some(deadline) = deadline
+                && iterations.is_multiple_of(CLOCK_EVERY)
+                && Instant::now() >= deadline
+            {
+                break;
+            }
+        }
+        self.stats.iterations = iterations;
+        self.stats.nodes = self.nodes.len();
+        self.stats.elapsed = started.elapsed();
+
+        let best = self
+            .root_children()
+            .into_iter()
+            .reduce(|best, c| if c.visits > best.visits { c } else { best });
+        match best {
+            Some(c) => Some(c.action),
+            None => {
+                let i = self.rng.random_range(0..self.root_legal.len());
+                Some(self.root_legal[i].clone())
+            }
+        }
+    }
+
+    /// The children of `node` in tree order.
+    fn children_of(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        let n = self.nodes.get(node as usize);
+        let hidden = G::INFO.hidden_information;
+        let (first, block) = n.map_or((NONE, 0), |n| (n.first_child, n.block));
+        let block_iter = (!hidden && first != NONE)
+            .then(|| first..first + block)
+            .into_iter()
+            .flatten();
+        let list_iter = std::iter::successors((hidden && first != NONE).then_some(first), |&c| {
+            let next = self.nodes[c as usize].next_sibling;
+            (next != NONE).then_some(next)
+        });
+        block_iter.chain(list_iter)
+    }
+
+    /// One select / expand / play out / back up pass.
+    fn iterate(&mut self, root: &G, seat: Seat) {
+        let hidden = G::INFO.hidden_information;
+        let mut state = if hidden {
+            root.determinize(seat, &mut self.rng)
+        } else {
+            self.root_state.clone().unwrap_or_else(|| root.clone())
+        };
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        loop {
+            let (child, created) = match state.to_act() {
+                ToAct::Terminal => break,
+                ToAct::Chance => {
+                    state.chance_outcomes(&mut self.outcomes);
+                    if self.outcomes.is_empty() {
+                        break;
+                    }
+                    let i = chance::sample(&self.outcomes, &mut self.rng);
+                    let found = if hidden {
+                        self.list_child(node, i)
+                    } else {
+                        self.chance_block_child(node, i)
+                    };
+                    if found.0 == NONE {
+                        // The tree is full: play the outcome and carry on in the playout.
+                        state.apply_legal(Actor::Chance, &self.outcomes[i].0);
+                        break;
+                    }
+                    state.apply_legal(Actor::Chance, &self.outcomes[i].0);
+                    found
+                }
+                ToAct::Player(s) => self.select(node, &mut state, s, hidden),
+                ToAct::Simultaneous(set) => {
+                    let s = if set.contains(seat) {
+                        seat
+                    } else {
+                        set.iter().next().unwrap_or(seat)
+                    };
+                    self.select(node, &mut state, s, hidden)
+                }
+            };
+            if child == NONE {
+                break;
+            }
+            self.path.push(child);
+            node = child;
+            if created {
+                break;
+            }
+        }
+        let rewards = self.playout(&mut state);
+        for &n in &self.path {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            if node.mover != CHANCE {
+                node.reward += rewards[node.mover as usize];
+            }
+        }
+    }
+
+    /// Picks (and plays on `state`) the child of seat `s`'s decision node `node`. Returns the child
+    /// and whether it was visited for the first time, or `NONE` when nothing can be picked.
+    fn select(&mut self, node: u32, state: &mut G, s: Seat, hidden: bool) -> (u32, bool) {
+        let picked = if hidden {
+            self.select_list(node, state, s)
+        } else {
+            self.select_block(node, state, s)
+        };
+        if picked.0 != NONE {
+            let action = self.nodes[picked.0 as usize]
+                .action
+                .as_ref()
+                .expect("children carry their action");
+            state.apply_legal(Actor::Seat(s), action);
+        }
+        picked
+    }
+
+    /// Perfect information: expand the whole block on the first pass, try each child once in the
+    /// (shuffled) block order, then UCB1 with the parent's visits.
+    fn select_block(&mut self, node: u32, state: &G, s: Seat) -> (u32, bool) {
+        let n = &self.nodes[node as usize];
+        if n.block == 0 {
+            state.legal_actions(s, &mut self.legal);
+            if self.legal.is_empty() || self.nodes.len() + self.legal.len() > self.config.max_nodes
+            {
+                return (NONE, false);
+            }
+            // Shuffle so that a small budget does not favour the game's first-listed actions.
+            for i in (1..self.legal.len()).rev() {
+                let j = self.rng.random_range(0..=i);
+                self.legal.swap(i, j);
+            }
+            let first = self.nodes.len() as u32;
+            let mover = s.0;
+            self.nodes
+                .extend(self.legal.drain(..).map(|a| Node::new(Some(a), mover)));
+            let end = self.nodes.len() as u32;
+            let n = &mut self.nodes[node as usize];
+            n.first_child = first;
+            n.block = end - first;
+        }
+        let n = &mut self.nodes[node as usize];
+        if n.tried < n.block {
+            n.tried += 1;
+            return (n.first_child + n.tried - 1, true);
+        }
+        let (first, block) = (n.first_child, n.block);
+        let ln_parent = f64::from(n.visits.max(1)).ln();
+        let c = self.config.exploration;
+        let mut best = (NONE, f64::NEG_INFINITY);
+        for child in first..first + block {
+            let cn = &self.nodes[child as usize];
+            let visits = f64::from(cn.visits.max(1));
+            let score = cn.reward / visits + c * (ln_parent / visits).sqrt();
+            if score > best.1 {
+                best = (child, score);
+            }
+        }
+        (best.0, false)
+    }
+
+    /// Perfect information: the child of chance node `node` for outcome `i` of `self.outcomes`,
+    /// making the block of all outcomes on the first pass.
+    fn chance_block_child(&mut self, node: u32, i: usize) -> (u32, bool) {
+        if self.nodes[node as usize].block == 0 {
+            if self.nodes.len() + self.outcomes.len() > self.config.max_nodes {
+                return (NONE, false);
+            }
+            let first = self.nodes.len() as u32;
+            self.nodes.extend(
+                self.outcomes
+                    .iter()
+                    .map(|(a, _)| Node::new(Some(a.clone()), CHANCE)),
+            );
+            let n = &mut self.nodes[node as usize];
+            n.first_child = first;
+            n.block = self.outcomes.len() as u32;
+        }
+        let child = self.nodes[node as usize].first_child + i as u32;
+        (child, self.nodes[child as usize].visits == 0)
+    }
+
+    /// Hidden information: the child of chance node `node` for outcome `i` of `self.outcomes`,
+    /// added to the list when new.
+    fn list_child(&mut self, node: u32, i: usize) -> (u32, bool) {
+        let action = &self.outcomes[i].0;
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let cn = &self.nodes[c as usize];
+            if cn.mover == CHANCE && cn.action.as_ref() == Some(action) {
+                return (c, false);
+            }
+            c = cn.next_sibling;
+        }
+        if self.nodes.len() >= self.config.max_nodes {
+            return (NONE, false);
+        }
+        let child = self.push_list_child(node, action.clone(), CHANCE);
+        (child, true)
+    }
+
+    /// Hidden information: counts which children are legal in this determinization, adds one
+    /// untried legal action when there is one, and otherwise picks by UCB1 over the available
+    /// children with their availability counts (single-observer ISMCTS).
+    fn select_list(&mut self, node: u32, state: &G, s: Seat) -> (u32, bool) {
+        state.legal_actions(s, &mut self.legal);
+        if self.legal.is_empty() {
+            return (NONE, false);
+        }
+        self.seen.clear();
+        self.seen.resize(self.legal.len(), false);
+        self.candidates.clear();
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let cn = &mut self.nodes[c as usize];
+            if cn.mover == s.0
+                && let Some(i) = self
+                    .legal
+                    .iter()
+                    .position(|a| Some(a) == cn.action.as_ref())
+            {
+                self.seen[i] = true;
+                cn.available += 1;
+                self.candidates.push(c);
+            }
+            c = cn.next_sibling;
+        }
+        let untried = self.seen.iter().filter(|s| !**s).count();
+        if untried > 0 && self.nodes.len() < self.config.max_nodes {
+            let k = self.rng.random_range(0..untried);
+            let i = (0..self.legal.len())
+                .filter(|&i| !self.seen[i])
+                .nth(k)
+                .expect("k is below the number of untried actions");
+            let action = self.legal[i].clone();
+            let child = self.push_list_child(node, action, s.0);
+            self.nodes[child as usize].available = 1;
+            return (child, true);
+        }
+        let c = self.config.exploration;
+        let mut best = (NONE, f64::NEG_INFINITY);
+        for &child in &self.candidates {
+            let cn = &self.nodes[child as usize];
+            let visits = f64::from(cn.visits.max(1));
+            let ln_available = f64::from(cn.available.max(1)).ln();
+            let score = cn.reward / visits + c * (ln_available / visits).sqrt();
+            if score > best.1 {
+                best = (child, score);
+            }
+        }
+        (best.0, false)
+    }
+
+    fn push_list_child(&mut self, node: u32, action: G::Action, mover: u8) -> u32 {
+        let child = self.nodes.len() as u32;
+        let mut n = Node::new(Some(action), mover);
+        n.next_sibling = self.nodes[node as usize].first_child;
+        self.nodes.push(n);
+        self.nodes[node as usize].first_child = child;
+        child
+    }
+
+    /// Plays random actions (chance by its probabilities) until the end or the cut-off, and returns
+    /// every seat's utility (by the evaluator after a cut-off).
+    fn playout(&mut self, state: &mut G) -> [f64; MAX_SEATS] {
+        let seats = state.seats().min(MAX_SEATS);
+        let mut rewards = [0.5; MAX_SEATS];
+        for _ in 0..self.config.max_playout {
+            let s = match state.to_act() {
+                ToAct::Terminal => {
+                    if let Some(outcome) = state.outcome() {
+                        for (i, r) in rewards.iter_mut().enumerate().take(seats) {
+                            *r = outcome.utility(Seat(i as u8));
+                        }
+                    }
+                    return rewards;
+                }
+                ToAct::Chance => {
+                    state.chance_outcomes(&mut self.outcomes);
+                    if self.outcomes.is_empty() {
+                        break;
+                    }
+                    let i = chance::sample(&self.outcomes, &mut self.rng);
+                    state.apply_legal(Actor::Chance, &self.outcomes[i].0);
+                    continue;
+                }
+                ToAct::Player(s) => s,
+                ToAct::Simultaneous(set) => match set.iter().next() {
+                    Some(s) => s,
+                    None => break,
+                },
+            };
+            state.legal_actions(s, &mut self.legal);
+            if self.legal.is_empty() {
+                break;
+            }
+            let i = self.rng.random_range(0..self.legal.len());
+            state.apply_legal(Actor::Seat(s), &self.legal[i]);
+        }
+        self.evaluator.evaluate(state, &mut rewards[..seats]);
+        rewards
+    }
+
+    /// Perfect information: looks in the previous tree for the node of `state` (the first decision
+    /// of `seat` after the old root whose state serializes to the same bytes) and makes its subtree
+    /// the new tree. Returns whether it did.
+    fn reuse_subtree(&mut self, state: &G, seat: Seat) -> bool {
+        let Some(old_root) = self.root_state.take() else {
+            return false;
+        };
+        if self.nodes.is_empty() {
+            return false;
+        }
+        let Ok(target) = serde_json::to_vec(state) else {
+            return false;
+        };
+        let mut queue = VecDeque::from([(0u32, old_root)]);
+        let mut scanned = 0;
+        let mut found = None;
+        while let Some((node, st)) = queue.pop_front() {
+            scanned += 1;
+            if scanned > REUSE_SCAN_LIMIT {
+                break;
+            }
+            let ours = st.to_act().allows(Actor::Seat(seat));
+            if ours && serde_json::to_vec(&st).is_ok_and(|b| b == target) {
+                found = Some(node);
+                break;
+            }
+            if ours && node != 0 {
+                continue;
+            }
+            let n = &self.nodes[node as usize];
+            for child in n.first_child..n.first_child.saturating_add(n.block) {
+                let cn = &self.nodes[child as usize];
+                let Some(action) = cn.action.as_ref().filter(|_| cn.visits > 0) else {
+                    continue;
+                };
+                let actor = if cn.mover == CHANCE {
+                    Actor::Chance
+                } else {
+                    Actor::Seat(Seat(cn.mover))
+                };
+                let mut next = st.clone();
+                next.apply_legal(actor, action);
+                queue.push_back((child, next));
+            }
+        }
+        let Some(new_root) = found else {
+            return false;
+        };
+        // Copy the subtree into the spare arena, block by block, keeping blocks contiguous.
+        self.spare.clear();
+        self.spare.push(self.nodes[new_root as usize].clone());
+        let mut work = VecDeque::from([(new_root, 0u32)]);
+        while let Some((old, new)) = work.pop_front() {
+            let (first, block) = {
+                let n = &self.nodes[old as usize];
+                (n.first_child, n.block)
+            };
+            if block == 0 {
+                continue;
+            }
+            let base = self.spare.len() as u32;
+            for k in 0..block {
+                self.spare.push(self.nodes[(first + k) as usize].clone());
+                work.push_back((first + k, base + k));
+            }
+            self.spare[new as usize].first_child = base;
+        }
+        std::mem::swap(&mut self.nodes, &mut self.spare);
+        self.spare.clear();
+        self.root_state = Some(state.clone());
+        true
+    }
+}

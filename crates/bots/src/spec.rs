@@ -1,0 +1,220 @@
+//! Bot names as written on the command line and offered in the lobby: `random`, `greedy`,
+//! `mcts:100` (100 ms per move), `mcts:i5000` (5000 iterations per move), and the named levels
+//! `beginner`, `club`, `expert`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
+/// How much search one move may use.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Budget {
+    /// Wall-clock milliseconds per move (the number of iterations then varies with the machine).
+    Millis(u64),
+    /// A fixed number of search iterations per move: reproducible on every machine.
+    Iterations(u64),
+}
+
+impl Budget {
+    /// The time limit, if this is a time budget.
+    #[must_use]
+    pub fn time(self) -> Option<Duration> {
+        match self {
+            Budget::Millis(ms) => Some(Duration::from_millis(ms)),
+            Budget::Iterations(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Budget {
+    /// `100` for 100 ms, `i5000` for 5000 iterations (the text after `mcts:`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Millis(ms) => write!(f, "{ms}"),
+            Budget::Iterations(n) => write!(f, "i{n}"),
+        }
+    }
+}
+
+/// The named strengths the lobby offers. Each maps to an MCTS budget (see `Level::budget`); the
+/// mapping is backed by the arena tables in crates/bots/README.md.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Level {
+    /// A light search (500 iterations per move): beats random play, makes visible mistakes.
+    Beginner,
+    /// 100 ms of search per move.
+    Club,
+    /// One second of search per move.
+    Expert,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 3] = [Level::Beginner, Level::Club, Level::Expert];
+
+    /// The search budget behind the level.
+    #[must_use]
+    pub fn budget(self) -> Budget {
+        match self {
+            Level::Beginner => Budget::Iterations(500),
+            Level::Club => Budget::Millis(100),
+            Level::Expert => Budget::Millis(1000),
+        }
+    }
+
+    /// The lowercase name (`"club"`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Club => "club",
+            Level::Expert => "expert",
+        }
+    }
+}
+
+/// Which bot plays a seat. Written and read as text (`random`, `greedy`, `mcts:100`, `mcts:i5000`,
+/// `beginner`, `club`, `expert`), also in JSON.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BotSpec {
+    /// Uniformly random among the legal actions.
+    Random,
+    /// One move of look-ahead with the game's evaluation (see `Evaluator`); without one it takes an
+    /// immediate win when there is one and plays randomly otherwise.
+    Greedy,
+    /// Monte-Carlo tree search (information-set MCTS in games with hidden information).
+    Mcts(Budget),
+    /// A named level (an MCTS budget).
+    Level(Level),
+}
+
+impl BotSpec {
+    /// The search budget, for the bots that search.
+    #[must_use]
+    pub fn budget(self) -> Option<Budget> {
+        match self {
+            BotSpec::Random | BotSpec::Greedy => None,
+            BotSpec::Mcts(b) => Some(b),
+            BotSpec::Level(l) => Some(l.budget()),
+        }
+    }
+}
+
+/// A bot name that does not parse; the message names the offending text and the known forms.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+#[error(
+    "unknown bot `{0}` (known: random, greedy, beginner, club, expert, mcts:<ms>, mcts:i<iterations>)"
+)]
+pub struct UnknownBot(pub String);
+
+/// The default budget of a bare `mcts`.
+const DEFAULT_MCTS_MS: u64 = 100;
+
+impl FromStr for BotSpec {
+    type Err = UnknownBot;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || UnknownBot(s.to_owned());
+        match s {
+            "random" => return Ok(BotSpec::Random),
+            "greedy" => return Ok(BotSpec::Greedy),
+            "mcts" => return Ok(BotSpec::Mcts(Budget::Millis(DEFAULT_MCTS_MS))),
+            _ => {}
+        }
+        if let Some(level) = Level::ALL.into_iter().find(|l| l.name() == s) {
+            return Ok(BotSpec::Level(level));
+        }
+        let budget = s.strip_prefix("mcts:").ok_or_else(bad)?;
+        let budget = if let Some(n) = budget.strip_prefix('i') {
+            Budget::Iterations(n.parse().map_err(|_| bad())?)
+        } else {
+            let ms = budget.strip_suffix("ms").unwrap_or(budget);
+            Budget::Millis(ms.parse().map_err(|_| bad())?)
+        };
+        match budget {
+            Budget::Millis(0) | Budget::Iterations(0) => Err(bad()),
+            b => Ok(BotSpec::Mcts(b)),
+        }
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Mcts(b) => write!(f, "mcts:{b}"),
+            BotSpec::Level(l) => f.write_str(l.name()),
+        }
+    }
+}
+
+impl Serialize for BotSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for BotSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_reads_back_from_its_text() {
+        let cases = [
+            ("random", BotSpec::Random),
+            ("greedy", BotSpec::Greedy),
+            ("mcts:100", BotSpec::Mcts(Budget::Millis(100))),
+            ("mcts:i5000", BotSpec::Mcts(Budget::Iterations(5000))),
+            ("beginner", BotSpec::Level(Level::Beginner)),
+            ("club", BotSpec::Level(Level::Club)),
+            ("expert", BotSpec::Level(Level::Expert)),
+        ];
+        for (text, spec) in cases {
+            assert_eq!(text.parse::<BotSpec>(), Ok(spec), "{text}");
+            assert_eq!(spec.to_string(), text);
+            let json = serde_json::to_string(&spec).unwrap();
+            assert_eq!(json, format!("\"{text}\""));
+            assert_eq!(serde_json::from_str::<BotSpec>(&json).unwrap(), spec);
+        }
+        assert_eq!(
+            "mcts:250ms".parse::<BotSpec>(),
+            Ok(BotSpec::Mcts(Budget::Millis(250)))
+        );
+        assert_eq!(
+            "mcts".parse::<BotSpec>(),
+            Ok(BotSpec::Mcts(Budget::Millis(100)))
+        );
+    }
+
+    #[test]
+    fn bad_names_are_refused_with_the_text() {
+        for text in [
+            "", "mcts:", "mcts:i", "mcts:0", "mcts:ix", "mcts:-5", "Random", "club ",
+        ] {
+            let err = text.parse::<BotSpec>().unwrap_err();
+            assert_eq!(err, UnknownBot(text.to_owned()));
+            assert!(err.to_string().contains(&format!("`{text}`")));
+        }
+    }
+
+    #[test]
+    fn levels_grow_in_budget() {
+        assert_eq!(
+            BotSpec::Level(Level::Club).budget(),
+            Some(Budget::Millis(100))
+        );
+        assert_eq!(BotSpec::Random.budget(), None);
+        assert!(Level::Club.budget().time() < Level::Expert.budget().time());
+    }
+}
