@@ -1,1 +1,260 @@
-//! rules/moonleap.md (in progress).
+//! Moon Leap (rules/moonleap.md): 2 to 4 players race five numbered astronauts each along a shared
+//! track; the die names the astronaut, which jumps to the next empty cell; at the end each astronaut
+//! scores its number times its cell's value.
+//!
+//! - `board`: the track as data (values, milestone lines, end cells), default `boards/default.json`.
+//! - `action`: die faces, astronauts and actions with their canonical text.
+//! - `state`: the rules on a compact state (`MoonLeap`).
+//! - `position`: the canonical position text, which is also the serialized form.
+//! - `render`: the terminal drawing shown by `plateau play`.
+//!
+//! The die is an explicit chance node (`ToAct::Chance`, six faces of 1/6). The game has perfect
+//! information: the observation is the full public state and `determinize` is a clone.
+//!
+//! ```
+//! use plateau_engine::{Actor, Game, Seat, ToAct};
+//! use plateau_moonleap::{Action, Config, MoonLeap};
+//!
+//! let mut game = MoonLeap::new(&Config::default(), 2).unwrap();
+//! assert_eq!(game.to_act(), ToAct::Chance);
+//! let roll = game.parse_action("r5").unwrap();
+//! game.apply(Actor::Chance, &roll).unwrap();
+//! let mut legal = Vec::new();
+//! game.legal_actions(Seat(0), &mut legal);
+//! assert_eq!(legal.len(), 1); // only entering astronaut 5: no split before the milestone
+//! game.apply(Actor::Seat(Seat(0)), &legal[0]).unwrap();
+//! assert!(game.format_position().starts_with("a5...."));
+//! assert!(game.format_position().ends_with(" 2 b -"));
+//! ```
+
+mod action;
+mod board;
+mod position;
+mod render;
+mod state;
+
+use std::sync::Arc;
+
+use plateau_engine::{
+    Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct, Viewer,
+};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+pub use action::{Action, Face, Piece, parse_action, split_pairs};
+pub use board::{Board, BoardDesc, DEFAULT_BOARD_JSON, MAX_CELLS};
+pub use state::{ASTRONAUTS, MoonLeap};
+
+/// Game options. The default is the standard game on the embedded board, seat 1 first.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// The board description to play on; `None` (JSON `null`) is the embedded default board
+    /// (`boards/default.json`, rules/moonleap.md "Proposed layout").
+    pub board: Option<BoardDesc>,
+    /// The Mercenaries variant (rules/moonleap.md "Mercenaries variant", our rulings): a neutral
+    /// colour `m` any player may move instead of their own.
+    pub mercenaries: bool,
+    /// The seat (0-based) that rolls first (rules "Setup" step 3: an input in software).
+    pub first_seat: u8,
+}
+
+impl Config {
+    /// The board this config selects, validated.
+    ///
+    /// # Errors
+    /// `SetupError::Config` naming the bad board field.
+    pub fn board(&self) -> Result<Arc<Board>, SetupError> {
+        match &self.board {
+            None => Ok(Board::standard()),
+            Some(desc) => Board::new(desc.clone())
+                .map(Arc::new)
+                .map_err(|e| SetupError::Config(format!("board: {e}"))),
+        }
+    }
+}
+
+/// Everything anyone may know of a Moon Leap state (all of it is public).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Observation {
+    /// The canonical position text.
+    pub position: String,
+    /// The board's name.
+    pub board: String,
+    /// Cell values, cell 1 first.
+    pub values: Vec<i32>,
+    /// The end cells (1-based).
+    pub end_cells: Vec<u8>,
+    /// The milestone line for this player count is drawn after this cell.
+    pub milestone_after: u8,
+    /// Whether some astronaut stands beyond the line (splits are open).
+    pub milestone_passed: bool,
+    /// Per cell, the astronaut on it as text (`"a3"`, `"m2"`), or `None`.
+    pub track: Vec<Option<String>>,
+    /// The seat to move (or that ended the game).
+    pub to_move: Seat,
+    /// The face awaiting a decision (`"1"`..`"5"`, `"*"`), `None` when the die is to be rolled.
+    pub roll: Option<String>,
+    /// Each seat's score if the game ended now.
+    pub scores: Vec<i32>,
+    /// Whether the Mercenaries variant is on.
+    pub mercenaries: bool,
+    /// Whether the game is over.
+    pub finished: bool,
+}
+
+impl Game for MoonLeap {
+    type Action = Action;
+    type Observation = Observation;
+    type Config = Config;
+
+    const INFO: GameInfo = GameInfo {
+        name: "moonleap",
+        title: "Moon Leap",
+        min_seats: 2,
+        max_seats: 4,
+        default_seats: 2,
+        chance: true,
+        hidden_information: false,
+        simultaneous: false,
+    };
+
+    fn new(config: &Config, seats: usize) -> Result<Self, SetupError> {
+        SetupError::check_seats(&Self::INFO, seats)?;
+        if usize::from(config.first_seat) >= seats {
+            return Err(SetupError::Config(format!(
+                "first_seat: seat {} is not at a table of {seats} (seats are 0-based)",
+                config.first_seat
+            )));
+        }
+        Ok(MoonLeap::empty(
+            config.board()?,
+            config.mercenaries,
+            seats,
+            config.first_seat,
+        ))
+    }
+
+    fn parse_position(config: &Config, text: &str) -> Result<Self, ParseError> {
+        let board = config
+            .board()
+            .map_err(|e| ParseError::new("config", e.to_string()))?;
+        MoonLeap::from_text(board, config.mercenaries, text)
+    }
+
+    fn format_position(&self) -> String {
+        self.position_text()
+    }
+
+    fn seats(&self) -> usize {
+        usize::from(self.seats)
+    }
+
+    fn to_act(&self) -> ToAct {
+        if self.is_over() {
+            ToAct::Terminal
+        } else if self.roll.is_none() {
+            ToAct::Chance
+        } else {
+            ToAct::Player(Seat(self.to_move))
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        out.clear();
+        if let ToAct::Player(s) = self.to_act()
+            && s == seat
+            && let Some(face) = self.roll
+        {
+            self.decisions(face, out);
+        }
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        if self.to_act() == ToAct::Chance {
+            out.extend(Face::ALL.iter().map(|f| (Action::Roll(*f), 1.0 / 6.0)));
+        }
+    }
+
+    fn apply(&mut self, actor: Actor, action: &Action) -> Result<(), IllegalAction> {
+        let to_act = self.to_act();
+        if to_act == ToAct::Terminal {
+            return Err(IllegalAction::GameOver);
+        }
+        if !to_act.allows(actor) {
+            return Err(IllegalAction::NotToAct { actor });
+        }
+        match (self.roll, action) {
+            (None, Action::Roll(face)) => {
+                self.roll = Some(*face);
+                Ok(())
+            }
+            (None, other) => Err(IllegalAction::rule(format!(
+                "the die must be rolled first, `{other}` is not a roll"
+            ))),
+            (Some(face), action) => {
+                self.check_decision(face, action)?;
+                self.play_decision(action);
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_legal(&mut self, actor: Actor, action: &Action) {
+        let _ = actor;
+        match action {
+            Action::Roll(face) => self.roll = Some(*face),
+            decision => self.play_decision(decision),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.is_over().then(|| {
+            Outcome::ranked_by_score(
+                self.scores().into_iter().map(f64::from).collect(),
+                "score",
+            )
+        })
+    }
+
+    fn observe(&self, viewer: Viewer) -> Observation {
+        let _ = viewer; // perfect information: everyone sees everything
+        Observation {
+            position: self.position_text(),
+            board: self.board.desc().name.clone(),
+            values: self.board.desc().track_values.clone(),
+            end_cells: self.board.desc().end_cells.clone(),
+            milestone_after: self.board.milestone_after(usize::from(self.seats)),
+            milestone_passed: self.milestone_passed(),
+            track: self
+                .track()
+                .into_iter()
+                .map(|c| c.map(|(colour, n)| format!("{}{n}", position::colour_letter(colour))))
+                .collect(),
+            to_move: Seat(self.to_move),
+            roll: self.roll.map(|f| f.symbol().to_string()),
+            scores: self.scores(),
+            mercenaries: self.mercenaries,
+            finished: self.is_over(),
+        }
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Self {
+        let _ = (viewer, rng); // perfect information
+        self.clone()
+    }
+
+    fn format_action(&self, action: &Action) -> String {
+        action.to_string()
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, ParseError> {
+        action::parse_action(text, self.mercenaries)
+    }
+
+    fn render_text(&self, viewer: Viewer, color: bool) -> String {
+        let _ = viewer;
+        render::render(self, color)
+    }
+}

@@ -1,0 +1,227 @@
+//! Position text (rules/moonleap.md "Canonical notation"): `<track> <players> <to-move> <roll>`,
+//! e.g. 37 dots then ` 2 a -` for the start of a 2-player game on the default board. The text is
+//! the whole state (the milestone and the end are read off the track), so it is also how states
+//! are serialized.
+
+use std::sync::Arc;
+
+use plateau_engine::ParseError;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::action::Face;
+use crate::board::{Board, BoardDesc};
+use crate::state::{ASTRONAUTS, MERCENARY, MoonLeap};
+
+/// The letter of colour `colour` (seats 0-3 are `a`-`d`, the mercenaries `m`).
+#[must_use]
+pub(crate) fn colour_letter(colour: usize) -> char {
+    if colour == MERCENARY {
+        'm'
+    } else {
+        char::from(b'a' + colour as u8)
+    }
+}
+
+impl MoonLeap {
+    /// The occupant of each cell (index 0 = cell 1): `(colour, number)`.
+    #[must_use]
+    pub fn track(&self) -> Vec<Option<(usize, u8)>> {
+        let mut track = vec![None; self.board.len()];
+        for (colour, row) in self.cells.iter().enumerate() {
+            for (i, &cell) in row.iter().enumerate() {
+                if cell != 0 {
+                    track[usize::from(cell) - 1] = Some((colour, i as u8 + 1));
+                }
+            }
+        }
+        track
+    }
+
+    /// The canonical position text.
+    #[must_use]
+    pub fn position_text(&self) -> String {
+        let mut text = String::with_capacity(self.board.len() * 2 + 8);
+        for cell in self.track() {
+            match cell {
+                None => text.push('.'),
+                Some((colour, n)) => {
+                    text.push(colour_letter(colour));
+                    text.push(char::from(b'0' + n));
+                }
+            }
+        }
+        text.push(' ');
+        text.push(char::from(b'0' + self.seats));
+        text.push(' ');
+        text.push(colour_letter(usize::from(self.to_move)));
+        text.push(' ');
+        text.push(self.roll.map_or('-', Face::symbol));
+        text
+    }
+
+    /// Reads position text for `board`, with or without the Mercenaries variant.
+    ///
+    /// # Errors
+    /// `ParseError` naming the offending token: a field count other than 4, a track whose token
+    /// count differs from the board's cell count, an unknown token, a colour not at the table, an
+    /// astronaut placed twice, a player count outside 2-4, a seat to move not at the table, a roll
+    /// other than `-`, `1`-`5` or `*`, or a face waiting in a finished game.
+    pub fn from_text(board: Arc<Board>, mercenaries: bool, text: &str) -> Result<MoonLeap, ParseError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [track, players, to_move, roll] = fields.as_slice() else {
+            return Err(ParseError::new(
+                text,
+                format!(
+                    "a position has 4 fields (<track> <players> <to-move> <roll>), not {}",
+                    fields.len()
+                ),
+            ));
+        };
+        let seats = match *players {
+            "2" => 2,
+            "3" => 3,
+            "4" => 4,
+            _ => return Err(ParseError::new(*players, "the player count is 2, 3 or 4")),
+        };
+        let seat_letters = &"abcd"[..seats];
+        let to_move = match to_move.chars().collect::<Vec<_>>().as_slice() {
+            [c] if seat_letters.contains(*c) => *c as u8 - b'a',
+            _ => {
+                return Err(ParseError::new(
+                    *to_move,
+                    format!("the seat to move is one of {}", seat_letters.chars().map(String::from).collect::<Vec<_>>().join(", ")),
+                ));
+            }
+        };
+        let roll = match roll.chars().collect::<Vec<_>>().as_slice() {
+            ['-'] => None,
+            [c] if Face::from_symbol(*c).is_some() => Face::from_symbol(*c),
+            _ => {
+                return Err(ParseError::new(
+                    *roll,
+                    "the roll is `-` (to roll), `1`..`5` or `*`",
+                ));
+            }
+        };
+        let mut state = MoonLeap::empty(board, mercenaries, seats, to_move);
+        state.roll = roll;
+        let cells = read_track(track, seats, mercenaries)?;
+        if cells.len() != state.board.len() {
+            return Err(ParseError::new(
+                *track,
+                format!(
+                    "the track has {} cells but the board `{}` has {}",
+                    cells.len(),
+                    state.board.desc().name,
+                    state.board.len()
+                ),
+            ));
+        }
+        for (i, cell) in cells.iter().enumerate() {
+            let Some((colour, n, token)) = *cell else { continue };
+            let slot = &mut state.cells[colour][usize::from(n) - 1];
+            if *slot != 0 {
+                return Err(ParseError::new(
+                    token,
+                    format!("astronaut {token} stands twice, on cells {} and {}", *slot, i + 1),
+                ));
+            }
+            *slot = i as u8 + 1;
+            state.occupied |= 1u64 << i;
+        }
+        if state.is_over() && roll.is_some() {
+            return Err(ParseError::new(
+                roll.map_or('-', Face::symbol).to_string(),
+                "the end cells are all occupied, so the game is over and the roll must be `-`",
+            ));
+        }
+        Ok(state)
+    }
+}
+
+/// The tokens of a track: per cell, `None` or `(colour, number, token text)`.
+type Cells<'a> = Vec<Option<(usize, u8, &'a str)>>;
+
+fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>, ParseError> {
+    let bytes = track.as_bytes();
+    let mut cells = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'.' {
+            cells.push(None);
+            i += 1;
+            continue;
+        }
+        let end = (i + 2).min(bytes.len());
+        let token = track.get(i..end).unwrap_or(&track[i..]);
+        let colour = match c {
+            b'a'..=b'd' if usize::from(c - b'a') < seats => usize::from(c - b'a'),
+            b'a'..=b'd' => {
+                return Err(ParseError::new(
+                    token,
+                    format!("colour `{}` is not at a table of {seats}", char::from(c)),
+                ));
+            }
+            b'm' if mercenaries => MERCENARY,
+            b'm' => {
+                return Err(ParseError::new(
+                    token,
+                    "mercenaries are not in play (the Mercenaries variant is off)",
+                ));
+            }
+            _ => {
+                let bad = track[i..].chars().next().map(String::from).unwrap_or_default();
+                return Err(ParseError::new(
+                    bad,
+                    format!("cell {}: expected `.` or a colour letter and an astronaut number (`a3`)", cells.len() + 1),
+                ));
+            }
+        };
+        let n = match bytes.get(i + 1) {
+            Some(d @ b'1'..=b'5') => d - b'0',
+            _ => {
+                return Err(ParseError::new(
+                    token,
+                    format!("cell {}: a colour letter is followed by an astronaut number 1 to 5", cells.len() + 1),
+                ));
+            }
+        };
+        debug_assert!(usize::from(n) <= ASTRONAUTS);
+        cells.push(Some((colour, n, &track[i..i + 2])));
+        i += 2;
+    }
+    Ok(cells)
+}
+
+/// How a state is serialized: the board description, the variant and the position text.
+#[derive(Serialize, Deserialize)]
+struct Repr {
+    board: BoardDesc,
+    mercenaries: bool,
+    position: String,
+}
+
+impl Serialize for MoonLeap {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Repr {
+            board: self.board.desc().clone(),
+            mercenaries: self.mercenaries,
+            position: self.position_text(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for MoonLeap {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let repr = Repr::deserialize(d)?;
+        let standard = Board::standard();
+        let board = if *standard.desc() == repr.board {
+            standard
+        } else {
+            Arc::new(Board::new(repr.board).map_err(serde::de::Error::custom)?)
+        };
+        MoonLeap::from_text(board, repr.mercenaries, &repr.position).map_err(serde::de::Error::custom)
+    }
+}
