@@ -2,9 +2,10 @@
 //! (DESIGN.md section 3), optionally written as a record (section 4).
 //!
 //! The runner owns the match seed. Chance nodes draw from the seed's ChaCha stream 0 and nothing
-//! else does, so `Record::replay` can redraw every outcome from the revealed seed; each bot seat
-//! draws from its own stream (seat index + 1). With `--seed` a game between bots is therefore the
-//! same game, and the same record byte for byte, every time. For that reason only human actions
+//! else does, so `Record::replay` can redraw every outcome from the revealed seed; the bot of each
+//! seat is made once per game (a searching bot keeps its tree between moves) and seeded from its
+//! own stream (seat index + 1). With `--seed` a game between bots that do not search against the
+//! clock is therefore the same game, and the same record byte for byte, every time. For that reason only human actions
 //! carry a time (`at_ms`): a person's thinking time is part of the game, a bot's or the dice's is
 //! not.
 //!
@@ -14,15 +15,16 @@
 
 use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Instant;
 
-use plateau_bots::BotSpec;
+use plateau_bots::{BotSpec, DynBot};
 use plateau_engine::{
     Actor, DynGame, Ending, GameEntry, Record, RecordedAction, Seat, Seed, ToAct, Viewer,
 };
 use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::RngCore;
 
 use crate::common::{CliResult, START, describe_outcome, find_game, load_state, parse_config};
 
@@ -34,13 +36,14 @@ pub struct Args {
     /// Seats at the table (default: the game's usual number).
     #[arg(long)]
     players: Option<usize>,
-    /// Who plays a seat, as `N=human` or `N=<bot>` (`random`), seats counted from 1; repeat for
-    /// several seats. By default seat 1 is human and the others are random bots.
+    /// Who plays a seat, as `N=human` or `N=<bot>` (a bot name such as `random`), seats counted
+    /// from 1; repeat for several seats. By default seat 1 is human and the others are random bots.
     #[arg(long = "seat", value_name = "N=WHO", value_parser = parse_seat_arg)]
     seats: Vec<(usize, Player)>,
-    /// Seed of the match's random generator, for a reproducible game (default: a fresh one).
-    #[arg(long)]
-    seed: Option<u64>,
+    /// Seed of the match's random generator, for a reproducible game: a number, or the 64 hex
+    /// digits of a record's revealed seed (default: a fresh one).
+    #[arg(long, value_parser = parse_seed)]
+    seed: Option<Seed>,
     /// Write the game record (JSON) to this file when the game stops.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
@@ -97,15 +100,28 @@ fn parse_seat_arg(text: &str) -> Result<(usize, Player), String> {
     Ok((number, who.parse()?))
 }
 
+/// Reads `--seed`: a number (`Seed::from_u64`) or 64 hex digits.
+fn parse_seed(text: &str) -> Result<Seed, String> {
+    match text.parse::<u64>() {
+        Ok(n) => Ok(Seed::from_u64(n)),
+        Err(_) if text.len() == 64 => Seed::from_hex(text),
+        Err(_) => Err(format!("`{text}`: expected a number or 64 hex digits")),
+    }
+}
+
 /// Sets up the table and plays until the game ends or a person quits.
 pub fn run(args: Args) -> CliResult {
     let entry = find_game(&args.game)?;
     let config = parse_config(args.config.as_deref())?;
     let state = load_state(entry, &config, START, args.players)?;
     let players = seat_players(state.seats(), &args.seats)?;
-    let seed = args.seed.map_or_else(Seed::random, Seed::from_u64);
+    let seed = args.seed.unwrap_or_else(Seed::random);
     let color = crate::common::use_color(args.no_color);
-    let mut table = Table::new(entry, config, state, players, seed, color);
+    let mut table = Table::new(entry, config, state, players, seed, color)?;
+    if let Some(path) = &args.record {
+        // Written now as well, so that a path that cannot be written fails before the game.
+        save_record(&table.record, path)?;
+    }
 
     let stdin = io::stdin();
     let stdout = io::stdout();
@@ -113,14 +129,19 @@ pub fn run(args: Args) -> CliResult {
     let stop = table
         .play(&mut stdin.lock(), &mut out)
         .map_err(|e| e.to_string())?;
-    let record = table.finish(stop, &mut out).map_err(|e| e.to_string())?;
+    table.finish(stop, &mut out).map_err(|e| e.to_string())?;
     if let Some(path) = &args.record {
-        let json = serde_json::to_string_pretty(&record).expect("records serialize to JSON");
-        std::fs::write(path, json + "\n")
-            .map_err(|e| format!("cannot write the record to {}: {e}", path.display()))?;
+        save_record(&table.record, path)?;
         writeln!(out, "Record written to {}.", path.display()).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// Writes `record` as pretty JSON.
+fn save_record(record: &Record, path: &Path) -> CliResult {
+    let json = serde_json::to_string_pretty(record).expect("records serialize to JSON");
+    std::fs::write(path, json + "\n")
+        .map_err(|e| format!("cannot write the record to {}: {e}", path.display()))
 }
 
 /// The player of every seat: the `--seat` choices over the default (seat 1 human, others random).
@@ -157,13 +178,13 @@ struct Table {
     seed: Seed,
     /// Stream 0 of the seed: chance nodes only.
     chance: ChaCha20Rng,
-    /// One stream per seat for its bot.
-    bot_rngs: Vec<ChaCha20Rng>,
+    /// The bot of each seat played by one.
+    bots: Vec<Option<Box<dyn DynBot>>>,
     started: Instant,
     color: bool,
-    /// Whether to repeat each input line after the prompt (when stdin is not a terminal, so that
-    /// a scripted game's output reads like a session).
-    echo: bool,
+    /// Whether stdin is a terminal. If not (a scripted game), each input line is repeated after
+    /// its prompt so that the output reads like a session, and nobody is asked to roll the dice.
+    interactive: bool,
 }
 
 impl Table {
@@ -174,22 +195,31 @@ impl Table {
         players: Vec<Player>,
         seed: Seed,
         color: bool,
-    ) -> Table {
+    ) -> CliResult<Table> {
+        let game = entry.info.name;
         let names = players.iter().map(Player::to_string).collect();
-        let bot_rngs = Seat::all(players.len())
-            .map(|s| seed.rng_for_stream(s.index() as u64 + 1))
-            .collect();
-        Table {
+        let bots = Seat::all(players.len())
+            .map(|seat| match players[seat.index()] {
+                Player::Human => Ok(None),
+                Player::Bot(spec) => {
+                    let bot_seed = seed.rng_for_stream(seat.index() as u64 + 1).next_u64();
+                    plateau_registry::new_bot(game, spec, bot_seed)
+                        .map(Some)
+                        .ok_or_else(|| format!("no bots are registered for {game}"))
+                }
+            })
+            .collect::<CliResult<_>>()?;
+        Ok(Table {
             record: Record::new(entry.info.name, config, names, &seed),
             state,
             players,
             seed,
             chance: seed.rng(),
-            bot_rngs,
+            bots,
             started: Instant::now(),
             color,
-            echo: !io::stdin().is_terminal(),
-        }
+            interactive: io::stdin().is_terminal(),
+        })
     }
 
     /// Who plays `seat`, for messages: `seat 2 (random)`.
@@ -234,6 +264,11 @@ impl Table {
             let seat = match self.state.to_act() {
                 ToAct::Terminal => return Ok(Stop::Over),
                 ToAct::Chance => {
+                    if self.interactive
+                        && let Some(stop) = self.roll_prompt(input, out)?
+                    {
+                        return Ok(stop);
+                    }
                     let drawn = self
                         .state
                         .sample_chance(&mut self.chance)
@@ -250,27 +285,59 @@ impl Table {
                     .or_else(|| set.iter().next())
                     .ok_or_else(|| io::Error::other("a simultaneous node with no seat"))?,
             };
-            match self.players[seat.index()] {
-                Player::Bot(bot) => self.bot_turn(bot, seat, out)?,
-                Player::Human => {
-                    if let Some(stop) = self.human_turn(seat, input, out)? {
-                        return Ok(stop);
-                    }
-                }
+            if self.bots[seat.index()].is_some() {
+                self.bot_turn(seat, out)?;
+            } else if let Some(stop) = self.human_turn(seat, input, out)? {
+                return Ok(stop);
             }
         }
     }
 
-    fn bot_turn(&mut self, bot: BotSpec, seat: Seat, out: &mut dyn Write) -> io::Result<()> {
-        let rng = &mut self.bot_rngs[seat.index()];
-        let action =
-            plateau_registry::bot_action(bot, &*self.state, seat, rng).ok_or_else(|| {
-                io::Error::other(format!(
-                    "{} has no legal action in {}",
-                    self.who(seat),
-                    self.state.position_text()
-                ))
-            })?;
+    /// Lets the person who acts right after this chance node press Enter to roll. Who that is
+    /// is found by drawing on copies of the state and of the chance generator, so the real draw
+    /// is unchanged. `Some(stop)` when the person quits or input ends.
+    fn roll_prompt(
+        &mut self,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<Option<Stop>> {
+        let mut probe = self.state.clone_box();
+        probe.sample_chance(&mut self.chance.clone());
+        let ToAct::Player(seat) = probe.to_act() else {
+            return Ok(None);
+        };
+        if self.players[seat.index()] != Player::Human {
+            return Ok(None);
+        }
+        let mut line = String::new();
+        loop {
+            write!(out, "Seat {seat}: press Enter to roll (or `quit`). ")?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return Ok(Some(Stop::EndOfInput));
+            }
+            match line.trim() {
+                "" => return Ok(None),
+                "quit" => return Ok(Some(Stop::Quit)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Plays the bot of `seat` and shows its action.
+    fn bot_turn(&mut self, seat: Seat, out: &mut dyn Write) -> io::Result<()> {
+        let bot = self.bots[seat.index()]
+            .as_mut()
+            .expect("bot_turn is called for bot seats");
+        let action = bot.act(&*self.state, seat).ok_or_else(|| {
+            io::Error::other(format!(
+                "{} has no legal action in {}",
+                self.who(seat),
+                self.state.position_text()
+            ))
+        })?;
         let shown = self.state.display_text(&action).unwrap_or_default();
         self.state
             .apply_text(Actor::Seat(seat), &action)
@@ -306,7 +373,7 @@ impl Table {
                 writeln!(out)?;
                 return Ok(Some(Stop::EndOfInput));
             }
-            if self.echo {
+            if !self.interactive {
                 writeln!(out, "{}", line.trim_end())?;
             }
             match line.trim() {
@@ -340,7 +407,7 @@ impl Table {
 
     /// Shows the final board and result (or why the game stopped) and completes the record: the
     /// seed is revealed only when the game is over.
-    fn finish(mut self, stop: Stop, out: &mut dyn Write) -> io::Result<Record> {
+    fn finish(&mut self, stop: Stop, out: &mut dyn Write) -> io::Result<()> {
         match stop {
             Stop::Over => {
                 let outcome = self.state.outcome();
@@ -356,6 +423,6 @@ impl Table {
             Stop::Quit => writeln!(out, "Quit: the game is not finished.")?,
             Stop::EndOfInput => writeln!(out, "End of input: quitting, the game is not finished.")?,
         }
-        Ok(self.record)
+        Ok(())
     }
 }

@@ -138,7 +138,7 @@ fn an_unknown_game_lists_the_known_ones() {
 }
 
 #[test]
-fn bad_seat_numbers_and_players_are_refused() {
+fn bad_play_options_are_refused_before_the_game() {
     let output = plateau(&["play", "mad", "--seat", "3=random"]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains("--seat 3"), "{}", stderr(&output));
@@ -146,6 +146,11 @@ fn bad_seat_numbers_and_players_are_refused() {
     let output = plateau(&["play", "mad", "--seat", "2=genius"]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains("genius"), "{}", stderr(&output));
+
+    let output = plateau(&["play", "mad", "--record", "/nonexistent-dir/r.json"]);
+    assert!(!output.status.success());
+    assert!(stdout(&output).is_empty(), "the game did not start");
+    assert!(stderr(&output).contains("/nonexistent-dir/r.json"));
 
     let output = plateau(&["perft", "mad", "start", "1", "--players", "5"]);
     assert!(!output.status.success());
@@ -332,6 +337,9 @@ fn seeded_bot_games_are_identical_and_replay_with_the_seed_verified() {
     assert_eq!(shown(&first), shown(&second));
     bot_game("8", &c);
     assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap());
+    // A revealed seed in hex is the same seed.
+    bot_game(&Seed::from_u64(7).to_hex(), &c);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap());
 
     let record: Record = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
     assert_eq!(record.game, "mad");
