@@ -111,6 +111,38 @@ fn perft_depth_2_agrees_with_legal_from_each_child_position() {
     assert_eq!(last_line(&stdout(&output)), sum.to_string());
 }
 
+/// rules/mad.md case 28: 40 turns without an expulsion end the game (Blue's semi-victory).
+#[test]
+fn at_the_end_legal_prints_nothing_and_perft_counts_zero() {
+    let over = MAD_START.replace(" r 0 0 -", " r 40 40 -");
+    let state = mad()
+        .from_position(&serde_json::Value::Null, &over)
+        .unwrap();
+    assert_eq!(state.outcome().map(|o| o.kind), Some("tiebreak".to_owned()));
+
+    let output = plateau(&["legal", "mad", &over]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    let output = plateau(&["perft", "mad", &over, "1"]);
+    assert_eq!(stdout(&output), "0\n");
+    let output = plateau(&["perft", "mad", &over, "0"]);
+    assert_eq!(stdout(&output), "1\n");
+}
+
+/// The command counts through canonical text (every action formatted, parsed and applied); the
+/// engine's typed `perft` on the same state must agree at every depth.
+#[test]
+fn perft_through_text_agrees_with_the_typed_perft() {
+    let start = mad().new_game(&serde_json::Value::Null, 2).unwrap();
+    let typed = start.as_any().downcast_ref::<plateau_mad::Mad>().unwrap();
+    for depth in 0..=4 {
+        let output = plateau(&["perft", "mad", "start", &depth.to_string()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let expected = plateau_engine::perft::perft(typed, depth);
+        assert_eq!(stdout(&output), format!("{expected}\n"), "depth {depth}");
+    }
+}
+
 #[test]
 fn a_bad_position_fails_and_names_the_token() {
     let bad = MAD_START.replace("R212", "R299");
