@@ -1,1 +1,223 @@
-//! rules/naval.md (in progress).
+//! Bataille Navale for four players (rules/naval.md): hidden 14x14 boards, a secret simultaneous
+//! placement, six ships with twelve special weapons, energy, blocks, shields and EMPs.
+//!
+//! The crate implements `plateau_engine::Game` for [`Naval`]:
+//! - randomness is chance nodes only: the layout (one node per piece), the first player and each
+//!   rocket cell (section 2);
+//! - placement is a simultaneous node of the seats not yet ready (section 4.5a);
+//! - a battle turn is one action per valid ship in importance order, then the plan resolves
+//!   (section 5.3a);
+//! - `observe` is the secrecy choke point (section 13) and `determinize` samples hidden layouts
+//!   consistent with what a seat has seen.
+//!
+//! Modules: `bits` (bit boards), `action` (pieces, areas, notation), `state` (the rules),
+//! `observe` (views), `determinize` (sampling for bots), `random` (fast random orders).
+
+pub mod action;
+pub mod bits;
+mod determinize;
+pub mod observe;
+pub mod random;
+pub mod state;
+
+use plateau_engine::{Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet, SetupError, ToAct, Viewer};
+use rand::Rng;
+
+pub use action::{Ability, Action, Dir, Order};
+pub use observe::Observation;
+pub use state::{Config, Naval, Phase};
+
+use action::{PIECES, SHIPS, footprint, is_buoy};
+use bits::CELLS;
+
+impl Game for Naval {
+    type Action = Action;
+    type Observation = Observation;
+    type Config = Config;
+
+    const INFO: GameInfo = GameInfo {
+        name: "naval",
+        title: "Bataille Navale",
+        min_seats: 4,
+        max_seats: 4,
+        default_seats: 4,
+        chance: true,
+        hidden_information: true,
+        simultaneous: true,
+    };
+
+    fn new(config: &Config, seats: usize) -> Result<Naval, SetupError> {
+        SetupError::check_seats(&Self::INFO, seats)?;
+        Naval::start(config)
+    }
+
+    /// The position text is the state's JSON (rules/naval.md section 13b: "the full state
+    /// serialises to JSON"); the configuration travels inside it.
+    fn parse_position(_config: &Config, text: &str) -> Result<Naval, ParseError> {
+        let g: Naval = serde_json::from_str(text).map_err(|e| {
+            let token: String = text.chars().take(40).collect();
+            ParseError::new(token, format!("not a Bataille Navale state: {e}"))
+        })?;
+        g.config
+            .validate()
+            .map_err(|e| ParseError::new("config", e.to_string()))?;
+        for (s, b) in g.boards.iter().enumerate() {
+            let mut occ = bits::Bits::EMPTY;
+            for p in 0..b.placed.min(PIECES as u8) {
+                let v = b.vertical & 1 << p != 0;
+                let m = footprint(p, b.at[p as usize], v && !is_buoy(p));
+                if m != Some(b.masks[p as usize]) || m.is_some_and(|m| m.meets(occ)) {
+                    return Err(ParseError::new(
+                        format!("boards[{s}]"),
+                        format!("piece {} has an impossible footprint", action::PIECE_NAMES[p as usize]),
+                    ));
+                }
+                occ |= b.masks[p as usize];
+            }
+        }
+        Ok(g)
+    }
+
+    fn format_position(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    fn seats(&self) -> usize {
+        4
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.phase {
+            Phase::Layout { .. } | Phase::FirstPlayer => ToAct::Chance,
+            Phase::Placement => ToAct::Simultaneous(
+                Seat::all(4)
+                    .filter(|s| !self.boards[s.index()].ready)
+                    .collect::<SeatSet>(),
+            ),
+            Phase::Battle if self.turn.rocket.is_some() => ToAct::Chance,
+            Phase::Battle => ToAct::Player(Seat(self.current)),
+            Phase::Over { .. } => ToAct::Terminal,
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        out.clear();
+        if !self.to_act().allows(Actor::Seat(seat)) {
+            return;
+        }
+        let s = seat.index();
+        match self.phase {
+            Phase::Placement => {
+                out.push(Action::Ready);
+                if self.boards[s].moves >= self.config.placement_moves {
+                    return;
+                }
+                let mut choices = Vec::new();
+                for p in 0..PIECES as u8 {
+                    self.layout_choices(s, p, &mut choices);
+                    out.extend(
+                        choices
+                            .iter()
+                            .map(|&(cell, vertical, _)| Action::Place { piece: p, cell, vertical }),
+                    );
+                }
+            }
+            Phase::Battle => self.list_orders(seat.0, self.turn.next, out),
+            _ => {}
+        }
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        match self.phase {
+            Phase::Layout { next } => {
+                let (s, p) = (next / 9, next % 9);
+                let mut choices = Vec::new();
+                self.layout_choices(s as usize, p, &mut choices);
+                let prob = 1.0 / choices.len() as f64;
+                out.extend(choices.iter().map(|&(cell, vertical, _)| {
+                    (Action::Layout { seat: s, piece: p, cell, vertical }, prob)
+                }));
+            }
+            Phase::FirstPlayer => {
+                out.extend((0..4).map(|seat| (Action::First { seat }, 0.25)));
+            }
+            Phase::Battle => {
+                if let Some(cell) = self.turn.rocket {
+                    out.push((Action::Rocket { cell, shot: true }, 0.5));
+                    out.push((Action::Rocket { cell, shot: false }, 0.5));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(&mut self, actor: Actor, action: &Action) -> Result<(), IllegalAction> {
+        if matches!(self.phase, Phase::Over { .. }) {
+            return Err(IllegalAction::GameOver);
+        }
+        if !self.to_act().allows(actor) {
+            return Err(IllegalAction::NotToAct { actor });
+        }
+        let seat = match actor {
+            Actor::Seat(s) => Some(s.0),
+            Actor::Chance => None,
+        };
+        // Checks come before any change, so a refusal leaves the state as it was.
+        let mut next = self.clone();
+        next.play(seat, action)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn apply_legal(&mut self, actor: Actor, action: &Action) {
+        let seat = match actor {
+            Actor::Seat(s) => Some(s.0),
+            Actor::Chance => None,
+        };
+        if let Err(e) = self.play(seat, action) {
+            panic!("apply_legal given an illegal action {action:?} for {actor}: {e}");
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result()
+    }
+
+    fn observe(&self, viewer: Viewer) -> Observation {
+        self.observation(viewer)
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Naval {
+        self.sample_for(viewer.0, rng)
+    }
+
+    fn format_action(&self, action: &Action) -> String {
+        action::format_action(action)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, ParseError> {
+        action::parse_action(text)
+    }
+
+    fn render_text(&self, viewer: Viewer, color: bool) -> String {
+        self.draw(viewer, color)
+    }
+
+    /// Placement clock: `ready` (the layout is frozen as it stands, section 4.6). Turn clock: a pass
+    /// for every ship without an order (section 5.10). A seat with nothing to do gets no action.
+    fn timeout_actions(&self, seat: Seat) -> Option<Vec<Action>> {
+        let acts = self.to_act().allows(Actor::Seat(seat));
+        Some(match self.phase {
+            Phase::Placement if acts => vec![Action::Ready],
+            Phase::Battle if acts => (self.turn.next..SHIPS as u8)
+                .filter(|&k| !self.boards[seat.index()].is_sunk(k))
+                .map(|ship| Action::Order { ship, order: Order::Pass })
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+}
+
+/// Number of cells of a board, re-exported for tests and tools.
+pub const BOARD_CELLS: usize = CELLS;

@@ -1,0 +1,433 @@
+//! What each viewer may know (rules/naval.md section 13), and the terminal drawing built from it.
+//!
+//! `observe` is the secrecy choke point: every field of an `Observation` is either public or
+//! belongs to the viewing seat. Cells are written in notation (`f7`) so the JSON is readable by the
+//! browser as is.
+
+use plateau_engine::{Outcome, ToAct, Viewer};
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Ability, Order, PIECE_NAMES, PIECES, SHIPS, SUBMARINE, cell_name, format_order, is_buoy};
+use crate::bits::{Bits, at};
+use crate::state::{Naval, Phase, Result_};
+
+/// One piece as shown: name, position in notation (`c3h`, `k10`) and cells.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PieceView {
+    /// `carrier` .. `buoy3`.
+    pub piece: String,
+    /// Top-left cell and orientation, as in a placement action.
+    pub at: String,
+    /// Its cells.
+    pub cells: Vec<String>,
+}
+
+/// A block on a board: owner and cells (section 7.7, public).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct BlockView {
+    /// Owner seat, 0-based.
+    pub owner: u8,
+    /// Blocked cells.
+    pub cells: Vec<String>,
+}
+
+/// A shield as far as the viewer may see it (section 10.7).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ShieldView {
+    /// Its 3x3 cells.
+    pub cells: Vec<String>,
+    /// Charges left.
+    pub charges: u8,
+}
+
+/// The viewer's own detection results on one opponent board (section 9; caster only).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct IntelView {
+    /// Pieces found by the spy satellite, with type and footprint.
+    pub found: Vec<PieceView>,
+    /// Sonar marks: ship cells, submarines included.
+    pub sonar: Vec<String>,
+    /// Radar contacts: non-submarine ship cells and buoys.
+    pub radar: Vec<String>,
+    /// Cells scanned by satellite, sonar and radar.
+    pub scanned: Vec<String>,
+}
+
+/// One board as the viewer may see it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct BoardView {
+    /// Owner seat, 0-based.
+    pub seat: u8,
+    /// Placement: ready (public).
+    pub ready: bool,
+    /// Eliminated.
+    pub eliminated: bool,
+    /// Turn slots still lost to an EMP (public).
+    pub emp_turns_left: u8,
+    /// Immune to EMP (public).
+    pub emp_immune: bool,
+    /// Hit cells (public; which piece is hidden).
+    pub hits: Vec<String>,
+    /// Missed cells.
+    pub misses: Vec<String>,
+    /// Cells where a shield absorbed a shot.
+    pub deflected: Vec<String>,
+    /// Sunk ships, with type and footprint.
+    pub sunk: Vec<PieceView>,
+    /// Buoys shown sunk (section 11.3).
+    pub sunk_buoys: Vec<String>,
+    /// A frigate revealed by its ballistic missile.
+    pub revealed_frigate: Option<PieceView>,
+    /// Blocks on this board.
+    pub blocks: Vec<BlockView>,
+    /// Whether a shield is up on this board (announced when cast).
+    pub shield_up: bool,
+    /// The shield's outline and charges: to its owner always, to others after a first absorption.
+    pub shield: Option<ShieldView>,
+    /// Cells a torpedo showed free of unsunk ships.
+    pub torpedo_clear: Vec<String>,
+    /// Torpedo trigger cells (ship cells).
+    pub torpedo_triggers: Vec<String>,
+    /// Cells anti-submarine charges hit or had deflected (submarine cells).
+    pub charges_hit: Vec<String>,
+    /// Cells anti-submarine charges showed free of unhit submarine cells.
+    pub charges_clear: Vec<String>,
+    /// The whole fleet: to its owner, and to all once the board is eliminated or the game over.
+    pub fleet: Option<Vec<PieceView>>,
+    /// Energy of each ship in importance order: owner only.
+    pub energy: Option<Vec<u16>>,
+    /// Placement moves made: owner only.
+    pub moves: Option<u8>,
+    /// The viewer's detection results on this board.
+    pub intel: Option<IntelView>,
+}
+
+/// One resolved order as announced (section 13).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct AnnouncementView {
+    /// Acting seat, 0-based.
+    pub seat: u8,
+    /// The order in notation (a shield without its centre unless the viewer cast it).
+    pub order: String,
+    /// `done`, `cancelled`, `wasted`, `fizzled` or `exploded <cell>`.
+    pub result: String,
+}
+
+/// What one viewer may know of the state.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Observation {
+    /// The viewing seat, 0-based; `None` for a spectator.
+    pub viewer: Option<u8>,
+    /// `layout`, `placement`, `first_player`, `battle` or `over`.
+    pub phase: String,
+    /// Who acts.
+    pub to_act: ToAct,
+    /// Battle: whose turn it is.
+    pub current: Option<u8>,
+    /// Battle: the first player.
+    pub first: Option<u8>,
+    /// Rounds completed.
+    pub rounds: u16,
+    /// The four boards.
+    pub boards: Vec<BoardView>,
+    /// The orders of the turn resolving or last resolved.
+    pub last_turn: Vec<AnnouncementView>,
+    /// The viewer's own orders given so far this turn (only while it is the viewer's turn).
+    pub plan: Vec<String>,
+    /// The viewer's ship to order next (only while it is the viewer's turn).
+    pub next_ship: Option<String>,
+    /// A rocket cell awaiting its draw: `(board, cell)`.
+    pub rocket: Option<(u8, String)>,
+    /// Eliminated seats, first out first.
+    pub eliminated: Vec<u8>,
+    /// The result once the game is over.
+    pub outcome: Option<Outcome>,
+}
+
+fn names(b: Bits) -> Vec<String> {
+    b.iter().map(cell_name).collect()
+}
+
+fn piece_view(g: &Naval, s: usize, p: u8) -> PieceView {
+    let b = &g.boards[s];
+    let suffix = if is_buoy(p) {
+        ""
+    } else if g.is_vertical(s, p) {
+        "v"
+    } else {
+        "h"
+    };
+    PieceView {
+        piece: PIECE_NAMES[p as usize].to_owned(),
+        at: format!("{}{suffix}", cell_name(b.at[p as usize])),
+        cells: names(b.masks[p as usize]),
+    }
+}
+
+impl Naval {
+    /// What `viewer` may know (section 13). An eliminated seat sees what a spectator sees
+    /// (section 12.3), except its own board, which is public anyway.
+    #[must_use]
+    pub fn observation(&self, viewer: Viewer) -> Observation {
+        let over = matches!(self.phase, Phase::Over { .. });
+        let me = match viewer {
+            Viewer::Seat(s) if (s.index()) < 4 && !self.boards[s.index()].out => Some(s.0),
+            _ => None,
+        };
+        let battle = matches!(self.phase, Phase::Battle | Phase::Over { .. });
+        let boards = (0..4).map(|t| self.board_view(t, me, over)).collect();
+        let last_turn = self
+            .last_turn
+            .iter()
+            .map(|a| {
+                let own = Some(a.seat) == me;
+                let result = match a.result {
+                    Result_::Done => "done".to_owned(),
+                    Result_::Cancelled => "cancelled".to_owned(),
+                    Result_::Wasted => "wasted".to_owned(),
+                    Result_::Fizzled => "fizzled".to_owned(),
+                    Result_::Exploded(c) => format!("exploded {}", cell_name(c)),
+                };
+                AnnouncementView { seat: a.seat, order: format_order(a.ship, &a.order, own), result }
+            })
+            .collect();
+        let my_turn = battle && me == Some(self.current) && !self.turn.resolving && !over;
+        let plan = if my_turn {
+            (0..SHIPS as u8)
+                .filter(|k| self.turn.given & 1 << k != 0)
+                .map(|k| format_order(k, &self.turn.orders[k as usize], true))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let rocket = self.turn.rocket.and_then(|c| match self.turn.orders[self.turn.cursor as usize] {
+            Order::Special { target, .. } => Some((target, cell_name(c))),
+            _ => None,
+        });
+        Observation {
+            viewer: me,
+            phase: match self.phase {
+                Phase::Layout { .. } => "layout",
+                Phase::Placement => "placement",
+                Phase::FirstPlayer => "first_player",
+                Phase::Battle => "battle",
+                Phase::Over { .. } => "over",
+            }
+            .to_owned(),
+            to_act: plateau_engine::Game::to_act(self),
+            current: battle.then_some(self.current),
+            first: battle.then_some(self.first),
+            rounds: self.rounds,
+            boards,
+            last_turn,
+            plan,
+            next_ship: my_turn.then(|| PIECE_NAMES[self.turn.next as usize].to_owned()),
+            rocket,
+            eliminated: self.out_order.clone(),
+            outcome: self.result(),
+        }
+    }
+
+    fn board_view(&self, t: usize, me: Option<u8>, over: bool) -> BoardView {
+        let b = &self.boards[t];
+        let own = me == Some(t as u8);
+        let open = own || b.out || over;
+        let sunk = (0..SHIPS as u8).filter(|&k| b.is_sunk(k)).map(|k| piece_view(self, t, k)).collect();
+        let blocks = (0..4u8)
+            .filter(|&o| !self.blocks[t][o as usize].is_empty())
+            .map(|o| BlockView { owner: o, cells: names(self.blocks[t][o as usize]) })
+            .collect();
+        let shield = (b.shield.active && (open || b.shield.public)).then(|| ShieldView {
+            cells: names(b.shield.area),
+            charges: b.shield.charges,
+        });
+        let intel = me.filter(|&v| v as usize != t && !b.out && !over).and_then(|v| {
+            let scan = self.scans[v as usize][t];
+            let all = scan.satellite | scan.sonar | scan.radar;
+            if all.is_empty() {
+                return None;
+            }
+            let found = (0..PIECES as u8)
+                .filter(|&p| {
+                    p != SUBMARINE
+                        && (p < b.placed)
+                        && if is_buoy(p) {
+                            b.masks[p as usize].within(scan.satellite)
+                        } else {
+                            b.masks[p as usize].meets(scan.satellite)
+                        }
+                })
+                .map(|p| piece_view(self, t, p))
+                .collect();
+            let ships = (0..SHIPS).fold(Bits::EMPTY, |a, k| a | b.masks[k]);
+            let contacts = b.occ & !b.masks[SUBMARINE as usize];
+            Some(IntelView {
+                found,
+                sonar: names(ships & scan.sonar),
+                radar: names(contacts & scan.radar),
+                scanned: names(all),
+            })
+        });
+        BoardView {
+            seat: t as u8,
+            ready: b.ready,
+            eliminated: b.out,
+            emp_turns_left: b.emp_left,
+            emp_immune: b.immune,
+            hits: names(b.hit),
+            misses: names(b.miss),
+            deflected: names(b.deflected),
+            sunk,
+            sunk_buoys: names(b.sunk_buoys()),
+            revealed_frigate: b.frigate_shown.then(|| piece_view(self, t, crate::action::FRIGATE)),
+            blocks,
+            shield_up: b.shield.active,
+            shield,
+            torpedo_clear: names(b.lane_clear),
+            torpedo_triggers: names(b.ship_known),
+            charges_hit: names(b.sub_known),
+            charges_clear: names(b.sub_clear),
+            fleet: open.then(|| (0..b.placed).map(|p| piece_view(self, t, p)).collect()),
+            energy: own.then(|| b.energy.to_vec()),
+            moves: own.then_some(b.moves),
+            intel,
+        }
+    }
+
+    /// The terminal drawing for `viewer`: each board as that viewer knows it, then statuses.
+    /// Own board: `A` carrier, `C` cruiser, `B` battleship, `F` frigate, `S` submarine, `V`
+    /// corvette, `o` buoy, lower case when hit. Other boards: `.` unknown, `X` hit, `~` miss,
+    /// `#` sunk ship, `@` sunk buoy, `+` blocked, `*` deflected, `?` detection contact.
+    #[must_use]
+    pub fn draw(&self, viewer: Viewer, color: bool) -> String {
+        let obs = self.observation(viewer);
+        let mut grids = Vec::new();
+        for t in 0..4 {
+            grids.push(self.grid(t, &obs));
+        }
+        let mut out = String::new();
+        let title = |t: usize| {
+            let v = &obs.boards[t];
+            let mut s = format!("seat {}", t + 1);
+            if obs.viewer == Some(t as u8) {
+                s.push_str(" (you)");
+            }
+            if v.eliminated {
+                s.push_str(" OUT");
+            }
+            if v.emp_turns_left > 0 {
+                s.push_str(&format!(" EMP{}", v.emp_turns_left));
+            }
+            if v.shield_up {
+                s.push_str(" shield");
+            }
+            s
+        };
+        let header = "   a b c d e f g h i j k l m n";
+        // The 2x2 layout of section 3: seats 1 and 2 on top, 4 and 3 below.
+        for (left, right) in [(0usize, 1usize), (3, 2)] {
+            out.push_str(&format!("{:<34}{}\n", title(left), title(right)));
+            out.push_str(&format!("{header:<34}{header}\n"));
+            for r in 0..14 {
+                let line = |t: usize| {
+                    let cells: String = grids[t][r].iter().map(|c| format!("{c} ")).collect();
+                    format!("{:>2} {}", r + 1, cells)
+                };
+                out.push_str(&format!("{:<34}{}\n", line(left), line(right)));
+            }
+            out.push('\n');
+        }
+        if let Some(v) = obs.viewer {
+            if let Some(e) = &obs.boards[v as usize].energy {
+                let parts: Vec<String> =
+                    (0..SHIPS).map(|k| format!("{} {}", PIECE_NAMES[k], e[k])).collect();
+                out.push_str(&format!("energy: {}\n", parts.join(", ")));
+            }
+            if let Some(ship) = &obs.next_ship {
+                out.push_str(&format!("your turn: order for the {ship}"));
+                if !obs.plan.is_empty() {
+                    out.push_str(&format!(" (given: {})", obs.plan.join("; ")));
+                }
+                out.push('\n');
+                let k = PIECE_NAMES.iter().position(|n| n == ship).unwrap_or(0) as u8;
+                let specials: Vec<String> = Ability::of_ship(k)
+                    .iter()
+                    .map(|a| format!("{} {}", a.name(), self.config.costs.of(*a)))
+                    .collect();
+                out.push_str(&format!("specials (cost): {}\n", specials.join(", ")));
+            }
+        }
+        if !obs.last_turn.is_empty() {
+            out.push_str("last turn:");
+            for a in &obs.last_turn {
+                out.push_str(&format!(" [{}] {} ({});", a.seat + 1, a.order, a.result));
+            }
+            out.push('\n');
+        }
+        if let Some(o) = &obs.outcome {
+            out.push_str(&format!("game over ({}), ranks {:?}\n", o.kind, o.ranks));
+        }
+        if color {
+            out = out.replace(" X ", " \x1b[31mX\x1b[0m ");
+        }
+        out
+    }
+
+    fn grid(&self, t: usize, obs: &Observation) -> Vec<Vec<char>> {
+        let v = &obs.boards[t];
+        let mut g = vec![vec!['.'; 14]; 14];
+        let mut put = |cells: &[String], ch: char| {
+            for name in cells {
+                if let Ok(c) = crate::action::parse_cell(name) {
+                    g[(c / 14) as usize][(c % 14) as usize] = ch;
+                }
+            }
+        };
+        for blk in &v.blocks {
+            put(&blk.cells, '+');
+        }
+        if let Some(intel) = &v.intel {
+            put(&intel.sonar, '?');
+            put(&intel.radar, '?');
+            for p in &intel.found {
+                put(&p.cells, p.piece.chars().next().unwrap_or('?').to_ascii_uppercase());
+            }
+        }
+        if let Some(f) = &v.revealed_frigate {
+            put(&f.cells, 'F');
+        }
+        if let Some(fleet) = &v.fleet {
+            for p in fleet {
+                let ch = match p.piece.as_str() {
+                    "carrier" => 'A',
+                    "cruiser" => 'C',
+                    "battleship" => 'B',
+                    "frigate" => 'F',
+                    "submarine" => 'S',
+                    "corvette" => 'V',
+                    _ => 'O',
+                };
+                put(&p.cells, ch);
+            }
+            put(&v.misses, '~');
+            put(&v.deflected, '*');
+            for r in 0..14u8 {
+                for c in 0..14u8 {
+                    if self.boards[t].hit.has(at(r, c)) {
+                        let ch = &mut g[r as usize][c as usize];
+                        *ch = ch.to_ascii_lowercase();
+                    }
+                }
+            }
+            return g;
+        }
+        put(&v.misses, '~');
+        put(&v.deflected, '*');
+        put(&v.hits, 'X');
+        for p in &v.sunk {
+            put(&p.cells, '#');
+        }
+        put(&v.sunk_buoys, '@');
+        g
+    }
+}

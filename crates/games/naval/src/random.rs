@@ -1,0 +1,1 @@
+//! Uniform random actions without building the legal list, for fast playouts (the benchmark).

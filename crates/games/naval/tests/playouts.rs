@@ -1,0 +1,26 @@
+//! Seeded random four-bot games through the engine's conformance kit (issue 6): every game ends
+//! with exactly one winner.
+
+use plateau_engine::testkit::{Options, check_playouts};
+use plateau_naval::{Config, Naval};
+
+fn run(games: usize, seed: u64, deep_every: usize) {
+    let options = Options { games, seed, max_actions: 20_000, deep_every };
+    let report = check_playouts::<Naval>(&Config::default(), 4, &options);
+    assert_eq!(report.games, games);
+    assert_eq!(report.endings.get("last_fleet"), Some(&games), "endings: {:?}", report.endings);
+    assert_eq!(report.wins.iter().sum::<usize>(), games, "one winner per game");
+    println!("{report:?}");
+}
+
+#[test]
+fn a_few_games_with_every_check_at_every_step() {
+    run(2, 1, 1);
+}
+
+/// 5,000 games (issue 6); run with `cargo test --release -p plateau-naval --test playouts -- --ignored`.
+#[test]
+#[ignore = "minutes in debug builds; run in release"]
+fn five_thousand_games() {
+    run(5000, 1000, 400);
+}
