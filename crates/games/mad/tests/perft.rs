@@ -1,0 +1,125 @@
+//! The perft table of tests/data/perft.txt, checked against the crate's generator, and the
+//! independent brute-force checker of tests/brute compared with the generator node by node.
+
+mod brute;
+
+use brute::{Board, Brute};
+use plateau_engine::perft::perft;
+use plateau_engine::{Actor, Game, ToAct};
+use plateau_mad::{Mad, MadConfig};
+
+/// One line of the table.
+struct Entry {
+    position: String,
+    depth: u32,
+    count: u64,
+    positioning: bool,
+}
+
+fn table() -> Vec<Entry> {
+    let text = include_str!("data/perft.txt");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split(';').collect();
+            assert!(
+                fields.len() == 3 || (fields.len() == 4 && fields[3] == "positioning"),
+                "bad perft line `{line}`"
+            );
+            Entry {
+                position: fields[0].to_owned(),
+                depth: fields[1].parse().expect("depth"),
+                count: fields[2].parse().expect("count"),
+                positioning: fields.len() == 4,
+            }
+        })
+        .collect()
+}
+
+fn state(entry: &Entry) -> Mad {
+    let config = MadConfig {
+        positioning_turn: entry.positioning,
+        ..MadConfig::default()
+    };
+    Mad::parse_position(&config, &entry.position).expect("table positions parse")
+}
+
+#[test]
+fn perft_table_matches_the_generator() {
+    let entries = table();
+    assert!(entries.len() >= 20);
+    for entry in &entries {
+        assert_eq!(
+            perft(&state(entry), entry.depth),
+            entry.count,
+            "perft({}) of `{}`",
+            entry.depth,
+            entry.position
+        );
+    }
+}
+
+/// Walks the tree to `depth`, checking at every node that both checkers list the same actions and
+/// that every action leads to the same position text and the same end of game.
+fn compare(brute: &Brute, board: &Board, state: &Mad, depth: u32) {
+    let mut fast = Vec::new();
+    state.legal_actions(state.side().seat(), &mut fast);
+    let mut fast_texts: Vec<String> = fast.iter().map(|a| a.text()).collect();
+    fast_texts.sort();
+    assert_eq!(
+        fast_texts,
+        brute.legal_texts(board),
+        "legal actions of `{}`",
+        state.format_position()
+    );
+    if depth == 0 {
+        return;
+    }
+    for cand in brute.legal(board) {
+        let child_board = brute.play(board, &cand);
+        let action_text = brute.text(&cand);
+        let mut child = *state;
+        let action = child.parse_action(&action_text).expect("brute texts parse");
+        child.apply_legal(Actor::Seat(state.side().seat()), &action);
+        assert_eq!(child.format_position(), child_board.write(), "after {action_text}");
+        assert_eq!(
+            child.to_act() == ToAct::Terminal,
+            child_board.over(),
+            "end of game after {action_text} from `{}`",
+            state.format_position()
+        );
+        compare(brute, &child_board, &child, depth - 1);
+    }
+}
+
+#[test]
+fn brute_force_agrees_with_the_generator_node_by_node() {
+    let brute = Brute::default();
+    let mut seen = std::collections::HashSet::new();
+    for entry in table() {
+        if !seen.insert((entry.position.clone(), entry.positioning)) {
+            continue;
+        }
+        let board = Board::read(&entry.position, entry.positioning);
+        let depth = if cfg!(debug_assertions) { 1 } else { 2 };
+        compare(&brute, &board, &state(&entry), depth);
+    }
+}
+
+/// Recomputes the whole table with the brute-force checker (slow: run in release with
+/// `cargo test --release -p plateau-mad --test perft -- --ignored`). On a mismatch it prints the
+/// table as the brute force counts it.
+#[test]
+#[ignore = "about a minute in release"]
+fn brute_force_reproduces_the_table() {
+    let brute = Brute::default();
+    let mut ok = true;
+    for entry in table() {
+        let board = Board::read(&entry.position, entry.positioning);
+        let count = brute.perft(&board, entry.depth);
+        let tail = if entry.positioning { ";positioning" } else { "" };
+        println!("{};{};{count}{tail}", entry.position, entry.depth);
+        ok &= count == entry.count;
+    }
+    assert!(ok, "the brute-force counts differ from the table (printed above)");
+}
