@@ -21,7 +21,8 @@ use std::time::Instant;
 
 use plateau_bots::{BotSpec, DynBot};
 use plateau_engine::{
-    Actor, DynGame, Ending, GameEntry, Record, RecordedAction, Seat, Seed, ToAct, Viewer,
+    ActionError, Actor, DynGame, Ending, GameEntry, Record, RecordedAction, Seat, Seed, ToAct,
+    Viewer,
 };
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::RngCore;
@@ -393,15 +394,41 @@ impl Table {
                     }
                     Err(e) => writeln!(out, "Cannot resign: {e}")?,
                 },
-                text => match self.state.apply_text(Actor::Seat(seat), text) {
-                    Ok(()) => {
-                        writeln!(out, "{} plays {text}", self.who(seat))?;
-                        self.push(Actor::Seat(seat), text.to_owned(), true);
+                text => match self.canonical(seat, text) {
+                    Ok(action) => {
+                        self.state
+                            .apply_text(Actor::Seat(seat), &action)
+                            .map_err(|e| io::Error::other(format!("`{action}`: {e}")))?;
+                        writeln!(out, "{} plays {action}", self.who(seat))?;
+                        self.push(Actor::Seat(seat), action, true);
                         return Ok(None);
                     }
                     Err(e) => writeln!(out, "Refused `{text}`: {e}")?,
                 },
             }
+        }
+    }
+
+    /// The canonical text of a legal action of `seat` typed as `text`, or why it cannot be played
+    /// (the state is unchanged either way).
+    ///
+    /// Parsers may accept more than the canonical form (MAD reads `C2-C4` and `P(222,111)`), but
+    /// records hold canonical text only. `DynGame` has no "parse then format", so the action is
+    /// matched to the legal list through its move-list form (`display_text`): that is the
+    /// canonical text itself for most games and unique within a position for the others (SAN).
+    fn canonical(&self, seat: Seat, text: &str) -> Result<String, ActionError> {
+        let mut probe = self.state.clone_box();
+        probe.apply_text(Actor::Seat(seat), text)?;
+        let shown = self.state.display_text(text).map_err(ActionError::Parse)?;
+        let mut matches = self
+            .state
+            .legal_texts(seat)
+            .into_iter()
+            .filter(|legal| self.state.display_text(legal).as_ref() == Ok(&shown));
+        match (matches.next(), matches.next()) {
+            (Some(action), None) => Ok(action),
+            // Not listed once: keep the text as typed, which the rules accepted.
+            _ => Ok(text.to_owned()),
         }
     }
 

@@ -218,14 +218,38 @@ fn a_scripted_session_refuses_bad_input_and_quits() {
     assert!(!text.contains("plays"), "nothing was played: {text}");
 }
 
+/// The parser accepts `C2-C4`; the game shows and records the canonical `c2-c4`. The game is not
+/// over when input ends, so the record keeps its seed secret.
 #[test]
-fn end_of_input_quits_cleanly() {
-    let output = plateau_with_input(&["play", "mad", "--seed", "7"], "c2-c3\n");
+fn end_of_input_quits_cleanly_and_records_canonical_text() {
+    let path = scratch("eof.json");
+    let output = plateau_with_input(
+        &[
+            "play",
+            "mad",
+            "--seed",
+            "7",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        "C2-C4\n",
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(text.contains("seat 1 (human) plays c2-c3"), "{text}");
+    assert!(text.contains("seat 1 (human) plays c2-c4"), "{text}");
     assert!(text.contains("seat 2 (random) plays "), "{text}");
     assert!(text.contains("End of input"), "{text}");
+
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(record.actions.len(), 2);
+    assert_eq!(record.actions[0].action, "c2-c4");
+    assert!(
+        record.actions[0].at_ms.is_some(),
+        "a person's move is timed"
+    );
+    assert_eq!((record.seed, record.outcome), (None, None));
+    assert_eq!(record.seed_hash, Seed::from_u64(7).hash_hex());
 }
 
 /// A live session on pipes: reads the output up to each prompt and answers it.
