@@ -1,0 +1,113 @@
+// Two people in two browser contexts (separate storage) play MAD through the invite link, by
+// clicking. In the middle the server restarts (a network drop for both pages): both pages reconnect
+// by themselves and the game goes on. At the end both see the same result and one asks for a
+// rematch, in which the two players swap colours. Also a spectator watches without controls, and
+// the lobby and match screenshots of the note are taken (English and French).
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, newPage, waitMatchReady, waitTurnOrEnd, playOneTurn, rng, screenshot,
+} from './lib.mjs';
+
+test('two humans through the invite link, a server restart mid-game, result and rematch', { timeout: 600000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const red = await newPage(browser);
+    const blue = await newPage(browser, { lang: 'fr-FR' });
+    await red.goto(`${server.url}/`);
+    await red.waitForSelector('body[data-ready="true"]');
+    await red.selectOption('#seat-1-kind', 'human');
+    await red.check('#seat-0-mine');
+    await red.fill('#opt-tiebreak_limit', '16');
+    await red.click('#create');
+    const invite = await red.inputValue('.invite-link[data-seat="1"]');
+    assert.match(invite, /^http:\/\/127\.0\.0\.1:\d+\/m\/[0-9a-f]{16}\?join=1$/);
+    const id = invite.match(/\/m\/([0-9a-f]{16})/)[1];
+    await red.click('#go-match');
+    await waitMatchReady(red);
+    assert.equal(await red.evaluate(() => document.body.dataset.status), 'open');
+    assert.ok(await red.isVisible('#invite-panel'));
+
+    // The lobby lists the open match with a join button for Blue.
+    const lobby = await newPage(browser);
+    await lobby.goto(`${server.url}/`);
+    await lobby.waitForSelector(`tr[data-match="${id}"] button[data-join="1"]`);
+    await screenshot(lobby, 'lobby');
+
+    // Blue follows the invite link (French browser): takes seat 1, sees the board from Blue's side.
+    await blue.goto(invite);
+    await waitMatchReady(blue);
+    assert.equal(await blue.evaluate(() => document.body.dataset.seat), '1');
+    assert.equal(new URL(blue.url()).search, '', 'the join parameter is dropped after joining');
+    assert.equal(await blue.evaluate(() => document.documentElement.lang), 'fr');
+    const y1 = Number(await blue.getAttribute('svg.board rect.hit[data-cell="a1"]', 'y'));
+    const y6 = Number(await blue.getAttribute('svg.board rect.hit[data-cell="a6"]', 'y'));
+    assert.ok(y6 > y1, 'Blue sees row 6 at the bottom');
+    await red.waitForFunction(() => document.body.dataset.status === 'live');
+    assert.equal(await red.evaluate(() => document.body.dataset.myTurn), 'true', 'Red moves first');
+
+    // A spectator sees the board, no controls and no legal highlights.
+    const watcher = await newPage(browser);
+    await watcher.goto(`${server.url}/m/${id}`);
+    await waitMatchReady(watcher);
+    assert.equal(await watcher.evaluate(() => document.body.dataset.seat), 'spectator');
+    assert.ok(!(await watcher.isVisible('#controls-panel')));
+    assert.equal(await watcher.$$eval('svg.board rect.hit.clickable', (els) => els.length), 0);
+
+    const rand = rng(7);
+    let turns = 0;
+    let restarted = false;
+    let finished = false;
+    while (!finished) {
+      for (const page of [red, blue]) {
+        const now = await waitTurnOrEnd(page, 60000);
+        if (now === 'finished') {
+          finished = true;
+          break;
+        }
+        await playOneTurn(page, rand);
+        turns += 1;
+        if (turns === 5) await screenshot(blue, 'match-two-humans-blue');
+        if (turns === 6 && !restarted) {
+          // A network drop for everyone: the server goes away and comes back on the same port.
+          const version = await red.evaluate(() => document.body.dataset.version);
+          await server.restart();
+          for (const p of [red, blue, watcher]) {
+            await p.waitForFunction((v) => document.body.dataset.conn === 'up' && document.body.dataset.version === v, version, { timeout: 30000 });
+          }
+          restarted = true;
+        }
+        assert.ok(turns < 800, 'the game should end within 800 turns');
+      }
+    }
+    assert.ok(restarted, 'the game lasted long enough to restart the server in the middle');
+    for (const p of [red, blue, watcher]) {
+      await p.waitForFunction(() => document.body.dataset.status === 'finished');
+      await p.waitForSelector('#result-panel:not(.hidden)');
+    }
+    const kinds = await Promise.all([red, blue, watcher].map((p) => p.getAttribute('#result-panel', 'data-kind')));
+    assert.equal(kinds[0], kinds[1]);
+    assert.equal(kinds[0], kinds[2]);
+    assert.ok(['corvette', 'tiebreak'].includes(kinds[0]));
+    assert.match(await blue.textContent('#result-text'), /gagne/, 'the French page says who wins in French');
+    assert.ok(!(await watcher.isVisible('#rematch')), 'a spectator has no rematch button');
+
+    // Rematch: Red asks, goes to the new match as Blue; the old Blue page offers to follow.
+    await red.click('#rematch');
+    await red.waitForURL((u) => /\/m\/[0-9a-f]{16}$/.test(u.pathname) && !u.pathname.endsWith(id));
+    await waitMatchReady(red);
+    assert.equal(await red.evaluate(() => document.body.dataset.seat), '1');
+    await blue.waitForSelector('#rematch-go');
+    await blue.click('#rematch-go');
+    await waitMatchReady(blue);
+    assert.equal(await blue.evaluate(() => document.body.dataset.seat), '0');
+    await blue.waitForFunction(() => document.body.dataset.myTurn === 'true');
+
+    for (const p of [red, blue, watcher, lobby]) assert.deepEqual(p.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});

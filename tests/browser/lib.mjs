@@ -1,0 +1,231 @@
+// Shared helpers of the browser tests: start the real `plateau serve` on a free loopback port with
+// a fresh SQLite file, launch Debian's headless Chromium through playwright-core, and play MAD by
+// clicking what the page highlights.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const ROOT = path.resolve(here, '..', '..');
+/** Where the screenshots of the note go. */
+export const SHOTS = path.join(ROOT, 'docs', 'screenshots');
+
+/** A free TCP port on 127.0.0.1. */
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function serverBinary() {
+  if (process.env.PLATEAU_BIN) return process.env.PLATEAU_BIN;
+  const targets = [process.env.CARGO_TARGET_DIR, path.join(ROOT, 'target')].filter(Boolean);
+  for (const dir of targets) {
+    for (const profile of ['release', 'debug']) {
+      const candidate = path.join(dir, profile, 'plateau');
+      if (fs.existsSync(candidate)) return candidate;
+    }
+  }
+  throw new Error('no plateau binary: build it (cargo build --release) or set PLATEAU_BIN');
+}
+
+/**
+ * Starts the server and waits for /health. Returns {url, stop(), restart()}.
+ * PLATEAU_SERVE_CMD (a command with {port} and {db}) replaces the binary, e.g. for a mock.
+ */
+export async function startServer() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-browser-'));
+  const db = path.join(dir, 'plateau.sqlite');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child = null;
+  const log = [];
+  const launch = async () => {
+    if (process.env.PLATEAU_SERVE_CMD) {
+      const cmd = process.env.PLATEAU_SERVE_CMD.replace('{port}', String(port)).replace('{db}', db);
+      child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    } else {
+      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db], {
+        stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+      });
+    }
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (d) => {
+        log.push(String(d));
+        if (log.length > 400) log.shift();
+      });
+    }
+    const deadline = Date.now() + 30000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log.join('')}`);
+      try {
+        const res = await fetch(`${url}/health`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`server did not answer /health in 30 s:\n${log.join('')}`);
+  };
+  const stopChild = async () => {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await launch();
+  return {
+    url,
+    log: () => log.join(''),
+    /** Stops the server (SIGTERM, graceful) and starts it again on the same port and database. */
+    async restart() {
+      await stopChild();
+      await launch();
+    },
+    async stop() {
+      await stopChild();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Debian's Chromium headless with a fresh, empty profile. */
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+/** A new browser context (its own localStorage) with a page sized like a laptop screen. */
+export async function newPage(browser, { lang = 'en-GB' } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: lang });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    // The browser's own reports of refused connections (the server restarting, a route answering
+    // 404 on purpose) are not errors of the page's code.
+    if (m.type() === 'error' && !/WebSocket connection to|Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+  page.jsErrors = errors;
+  return page;
+}
+
+/** Waits until the match page is connected and shows a state. */
+export async function waitMatchReady(page) {
+  await page.waitForFunction(() => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined, null, { timeout: 20000 });
+}
+
+/** Waits until it is this page's turn or the game is over; returns "turn" or "finished". */
+export async function waitTurnOrEnd(page, timeout = 30000) {
+  await page.waitForFunction(
+    () => document.body.dataset.status === 'finished' || document.body.dataset.myTurn === 'true',
+    null, { timeout },
+  );
+  return page.evaluate(() => (document.body.dataset.status === 'finished' ? 'finished' : 'turn'));
+}
+
+/** A small seeded generator so a failing run can be repeated (xorshift32). */
+export function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
+}
+
+const pick = (rand, list) => list[Math.floor(rand() * list.length)];
+
+/**
+ * Plays one turn of MAD on `page` by clicking, as a person would: either a highlighted
+ * ship then one of its highlighted target cells (preferring captures, so games end sooner; a
+ * bonus choice is answered by clicking one of its chips), or a permutation/rotation chip, or
+ * the pass button. Waits until the server acknowledged the action (the version changed).
+ * Returns the action text that was sent.
+ */
+export async function playOneTurn(page, rand) {
+  const before = await page.evaluate(() => document.body.dataset.version);
+  const movable = await page.$$eval('svg.board rect.hit[data-movable="true"]', (els) => els.map((e) => e.dataset.cell));
+  const chips = await page.$$eval('#shifts .chip', (els) => els.map((e) => e.dataset.action));
+  const passVisible = await page.isVisible('#pass');
+  let sent;
+  if (passVisible && rand() < 0.5) {
+    sent = 'pass';
+    await page.click('#pass');
+  } else if (movable.length && (chips.length === 0 || rand() < 0.85)) {
+    // Look at the ships in a random order: take a capture at once when one shows, else stop at a
+    // random ship (or the last one) and take one of its targets.
+    const order = [...movable].sort(() => rand() - 0.5);
+    let from = null;
+    let to = null;
+    for (const [i, cell] of order.entries()) {
+      await page.click(`svg.board rect.hit[data-cell="${cell}"]`);
+      const targets = await page.$$eval('svg.board rect.hit[data-target]', (els) => els.map((e) => [e.dataset.cell, e.dataset.target]));
+      if (targets.length === 0) throw new Error(`ship ${cell} was highlighted but shows no target`);
+      const captures = targets.filter(([, kind]) => kind === 'capture');
+      if (captures.length || rand() < 0.3 || i === order.length - 1) {
+        from = cell;
+        to = pick(rand, captures.length ? captures : targets)[0];
+        break;
+      }
+    }
+    await page.click(`svg.board rect.hit[data-cell="${to}"]`);
+    if (await page.isVisible('#bonus')) {
+      const options = await page.$$eval('#bonus .chip', (els) => els.map((e) => e.dataset.action));
+      sent = pick(rand, options);
+      await page.click(`#bonus .chip[data-action="${sent}"]`);
+    } else {
+      sent = `${from}->${to}`;
+    }
+  } else if (chips.length) {
+    sent = pick(rand, chips);
+    await page.hover(`#shifts .chip[data-action="${sent}"]`);
+    await page.click(`#shifts .chip[data-action="${sent}"]`);
+  } else {
+    throw new Error('my turn, but nothing to click');
+  }
+  await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+  return sent;
+}
+
+/** Saves a screenshot of `page` under docs/screenshots/<name>.png. */
+export async function screenshot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}

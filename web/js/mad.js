@@ -1,0 +1,288 @@
+// MAD drawing and the reading of MAD's canonical action texts (rules/mad.md sections 3 and 9).
+//
+// Nothing here decides legality: the server sends the legal action texts and this module only
+// takes them apart (which cell moves where, which ships a permutation or rotation involves) so the
+// page can highlight them. The board is SVG, 4 columns (a..d) by 6 rows (1..6); Red sits at the
+// bottom (row 1), and a Blue player sees the board turned half a turn (row 6 and column d nearest).
+
+import { t } from './i18n.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+/** Cell size in SVG units. */
+export const CELL = 80;
+/** Margin for the coordinates. */
+const MARGIN = 26;
+const COLUMNS = 'abcd';
+
+/** Makes an SVG element with attributes. */
+export function svgEl(name, attrs = {}, children = []) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, v);
+  for (const c of children) el.append(c);
+  return el;
+}
+
+/** "R" or "B" colour letter of a seat (seat 0 = Red, seat 1 = Blue). */
+export function seatColour(seat) {
+  return seat === 1 ? 'b' : 'r';
+}
+
+/** The translated name of a side ("r" or "b"). */
+export function sideName(side) {
+  return t(side === 'b' ? 'seat.blue' : 'seat.red');
+}
+
+/** Index in `cells` of a cell name like "c2" (index = (row-1)*4 + column). */
+export function cellIndex(name) {
+  return (Number(name[1]) - 1) * 4 + COLUMNS.indexOf(name[0]);
+}
+
+/** Cell name of an index of `cells`. */
+export function cellName(index) {
+  return COLUMNS[index % 4] + String(Math.floor(index / 4) + 1);
+}
+
+/** The family word of a ship code: corvette, cruiser, frigate (one 2) or destroyer (two 2s). */
+export function shipKind(code) {
+  if (code === '111') return t('ship.111');
+  if (code === '222') return t('ship.222');
+  const twos = [...code].filter((d) => d === '2').length;
+  return t(twos === 1 ? 'ship.frigate' : 'ship.destroyer');
+}
+
+const CELL_RE = '([a-d][1-6])';
+const SHIFT_RE = '(P\\((\\d{3}),(\\d{3})\\)|R\\((\\d{3})>(\\d{3})>(\\d{3})\\))';
+const MOVE_RE = new RegExp(`^${CELL_RE}([-x])${CELL_RE}(?:\\+${SHIFT_RE})?$`);
+const SHIFT_ONLY_RE = new RegExp(`^${SHIFT_RE}$`);
+
+/**
+ * Takes apart one canonical MAD action text (rules/mad.md section 9).
+ *
+ * Returns `{text, kind: "move"|"shift"|"pass", from, to, capture, shift}` where `shift` is
+ * `null` or `{kind: "P"|"R", text, codes: [...]}`; `null` if the text is not a MAD action.
+ */
+export function parseAction(text) {
+  if (text === 'pass') return { text, kind: 'pass', from: null, to: null, capture: false, shift: null };
+  let m = MOVE_RE.exec(text);
+  if (m) {
+    return {
+      text, kind: 'move', from: m[1], to: m[3], capture: m[2] === 'x',
+      shift: m[4] ? shiftOf(m.slice(4)) : null,
+    };
+  }
+  m = SHIFT_ONLY_RE.exec(text);
+  if (m) return { text, kind: 'shift', from: null, to: null, capture: false, shift: shiftOf(m.slice(1)) };
+  return null;
+}
+
+function shiftOf(groups) {
+  const [whole, a, b, x, y, z] = groups;
+  if (a) return { kind: 'P', text: whole, codes: [a, b] };
+  return { kind: 'R', text: whole, codes: [x, y, z] };
+}
+
+/** The sentence describing a permutation or rotation, e.g. "Swap 112 ⇄ 221". */
+export function describeShift(shift) {
+  if (shift.kind === 'P') return t('move.perm', { a: shift.codes[0], b: shift.codes[1] });
+  const [x, y, z] = shift.codes;
+  return t('move.rot', { x, y, z });
+}
+
+/** The long description of a rotation (who takes whose place), for tooltips. */
+export function describeShiftLong(shift) {
+  if (shift.kind === 'P') return describeShift(shift);
+  const [x, y, z] = shift.codes;
+  return t('move.rot.long', { x, y, z });
+}
+
+/**
+ * An SVG group drawing ship `code` of side `side` ("r"/"b") centred on (cx, cy).
+ *
+ * Shapes tell the families apart (rules/mad.md section 2): the corvette is small with a gold
+ * ring and a crown, frigates are small discs, destroyers large discs, the cruiser a hexagon.
+ * The three digits are sails, cannons, shields.
+ */
+export function drawShip(code, side, cx, cy) {
+  const g = svgEl('g', { class: `ship ship-${side}`, 'data-ship': side.toUpperCase() + code });
+  const twos = [...code].filter((d) => d === '2').length;
+  const body = `ship-body ${side}`;
+  let digitsY = cy;
+  if (code === '222') {
+    const r = 34;
+    const pts = [];
+    for (let i = 0; i < 6; i++) {
+      const a = Math.PI / 6 + (i * Math.PI) / 3;
+      pts.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+    }
+    g.append(svgEl('polygon', { class: body, points: pts.join(' ') }));
+  } else if (code === '111') {
+    g.append(svgEl('circle', { class: body, cx, cy, r: 27 }));
+    g.append(svgEl('circle', { class: 'ship-corvette-ring', cx, cy, r: 23 }));
+    // A small crown above the digits marks the ship whose loss ends the game.
+    const s = 7;
+    g.append(svgEl('polygon', {
+      class: 'ship-crown',
+      points: [
+        [cx - s * 1.3, cy - 7], [cx - s * 1.3, cy - 15], [cx - s * 0.6, cy - 11], [cx, cy - 18],
+        [cx + s * 0.6, cy - 11], [cx + s * 1.3, cy - 15], [cx + s * 1.3, cy - 7],
+      ].map((p) => p.join(',')).join(' '),
+    }));
+    digitsY = cy + 6;
+  } else {
+    g.append(svgEl('circle', { class: body, cx, cy, r: twos === 1 ? 26 : 33 }));
+  }
+  const digits = svgEl('text', {
+    class: 'ship-digits', x: cx, y: digitsY, 'font-size': code === '111' ? 16 : 20,
+    'letter-spacing': '1.5',
+  });
+  digits.textContent = code;
+  g.append(digits);
+  return g;
+}
+
+/** A small standalone SVG of one ship (exile zones, chips). */
+export function shipIcon(code, side, size = 40) {
+  const svg = svgEl('svg', {
+    viewBox: '0 0 80 80', width: size, height: size, role: 'img',
+    'aria-label': `${sideName(side)} ${code} (${shipKind(code)})`,
+  });
+  svg.append(drawShip(code, side, 40, 40));
+  return svg;
+}
+
+/**
+ * Draws the board into `svg` (cleared first).
+ *
+ * `view` = {
+ *   cells: the observation's 24 cells, orientation: "r" | "b" (whose side is at the bottom),
+ *   movable: Set of cell names with a ship that has a move, selected: cell name or null,
+ *   targets: Map cell name -> "move" | "capture", involved: Set of cell names to ring,
+ *   lastFrom, lastTo: cell names or null, onCell: function(cellName) or null
+ * }
+ */
+export function renderBoard(svg, view) {
+  const width = 4 * CELL + 2 * MARGIN;
+  const height = 6 * CELL + 2 * MARGIN;
+  svg.replaceChildren();
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('class', 'board');
+  svg.setAttribute('role', 'group');
+  svg.setAttribute('aria-label', t('board.label', { side: sideName(view.orientation) }));
+  const flip = view.orientation === 'b';
+  const xOf = (col) => MARGIN + (flip ? 3 - col : col) * CELL;
+  const yOf = (row) => MARGIN + (flip ? row - 1 : 6 - row) * CELL;
+
+  // Coordinates on all four sides.
+  for (let col = 0; col < 4; col++) {
+    for (const y of [MARGIN / 2, height - MARGIN / 2]) {
+      const label = svgEl('text', { class: 'coord', x: xOf(col) + CELL / 2, y });
+      label.textContent = COLUMNS[col];
+      svg.append(label);
+    }
+  }
+  for (let row = 1; row <= 6; row++) {
+    for (const x of [MARGIN / 2, width - MARGIN / 2]) {
+      const label = svgEl('text', { class: 'coord', x, y: yOf(row) + CELL / 2 });
+      label.textContent = String(row);
+      svg.append(label);
+    }
+  }
+
+  const overlays = svgEl('g');
+  const hits = svgEl('g');
+  for (let i = 0; i < 24; i++) {
+    const name = cellName(i);
+    const col = i % 4;
+    const row = Math.floor(i / 4) + 1;
+    const x = xOf(col);
+    const y = yOf(row);
+    const cx = x + CELL / 2;
+    const cy = y + CELL / 2;
+    svg.append(svgEl('rect', {
+      class: `cell ${(col + row) % 2 === 0 ? 'dark' : 'light'}`, x, y, width: CELL, height: CELL,
+      'data-cell': name,
+    }));
+    if (name === view.lastFrom || name === view.lastTo) {
+      svg.append(svgEl('rect', { class: 'last-to', x, y, width: CELL, height: CELL }));
+    }
+    const token = view.cells[i];
+    if (token) svg.append(drawShip(token.slice(1), token[0].toLowerCase(), cx, cy));
+
+    if (view.movable?.has(name) && view.selected !== name) {
+      overlays.append(svgEl('circle', { class: 'movable-ring', cx, cy, r: 37 }));
+    }
+    if (view.selected === name) {
+      overlays.append(svgEl('rect', { class: 'selected-ring', x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6 }));
+    }
+    const target = view.targets?.get(name);
+    if (target === 'capture') {
+      overlays.append(svgEl('circle', { class: 'capture-ring', cx, cy, r: 36 }));
+    } else if (target === 'move') {
+      overlays.append(svgEl('circle', { class: 'target-dot', cx, cy, r: 11 }));
+    }
+    if (view.involved?.has(name)) {
+      overlays.append(svgEl('circle', { class: 'involved-ring', cx, cy, r: 38 }));
+    }
+
+    const clickable = Boolean(view.onCell) && (view.movable?.has(name) || view.targets?.has(name) || view.selected === name);
+    let label = t('board.cell', { cell: name });
+    if (token) {
+      label = t('board.ship', { side: sideName(token[0].toLowerCase()), code: `${token.slice(1)} (${shipKind(token.slice(1))})`, cell: name });
+    }
+    if (target) label += target === 'capture' ? ' ×' : ' •';
+    const hit = svgEl('rect', {
+      class: `hit${clickable ? ' clickable' : ''}`, x, y, width: CELL, height: CELL,
+      'data-cell': name, 'aria-label': label,
+      role: clickable ? 'button' : 'img',
+      tabindex: clickable ? '0' : undefined,
+      'data-target': target || undefined,
+      'data-movable': view.movable?.has(name) ? 'true' : undefined,
+    });
+    if (clickable) {
+      hit.addEventListener('click', () => view.onCell(name));
+      hit.addEventListener('keydown', (ev) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          view.onCell(name);
+        }
+      });
+    }
+    hits.append(hit);
+  }
+  svg.append(overlays, hits);
+}
+
+/**
+ * Fills an exile zone element with the exiled ships of `side` (codes), ringing those in
+ * `involved` (a Set of codes).
+ */
+export function renderExile(container, side, codes, involved = new Set()) {
+  container.replaceChildren();
+  const label = document.createElement('span');
+  label.className = 'exile-label';
+  label.textContent = t('match.exile', { side: sideName(side) });
+  container.append(label);
+  if (!codes || codes.length === 0) {
+    const none = document.createElement('span');
+    none.className = 'muted small';
+    none.textContent = t('match.exile.empty');
+    container.append(none);
+    return;
+  }
+  for (const code of codes) {
+    const icon = shipIcon(code, side);
+    icon.dataset.exiled = side.toUpperCase() + code;
+    if (involved.has(code)) icon.append(svgEl('circle', { class: 'involved-ring', cx: 40, cy: 40, r: 37 }));
+    container.append(icon);
+  }
+}
+
+/** Cells holding ships of `side` whose codes are in `codes`. */
+export function cellsOfShips(cells, side, codes) {
+  const wanted = new Set(codes.map((c) => side.toUpperCase() + c));
+  const out = new Set();
+  cells.forEach((tok, i) => {
+    if (tok && wanted.has(tok)) out.add(cellName(i));
+  });
+  return out;
+}

@@ -1,0 +1,544 @@
+// The match page (web/match.html, served at /m/{id}): play a seat or watch, over the WebSocket of
+// protocol.md section 4. Everything shown comes from the server's `state` messages; the page only
+// offers the texts of `legal` and sends one back.
+
+import { api, el, getToken, setToken, idFromPath, absolute, formatClock } from './api.js';
+import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { seatLabel } from './seats.js';
+import {
+  parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
+  sideName,
+} from './mad.js';
+
+const $ = (id) => document.getElementById(id);
+const id = idFromPath();
+
+/** The latest `state` message, or null before the first. */
+let state = null;
+/** Local time (performance.now) at which `state` arrived, for the clocks. */
+let stateAt = 0;
+/** An action was sent and its answer (a new state or an error) has not come yet. */
+let pending = false;
+/** The selected ship's cell, or null. */
+let selected = null;
+/** The bonus choice on screen: {from, to, plain, options} or null. */
+let bonus = null;
+/** Ships to ring while a permutation or rotation is hovered: {side, codes} or null. */
+let involved = null;
+/** The rematch this page asked for, to follow it when it arrives. */
+let askedRematch = false;
+
+let socket = null;
+let retryDelay = 500;
+let pingTimer = null;
+
+function showError(msg) {
+  const box = $('error');
+  if (!msg) {
+    box.classList.add('hidden');
+    return;
+  }
+  box.textContent = t('match.error', { msg });
+  box.classList.remove('hidden');
+}
+
+function setConn(key, down = false) {
+  const c = $('conn');
+  c.textContent = t(key);
+  c.classList.toggle('down', down);
+  document.body.dataset.conn = down ? 'down' : key === 'match.connected' ? 'up' : 'connecting';
+}
+
+// ---- Connection ----------------------------------------------------------------------------
+
+function connect() {
+  const token = getToken(id);
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  setConn(state ? 'match.reconnecting' : 'match.connecting', Boolean(state));
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.addEventListener('open', () => {
+    retryDelay = 500;
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping' }));
+    }, 20000);
+  });
+  ws.addEventListener('message', (ev) => {
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    onMessage(msg);
+  });
+  ws.addEventListener('close', () => {
+    if (socket !== ws) return;
+    clearInterval(pingTimer);
+    socket = null;
+    pending = false;
+    setConn('match.reconnecting', true);
+    setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 5000);
+  });
+}
+
+function send(msg) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    showError(t('match.reconnecting'));
+    return false;
+  }
+  socket.send(JSON.stringify(msg));
+  return true;
+}
+
+function onMessage(msg) {
+  if (msg.type === 'state') {
+    const changed = !state || state.version !== msg.version || state.status !== msg.status;
+    state = msg;
+    stateAt = performance.now();
+    pending = false;
+    setConn('match.connected');
+    if (changed) {
+      selected = null;
+      bonus = null;
+      involved = null;
+      showError(null);
+    }
+    render();
+  } else if (msg.type === 'error') {
+    pending = false;
+    if (msg.code === 'auth/seat' && !state) {
+      // The stored token is not a seat of this match: forget it and watch instead.
+      localStorage.removeItem(`plateau.token.${id}`);
+    }
+    if (msg.code !== 'action/stale') showError(`[${msg.code}] ${msg.message}`);
+    render();
+  } else if (msg.type === 'rematch') {
+    onRematch(msg);
+  }
+}
+
+function onRematch(msg) {
+  if (msg.token) setToken(msg.id, msg.token);
+  const url = `/m/${msg.id}`;
+  if (askedRematch && msg.token) {
+    location.href = url;
+    return;
+  }
+  const info = $('rematch-info');
+  info.replaceChildren(el('a', { class: 'button', id: 'rematch-go', href: url }, `${t('match.rematch')} →`));
+}
+
+// ---- Reading the state -------------------------------------------------------------------
+
+function isMad() {
+  return state?.game === 'mad';
+}
+
+function myTurn() {
+  return state && state.status === 'live' && state.seat !== null && state.to_act.includes(state.seat);
+}
+
+function canAct() {
+  return myTurn() && !pending;
+}
+
+function legalParsed() {
+  return (state?.legal || []).map(parseAction).filter(Boolean);
+}
+
+function mySide() {
+  return state?.seat === null || state?.seat === undefined ? null : seatColour(state.seat);
+}
+
+function seatWho(s) {
+  const info = state.seats.find((x) => x.seat === s);
+  if (!info) return '';
+  if (state.seat === s) return t('seat.you');
+  if (info.kind === 'bot') return `${t('seat.bot')} ${info.bot}${info.level ? ` ${info.level}` : ''}`;
+  return info.taken ? t('seat.human') : t('lobby.free');
+}
+
+// ---- Actions -------------------------------------------------------------------------------
+
+function play(action) {
+  if (!canAct()) return;
+  if (send({ type: 'act', version: state.version, action })) {
+    pending = true;
+    selected = null;
+    bonus = null;
+    involved = null;
+    render();
+  }
+}
+
+function onCell(name) {
+  if (!canAct()) return;
+  const moves = legalParsed().filter((a) => a.kind === 'move');
+  if (selected && moves.some((a) => a.from === selected && a.to === name)) {
+    chooseTarget(selected, name, moves);
+    return;
+  }
+  bonus = null;
+  selected = selected !== name && moves.some((a) => a.from === name) ? name : null;
+  render();
+}
+
+function chooseTarget(from, to, moves) {
+  const candidates = moves.filter((a) => a.from === from && a.to === to);
+  const plain = candidates.find((a) => !a.shift) || null;
+  const options = candidates.filter((a) => a.shift);
+  if (options.length === 0 && plain) {
+    play(plain.text);
+    return;
+  }
+  bonus = { from, to, plain, options };
+  render();
+}
+
+let resignArmed = null;
+function onResign() {
+  const btn = $('resign');
+  if (resignArmed) {
+    clearTimeout(resignArmed);
+    resignArmed = null;
+    btn.textContent = t('match.resign');
+    send({ type: 'resign' });
+    return;
+  }
+  btn.textContent = t('match.resign.confirm');
+  resignArmed = setTimeout(() => {
+    resignArmed = null;
+    btn.textContent = t('match.resign');
+  }, 4000);
+}
+
+// ---- Rendering -----------------------------------------------------------------------------
+
+function render() {
+  if (!state) return;
+  document.body.dataset.status = state.status;
+  document.body.dataset.version = String(state.version);
+  document.body.dataset.myTurn = String(Boolean(canAct()));
+  document.body.dataset.seat = state.seat === null ? 'spectator' : String(state.seat);
+  $('title').textContent = `${state.game === 'mad' ? 'MAD' : state.game} · ${t('match.title', { id: id.slice(0, 8) })}`;
+  renderStatus();
+  renderInvites();
+  if (isMad()) {
+    $('generic-panel').hidden = true;
+    renderMad();
+  } else {
+    renderGeneric();
+  }
+  renderMoves();
+  renderResult();
+  $('seed-hash').textContent = state.seed_hash || '';
+  $('seed').textContent = state.seed || '—';
+  tickClocks();
+}
+
+function renderStatus() {
+  const status = $('status');
+  status.classList.remove('you');
+  if (state.status === 'open') status.textContent = t('match.waiting');
+  else if (state.status === 'finished') status.textContent = t('match.result');
+  else if (myTurn()) {
+    status.textContent = t('match.turn.you');
+    status.classList.add('you');
+  } else if (state.to_act.length) {
+    status.textContent = t('match.turn.other', { side: state.to_act.map((s) => seatLabel(state.game, s)).join(', ') });
+  } else status.textContent = '';
+  $('who').textContent = state.seat === null ? t('match.spectator') : t('match.you_play', { side: seatLabel(state.game, state.seat) });
+  const obs = state.observation;
+  if (isMad() && obs && typeof obs.ply === 'number') {
+    $('counters').textContent = `${t('match.ply', { n: obs.ply })} · ${t('match.since', { n: obs.since })}`;
+  }
+}
+
+function renderInvites() {
+  const panel = $('invite-panel');
+  const free = state.status === 'open' ? state.seats.filter((s) => s.kind === 'human' && !s.taken) : [];
+  panel.classList.toggle('hidden', free.length === 0);
+  $('invites').replaceChildren(...free.map((s) => {
+    const link = absolute(`/m/${id}?join=${s.seat}`);
+    return el('div', { class: 'invite' },
+      el('span', { class: 'small' }, seatLabel(state.game, s.seat)),
+      el('input', { type: 'text', readonly: true, value: link, class: 'invite-link', 'data-seat': s.seat,
+        'aria-label': t('lobby.invite', { n: seatLabel(state.game, s.seat) }) }));
+  }));
+}
+
+/** A player's bar: colour and name, the exile zone of that fleet, the clock. */
+function playerBar(container, seat, exiled, ringed) {
+  const side = seatColour(seat);
+  const toAct = state.status === 'live' && state.to_act.includes(seat);
+  container.classList.toggle('to-act', toAct);
+  const exile = el('div', { class: 'exile', id: `exile-${side}` });
+  renderExile(exile, side, exiled, ringed);
+  container.replaceChildren(
+    el('span', { class: 'player-name' }, el('span', { class: `swatch ${side}` }), sideName(side),
+      el('span', { class: 'muted small' }, `(${seatWho(seat)})`)),
+    exile,
+    el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': `${sideName(side)}` }, ''));
+}
+
+function renderMad() {
+  renderMadBoard();
+  renderMadControls();
+}
+
+/** The board, the exile zones and the player bars (redrawn alone while a chip is hovered). */
+function renderMadBoard() {
+  const obs = state.observation;
+  const orientation = mySide() || 'r';
+  const bottomSeat = orientation === 'b' ? 1 : 0;
+  const topSeat = 1 - bottomSeat;
+  const exInv = (side) => (involved && involved.side === side ? new Set(involved.codes) : new Set());
+  for (const [bar, seat] of [['bar-top', topSeat], ['bar-bottom', bottomSeat]]) {
+    const side = seatColour(seat);
+    playerBar($(bar), seat, obs.exile?.[side] || [], exInv(side));
+  }
+
+  const acting = canAct();
+  const moves = acting ? legalParsed().filter((a) => a.kind === 'move') : [];
+  const movable = new Set(bonus ? [] : moves.map((a) => a.from));
+  const targets = new Map();
+  const from = bonus ? bonus.from : selected;
+  if (from) {
+    for (const a of moves) {
+      if (a.from !== from) continue;
+      if (bonus && a.to !== bonus.to) continue;
+      targets.set(a.to, a.capture ? 'capture' : 'move');
+    }
+  }
+  const ringed = involved ? cellsOfShips(obs.cells, involved.side, involved.codes) : new Set();
+  const lastMove = [...state.moves].reverse().map((m) => parseAction(m.text)).find(Boolean);
+  renderBoard($('board'), {
+    cells: obs.cells,
+    orientation,
+    movable,
+    selected: from,
+    targets,
+    involved: ringed,
+    lastFrom: lastMove?.kind === 'move' ? lastMove.from : null,
+    lastTo: lastMove?.kind === 'move' ? lastMove.to : null,
+    onCell: acting ? onCell : null,
+  });
+  tickClocks();
+}
+
+/** The bonus choice, the permutation/rotation chips, pass and resign. */
+function renderMadControls() {
+  const me = mySide();
+  const playing = state.seat !== null && state.status === 'live';
+  $('controls-panel').classList.toggle('hidden', !playing);
+  if (!playing) return;
+  const acting = canAct();
+  const legal = acting ? legalParsed() : [];
+  $('select-help').classList.toggle('hidden', !acting || Boolean(bonus));
+  renderBonus(me);
+  const shifts = legal.filter((a) => a.kind === 'shift');
+  const box = $('shifts');
+  if (!acting) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
+  else if (shifts.length === 0) box.replaceChildren(el('span', { class: 'muted small' }, t('match.shifts.none')));
+  else box.replaceChildren(...shifts.map((a) => shiftChip(a, me)));
+  const pass = legal.find((a) => a.kind === 'pass');
+  $('pass').classList.toggle('hidden', !pass);
+  $('pass').disabled = !acting;
+  $('resign').disabled = pending;
+}
+
+/** A button for a permutation or rotation: hovering or focusing it rings the ships it moves. */
+function shiftChip(action, side) {
+  const shift = action.shift;
+  const chip = el('button', {
+    type: 'button', class: 'chip', 'data-action': action.text, title: describeShiftLong(shift),
+    'aria-label': `${describeShiftLong(shift)} (${action.text})`,
+    onclick: () => play(action.text),
+  },
+  el('span', { class: 'chip-code' }, shift.text), ' ', describeShift(shift));
+  const on = () => {
+    involved = { side, codes: shift.codes };
+    renderMadBoard();
+  };
+  const off = () => {
+    involved = null;
+    renderMadBoard();
+  };
+  chip.addEventListener('mouseenter', on);
+  chip.addEventListener('focus', on);
+  chip.addEventListener('mouseleave', off);
+  chip.addEventListener('blur', off);
+  return chip;
+}
+
+function renderBonus(side) {
+  const box = $('bonus');
+  if (!bonus) {
+    box.classList.add('hidden');
+    box.replaceChildren();
+    return;
+  }
+  const moveText = bonus.plain ? bonus.plain.text : `${bonus.from}-${bonus.to}`;
+  const chips = [];
+  if (bonus.plain) {
+    const plainText = bonus.plain.text;
+    chips.push(el('button', { type: 'button', class: 'chip plain', id: 'bonus-none', 'data-action': plainText,
+      onclick: () => play(plainText) }, t('match.bonus.none', { move: moveText })));
+  }
+  for (const a of bonus.options) chips.push(shiftChip(a, side));
+  box.replaceChildren(
+    el('h3', {}, t('match.bonus.title', { move: moveText })),
+    el('p', { class: 'small' }, t('match.bonus.help')),
+    el('div', { class: 'chips' }, chips),
+    el('p', {}, el('button', { type: 'button', class: 'secondary', id: 'bonus-cancel', onclick: () => {
+      bonus = null;
+      selected = null;
+      render();
+    } }, t('match.cancel'))));
+  box.classList.remove('hidden');
+}
+
+function renderGeneric() {
+  $('generic-panel').hidden = false;
+  $('controls-panel').classList.add('hidden');
+  $('generic-obs').textContent = JSON.stringify(state.observation, null, 2);
+  const acting = canAct();
+  $('generic-actions').replaceChildren(...(acting ? state.legal : []).map((a) =>
+    el('button', { type: 'button', class: 'chip', 'data-action': a, onclick: () => play(a) }, a)));
+}
+
+function renderMoves() {
+  const list = $('moves');
+  const rows = [];
+  let row = null;
+  let n = 0;
+  state.moves.forEach((m, i) => {
+    const seat = typeof m.by === 'object' && m.by !== null ? m.by.seat : null;
+    const side = seat === null ? '' : seatColour(seat);
+    const cell = el('span', { class: `mv ${isMad() ? side : ''}${i === state.moves.length - 1 ? ' current' : ''}`, 'data-index': i }, m.text);
+    if (seat === 0 || row === null || row.filled || seat === null) {
+      n += 1;
+      row = { num: n, cells: [null, null], filled: false };
+      rows.push(row);
+    }
+    if (seat === 1) {
+      row.cells[1] = cell;
+      row.filled = true;
+    } else {
+      row.cells[0] = cell;
+      if (seat === null) row.filled = true;
+    }
+  });
+  list.replaceChildren(...rows.map((r) => el('li', {},
+    el('span', { class: 'num' }, `${r.num}.`),
+    r.cells[0] || el('span', { class: 'mv' }, '…'),
+    r.cells[1] || el('span', {}, ''))));
+  list.scrollTop = list.scrollHeight;
+}
+
+function resultText() {
+  const o = state.outcome;
+  if (!o) return '';
+  const winners = o.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
+  if (winners.length !== 1) return t('match.result.draw', { kind: o.kind });
+  const w = winners[0];
+  const side = seatLabel(state.game, w);
+  const loser = seatLabel(state.game, o.ranks.findIndex((r) => r !== 1));
+  const since = state.observation?.since ?? '';
+  switch (o.kind) {
+    case 'corvette': return t('match.result.corvette', { side });
+    case 'tiebreak': return t('match.result.tiebreak', { side, n: since });
+    case 'timeout': return t('match.result.timeout', { side, loser });
+    case 'resign': return t('match.result.resign', { side, loser });
+    case 'agreement':
+      return t('match.result.agreed', { side });
+    default: return t('match.result.other', { side, kind: o.kind });
+  }
+}
+
+function renderResult() {
+  const finished = state.status === 'finished';
+  $('result-panel').classList.toggle('hidden', !finished);
+  if (!finished) return;
+  $('result-text').textContent = resultText();
+  $('result-panel').dataset.kind = state.outcome?.kind || '';
+  $('rematch').classList.toggle('hidden', state.seat === null);
+  $('replay-link').href = `/replay/${id}`;
+}
+
+function tickClocks() {
+  if (!state) return;
+  const clocks = state.clocks;
+  for (const s of state.seats.map((x) => x.seat)) {
+    const node = $(`clock-${s}`);
+    if (!node) continue;
+    if (!clocks || clocks.kind === 'none' || !clocks.remaining_ms) {
+      node.textContent = '∞';
+      node.title = t('match.clock.none');
+      node.classList.remove('running', 'low');
+      continue;
+    }
+    const runs = clocks.running === s || (clocks.running === null && state.status === 'live' && state.to_act.length > 1 && state.to_act.includes(s));
+    let ms = clocks.remaining_ms[s];
+    if (runs) ms -= performance.now() - stateAt;
+    node.textContent = formatClock(ms);
+    node.dataset.ms = String(Math.max(0, Math.round(ms)));
+    node.classList.toggle('running', runs);
+    node.classList.toggle('low', runs && ms < 10000);
+  }
+}
+
+// ---- Start ---------------------------------------------------------------------------------
+
+async function start() {
+  setupLanguageSwitch();
+  onLangChange(render);
+  $('pass').addEventListener('click', () => {
+    const pass = legalParsed().find((a) => a.kind === 'pass');
+    if (pass) play(pass.text);
+  });
+  $('resign').addEventListener('click', onResign);
+  $('rematch').addEventListener('click', () => {
+    askedRematch = true;
+    send({ type: 'rematch' });
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && (selected || bonus)) {
+      selected = null;
+      bonus = null;
+      render();
+    }
+  });
+  if (!id) {
+    showError(t('match.notfound'));
+    return;
+  }
+  try {
+    await api('GET', `/api/matches/${encodeURIComponent(id)}`);
+  } catch (err) {
+    showError(err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`);
+    $('layout').classList.add('hidden');
+    return;
+  }
+  // An invite link: take the offered seat unless this browser already holds one of this match.
+  const params = new URLSearchParams(location.search);
+  if (params.has('join')) {
+    if (!getToken(id)) {
+      try {
+        const res = await api('POST', `/api/matches/${encodeURIComponent(id)}/join`, { seat: Number(params.get('join')) });
+        setToken(id, res.token);
+      } catch (err) {
+        showError(`[${err.code}] ${err.message}`);
+      }
+    }
+    history.replaceState(null, '', `/m/${id}`);
+  }
+  connect();
+  setInterval(tickClocks, 100);
+}
+
+start();

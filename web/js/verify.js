@@ -1,0 +1,60 @@
+// The verify page (web/verify.html at /verify): checks a finished match's revealed seed against
+// its published hash. Takes a match id, a match link, or ?id= in the address.
+
+import { api, el } from './api.js';
+import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { renderSeedCheck } from './seedcheck.js';
+
+const $ = (id) => document.getElementById(id);
+let last = null;
+
+async function verify(input) {
+  const m = /[0-9a-f]{16}/.exec(input.trim().toLowerCase());
+  const box = $('verify');
+  if (!m) {
+    box.replaceChildren(el('div', { class: 'error-box' }, t('match.notfound')));
+    return;
+  }
+  const id = m[0];
+  try {
+    const summary = await api('GET', `/api/matches/${id}`);
+    let serverVerified;
+    if (summary.status === 'finished') {
+      try {
+        serverVerified = (await api('GET', `/api/matches/${id}/replay`)).verified;
+      } catch {
+        serverVerified = undefined;
+      }
+    }
+    last = { summary, serverVerified };
+    draw();
+    history.replaceState(null, '', `/verify?id=${id}`);
+  } catch (err) {
+    box.replaceChildren(el('div', { class: 'error-box' }, err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`));
+  }
+}
+
+function draw() {
+  if (!last) return;
+  const box = $('verify');
+  const inner = el('div');
+  renderSeedCheck(inner, last.summary, last.serverVerified);
+  box.replaceChildren(inner,
+    el('p', {}, el('a', { href: `/replay/${last.summary.id}` }, t('lobby.replay'))));
+}
+
+function start() {
+  setupLanguageSwitch();
+  onLangChange(draw);
+  $('form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    verify($('match-id').value);
+  });
+  const id = new URLSearchParams(location.search).get('id');
+  if (id) {
+    $('match-id').value = id;
+    verify(id);
+  }
+}
+
+start();
