@@ -4,10 +4,13 @@
 //! The runner owns the match seed. Chance nodes draw from the seed's ChaCha stream 0 and nothing
 //! else does, so `Record::replay` can redraw every outcome from the revealed seed; the bot of each
 //! seat is made once per game (a searching bot keeps its tree between moves) and seeded from its
-//! own stream (seat index + 1). With `--seed` a game between bots that do not search against the
-//! clock is therefore the same game, and the same record byte for byte, every time. For that reason only human actions
-//! carry a time (`at_ms`): a person's thinking time is part of the game, a bot's or the dice's is
-//! not.
+//! own stream (seat index + 1). With `--seed`, a game between bots that do not search against the
+//! clock is the same game, and the same record byte for byte, every time. For that reason only
+//! human actions carry a time (`at_ms`): a person's thinking time is part of the game, a bot's or
+//! the dice's is not.
+//!
+//! In a game with hidden information, when a person is at the table, chance outcomes and the bots'
+//! actions are not printed (the person's board shows what they may know); the record holds them.
 //!
 //! A person types, at the prompt: an action in canonical notation; `?`, `help` or `moves` for the
 //! legal actions; `resign`; or `quit`. Bad input is refused with the reason (the parse error names
@@ -186,6 +189,11 @@ struct Table {
     /// Whether stdin is a terminal. If not (a scripted game), each input line is repeated after
     /// its prompt so that the output reads like a session, and nobody is asked to roll the dice.
     interactive: bool,
+    /// Whether chance outcomes and the bots' actions are kept off the screen: the game has hidden
+    /// information and a person sits at the table. The person's board shows what they may know.
+    secret: bool,
+    /// Per seat, the actions played out of sight since the last report (see `secret`).
+    unseen: Vec<usize>,
 }
 
 impl Table {
@@ -213,13 +221,15 @@ impl Table {
         Ok(Table {
             record: Record::new(entry.info.name, config, names, &seed),
             state,
-            players,
             seed,
             chance: seed.rng(),
             bots,
             started: Instant::now(),
             color,
             interactive: io::stdin().is_terminal(),
+            secret: entry.info.hidden_information && players.contains(&Player::Human),
+            unseen: vec![0; players.len()],
+            players,
         })
     }
 
@@ -240,11 +250,31 @@ impl Table {
         }
     }
 
-    fn draw(&self, out: &mut dyn Write, to_act: Option<Seat>) -> io::Result<()> {
+    /// Reports how many actions each seat played out of sight since the last report.
+    fn report_unseen(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        for seat in Seat::all(self.players.len()) {
+            let count = std::mem::take(&mut self.unseen[seat.index()]);
+            if count > 0 {
+                let plural = if count == 1 { "" } else { "s" };
+                writeln!(
+                    out,
+                    "{} played {count} hidden action{plural}.",
+                    self.who(seat)
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws the board for the person to act (or the table's viewer), after the report of the
+    /// hidden actions that led to it.
+    fn draw(&mut self, out: &mut dyn Write, to_act: Option<Seat>) -> io::Result<()> {
+        self.report_unseen(out)?;
         let board = self.state.render_text(self.viewer(to_act), self.color);
         writeln!(out, "\n{}", board.trim_end())
     }
 
+    /// Adds a played action to the record; `timed` (a person's action) stores when it was played.
     fn push(&mut self, by: Actor, action: String, timed: bool) {
         let at_ms = timed.then(|| self.started.elapsed().as_millis() as u64);
         self.record
@@ -274,7 +304,9 @@ impl Table {
                         .state
                         .sample_chance(&mut self.chance)
                         .ok_or_else(|| io::Error::other("a chance node without outcomes"))?;
-                    writeln!(out, "Chance: {drawn}")?;
+                    if !self.secret {
+                        writeln!(out, "Chance: {drawn}")?;
+                    }
                     self.push(Actor::Chance, drawn, false);
                     continue;
                 }
@@ -344,7 +376,9 @@ impl Table {
             .apply_text(Actor::Seat(seat), &action)
             .map_err(|e| io::Error::other(format!("the bot's action `{action}`: {e}")))?;
         let who = self.who(seat);
-        if shown.is_empty() || shown == action {
+        if self.secret {
+            self.unseen[seat.index()] += 1;
+        } else if shown.is_empty() || shown == action {
             writeln!(out, "{who} plays {action}")?;
         } else {
             writeln!(out, "{who} plays {action} ({shown})")?;

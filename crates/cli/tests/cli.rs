@@ -252,6 +252,24 @@ fn end_of_input_quits_cleanly_and_records_canonical_text() {
     assert_eq!(record.seed_hash, Seed::from_u64(7).hash_hex());
 }
 
+/// In a game with hidden information, a person sees neither the chance outcomes nor the bots'
+/// actions (they may be secret, like another seat's ship layout), only their own board. Runs for
+/// every registered game with hidden information (none is named here).
+#[test]
+fn a_person_does_not_see_hidden_chance_outcomes_or_bot_actions() {
+    for game in plateau_registry::GAMES
+        .iter()
+        .filter(|g| g.info.hidden_information)
+    {
+        let output = plateau_with_input(&["play", game.info.name, "--seed", "3"], "quit\n");
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(text.contains("seat 1> "), "{text}");
+        assert!(!text.contains("Chance: "), "{text}");
+        assert!(!text.contains(" plays "), "{text}");
+    }
+}
+
 /// A live session on pipes: reads the output up to each prompt and answers it.
 struct Session {
     child: std::process::Child,
