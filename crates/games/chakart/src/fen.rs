@@ -1,0 +1,361 @@
+//! The vchess FEN (rules/chakart.md section 2) with the project's 6th field (ruling 10).
+//!
+//! `<board> <turn> <movesCount> <flags> <captured> [<pending>]`, for example
+//! `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 1111 000000000000`.
+
+use plateau_engine::ParseError;
+
+use crate::board::{
+    BLACK, FROZEN, HIDDEN, Kind, NONE, WHITE, cell_letter, color, is_king_of, is_own, is_piece,
+    kind, last_rank, letter_cell, parse_square, rank, square_name,
+};
+use crate::rules::{Bonus, Phase, Pos};
+
+/// Writes the board field: rank 8 first, digits for runs of empty squares. With `hide_from`
+/// = `Some(side)`, the hidden queen of `side`'s opponent is written as an empty square.
+#[must_use]
+pub fn board_text(pos: &Pos, hide_from: Option<u8>) -> String {
+    let mut s = String::with_capacity(72);
+    for r in (0..8u8).rev() {
+        let mut run = 0;
+        for f in 0..8u8 {
+            let c = pos.board[(r * 8 + f) as usize];
+            let shown = match hide_from {
+                Some(viewer) if c & HIDDEN != 0 && color(c) != viewer => None,
+                // Spectators (viewer 2) see no hidden queen at all.
+                _ => cell_letter(c),
+            };
+            match shown {
+                None => run += 1,
+                Some(ch) => {
+                    if run > 0 {
+                        s.push((b'0' + run) as char);
+                        run = 0;
+                    }
+                    s.push(ch);
+                }
+            }
+        }
+        if run > 0 {
+            s.push((b'0' + run) as char);
+        }
+        if r > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
+/// Writes the captured field: 12 digits, or 12 comma-separated numbers when a count exceeds 9.
+#[must_use]
+pub fn pools_text(pools: &[[u8; 6]; 2]) -> String {
+    let all = pools.iter().flatten();
+    if pools.iter().flatten().all(|&n| n <= 9) {
+        all.map(|n| char::from(b'0' + n)).collect()
+    } else {
+        all.map(u8::to_string).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// Writes the flags field: White shell, White stealth, Black shell, Black stealth.
+#[must_use]
+pub fn flags_text(pos: &Pos) -> String {
+    [
+        pos.has_shell(WHITE),
+        pos.has_stealth(WHITE),
+        pos.has_shell(BLACK),
+        pos.has_stealth(BLACK),
+    ]
+    .iter()
+    .map(|&b| if b { '1' } else { '0' })
+    .collect()
+}
+
+/// The 6th field of a turn half-way through, or `None` between turns (ruling 10).
+#[must_use]
+pub fn pending_text(pos: &Pos) -> Option<String> {
+    Some(match pos.phase {
+        Phase::Swap { at } => format!("B:{}", square_name(at)),
+        Phase::Daisy { at } => format!("D:{}", square_name(at)),
+        Phase::Toadette => "T".to_owned(),
+        Phase::Promote { at, then } => {
+            let tail = match then {
+                Bonus::None => "",
+                Bonus::KingBoo => ",B",
+                Bonus::Daisy => ",D",
+                Bonus::Toadette => ",T",
+            };
+            format!("=:{}{tail}", square_name(at))
+        }
+        _ => return None,
+    })
+}
+
+/// The FEN of a position where no chance event is pending (5 fields, or 6 half-way through).
+#[must_use]
+pub fn format(pos: &Pos) -> String {
+    let mut s = format!(
+        "{} {} {} {} {}",
+        board_text(pos, None),
+        if pos.turn == WHITE { 'w' } else { 'b' },
+        pos.moves,
+        flags_text(pos),
+        pools_text(&pos.pools)
+    );
+    if let Some(p) = pending_text(pos) {
+        s.push(' ');
+        s.push_str(&p);
+    }
+    s
+}
+
+fn err(token: &str, msg: impl Into<String>) -> ParseError {
+    ParseError::new(token, msg)
+}
+
+/// Reads a FEN. The position is checked as ruling 10 says; a turn half-way through gets its
+/// pending decision (a decision with no legal action is skipped, as in play). Whether the game is
+/// already over is left to the caller.
+///
+/// # Errors
+/// `ParseError` naming the field and the offending token.
+pub fn parse(text: &str) -> Result<Pos, ParseError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let names = ["board", "turn", "moves count", "flags", "captured pool"];
+    if fields.len() < 5 {
+        return Err(err(
+            text,
+            format!(
+                "a Chakart FEN has 5 fields (board, turn, moves count, flags, captured pool); \
+                 the {} field is missing",
+                names[fields.len()]
+            ),
+        ));
+    }
+    if fields.len() > 6 {
+        return Err(err(fields[6], "a Chakart FEN has at most 6 fields"));
+    }
+    let mut pos = Pos::empty();
+    parse_board(fields[0], &mut pos)?;
+    pos.turn = match fields[1] {
+        "w" => WHITE,
+        "b" => BLACK,
+        t => return Err(err(t, "turn field: expected `w` or `b`")),
+    };
+    pos.moves = fields[2]
+        .parse()
+        .map_err(|_| err(fields[2], "moves count field: expected a whole number"))?;
+    let flags = fields[3].as_bytes();
+    if flags.len() != 4 || flags.iter().any(|b| *b != b'0' && *b != b'1') {
+        return Err(err(fields[3], "flags field: expected 4 digits 0 or 1"));
+    }
+    pos.flags = flags
+        .iter()
+        .enumerate()
+        .map(|(i, b)| u8::from(*b == b'1') << i)
+        .sum();
+    pos.pools = parse_pools(fields[4])?;
+    let pending = fields.get(5).copied().unwrap_or("-");
+    pos.phase = parse_pending(pending, &pos)?;
+    if let Phase::Promote { at, then } = pos.phase
+        && pos.board[at as usize] & FROZEN != 0
+    {
+        // Only Bowser freezes a piece half-way through a turn, and then no bonus follows.
+        if then != Bonus::None {
+            return Err(err(
+                pending,
+                "pending field: an immobilized pawn waits for its promotion only when no bonus follows",
+            ));
+        }
+        pos.bowser = at;
+    }
+    check(&pos, fields[0])?;
+    Ok(pos)
+}
+
+fn parse_board(board: &str, pos: &mut Pos) -> Result<(), ParseError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(err(
+            board,
+            format!("board field: expected 8 ranks separated by `/`, found {}", ranks.len()),
+        ));
+    }
+    for (i, text) in ranks.iter().enumerate() {
+        let r = 7 - i as u8;
+        let mut f = 0u32;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if d == 0 || d > 8 {
+                    return Err(err(text, format!("board field: bad empty-square count `{ch}` in rank {}", r + 1)));
+                }
+                f += d;
+            } else {
+                let cell = letter_cell(ch).ok_or_else(|| {
+                    err(&ch.to_string(), format!("board field: unknown letter in rank {} (`{text}`)", r + 1))
+                })?;
+                if f < 8 {
+                    pos.board[(u32::from(r) * 8 + f) as usize] = cell;
+                }
+                f += 1;
+            }
+            if f > 8 {
+                break;
+            }
+        }
+        if f != 8 {
+            return Err(err(
+                text,
+                format!("board field: rank {} covers {f} squares, not 8", r + 1),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_pools(text: &str) -> Result<[[u8; 6]; 2], ParseError> {
+    let nums: Vec<u8> = if text.contains(',') {
+        let parts: Vec<&str> = text.split(',').collect();
+        if parts.len() != 12 {
+            return Err(err(
+                text,
+                format!("captured pool field: the comma form holds 12 numbers, not {}", parts.len()),
+            ));
+        }
+        parts
+            .iter()
+            .map(|p| {
+                p.parse::<u8>()
+                    .map_err(|_| err(p, "captured pool field: expected a count from 0 to 255"))
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        if text.len() != 12 || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err(
+                text,
+                format!(
+                    "captured pool field: expected 12 digits (or 12 comma-separated numbers), found {} characters",
+                    text.chars().count()
+                ),
+            ));
+        }
+        text.bytes().map(|b| b - b'0').collect()
+    };
+    let mut pools = [[0u8; 6]; 2];
+    for (i, n) in nums.into_iter().enumerate() {
+        pools[i / 6][i % 6] = n;
+    }
+    Ok(pools)
+}
+
+fn parse_pending(text: &str, pos: &Pos) -> Result<Phase, ParseError> {
+    let side = pos.turn;
+    let square = |t: &str| {
+        parse_square(t).ok_or_else(|| err(text, format!("pending field: `{t}` is not a square")))
+    };
+    let movable = |sq: u8| {
+        let c = pos.board[sq as usize];
+        is_own(c, side) && c & (FROZEN | HIDDEN) == 0
+    };
+    let phase = match text {
+        "-" => Phase::Move,
+        "T" => Phase::Toadette,
+        _ => {
+            if let Some(sq) = text.strip_prefix("B:") {
+                let at = square(sq)?;
+                if !movable(at) {
+                    return Err(err(text, "pending field: `B:` names no movable piece of the side to move"));
+                }
+                Phase::Swap { at }
+            } else if let Some(sq) = text.strip_prefix("D:") {
+                let at = square(sq)?;
+                if !movable(at) {
+                    return Err(err(text, "pending field: `D:` names no movable piece of the side to move"));
+                }
+                Phase::Daisy { at }
+            } else if let Some(rest) = text.strip_prefix("=:") {
+                let (sq, then) = match rest.split_once(',') {
+                    None => (rest, Bonus::None),
+                    Some((sq, "B")) => (sq, Bonus::KingBoo),
+                    Some((sq, "D")) => (sq, Bonus::Daisy),
+                    Some((sq, "T")) => (sq, Bonus::Toadette),
+                    Some(_) => {
+                        return Err(err(text, "pending field: a promotion bonus is B, D or T"));
+                    }
+                };
+                let at = square(sq)?;
+                let c = pos.board[at as usize];
+                if !(is_own(c, side)
+                    && c & HIDDEN == 0
+                    && kind(c) == Kind::Pawn
+                    && rank(at) == last_rank(side))
+                {
+                    return Err(err(
+                        text,
+                        "pending field: `=:` names no pawn of the side to move on its last rank",
+                    ));
+                }
+                Phase::Promote { at, then }
+            } else {
+                return Err(err(
+                    text,
+                    "pending field: expected -, B:<sq>, T, D:<sq>, =:<sq> or =:<sq>,B|D|T",
+                ));
+            }
+        }
+    };
+    let toadette = matches!(
+        phase,
+        Phase::Toadette
+            | Phase::Promote {
+                then: Bonus::Toadette,
+                ..
+            }
+    );
+    if toadette && pos.pools[side as usize].iter().all(|&n| n == 0) {
+        return Err(err(text, "pending field: Toadette with an empty pool"));
+    }
+    Ok(phase)
+}
+
+/// The position checks of ruling 10 that concern the board.
+fn check(pos: &Pos, board: &str) -> Result<(), ParseError> {
+    let promoting = match pos.phase {
+        Phase::Promote { at, .. } => at,
+        _ => NONE,
+    };
+    let mut hidden = [0u32; 2];
+    for sq in 0..64u8 {
+        let c = pos.board[sq as usize];
+        if !is_piece(c) {
+            continue;
+        }
+        if kind(c) == Kind::Pawn && rank(sq) == last_rank(color(c)) && sq != promoting {
+            return Err(err(
+                board,
+                format!("board field: a pawn stands on its last rank at {}", square_name(sq)),
+            ));
+        }
+        if c & HIDDEN != 0 {
+            hidden[color(c) as usize] += 1;
+        }
+    }
+    for side in [WHITE, BLACK] {
+        let name = if side == WHITE { "White" } else { "Black" };
+        if hidden[side as usize] > 0 {
+            if side == pos.turn {
+                return Err(err(board, format!("board field: the invisible queen belongs to the side to move ({name})")));
+            }
+            if hidden[side as usize] > 1 {
+                return Err(err(board, format!("board field: {name} has two invisible queens")));
+            }
+            if pos.has_stealth(side) {
+                return Err(err(board, format!("flags field: {name} has an invisible queen but its stealth flag is still 1")));
+            }
+        }
+        if !(0..64).any(|sq| is_king_of(pos.board[sq], side)) {
+            return Err(err(board, format!("board field: {name} has no king (k or l) on the board")));
+        }
+    }
+    Ok(())
+}
