@@ -80,6 +80,12 @@ pub trait DynGame: Send + Sync + Debug {
     /// # Errors
     /// `ParseError` if the text is not an action.
     fn display_text(&self, text: &str) -> Result<String, ParseError>;
+    /// The canonical text of an action typed in any form the parser accepts (`C2-C4` -> `c2-c4`),
+    /// so records and move lists always hold canonical notation. Does not check legality.
+    ///
+    /// # Errors
+    /// `ParseError` if the text is not an action.
+    fn canonical_text(&self, text: &str) -> Result<String, ParseError>;
     /// A copy behind a new box.
     fn clone_box(&self) -> Box<dyn DynGame>;
     /// The concrete state, for code that knows the game type (bots through the registry).
@@ -172,6 +178,10 @@ impl<G: Game> DynGame for G {
         Ok(self.display_action(&self.parse_action(text)?))
     }
 
+    fn canonical_text(&self, text: &str) -> Result<String, ParseError> {
+        Ok(self.format_action(&self.parse_action(text)?))
+    }
+
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
     }
@@ -211,7 +221,7 @@ impl GameEntry {
             new: |config, seats| Ok(Box::new(G::new(&read_config::<G>(config)?, seats)?)),
             parse_position: |config, text| {
                 let state = G::parse_position(&read_config::<G>(config)?, text)
-                    .map_err(|e| SetupError::Config(format!("bad position: {e}")))?;
+                    .map_err(SetupError::Position)?;
                 Ok(Box::new(state))
             },
             default_config: || {
@@ -235,7 +245,7 @@ impl GameEntry {
     /// A state from position text (`start` is not special here; callers map it to `new_game`).
     ///
     /// # Errors
-    /// `SetupError::Config` for a bad config, or a bad position naming the offending token.
+    /// `SetupError::Config` for a bad config, `SetupError::Position` naming the offending token.
     pub fn from_position(
         &self,
         config: &serde_json::Value,

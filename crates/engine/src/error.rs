@@ -91,6 +91,9 @@ pub enum SetupError {
     /// The configuration is invalid; the message names the field.
     #[error("bad configuration: {0}")]
     Config(String),
+    /// The position text does not parse.
+    #[error("bad position: {0}")]
+    Position(ParseError),
 }
 
 impl SetupError {
