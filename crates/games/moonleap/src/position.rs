@@ -194,18 +194,22 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
     Ok(cells)
 }
 
-/// How a state is serialized: the board description, the variant and the position text.
+/// How a state is serialized: the board description (`None` for the embedded default board, which
+/// keeps the JSON of standard games small), the variant and the position text.
 #[derive(Serialize, Deserialize)]
 struct Repr {
-    board: BoardDesc,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board: Option<BoardDesc>,
     mercenaries: bool,
     position: String,
 }
 
 impl Serialize for MoonLeap {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let standard = Arc::ptr_eq(&self.board, &Board::standard())
+            || *self.board.desc() == *Board::standard().desc();
         Repr {
-            board: self.board.desc().clone(),
+            board: (!standard).then(|| self.board.desc().clone()),
             mercenaries: self.mercenaries,
             position: self.position_text(),
         }
@@ -216,11 +220,9 @@ impl Serialize for MoonLeap {
 impl<'de> Deserialize<'de> for MoonLeap {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let repr = Repr::deserialize(d)?;
-        let standard = Board::standard();
-        let board = if *standard.desc() == repr.board {
-            standard
-        } else {
-            Arc::new(Board::new(repr.board).map_err(serde::de::Error::custom)?)
+        let board = match repr.board {
+            None => Board::standard(),
+            Some(desc) => Arc::new(Board::new(desc).map_err(serde::de::Error::custom)?),
         };
         MoonLeap::from_text(board, repr.mercenaries, &repr.position).map_err(serde::de::Error::custom)
     }
