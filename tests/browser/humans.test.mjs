@@ -34,7 +34,6 @@ test('two humans through the invite link, a server restart mid-game, result and 
     const lobby = await newPage(browser);
     await lobby.goto(`${server.url}/`);
     await lobby.waitForSelector(`tr[data-match="${id}"] button[data-join="1"]`);
-    await screenshot(lobby, 'lobby');
 
     // Blue follows the invite link (French browser): takes seat 1, sees the board from Blue's side.
     await blue.goto(invite);
@@ -104,6 +103,12 @@ test('two humans through the invite link, a server restart mid-game, result and 
     await waitMatchReady(blue);
     assert.equal(await blue.evaluate(() => document.body.dataset.seat), '0');
     await blue.waitForFunction(() => document.body.dataset.myTurn === 'true');
+
+    // The lobby now lists the rematch as live and the first match as finished.
+    await lobby.reload();
+    await lobby.waitForSelector(`#list-finished tr[data-match="${id}"]`);
+    await lobby.waitForSelector('#list-active tr[data-status="live"]');
+    await screenshot(lobby, 'lobby');
 
     for (const p of [red, blue, watcher, lobby]) assert.deepEqual(p.jsErrors, []);
   } finally {

@@ -260,7 +260,9 @@ export function renderExile(container, side, codes, involved = new Set()) {
   container.replaceChildren();
   const label = document.createElement('span');
   label.className = 'exile-label';
-  label.textContent = t('match.exile', { side: sideName(side) });
+  label.textContent = t('match.exile.short');
+  container.setAttribute('aria-label', t('match.exile', { side: sideName(side) }));
+  container.setAttribute('role', 'group');
   container.append(label);
   if (!codes || codes.length === 0) {
     const none = document.createElement('span');

@@ -5,6 +5,7 @@
 import { api, el, getToken, setToken, idFromPath, absolute, formatClock } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { seatLabel } from './seats.js';
+import { resultSentence } from './result.js';
 import {
   parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
   sideName,
@@ -340,6 +341,7 @@ function renderMadControls() {
   const legal = acting ? legalParsed() : [];
   $('select-help').classList.toggle('hidden', !acting || Boolean(bonus));
   renderBonus(me);
+  $('shifts-box').classList.toggle('hidden', Boolean(bonus));
   const shifts = legal.filter((a) => a.kind === 'shift');
   const box = $('shifts');
   if (!acting) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
@@ -440,31 +442,11 @@ function renderMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
-function resultText() {
-  const o = state.outcome;
-  if (!o) return '';
-  const winners = o.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
-  if (winners.length !== 1) return t('match.result.draw', { kind: o.kind });
-  const w = winners[0];
-  const side = seatLabel(state.game, w);
-  const loser = seatLabel(state.game, o.ranks.findIndex((r) => r !== 1));
-  const since = state.observation?.since ?? '';
-  switch (o.kind) {
-    case 'corvette': return t('match.result.corvette', { side });
-    case 'tiebreak': return t('match.result.tiebreak', { side, n: since });
-    case 'timeout': return t('match.result.timeout', { side, loser });
-    case 'resign': return t('match.result.resign', { side, loser });
-    case 'agreement':
-      return t('match.result.agreed', { side });
-    default: return t('match.result.other', { side, kind: o.kind });
-  }
-}
-
 function renderResult() {
   const finished = state.status === 'finished';
   $('result-panel').classList.toggle('hidden', !finished);
   if (!finished) return;
-  $('result-text').textContent = resultText();
+  $('result-text').textContent = resultSentence(state.game, state.outcome, state.observation?.since ?? '');
   $('result-panel').dataset.kind = state.outcome?.kind || '';
   $('rematch').classList.toggle('hidden', state.seat === null);
   $('replay-link').href = `/replay/${id}`;

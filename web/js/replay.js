@@ -5,7 +5,7 @@
 
 import { api, el, idFromPath } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
-import { seatLabel } from './seats.js';
+import { resultSentence } from './result.js';
 import { parseAction, renderBoard, renderExile, seatColour } from './mad.js';
 import { renderSeedCheck } from './seedcheck.js';
 
@@ -76,8 +76,8 @@ function draw() {
   const o = summary.outcome;
   $('result-panel').classList.toggle('hidden', !o);
   if (o) {
-    const w = o.ranks.indexOf(1);
-    $('result-text').textContent = `${seatLabel(summary.game, w)} · ${o.kind} (${o.scores.join(' – ')})`;
+    const lastObs = steps ? steps[steps.length - 1].observation : null;
+    $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '');
   }
   renderSeedCheck($('verify'), summary, serverVerified);
 }

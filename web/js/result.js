@@ -1,0 +1,26 @@
+// The sentence that tells how a finished game ended, shared by the match and replay pages.
+// MAD's outcome kinds (crates/games/mad): corvette (full victory), tiebreak and agreement
+// (semi-victories), timeout, resign.
+
+import { t } from './i18n.js';
+import { seatLabel } from './seats.js';
+
+/**
+ * The result sentence of `outcome` ({ranks, scores, kind}) in game `game`; `since` is the number
+ * of turns without expulsion at the end (shown for a tie-break).
+ */
+export function resultSentence(game, outcome, since = '') {
+  if (!outcome) return '';
+  const winners = outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
+  if (winners.length !== 1) return t('match.result.draw', { kind: outcome.kind });
+  const side = seatLabel(game, winners[0]);
+  const loser = seatLabel(game, outcome.ranks.findIndex((r) => r !== 1));
+  switch (outcome.kind) {
+    case 'corvette': return t('match.result.corvette', { side });
+    case 'tiebreak': return t('match.result.tiebreak', { side, n: since });
+    case 'timeout': return t('match.result.timeout', { side, loser });
+    case 'resign': return t('match.result.resign', { side, loser });
+    case 'agreement': return t('match.result.agreed', { side });
+    default: return t('match.result.other', { side, kind: outcome.kind });
+  }
+}
