@@ -42,6 +42,20 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
     const y6 = Number(await page.getAttribute('svg.board rect.hit[data-cell="a6"]', 'y'));
     assert.ok(y1 > y6, 'Red sees row 1 at the bottom');
 
+    // Hovering a permutation rings the two ships it swaps: R111 on b1 and R222 on c1.
+    await page.hover('#shifts .chip[data-action="P(111,222)"]');
+    const ringed = await page.$$eval('svg.board .involved-ring', (els) => els.map((e) => e.dataset.cell).sort());
+    assert.deepEqual(ringed, ['b1', 'c1']);
+    await page.mouse.move(0, 0);
+    assert.equal(await page.$$eval('svg.board .involved-ring', (els) => els.length), 0);
+
+    // My clock runs on my turn (Fischer 30 minutes): it counts down between two looks.
+    const ms1 = Number(await page.getAttribute('#clock-0', 'data-ms'));
+    await page.waitForTimeout(400);
+    const ms2 = Number(await page.getAttribute('#clock-0', 'data-ms'));
+    assert.ok(ms1 <= 30 * 60 * 1000 && ms2 < ms1, `clock ${ms1} then ${ms2}`);
+    assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
+
     const rand = rng(20261130);
     let turns = 0;
     let reloaded = false;
@@ -95,6 +109,13 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
     await page.click('#last');
     assert.equal(await page.evaluate(() => document.body.dataset.step), String(total));
     await screenshot(page, 'replay');
+
+    // The verify page checks the same match from its id.
+    await page.click('nav a[href="/verify"]');
+    await page.fill('#match-id', id);
+    await page.click('#form button[type="submit"]');
+    await page.waitForSelector('#verify-result');
+    assert.equal(await page.getAttribute('#verify-result', 'data-verified'), 'true');
 
     assert.deepEqual(page.jsErrors, []);
   } finally {

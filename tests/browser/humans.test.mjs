@@ -21,6 +21,7 @@ test('two humans through the invite link, a server restart mid-game, result and 
     await red.selectOption('#seat-1-kind', 'human');
     await red.check('#seat-0-mine');
     await red.fill('#opt-tiebreak_limit', '16');
+    await red.check('#opt-positioning_turn');
     await red.click('#create');
     const invite = await red.inputValue('.invite-link[data-seat="1"]');
     assert.match(invite, /^http:\/\/127\.0\.0\.1:\d+\/m\/[0-9a-f]{16}\?join=1$/);
@@ -46,6 +47,18 @@ test('two humans through the invite link, a server restart mid-game, result and 
     assert.ok(y6 > y1, 'Blue sees row 6 at the bottom');
     await red.waitForFunction(() => document.body.dataset.status === 'live');
     assert.equal(await red.evaluate(() => document.body.dataset.myTurn), 'true', 'Red moves first');
+    // The positioning turn: no movement, but pass and the shifts are offered.
+    assert.ok(await red.isVisible('#pass'));
+    assert.equal(await red.$$eval('svg.board rect.hit[data-movable]', (els) => els.length), 0);
+    assert.ok(await red.$$eval('#shifts .chip', (els) => els.length) >= 4);
+
+    // The invite link, used again once the seat is taken, says so and lets one watch.
+    const late = await newPage(browser);
+    await late.goto(invite);
+    await waitMatchReady(late);
+    assert.equal(await late.evaluate(() => document.body.dataset.seat), 'spectator');
+    assert.match(await late.textContent('#error'), /seat\/taken/);
+    await late.context().close();
 
     // A spectator sees the board, no controls and no legal highlights.
     const watcher = await newPage(browser);

@@ -180,8 +180,11 @@ function renderCreated() {
     box.append(el('p', { class: 'small' }, t('lobby.invite', { n: seatLabel(game?.name, inv.seat) })),
       el('div', { class: 'invite' }, input, copy));
   }
-  box.append(el('p', {}, el('a', { class: 'button', id: 'go-match', href: res.url }, t('lobby.go'))));
+  const go = el('a', { class: 'button', id: 'go-match', href: res.url }, t('lobby.go'));
+  box.append(el('p', {}, go));
   box.classList.remove('hidden');
+  go.focus();
+  box.scrollIntoView({ block: 'nearest' });
 }
 
 function timeControlText(tc) {

@@ -221,7 +221,7 @@ export function renderBoard(svg, view) {
       overlays.append(svgEl('circle', { class: 'target-dot', cx, cy, r: 11 }));
     }
     if (view.involved?.has(name)) {
-      overlays.append(svgEl('circle', { class: 'involved-ring', cx, cy, r: 38 }));
+      overlays.append(svgEl('circle', { class: 'involved-ring', cx, cy, r: 38, 'data-cell': name }));
     }
 
     const clickable = Boolean(view.onCell) && (view.movable?.has(name) || view.targets?.has(name) || view.selected === name);
