@@ -7,6 +7,8 @@ import { seatLabel } from './seats.js';
 
 let games = [];
 let lastCreated = null;
+/** The number of seats chosen for the game in the form. */
+let seatCount = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,7 +32,17 @@ function renderSeats() {
   const box = $('seats');
   box.replaceChildren();
   if (!game) return;
-  const n = game.default_seats;
+  if (!seatCount || seatCount < game.min_seats || seatCount > game.max_seats) seatCount = game.default_seats;
+  const n = seatCount;
+  if (game.min_seats !== game.max_seats) {
+    const count = el('select', { id: 'seat-count', 'aria-label': t('lobby.seats') });
+    for (let k = game.min_seats; k <= game.max_seats; k++) count.append(el('option', { value: k, selected: k === n }, String(k)));
+    count.addEventListener('change', () => {
+      seatCount = Number(count.value);
+      renderSeats();
+    });
+    box.append(el('div', { class: 'form-row' }, el('label', {}, t('lobby.seats'), ' ', count)));
+  }
   for (let s = 0; s < n; s++) {
     const kind = el('select', { id: `seat-${s}-kind`, 'aria-label': `${seatLabel(game.name, s)}: ${t('lobby.seat.human')} / ${t('lobby.seat.bot')}` },
       el('option', { value: 'human' }, t('lobby.seat.human')),
@@ -127,7 +139,7 @@ async function createMatch(ev) {
   showError(null);
   const game = currentGame();
   const seats = [];
-  for (let s = 0; s < game.default_seats; s++) {
+  for (let s = 0; s < seatCount; s++) {
     if ($(`seat-${s}-kind`).value === 'bot') {
       seats.push({ kind: 'bot', bot: $(`seat-${s}-bot`).value, level: Number($(`seat-${s}-level`).value) });
     } else {
@@ -194,6 +206,13 @@ function timeControlText(tc) {
   return tc.kind;
 }
 
+function outcomeText(m) {
+  const winners = m.outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
+  const kind = t(`kind.${m.outcome.kind}`) === `kind.${m.outcome.kind}` ? m.outcome.kind : t(`kind.${m.outcome.kind}`);
+  if (winners.length !== 1) return kind;
+  return t('lobby.won', { side: seatLabel(m.game, winners[0]), kind });
+}
+
 async function joinSeat(id, seat) {
   showError(null);
   try {
@@ -228,7 +247,8 @@ function matchRow(m) {
   return el('tr', { 'data-match': m.id, 'data-status': m.status },
     el('td', {}, el('strong', {}, m.title), el('div', { class: 'muted small mono' }, m.id.slice(0, 8))),
     el('td', {}, seats),
-    el('td', {}, t(`status.${m.status}`), el('div', { class: 'muted small' }, timeControlText(m.time_control))),
+    el('td', {}, t(`status.${m.status}`),
+      el('div', { class: 'muted small' }, m.outcome ? outcomeText(m) : timeControlText(m.time_control))),
     el('td', {}, el('div', { class: 'actions' }, actions)));
 }
 
@@ -268,6 +288,7 @@ async function start() {
   $('create-form').addEventListener('submit', createMatch);
   $('refresh').addEventListener('click', refreshLists);
   $('game').addEventListener('change', () => {
+    seatCount = null;
     renderSeats();
     renderOptions();
   });

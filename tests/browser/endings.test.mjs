@@ -1,0 +1,70 @@
+// The early endings as the page shows them: a player who lets the per-move clock run out loses on
+// time, and a player who resigns (two clicks: the button asks for confirmation) loses by
+// resignation; the other side's page says so too.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, waitMatchReady } from './lib.mjs';
+
+async function createFromLobby(page, url, { blue, clock }) {
+  await page.goto(`${url}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.selectOption('#seat-1-kind', blue);
+  if (clock) {
+    await page.selectOption('#clock-kind', 'per_move');
+    await page.fill('#clock-per-move', String(clock));
+  }
+  await page.click('#create');
+  await page.waitForSelector('#go-match');
+  const invite = (await page.$('.invite-link[data-seat="1"]')) ? await page.inputValue('.invite-link[data-seat="1"]') : null;
+  await page.click('#go-match');
+  await waitMatchReady(page);
+  return invite;
+}
+
+test('the per-move clock runs out: the page shows the loss on time', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const page = await newPage(browser);
+    await createFromLobby(page, server.url, { blue: 'bot', clock: 2 });
+    assert.equal(await page.evaluate(() => document.body.dataset.myTurn), 'true');
+    assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
+    // Nobody clicks: two seconds later the server ends the game.
+    await page.waitForFunction(() => document.body.dataset.status === 'finished', null, { timeout: 15000 });
+    assert.equal(await page.getAttribute('#result-panel', 'data-kind'), 'timeout');
+    assert.match(await page.textContent('#result-text'), /Blue wins: Red ran out of time/);
+    assert.equal(await page.getAttribute('#clock-0', 'data-ms'), '0');
+    assert.deepEqual(page.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+test('a player resigns: both pages show the resignation', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const red = await newPage(browser);
+    const blue = await newPage(browser);
+    const invite = await createFromLobby(red, server.url, { blue: 'human' });
+    await blue.goto(invite);
+    await waitMatchReady(blue);
+    await red.waitForFunction(() => document.body.dataset.status === 'live');
+    // Blue resigns while it is Red's turn: one click arms the button, the second resigns.
+    await blue.click('#resign');
+    assert.equal(await blue.evaluate(() => document.body.dataset.status), 'live');
+    await blue.click('#resign');
+    for (const p of [red, blue]) {
+      await p.waitForFunction(() => document.body.dataset.status === 'finished');
+      assert.equal(await p.getAttribute('#result-panel', 'data-kind'), 'resign');
+      assert.match(await p.textContent('#result-text'), /Red wins: Blue resigned/);
+      assert.ok(await p.isVisible('#rematch'));
+      assert.deepEqual(p.jsErrors, []);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
