@@ -10,16 +10,29 @@ use rand_chacha::ChaCha8Rng;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let config = Config { mercenaries: args[2] == "1", ..Config::default() };
+    let config = Config {
+        mercenaries: args[2] == "1",
+        ..Config::default()
+    };
     if args[1] == "walk" {
         let seats: usize = args[3].parse().expect("seats");
         let mut rng = ChaCha8Rng::seed_from_u64(args[4].parse().expect("seed"));
         let mut state = MoonLeap::new(&config, seats).expect("setup");
         // `<actions>` may be `end`: stop at the first roll with a single end cell left empty.
         let near_end = args[5] == "end";
-        let limit = if near_end { usize::MAX } else { args[5].parse().expect("actions") };
+        let limit = if near_end {
+            usize::MAX
+        } else {
+            args[5].parse().expect("actions")
+        };
         for _ in 0..limit {
-            let empty_ends = state.board().desc().end_cells.iter().filter(|c| state.track()[usize::from(**c) - 1].is_none()).count();
+            let empty_ends = state
+                .board()
+                .desc()
+                .end_cells
+                .iter()
+                .filter(|c| state.track()[usize::from(**c) - 1].is_none())
+                .count();
             if near_end && empty_ends == 1 && state.to_act() == ToAct::Chance {
                 break;
             }

@@ -22,7 +22,11 @@ impl Face {
     /// The numbered face `n` (1 to 5), or `None`.
     #[must_use]
     pub const fn number(n: u8) -> Option<Face> {
-        if n >= 1 && n <= 5 { Some(Face(n)) } else { None }
+        if n >= 1 && n <= 5 {
+            Some(Face(n))
+        } else {
+            None
+        }
     }
 
     /// The astronaut number the face names, or `None` for the star.
@@ -181,7 +185,10 @@ pub fn parse_action(text: &str, mercenaries: bool) -> Result<Action, ParseError>
             if a.number == b.number {
                 return Err(ParseError::new(
                     text,
-                    format!("astronaut {} is named twice; a split moves two different astronauts", a.number),
+                    format!(
+                        "astronaut {} is named twice; a split moves two different astronauts",
+                        a.number
+                    ),
                 ));
             }
             let sum = a.number + b.number;
@@ -214,7 +221,10 @@ fn parse_piece(token: &str, mercenaries: bool) -> Result<Piece, ParseError> {
         ));
     }
     match digits.parse::<u8>() {
-        Ok(n @ 1..=5) => Ok(Piece { mercenary, number: n }),
+        Ok(n @ 1..=5) => Ok(Piece {
+            mercenary,
+            number: n,
+        }),
         Ok(_) => Err(ParseError::new(
             token,
             "astronaut number out of range: astronauts are numbered 1 to 5",
@@ -232,7 +242,9 @@ mod tests {
 
     #[test]
     fn every_action_text_round_trips() {
-        for text in ["r1", "r5", "r*", "4", "m4", "1+2", "2+1", "3+2", "m1+m4", "pass"] {
+        for text in [
+            "r1", "r5", "r*", "4", "m4", "1+2", "2+1", "3+2", "m1+m4", "pass",
+        ] {
             let action = parse_action(text, true).unwrap();
             assert_eq!(action.to_string(), text);
         }
@@ -250,7 +262,11 @@ mod tests {
         assert!(err("2+2", false).message.contains("named twice"));
         assert!(err("1+2+3", false).message.contains("expected"));
         assert!(err("m1+2", true).message.contains("never mixes"));
-        assert!(err("m3", false).message.contains("Mercenaries variant is off"));
+        assert!(
+            err("m3", false)
+                .message
+                .contains("Mercenaries variant is off")
+        );
         assert!(err("", false).message.contains("expected"));
     }
 }

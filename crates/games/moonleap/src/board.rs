@@ -105,9 +105,10 @@ impl Board {
         let full = (1u64 << len) - 1;
         let mut beyond = [0u64; 3];
         for (players, slot) in (2u8..=4).zip(beyond.iter_mut()) {
-            let after = *desc.milestone_after.get(&players).ok_or_else(|| {
-                format!("milestone_after: no line for {players} players")
-            })?;
+            let after = *desc
+                .milestone_after
+                .get(&players)
+                .ok_or_else(|| format!("milestone_after: no line for {players} players"))?;
             if after == 0 || usize::from(after) >= len {
                 return Err(format!(
                     "milestone_after: the {players}-player line after cell {after} is not inside 1..{len}"
@@ -116,7 +117,9 @@ impl Board {
             *slot = full & !((1u64 << after) - 1);
         }
         if let Some(p) = desc.milestone_after.keys().find(|p| !(2..=4).contains(*p)) {
-            return Err(format!("milestone_after: {p} is not a player count (2 to 4)"));
+            return Err(format!(
+                "milestone_after: {p} is not a player count (2 to 4)"
+            ));
         }
         if desc.end_cells.is_empty() {
             return Err("end_cells: at least one end cell is needed".to_owned());
@@ -124,7 +127,9 @@ impl Board {
         let mut end = 0u64;
         for &cell in &desc.end_cells {
             if cell == 0 || usize::from(cell) > len {
-                return Err(format!("end_cells: cell {cell} is not on the track 1..={len}"));
+                return Err(format!(
+                    "end_cells: cell {cell} is not on the track 1..={len}"
+                ));
             }
             let bit = 1u64 << (cell - 1);
             if end & bit != 0 {

@@ -211,10 +211,7 @@ impl Game for MoonLeap {
 
     fn outcome(&self) -> Option<Outcome> {
         self.is_over().then(|| {
-            Outcome::ranked_by_score(
-                self.scores().into_iter().map(f64::from).collect(),
-                "score",
-            )
+            Outcome::ranked_by_score(self.scores().into_iter().map(f64::from).collect(), "score")
         })
     }
 

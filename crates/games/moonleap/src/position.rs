@@ -66,7 +66,11 @@ impl MoonLeap {
     /// count differs from the board's cell count, an unknown token, a colour not at the table, an
     /// astronaut placed twice, a player count outside 2-4, a seat to move not at the table, a roll
     /// other than `-`, `1`-`5` or `*`, or a face waiting in a finished game.
-    pub fn from_text(board: Arc<Board>, mercenaries: bool, text: &str) -> Result<MoonLeap, ParseError> {
+    pub fn from_text(
+        board: Arc<Board>,
+        mercenaries: bool,
+        text: &str,
+    ) -> Result<MoonLeap, ParseError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [track, players, to_move, roll] = fields.as_slice() else {
             return Err(ParseError::new(
@@ -89,7 +93,14 @@ impl MoonLeap {
             _ => {
                 return Err(ParseError::new(
                     *to_move,
-                    format!("the seat to move is one of {}", seat_letters.chars().map(String::from).collect::<Vec<_>>().join(", ")),
+                    format!(
+                        "the seat to move is one of {}",
+                        seat_letters
+                            .chars()
+                            .map(String::from)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 ));
             }
         };
@@ -118,12 +129,18 @@ impl MoonLeap {
             ));
         }
         for (i, cell) in cells.iter().enumerate() {
-            let Some((colour, n, token)) = *cell else { continue };
+            let Some((colour, n, token)) = *cell else {
+                continue;
+            };
             let slot = &mut state.cells[colour][usize::from(n) - 1];
             if *slot != 0 {
                 return Err(ParseError::new(
                     token,
-                    format!("astronaut {token} stands twice, on cells {} and {}", *slot, i + 1),
+                    format!(
+                        "astronaut {token} stands twice, on cells {} and {}",
+                        *slot,
+                        i + 1
+                    ),
                 ));
             }
             *slot = i as u8 + 1;
@@ -171,10 +188,17 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
                 ));
             }
             _ => {
-                let bad = track[i..].chars().next().map(String::from).unwrap_or_default();
+                let bad = track[i..]
+                    .chars()
+                    .next()
+                    .map(String::from)
+                    .unwrap_or_default();
                 return Err(ParseError::new(
                     bad,
-                    format!("cell {}: expected `.` or a colour letter and an astronaut number (`a3`)", cells.len() + 1),
+                    format!(
+                        "cell {}: expected `.` or a colour letter and an astronaut number (`a3`)",
+                        cells.len() + 1
+                    ),
                 ));
             }
         };
@@ -183,7 +207,10 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
             _ => {
                 return Err(ParseError::new(
                     token,
-                    format!("cell {}: a colour letter is followed by an astronaut number 1 to 5", cells.len() + 1),
+                    format!(
+                        "cell {}: a colour letter is followed by an astronaut number 1 to 5",
+                        cells.len() + 1
+                    ),
                 ));
             }
         };
@@ -224,6 +251,7 @@ impl<'de> Deserialize<'de> for MoonLeap {
             None => Board::standard(),
             Some(desc) => Arc::new(Board::new(desc).map_err(serde::de::Error::custom)?),
         };
-        MoonLeap::from_text(board, repr.mercenaries, &repr.position).map_err(serde::de::Error::custom)
+        MoonLeap::from_text(board, repr.mercenaries, &repr.position)
+            .map_err(serde::de::Error::custom)
     }
 }

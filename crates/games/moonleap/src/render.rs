@@ -39,8 +39,16 @@ pub(crate) fn render(game: &MoonLeap, color: bool) -> String {
         out,
         "Moon Leap on board `{}`, {seats} players{}; milestone line after cell {line_after} ({})",
         board.desc().name,
-        if game.mercenaries() { ", with mercenaries" } else { "" },
-        if game.milestone_passed() { "passed: 3, 4 and 5 may split" } else { "not passed: no splits yet" },
+        if game.mercenaries() {
+            ", with mercenaries"
+        } else {
+            ""
+        },
+        if game.milestone_passed() {
+            "passed: 3, 4 and 5 may split"
+        } else {
+            "not passed: no splits yet"
+        },
     );
     for start in (0..board.len()).step_by(ROW) {
         let cells = start..(start + ROW).min(board.len());
@@ -48,13 +56,25 @@ pub(crate) fn render(game: &MoonLeap, color: bool) -> String {
             ("cell ".to_owned(), "value".to_owned(), "     ".to_owned());
         for i in cells {
             let cell = i + 1;
-            let sep = if cell == line_after + 1 && cell > 1 { '|' } else { ' ' };
+            let sep = if cell == line_after + 1 && cell > 1 {
+                '|'
+            } else {
+                ' '
+            };
             let _ = write!(numbers, "{sep}{cell:>4} ");
             let v = board.value(cell as u8);
             let end = if board.is_end(cell as u8) { "*" } else { " " };
-            let shown = if v < 0 { format!("[{v}]") } else { format!("{v}") };
+            let shown = if v < 0 {
+                format!("[{v}]")
+            } else {
+                format!("{v}")
+            };
             let shown = format!("{shown:>4}");
-            let shown = if v < 0 { paint(&shown, "31", color) } else { shown };
+            let shown = if v < 0 {
+                paint(&shown, "31", color)
+            } else {
+                shown
+            };
             let _ = write!(values, "{sep}{shown}{end}");
             let who = match track[i] {
                 None => "   .".to_owned(),
@@ -97,7 +117,11 @@ pub(crate) fn render(game: &MoonLeap, color: bool) -> String {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    let mover = format!("seat {} ({})", game.to_move() + 1, colour_letter(game.to_move()));
+    let mover = format!(
+        "seat {} ({})",
+        game.to_move() + 1,
+        colour_letter(game.to_move())
+    );
     let status = if game.is_over() {
         let best = scores.iter().max().copied().unwrap_or(0);
         let winners: Vec<String> = (0..seats)

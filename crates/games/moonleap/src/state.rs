@@ -182,7 +182,10 @@ impl MoonLeap {
         (face.is_star() || face.astronaut() == Some(piece.number))
             && (!piece.mercenary || self.mercenaries)
             && self
-                .target(self.cells[self.colour(piece)][usize::from(piece.number) - 1], self.occupied)
+                .target(
+                    self.cells[self.colour(piece)][usize::from(piece.number) - 1],
+                    self.occupied,
+                )
                 .is_some()
     }
 
@@ -190,7 +193,10 @@ impl MoonLeap {
     /// pair is in the table for the face, `first` can move now and `second` can move on the track
     /// as it stands after `first`'s move (the sequential check).
     fn split_ok(&self, face: Face, first: Piece, second: Piece) -> bool {
-        let pair = (first.number.min(second.number), first.number.max(second.number));
+        let pair = (
+            first.number.min(second.number),
+            first.number.max(second.number),
+        );
         if !self.milestone_passed()
             || first.mercenary != second.mercenary
             || (first.mercenary && !self.mercenaries)
@@ -227,19 +233,29 @@ impl MoonLeap {
         };
         let passed = self.milestone_passed();
         for &(colour, mercenary) in colours {
-            let colour = if mercenary { colour } else { usize::from(self.to_move) };
+            let colour = if mercenary {
+                colour
+            } else {
+                usize::from(self.to_move)
+            };
             let row = &self.cells[colour];
             let piece = |number| Piece { mercenary, number };
             match face.astronaut() {
                 None => {
                     for n in 1..=ASTRONAUTS as u8 {
-                        if self.target(row[usize::from(n) - 1], self.occupied).is_some() {
+                        if self
+                            .target(row[usize::from(n) - 1], self.occupied)
+                            .is_some()
+                        {
                             out.push(Action::Move(piece(n)));
                         }
                     }
                 }
                 Some(n) => {
-                    if self.target(row[usize::from(n) - 1], self.occupied).is_some() {
+                    if self
+                        .target(row[usize::from(n) - 1], self.occupied)
+                        .is_some()
+                    {
                         out.push(Action::Move(piece(n)));
                     }
                     if passed {
@@ -301,7 +317,9 @@ impl MoonLeap {
                 format!("{a}+{b} does not split the {face} rolled")
             }
             Action::Split(a, b) => {
-                format!("{a}+{b}: {a} must be able to move and then {b} (rules: both halves must be playable)")
+                format!(
+                    "{a}+{b}: {a} must be able to move and then {b} (rules: both halves must be playable)"
+                )
             }
             _ => format!("a move is possible with the {face} rolled, so the roll cannot be passed"),
         }))
@@ -318,7 +336,9 @@ impl MoonLeap {
         let moved: u64 = match *action {
             Action::Move(p) => {
                 let colour = self.colour(p);
-                let Some(to) = self.step(colour, p.number) else { return };
+                let Some(to) = self.step(colour, p.number) else {
+                    return;
+                };
                 if self.is_over() {
                     return;
                 }
@@ -326,11 +346,15 @@ impl MoonLeap {
             }
             Action::Split(a, b) => {
                 let colour = self.colour(a);
-                let Some(first) = self.step(colour, a.number) else { return };
+                let Some(first) = self.step(colour, a.number) else {
+                    return;
+                };
                 if self.is_over() {
                     return;
                 }
-                let Some(second) = self.step(colour, b.number) else { return };
+                let Some(second) = self.step(colour, b.number) else {
+                    return;
+                };
                 if self.is_over() {
                     return;
                 }

@@ -57,9 +57,13 @@ fn the_table_covers_every_player_count_from_the_start_to_depth_6_and_beyond() {
             .filter(|l| !l.mercenaries && l.position == start)
             .map(|l| l.depth)
             .max();
-        assert!(deepest >= Some(6), "start of {players} players: {deepest:?}");
+        assert!(
+            deepest >= Some(6),
+            "start of {players} players: {deepest:?}"
+        );
     }
-    let positions: std::collections::BTreeSet<&str> = lines.iter().map(|l| l.position.as_str()).collect();
+    let positions: std::collections::BTreeSet<&str> =
+        lines.iter().map(|l| l.position.as_str()).collect();
     assert!(positions.len() >= 15, "mid-game positions are in the table");
 }
 
@@ -69,7 +73,13 @@ fn the_first_levels_from_the_start_are_counted_by_hand() {
     // Until the milestone is passed every roll has 10 children, so depth 2k is 10^k.
     let lines = table();
     let start2 = format!("{} 2 a -", ".".repeat(37));
-    let at = |d: u32| lines.iter().find(|l| l.position == start2 && l.depth == d).unwrap().nodes;
+    let at = |d: u32| {
+        lines
+            .iter()
+            .find(|l| l.position == start2 && l.depth == d)
+            .unwrap()
+            .nodes
+    };
     assert_eq!(at(1), 6);
     assert_eq!(at(2), 10);
     assert_eq!(at(3), 60);

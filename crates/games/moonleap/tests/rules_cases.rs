@@ -53,10 +53,20 @@ impl MoonLeapStart {
 
 #[test]
 fn case_04_the_milestone_opens_splitting_for_everyone() {
-    let g = state(&position(2, &[(1, "a1"), (2, "a2"), (3, "b2"), (10, "b1")], 'b', '1'));
+    let g = state(&position(
+        2,
+        &[(1, "a1"), (2, "a2"), (3, "b2"), (10, "b1")],
+        'b',
+        '1',
+    ));
     assert!(!g.milestone_passed());
     // Before the line is passed, A's 5 does not split.
-    let before = state(&position(2, &[(1, "a1"), (2, "a2"), (3, "b2"), (10, "b1")], 'a', '5'));
+    let before = state(&position(
+        2,
+        &[(1, "a1"), (2, "a2"), (3, "b2"), (10, "b1")],
+        'a',
+        '5',
+    ));
     assert_eq!(legal(&before), ["5"]);
     let g = play(&g, "1"); // B1 is the first onto cell 11
     assert_eq!(cell(&g, "b1"), Some(11));
@@ -77,7 +87,12 @@ fn case_05_the_split_table() {
     assert_eq!(legal(&at('2')), ["2"]);
     assert_eq!(legal(&at('*')), ["1", "2", "3", "4", "5"]);
     let g = at('4');
-    assert!(g.parse_action("2+2").unwrap_err().message.contains("named twice"));
+    assert!(
+        g.parse_action("2+2")
+            .unwrap_err()
+            .message
+            .contains("named twice")
+    );
 }
 
 #[test]
@@ -86,18 +101,33 @@ fn case_06_both_halves_must_be_playable() {
     assert_eq!(legal(&g), ["3"]);
     let mut refused = g.clone();
     let split = g.parse_action("2+1").unwrap();
-    assert!(refused.apply(plateau_engine::Actor::Seat(Seat(0)), &split).is_err());
+    assert!(
+        refused
+            .apply(plateau_engine::Actor::Seat(Seat(0)), &split)
+            .is_err()
+    );
     assert_eq!(refused.format_position(), g.format_position());
 }
 
 #[test]
 fn case_07_order_is_free_and_it_matters() {
-    let g = state(&position(2, &[(10, "a2"), (11, "a3"), (13, "b1")], 'a', '5'));
+    let g = state(&position(
+        2,
+        &[(10, "a2"), (11, "a3"), (13, "b1")],
+        'a',
+        '5',
+    ));
     assert!(legal(&g).contains(&"2+3".to_owned()) && legal(&g).contains(&"3+2".to_owned()));
     let two_first = play(&g, "2+3");
-    assert_eq!((cell(&two_first, "a2"), cell(&two_first, "a3")), (Some(12), Some(14)));
+    assert_eq!(
+        (cell(&two_first, "a2"), cell(&two_first, "a3")),
+        (Some(12), Some(14))
+    );
     let three_first = play(&g, "3+2");
-    assert_eq!((cell(&three_first, "a3"), cell(&three_first, "a2")), (Some(12), Some(11)));
+    assert_eq!(
+        (cell(&three_first, "a3"), cell(&three_first, "a2")),
+        (Some(12), Some(11))
+    );
 }
 
 #[test]
@@ -109,20 +139,42 @@ fn case_08_one_astronaut_per_cell_no_capture() {
 
 #[test]
 fn case_09_an_unchanged_run_gives_nothing() {
-    let g = state(&position(2, &[(14, "a1"), (15, "a2"), (16, "a3"), (2, "a5")], 'a', '5'));
+    let g = state(&position(
+        2,
+        &[(14, "a1"), (15, "a2"), (16, "a3"), (2, "a5")],
+        'a',
+        '5',
+    ));
     let g = play(&g, "5");
     assert_eq!(cell(&g, "a5"), Some(3));
-    assert!(g.format_position().ends_with(" 2 b -"), "{}", g.format_position());
+    assert!(
+        g.format_position().ends_with(" 2 b -"),
+        "{}",
+        g.format_position()
+    );
 }
 
 #[test]
 fn case_10_a_run_must_be_own_colour_and_gap_free() {
     // A1 from 19 lands on 21: A on 20, 21, 23 with 22 empty.
-    let gap = play(&state(&position(2, &[(19, "a1"), (20, "a2"), (23, "a3")], 'a', '1')), "1");
+    let gap = play(
+        &state(&position(
+            2,
+            &[(19, "a1"), (20, "a2"), (23, "a3")],
+            'a',
+            '1',
+        )),
+        "1",
+    );
     assert_eq!(cell(&gap, "a1"), Some(21));
     assert!(gap.format_position().ends_with(" b -"));
     // The same with B on 22.
-    let g = state(&position(2, &[(19, "a1"), (20, "a2"), (22, "b1"), (23, "a3")], 'a', '1'));
+    let g = state(&position(
+        2,
+        &[(19, "a1"), (20, "a2"), (22, "b1"), (23, "a3")],
+        'a',
+        '1',
+    ));
     let other = play(&g, "1");
     assert_eq!(cell(&other, "a1"), Some(21));
     assert!(other.format_position().ends_with(" b -"));
@@ -139,7 +191,12 @@ fn case_11_an_off_board_astronaut_is_not_worth_zero() {
 
 #[test]
 fn case_12_the_end_is_immediate() {
-    let g = state(&position(3, &[(34, "a1"), (35, "b1"), (36, "c1")], 'a', '1'));
+    let g = state(&position(
+        3,
+        &[(34, "a1"), (35, "b1"), (36, "c1")],
+        'a',
+        '1',
+    ));
     let g = play(&g, "1");
     assert_eq!(g.to_act(), ToAct::Terminal);
     assert!(g.format_position().ends_with(" 3 a -"));
@@ -160,7 +217,9 @@ fn case_13_entering_skips_a_filled_prefix() {
 
 #[test]
 fn case_14_entering_can_pass_the_milestone() {
-    let pool = ["a1", "a2", "a3", "a5", "b1", "b2", "b3", "b4", "b5", "c1", "c2", "c3", "c4"];
+    let pool = [
+        "a1", "a2", "a3", "a5", "b1", "b2", "b3", "b4", "b5", "c1", "c2", "c3", "c4",
+    ];
     let g = state(&position(3, &fill(1..=13, &pool), 'a', '4'));
     assert!(!g.milestone_passed());
     let g = play(&g, "4");
@@ -174,7 +233,10 @@ fn case_15_a_blocked_single_is_forfeited() {
     let g = state(&position(2, &[(37, "a2"), (12, "b1")], 'a', '2'));
     assert_eq!(legal(&g), ["pass"]);
     let after = play(&g, "pass");
-    assert_eq!(after.format_position(), position(2, &[(37, "a2"), (12, "b1")], 'b', '-'));
+    assert_eq!(
+        after.format_position(),
+        position(2, &[(37, "a2"), (12, "b1")], 'b', '-')
+    );
 }
 
 #[test]
@@ -193,7 +255,14 @@ fn case_17_a_split_may_be_declined() {
 #[test]
 fn case_18_sequential_legality() {
     let mut pieces = fill(20..=32, OTHERS_4P);
-    pieces.extend([(33, "a1"), (34, "a4"), (35, "d4"), (37, "d5"), (1, "a2"), (2, "a3")]);
+    pieces.extend([
+        (33, "a1"),
+        (34, "a4"),
+        (35, "d4"),
+        (37, "d5"),
+        (1, "a2"),
+        (2, "a3"),
+    ]);
     let g = state(&position(4, &pieces, 'a', '5'));
     assert_eq!(legal(&g), ["2+3", "3+2", "4+1", "5"]);
     let ended = play(&g, "4+1");
@@ -225,19 +294,39 @@ fn case_21_a_run_created_by_entering() {
     assert_eq!(legal(&g), ["3"]);
     let g = play(&g, "3");
     assert_eq!(cell(&g, "a3"), Some(10));
-    assert!(g.format_position().ends_with(" 2 a -"), "extra roll: {}", g.format_position());
+    assert!(
+        g.format_position().ends_with(" 2 a -"),
+        "extra roll: {}",
+        g.format_position()
+    );
 }
 
 #[test]
 fn case_22_a_leap_frog_run() {
-    let g = play(&state(&position(2, &[(14, "a1"), (15, "a2"), (16, "a3")], 'a', '1')), "1");
+    let g = play(
+        &state(&position(
+            2,
+            &[(14, "a1"), (15, "a2"), (16, "a3")],
+            'a',
+            '1',
+        )),
+        "1",
+    );
     assert_eq!(cell(&g, "a1"), Some(17));
     assert!(g.format_position().ends_with(" 2 a -"));
 }
 
 #[test]
 fn case_23_an_extension_counts() {
-    let pieces = [(10, "a4"), (11, "b1"), (12, "b2"), (13, "b3"), (14, "a1"), (15, "a2"), (16, "a3")];
+    let pieces = [
+        (10, "a4"),
+        (11, "b1"),
+        (12, "b2"),
+        (13, "b3"),
+        (14, "a1"),
+        (15, "a2"),
+        (16, "a3"),
+    ];
     let g = play(&state(&position(2, &pieces, 'a', '4')), "4");
     assert_eq!(cell(&g, "a4"), Some(17));
     assert!(g.format_position().ends_with(" 2 a -"));
@@ -291,7 +380,12 @@ fn case_26_only_the_final_state_is_checked() {
 fn case_27_two_runs_cannot_both_need_counting() {
     // Two runs of three need six astronauts of one colour; a colour has five: a position text
     // with a sixth is refused.
-    let text = position(2, &[(1, "a1"), (2, "a2"), (3, "a3"), (5, "a4"), (6, "a5")], 'a', '-');
+    let text = position(
+        2,
+        &[(1, "a1"), (2, "a2"), (3, "a3"), (5, "a4"), (6, "a5")],
+        'a',
+        '-',
+    );
     assert!(state(&text).format_position() == text);
     let six = text.replacen("......", "a1....", 1);
     assert!(plateau_moonleap::MoonLeap::parse_position(&Config::default(), &six).is_err());
@@ -299,7 +393,12 @@ fn case_27_two_runs_cannot_both_need_counting() {
 
 #[test]
 fn case_28_a_run_plus_the_end() {
-    let g = state(&position(2, &[(34, "a1"), (35, "a2"), (36, "a3")], 'a', '1'));
+    let g = state(&position(
+        2,
+        &[(34, "a1"), (35, "a2"), (36, "a3")],
+        'a',
+        '1',
+    ));
     let g = play(&g, "1");
     assert_eq!(cell(&g, "a1"), Some(37));
     assert_eq!(g.to_act(), ToAct::Terminal);
@@ -320,7 +419,12 @@ fn case_29_the_milestone_passed_during_extra_rolls() {
 
 #[test]
 fn case_30_opponents_cannot_create_your_run() {
-    let g = state(&position(3, &[(14, "a1"), (15, "b1"), (16, "a2"), (17, "a3")], 'b', '1'));
+    let g = state(&position(
+        3,
+        &[(14, "a1"), (15, "b1"), (16, "a2"), (17, "a3")],
+        'b',
+        '1',
+    ));
     let g = play(&g, "1");
     assert_eq!(cell(&g, "b1"), Some(18));
     assert!(g.format_position().ends_with(" 3 c -"));
@@ -328,7 +432,12 @@ fn case_30_opponents_cannot_create_your_run() {
 
 #[test]
 fn case_31_the_end_cells_may_hold_any_colours() {
-    let g = state(&position(3, &[(34, "a5"), (35, "b1"), (36, "c1")], 'a', '5'));
+    let g = state(&position(
+        3,
+        &[(34, "a5"), (35, "b1"), (36, "c1")],
+        'a',
+        '5',
+    ));
     let g = play(&g, "5");
     assert_eq!(cell(&g, "a5"), Some(37));
     assert_eq!(g.to_act(), ToAct::Terminal);
@@ -336,7 +445,12 @@ fn case_31_the_end_cells_may_hold_any_colours() {
 
 #[test]
 fn case_32_a_split_ends_mid_way() {
-    let g = state(&position(2, &[(34, "a1"), (35, "b1"), (36, "b2")], 'a', '3'));
+    let g = state(&position(
+        2,
+        &[(34, "a1"), (35, "b1"), (36, "b2")],
+        'a',
+        '3',
+    ));
     let g = play(&g, "1+2");
     assert_eq!(cell(&g, "a1"), Some(37));
     assert_eq!(cell(&g, "a2"), None, "the second half is skipped");
@@ -373,7 +487,10 @@ fn case_34_a_tie_shares_the_win() {
     let outcome = g.outcome().unwrap();
     assert_eq!(outcome.scores, vec![144.0, 144.0, -45.0]);
     assert_eq!(outcome.ranks, vec![1, 1, 3]);
-    assert_eq!(outcome.winners().iter().collect::<Vec<_>>(), vec![Seat(0), Seat(1)]);
+    assert_eq!(
+        outcome.winners().iter().collect::<Vec<_>>(),
+        vec![Seat(0), Seat(1)]
+    );
 }
 
 #[test]
@@ -383,12 +500,18 @@ fn case_35_mercenaries() {
         ..Config::default()
     };
     // M2 on 15 between A's 14 and 16: A3 from 13 lands on 16, no run.
-    let g = state_with(&config, &position(2, &[(13, "a3"), (14, "a1"), (15, "m2")], 'a', '3'));
+    let g = state_with(
+        &config,
+        &position(2, &[(13, "a3"), (14, "a1"), (15, "m2")], 'a', '3'),
+    );
     let g = play(&g, "3");
     assert_eq!(cell(&g, "a3"), Some(16));
     assert!(g.format_position().ends_with(" 2 b -"));
     // A mercenary filling the last end cell ends the game.
-    let g = state_with(&config, &position(2, &[(34, "m1"), (35, "a1"), (36, "b1")], 'b', '1'));
+    let g = state_with(
+        &config,
+        &position(2, &[(34, "m1"), (35, "a1"), (36, "b1")], 'b', '1'),
+    );
     assert!(legal(&g).contains(&"m1".to_owned()));
     let g = play(&g, "m1");
     assert_eq!(cell(&g, "m1"), Some(37));
@@ -396,7 +519,10 @@ fn case_35_mercenaries() {
     // Mercenaries score for no one: both seats' scores ignore m1 on 37.
     assert_eq!(g.scores(), vec![20 - 5 * 14, 25 - 5 * 14]);
     // Moving only mercenaries gives no extra roll, even next to A's astronauts.
-    let g = state_with(&config, &position(2, &[(14, "a1"), (15, "a2"), (16, "m3")], 'a', '3'));
+    let g = state_with(
+        &config,
+        &position(2, &[(14, "a1"), (15, "a2"), (16, "m3")], 'a', '3'),
+    );
     let g = play(&g, "m3");
     assert_eq!(cell(&g, "m3"), Some(17));
     assert!(g.format_position().ends_with(" 2 b -"));

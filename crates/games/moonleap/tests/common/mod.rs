@@ -12,14 +12,21 @@ pub const CELLS: usize = 37;
 pub fn position(players: usize, pieces: &[(usize, &str)], to_move: char, roll: char) -> String {
     let mut track = vec![".".to_owned(); CELLS];
     for (cell, token) in pieces {
-        assert_eq!(track[cell - 1], ".", "test setup puts two astronauts on cell {cell}");
+        assert_eq!(
+            track[cell - 1],
+            ".",
+            "test setup puts two astronauts on cell {cell}"
+        );
         track[cell - 1] = (*token).to_owned();
     }
     format!("{} {players} {to_move} {roll}", track.concat())
 }
 
 /// `(cell, token)` for every cell of `cells`, taking tokens from `pool` in order.
-pub fn fill(cells: std::ops::RangeInclusive<usize>, pool: &[&'static str]) -> Vec<(usize, &'static str)> {
+pub fn fill(
+    cells: std::ops::RangeInclusive<usize>,
+    pool: &[&'static str],
+) -> Vec<(usize, &'static str)> {
     let cells: Vec<usize> = cells.collect();
     assert!(pool.len() >= cells.len(), "pool too small");
     cells.into_iter().zip(pool.iter().copied()).collect()
@@ -27,7 +34,8 @@ pub fn fill(cells: std::ops::RangeInclusive<usize>, pool: &[&'static str]) -> Ve
 
 /// The state of a position text under `config`.
 pub fn state_with(config: &Config, text: &str) -> MoonLeap {
-    MoonLeap::parse_position(config, text).unwrap_or_else(|e| panic!("bad test position {text}: {e}"))
+    MoonLeap::parse_position(config, text)
+        .unwrap_or_else(|e| panic!("bad test position {text}: {e}"))
 }
 
 /// The state of a position text, standard game.
@@ -62,7 +70,9 @@ pub fn play(game: &MoonLeap, action: &str) -> MoonLeap {
         ToAct::Chance => Actor::Chance,
         other => panic!("nobody acts in {}: {other:?}", game.format_position()),
     };
-    let parsed = game.parse_action(action).unwrap_or_else(|e| panic!("{action}: {e}"));
+    let parsed = game
+        .parse_action(action)
+        .unwrap_or_else(|e| panic!("{action}: {e}"));
     next.apply(actor, &parsed)
         .unwrap_or_else(|e| panic!("{action} refused in {}: {e}", game.format_position()));
     next

@@ -36,7 +36,10 @@ impl RefBoard {
     }
 
     pub fn standard() -> RefBoard {
-        RefBoard::from_json(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/boards/default.json")).unwrap())
+        RefBoard::from_json(
+            &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/boards/default.json"))
+                .unwrap(),
+        )
     }
 }
 
@@ -74,7 +77,11 @@ impl<'b> RefState<'b> {
             track,
             players: fields[1].parse().unwrap(),
             to_move: (fields[2].as_bytes()[0] - b'a') as usize,
-            roll: if fields[3] == "-" { None } else { fields[3].chars().next() },
+            roll: if fields[3] == "-" {
+                None
+            } else {
+                fields[3].chars().next()
+            },
         }
     }
 
@@ -87,16 +94,26 @@ impl<'b> RefState<'b> {
             }
         }
         let roll = self.roll.map_or("-".to_owned(), |c| c.to_string());
-        format!("{s} {} {} {roll}", self.players, (b'a' + self.to_move as u8) as char)
+        format!(
+            "{s} {} {} {roll}",
+            self.players,
+            (b'a' + self.to_move as u8) as char
+        )
     }
 
     pub fn over(&self) -> bool {
-        self.board.end_cells.iter().all(|c| self.track[c - 1].is_some())
+        self.board
+            .end_cells
+            .iter()
+            .all(|c| self.track[c - 1].is_some())
     }
 
     fn line_passed(&self) -> bool {
         let line = self.board.line_after[self.players - 2];
-        self.track.iter().enumerate().any(|(i, c)| c.is_some() && i + 1 > line)
+        self.track
+            .iter()
+            .enumerate()
+            .any(|(i, c)| c.is_some() && i + 1 > line)
     }
 
     fn find(track: &[Option<(char, u8)>], colour: char, n: u8) -> Option<usize> {
@@ -127,7 +144,10 @@ impl<'b> RefState<'b> {
             return vec![];
         }
         let Some(face) = self.roll else {
-            return ["r1", "r2", "r3", "r4", "r5", "r*"].iter().map(|s| s.to_string()).collect();
+            return ["r1", "r2", "r3", "r4", "r5", "r*"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
         };
         let own = (b'a' + self.to_move as u8) as char;
         let mut groups = vec![(own, "")];
@@ -225,19 +245,26 @@ impl<'b> RefState<'b> {
         }
         self.actions()
             .iter()
-            .map(|a| if depth == 1 { 1 } else { self.after(a).perft(depth - 1) })
+            .map(|a| {
+                if depth == 1 {
+                    1
+                } else {
+                    self.after(a).perft(depth - 1)
+                }
+            })
             .sum()
     }
 
-    /// Each seat's score, counted from the track.
-    pub fn scores(&self, values: &[i64]) -> Vec<i64> {
+    /// Each seat's score, counted from the track: `values` per cell, `offboard` per number of an
+    /// astronaut that never entered.
+    pub fn scores(&self, values: &[i64], offboard: i64) -> Vec<i64> {
         (0..self.players)
             .map(|s| {
                 let colour = (b'a' + s as u8) as char;
                 (1..=5u8)
                     .map(|n| match Self::find(&self.track, colour, n) {
                         Some(i) => i64::from(n) * values[i],
-                        None => -5 * i64::from(n),
+                        None => offboard * i64::from(n),
                     })
                     .sum()
             })
