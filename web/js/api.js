@@ -71,6 +71,21 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A "Copy" button that copies the value of `input` (an invite link) to the clipboard. */
+export function copyButton(input, label, doneLabel) {
+  const btn = el('button', { type: 'button', class: 'secondary' }, label);
+  btn.addEventListener('click', async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      document.execCommand?.('copy');
+    }
+    btn.textContent = doneLabel;
+  });
+  return btn;
+}
+
 /** Formats milliseconds as m:ss, h:mm:ss, or s.t under ten seconds. */
 export function formatClock(ms) {
   const clamped = Math.max(0, ms);

@@ -1,7 +1,7 @@
 // The lobby (web/index.html): create a match, list open, live and finished matches, join or watch.
 // Uses protocol.md sections 3.1 to 3.5.
 
-import { api, el, getToken, setToken, absolute } from './api.js';
+import { api, el, getToken, setToken, absolute, copyButton } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { seatLabel } from './seats.js';
 
@@ -172,23 +172,12 @@ function renderCreated() {
   }
   const res = lastCreated;
   const game = currentGame();
-  box.replaceChildren(el('h2', {}, t('lobby.created')));
+  box.replaceChildren(el('h2', { style: 'margin-top:1rem' }, t('lobby.created')));
   for (const inv of res.invites || []) {
     const link = absolute(inv.url);
     const input = el('input', { type: 'text', readonly: true, value: link, class: 'invite-link', 'data-seat': inv.seat,
       'aria-label': t('lobby.invite', { n: seatLabel(game?.name, inv.seat) }) });
-    const copy = el('button', {
-      type: 'button', class: 'secondary',
-      onclick: async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(link);
-        } catch {
-          document.execCommand?.('copy');
-        }
-        copy.textContent = t('lobby.copied');
-      },
-    }, t('lobby.copy'));
+    const copy = copyButton(input, t('lobby.copy'), t('lobby.copied'));
     box.append(el('p', { class: 'small' }, t('lobby.invite', { n: seatLabel(game?.name, inv.seat) })),
       el('div', { class: 'invite' }, input, copy));
   }

@@ -2,7 +2,7 @@
 // protocol.md section 4. Everything shown comes from the server's `state` messages; the page only
 // offers the texts of `legal` and sends one back.
 
-import { api, el, getToken, setToken, idFromPath, absolute, formatClock } from './api.js';
+import { api, el, getToken, setToken, idFromPath, absolute, formatClock, copyButton } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { seatLabel } from './seats.js';
 import { resultSentence } from './result.js';
@@ -265,10 +265,11 @@ function renderInvites() {
   panel.classList.toggle('hidden', free.length === 0);
   $('invites').replaceChildren(...free.map((s) => {
     const link = absolute(`/m/${id}?join=${s.seat}`);
+    const input = el('input', { type: 'text', readonly: true, value: link, class: 'invite-link', 'data-seat': s.seat,
+      'aria-label': t('lobby.invite', { n: seatLabel(state.game, s.seat) }) });
     return el('div', { class: 'invite' },
-      el('span', { class: 'small' }, seatLabel(state.game, s.seat)),
-      el('input', { type: 'text', readonly: true, value: link, class: 'invite-link', 'data-seat': s.seat,
-        'aria-label': t('lobby.invite', { n: seatLabel(state.game, s.seat) }) }));
+      el('span', { class: 'small' }, seatLabel(state.game, s.seat)), input,
+      copyButton(input, t('lobby.copy'), t('lobby.copied')));
   }));
 }
 
