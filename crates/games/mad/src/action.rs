@@ -152,9 +152,9 @@ impl Shift {
     /// Reads `P(a,b)` (either order) or `R(x>y>z)` (any starting point of the cycle).
     fn parse(text: &str) -> Result<Shift, ParseError> {
         let inner = |prefix: char| -> Option<&str> {
-            let rest = text.strip_prefix(prefix).or_else(|| {
-                text.strip_prefix(prefix.to_ascii_lowercase())
-            })?;
+            let rest = text
+                .strip_prefix(prefix)
+                .or_else(|| text.strip_prefix(prefix.to_ascii_lowercase()))?;
             rest.strip_prefix('(')?.strip_suffix(')')
         };
         if let Some(body) = inner('P') {

@@ -59,7 +59,9 @@ impl Mad {
     /// unknown token, the same ship twice, a side without its corvette on the board, a bad side,
     /// counter or last-expeller field, or a missing or extra field.
     pub fn parse_position_text(config: MadConfig, text: &str) -> Result<Mad, ParseError> {
-        config.check().map_err(|m| ParseError::new("tiebreak_limit", m))?;
+        config
+            .check()
+            .map_err(|m| ParseError::new("tiebreak_limit", m))?;
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 5 {
             return Err(ParseError::new(
@@ -107,9 +109,10 @@ impl Mad {
                         (1, Some((side, kind, token)))
                     }
                     _ => {
-                        let token = row_text[at..].chars().next().map_or(String::new(), |c| {
-                            c.to_string()
-                        });
+                        let token = row_text[at..]
+                            .chars()
+                            .next()
+                            .map_or(String::new(), |c| c.to_string());
                         return Err(ParseError::new(
                             token,
                             "unknown token in a row: expected a ship like R221 or a count 1-4 \
@@ -172,7 +175,7 @@ impl Mad {
                 ));
             }
         };
-        let expected = if state.ply % 2 == 0 {
+        let expected = if state.ply.is_multiple_of(2) {
             Side::Red
         } else {
             Side::Blue

@@ -17,71 +17,42 @@ pub(crate) const EXILE: u8 = u8::MAX;
 /// each of the 8 ships (96).
 pub(crate) const MAX_ACTIONS: usize = 96 + 8 + 96;
 
-/// Cell geometry computed at compile time: orthogonal neighbours, straight two-cell targets with
-/// their middle cell, and L-shaped two-cell targets with their two possible middle cells.
-struct Geometry {
-    near: [[u8; 4]; CELLS],
-    near_len: [u8; CELLS],
-    straight: [[(u8, u8); 4]; CELLS],
-    straight_len: [u8; CELLS],
-    corner: [[(u8, u8, u8); 4]; CELLS],
-    corner_len: [u8; CELLS],
-}
+/// Orthogonal neighbours of each cell as a bit set over the 24 cells (bit i = cell i), computed
+/// at compile time.
+static NEAR: [u32; CELLS] = near();
 
-const fn cell_at(column: i32, row: i32) -> Option<u8> {
-    if column >= 0 && column < COLUMNS as i32 && row >= 0 && row < (CELLS / COLUMNS) as i32 {
-        Some((row * COLUMNS as i32 + column) as u8)
-    } else {
-        None
-    }
-}
-
-const fn geometry() -> Geometry {
-    let mut g = Geometry {
-        near: [[0; 4]; CELLS],
-        near_len: [0; CELLS],
-        straight: [[(0, 0); 4]; CELLS],
-        straight_len: [0; CELLS],
-        corner: [[(0, 0, 0); 4]; CELLS],
-        corner_len: [0; CELLS],
-    };
-    let dirs: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const fn near() -> [u32; CELLS] {
+    let mut near = [0; CELLS];
     let mut cell = 0;
     while cell < CELLS {
-        let (c, r) = ((cell % COLUMNS) as i32, (cell / COLUMNS) as i32);
-        let mut d = 0;
-        while d < 4 {
-            let (dc, dr) = dirs[d];
-            if let Some(n) = cell_at(c + dc, r + dr) {
-                g.near[cell][g.near_len[cell] as usize] = n;
-                g.near_len[cell] += 1;
-                if let Some(t) = cell_at(c + 2 * dc, r + 2 * dr) {
-                    g.straight[cell][g.straight_len[cell] as usize] = (t, n);
-                    g.straight_len[cell] += 1;
-                }
-            }
-            d += 1;
+        let (c, r) = (cell % COLUMNS, cell / COLUMNS);
+        if c > 0 {
+            near[cell] |= 1 << (cell - 1);
         }
-        let diags: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-        let mut d = 0;
-        while d < 4 {
-            let (dc, dr) = diags[d];
-            if let (Some(t), Some(via_column), Some(via_row)) = (
-                cell_at(c + dc, r + dr),
-                cell_at(c + dc, r),
-                cell_at(c, r + dr),
-            ) {
-                g.corner[cell][g.corner_len[cell] as usize] = (t, via_column, via_row);
-                g.corner_len[cell] += 1;
-            }
-            d += 1;
+        if c + 1 < COLUMNS {
+            near[cell] |= 1 << (cell + 1);
+        }
+        if r > 0 {
+            near[cell] |= 1 << (cell - COLUMNS);
+        }
+        if r + 1 < CELLS / COLUMNS {
+            near[cell] |= 1 << (cell + COLUMNS);
         }
         cell += 1;
     }
-    g
+    near
 }
 
-static GEO: Geometry = geometry();
+/// The cells of a side's last row (section 3): row 6 for Red, row 1 for Blue.
+const LAST_ROW: [u32; 2] = [0xf << 20, 0xf];
+
+/// The cells from which a 1-cell step can reach a side's last row: that row and the one before.
+const BONUS_ZONE: [u32; 2] = [0xff << 16, 0xff];
+
+/// Kinds of the two rotation pools as bit sets over kinds: frigates {112, 121, 211} and
+/// destroyers {122, 212, 221}.
+const FRIGATES: u8 = 0b0001_0110;
+const DESTROYERS: u8 = 0b0110_1000;
 
 /// How a finished game ended (the `kind` of its `Outcome`, see the crate doc).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -117,12 +88,16 @@ impl EndKind {
 /// configuration. Small and `Copy` (about 90 bytes).
 ///
 /// Cells are indexed `(row - 1) * 4 + column` (a = 0). `cells` holds 0 for an empty cell or
-/// `1 + side * 8 + kind`; `pos[side][kind]` is the ship's cell or `EXILE`. Both always agree.
+/// `1 + side * 8 + kind`; `pos[side][kind]` is the ship's cell or `EXILE`; `occupied[side]` and
+/// `armoured[side]` are bit sets (bit i = cell i) of the side's ships and of those with 2 shields.
+/// All four always agree.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Mad {
     pub(crate) config: MadConfig,
     pub(crate) cells: [u8; CELLS],
     pub(crate) pos: [[u8; 8]; 2],
+    pub(crate) occupied: [u32; 2],
+    pub(crate) armoured: [u32; 2],
     pub(crate) side: Side,
     pub(crate) ply: u16,
     pub(crate) since: u16,
@@ -161,6 +136,8 @@ impl Mad {
             config,
             cells: [0; CELLS],
             pos: [[EXILE; 8]; 2],
+            occupied: [0; 2],
+            armoured: [0; 2],
             side: Side::Red,
             ply: 0,
             since: 0,
@@ -173,6 +150,8 @@ impl Mad {
     pub(crate) fn put(&mut self, side: Side, kind: Kind, cell: u8) {
         self.cells[cell as usize] = token(side, kind);
         self.pos[side as usize][kind as usize] = cell;
+        self.occupied[side as usize] |= 1 << cell;
+        self.armoured[side as usize] |= u32::from(kind & 1) << cell;
     }
 
     /// The configuration.
@@ -243,37 +222,14 @@ impl Mad {
         }
     }
 
-    /// Whether `shift` is legal for `side` as a turn of its own: a permutation needs one ship of
-    /// the pair on the board, a rotation two ships of its pool (sections 5.2, 5.3).
-    fn shift_legal(&self, side: Side, shift: Shift) -> bool {
-        let pos = &self.pos[side as usize];
-        match shift {
-            Shift::Permute(p) => pos[p as usize] != EXILE || pos[7 - p as usize] != EXILE,
-            Shift::Rotate(r) => {
-                ROTATIONS[r as usize]
-                    .iter()
-                    .filter(|k| pos[**k as usize] != EXILE)
-                    .count()
-                    >= 2
-            }
-        }
-    }
-
-    /// Whether the mover of `kind` (cannons) may land on `cell`: empty, or an enemy it can expel.
-    /// Returns `Some(capture)`.
-    #[inline]
-    fn landing(&self, side: Side, kind: Kind, cell: u8) -> Option<bool> {
-        let t = self.cells[cell as usize];
-        if t == 0 {
-            return Some(false);
-        }
-        let (owner, target) = untoken(t)?;
-        (owner != side && shields(target) <= cannons(kind)).then_some(true)
-    }
-
     /// Writes the legal actions of the side to move into `out` (cleared first), in the order of
     /// rules/mad.md section 9: movements, permutations, rotations, bonus composites; or, in the
     /// positioning turn, `pass` then the shifts. Nothing once the game is over.
+    ///
+    /// Movements use bit sets: the targets of a ship are its neighbours and, with 2 sails, the
+    /// neighbours of its empty neighbours other than itself. On a grid a neighbour's neighbour is
+    /// at distance 0 or 2, so this is exactly the 2-cell paths (straight or L) with a free middle
+    /// cell, without U-turns (section 5.1).
     pub(crate) fn generate(&self, out: &mut Vec<Action>) {
         out.clear();
         if self.result.is_some() {
@@ -286,81 +242,105 @@ impl Mad {
             self.push_shifts(side, out);
             return;
         }
+        // Ships with 2 shields (`armoured`) may be expelled only by 2-cannon ships.
+        let (occupied, armoured) = (self.occupied, self.armoured);
+        let enemy = occupied[1 - me];
+        let empty = !(occupied[0] | occupied[1]);
+        let reach = |kind: Kind, from: u8| -> u32 {
+            let mut targets = NEAR[from as usize];
+            if sails(kind) == 2 {
+                let mut middles = targets & empty;
+                while middles != 0 {
+                    targets |= NEAR[middles.trailing_zeros() as usize];
+                    middles &= middles - 1;
+                }
+                targets &= !(1 << from);
+            }
+            targets &= !occupied[me];
+            if cannons(kind) == 1 {
+                targets &= !armoured[1 - me];
+            }
+            targets
+        };
         for kind in 0..8u8 {
             let from = self.pos[me][kind as usize];
             if from == EXILE {
                 continue;
             }
-            let f = from as usize;
-            for &to in &GEO.near[f][..GEO.near_len[f] as usize] {
-                if let Some(capture) = self.landing(side, kind, to) {
-                    out.push(Action::Move(Step { from, to, capture }));
-                }
-            }
-            if sails(kind) == 2 {
-                for &(to, mid) in &GEO.straight[f][..GEO.straight_len[f] as usize] {
-                    if self.cells[mid as usize] == 0
-                        && let Some(capture) = self.landing(side, kind, to)
-                    {
-                        out.push(Action::Move(Step { from, to, capture }));
-                    }
-                }
-                for &(to, a, b) in &GEO.corner[f][..GEO.corner_len[f] as usize] {
-                    if (self.cells[a as usize] == 0 || self.cells[b as usize] == 0)
-                        && let Some(capture) = self.landing(side, kind, to)
-                    {
-                        out.push(Action::Move(Step { from, to, capture }));
-                    }
-                }
+            let mut targets = reach(kind, from);
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let capture = enemy & (1 << to) != 0;
+                out.push(Action::Move(Step { from, to, capture }));
             }
         }
         self.push_shifts(side, out);
         // Bonus composites (section 6): a 1-cell step onto the last row that does not expel the
         // enemy corvette, then every shift involving the moved ship that is legal afterwards. The
-        // step changes no other own ship, so a shift's legality after it is easy to read here.
-        let last_row = Self::last_row(side);
-        for kind in 0..8u8 {
-            let from = self.pos[me][kind as usize];
-            if from == EXILE {
-                continue;
+        // step changes no other own ship, so the shifts' legality reads off the fleet as it is.
+        let enemy_corvette = match self.pos[1 - me][CORVETTE as usize] {
+            EXILE => 0,
+            cell => 1u32 << cell,
+        };
+        let on_board = self.on_board(side);
+        let mut near_last_row = occupied[me] & BONUS_ZONE[me];
+        while near_last_row != 0 {
+            let from = near_last_row.trailing_zeros() as u8;
+            near_last_row &= near_last_row - 1;
+            let kind = (self.cells[from as usize] - 1) & 7;
+            let mut targets = NEAR[from as usize] & LAST_ROW[me] & !occupied[me] & !enemy_corvette;
+            if cannons(kind) == 1 {
+                targets &= !armoured[1 - me];
             }
-            let f = from as usize;
-            for &to in &GEO.near[f][..GEO.near_len[f] as usize] {
-                if to / COLUMNS as u8 != last_row {
-                    continue;
-                }
-                let Some(capture) = self.landing(side, kind, to) else {
-                    continue;
+            let pool = match kind.count_ones() {
+                1 => FRIGATES,
+                2 => DESTROYERS,
+                _ => 0,
+            };
+            let rotations: &[u8] = if (on_board & pool & !(1 << kind)) != 0 {
+                if pool == FRIGATES { &[0, 1] } else { &[2, 3] }
+            } else {
+                &[]
+            };
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let step = Step {
+                    from,
+                    to,
+                    capture: enemy & (1 << to) != 0,
                 };
-                if capture && self.cells[to as usize] == token(side.other(), CORVETTE) {
-                    continue;
-                }
-                let step = Step { from, to, capture };
-                let pair = kind.min(7 - kind);
-                out.push(Action::Bonus(step, Shift::Permute(pair)));
-                let rotations = match kind.count_ones() {
-                    1 => [0, 1],
-                    2 => [2, 3],
-                    _ => continue,
-                };
-                let pool = ROTATIONS[rotations[0]];
-                let others_on_board = pool
-                    .iter()
-                    .filter(|k| **k != kind && self.pos[me][**k as usize] != EXILE)
-                    .count();
-                if others_on_board >= 1 {
-                    for r in rotations {
-                        out.push(Action::Bonus(step, Shift::Rotate(r as u8)));
-                    }
+                out.push(Action::Bonus(step, Shift::Permute(kind.min(7 - kind))));
+                for &r in rotations {
+                    out.push(Action::Bonus(step, Shift::Rotate(r)));
                 }
             }
         }
     }
 
+    /// The kinds of `side` on the board, as a bit set over kinds.
+    fn on_board(&self, side: Side) -> u8 {
+        let mut set = 0;
+        for kind in 0..8 {
+            if self.pos[side as usize][kind] != EXILE {
+                set |= 1 << kind;
+            }
+        }
+        set
+    }
+
     fn push_shifts(&self, side: Side, out: &mut Vec<Action>) {
-        for shift in Shift::ALL {
-            if self.shift_legal(side, shift) {
-                out.push(Action::Shift(shift));
+        let on_board = self.on_board(side);
+        for p in 0..4u8 {
+            if on_board & (1 << p | 1 << (7 - p)) != 0 {
+                out.push(Action::Shift(Shift::Permute(p)));
+            }
+        }
+        for (r, pool) in [(0, FRIGATES), (2, DESTROYERS)] {
+            if (on_board & pool).count_ones() >= 2 {
+                out.push(Action::Shift(Shift::Rotate(r)));
+                out.push(Action::Shift(Shift::Rotate(r + 1)));
             }
         }
     }
@@ -417,13 +397,21 @@ impl Mad {
         let mover = self.cells[step.from as usize];
         let target = self.cells[step.to as usize];
         let expelled = target != 0;
+        let (from_bit, to_bit) = (1u32 << step.from, 1u32 << step.to);
         if let Some((owner, kind)) = untoken(target) {
             self.pos[owner as usize][kind as usize] = EXILE;
+            self.occupied[owner as usize] &= !to_bit;
+            self.armoured[owner as usize] &= !to_bit;
         }
         self.cells[step.to as usize] = mover;
         self.cells[step.from as usize] = 0;
         let kind = (mover - 1) & 7;
-        self.pos[side as usize][kind as usize] = step.to;
+        let me = side as usize;
+        self.pos[me][kind as usize] = step.to;
+        self.occupied[me] ^= from_bit | to_bit;
+        if kind & 1 == 1 {
+            self.armoured[me] ^= from_bit | to_bit;
+        }
         expelled
     }
 
@@ -454,6 +442,16 @@ impl Mad {
                 self.cells[cell as usize] = token(side, kind);
             }
         }
+        // The set of occupied cells is unchanged unless a ship entered from or left for exile.
+        let (mut occupied, mut armoured) = (0, 0);
+        for (kind, &cell) in self.pos[me].iter().enumerate() {
+            if cell != EXILE {
+                occupied |= 1 << cell;
+                armoured |= ((kind & 1) as u32) << cell;
+            }
+        }
+        self.occupied[me] = occupied;
+        self.armoured[me] = armoured;
     }
 
     /// Why `action` is not legal for the side to move (called only when it is not in the legal
@@ -644,4 +642,44 @@ pub(crate) fn untoken(t: u8) -> Option<(Side, Kind)> {
 const fn mirror(cell: u8) -> u8 {
     let (c, r) = (cell % 4, cell / 4);
     (5 - r) * 4 + c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// `cells`, `pos`, `occupied` and `armoured` describe the same fleet.
+    fn assert_consistent(state: &Mad) {
+        let mut occupied = [0u32; 2];
+        let mut armoured = [0u32; 2];
+        for side in [Side::Red, Side::Blue] {
+            for kind in 0..8u8 {
+                let cell = state.pos[side as usize][kind as usize];
+                if cell != EXILE {
+                    assert_eq!(state.cells[cell as usize], token(side, kind));
+                    occupied[side as usize] |= 1 << cell;
+                    armoured[side as usize] |= u32::from(kind & 1) << cell;
+                }
+            }
+        }
+        let ships = state.cells.iter().filter(|t| **t != 0).count() as u32;
+        assert_eq!(ships, occupied[0].count_ones() + occupied[1].count_ones());
+        assert_eq!((state.occupied, state.armoured), (occupied, armoured));
+    }
+
+    #[test]
+    fn board_views_stay_consistent_in_random_games() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut out = Vec::new();
+        for _ in 0..200 {
+            let mut state = Mad::start(MadConfig::default());
+            while state.result.is_none() {
+                assert_consistent(&state);
+                state.generate(&mut out);
+                state.play(out[rng.random_range(0..out.len())]);
+            }
+            assert_consistent(&state);
+        }
+    }
 }

@@ -81,7 +81,11 @@ fn compare(brute: &Brute, board: &Board, state: &Mad, depth: u32) {
         let mut child = *state;
         let action = child.parse_action(&action_text).expect("brute texts parse");
         child.apply_legal(Actor::Seat(state.side().seat()), &action);
-        assert_eq!(child.format_position(), child_board.write(), "after {action_text}");
+        assert_eq!(
+            child.format_position(),
+            child_board.write(),
+            "after {action_text}"
+        );
         assert_eq!(
             child.to_act() == ToAct::Terminal,
             child_board.over(),
@@ -117,9 +121,16 @@ fn brute_force_reproduces_the_table() {
     for entry in table() {
         let board = Board::read(&entry.position, entry.positioning);
         let count = brute.perft(&board, entry.depth);
-        let tail = if entry.positioning { ";positioning" } else { "" };
+        let tail = if entry.positioning {
+            ";positioning"
+        } else {
+            ""
+        };
         println!("{};{};{count}{tail}", entry.position, entry.depth);
         ok &= count == entry.count;
     }
-    assert!(ok, "the brute-force counts differ from the table (printed above)");
+    assert!(
+        ok,
+        "the brute-force counts differ from the table (printed above)"
+    );
 }

@@ -36,7 +36,9 @@ fn case_01_each_turn_is_one_coup() {
         state.legal_actions(state.side().seat(), &mut out);
         for action in out {
             let mut child = state;
-            child.apply(Actor::Seat(state.side().seat()), &action).unwrap();
+            child
+                .apply(Actor::Seat(state.side().seat()), &action)
+                .unwrap();
             assert_eq!(child.ply(), state.ply() + 1, "{action}");
             assert_eq!(child.side(), state.side().other(), "{action}");
             assert!(matches!(
@@ -220,7 +222,8 @@ fn case_16_turn_ends_after_a_movement() {
 #[test]
 fn case_17_no_pass_and_no_zero_move() {
     // Red's third turn (turn 5 of the game, ply 4), no expulsion so far.
-    let mut turn5 = at("B221B111B222B212/B121B122B211B112/4/4/R121R122R211R112/R221R111R222R212 r 4 4 -");
+    let mut turn5 =
+        at("B221B111B222B212/B121B122B211B112/4/4/R121R122R211R112/R221R111R222R212 r 4 4 -");
     expect_refused(&mut turn5, "pass", "positioning turn");
     expect_refused(&mut turn5, "c2-c2", "different cell");
     let mut with_rule = Mad::parse_position(
@@ -247,7 +250,10 @@ fn case_18_expelling_the_corvette_wins() {
     s.legal_actions(Seat(1), &mut out);
     assert!(out.is_empty());
     let any = s.parse_action("b6-b5").unwrap();
-    assert_eq!(s.apply(Actor::Seat(Seat(1)), &any), Err(IllegalAction::GameOver));
+    assert_eq!(
+        s.apply(Actor::Seat(Seat(1)), &any),
+        Err(IllegalAction::GameOver)
+    );
 }
 
 #[test]
@@ -272,8 +278,17 @@ fn case_20_expelling_does_not_cancel_the_bonus() {
 
 #[test]
 fn case_21_bonus_shift_must_involve_the_arrived_ship() {
-    let mut s = red(&[("R112", "d5"), ("R122", "b2"), ("R211", "c2"), ("B111", "a6")]);
-    expect_refused(&mut s, "d5-d6+P(122,211)", "involve the ship that moved (112)");
+    let mut s = red(&[
+        ("R112", "d5"),
+        ("R122", "b2"),
+        ("R211", "c2"),
+        ("B111", "a6"),
+    ]);
+    expect_refused(
+        &mut s,
+        "d5-d6+P(122,211)",
+        "involve the ship that moved (112)",
+    );
     assert!(is_legal(&s, "d5-d6+P(112,221)"));
     assert!(is_legal(&s, "d5-d6+R(112>121>211)"));
     assert!(is_legal(&s, "d5-d6+R(112>211>121)"));
@@ -325,7 +340,10 @@ fn case_24_positioning_turn_forbids_movement() {
 fn case_25_positioning_turn_for_blue_too() {
     let mut s = start(true);
     must_play(&mut s, "pass");
-    assert_eq!(s.format_position(), "B221B111B222B212/B121B122B211B112/4/4/R121R122R211R112/R221R111R222R212 b 1 1 -");
+    assert_eq!(
+        s.format_position(),
+        "B221B111B222B212/B121B122B211B112/4/4/R121R122R211R112/R221R111R222R212 b 1 1 -"
+    );
     assert_eq!(legal(&s), POSITIONING_START);
     expect_refused(&mut s, "c5-c4", "positioning turn");
     must_play(&mut s, "R(112>121>211)");
@@ -415,17 +433,26 @@ fn case_29_never_a_draw() {
     assert_eq!(report.games, 200);
     // Exactly one winner per game: the win counts add up to the games.
     assert_eq!(report.wins.iter().sum::<usize>(), 200);
-    assert!(report.endings.keys().all(|k| k == "corvette" || k == "tiebreak"));
+    assert!(
+        report
+            .endings
+            .keys()
+            .all(|k| k == "corvette" || k == "tiebreak")
+    );
 }
 
 #[test]
 fn case_30_semi_victory_is_its_own_kind() {
-    let mut tie = at("B221B111B222B212/B121B122B211B112/4/4/R121R1221R112/R221R111R222R212 r 96 39 b");
+    let mut tie =
+        at("B221B111B222B212/B121B122B211B112/4/4/R121R1221R112/R221R111R222R212 r 96 39 b");
     must_play(&mut tie, "a2-a3");
     let mut full = red(&[("R121", "b5"), ("B111", "b6")]);
     must_play(&mut full, "b5xb6");
     let (tie, full) = (tie.outcome().unwrap(), full.outcome().unwrap());
-    assert_eq!((tie.kind.as_str(), full.kind.as_str()), ("tiebreak", "corvette"));
+    assert_eq!(
+        (tie.kind.as_str(), full.kind.as_str()),
+        ("tiebreak", "corvette")
+    );
     assert!(tie.scores.iter().cloned().fold(0.0, f64::max) < full.scores[0]);
 }
 
@@ -434,22 +461,34 @@ fn case_31_agreed_stop() {
     let mut never = start(false);
     never.end(Ending::Agreement).unwrap();
     let outcome = never.outcome().unwrap();
-    assert_eq!((outcome.kind.as_str(), outcome.scores.clone()), ("agreement", vec![0.0, 0.5]));
+    assert_eq!(
+        (outcome.kind.as_str(), outcome.scores.clone()),
+        ("agreement", vec![0.0, 0.5])
+    );
     let mut red_expelled = red(&[("R221", "b3"), ("B121", "b4")]);
     must_play(&mut red_expelled, "b3xb4");
     red_expelled.end(Ending::Agreement).unwrap();
     assert_eq!(red_expelled.outcome().unwrap().ranks, [1, 2]);
-    assert_eq!(red_expelled.end(Ending::Agreement), Err(IllegalAction::GameOver));
+    assert_eq!(
+        red_expelled.end(Ending::Agreement),
+        Err(IllegalAction::GameOver)
+    );
     assert_eq!(legal(&red_expelled), Vec::<String>::new());
     // Timeout and resignation: the other side wins outright.
     let mut timeout = start(false);
     timeout.end(Ending::Timeout(Seat(0))).unwrap();
     let o = timeout.outcome().unwrap();
-    assert_eq!((o.kind.as_str(), o.scores.clone()), ("timeout", vec![0.0, 1.0]));
+    assert_eq!(
+        (o.kind.as_str(), o.scores.clone()),
+        ("timeout", vec![0.0, 1.0])
+    );
     let mut resign = start(false);
     resign.end(Ending::Resign(Seat(1))).unwrap();
     let o = resign.outcome().unwrap();
-    assert_eq!((o.kind.as_str(), o.scores.clone()), ("resign", vec![1.0, 0.0]));
+    assert_eq!(
+        (o.kind.as_str(), o.scores.clone()),
+        ("resign", vec![1.0, 0.0])
+    );
     let mut bad = start(false);
     assert!(bad.end(Ending::Resign(Seat(2))).is_err());
     assert_eq!(bad, start(false));
@@ -505,7 +544,11 @@ fn case_34_l_move_around_a_blocked_cell() {
 #[test]
 fn case_35_l_move_with_both_paths_blocked() {
     let mut s = red(&[("R211", "c3"), ("R122", "c4"), ("B221", "d3")]);
-    expect_refused(&mut s, "c3-d4", "both paths, through d3 and through c4, are blocked");
+    expect_refused(
+        &mut s,
+        "c3-d4",
+        "both paths, through d3 and through c4, are blocked",
+    );
 }
 
 #[test]
@@ -533,7 +576,10 @@ fn case_38_permutation_reentry() {
     assert_eq!(on(&s, "d5").as_deref(), Some("R221"));
     assert!(exile(&s, 'r').contains(&"112".to_owned()));
     assert!(!exile(&s, 'r').contains(&"221".to_owned()));
-    assert_eq!((s.ply(), s.since(), s.last_expeller()), (ply + 1, since + 1, last));
+    assert_eq!(
+        (s.ply(), s.since(), s.last_expeller()),
+        (ply + 1, since + 1, last)
+    );
 }
 
 #[test]
@@ -549,13 +595,21 @@ fn case_40_rotation_on_board() {
     must_play(&mut one, "R(211>121>112)");
     assert_eq!(
         [on(&one, "a2"), on(&one, "d2"), on(&one, "c2")],
-        [Some("R211".into()), Some("R121".into()), Some("R112".into())]
+        [
+            Some("R211".into()),
+            Some("R121".into()),
+            Some("R112".into())
+        ]
     );
     let mut other = s;
     must_play(&mut other, "R(211>112>121)");
     assert_eq!(
         [on(&other, "d2"), on(&other, "a2"), on(&other, "c2")],
-        [Some("R211".into()), Some("R112".into()), Some("R121".into())]
+        [
+            Some("R211".into()),
+            Some("R112".into()),
+            Some("R121".into())
+        ]
     );
 }
 
@@ -649,7 +703,10 @@ fn case_45_suicidal_bonus() {
     must_play(&mut s, "c5-c6+P(111,222)");
     assert_eq!(on(&s, "c6").as_deref(), Some("R222"));
     let outcome = s.outcome().unwrap();
-    assert_eq!((outcome.kind.as_str(), outcome.scores.clone()), ("corvette", vec![0.0, 1.0]));
+    assert_eq!(
+        (outcome.kind.as_str(), outcome.scores.clone()),
+        ("corvette", vec![0.0, 1.0])
+    );
 }
 
 #[test]
@@ -677,18 +734,37 @@ fn case_47_moves_stay_on_the_board() {
 
 #[test]
 fn case_48_counter_bookkeeping() {
-    let mut s = red(&[("R211", "c3"), ("B121", "c4"), ("R121", "b5"), ("B212", "b6"), ("B122", "a4"), ("R222", "c1")]);
-    assert_eq!((s.ply(), s.since(), s.last_expeller()), (20, 5, Some(Side::Blue)));
+    let mut s = red(&[
+        ("R211", "c3"),
+        ("B121", "c4"),
+        ("R121", "b5"),
+        ("B212", "b6"),
+        ("B122", "a4"),
+        ("R222", "c1"),
+    ]);
+    assert_eq!(
+        (s.ply(), s.since(), s.last_expeller()),
+        (20, 5, Some(Side::Blue))
+    );
     must_play(&mut s, "P(111,222)");
     assert_eq!((s.ply(), s.since()), (21, 6));
     must_play(&mut s, "a4-a3");
-    assert_eq!((s.ply(), s.since(), s.last_expeller()), (22, 7, Some(Side::Blue)));
+    assert_eq!(
+        (s.ply(), s.since(), s.last_expeller()),
+        (22, 7, Some(Side::Blue))
+    );
     must_play(&mut s, "c3xc4");
-    assert_eq!((s.ply(), s.since(), s.last_expeller()), (23, 0, Some(Side::Red)));
+    assert_eq!(
+        (s.ply(), s.since(), s.last_expeller()),
+        (23, 0, Some(Side::Red))
+    );
     must_play(&mut s, "a3-a2");
     assert_eq!(s.since(), 1);
     must_play(&mut s, "b5xb6+P(121,212)");
-    assert_eq!((s.ply(), s.since(), s.last_expeller()), (25, 0, Some(Side::Red)));
+    assert_eq!(
+        (s.ply(), s.since(), s.last_expeller()),
+        (25, 0, Some(Side::Red))
+    );
 }
 
 #[test]
@@ -696,7 +772,10 @@ fn case_49_forced_suicide() {
     let mut s = red(&[("R111", "a1"), ("B112", "a2"), ("B122", "b1")]);
     assert_eq!(legal(&s), ["P(111,222)"]);
     must_play(&mut s, "P(111,222)");
-    assert_eq!(s.outcome().unwrap().winners().iter().collect::<Vec<_>>(), [Seat(1)]);
+    assert_eq!(
+        s.outcome().unwrap().winners().iter().collect::<Vec<_>>(),
+        [Seat(1)]
+    );
 }
 
 #[test]

@@ -211,7 +211,11 @@ impl Board {
         match *shift {
             Cand::Perm(a, b) => self.find(me, a).is_some() || self.find(me, b).is_some(),
             Cand::Rot(x, y, z) => {
-                [x, y, z].iter().filter(|d| self.find(me, **d).is_some()).count() >= 2
+                [x, y, z]
+                    .iter()
+                    .filter(|d| self.find(me, **d).is_some())
+                    .count()
+                    >= 2
             }
             _ => false,
         }

@@ -12,7 +12,10 @@ pub fn text_of(ships: &[(&str, &str)], counters: &str) -> String {
     let mut place = |token: &str, cell: &str| {
         let b = cell.as_bytes();
         let (column, row) = ((b[0] - b'a') as usize, (b[1] - b'1') as usize);
-        assert!(grid[row][column].is_none(), "{cell} used twice in a test setup");
+        assert!(
+            grid[row][column].is_none(),
+            "{cell} used twice in a test setup"
+        );
         grid[row][column] = Some(token.to_owned());
     };
     for (token, cell) in ships {
@@ -97,7 +100,9 @@ pub fn play(state: &mut Mad, text: &str) -> Result<(), String> {
     let action = state.parse_action(text).map_err(|e| e.to_string())?;
     let before = *state;
     let seat = Seat(state.side() as u8);
-    let r = state.apply(Actor::Seat(seat), &action).map_err(|e| e.to_string());
+    let r = state
+        .apply(Actor::Seat(seat), &action)
+        .map_err(|e| e.to_string());
     if r.is_err() {
         assert_eq!(*state, before, "a refused action changed the state");
     }
@@ -115,6 +120,10 @@ pub fn must_play(state: &mut Mad, text: &str) {
 pub fn on(state: &Mad, cell: &str) -> Option<String> {
     let index = plateau_mad::action::parse_cell(cell).expect("test cells parse");
     state.ship_at(index).map(|(side, kind)| {
-        format!("{}{}", side.token_letter(), plateau_mad::action::kind_code(kind))
+        format!(
+            "{}{}",
+            side.token_letter(),
+            plateau_mad::action::kind_code(kind)
+        )
     })
 }
