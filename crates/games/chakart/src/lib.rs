@@ -325,7 +325,7 @@ impl Game for Chakart {
             self.line.push(*action);
         } else {
             self.anchor = self.pos;
-            self.line = Line::EMPTY;
+            self.line.len = 0;
             self.line.push(*action);
         }
         self.pos.play(*action);

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::{Action, Effect};
 use crate::board::{
     BANANA, BLACK, BOMB, DIAG, EGG, EMPTY, FROZEN, HIDDEN, JUMPS, Kind, MUSHROOM, NONE, ORTHO,
-    RAY, WHITE, board_serde, color, file, first_rank, forward, is_enemy_hidden, is_item, is_own,
+    PIECE, RAY, WHITE, board_serde, color, file, first_rank, forward, is_enemy_hidden, is_item, is_own,
     is_piece, is_visible_enemy, kind, kind_of, last_rank, looks_empty, name_order, offset, piece,
     rank,
 };
@@ -305,9 +305,13 @@ impl Pos {
         let side = self.turn;
         match self.phase {
             Phase::Move => {
-                for sq in 0..64u8 {
-                    let c = self.board[sq as usize];
-                    if is_own(c, side) && c & (FROZEN | HIDDEN) == 0 && !self.piece_moves(sq, f) {
+                let mut movers = self.mask(|c| {
+                    c & (PIECE | FROZEN | HIDDEN | 8) == PIECE | (side << 3)
+                });
+                while movers != 0 {
+                    let sq = movers.trailing_zeros() as u8;
+                    movers &= movers - 1;
+                    if !self.piece_moves(sq, f) {
                         return false;
                     }
                 }
@@ -345,6 +349,16 @@ impl Pos {
             }
             _ => true,
         }
+    }
+
+    /// The squares whose cell passes `test`, as a bit set (a branch-free scan).
+    #[inline]
+    fn mask(&self, test: impl Fn(u8) -> bool) -> u64 {
+        let mut m = 0u64;
+        for (i, &c) in self.board.iter().enumerate() {
+            m |= u64::from(test(c)) << i;
+        }
+        m
     }
 
     /// Whether the side to act has at least one legal decision.
@@ -1011,23 +1025,21 @@ impl Pos {
     /// the game is checked (ruling 8).
     pub fn end_turn(&mut self) {
         let c = self.turn;
-        let mut kings = [0u32; 2];
-        for sq in 0..64u8 {
-            let v = self.board[sq as usize];
-            if !is_piece(v) {
-                continue;
-            }
-            if color(v) == c {
-                if v & FROZEN != 0 && sq != self.bowser {
-                    self.board[sq as usize] = v & !FROZEN;
-                }
-            } else if v & HIDDEN != 0 {
-                self.board[sq as usize] = v & !HIDDEN;
-            }
-            if kind_of(v) == Kind::King as u8 {
-                kings[color(v) as usize] += 1;
-            }
+        // Frozen pieces of the mover and hidden queens of the other side are rare: find them
+        // with one branch-free scan, then fix those squares.
+        let mut special = self.mask(|v| {
+            v & (PIECE | FROZEN | 8) == PIECE | FROZEN | (c << 3)
+                || v & (PIECE | HIDDEN | 8) == PIECE | HIDDEN | ((c ^ 1) << 3)
+        });
+        if self.bowser != NONE {
+            special &= !(1u64 << self.bowser);
         }
+        while special != 0 {
+            let sq = special.trailing_zeros() as usize;
+            special &= special - 1;
+            self.board[sq] &= !(FROZEN | HIDDEN);
+        }
+        let kings = self.kings();
         self.ctx = Ctx::Main;
         self.start = NONE;
         self.pre_form = EMPTY;
@@ -1066,13 +1078,10 @@ impl Pos {
     /// Counts the kings (`k`/`l`) of each side.
     #[must_use]
     pub fn kings(&self) -> [u32; 2] {
-        let mut kings = [0u32; 2];
-        for &v in &self.board {
-            if is_piece(v) && kind_of(v) == Kind::King as u8 {
-                kings[color(v) as usize] += 1;
-            }
-        }
-        kings
+        const KING: u8 = PIECE | Kind::King as u8;
+        let white = self.mask(|v| v & (PIECE | 0xF) == KING);
+        let black = self.mask(|v| v & (PIECE | 0xF) == KING | 8);
+        [white.count_ones(), black.count_ones()]
     }
 
     // ---------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ fn run(randomness: u8, games: usize, seed: u64, deep_every: usize) {
 
 #[test]
 fn ten_thousand_random_games() {
-    run(2, 200, 0, 16);
+    run(2, 10_000, 0, 16);
 }
 
 #[test]

@@ -1,0 +1,80 @@
+//! Secrecy of the hidden queen (rulings 9 and 17): observations and `determinize`.
+
+use std::collections::BTreeSet;
+
+use plateau_chakart::{Chakart, Config};
+use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn state(text: &str) -> Chakart {
+    Chakart::parse_position(&Config::default(), text).unwrap()
+}
+
+/// The squares where `determinize` puts White's hidden queen for Black, over many draws.
+fn queen_squares(g: &Chakart) -> BTreeSet<String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let seen = g.observe(Viewer::Seat(Seat(1)));
+    let mut squares = BTreeSet::new();
+    for _ in 0..3000 {
+        let d = g.determinize(Seat(1), &mut rng);
+        assert_eq!(d.observe(Viewer::Seat(Seat(1))), seen);
+        assert_eq!(d.to_act(), g.to_act());
+        let board = &d.pos().board;
+        let q = (0..64).find(|&s| board[s] & plateau_chakart::board::HIDDEN != 0).unwrap();
+        squares.insert(plateau_chakart::board::square_name(q as u8));
+        // The owner's view is the true state: nothing to resample.
+        assert_eq!(g.determinize(Seat(0), &mut rng), *g);
+    }
+    squares
+}
+
+#[test]
+fn the_hidden_queen_may_be_on_any_square_its_stealth_move_reached() {
+    // White's queen on c1 hides; the black knight on c6 blocks the c-file.
+    let g = state("4k3/8/2n5/8/3d4/8/8/2Q1K3 w 0 1111 000000000000 moves c1c5s");
+    assert_eq!(g.observe(Viewer::Seat(Seat(1))).stealth_from.as_deref(), Some("c1"));
+    assert_eq!(g.observe(Viewer::Spectator).board, "4k3/8/2n5/8/3d4/8/8/4K3");
+    let got = queen_squares(&g);
+    let want: BTreeSet<String> = "a1 b1 d1 c2 c3 c4 c5 b2 a3 d2 e3 f4 g5 h6"
+        .split(' ')
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn the_knight_egg_leak_pins_the_queen() {
+    // c6d4: the leg square c5 holds the hidden queen, so the egg falls back to c6 and Black knows
+    // where the queen is; the knight then meets a banana (a chance node mid-turn).
+    let g = state("4k3/8/2n5/8/3d4/8/8/2Q1K3 w 0 1111 000000000000 moves c1c5s c6d4");
+    assert_eq!(g.to_act(), ToAct::Chance);
+    assert_eq!(g.observe(Viewer::Seat(Seat(1))).board, "4k3/8/2e5/8/3n4/8/8/4K3");
+    let got = queen_squares(&g);
+    assert_eq!(got.into_iter().collect::<Vec<_>>(), vec!["c5".to_owned()]);
+}
+
+/// A rook's banana never lands on the hidden queen (ruling 17's leak): the drop node shows
+/// whether the queen is next to the rook, and squares the rook has landed on are ruled out.
+#[test]
+fn a_rook_drop_narrows_the_queen_down() {
+    let far = state("4k3/8/8/8/8/7r/8/2Q1K3 w 0 1111 000000000000 moves c1c4s h3e3");
+    let mut outcomes = Vec::new();
+    far.chance_outcomes(&mut outcomes);
+    assert_eq!(outcomes.len(), 4);
+    let want: BTreeSet<String> = "c2 c3 c4 c5 c6 c7 c8 a1 b1 d1 b2 a3 g5 h6"
+        .split(' ')
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(queen_squares(&far), want);
+
+    let near = state("4k3/8/8/8/8/7r/8/2Q1K3 w 0 1111 000000000000 moves c1c4s h3d3");
+    near.chance_outcomes(&mut outcomes);
+    let texts: Vec<String> = outcomes.iter().map(|(a, _)| near.format_action(a)).collect();
+    assert_eq!(texts, ["~d@c2", "~d@e2", "~d@e4"]);
+    assert_eq!(queen_squares(&near).into_iter().collect::<Vec<_>>(), vec!["c4".to_owned()]);
+    // Whatever falls, the queen shows again at the end of Black's turn.
+    let mut after = near;
+    after.apply(Actor::Chance, &outcomes[0].0).unwrap();
+    assert_eq!(after.observe(Viewer::Seat(Seat(1))).board, "4k3/8/8/8/2Q5/3r4/2d5/4K3");
+}
