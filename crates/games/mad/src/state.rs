@@ -85,7 +85,7 @@ impl EndKind {
 }
 
 /// A MAD game in progress: the board, both fleets, the counters of rules/mad.md section 9 and the
-/// configuration. Small and `Copy` (about 90 bytes).
+/// configuration. Small and `Copy` (about 70 bytes).
 ///
 /// Cells are indexed `(row - 1) * 4 + column` (a = 0). `cells` holds 0 for an empty cell or
 /// `1 + side * 8 + kind`; `pos[side][kind]` is the ship's cell or `EXILE`; `occupied[side]` and
