@@ -187,10 +187,10 @@ impl Board {
         self.desc.milestone_after[&(players as u8)]
     }
 
-    /// Whether `cell` (1-based) is an end cell.
+    /// Whether `cell` (1-based) is an end cell; false for a cell not on the track.
     #[must_use]
     pub fn is_end(&self, cell: u8) -> bool {
-        cell >= 1 && self.end & (1u64 << (cell - 1)) != 0
+        (1..=self.len()).contains(&usize::from(cell)) && self.end & (1u64 << (cell - 1)) != 0
     }
 
     /// Bits of all cells.
