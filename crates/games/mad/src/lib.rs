@@ -214,7 +214,7 @@ impl Game for Mad {
         if actor != Actor::Seat(self.side.seat()) {
             return Err(IllegalAction::NotToAct { actor });
         }
-        let mut legal = Vec::with_capacity(state_capacity());
+        let mut legal = Vec::with_capacity(state::MAX_ACTIONS);
         self.generate(&mut legal);
         if !legal.contains(action) {
             return Err(IllegalAction::rule(self.why_illegal(*action)));
@@ -281,8 +281,4 @@ impl Game for Mad {
         });
         Ok(())
     }
-}
-
-const fn state_capacity() -> usize {
-    state::MAX_ACTIONS
 }

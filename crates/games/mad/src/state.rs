@@ -473,7 +473,7 @@ impl Mad {
             Action::Pass => "passing is allowed only in the positioning turn (rules/mad.md \
                              sections 4 and 7)"
                 .into(),
-            Action::Shift(shift) => self.shift_reason(side, shift),
+            Action::Shift(shift) => Self::shift_reason(shift),
             Action::Move(step) => self
                 .step_reason(step)
                 .unwrap_or_else(|| "not a legal movement here".into()),
@@ -507,14 +507,14 @@ impl Mad {
                         kind_code(kind)
                     );
                 }
-                let mut after = *self;
-                after.do_step(side, step);
-                after.shift_reason(side, shift)
+                // The moved ship is on the board, so only a rotation lacking a second ship of
+                // its pool can fail here.
+                Self::shift_reason(shift)
             }
         }
     }
 
-    fn shift_reason(&self, side: Side, shift: Shift) -> String {
+    fn shift_reason(shift: Shift) -> String {
         match shift {
             Shift::Permute(_) => {
                 "both ships of the pair are in exile; a permutation needs one on the board \
@@ -522,7 +522,6 @@ impl Mad {
                     .into()
             }
             Shift::Rotate(_) => {
-                let _ = side;
                 "a rotation needs at least two of its three ships on the board (rules/mad.md \
                  section 5.3)"
                     .into()
