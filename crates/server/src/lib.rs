@@ -1,1 +1,138 @@
-//! (in progress).
+//! Plateau's match service (DESIGN.md section 5, issue 3): a lobby and matches over HTTP and a
+//! WebSocket, one actor task per match, an event-sourced SQLite store, clocks, bots filling seats,
+//! fair dice (seed hash first, seed at the end) and the embedded browser UI.
+//!
+//! The protocol is docs/protocol.md. The pieces, top-down:
+//! - `http`: the routes and `app(state) -> Router` (tests bind it to port 0);
+//! - `ws`: one WebSocket connection;
+//! - `lobby`: creating, finding, reloading and stopping matches;
+//! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
+//! - `clock`, `store` (+ `store::sqlite`), `model`, `catalogue`, `assets`;
+//! - `secrecy`: the check that a viewer's messages hold only what it may know.
+
+pub mod actor;
+pub mod assets;
+pub mod catalogue;
+pub mod clock;
+pub mod http;
+pub mod lobby;
+pub mod model;
+pub mod secrecy;
+pub mod store;
+pub mod ws;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use thiserror::Error;
+use tokio::net::TcpListener;
+
+pub use actor::Options;
+pub use catalogue::Catalogue;
+pub use http::{AppState, app};
+pub use lobby::Lobby;
+pub use store::{Store, StoreError};
+
+/// Settings of `plateau serve`.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// Address to listen on, e.g. `127.0.0.1:8080`.
+    pub addr: SocketAddr,
+    /// Database URL: `sqlite://path/to/file.sqlite` (or a bare path). `postgres://` is refused
+    /// for now.
+    pub database: String,
+    /// Bot pacing and budget.
+    pub options: Options,
+}
+
+/// Why the service could not start or run.
+#[derive(Debug, Error)]
+pub enum ServeError {
+    /// The database URL names a backend that is not built in.
+    #[error("database `{0}`: PostgreSQL is not supported yet; use sqlite://FILE")]
+    Unsupported(String),
+    /// The database could not be opened or read.
+    #[error("database: {0}")]
+    Store(#[from] StoreError),
+    /// Binding or serving failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Opens the store a database URL names.
+///
+/// # Errors
+/// `Unsupported` for `postgres://` and `postgresql://`; `Store` if SQLite cannot open the file.
+pub fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Err(ServeError::Unsupported(url.to_owned()));
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let store = store::sqlite::SqliteStore::open(&PathBuf::from(path))?;
+    Ok(Arc::new(store))
+}
+
+/// Serves `state` on `listener` until `signal` completes, then shuts down gracefully: stops
+/// accepting, closes every WebSocket with code 1001, lets each match finish the commit in
+/// progress, and closes the store.
+///
+/// # Errors
+/// I/O errors of the server.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let lobby = state.lobby.clone();
+    let stopping = lobby.clone();
+    let result = axum::serve(listener, app(state))
+        .with_graceful_shutdown(async move {
+            signal.await;
+            tracing::info!("shutting down");
+            stopping.begin_shutdown();
+        })
+        .await;
+    lobby.shutdown().await;
+    result
+}
+
+/// `plateau serve`: opens the database, reloads unfinished matches, listens on `config.addr`
+/// until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// `ServeError` if the database cannot be opened or the address bound.
+pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
+    let store = open_store(&config.database)?;
+    let lobby = Lobby::start(store, Catalogue::standard(), config.options).await?;
+    let listener = TcpListener::bind(config.addr).await?;
+    tracing::info!(addr = %listener.local_addr()?, database = %config.database, "plateau serve listening");
+    serve(listener, AppState { lobby }, shutdown_signal()).await?;
+    Ok(())
+}
+
+/// Completes on Ctrl-C, or on SIGTERM where there are signals.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}

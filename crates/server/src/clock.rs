@@ -1,0 +1,186 @@
+//! Match clocks (issue 3 point 6): none, a per-move deadline, or Fischer. Pure bookkeeping on
+//! milliseconds since the match started, so the same code runs live and when a match is rebuilt from
+//! its log (each entry's `at_ms` replays the clock exactly; time the server was down counts for the
+//! seat whose clock was running).
+
+use plateau_engine::Seat;
+use serde::Serialize;
+
+use crate::model::TimeControl;
+
+/// The clocks of one match.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    control: TimeControl,
+    /// Per seat: milliseconds left at `since` (may go negative once flagged).
+    remaining: Vec<i64>,
+    /// Per seat: whether its clock runs.
+    running: Vec<bool>,
+    /// Milliseconds since the start when `remaining` was last brought up to date.
+    since: u64,
+}
+
+/// The clocks as the `state` message shows them (docs/protocol.md section 4.1).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ClockView {
+    /// `"none"`, `"per_move"` or `"fischer"`.
+    pub kind: &'static str,
+    /// Milliseconds left per seat, never below 0; `null` without a clock.
+    pub remaining_ms: Option<Vec<u64>>,
+    /// The one seat whose clock runs, else `null`.
+    pub running: Option<u8>,
+}
+
+impl Clocks {
+    /// Clocks for `seats` seats, none running.
+    #[must_use]
+    pub fn new(control: TimeControl, seats: usize) -> Clocks {
+        Clocks {
+            control,
+            remaining: vec![Self::allowance(control); seats],
+            running: vec![false; seats],
+            since: 0,
+        }
+    }
+
+    /// A full allowance: the per-move time or the Fischer base, in ms (0 without a clock).
+    fn allowance(control: TimeControl) -> i64 {
+        match control {
+            TimeControl::None => 0,
+            TimeControl::PerMove { seconds } => i64::from(seconds) * 1000,
+            TimeControl::Fischer { base_seconds, .. } => i64::from(base_seconds) * 1000,
+        }
+    }
+
+    fn charge(&mut self, now: u64) {
+        let elapsed = now.saturating_sub(self.since) as i64;
+        for (left, on) in self.remaining.iter_mut().zip(&self.running) {
+            if *on {
+                *left -= elapsed;
+            }
+        }
+        self.since = self.since.max(now);
+    }
+
+    /// At `now`: charges the running clocks, credits `acted` for its move (Fischer increment, or a
+    /// fresh per-move allowance), and runs the clocks of `to_act` from now on.
+    pub fn update(&mut self, now: u64, acted: Option<Seat>, to_act: &[Seat]) {
+        if self.control == TimeControl::None {
+            return;
+        }
+        self.charge(now);
+        if let Some(seat) = acted
+            && let Some(left) = self.remaining.get_mut(seat.index())
+        {
+            match self.control {
+                TimeControl::None => {}
+                TimeControl::PerMove { seconds } => *left = i64::from(seconds) * 1000,
+                TimeControl::Fischer {
+                    increment_seconds, ..
+                } => *left += i64::from(increment_seconds) * 1000,
+            }
+        }
+        self.running.iter_mut().for_each(|r| *r = false);
+        for seat in to_act {
+            if let Some(r) = self.running.get_mut(seat.index()) {
+                *r = true;
+            }
+        }
+    }
+
+    /// Stops every clock at `now` (the game is over).
+    pub fn stop(&mut self, now: u64) {
+        self.charge(now);
+        self.running.iter_mut().for_each(|r| *r = false);
+    }
+
+    /// The running seat that runs out first and when (ms since the start), if any clock runs.
+    #[must_use]
+    pub fn deadline(&self) -> Option<(Seat, u64)> {
+        self.running
+            .iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .map(|(i, _)| {
+                let at = self.since as i64 + self.remaining[i].max(0);
+                (Seat(i as u8), at as u64)
+            })
+            .min_by_key(|(_, at)| *at)
+    }
+
+    /// The view at `now`.
+    #[must_use]
+    pub fn view(&self, now: u64) -> ClockView {
+        let kind = match self.control {
+            TimeControl::None => "none",
+            TimeControl::PerMove { .. } => "per_move",
+            TimeControl::Fischer { .. } => "fischer",
+        };
+        if self.control == TimeControl::None {
+            return ClockView {
+                kind,
+                remaining_ms: None,
+                running: None,
+            };
+        }
+        let elapsed = now.saturating_sub(self.since) as i64;
+        let remaining = self
+            .remaining
+            .iter()
+            .zip(&self.running)
+            .map(|(left, on)| (if *on { left - elapsed } else { *left }).max(0) as u64)
+            .collect();
+        let on: Vec<u8> = (0..self.running.len())
+            .filter(|i| self.running[*i])
+            .map(|i| i as u8)
+            .collect();
+        ClockView {
+            kind,
+            remaining_ms: Some(remaining),
+            running: if on.len() == 1 { Some(on[0]) } else { None },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fischer_charges_the_mover_and_adds_the_increment() {
+        let mut c = Clocks::new(
+            TimeControl::Fischer {
+                base_seconds: 60,
+                increment_seconds: 2,
+            },
+            2,
+        );
+        c.update(0, None, &[Seat(0)]);
+        // Seat 0 thinks 10 s, gets 2 s back: 52 s; then seat 1 runs.
+        c.update(10_000, Some(Seat(0)), &[Seat(1)]);
+        assert_eq!(c.view(10_000).remaining_ms, Some(vec![52_000, 60_000]));
+        assert_eq!(c.view(15_000).remaining_ms, Some(vec![52_000, 55_000]));
+        assert_eq!(c.view(15_000).running, Some(1));
+        assert_eq!(c.deadline(), Some((Seat(1), 70_000)));
+    }
+
+    #[test]
+    fn per_move_resets_after_each_move() {
+        let mut c = Clocks::new(TimeControl::PerMove { seconds: 30 }, 2);
+        c.update(0, None, &[Seat(0)]);
+        c.update(25_000, Some(Seat(0)), &[Seat(1)]);
+        assert_eq!(c.view(25_000).remaining_ms, Some(vec![30_000, 30_000]));
+        assert_eq!(c.deadline(), Some((Seat(1), 55_000)));
+        c.stop(26_000);
+        assert_eq!(c.deadline(), None);
+        assert_eq!(c.view(99_000).remaining_ms, Some(vec![30_000, 29_000]));
+    }
+
+    #[test]
+    fn no_clock_never_runs_out() {
+        let mut c = Clocks::new(TimeControl::None, 2);
+        c.update(0, None, &[Seat(0)]);
+        assert_eq!(c.deadline(), None);
+        assert_eq!(c.view(5).remaining_ms, None);
+    }
+}

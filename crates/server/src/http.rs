@@ -1,0 +1,279 @@
+//! The HTTP routes (docs/protocol.md sections 2 and 3) and the router.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Path, Query, Request, State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use axum::extract::DefaultBodyLimit;
+use futures_util::StreamExt;
+use plateau_engine::{Actor, Record, RecordedAction, Seat};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::assets;
+use crate::lobby::{CreateRequest, Lobby, SeatGrant, is_match_id};
+use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
+use crate::store::{Entry, StoredMatch};
+use crate::ws::{self, MAX_FRAME};
+
+/// Largest HTTP request body, in bytes.
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// The service's shared state: the lobby (and through it the store and the actors).
+#[derive(Clone)]
+pub struct AppState {
+    /// The lobby.
+    pub lobby: Arc<Lobby>,
+}
+
+/// The whole service as a router: API, WebSocket, static pages. Bind it to any listener.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/health", get(|| async { Json(json!({"status": "ok"})) }))
+        .route("/api/games", get(games))
+        .route("/api/matches", get(list).post(create))
+        .route("/api/matches/{id}", get(one))
+        .route("/api/matches/{id}/join", post(join))
+        .route("/api/matches/{id}/record", get(record))
+        .route("/api/matches/{id}/ws", get(websocket))
+        .route("/", get(|| async { assets::serve("index.html") }))
+        .route("/m/{id}", get(|| async { assets::serve("match.html") }))
+        .route("/replay/{id}", get(|| async { assets::serve("replay.html") }))
+        .route("/verify", get(|| async { assets::serve("verify.html") }))
+        .route(
+            "/assets/{*path}",
+            get(|Path(path): Path<String>| async move { assets::serve(&path) }),
+        )
+        .fallback(|| async { (StatusCode::NOT_FOUND, "not found") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// A JSON body read with the service's own errors: `request/too_large` over `MAX_BODY`,
+/// `request/malformed` naming the field otherwise.
+struct JsonBody<T>(T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    Code::RequestTooLarge,
+                    format!("the request body is over {MAX_BODY} bytes"),
+                )
+            } else {
+                ApiError::new(Code::RequestMalformed, e.body_text())
+            }
+        })?;
+        if bytes.len() > MAX_BODY {
+            return Err(ApiError::new(
+                Code::RequestTooLarge,
+                format!("the request body is over {MAX_BODY} bytes"),
+            ));
+        }
+        let body = if bytes.is_empty() { &b"{}"[..] } else { &bytes[..] };
+        serde_json::from_slice(body)
+            .map(JsonBody)
+            .map_err(|e| ApiError::new(Code::RequestMalformed, e.to_string()))
+    }
+}
+
+async fn games(State(app): State<AppState>) -> Json<Value> {
+    let catalogue = app.lobby.catalogue();
+    let games: Vec<Value> = catalogue
+        .games
+        .iter()
+        .map(|g| {
+            let i = g.info;
+            json!({
+                "name": i.name, "title": i.title, "min_seats": i.min_seats,
+                "max_seats": i.max_seats, "default_seats": i.default_seats, "chance": i.chance,
+                "hidden_information": i.hidden_information, "simultaneous": i.simultaneous,
+                "default_config": g.default_config(), "bots": catalogue.bots,
+            })
+        })
+        .collect();
+    Json(json!({ "games": games }))
+}
+
+fn grant_json(g: &SeatGrant) -> Value {
+    let invites: Vec<Value> = g
+        .free
+        .iter()
+        .map(|s| json!({"seat": s, "url": format!("/m/{}?join={s}", g.id)}))
+        .collect();
+    json!({
+        "id": g.id, "seed_hash": g.seed_hash, "seat": g.seat, "token": g.token,
+        "url": format!("/m/{}", g.id), "invites": invites,
+    })
+}
+
+async fn create(
+    State(app): State<AppState>,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<Response, ApiError> {
+    let grant = app.lobby.create(req).await?;
+    Ok((StatusCode::CREATED, Json(grant_json(&grant))).into_response())
+}
+
+#[derive(Deserialize)]
+struct JoinRequest {
+    #[serde(default)]
+    seat: Option<u8>,
+}
+
+async fn join(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<JoinRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let grant = app.lobby.join(&id, req.seat).await?;
+    Ok(Json(grant_json(&grant)))
+}
+
+/// The public facts of a stored match (docs/protocol.md section 3.3).
+fn summary(app: &AppState, m: &StoredMatch) -> Value {
+    let title = app
+        .lobby
+        .catalogue()
+        .game(&m.game)
+        .map_or(m.game.as_str(), |g| g.info.title);
+    let seats: Vec<SeatInfo> = m
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SeatInfo::new(i, &s.spec, s.spec != SeatSpec::Human || s.token_hash.is_some()))
+        .collect();
+    let finished = m.status == Status::Finished;
+    json!({
+        "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
+        "time_control": m.time_control, "created_at": m.created_at, "version": m.version,
+        "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
+        "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
+    })
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+}
+
+async fn list(
+    State(app): State<AppState>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let words = q.status.unwrap_or_else(|| "open,live".to_owned());
+    let mut statuses = Vec::new();
+    for word in words.split(',').filter(|w| !w.is_empty()) {
+        statuses.push(Status::parse(word).ok_or_else(|| {
+            ApiError::new(
+                Code::RequestMalformed,
+                format!("unknown status `{word}` (known: open, live, finished)"),
+            )
+        })?);
+    }
+    let matches = app
+        .lobby
+        .store()
+        .list(statuses, 100)
+        .await
+        .map_err(ApiError::internal)?;
+    let matches: Vec<Value> = matches.iter().map(|m| summary(&app, m)).collect();
+    Ok(Json(json!({ "matches": matches })))
+}
+
+async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch, ApiError> {
+    if !is_match_id(id) {
+        return Err(ApiError::not_found(id));
+    }
+    app.lobby
+        .store()
+        .get(id, with_log)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::not_found(id))
+}
+
+async fn one(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let m = stored(&app, &id, false).await?;
+    Ok(Json(summary(&app, &m)))
+}
+
+/// The engine's record of a stored match; the seed only once finished.
+#[must_use]
+pub fn to_record(m: &StoredMatch) -> Record {
+    let mut record = Record::new(
+        &m.game,
+        m.config.clone(),
+        m.seats.iter().map(|s| s.spec.record_name()).collect(),
+        &m.seed,
+    );
+    for e in &m.log {
+        let by = match &e.entry {
+            Entry::Seat(s, _) => Actor::Seat(Seat(*s)),
+            Entry::Chance(_) => Actor::Chance,
+            Entry::End(ending) => {
+                record.ending = Some(*ending);
+                continue;
+            }
+        };
+        let (Entry::Seat(_, action) | Entry::Chance(action)) = &e.entry else {
+            continue;
+        };
+        record.actions.push(RecordedAction {
+            by,
+            action: action.clone(),
+            at_ms: Some(e.at_ms),
+        });
+    }
+    if m.status == Status::Finished {
+        record.seed = Some(m.seed);
+        record.outcome.clone_from(&m.outcome);
+    }
+    record
+}
+
+async fn record(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Record>, ApiError> {
+    let m = stored(&app, &id, true).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            "the record is given once the match is over",
+        ));
+    }
+    Ok(Json(to_record(&m)))
+}
+
+#[derive(Deserialize)]
+struct WsQuery {
+    token: Option<String>,
+}
+
+async fn websocket(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if let Err(e) = app.lobby.ensure_exists(&id).await {
+        return e.into_response();
+    }
+    let lobby = app.lobby.clone();
+    upgrade
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| {
+            let (sink, stream) = socket.split();
+            ws::session(lobby, id, q.token, sink, stream)
+        })
+}

@@ -1,0 +1,315 @@
+//! The shapes the service shares between its HTTP routes, its WebSocket and its storage: seats,
+//! time controls, statuses and the coded errors of docs/protocol.md section 5.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+/// Who fills a seat, as sent in `POST /api/matches` (docs/protocol.md section 3.2).
+///
+/// JSON: `{"kind": "human"}` or `{"kind": "bot", "bot": "random", "level": 1}`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatSpec {
+    /// A person, who takes the seat with a token.
+    Human,
+    /// A bot played by the server.
+    Bot {
+        /// The bot's name (`"random"`), one of `Catalogue::bots`.
+        bot: String,
+        /// Strength 1 to 5, reserved for stronger bots (the random bot ignores it).
+        #[serde(default = "default_level")]
+        level: u8,
+    },
+}
+
+fn default_level() -> u8 {
+    1
+}
+
+impl SeatSpec {
+    /// The name a record gives this seat: `"human"` or the bot's name.
+    #[must_use]
+    pub fn record_name(&self) -> String {
+        match self {
+            SeatSpec::Human => "human".to_owned(),
+            SeatSpec::Bot { bot, .. } => bot.clone(),
+        }
+    }
+}
+
+/// A match's time control (docs/protocol.md section 3.2). Limits: 1 to 86,400 seconds for a move or
+/// a base, 0 to 3,600 seconds of increment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeControl {
+    /// No clock (correspondence).
+    #[default]
+    None,
+    /// Each move within `seconds`.
+    PerMove {
+        /// Seconds allowed for each move.
+        seconds: u32,
+    },
+    /// Fischer: `base_seconds` each, plus `increment_seconds` after each own move.
+    Fischer {
+        /// Starting time per seat, in seconds.
+        base_seconds: u32,
+        /// Seconds added after each move of the seat.
+        increment_seconds: u32,
+    },
+}
+
+impl TimeControl {
+    /// Checks the limits above.
+    ///
+    /// # Errors
+    /// `time_control/invalid` naming the field out of range.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        let bad = |what: &str| Err(ApiError::new(Code::TimeControlInvalid, what.to_owned()));
+        match *self {
+            TimeControl::None => Ok(()),
+            TimeControl::PerMove { seconds } if !(1..=86_400).contains(&seconds) => {
+                bad("`seconds` must be between 1 and 86400")
+            }
+            TimeControl::Fischer { base_seconds, .. } if !(1..=86_400).contains(&base_seconds) => {
+                bad("`base_seconds` must be between 1 and 86400")
+            }
+            TimeControl::Fischer {
+                increment_seconds, ..
+            } if increment_seconds > 3_600 => bad("`increment_seconds` must be between 0 and 3600"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Where a match stands (docs/protocol.md section 1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Some human seat has no player yet; nobody can act.
+    Open,
+    /// Every seat is filled and the game runs.
+    Live,
+    /// The game has an outcome.
+    Finished,
+}
+
+impl Status {
+    /// The word used in the API and in the database.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Live => "live",
+            Status::Finished => "finished",
+        }
+    }
+
+    /// Reads `open`, `live` or `finished`.
+    #[must_use]
+    pub fn parse(word: &str) -> Option<Status> {
+        match word {
+            "open" => Some(Status::Open),
+            "live" => Some(Status::Live),
+            "finished" => Some(Status::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// One seat as the lobby and the `state` message show it (docs/protocol.md section 3.3).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// Seat number, from 0.
+    pub seat: u8,
+    /// `"human"` or `"bot"`.
+    pub kind: String,
+    /// The bot's name, `null` for a human seat.
+    pub bot: Option<String>,
+    /// The bot's level, `null` for a human seat.
+    pub level: Option<u8>,
+    /// Whether the seat is filled (always for a bot).
+    pub taken: bool,
+}
+
+impl SeatInfo {
+    /// The public view of seat `seat` filled by `spec`.
+    #[must_use]
+    pub fn new(seat: usize, spec: &SeatSpec, taken: bool) -> SeatInfo {
+        let (kind, bot, level) = match spec {
+            SeatSpec::Human => ("human", None, None),
+            SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), Some(*level)),
+        };
+        SeatInfo {
+            seat: seat as u8,
+            kind: kind.to_owned(),
+            bot,
+            level,
+            taken,
+        }
+    }
+}
+
+/// The stable error codes of docs/protocol.md section 5.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Code {
+    /// `request/malformed`
+    RequestMalformed,
+    /// `request/too_large`
+    RequestTooLarge,
+    /// `game/unknown`
+    GameUnknown,
+    /// `config/invalid`
+    ConfigInvalid,
+    /// `bot/unknown`
+    BotUnknown,
+    /// `time_control/invalid`
+    TimeControlInvalid,
+    /// `seat/invalid`
+    SeatInvalid,
+    /// `seat/taken`
+    SeatTaken,
+    /// `match/not_found`
+    MatchNotFound,
+    /// `match/over`
+    MatchOver,
+    /// `match/not_over`
+    MatchNotOver,
+    /// `match/not_started`
+    MatchNotStarted,
+    /// `auth/seat`
+    AuthSeat,
+    /// `action/stale`
+    ActionStale,
+    /// `action/not_your_turn`
+    ActionNotYourTurn,
+    /// `action/malformed`
+    ActionMalformed,
+    /// `action/illegal`
+    ActionIllegal,
+    /// `msg/malformed`
+    MsgMalformed,
+    /// `msg/unknown`
+    MsgUnknown,
+    /// `msg/too_large`
+    MsgTooLarge,
+    /// `server/internal`
+    Internal,
+    /// `server/shutting_down`
+    ShuttingDown,
+}
+
+impl Code {
+    /// The code's text, e.g. `"action/stale"`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::RequestMalformed => "request/malformed",
+            Code::RequestTooLarge => "request/too_large",
+            Code::GameUnknown => "game/unknown",
+            Code::ConfigInvalid => "config/invalid",
+            Code::BotUnknown => "bot/unknown",
+            Code::TimeControlInvalid => "time_control/invalid",
+            Code::SeatInvalid => "seat/invalid",
+            Code::SeatTaken => "seat/taken",
+            Code::MatchNotFound => "match/not_found",
+            Code::MatchOver => "match/over",
+            Code::MatchNotOver => "match/not_over",
+            Code::MatchNotStarted => "match/not_started",
+            Code::AuthSeat => "auth/seat",
+            Code::ActionStale => "action/stale",
+            Code::ActionNotYourTurn => "action/not_your_turn",
+            Code::ActionMalformed => "action/malformed",
+            Code::ActionIllegal => "action/illegal",
+            Code::MsgMalformed => "msg/malformed",
+            Code::MsgUnknown => "msg/unknown",
+            Code::MsgTooLarge => "msg/too_large",
+            Code::Internal => "server/internal",
+            Code::ShuttingDown => "server/shutting_down",
+        }
+    }
+
+    /// The code of an engine error code string (`IllegalAction::code`, `ActionError::code`).
+    #[must_use]
+    pub fn from_engine(code: &str) -> Code {
+        match code {
+            "match/over" => Code::MatchOver,
+            "action/not_your_turn" => Code::ActionNotYourTurn,
+            "action/malformed" => Code::ActionMalformed,
+            _ => Code::ActionIllegal,
+        }
+    }
+
+    /// The HTTP status of the code when it answers an HTTP request.
+    #[must_use]
+    pub fn status(self) -> StatusCode {
+        match self {
+            Code::MatchNotFound => StatusCode::NOT_FOUND,
+            Code::SeatTaken | Code::MatchOver | Code::MatchNotOver | Code::MatchNotStarted => {
+                StatusCode::CONFLICT
+            }
+            Code::RequestTooLarge | Code::MsgTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Code::AuthSeat => StatusCode::FORBIDDEN,
+            Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Code::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::BAD_REQUEST,
+        }
+    }
+}
+
+/// A coded error for a client: `{"code", "message"}` over HTTP, `{"type": "error", "code",
+/// "message"}` over the WebSocket. The message is for people and never holds internal details
+/// (those are logged where the error is made).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ApiError {
+    /// The stable code.
+    pub code: Code,
+    /// A sentence saying what was wrong, naming the offending field or token.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with `code` and `message`.
+    pub fn new(code: Code, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// `server/internal`; logs `detail` and sends only a generic sentence.
+    pub fn internal(detail: impl std::fmt::Display) -> ApiError {
+        tracing::error!(%detail, "internal error");
+        ApiError::new(Code::Internal, "internal error (see the server log)")
+    }
+
+    /// `match/not_found` for `id`.
+    #[must_use]
+    pub fn not_found(id: &str) -> ApiError {
+        ApiError::new(Code::MatchNotFound, format!("no match with id `{id}`"))
+    }
+
+    /// The WebSocket form: `{"type": "error", "code", "message"}`.
+    #[must_use]
+    pub fn to_ws_json(&self) -> String {
+        serde_json::json!({"type": "error", "code": self.code.as_str(), "message": self.message})
+            .to_string()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({"code": self.code.as_str(), "message": self.message});
+        (self.code.status(), Json(body)).into_response()
+    }
+}
+
+/// Milliseconds since the Unix epoch, from the system clock.
+#[must_use]
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

@@ -1,0 +1,162 @@
+//! The secrecy check (issue 3, "Bad input and abuse"): given a recorded game and every message one
+//! connection received, checks that each message says no more than that viewer may know. Generic
+//! over any game through `DynGame`, so it applies unchanged to hidden-information games.
+//!
+//! For each `state` message at version `v` the check rebuilds the state after the record's first
+//! `v` log entries and requires:
+//! - only the fields of docs/protocol.md section 4.1;
+//! - `observation` equal to `observe_json(viewer)` of that state;
+//! - `legal` equal to the seat's legal list when it is to act, else empty;
+//! - `moves` empty for a game with hidden information;
+//! - `seed` absent until the game is over;
+//! - for every other seat whose observation differs from this viewer's, that observation does not
+//!   appear anywhere in the message.
+
+use plateau_engine::{DynGame, GameEntry, Record, Seat, ToAct, Viewer};
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::actor::seats_to_act;
+
+/// A message that says more (or other) than its viewer may know.
+#[derive(Debug, Error)]
+#[error("message {index} (version {version}): {problem}")]
+pub struct Leak {
+    /// 0-based index of the message among those checked.
+    pub index: usize,
+    /// The message's version.
+    pub version: u64,
+    /// What is wrong.
+    pub problem: String,
+}
+
+const STATE_FIELDS: &[&str] = &[
+    "type",
+    "id",
+    "game",
+    "status",
+    "version",
+    "seat",
+    "to_act",
+    "observation",
+    "legal",
+    "moves",
+    "seats",
+    "clocks",
+    "outcome",
+    "seed_hash",
+    "seed",
+];
+
+/// Every state of `record`: index `v` is the state after `v` log entries (the ending, if any,
+/// counts as the last entry).
+///
+/// # Errors
+/// A message if the record does not replay.
+pub fn states(entry: &GameEntry, record: &Record) -> Result<Vec<Box<dyn DynGame>>, String> {
+    let mut state = entry
+        .new_game(&record.config, record.seats.len())
+        .map_err(|e| e.to_string())?;
+    let mut out = vec![state.clone_box()];
+    for (i, step) in record.actions.iter().enumerate() {
+        state
+            .apply_text(step.by, &step.action)
+            .map_err(|e| format!("action {}: {e}", i + 1))?;
+        out.push(state.clone_box());
+    }
+    if let Some(ending) = record.ending {
+        state.end(ending).map_err(|e| e.to_string())?;
+        out.push(state);
+    }
+    Ok(out)
+}
+
+/// Checks every message `viewer` received during the game of `record` (which must be the whole
+/// game, so every version a message names exists). Non-`state` messages (`error`, `pong`,
+/// `rematch`) carry nothing of the state and are skipped.
+///
+/// # Errors
+/// The first `Leak`.
+pub fn check_messages(
+    entry: &GameEntry,
+    record: &Record,
+    viewer: Viewer,
+    messages: &[Value],
+) -> Result<(), Leak> {
+    let states = states(entry, record).map_err(|problem| Leak {
+        index: 0,
+        version: 0,
+        problem,
+    })?;
+    for (index, message) in messages.iter().enumerate() {
+        if message["type"] != "state" {
+            continue;
+        }
+        let version = message["version"].as_u64().unwrap_or(u64::MAX);
+        let leak = |problem: String| Leak {
+            index,
+            version,
+            problem,
+        };
+        let state = states
+            .get(version as usize)
+            .ok_or_else(|| leak("no such version in the record".into()))?;
+        check_one(entry, &**state, viewer, message).map_err(leak)?;
+    }
+    Ok(())
+}
+
+fn check_one(entry: &GameEntry, state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), String> {
+    let obj = msg.as_object().ok_or("not an object")?;
+    if let Some(extra) = obj.keys().find(|k| !STATE_FIELDS.contains(&k.as_str())) {
+        return Err(format!("unexpected field `{extra}`"));
+    }
+    let expected_seat = match viewer {
+        Viewer::Seat(s) => Value::from(s.0),
+        Viewer::Spectator => Value::Null,
+    };
+    if msg["seat"] != expected_seat {
+        return Err(format!("seat is {} for viewer {viewer:?}", msg["seat"]));
+    }
+    let mine = state.observe_json(viewer);
+    if msg["observation"] != mine {
+        return Err("the observation is not this viewer's".into());
+    }
+    let live = msg["status"] == "live";
+    let expected_legal: Vec<String> = match viewer {
+        Viewer::Seat(s) if live && seats_to_act(state.to_act()).contains(&s) => state.legal_texts(s),
+        _ => Vec::new(),
+    };
+    if msg["legal"] != serde_json::json!(expected_legal) {
+        return Err(format!("legal is {} instead of {expected_legal:?}", msg["legal"]));
+    }
+    if entry.info.hidden_information && msg["moves"] != serde_json::json!([]) {
+        return Err("a move list in a game with hidden information".into());
+    }
+    let over = state.to_act() == ToAct::Terminal;
+    if !over && !msg["seed"].is_null() {
+        return Err("the seed before the end".into());
+    }
+    for other in Seat::all(state.seats()) {
+        if viewer == Viewer::Seat(other) {
+            continue;
+        }
+        let theirs = state.observe_json(Viewer::Seat(other));
+        if theirs != mine && contains_value(msg, &theirs) {
+            return Err(format!("the observation of seat {other} is in the message"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `needle` occurs as `haystack` or as any value nested in it.
+fn contains_value(haystack: &Value, needle: &Value) -> bool {
+    if haystack == needle {
+        return true;
+    }
+    match haystack {
+        Value::Array(items) => items.iter().any(|v| contains_value(v, needle)),
+        Value::Object(map) => map.values().any(|v| contains_value(v, needle)),
+        _ => false,
+    }
+}

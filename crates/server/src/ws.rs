@@ -1,0 +1,247 @@
+//! The WebSocket of one connection (docs/protocol.md section 4): reads client messages, checks their
+//! shape and size, passes them to the match actor, and writes the actor's messages back.
+//!
+//! `session` is generic over the sink and the stream, so it can run over a real socket or channels.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use plateau_engine::Seat;
+use tokio::sync::mpsc;
+
+use crate::actor::Outgoing;
+use crate::lobby::Lobby;
+use crate::model::{ApiError, Code};
+
+/// Largest client message read, in bytes (docs/protocol.md section 6).
+pub const MAX_MESSAGE: usize = 16 * 1024;
+/// Largest frame the socket accepts at all; bigger ones end the connection.
+pub const MAX_FRAME: usize = 1024 * 1024;
+
+/// Messages a connection's queue holds before the connection is dropped as too slow.
+const QUEUE: usize = 64;
+
+/// A client message (docs/protocol.md section 4.2).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ClientMessage {
+    /// Play `action` based on `version`.
+    Act {
+        /// The version the action was based on.
+        version: u64,
+        /// Canonical action text.
+        action: String,
+    },
+    /// Resign.
+    Resign,
+    /// Ask for a rematch.
+    Rematch,
+    /// Keep-alive.
+    Ping,
+}
+
+/// Reads one client message.
+///
+/// # Errors
+/// `msg/malformed` (not a JSON object with a string `type`, or bad fields) or `msg/unknown`.
+pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
+    let malformed = |m: String| ApiError::new(Code::MsgMalformed, m);
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| malformed("a message is a JSON object".into()))?;
+    let kind = obj
+        .get("type")
+        .and_then(|t| t.as_str())
+        .ok_or_else(|| malformed("`type` must be a string".into()))?;
+    match kind {
+        "act" => {
+            let version = obj
+                .get("version")
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| malformed("`version` must be a non-negative integer".into()))?;
+            let action = obj
+                .get("action")
+                .and_then(|a| a.as_str())
+                .ok_or_else(|| malformed("`action` must be a string".into()))?;
+            Ok(ClientMessage::Act {
+                version,
+                action: action.to_owned(),
+            })
+        }
+        "resign" => Ok(ClientMessage::Resign),
+        "rematch" => Ok(ClientMessage::Rematch),
+        "ping" => Ok(ClientMessage::Ping),
+        other => Err(ApiError::new(
+            Code::MsgUnknown,
+            format!("unknown message type `{other}` (known: act, resign, rematch, ping)"),
+        )),
+    }
+}
+
+fn close(code: u16, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from(reason.to_owned()),
+    }))
+}
+
+/// Runs one connection to match `id` until either side closes or the service shuts down.
+pub async fn session<S, R, E>(lobby: Arc<Lobby>, id: String, token: Option<String>, mut sink: S, mut stream: R)
+where
+    S: Sink<Message> + Unpin + Send + 'static,
+    R: Stream<Item = Result<Message, E>> + Unpin + Send,
+{
+    let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
+    let seat = match lobby.subscribe(&id, token, out_tx).await {
+        Ok(seat) => seat,
+        Err(e) => {
+            let _ = sink.send(Message::Text(e.to_ws_json().into())).await;
+            let _ = sink.send(close(1008, e.code.as_str())).await;
+            return;
+        }
+    };
+    // Answers to this connection's own messages, in order with the actor's broadcasts.
+    let (reply_tx, mut reply_rx) = mpsc::channel::<String>(QUEUE);
+    let mut shutdown = lobby.shutdown_signal();
+    let mut writer_shutdown = lobby.shutdown_signal();
+    let stopping = lobby.shutdown_signal();
+    let writer = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                msg = out_rx.recv() => match msg {
+                    Some(Outgoing::Text(text)) => {
+                        if sink.send(Message::Text(text)).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => {
+                        // The actor dropped us: shutting down, or we were too slow.
+                        let code = if *stopping.borrow() { 1001 } else { 1013 };
+                        let _ = sink.send(close(code, "reconnect to resume")).await;
+                        break;
+                    }
+                },
+                reply = reply_rx.recv() => match reply {
+                    Some(text) => {
+                        if sink.send(Message::Text(text.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                },
+                () = stopped(&mut writer_shutdown) => {
+                    let _ = sink.send(close(1001, "server shutting down")).await;
+                    break;
+                }
+            }
+        }
+        let _ = sink.close().await;
+    });
+    loop {
+        let frame = tokio::select! {
+            frame = stream.next() => frame,
+            () = stopped(&mut shutdown) => break,
+        };
+        let text = match frame {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Binary(b))) => {
+                let e = if b.len() > MAX_MESSAGE {
+                    too_large(b.len())
+                } else {
+                    ApiError::new(Code::MsgMalformed, "binary frames are not read; send JSON text")
+                };
+                if reply_tx.send(e.to_ws_json()).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+        };
+        let reply = if text.len() > MAX_MESSAGE {
+            Some(too_large(text.len()).to_ws_json())
+        } else {
+            handle(&lobby, &id, seat, text.as_str()).await
+        };
+        if let Some(reply) = reply
+            && reply_tx.send(reply).await.is_err()
+        {
+            break;
+        }
+    }
+    drop(reply_tx);
+    let _ = writer.await;
+}
+
+/// Completes once the service is shutting down (or the lobby is gone).
+async fn stopped(signal: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = signal.wait_for(|s| *s).await;
+}
+
+fn too_large(len: usize) -> ApiError {
+    ApiError::new(
+        Code::MsgTooLarge,
+        format!("a message of {len} bytes is over the limit of {MAX_MESSAGE} bytes"),
+    )
+}
+
+/// Handles one text message; returns the reply for this connection, if any.
+async fn handle(lobby: &Lobby, id: &str, seat: Option<Seat>, text: &str) -> Option<String> {
+    let message = match parse_client_message(text) {
+        Ok(m) => m,
+        Err(e) => return Some(e.to_ws_json()),
+    };
+    let need_seat = || {
+        seat.ok_or_else(|| {
+            ApiError::new(
+                Code::AuthSeat,
+                "spectators cannot act: connect with a seat token",
+            )
+        })
+    };
+    let result = match message {
+        ClientMessage::Ping => return Some(r#"{"type":"pong"}"#.to_owned()),
+        ClientMessage::Act { version, action } => match need_seat() {
+            Ok(s) => lobby.act(id, s, version, action).await,
+            Err(e) => Err(e),
+        },
+        ClientMessage::Resign => match need_seat() {
+            Ok(s) => lobby.resign(id, s).await,
+            Err(e) => Err(e),
+        },
+        ClientMessage::Rematch => match need_seat() {
+            Ok(s) => match lobby.rematch(id, s).await {
+                Ok(Some(msg)) => return Some(msg),
+                Ok(None) => Ok(()),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        },
+    };
+    result.err().map(|e| e.to_ws_json())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse_or_get_their_code() {
+        assert_eq!(
+            parse_client_message(r#"{"type":"act","version":3,"action":"a1-a2"}"#),
+            Ok(ClientMessage::Act {
+                version: 3,
+                action: "a1-a2".into()
+            })
+        );
+        let code = |t: &str| parse_client_message(t).unwrap_err().code;
+        assert_eq!(code("{not json"), Code::MsgMalformed);
+        assert_eq!(code("[1,2]"), Code::MsgMalformed);
+        assert_eq!(code(r#"{"type":7}"#), Code::MsgMalformed);
+        assert_eq!(code(r#"{"type":"act","version":-1,"action":"x"}"#), Code::MsgMalformed);
+        assert_eq!(code(r#"{"type":"act","version":1}"#), Code::MsgMalformed);
+        assert_eq!(code(r#"{"type":"dance"}"#), Code::MsgUnknown);
+    }
+}

@@ -1,0 +1,270 @@
+//! `spawn_app()`: a fresh service on port 0 over a fresh SQLite file, with a plain HTTP client and
+//! a WebSocket client that keeps every message it receives.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use plateau_engine::{DynGame, GameEntry, Seat};
+use plateau_server::{AppState, Catalogue, Lobby, Options, open_store};
+use rand::RngCore;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::toy::Toy;
+
+/// The registry's games plus the test game `toy`.
+pub fn catalogue() -> Catalogue {
+    static GAMES: OnceLock<Vec<GameEntry>> = OnceLock::new();
+    let games = GAMES.get_or_init(|| {
+        let mut g = plateau_registry::GAMES.to_vec();
+        g.push(GameEntry::of::<Toy>());
+        g
+    });
+    fn play(bot: &str, state: &dyn DynGame, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+        if state.info().name == "toy" {
+            state.random_action(seat, rng)
+        } else {
+            (Catalogue::standard().play_bot)(bot, state, seat, rng)
+        }
+    }
+    Catalogue {
+        games: games.as_slice(),
+        bots: &["random"],
+        play_bot: play,
+    }
+}
+
+/// A fresh, empty database file.
+pub fn temp_db() -> PathBuf {
+    let dir = std::env::temp_dir().join("plateau-server-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{}.sqlite", hex::encode(rand::random::<[u8; 8]>())))
+}
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    pub lobby: Arc<Lobby>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_on(temp_db()).await
+}
+
+/// A service over an existing database file (to test reloading).
+pub async fn spawn_app_on(db: PathBuf) -> TestApp {
+    let store = open_store(&format!("sqlite://{}", db.display())).unwrap();
+    let options = Options {
+        bot_delay: Duration::ZERO,
+        bot_budget: Duration::from_secs(2),
+    };
+    let lobby = Lobby::start(store, catalogue(), options).await.unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let state = AppState {
+        lobby: lobby.clone(),
+    };
+    let task = tokio::spawn(plateau_server::serve(listener, state, async {
+        let _ = stopped.await;
+    }));
+    TestApp {
+        addr,
+        db,
+        lobby,
+        stop: Some(stop),
+        task: Some(task),
+    }
+}
+
+impl TestApp {
+    /// Graceful shutdown; returns once the store is closed.
+    pub async fn shutdown(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        self.task.take().unwrap().await.unwrap().unwrap();
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let (status, body) = http(self.addr, "GET", path, None).await;
+        (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.post_raw(path, &body.to_string()).await
+    }
+
+    pub async fn post_raw(&self, path: &str, body: &str) -> (u16, Value) {
+        let (status, body) = http(self.addr, "POST", path, Some(body)).await;
+        (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+    }
+
+    /// Creates a match and returns the 201 body.
+    pub async fn create(&self, request: Value) -> Value {
+        let (status, body) = self.post("/api/matches", &request).await;
+        assert_eq!(status, 201, "{body}");
+        body
+    }
+
+    pub async fn summary(&self, id: &str) -> Value {
+        let (status, body) = self.get(&format!("/api/matches/{id}")).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    pub async fn connect(&self, id: &str, token: Option<&str>) -> Client {
+        Client::connect(self.addr, id, token).await
+    }
+
+    /// Waits (up to 20 s) until match `id` is finished; returns its summary.
+    pub async fn wait_finished(&self, id: &str) -> Value {
+        for _ in 0..2000 {
+            let s = self.summary(id).await;
+            if s["status"] == "finished" {
+                return s;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("match {id} did not finish");
+    }
+}
+
+/// One HTTP/1.1 request over a fresh connection; returns the status and the body text.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP response");
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let body = if chunked { dechunk(rest) } else { rest.to_owned() };
+    (status, body)
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = &tail[n + 2..];
+    }
+    out
+}
+
+/// A WebSocket client that records every JSON message it receives.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    pub received: Vec<Value>,
+    pub closed: Option<u16>,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Client {
+        let url = match token {
+            Some(t) => format!("ws://{addr}/api/matches/{id}/ws?token={t}"),
+            None => format!("ws://{addr}/api/matches/{id}/ws"),
+        };
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        Client {
+            ws,
+            received: Vec::new(),
+            closed: None,
+        }
+    }
+
+    /// The next JSON message, or `None` once the socket is closed (close code in `closed`).
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let Ok(frame) = tokio::time::timeout(Duration::from_secs(20), self.ws.next()).await else {
+                let tail: Vec<String> = self.received.iter().rev().take(3).map(Value::to_string).collect();
+                panic!("no message within 20 s; last received: {tail:#?}");
+            };
+            match frame {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(&t).unwrap();
+                    self.received.push(v.clone());
+                    return Some(v);
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    self.closed = Some(frame.map_or(1005, |f| u16::from(f.code)));
+                    return None;
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
+    /// Reads until a message satisfies `f`.
+    pub async fn until(&mut self, f: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let m = self.next().await.expect("socket closed while waiting");
+            if f(&m) {
+                return m;
+            }
+        }
+    }
+
+    /// The next `state` message.
+    pub async fn state(&mut self) -> Value {
+        self.until(|m| m["type"] == "state").await
+    }
+
+    /// The next `error` message.
+    pub async fn error(&mut self) -> Value {
+        self.until(|m| m["type"] == "error").await
+    }
+
+    pub async fn send(&mut self, v: Value) {
+        self.send_text(&v.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.ws.send(Message::Binary(bytes.into())).await.unwrap();
+    }
+
+    pub async fn act(&mut self, version: u64, action: &str) {
+        self.send(json!({"type": "act", "version": version, "action": action}))
+            .await;
+    }
+
+    /// Sends a ping and waits for its pong: every message sent before was handled.
+    pub async fn sync(&mut self) {
+        self.send(json!({"type": "ping"})).await;
+        self.until(|m| m["type"] == "pong").await;
+    }
+
+    /// The `state` messages received so far.
+    pub fn states(&self) -> Vec<Value> {
+        self.received
+            .iter()
+            .filter(|m| m["type"] == "state")
+            .cloned()
+            .collect()
+    }
+}

@@ -1,0 +1,536 @@
+//! API tests of the match service over real sockets (docs/protocol.md): each test gets a fresh
+//! server on port 0 and a fresh SQLite file from `spawn_app()`.
+
+mod common;
+mod toy;
+
+use std::time::Duration;
+
+use common::{Client, TestApp, spawn_app, spawn_app_on};
+use plateau_engine::{Record, Seat, Viewer};
+use plateau_server::secrecy::check_messages;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+fn humans(game: &str) -> Value {
+    json!({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}]})
+}
+
+fn token(v: &Value) -> String {
+    v["token"].as_str().expect("a token").to_owned()
+}
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().expect("an id").to_owned()
+}
+
+/// A two-human match with both seats taken; returns (id, token 0, token 1, seed_hash).
+async fn two_humans(app: &TestApp, game: &str) -> (String, String, String, String) {
+    let created = app.create(humans(game)).await;
+    let id = id(&created);
+    let (status, joined) = app
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["seat"], 1);
+    (
+        id,
+        token(&created),
+        token(&joined),
+        created["seed_hash"].as_str().unwrap().to_owned(),
+    )
+}
+
+async fn record(app: &TestApp, id: &str) -> Record {
+    let (status, body) = app.get(&format!("/api/matches/{id}/record")).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_value(body).unwrap()
+}
+
+fn entry(name: &str) -> &'static plateau_engine::GameEntry {
+    common::catalogue().game(name).unwrap()
+}
+
+#[tokio::test]
+async fn health_games_and_static_pages() {
+    let app = spawn_app().await;
+    assert_eq!(app.get("/health").await, (200, json!({"status": "ok"})));
+    let (status, games) = app.get("/api/games").await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"mad") && names.contains(&"toy"), "{names:?}");
+    let toy = games["games"].as_array().unwrap().iter().find(|g| g["name"] == "toy").unwrap();
+    assert_eq!(toy["hidden_information"], true);
+    assert_eq!(toy["bots"], json!(["random"]));
+    // Every embedded file of web/ is served at /assets/<path>, byte for byte.
+    for path in plateau_server::assets::paths() {
+        let (status, body) = common::http(app.addr, "GET", &format!("/assets/{path}"), None).await;
+        assert_eq!(status, 200, "{path}");
+        let on_disk = std::fs::read(format!("{}/../../web/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert_eq!(body.as_bytes(), String::from_utf8_lossy(&on_disk).as_bytes(), "{path}");
+    }
+    let index = plateau_server::assets::file("index.html").is_some();
+    assert_eq!(common::http(app.addr, "GET", "/", None).await.0, if index { 200 } else { 404 });
+    assert_eq!(common::http(app.addr, "GET", "/assets/nope.js", None).await.0, 404);
+    assert_eq!(common::http(app.addr, "GET", "/nowhere", None).await.0, 404);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn create_join_list_and_spectate() {
+    let app = spawn_app().await;
+    let created = app.create(humans("toy")).await;
+    let id = id(&created);
+    assert_eq!(created["seat"], 0);
+    assert_eq!(created["token"].as_str().unwrap().len(), 64);
+    assert_eq!(created["url"], format!("/m/{id}"));
+    assert_eq!(created["invites"], json!([{"seat": 1, "url": format!("/m/{id}?join=1")}]));
+    let summary = app.summary(&id).await;
+    assert_eq!(summary["status"], "open");
+    assert_eq!(summary["seed"], Value::Null);
+    assert_eq!(summary["seed_hash"], created["seed_hash"]);
+    assert_eq!(summary["seats"][1], json!({"seat": 1, "kind": "human", "bot": null, "level": null, "taken": false}));
+    let (_, open) = app.get("/api/matches?status=open").await;
+    assert_eq!(open["matches"].as_array().unwrap().len(), 1);
+    assert_eq!(open["matches"][0]["id"], id);
+
+    // A spectator connected while the match is open sees it start when seat 1 joins.
+    let mut spectator = app.connect(&id, None).await;
+    let first = spectator.state().await;
+    assert_eq!((first["status"].clone(), first["seat"].clone()), (json!("open"), Value::Null));
+    assert_eq!(first["to_act"], json!([]));
+    let (status, joined) = app.post(&format!("/api/matches/{id}/join"), &json!({"seat": 1})).await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["invites"], json!([]));
+    let live = spectator.until(|m| m["status"] == "live" && m["to_act"] == json!([0])).await;
+    // Two cards were dealt (two chance entries), and the spectator sees neither.
+    assert_eq!(live["version"], 2);
+    assert_eq!(live["observation"]["cards"], json!([null, null]));
+    assert_eq!(live["legal"], json!([]));
+    assert_eq!(live["moves"], json!([]), "no move list in a hidden-information game");
+    let (_, open) = app.get("/api/matches?status=open").await;
+    assert!(open["matches"].as_array().unwrap().is_empty());
+    let (_, lobby) = app.get("/api/matches").await;
+    assert_eq!(lobby["matches"][0]["status"], "live");
+
+    // The seat holder sees its own card and its two legal actions.
+    let mut seat0 = app.connect(&id, created["token"].as_str()).await;
+    let mine = seat0.state().await;
+    assert_eq!(mine["seat"], 0);
+    assert!(mine["observation"]["cards"][0].is_u64());
+    assert!(mine["observation"]["cards"][1].is_null());
+    assert_eq!(mine["legal"], json!(["fold", "keep"]));
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn http_bad_input_gets_coded_errors() {
+    let app = spawn_app().await;
+    let code = |(status, body): (u16, Value)| (status, body["code"].as_str().unwrap_or("?").to_owned());
+    let cases = [
+        (json!({"game": "chess", "seats": [{"kind": "human"}]}), 400, "game/unknown"),
+        (json!({"game": "mad", "seats": [{"kind": "human"}]}), 400, "config/invalid"),
+        (json!({"game": "mad", "config": [1], "seats": [{"kind": "human"}, {"kind": "human"}]}), 400, "config/invalid"),
+        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "oracle"}]}), 400, "bot/unknown"),
+        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "time_control": {"kind": "per_move", "seconds": 0}}), 400, "time_control/invalid"),
+        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "time_control": {"kind": "fischer", "base_seconds": 60, "increment_seconds": 9999}}), 400, "time_control/invalid"),
+        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "creator_seat": 1}), 400, "seat/invalid"),
+        (json!({"game": "mad", "seats": "two"}), 400, "request/malformed"),
+        (json!({"game": "mad", "seats": [], "colour": "red"}), 400, "request/malformed"),
+    ];
+    for (request, status, expected) in cases {
+        assert_eq!(code(app.post("/api/matches", &request).await), (status, expected.to_owned()), "{request}");
+    }
+    assert_eq!(code(app.post_raw("/api/matches", "{\"game\": ").await), (400, "request/malformed".into()));
+    let huge = format!("{{\"game\": \"{}\"}}", "x".repeat(20_000));
+    assert_eq!(code(app.post_raw("/api/matches", &huge).await), (413, "request/too_large".into()));
+    let (_, list) = app.get("/api/matches?status=open,live,finished").await;
+    assert_eq!(list["matches"], json!([]), "no bad request created a match");
+    assert_eq!(code(app.get("/api/matches?status=paused").await), (400, "request/malformed".into()));
+
+    for path in ["/api/matches/0123456789abcdef", "/api/matches/not-an-id", "/api/matches/0123456789abcdef/record"] {
+        assert_eq!(code(app.get(path).await), (404, "match/not_found".into()), "{path}");
+    }
+    assert_eq!(
+        code(app.post("/api/matches/0123456789abcdef/join", &json!({})).await),
+        (404, "match/not_found".into())
+    );
+    // The WebSocket of an unknown match is refused before the upgrade.
+    let err = tokio_tungstenite::connect_async(format!("ws://{}/api/matches/0123456789abcdef/ws", app.addr))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("404"), "{err}");
+
+    let created = app.create(json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, ]})).await;
+    let id = id(&created);
+    let path = format!("/api/matches/{id}/join");
+    for (seat, status, expected) in [(json!(0), 409, "seat/taken"), (json!(1), 400, "seat/invalid"), (json!(7), 400, "seat/invalid"), (json!(null), 409, "seat/taken")] {
+        assert_eq!(code(app.post(&path, &json!({"seat": seat})).await), (status, expected.to_owned()), "{seat}");
+    }
+    assert_eq!(code(app.get(&format!("/api/matches/{id}/record")).await), (409, "match/not_over".into()));
+    app.shutdown().await;
+}
+
+/// Every bad WebSocket input of issue 3 gets its code and leaves the match as it was.
+#[tokio::test]
+async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
+    let app = spawn_app().await;
+    // Before the second player joins, nobody may act.
+    let created = app.create(humans("mad")).await;
+    let open_id = id(&created);
+    let mut early = app.connect(&open_id, created["token"].as_str()).await;
+    early.state().await;
+    early.act(0, "c2-c4").await;
+    assert_eq!(early.error().await["code"], "match/not_started");
+
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let mut watcher = app.connect(&id, None).await;
+    let start = red.state().await;
+    blue.state().await;
+    watcher.state().await;
+    assert_eq!(start["version"], 0);
+    assert_eq!(start["to_act"], json!([0]));
+    let legal: Vec<String> = serde_json::from_value(start["legal"].clone()).unwrap();
+    assert!(!legal.is_empty());
+    let mut sorted = legal.clone();
+    sorted.sort();
+    assert_eq!(legal, sorted, "legal actions come sorted");
+
+    let cases: Vec<(Box<dyn Fn() -> String>, &str, &str)> = vec![
+        (Box::new(|| "{not json".into()), "red", "msg/malformed"),
+        (Box::new(|| "[1, 2]".into()), "red", "msg/malformed"),
+        (Box::new(|| r#"{"version": 0}"#.into()), "red", "msg/malformed"),
+        (Box::new(|| r#"{"type": "act", "version": "zero", "action": "c2-c4"}"#.into()), "red", "msg/malformed"),
+        (Box::new(|| r#"{"type": "dance"}"#.into()), "red", "msg/unknown"),
+        (Box::new(|| format!(r#"{{"type": "act", "version": 0, "action": "{}"}}"#, "x".repeat(20_000))), "red", "msg/too_large"),
+        (Box::new(|| r#"{"type": "act", "version": 0, "action": "c2-c4"}"#.into()), "watcher", "auth/seat"),
+        (Box::new(|| r#"{"type": "act", "version": 0, "action": "c5-c3"}"#.into()), "blue", "action/not_your_turn"),
+        (Box::new(|| r#"{"type": "act", "version": 3, "action": "c2-c4"}"#.into()), "red", "action/stale"),
+        (Box::new(|| r#"{"type": "act", "version": 0, "action": "zz-top"}"#.into()), "red", "action/malformed"),
+        (Box::new(|| r#"{"type": "act", "version": 0, "action": "a1-a6"}"#.into()), "red", "action/illegal"),
+        (Box::new(|| r#"{"type": "rematch"}"#.into()), "red", "match/not_over"),
+    ];
+    for (text, who, expected) in &cases {
+        let client = match *who {
+            "red" => &mut red,
+            "blue" => &mut blue,
+            _ => &mut watcher,
+        };
+        client.send_text(&text()).await;
+        let error = client.error().await;
+        assert_eq!(error["code"], *expected, "{}: {error}", &text()[..text().len().min(80)]);
+        assert!(!error["message"].as_str().unwrap().is_empty());
+    }
+    red.send_binary(vec![1, 2, 3]).await;
+    assert_eq!(red.error().await["code"], "msg/malformed");
+    red.send_binary(vec![0; 20_000]).await;
+    assert_eq!(red.error().await["code"], "msg/too_large");
+    // The connection still works, and nothing changed.
+    red.sync().await;
+    assert_eq!(app.summary(&id).await["version"], 0);
+    assert!(red.states().len() == 1 && blue.states().len() == 1, "no state was broadcast");
+
+    // A good action, then the same one again (a replay) and one based on the old version.
+    let first = legal[0].clone();
+    red.act(0, &first).await;
+    let after = red.state().await;
+    assert_eq!(after["version"], 1);
+    assert_eq!(after["moves"], json!([{"by": {"seat": 0}, "text": first}]));
+    red.act(0, &first).await;
+    assert_eq!(red.error().await["code"], "action/stale");
+    let blue_legal = blue.state().await["legal"][0].as_str().unwrap().to_owned();
+    blue.act(0, &blue_legal).await;
+    assert_eq!(blue.error().await["code"], "action/stale");
+    red.sync().await;
+    assert_eq!(app.summary(&id).await["version"], 1);
+
+    // A token of another match, or a made-up one, is refused at connection time.
+    let mut intruder = app.connect(&id, Some(&"ab".repeat(32))).await;
+    assert_eq!(intruder.error().await["code"], "auth/seat");
+    assert_eq!(intruder.next().await, None);
+    assert_eq!(intruder.closed, Some(1008));
+    app.shutdown().await;
+}
+
+/// Plays random legal moves for every seat whose latest state offers some, until the end.
+async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Value {
+    let mut last: Vec<Value> = Vec::new();
+    for c in clients.iter_mut() {
+        last.push(c.state().await);
+    }
+    for _ in 0..5000 {
+        if last[0]["status"] == "finished" {
+            return last[0].clone();
+        }
+        let Some(i) = last.iter().position(|s| !s["legal"].as_array().unwrap().is_empty()) else {
+            // Someone else (a bot, chance) is to act: wait for the next state.
+            assert!(last[0]["to_act"] == json!([]) || clients.len() == 1, "nobody can act: {}", last[0]);
+            let next = clients[0].state().await;
+            last[0] = next;
+            continue;
+        };
+        let legal = last[i]["legal"].as_array().unwrap();
+        let action = legal[rng.random_range(0..legal.len())].as_str().unwrap().to_owned();
+        let version = last[i]["version"].as_u64().unwrap();
+        clients[i].act(version, &action).await;
+        let reply = clients[i].next().await.expect("an answer");
+        assert_eq!(reply["type"], "state", "{action} at version {version}: {reply}");
+        last[i] = reply;
+        for (j, c) in clients.iter_mut().enumerate() {
+            if j == i && last[j]["version"].as_u64() > Some(version) {
+                continue;
+            }
+            last[j] = c.until(|m| m["type"] == "state" && m["version"].as_u64() > Some(version)).await;
+        }
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn a_full_mad_game_between_two_websocket_clients() {
+    let app = spawn_app().await;
+    let (id, t0, t1, seed_hash) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let mut watcher = app.connect(&id, None).await;
+    let end = play_out(&mut [&mut red, &mut blue], &mut ChaCha8Rng::seed_from_u64(3)).await;
+    let outcome = &end["outcome"];
+    assert!(["corvette", "tiebreak"].contains(&outcome["kind"].as_str().unwrap()), "{outcome}");
+    let mut ranks: Vec<u64> = serde_json::from_value(outcome["ranks"].clone()).unwrap();
+    ranks.sort_unstable();
+    assert_eq!(ranks, vec![1, 2]);
+    assert_eq!(end["seed"].as_str().unwrap().len(), 64);
+    let blue_end = blue.until(|m| m["status"] == "finished").await;
+    assert_eq!(blue_end["outcome"], *outcome);
+    let last = end["version"].as_u64().unwrap();
+    watcher.until(|m| m["version"].as_u64() == Some(last)).await;
+
+    let rec = record(&app, &id).await;
+    assert_eq!(rec.seed_hash, seed_hash);
+    assert_eq!(rec.actions.len() as u64, last);
+    let replay = rec.replay(entry("mad")).unwrap();
+    assert!(replay.seed_verified);
+    assert_eq!(serde_json::to_value(replay.state.outcome()).unwrap(), *outcome);
+    // The move list is every action in display notation.
+    assert_eq!(end["moves"].as_array().unwrap().len() as u64, last);
+    for (client, viewer) in [(&red, Viewer::Seat(Seat(0))), (&blue, Viewer::Seat(Seat(1))), (&watcher, Viewer::Spectator)] {
+        check_messages(entry("mad"), &rec, viewer, &client.received).unwrap();
+    }
+    let summary = app.summary(&id).await;
+    assert_eq!(summary["status"], "finished");
+    assert_eq!(summary["seed"], end["seed"]);
+    // After the end, acting is refused.
+    red.act(last, "c2-c4").await;
+    assert_eq!(red.error().await["code"], "match/over");
+    app.shutdown().await;
+}
+
+/// Hidden information: the human seat never learns the bot's card before the end, and the secrecy
+/// check (which rebuilds every state) agrees for the seat and for a spectator.
+#[tokio::test]
+async fn a_seat_never_sees_another_seats_secret() {
+    let app = spawn_app().await;
+    for game in 0..6u64 {
+        let created = app
+            .create(json!({"game": "toy", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}))
+            .await;
+        let id = id(&created);
+        let mut me = app.connect(&id, created["token"].as_str()).await;
+        let mut watcher = app.connect(&id, None).await;
+        play_out(&mut [&mut me], &mut ChaCha8Rng::seed_from_u64(game)).await;
+        let last = app.wait_finished(&id).await["version"].as_u64().unwrap();
+        watcher.until(|m| m["version"].as_u64() == Some(last)).await;
+        for m in me.states() {
+            if m["status"] != "finished" {
+                assert!(m["observation"]["cards"][1].is_null(), "{m}");
+                assert!(m["seed"].is_null());
+            }
+        }
+        let rec = record(&app, &id).await;
+        assert_eq!(rec.seed_hash, created["seed_hash"].as_str().unwrap());
+        assert!(rec.replay(entry("toy")).unwrap().seed_verified);
+        check_messages(entry("toy"), &rec, Viewer::Seat(Seat(0)), &me.received).unwrap();
+        check_messages(entry("toy"), &rec, Viewer::Spectator, &watcher.received).unwrap();
+        // The check does catch a leak: seat 0 shown seat 1's card before the end.
+        let mut forged = me.states()[0].clone();
+        if forged["status"] == "live" {
+            let full = check_messages(entry("toy"), &rec, Viewer::Seat(Seat(1)), &[forged.clone()]);
+            assert!(full.is_err());
+            forged["observation"]["cards"][1] = json!(rec.actions[1].action.parse::<u8>().unwrap());
+            assert!(check_messages(entry("toy"), &rec, Viewer::Seat(Seat(0)), &[forged]).is_err());
+        }
+    }
+    app.shutdown().await;
+}
+
+/// A seeded bot-vs-bot match through the service: its record replays, the seed matches the hash
+/// published at creation and redraws every chance outcome.
+#[tokio::test]
+async fn bot_versus_bot_records_verify() {
+    let app = spawn_app().await;
+    for game in ["toy", "mad"] {
+        let created = app
+            .create(json!({"game": game, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random", "level": 3}]}))
+            .await;
+        assert_eq!(created["seat"], Value::Null);
+        assert_eq!(created["token"], Value::Null);
+        let id = id(&created);
+        let summary = app.wait_finished(&id).await;
+        let rec = record(&app, &id).await;
+        assert_eq!(rec.seats, vec!["random", "random"]);
+        assert_eq!(rec.seed_hash, created["seed_hash"].as_str().unwrap());
+        assert_eq!(serde_json::to_value(&rec.outcome).unwrap(), summary["outcome"]);
+        let replay = rec.replay(entry(game)).unwrap();
+        assert!(replay.seed_verified, "{game}");
+        // Tampering with a chance outcome is caught by the seed.
+        if game == "toy" {
+            let mut bad = rec.clone();
+            let first = bad.actions[0].action.parse::<u8>().unwrap();
+            bad.actions[0].action = (first % 6 + 1).to_string();
+            assert!(bad.replay(entry("toy")).is_err());
+        }
+    }
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn per_move_clock_runs_out_and_the_side_loses() {
+    let app = spawn_app().await;
+    let mut request = humans("mad");
+    request["time_control"] = json!({"kind": "per_move", "seconds": 1});
+    let created = app.create(request).await;
+    let id = id(&created);
+    let (_, joined) = app.post(&format!("/api/matches/{id}/join"), &json!({})).await;
+    let mut red = app.connect(&id, created["token"].as_str()).await;
+    let start = red.state().await;
+    assert_eq!(start["clocks"]["kind"], "per_move");
+    assert_eq!(start["clocks"]["running"], 0);
+    assert!(start["clocks"]["remaining_ms"][0].as_u64().unwrap() <= 1000);
+    assert_eq!(start["clocks"]["remaining_ms"][1], 1000);
+    // Red does not move: after a second it loses on time.
+    let end = red.until(|m| m["status"] == "finished").await;
+    assert_eq!(end["outcome"]["kind"], "timeout");
+    assert_eq!(end["outcome"]["ranks"], json!([2, 1]));
+    assert_eq!(end["clocks"]["running"], Value::Null);
+    let rec = record(&app, &id).await;
+    assert_eq!(rec.ending, Some(plateau_engine::Ending::Timeout(Seat(0))));
+    assert!(rec.replay(entry("mad")).unwrap().seed_verified);
+    assert!(joined["token"].is_string());
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn fischer_clocks_charge_the_mover_and_add_the_increment() {
+    let app = spawn_app().await;
+    let mut request = humans("mad");
+    request["time_control"] = json!({"kind": "fischer", "base_seconds": 60, "increment_seconds": 5});
+    let created = app.create(request).await;
+    let id = id(&created);
+    app.post(&format!("/api/matches/{id}/join"), &json!({})).await;
+    let mut red = app.connect(&id, created["token"].as_str()).await;
+    let start = red.state().await;
+    assert_eq!(start["clocks"]["running"], 0);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let action = start["legal"][0].as_str().unwrap().to_owned();
+    red.act(0, &action).await;
+    let after = red.state().await;
+    assert_eq!(after["clocks"]["running"], 1);
+    let red_left = after["clocks"]["remaining_ms"][0].as_u64().unwrap();
+    // 60 s - about 0.3 s thinking + 5 s increment.
+    assert!((64_000..=64_750).contains(&red_left), "{red_left}");
+    assert!(after["clocks"]["remaining_ms"][1].as_u64().unwrap() <= 60_000);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn resigning_ends_the_match_for_the_other_side() {
+    let app = spawn_app().await;
+    let (id, t0, _t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    red.state().await;
+    red.send(json!({"type": "resign"})).await;
+    let end = red.state().await;
+    assert_eq!(end["outcome"]["kind"], "resign");
+    assert_eq!(end["outcome"]["ranks"], json!([2, 1]));
+    assert_eq!(end["version"], 1, "the ending is a log entry");
+    assert_eq!(end["moves"], json!([]));
+    let rec = record(&app, &id).await;
+    assert_eq!(rec.ending, Some(plateau_engine::Ending::Resign(Seat(0))));
+    rec.replay(entry("mad")).unwrap();
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_rematch_swaps_the_seats_of_connected_players() {
+    let app = spawn_app().await;
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    red.state().await;
+    blue.state().await;
+    blue.send(json!({"type": "resign"})).await;
+    red.until(|m| m["status"] == "finished").await;
+    blue.until(|m| m["status"] == "finished").await;
+    red.send(json!({"type": "rematch"})).await;
+    let r_red = red.until(|m| m["type"] == "rematch").await;
+    let r_blue = blue.until(|m| m["type"] == "rematch").await;
+    assert_eq!(r_red["id"], r_blue["id"]);
+    assert_eq!((r_red["seat"].clone(), r_blue["seat"].clone()), (json!(1), json!(0)));
+    let new_id = r_red["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.summary(&id).await["rematch"], new_id);
+    let fresh = app.summary(&new_id).await;
+    assert_eq!(fresh["status"], "live");
+    let mut new_blue = app.connect(&new_id, r_red["token"].as_str()).await;
+    assert_eq!(new_blue.state().await["seat"], 1);
+    // Asking again gives the same rematch (no new token: the seat is already taken).
+    blue.send(json!({"type": "rematch"})).await;
+    let again = blue.until(|m| m["type"] == "rematch").await;
+    assert_eq!(again["id"], new_id);
+    assert_eq!(again["token"], Value::Null);
+    app.shutdown().await;
+}
+
+/// A graceful shutdown closes sockets with 1001; a new server on the same database reloads the
+/// match by replaying its log and play goes on.
+#[tokio::test]
+async fn matches_survive_a_restart() {
+    let app = spawn_app().await;
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut last = [red.state().await, blue.state().await];
+    for _ in 0..6 {
+        let i = usize::from(last[0]["legal"].as_array().unwrap().is_empty());
+        let legal = last[i]["legal"].as_array().unwrap().clone();
+        let version = last[i]["version"].as_u64().unwrap();
+        let client = if i == 0 { &mut red } else { &mut blue };
+        client.act(version, legal[rng.random_range(0..legal.len())].as_str().unwrap()).await;
+        last = [red.state().await, blue.state().await];
+    }
+    let before = last[0].clone();
+    let db = app.db.clone();
+    app.shutdown().await;
+    assert_eq!(red.next().await, None);
+    assert_eq!(red.closed, Some(1001));
+
+    let app = spawn_app_on(db).await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let after = red.state().await;
+    for field in ["version", "observation", "legal", "moves", "to_act", "seed_hash"] {
+        assert_eq!(after[field], before[field], "{field}");
+    }
+    let end = play_out(&mut [&mut red, &mut blue], &mut rng).await;
+    assert_eq!(end["status"], "finished");
+    record(&app, &id).await.replay(entry("mad")).unwrap();
+    app.shutdown().await;
+}
