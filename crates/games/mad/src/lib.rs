@@ -22,6 +22,18 @@
 //!
 //! There are no draws. After the end every `apply` and `end` returns `IllegalAction::GameOver`.
 //!
+//! # Speed
+//! [`Mad`] is `Copy` (fixed arrays and bit sets, no heap). `legal_actions` writes into the
+//! caller's `Vec` without allocating once it has grown, `apply_legal` plays without checks, and
+//! `apply` checks membership in the generated list and otherwise explains the refusal.
+//!
+//! # Tests
+//! `tests/rules.rs` holds the 50 cases of rules/mad.md section 10; `tests/data/perft.txt` the perft
+//! table, whose counts come from the independent brute-force checker in `tests/brute` (it tries
+//! every syntactically possible action text against a plain reading of the rules);
+//! `tests/playouts.rs` runs the engine's conformance kit; `tests/data/playthrough.txt` is the
+//! golden playthrough.
+//!
 //! # Example
 //! ```
 //! use plateau_engine::{Actor, Game, Seat};

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use plateau_engine::ParseError;
 use serde::{Deserialize, Serialize};
 
-use crate::action::{CELLS, COLUMNS, CORVETTE, ROWS, kind_code, parse_kind};
+use crate::action::{COLUMNS, CORVETTE, ROWS, kind_code, parse_kind};
 use crate::state::{EXILE, Mad, untoken};
 use crate::{MadConfig, Side};
 
@@ -341,5 +341,3 @@ pub struct Observation {
     /// Whether the positioning-turn restriction applies to the side to move now.
     pub positioning: bool,
 }
-
-const _: () = assert!(CELLS == 24);

@@ -361,12 +361,12 @@ impl Mad {
             }
             Action::Pass => false,
         };
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         if expelled {
             self.since = 0;
             self.last = Some(side);
         } else {
-            self.since += 1;
+            self.since = self.since.saturating_add(1);
         }
         self.side = side.other();
         self.check_end();
