@@ -43,6 +43,33 @@ fn batch(start: &Chakart, games: u64) -> (u64, u64) {
     (plies, decisions)
 }
 
+/// This process's CPU time in seconds, from /proc/self/stat (Linux; clock ticks of 10 ms).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// The same batches timed on CPU time, which other processes on a busy machine do not inflate.
+fn cpu_rate(start: &Chakart, games: u64) {
+    let Some(t0) = cpu_seconds() else { return };
+    let (mut plies, mut decisions) = (0u64, 0u64);
+    let mut t = t0;
+    while t - t0 < 5.0 {
+        let (p, d) = batch(start, games);
+        plies += p;
+        decisions += d;
+        t = cpu_seconds().unwrap_or(t0 + 10.0);
+    }
+    let secs = t - t0;
+    eprintln!(
+        "CPU time {secs:.2} s: {:.0} actions/s, {:.0} decisions/s (single thread)",
+        plies as f64 / secs,
+        decisions as f64 / secs
+    );
+}
+
 fn playouts(c: &mut Criterion) {
     let config = Config {
         randomness: 2,
@@ -52,6 +79,7 @@ fn playouts(c: &mut Criterion) {
     const GAMES: u64 = 50;
     let (plies, decisions) = batch(&start, GAMES);
     eprintln!("one iteration: {GAMES} games, {plies} actions, {decisions} decisions");
+    cpu_rate(&start, GAMES);
     let mut group = c.benchmark_group("chakart");
     group.throughput(Throughput::Elements(plies));
     group.bench_function("random_playouts_actions", |b| {

@@ -170,7 +170,8 @@ impl Action {
     /// `ParseError` naming the text when it is no Chakart action.
     pub fn parse(text: &str) -> Result<Action, ParseError> {
         let bad = |why: &str| ParseError::new(text, why);
-        let sq = |t: &str| parse_square(t).ok_or_else(|| ParseError::new(t, "not a square (a1 to h8)"));
+        let sq =
+            |t: &str| parse_square(t).ok_or_else(|| ParseError::new(t, "not a square (a1 to h8)"));
         if let Some(rest) = text.strip_prefix('~') {
             if let Some(e) = rest.strip_prefix('*') {
                 let effect = Effect::ALL
@@ -207,7 +208,8 @@ impl Action {
             return Ok(Action::Redirect(sq(rest)?));
         }
         if let Some(k) = text.strip_prefix('=') {
-            let kind = promotion_kind(k).ok_or_else(|| bad("promotion must be =q, =r, =n, =b or =k"))?;
+            let kind =
+                promotion_kind(k).ok_or_else(|| bad("promotion must be =q, =r, =n, =b or =k"))?;
             return Ok(Action::Promote(kind));
         }
         if let Some((who, at)) = text.split_once('@') {
@@ -233,7 +235,9 @@ impl Action {
             });
         }
         if text.len() < 4 || !text.is_char_boundary(2) || !text.is_char_boundary(4) {
-            return Err(bad("expected a move such as e2e4, e7e8q, a1a2s, e1*e4, S@e1, R@d5 or =q"));
+            return Err(bad(
+                "expected a move such as e2e4, e7e8q, a1a2s, e1*e4, S@e1, R@d5 or =q",
+            ));
         }
         let from = sq(&text[..2])?;
         let to = sq(&text[2..4])?;
@@ -241,7 +245,9 @@ impl Action {
             "" => (None, false),
             "s" => (None, true),
             k => (
-                Some(promotion_kind(k).ok_or_else(|| bad("a move ends with r, n, b, q, k (promotion) or s (stealth)"))?),
+                Some(promotion_kind(k).ok_or_else(|| {
+                    bad("a move ends with r, n, b, q, k (promotion) or s (stealth)")
+                })?),
                 false,
             ),
         };
@@ -282,7 +288,9 @@ mod tests {
 
     #[test]
     fn bad_texts_are_refused() {
-        for t in ["", "e2", "e2e9", "e7e8x", "=p", "~*X", "~x@e4", "X@e4", "e1*z9", "~i", "é2e4"] {
+        for t in [
+            "", "e2", "e2e9", "e7e8x", "=p", "~*X", "~x@e4", "X@e4", "e1*z9", "~i", "é2e4",
+        ] {
             assert!(Action::parse(t).is_err(), "{t}");
         }
     }

@@ -348,7 +348,11 @@ pub fn letter_cell(ch: char) -> Option<u8> {
     if item.is_some() {
         return item;
     }
-    let side = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+    let side = if ch.is_ascii_uppercase() {
+        WHITE
+    } else {
+        BLACK
+    };
     let lower = ch.to_ascii_lowercase();
     if let Some(k) = Kind::from_letter(lower) {
         return Some(piece(side, k));
@@ -384,8 +388,9 @@ pub mod board_serde {
     /// When the sequence does not hold 64 numbers.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 64], D::Error> {
         let v = Vec::<u8>::deserialize(d)?;
-        v.try_into()
-            .map_err(|v: Vec<u8>| D::Error::custom(format!("a board has 64 cells, not {}", v.len())))
+        v.try_into().map_err(|v: Vec<u8>| {
+            D::Error::custom(format!("a board has 64 cells, not {}", v.len()))
+        })
     }
 }
 

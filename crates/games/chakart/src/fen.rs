@@ -178,7 +178,10 @@ fn parse_board(board: &str, pos: &mut Pos) -> Result<(), ParseError> {
     if ranks.len() != 8 {
         return Err(err(
             board,
-            format!("board field: expected 8 ranks separated by `/`, found {}", ranks.len()),
+            format!(
+                "board field: expected 8 ranks separated by `/`, found {}",
+                ranks.len()
+            ),
         ));
     }
     for (i, text) in ranks.iter().enumerate() {
@@ -187,12 +190,21 @@ fn parse_board(board: &str, pos: &mut Pos) -> Result<(), ParseError> {
         for ch in text.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if d == 0 || d > 8 {
-                    return Err(err(text, format!("board field: bad empty-square count `{ch}` in rank {}", r + 1)));
+                    return Err(err(
+                        text,
+                        format!(
+                            "board field: bad empty-square count `{ch}` in rank {}",
+                            r + 1
+                        ),
+                    ));
                 }
                 f += d;
             } else {
                 let cell = letter_cell(ch).ok_or_else(|| {
-                    err(&ch.to_string(), format!("board field: unknown letter in rank {} (`{text}`)", r + 1))
+                    err(
+                        &ch.to_string(),
+                        format!("board field: unknown letter in rank {} (`{text}`)", r + 1),
+                    )
                 })?;
                 if f < 8 {
                     pos.board[(u32::from(r) * 8 + f) as usize] = cell;
@@ -219,7 +231,10 @@ fn parse_pools(text: &str) -> Result<[[u8; 6]; 2], ParseError> {
         if parts.len() != 12 {
             return Err(err(
                 text,
-                format!("captured pool field: the comma form holds 12 numbers, not {}", parts.len()),
+                format!(
+                    "captured pool field: the comma form holds 12 numbers, not {}",
+                    parts.len()
+                ),
             ));
         }
         parts
@@ -264,13 +279,19 @@ fn parse_pending(text: &str, pos: &Pos) -> Result<Phase, ParseError> {
             if let Some(sq) = text.strip_prefix("B:") {
                 let at = square(sq)?;
                 if !movable(at) {
-                    return Err(err(text, "pending field: `B:` names no movable piece of the side to move"));
+                    return Err(err(
+                        text,
+                        "pending field: `B:` names no movable piece of the side to move",
+                    ));
                 }
                 Phase::Swap { at }
             } else if let Some(sq) = text.strip_prefix("D:") {
                 let at = square(sq)?;
                 if !movable(at) {
-                    return Err(err(text, "pending field: `D:` names no movable piece of the side to move"));
+                    return Err(err(
+                        text,
+                        "pending field: `D:` names no movable piece of the side to move",
+                    ));
                 }
                 Phase::Daisy { at }
             } else if let Some(rest) = text.strip_prefix("=:") {
@@ -333,7 +354,10 @@ fn check(pos: &Pos, board: &str) -> Result<(), ParseError> {
         if kind(c) == Kind::Pawn && rank(sq) == last_rank(color(c)) && sq != promoting {
             return Err(err(
                 board,
-                format!("board field: a pawn stands on its last rank at {}", square_name(sq)),
+                format!(
+                    "board field: a pawn stands on its last rank at {}",
+                    square_name(sq)
+                ),
             ));
         }
         if c & HIDDEN != 0 {
@@ -344,17 +368,33 @@ fn check(pos: &Pos, board: &str) -> Result<(), ParseError> {
         let name = if side == WHITE { "White" } else { "Black" };
         if hidden[side as usize] > 0 {
             if side == pos.turn {
-                return Err(err(board, format!("board field: the invisible queen belongs to the side to move ({name})")));
+                return Err(err(
+                    board,
+                    format!(
+                        "board field: the invisible queen belongs to the side to move ({name})"
+                    ),
+                ));
             }
             if hidden[side as usize] > 1 {
-                return Err(err(board, format!("board field: {name} has two invisible queens")));
+                return Err(err(
+                    board,
+                    format!("board field: {name} has two invisible queens"),
+                ));
             }
             if pos.has_stealth(side) {
-                return Err(err(board, format!("flags field: {name} has an invisible queen but its stealth flag is still 1")));
+                return Err(err(
+                    board,
+                    format!(
+                        "flags field: {name} has an invisible queen but its stealth flag is still 1"
+                    ),
+                ));
             }
         }
         if !(0..64).any(|sq| is_king_of(pos.board[sq], side)) {
-            return Err(err(board, format!("board field: {name} has no king (k or l) on the board")));
+            return Err(err(
+                board,
+                format!("board field: {name} has no king (k or l) on the board"),
+            ));
         }
     }
     Ok(())
@@ -369,38 +409,142 @@ mod tests {
     fn bad_fens_name_the_field() {
         let cases = [
             // wrong rank length
-            ("4k4/8/8/8/8/8/8/4K3 w 0 1111 000000000000", "board field: rank 8 covers 9", "4k4"),
-            ("4k3/8/8/8/8/8/8/4K2 w 0 1111 000000000000", "board field: rank 1 covers 7", "4K2"),
-            ("4k3/8/8/8/8/8/4K3 w 0 1111 000000000000", "board field: expected 8 ranks", ""),
+            (
+                "4k4/8/8/8/8/8/8/4K3 w 0 1111 000000000000",
+                "board field: rank 8 covers 9",
+                "4k4",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2 w 0 1111 000000000000",
+                "board field: rank 1 covers 7",
+                "4K2",
+            ),
+            (
+                "4k3/8/8/8/8/8/4K3 w 0 1111 000000000000",
+                "board field: expected 8 ranks",
+                "",
+            ),
             // unknown letters (uppercase items included)
-            ("4k3/8/8/8/4x3/8/8/4K3 w 0 1111 000000000000", "board field: unknown letter in rank 4", "x"),
-            ("4k3/8/8/8/4M3/8/8/4K3 w 0 1111 000000000000", "board field: unknown letter", "M"),
+            (
+                "4k3/8/8/8/4x3/8/8/4K3 w 0 1111 000000000000",
+                "board field: unknown letter in rank 4",
+                "x",
+            ),
+            (
+                "4k3/8/8/8/4M3/8/8/4K3 w 0 1111 000000000000",
+                "board field: unknown letter",
+                "M",
+            ),
             // missing fields
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111", "the captured pool field is missing", ""),
-            ("4k3/8/8/8/8/8/8/4K3 w", "the moves count field is missing", ""),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111",
+                "the captured pool field is missing",
+                "",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w",
+                "the moves count field is missing",
+                "",
+            ),
             ("4k3/8/8/8/8/8/8/4K3", "the turn field is missing", ""),
             // bad fields
-            ("4k3/8/8/8/8/8/8/4K3 x 0 1111 000000000000", "turn field", "x"),
-            ("4k3/8/8/8/8/8/8/4K3 w -1 1111 000000000000", "moves count field", "-1"),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 111 000000000000", "flags field", "111"),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111 00000000000", "captured pool field: expected 12 digits", "00000000000"),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111 0000000000000", "captured pool field", "0000000000000"),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111 1,2,3", "comma form holds 12 numbers, not 3", "1,2,3"),
+            (
+                "4k3/8/8/8/8/8/8/4K3 x 0 1111 000000000000",
+                "turn field",
+                "x",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w -1 1111 000000000000",
+                "moves count field",
+                "-1",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 111 000000000000",
+                "flags field",
+                "111",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111 00000000000",
+                "captured pool field: expected 12 digits",
+                "00000000000",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111 0000000000000",
+                "captured pool field",
+                "0000000000000",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111 1,2,3",
+                "comma form holds 12 numbers, not 3",
+                "1,2,3",
+            ),
             // kings
-            ("8/8/8/8/8/8/8/4K3 w 0 1111 000000000000", "Black has no king", ""),
-            ("4k3/8/8/8/8/8/8/8 w 0 1111 000000000000", "White has no king", ""),
+            (
+                "8/8/8/8/8/8/8/4K3 w 0 1111 000000000000",
+                "Black has no king",
+                "",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/8 w 0 1111 000000000000",
+                "White has no king",
+                "",
+            ),
             // ruling 10's other checks
-            ("4k2P/8/8/8/8/8/8/4K3 w 0 1111 000000000000", "pawn stands on its last rank at h8", ""),
-            ("4k3/8/8/8/8/8/I7/4K3 w 0 1011 000000000000", "belongs to the side to move", ""),
-            ("4k3/8/8/8/8/8/I7/4K3 b 0 1111 000000000000", "stealth flag is still 1", ""),
-            ("4k3/8/8/8/8/8/II6/4K3 b 0 1011 000000000000", "two invisible queens", ""),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 T", "Toadette with an empty pool", "T"),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 B:e8", "names no movable piece", "B:e8"),
-            ("4k3/8/8/8/8/8/8/4L3 w 0 1111 000000000000 D:e1", "names no movable piece", "D:e1"),
-            ("4k3/8/8/8/8/8/P7/4K3 w 0 1111 000000000000 =:a2", "names no pawn", "=:a2"),
-            ("k3S3/8/8/8/8/8/8/K7 w 0 1111 000000000000 =:e8,B", "only when no bonus follows", ""),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 X", "pending field", "X"),
-            ("4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 - extra", "at most 6 fields", "extra"),
+            (
+                "4k2P/8/8/8/8/8/8/4K3 w 0 1111 000000000000",
+                "pawn stands on its last rank at h8",
+                "",
+            ),
+            (
+                "4k3/8/8/8/8/8/I7/4K3 w 0 1011 000000000000",
+                "belongs to the side to move",
+                "",
+            ),
+            (
+                "4k3/8/8/8/8/8/I7/4K3 b 0 1111 000000000000",
+                "stealth flag is still 1",
+                "",
+            ),
+            (
+                "4k3/8/8/8/8/8/II6/4K3 b 0 1011 000000000000",
+                "two invisible queens",
+                "",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 T",
+                "Toadette with an empty pool",
+                "T",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 B:e8",
+                "names no movable piece",
+                "B:e8",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4L3 w 0 1111 000000000000 D:e1",
+                "names no movable piece",
+                "D:e1",
+            ),
+            (
+                "4k3/8/8/8/8/8/P7/4K3 w 0 1111 000000000000 =:a2",
+                "names no pawn",
+                "=:a2",
+            ),
+            (
+                "k3S3/8/8/8/8/8/8/K7 w 0 1111 000000000000 =:e8,B",
+                "only when no bonus follows",
+                "",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 X",
+                "pending field",
+                "X",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w 0 1111 000000000000 - extra",
+                "at most 6 fields",
+                "extra",
+            ),
         ];
         for (fen, message, token) in cases {
             let e = parse(fen).expect_err(fen);

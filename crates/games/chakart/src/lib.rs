@@ -31,7 +31,7 @@ use rules::{EndKind, Phase, Pos};
 pub use view::Observation;
 
 /// Game options.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// The initial position (section 4, ruling 19): 0 orthodox (the default, what `start`
@@ -42,15 +42,6 @@ pub struct Config {
     /// the moves count (FEN field 2); reaching it between turns ends the game in a draw
     /// (`turn_limit`). 0, the default, means no limit.
     pub turn_limit: u32,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            randomness: 0,
-            turn_limit: 0,
-        }
-    }
 }
 
 /// The actions played since the last decision node: what `format_position` needs at a chance

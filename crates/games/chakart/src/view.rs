@@ -197,7 +197,11 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
             let c = pos.board[(r * 8 + f) as usize];
             let cell = cell_symbol(c, me);
             if color_on {
-                let bg = if (r + f) % 2 == 0 { "\x1b[48;5;137m" } else { "\x1b[48;5;180m" };
+                let bg = if (r + f) % 2 == 0 {
+                    "\x1b[48;5;137m"
+                } else {
+                    "\x1b[48;5;180m"
+                };
                 out.push_str(&format!("{bg}\x1b[30m{cell}\x1b[0m"));
             } else {
                 out.push_str(&cell);
@@ -206,6 +210,9 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
         out.push_str(&format!(" {}\n", r + 1));
     }
     out.push_str("   a  b  c  d  e  f  g  h\n");
+    out.push_str(
+        "items: m mushroom, e egg, d banana, w bomb; ° immobilized, ? your hidden queen\n",
+    );
     for (side, name) in [(0usize, "White"), (1, "Black")] {
         let items: Vec<String> = Kind::ALL
             .iter()
@@ -218,11 +225,23 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
                 )
             })
             .collect();
-        let shell = if pos.has_shell(side as u8) { "shell" } else { "-" };
-        let stealth = if pos.has_stealth(side as u8) { "stealth" } else { "-" };
+        let shell = if pos.has_shell(side as u8) {
+            "shell"
+        } else {
+            "-"
+        };
+        let stealth = if pos.has_stealth(side as u8) {
+            "stealth"
+        } else {
+            "-"
+        };
         out.push_str(&format!(
             "{name} captured: {}   powers: {shell} {stealth}\n",
-            if items.is_empty() { "none".to_owned() } else { items.join(" ") }
+            if items.is_empty() {
+                "none".to_owned()
+            } else {
+                items.join(" ")
+            }
         ));
     }
     let side = if pos.turn == WHITE { "White" } else { "Black" };
@@ -236,10 +255,21 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
             out.push_str(&format!("{who} ({})\n", r.kind.text()));
         }
         (None, Phase::Move) => out.push_str(&format!("{side} to move (move {})\n", pos.moves)),
-        (None, Phase::Swap { at }) => out.push_str(&format!("{side}: King Boo, swap the piece on {} (S@<sq>)\n", square_name(at))),
-        (None, Phase::Daisy { at }) => out.push_str(&format!("{side}: Daisy, move the piece on {} again\n", square_name(at))),
-        (None, Phase::Toadette) => out.push_str(&format!("{side}: Toadette, drop a captured piece (R@d5)\n")),
-        (None, Phase::Promote { at, .. }) => out.push_str(&format!("{side}: promote the pawn on {} (=q =r =n =b =k)\n", square_name(at))),
+        (None, Phase::Swap { at }) => out.push_str(&format!(
+            "{side}: King Boo, swap the piece on {} (S@<sq>)\n",
+            square_name(at)
+        )),
+        (None, Phase::Daisy { at }) => out.push_str(&format!(
+            "{side}: Daisy, move the piece on {} again\n",
+            square_name(at)
+        )),
+        (None, Phase::Toadette) => {
+            out.push_str(&format!("{side}: Toadette, drop a captured piece (R@d5)\n"))
+        }
+        (None, Phase::Promote { at, .. }) => out.push_str(&format!(
+            "{side}: promote the pawn on {} (=q =r =n =b =k)\n",
+            square_name(at)
+        )),
         (None, _) => out.push_str("chance to act\n"),
     }
     out
@@ -248,7 +278,11 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
 fn piece_symbol(side: u8, k: Kind) -> char {
     let white = ['♙', '♖', '♘', '♗', '♕', '♔'];
     let black = ['♟', '♜', '♞', '♝', '♛', '♚'];
-    if side == WHITE { white[k as usize] } else { black[k as usize] }
+    if side == WHITE {
+        white[k as usize]
+    } else {
+        black[k as usize]
+    }
 }
 
 /// Three columns per square.
@@ -272,5 +306,30 @@ fn cell_symbol(c: u8, viewer: u8) -> String {
             };
             format!(" {}{mark}", piece_symbol(color(c), kind(c)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen;
+    use plateau_engine::Seat;
+
+    #[test]
+    fn the_terminal_board_marks_frozen_pieces_and_hides_the_queen() {
+        let pos = fen::parse("4k3/8/8/8/4w3/8/I3O3/4K3 b 5 1010 000100000000").unwrap();
+        let white = render(&pos, Viewer::Seat(Seat(0)), false);
+        assert!(white.contains(" ♕?"), "{white}");
+        assert!(white.contains(" ♘°"), "{white}");
+        assert!(white.contains(" w "), "{white}");
+        assert!(white.contains("White captured: ♗x1"), "{white}");
+        assert!(white.contains("Black to move (move 5)"), "{white}");
+        let black = render(&pos, Viewer::Seat(Seat(1)), false);
+        assert!(!black.contains('♕'), "{black}");
+        let spectator = render(&pos, Viewer::Spectator, true);
+        assert!(
+            !spectator.contains('♕') && spectator.contains("\x1b["),
+            "{spectator}"
+        );
     }
 }

@@ -84,7 +84,11 @@ fn tree(g: &Chakart, p: f64, out: &mut BTreeMap<String, f64>) {
 fn check_round_trip(g: &Chakart) {
     let text = g.format_position();
     match Chakart::parse_position(&g.config(), &text) {
-        Ok(back) => assert_eq!(back.format_position(), text, "position text does not round-trip"),
+        Ok(back) => assert_eq!(
+            back.format_position(),
+            text,
+            "position text does not round-trip"
+        ),
         Err(e) => assert!(
             g.to_act() == ToAct::Terminal,
             "`{text}` does not read back: {e}"
@@ -103,15 +107,24 @@ fn run_file(path: &str) -> usize {
             let mut got = BTreeMap::new();
             tree(g.as_ref().unwrap(), 1.0, &mut got);
             let total: f64 = exp.values().sum();
-            assert!((total - 1.0).abs() < 1e-9, "{name}: expected probabilities sum to {total}");
+            assert!(
+                (total - 1.0).abs() < 1e-9,
+                "{name}: expected probabilities sum to {total}"
+            );
             for (k, p) in &got {
                 let e = exp.get(k).unwrap_or_else(|| {
                     panic!("{name}: unexpected outcome {k} (p = {p})\nexpected: {exp:#?}")
                 });
-                assert!((e - p).abs() < 1e-9, "{name}: {k} has p = {p}, expected {e}");
+                assert!(
+                    (e - p).abs() < 1e-9,
+                    "{name}: {k} has p = {p}, expected {e}"
+                );
             }
             for k in exp.keys() {
-                assert!(got.contains_key(k), "{name}: missing outcome {k}\ngot: {got:#?}");
+                assert!(
+                    got.contains_key(k),
+                    "{name}: missing outcome {k}\ngot: {got:#?}"
+                );
             }
         }
     };
@@ -142,7 +155,8 @@ fn run_file(path: &str) -> usize {
                 for t in rest.split_whitespace() {
                     let a = st.parse_action(t).unwrap_or_else(|e| panic!("{ctx}: {e}"));
                     let who = actor(st);
-                    st.apply(who, &a).unwrap_or_else(|e| panic!("{ctx}: `{t}` refused: {e}"));
+                    st.apply(who, &a)
+                        .unwrap_or_else(|e| panic!("{ctx}: `{t}` refused: {e}"));
                     check_round_trip(st);
                 }
             }
@@ -169,20 +183,29 @@ fn run_file(path: &str) -> usize {
             "has" | "lacks" => {
                 let got = legal_texts(g.as_ref().unwrap());
                 for t in rest.split_whitespace() {
-                    assert_eq!(got.iter().any(|x| x == t), cmd == "has", "{ctx}: {t} in {got:?}");
+                    assert_eq!(
+                        got.iter().any(|x| x == t),
+                        cmd == "has",
+                        "{ctx}: {t} in {got:?}"
+                    );
                 }
             }
             "illegal" => {
                 let st = g.as_ref().unwrap();
                 let mut probe = *st;
                 let a = st.parse_action(rest).unwrap();
-                assert!(probe.apply(actor(st), &a).is_err(), "{ctx}: {rest} accepted");
+                assert!(
+                    probe.apply(actor(st), &a).is_err(),
+                    "{ctx}: {rest} accepted"
+                );
                 assert_eq!(probe, *st, "{ctx}: a refused action changed the state");
             }
             "tree" => expect_tree = Some(BTreeMap::new()),
             "p" => {
                 let (p, pos) = rest.split_once(' ').unwrap();
-                let e = expect_tree.as_mut().unwrap_or_else(|| panic!("{ctx}: p outside tree"));
+                let e = expect_tree
+                    .as_mut()
+                    .unwrap_or_else(|| panic!("{ctx}: p outside tree"));
                 *e.entry(pos.trim().to_owned()).or_default() += parse_prob(p);
             }
             "is" => assert_eq!(g.as_ref().unwrap().format_position(), rest, "{ctx}"),
@@ -211,12 +234,18 @@ fn run_file(path: &str) -> usize {
 
 #[test]
 fn rules_file_positions() {
-    let n = run_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules_cases.txt"));
+    let n = run_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/rules_cases.txt"
+    ));
     assert!(n >= 40, "only {n} cases");
 }
 
 #[test]
 fn legal_lists() {
-    let n = run_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/legal_lists.txt"));
+    let n = run_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/legal_lists.txt"
+    ));
     assert!(n >= 20, "only {n} cases");
 }

@@ -21,7 +21,10 @@ fn run(randomness: u8, games: usize, seed: u64, deep_every: usize) {
     eprintln!("{report:?}");
     // Random play ends almost every game by the rules long before the limit.
     let cut = report.endings.get("turn_limit").copied().unwrap_or(0);
-    assert!(cut * 100 <= games, "{cut} of {games} games hit the turn limit");
+    assert!(
+        cut * 100 <= games,
+        "{cut} of {games} games hit the turn limit"
+    );
 }
 
 #[test]

@@ -21,7 +21,9 @@ fn queen_squares(g: &Chakart) -> BTreeSet<String> {
         assert_eq!(d.observe(Viewer::Seat(Seat(1))), seen);
         assert_eq!(d.to_act(), g.to_act());
         let board = &d.pos().board;
-        let q = (0..64).find(|&s| board[s] & plateau_chakart::board::HIDDEN != 0).unwrap();
+        let q = (0..64)
+            .find(|&s| board[s] & plateau_chakart::board::HIDDEN != 0)
+            .unwrap();
         squares.insert(plateau_chakart::board::square_name(q as u8));
         // The owner's view is the true state: nothing to resample.
         assert_eq!(g.determinize(Seat(0), &mut rng), *g);
@@ -33,8 +35,14 @@ fn queen_squares(g: &Chakart) -> BTreeSet<String> {
 fn the_hidden_queen_may_be_on_any_square_its_stealth_move_reached() {
     // White's queen on c1 hides; the black knight on c6 blocks the c-file.
     let g = state("4k3/8/2n5/8/3d4/8/8/2Q1K3 w 0 1111 000000000000 moves c1c5s");
-    assert_eq!(g.observe(Viewer::Seat(Seat(1))).stealth_from.as_deref(), Some("c1"));
-    assert_eq!(g.observe(Viewer::Spectator).board, "4k3/8/2n5/8/3d4/8/8/4K3");
+    assert_eq!(
+        g.observe(Viewer::Seat(Seat(1))).stealth_from.as_deref(),
+        Some("c1")
+    );
+    assert_eq!(
+        g.observe(Viewer::Spectator).board,
+        "4k3/8/2n5/8/3d4/8/8/4K3"
+    );
     let got = queen_squares(&g);
     let want: BTreeSet<String> = "a1 b1 d1 c2 c3 c4 c5 b2 a3 d2 e3 f4 g5 h6"
         .split(' ')
@@ -49,7 +57,10 @@ fn the_knight_egg_leak_pins_the_queen() {
     // where the queen is; the knight then meets a banana (a chance node mid-turn).
     let g = state("4k3/8/2n5/8/3d4/8/8/2Q1K3 w 0 1111 000000000000 moves c1c5s c6d4");
     assert_eq!(g.to_act(), ToAct::Chance);
-    assert_eq!(g.observe(Viewer::Seat(Seat(1))).board, "4k3/8/2e5/8/3n4/8/8/4K3");
+    assert_eq!(
+        g.observe(Viewer::Seat(Seat(1))).board,
+        "4k3/8/2e5/8/3n4/8/8/4K3"
+    );
     let got = queen_squares(&g);
     assert_eq!(got.into_iter().collect::<Vec<_>>(), vec!["c5".to_owned()]);
 }
@@ -70,11 +81,20 @@ fn a_rook_drop_narrows_the_queen_down() {
 
     let near = state("4k3/8/8/8/8/7r/8/2Q1K3 w 0 1111 000000000000 moves c1c4s h3d3");
     near.chance_outcomes(&mut outcomes);
-    let texts: Vec<String> = outcomes.iter().map(|(a, _)| near.format_action(a)).collect();
+    let texts: Vec<String> = outcomes
+        .iter()
+        .map(|(a, _)| near.format_action(a))
+        .collect();
     assert_eq!(texts, ["~d@c2", "~d@e2", "~d@e4"]);
-    assert_eq!(queen_squares(&near).into_iter().collect::<Vec<_>>(), vec!["c4".to_owned()]);
+    assert_eq!(
+        queen_squares(&near).into_iter().collect::<Vec<_>>(),
+        vec!["c4".to_owned()]
+    );
     // Whatever falls, the queen shows again at the end of Black's turn.
     let mut after = near;
     after.apply(Actor::Chance, &outcomes[0].0).unwrap();
-    assert_eq!(after.observe(Viewer::Seat(Seat(1))).board, "4k3/8/8/8/2Q5/3r4/2d5/4K3");
+    assert_eq!(
+        after.observe(Viewer::Seat(Seat(1))).board,
+        "4k3/8/8/8/2Q5/3r4/2d5/4K3"
+    );
 }

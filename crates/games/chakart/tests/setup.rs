@@ -27,7 +27,11 @@ fn rows_of_option_1() -> HashMap<String, f64> {
             let fen = g.format_position();
             let board = fen.split(' ').next().unwrap();
             let ranks: Vec<&str> = board.split('/').collect();
-            assert_eq!(ranks[0], ranks[7].to_lowercase(), "option 1 mirrors the row");
+            assert_eq!(
+                ranks[0],
+                ranks[7].to_lowercase(),
+                "option 1 mirrors the row"
+            );
             assert_eq!(&fen[board.len()..], " w 0 1111 000000000000");
             *rows.entry(ranks[7].to_owned()).or_default() += p;
         }
