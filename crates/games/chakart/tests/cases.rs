@@ -11,7 +11,8 @@
 //!   below the current state gives exactly these first non-chance states with these
 //!   probabilities (equal positions merged);
 //! - `is <position text>` is the current position text; `result <1-0|0-1|1/2|*>`;
-//! - `see <white|black|spectator> <board>`: that viewer's board field; `san <action> <text>`.
+//! - `see <white|black|spectator> <board>`: that viewer's board field; `san <action> <text>`;
+//! - `perft <depth> <nodes>`: the engine's perft (decisions and chance outcomes are levels).
 //!
 //! Every case also checks that its positions' texts read back to themselves (FEN round-trips).
 
@@ -224,6 +225,11 @@ fn run_file(path: &str) -> usize {
                 let st = g.as_ref().unwrap();
                 let action = st.parse_action(a).unwrap();
                 assert_eq!(st.display_action(&action), want, "{ctx}");
+            }
+            "perft" => {
+                let (depth, nodes) = rest.split_once(' ').unwrap();
+                let got = plateau_engine::perft::perft(g.as_ref().unwrap(), depth.parse().unwrap());
+                assert_eq!(got, nodes.parse::<u64>().unwrap(), "{ctx}: perft {depth}");
             }
             _ => panic!("{ctx}: unknown command `{cmd}`"),
         }
