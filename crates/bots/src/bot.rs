@@ -1,12 +1,15 @@
 //! A bot as an object that plays a whole game for one seat, typed (`Bot<G>`) or behind a trait
 //! object driven by text (`DynBot`), and the factory the registry keeps for each game.
 
+use std::time::Duration;
+
 use plateau_engine::{DynGame, Game, Seat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::eval::{Evaluator, NoEvaluator, greedy_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
+use crate::playout::{PlayoutRate, random_playouts};
 use crate::random_action;
 use crate::spec::BotSpec;
 
@@ -98,7 +101,17 @@ impl<G: Game, E: Evaluator<G>> DynBot for Bot<G, E> {
 pub struct BotFactory {
     game: &'static str,
     make: fn(BotSpec, u64) -> Box<dyn DynBot>,
+    playouts: fn(&dyn DynGame, Duration, u64) -> Option<PlayoutRate>,
 }
+
+/// `random_playouts` behind the factory: `None` if the state is not a `G`.
+fn dyn_playouts<G: Game>(state: &dyn DynGame, budget: Duration, seed: u64) -> Option<PlayoutRate> {
+    let state = state.as_any().downcast_ref::<G>()?;
+    Some(random_playouts(state, budget, PLAYOUT_BOUND, seed))
+}
+
+/// The longest random game `BotFactory::random_playouts` plays, in actions.
+const PLAYOUT_BOUND: usize = 100_000;
 
 impl BotFactory {
     /// Bots of `G` without evaluator (greedy then only takes immediate wins).
@@ -107,6 +120,7 @@ impl BotFactory {
         BotFactory {
             game: G::INFO.name,
             make: |spec, seed| Box::new(Bot::<G, NoEvaluator>::new(spec, seed, NoEvaluator)),
+            playouts: dyn_playouts::<G>,
         }
     }
 
@@ -116,6 +130,7 @@ impl BotFactory {
         BotFactory {
             game: G::INFO.name,
             make: |spec, seed| Box::new(Bot::<G, E>::new(spec, seed, E::default())),
+            playouts: dyn_playouts::<G>,
         }
     }
 
@@ -129,5 +144,17 @@ impl BotFactory {
     #[must_use]
     pub fn make(&self, spec: BotSpec, seed: u64) -> Box<dyn DynBot> {
         (self.make)(spec, seed)
+    }
+
+    /// Uniformly random games from `state` for about `budget` (single thread, typed, no text):
+    /// the playout throughput of `plateau bench`. `None` if `state` is not of this factory's game.
+    #[must_use]
+    pub fn random_playouts(
+        &self,
+        state: &dyn DynGame,
+        budget: Duration,
+        seed: u64,
+    ) -> Option<PlayoutRate> {
+        (self.playouts)(state, budget, seed)
     }
 }

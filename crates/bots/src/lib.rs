@@ -6,6 +6,7 @@
 mod bot;
 mod eval;
 mod mcts;
+mod playout;
 mod spec;
 #[cfg(test)]
 mod tests;
@@ -13,6 +14,7 @@ mod tests;
 pub use bot::{Bot, BotFactory, DynBot};
 pub use eval::{Evaluator, NoEvaluator, greedy_action};
 pub use mcts::{ChildStats, Mcts, SearchConfig, SearchStats};
+pub use playout::{PlayoutRate, random_playouts};
 pub use spec::{BotSpec, Budget, Level, UnknownBot};
 
 use plateau_engine::{Game, Seat};

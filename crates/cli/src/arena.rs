@@ -27,7 +27,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use plateau_bots::{BotSpec, Budget};
+use plateau_bots::BotSpec;
 use plateau_engine::{Actor, GameEntry, Seat, Seed, ToAct};
 use serde::Serialize;
 use skillratings::MultiTeamOutcome;
@@ -177,9 +177,8 @@ pub fn run(args: Args) -> CliResult {
                 loop {
                     let j = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(t, i)) = jobs.get(j) else { break };
-                    let seats: Vec<usize> = (0..players)
-                        .map(|s| tables[t][(s + i) % players])
-                        .collect();
+                    let seats: Vec<usize> =
+                        (0..players).map(|s| tables[t][(s + i) % players]).collect();
                     let seed = game_seed(args.seed, t, i);
                     match play(entry, &config, &args.bots, &seats, seed) {
                         Ok((ranks, kind, actions)) => {
@@ -268,7 +267,11 @@ fn tables(bots: usize, players: usize) -> CliResult<Vec<Vec<usize>>> {
         Ok(combinations(bots, players))
     } else {
         Ok((1..bots)
-            .map(|b| std::iter::once(0).chain(std::iter::repeat_n(b, players - 1)).collect())
+            .map(|b| {
+                std::iter::once(0)
+                    .chain(std::iter::repeat_n(b, players - 1))
+                    .collect()
+            })
             .collect())
     }
 }
@@ -548,9 +551,9 @@ fn plot(report: &Report) -> String {
         .iter()
         .filter_map(|r| budget_of(r).map(|(v, it)| (r, v.max(1.0).log10(), it)))
         .collect();
-    let (xmin, xmax) = points
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    let (xmin, xmax) = points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.1), hi.max(p.1))
+    });
     let (xmin, xmax) = if points.is_empty() {
         (0.0, 1.0)
     } else {
@@ -616,7 +619,11 @@ fn plot(report: &Report) -> String {
         );
     }
     let mut sorted = points.clone();
-    sorted.sort_by(|a, b| (a.2, a.1).partial_cmp(&(b.2, b.1)).unwrap_or(std::cmp::Ordering::Equal));
+    sorted.sort_by(|a, b| {
+        (a.2, a.1)
+            .partial_cmp(&(b.2, b.1))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     for iterations in [false, true] {
         let series: Vec<String> = sorted
             .iter()
@@ -659,10 +666,7 @@ mod tests {
             vec![vec![0, 1], vec![0, 2], vec![1, 2]]
         );
         assert_eq!(tables(4, 4).unwrap(), vec![vec![0, 1, 2, 3]]);
-        assert_eq!(
-            tables(2, 4).unwrap(),
-            vec![vec![0, 1, 1, 1]]
-        );
+        assert_eq!(tables(2, 4).unwrap(), vec![vec![0, 1, 1, 1]]);
         assert_eq!(tables(5, 4).unwrap().len(), 5);
         assert!(tables(1, 2).is_err());
     }

@@ -4,6 +4,8 @@
 //! `bench`), write a module with `pub struct Args` (clap `Args`) and `pub fn run(args) -> CliResult`,
 //! then add one variant to `Command` and one arm to `main`.
 
+mod arena;
+mod bench;
 mod common;
 mod legal;
 mod perft;
@@ -24,6 +26,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Bot tournament: win rates with 95% intervals and ratings.
+    Arena(arena::Args),
+    /// Single-thread random playouts and MCTS iterations per second.
+    Bench(bench::Args),
     /// Legal actions of the side to act, one per line, sorted by byte order.
     Legal(legal::Args),
     /// Number of nodes at exactly a given depth of the game tree.
@@ -37,6 +43,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Arena(args) => arena::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Legal(args) => legal::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
