@@ -9,8 +9,29 @@ use serde::{Deserialize, Serialize};
 
 /// A face of the die: 1 to 5 name an astronaut, 6 stands for the star (★, any one astronaut).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(transparent)]
+#[serde(into = "u8", try_from = "u8")]
 pub struct Face(u8);
+
+impl From<Face> for u8 {
+    fn from(face: Face) -> u8 {
+        face.0
+    }
+}
+
+impl TryFrom<u8> for Face {
+    type Error = String;
+
+    /// 1 to 5, or 6 for the star.
+    fn try_from(n: u8) -> Result<Face, String> {
+        if (1..=6).contains(&n) {
+            Ok(Face(n))
+        } else {
+            Err(format!(
+                "die face {n} out of range: 1 to 5, or 6 for the star"
+            ))
+        }
+    }
+}
 
 impl Face {
     /// The star face (★): the player picks any one astronaut; it never splits.
@@ -248,6 +269,20 @@ mod tests {
             let action = parse_action(text, true).unwrap();
             assert_eq!(action.to_string(), text);
         }
+    }
+
+    #[test]
+    fn faces_deserialize_only_in_range() {
+        assert_eq!(
+            serde_json::to_string(&Action::Roll(Face::STAR)).unwrap(),
+            r#"{"roll":6}"#
+        );
+        assert!(serde_json::from_str::<Action>(r#"{"roll":7}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{"roll":0}"#).is_err());
+        assert_eq!(
+            serde_json::from_str::<Action>(r#"{"roll":3}"#).unwrap(),
+            Action::Roll(Face(3))
+        );
     }
 
     #[test]

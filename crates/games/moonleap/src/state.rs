@@ -155,23 +155,18 @@ impl MoonLeap {
         }
     }
 
-    /// Moves `piece` of the seat to move to its target; returns the new cell.
+    /// Moves astronaut `number` of `colour` (enter or advance) to its target; returns the new
+    /// cell, or `None`, changing nothing, if it is blocked.
     #[inline]
     fn step(&mut self, colour: usize, number: u8) -> Option<u8> {
-        let slot = &mut self.cells[colour][usize::from(number) - 1];
-        let from = *slot;
-        let to = {
-            let ahead = self.full & !self.occupied & (u64::MAX << from);
-            if ahead == 0 {
-                return None;
-            }
-            ahead.trailing_zeros() as u8 + 1
-        };
+        let slot = usize::from(number) - 1;
+        let from = self.cells[colour][slot];
+        let to = self.target(from, self.occupied)?;
         if from != 0 {
             self.occupied &= !(1u64 << (from - 1));
         }
         self.occupied |= 1u64 << (to - 1);
-        *slot = to;
+        self.cells[colour][slot] = to;
         Some(to)
     }
 
@@ -226,15 +221,16 @@ impl MoonLeap {
     /// of the player's own colour, then of the mercenaries; `pass` alone if there is none.
     pub(crate) fn decisions(&self, face: Face, out: &mut Vec<Action>) {
         out.clear();
-        let colours: &[(usize, bool)] = if self.mercenaries {
-            &[(usize::MAX, false), (MERCENARY, true)]
+        // Own astronauts first, then (variant) the mercenaries; an action never mixes the two.
+        let groups: &[bool] = if self.mercenaries {
+            &[false, true]
         } else {
-            &[(usize::MAX, false)]
+            &[false]
         };
         let passed = self.milestone_passed();
-        for &(colour, mercenary) in colours {
+        for &mercenary in groups {
             let colour = if mercenary {
-                colour
+                MERCENARY
             } else {
                 usize::from(self.to_move)
             };
@@ -285,6 +281,18 @@ impl MoonLeap {
 
     /// Why `action` is not a legal decision now, or `Ok` if it is.
     pub(crate) fn check_decision(&self, face: Face, action: &Action) -> Result<(), IllegalAction> {
+        // Pieces built through the API or serde rather than parsed text may carry any number.
+        let numbered = |p: &Piece| (1..=ASTRONAUTS as u8).contains(&p.number);
+        let bad = match action {
+            Action::Move(p) => Some(p).filter(|p| !numbered(p)),
+            Action::Split(a, b) => [a, b].into_iter().find(|p| !numbered(p)),
+            _ => None,
+        };
+        if let Some(p) = bad {
+            return Err(IllegalAction::rule(format!(
+                "astronaut {p}: astronauts are numbered 1 to 5"
+            )));
+        }
         let ok = match *action {
             Action::Roll(_) => {
                 return Err(IllegalAction::rule(format!(
@@ -306,6 +314,12 @@ impl MoonLeap {
                 format!("the die shows {face}: it moves astronaut {face}, not {p}")
             }
             Action::Move(p) => format!("astronaut {p} has no empty cell ahead of it"),
+            Action::Split(a, b) if (a.mercenary || b.mercenary) && !self.mercenaries => {
+                "mercenaries are not in play".to_owned()
+            }
+            Action::Split(a, b) if a.mercenary != b.mercenary => {
+                "a split never mixes own and mercenary astronauts".to_owned()
+            }
             Action::Split(..) if face.is_star() || face.astronaut().unwrap_or(0) < 3 => {
                 format!("a {face} never splits (only 3, 4 and 5 do)")
             }
@@ -313,8 +327,13 @@ impl MoonLeap {
                 "no split before the milestone is passed (line after cell {})",
                 self.board.milestone_after(usize::from(self.seats))
             ),
-            Action::Split(a, b) if a.number + b.number != face.astronaut().unwrap_or(0) => {
-                format!("{a}+{b} does not split the {face} rolled")
+            Action::Split(a, b)
+                if !split_pairs(face)
+                    .contains(&(a.number.min(b.number), a.number.max(b.number))) =>
+            {
+                format!(
+                    "{a}+{b} does not split the {face} rolled (3 = 1+2, 4 = 1+3, 5 = 1+4 or 2+3)"
+                )
             }
             Action::Split(a, b) => {
                 format!(
@@ -333,41 +352,27 @@ impl MoonLeap {
     pub(crate) fn play_decision(&mut self, action: &Action) {
         let seat = usize::from(self.to_move);
         self.roll = None;
-        let moved: u64 = match *action {
-            Action::Move(p) => {
-                let colour = self.colour(p);
-                let Some(to) = self.step(colour, p.number) else {
-                    return;
-                };
-                if self.is_over() {
-                    return;
-                }
-                if p.mercenary { 0 } else { 1u64 << (to - 1) }
-            }
-            Action::Split(a, b) => {
-                let colour = self.colour(a);
-                let Some(first) = self.step(colour, a.number) else {
-                    return;
-                };
-                if self.is_over() {
-                    return;
-                }
-                let Some(second) = self.step(colour, b.number) else {
-                    return;
-                };
-                if self.is_over() {
-                    return;
-                }
-                if a.mercenary {
-                    0
-                } else {
-                    (1u64 << (first - 1)) | (1u64 << (second - 1))
-                }
-            }
-            Action::Pass | Action::Roll(_) => 0,
+        let (pieces, count) = match *action {
+            Action::Move(p) => ([p, p], 1),
+            Action::Split(a, b) => ([a, b], 2),
+            Action::Pass | Action::Roll(_) => ([Piece::own(1); 2], 0),
         };
+        // Cells where the player's own astronauts landed (mercenaries never make runs).
+        let mut moved = 0u64;
+        for piece in &pieces[..count] {
+            let Some(to) = self.step(self.colour(*piece), piece.number) else {
+                return;
+            };
+            // Rules "Turn" step 4: the end is checked after each astronaut, so it can cut a split.
+            if self.is_over() {
+                return;
+            }
+            if !piece.mercenary {
+                moved |= 1u64 << (to - 1);
+            }
+        }
         if moved != 0 && self.new_run(seat, moved) {
-            return; // same player rolls again
+            return; // the same player rolls again
         }
         self.to_move = (self.to_move + 1) % self.seats;
     }

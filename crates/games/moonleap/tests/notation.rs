@@ -257,3 +257,26 @@ fn the_terminal_drawing_shows_track_line_astronauts_die_and_scores() {
     let coloured = Game::render_text(&g, Viewer::Spectator, true);
     assert!(coloured.contains("\x1b[31m"), "red negative cells");
 }
+
+#[test]
+fn actions_built_outside_the_notation_are_refused_without_panic() {
+    use plateau_moonleap::{Action, Piece};
+    let g = state(&position(2, &[(12, "b1")], 'a', '4'));
+    let a = Actor::Seat(Seat(0));
+    for action in [
+        Action::Move(Piece::own(0)),
+        Action::Move(Piece::own(9)),
+        Action::Split(Piece::own(2), Piece::own(2)),
+        Action::Split(Piece::own(0), Piece::own(4)),
+        Action::Split(Piece::mercenary(1), Piece::mercenary(3)),
+    ] {
+        let mut probe = g.clone();
+        assert!(probe.apply(a, &action).is_err(), "{action:?}");
+        assert_eq!(probe.format_position(), g.format_position());
+    }
+    let mut probe = g.clone();
+    let err = probe
+        .apply(a, &Action::Split(Piece::own(2), Piece::own(2)))
+        .unwrap_err();
+    assert!(err.to_string().contains("does not split the 4"), "{err}");
+}
