@@ -169,7 +169,7 @@ pub fn parse(text: &str) -> Result<Pos, ParseError> {
         }
         pos.bowser = at;
     }
-    check(&pos, fields[0])?;
+    check(&pos, fields[0], fields[3])?;
     Ok(pos)
 }
 
@@ -340,7 +340,7 @@ fn parse_pending(text: &str, pos: &Pos) -> Result<Phase, ParseError> {
 }
 
 /// The position checks of ruling 10 that concern the board.
-fn check(pos: &Pos, board: &str) -> Result<(), ParseError> {
+fn check(pos: &Pos, board: &str, flags: &str) -> Result<(), ParseError> {
     let promoting = match pos.phase {
         Phase::Promote { at, .. } => at,
         _ => NONE,
@@ -383,7 +383,7 @@ fn check(pos: &Pos, board: &str) -> Result<(), ParseError> {
             }
             if pos.has_stealth(side) {
                 return Err(err(
-                    board,
+                    flags,
                     format!(
                         "flags field: {name} has an invisible queen but its stealth flag is still 1"
                     ),

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{Action, Effect};
 pub use board::Kind;
-use board::{WHITE, looks_empty};
+use board::looks_empty;
 use rules::{EndKind, Phase, Pos};
 pub use view::Observation;
 
@@ -375,6 +375,3 @@ impl Game for Chakart {
         Ok(())
     }
 }
-
-/// White's seat.
-pub const WHITE_SEAT: Seat = Seat(WHITE);

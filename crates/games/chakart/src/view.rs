@@ -236,7 +236,7 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
             "-"
         };
         out.push_str(&format!(
-            "{name} captured: {}   powers: {shell} {stealth}\n",
+            "{name} pool (pieces lost): {}   powers: {shell} {stealth}\n",
             if items.is_empty() {
                 "none".to_owned()
             } else {
@@ -322,7 +322,7 @@ mod tests {
         assert!(white.contains(" ♕?"), "{white}");
         assert!(white.contains(" ♘°"), "{white}");
         assert!(white.contains(" w "), "{white}");
-        assert!(white.contains("White captured: ♗x1"), "{white}");
+        assert!(white.contains("White pool (pieces lost): ♗x1"), "{white}");
         assert!(white.contains("Black to move (move 5)"), "{white}");
         let black = render(&pos, Viewer::Seat(Seat(1)), false);
         assert!(!black.contains('♕'), "{black}");
