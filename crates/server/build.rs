@@ -39,8 +39,12 @@ fn main() {
     for (rel, path) in &files {
         let abs = path.canonicalize().unwrap_or_else(|_| path.clone());
         println!("cargo:rerun-if-changed={}", abs.display());
-        writeln!(code, "    ({rel:?}, include_bytes!({:?})),", abs.display().to_string())
-            .expect("writing to a String");
+        writeln!(
+            code,
+            "    ({rel:?}, include_bytes!({:?})),",
+            abs.display().to_string()
+        )
+        .expect("writing to a String");
     }
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo")).join("web_files.rs");

@@ -11,9 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use plateau_engine::{
-    Actor, DynGame, Ending, GameEntry, Outcome, Seat, Seed, ToAct, Viewer,
-};
+use plateau_engine::{Actor, DynGame, Ending, GameEntry, Outcome, Seat, Seed, ToAct, Viewer};
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -239,7 +237,9 @@ impl MatchActor {
                     let display = state.display_text(action).map_err(|x| bad(x.to_string()))?;
                     let drawn = state.sample_chance(&mut rng);
                     if drawn.as_deref() != Some(action.as_str()) {
-                        return Err(bad(format!("the seed draws {drawn:?}, the log says `{action}`")));
+                        return Err(bad(format!(
+                            "the seed draws {drawn:?}, the log says `{action}`"
+                        )));
                     }
                     (Some(display), None)
                 }
@@ -531,8 +531,7 @@ impl MatchActor {
     /// After a change: draws every chance node from the match's generator (each committed before
     /// the next), then lets bots to act think.
     async fn advance(&mut self) {
-        while self.status == Status::Live && !self.broken && self.state.to_act() == ToAct::Chance
-        {
+        while self.status == Status::Live && !self.broken && self.state.to_act() == ToAct::Chance {
             let mut next = self.state.clone_box();
             let mut rng = self.rng.clone();
             let Some(text) = next.sample_chance(&mut rng) else {
@@ -610,7 +609,9 @@ impl MatchActor {
                 self.advance().await;
                 self.broadcast();
             }
-            Err(e) => tracing::error!(id = %self.id, %action, error = %e.message, "bot move refused"),
+            Err(e) => {
+                tracing::error!(id = %self.id, %action, error = %e.message, "bot move refused")
+            }
         }
     }
 
@@ -638,7 +639,13 @@ impl MatchActor {
                         break;
                     }
                     if self
-                        .commit(next, None, Entry::Seat(seat.0, text), Some(display), Some(seat))
+                        .commit(
+                            next,
+                            None,
+                            Entry::Seat(seat.0, text),
+                            Some(display),
+                            Some(seat),
+                        )
                         .await
                         .is_err()
                     {
@@ -709,7 +716,10 @@ impl MatchActor {
         {
             Ok(()) => {}
             Err(StoreError::Conflict(_)) => {
-                return Err(ApiError::new(Code::SeatTaken, format!("seat {seat} is taken")));
+                return Err(ApiError::new(
+                    Code::SeatTaken,
+                    format!("seat {seat} is taken"),
+                ));
             }
             Err(e) => return Err(ApiError::internal(format!("match {}: {e}", self.id))),
         }
@@ -774,7 +784,8 @@ impl MatchActor {
                 },
                 Viewer::Spectator => (None, None),
             };
-            let msg = serde_json::json!({"type": "rematch", "id": id, "seat": seat, "token": token});
+            let msg =
+                serde_json::json!({"type": "rematch", "id": id, "seat": seat, "token": token});
             let _ = sub
                 .out
                 .try_send(Outgoing::Text(Utf8Bytes::from(msg.to_string())));
@@ -858,9 +869,9 @@ impl MatchActor {
         let now = self.now_ms();
         let mut messages: HashMap<Viewer, Utf8Bytes> = HashMap::new();
         for sub in &self.subs {
-            if !messages.contains_key(&sub.viewer) {
-                messages.insert(sub.viewer, self.state_message(sub.viewer, now));
-            }
+            messages
+                .entry(sub.viewer)
+                .or_insert_with(|| self.state_message(sub.viewer, now));
         }
         self.subs.retain(|sub| {
             let msg = messages[&sub.viewer].clone();

@@ -38,7 +38,12 @@ impl Catalogue {
     }
 }
 
-fn standard_bot(bot: &str, state: &dyn DynGame, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+fn standard_bot(
+    bot: &str,
+    state: &dyn DynGame,
+    seat: Seat,
+    rng: &mut dyn RngCore,
+) -> Option<String> {
     let spec: BotSpec = bot.parse().ok()?;
     plateau_registry::bot_action(spec, state, seat, rng)
 }

@@ -3,12 +3,12 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::{FromRequest, Path, Query, Request, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use axum::extract::DefaultBodyLimit;
 use futures_util::StreamExt;
 use plateau_engine::{Actor, Record, RecordedAction, Seat};
 use serde::Deserialize;
@@ -43,7 +43,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/matches/{id}/ws", get(websocket))
         .route("/", get(|| async { assets::serve("index.html") }))
         .route("/m/{id}", get(|| async { assets::serve("match.html") }))
-        .route("/replay/{id}", get(|| async { assets::serve("replay.html") }))
+        .route(
+            "/replay/{id}",
+            get(|| async { assets::serve("replay.html") }),
+        )
         .route("/verify", get(|| async { assets::serve("verify.html") }))
         .route(
             "/assets/{*path}",
@@ -78,7 +81,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
                 format!("the request body is over {MAX_BODY} bytes"),
             ));
         }
-        let body = if bytes.is_empty() { &b"{}"[..] } else { &bytes[..] };
+        let body = if bytes.is_empty() {
+            &b"{}"[..]
+        } else {
+            &bytes[..]
+        };
         serde_json::from_slice(body)
             .map(JsonBody)
             .map_err(|e| ApiError::new(Code::RequestMalformed, e.to_string()))
@@ -149,7 +156,13 @@ fn summary(app: &AppState, m: &StoredMatch) -> Value {
         .seats
         .iter()
         .enumerate()
-        .map(|(i, s)| SeatInfo::new(i, &s.spec, s.spec != SeatSpec::Human || s.token_hash.is_some()))
+        .map(|(i, s)| {
+            SeatInfo::new(
+                i,
+                &s.spec,
+                s.spec != SeatSpec::Human || s.token_hash.is_some(),
+            )
+        })
         .collect();
     let finished = m.status == Status::Finished;
     json!({

@@ -257,7 +257,13 @@ impl Lobby {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
         let entry = self.shared.catalogue.game(&game).ok_or_else(|| {
-            let known: Vec<&str> = self.shared.catalogue.games.iter().map(|g| g.info.name).collect();
+            let known: Vec<&str> = self
+                .shared
+                .catalogue
+                .games
+                .iter()
+                .map(|g| g.info.name)
+                .collect();
             ApiError::new(
                 Code::GameUnknown,
                 format!("unknown game `{game}` (known: {})", known.join(", ")),
@@ -290,7 +296,11 @@ impl Lobby {
             .into_iter()
             .zip(token_hashes)
             .map(|(spec, token_hash)| StoredSeat {
-                token_hash: if spec == SeatSpec::Human { token_hash } else { None },
+                token_hash: if spec == SeatSpec::Human {
+                    token_hash
+                } else {
+                    None
+                },
                 spec,
             })
             .collect();
@@ -303,7 +313,11 @@ impl Lobby {
             seats,
             time_control,
             seed: Seed::random(),
-            status: if all_taken { Status::Live } else { Status::Open },
+            status: if all_taken {
+                Status::Live
+            } else {
+                Status::Open
+            },
             created_at: now,
             started_at: all_taken.then_some(now),
             outcome: None,
@@ -386,7 +400,9 @@ impl Lobby {
     /// `match/not_over` while the match runs.
     pub async fn rematch(&self, id: &str, seat: Seat) -> Result<Option<String>, ApiError> {
         let _guard = self.rematch_lock.lock().await;
-        let info = self.call(id, |reply| Command::RematchInfo { reply }).await?;
+        let info = self
+            .call(id, |reply| Command::RematchInfo { reply })
+            .await?;
         let n = info.specs.len();
         let moved = |s: usize| (s + 1) % n;
         if let Some(existing) = info.rematch {
@@ -395,8 +411,7 @@ impl Lobby {
                 Ok(grant) => (grant.seat, grant.token),
                 Err(_) => (None, None),
             };
-            let msg =
-                serde_json::json!({"type": "rematch", "id": existing, "seat": seat, "token": token});
+            let msg = serde_json::json!({"type": "rematch", "id": existing, "seat": seat, "token": token});
             return Ok(Some(msg.to_string()));
         }
         let mut specs = info.specs.clone();
@@ -467,5 +482,8 @@ fn free_seats(seats: &[StoredSeat]) -> Vec<u8> {
 /// Whether `id` has the shape of a match id (16 lowercase hex digits).
 #[must_use]
 pub fn is_match_id(id: &str) -> bool {
-    id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    id.len() == 16
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }

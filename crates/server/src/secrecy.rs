@@ -106,7 +106,12 @@ pub fn check_messages(
     Ok(())
 }
 
-fn check_one(entry: &GameEntry, state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), String> {
+fn check_one(
+    entry: &GameEntry,
+    state: &dyn DynGame,
+    viewer: Viewer,
+    msg: &Value,
+) -> Result<(), String> {
     let obj = msg.as_object().ok_or("not an object")?;
     if let Some(extra) = obj.keys().find(|k| !STATE_FIELDS.contains(&k.as_str())) {
         return Err(format!("unexpected field `{extra}`"));
@@ -124,11 +129,16 @@ fn check_one(entry: &GameEntry, state: &dyn DynGame, viewer: Viewer, msg: &Value
     }
     let live = msg["status"] == "live";
     let expected_legal: Vec<String> = match viewer {
-        Viewer::Seat(s) if live && seats_to_act(state.to_act()).contains(&s) => state.legal_texts(s),
+        Viewer::Seat(s) if live && seats_to_act(state.to_act()).contains(&s) => {
+            state.legal_texts(s)
+        }
         _ => Vec::new(),
     };
     if msg["legal"] != serde_json::json!(expected_legal) {
-        return Err(format!("legal is {} instead of {expected_legal:?}", msg["legal"]));
+        return Err(format!(
+            "legal is {} instead of {expected_legal:?}",
+            msg["legal"]
+        ));
     }
     if entry.info.hidden_information && msg["moves"] != serde_json::json!([]) {
         return Err("a move list in a game with hidden information".into());

@@ -142,8 +142,11 @@ pub trait Store: Send + Sync + 'static {
     ///
     /// # Errors
     /// `Database`/`Corrupt` on failure.
-    fn get(&self, id: &str, with_log: bool)
-    -> BoxFuture<'_, Result<Option<StoredMatch>, StoreError>>;
+    fn get(
+        &self,
+        id: &str,
+        with_log: bool,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StoreError>>;
 
     /// Up to `limit` matches with one of `statuses`, newest first, without logs.
     ///

@@ -88,8 +88,13 @@ fn close(code: u16, reason: &str) -> Message {
 }
 
 /// Runs one connection to match `id` until either side closes or the service shuts down.
-pub async fn session<S, R, E>(lobby: Arc<Lobby>, id: String, token: Option<String>, mut sink: S, mut stream: R)
-where
+pub async fn session<S, R, E>(
+    lobby: Arc<Lobby>,
+    id: String,
+    token: Option<String>,
+    mut sink: S,
+    mut stream: R,
+) where
     S: Sink<Message> + Unpin + Send + 'static,
     R: Stream<Item = Result<Message, E>> + Unpin + Send,
 {
@@ -150,7 +155,10 @@ where
                 let e = if b.len() > MAX_MESSAGE {
                     too_large(b.len())
                 } else {
-                    ApiError::new(Code::MsgMalformed, "binary frames are not read; send JSON text")
+                    ApiError::new(
+                        Code::MsgMalformed,
+                        "binary frames are not read; send JSON text",
+                    )
                 };
                 if reply_tx.send(e.to_ws_json()).await.is_err() {
                     break;
@@ -240,7 +248,10 @@ mod tests {
         assert_eq!(code("{not json"), Code::MsgMalformed);
         assert_eq!(code("[1,2]"), Code::MsgMalformed);
         assert_eq!(code(r#"{"type":7}"#), Code::MsgMalformed);
-        assert_eq!(code(r#"{"type":"act","version":-1,"action":"x"}"#), Code::MsgMalformed);
+        assert_eq!(
+            code(r#"{"type":"act","version":-1,"action":"x"}"#),
+            Code::MsgMalformed
+        );
         assert_eq!(code(r#"{"type":"act","version":1}"#), Code::MsgMalformed);
         assert_eq!(code(r#"{"type":"dance"}"#), Code::MsgUnknown);
     }

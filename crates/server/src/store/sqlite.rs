@@ -87,7 +87,8 @@ impl SqliteStore {
     /// `Database` if the file cannot be opened or migrated.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let conn = Connection::open(path).map_err(db)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(db)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db)?;
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(db)?;
         conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
@@ -333,7 +334,11 @@ fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
     Ok(log)
 }
 
-fn get_match(conn: &Connection, id: &str, with_log: bool) -> Result<Option<StoredMatch>, StoreError> {
+fn get_match(
+    conn: &Connection,
+    id: &str,
+    with_log: bool,
+) -> Result<Option<StoredMatch>, StoreError> {
     let sql = format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE id = ?1");
     let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
     let found = stmt
@@ -401,7 +406,9 @@ impl Store for SqliteStore {
                 )
                 .map_err(db)?;
             if n != 1 {
-                return Err(StoreError::Conflict(format!("seat {seat} of {id} is not free")));
+                return Err(StoreError::Conflict(format!(
+                    "seat {seat} of {id} is not free"
+                )));
             }
             if let Some(at) = start {
                 c.execute(
@@ -491,7 +498,9 @@ impl Store for SqliteStore {
                 words.join(", ")
             );
             let mut stmt = c.prepare(&sql).map_err(db)?;
-            let rows = stmt.query_map([], |row| Ok(read_match(c, row))).map_err(db)?;
+            let rows = stmt
+                .query_map([], |row| Ok(read_match(c, row)))
+                .map_err(db)?;
             let mut out = Vec::new();
             for row in rows {
                 out.push(row.map_err(db)??);

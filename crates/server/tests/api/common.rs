@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -51,7 +51,6 @@ pub fn temp_db() -> PathBuf {
 pub struct TestApp {
     pub addr: SocketAddr,
     pub db: PathBuf,
-    pub lobby: Arc<Lobby>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
@@ -80,7 +79,6 @@ pub async fn spawn_app_on(db: PathBuf) -> TestApp {
     TestApp {
         addr,
         db,
-        lobby,
         stop: Some(stop),
         task: Some(task),
     }
@@ -95,7 +93,10 @@ impl TestApp {
 
     pub async fn get(&self, path: &str) -> (u16, Value) {
         let (status, body) = http(self.addr, "GET", path, None).await;
-        (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+        (
+            status,
+            serde_json::from_str(&body).unwrap_or(Value::String(body)),
+        )
     }
 
     pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
@@ -104,7 +105,10 @@ impl TestApp {
 
     pub async fn post_raw(&self, path: &str, body: &str) -> (u16, Value) {
         let (status, body) = http(self.addr, "POST", path, Some(body)).await;
-        (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+        (
+            status,
+            serde_json::from_str(&body).unwrap_or(Value::String(body)),
+        )
     }
 
     /// Creates a match and returns the 201 body.
@@ -155,7 +159,11 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
     let chunked = head
         .to_ascii_lowercase()
         .contains("transfer-encoding: chunked");
-    let body = if chunked { dechunk(rest) } else { rest.to_owned() };
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
     (status, body)
 }
 
@@ -196,8 +204,15 @@ impl Client {
     /// The next JSON message, or `None` once the socket is closed (close code in `closed`).
     pub async fn next(&mut self) -> Option<Value> {
         loop {
-            let Ok(frame) = tokio::time::timeout(Duration::from_secs(20), self.ws.next()).await else {
-                let tail: Vec<String> = self.received.iter().rev().take(3).map(Value::to_string).collect();
+            let Ok(frame) = tokio::time::timeout(Duration::from_secs(20), self.ws.next()).await
+            else {
+                let tail: Vec<String> = self
+                    .received
+                    .iter()
+                    .rev()
+                    .take(3)
+                    .map(Value::to_string)
+                    .collect();
                 panic!("no message within 20 s; last received: {tail:#?}");
             };
             match frame {
@@ -257,6 +272,19 @@ impl Client {
     pub async fn sync(&mut self) {
         self.send(json!({"type": "ping"})).await;
         self.until(|m| m["type"] == "pong").await;
+    }
+
+    /// Reads in the background until the match is finished (or the socket closes), so a watcher
+    /// never falls behind; the task gives the client back.
+    pub fn watch(mut self) -> tokio::task::JoinHandle<Client> {
+        tokio::spawn(async move {
+            while let Some(m) = self.next().await {
+                if m["status"] == "finished" {
+                    break;
+                }
+            }
+            self
+        })
     }
 
     /// The `state` messages received so far.

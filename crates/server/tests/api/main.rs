@@ -64,20 +64,41 @@ async fn health_games_and_static_pages() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert!(names.contains(&"mad") && names.contains(&"toy"), "{names:?}");
-    let toy = games["games"].as_array().unwrap().iter().find(|g| g["name"] == "toy").unwrap();
+    assert!(
+        names.contains(&"mad") && names.contains(&"toy"),
+        "{names:?}"
+    );
+    let toy = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "toy")
+        .unwrap();
     assert_eq!(toy["hidden_information"], true);
     assert_eq!(toy["bots"], json!(["random"]));
     // Every embedded file of web/ is served at /assets/<path>, byte for byte.
     for path in plateau_server::assets::paths() {
         let (status, body) = common::http(app.addr, "GET", &format!("/assets/{path}"), None).await;
         assert_eq!(status, 200, "{path}");
-        let on_disk = std::fs::read(format!("{}/../../web/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        assert_eq!(body.as_bytes(), String::from_utf8_lossy(&on_disk).as_bytes(), "{path}");
+        let on_disk =
+            std::fs::read(format!("{}/../../web/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert_eq!(
+            body.as_bytes(),
+            String::from_utf8_lossy(&on_disk).as_bytes(),
+            "{path}"
+        );
     }
     let index = plateau_server::assets::file("index.html").is_some();
-    assert_eq!(common::http(app.addr, "GET", "/", None).await.0, if index { 200 } else { 404 });
-    assert_eq!(common::http(app.addr, "GET", "/assets/nope.js", None).await.0, 404);
+    assert_eq!(
+        common::http(app.addr, "GET", "/", None).await.0,
+        if index { 200 } else { 404 }
+    );
+    assert_eq!(
+        common::http(app.addr, "GET", "/assets/nope.js", None)
+            .await
+            .0,
+        404
+    );
     assert_eq!(common::http(app.addr, "GET", "/nowhere", None).await.0, 404);
     app.shutdown().await;
 }
@@ -90,12 +111,18 @@ async fn create_join_list_and_spectate() {
     assert_eq!(created["seat"], 0);
     assert_eq!(created["token"].as_str().unwrap().len(), 64);
     assert_eq!(created["url"], format!("/m/{id}"));
-    assert_eq!(created["invites"], json!([{"seat": 1, "url": format!("/m/{id}?join=1")}]));
+    assert_eq!(
+        created["invites"],
+        json!([{"seat": 1, "url": format!("/m/{id}?join=1")}])
+    );
     let summary = app.summary(&id).await;
     assert_eq!(summary["status"], "open");
     assert_eq!(summary["seed"], Value::Null);
     assert_eq!(summary["seed_hash"], created["seed_hash"]);
-    assert_eq!(summary["seats"][1], json!({"seat": 1, "kind": "human", "bot": null, "level": null, "taken": false}));
+    assert_eq!(
+        summary["seats"][1],
+        json!({"seat": 1, "kind": "human", "bot": null, "level": null, "taken": false})
+    );
     let (_, open) = app.get("/api/matches?status=open").await;
     assert_eq!(open["matches"].as_array().unwrap().len(), 1);
     assert_eq!(open["matches"][0]["id"], id);
@@ -103,17 +130,28 @@ async fn create_join_list_and_spectate() {
     // A spectator connected while the match is open sees it start when seat 1 joins.
     let mut spectator = app.connect(&id, None).await;
     let first = spectator.state().await;
-    assert_eq!((first["status"].clone(), first["seat"].clone()), (json!("open"), Value::Null));
+    assert_eq!(
+        (first["status"].clone(), first["seat"].clone()),
+        (json!("open"), Value::Null)
+    );
     assert_eq!(first["to_act"], json!([]));
-    let (status, joined) = app.post(&format!("/api/matches/{id}/join"), &json!({"seat": 1})).await;
+    let (status, joined) = app
+        .post(&format!("/api/matches/{id}/join"), &json!({"seat": 1}))
+        .await;
     assert_eq!(status, 200, "{joined}");
     assert_eq!(joined["invites"], json!([]));
-    let live = spectator.until(|m| m["status"] == "live" && m["to_act"] == json!([0])).await;
+    let live = spectator
+        .until(|m| m["status"] == "live" && m["to_act"] == json!([0]))
+        .await;
     // Two cards were dealt (two chance entries), and the spectator sees neither.
     assert_eq!(live["version"], 2);
     assert_eq!(live["observation"]["cards"], json!([null, null]));
     assert_eq!(live["legal"], json!([]));
-    assert_eq!(live["moves"], json!([]), "no move list in a hidden-information game");
+    assert_eq!(
+        live["moves"],
+        json!([]),
+        "no move list in a hidden-information game"
+    );
     let (_, open) = app.get("/api/matches?status=open").await;
     assert!(open["matches"].as_array().unwrap().is_empty());
     let (_, lobby) = app.get("/api/matches").await;
@@ -132,48 +170,124 @@ async fn create_join_list_and_spectate() {
 #[tokio::test]
 async fn http_bad_input_gets_coded_errors() {
     let app = spawn_app().await;
-    let code = |(status, body): (u16, Value)| (status, body["code"].as_str().unwrap_or("?").to_owned());
+    let code =
+        |(status, body): (u16, Value)| (status, body["code"].as_str().unwrap_or("?").to_owned());
     let cases = [
-        (json!({"game": "chess", "seats": [{"kind": "human"}]}), 400, "game/unknown"),
-        (json!({"game": "mad", "seats": [{"kind": "human"}]}), 400, "config/invalid"),
-        (json!({"game": "mad", "config": [1], "seats": [{"kind": "human"}, {"kind": "human"}]}), 400, "config/invalid"),
-        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "oracle"}]}), 400, "bot/unknown"),
-        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "time_control": {"kind": "per_move", "seconds": 0}}), 400, "time_control/invalid"),
-        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "time_control": {"kind": "fischer", "base_seconds": 60, "increment_seconds": 9999}}), 400, "time_control/invalid"),
-        (json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "creator_seat": 1}), 400, "seat/invalid"),
-        (json!({"game": "mad", "seats": "two"}), 400, "request/malformed"),
-        (json!({"game": "mad", "seats": [], "colour": "red"}), 400, "request/malformed"),
+        (
+            json!({"game": "chess", "seats": [{"kind": "human"}]}),
+            400,
+            "game/unknown",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}]}),
+            400,
+            "config/invalid",
+        ),
+        (
+            json!({"game": "mad", "config": [1], "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+            "config/invalid",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "oracle"}]}),
+            400,
+            "bot/unknown",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "time_control": {"kind": "per_move", "seconds": 0}}),
+            400,
+            "time_control/invalid",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "time_control": {"kind": "fischer", "base_seconds": 60, "increment_seconds": 9999}}),
+            400,
+            "time_control/invalid",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "creator_seat": 1}),
+            400,
+            "seat/invalid",
+        ),
+        (
+            json!({"game": "mad", "seats": "two"}),
+            400,
+            "request/malformed",
+        ),
+        (
+            json!({"game": "mad", "seats": [], "colour": "red"}),
+            400,
+            "request/malformed",
+        ),
     ];
     for (request, status, expected) in cases {
-        assert_eq!(code(app.post("/api/matches", &request).await), (status, expected.to_owned()), "{request}");
-    }
-    assert_eq!(code(app.post_raw("/api/matches", "{\"game\": ").await), (400, "request/malformed".into()));
-    let huge = format!("{{\"game\": \"{}\"}}", "x".repeat(20_000));
-    assert_eq!(code(app.post_raw("/api/matches", &huge).await), (413, "request/too_large".into()));
-    let (_, list) = app.get("/api/matches?status=open,live,finished").await;
-    assert_eq!(list["matches"], json!([]), "no bad request created a match");
-    assert_eq!(code(app.get("/api/matches?status=paused").await), (400, "request/malformed".into()));
-
-    for path in ["/api/matches/0123456789abcdef", "/api/matches/not-an-id", "/api/matches/0123456789abcdef/record"] {
-        assert_eq!(code(app.get(path).await), (404, "match/not_found".into()), "{path}");
+        assert_eq!(
+            code(app.post("/api/matches", &request).await),
+            (status, expected.to_owned()),
+            "{request}"
+        );
     }
     assert_eq!(
-        code(app.post("/api/matches/0123456789abcdef/join", &json!({})).await),
+        code(app.post_raw("/api/matches", "{\"game\": ").await),
+        (400, "request/malformed".into())
+    );
+    let huge = format!("{{\"game\": \"{}\"}}", "x".repeat(20_000));
+    assert_eq!(
+        code(app.post_raw("/api/matches", &huge).await),
+        (413, "request/too_large".into())
+    );
+    let (_, list) = app.get("/api/matches?status=open,live,finished").await;
+    assert_eq!(list["matches"], json!([]), "no bad request created a match");
+    assert_eq!(
+        code(app.get("/api/matches?status=paused").await),
+        (400, "request/malformed".into())
+    );
+
+    for path in [
+        "/api/matches/0123456789abcdef",
+        "/api/matches/not-an-id",
+        "/api/matches/0123456789abcdef/record",
+    ] {
+        assert_eq!(
+            code(app.get(path).await),
+            (404, "match/not_found".into()),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        code(
+            app.post("/api/matches/0123456789abcdef/join", &json!({}))
+                .await
+        ),
         (404, "match/not_found".into())
     );
     // The WebSocket of an unknown match is refused before the upgrade.
-    let err = tokio_tungstenite::connect_async(format!("ws://{}/api/matches/0123456789abcdef/ws", app.addr))
-        .await
-        .unwrap_err();
+    let err = tokio_tungstenite::connect_async(format!(
+        "ws://{}/api/matches/0123456789abcdef/ws",
+        app.addr
+    ))
+    .await
+    .unwrap_err();
     assert!(err.to_string().contains("404"), "{err}");
 
     let created = app.create(json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, ]})).await;
     let id = id(&created);
     let path = format!("/api/matches/{id}/join");
-    for (seat, status, expected) in [(json!(0), 409, "seat/taken"), (json!(1), 400, "seat/invalid"), (json!(7), 400, "seat/invalid"), (json!(null), 409, "seat/taken")] {
-        assert_eq!(code(app.post(&path, &json!({"seat": seat})).await), (status, expected.to_owned()), "{seat}");
+    for (seat, status, expected) in [
+        (json!(0), 409, "seat/taken"),
+        (json!(1), 400, "seat/invalid"),
+        (json!(7), 400, "seat/invalid"),
+        (json!(null), 409, "seat/taken"),
+    ] {
+        assert_eq!(
+            code(app.post(&path, &json!({"seat": seat})).await),
+            (status, expected.to_owned()),
+            "{seat}"
+        );
     }
-    assert_eq!(code(app.get(&format!("/api/matches/{id}/record")).await), (409, "match/not_over".into()));
+    assert_eq!(
+        code(app.get(&format!("/api/matches/{id}/record")).await),
+        (409, "match/not_over".into())
+    );
     app.shutdown().await;
 }
 
@@ -204,19 +318,52 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     sorted.sort();
     assert_eq!(legal, sorted, "legal actions come sorted");
 
-    let cases: Vec<(Box<dyn Fn() -> String>, &str, &str)> = vec![
-        (Box::new(|| "{not json".into()), "red", "msg/malformed"),
-        (Box::new(|| "[1, 2]".into()), "red", "msg/malformed"),
-        (Box::new(|| r#"{"version": 0}"#.into()), "red", "msg/malformed"),
-        (Box::new(|| r#"{"type": "act", "version": "zero", "action": "c2-c4"}"#.into()), "red", "msg/malformed"),
-        (Box::new(|| r#"{"type": "dance"}"#.into()), "red", "msg/unknown"),
-        (Box::new(|| format!(r#"{{"type": "act", "version": 0, "action": "{}"}}"#, "x".repeat(20_000))), "red", "msg/too_large"),
-        (Box::new(|| r#"{"type": "act", "version": 0, "action": "c2-c4"}"#.into()), "watcher", "auth/seat"),
-        (Box::new(|| r#"{"type": "act", "version": 0, "action": "c5-c3"}"#.into()), "blue", "action/not_your_turn"),
-        (Box::new(|| r#"{"type": "act", "version": 3, "action": "c2-c4"}"#.into()), "red", "action/stale"),
-        (Box::new(|| r#"{"type": "act", "version": 0, "action": "zz-top"}"#.into()), "red", "action/malformed"),
-        (Box::new(|| r#"{"type": "act", "version": 0, "action": "a1-a6"}"#.into()), "red", "action/illegal"),
-        (Box::new(|| r#"{"type": "rematch"}"#.into()), "red", "match/not_over"),
+    let cases: Vec<(String, &str, &str)> = vec![
+        ("{not json".into(), "red", "msg/malformed"),
+        ("[1, 2]".into(), "red", "msg/malformed"),
+        (r#"{"version": 0}"#.into(), "red", "msg/malformed"),
+        (
+            r#"{"type": "act", "version": "zero", "action": "c2-c4"}"#.into(),
+            "red",
+            "msg/malformed",
+        ),
+        (r#"{"type": "dance"}"#.into(), "red", "msg/unknown"),
+        (
+            {
+                format!(
+                    r#"{{"type": "act", "version": 0, "action": "{}"}}"#,
+                    "x".repeat(20_000)
+                )
+            },
+            "red",
+            "msg/too_large",
+        ),
+        (
+            r#"{"type": "act", "version": 0, "action": "c2-c4"}"#.into(),
+            "watcher",
+            "auth/seat",
+        ),
+        (
+            r#"{"type": "act", "version": 0, "action": "c5-c3"}"#.into(),
+            "blue",
+            "action/not_your_turn",
+        ),
+        (
+            r#"{"type": "act", "version": 3, "action": "c2-c4"}"#.into(),
+            "red",
+            "action/stale",
+        ),
+        (
+            r#"{"type": "act", "version": 0, "action": "zz-top"}"#.into(),
+            "red",
+            "action/malformed",
+        ),
+        (
+            r#"{"type": "act", "version": 0, "action": "a1-a6"}"#.into(),
+            "red",
+            "action/illegal",
+        ),
+        (r#"{"type": "rematch"}"#.into(), "red", "match/not_over"),
     ];
     for (text, who, expected) in &cases {
         let client = match *who {
@@ -224,9 +371,14 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
             "blue" => &mut blue,
             _ => &mut watcher,
         };
-        client.send_text(&text()).await;
+        client.send_text(text).await;
         let error = client.error().await;
-        assert_eq!(error["code"], *expected, "{}: {error}", &text()[..text().len().min(80)]);
+        assert_eq!(
+            error["code"],
+            *expected,
+            "{}: {error}",
+            &text[..text.len().min(80)]
+        );
         assert!(!error["message"].as_str().unwrap().is_empty());
     }
     red.send_binary(vec![1, 2, 3]).await;
@@ -236,7 +388,10 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     // The connection still works, and nothing changed.
     red.sync().await;
     assert_eq!(app.summary(&id).await["version"], 0);
-    assert!(red.states().len() == 1 && blue.states().len() == 1, "no state was broadcast");
+    assert!(
+        red.states().len() == 1 && blue.states().len() == 1,
+        "no state was broadcast"
+    );
 
     // A good action, then the same one again (a replay) and one based on the old version.
     let first = legal[0].clone();
@@ -260,35 +415,54 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     app.shutdown().await;
 }
 
-/// Plays random legal moves for every seat whose latest state offers some, until the end.
+/// Plays random legal moves for every seat whose latest state offers some, until the end. Starts
+/// from each client's last state received (waiting for one if it has none yet).
 async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Value {
     let mut last: Vec<Value> = Vec::new();
     for c in clients.iter_mut() {
-        last.push(c.state().await);
+        match c.states().pop() {
+            Some(s) => last.push(s),
+            None => last.push(c.state().await),
+        }
     }
     for _ in 0..5000 {
         if last[0]["status"] == "finished" {
             return last[0].clone();
         }
-        let Some(i) = last.iter().position(|s| !s["legal"].as_array().unwrap().is_empty()) else {
+        let Some(i) = last
+            .iter()
+            .position(|s| !s["legal"].as_array().unwrap().is_empty())
+        else {
             // Someone else (a bot, chance) is to act: wait for the next state.
-            assert!(last[0]["to_act"] == json!([]) || clients.len() == 1, "nobody can act: {}", last[0]);
+            assert!(
+                last[0]["to_act"] == json!([]) || clients.len() == 1,
+                "nobody can act: {}",
+                last[0]
+            );
             let next = clients[0].state().await;
             last[0] = next;
             continue;
         };
         let legal = last[i]["legal"].as_array().unwrap();
-        let action = legal[rng.random_range(0..legal.len())].as_str().unwrap().to_owned();
+        let action = legal[rng.random_range(0..legal.len())]
+            .as_str()
+            .unwrap()
+            .to_owned();
         let version = last[i]["version"].as_u64().unwrap();
         clients[i].act(version, &action).await;
         let reply = clients[i].next().await.expect("an answer");
-        assert_eq!(reply["type"], "state", "{action} at version {version}: {reply}");
+        assert_eq!(
+            reply["type"], "state",
+            "{action} at version {version}: {reply}"
+        );
         last[i] = reply;
         for (j, c) in clients.iter_mut().enumerate() {
             if j == i && last[j]["version"].as_u64() > Some(version) {
                 continue;
             }
-            last[j] = c.until(|m| m["type"] == "state" && m["version"].as_u64() > Some(version)).await;
+            last[j] = c
+                .until(|m| m["type"] == "state" && m["version"].as_u64() > Some(version))
+                .await;
         }
     }
     panic!("the game did not end");
@@ -300,28 +474,43 @@ async fn a_full_mad_game_between_two_websocket_clients() {
     let (id, t0, t1, seed_hash) = two_humans(&app, "mad").await;
     let mut red = app.connect(&id, Some(&t0)).await;
     let mut blue = app.connect(&id, Some(&t1)).await;
-    let mut watcher = app.connect(&id, None).await;
-    let end = play_out(&mut [&mut red, &mut blue], &mut ChaCha8Rng::seed_from_u64(3)).await;
+    let watcher = app.connect(&id, None).await.watch();
+    let end = play_out(
+        &mut [&mut red, &mut blue],
+        &mut ChaCha8Rng::seed_from_u64(3),
+    )
+    .await;
     let outcome = &end["outcome"];
-    assert!(["corvette", "tiebreak"].contains(&outcome["kind"].as_str().unwrap()), "{outcome}");
+    assert!(
+        ["corvette", "tiebreak"].contains(&outcome["kind"].as_str().unwrap()),
+        "{outcome}"
+    );
     let mut ranks: Vec<u64> = serde_json::from_value(outcome["ranks"].clone()).unwrap();
     ranks.sort_unstable();
     assert_eq!(ranks, vec![1, 2]);
     assert_eq!(end["seed"].as_str().unwrap().len(), 64);
-    let blue_end = blue.until(|m| m["status"] == "finished").await;
+    let blue_end = blue.states().pop().unwrap();
     assert_eq!(blue_end["outcome"], *outcome);
     let last = end["version"].as_u64().unwrap();
-    watcher.until(|m| m["version"].as_u64() == Some(last)).await;
+    let watcher = watcher.await.unwrap();
+    assert_eq!(watcher.states().pop().unwrap()["version"], last);
 
     let rec = record(&app, &id).await;
     assert_eq!(rec.seed_hash, seed_hash);
     assert_eq!(rec.actions.len() as u64, last);
     let replay = rec.replay(entry("mad")).unwrap();
     assert!(replay.seed_verified);
-    assert_eq!(serde_json::to_value(replay.state.outcome()).unwrap(), *outcome);
+    assert_eq!(
+        serde_json::to_value(replay.state.outcome()).unwrap(),
+        *outcome
+    );
     // The move list is every action in display notation.
     assert_eq!(end["moves"].as_array().unwrap().len() as u64, last);
-    for (client, viewer) in [(&red, Viewer::Seat(Seat(0))), (&blue, Viewer::Seat(Seat(1))), (&watcher, Viewer::Spectator)] {
+    for (client, viewer) in [
+        (&red, Viewer::Seat(Seat(0))),
+        (&blue, Viewer::Seat(Seat(1))),
+        (&watcher, Viewer::Spectator),
+    ] {
         check_messages(entry("mad"), &rec, viewer, &client.received).unwrap();
     }
     let summary = app.summary(&id).await;
@@ -344,10 +533,9 @@ async fn a_seat_never_sees_another_seats_secret() {
             .await;
         let id = id(&created);
         let mut me = app.connect(&id, created["token"].as_str()).await;
-        let mut watcher = app.connect(&id, None).await;
+        let watcher = app.connect(&id, None).await.watch();
         play_out(&mut [&mut me], &mut ChaCha8Rng::seed_from_u64(game)).await;
-        let last = app.wait_finished(&id).await["version"].as_u64().unwrap();
-        watcher.until(|m| m["version"].as_u64() == Some(last)).await;
+        let watcher = watcher.await.unwrap();
         for m in me.states() {
             if m["status"] != "finished" {
                 assert!(m["observation"]["cards"][1].is_null(), "{m}");
@@ -387,7 +575,10 @@ async fn bot_versus_bot_records_verify() {
         let rec = record(&app, &id).await;
         assert_eq!(rec.seats, vec!["random", "random"]);
         assert_eq!(rec.seed_hash, created["seed_hash"].as_str().unwrap());
-        assert_eq!(serde_json::to_value(&rec.outcome).unwrap(), summary["outcome"]);
+        assert_eq!(
+            serde_json::to_value(&rec.outcome).unwrap(),
+            summary["outcome"]
+        );
         let replay = rec.replay(entry(game)).unwrap();
         assert!(replay.seed_verified, "{game}");
         // Tampering with a chance outcome is caught by the seed.
@@ -408,7 +599,9 @@ async fn per_move_clock_runs_out_and_the_side_loses() {
     request["time_control"] = json!({"kind": "per_move", "seconds": 1});
     let created = app.create(request).await;
     let id = id(&created);
-    let (_, joined) = app.post(&format!("/api/matches/{id}/join"), &json!({})).await;
+    let (_, joined) = app
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
     let mut red = app.connect(&id, created["token"].as_str()).await;
     let start = red.state().await;
     assert_eq!(start["clocks"]["kind"], "per_move");
@@ -431,10 +624,12 @@ async fn per_move_clock_runs_out_and_the_side_loses() {
 async fn fischer_clocks_charge_the_mover_and_add_the_increment() {
     let app = spawn_app().await;
     let mut request = humans("mad");
-    request["time_control"] = json!({"kind": "fischer", "base_seconds": 60, "increment_seconds": 5});
+    request["time_control"] =
+        json!({"kind": "fischer", "base_seconds": 60, "increment_seconds": 5});
     let created = app.create(request).await;
     let id = id(&created);
-    app.post(&format!("/api/matches/{id}/join"), &json!({})).await;
+    app.post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
     let mut red = app.connect(&id, created["token"].as_str()).await;
     let start = red.state().await;
     assert_eq!(start["clocks"]["running"], 0);
@@ -483,7 +678,10 @@ async fn a_rematch_swaps_the_seats_of_connected_players() {
     let r_red = red.until(|m| m["type"] == "rematch").await;
     let r_blue = blue.until(|m| m["type"] == "rematch").await;
     assert_eq!(r_red["id"], r_blue["id"]);
-    assert_eq!((r_red["seat"].clone(), r_blue["seat"].clone()), (json!(1), json!(0)));
+    assert_eq!(
+        (r_red["seat"].clone(), r_blue["seat"].clone()),
+        (json!(1), json!(0))
+    );
     let new_id = r_red["id"].as_str().unwrap().to_owned();
     assert_eq!(app.summary(&id).await["rematch"], new_id);
     let fresh = app.summary(&new_id).await;
@@ -513,7 +711,12 @@ async fn matches_survive_a_restart() {
         let legal = last[i]["legal"].as_array().unwrap().clone();
         let version = last[i]["version"].as_u64().unwrap();
         let client = if i == 0 { &mut red } else { &mut blue };
-        client.act(version, legal[rng.random_range(0..legal.len())].as_str().unwrap()).await;
+        client
+            .act(
+                version,
+                legal[rng.random_range(0..legal.len())].as_str().unwrap(),
+            )
+            .await;
         last = [red.state().await, blue.state().await];
     }
     let before = last[0].clone();
@@ -526,7 +729,14 @@ async fn matches_survive_a_restart() {
     let mut red = app.connect(&id, Some(&t0)).await;
     let mut blue = app.connect(&id, Some(&t1)).await;
     let after = red.state().await;
-    for field in ["version", "observation", "legal", "moves", "to_act", "seed_hash"] {
+    for field in [
+        "version",
+        "observation",
+        "legal",
+        "moves",
+        "to_act",
+        "seed_hash",
+    ] {
         assert_eq!(after[field], before[field], "{field}");
     }
     let end = play_out(&mut [&mut red, &mut blue], &mut rng).await;

@@ -117,14 +117,22 @@ impl Game for Toy {
             (Actor::Seat(s), ToyAction::Keep | ToyAction::Fold) => {
                 self.choices[s.index()] = Some(*action == ToyAction::Keep);
             }
-            _ => return Err(IllegalAction::rule(format!("{action:?} is not playable now"))),
+            _ => {
+                return Err(IllegalAction::rule(format!(
+                    "{action:?} is not playable now"
+                )));
+            }
         }
         Ok(())
     }
 
     fn outcome(&self) -> Option<Outcome> {
         if let Some(Ending::Timeout(s) | Ending::Resign(s)) = self.ending {
-            let kind = if matches!(self.ending, Some(Ending::Timeout(_))) { "timeout" } else { "resign" };
+            let kind = if matches!(self.ending, Some(Ending::Timeout(_))) {
+                "timeout"
+            } else {
+                "resign"
+            };
             return Some(Outcome::single_winner(2, Seat(1 - s.0), kind));
         }
         match self.choices {
