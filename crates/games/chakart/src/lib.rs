@@ -143,6 +143,24 @@ impl Chakart {
         }
     }
 
+    /// The canonical text of `action` as `viewer` may see it (ruling 17): every viewer but the
+    /// mover sees a stealth move as `<from>??s` (`a1??s`). Call it before the action is played.
+    /// The `Game` trait has no viewer-dependent action text, so the match service must use this
+    /// (through `DynGame::as_any`) before it shows a Chakart action to the other seat.
+    #[must_use]
+    pub fn action_text_for(&self, action: &Action, viewer: Viewer) -> String {
+        match *action {
+            Action::Move {
+                from,
+                stealth: true,
+                ..
+            } if viewer != Viewer::Seat(Seat(self.pos.turn)) => {
+                format!("{}??s", board::square_name(from))
+            }
+            _ => action.text(),
+        }
+    }
+
     fn base_text(pos: &Pos) -> String {
         match pos.phase {
             Phase::Setup { .. } => format!("random{}", pos.option),

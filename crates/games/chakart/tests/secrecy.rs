@@ -98,3 +98,13 @@ fn a_rook_drop_narrows_the_queen_down() {
         "4k3/8/8/8/2Q5/3r4/2d5/4K3"
     );
 }
+
+#[test]
+fn only_the_mover_sees_where_a_stealth_move_goes() {
+    let g = state("4k3/8/8/8/8/8/8/Q3K3 w 0 1111 000000000000");
+    let a = g.parse_action("a1a2s").unwrap();
+    assert_eq!(g.action_text_for(&a, Viewer::Seat(Seat(0))), "a1a2s");
+    assert_eq!(g.action_text_for(&a, Viewer::Seat(Seat(1))), "a1??s");
+    assert_eq!(g.action_text_for(&a, Viewer::Spectator), "a1??s");
+    assert_eq!(g.display_action(&a), "Q??");
+}
