@@ -11,14 +11,15 @@ mod legal;
 mod perft;
 mod play;
 mod replay;
+mod serve;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Plateau: board games with exact rules, in the terminal.
+/// Plateau: board games with exact rules.
 #[derive(Parser)]
-#[command(name = "plateau", version, about)]
+#[command(name = "plateau", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -38,6 +39,8 @@ enum Command {
     Play(play::Args),
     /// Re-play a game record, checking every action, the seed and the result.
     Replay(replay::Args),
+    /// The match service: lobby, matches, web UI and bots over HTTP and WebSocket.
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

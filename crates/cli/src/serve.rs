@@ -1,0 +1,45 @@
+//! `plateau serve [--addr 127.0.0.1:8080] [--database sqlite://plateau.sqlite]`: the match service
+//! (crate `plateau-server`, docs/protocol.md) with the web UI, until Ctrl-C or SIGTERM.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use plateau_server::{Options, ServeConfig};
+
+use crate::common::CliResult;
+
+/// Arguments of `plateau serve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Database URL: `sqlite://FILE` (created if missing). PostgreSQL is not supported yet.
+    #[arg(long, default_value = "sqlite://plateau.sqlite")]
+    database: String,
+    /// Milliseconds a bot waits before playing, so people can follow its moves.
+    #[arg(long, default_value_t = 250)]
+    bot_delay_ms: u64,
+}
+
+/// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`).
+pub fn run(args: Args) -> CliResult {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+    let config = ServeConfig {
+        addr: args.addr,
+        database: args.database,
+        options: Options {
+            bot_delay: Duration::from_millis(args.bot_delay_ms),
+            ..Options::default()
+        },
+    };
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
+    runtime
+        .block_on(plateau_server::run(config))
+        .map_err(|e| e.to_string())
+}
