@@ -393,3 +393,28 @@ impl Game for Chakart {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bots clone the state for every playout: it stays a plain copy of a few hundred bytes.
+    #[test]
+    fn the_state_is_small() {
+        assert!(
+            std::mem::size_of::<Action>() <= 5,
+            "{}",
+            std::mem::size_of::<Action>()
+        );
+        assert!(
+            std::mem::size_of::<Pos>() <= 128,
+            "{}",
+            std::mem::size_of::<Pos>()
+        );
+        assert!(
+            std::mem::size_of::<Chakart>() <= 600,
+            "{}",
+            std::mem::size_of::<Chakart>()
+        );
+    }
+}
