@@ -17,7 +17,7 @@ use rand::seq::SliceRandom;
 
 use crate::action::{CORVETTE, Order, PIECES, SHIPS, SUBMARINE, footprint, is_buoy};
 use crate::bits::{Bits, CELLS, Cell};
-use crate::state::{Board, Naval, Phase};
+use crate::state::{Naval, Phase};
 
 /// Search nodes tried per board before keeping the true layout.
 const BUDGET: usize = 4000;
@@ -48,14 +48,13 @@ struct Forbid {
     surface: Bits,
 }
 
-struct Search<'a> {
+struct Search {
     hidden: Vec<u8>,
     candidates: Vec<Vec<(Cell, bool, Bits)>>,
     need: Need,
     hit: Bits,
     nodes: usize,
     placed: Vec<Option<(Cell, bool, Bits)>>,
-    _b: &'a Board,
 }
 
 impl Naval {
@@ -168,7 +167,6 @@ impl Naval {
             need,
             hit: b.hit,
             nodes: 0,
-            _b: b,
         };
         if search.run(fixed, rng) {
             let nb = &mut g.boards[t];
@@ -209,7 +207,7 @@ impl Naval {
     }
 }
 
-impl Search<'_> {
+impl Search {
     fn covered(&self) -> (Bits, Bits, Bits, Bits) {
         let (mut any, mut ship, mut sub, mut contact) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
         for (i, slot) in self.placed.iter().enumerate() {

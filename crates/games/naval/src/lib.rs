@@ -28,7 +28,6 @@ pub use observe::Observation;
 pub use state::{Config, Naval, Phase};
 
 use action::{PIECES, SHIPS, footprint, is_buoy};
-use bits::CELLS;
 
 impl Game for Naval {
     type Action = Action;
@@ -218,6 +217,3 @@ impl Game for Naval {
         })
     }
 }
-
-/// Number of cells of a board, re-exported for tests and tools.
-pub const BOARD_CELLS: usize = CELLS;

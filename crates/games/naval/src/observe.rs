@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Ability, Order, PIECE_NAMES, PIECES, SHIPS, SUBMARINE, cell_name, format_order, is_buoy};
 use crate::bits::{Bits, at};
-use crate::state::{Naval, Phase, Result_};
+use crate::state::{Naval, Phase, Resolution};
 
 /// One piece as shown: name, position in notation (`c3h`, `k10`) and cells.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -182,11 +182,11 @@ impl Naval {
             .map(|a| {
                 let own = Some(a.seat) == me;
                 let result = match a.result {
-                    Result_::Done => "done".to_owned(),
-                    Result_::Cancelled => "cancelled".to_owned(),
-                    Result_::Wasted => "wasted".to_owned(),
-                    Result_::Fizzled => "fizzled".to_owned(),
-                    Result_::Exploded(c) => format!("exploded {}", cell_name(c)),
+                    Resolution::Done => "done".to_owned(),
+                    Resolution::Cancelled => "cancelled".to_owned(),
+                    Resolution::Wasted => "wasted".to_owned(),
+                    Resolution::Fizzled => "fizzled".to_owned(),
+                    Resolution::Exploded(c) => format!("exploded {}", cell_name(c)),
                 };
                 AnnouncementView { seat: a.seat, order: format_order(a.ship, &a.order, own), result }
             })

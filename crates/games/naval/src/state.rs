@@ -296,7 +296,7 @@ pub struct Scan {
 /// What became of one order when it resolved (section 13, public).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Result_ {
+pub enum Resolution {
     /// It took effect.
     Done,
     /// Its target was eliminated earlier this turn (section 5.7).
@@ -319,7 +319,7 @@ pub struct Announcement {
     /// The order (a shield's centre is never shown to others).
     pub order: Order,
     /// What became of it.
-    pub result: Result_,
+    pub result: Resolution,
 }
 
 /// The phase of the game.
@@ -897,7 +897,7 @@ impl Naval {
         }
     }
 
-    fn announce(&mut self, ship: u8, order: Order, result: Result_) {
+    fn announce(&mut self, ship: u8, order: Order, result: Resolution) {
         self.last_turn.push(Announcement { seat: self.current, ship, order, result });
     }
 
@@ -908,7 +908,7 @@ impl Naval {
         self.turn.miss_gain = [0; SHIPS];
         if let Some(t) = order.target() {
             if t != s && self.boards[t as usize].out {
-                self.announce(k, order, Result_::Cancelled);
+                self.announce(k, order, Resolution::Cancelled);
                 return;
             }
         }
@@ -920,18 +920,18 @@ impl Naval {
         match order {
             Order::Pass => {
                 add(&mut self.boards[s as usize].energy[k as usize], self.config.gains.pass);
-                self.announce(k, order, Result_::Done);
+                self.announce(k, order, Resolution::Done);
             }
             Order::Fire { target, cell } => {
                 if self.boards[target as usize].resolved().has(cell) {
-                    self.announce(k, order, Result_::Wasted);
+                    self.announce(k, order, Resolution::Wasted);
                 } else {
-                    self.announce(k, order, Result_::Done);
+                    self.announce(k, order, Resolution::Done);
                     self.shoot(k, target as usize, cell, true, false);
                 }
             }
             Order::Special { ability, target, cell, vertical } => {
-                self.announce(k, order, Result_::Done);
+                self.announce(k, order, Resolution::Done);
                 let t = target as usize;
                 let area = ability.area(cell, vertical);
                 let blocked = self.blocked_for(s, t);
@@ -994,10 +994,10 @@ impl Naval {
                 }
                 self.boards[t].lane_clear |= passed;
                 let Some(c0) = trigger else {
-                    self.announce(k, order, Result_::Fizzled);
+                    self.announce(k, order, Resolution::Fizzled);
                     return;
                 };
-                self.announce(k, order, Result_::Exploded(c0));
+                self.announce(k, order, Resolution::Exploded(c0));
                 self.boards[t].ship_known.set(c0);
                 let skip = self.boards[t].resolved() | self.blocked_for(s, t);
                 let blast = Ability::Torpedo.area(c0, false) & !skip;
@@ -1009,7 +1009,7 @@ impl Naval {
                 }
             }
             Order::Emp { target } => {
-                self.announce(k, order, Result_::Done);
+                self.announce(k, order, Resolution::Done);
                 self.boards[target as usize].emp_left = self.config.emp_turns;
             }
         }

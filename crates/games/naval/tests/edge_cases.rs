@@ -7,7 +7,7 @@ use common::*;
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
 use plateau_naval::action::{Ability, CARRIER, CORVETTE, CRUISER, FRIGATE, SUBMARINE, SIZE};
 use plateau_naval::bits::{Bits, at};
-use plateau_naval::state::Result_;
+use plateau_naval::state::Resolution;
 use plateau_naval::{Config, Dir, Naval, Order, Phase};
 
 fn obs(g: &Naval, s: u8) -> plateau_naval::Observation {
@@ -354,7 +354,7 @@ fn case_26_and_53_torpedo_passes_sunk_ships_and_ignores_shields() {
     g.boards[0].energy[SUBMARINE as usize] = 450;
     turn(&mut g, &["submarine:torpedo 2:right4"]);
     let a = g.last_turn[SUBMARINE as usize];
-    assert_eq!(a.result, Result_::Exploded(cell("f4")));
+    assert_eq!(a.result, Resolution::Exploded(cell("f4")));
     assert_eq!(g.boards[1].hit & !g.boards[1].masks[CORVETTE as usize], cells("f4 g4"));
     assert_eq!(g.boards[1].miss, cells("e3 f3 g3 e4 e5 f5 g5"));
     assert_eq!(g.boards[1].shield.charges, 5, "no charge used");
@@ -502,7 +502,7 @@ fn case_38_shot_at_a_cell_resolved_this_turn_is_wasted() {
     let mut g = setup(["", "", "", ""], 0);
     g.boards[0].energy[CRUISER as usize] = 450;
     turn(&mut g, &["cruiser:heavy 2:k10", "frigate:fire 2:k10"]);
-    assert_eq!(g.last_turn[FRIGATE as usize].result, Result_::Wasted);
+    assert_eq!(g.last_turn[FRIGATE as usize].result, Resolution::Wasted);
     assert_eq!(g.boards[0].energy[FRIGATE as usize], 0, "no energy, no +75");
 }
 
@@ -516,7 +516,7 @@ fn case_39_actions_on_a_board_eliminated_this_turn_are_cancelled() {
     g.boards[0].energy[FRIGATE as usize] = 500;
     turn(&mut g, &["cruiser:fire 3:b12", "frigate:rockets 3:g7"]);
     assert!(g.boards[2].out);
-    assert_eq!(g.last_turn[FRIGATE as usize].result, Result_::Cancelled);
+    assert_eq!(g.last_turn[FRIGATE as usize].result, Resolution::Cancelled);
     assert_eq!(g.boards[0].energy[FRIGATE as usize], 500);
     assert_eq!(g.to_act(), ToAct::Player(Seat(1)));
 }
@@ -696,7 +696,7 @@ fn case_54_torpedo_fizzle_is_public() {
     let mut g = setup(["", &seat1, "", ""], 0);
     g.boards[0].energy[SUBMARINE as usize] = 450;
     turn(&mut g, &["submarine:torpedo 2:right7"]);
-    assert_eq!(g.last_turn[SUBMARINE as usize].result, Result_::Fizzled);
+    assert_eq!(g.last_turn[SUBMARINE as usize].result, Resolution::Fizzled);
     assert!(g.boards[1].resolved().is_empty());
     assert_eq!(g.observe(Viewer::Spectator).boards[1].torpedo_clear.len(), 14);
 }
@@ -707,7 +707,7 @@ fn case_55_blocked_trigger_cell() {
     g.blocks[1][2] = cells("a4 a3 b5");
     g.boards[0].energy[SUBMARINE as usize] = 450;
     turn(&mut g, &["submarine:torpedo 2:right4"]);
-    assert_eq!(g.last_turn[SUBMARINE as usize].result, Result_::Exploded(cell("a4")));
+    assert_eq!(g.last_turn[SUBMARINE as usize].result, Resolution::Exploded(cell("a4")));
     assert_eq!(g.boards[1].resolved(), cells("b3 c3 b4 c4 a5 c5"));
 }
 

@@ -18,9 +18,12 @@ fn a_few_games_with_every_check_at_every_step() {
     run(2, 1, 1);
 }
 
-/// 5,000 games (issue 6); run with `cargo test --release -p plateau-naval --test playouts -- --ignored`.
+/// 5,000 games (issue 6) in ten chunks that print as they finish; run with
+/// `cargo test --release -p plateau-naval --test playouts -- --ignored --nocapture`.
 #[test]
-#[ignore = "minutes in debug builds; run in release"]
+#[ignore = "long: about half an hour on one core in release"]
 fn five_thousand_games() {
-    run(5000, 1000, 400);
+    for chunk in 0..10 {
+        run(500, 1000 + 500 * chunk, 400);
+    }
 }
