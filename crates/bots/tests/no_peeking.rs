@@ -1,0 +1,86 @@
+//! The anti-cheat test on the real hidden-information games (issue 7): a bot's action is a function
+//! of its observation and its seed only. Along seeded random games, at each checked decision of a
+//! seat, a second state is drawn with `determinize` from that seat's point of view (same
+//! observation, other hidden parts: the queen's square in Chakart, the other boards in Bataille
+//! Navale); the search with the same seed must choose the same action in both.
+
+use plateau_bots::{Budget, Mcts, SearchConfig};
+use plateau_engine::{Actor, Game, ToAct, Viewer, chance};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Searches on at most this many states with hidden differences per test.
+const MAX_DIFFERING: usize = 12;
+
+/// Plays `games` random games of `G` and checks every `every`-th decision. Returns (decisions
+/// checked, of which the two states differed in hidden parts).
+fn check<G: Game>(seats: usize, games: u64, every: usize, iterations: u64) -> (usize, usize) {
+    let (mut checked, mut differed) = (0, 0);
+    let mut legal = Vec::new();
+    let mut outcomes = Vec::new();
+    for game in 0..games {
+        let mut rng = ChaCha8Rng::seed_from_u64(game);
+        let mut state = G::new(&G::Config::default(), seats).expect("default setup");
+        let mut decision = 0;
+        loop {
+            let seat = match state.to_act() {
+                ToAct::Terminal => break,
+                ToAct::Chance => {
+                    state.chance_outcomes(&mut outcomes);
+                    let i = chance::sample(&outcomes, &mut rng);
+                    state.apply_legal(Actor::Chance, &outcomes[i].0);
+                    continue;
+                }
+                ToAct::Player(s) => s,
+                ToAct::Simultaneous(set) => set.iter().next().expect("a seat"),
+            };
+            decision += 1;
+            // Every decision is determinized; the search runs where the hidden parts differ (the
+            // cases that matter) and on every `every`-th decision besides.
+            let other = state.determinize(seat, &mut rng);
+            assert_eq!(
+                other.observe(Viewer::Seat(seat)),
+                state.observe(Viewer::Seat(seat)),
+                "determinize changed the observation"
+            );
+            let bytes = |s: &G| serde_json::to_string(s).expect("states serialize");
+            let differs = bytes(&other) != bytes(&state);
+            if (differs && differed < MAX_DIFFERING) || decision % every == 0 {
+                let config = SearchConfig::with_budget(Budget::Iterations(iterations));
+                let a = Mcts::<G>::new(config, 1234).choose(&state, seat);
+                let b = Mcts::<G>::new(config, 1234).choose(&other, seat);
+                assert_eq!(
+                    a, b,
+                    "game {game}, decision {decision}: the action depends on hidden state"
+                );
+                checked += 1;
+                differed += usize::from(differs);
+            }
+            state.legal_actions(seat, &mut legal);
+            let i = rng.random_range(0..legal.len());
+            state.apply_legal(Actor::Seat(seat), &legal[i]);
+        }
+    }
+    (checked, differed)
+}
+
+#[test]
+fn chakart_bots_see_only_their_observation() {
+    let (checked, differed) = check::<plateau_chakart::Chakart>(2, 40, 25, 150);
+    assert!(checked >= 20, "only {checked} decisions checked");
+    // The test is only worth something where the queen could be elsewhere.
+    assert!(
+        differed >= 5,
+        "only {differed} of {checked} checks had hidden differences"
+    );
+}
+
+#[test]
+fn naval_bots_see_only_their_observation() {
+    let (checked, differed) = check::<plateau_naval::Naval>(4, 1, 60, 20);
+    assert!(checked >= 5, "only {checked} decisions checked");
+    assert!(
+        differed >= 3,
+        "only {differed} of {checked} checks had hidden differences"
+    );
+}
