@@ -47,8 +47,10 @@ function draw() {
     renderExile($('exile-bottom'), 'r', obs.exile?.r || []);
   } else {
     $('board').replaceChildren();
-    $('board-wrap').classList.toggle('hidden', !obs);
   }
+  $('board-wrap').classList.toggle('hidden', !obs);
+  $('nosteps').classList.toggle('hidden', Boolean(steps));
+  for (const node of document.querySelectorAll('.needs-steps')) node.classList.toggle('hidden', !steps);
   $('where').textContent = index === 0 ? t('replay.start') : t('replay.position', { n: index, total: total() });
   $('first').disabled = $('prev').disabled = index === 0;
   $('next').disabled = $('last').disabled = index === total();

@@ -17,7 +17,8 @@ export function resultSentence(game, outcome, since = '') {
   const loser = seatLabel(game, outcome.ranks.findIndex((r) => r !== 1));
   switch (outcome.kind) {
     case 'corvette': return t('match.result.corvette', { side });
-    case 'tiebreak': return t('match.result.tiebreak', { side, n: since });
+    case 'tiebreak':
+      return since === '' || since === null ? t('match.result.tiebreak.short', { side }) : t('match.result.tiebreak', { side, n: since });
     case 'timeout': return t('match.result.timeout', { side, loser });
     case 'resign': return t('match.result.resign', { side, loser });
     case 'agreement': return t('match.result.agreed', { side });

@@ -31,7 +31,8 @@ export function renderSeedCheck(container, summary, serverVerified) {
     parts.push(el('p', { class: local === summary.seed_hash ? 'small' : 'small error-box' },
       t(local === summary.seed_hash ? 'verify.hash_match' : 'verify.hash_mismatch')));
     if (verdict) {
-      parts.push(el('div', { class: 'ok-box', id: 'verify-result', 'data-verified': 'true' }, `✔ ${t('verify.ok')}`));
+      const text = serverVerified === true ? t('verify.ok') : t('verify.ok.hash');
+      parts.push(el('div', { class: 'ok-box', id: 'verify-result', 'data-verified': 'true' }, `✔ ${text}`));
     } else {
       const why = local !== summary.seed_hash ? t('verify.hash_mismatch') : 'the server could not replay the record';
       parts.push(el('div', { class: 'error-box', id: 'verify-result', 'data-verified': 'false' }, `✘ ${t('verify.bad', { msg: why })}`));
