@@ -52,11 +52,20 @@ pub const fn is_buoy(p: u8) -> bool {
 #[must_use]
 pub fn footprint(p: u8, cell: Cell, vertical: bool) -> Option<Bits> {
     let (len, wid) = (LENGTH[p as usize], WIDTH[p as usize]);
-    let (h, w) = if vertical && !is_buoy(p) { (len, wid) } else { (wid, len) };
+    let (h, w) = if vertical && !is_buoy(p) {
+        (len, wid)
+    } else {
+        (wid, len)
+    };
     if row(cell) + h > SIDE || col(cell) + w > SIDE {
         return None;
     }
-    Some(Bits::rect(i32::from(row(cell)), i32::from(col(cell)), i32::from(h), i32::from(w)))
+    Some(Bits::rect(
+        i32::from(row(cell)),
+        i32::from(col(cell)),
+        i32::from(h),
+        i32::from(w),
+    ))
 }
 
 /// The twelve special abilities (section 9), two per ship.
@@ -173,14 +182,22 @@ impl Ability {
     #[must_use]
     pub fn normalise(self, cell: Cell, vertical: bool) -> Cell {
         let (h, w, oh, ow) = self.geometry(vertical);
-        at(row(cell).clamp(oh, SIDE - h + oh), col(cell).clamp(ow, SIDE - w + ow))
+        at(
+            row(cell).clamp(oh, SIDE - h + oh),
+            col(cell).clamp(ow, SIDE - w + ow),
+        )
     }
 
     /// The normalised aims, one per distinct area (section 6.5a).
     #[must_use]
     pub fn aims(self, vertical: bool) -> Bits {
         let (h, w, oh, ow) = self.geometry(vertical);
-        Bits::rect(i32::from(oh), i32::from(ow), i32::from(SIDE - h + 1), i32::from(SIDE - w + 1))
+        Bits::rect(
+            i32::from(oh),
+            i32::from(ow),
+            i32::from(SIDE - h + 1),
+            i32::from(SIDE - w + 1),
+        )
     }
 
     /// The cells covered when aimed at `cell`, shifted inward to keep its full size (section 6.5).
@@ -373,7 +390,12 @@ pub fn cell_name(c: Cell) -> String {
 /// # Errors
 /// `ParseError` naming `text` when it is not a cell of the 14x14 board.
 pub fn parse_cell(text: &str) -> Result<Cell, ParseError> {
-    let bad = || ParseError::new(text, "expected a cell a1..n14 (column letter a-n, row 1-14)");
+    let bad = || {
+        ParseError::new(
+            text,
+            "expected a cell a1..n14 (column letter a-n, row 1-14)",
+        )
+    };
     let mut chars = text.chars();
     let letter = chars.next().ok_or_else(bad)?;
     if !('a'..='n').contains(&letter) {
@@ -398,7 +420,12 @@ fn parse_piece(text: &str) -> Result<u8, ParseError> {
         .iter()
         .position(|n| *n == text)
         .map(|p| p as u8)
-        .ok_or_else(|| ParseError::new(text, format!("expected a piece: {}", PIECE_NAMES.join(", "))))
+        .ok_or_else(|| {
+            ParseError::new(
+                text,
+                format!("expected a piece: {}", PIECE_NAMES.join(", ")),
+            )
+        })
 }
 
 /// `<piece>@<cell>[h|v]`: piece, cell, vertical.
@@ -409,14 +436,22 @@ fn parse_placement(text: &str) -> Result<(u8, Cell, bool), ParseError> {
     let piece = parse_piece(name)?;
     if is_buoy(piece) {
         if rest.ends_with('h') || rest.ends_with('v') {
-            return Err(ParseError::new(rest, "buoys take no orientation (write buoy1@k10)"));
+            return Err(ParseError::new(
+                rest,
+                "buoys take no orientation (write buoy1@k10)",
+            ));
         }
         return Ok((piece, parse_cell(rest)?, false));
     }
     let vertical = match rest.chars().last() {
         Some('h') => false,
         Some('v') => true,
-        _ => return Err(ParseError::new(rest, "a ship's position ends with h or v, as in c3h")),
+        _ => {
+            return Err(ParseError::new(
+                rest,
+                "a ship's position ends with h or v, as in c3h",
+            ));
+        }
     };
     Ok((piece, parse_cell(&rest[..rest.len() - 1])?, vertical))
 }
@@ -429,7 +464,12 @@ fn format_placement(piece: u8, cell: Cell, vertical: bool) -> String {
     } else {
         "h"
     };
-    format!("{}@{}{}", PIECE_NAMES[piece as usize], cell_name(cell), suffix)
+    format!(
+        "{}@{}{}",
+        PIECE_NAMES[piece as usize],
+        cell_name(cell),
+        suffix
+    )
 }
 
 /// The written form of an order; `shield_cell` false hides the shield's centre (public announcement,
@@ -439,21 +479,38 @@ pub fn format_order(ship: u8, order: &Order, shield_cell: bool) -> String {
     let ship_name = PIECE_NAMES[ship as usize];
     match *order {
         Order::Pass => format!("{ship_name}:pass"),
-        Order::Fire { target, cell } => format!("{ship_name}:fire {}:{}", target + 1, cell_name(cell)),
-        Order::Special { ability: Ability::Shield, target, cell, .. } => {
+        Order::Fire { target, cell } => {
+            format!("{ship_name}:fire {}:{}", target + 1, cell_name(cell))
+        }
+        Order::Special {
+            ability: Ability::Shield,
+            target,
+            cell,
+            ..
+        } => {
             if shield_cell {
                 format!("{ship_name}:shield {}:{}", target + 1, cell_name(cell))
             } else {
                 format!("{ship_name}:shield {}", target + 1)
             }
         }
-        Order::Special { ability, target, cell, vertical } => {
+        Order::Special {
+            ability,
+            target,
+            cell,
+            vertical,
+        } => {
             let suffix = match (ability, vertical) {
                 (Ability::Bombing, true) => "v",
                 (Ability::Bombing, false) => "h",
                 _ => "",
             };
-            format!("{ship_name}:{} {}:{}{suffix}", ability.name(), target + 1, cell_name(cell))
+            format!(
+                "{ship_name}:{} {}:{}{suffix}",
+                ability.name(),
+                target + 1,
+                cell_name(cell)
+            )
         }
         Order::Torpedo { target, dir, lane } => {
             let lane = match dir {
@@ -470,14 +527,27 @@ pub fn format_order(ship: u8, order: &Order, shield_cell: bool) -> String {
 #[must_use]
 pub fn format_action(action: &Action) -> String {
     match *action {
-        Action::Layout { seat, piece, cell, vertical } => {
+        Action::Layout {
+            seat,
+            piece,
+            cell,
+            vertical,
+        } => {
             format!("{}:{}", seat + 1, format_placement(piece, cell, vertical))
         }
-        Action::Place { piece, cell, vertical } => format_placement(piece, cell, vertical),
+        Action::Place {
+            piece,
+            cell,
+            vertical,
+        } => format_placement(piece, cell, vertical),
         Action::Ready => "ready".to_owned(),
         Action::First { seat } => format!("first {}", seat + 1),
         Action::Rocket { cell, shot } => {
-            format!("rocket {} {}", cell_name(cell), if shot { "shot" } else { "spared" })
+            format!(
+                "rocket {} {}",
+                cell_name(cell),
+                if shot { "shot" } else { "spared" }
+            )
         }
         Action::Order { ship, order } => format_order(ship, &order, true),
     }
@@ -506,7 +576,9 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
         }
         "first" => {
             arity(2)?;
-            return Ok(Action::First { seat: parse_seat(words[1])? });
+            return Ok(Action::First {
+                seat: parse_seat(words[1])?,
+            });
         }
         "rocket" => {
             arity(3)?;
@@ -515,7 +587,10 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
                 "spared" => false,
                 other => return Err(ParseError::new(other, "expected shot or spared")),
             };
-            return Ok(Action::Rocket { cell: parse_cell(words[1])?, shot });
+            return Ok(Action::Rocket {
+                cell: parse_cell(words[1])?,
+                shot,
+            });
         }
         _ => {}
     }
@@ -525,17 +600,29 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
             Some((seat, rest)) => {
                 let seat = parse_seat(seat)?;
                 let (piece, cell, vertical) = parse_placement(rest)?;
-                Action::Layout { seat, piece, cell, vertical }
+                Action::Layout {
+                    seat,
+                    piece,
+                    cell,
+                    vertical,
+                }
             }
             None => {
                 let (piece, cell, vertical) = parse_placement(head)?;
-                Action::Place { piece, cell, vertical }
+                Action::Place {
+                    piece,
+                    cell,
+                    vertical,
+                }
             }
         });
     }
-    let (ship_name, verb) = head
-        .split_once(':')
-        .ok_or_else(|| ParseError::new(head, "expected ready, <piece>@<cell>[h|v] or <ship>:<order>"))?;
+    let (ship_name, verb) = head.split_once(':').ok_or_else(|| {
+        ParseError::new(
+            head,
+            "expected ready, <piece>@<cell>[h|v] or <ship>:<order>",
+        )
+    })?;
     let ship = parse_piece(ship_name)?;
     if is_buoy(ship) {
         return Err(ParseError::new(ship_name, "buoys take no orders"));
@@ -547,7 +634,9 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
         }
         "emp" => {
             arity(2)?;
-            Order::Emp { target: parse_seat(words[1])? }
+            Order::Emp {
+                target: parse_seat(words[1])?,
+            }
         }
         _ => {
             arity(2)?;
@@ -556,12 +645,20 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
                 .ok_or_else(|| ParseError::new(words[1], "expected <seat>:<cell>"))?;
             let target = parse_seat(seat)?;
             match verb {
-                "fire" => Order::Fire { target, cell: parse_cell(aim)? },
+                "fire" => Order::Fire {
+                    target,
+                    cell: parse_cell(aim)?,
+                },
                 "torpedo" => {
                     let dir = DIRS
                         .into_iter()
                         .find(|d| aim.starts_with(d.name()))
-                        .ok_or_else(|| ParseError::new(aim, "expected right<row>, left<row>, down<col> or up<col>"))?;
+                        .ok_or_else(|| {
+                            ParseError::new(
+                                aim,
+                                "expected right<row>, left<row>, down<col> or up<col>",
+                            )
+                        })?;
                     let lane_text = &aim[dir.name().len()..];
                     let lane = match dir {
                         Dir::Right | Dir::Left => lane_text
@@ -574,7 +671,12 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
                             _ => None,
                         },
                     }
-                    .ok_or_else(|| ParseError::new(lane_text, "expected a row 1..14 (right/left) or a column a..n (down/up)"))?;
+                    .ok_or_else(|| {
+                        ParseError::new(
+                            lane_text,
+                            "expected a row 1..14 (right/left) or a column a..n (down/up)",
+                        )
+                    })?;
                     Order::Torpedo { target, dir, lane }
                 }
                 _ => {
@@ -588,14 +690,28 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
                         match aim.chars().last() {
                             Some('h') => (&aim[..aim.len() - 1], false),
                             Some('v') => (&aim[..aim.len() - 1], true),
-                            _ => return Err(ParseError::new(aim, "bombing needs an orientation, as in f7h or f7v")),
+                            _ => {
+                                return Err(ParseError::new(
+                                    aim,
+                                    "bombing needs an orientation, as in f7h or f7v",
+                                ));
+                            }
                         }
                     } else {
                         (aim, false)
                     };
                     let cell = parse_cell(cell_text)?;
-                    let cell = if ability == Ability::Shield { cell } else { ability.normalise(cell, vertical) };
-                    Order::Special { ability, target, cell, vertical }
+                    let cell = if ability == Ability::Shield {
+                        cell
+                    } else {
+                        ability.normalise(cell, vertical)
+                    };
+                    Order::Special {
+                        ability,
+                        target,
+                        cell,
+                        vertical,
+                    }
                 }
             }
         }
@@ -655,7 +771,10 @@ mod tests {
 
     #[test]
     fn abilities_belong_to_their_ships() {
-        assert_eq!(Ability::of_ship(CORVETTE), [Ability::Shield, Ability::Satellite]);
+        assert_eq!(
+            Ability::of_ship(CORVETTE),
+            [Ability::Shield, Ability::Satellite]
+        );
         assert_eq!(Ability::of_ship(CARRIER), [Ability::Bombing, Ability::Emp]);
         for a in ABILITIES {
             assert!(Ability::of_ship(a.ship()).contains(&a));

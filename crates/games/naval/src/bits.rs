@@ -109,7 +109,10 @@ impl Bits {
     /// Number of cells.
     #[must_use]
     pub const fn count(self) -> u32 {
-        self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones() + self.0[3].count_ones()
+        self.0[0].count_ones()
+            + self.0[1].count_ones()
+            + self.0[2].count_ones()
+            + self.0[3].count_ones()
     }
 
     /// Whether the set is empty.
@@ -175,14 +178,24 @@ impl Bits {
 impl BitAnd for Bits {
     type Output = Bits;
     fn bitand(self, o: Bits) -> Bits {
-        Bits([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
+        Bits([
+            self.0[0] & o.0[0],
+            self.0[1] & o.0[1],
+            self.0[2] & o.0[2],
+            self.0[3] & o.0[3],
+        ])
     }
 }
 
 impl BitOr for Bits {
     type Output = Bits;
     fn bitor(self, o: Bits) -> Bits {
-        Bits([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
+        Bits([
+            self.0[0] | o.0[0],
+            self.0[1] | o.0[1],
+            self.0[2] | o.0[2],
+            self.0[3] | o.0[3],
+        ])
     }
 }
 

@@ -78,7 +78,11 @@ impl Naval {
         }
         // Another seat's orders not yet resolved are its secret: they become passes.
         if matches!(self.phase, Phase::Battle) && self.current != viewer {
-            let from = if self.turn.resolving { self.turn.cursor + 1 } else { 0 };
+            let from = if self.turn.resolving {
+                self.turn.cursor + 1
+            } else {
+                0
+            };
             for k in from as usize..SHIPS {
                 if g.turn.given & 1 << k != 0 {
                     g.turn.orders[k] = Order::Pass;
@@ -127,7 +131,12 @@ impl Naval {
         let forbid = Forbid {
             all: b.miss | fixed,
             ship: b.lane_clear | (scan.sonar & !sonar_marks),
-            buoy: scan.satellite | sonar_marks | b.ship_known | b.sub_known | not_buoy | (scan.radar & !radar_marks),
+            buoy: scan.satellite
+                | sonar_marks
+                | b.ship_known
+                | b.sub_known
+                | not_buoy
+                | (scan.radar & !radar_marks),
             sub: b.sub_clear,
             surface: scan.satellite | b.sub_known | (scan.radar & !radar_marks),
         };
@@ -144,16 +153,21 @@ impl Naval {
                 bad |= forbid.buoy;
             } else {
                 bad |= forbid.ship;
-                bad |= if p == SUBMARINE { forbid.sub } else { forbid.surface };
+                bad |= if p == SUBMARINE {
+                    forbid.sub
+                } else {
+                    forbid.surface
+                };
             }
             let mut list = Vec::new();
             let orientations: &[bool] = if is_buoy(p) { &[false] } else { &[false, true] };
             for &v in orientations {
                 for c in 0..CELLS as Cell {
-                    if let Some(m) = footprint(p, c, v) {
-                        if !m.meets(bad) && (is_buoy(p) || !m.within(b.hit)) {
-                            list.push((c, v, m));
-                        }
+                    if let Some(m) = footprint(p, c, v)
+                        && !m.meets(bad)
+                        && (is_buoy(p) || !m.within(b.hit))
+                    {
+                        list.push((c, v, m));
                     }
                 }
             }
@@ -168,7 +182,7 @@ impl Naval {
             hit: b.hit,
             nodes: 0,
         };
-        if search.run(fixed, rng) {
+        if search.run(fixed) {
             let nb = &mut g.boards[t];
             for (i, &p) in search.hidden.iter().enumerate() {
                 if let Some((c, v, m)) = search.placed[i] {
@@ -209,7 +223,8 @@ impl Naval {
 
 impl Search {
     fn covered(&self) -> (Bits, Bits, Bits, Bits) {
-        let (mut any, mut ship, mut sub, mut contact) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
+        let (mut any, mut ship, mut sub, mut contact) =
+            (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
         for (i, slot) in self.placed.iter().enumerate() {
             if let Some((_, _, m)) = slot {
                 let p = self.hidden[i];
@@ -243,7 +258,7 @@ impl Search {
         !m.meets(wrong_kind)
     }
 
-    fn run<R: Rng + ?Sized>(&mut self, fixed: Bits, rng: &mut R) -> bool {
+    fn run(&mut self, fixed: Bits) -> bool {
         self.nodes += 1;
         if self.nodes > BUDGET {
             return false;
@@ -272,7 +287,7 @@ impl Search {
                         continue;
                     }
                     self.placed[i] = Some((cell, v, m));
-                    if self.run(fixed, rng) {
+                    if self.run(fixed) {
                         return true;
                     }
                     self.placed[i] = None;
@@ -296,7 +311,7 @@ impl Search {
                 continue;
             }
             self.placed[i] = Some((cell, v, m));
-            if self.run(fixed, rng) {
+            if self.run(fixed) {
                 return true;
             }
             self.placed[i] = None;

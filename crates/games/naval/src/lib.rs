@@ -20,7 +20,10 @@ pub mod observe;
 pub mod random;
 pub mod state;
 
-use plateau_engine::{Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet, SetupError, ToAct, Viewer};
+use plateau_engine::{
+    Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet, SetupError, ToAct,
+    Viewer,
+};
 use rand::Rng;
 
 pub use action::{Ability, Action, Dir, Order};
@@ -68,7 +71,10 @@ impl Game for Naval {
                 if m != Some(b.masks[p as usize]) || m.is_some_and(|m| m.meets(occ)) {
                     return Err(ParseError::new(
                         format!("boards[{s}]"),
-                        format!("piece {} has an impossible footprint", action::PIECE_NAMES[p as usize]),
+                        format!(
+                            "piece {} has an impossible footprint",
+                            action::PIECE_NAMES[p as usize]
+                        ),
                     ));
                 }
                 occ |= b.masks[p as usize];
@@ -114,11 +120,11 @@ impl Game for Naval {
                 let mut choices = Vec::new();
                 for p in 0..PIECES as u8 {
                     self.layout_choices(s, p, &mut choices);
-                    out.extend(
-                        choices
-                            .iter()
-                            .map(|&(cell, vertical, _)| Action::Place { piece: p, cell, vertical }),
-                    );
+                    out.extend(choices.iter().map(|&(cell, vertical, _)| Action::Place {
+                        piece: p,
+                        cell,
+                        vertical,
+                    }));
                 }
             }
             Phase::Battle => self.list_orders(seat.0, self.turn.next, out),
@@ -135,7 +141,15 @@ impl Game for Naval {
                 self.layout_choices(s as usize, p, &mut choices);
                 let prob = 1.0 / choices.len() as f64;
                 out.extend(choices.iter().map(|&(cell, vertical, _)| {
-                    (Action::Layout { seat: s, piece: p, cell, vertical }, prob)
+                    (
+                        Action::Layout {
+                            seat: s,
+                            piece: p,
+                            cell,
+                            vertical,
+                        },
+                        prob,
+                    )
                 }));
             }
             Phase::FirstPlayer => {
@@ -211,7 +225,10 @@ impl Game for Naval {
             Phase::Placement if acts => vec![Action::Ready],
             Phase::Battle if acts => (self.turn.next..SHIPS as u8)
                 .filter(|&k| !self.boards[seat.index()].is_sunk(k))
-                .map(|ship| Action::Order { ship, order: Order::Pass })
+                .map(|ship| Action::Order {
+                    ship,
+                    order: Order::Pass,
+                })
                 .collect(),
             _ => Vec::new(),
         })

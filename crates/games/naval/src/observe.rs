@@ -7,7 +7,9 @@
 use plateau_engine::{Outcome, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Ability, Order, PIECE_NAMES, PIECES, SHIPS, SUBMARINE, cell_name, format_order, is_buoy};
+use crate::action::{
+    Ability, Order, PIECE_NAMES, PIECES, SHIPS, SUBMARINE, cell_name, format_order, is_buoy,
+};
 use crate::bits::{Bits, at};
 use crate::state::{Naval, Phase, Resolution};
 
@@ -188,7 +190,11 @@ impl Naval {
                     Resolution::Fizzled => "fizzled".to_owned(),
                     Resolution::Exploded(c) => format!("exploded {}", cell_name(c)),
                 };
-                AnnouncementView { seat: a.seat, order: format_order(a.ship, &a.order, own), result }
+                AnnouncementView {
+                    seat: a.seat,
+                    order: format_order(a.ship, &a.order, own),
+                    result,
+                }
             })
             .collect();
         let my_turn = battle && me == Some(self.current) && !self.turn.resolving && !over;
@@ -200,10 +206,13 @@ impl Naval {
         } else {
             Vec::new()
         };
-        let rocket = self.turn.rocket.and_then(|c| match self.turn.orders[self.turn.cursor as usize] {
-            Order::Special { target, .. } => Some((target, cell_name(c))),
-            _ => None,
-        });
+        let rocket =
+            self.turn
+                .rocket
+                .and_then(|c| match self.turn.orders[self.turn.cursor as usize] {
+                    Order::Special { target, .. } => Some((target, cell_name(c))),
+                    _ => None,
+                });
         Observation {
             viewer: me,
             phase: match self.phase {
@@ -232,42 +241,50 @@ impl Naval {
         let b = &self.boards[t];
         let own = me == Some(t as u8);
         let open = own || b.out || over;
-        let sunk = (0..SHIPS as u8).filter(|&k| b.is_sunk(k)).map(|k| piece_view(self, t, k)).collect();
+        let sunk = (0..SHIPS as u8)
+            .filter(|&k| b.is_sunk(k))
+            .map(|k| piece_view(self, t, k))
+            .collect();
         let blocks = (0..4u8)
             .filter(|&o| !self.blocks[t][o as usize].is_empty())
-            .map(|o| BlockView { owner: o, cells: names(self.blocks[t][o as usize]) })
+            .map(|o| BlockView {
+                owner: o,
+                cells: names(self.blocks[t][o as usize]),
+            })
             .collect();
         let shield = (b.shield.active && (open || b.shield.public)).then(|| ShieldView {
             cells: names(b.shield.area),
             charges: b.shield.charges,
         });
-        let intel = me.filter(|&v| v as usize != t && !b.out && !over).and_then(|v| {
-            let scan = self.scans[v as usize][t];
-            let all = scan.satellite | scan.sonar | scan.radar;
-            if all.is_empty() {
-                return None;
-            }
-            let found = (0..PIECES as u8)
-                .filter(|&p| {
-                    p != SUBMARINE
-                        && (p < b.placed)
-                        && if is_buoy(p) {
-                            b.masks[p as usize].within(scan.satellite)
-                        } else {
-                            b.masks[p as usize].meets(scan.satellite)
-                        }
+        let intel = me
+            .filter(|&v| v as usize != t && !b.out && !over)
+            .and_then(|v| {
+                let scan = self.scans[v as usize][t];
+                let all = scan.satellite | scan.sonar | scan.radar;
+                if all.is_empty() {
+                    return None;
+                }
+                let found = (0..PIECES as u8)
+                    .filter(|&p| {
+                        p != SUBMARINE
+                            && (p < b.placed)
+                            && if is_buoy(p) {
+                                b.masks[p as usize].within(scan.satellite)
+                            } else {
+                                b.masks[p as usize].meets(scan.satellite)
+                            }
+                    })
+                    .map(|p| piece_view(self, t, p))
+                    .collect();
+                let ships = (0..SHIPS).fold(Bits::EMPTY, |a, k| a | b.masks[k]);
+                let contacts = b.occ & !b.masks[SUBMARINE as usize];
+                Some(IntelView {
+                    found,
+                    sonar: names(ships & scan.sonar),
+                    radar: names(contacts & scan.radar),
+                    scanned: names(all),
                 })
-                .map(|p| piece_view(self, t, p))
-                .collect();
-            let ships = (0..SHIPS).fold(Bits::EMPTY, |a, k| a | b.masks[k]);
-            let contacts = b.occ & !b.masks[SUBMARINE as usize];
-            Some(IntelView {
-                found,
-                sonar: names(ships & scan.sonar),
-                radar: names(contacts & scan.radar),
-                scanned: names(all),
-            })
-        });
+            });
         BoardView {
             seat: t as u8,
             ready: b.ready,
@@ -279,7 +296,9 @@ impl Naval {
             deflected: names(b.deflected),
             sunk,
             sunk_buoys: names(b.sunk_buoys()),
-            revealed_frigate: b.frigate_shown.then(|| piece_view(self, t, crate::action::FRIGATE)),
+            revealed_frigate: b
+                .frigate_shown
+                .then(|| piece_view(self, t, crate::action::FRIGATE)),
             blocks,
             shield_up: b.shield.active,
             shield,
@@ -330,7 +349,12 @@ impl Naval {
             out.push_str(&format!("{header:<34}{header}\n"));
             for r in 0..14 {
                 let line = |t: usize| {
-                    let cells: String = grids[t][r].iter().map(|c| format!("{c} ")).collect();
+                    let cells: String = grids[t]
+                        .get(r)
+                        .into_iter()
+                        .flatten()
+                        .map(|c| format!("{c} "))
+                        .collect();
                     format!("{:>2} {}", r + 1, cells)
                 };
                 out.push_str(&format!("{:<34}{}\n", line(left), line(right)));
@@ -339,8 +363,9 @@ impl Naval {
         }
         if let Some(v) = obs.viewer {
             if let Some(e) = &obs.boards[v as usize].energy {
-                let parts: Vec<String> =
-                    (0..SHIPS).map(|k| format!("{} {}", PIECE_NAMES[k], e[k])).collect();
+                let parts: Vec<String> = (0..SHIPS)
+                    .map(|k| format!("{} {}", PIECE_NAMES[k], e[k]))
+                    .collect();
                 out.push_str(&format!("energy: {}\n", parts.join(", ")));
             }
             if let Some(ship) = &obs.next_ship {
@@ -390,7 +415,10 @@ impl Naval {
             put(&intel.sonar, '?');
             put(&intel.radar, '?');
             for p in &intel.found {
-                put(&p.cells, p.piece.chars().next().unwrap_or('?').to_ascii_uppercase());
+                put(
+                    &p.cells,
+                    p.piece.chars().next().unwrap_or('?').to_ascii_uppercase(),
+                );
             }
         }
         if let Some(f) = &v.revealed_frigate {

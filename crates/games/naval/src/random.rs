@@ -20,10 +20,21 @@ impl Naval {
             ToAct::Terminal => None,
             ToAct::Chance => {
                 if let Some(cell) = self.turn.rocket {
-                    return Some((Actor::Chance, Action::Rocket { cell, shot: rng.random_bool(0.5) }));
+                    return Some((
+                        Actor::Chance,
+                        Action::Rocket {
+                            cell,
+                            shot: rng.random_bool(0.5),
+                        },
+                    ));
                 }
                 if self.phase == Phase::FirstPlayer {
-                    return Some((Actor::Chance, Action::First { seat: rng.random_range(0..4) }));
+                    return Some((
+                        Actor::Chance,
+                        Action::First {
+                            seat: rng.random_range(0..4),
+                        },
+                    ));
                 }
                 let mut out = Vec::new();
                 self.chance_outcomes(&mut out);
@@ -64,13 +75,19 @@ impl Naval {
             }
             counts[i] = match ab {
                 Ability::Shield => self.shield_centres(s).count(),
-                Ability::Torpedo => opponents.clone().map(|t| 14 * self.torpedo_dirs(s, t).count() as u32).sum(),
+                Ability::Torpedo => opponents
+                    .clone()
+                    .map(|t| 14 * self.torpedo_dirs(s, t).count() as u32)
+                    .sum(),
                 Ability::Emp => opponents
                     .clone()
-                    .filter(|&t| self.boards[t as usize].emp_left == 0 && !self.boards[t as usize].immune)
+                    .filter(|&t| {
+                        self.boards[t as usize].emp_left == 0 && !self.boards[t as usize].immune
+                    })
                     .count() as u32,
                 Ability::Bombing => {
-                    opponents.clone().count() as u32 * (ab.aims(false).count() + ab.aims(true).count())
+                    opponents.clone().count() as u32
+                        * (ab.aims(false).count() + ab.aims(true).count())
                 }
                 _ => opponents.clone().count() as u32 * ab.aims(false).count(),
             };
@@ -97,13 +114,22 @@ impl Naval {
             match ab {
                 Ability::Shield => {
                     let cell = self.shield_centres(s).nth(n).unwrap_or(0);
-                    return Order::Special { ability: ab, target: s, cell, vertical: false };
+                    return Order::Special {
+                        ability: ab,
+                        target: s,
+                        cell,
+                        vertical: false,
+                    };
                 }
                 Ability::Torpedo => {
                     for t in opponents.clone() {
                         for dir in self.torpedo_dirs(s, t) {
                             if n < 14 {
-                                return Order::Torpedo { target: t, dir, lane: n as u8 };
+                                return Order::Torpedo {
+                                    target: t,
+                                    dir,
+                                    lane: n as u8,
+                                };
                             }
                             n -= 14;
                         }
@@ -112,19 +138,30 @@ impl Naval {
                 Ability::Emp => {
                     let target = opponents
                         .clone()
-                        .filter(|&t| self.boards[t as usize].emp_left == 0 && !self.boards[t as usize].immune)
+                        .filter(|&t| {
+                            self.boards[t as usize].emp_left == 0 && !self.boards[t as usize].immune
+                        })
                         .nth(n as usize)
                         .unwrap_or(0);
                     return Order::Emp { target };
                 }
                 _ => {
-                    let orientations: &[bool] = if ab == Ability::Bombing { &[false, true] } else { &[false] };
+                    let orientations: &[bool] = if ab == Ability::Bombing {
+                        &[false, true]
+                    } else {
+                        &[false]
+                    };
                     for t in opponents.clone() {
                         for &vertical in orientations {
                             let aims = ab.aims(vertical);
                             if n < aims.count() {
                                 let cell = aims.nth(n).unwrap_or(0);
-                                return Order::Special { ability: ab, target: t, cell, vertical };
+                                return Order::Special {
+                                    ability: ab,
+                                    target: t,
+                                    cell,
+                                    vertical,
+                                };
                             }
                             n -= aims.count();
                         }
@@ -172,8 +209,19 @@ mod tests {
                     kinds.insert(order.ability().map_or("plain", Ability::name));
                 }
             }
-            assert_eq!(kinds.len(), 3, "ship {ship}: pass or fire, and both specials");
-            g.apply(Actor::Seat(seat), &Action::Order { ship, order: Order::Pass }).unwrap();
+            assert_eq!(
+                kinds.len(),
+                3,
+                "ship {ship}: pass or fire, and both specials"
+            );
+            g.apply(
+                Actor::Seat(seat),
+                &Action::Order {
+                    ship,
+                    order: Order::Pass,
+                },
+            )
+            .unwrap();
         }
     }
 }

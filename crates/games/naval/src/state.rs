@@ -147,7 +147,10 @@ impl Config {
         if self.max_rounds == 0 {
             return bad("max_rounds must be at least 1");
         }
-        if crate::action::ABILITIES.iter().any(|a| self.costs.of(*a) > 1000) {
+        if crate::action::ABILITIES
+            .iter()
+            .any(|a| self.costs.of(*a) > 1000)
+        {
             return bad("costs must be at most 1000 (the energy meter's top)");
         }
         if self.shield_charges == 0 || self.emp_turns == 0 {
@@ -256,7 +259,11 @@ impl Board {
     pub fn put(&mut self, p: u8, cell: Cell, vertical: bool, mask: Bits) {
         let i = p as usize;
         self.at[i] = cell;
-        self.vertical = if vertical { self.vertical | 1 << p } else { self.vertical & !(1 << p) };
+        self.vertical = if vertical {
+            self.vertical | 1 << p
+        } else {
+            self.vertical & !(1 << p)
+        };
         self.masks[i] = mask;
         self.occ = self.masks[..self.placed.max(p + 1) as usize]
             .iter()
@@ -270,12 +277,11 @@ impl Board {
         let mut out = Bits::EMPTY;
         for p in SHIPS..self.placed as usize {
             let m = self.masks[p];
-            if m.within(self.hit) {
-                if let Some(c) = m.first() {
-                    if Bits::around(c).within(resolved) {
-                        out |= m;
-                    }
-                }
+            if m.within(self.hit)
+                && let Some(c) = m.first()
+                && Bits::around(c).within(resolved)
+            {
+                out |= m;
             }
         }
         out
@@ -486,12 +492,11 @@ impl Naval {
     fn picked(&self, t: u8) -> Bits {
         let mut b = Bits::EMPTY;
         for k in 0..SHIPS {
-            if self.turn.given & 1 << k != 0 {
-                if let Order::Fire { target, cell } = self.turn.orders[k] {
-                    if target == t {
-                        b.set(cell);
-                    }
-                }
+            if self.turn.given & 1 << k != 0
+                && let Order::Fire { target, cell } = self.turn.orders[k]
+                && target == t
+            {
+                b.set(cell);
             }
         }
         b
@@ -521,28 +526,44 @@ impl Naval {
             .enumerate()
             .filter(|(p, _)| *p != piece as usize)
             .fold(Bits::EMPTY, |a, (_, m)| a | *m);
-        let orientations: &[bool] = if is_buoy(piece) { &[false] } else { &[false, true] };
+        let orientations: &[bool] = if is_buoy(piece) {
+            &[false]
+        } else {
+            &[false, true]
+        };
         for &v in orientations {
             for c in 0..CELLS as Cell {
-                if let Some(m) = footprint(piece, c, v) {
-                    if !m.meets(others) {
-                        out.push((c, v, m));
-                    }
+                if let Some(m) = footprint(piece, c, v)
+                    && !m.meets(others)
+                {
+                    out.push((c, v, m));
                 }
             }
         }
     }
 
-    fn check_place(&self, s: usize, piece: u8, cell: Cell, vertical: bool) -> Result<Bits, IllegalAction> {
-        let name = PIECE_NAMES.get(piece as usize).ok_or_else(|| rule("no such piece"))?;
+    fn check_place(
+        &self,
+        s: usize,
+        piece: u8,
+        cell: Cell,
+        vertical: bool,
+    ) -> Result<Bits, IllegalAction> {
+        let name = PIECE_NAMES
+            .get(piece as usize)
+            .ok_or_else(|| rule("no such piece"))?;
         if is_buoy(piece) && vertical {
             return Err(rule(format!("{name}: buoys take no orientation")));
         }
         if cell as usize >= CELLS {
             return Err(rule("no such cell"));
         }
-        let m = footprint(piece, cell, vertical)
-            .ok_or_else(|| rule(format!("{name}@{}: the piece would leave the board", cell_name(cell))))?;
+        let m = footprint(piece, cell, vertical).ok_or_else(|| {
+            rule(format!(
+                "{name}@{}: the piece would leave the board",
+                cell_name(cell)
+            ))
+        })?;
         let b = &self.boards[s];
         let others = (0..b.placed as usize)
             .filter(|&p| p != piece as usize)
@@ -629,7 +650,12 @@ impl Naval {
                 }
                 Ok(())
             }
-            Order::Special { ability: Ability::Shield, target, cell, vertical } => {
+            Order::Special {
+                ability: Ability::Shield,
+                target,
+                cell,
+                vertical,
+            } => {
                 if target != s {
                     return Err("the shield goes on your own board (section 10.1)".to_owned());
                 }
@@ -637,7 +663,9 @@ impl Naval {
                     return Err("a shield is centred on one cell, without orientation".to_owned());
                 }
                 if me.masks[CORVETTE as usize].has(cell) {
-                    return Err("a shield cannot be centred on the corvette (section 10.1)".to_owned());
+                    return Err(
+                        "a shield cannot be centred on the corvette (section 10.1)".to_owned()
+                    );
                 }
                 if !self.shield_centres(s).has(cell) {
                     return Err(format!(
@@ -647,7 +675,12 @@ impl Naval {
                 }
                 Ok(())
             }
-            Order::Special { ability, target, cell, vertical } => {
+            Order::Special {
+                ability,
+                target,
+                cell,
+                vertical,
+            } => {
                 if !ability.is_area() {
                     return Err(format!("{} is not aimed at a cell", ability.name()));
                 }
@@ -694,7 +727,10 @@ impl Naval {
                 self.check_target(s, target)?;
                 let b = &self.boards[target as usize];
                 if b.emp_left > 0 {
-                    return Err(format!("seat {} is already disabled (section 9 rule 5)", target + 1));
+                    return Err(format!(
+                        "seat {} is already disabled (section 9 rule 5)",
+                        target + 1
+                    ));
                 }
                 if b.immune {
                     return Err(format!(
@@ -727,14 +763,29 @@ impl Naval {
             match ab {
                 Ability::Shield => {
                     for cell in self.shield_centres(s).iter() {
-                        push(out, Order::Special { ability: ab, target: s, cell, vertical: false });
+                        push(
+                            out,
+                            Order::Special {
+                                ability: ab,
+                                target: s,
+                                cell,
+                                vertical: false,
+                            },
+                        );
                     }
                 }
                 Ability::Torpedo => {
                     for &t in &opponents {
                         for dir in self.torpedo_dirs(s, t) {
                             for lane in 0..14 {
-                                push(out, Order::Torpedo { target: t, dir, lane });
+                                push(
+                                    out,
+                                    Order::Torpedo {
+                                        target: t,
+                                        dir,
+                                        lane,
+                                    },
+                                );
                             }
                         }
                     }
@@ -748,11 +799,23 @@ impl Naval {
                     }
                 }
                 _ => {
-                    let orientations: &[bool] = if ab == Ability::Bombing { &[false, true] } else { &[false] };
+                    let orientations: &[bool] = if ab == Ability::Bombing {
+                        &[false, true]
+                    } else {
+                        &[false]
+                    };
                     for &t in &opponents {
                         for &vertical in orientations {
                             for cell in ab.aims(vertical).iter() {
-                                push(out, Order::Special { ability: ab, target: t, cell, vertical });
+                                push(
+                                    out,
+                                    Order::Special {
+                                        ability: ab,
+                                        target: t,
+                                        cell,
+                                        vertical,
+                                    },
+                                );
                             }
                         }
                     }
@@ -768,8 +831,16 @@ impl Naval {
         match self.phase {
             Phase::Over { .. } => Err(IllegalAction::GameOver),
             Phase::Layout { next } => {
-                let Action::Layout { seat: s, piece, cell, vertical } = *action else {
-                    return Err(rule("the layout is being drawn: expected <seat>:<piece>@<cell>[h|v]"));
+                let Action::Layout {
+                    seat: s,
+                    piece,
+                    cell,
+                    vertical,
+                } = *action
+                else {
+                    return Err(rule(
+                        "the layout is being drawn: expected <seat>:<piece>@<cell>[h|v]",
+                    ));
                 };
                 let (want_s, want_p) = (next / 9, next % 9);
                 if s != want_s || piece != want_p {
@@ -800,7 +871,11 @@ impl Naval {
                         }
                         Ok(())
                     }
-                    Action::Place { piece, cell, vertical } => {
+                    Action::Place {
+                        piece,
+                        cell,
+                        vertical,
+                    } => {
                         if self.boards[s].moves >= self.config.placement_moves {
                             return Err(rule(format!(
                                 "{} placement moves made; only ready is left (section 4.5a)",
@@ -821,18 +896,28 @@ impl Naval {
                     self.first = s;
                     self.phase = Phase::Battle;
                     self.current = s;
-                    self.turn = Turn { next: self.next_ship(s, 0), ..Turn::default() };
+                    self.turn = Turn {
+                        next: self.next_ship(s, 0),
+                        ..Turn::default()
+                    };
                     Ok(())
                 }
-                _ => Err(rule("the first player is being drawn: expected first <seat>")),
+                _ => Err(rule(
+                    "the first player is being drawn: expected first <seat>",
+                )),
             },
             Phase::Battle => {
                 if let Some(pending) = self.turn.rocket {
                     let Action::Rocket { cell, shot } = *action else {
-                        return Err(rule("a rocket cell is being drawn: expected rocket <cell> shot|spared"));
+                        return Err(rule(
+                            "a rocket cell is being drawn: expected rocket <cell> shot|spared",
+                        ));
                     };
                     if cell != pending {
-                        return Err(rule(format!("the rocket node is for {}", cell_name(pending))));
+                        return Err(rule(format!(
+                            "the rocket node is for {}",
+                            cell_name(pending)
+                        )));
                     }
                     self.rocket_outcome(shot);
                     return Ok(());
@@ -850,7 +935,9 @@ impl Naval {
                     let why = if self.boards[s as usize].is_sunk(ship) {
                         format!("the {name} is sunk and takes no order")
                     } else if self.turn.given & 1 << ship != 0 {
-                        format!("the {name} already has its order this turn (one order per ship, section 5.3)")
+                        format!(
+                            "the {name} already has its order this turn (one order per ship, section 5.3)"
+                        )
                     } else {
                         format!(
                             "orders go in importance order: the {} is next (section 5.3a)",
@@ -898,7 +985,12 @@ impl Naval {
     }
 
     fn announce(&mut self, ship: u8, order: Order, result: Resolution) {
-        self.last_turn.push(Announcement { seat: self.current, ship, order, result });
+        self.last_turn.push(Announcement {
+            seat: self.current,
+            ship,
+            order,
+            result,
+        });
     }
 
     /// Resolves ship `k`'s order.
@@ -906,11 +998,12 @@ impl Naval {
         let s = self.current;
         let order = self.turn.orders[k as usize];
         self.turn.miss_gain = [0; SHIPS];
-        if let Some(t) = order.target() {
-            if t != s && self.boards[t as usize].out {
-                self.announce(k, order, Resolution::Cancelled);
-                return;
-            }
+        if let Some(t) = order.target()
+            && t != s
+            && self.boards[t as usize].out
+        {
+            self.announce(k, order, Resolution::Cancelled);
+            return;
         }
         if let Some(ab) = order.ability() {
             let cost = self.config.costs.of(ab);
@@ -919,7 +1012,10 @@ impl Naval {
         }
         match order {
             Order::Pass => {
-                add(&mut self.boards[s as usize].energy[k as usize], self.config.gains.pass);
+                add(
+                    &mut self.boards[s as usize].energy[k as usize],
+                    self.config.gains.pass,
+                );
                 self.announce(k, order, Resolution::Done);
             }
             Order::Fire { target, cell } => {
@@ -930,7 +1026,12 @@ impl Naval {
                     self.shoot(k, target as usize, cell, true, false);
                 }
             }
-            Order::Special { ability, target, cell, vertical } => {
+            Order::Special {
+                ability,
+                target,
+                cell,
+                vertical,
+            } => {
                 self.announce(k, order, Resolution::Done);
                 let t = target as usize;
                 let area = ability.area(cell, vertical);
@@ -956,7 +1057,11 @@ impl Naval {
                     }
                     Ability::Charges => {
                         let b = &self.boards[t];
-                        let subs = if b.is_sunk(SUBMARINE) { Bits::EMPTY } else { b.masks[SUBMARINE as usize] };
+                        let subs = if b.is_sunk(SUBMARINE) {
+                            Bits::EMPTY
+                        } else {
+                            b.masks[SUBMARINE as usize]
+                        };
                         let targets = area & subs & !b.hit & !blocked;
                         let clear = area & !(b.resolved() | blocked | targets);
                         self.boards[t].sub_known |= targets;
@@ -1027,8 +1132,9 @@ impl Naval {
         let stop = shot && self.shoot(k, t, c, false, false);
         let after = Bits::FULL & !Bits::rect(0, 0, i32::from(c / 14) + 1, 14)
             | Bits::rect(i32::from(c / 14), i32::from(c % 14) + 1, 1, 14);
-        let eligible =
-            Ability::Rockets.area(cell, false) & after & !(self.boards[t].resolved() | self.blocked_for(s, t));
+        let eligible = Ability::Rockets.area(cell, false)
+            & after
+            & !(self.boards[t].resolved() | self.blocked_for(s, t));
         self.turn.rocket = if stop { None } else { eligible.first() };
         if self.turn.rocket.is_none() {
             self.turn.cursor += 1;
@@ -1085,7 +1191,10 @@ impl Naval {
                 b.energy[p as usize] = 0;
                 sank = true;
             } else {
-                add(&mut b.energy[p as usize], 1000 / u16::from(SIZE[p as usize]));
+                add(
+                    &mut b.energy[p as usize],
+                    1000 / u16::from(SIZE[p as usize]),
+                );
             }
         }
         if normal {
@@ -1153,11 +1262,15 @@ impl Naval {
     /// The result once the game is over (section 12.4-12.6).
     #[must_use]
     pub fn result(&self) -> Option<Outcome> {
-        let Phase::Over { limit } = self.phase else { return None };
+        let Phase::Over { limit } = self.phase else {
+            return None;
+        };
         let alive: Vec<usize> = (0..4).filter(|&t| !self.boards[t].out).collect();
         let unhit = |t: usize| {
             let b = &self.boards[t];
-            (0..SHIPS).map(|k| (b.masks[k] & !b.hit).count()).sum::<u32>()
+            (0..SHIPS)
+                .map(|k| (b.masks[k] & !b.hit).count())
+                .sum::<u32>()
         };
         let mut ranks = vec![0u8; 4];
         let mut scores = vec![0.0; 4];
@@ -1170,7 +1283,11 @@ impl Naval {
             ranks[t as usize] = (alive.len() + i + 1) as u8;
         }
         let kind = if limit { "round_limit" } else { "last_fleet" };
-        Some(Outcome { ranks, scores, kind: kind.to_owned() })
+        Some(Outcome {
+            ranks,
+            scores,
+            kind: kind.to_owned(),
+        })
     }
 
     /// Pending rocket cell, if the state is at a rocket chance node.

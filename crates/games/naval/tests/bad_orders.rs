@@ -4,37 +4,56 @@ mod common;
 
 use common::*;
 use plateau_engine::{Actor, Game, Seat};
-use plateau_naval::action::{CARRIER, CORVETTE, CRUISER, SUBMARINE};
 use plateau_naval::Naval;
+use plateau_naval::action::{CARRIER, CORVETTE, CRUISER, SUBMARINE};
 
 /// Applies `text` for the acting seat; asserts it is refused with a message containing `needle`
 /// and that the state's JSON is unchanged.
 fn refused(g: &mut Naval, text: &str, needle: &str) {
     let before = serde_json::to_string(&*g).unwrap();
     let err = try_order(g, text).unwrap_err();
-    assert!(err.contains(needle), "`{text}`: `{err}` does not mention `{needle}`");
-    assert_eq!(serde_json::to_string(&*g).unwrap(), before, "`{text}` changed the state");
+    assert!(
+        err.contains(needle),
+        "`{text}`: `{err}` does not mention `{needle}`"
+    );
+    assert_eq!(
+        serde_json::to_string(&*g).unwrap(),
+        before,
+        "`{text}` changed the state"
+    );
 }
 
 #[test]
 fn two_orders_for_one_ship() {
     let mut g = setup(["", "", "", ""], 0);
     try_order(&mut g, "carrier:fire 2:k10").unwrap();
-    refused(&mut g, "carrier:fire 2:k11", "the carrier already has its order this turn");
+    refused(
+        &mut g,
+        "carrier:fire 2:k11",
+        "the carrier already has its order this turn",
+    );
 }
 
 #[test]
 fn special_without_energy() {
     let mut g = setup(["", "", "", ""], 0);
     g.boards[0].energy[CARRIER as usize] = 399;
-    refused(&mut g, "carrier:bombing 2:k10h", "the carrier has 399 energy; bombing costs 400");
+    refused(
+        &mut g,
+        "carrier:bombing 2:k10h",
+        "the carrier has 399 energy; bombing costs 400",
+    );
 }
 
 #[test]
 fn special_of_another_ship() {
     let mut g = setup(["", "", "", ""], 0);
     g.boards[0].energy[CARRIER as usize] = 1000;
-    refused(&mut g, "carrier:torpedo 2:right4", "the carrier has no torpedo");
+    refused(
+        &mut g,
+        "carrier:torpedo 2:right4",
+        "the carrier has no torpedo",
+    );
 }
 
 #[test]
@@ -45,7 +64,11 @@ fn torpedo_at_the_opposite_board() {
         try_order(&mut g, &format!("{ship}:pass")).unwrap();
     }
     refused(&mut g, "submarine:torpedo 3:right4", "seat 3 sits opposite");
-    refused(&mut g, "submarine:torpedo 2:downc", "enters seat 2's board moving right");
+    refused(
+        &mut g,
+        "submarine:torpedo 2:downc",
+        "enters seat 2's board moving right",
+    );
 }
 
 #[test]
@@ -71,15 +94,31 @@ fn shield_centred_on_the_corvette() {
     for ship in ["carrier", "cruiser", "battleship", "frigate", "submarine"] {
         try_order(&mut g, &format!("{ship}:pass")).unwrap();
     }
-    refused(&mut g, "corvette:shield 1:a12", "a shield cannot be centred on the corvette");
-    refused(&mut g, "corvette:shield 2:a4", "the shield goes on your own board");
-    refused(&mut g, "corvette:shield 1:k10", "must be a cell of one of your unsunk ships");
+    refused(
+        &mut g,
+        "corvette:shield 1:a12",
+        "a shield cannot be centred on the corvette",
+    );
+    refused(
+        &mut g,
+        "corvette:shield 2:a4",
+        "the shield goes on your own board",
+    );
+    refused(
+        &mut g,
+        "corvette:shield 1:k10",
+        "must be a cell of one of your unsunk ships",
+    );
 }
 
 #[test]
 fn other_refusals() {
     let mut g = setup(["", "", "", ""], 0);
-    refused(&mut g, "cruiser:fire 2:k10", "orders go in importance order: the carrier is next");
+    refused(
+        &mut g,
+        "cruiser:fire 2:k10",
+        "orders go in importance order: the carrier is next",
+    );
     refused(&mut g, "carrier:fire 1:k10", "your own board");
     g.boards[1].miss.set(cell("k10"));
     refused(&mut g, "carrier:fire 2:k10", "already resolved");
@@ -91,6 +130,9 @@ fn other_refusals() {
     assert_eq!(g, before);
     // Notation errors name the token.
     assert_eq!(g.parse_action("cruiser:fire 2:q3").unwrap_err().token, "q3");
-    assert_eq!(g.parse_action("cruiser:lasers 2:c3").unwrap_err().token, "lasers");
+    assert_eq!(
+        g.parse_action("cruiser:lasers 2:c3").unwrap_err().token,
+        "lasers"
+    );
     let _ = CRUISER;
 }

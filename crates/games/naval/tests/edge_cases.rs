@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
-use plateau_naval::action::{Ability, CARRIER, CORVETTE, CRUISER, FRIGATE, SUBMARINE, SIZE};
+use plateau_naval::action::{Ability, CARRIER, CORVETTE, CRUISER, FRIGATE, SIZE, SUBMARINE};
 use plateau_naval::bits::{Bits, at};
 use plateau_naval::state::Resolution;
 use plateau_naval::{Config, Dir, Naval, Order, Phase};
@@ -52,7 +52,11 @@ fn case_03_placement_then_battle_no_shots_in_placement() {
     assert_eq!(g.phase, Phase::Placement);
     let mut legal = Vec::new();
     g.legal_actions(Seat(0), &mut legal);
-    assert!(legal.iter().all(|a| !matches!(a, plateau_naval::Action::Order { .. })));
+    assert!(
+        legal
+            .iter()
+            .all(|a| !matches!(a, plateau_naval::Action::Order { .. }))
+    );
     let fire = g.parse_action("carrier:fire 2:a1").unwrap();
     let before = g.clone();
     assert!(g.apply(Actor::Seat(Seat(0)), &fire).is_err());
@@ -66,10 +70,14 @@ fn case_04_placement_begins_with_every_piece_placed() {
     let mut out = Vec::new();
     while g.to_act() == ToAct::Chance {
         g.chance_outcomes(&mut out);
-        assert!(out.len() <= 336 + 28, "a layout node lists each distinct footprint once");
+        assert!(
+            out.len() <= 336 + 28,
+            "a layout node lists each distinct footprint once"
+        );
         let total: f64 = out.iter().map(|(_, p)| p).sum();
         assert!((total - 1.0).abs() < 1e-9);
-        g.apply(Actor::Chance, &out[nodes * 31 % out.len()].0).unwrap();
+        g.apply(Actor::Chance, &out[nodes * 31 % out.len()].0)
+            .unwrap();
         nodes += 1;
     }
     assert_eq!(nodes, 36);
@@ -143,13 +151,27 @@ fn case_09_blocked_and_resolved_cells_are_red() {
     assert!(texts.contains(&"carrier:fire 2:k12".to_owned()));
     assert!(!texts.contains(&"carrier:fire 2:k10".to_owned()));
     assert!(!texts.contains(&"carrier:fire 2:k11".to_owned()));
-    assert!(try_order(&mut g, "carrier:fire 2:k11").unwrap_err().contains("blocked by seat 3"));
+    assert!(
+        try_order(&mut g, "carrier:fire 2:k11")
+            .unwrap_err()
+            .contains("blocked by seat 3")
+    );
 }
 
 #[test]
 fn case_10_six_orders_then_fire() {
     let mut g = setup(["", "", "", ""], 0);
-    turn(&mut g, &["carrier:fire 2:k10", "cruiser:fire 2:k11", "battleship:fire 2:k12", "frigate:fire 3:k10", "submarine:fire 3:k11", "corvette:fire 4:k10"]);
+    turn(
+        &mut g,
+        &[
+            "carrier:fire 2:k10",
+            "cruiser:fire 2:k11",
+            "battleship:fire 2:k12",
+            "frigate:fire 3:k10",
+            "submarine:fire 3:k11",
+            "corvette:fire 4:k10",
+        ],
+    );
     assert_eq!(g.to_act(), ToAct::Player(Seat(1)));
     assert_eq!(g.last_turn.len(), 6);
     assert_eq!(g.boards[1].miss.count(), 3);
@@ -189,7 +211,10 @@ fn case_14_later_hit_75_sinking_hit_100() {
         turn(&mut g, &[]);
     }
     turn(&mut g, &["cruiser:fire 2:b12", "frigate:fire 2:b1"]);
-    assert_eq!(g.boards[0].energy[CRUISER as usize], 300, "sinking hit: +100");
+    assert_eq!(
+        g.boards[0].energy[CRUISER as usize], 300,
+        "sinking hit: +100"
+    );
     assert_eq!(g.boards[0].energy[FRIGATE as usize], 275, "later hit: +75");
     assert!(g.boards[1].is_sunk(CORVETTE));
 }
@@ -231,16 +256,33 @@ fn case_18_first_hit_blocks_its_neighbours_until_the_blocker_plays_again() {
     assert_eq!(g.blocks[2][0], ring);
     for s in [1u8, 3] {
         for c in ring.iter() {
-            assert!(g.check_order(s, CARRIER, &Order::Fire { target: 2, cell: c }).is_err());
+            assert!(
+                g.check_order(s, CARRIER, &Order::Fire { target: 2, cell: c })
+                    .is_err()
+            );
         }
     }
-    assert!(try_order(&mut g, "carrier:fire 3:e5").unwrap_err().contains("blocked by seat 1"));
+    assert!(
+        try_order(&mut g, "carrier:fire 3:e5")
+            .unwrap_err()
+            .contains("blocked by seat 1")
+    );
     for _ in 0..3 {
         turn(&mut g, &[]);
     }
     assert_eq!(g.to_act(), ToAct::Player(Seat(0)));
     assert!(g.blocks[2][0].is_empty());
-    assert!(g.check_order(1, CARRIER, &Order::Fire { target: 2, cell: cell("e5") }).is_ok());
+    assert!(
+        g.check_order(
+            1,
+            CARRIER,
+            &Order::Fire {
+                target: 2,
+                cell: cell("e5")
+            }
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -248,14 +290,32 @@ fn case_19_and_41_to_43_areas_keep_their_size_at_edges() {
     // 41: heavy artillery at (0,0) covers rows 0-2, cols 0-2.
     assert_eq!(Ability::Heavy.area(at(0, 0), false), Bits::rect(0, 0, 3, 3));
     // 42: artillery at (13,13) covers rows 12-13, cols 12-13.
-    assert_eq!(Ability::Artillery.area(at(13, 13), false), Bits::rect(12, 12, 2, 2));
+    assert_eq!(
+        Ability::Artillery.area(at(13, 13), false),
+        Bits::rect(12, 12, 2, 2)
+    );
     // 43: horizontal bombing at (4,12) covers cols 6-13 of row 4.
-    assert_eq!(Ability::Bombing.area(at(4, 12), false), Bits::rect(4, 6, 1, 8));
-    for ab in [Ability::Satellite, Ability::Missile, Ability::Radar, Ability::Artillery, Ability::Heavy] {
-        let want = [25, 16, 49, 4, 9][[Ability::Satellite, Ability::Missile, Ability::Radar, Ability::Artillery, Ability::Heavy]
-            .iter()
-            .position(|a| *a == ab)
-            .unwrap()];
+    assert_eq!(
+        Ability::Bombing.area(at(4, 12), false),
+        Bits::rect(4, 6, 1, 8)
+    );
+    for ab in [
+        Ability::Satellite,
+        Ability::Missile,
+        Ability::Radar,
+        Ability::Artillery,
+        Ability::Heavy,
+    ] {
+        let want = [25, 16, 49, 4, 9][[
+            Ability::Satellite,
+            Ability::Missile,
+            Ability::Radar,
+            Ability::Artillery,
+            Ability::Heavy,
+        ]
+        .iter()
+        .position(|a| *a == ab)
+        .unwrap()];
         for c in Bits::FULL.iter() {
             let area = ab.area(c, false);
             assert_eq!(area.count(), want);
@@ -267,7 +327,14 @@ fn case_19_and_41_to_43_areas_keep_their_size_at_edges() {
 #[test]
 fn case_20_importance_order() {
     let mut g = setup(["", "", "", ""], 0);
-    turn(&mut g, &["corvette:fire 2:k1", "cruiser:fire 2:k2", "carrier:fire 2:k3"]);
+    turn(
+        &mut g,
+        &[
+            "corvette:fire 2:k1",
+            "cruiser:fire 2:k2",
+            "carrier:fire 2:k3",
+        ],
+    );
     let ships: Vec<u8> = g.last_turn.iter().map(|a| a.ship).collect();
     assert_eq!(ships, vec![0, 1, 2, 3, 4, 5]);
 }
@@ -282,7 +349,10 @@ fn case_21_last_ship_sunk_eliminates_despite_buoys() {
     assert!(g.boards[1].is_sunk(CORVETTE));
     assert!(g.boards[1].out);
     assert_eq!(g.out_order, vec![1]);
-    assert!((g.boards[1].masks[6] | g.boards[1].masks[7] | g.boards[1].masks[8]).within(!g.boards[1].hit));
+    assert!(
+        (g.boards[1].masks[6] | g.boards[1].masks[7] | g.boards[1].masks[8])
+            .within(!g.boards[1].hit)
+    );
 }
 
 #[test]
@@ -294,7 +364,10 @@ fn case_22_buoy_shows_sunk_once_surrounded() {
     }
     turn(&mut g, &["carrier:fire 2:h8"]);
     assert!(obs(&g, 2).boards[1].hits.contains(&"h8".to_owned()));
-    assert!(obs(&g, 2).boards[1].sunk_buoys.is_empty(), "7 of 8 neighbours: an ordinary hit");
+    assert!(
+        obs(&g, 2).boards[1].sunk_buoys.is_empty(),
+        "7 of 8 neighbours: an ordinary hit"
+    );
     for _ in 0..3 {
         turn(&mut g, &[]);
     }
@@ -306,7 +379,16 @@ fn case_22_buoy_shows_sunk_once_surrounded() {
 fn case_23_shield_not_on_corvette() {
     let mut g = setup(["", "", "", ""], 0);
     g.boards[0].energy[CORVETTE as usize] = 350;
-    let err = g.check_order(0, CORVETTE, &Order::Special { ability: Ability::Shield, target: 0, cell: cell("a12"), vertical: false });
+    let err = g.check_order(
+        0,
+        CORVETTE,
+        &Order::Special {
+            ability: Ability::Shield,
+            target: 0,
+            cell: cell("a12"),
+            vertical: false,
+        },
+    );
     assert!(err.unwrap_err().contains("corvette"));
     turn(&mut g, &["corvette:shield 1:c4"]);
     assert!(g.boards[0].shield.active);
@@ -330,14 +412,27 @@ fn case_25_no_torpedo_at_the_opposite_board() {
     let mut g = setup(["", "", "", ""], 0);
     g.boards[0].energy[SUBMARINE as usize] = 450;
     let torpedo = |target, dir, lane| Order::Torpedo { target, dir, lane };
-    assert!(g.check_order(0, SUBMARINE, &torpedo(2, Dir::Right, 4)).unwrap_err().contains("opposite"));
-    assert!(g.check_order(0, SUBMARINE, &torpedo(1, Dir::Right, 4)).is_ok());
-    assert!(g.check_order(0, SUBMARINE, &torpedo(3, Dir::Down, 2)).is_ok());
-    assert!(g.check_order(0, SUBMARINE, &torpedo(1, Dir::Left, 4)).is_err(), "entry edge of section 3");
+    assert!(
+        g.check_order(0, SUBMARINE, &torpedo(2, Dir::Right, 4))
+            .unwrap_err()
+            .contains("opposite")
+    );
+    assert!(
+        g.check_order(0, SUBMARINE, &torpedo(1, Dir::Right, 4))
+            .is_ok()
+    );
+    assert!(
+        g.check_order(0, SUBMARINE, &torpedo(3, Dir::Down, 2))
+            .is_ok()
+    );
+    assert!(
+        g.check_order(0, SUBMARINE, &torpedo(1, Dir::Left, 4))
+            .is_err(),
+        "entry edge of section 3"
+    );
 }
 
-const LANE4: &str =
-    "carrier@a1h cruiser@f4h battleship@a6h frigate@a8h submarine@a10h corvette@a4h buoy1@n1 buoy2@n3 buoy3@n6";
+const LANE4: &str = "carrier@a1h cruiser@f4h battleship@a6h frigate@a8h submarine@a10h corvette@a4h buoy1@n1 buoy2@n3 buoy3@n6";
 
 #[test]
 fn case_26_and_53_torpedo_passes_sunk_ships_and_ignores_shields() {
@@ -355,7 +450,10 @@ fn case_26_and_53_torpedo_passes_sunk_ships_and_ignores_shields() {
     turn(&mut g, &["submarine:torpedo 2:right4"]);
     let a = g.last_turn[SUBMARINE as usize];
     assert_eq!(a.result, Resolution::Exploded(cell("f4")));
-    assert_eq!(g.boards[1].hit & !g.boards[1].masks[CORVETTE as usize], cells("f4 g4"));
+    assert_eq!(
+        g.boards[1].hit & !g.boards[1].masks[CORVETTE as usize],
+        cells("f4 g4")
+    );
     assert_eq!(g.boards[1].miss, cells("e3 f3 g3 e4 e5 f5 g5"));
     assert_eq!(g.boards[1].shield.charges, 5, "no charge used");
     assert!(g.boards[1].deflected.is_empty());
@@ -370,7 +468,11 @@ fn case_27_sonar_marks_submarines() {
     for c in ["a10", "b10", "c10"] {
         assert!(intel.sonar.contains(&c.to_owned()));
     }
-    assert_eq!(intel.sonar.len(), 8, "frigate 3 + submarine 3 + corvette 2 cells in rows 8-12");
+    assert_eq!(
+        intel.sonar.len(),
+        8,
+        "frigate 3 + submarine 3 + corvette 2 cells in rows 8-12"
+    );
 }
 
 #[test]
@@ -379,20 +481,30 @@ fn case_28_rockets_are_one_node_per_cell() {
     g.boards[0].energy[FRIGATE as usize] = 500;
     turn(&mut g, &["frigate:rockets 2:c3"]);
     let area = Ability::Rockets.area(cell("c3"), false);
-    let chosen = |c: u8| (c / 14 + c % 14) % 3 == 0;
+    let chosen = |c: u8| (c / 14 + c % 14).is_multiple_of(3);
     let mut seen = Vec::new();
     let mut out = Vec::new();
     while let Some(c) = g.rocket_cell() {
         g.chance_outcomes(&mut out);
-        assert_eq!(out.iter().map(|(_, p)| *p).collect::<Vec<_>>(), vec![0.5, 0.5]);
+        assert_eq!(
+            out.iter().map(|(_, p)| *p).collect::<Vec<_>>(),
+            vec![0.5, 0.5]
+        );
         seen.push(c);
         rocket(&mut g, chosen(c));
     }
-    assert_eq!(seen, area.iter().collect::<Vec<_>>(), "25 nodes in row-major order");
-    let s: Bits = area.iter().filter(|&c| chosen(c)).fold(Bits::EMPTY, |mut b, c| {
-        b.set(c);
-        b
-    });
+    assert_eq!(
+        seen,
+        area.iter().collect::<Vec<_>>(),
+        "25 nodes in row-major order"
+    );
+    let s: Bits = area
+        .iter()
+        .filter(|&c| chosen(c))
+        .fold(Bits::EMPTY, |mut b, c| {
+            b.set(c);
+            b
+        });
     assert_eq!(g.boards[1].resolved(), s);
     assert_eq!(g.boards[0].energy[FRIGATE as usize], 0);
 }
@@ -460,7 +572,9 @@ fn case_34_emp_skips_two_turns() {
     turn(&mut g, &["carrier:emp 4"]);
     let mut order = Vec::new();
     for _ in 0..8 {
-        let ToAct::Player(s) = g.to_act() else { panic!() };
+        let ToAct::Player(s) = g.to_act() else {
+            panic!()
+        };
         order.push(s.0);
         turn(&mut g, &[]);
     }
@@ -483,7 +597,11 @@ fn case_35_damaged_ship_is_valid() {
 fn case_36_no_shot_at_a_missed_cell() {
     let mut g = setup(["", "", "", ""], 0);
     g.boards[1].miss.set(cell("k10"));
-    assert!(try_order(&mut g, "carrier:fire 2:k10").unwrap_err().contains("already resolved"));
+    assert!(
+        try_order(&mut g, "carrier:fire 2:k10")
+            .unwrap_err()
+            .contains("already resolved")
+    );
 }
 
 #[test]
@@ -493,7 +611,11 @@ fn case_37_lower_ship_cannot_pick_the_same_cell() {
     try_order(&mut g, "cruiser:fire 2:k10").unwrap();
     try_order(&mut g, "battleship:pass").unwrap();
     let before = g.clone();
-    assert!(try_order(&mut g, "frigate:fire 2:k10").unwrap_err().contains("higher-ranked"));
+    assert!(
+        try_order(&mut g, "frigate:fire 2:k10")
+            .unwrap_err()
+            .contains("higher-ranked")
+    );
     assert_eq!(g, before);
 }
 
@@ -532,7 +654,10 @@ fn case_40_last_opponent_sunk_wins_at_once() {
     g.boards[2].hit.set(cell("a12"));
     turn(&mut g, &["cruiser:fire 3:b12", "battleship:fire 3:k10"]);
     assert!(over(&g));
-    assert!(!g.boards[2].resolved().has(cell("k10")), "later actions discarded");
+    assert!(
+        !g.boards[2].resolved().has(cell("k10")),
+        "later actions discarded"
+    );
     assert_eq!(g.boards[0].energy[2], 0);
     let o = g.outcome().unwrap();
     // Seat 1 went out first (4th), then seat 3 (3rd), then seat 2 (2nd).
@@ -572,9 +697,19 @@ fn case_46_special_first_hit_pays_the_victim_not_the_firer() {
     g.boards[0].energy[CRUISER as usize] = 450;
     turn(&mut g, &["cruiser:heavy 2:e4"]);
     assert_eq!(g.boards[1].hit, cells("d4 e4"));
-    assert_eq!(g.boards[0].energy[CRUISER as usize], 0, "450 spent, nothing gained");
-    assert_eq!(g.blocks[1][0], Bits::around(cell("d4")), "first hit in row-major order");
-    assert_eq!(g.boards[1].energy[CRUISER as usize], 400, "two cruiser cells: 2 x 200");
+    assert_eq!(
+        g.boards[0].energy[CRUISER as usize], 0,
+        "450 spent, nothing gained"
+    );
+    assert_eq!(
+        g.blocks[1][0],
+        Bits::around(cell("d4")),
+        "first hit in row-major order"
+    );
+    assert_eq!(
+        g.boards[1].energy[CRUISER as usize], 400,
+        "two cruiser cells: 2 x 200"
+    );
 }
 
 #[test]
@@ -608,9 +743,15 @@ fn case_48_overlapping_blocks() {
     turn(&mut g, &[]);
     assert_eq!(g.to_act(), ToAct::Player(Seat(0)));
     assert!(g.blocks[2][0].is_empty());
-    assert!(g.check_order(0, CARRIER, &fire).is_err(), "seat 1's block still applies");
+    assert!(
+        g.check_order(0, CARRIER, &fire).is_err(),
+        "seat 1's block still applies"
+    );
     assert!(g.check_order(3, CARRIER, &fire).is_err());
-    assert!(g.check_order(1, CARRIER, &fire).is_ok(), "seat 1 owns every block left");
+    assert!(
+        g.check_order(1, CARRIER, &fire).is_ok(),
+        "seat 1 owns every block left"
+    );
 }
 
 #[test]
@@ -636,7 +777,11 @@ fn case_50_block_ends_at_a_skipped_turn_slot() {
     turn(&mut g, &["carrier:emp 1"]);
     turn(&mut g, &[]);
     turn(&mut g, &[]);
-    assert_eq!(g.to_act(), ToAct::Player(Seat(1)), "seat 0's slot was skipped");
+    assert_eq!(
+        g.to_act(),
+        ToAct::Player(Seat(1)),
+        "seat 0's slot was skipped"
+    );
     assert!(g.blocks[1][0].is_empty());
 }
 
@@ -653,7 +798,10 @@ fn shielded() -> Naval {
 fn case_51_shield_absorbs_five_shots_in_order() {
     let mut g = shielded();
     assert!(obs(&g, 0).boards[1].shield_up);
-    assert!(obs(&g, 0).boards[1].shield.is_none(), "outline hidden before any absorption");
+    assert!(
+        obs(&g, 0).boards[1].shield.is_none(),
+        "outline hidden before any absorption"
+    );
     g.boards[0].energy[CRUISER as usize] = 450;
     turn(&mut g, &["cruiser:heavy 2:c4"]);
     let b = &g.boards[1];
@@ -698,7 +846,10 @@ fn case_54_torpedo_fizzle_is_public() {
     turn(&mut g, &["submarine:torpedo 2:right7"]);
     assert_eq!(g.last_turn[SUBMARINE as usize].result, Resolution::Fizzled);
     assert!(g.boards[1].resolved().is_empty());
-    assert_eq!(g.observe(Viewer::Spectator).boards[1].torpedo_clear.len(), 14);
+    assert_eq!(
+        g.observe(Viewer::Spectator).boards[1].torpedo_clear.len(),
+        14
+    );
 }
 
 #[test]
@@ -707,7 +858,10 @@ fn case_55_blocked_trigger_cell() {
     g.blocks[1][2] = cells("a4 a3 b5");
     g.boards[0].energy[SUBMARINE as usize] = 450;
     turn(&mut g, &["submarine:torpedo 2:right4"]);
-    assert_eq!(g.last_turn[SUBMARINE as usize].result, Resolution::Exploded(cell("a4")));
+    assert_eq!(
+        g.last_turn[SUBMARINE as usize].result,
+        Resolution::Exploded(cell("a4"))
+    );
     assert_eq!(g.boards[1].resolved(), cells("b3 c3 b4 c4 a5 c5"));
 }
 
@@ -715,7 +869,11 @@ fn case_55_blocked_trigger_cell() {
 fn case_56_adjacency_with_fewer_survivors() {
     let mut g = setup(["", "", "", ""], 0);
     knock_out(&mut g, 3);
-    let t = |target, dir| Order::Torpedo { target, dir, lane: 0 };
+    let t = |target, dir| Order::Torpedo {
+        target,
+        dir,
+        lane: 0,
+    };
     g.boards[0].energy[SUBMARINE as usize] = 450;
     g.boards[1].energy[SUBMARINE as usize] = 450;
     assert!(g.check_order(0, SUBMARINE, &t(1, Dir::Right)).is_ok());
@@ -747,10 +905,18 @@ fn case_58_no_emp_on_disabled_or_immune() {
     g.boards[0].energy[CARRIER as usize] = 1000;
     turn(&mut g, &["carrier:emp 2"]);
     g.boards[2].energy[CARRIER as usize] = 1000;
-    assert!(g.check_order(2, CARRIER, &Order::Emp { target: 1 }).unwrap_err().contains("disabled"));
+    assert!(
+        g.check_order(2, CARRIER, &Order::Emp { target: 1 })
+            .unwrap_err()
+            .contains("disabled")
+    );
     g.boards[1].emp_left = 0;
     g.boards[1].immune = true;
-    assert!(g.check_order(2, CARRIER, &Order::Emp { target: 1 }).unwrap_err().contains("immune"));
+    assert!(
+        g.check_order(2, CARRIER, &Order::Emp { target: 1 })
+            .unwrap_err()
+            .contains("immune")
+    );
 }
 
 #[test]
@@ -765,7 +931,14 @@ fn case_59_emp_needs_a_full_meter() {
 fn case_60_buoys_and_the_three_sensors() {
     let mut g = setup(["", "", "", ""], 0);
     g.boards[0].energy = [0, 0, 300, 0, 250, 250];
-    turn(&mut g, &["battleship:radar 2:n1", "submarine:sonar 2:n1", "corvette:satellite 2:n1"]);
+    turn(
+        &mut g,
+        &[
+            "battleship:radar 2:n1",
+            "submarine:sonar 2:n1",
+            "corvette:satellite 2:n1",
+        ],
+    );
     let intel = obs(&g, 0).boards[1].intel.clone().unwrap();
     assert_eq!(intel.radar, vec!["n1", "n3", "n5"]);
     assert!(intel.sonar.is_empty());
@@ -795,17 +968,35 @@ fn case_62_eliminated_board_is_revealed_and_inert() {
     assert_eq!(spectator.boards[1].fleet.as_ref().map(Vec::len), Some(9));
     assert!(spectator.boards[2].fleet.is_none());
     for s in [2u8, 3] {
-        assert!(g.check_order(s, CARRIER, &Order::Fire { target: 1, cell: cell("n14") }).unwrap_err().contains("eliminated"));
+        assert!(
+            g.check_order(
+                s,
+                CARRIER,
+                &Order::Fire {
+                    target: 1,
+                    cell: cell("n14")
+                }
+            )
+            .unwrap_err()
+            .contains("eliminated")
+        );
     }
     let mut legal = Vec::new();
     g.legal_actions(Seat(2), &mut legal);
-    assert!(legal.iter().all(|a| !matches!(a, plateau_naval::Action::Order { order, .. } if order.target() == Some(1))));
+    assert!(legal.iter().all(
+        |a| !matches!(a, plateau_naval::Action::Order { order, .. } if order.target() == Some(1))
+    ));
 }
 
 #[test]
 fn case_63_turn_timeout_fires_the_plan() {
     let mut g = setup(["", "", "", ""], 0);
-    for o in ["carrier:fire 2:k1", "cruiser:fire 2:k2", "battleship:fire 2:k3", "frigate:fire 2:k4"] {
+    for o in [
+        "carrier:fire 2:k1",
+        "cruiser:fire 2:k2",
+        "battleship:fire 2:k3",
+        "frigate:fire 2:k4",
+    ] {
         try_order(&mut g, o).unwrap();
     }
     let acts = g.timeout_actions(Seat(0)).unwrap();
@@ -831,5 +1022,9 @@ fn case_64_sunk_ship_loses_energy_and_never_acts() {
     assert_eq!(g.to_act(), ToAct::Player(Seat(0)));
     try_order(&mut g, "carrier:pass").unwrap();
     assert_eq!(g.turn.next, 2, "the cruiser is skipped");
-    assert!(try_order(&mut g, "cruiser:pass").unwrap_err().contains("sunk"));
+    assert!(
+        try_order(&mut g, "cruiser:pass")
+            .unwrap_err()
+            .contains("sunk")
+    );
 }

@@ -5,11 +5,25 @@ use plateau_engine::testkit::{Options, check_playouts};
 use plateau_naval::{Config, Naval};
 
 fn run(games: usize, seed: u64, deep_every: usize) {
-    let options = Options { games, seed, max_actions: 20_000, deep_every };
+    let options = Options {
+        games,
+        seed,
+        max_actions: 20_000,
+        deep_every,
+    };
     let report = check_playouts::<Naval>(&Config::default(), 4, &options);
     assert_eq!(report.games, games);
-    assert_eq!(report.endings.get("last_fleet"), Some(&games), "endings: {:?}", report.endings);
-    assert_eq!(report.wins.iter().sum::<usize>(), games, "one winner per game");
+    assert_eq!(
+        report.endings.get("last_fleet"),
+        Some(&games),
+        "endings: {:?}",
+        report.endings
+    );
+    assert_eq!(
+        report.wins.iter().sum::<usize>(),
+        games,
+        "one winner per game"
+    );
     println!("{report:?}");
 }
 

@@ -20,11 +20,11 @@ fn states(games: u64, every: usize) -> Vec<Naval> {
     for seed in 0..games {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut g = Naval::new(&Config::default(), 4).unwrap();
-        let mut step = 0;
+        let mut step = 0usize;
         let mut buf = Vec::new();
         let mut chance = Vec::new();
         loop {
-            if step % every == 0 {
+            if step.is_multiple_of(every) {
                 out.push(g.clone());
             }
             step += 1;
@@ -45,7 +45,11 @@ fn states(games: u64, every: usize) -> Vec<Naval> {
                     let s = seats[rng.random_range(0..seats.len())];
                     g.legal_actions(s, &mut buf);
                     // Ready early now and then, so placement does not always run to its cap.
-                    let a = if rng.random_range(0..12) == 0 { Action::Ready } else { buf[rng.random_range(0..buf.len())] };
+                    let a = if rng.random_range(0..12) == 0 {
+                        Action::Ready
+                    } else {
+                        buf[rng.random_range(0..buf.len())]
+                    };
                     g.apply(Actor::Seat(s), &a).unwrap();
                 }
             }
@@ -97,7 +101,10 @@ fn perturb(g: &Naval, v: usize, rng: &mut ChaCha8Rng) -> Naval {
         if !h.boards[t].ready {
             let mut legal = Vec::new();
             h.legal_actions(Seat(t as u8), &mut legal);
-            let moves: Vec<&Action> = legal.iter().filter(|a| matches!(a, Action::Place { .. })).collect();
+            let moves: Vec<&Action> = legal
+                .iter()
+                .filter(|a| matches!(a, Action::Place { .. }))
+                .collect();
             if !moves.is_empty() {
                 let a = *moves[rng.random_range(0..moves.len())];
                 let _ = h.apply(Actor::Seat(Seat(t as u8)), &a);
@@ -117,7 +124,12 @@ fn hidden_changes_leave_observations_byte_identical() {
         for v in 0..4 {
             let mine = json(g, Viewer::Seat(Seat(v as u8)));
             let other = perturb(g, v, &mut rng);
-            assert_eq!(json(&other, Viewer::Seat(Seat(v as u8))), mine, "viewer {v} at {:?}", g.phase);
+            assert_eq!(
+                json(&other, Viewer::Seat(Seat(v as u8))),
+                mine,
+                "viewer {v} at {:?}",
+                g.phase
+            );
             compared += 1;
         }
     }
@@ -174,8 +186,14 @@ fn determinized_layouts_differ_but_agree_with_the_markers() {
                 moved += 1;
             }
         }
-        assert_eq!(h.boards[0], g.boards[0], "the viewer's own board never changes");
+        assert_eq!(
+            h.boards[0], g.boards[0],
+            "the viewer's own board never changes"
+        );
     }
-    assert!(moved * 2 > total, "most hidden layouts are resampled ({moved} of {total})");
+    assert!(
+        moved * 2 > total,
+        "most hidden layouts are resampled ({moved} of {total})"
+    );
     let _ = Bits::EMPTY;
 }

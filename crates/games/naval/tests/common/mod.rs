@@ -8,8 +8,7 @@ use plateau_naval::{Config, Naval, Phase};
 
 /// The layout used when a test does not care: carrier rows 1-2, then one ship per odd row from
 /// row 4, buoys down column n.
-pub const DEFAULT: &str =
-    "carrier@a1h cruiser@a4h battleship@a6h frigate@a8h submarine@a10h corvette@a12h buoy1@n1 buoy2@n3 buoy3@n5";
+pub const DEFAULT: &str = "carrier@a1h cruiser@a4h battleship@a6h frigate@a8h submarine@a10h corvette@a12h buoy1@n1 buoy2@n3 buoy3@n5";
 
 /// A game after the layout nodes (`""` = `DEFAULT`), all seats ready and `first` drawn.
 pub fn setup(layouts: [&str; 4], first: u8) -> Naval {
@@ -17,7 +16,11 @@ pub fn setup(layouts: [&str; 4], first: u8) -> Naval {
     for (s, layout) in layouts.iter().enumerate() {
         let layout = if layout.is_empty() { DEFAULT } else { layout };
         let mut items: Vec<&str> = layout.split_whitespace().collect();
-        items.sort_by_key(|t| PIECE_NAMES.iter().position(|n| t.starts_with(&format!("{n}@"))));
+        items.sort_by_key(|t| {
+            PIECE_NAMES
+                .iter()
+                .position(|n| t.starts_with(&format!("{n}@")))
+        });
         assert_eq!(items.len(), 9, "a layout names nine pieces");
         for item in items {
             let text = format!("{}:{item}", s + 1);
@@ -33,8 +36,11 @@ pub fn setup(layouts: [&str; 4], first: u8) -> Naval {
 
 /// Applies `text` for `actor`, panicking with the refusal.
 pub fn apply(g: &mut Naval, actor: Actor, text: &str) {
-    let a = g.parse_action(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    g.apply(actor, &a).unwrap_or_else(|e| panic!("{text} refused: {e}"));
+    let a = g
+        .parse_action(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    g.apply(actor, &a)
+        .unwrap_or_else(|e| panic!("{text} refused: {e}"));
 }
 
 /// Tries `text` as the acting seat's next action; the refusal message on error.
@@ -50,7 +56,9 @@ pub fn try_order(g: &mut Naval, text: &str) -> Result<(), String> {
 /// The current seat gives `orders` (by ship name) and passes with every other valid ship, in
 /// importance order. Stops at a rocket node or when the turn has resolved.
 pub fn turn(g: &mut Naval, orders: &[&str]) {
-    let ToAct::Player(seat) = g.to_act() else { panic!("no seat to act: {:?}", g.to_act()) };
+    let ToAct::Player(seat) = g.to_act() else {
+        panic!("no seat to act: {:?}", g.to_act())
+    };
     while g.to_act() == ToAct::Player(seat) && !g.turn.resolving {
         let ship = PIECE_NAMES[g.turn.next as usize];
         let given = orders.iter().find(|o| o.starts_with(&format!("{ship}:")));
@@ -65,7 +73,11 @@ pub fn turn(g: &mut Naval, orders: &[&str]) {
 /// Draws the pending rocket node.
 pub fn rocket(g: &mut Naval, shot: bool) {
     let c = g.rocket_cell().expect("a rocket node");
-    let text = format!("rocket {} {}", plateau_naval::action::cell_name(c), if shot { "shot" } else { "spared" });
+    let text = format!(
+        "rocket {} {}",
+        plateau_naval::action::cell_name(c),
+        if shot { "shot" } else { "spared" }
+    );
     apply(g, Actor::Chance, &text);
 }
 
