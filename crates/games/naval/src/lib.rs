@@ -178,7 +178,7 @@ impl Game for Naval {
         };
         // Checks come before any change, so a refusal leaves the state as it was.
         let mut next = self.clone();
-        next.play(seat, action)?;
+        next.play(seat, action, true)?;
         *self = next;
         Ok(())
     }
@@ -188,7 +188,7 @@ impl Game for Naval {
             Actor::Seat(s) => Some(s.0),
             Actor::Chance => None,
         };
-        if let Err(e) = self.play(seat, action) {
+        if let Err(e) = self.play(seat, action, false) {
             panic!("apply_legal given an illegal action {action:?} for {actor}: {e}");
         }
     }

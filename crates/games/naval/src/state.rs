@@ -826,8 +826,14 @@ impl Naval {
 
     // ---- Applying actions -----------------------------------------------------------------------
 
-    /// Plays one action after checking it (the `Game::apply` contract).
-    pub(crate) fn play(&mut self, seat: Option<u8>, action: &Action) -> Result<(), IllegalAction> {
+    /// Plays one action. With `checked` false a battle order is taken as legal (the
+    /// `Game::apply_legal` fast path); everything else is always checked.
+    pub(crate) fn play(
+        &mut self,
+        seat: Option<u8>,
+        action: &Action,
+        checked: bool,
+    ) -> Result<(), IllegalAction> {
         match self.phase {
             Phase::Over { .. } => Err(IllegalAction::GameOver),
             Phase::Layout { next } => {
@@ -946,7 +952,9 @@ impl Naval {
                     };
                     return Err(rule(why));
                 }
-                self.check_order(s, ship, &order).map_err(rule)?;
+                if checked {
+                    self.check_order(s, ship, &order).map_err(rule)?;
+                }
                 self.turn.orders[ship as usize] = order;
                 self.turn.given |= 1 << ship;
                 self.turn.next = self.next_ship(s, ship + 1);
