@@ -1036,7 +1036,10 @@ fn terminal_drawing_shows_own_fleet_and_known_markers_only() {
     let text = g.render_text(Viewer::Seat(Seat(0)), false);
     println!("{text}");
     assert!(text.contains("seat 1 (you)"));
-    let row1 = text.lines().find(|l| l.trim_start().starts_with("1 A")).unwrap();
+    let row1 = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 A"))
+        .unwrap();
     // Own carrier on a1-f1; seat 2's a1 hit shown as X with its block (+), nothing of its fleet.
     assert!(row1.contains("A A A A A A"), "{row1}");
     assert!(row1.contains("X + . . . ."), "{row1}");

@@ -5,7 +5,6 @@ mod common;
 
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
 use plateau_naval::action::{Ability, PIECES, SHIPS};
-use plateau_naval::bits::Bits;
 use plateau_naval::{Action, Config, Naval, Order, Phase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -170,7 +169,7 @@ fn determinized_layouts_differ_but_agree_with_the_markers() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut moved = 0;
     let mut total = 0;
-    for g in states(3, 25).iter().filter(|g| g.phase == Phase::Battle) {
+    for g in states(6, 10).iter().filter(|g| g.phase == Phase::Battle) {
         let h = g.determinize(Seat(0), &mut rng);
         for t in 1..4 {
             if g.boards[t].out {
@@ -191,9 +190,9 @@ fn determinized_layouts_differ_but_agree_with_the_markers() {
             "the viewer's own board never changes"
         );
     }
+    println!("resampled {moved} of {total} hidden layouts");
     assert!(
         moved * 2 > total,
         "most hidden layouts are resampled ({moved} of {total})"
     );
-    let _ = Bits::EMPTY;
 }
