@@ -23,6 +23,9 @@ use crate::clock::{ClockView, Clocks};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::{Entry, LogEntry, Store, StoreError, StoredMatch};
 
+/// How long the actor of a finished match with no viewer stays in memory.
+const FINISHED_IDLE: Duration = Duration::from_secs(60);
+
 /// Settings every match actor shares.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -293,7 +296,21 @@ impl MatchActor {
         self.advance().await;
         loop {
             let deadline = self.deadline();
+            // A finished match nobody watches leaves memory after a while; the lobby reloads it
+            // from the store if it is asked for again.
+            self.subs.retain(|s| !s.out.is_closed());
+            let idle = (self.status == Status::Finished && self.subs.is_empty())
+                .then(|| Instant::now() + FINISHED_IDLE);
             tokio::select! {
+                () = sleep_until(idle) => {
+                    // Commands already queued are still answered; later senders find the channel
+                    // closed and start a fresh actor.
+                    commands.close();
+                    while let Some(command) = commands.recv().await {
+                        self.handle(command).await;
+                    }
+                    break;
+                }
                 command = commands.recv() => match command {
                     None => break,
                     Some(Command::Shutdown { reply }) => {

@@ -120,10 +120,9 @@ impl Lobby {
         let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
         tasks.retain(|t| !t.is_finished());
         tasks.push(task);
-        self.actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, tx.clone());
+        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
+        actors.retain(|_, tx| !tx.is_closed());
+        actors.insert(id, tx.clone());
         Ok(tx)
     }
 
@@ -172,12 +171,18 @@ impl Lobby {
     ) -> Result<T, ApiError> {
         let tx = self.actor(id).await?;
         let (reply, answer) = oneshot::channel();
-        tx.send(make(reply))
-            .await
-            .map_err(|_| ApiError::new(Code::ShuttingDown, "the match is stopping"))?;
-        answer
-            .await
-            .map_err(|_| ApiError::new(Code::ShuttingDown, "the match is stopping"))?
+        let command = make(reply);
+        let stopping = || ApiError::new(Code::ShuttingDown, "the match is stopping");
+        match tx.send(command).await {
+            Ok(()) => {}
+            // The actor of an idle finished match just left: start it again and resend.
+            Err(mpsc::error::SendError(command)) if !*self.shutdown.borrow() => {
+                let tx = self.actor(id).await?;
+                tx.send(command).await.map_err(|_| stopping())?;
+            }
+            Err(_) => return Err(stopping()),
+        }
+        answer.await.map_err(|_| stopping())?
     }
 
     /// Checks that match `id` exists (for the WebSocket route, before the upgrade).

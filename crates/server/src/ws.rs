@@ -113,34 +113,39 @@ pub async fn session<S, R, E>(
     let mut writer_shutdown = lobby.shutdown_signal();
     let stopping = lobby.shutdown_signal();
     let writer = tokio::spawn(async move {
-        loop {
+        // The close frame to send when the loop ends, if any.
+        let close_with = loop {
             tokio::select! {
                 msg = out_rx.recv() => match msg {
                     Some(Outgoing::Text(text)) => {
                         if sink.send(Message::Text(text)).await.is_err() {
-                            break;
+                            break None;
                         }
                     }
-                    None => {
-                        // The actor dropped us: shutting down, or we were too slow.
-                        let code = if *stopping.borrow() { 1001 } else { 1013 };
-                        let _ = sink.send(close(code, "reconnect to resume")).await;
-                        break;
-                    }
+                    // The actor dropped us: shutting down, or we were too slow.
+                    None if *stopping.borrow() => break Some(1001),
+                    None => break Some(1013),
                 },
                 reply = reply_rx.recv() => match reply {
                     Some(text) => {
                         if sink.send(Message::Text(text.into())).await.is_err() {
-                            break;
+                            break None;
                         }
                     }
-                    None => break,
+                    // The reader ended: the client left, or the service is stopping.
+                    None if *stopping.borrow() => break Some(1001),
+                    None => break None,
                 },
-                () = stopped(&mut writer_shutdown) => {
-                    let _ = sink.send(close(1001, "server shutting down")).await;
-                    break;
-                }
+                () = stopped(&mut writer_shutdown) => break Some(1001),
             }
+        };
+        if let Some(code) = close_with {
+            let reason = if code == 1001 {
+                "server shutting down"
+            } else {
+                "reconnect to resume"
+            };
+            let _ = sink.send(close(code, reason)).await;
         }
         let _ = sink.close().await;
     });

@@ -540,3 +540,106 @@ impl Store for SqliteStore {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_path() -> std::path::PathBuf {
+        std::env::temp_dir().join(format!(
+            "plateau-store-{}.sqlite",
+            hex::encode(rand::random::<[u8; 8]>())
+        ))
+    }
+
+    fn new_match(id: &str) -> StoredMatch {
+        StoredMatch {
+            id: id.into(),
+            game: "mad".into(),
+            config: serde_json::Value::Null,
+            seats: vec![
+                StoredSeat {
+                    spec: SeatSpec::Human,
+                    token_hash: Some("aa".into()),
+                },
+                StoredSeat {
+                    spec: SeatSpec::Human,
+                    token_hash: None,
+                },
+            ],
+            time_control: TimeControl::PerMove { seconds: 30 },
+            seed: Seed::from_u64(5),
+            status: Status::Open,
+            created_at: 1,
+            started_at: None,
+            outcome: None,
+            rematch: None,
+            version: 0,
+            log: Vec::new(),
+        }
+    }
+
+    fn entry(seq: u64, text: &str) -> LogEntry {
+        LogEntry {
+            seq,
+            entry: Entry::Seat((seq % 2) as u8, text.into()),
+            at_ms: seq * 10,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_log_is_append_only_and_survives_reopening() {
+        let path = temp_path();
+        let store = SqliteStore::open(&path).unwrap();
+        store.create(new_match("m1")).await.unwrap();
+        assert!(matches!(
+            store.create(new_match("m1")).await,
+            Err(StoreError::Conflict(_))
+        ));
+        store
+            .take_seat("m1", 1, "bb".into(), Some(7))
+            .await
+            .unwrap();
+        assert!(matches!(
+            store.take_seat("m1", 1, "cc".into(), None).await,
+            Err(StoreError::Conflict(_))
+        ));
+        // Concurrent appends share a transaction; the duplicate seq fails alone.
+        let (a, b, c) = tokio::join!(
+            store.append("m1", entry(0, "c2-c4"), None),
+            store.append("m1", entry(0, "d2-d4"), None),
+            store.append("m1", entry(1, "c5-c3"), None),
+        );
+        assert!(a.is_ok() && c.is_ok());
+        assert!(matches!(b, Err(StoreError::Conflict(_))));
+        let ending = LogEntry {
+            seq: 2,
+            entry: Entry::End(Ending::Resign(plateau_engine::Seat(0))),
+            at_ms: 30,
+        };
+        let outcome = Outcome::single_winner(2, plateau_engine::Seat(1), "resign");
+        store
+            .append("m1", ending.clone(), Some(outcome.clone()))
+            .await
+            .unwrap();
+        store.close().await;
+
+        let store = SqliteStore::open(&path).unwrap();
+        let m = store.get("m1", true).await.unwrap().unwrap();
+        assert_eq!(m.status, Status::Finished);
+        assert_eq!(m.started_at, Some(7));
+        assert_eq!(m.outcome, Some(outcome));
+        assert_eq!(m.version, 3);
+        assert_eq!(m.log, vec![entry(0, "c2-c4"), entry(1, "c5-c3"), ending]);
+        assert_eq!(m.seats[1].token_hash.as_deref(), Some("bb"));
+        assert_eq!(m.time_control, TimeControl::PerMove { seconds: 30 });
+        assert!(store.unfinished().await.unwrap().is_empty());
+        assert_eq!(
+            store.list(vec![Status::Finished], 10).await.unwrap().len(),
+            1
+        );
+        assert!(store.get("nope", false).await.unwrap().is_none());
+        store.close().await;
+        let _ = std::fs::remove_file(&path);
+    }
+}
