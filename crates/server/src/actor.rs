@@ -31,7 +31,8 @@ const FINISHED_IDLE: Duration = Duration::from_secs(60);
 pub struct Options {
     /// Pause before a bot plays, so people can follow (0 in tests).
     pub bot_delay: Duration,
-    /// Time a bot may think; past it the seat plays a random legal action.
+    /// Hard cap on a bot's thinking (each bot also has its own budget, at most 1 s for the
+    /// lobby's bots); past it the seat plays a random legal action.
     pub bot_budget: Duration,
 }
 
@@ -39,7 +40,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             bot_delay: Duration::from_millis(250),
-            bot_budget: Duration::from_secs(1),
+            bot_budget: Duration::from_secs(5),
         }
     }
 }

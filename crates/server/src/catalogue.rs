@@ -21,12 +21,14 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
-    /// The registry's games and the bots of `plateau-bots`.
+    /// The registry's games and the bots of `plateau-bots`: `random`, `greedy`, the MCTS levels
+    /// `beginner` (500 iterations), `club` (100 ms), `expert` (1 s), and `mcts` (100 ms).
     #[must_use]
     pub fn standard() -> Catalogue {
         Catalogue {
             games: plateau_registry::GAMES,
-            bots: &["random"],
+            // The named strengths of `plateau-bots` (crates/bots/README.md), weakest first.
+            bots: &["random", "greedy", "beginner", "club", "expert", "mcts"],
             play_bot: standard_bot,
         }
     }

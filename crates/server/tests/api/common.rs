@@ -36,7 +36,7 @@ pub fn catalogue() -> Catalogue {
     }
     Catalogue {
         games: games.as_slice(),
-        bots: &["random"],
+        bots: Catalogue::standard().bots,
         play_bot: play,
     }
 }

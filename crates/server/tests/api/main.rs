@@ -75,7 +75,10 @@ async fn health_games_and_static_pages() {
         .find(|g| g["name"] == "toy")
         .unwrap();
     assert_eq!(toy["hidden_information"], true);
-    assert_eq!(toy["bots"], json!(["random"]));
+    assert_eq!(
+        toy["bots"],
+        json!(["random", "greedy", "beginner", "club", "expert", "mcts"])
+    );
     // Every embedded file of web/ is served at /assets/<path>, byte for byte.
     for path in plateau_server::assets::paths() {
         let (status, body) = common::http(app.addr, "GET", &format!("/assets/{path}"), None).await;
@@ -566,14 +569,14 @@ async fn bot_versus_bot_records_verify() {
     let app = spawn_app().await;
     for game in ["toy", "mad"] {
         let created = app
-            .create(json!({"game": game, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random", "level": 3}]}))
+            .create(json!({"game": game, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": if game == "mad" { "greedy" } else { "random" }, "level": 3}]}))
             .await;
         assert_eq!(created["seat"], Value::Null);
         assert_eq!(created["token"], Value::Null);
         let id = id(&created);
         let summary = app.wait_finished(&id).await;
         let rec = record(&app, &id).await;
-        assert_eq!(rec.seats, vec!["random", "random"]);
+        assert_eq!(rec.seats[0], "random");
         assert_eq!(rec.seed_hash, created["seed_hash"].as_str().unwrap());
         assert_eq!(
             serde_json::to_value(&rec.outcome).unwrap(),
