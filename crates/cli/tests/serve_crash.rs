@@ -231,7 +231,10 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
     let acked = acked.lock().unwrap().clone();
     eprintln!(
         "{kills} kills, {killed_mid_game} with matches running; moves per match: {:?}",
-        matches.iter().map(|(id, _)| acked[id].len()).collect::<Vec<_>>()
+        matches
+            .iter()
+            .map(|(id, _)| acked[id].len())
+            .collect::<Vec<_>>()
     );
     for (id, _) in &matches {
         let (status, summary) = http(server.addr, "GET", &format!("/api/matches/{id}"), "").await;
