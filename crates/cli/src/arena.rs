@@ -641,12 +641,18 @@ fn plot(report: &Report) -> String {
     }
     for (r, v, iterations) in &points {
         let colour = if *iterations { "#c60" } else { "#06c" };
+        // Labels near the right edge go to the left of their point.
+        let (dx, anchor) = if x(*v) > W - 120.0 {
+            (-6.0, "end")
+        } else {
+            (6.0, "start")
+        };
         let _ = writeln!(
             svg,
-            r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{colour}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{colour}"/><text x="{:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#,
             x(*v),
             y(r.rating),
-            x(*v) + 6.0,
+            x(*v) + dx,
             y(r.rating) - 6.0,
             r.bot
         );
