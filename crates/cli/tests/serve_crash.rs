@@ -243,6 +243,22 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
         let (status, record) =
             http(server.addr, "GET", &format!("/api/matches/{id}/record"), "").await;
         assert_eq!(status, 200);
+        // `plateau replay` verifies the served record, seed hash included.
+        let path = dir.join(format!("{id}.json"));
+        std::fs::write(&path, record.to_string()).unwrap();
+        let replay = Command::new(env!("CARGO_BIN_EXE_plateau"))
+            .args(["replay", "--no-color"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&replay.stdout);
+        assert!(
+            replay.status.success(),
+            "{out}{}",
+            String::from_utf8_lossy(&replay.stderr)
+        );
+        assert!(out.contains("Seed: verified"), "{out}");
+        let _ = std::fs::remove_file(&path);
         let record: Record = serde_json::from_value(record).unwrap();
         let replay = record
             .replay(plateau_registry::find("mad").unwrap())
