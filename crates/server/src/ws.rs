@@ -239,6 +239,94 @@ async fn handle(lobby: &Lobby, id: &str, seat: Option<Seat>, text: &str) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lobby::CreateRequest;
+    use crate::model::SeatSpec;
+    use crate::{Catalogue, Options, open_store};
+    use std::time::Duration;
+
+    async fn next_json(rx: &mut mpsc::Receiver<Message>) -> serde_json::Value {
+        match rx.recv().await {
+            Some(Message::Text(t)) => serde_json::from_str(&t).unwrap(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The session logic needs no socket: here it runs over two channels.
+    #[tokio::test]
+    async fn a_session_runs_over_plain_channels() {
+        let db = std::env::temp_dir().join(format!(
+            "plateau-ws-{}.sqlite",
+            hex::encode(rand::random::<[u8; 8]>())
+        ));
+        let store = open_store(&format!("sqlite://{}", db.display())).unwrap();
+        let options = Options {
+            bot_delay: Duration::ZERO,
+            ..Options::default()
+        };
+        let lobby = Lobby::start(store, Catalogue::standard(), options)
+            .await
+            .unwrap();
+        let grant = lobby
+            .create(CreateRequest {
+                game: "mad".into(),
+                config: serde_json::Value::Null,
+                seats: vec![
+                    SeatSpec::Human,
+                    SeatSpec::Bot {
+                        bot: "random".into(),
+                        level: 1,
+                    },
+                ],
+                time_control: crate::model::TimeControl::None,
+                creator_seat: None,
+            })
+            .await
+            .unwrap();
+        let (to_server, from_client) =
+            mpsc::channel::<Result<Message, std::convert::Infallible>>(8);
+        let (to_client, mut from_server) = mpsc::channel::<Message>(64);
+        let stream = Box::pin(futures_util::stream::unfold(
+            from_client,
+            |mut rx| async move { rx.recv().await.map(|m| (m, rx)) },
+        ));
+        let sink = Box::pin(futures_util::sink::unfold(
+            to_client,
+            |tx, m: Message| async move {
+                tx.send(m).await.map_err(|_| ())?;
+                Ok::<_, ()>(tx)
+            },
+        ));
+        let session = tokio::spawn(session(
+            lobby.clone(),
+            grant.id.clone(),
+            grant.token,
+            sink,
+            stream,
+        ));
+        let first = next_json(&mut from_server).await;
+        assert_eq!(
+            (first["version"].clone(), first["seat"].clone()),
+            (0.into(), 0.into())
+        );
+        let action = first["legal"][0].as_str().unwrap().to_owned();
+        let act = serde_json::json!({"type": "act", "version": 0, "action": action});
+        to_server
+            .send(Ok(Message::Text(act.to_string().into())))
+            .await
+            .unwrap();
+        assert_eq!(next_json(&mut from_server).await["version"], 1);
+        // The bot answers at once.
+        assert_eq!(next_json(&mut from_server).await["version"], 2);
+        to_server
+            .send(Ok(Message::Text(r#"{"type":"ping"}"#.into())))
+            .await
+            .unwrap();
+        assert_eq!(next_json(&mut from_server).await["type"], "pong");
+        drop(to_server);
+        session.await.unwrap();
+        lobby.shutdown().await;
+        let _ = std::fs::remove_file(db);
+    }
 
     #[test]
     fn client_messages_parse_or_get_their_code() {
