@@ -21,8 +21,8 @@ pub mod random;
 pub mod state;
 
 use plateau_engine::{
-    Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet, SetupError, ToAct,
-    Viewer,
+    Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet, SetupError,
+    ToAct, Viewer,
 };
 use rand::Rng;
 
@@ -215,6 +215,25 @@ impl Game for Naval {
 
     fn render_text(&self, viewer: Viewer, color: bool) -> String {
         self.draw(viewer, color)
+    }
+
+    /// Resignation (our extension, see `Naval::resign`); other endings are not part of the game.
+    fn end(&mut self, ending: Ending) -> Result<(), IllegalAction> {
+        if matches!(self.phase, Phase::Over { .. }) {
+            return Err(IllegalAction::GameOver);
+        }
+        match ending {
+            Ending::Resign(seat) if seat.index() < 4 && !self.boards[seat.index()].out => {
+                self.resign(seat.0);
+                Ok(())
+            }
+            Ending::Resign(seat) => Err(IllegalAction::rule(format!(
+                "seat {seat} is not in the game"
+            ))),
+            other => Err(IllegalAction::Unsupported {
+                what: format!("{other:?}"),
+            }),
+        }
     }
 
     /// Placement clock: `ready` (the layout is frozen as it stands, section 4.6). Turn clock: a pass

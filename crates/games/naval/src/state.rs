@@ -906,6 +906,10 @@ impl Naval {
                         next: self.next_ship(s, 0),
                         ..Turn::default()
                     };
+                    if self.boards[s as usize].out {
+                        // The drawn seat resigned during placement: play passes to the next seat.
+                        self.end_turn();
+                    }
                     Ok(())
                 }
                 _ => Err(rule(
@@ -1220,6 +1224,32 @@ impl Naval {
             return true;
         }
         false
+    }
+
+    /// Seat `s` resigns (`Game::end(Ending::Resign)`): it is eliminated at once, as if its last
+    /// ship had sunk (section 12.1-12.2; resignation itself is not in the rules, our extension). Its
+    /// turn, if it was playing, ends without resolving; a rocket salvo at its board stops.
+    pub(crate) fn resign(&mut self, s: u8) {
+        let su = s as usize;
+        self.boards[su].ready = true;
+        self.eliminate(su);
+        if matches!(self.phase, Phase::Over { .. }) {
+            return;
+        }
+        match self.phase {
+            Phase::Placement if self.boards.iter().all(|b| b.ready) => {
+                self.phase = Phase::FirstPlayer
+            }
+            Phase::Battle if self.current == s => self.end_turn(),
+            Phase::Battle if self.turn.rocket.is_some() => {
+                if self.turn.orders[self.turn.cursor as usize].target() == Some(s) {
+                    self.turn.rocket = None;
+                    self.turn.cursor += 1;
+                    self.resume();
+                }
+            }
+            _ => {}
+        }
     }
 
     fn eliminate(&mut self, t: usize) {

@@ -1045,3 +1045,27 @@ fn terminal_drawing_shows_own_fleet_and_known_markers_only() {
     assert!(row1.contains("X + . . . ."), "{row1}");
     assert!(text.contains("energy: carrier 200, cruiser 0, battleship 75"));
 }
+
+#[test]
+fn resignation_eliminates_the_seat() {
+    use plateau_engine::Ending;
+    let mut g = setup(["", "", "", ""], 0);
+    try_order(&mut g, "carrier:fire 2:a1").unwrap();
+    g.end(Ending::Resign(Seat(0))).unwrap();
+    assert!(g.boards[0].out);
+    assert_eq!(
+        g.to_act(),
+        ToAct::Player(Seat(1)),
+        "the resigning seat's plan is dropped"
+    );
+    assert!(!g.boards[1].resolved().has(cell("a1")));
+    g.end(Ending::Resign(Seat(3))).unwrap();
+    assert!(g.end(Ending::Resign(Seat(3))).is_err());
+    g.end(Ending::Resign(Seat(2))).unwrap();
+    assert!(over(&g));
+    assert_eq!(g.outcome().unwrap().ranks, vec![4, 1, 2, 3]);
+    assert_eq!(
+        g.end(Ending::Resign(Seat(1))),
+        Err(plateau_engine::IllegalAction::GameOver)
+    );
+}
