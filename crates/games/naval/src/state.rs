@@ -1241,12 +1241,13 @@ impl Naval {
                 self.phase = Phase::FirstPlayer
             }
             Phase::Battle if self.current == s => self.end_turn(),
-            Phase::Battle if self.turn.rocket.is_some() => {
-                if self.turn.orders[self.turn.cursor as usize].target() == Some(s) {
-                    self.turn.rocket = None;
-                    self.turn.cursor += 1;
-                    self.resume();
-                }
+            Phase::Battle
+                if self.turn.rocket.is_some()
+                    && self.turn.orders[self.turn.cursor as usize].target() == Some(s) =>
+            {
+                self.turn.rocket = None;
+                self.turn.cursor += 1;
+                self.resume();
             }
             _ => {}
         }
