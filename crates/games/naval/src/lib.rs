@@ -253,3 +253,16 @@ impl Game for Naval {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bots clone the state for every playout: it stays a few kilobytes with two small vectors.
+    #[test]
+    fn state_is_compact() {
+        let size = std::mem::size_of::<Naval>();
+        println!("Naval is {size} bytes");
+        assert!(size < 6 * 1024, "{size} bytes");
+    }
+}
