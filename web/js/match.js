@@ -28,6 +28,8 @@ let bonus = null;
 let involved = null;
 /** The rematch this page asked for, to follow it when it arrives. */
 let askedRematch = false;
+/** The game's title from the match summary. */
+let gameTitle = null;
 
 let socket = null;
 let retryDelay = 500;
@@ -225,7 +227,10 @@ function render() {
   document.body.dataset.version = String(state.version);
   document.body.dataset.myTurn = String(Boolean(canAct()));
   document.body.dataset.seat = state.seat === null ? 'spectator' : String(state.seat);
-  $('title').textContent = `${state.game === 'mad' ? 'MAD' : state.game} · ${t('match.title', { id: id.slice(0, 8) })}`;
+  $('title').textContent = `${gameTitle || state.game} · ${t('match.title', { id: id.slice(0, 8) })}`;
+  // Only MAD has a board drawing; other games show their observation and legal actions as text.
+  document.querySelector('.board-column').classList.toggle('hidden', !isMad());
+  $('layout').classList.toggle('generic', !isMad());
   renderStatus();
   renderInvites();
   if (isMad()) {
@@ -501,7 +506,7 @@ async function start() {
     return;
   }
   try {
-    await api('GET', `/api/matches/${encodeURIComponent(id)}`);
+    gameTitle = (await api('GET', `/api/matches/${encodeURIComponent(id)}`)).title;
   } catch (err) {
     showError(err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`);
     $('layout').classList.add('hidden');
