@@ -10,7 +10,6 @@ use plateau_engine::{Actor, Game, Seat, ToAct, chance};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-
 /// The first state where a seat has a real choice (two legal actions or more), drawing chance
 /// outcomes and forced actions from a fixed seed.
 fn first_decision<G: Game>(seats: usize) -> (G, Seat) {

@@ -599,9 +599,16 @@ fn the_tree_is_kept_across_moves() {
 
 #[test]
 fn a_time_budget_stops() {
+    // How strong 20 ms is depends on the machine; what is checked is that the search stops.
     let mut mcts = Mcts::new(SearchConfig::with_budget(Budget::Millis(20)), 1);
-    assert_eq!(mcts.choose(&Nim::with_pile(30, 2), Seat(0)), Some(2));
-    assert!(mcts.stats().iterations >= 16);
+    let take = mcts.choose(&Nim::with_pile(30, 2), Seat(0)).unwrap();
+    assert!((1..=3).contains(&take));
+    let stats = mcts.stats();
+    assert!(stats.iterations >= 2, "{stats:?}");
+    assert!(
+        stats.elapsed >= std::time::Duration::from_millis(20),
+        "{stats:?}"
+    );
 }
 
 #[test]
