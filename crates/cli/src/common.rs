@@ -47,12 +47,7 @@ pub fn load_state(
         }
         let name = entry.info.name;
         entry.from_position(config, position).map_err(|e| match &e {
-            // `GameEntry::from_position` reports a bad position as a config error whose
-            // message starts with "bad position: "; show it without "bad configuration".
-            SetupError::Config(message) => match message.strip_prefix("bad position: ") {
-                Some(reason) => format!("bad {name} position: {reason}"),
-                None => format!("cannot set up {name}: {e}"),
-            },
+            SetupError::Position(reason) => format!("bad {name} position: {reason}"),
             _ => format!("cannot set up {name}: {e}"),
         })
     }

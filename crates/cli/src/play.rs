@@ -371,7 +371,13 @@ impl Table {
                 self.state.position_text()
             ))
         })?;
-        let shown = self.state.display_text(&action).unwrap_or_default();
+        // Shown only at tables without secrets (see `secret`), so the actor's own view is fine.
+        let shown = self
+            .state
+            .display_text(Actor::Seat(seat), &action, Viewer::Seat(seat))
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         self.state
             .apply_text(Actor::Seat(seat), &action)
             .map_err(|e| io::Error::other(format!("the bot's action `{action}`: {e}")))?;
@@ -443,27 +449,13 @@ impl Table {
         }
     }
 
-    /// The canonical text of a legal action of `seat` typed as `text`, or why it cannot be played
-    /// (the state is unchanged either way).
-    ///
-    /// Parsers may accept more than the canonical form (MAD reads `C2-C4` and `P(222,111)`), but
-    /// records hold canonical text only. `DynGame` has no "parse then format", so the action is
-    /// matched to the legal list through its move-list form (`display_text`): that is the
-    /// canonical text itself for most games and unique within a position for the others (SAN).
+    /// The canonical text of a legal action of `seat` typed as `text` (MAD reads `C2-C4` as
+    /// `c2-c4`), or why it cannot be played; the state is unchanged either way. Records hold
+    /// canonical text only.
     fn canonical(&self, seat: Seat, text: &str) -> Result<String, ActionError> {
         let mut probe = self.state.clone_box();
         probe.apply_text(Actor::Seat(seat), text)?;
-        let shown = self.state.display_text(text).map_err(ActionError::Parse)?;
-        let mut matches = self
-            .state
-            .legal_texts(seat)
-            .into_iter()
-            .filter(|legal| self.state.display_text(legal).as_ref() == Ok(&shown));
-        match (matches.next(), matches.next()) {
-            (Some(action), None) => Ok(action),
-            // Not listed once: keep the text as typed, which the rules accepted.
-            _ => Ok(text.to_owned()),
-        }
+        self.state.canonical_text(text).map_err(ActionError::Parse)
     }
 
     /// Shows the final board and result (or why the game stopped) and completes the record: the

@@ -75,11 +75,12 @@ pub trait DynGame: Send + Sync + Debug {
     fn position_text(&self) -> String;
     /// The state drawn for a terminal, as `viewer` may see it.
     fn render_text(&self, viewer: Viewer, color: bool) -> String;
-    /// The move-list form of an action given in canonical text, in this state (before it is played).
+    /// The move-list form of `actor`'s action given as text, as `viewer` may see it, in this state
+    /// (before it is played); `None` when the viewer must not learn of it (see `Game::display_action`).
     ///
     /// # Errors
     /// `ParseError` if the text is not an action.
-    fn display_text(&self, text: &str) -> Result<String, ParseError>;
+    fn display_text(&self, actor: Actor, text: &str, viewer: Viewer) -> Result<Option<String>, ParseError>;
     /// The canonical text of an action typed in any form the parser accepts (`C2-C4` -> `c2-c4`),
     /// so records and move lists always hold canonical notation. Does not check legality.
     ///
@@ -174,8 +175,8 @@ impl<G: Game> DynGame for G {
         Game::render_text(self, viewer, color)
     }
 
-    fn display_text(&self, text: &str) -> Result<String, ParseError> {
-        Ok(self.display_action(&self.parse_action(text)?))
+    fn display_text(&self, actor: Actor, text: &str, viewer: Viewer) -> Result<Option<String>, ParseError> {
+        Ok(self.display_action(actor, &self.parse_action(text)?, viewer))
     }
 
     fn canonical_text(&self, text: &str) -> Result<String, ParseError> {

@@ -133,10 +133,16 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// `ParseError` naming the offending token.
     fn parse_action(&self, text: &str) -> Result<Self::Action, ParseError>;
 
-    /// The action as shown in a move list (Chakart's SAN); by default the canonical text.
-    /// Call it on the state before the action is applied.
-    fn display_action(&self, action: &Self::Action) -> String {
-        self.format_action(action)
+    /// The action as `viewer` may see it in a move list (Chakart's SAN), or `None` when the viewer
+    /// must not learn of it. Call it on the state before the action is applied.
+    ///
+    /// By default: the canonical text for everyone in a game without hidden information; in a game
+    /// with hidden information, only the acting seat sees its own actions and nobody sees chance
+    /// outcomes, so a game must override this to show more (never less by accident).
+    fn display_action(&self, actor: Actor, action: &Self::Action, viewer: Viewer) -> Option<String> {
+        let visible = !Self::INFO.hidden_information
+            || matches!((actor, viewer), (Actor::Seat(a), Viewer::Seat(v)) if a == v);
+        visible.then(|| self.format_action(action))
     }
 
     /// The state drawn for a terminal, as `viewer` may see it. `color` allows ANSI colours.

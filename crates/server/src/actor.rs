@@ -122,8 +122,18 @@ struct Subscriber {
 /// One played log entry with its move-list text.
 struct Played {
     entry: LogEntry,
-    /// Display notation; `None` for an early ending.
-    display: Option<String>,
+    /// How each viewer sees it in the move list (see `displays`); empty for an early ending.
+    display: Vec<Option<String>>,
+}
+
+/// How each viewer sees `actor`'s action `text` in the move list: index `s` for seat `s`, then the
+/// spectator; `None` where that viewer must not learn of it (`Game::display_action`).
+fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Option<String>>, String> {
+    Seat::all(state.seats())
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator])
+        .map(|viewer| state.display_text(actor, text, viewer).map_err(|e| e.to_string()))
+        .collect()
 }
 
 struct BotMove {
@@ -231,25 +241,25 @@ impl MatchActor {
             let bad = |why: String| format!("match {} entry {}: {why}", m.id, e.seq);
             let (display, acted) = match &e.entry {
                 Entry::Seat(s, action) => {
-                    let display = state.display_text(action).map_err(|x| bad(x.to_string()))?;
+                    let display = displays(&*state, Actor::Seat(Seat(*s)), action).map_err(bad)?;
                     state
                         .apply_text(Actor::Seat(Seat(*s)), action)
                         .map_err(|x| bad(x.to_string()))?;
-                    (Some(display), Some(Seat(*s)))
+                    (display, Some(Seat(*s)))
                 }
                 Entry::Chance(action) => {
-                    let display = state.display_text(action).map_err(|x| bad(x.to_string()))?;
+                    let display = displays(&*state, Actor::Chance, action).map_err(bad)?;
                     let drawn = state.sample_chance(&mut rng);
                     if drawn.as_deref() != Some(action.as_str()) {
                         return Err(bad(format!(
                             "the seed draws {drawn:?}, the log says `{action}`"
                         )));
                     }
-                    (Some(display), None)
+                    (display, None)
                 }
                 Entry::End(ending) => {
                     state.end(*ending).map_err(|x| bad(x.to_string()))?;
-                    (None, None)
+                    (Vec::new(), None)
                 }
             };
             if state.outcome().is_some() {
@@ -444,7 +454,7 @@ impl MatchActor {
         }
         let legal = self.state.legal_texts(seat);
         if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
-            if let Err(e) = self.state.display_text(text) {
+            if let Err(e) = self.state.canonical_text(text) {
                 return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
             }
             let mut probe = self.state.clone_box();
@@ -456,10 +466,7 @@ impl MatchActor {
                 ),
             });
         }
-        let display = self
-            .state
-            .display_text(text)
-            .unwrap_or_else(|_| text.to_owned());
+        let display = displays(&*self.state, Actor::Seat(seat), text).unwrap_or_default();
         let mut next = self.state.clone_box();
         next.apply_text(Actor::Seat(seat), text)
             .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
@@ -467,7 +474,7 @@ impl MatchActor {
             next,
             None,
             Entry::Seat(seat.0, text.to_owned()),
-            Some(display),
+            display,
             Some(seat),
         )
         .await
@@ -478,7 +485,7 @@ impl MatchActor {
         let mut next = self.state.clone_box();
         next.end(Ending::Resign(seat))
             .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
-        self.commit(next, None, Entry::End(Ending::Resign(seat)), None, None)
+        self.commit(next, None, Entry::End(Ending::Resign(seat)), Vec::new(), None)
             .await
     }
 
@@ -508,7 +515,7 @@ impl MatchActor {
         next: Box<dyn DynGame>,
         next_rng: Option<ChaCha20Rng>,
         entry: Entry,
-        display: Option<String>,
+        display: Vec<Option<String>>,
         acted: Option<Seat>,
     ) -> Result<(), ApiError> {
         let now = self.now_ms();
@@ -555,12 +562,9 @@ impl MatchActor {
             let Some(text) = next.sample_chance(&mut rng) else {
                 break;
             };
-            let display = self
-                .state
-                .display_text(&text)
-                .unwrap_or_else(|_| text.clone());
+            let display = displays(&*self.state, Actor::Chance, &text).unwrap_or_default();
             if let Err(e) = self
-                .commit(next, Some(rng), Entry::Chance(text), Some(display), None)
+                .commit(next, Some(rng), Entry::Chance(text), display, None)
                 .await
             {
                 tracing::error!(id = %self.id, error = %e.message, "chance draw not stored");
@@ -647,10 +651,8 @@ impl MatchActor {
             Some(texts) => {
                 for text in texts {
                     let mut next = self.state.clone_box();
-                    let display = self
-                        .state
-                        .display_text(&text)
-                        .unwrap_or_else(|_| text.clone());
+                    let display =
+                        displays(&*self.state, Actor::Seat(seat), &text).unwrap_or_default();
                     if let Err(e) = next.apply_text(Actor::Seat(seat), &text) {
                         tracing::error!(id = %self.id, %text, error = %e, "timeout action refused");
                         self.clocks.stop(now);
@@ -661,7 +663,7 @@ impl MatchActor {
                             next,
                             None,
                             Entry::Seat(seat.0, text),
-                            Some(display),
+                            display,
                             Some(seat),
                         )
                         .await
@@ -676,7 +678,7 @@ impl MatchActor {
                 match next.end(Ending::Timeout(seat)) {
                     Ok(()) => {
                         let _ = self
-                            .commit(next, None, Entry::End(Ending::Timeout(seat)), None, None)
+                            .commit(next, None, Entry::End(Ending::Timeout(seat)), Vec::new(), None)
                             .await;
                     }
                     Err(e) => {
@@ -827,24 +829,24 @@ impl MatchActor {
             Some(s) if to_act.contains(&s) => self.state.legal_texts(s),
             _ => Vec::new(),
         };
-        let moves = if self.entry.info.hidden_information {
-            Vec::new()
-        } else {
-            self.log
-                .iter()
-                .filter_map(|p| {
-                    let by = match &p.entry.entry {
-                        Entry::Seat(s, _) => Actor::Seat(Seat(*s)),
-                        Entry::Chance(_) => Actor::Chance,
-                        Entry::End(_) => return None,
-                    };
-                    Some(MoveView {
-                        by,
-                        text: p.display.as_deref().unwrap_or_default(),
-                    })
-                })
-                .collect()
+        // Each viewer's own column of the move list: hidden actions are simply absent.
+        let column = match viewer {
+            Viewer::Seat(s) => s.index(),
+            Viewer::Spectator => self.state.seats(),
         };
+        let moves = self
+            .log
+            .iter()
+            .filter_map(|p| {
+                let by = match &p.entry.entry {
+                    Entry::Seat(s, _) => Actor::Seat(Seat(*s)),
+                    Entry::Chance(_) => Actor::Chance,
+                    Entry::End(_) => return None,
+                };
+                let text = p.display.get(column)?.as_deref()?;
+                Some(MoveView { by, text })
+            })
+            .collect();
         let finished = self.status == Status::Finished;
         let message = StateMessage {
             kind: "state",

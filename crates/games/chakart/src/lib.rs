@@ -373,8 +373,10 @@ impl Game for Chakart {
         Action::parse(text)
     }
 
-    fn display_action(&self, action: &Action) -> String {
-        view::san(&self.pos, action)
+    /// SAN for everyone: the stealth move is `Q??` for the mover too, and no chance outcome tells
+    /// more than the board shows (rules/chakart.md section 11; docs/rulings.md, Chakart 3).
+    fn display_action(&self, _actor: Actor, action: &Action, _viewer: Viewer) -> Option<String> {
+        Some(view::san(&self.pos, action))
     }
 
     fn render_text(&self, viewer: Viewer, color: bool) -> String {
