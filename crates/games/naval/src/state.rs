@@ -13,19 +13,30 @@ use crate::bits::{Bits, CELLS, Cell};
 
 /// Energy cost of each special (section 9 table; every figure is `[ruling: ours]`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[allow(missing_docs)]
 pub struct Costs {
+    /// Shield (default 350).
     pub shield: u16,
+    /// Satellite (default 250).
     pub satellite: u16,
+    /// Torpedo (default 450).
     pub torpedo: u16,
+    /// Sonar (default 250).
     pub sonar: u16,
+    /// Rockets (default 500).
     pub rockets: u16,
+    /// Missile (default 700).
     pub missile: u16,
+    /// Charges (default 300).
     pub charges: u16,
+    /// Radar (default 300).
     pub radar: u16,
+    /// Artillery (default 200).
     pub artillery: u16,
+    /// Heavy (default 450).
     pub heavy: u16,
+    /// Bombing (default 400).
     pub bombing: u16,
+    /// Emp (default 1000).
     pub emp: u16,
 }
 
