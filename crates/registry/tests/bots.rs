@@ -1,0 +1,41 @@
+//! Every registered game has bots, and each kind of bot plays a legal action of it through the
+//! text interface the command line and the match service use.
+
+use plateau_bots::{BotSpec, Budget};
+use plateau_engine::{Actor, Seed, ToAct};
+
+#[test]
+fn every_game_has_bots_that_play_legal_actions() {
+    for entry in plateau_registry::GAMES {
+        let name = entry.info.name;
+        assert!(
+            plateau_registry::bot_factory(name).is_some(),
+            "{name} is registered without bots"
+        );
+        let mut state = entry
+            .new_game(&serde_json::Value::Null, entry.info.default_seats)
+            .unwrap();
+        let mut rng = Seed::from_u64(5).rng();
+        while state.to_act() == ToAct::Chance {
+            state.sample_chance(&mut rng);
+        }
+        let seat = match state.to_act() {
+            ToAct::Player(s) => s,
+            ToAct::Simultaneous(set) => set.iter().next().unwrap(),
+            other => panic!("{name}: nobody to act at the start ({other:?})"),
+        };
+        let legal = state.legal_texts(seat);
+        for spec in [
+            BotSpec::Random,
+            BotSpec::Greedy,
+            BotSpec::Mcts(Budget::Iterations(8)),
+        ] {
+            let action = plateau_registry::bot_action(spec, &*state, seat, &mut rng)
+                .unwrap_or_else(|| panic!("{name}: {spec} found no action"));
+            assert!(legal.contains(&action), "{name}: {spec} chose `{action}`");
+            let mut next = state.clone();
+            next.apply_text(Actor::Seat(seat), &action).unwrap();
+        }
+    }
+    assert!(plateau_registry::new_bot("no-such-game", BotSpec::Random, 0).is_none());
+}
