@@ -213,6 +213,20 @@ impl Game for Naval {
         action::parse_action(text)
     }
 
+    /// Section 13: a seat's layout outcomes and placement moves are its own; `ready`, the first
+    /// player and rocket cells are public; an order is seen by its seat only when given (everyone
+    /// learns it from the observation's announcements once it resolves, a shield without its centre).
+    fn display_action(&self, actor: Actor, action: &Action, viewer: Viewer) -> Option<String> {
+        let own = |seat: u8| viewer == Viewer::Seat(Seat(seat));
+        let visible = match (*action, actor) {
+            (Action::Ready | Action::First { .. } | Action::Rocket { .. }, _) => true,
+            (Action::Layout { seat, .. }, _) => own(seat),
+            (Action::Place { .. } | Action::Order { .. }, Actor::Seat(s)) => own(s.0),
+            (Action::Place { .. } | Action::Order { .. }, Actor::Chance) => false,
+        };
+        visible.then(|| self.format_action(action))
+    }
+
     fn render_text(&self, viewer: Viewer, color: bool) -> String {
         self.draw(viewer, color)
     }

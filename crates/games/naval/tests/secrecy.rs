@@ -196,3 +196,34 @@ fn determinized_layouts_differ_but_agree_with_the_markers() {
         "most hidden layouts are resampled ({moved} of {total})"
     );
 }
+
+#[test]
+fn move_lists_show_each_viewer_only_what_it_may_know() {
+    let g = Naval::new(&Config::default(), 4).unwrap();
+    let layout = g.parse_action("2:carrier@c3h").unwrap();
+    let me = Viewer::Seat(Seat(1));
+    let other = Viewer::Seat(Seat(0));
+    assert_eq!(
+        g.display_action(Actor::Chance, &layout, me).as_deref(),
+        Some("2:carrier@c3h")
+    );
+    assert_eq!(g.display_action(Actor::Chance, &layout, other), None);
+    assert_eq!(
+        g.display_action(Actor::Chance, &layout, Viewer::Spectator),
+        None
+    );
+    let order = g.parse_action("cruiser:fire 3:f7").unwrap();
+    assert_eq!(
+        g.display_action(Actor::Seat(Seat(1)), &order, me)
+            .as_deref(),
+        Some("cruiser:fire 3:f7")
+    );
+    assert_eq!(g.display_action(Actor::Seat(Seat(1)), &order, other), None);
+    for public in ["ready", "first 2", "rocket f7 shot"] {
+        let a = g.parse_action(public).unwrap();
+        assert!(
+            g.display_action(Actor::Chance, &a, Viewer::Spectator)
+                .is_some()
+        );
+    }
+}
