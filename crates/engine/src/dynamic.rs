@@ -80,7 +80,12 @@ pub trait DynGame: Send + Sync + Debug {
     ///
     /// # Errors
     /// `ParseError` if the text is not an action.
-    fn display_text(&self, actor: Actor, text: &str, viewer: Viewer) -> Result<Option<String>, ParseError>;
+    fn display_text(
+        &self,
+        actor: Actor,
+        text: &str,
+        viewer: Viewer,
+    ) -> Result<Option<String>, ParseError>;
     /// The canonical text of an action typed in any form the parser accepts (`C2-C4` -> `c2-c4`),
     /// so records and move lists always hold canonical notation. Does not check legality.
     ///
@@ -175,7 +180,12 @@ impl<G: Game> DynGame for G {
         Game::render_text(self, viewer, color)
     }
 
-    fn display_text(&self, actor: Actor, text: &str, viewer: Viewer) -> Result<Option<String>, ParseError> {
+    fn display_text(
+        &self,
+        actor: Actor,
+        text: &str,
+        viewer: Viewer,
+    ) -> Result<Option<String>, ParseError> {
         Ok(self.display_action(actor, &self.parse_action(text)?, viewer))
     }
 

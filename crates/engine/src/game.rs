@@ -139,7 +139,12 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// By default: the canonical text for everyone in a game without hidden information; in a game
     /// with hidden information, only the acting seat sees its own actions and nobody sees chance
     /// outcomes, so a game must override this to show more (never less by accident).
-    fn display_action(&self, actor: Actor, action: &Self::Action, viewer: Viewer) -> Option<String> {
+    fn display_action(
+        &self,
+        actor: Actor,
+        action: &Self::Action,
+        viewer: Viewer,
+    ) -> Option<String> {
         let visible = !Self::INFO.hidden_information
             || matches!((actor, viewer), (Actor::Seat(a), Viewer::Seat(v)) if a == v);
         visible.then(|| self.format_action(action))

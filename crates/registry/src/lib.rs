@@ -29,10 +29,17 @@ pub struct UnknownGame {
 /// # Errors
 /// `UnknownGame` listing the known names.
 pub fn find(name: &str) -> Result<&'static GameEntry, UnknownGame> {
-    GAMES.iter().find(|g| g.info.name == name).ok_or_else(|| UnknownGame {
-        name: name.to_owned(),
-        known: GAMES.iter().map(|g| g.info.name).collect::<Vec<_>>().join(", "),
-    })
+    GAMES
+        .iter()
+        .find(|g| g.info.name == name)
+        .ok_or_else(|| UnknownGame {
+            name: name.to_owned(),
+            known: GAMES
+                .iter()
+                .map(|g| g.info.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 /// The bots of every game, one line per game; a game crate that offers an evaluation registers
@@ -60,7 +67,12 @@ pub fn bot_factory(game: &str) -> Option<&'static BotFactory> {
 /// The action `bot` chooses for `seat` in `state`, in canonical text; `None` if the seat has no
 /// legal action. The bot sees only what `seat` may see. A fresh bot per call (no tree reuse); its
 /// seed is drawn from `rng`.
-pub fn bot_action(bot: BotSpec, state: &dyn DynGame, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+pub fn bot_action(
+    bot: BotSpec,
+    state: &dyn DynGame,
+    seat: Seat,
+    rng: &mut dyn RngCore,
+) -> Option<String> {
     match bot {
         BotSpec::Random => state.random_action(seat, rng),
         _ => new_bot(state.info().name, bot, rng.next_u64())?.act(state, seat),

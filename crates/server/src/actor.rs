@@ -132,7 +132,11 @@ fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Option<
     Seat::all(state.seats())
         .map(Viewer::Seat)
         .chain([Viewer::Spectator])
-        .map(|viewer| state.display_text(actor, text, viewer).map_err(|e| e.to_string()))
+        .map(|viewer| {
+            state
+                .display_text(actor, text, viewer)
+                .map_err(|e| e.to_string())
+        })
         .collect()
 }
 
@@ -485,8 +489,14 @@ impl MatchActor {
         let mut next = self.state.clone_box();
         next.end(Ending::Resign(seat))
             .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
-        self.commit(next, None, Entry::End(Ending::Resign(seat)), Vec::new(), None)
-            .await
+        self.commit(
+            next,
+            None,
+            Entry::End(Ending::Resign(seat)),
+            Vec::new(),
+            None,
+        )
+        .await
     }
 
     fn check_can_change(&self) -> Result<(), ApiError> {
@@ -659,13 +669,7 @@ impl MatchActor {
                         break;
                     }
                     if self
-                        .commit(
-                            next,
-                            None,
-                            Entry::Seat(seat.0, text),
-                            display,
-                            Some(seat),
-                        )
+                        .commit(next, None, Entry::Seat(seat.0, text), display, Some(seat))
                         .await
                         .is_err()
                     {
@@ -678,7 +682,13 @@ impl MatchActor {
                 match next.end(Ending::Timeout(seat)) {
                     Ok(()) => {
                         let _ = self
-                            .commit(next, None, Entry::End(Ending::Timeout(seat)), Vec::new(), None)
+                            .commit(
+                                next,
+                                None,
+                                Entry::End(Ending::Timeout(seat)),
+                                Vec::new(),
+                                None,
+                            )
                             .await;
                     }
                     Err(e) => {

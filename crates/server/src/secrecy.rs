@@ -94,7 +94,11 @@ pub fn check_messages(
     for (i, step) in record.actions.iter().enumerate() {
         let text = states[i]
             .display_text(step.by, &step.action, viewer)
-            .map_err(|e| Leak { index: 0, version: i as u64, problem: e.to_string() })?;
+            .map_err(|e| Leak {
+                index: 0,
+                version: i as u64,
+                problem: e.to_string(),
+            })?;
         seen.push(text.map(|text| serde_json::json!({"by": step.by, "text": text})));
     }
     for (index, message) in messages.iter().enumerate() {
@@ -114,17 +118,16 @@ pub fn check_messages(
         let shown = (version as usize).min(seen.len());
         let expected: Vec<&Value> = seen[..shown].iter().flatten().collect();
         if message["moves"] != serde_json::json!(expected) {
-            return Err(leak(format!("moves is {} instead of {expected:?}", message["moves"])));
+            return Err(leak(format!(
+                "moves is {} instead of {expected:?}",
+                message["moves"]
+            )));
         }
     }
     Ok(())
 }
 
-fn check_one(
-    state: &dyn DynGame,
-    viewer: Viewer,
-    msg: &Value,
-) -> Result<(), String> {
+fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), String> {
     let obj = msg.as_object().ok_or("not an object")?;
     if let Some(extra) = obj.keys().find(|k| !STATE_FIELDS.contains(&k.as_str())) {
         return Err(format!("unexpected field `{extra}`"));

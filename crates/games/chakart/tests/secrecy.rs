@@ -106,7 +106,11 @@ fn only_the_mover_sees_where_a_stealth_move_goes() {
     assert_eq!(g.action_text_for(&a, Viewer::Seat(Seat(0))), "a1a2s");
     assert_eq!(g.action_text_for(&a, Viewer::Seat(Seat(1))), "a1??s");
     assert_eq!(g.action_text_for(&a, Viewer::Spectator), "a1??s");
-    for viewer in [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator] {
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
         let shown = g.display_action(Actor::Seat(Seat(0)), &a, viewer);
         assert_eq!(shown.as_deref(), Some("Q??"));
     }
