@@ -5,12 +5,19 @@
 //! revealed frigate and pieces the viewer's satellite found) are laid out again so that every
 //! public marker and every detection result of the viewer stays as it is: hits are covered, misses
 //! are water, torpedo lanes and charges agree, sonar and radar areas show the same marks, no hidden
-//! ship is fully hit. The search picks the first uncovered required cell in row-major order and
-//! tries, in random order, every hidden piece footprint that covers it; once all are covered the
-//! remaining pieces go anywhere allowed. A forward check prunes branches that leave a required cell
-//! uncoverable, and branching goes to the cell the fewest pieces can cover. It gives up after a
-//! node budget and then keeps the true layout of that board (always consistent, but a leak to the
-//! bot): about 1.5% of the boards of late random games (`tests/secrecy.rs` prints the count).
+//! ship is fully hit, no deflected cell is the corvette's. The model reads only what the viewer
+//! knows, so the sample depends on the viewer's information and the generator alone; the true
+//! layout is never used, not even as a fallback (issue 7).
+//!
+//! The search is a randomized backtracking over piece footprints. While a required cell is
+//! uncovered it branches on the one with the fewest footprints able to cover it (in random order);
+//! then the remaining pieces go anywhere allowed, the most constrained first. Forward checking
+//! prunes a branch when an unplaced piece has nowhere left to go, a required cell can no longer be
+//! covered, or the unplaced pieces cannot cover all required cells even at their best (counted per
+//! kind: any piece, ships, the submarine, surface pieces). Identical hidden buoys are branched on
+//! once. A few attempts run with a node budget, each with a fresh random order; the last one runs
+//! without a budget, so the search is complete, and since the true layout satisfies every
+//! constraint it always finds a layout.
 //! Hidden energies are drawn afresh (multiples of 25), a hidden shield is recentred on a sampled
 //! ship, and another seat's unresolved orders become passes.
 
@@ -21,8 +28,11 @@ use crate::action::{CORVETTE, Order, PIECES, SHIPS, SUBMARINE, footprint, is_buo
 use crate::bits::{Bits, CELLS, Cell};
 use crate::state::{Naval, Phase};
 
-/// Search nodes tried per board before keeping the true layout.
-const BUDGET: usize = 4000;
+/// Randomized attempts per board; the last one runs without a node budget.
+const ATTEMPTS: usize = 4;
+
+/// Search nodes allowed to each attempt but the last.
+const BUDGET: usize = 2000;
 
 /// Cells a hidden piece must cover, and by which kind of piece.
 struct Need {
@@ -48,15 +58,33 @@ struct Forbid {
     sub: Bits,
     /// No hidden non-submarine ship.
     surface: Bits,
+    /// No hidden corvette (a shield never deflects a shot at its corvette, section 10).
+    corvette: Bits,
 }
 
+/// One backtracking search over the hidden pieces of one board.
 struct Search {
+    /// Hidden piece ids, in piece order.
     hidden: Vec<u8>,
+    /// Allowed footprints of each hidden piece, as (top-left cell, vertical, cells).
     candidates: Vec<Vec<(Cell, bool, Bits)>>,
+    /// Cells to cover.
     need: Need,
-    hit: Bits,
+    /// Nodes visited in this attempt.
     nodes: usize,
+    /// Node budget of this attempt (`usize::MAX`: complete).
+    limit: usize,
+    /// The footprint chosen for each hidden piece so far.
     placed: Vec<Option<(Cell, bool, Bits)>>,
+}
+
+/// What the pieces placed so far cover, per kind of requirement (see `Need`).
+#[derive(Clone, Copy)]
+struct Cover {
+    any: Bits,
+    ship: Bits,
+    sub: Bits,
+    contact: Bits,
 }
 
 impl Naval {
@@ -141,6 +169,7 @@ impl Naval {
                 | (scan.radar & !radar_marks),
             sub: b.sub_clear,
             surface: scan.satellite | b.sub_known | (scan.radar & !radar_marks),
+            corvette: b.deflected,
         };
         let need = Need {
             any: b.hit & !fixed,
@@ -160,6 +189,9 @@ impl Naval {
                 } else {
                     forbid.surface
                 };
+                if p == CORVETTE {
+                    bad |= forbid.corvette;
+                }
             }
             let mut list = Vec::new();
             let orientations: &[bool] = if is_buoy(p) { &[false] } else { &[false, true] };
@@ -173,7 +205,6 @@ impl Naval {
                     }
                 }
             }
-            list.shuffle(rng);
             candidates.push(list);
         }
         let mut search = Search {
@@ -181,10 +212,36 @@ impl Naval {
             hidden,
             candidates,
             need,
-            hit: b.hit,
             nodes: 0,
+            limit: BUDGET,
         };
-        if search.run(fixed) {
+        let mut found = false;
+        for attempt in 0..ATTEMPTS {
+            for list in &mut search.candidates {
+                list.shuffle(rng);
+            }
+            search.placed.fill(None);
+            search.nodes = 0;
+            search.limit = if attempt + 1 == ATTEMPTS {
+                usize::MAX
+            } else {
+                BUDGET
+            };
+            let none = Cover {
+                any: Bits::EMPTY,
+                ship: Bits::EMPTY,
+                sub: Bits::EMPTY,
+                contact: Bits::EMPTY,
+            };
+            if search.run(fixed, none, rng) {
+                found = true;
+                break;
+            }
+        }
+        // The true layout meets every constraint, so the complete last attempt cannot fail; were
+        // the model ever wrong, the pieces would keep their places rather than hide a panic.
+        debug_assert!(found, "no layout consistent with the markers of board {t}");
+        if found {
             let nb = &mut g.boards[t];
             for (i, &p) in search.hidden.iter().enumerate() {
                 if let Some((c, v, m)) = search.placed[i] {
@@ -196,7 +253,9 @@ impl Naval {
     }
 
     /// Puts a hidden shield of board `t` on a cell of the sampled fleet where it could have stood
-    /// unseen since it was cast.
+    /// unseen since it was cast: an unsunk ship but the corvette (10.1) whose 3x3 holds no cell
+    /// but the corvette's resolved since. Should the sample leave no such cell, the shield goes on
+    /// any cell of those ships, so its true place never shows through.
     fn recentre_shield<R: Rng + ?Sized>(&self, g: &mut Naval, t: usize, rng: &mut R) {
         let b = &g.boards[t];
         if !b.shield.active || b.shield.public {
@@ -204,19 +263,28 @@ impl Naval {
         }
         let since = b.resolved() & !b.shield.cast_resolved;
         let corvette = b.masks[CORVETTE as usize];
-        let mut options: Vec<Cell> = g
-            .shield_centres(t as u8)
+        let centres = g.shield_centres(t as u8);
+        let unseen: Vec<Cell> = centres
             .iter()
             .filter(|&c| {
                 let area = crate::action::Ability::Shield.area(c, false);
                 !(area & !corvette).meets(since)
             })
             .collect();
+        let mut options = if unseen.is_empty() {
+            centres.iter().collect()
+        } else {
+            unseen
+        };
         if options.is_empty() {
-            return;
+            // Every ship able to hold a shield is sunk: they are public, so any of their cells.
+            options = (0..CORVETTE)
+                .fold(Bits::EMPTY, |a, k| a | b.masks[k as usize])
+                .iter()
+                .collect();
         }
         options.shuffle(rng);
-        let c = options[0];
+        let Some(&c) = options.first() else { return };
         let s = &mut g.boards[t].shield;
         s.centre = c;
         s.area = crate::action::Ability::Shield.area(c, false);
@@ -224,27 +292,7 @@ impl Naval {
 }
 
 impl Search {
-    fn covered(&self) -> (Bits, Bits, Bits, Bits) {
-        let (mut any, mut ship, mut sub, mut contact) =
-            (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
-        for (i, slot) in self.placed.iter().enumerate() {
-            if let Some((_, _, m)) = slot {
-                let p = self.hidden[i];
-                any |= *m;
-                if !is_buoy(p) {
-                    ship |= *m;
-                }
-                if p == SUBMARINE {
-                    sub |= *m;
-                } else {
-                    contact |= *m;
-                }
-            }
-        }
-        (any, ship, sub, contact)
-    }
-
-    /// Whether footprint `m` of piece `p` leaves every required cell it covers satisfiable.
+    /// Whether footprint `m` of piece `p` is free and covers no required cell of the wrong kind.
     fn fits(&self, p: u8, m: Bits, occupied: Bits) -> bool {
         if m.meets(occupied) {
             return false;
@@ -260,83 +308,152 @@ impl Search {
         !m.meets(wrong_kind)
     }
 
-    fn run(&mut self, fixed: Bits) -> bool {
-        self.nodes += 1;
-        if self.nodes > BUDGET {
-            return false;
-        }
-        let (any, _, _, _) = self.covered();
-        let occupied = any | fixed;
-        let required = self.need.any | self.need.ship | self.need.sub | self.need.contact;
-        let missing = required & !any;
-        if !missing.is_empty() {
-            // Forward check: every missing cell must be coverable by some unplaced piece; branch
-            // on the cell the fewest pieces can cover.
-            let mut unions = vec![Bits::EMPTY; self.hidden.len()];
-            for (i, union) in unions.iter_mut().enumerate() {
-                if self.placed[i].is_some() {
-                    continue;
-                }
-                let p = self.hidden[i];
-                for &(_, _, m) in &self.candidates[i] {
-                    if self.fits(p, m, occupied) {
-                        *union |= m;
-                    }
-                }
-            }
-            let coverable = unions.iter().fold(Bits::EMPTY, |a, u| a | *u);
-            if !missing.within(coverable) {
-                return false;
-            }
-            let Some(c) = missing
-                .iter()
-                .min_by_key(|&c| unions.iter().filter(|u| u.has(c)).count())
-            else {
-                return false;
-            };
-            for i in 0..self.hidden.len() {
-                if self.placed[i].is_some() {
-                    continue;
-                }
-                let p = self.hidden[i];
-                for j in 0..self.candidates[i].len() {
-                    let (cell, v, m) = self.candidates[i][j];
-                    if !m.has(c) || !self.fits(p, m, occupied) {
-                        continue;
-                    }
-                    self.placed[i] = Some((cell, v, m));
-                    if self.run(fixed) {
-                        return true;
-                    }
-                    self.placed[i] = None;
-                    if self.nodes > BUDGET {
-                        return false;
-                    }
-                }
-            }
-            return false;
-        }
-        // Everything required is covered: the rest go on free cells, avoiding required cells (a
-        // second piece there would overlap) and hits (a hit would need covering already).
-        let Some(i) = (0..self.hidden.len()).find(|&i| self.placed[i].is_none()) else {
-            return true;
-        };
+    /// Whether piece `i` stands for its kind: of identical hidden buoys only the first unplaced
+    /// one is branched on (the others would repeat the same subtrees).
+    fn represents(&self, i: usize) -> bool {
         let p = self.hidden[i];
-        let avoid = occupied | self.hit | required;
-        for j in 0..self.candidates[i].len() {
-            let (cell, v, m) = self.candidates[i][j];
-            if m.meets(avoid) || !self.fits(p, m, occupied) {
+        !is_buoy(p) || !(0..i).any(|j| is_buoy(self.hidden[j]) && self.placed[j].is_none())
+    }
+
+    /// Places the unplaced pieces given `occupied` cells and what is covered so far; `false` when
+    /// no placement exists below this node or the attempt's budget ran out.
+    fn run<R: Rng + ?Sized>(&mut self, occupied: Bits, cov: Cover, rng: &mut R) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return false;
+        }
+        let n = &self.need;
+        let miss = Cover {
+            any: n.any & !cov.any,
+            ship: n.ship & !cov.ship,
+            sub: n.sub & !cov.sub,
+            contact: n.contact & !cov.contact,
+        };
+        let missing = miss.any | miss.ship | miss.sub | miss.contact;
+        // Forward check over the valid footprints of every unplaced piece.
+        let mut options: Vec<(usize, usize)> = Vec::new();
+        let mut coverable = Bits::EMPTY;
+        let mut best = [0u32; 4]; // summed best coverage: any, ship, sub, contact
+        let mut tightest: Option<(usize, usize)> = None; // (piece, valid footprints)
+        let mut any_unplaced = false;
+        for i in 0..self.hidden.len() {
+            if self.placed[i].is_some() {
                 continue;
             }
-            self.placed[i] = Some((cell, v, m));
-            if self.run(fixed) {
+            any_unplaced = true;
+            let p = self.hidden[i];
+            let represents = self.represents(i);
+            let (mut count, mut top) = (0usize, [0u32; 4]);
+            for (j, &(_, _, m)) in self.candidates[i].iter().enumerate() {
+                if !self.fits(p, m, occupied) {
+                    continue;
+                }
+                count += 1;
+                coverable |= m;
+                top[0] = top[0].max((m & missing).count());
+                top[1] = top[1].max((m & miss.ship).count());
+                top[2] = top[2].max((m & miss.sub).count());
+                top[3] = top[3].max((m & miss.contact).count());
+                if represents && m.meets(missing) {
+                    options.push((i, j));
+                }
+            }
+            if count == 0 {
+                return false;
+            }
+            best[0] += top[0];
+            if !is_buoy(p) {
+                best[1] += top[1];
+            }
+            if p == SUBMARINE {
+                best[2] += top[2];
+            } else {
+                best[3] += top[3];
+            }
+            if represents && tightest.is_none_or(|(_, c)| count < c) {
+                tightest = Some((i, count));
+            }
+        }
+        if !any_unplaced {
+            return missing.is_empty();
+        }
+        if !missing.within(coverable)
+            || best[0] < missing.count()
+            || best[1] < miss.ship.count()
+            || best[2] < miss.sub.count()
+            || best[3] < miss.contact.count()
+        {
+            return false;
+        }
+        if missing.is_empty() {
+            // Everything required is covered: the most constrained piece goes anywhere free.
+            let Some((i, _)) = tightest else {
+                return false;
+            };
+            let p = self.hidden[i];
+            for j in 0..self.candidates[i].len() {
+                let (cell, v, m) = self.candidates[i][j];
+                if !self.fits(p, m, occupied) {
+                    continue;
+                }
+                if self.place(i, (cell, v, m), occupied, cov, rng) {
+                    return true;
+                }
+                if self.nodes > self.limit {
+                    return false;
+                }
+            }
+            return false;
+        }
+        // Branch on the missing cell the fewest footprints can cover, in random order.
+        let mut counts = [0u16; CELLS];
+        for &(i, j) in &options {
+            for c in (self.candidates[i][j].2 & missing).iter() {
+                counts[c as usize] += 1;
+            }
+        }
+        let Some(c) = missing.iter().min_by_key(|&c| counts[c as usize]) else {
+            return false;
+        };
+        options.retain(|&(i, j)| self.candidates[i][j].2.has(c));
+        options.shuffle(rng);
+        for (i, j) in options {
+            if self.place(i, self.candidates[i][j], occupied, cov, rng) {
                 return true;
             }
-            self.placed[i] = None;
-            if self.nodes > BUDGET {
+            if self.nodes > self.limit {
                 return false;
             }
         }
+        false
+    }
+
+    /// Puts piece `i` on `slot` and searches on; takes it back on failure.
+    fn place<R: Rng + ?Sized>(
+        &mut self,
+        i: usize,
+        slot: (Cell, bool, Bits),
+        occupied: Bits,
+        cov: Cover,
+        rng: &mut R,
+    ) -> bool {
+        let p = self.hidden[i];
+        let m = slot.2;
+        let next = Cover {
+            any: cov.any | m,
+            ship: if is_buoy(p) { cov.ship } else { cov.ship | m },
+            sub: if p == SUBMARINE { cov.sub | m } else { cov.sub },
+            contact: if p == SUBMARINE {
+                cov.contact
+            } else {
+                cov.contact | m
+            },
+        };
+        self.placed[i] = Some(slot);
+        if self.run(occupied | m, next, rng) {
+            return true;
+        }
+        self.placed[i] = None;
         false
     }
 }

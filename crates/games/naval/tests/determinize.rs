@@ -1,0 +1,91 @@
+//! Determinization reads only the viewer's information (issue 7): two states a seat cannot tell
+//! apart give, for the same generator seed, byte-identical determinized states (serde JSON), so a
+//! bot built on `determinize` cannot learn another seat's layout. Late-game boards with many hits,
+//! where a budget-limited search used to keep the true layout, are the point of the test.
+
+use plateau_engine::{Game, Seat, Viewer};
+use plateau_naval::action::SHIPS;
+use plateau_naval::{Config, Naval, Phase};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Battle states of seeded random games (orders from `Naval::random_action`), every `every`-th
+/// step, kept once at least `min_hits` cells are hit on the living boards together.
+fn late_states(games: u64, every: usize, min_hits: u32) -> Vec<Naval> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut rng = ChaCha8Rng::seed_from_u64(1000 + seed);
+        let mut g = Naval::new(&Config::default(), 4).unwrap();
+        let mut step = 0usize;
+        while let Some((actor, a)) = g.random_action(&mut rng) {
+            g.apply(actor, &a).unwrap();
+            step += 1;
+            let hits: u32 = g
+                .boards
+                .iter()
+                .filter(|b| !b.out)
+                .map(|b| b.hit.count())
+                .sum();
+            if g.phase == Phase::Battle && step.is_multiple_of(every) && hits >= min_hits {
+                out.push(g.clone());
+            }
+        }
+    }
+    out
+}
+
+fn json(g: &Naval) -> String {
+    serde_json::to_string(g).unwrap()
+}
+
+#[test]
+fn same_observation_same_seed_gives_the_same_determinized_state() {
+    let states = late_states(12, 7, 40);
+    assert!(states.len() > 150, "{} late states", states.len());
+    let mut other = ChaCha8Rng::seed_from_u64(99);
+    let (mut compared, mut layouts_differ) = (0, 0);
+    for (n, g) in states.iter().enumerate() {
+        for s in 0..4u8 {
+            if g.boards[s as usize].out {
+                continue;
+            }
+            // A second truth the seat cannot tell from the first: other layouts, energies and
+            // hidden shields resampled, plus energies changed again by hand.
+            let mut h = g.determinize(Seat(s), &mut other);
+            for (t, b) in h.boards.iter_mut().enumerate() {
+                if t != s as usize && !b.out {
+                    for k in 0..SHIPS {
+                        if !b.is_sunk(k as u8) {
+                            b.energy[k] = other.random_range(0..=1000);
+                        }
+                    }
+                }
+            }
+            let viewer = Viewer::Seat(Seat(s));
+            assert_eq!(
+                serde_json::to_string(&g.observe(viewer)).unwrap(),
+                serde_json::to_string(&h.observe(viewer)).unwrap(),
+                "state {n}, seat {s}: the two truths look alike"
+            );
+            if (0..4).any(|t| t != s as usize && g.boards[t].masks != h.boards[t].masks) {
+                layouts_differ += 1;
+            }
+            let seed = (n as u64) << 2 | u64::from(s);
+            let a = g.determinize(Seat(s), &mut ChaCha8Rng::seed_from_u64(seed));
+            let b = h.determinize(Seat(s), &mut ChaCha8Rng::seed_from_u64(seed));
+            assert_eq!(json(&a), json(&b), "state {n}, seat {s}");
+            // And the sample is a state the seat cannot tell from the truth either.
+            assert_eq!(
+                serde_json::to_string(&a.observe(viewer)).unwrap(),
+                serde_json::to_string(&g.observe(viewer)).unwrap(),
+                "state {n}, seat {s}: the sample looks like the truth"
+            );
+            compared += 1;
+        }
+    }
+    println!("{compared} comparisons, {layouts_differ} with different hidden layouts");
+    assert!(
+        layouts_differ * 10 > compared * 9,
+        "the second truths mostly hide other layouts ({layouts_differ} of {compared})"
+    );
+}
