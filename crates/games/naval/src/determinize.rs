@@ -90,6 +90,12 @@ struct Cover {
 impl Naval {
     /// See the module documentation.
     pub(crate) fn sample_for<R: Rng + ?Sized>(&self, viewer: u8, rng: &mut R) -> Naval {
+        self.sample_with(viewer, BUDGET, rng)
+    }
+
+    /// `sample_for` with `budget` search nodes for each attempt but the last (0: the complete
+    /// search alone).
+    fn sample_with<R: Rng + ?Sized>(&self, viewer: u8, budget: usize, rng: &mut R) -> Naval {
         let mut g = self.clone();
         if matches!(self.phase, Phase::Over { .. }) {
             return g;
@@ -98,7 +104,7 @@ impl Naval {
             if t == viewer as usize || self.boards[t].out || viewer >= 4 {
                 continue;
             }
-            self.resample_board(&mut g, viewer as usize, t, rng);
+            self.resample_board(&mut g, viewer as usize, t, budget, rng);
             let b = &mut g.boards[t];
             for k in 0..SHIPS {
                 if !b.is_sunk(k as u8) {
@@ -122,7 +128,32 @@ impl Naval {
         g
     }
 
-    fn resample_board<R: Rng + ?Sized>(&self, g: &mut Naval, viewer: usize, t: usize, rng: &mut R) {
+    /// Lays out the hidden pieces of board `t` again for `viewer` (see the module documentation)
+    /// and recentres a hidden shield on the sample.
+    fn resample_board<R: Rng + ?Sized>(
+        &self,
+        g: &mut Naval,
+        viewer: usize,
+        t: usize,
+        budget: usize,
+        rng: &mut R,
+    ) {
+        let (fixed, mut search) = self.model(viewer, t);
+        if search.solve(fixed, budget, rng) {
+            let nb = &mut g.boards[t];
+            for (i, &p) in search.hidden.iter().enumerate() {
+                if let Some((c, v, m)) = search.placed[i] {
+                    nb.put(p, c, v, m);
+                }
+            }
+        }
+        self.recentre_shield(g, t, rng);
+    }
+
+    /// The constraint model of board `t` as `viewer` knows it: the cells of the pieces known
+    /// exactly, and a search over the other pieces with their allowed footprints (unshuffled) and
+    /// the cells they must cover. Reads only what the viewer may know (section 13).
+    fn model(&self, viewer: usize, t: usize) -> (Bits, Search) {
         let b = &self.boards[t];
         let scan = self.scans[viewer][t];
         let resolved = b.resolved();
@@ -144,9 +175,6 @@ impl Naval {
             } else {
                 hidden.push(p);
             }
-        }
-        if hidden.is_empty() {
-            return;
         }
         let ships = (0..SHIPS).fold(Bits::EMPTY, |a, k| a | b.masks[k]);
         let sonar_marks = ships & scan.sonar;
@@ -207,49 +235,15 @@ impl Naval {
             }
             candidates.push(list);
         }
-        let mut search = Search {
+        let search = Search {
             placed: vec![None; hidden.len()],
             hidden,
             candidates,
             need,
             nodes: 0,
-            limit: BUDGET,
+            limit: usize::MAX,
         };
-        let mut found = false;
-        for attempt in 0..ATTEMPTS {
-            for list in &mut search.candidates {
-                list.shuffle(rng);
-            }
-            search.placed.fill(None);
-            search.nodes = 0;
-            search.limit = if attempt + 1 == ATTEMPTS {
-                usize::MAX
-            } else {
-                BUDGET
-            };
-            let none = Cover {
-                any: Bits::EMPTY,
-                ship: Bits::EMPTY,
-                sub: Bits::EMPTY,
-                contact: Bits::EMPTY,
-            };
-            if search.run(fixed, none, rng) {
-                found = true;
-                break;
-            }
-        }
-        // The true layout meets every constraint, so the complete last attempt cannot fail; were
-        // the model ever wrong, the pieces would keep their places rather than hide a panic.
-        debug_assert!(found, "no layout consistent with the markers of board {t}");
-        if found {
-            let nb = &mut g.boards[t];
-            for (i, &p) in search.hidden.iter().enumerate() {
-                if let Some((c, v, m)) = search.placed[i] {
-                    nb.put(p, c, v, m);
-                }
-            }
-            self.recentre_shield(g, t, rng);
-        }
+        (fixed, search)
     }
 
     /// Puts a hidden shield of board `t` on a cell of the sampled fleet where it could have stood
@@ -292,6 +286,44 @@ impl Naval {
 }
 
 impl Search {
+    /// Finds a layout of the hidden pieces around the `fixed` cells: `ATTEMPTS - 1` randomized
+    /// attempts of `budget` nodes, then a complete one. `false` only if no layout exists, which
+    /// the true layout rules out (were the model ever wrong, a debug build stops here and a
+    /// release build keeps drawing on the free cells, ignoring the markers to cover, rather than
+    /// use the true layout).
+    fn solve<R: Rng + ?Sized>(&mut self, fixed: Bits, budget: usize, rng: &mut R) -> bool {
+        let none = Cover {
+            any: Bits::EMPTY,
+            ship: Bits::EMPTY,
+            sub: Bits::EMPTY,
+            contact: Bits::EMPTY,
+        };
+        for attempt in 0..ATTEMPTS {
+            for list in &mut self.candidates {
+                list.shuffle(rng);
+            }
+            self.placed.fill(None);
+            self.nodes = 0;
+            self.limit = if attempt + 1 == ATTEMPTS {
+                usize::MAX
+            } else {
+                budget
+            };
+            if self.run(fixed, none, rng) {
+                return true;
+            }
+        }
+        debug_assert!(false, "no layout consistent with the markers");
+        self.need = Need {
+            any: Bits::EMPTY,
+            ship: Bits::EMPTY,
+            sub: Bits::EMPTY,
+            contact: Bits::EMPTY,
+        };
+        self.placed.fill(None);
+        self.run(fixed, none, rng)
+    }
+
     /// Whether footprint `m` of piece `p` is free and covers no required cell of the wrong kind.
     fn fits(&self, p: u8, m: Bits, occupied: Bits) -> bool {
         if m.meets(occupied) {
@@ -460,3 +492,110 @@ impl Search {
 
 /// Keeps the compiler honest about the piece count the search assumes.
 const _: () = assert!(PIECES == 9);
+
+#[cfg(test)]
+mod tests {
+    use plateau_engine::{Game, Seat, Viewer};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::state::Config;
+
+    /// Battle states of seeded random games with at least 40 hit cells on the living boards.
+    fn late_states(games: u64) -> Vec<Naval> {
+        let mut out = Vec::new();
+        for seed in 0..games {
+            let mut rng = ChaCha8Rng::seed_from_u64(7000 + seed);
+            let mut g = Naval::new(&Config::default(), 4).unwrap();
+            let mut step = 0usize;
+            while let Some((actor, a)) = g.random_action(&mut rng) {
+                g.apply(actor, &a).unwrap();
+                step += 1;
+                let hits: u32 = g
+                    .boards
+                    .iter()
+                    .filter(|b| !b.out)
+                    .map(|b| b.hit.count())
+                    .sum();
+                if g.phase == Phase::Battle && step.is_multiple_of(13) && hits >= 40 {
+                    out.push(g.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// The complete search relies on it: the true layout is one of the model's solutions.
+    #[test]
+    fn the_true_layout_satisfies_the_model() {
+        let mut boards = 0;
+        for g in late_states(8) {
+            for v in 0..4 {
+                for t in 0..4 {
+                    if v == t || g.boards[v].out || g.boards[t].out {
+                        continue;
+                    }
+                    let (fixed, search) = g.model(v, t);
+                    let b = &g.boards[t];
+                    let truth: Vec<Bits> =
+                        search.hidden.iter().map(|&p| b.masks[p as usize]).collect();
+                    let mut cover = Bits::EMPTY;
+                    let (mut ship, mut sub, mut contact) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
+                    for (i, &p) in search.hidden.iter().enumerate() {
+                        let m = truth[i];
+                        assert!(
+                            search.candidates[i].iter().any(|&(_, _, c)| c == m),
+                            "board {t} for {v}: piece {p} at its true place is not allowed"
+                        );
+                        let others = truth
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, _)| j != i)
+                            .fold(fixed, |a, (_, &o)| a | o);
+                        assert!(search.fits(p, m, others), "board {t} for {v}: piece {p}");
+                        cover |= m;
+                        if !is_buoy(p) {
+                            ship |= m;
+                        }
+                        if p == SUBMARINE {
+                            sub |= m;
+                        } else {
+                            contact |= m;
+                        }
+                    }
+                    let n = &search.need;
+                    assert!(n.any.within(cover) && n.ship.within(ship));
+                    assert!(n.sub.within(sub) && n.contact.within(contact));
+                    boards += 1;
+                }
+            }
+        }
+        assert!(boards > 500, "{boards} boards");
+    }
+
+    /// With no budget every board goes straight to the complete search: it finds a layout the
+    /// viewer cannot tell from the truth, and the same one for another truth that looks alike.
+    #[test]
+    fn the_complete_search_alone_reads_only_the_viewers_information() {
+        let mut other = ChaCha8Rng::seed_from_u64(5);
+        let mut compared = 0;
+        for (n, g) in late_states(4).iter().enumerate() {
+            for s in 0..4u8 {
+                if g.boards[s as usize].out {
+                    continue;
+                }
+                let h = g.sample_for(s, &mut other);
+                let a = g.sample_with(s, 0, &mut ChaCha8Rng::seed_from_u64(n as u64));
+                let b = h.sample_with(s, 0, &mut ChaCha8Rng::seed_from_u64(n as u64));
+                let json = |x: &Naval| serde_json::to_string(x).unwrap();
+                assert_eq!(json(&a), json(&b), "state {n}, seat {s}");
+                let seen =
+                    |x: &Naval| serde_json::to_string(&x.observe(Viewer::Seat(Seat(s)))).unwrap();
+                assert_eq!(seen(&a), seen(g), "state {n}, seat {s}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 100, "{compared} comparisons");
+    }
+}
