@@ -19,7 +19,8 @@
 //! without a budget, so the search is complete, and since the true layout satisfies every
 //! constraint it always finds a layout.
 //! Hidden energies are drawn afresh (multiples of 25), a hidden shield is recentred on a sampled
-//! ship, and another seat's unresolved orders become passes.
+//! ship, another seat's unresolved orders become passes, and other seats' placement move counts and
+//! scan areas are forgotten (zero, empty).
 
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -110,6 +111,15 @@ impl Naval {
                 if !b.is_sunk(k as u8) {
                     b.energy[k] = 25 * rng.random_range(0..=40u16);
                 }
+            }
+        }
+        // What other seats did in placement and where they scanned is not in the viewer's
+        // observation (section 13 shows the last turn only): forgotten, so the sample reads the
+        // observation alone.
+        if viewer < 4 {
+            for u in (0..4).filter(|&u| u != viewer as usize) {
+                g.boards[u].moves = 0;
+                g.scans[u] = Default::default();
             }
         }
         // Another seat's orders not yet resolved are its secret: they become passes.

@@ -4,7 +4,7 @@
 //! where a budget-limited search used to keep the true layout, are the point of the test.
 
 use plateau_engine::{Game, Seat, Viewer};
-use plateau_naval::action::SHIPS;
+use plateau_naval::action::{Ability, SHIPS};
 use plateau_naval::{Config, Naval, Phase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -50,16 +50,21 @@ fn same_observation_same_seed_gives_the_same_determinized_state() {
                 continue;
             }
             // A second truth the seat cannot tell from the first: other layouts, energies and
-            // hidden shields resampled, plus energies changed again by hand.
+            // hidden shields resampled, then by hand other energies, placement move counts and
+            // other seats' scan areas (not in the observation) changed.
             let mut h = g.determinize(Seat(s), &mut other);
-            for (t, b) in h.boards.iter_mut().enumerate() {
-                if t != s as usize && !b.out {
+            for t in (0..4).filter(|&t| t != s as usize) {
+                let b = &mut h.boards[t];
+                if !b.out {
                     for k in 0..SHIPS {
                         if !b.is_sunk(k as u8) {
                             b.energy[k] = other.random_range(0..=1000);
                         }
                     }
                 }
+                b.moves = other.random_range(0..=40);
+                let u = (t + other.random_range(1..4)) % 4;
+                h.scans[t][u].sonar |= Ability::Sonar.area(other.random_range(0..196), false);
             }
             let viewer = Viewer::Seat(Seat(s));
             assert_eq!(
