@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::StreamExt;
-use plateau_engine::{Actor, Record, RecordedAction, Seat};
+use plateau_engine::{Actor, Record, RecordedAction, Seat, Viewer};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -40,6 +40,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/matches/{id}", get(one))
         .route("/api/matches/{id}/join", post(join))
         .route("/api/matches/{id}/record", get(record))
+        .route("/api/matches/{id}/replay", get(replay))
         .route("/api/matches/{id}/ws", get(websocket))
         .route("/", get(|| async { assets::serve("index.html") }))
         .route("/m/{id}", get(|| async { assets::serve("match.html") }))
@@ -265,6 +266,53 @@ async fn record(
         ));
     }
     Ok(Json(to_record(&m)))
+}
+
+/// Every position of a finished match as a spectator sees it (docs/protocol.md, "Replay"), so the
+/// replay page steps through a game without computing rules. `verified` is the server's own
+/// `Record::replay` check: SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn.
+async fn replay(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let m = stored(&app, &id, true).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            "the replay is given once the match is over",
+        ));
+    }
+    let record = to_record(&m);
+    let entry = app
+        .lobby
+        .catalogue()
+        .game(&m.game)
+        .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
+    let verified = record.replay(entry).is_ok_and(|r| r.seed_verified);
+    let states = crate::secrecy::states(entry, &record)
+        .map_err(|e| ApiError::internal(format!("match {id} does not replay: {e}")))?;
+    let view = |i: usize| states[i].observe_json(Viewer::Spectator);
+    let mut steps = vec![json!({"by": null, "text": null, "observation": view(0)})];
+    for (i, step) in record.actions.iter().enumerate() {
+        // A step the spectator may not see (a secret placement) keeps its place with no text.
+        let text = states[i]
+            .display_text(step.by, &step.action, Viewer::Spectator)
+            .ok()
+            .flatten();
+        steps.push(json!({"by": step.by, "text": text, "observation": view(i + 1)}));
+    }
+    if let Some(ending) = record.ending {
+        steps.push(json!({"by": null, "text": ending, "observation": view(states.len() - 1)}));
+    }
+    Ok(Json(json!({
+        "id": id,
+        "game": m.game,
+        "seed_hash": record.seed_hash,
+        "seed": record.seed,
+        "verified": verified,
+        "outcome": record.outcome,
+        "steps": steps,
+    })))
 }
 
 #[derive(Deserialize)]

@@ -287,10 +287,12 @@ async fn http_bad_input_gets_coded_errors() {
             "{seat}"
         );
     }
-    assert_eq!(
-        code(app.get(&format!("/api/matches/{id}/record")).await),
-        (409, "match/not_over".into())
-    );
+    for route in ["record", "replay"] {
+        assert_eq!(
+            code(app.get(&format!("/api/matches/{id}/{route}")).await),
+            (409, "match/not_over".into())
+        );
+    }
     app.shutdown().await;
 }
 
@@ -584,6 +586,30 @@ async fn bot_versus_bot_records_verify() {
         );
         let replay = rec.replay(entry(game)).unwrap();
         assert!(replay.seed_verified, "{game}");
+        // The replay route gives every position a spectator may see, from the start to the end.
+        let (status, steps) = app.get(&format!("/api/matches/{id}/replay")).await;
+        assert_eq!(status, 200, "{steps}");
+        assert_eq!(steps["verified"], true, "{game}");
+        let steps = steps["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), rec.actions.len() + 1, "{game}");
+        let start = entry(game).new_game(&Value::Null, 2).unwrap();
+        assert_eq!(
+            steps[0]["observation"],
+            start.observe_json(Viewer::Spectator)
+        );
+        assert_eq!(
+            steps.last().unwrap()["observation"],
+            replay.state.observe_json(Viewer::Spectator)
+        );
+        if game == "mad" {
+            for (step, action) in steps[1..].iter().zip(&rec.actions) {
+                assert_eq!(
+                    step["text"],
+                    action.action.as_str(),
+                    "MAD shows canonical text"
+                );
+            }
+        }
         // Tampering with a chance outcome is caught by the seed.
         if game == "toy" {
             let mut bad = rec.clone();
@@ -664,6 +690,13 @@ async fn resigning_ends_the_match_for_the_other_side() {
     let rec = record(&app, &id).await;
     assert_eq!(rec.ending, Some(plateau_engine::Ending::Resign(Seat(0))));
     rec.replay(entry("mad")).unwrap();
+    let (_, steps) = app.get(&format!("/api/matches/{id}/replay")).await;
+    assert_eq!(
+        steps["steps"].as_array().unwrap().len(),
+        2,
+        "the start, then the resignation"
+    );
+    assert_eq!(steps["steps"][1]["text"], json!({"resign": 0}));
     app.shutdown().await;
 }
 
