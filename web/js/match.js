@@ -10,6 +10,7 @@ import {
   parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
   sideName,
 } from './mad.js';
+import * as ml from './moonleap.js';
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
@@ -141,6 +142,15 @@ function isMad() {
   return state?.game === 'mad';
 }
 
+function isMoonLeap() {
+  return state?.game === 'moonleap';
+}
+
+/** Games drawn on a board (the others show their observation as text). */
+function hasBoard() {
+  return isMad() || isMoonLeap();
+}
+
 function myTurn() {
   return state && state.status === 'live' && state.seat !== null && state.to_act.includes(state.seat);
 }
@@ -228,14 +238,21 @@ function render() {
   document.body.dataset.myTurn = String(Boolean(canAct()));
   document.body.dataset.seat = state.seat === null ? 'spectator' : String(state.seat);
   $('title').textContent = `${gameTitle || state.game} · ${t('match.title', { id: id.slice(0, 8) })}`;
-  // Only MAD has a board drawing; other games show their observation and legal actions as text.
-  document.querySelector('.board-column').classList.toggle('hidden', !isMad());
-  $('layout').classList.toggle('generic', !isMad());
+  // MAD and Moon Leap have a board drawing; other games show their observation and legal
+  // actions as text.
+  document.querySelector('.board-column').classList.toggle('hidden', !hasBoard());
+  $('layout').classList.toggle('generic', !hasBoard());
+  $('layout').classList.toggle('moonleap', isMoonLeap());
+  $('ml-panel').hidden = !isMoonLeap();
   renderStatus();
   renderInvites();
   if (isMad()) {
     $('generic-panel').hidden = true;
+    for (const bar of ['bar-top', 'bar-bottom']) $(bar).classList.remove('hidden');
     renderMad();
+  } else if (isMoonLeap()) {
+    $('generic-panel').hidden = true;
+    renderMoonLeap();
   } else {
     renderGeneric();
   }
@@ -261,6 +278,9 @@ function renderStatus() {
   const obs = state.observation;
   if (isMad() && obs && typeof obs.ply === 'number') {
     $('counters').textContent = `${t('match.ply', { n: obs.ply })} · ${t('match.since', { n: obs.since })}`;
+  }
+  if (isMoonLeap() && obs && Array.isArray(obs.values)) {
+    $('counters').textContent = t(obs.milestone_passed ? 'ml.milestone.open' : 'ml.milestone.closed', { n: obs.milestone_after });
   }
 }
 
@@ -410,6 +430,100 @@ function renderBonus(side) {
   box.classList.remove('hidden');
 }
 
+// ---- Moon Leap -------------------------------------------------------------------------------
+
+/** The legal decisions of this seat, taken apart (empty when it is not this page's turn). */
+function moonLeapChoices() {
+  return canAct() ? state.legal.map(ml.parseAction).filter(Boolean) : [];
+}
+
+/** The last die face: the one awaiting a decision, else the last roll in the log. */
+function lastRoll() {
+  const obs = state.observation;
+  let index = -1;
+  for (let i = state.moves.length - 1; i >= 0; i--) {
+    if (ml.rollFace(state.moves[i].text)) {
+      index = i;
+      break;
+    }
+  }
+  const face = obs.roll ?? (index >= 0 ? ml.rollFace(state.moves[index].text) : null);
+  return { face, key: `${index}:${face}` };
+}
+
+function renderMoonLeap() {
+  const obs = state.observation;
+  for (const bar of ['bar-top', 'bar-bottom']) {
+    $(bar).replaceChildren();
+    $(bar).classList.add('hidden');
+  }
+  const choices = moonLeapChoices();
+  const me = state.seat === null ? null : ml.seatLetter(state.seat);
+  // Single moves are played by clicking the astronaut, on the track or off board.
+  const clickable = new Map();
+  for (const a of choices) {
+    if (a.kind !== 'move') continue;
+    const id = a.parts[0];
+    clickable.set(id.startsWith('m') ? id : `${me}${id}`, a.text);
+  }
+  ml.renderTrack($('board'), { obs, clickable, onAction: canAct() ? play : null });
+
+  const { face, key } = lastRoll();
+  ml.showDie($('ml-die'), face, key);
+  $('ml-roll-text').textContent = face ? t('ml.roll', { face: face === '*' ? '★' : face }) : t('ml.roll.none');
+
+  $('ml-seats').replaceChildren(...state.seats.map(({ seat }) => {
+    const letter = ml.seatLetter(seat);
+    const off = ml.offBoard(obs.track, letter).map((n) => {
+      const token = `${letter}${n}`;
+      const icon = ml.astronautIcon(token, 28);
+      const action = clickable.get(token);
+      if (!action) return icon;
+      return el('button', { type: 'button', class: 'ml-enter', 'data-action': action, 'data-astro': token,
+        'aria-label': t('ml.move', { a: n }), onclick: () => play(action) }, icon);
+    });
+    const toAct = state.status === 'live' && state.to_act.includes(seat);
+    return el('div', { class: `ml-seat${toAct ? ' to-act' : ''}`, 'data-seat': seat },
+      el('span', { class: `ml-swatch ml-${letter}` }),
+      el('span', { class: 'player-name' }, seatLabel(state.game, seat), ' ',
+        el('span', { class: 'muted small' }, `(${seatWho(seat)})`)),
+      el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
+      el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer' }, ''),
+      el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),
+        ...(off.length ? off : [el('span', { class: 'muted small' }, '—')])));
+  }));
+
+  const box = $('ml-choices');
+  if (!canAct()) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
+  else {
+    box.replaceChildren(...choices.map((a) => el('button', {
+      type: 'button', class: `chip ml-choice ${a.kind}`, 'data-action': a.text, 'data-kind': a.kind,
+      onclick: () => play(a.text),
+    }, ml.describeChoice(a))));
+  }
+  $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
+  for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
+  $('resign').disabled = pending;
+}
+
+/** The final score table: one row per seat, best rank first (the outcome's ranks and scores). */
+function renderMoonLeapFinal() {
+  const table = $('ml-final');
+  const outcome = state.outcome;
+  table.hidden = !(isMoonLeap() && state.status === 'finished' && outcome);
+  if (table.hidden) return;
+  const order = outcome.ranks.map((r, s) => [r, s]).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, s]) => s);
+  const track = state.observation.track;
+  table.replaceChildren(
+    el('thead', {}, el('tr', {}, el('th', {}, t('ml.rank')), el('th', {}, t('ml.player')), el('th', {}, t('ml.final')),
+      el('th', {}, t('ml.off')))),
+    el('tbody', {}, ...order.map((s) => el('tr', { 'data-seat': s, 'data-rank': outcome.ranks[s], 'data-score': outcome.scores[s] },
+      el('td', {}, String(outcome.ranks[s])),
+      el('td', {}, el('span', { class: `ml-swatch ml-${ml.seatLetter(s)}` }), ' ', seatLabel(state.game, s)),
+      el('td', { class: 'num' }, String(outcome.scores[s])),
+      el('td', {}, ml.offBoard(track, ml.seatLetter(s)).join(' ') || '—')))));
+}
+
 function renderGeneric() {
   $('generic-panel').hidden = false;
   $('controls-panel').classList.add('hidden');
@@ -456,6 +570,7 @@ function renderResult() {
   $('result-panel').dataset.kind = state.outcome?.kind || '';
   $('rematch').classList.toggle('hidden', state.seat === null);
   $('replay-link').href = `/replay/${id}`;
+  renderMoonLeapFinal();
 }
 
 function tickClocks() {

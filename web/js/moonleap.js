@@ -1,0 +1,227 @@
+// Moon Leap drawing and the reading of its canonical action texts (rules/moonleap.md "Canonical
+// notation").
+//
+// Nothing here decides legality: the server sends the observation (crates/games/moonleap
+// `Observation`: values, end_cells, milestone_after, track, roll, scores) and the legal action
+// texts (`4`, `2+3`, `m4`, `m2+m3`, `pass`); this module draws the track and turns the legal texts
+// into clickable astronauts and split buttons. The track is a winding path of craters, eight to a
+// row, the direction turning at each row end.
+
+import { t } from './i18n.js';
+import { svgEl } from './mad.js';
+
+/** Colour letters of seats 0..3 (rules: `a b c d` in turn order); `m` is a mercenary. */
+const LETTERS = 'abcd';
+/** Astronauts per colour, numbered 1..5 (rules/moonleap.md "Components"). */
+export const ASTRONAUTS = 5;
+/** Craters per row of the drawing. */
+const PER_ROW = 8;
+/** Distance between crater centres and the margin, in SVG units. */
+const STEP = 62;
+const MARGIN = 40;
+
+/** The colour letter of a seat (0-based). */
+export function seatLetter(seat) {
+  return LETTERS[seat] || '?';
+}
+
+/**
+ * Takes apart one Moon Leap decision text: returns `{text, kind: "pass"|"move"|"split", parts}`
+ * where `parts` are astronaut ids (`"4"`, `"m4"`) in playing order, or `null` for a roll text
+ * (`r1`..`r5`, `r*`) or anything else.
+ */
+export function parseAction(text) {
+  if (text === 'pass') return { text, kind: 'pass', parts: [] };
+  const m = /^(m?[1-5])(?:\+(m?[1-5]))?$/.exec(text);
+  if (!m) return null;
+  return m[2] ? { text, kind: 'split', parts: [m[1], m[2]] } : { text, kind: 'move', parts: [m[1]] };
+}
+
+/** The face of a roll text (`r3` -> `"3"`, `r*` -> `"*"`), or null. */
+export function rollFace(text) {
+  const m = /^r([1-5*])$/.exec(text || '');
+  return m ? m[1] : null;
+}
+
+/** How a person reads an astronaut id: `"4"` -> "4", `"m4"` -> "mercenary 4". */
+export function astronautName(id) {
+  return id.startsWith('m') ? t('ml.mercenary', { n: id.slice(1) }) : id;
+}
+
+/** The button text of a choice: "Move 4", "2 then 3", "Pass". */
+export function describeChoice(action) {
+  if (action.kind === 'pass') return t('ml.pass');
+  if (action.kind === 'split') return t('ml.split', { a: astronautName(action.parts[0]), b: astronautName(action.parts[1]) });
+  return t('ml.move', { a: astronautName(action.parts[0]) });
+}
+
+/** Centre of cell `i` (0-based) on the winding path. */
+function cellCentre(i) {
+  const row = Math.floor(i / PER_ROW);
+  const k = i % PER_ROW;
+  const col = row % 2 === 0 ? k : PER_ROW - 1 - k;
+  return [MARGIN + col * STEP, MARGIN + row * STEP];
+}
+
+/** The astronaut numbers of colour `letter` that are not on the track (off board). */
+export function offBoard(track, letter) {
+  const on = new Set(track.filter((x) => x && x[0] === letter).map((x) => Number(x.slice(1))));
+  const out = [];
+  for (let n = 1; n <= ASTRONAUTS; n++) if (!on.has(n)) out.push(n);
+  return out;
+}
+
+/** An astronaut token: a disc in the colour of its letter with its number. */
+function drawAstronaut(token, cx, cy, r = 15) {
+  const g = svgEl('g', { class: `ml-astro ml-${token[0]}`, 'data-astro': token });
+  g.append(svgEl('circle', { class: 'ml-astro-body', cx, cy, r }));
+  const num = svgEl('text', { class: 'ml-astro-num', x: cx, y: cy, 'font-size': r * 1.15 });
+  num.textContent = token.slice(1);
+  g.append(num);
+  return g;
+}
+
+/** A standalone SVG of one astronaut (off-board rows, score table). */
+export function astronautIcon(token, size = 30) {
+  const svg = svgEl('svg', { viewBox: '0 0 40 40', width: size, height: size, class: 'ml-icon', role: 'img',
+    'aria-label': t('ml.astronaut', { colour: token[0].toUpperCase(), n: token.slice(1) }) });
+  svg.append(drawAstronaut(token, 20, 20, 17));
+  return svg;
+}
+
+/**
+ * Draws the track into `svg` (cleared first).
+ *
+ * `view` = { obs: the observation, clickable: Map astronaut token (`"a4"`, `"m2"`) -> action text
+ * of a single move, onAction: function(text) or null }.
+ */
+export function renderTrack(svg, view) {
+  const { obs } = view;
+  const n = obs.values.length;
+  const rows = Math.ceil(n / PER_ROW);
+  const width = 2 * MARGIN + (PER_ROW - 1) * STEP;
+  const height = 2 * MARGIN + (rows - 1) * STEP + 10;
+  svg.replaceChildren();
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('class', 'board ml-board');
+  svg.setAttribute('role', 'group');
+  svg.setAttribute('aria-label', t('ml.board', { n }));
+
+  // The path joining the craters, drawn first so the craters sit on it.
+  const pts = obs.values.map((_, i) => cellCentre(i).join(','));
+  svg.append(svgEl('polyline', { class: 'ml-path', points: pts.join(' ') }));
+
+  const ends = new Set(obs.end_cells);
+  const hits = svgEl('g');
+  obs.values.forEach((value, i) => {
+    const [cx, cy] = cellCentre(i);
+    const cell = i + 1;
+    const kind = value < 0 ? 'neg' : value > 0 ? 'pos' : 'zero';
+    svg.append(svgEl('circle', { class: `ml-crater ${kind}${ends.has(cell) ? ' end' : ''}`, cx, cy, r: 25, 'data-cell': cell, 'data-value': value }));
+    const label = svgEl('text', { class: `ml-value ${kind}`, x: cx, y: cy - 15 });
+    label.textContent = value > 0 ? `+${value}` : String(value);
+    svg.append(label);
+    const num = svgEl('text', { class: 'ml-cellnum', x: cx, y: cy + 32 });
+    num.textContent = ends.has(cell) ? `★${cell}` : String(cell);
+    svg.append(num);
+    const token = obs.track[i];
+    if (token) {
+      const g = drawAstronaut(token, cx, cy + 5, 13);
+      g.setAttribute('data-cell', cell);
+      svg.append(g);
+      const action = view.clickable?.get(token);
+      if (action && view.onAction) hits.append(hitCircle(cx, cy + 5, action, token, view.onAction));
+    }
+  });
+
+  // The milestone line: across the path between cell `milestone_after` and the next one.
+  const k = obs.milestone_after;
+  if (k >= 1 && k < n) {
+    const [x1, y1] = cellCentre(k - 1);
+    const [x2, y2] = cellCentre(k);
+    const mx = (x1 + x2) / 2;
+    const my = (y1 + y2) / 2;
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [px, py] = [-(y2 - y1) / len, (x2 - x1) / len];
+    svg.append(svgEl('line', { class: `ml-milestone${obs.milestone_passed ? ' passed' : ''}`, 'data-after': k,
+      x1: mx - px * 30, y1: my - py * 30, x2: mx + px * 30, y2: my + py * 30 }));
+  }
+  svg.append(hits);
+}
+
+/** An invisible, focusable circle over an astronaut that plays `action` when clicked. */
+function hitCircle(cx, cy, action, token, onAction) {
+  const hit = svgEl('circle', { class: 'ml-hit clickable', cx, cy, r: 18, role: 'button', tabindex: '0',
+    'data-action': action, 'data-astro': token, 'aria-label': t('ml.move', { a: astronautName(action) }) });
+  hit.addEventListener('click', () => onAction(action));
+  hit.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      onAction(action);
+    }
+  });
+  return hit;
+}
+
+/** Pip positions of faces 1..5 on a 60-unit die. */
+const PIPS = {
+  1: [[30, 30]],
+  2: [[18, 18], [42, 42]],
+  3: [[16, 16], [30, 30], [44, 44]],
+  4: [[18, 18], [42, 18], [18, 42], [42, 42]],
+  5: [[16, 16], [44, 16], [30, 30], [16, 44], [44, 44]],
+};
+
+/** Draws face `face` (`"1"`..`"5"`, `"*"` or null for none yet) into the die `svg`. */
+export function drawDie(svg, face) {
+  svg.replaceChildren();
+  svg.setAttribute('viewBox', '0 0 60 60');
+  svg.append(svgEl('rect', { class: 'ml-die-body', x: 3, y: 3, width: 54, height: 54, rx: 10 }));
+  if (face === '*') {
+    const star = [];
+    for (let i = 0; i < 10; i++) {
+      const r = i % 2 === 0 ? 20 : 8.5;
+      const a = -Math.PI / 2 + (i * Math.PI) / 5;
+      star.push(`${(30 + r * Math.cos(a)).toFixed(1)},${(31 + r * Math.sin(a)).toFixed(1)}`);
+    }
+    svg.append(svgEl('polygon', { class: 'ml-die-star', points: star.join(' ') }));
+  } else if (PIPS[face]) {
+    for (const [x, y] of PIPS[face]) svg.append(svgEl('circle', { class: 'ml-die-pip', cx: x, cy: y, r: 5 }));
+  }
+  svg.dataset.face = face || '';
+}
+
+const FACES = ['1', '2', '3', '4', '5', '*'];
+
+/**
+ * Shows `face` on the die `svg`; when it differs from the face shown, or `key` (which roll it is)
+ * changed, the die tumbles for a moment through other faces first.
+ */
+export function showDie(svg, face, key) {
+  if (svg.dataset.key === key) return;
+  const first = svg.dataset.key === undefined;
+  svg.dataset.key = key;
+  clearInterval(Number(svg.dataset.timer || 0));
+  if (first || !face) {
+    drawDie(svg, face);
+    return;
+  }
+  svg.classList.remove('rolling');
+  void svg.getBoundingClientRect();
+  svg.classList.add('rolling');
+  let ticks = 0;
+  const timer = setInterval(() => {
+    ticks += 1;
+    if (ticks >= 6) {
+      clearInterval(timer);
+      svg.classList.remove('rolling');
+      drawDie(svg, face);
+      return;
+    }
+    drawDie(svg, FACES[(FACES.indexOf(face) + ticks) % 6]);
+    svg.dataset.face = '';
+  }, 70);
+  svg.dataset.timer = String(timer);
+  drawDie(svg, FACES[(FACES.indexOf(face) + 1) % 6]);
+  svg.dataset.face = '';
+}
