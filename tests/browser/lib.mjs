@@ -13,8 +13,14 @@ import { chromium } from 'playwright-core';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
 export const ROOT = path.resolve(here, '..', '..');
-/** Where the screenshots of the note go. */
-export const SHOTS = path.join(ROOT, 'docs', 'screenshots');
+/**
+ * Where screenshots go: a temporary folder, so a test run leaves the tree as it was; set
+ * PLATEAU_SCREENSHOTS=docs/screenshots to refresh the committed ones.
+ */
+export const SHOTS = path.resolve(
+  ROOT,
+  process.env.PLATEAU_SCREENSHOTS || path.join(os.tmpdir(), 'plateau-screenshots'),
+);
 
 /** A free TCP port on 127.0.0.1. */
 async function freePort() {

@@ -3,7 +3,8 @@
 # `plateau serve`. Installs what is missing (chromium through apt, the npm packages from the
 # committed lock file), builds the binary (cargo is incremental, and the web/ files are embedded in
 # it, so it is always asked), then runs every *.test.mjs with node's test runner.
-# Exit status: non-zero if anything fails. Screenshots land in docs/screenshots/.
+# Exit status: non-zero if anything fails. Screenshots land in a temporary folder, or in
+# $PLATEAU_SCREENSHOTS (e.g. docs/screenshots to refresh the committed ones).
 #
 # Environment: PLATEAU_BIN to use a given binary (then nothing is built); CHROMIUM for another
 # Chromium executable (default /usr/bin/chromium); CARGO_TARGET_DIR as for cargo.
