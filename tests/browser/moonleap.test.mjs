@@ -66,6 +66,10 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
       turns += 1;
       if (!shot && turns >= 12) {
         await page.waitForFunction(() => document.getElementById('ml-die').dataset.face !== '', null, { timeout: 5000 }).catch(() => {});
+        // The die shows the face the status line names (after its short roll animation).
+        const face = await page.getAttribute('#ml-die', 'data-face');
+        const said = (await page.textContent('#ml-roll-text')).trim().slice(-1);
+        assert.equal(face === '*' ? '★' : face, said);
         await screenshot(page, 'moonleap');
         shot = true;
       }
@@ -94,6 +98,8 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
     assert.deepEqual(running, summary.outcome.scores);
     assert.ok(turns > 3, `played ${turns} turns (${splits} splits)`);
     assert.ok(shot, 'the game lasted long enough for the screenshot');
+    assert.match(await page.textContent('#result-text'), /points/);
+    assert.equal(await page.$$eval('#moves .mv[data-index]', (els) => els.length), summary.version, 'the move list shows every logged action');
     assert.deepEqual(page.jsErrors, []);
   } finally {
     await browser.close();

@@ -535,6 +535,20 @@ function renderGeneric() {
 
 function renderMoves() {
   const list = $('moves');
+  if (isMoonLeap()) {
+    // Three or four seats and chance rolls: one line per logged action, in the seat's colour.
+    list.replaceChildren(...state.moves.map((m, i) => {
+      const seat = typeof m.by === 'object' && m.by !== null ? m.by.seat : null;
+      const face = ml.rollFace(m.text);
+      return el('li', {},
+        el('span', { class: 'num' }, `${i + 1}.`),
+        seat === null ? el('span', { class: 'muted small' }, face ? t('ml.die', { face: face === '*' ? '★' : face }) : '')
+          : el('span', { class: `ml-swatch ml-${ml.seatLetter(seat)}` }),
+        el('span', { class: `mv${i === state.moves.length - 1 ? ' current' : ''}`, 'data-index': i }, m.text));
+    }));
+    list.scrollTop = list.scrollHeight;
+    return;
+  }
   const rows = [];
   let row = null;
   let n = 0;

@@ -1,6 +1,6 @@
 // The sentence that tells how a finished game ended, shared by the match and replay pages.
 // MAD's outcome kinds (crates/games/mad): corvette (full victory), tiebreak and agreement
-// (semi-victories), timeout, resign.
+// (semi-victories), timeout, resign; Moon Leap's `score` (the best total wins, ties share).
 
 import { t } from './i18n.js';
 import { seatLabel } from './seats.js';
@@ -12,7 +12,13 @@ import { seatLabel } from './seats.js';
 export function resultSentence(game, outcome, since = '') {
   if (!outcome) return '';
   const winners = outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
-  if (winners.length !== 1) return t('match.result.draw', { kind: outcome.kind });
+  if (winners.length !== 1) {
+    // Moon Leap's shared wins (rules/moonleap.md "Scoring"): name the seats that share first place.
+    if (outcome.kind === 'score' && winners.length > 1 && winners.length < outcome.ranks.length) {
+      return t('match.result.score.shared', { sides: winners.map((s) => seatLabel(game, s)).join(', ') });
+    }
+    return t('match.result.draw', { kind: outcome.kind });
+  }
   const side = seatLabel(game, winners[0]);
   const loser = seatLabel(game, outcome.ranks.findIndex((r) => r !== 1));
   switch (outcome.kind) {
@@ -22,6 +28,7 @@ export function resultSentence(game, outcome, since = '') {
     case 'timeout': return t('match.result.timeout', { side, loser });
     case 'resign': return t('match.result.resign', { side, loser });
     case 'agreement': return t('match.result.agreed', { side });
+    case 'score': return t('match.result.score', { side });
     default: return t('match.result.other', { side, kind: outcome.kind });
   }
 }
