@@ -7,6 +7,11 @@
 //! it works for any registered game; it is a checking tool, not the fast path (each game crate
 //! benchmarks its typed `perft`).
 //!
+//! With `--decisions-only`, chance outcomes are not levels: only seat decisions are counted, and
+//! every chance node met on the way is expanded into all its outcomes (so a decision whose random
+//! effect has k outcomes counts k times). This is the "player moves only" count of games with random
+//! effects (Chakart).
+//!
 //! With `--divide`, each child of the position comes first as `<action> <count>`, sorted by byte
 //! order (`<seat> <action> <count>` at a simultaneous node).
 
@@ -26,6 +31,9 @@ pub struct Args {
     /// Print each child's count before the total.
     #[arg(long)]
     divide: bool,
+    /// Count seat decisions only: chance outcomes are expanded but are not levels.
+    #[arg(long)]
+    decisions_only: bool,
     /// Seats at the table, for `start` (default: the game's usual number).
     #[arg(long)]
     players: Option<usize>,
@@ -44,7 +52,8 @@ pub fn run(args: Args) -> CliResult {
         let mut rows = Vec::new();
         let mut total = 0;
         for child in children(&*state) {
-            let count = count(&*play(&*state, &child)?, args.depth - 1)?;
+            let below = args.depth - level(&child, args.decisions_only);
+            let count = count(&*play(&*state, &child)?, below, args.decisions_only)?;
             total += count;
             rows.push(format!("{} {count}\n", child.label()));
         }
@@ -52,7 +61,7 @@ pub fn run(args: Args) -> CliResult {
         rows.iter().for_each(|row| text.push_str(row));
         total
     } else {
-        count(&*state, args.depth)?
+        count(&*state, args.depth, args.decisions_only)?
     };
     text.push_str(&format!("{total}\n"));
     emit(&text)
@@ -125,18 +134,25 @@ fn play(state: &dyn DynGame, child: &Child) -> CliResult<Box<dyn DynGame>> {
     Ok(next)
 }
 
+/// How many levels `child` goes down: 1, or 0 for a chance outcome under `--decisions-only`.
+fn level(child: &Child, decisions_only: bool) -> u32 {
+    u32::from(!(decisions_only && child.actor == Actor::Chance))
+}
+
 /// Nodes exactly `depth` levels below `state`.
-fn count(state: &dyn DynGame, depth: u32) -> CliResult<u64> {
+fn count(state: &dyn DynGame, depth: u32, decisions_only: bool) -> CliResult<u64> {
     if depth == 0 {
         return Ok(1);
     }
     let children = children(state);
-    if depth == 1 {
+    let chance_free = !(decisions_only && state.to_act() == ToAct::Chance);
+    if depth == 1 && chance_free {
         return Ok(children.len() as u64);
     }
     let mut total = 0;
     for child in &children {
-        total += count(&*play(state, child)?, depth - 1)?;
+        let below = depth - level(child, decisions_only);
+        total += count(&*play(state, child)?, below, decisions_only)?;
     }
     Ok(total)
 }

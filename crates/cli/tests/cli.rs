@@ -518,3 +518,28 @@ fn replay_rejects_tampered_records() {
         stderr(&output)
     );
 }
+
+/// `--decisions-only` does not count chance outcomes as levels. In Moon Leap every decision follows
+/// exactly one roll, so n decisions from a roll are 2n levels of the full count.
+#[test]
+fn perft_decisions_only_skips_chance_levels() {
+    for depth in 1..=3u32 {
+        let full = plateau(&["perft", "moonleap", "start", &(2 * depth).to_string()]);
+        let decisions = plateau(&[
+            "perft",
+            "moonleap",
+            "start",
+            &depth.to_string(),
+            "--decisions-only",
+        ]);
+        assert!(decisions.status.success(), "{}", stderr(&decisions));
+        assert_eq!(
+            last_line(&stdout(&decisions)),
+            last_line(&stdout(&full)),
+            "depth {depth}"
+        );
+    }
+    // Without chance nodes both counts agree: MAD's 222 replies at depth 2.
+    let output = plateau(&["perft", "mad", "start", "2", "--decisions-only"]);
+    assert_eq!(last_line(&stdout(&output)), "222");
+}
