@@ -11,6 +11,7 @@ import {
   sideName,
 } from './mad.js';
 import * as ml from './moonleap.js';
+import { renderChakart } from './chakart.js';
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
@@ -146,9 +147,13 @@ function isMoonLeap() {
   return state?.game === 'moonleap';
 }
 
+function isChakart() {
+  return state?.game === 'chakart';
+}
+
 /** Games drawn on a board (the others show their observation as text). */
 function hasBoard() {
-  return isMad() || isMoonLeap();
+  return isMad() || isMoonLeap() || isChakart();
 }
 
 function myTurn() {
@@ -244,6 +249,7 @@ function render() {
   $('layout').classList.toggle('generic', !hasBoard());
   $('layout').classList.toggle('moonleap', isMoonLeap());
   $('ml-panel').hidden = !isMoonLeap();
+  $('ck-panel').hidden = !isChakart();
   renderStatus();
   renderInvites();
   if (isMad()) {
@@ -253,6 +259,9 @@ function render() {
   } else if (isMoonLeap()) {
     $('generic-panel').hidden = true;
     renderMoonLeap();
+  } else if (isChakart()) {
+    $('generic-panel').hidden = true;
+    renderChakartPage();
   } else {
     renderGeneric();
   }
@@ -428,6 +437,19 @@ function renderBonus(side) {
       render();
     } }, t('match.cancel'))));
   box.classList.remove('hidden');
+}
+
+// ---- Chakart --------------------------------------------------------------------------------
+
+function renderChakartPage() {
+  for (const bar of ['bar-top', 'bar-bottom']) {
+    $(bar).replaceChildren();
+    $(bar).classList.add('hidden');
+  }
+  // Resign stays available; the actions are played on the board and in the Chakart panel.
+  $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
+  for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
+  renderChakart({ svg: $('board'), panel: $('ck-panel'), state, canAct: canAct(), play, render });
 }
 
 // ---- Moon Leap -------------------------------------------------------------------------------

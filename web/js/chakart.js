@@ -1,0 +1,302 @@
+// Chakart on the match page (rules/chakart.md): an 8x8 SVG board from the seat's side, pieces
+// as Unicode glyphs, items on squares, immobilized pieces ringed, the captured pools, and the
+// legal actions of the server (canonical texts, ruling 11) played by clicking a piece then a
+// target square. When several actions share a from/to (promotion, stealth, shell) an explicit
+// choice is offered; promotions, drops and swaps of multi-step turns are offered the same way.
+// New moves in the log are narrated one by one (redirects, egg effects) with their squares lit.
+
+import { el } from './api.js';
+import { t } from './i18n.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const CELL = 60;
+const FILES = 'abcdefgh';
+
+/** Solid glyphs for every kind (filled with the side's colour). */
+const GLYPH = { p: '♟', r: '♜', n: '♞', b: '♝', q: '♛', k: '♚' };
+/** Immobilized letters (section 3) to their normal kind. */
+const FROZEN = { s: 'p', u: 'r', o: 'n', c: 'b', t: 'q', l: 'k' };
+/** Item letters (section 3). */
+const ITEMS = { d: 'banana', w: 'bomb', m: 'mushroom', e: 'egg' };
+/** Pool order of the captured field (section 2). */
+const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
+/** Egg effect letters (section 7). */
+const EGGS = { B: 'boo', K: 'koopa', T: 'toadette', C: 'chomp', D: 'daisy', M: 'bowser', L: 'luigi', W: 'waluigi' };
+
+// UI state of this page, reset when the legal list changes.
+let selected = null; // a square name, or '@r' for a drop of that kind
+let choice = null; // { from, to, actions }
+let legalKey = '';
+let seenMoves = -1;
+let flash = { squares: new Set(), text: '' };
+let queue = [];
+let timer = null;
+
+function svgEl(name, attrs = {}, text) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * The FEN board field as a map square name -> cell: `{ side: 'w'|'b', kind, frozen, hidden }`
+ * for pieces, `{ item }` for items. Unknown letters are skipped.
+ */
+export function parseBoard(field) {
+  const cells = new Map();
+  const ranks = (field || '').split('/');
+  ranks.forEach((row, i) => {
+    const rank = 8 - i;
+    let f = 0;
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '8') {
+        f += Number(ch);
+        continue;
+      }
+      const sq = `${FILES[f]}${rank}`;
+      f += 1;
+      if (ITEMS[ch]) {
+        cells.set(sq, { item: ITEMS[ch] });
+        continue;
+      }
+      const side = ch === ch.toUpperCase() ? 'w' : 'b';
+      const low = ch.toLowerCase();
+      if (GLYPH[low]) cells.set(sq, { side, kind: low });
+      else if (FROZEN[low]) cells.set(sq, { side, kind: FROZEN[low], frozen: true });
+      else if (low === 'i') cells.set(sq, { side, kind: 'q', hidden: true });
+    }
+  });
+  return cells;
+}
+
+/** The captured field: `{ w: {p: n, ...}, b: {...} }` (12 digits, or 12 comma-separated numbers). */
+export function parsePools(field) {
+  const nums = (field || '').includes(',') ? field.split(',').map(Number) : [...(field || '')].map(Number);
+  const pools = { w: {}, b: {} };
+  POOL_KINDS.forEach((k, i) => {
+    pools.w[k] = nums[i] || 0;
+    pools.b[k] = nums[i + 6] || 0;
+  });
+  return pools;
+}
+
+/**
+ * One legal text taken apart: `{ text, from, to, kind }` where kind is move, promote-move,
+ * stealth, shell, swap, drop or promote. `from` of a drop is `@<kind>`; a swap starts from the
+ * pending square; a bare promotion (`=q`) has neither from nor to.
+ */
+export function parseAction(text, pendingSquare) {
+  let m = /^([a-h][1-8])([a-h][1-8])([rnbqk]?)(s?)$/.exec(text);
+  if (m) return { text, from: m[1], to: m[2], kind: m[4] ? 'stealth' : m[3] ? 'promote-move' : 'move', piece: m[3] || null };
+  m = /^([a-h][1-8])\*([a-h][1-8])$/.exec(text);
+  if (m) return { text, from: m[1], to: m[2], kind: 'shell' };
+  m = /^S@([a-h][1-8])$/.exec(text);
+  if (m) return { text, from: pendingSquare, to: m[1], kind: 'swap' };
+  m = /^([PRNBQK])@([a-h][1-8])$/.exec(text);
+  if (m) return { text, from: `@${m[1].toLowerCase()}`, to: m[2], kind: 'drop', piece: m[1].toLowerCase() };
+  m = /^=([rnbqk])$/.exec(text);
+  if (m) return { text, from: null, to: null, kind: 'promote', piece: m[1] };
+  return null;
+}
+
+/** What a logged move tells about random effects, or null: `{ text, squares }`. */
+export function describeEffect(san) {
+  const squares = san.match(/[a-h][1-8]/g) || [];
+  let m = /^~([a-h][1-8])$/.exec(san);
+  if (m) return { text: t('ck.fx.redirect', { sq: m[1] }), squares, kind: 'redirect' };
+  m = /^~([dw])@([a-h][1-8])$/.exec(san);
+  if (m) return { text: t('ck.fx.drop', { item: t(`ck.item.${ITEMS[m[1]]}`), sq: m[2] }), squares, kind: 'drop' };
+  m = /\*([BKTCDMLW])([a-h][1-8])?/.exec(san);
+  if (m) return { text: t('ck.fx.egg', { name: t(`ck.egg.${EGGS[m[1]]}`) }), squares, kind: 'egg' };
+  return null;
+}
+
+/** True when the SAN of a logged move is a random item effect: a redirect or an egg effect. */
+export function isItemEffect(san) {
+  return /^~[a-h][1-8]$/.test(san) || /\*[BKTCDMLW]/.test(san);
+}
+
+function narrate(moves, render) {
+  if (seenMoves < 0 || moves.length < seenMoves) {
+    seenMoves = moves.length;
+    return;
+  }
+  for (const m of moves.slice(seenMoves)) {
+    const fx = describeEffect(m.text);
+    if (fx) queue.push(fx);
+  }
+  seenMoves = moves.length;
+  if (!timer && queue.length) step(render);
+}
+
+function step(render) {
+  const fx = queue.shift();
+  if (!fx) {
+    timer = null;
+    flash = { squares: new Set(), text: flash.text };
+    render();
+    return;
+  }
+  flash = { squares: new Set(fx.squares), text: fx.text };
+  render();
+  timer = setTimeout(() => step(render), 900);
+}
+
+/**
+ * Draws the board and the Chakart panel. `ctx`: `{ svg, panel, state, canAct, play, render }`
+ * where `state` is the match state (observation, legal, moves, seat), `play(text)` sends an
+ * action and `render()` redraws the page.
+ */
+export function renderChakart(ctx) {
+  const { svg, panel, state } = ctx;
+  const obs = state.observation || {};
+  const pendingSquare = (/^[BD]:([a-h][1-8])/.exec(obs.pending || '') || [])[1] || null;
+  const actions = ctx.canAct ? (state.legal || []).map((x) => parseAction(x, pendingSquare)).filter(Boolean) : [];
+  const key = actions.map((a) => a.text).join(' ');
+  if (key !== legalKey) {
+    legalKey = key;
+    selected = null;
+    choice = null;
+  }
+  narrate(state.moves || [], ctx.render);
+  const flip = state.seat === 1;
+  const cells = parseBoard(obs.board);
+  const froms = new Set(actions.filter((a) => a.from && !a.from.startsWith('@')).map((a) => a.from));
+  const targets = new Set(actions.filter((a) => a.from === selected).map((a) => a.to));
+
+  const onSquare = (sq) => {
+    if (selected && targets.has(sq)) {
+      const same = actions.filter((a) => a.from === selected && a.to === sq);
+      if (same.length === 1) {
+        ctx.play(same[0].text);
+        return;
+      }
+      choice = { from: selected, to: sq, actions: same };
+    } else {
+      choice = null;
+      selected = selected !== sq && froms.has(sq) ? sq : null;
+    }
+    ctx.render();
+  };
+
+  svg.setAttribute('viewBox', `0 0 ${CELL * 8 + 20} ${CELL * 8 + 20}`);
+  svg.classList.add('chakart');
+  svg.replaceChildren();
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const f = flip ? 7 - col : col;
+      const r = flip ? row : 7 - row;
+      const sq = `${FILES[f]}${r + 1}`;
+      const x = 20 + col * CELL;
+      const y = row * CELL;
+      const light = (f + r) % 2 === 1;
+      const g = svgEl('g', { class: 'ck-square', 'data-sq': sq });
+      let fill = light ? '#f0d9b5' : '#b58863';
+      if (flash.squares.has(sq)) fill = '#f7a8a8';
+      if (selected === sq) fill = '#9fd39f';
+      g.append(svgEl('rect', { x, y, width: CELL, height: CELL, fill }));
+      const cell = cells.get(sq);
+      if (cell?.item) drawItem(g, cell.item, x, y);
+      else if (cell) {
+        if (cell.frozen) g.append(svgEl('circle', { class: 'ck-frozen', cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 3, fill: 'none', stroke: '#1e7fd6', 'stroke-width': 4, 'stroke-dasharray': '6 3' }));
+        const glyph = svgEl('text', {
+          x: x + CELL / 2, y: y + CELL / 2 + 2, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+          'font-size': CELL * 0.78, class: `ck-piece ${cell.side}${cell.frozen ? ' frozen' : ''}`,
+          fill: cell.side === 'w' ? '#fff' : '#222', stroke: cell.side === 'w' ? '#222' : '#eee', 'stroke-width': 1.2,
+          opacity: cell.hidden ? 0.4 : 1, 'data-piece': cell.kind,
+        }, GLYPH[cell.kind]);
+        g.append(glyph);
+      }
+      if (targets.has(sq)) g.append(svgEl('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 9, fill: 'rgba(20,120,20,0.6)' }));
+      if (froms.has(sq) || targets.has(sq)) {
+        const hit = svgEl('rect', {
+          x, y, width: CELL, height: CELL, fill: 'transparent', 'data-sq': sq, style: 'cursor:pointer',
+          class: `ck-hit${froms.has(sq) ? ' from' : ''}${targets.has(sq) ? ' target' : ''}`,
+        });
+        hit.addEventListener('click', () => onSquare(sq));
+        g.append(hit);
+      }
+      svg.append(g);
+      if (col === 0) svg.append(svgEl('text', { x: 8, y: y + CELL / 2 + 5, 'text-anchor': 'middle', 'font-size': 13, class: 'coord' }, String(r + 1)));
+      if (row === 7) svg.append(svgEl('text', { x: x + CELL / 2, y: CELL * 8 + 15, 'text-anchor': 'middle', 'font-size': 13, class: 'coord' }, FILES[f]));
+    }
+  }
+
+  renderPanel(ctx, obs, actions, (a) => ctx.play(a.text), (from) => {
+    selected = selected === from ? null : from;
+    choice = null;
+    ctx.render();
+  });
+}
+
+function drawItem(g, item, x, y) {
+  const cx = x + CELL / 2;
+  const cy = y + CELL / 2;
+  const mark = svgEl('g', { class: `ck-item ${item}`, 'data-item': item });
+  if (item === 'banana') {
+    mark.append(svgEl('path', { d: `M${cx - 16} ${cy - 8} Q${cx} ${cy + 22} ${cx + 16} ${cy - 8} Q${cx} ${cy + 8} ${cx - 16} ${cy - 8}Z`, fill: '#f5d000', stroke: '#7a6200', 'stroke-width': 1.5 }));
+  } else if (item === 'bomb') {
+    mark.append(svgEl('circle', { cx, cy: cy + 3, r: 13, fill: '#222' }));
+    mark.append(svgEl('path', { d: `M${cx + 8} ${cy - 8} l6 -7`, stroke: '#e55', 'stroke-width': 3 }));
+  } else if (item === 'mushroom') {
+    mark.append(svgEl('rect', { x: cx - 5, y: cy, width: 10, height: 12, fill: '#f3e6c8', stroke: '#555' }));
+    mark.append(svgEl('path', { d: `M${cx - 16} ${cy + 1} A16 14 0 0 1 ${cx + 16} ${cy + 1}Z`, fill: '#d62828', stroke: '#555' }));
+    mark.append(svgEl('circle', { cx: cx - 6, cy: cy - 5, r: 3, fill: '#fff' }));
+    mark.append(svgEl('circle', { cx: cx + 6, cy: cy - 5, r: 3, fill: '#fff' }));
+  } else {
+    mark.append(svgEl('ellipse', { cx, cy, rx: 11, ry: 15, fill: '#fff', stroke: '#2a9d2a', 'stroke-width': 2 }));
+    mark.append(svgEl('circle', { cx: cx - 3, cy: cy - 4, r: 3, fill: '#2a9d2a' }));
+    mark.append(svgEl('circle', { cx: cx + 4, cy: cy + 5, r: 3, fill: '#2a9d2a' }));
+  }
+  g.append(mark);
+}
+
+function actionLabel(a) {
+  if (a.kind === 'stealth') return t('ck.stealth');
+  if (a.kind === 'shell') return t('ck.shell');
+  if (a.kind === 'promote-move' || a.kind === 'promote') return t('ck.promote', { piece: t(`ck.piece.${a.piece}`) });
+  if (a.kind === 'swap') return t('ck.swap');
+  return t('ck.move');
+}
+
+function renderPanel(ctx, obs, actions, onAction, onDrop) {
+  const { panel, state } = ctx;
+  const pools = parsePools(obs.captured);
+  const poolLine = (side) => el('div', { class: 'ck-pool', 'data-side': side },
+    el('span', { class: 'muted small' }, t(side === 'w' ? 'ck.pool.white' : 'ck.pool.black')), ' ',
+    el('span', { class: 'ck-glyphs' }, POOL_KINDS.flatMap((k) => Array(pools[side][k]).fill(GLYPH[k])).join('') || '—'));
+  const choices = [];
+  if (choice) {
+    choices.push(...choice.actions.map((a) => el('button', { type: 'button', class: `ck-choice ${a.kind}`, 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a))));
+  }
+  for (const a of actions.filter((x) => x.kind === 'promote')) {
+    choices.push(el('button', { type: 'button', class: 'ck-choice promote', 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a)));
+  }
+  const dropKinds = [...new Set(actions.filter((a) => a.kind === 'drop').map((a) => a.piece))];
+  for (const k of dropKinds) {
+    choices.push(el('button', { type: 'button', class: `ck-drop${selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
+      t('ck.drop', { piece: t(`ck.piece.${k}`) })));
+  }
+  const flags = obs.flags || '';
+  const power = (i) => (flags[i] === '1' ? t('ck.power.ready') : t('ck.power.used'));
+  let hint = '';
+  if (obs.pending?.startsWith('B:')) hint = t('ck.hint.swap');
+  else if (obs.pending === 'T') hint = t('ck.hint.drop');
+  else if (obs.pending?.startsWith('D:')) hint = t('ck.hint.daisy');
+  else if (obs.pending?.startsWith('=')) hint = t('ck.hint.promote');
+  panel.replaceChildren(
+    el('div', { id: 'ck-effect', class: 'ck-effect', 'aria-live': 'polite' }, flash.text || ''),
+    hint ? el('p', { class: 'small' }, hint) : '',
+    el('div', { id: 'ck-choices', class: 'chips' }, ...choices),
+    poolLine(state.seat === 1 ? 'w' : 'b'), poolLine(state.seat === 1 ? 'b' : 'w'),
+    el('p', { class: 'muted small' }, t('ck.powers', { ws: power(0), wq: power(1), bs: power(2), bq: power(3) })),
+    el('ul', { class: 'ck-legend small muted' },
+      ...['banana', 'bomb', 'mushroom', 'egg'].map((item) => {
+        const icon = svgEl('svg', { width: 22, height: 22, viewBox: `${CELL * 0.15} ${CELL * 0.15} ${CELL * 0.7} ${CELL * 0.7}` });
+        drawItem(icon, item, 0, 0);
+        return el('li', {}, icon, ' ', t(`ck.item.${item}`));
+      }),
+      el('li', {}, el('span', { style: 'color:#1e7fd6' }, '◌'), ' ', t('ck.frozen'))),
+  );
+}
