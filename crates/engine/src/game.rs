@@ -44,6 +44,17 @@ pub enum Ending {
     Agreement,
 }
 
+impl std::fmt::Display for Ending {
+    /// Words for people, with seats numbered from 1: "a timeout of seat 1".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Timeout(s) => write!(f, "a timeout of seat {s}"),
+            Ending::Resign(s) => write!(f, "a resignation by seat {s}"),
+            Ending::Agreement => f.write_str("an agreed stop"),
+        }
+    }
+}
+
 /// A game state together with its configuration: the one type a game crate implements.
 ///
 /// The same value is the rules, the position and the history the rules need. It must be cheap to
@@ -172,7 +183,7 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// such ending (the default for every ending).
     fn end(&mut self, ending: Ending) -> Result<(), IllegalAction> {
         Err(IllegalAction::Unsupported {
-            what: format!("{ending:?}"),
+            what: ending.to_string(),
         })
     }
 }

@@ -95,7 +95,7 @@ pub enum ReplayError {
         recorded: String,
     },
     /// The recorded early ending could not be applied.
-    #[error("ending {ending:?}: {error}")]
+    #[error("the ending ({ending}): {error}")]
     Ending {
         /// The ending.
         ending: Ending,

@@ -177,6 +177,15 @@ impl Game for MoonLeap {
         }
     }
 
+    /// Out of time, the seat's compulsory move is made for it: its first legal action in the
+    /// rules' order (docs/rulings.md, Moon Leap 9).
+    fn timeout_actions(&self, seat: Seat) -> Option<Vec<Action>> {
+        let mut out = Vec::new();
+        self.legal_actions(seat, &mut out);
+        out.truncate(1);
+        Some(out)
+    }
+
     fn apply(&mut self, actor: Actor, action: &Action) -> Result<(), IllegalAction> {
         let to_act = self.to_act();
         if to_act == ToAct::Terminal {
