@@ -14,7 +14,7 @@ fn a_timeout_plays_the_first_legal_action_and_nothing_at_a_roll() {
     let mut legal = Vec::new();
     g.legal_actions(Seat(0), &mut legal);
     let played = g.timeout_actions(Seat(0)).unwrap();
-    assert_eq!(played, vec![legal[0].clone()]);
+    assert_eq!(played, vec![legal[0]]);
     assert_eq!(
         g.format_action(&played[0]),
         "4",
