@@ -49,6 +49,7 @@
 //! ```
 
 pub mod action;
+mod eval;
 mod position;
 mod state;
 
@@ -128,9 +129,9 @@ impl Side {
 }
 
 /// Options of a MAD game. JSON: `{"positioning_turn": false, "tiebreak_limit": 40}`, each field
-/// optional.
+/// optional; an unknown field is refused (its name is in the error).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct MadConfig {
     /// The optional positioning turn (rules/mad.md section 7): on each side's first turn, no
     /// movement, and passing is allowed. Default off.

@@ -22,7 +22,10 @@ pub const DEFAULT_BOARD_JSON: &str = include_str!("../boards/default.json");
 ///   "milestone_after": { "2": 10, "3": 13, "4": 16 },
 ///   "end_cells": [35, 36, 37], "offboard_multiplier": -5 }
 /// ```
+///
+/// An unknown field is refused (a misspelt optional field would otherwise be ignored).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BoardDesc {
     /// A short name shown by `render_text`.
     pub name: String,

@@ -11,8 +11,10 @@ use crate::action::{
 };
 use crate::bits::{Bits, CELLS, Cell};
 
-/// Energy cost of each special (section 9 table; every figure is `[ruling: ours]`).
+/// Energy cost of each special (section 9 table; every figure is `[ruling: ours]`). In JSON each
+/// field is optional (absent: the default); an unknown field is refused.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Costs {
     /// Shield (default 350).
     pub shield: u16,
@@ -81,7 +83,9 @@ impl Costs {
 }
 
 /// Energy gains of section 8 (E1-E4; E5 is `floor(1000 / size)`, a seed figure, not configurable).
+/// In JSON each field is optional (absent: the default); an unknown field is refused.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Gains {
     /// E1: a ship that passes (75).
     pub pass: u16,
@@ -111,9 +115,10 @@ impl Default for Gains {
 }
 
 /// Options of the game. `Default` is the game of rules/naval.md; the figures marked
-/// `[ruling: ours]` there are fields here.
+/// `[ruling: ours]` there are fields here. In JSON each field is optional; an unknown field is
+/// refused (its name is in the error).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Round limit (section 12.6), default 200.
     pub max_rounds: u16,

@@ -1,0 +1,55 @@
+//! Every game reads its config strictly: a misspelt option is an error naming it, never silently
+//! ignored (the match service and `plateau play --config` pass configs through `GameEntry`).
+
+use plateau_engine::SetupError;
+use serde_json::{Value, json};
+
+/// The error of creating `game` with `config`, or a panic if it was accepted.
+fn refusal(game: &str, config: &Value) -> String {
+    let entry = plateau_registry::find(game).unwrap();
+    match entry.new_game(config, entry.info.default_seats) {
+        Err(SetupError::Config(message)) => message,
+        Err(other) => panic!("{game}: expected a config error for {config}, got {other:?}"),
+        Ok(_) => panic!("{game}: the config {config} was accepted"),
+    }
+}
+
+#[test]
+fn every_game_refuses_an_unknown_config_field_by_name() {
+    for entry in plateau_registry::GAMES {
+        let name = entry.info.name;
+        let mut config = entry.default_config();
+        // The default config, every field written out, is accepted as it stands...
+        assert!(
+            entry
+                .new_game(&config, entry.info.default_seats)
+                .is_ok(),
+            "{name}: its own default config {config} is refused"
+        );
+        // ...and one extra field makes it an error that names the field.
+        config
+            .as_object_mut()
+            .unwrap_or_else(|| panic!("{name}: the config is not a JSON object"))
+            .insert("tiebreak_limt".into(), json!(3));
+        let message = refusal(name, &config);
+        assert!(message.contains("tiebreak_limt"), "{name}: {message}");
+    }
+}
+
+#[test]
+fn nested_config_objects_refuse_unknown_fields_too() {
+    // Bataille Navale's cost and gain tables (partial tables keep the other defaults).
+    let message = refusal("naval", &json!({"costs": {"emp": 900, "emp_cost": 1}}));
+    assert!(message.contains("emp_cost"), "{message}");
+    let message = refusal("naval", &json!({"gains": {"pas": 10}}));
+    assert!(message.contains("pas"), "{message}");
+    let naval = plateau_registry::find("naval").unwrap();
+    let partial = json!({"costs": {"emp": 900}, "gains": {"pass": 80}});
+    assert!(naval.new_game(&partial, 4).is_ok());
+
+    // A Moon Leap board description with a misspelt optional field.
+    let mut board: Value = serde_json::from_str(plateau_moonleap::DEFAULT_BOARD_JSON).unwrap();
+    board["abuot"] = json!("typo of about");
+    let message = refusal("moonleap", &json!({ "board": board }));
+    assert!(message.contains("abuot"), "{message}");
+}
