@@ -2,13 +2,16 @@
 //! every action against the rules, the revealed seed against `seed_hash` and every chance outcome
 //! against the seed, and the recorded result (DESIGN.md section 4). Prints the final position,
 //! the board, the result and whether the seed was verified. Any mismatch is an error naming the
-//! action (1-based) and the reason.
+//! action (1-based) and the reason. Beyond what the engine checks, a seat must be `human` or a
+//! bot name `play --seat` accepts, and a record whose game is over must say its outcome (a running
+//! game's record, with no outcome, replays as unfinished).
 
 use std::path::PathBuf;
 
 use plateau_engine::{Ending, Record, Viewer};
 
 use crate::common::{CliResult, describe_outcome, emit, find_game, use_color};
+use crate::play::Player;
 
 /// Arguments of `plateau replay`.
 #[derive(clap::Args)]
@@ -28,11 +31,23 @@ pub fn run(args: Args) -> CliResult {
     let record: Record =
         serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))?;
     let entry = find_game(&record.game)?;
+    for (i, name) in record.seats.iter().enumerate() {
+        name.parse::<Player>()
+            .map_err(|e| format!("{path}: seat {} is `{name}`: {e}", i + 1))?;
+    }
     let replay = record
         .replay(entry)
         .map_err(|e| format!("{path} does not replay: {e}"))?;
 
     let state = &replay.state;
+    if let (Some(outcome), None) = (state.outcome(), &record.outcome) {
+        return Err(format!(
+            "{path} does not replay: the game is over after its {} actions ({}) but the record \
+             has no outcome",
+            record.actions.len(),
+            outcome.kind
+        ));
+    }
     let mut report = format!(
         "Replayed {} actions of {}: every action is legal.\nPosition: {}\n",
         record.actions.len(),

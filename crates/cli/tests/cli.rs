@@ -519,6 +519,46 @@ fn replay_rejects_tampered_records() {
     );
 }
 
+#[test]
+fn replay_rejects_unknown_seats_and_a_finished_game_without_its_outcome() {
+    let path = scratch("honest-seats.json");
+    bot_game("7", &path);
+    let honest: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+
+    // A seat that is neither `human` nor a bot: named with its 1-based number.
+    let mut tampered = honest.clone();
+    tampered.seats[1] = "grandmaster".into();
+    let err = replay_fails(&tampered, "seat.json");
+    assert!(err.contains("seat 2 is `grandmaster`"), "{err}");
+    assert!(err.contains("unknown bot"), "{err}");
+
+    // Every name the match service writes is accepted (here on an unfinished game: no outcome).
+    let mut running = honest.clone();
+    running.seats = vec!["human".into(), "expert".into()];
+    running.actions.truncate(4);
+    running.outcome = None;
+    running.seed = None;
+    let path = scratch("running.json");
+    std::fs::write(&path, serde_json::to_string(&running).unwrap()).unwrap();
+    let output = plateau(&["replay", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("the game is not over"));
+
+    // The whole game without its outcome: the replay reaches the end, the record says nothing.
+    let mut tampered = honest.clone();
+    let kind = tampered.outcome.take().unwrap().kind;
+    let err = replay_fails(&tampered, "no-outcome.json");
+    assert!(
+        err.contains(&format!(
+            "the game is over after its {} actions ({kind}) but the record has no outcome",
+            honest.actions.len()
+        )),
+        "{err}"
+    );
+}
+
 /// `--decisions-only` does not count chance outcomes as levels. In Moon Leap every decision follows
 /// exactly one roll, so n decisions from a roll are 2n levels of the full count.
 #[test]
