@@ -19,7 +19,8 @@ pub struct Args {
     /// Seats at the table, for `start` (default: the game's usual number).
     #[arg(long)]
     players: Option<usize>,
-    /// Only this seat's actions (1-based); by default the seat or seats to act.
+    /// Only this seat's actions (1-based, at most the number of seats); by default the seat or
+    /// seats to act.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
     seat: Option<u8>,
     /// The game's config as JSON (default: the standard game).
@@ -32,6 +33,12 @@ pub fn run(args: Args) -> CliResult {
     let entry = find_game(&args.game)?;
     let config = parse_config(args.config.as_deref())?;
     let state = load_state(entry, &config, &args.position, args.players)?;
+    if let Some(seat) = args.seat.filter(|&s| usize::from(s) > state.seats()) {
+        let seats = state.seats();
+        return Err(format!(
+            "--seat {seat}: no such seat, the game has {seats} seats (1 to {seats})"
+        ));
+    }
     let mut lines: Vec<String> = match (state.to_act(), args.seat) {
         (ToAct::Terminal, _) => Vec::new(),
         (ToAct::Chance, _) => state

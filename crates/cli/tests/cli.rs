@@ -159,6 +159,26 @@ fn a_bad_position_fails_and_names_the_token() {
 }
 
 #[test]
+fn legal_refuses_a_seat_the_game_does_not_have() {
+    let output = plateau(&["legal", "mad", "start", "--seat", "3"]);
+    assert!(!output.status.success(), "{}", stdout(&output));
+    assert_eq!(stdout(&output), "");
+    let err = stderr(&output);
+    assert!(
+        err.contains("--seat 3: no such seat, the game has 2 seats (1 to 2)"),
+        "{err}"
+    );
+    // A four-seat Moon Leap table has a seat 4; a three-seat one does not.
+    let four = plateau(&["legal", "moonleap", "start", "--players", "4", "--seat", "4"]);
+    assert!(four.status.success(), "{}", stderr(&four));
+    let three = plateau(&["legal", "moonleap", "start", "--players", "3", "--seat", "4"]);
+    assert!(stderr(&three).contains("the game has 3 seats"), "{}", stderr(&three));
+    // Seat 2 of MAD is a real seat: not to act at the start, so it has no actions.
+    let output = plateau(&["legal", "mad", "start", "--seat", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
 fn an_unknown_game_lists_the_known_ones() {
     let output = plateau(&["legal", "chess", "start"]);
     assert!(!output.status.success());
