@@ -4,8 +4,10 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{FromRequest, Path, Query, Request, State, WebSocketUpgrade};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -53,9 +55,34 @@ pub fn app(state: AppState) -> Router {
             "/assets/{*path}",
             get(|Path(path): Path<String>| async move { assets::serve(&path) }),
         )
-        .fallback(|| async { (StatusCode::NOT_FOUND, "not found") })
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
+}
+
+/// An unknown path: under `/api/` the JSON error `request/not_found`, elsewhere a plain `404` page.
+async fn not_found(uri: Uri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        ApiError::new(Code::RequestNotFound, format!("no API route at `{path}`")).into_response()
+    } else {
+        (StatusCode::NOT_FOUND, "not found").into_response()
+    }
+}
+
+/// A known path asked with a method it does not take: `request/method_not_allowed` (the router
+/// adds the `Allow` header listing the methods it takes).
+async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError::new(
+        Code::RequestMethodNotAllowed,
+        format!("`{}` does not take {method}", uri.path()),
+    )
+}
+
+/// A query string that does not fit the route: `request/malformed` with the parser's reason.
+fn bad_query(rejection: &QueryRejection) -> ApiError {
+    ApiError::new(Code::RequestMalformed, rejection.body_text())
 }
 
 /// A JSON body read with the service's own errors: `request/too_large` over `MAX_BODY`,
@@ -181,8 +208,9 @@ struct ListQuery {
 
 async fn list(
     State(app): State<AppState>,
-    Query(q): Query<ListQuery>,
+    query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let Query(q) = query.map_err(|e| bad_query(&e))?;
     let words = q.status.unwrap_or_else(|| "open,live".to_owned());
     let mut statuses = Vec::new();
     for word in words.split(',').filter(|w| !w.is_empty()) {
@@ -323,12 +351,26 @@ struct WsQuery {
 async fn websocket(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
-    upgrade: WebSocketUpgrade,
+    query: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     if let Err(e) = app.lobby.ensure_exists(&id).await {
         return e.into_response();
     }
+    let q = match query {
+        Ok(Query(q)) => q,
+        Err(e) => return bad_query(&e).into_response(),
+    };
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(e) => {
+            let message = format!(
+                "this is the match's WebSocket: open it with a WebSocket upgrade ({})",
+                e.body_text()
+            );
+            return ApiError::new(Code::RequestUpgradeRequired, message).into_response();
+        }
+    };
     let lobby = app.lobby.clone();
     upgrade
         .max_message_size(MAX_FRAME)

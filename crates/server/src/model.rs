@@ -159,6 +159,12 @@ pub enum Code {
     RequestMalformed,
     /// `request/too_large`
     RequestTooLarge,
+    /// `request/not_found`: no API route at that path.
+    RequestNotFound,
+    /// `request/method_not_allowed`: the path does not take that HTTP method.
+    RequestMethodNotAllowed,
+    /// `request/upgrade_required`: a WebSocket path asked without a WebSocket upgrade.
+    RequestUpgradeRequired,
     /// `game/unknown`
     GameUnknown,
     /// `config/invalid`
@@ -208,6 +214,9 @@ impl Code {
         match self {
             Code::RequestMalformed => "request/malformed",
             Code::RequestTooLarge => "request/too_large",
+            Code::RequestNotFound => "request/not_found",
+            Code::RequestMethodNotAllowed => "request/method_not_allowed",
+            Code::RequestUpgradeRequired => "request/upgrade_required",
             Code::GameUnknown => "game/unknown",
             Code::ConfigInvalid => "config/invalid",
             Code::BotUnknown => "bot/unknown",
@@ -246,7 +255,9 @@ impl Code {
     #[must_use]
     pub fn status(self) -> StatusCode {
         match self {
-            Code::MatchNotFound => StatusCode::NOT_FOUND,
+            Code::MatchNotFound | Code::RequestNotFound => StatusCode::NOT_FOUND,
+            Code::RequestMethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Code::RequestUpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             Code::SeatTaken | Code::MatchOver | Code::MatchNotOver | Code::MatchNotStarted => {
                 StatusCode::CONFLICT
             }

@@ -296,6 +296,56 @@ async fn http_bad_input_gets_coded_errors() {
     app.shutdown().await;
 }
 
+/// Errors the router makes itself (no route, wrong method, no WebSocket upgrade) have the
+/// documented JSON body too, under `/api/`; other unknown paths keep the plain 404 page.
+#[tokio::test]
+async fn router_errors_are_coded_json() {
+    let app = spawn_app().await;
+    let created = app.create(humans("mad")).await;
+    let id = id(&created);
+    let json_error = |(status, body): (u16, String)| {
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("not JSON: {body}"));
+        let message = v["message"].as_str().expect("a message").to_owned();
+        (status, v["code"].as_str().unwrap().to_owned(), message)
+    };
+    // Method, path (`ID`: the match id), status, code after `request/`, a word of the message.
+    let cases = "
+        GET /api/nowhere 404 not_found /api/nowhere
+        GET /api 404 not_found /api
+        GET /api/matches/ID/moves 404 not_found /moves
+        DELETE /api/matches/ID 405 method_not_allowed DELETE
+        PUT /api/matches 405 method_not_allowed PUT
+        GET /api/matches/ID/join 405 method_not_allowed /join
+        POST / 405 method_not_allowed POST
+        GET /api/matches/ID/ws 426 upgrade_required WebSocket
+        GET /api/matches/ID/ws?token=a&token=b 400 malformed token
+        GET /api/matches?status=open&status=live 400 malformed status";
+    for case in cases.lines().skip(1) {
+        let [method, path, status, code, named] = case.split_whitespace().collect::<Vec<_>>()[..]
+        else {
+            panic!("bad case {case}")
+        };
+        let (path, status) = (path.replace("ID", &id), status.parse::<u16>().unwrap());
+        let (got_status, got_code, message) =
+            json_error(common::http(app.addr, method, &path, None).await);
+        assert_eq!(
+            (got_status, got_code),
+            (status, format!("request/{code}")),
+            "{method} {path}"
+        );
+        assert!(message.contains(named), "{method} {path}: {message}");
+    }
+
+    // An unknown match's socket without an upgrade is still `match/not_found`.
+    let (status, code, _) =
+        json_error(common::http(app.addr, "GET", "/api/matches/0123456789abcdef/ws", None).await);
+    assert_eq!((status, code.as_str()), (404, "match/not_found"));
+    // A page path that does not exist is not an API error.
+    let (status, body) = common::http(app.addr, "GET", "/nowhere", None).await;
+    assert_eq!((status, body.as_str()), (404, "not found"));
+    app.shutdown().await;
+}
+
 /// Every bad WebSocket input of issue 3 gets its code and leaves the match as it was.
 #[tokio::test]
 async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
