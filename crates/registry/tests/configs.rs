@@ -21,9 +21,7 @@ fn every_game_refuses_an_unknown_config_field_by_name() {
         let mut config = entry.default_config();
         // The default config, every field written out, is accepted as it stands...
         assert!(
-            entry
-                .new_game(&config, entry.info.default_seats)
-                .is_ok(),
+            entry.new_game(&config, entry.info.default_seats).is_ok(),
             "{name}: its own default config {config} is refused"
         );
         // ...and one extra field makes it an error that names the field.
