@@ -12,6 +12,7 @@ import {
 } from './mad.js';
 import * as ml from './moonleap.js';
 import { renderChakart } from './chakart.js';
+import * as nv from './naval.js';
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
@@ -32,6 +33,8 @@ let involved = null;
 let askedRematch = false;
 /** The game's title from the match summary. */
 let gameTitle = null;
+/** The game's config: the summary's when it gives one, else the game's default (Bataille Navale's costs). */
+let gameConfig = null;
 
 let socket = null;
 let retryDelay = 500;
@@ -120,6 +123,7 @@ function onMessage(msg) {
       localStorage.removeItem(`plateau.token.${id}`);
     }
     if (msg.code !== 'action/stale') showError(`[${msg.code}] ${msg.message}`);
+    if (isNaval()) nv.onServerError();
     render();
   } else if (msg.type === 'rematch') {
     onRematch(msg);
@@ -151,9 +155,13 @@ function isChakart() {
   return state?.game === 'chakart';
 }
 
+function isNaval() {
+  return state?.game === 'naval';
+}
+
 /** Games drawn on a board (the others show their observation as text). */
 function hasBoard() {
-  return isMad() || isMoonLeap() || isChakart();
+  return isMad() || isMoonLeap() || isChakart() || isNaval();
 }
 
 function myTurn() {
@@ -250,6 +258,8 @@ function render() {
   $('layout').classList.toggle('moonleap', isMoonLeap());
   $('ml-panel').hidden = !isMoonLeap();
   $('ck-panel').hidden = !isChakart();
+  $('layout').classList.toggle('naval', isNaval());
+  $('nv-panel').hidden = !isNaval();
   renderStatus();
   renderInvites();
   if (isMad()) {
@@ -262,6 +272,9 @@ function render() {
   } else if (isChakart()) {
     $('generic-panel').hidden = true;
     renderChakartPage();
+  } else if (isNaval()) {
+    $('generic-panel').hidden = true;
+    renderNavalPage();
   } else {
     renderGeneric();
   }
@@ -452,6 +465,20 @@ function renderChakartPage() {
   renderChakart({ svg: $('board'), panel: $('ck-panel'), state, canAct: canAct(), play, render });
 }
 
+// ---- Bataille Navale -------------------------------------------------------------------------
+
+function renderNavalPage() {
+  for (const bar of ['bar-top', 'bar-bottom']) {
+    $(bar).replaceChildren();
+    $(bar).classList.add('hidden');
+  }
+  // Resign stays in the controls panel; everything else is on the boards and in the naval panel.
+  $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
+  for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
+  $('resign').disabled = pending;
+  nv.renderNaval({ svg: $('board'), panel: $('nv-panel'), state, stateAt, canAct: canAct(), config: gameConfig, play, render });
+}
+
 // ---- Moon Leap -------------------------------------------------------------------------------
 
 /** The legal decisions of this seat, taken apart (empty when it is not this page's turn). */
@@ -557,8 +584,8 @@ function renderGeneric() {
 
 function renderMoves() {
   const list = $('moves');
-  if (isMoonLeap()) {
-    // Three or four seats and chance rolls: one line per logged action, in the seat's colour.
+  if (isMoonLeap() || isNaval()) {
+    // Three or four seats and chance entries: one line per logged action, in the seat's colour.
     list.replaceChildren(...state.moves.map((m, i) => {
       const seat = typeof m.by === 'object' && m.by !== null ? m.by.seat : null;
       const face = ml.rollFace(m.text);
@@ -621,14 +648,16 @@ function tickClocks() {
       node.classList.remove('running', 'low');
       continue;
     }
-    const runs = clocks.running === s || (clocks.running === null && state.status === 'live' && state.to_act.length > 1 && state.to_act.includes(s));
+    const runs = nv.runningSeats(state).includes(s);
     let ms = clocks.remaining_ms[s];
     if (runs) ms -= performance.now() - stateAt;
-    node.textContent = formatClock(ms);
+    // The game's own clocks (Bataille Navale) run only in their phase: a stopped one shows no time.
+    node.textContent = clocks.kind === 'game' && !runs ? '—' : formatClock(ms);
     node.dataset.ms = String(Math.max(0, Math.round(ms)));
     node.classList.toggle('running', runs);
     node.classList.toggle('low', runs && ms < 10000);
   }
+  if (isNaval()) nv.tick({ state, stateAt, canAct: canAct() });
 }
 
 // ---- Start ---------------------------------------------------------------------------------
@@ -657,7 +686,12 @@ async function start() {
     return;
   }
   try {
-    gameTitle = (await api('GET', `/api/matches/${encodeURIComponent(id)}`)).title;
+    const summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
+    gameTitle = summary.title;
+    gameConfig = summary.config ?? null;
+    if (!gameConfig && summary.game === 'naval') {
+      gameConfig = (await api('GET', '/api/games')).games.find((g) => g.name === summary.game)?.default_config ?? null;
+    }
   } catch (err) {
     showError(err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`);
     $('layout').classList.add('hidden');

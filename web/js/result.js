@@ -29,6 +29,8 @@ export function resultSentence(game, outcome, since = '') {
     case 'resign': return t('match.result.resign', { side, loser });
     case 'agreement': return t('match.result.agreed', { side });
     case 'score': return t('match.result.score', { side });
+    case 'last_fleet': return t('match.result.last_fleet', { side });
+    case 'round_limit': return t('match.result.round_limit', { side });
     default: return t('match.result.other', { side, kind: outcome.kind });
   }
 }

@@ -1,0 +1,206 @@
+// A person plays Bataille Navale (seat 1 of 4) against three random bots in headless Chromium,
+// under the game's own clocks (time control `game`: a 25 s placement clock, an 8 s turn clock).
+// Placement: pieces are moved with real mouse drags (one turned with R while dragged), a drop on
+// another piece is refused and snaps back, Ready becomes possible once a piece was picked up
+// (rules/naval.md section 4.5). Battle: orders are planned by clicking boards (green/red aim), one
+// turn uses a special (the cruiser's artillery, once it has the energy), and one turn is left to the
+// clock: the page fires the partial plan itself before the turn runs out (section 5.10).
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, waitMatchReady, rng, screenshot } from './lib.mjs';
+
+const COLS = 'abcdefghijklmn';
+const cellName = (r, c) => `${COLS[c]}${r + 1}`;
+const parse = (name) => ({ r: Number(name.slice(1)) - 1, c: COLS.indexOf(name[0]) });
+
+test('play Bataille Navale: drag the fleet into place, plan and fire orders, a special, the clock fires a partial plan', { timeout: 180000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const res = await fetch(`${server.url}/api/matches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        game: 'naval',
+        config: { placement_seconds: 25, turn_seconds: 8, placement_moves: 8 },
+        seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
+        time_control: { kind: 'game' },
+        creator_seat: 0,
+      }),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    const created = await res.json();
+    const page = await newPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+    await page.goto(`${server.url}${created.url}`);
+    await waitMatchReady(page);
+    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
+    const placementStart = Date.now();
+
+    // ---- Placement ------------------------------------------------------------------------------
+    const pieces = () => page.$$eval('.nv-board.own .nv-piece[data-at]', (els) => Object.fromEntries(els.map((e) => [e.dataset.piece, { at: e.dataset.at, cells: e.dataset.cells.split(' ') }])));
+    let fleet = await pieces();
+    assert.equal(Object.keys(fleet).length, 9, 'six ships and three buoys on my board');
+    assert.equal(await page.isDisabled('#nv-ready'), true, 'Ready waits until a piece is picked up');
+    assert.match(await page.textContent('#nv-countdown'), /^\d+\.\d s left$/, 'the placement countdown shows');
+
+    // Measured inside the page in one go: the boards are redrawn with every state.
+    const centre = (seat, name) => page.evaluate(([s, n]) => {
+      const box = document.querySelector(`rect.nv-cell[data-seat="${s}"][data-cell="${n}"]`).getBoundingClientRect();
+      return [box.x + box.width / 2, box.y + box.height / 2];
+    }, [seat, name]);
+    /** Drags `piece` by its top-left cell so that the top-left lands on `to`; `rotate` presses R on the way. */
+    const drag = async (piece, to, rotate = false) => {
+      const before = await page.evaluate(() => document.body.dataset.version);
+      const [x0, y0] = await centre(0, fleet[piece].cells[0]);
+      const [x1, y1] = await centre(0, to);
+      await page.mouse.move(x0, y0);
+      await page.mouse.down();
+      await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, { steps: 6 });
+      if (rotate) await page.keyboard.press('r');
+      await page.mouse.move(x1, y1, { steps: 6 });
+      await page.mouse.up();
+      return before;
+    };
+    /** A top-left cell where a `long` x `short` piece fits on free cells (ignoring `piece` itself). */
+    const freeSpot = (piece, vertical) => {
+      const taken = new Set(Object.entries(fleet).filter(([p]) => p !== piece).flatMap(([, v]) => v.cells));
+      const n = fleet[piece].cells.length;
+      const short = piece === 'carrier' ? 2 : 1;
+      const long = n / short;
+      const [h, w] = vertical ? [long, short] : [short, long];
+      const spots = [];
+      for (let r = 0; r + h <= 14; r++) {
+        for (let c = 0; c + w <= 14; c++) {
+          let ok = true;
+          for (let i = 0; i < h && ok; i++) for (let j = 0; j < w && ok; j++) ok = !taken.has(cellName(r + i, c + j));
+          if (ok && `${cellName(r, c)}${vertical ? 'v' : 'h'}` !== fleet[piece].at) spots.push(cellName(r, c));
+        }
+      }
+      return spots[Math.floor(spots.length / 2)];
+    };
+    const waitVersion = (before) => page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 10000 });
+
+    // 1. The corvette moves to a free spot, same orientation.
+    const corvetteVertical = fleet.corvette.at.endsWith('v');
+    const spot = freeSpot('corvette', corvetteVertical);
+    await waitVersion(await drag('corvette', spot));
+    await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.at === at,
+      `${spot}${corvetteVertical ? 'v' : 'h'}`, { timeout: 10000 });
+    assert.equal(await page.isDisabled('#nv-ready'), false, 'Ready is possible once a piece was picked up');
+    fleet = await pieces();
+
+    // 2. The battleship is turned with R while dragged.
+    const bsVertical = !fleet.battleship.at.endsWith('v');
+    const bsSpot = freeSpot('battleship', bsVertical);
+    await waitVersion(await drag('battleship', bsSpot, true));
+    await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="battleship"]')?.dataset.at === at,
+      `${bsSpot}${bsVertical ? 'v' : 'h'}`, { timeout: 10000 });
+    fleet = await pieces();
+
+    // 3. A drop on the carrier is refused by the server and the corvette goes back.
+    const corvetteAt = fleet.corvette.at;
+    const carrierTop = fleet.carrier.cells[0];
+    await drag('corvette', carrierTop);
+    await page.waitForSelector('#error:not(.hidden)', { timeout: 10000 });
+    assert.match(await page.textContent('#error'), /action\/illegal/);
+    await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.at === at, corvetteAt, { timeout: 5000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'naval-placement');
+
+    await page.click('#nv-ready');
+    await page.waitForFunction(() => document.body.dataset.nvPhase === 'battle', null, { timeout: 30000 });
+    assert.ok(Date.now() - placementStart < 25000, 'placement finished within its clock');
+    const movesText = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.textContent));
+    assert.ok((await movesText()).includes(`corvette@${corvetteAt}`), 'the drag was logged as a placement move');
+
+    // ---- Battle -----------------------------------------------------------------------------------
+    const rand = rng(20261130);
+    const myTurn = () => page.waitForFunction(() => document.body.dataset.status === 'finished'
+      || (document.body.dataset.myTurn === 'true' && document.body.dataset.nvFiring === 'false'), null, { timeout: 60000 });
+    // My battle turn is over once the server moved on (not merely while an order is on its way).
+    const notMyTurn = () => page.waitForFunction(() => document.body.dataset.nvTurn !== 'mine', null, { timeout: 15000 });
+    /** Hovers cells of opponents' boards until the page shows a legal (green) aim; returns its order text. */
+    const aimLegal = async () => {
+      for (let i = 0; i < 60; i++) {
+        const seat = 1 + Math.floor(rand() * 3);
+        const [x, y] = await centre(seat, cellName(Math.floor(rand() * 14), Math.floor(rand() * 14)));
+        await page.mouse.move(x, y);
+        const aim = await page.evaluate(() => [document.querySelector('svg.board').dataset.aim, document.querySelector('svg.board').dataset.aimText]);
+        if (aim[0] === 'ok') return [x, y, aim[1]];
+      }
+      throw new Error('no legal aim found');
+    };
+
+    let turns = 0;
+    let special = null;
+    while (turns < 8 && !special) {
+      await myTurn();
+      if (await page.evaluate(() => document.body.dataset.status === 'finished')) break;
+      turns += 1;
+      if (turns === 1) {
+        // My own board is never a target: the aim is red there.
+        const [ox, oy] = await centre(0, 'g7');
+        await page.mouse.move(ox, oy);
+        assert.equal(await page.getAttribute('svg.board', 'data-aim'), 'bad');
+      }
+      const cruiser = Number(await page.getAttribute('.nv-ship[data-ship="cruiser"]', 'data-energy'));
+      const artillery = page.locator('.nv-mode[data-mode="artillery"]');
+      if (cruiser >= 200) {
+        await page.click('.nv-ship[data-ship="cruiser"]');
+        assert.equal(await artillery.isDisabled(), false, `artillery costs 200, the cruiser has ${cruiser}`);
+        await artillery.click();
+        const [x, y, text] = await aimLegal();
+        assert.match(text, /^cruiser:artillery [234]:[a-m]\d+$/);
+        await page.mouse.click(x, y);
+        assert.equal(await page.getAttribute('.nv-ship[data-ship="cruiser"]', 'data-order'), text);
+        special = text;
+      } else {
+        await page.click('.nv-ship[data-ship="cruiser"]');
+        assert.equal(await artillery.isDisabled(), true, `the cruiser has ${cruiser} energy, artillery costs 200`);
+      }
+      // The carrier fires a normal shot; everyone else passes by default.
+      await page.click('.nv-ship[data-ship="carrier"]');
+      const [x, y, text] = await aimLegal();
+      await page.mouse.click(x, y);
+      assert.equal(await page.getAttribute('.nv-ship[data-ship="carrier"]', 'data-order'), text);
+      await page.click('#nv-fire');
+      await notMyTurn();
+      if (special) {
+        // The turn just resolved: its announcements are in the banner and its cells light up.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await screenshot(page, 'naval-battle');
+        assert.match(await page.textContent('#nv-banner'), /Turn of Seat 1[^]*cruiser: artillery on Seat [234] [a-m]\d+/);
+      }
+      const log = await movesText();
+      assert.ok(log.includes(text), `the carrier's order ${text} is in the move list`);
+      if (special) assert.ok(log.includes(special), `the special ${special} is in the move list`);
+    }
+    assert.ok(special, `a special was fired within ${turns} turns`);
+    // Every resolved order is announced to all (section 13): the special is in the battle log.
+    await page.waitForSelector(`#nv-log li[data-order="${special}"]`, { timeout: 15000 });
+
+    // ---- A turn left to the clock ------------------------------------------------------------
+    await myTurn();
+    const started = Date.now();
+    const before = (await movesText()).length;
+    await page.click('.nv-ship[data-ship="carrier"]');
+    const [cx, cy, carrierOrder] = await aimLegal();
+    await page.mouse.click(cx, cy);
+    await notMyTurn();
+    const waited = Date.now() - started;
+    assert.ok(waited > 5000, `the page waited for the clock (${waited} ms)`);
+    const after = (await movesText()).slice(before);
+    const mine = after.filter((m) => /^[a-z]+:/.test(m)).slice(0, 6);
+    assert.equal(mine[0], carrierOrder, 'the planned order went first, fired by the page before the clock ran out');
+    const sunk = await page.$$eval('.nv-ship.sunk', (els) => els.map((e) => e.dataset.ship));
+    const rest = ['cruiser', 'battleship', 'frigate', 'submarine', 'corvette'].filter((s) => !sunk.includes(s)).map((s) => `${s}:pass`);
+    assert.deepEqual(mine.slice(1, 1 + rest.length), rest, 'the ships without an order passed');
+    assert.deepEqual(page.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});

@@ -1,0 +1,1046 @@
+// Bataille Navale on the match page (rules/naval.md): the four 14x14 boards in the fixed 2x2
+// layout of section 3, the secret placement (drag and rotate your pieces under the placement
+// clock), and the battle turn (an order per ship, planned in any order, fired together).
+//
+// Everything drawn comes from the seat's observation (crates/games/naval/src/observe.rs); the
+// server decides legality. Two things need a little of the rules here, for feedback only:
+// - the shape of each special's area (section 6.5: sizes, shifted inward at the edges), to show the
+//   cells a click would cover and to write the aim in its normalised form;
+// - whether an order is possible for a ship the server has not asked about yet. The server's legal
+//   list covers only the ship it is waiting for (`next_ship`), because the engine takes the orders
+//   one at a time in importance order (section 5.3a); for that ship the list is the answer. For the
+//   others the page checks what it can see (energy against cost, own ship cell for a shield, EMP
+//   status, torpedo edges) and the shootable cells of the list, and when the plan is fired each
+//   order is checked against the server's list again before it is sent.
+
+import { el } from './api.js';
+import { t } from './i18n.js';
+import { svgEl } from './mad.js';
+import { seatLabel } from './seats.js';
+
+// ---- Notation and geometry (sections 2, 3, 6.5, 9, 13b) ---------------------------------------
+
+const SIDE = 14;
+const COLS = 'abcdefghijklmn';
+/** Ships in importance order (section 2); the engine takes their orders in this order. */
+export const SHIPS = ['carrier', 'cruiser', 'battleship', 'frigate', 'submarine', 'corvette'];
+/** The two specials of each ship (section 9), in the order the table lists them. */
+const SPECIALS = {
+  carrier: ['bombing', 'emp'], cruiser: ['artillery', 'heavy'], battleship: ['charges', 'radar'],
+  frigate: ['rockets', 'missile'], submarine: ['torpedo', 'sonar'], corvette: ['shield', 'satellite'],
+};
+/** Area of each aimed special: [rows, cols, row of the aim inside, col of the aim inside] (section 6.5). */
+const AREAS = {
+  satellite: [5, 5, 2, 2], sonar: [5, 5, 2, 2], rockets: [5, 5, 2, 2], missile: [4, 4, 1, 1],
+  charges: [7, 7, 3, 3], radar: [7, 7, 3, 3], artillery: [2, 2, 0, 0], heavy: [3, 3, 1, 1],
+  shield: [3, 3, 1, 1], bombingh: [1, 8, 0, 3], bombingv: [8, 1, 3, 0],
+};
+/** Torpedo direction from shooter to adjacent target (the table of section 3). */
+const TORPEDO_DIR = { '0>1': 'right', '1>0': 'left', '3>2': 'right', '2>3': 'left', '0>3': 'down', '3>0': 'up', '1>2': 'down', '2>1': 'up' };
+/** Costs when the match summary does not give the config (the defaults of section 9). */
+const DEFAULT_COSTS = {
+  shield: 350, satellite: 250, torpedo: 450, sonar: 250, rockets: 500, missile: 700,
+  charges: 300, radar: 300, artillery: 200, heavy: 450, bombing: 400, emp: 1000,
+};
+
+/** Cell name of (row, col), both 0-based: (4, 12) is `m5`. */
+export function cellName(r, c) {
+  return `${COLS[c]}${r + 1}`;
+}
+
+/** `{r, c}` of a cell name, or null. */
+export function parseCell(name) {
+  const m = /^([a-n])(\d{1,2})$/.exec(name || '');
+  if (!m) return null;
+  const r = Number(m[2]) - 1;
+  return r >= 0 && r < SIDE ? { r, c: COLS.indexOf(m[1]) } : null;
+}
+
+const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
+
+function rectCells(r0, c0, h, w) {
+  const out = [];
+  for (let r = r0; r < r0 + h; r++) for (let c = c0; c < c0 + w; c++) out.push(cellName(r, c));
+  return out;
+}
+
+/**
+ * The cells of `ability`'s area aimed at (r, c), shifted inward so it keeps its full size
+ * (section 6.5), and the aim that needs no shift (the notation's normalised aim, section 6.5a).
+ */
+export function areaOf(ability, r, c, vertical = false) {
+  const [h, w, oh, ow] = AREAS[ability === 'bombing' ? `bombing${vertical ? 'v' : 'h'}` : ability];
+  const ar = clamp(r, oh, SIDE - h + oh);
+  const ac = clamp(c, ow, SIDE - w + ow);
+  return { aim: cellName(ar, ac), cells: rectCells(ar - oh, ac - ow, h, w) };
+}
+
+/** The bounding box `{r0, c0, h, w}` of a list of cell names. */
+function bbox(cells) {
+  const ps = cells.map(parseCell).filter(Boolean);
+  const rs = ps.map((p) => p.r);
+  const cs = ps.map((p) => p.c);
+  const r0 = Math.min(...rs);
+  const c0 = Math.min(...cs);
+  return { r0, c0, h: Math.max(...rs) - r0 + 1, w: Math.max(...cs) - c0 + 1 };
+}
+
+const isBuoy = (piece) => piece.startsWith('buoy');
+
+/** The placement text of `piece` with its top-left cell at (r, c) (section 13b). */
+function placementText(piece, r, c, vertical) {
+  return `${piece}@${cellName(r, c)}${isBuoy(piece) ? '' : vertical ? 'v' : 'h'}`;
+}
+
+/** Takes an order text apart: `{ship, kind, seat (0-based) | null, cell | null, extra}`. */
+export function parseOrder(text) {
+  const m = /^([a-z]+):([a-z]+)(?: (\d)(?::(\S+))?)?$/.exec(text || '');
+  if (!m) return null;
+  return { ship: m[1], kind: m[2], seat: m[3] ? Number(m[3]) - 1 : null, arg: m[4] || null };
+}
+
+// ---- Page state -------------------------------------------------------------------------------
+
+const ui = {
+  ctx: null,
+  version: null,
+  /** Placement: the piece being dragged: `{piece, h, w, vertical, offR, offC, r, c}`. */
+  drag: null,
+  /** Placement: a drop sent and not yet answered, drawn where it was dropped: `{piece, cells}`. */
+  moving: null,
+  /** Rule 4.5: Ready is enabled once a piece has been picked up (dropping it back is enough). */
+  pickedUp: false,
+  /** The piece the Rotate button and the R key act on. */
+  selectedPiece: null,
+  /** Battle: the turn the plan belongs to, the plan (ship -> {text, seat, cells, kind}), choices. */
+  turnKey: null,
+  plan: new Map(),
+  ship: null,
+  mode: 'fire',
+  vertical: false,
+  /** The cell under the pointer: `{seat, r, c}` or null. */
+  hover: null,
+  /** The plan is being sent, one order per state. */
+  firing: false,
+  autoFired: false,
+  /** Announcements: the last turn as last seen, the log, the banner lines. */
+  lastTurn: null,
+  log: [],
+  banner: [],
+  bannerKey: '',
+  /** Cells that changed with the last states, to highlight: key `seat:cell` -> kind. */
+  flash: new Map(),
+  flashTimer: null,
+  prevBoards: null,
+  message: '',
+  costs: DEFAULT_COSTS,
+  attached: null,
+};
+
+/** Takes the specials' costs from the match's config when the page knows it. */
+export function setConfig(config) {
+  if (config?.costs) ui.costs = { ...DEFAULT_COSTS, ...config.costs };
+}
+
+// ---- Reading the state ------------------------------------------------------------------------
+
+const obsOf = () => ui.ctx.state.observation;
+const me = () => obsOf().viewer;
+
+function myBoard() {
+  const v = me();
+  return v === null || v === undefined ? null : obsOf().boards[v];
+}
+
+function phase() {
+  return obsOf()?.phase || '';
+}
+
+/** It is this page's battle turn and the server waits for one of its ships. */
+function myBattleTurn() {
+  const obs = obsOf();
+  return obs.phase === 'battle' && obs.viewer !== null && obs.current === obs.viewer && Boolean(obs.next_ship)
+    && ui.ctx.state.status === 'live';
+}
+
+function placing() {
+  const b = myBoard();
+  return phase() === 'placement' && b && !b.ready && ui.ctx.state.status === 'live';
+}
+
+/** The seats whose clocks run now (the `running_seats` of the clock contract, else `running`). */
+export function runningSeats(state) {
+  const c = state.clocks;
+  if (!c || c.kind === 'none' || !c.remaining_ms) return [];
+  if (Array.isArray(c.running_seats)) return c.running_seats;
+  if (c.running !== null && c.running !== undefined) return [c.running];
+  return state.status === 'live' && state.to_act.length > 1 ? state.to_act : [];
+}
+
+/** Milliseconds left on this seat's running clock, or null when it does not run. */
+function myRemaining() {
+  const { state, stateAt } = ui.ctx;
+  const v = me();
+  if (v === null || !runningSeats(state).includes(v)) return null;
+  return state.clocks.remaining_ms[v] - (performance.now() - stateAt);
+}
+
+const shipIndex = (ship) => SHIPS.indexOf(ship);
+const sunkNames = (b) => new Set((b?.sunk || []).map((p) => p.piece));
+
+/** This seat's ships with what the panel shows about them. */
+function myShips() {
+  const obs = obsOf();
+  const b = myBoard();
+  const sunk = sunkNames(b);
+  const given = new Map((obs.plan || []).map((text) => [parseOrder(text)?.ship, text]));
+  const next = shipIndex(obs.next_ship);
+  return SHIPS.map((name, i) => ({
+    name,
+    energy: b?.energy?.[i] ?? 0,
+    sunk: sunk.has(name),
+    given: given.get(name) || null,
+    // Ships before the one the server waits for have had their turn (given or skipped).
+    open: myBattleTurn() && !sunk.has(name) && i >= next,
+  }));
+}
+
+/** Cells `seat:cell` the server accepts a normal shot at (any ship's `fire` texts in the list). */
+function shootable() {
+  const out = new Set();
+  for (const text of ui.ctx.state.legal || []) {
+    const m = /^[a-z]+:fire (\d):([a-n]\d+)$/.exec(text);
+    if (m) out.add(`${Number(m[1]) - 1}:${m[2]}`);
+  }
+  return out;
+}
+
+/** Whether `ship` may choose `ability` now (the legal list for the ship asked; energy otherwise). */
+function specialPossible(ship, ability) {
+  if (ship === obsOf().next_ship) return (ui.ctx.state.legal || []).some((x) => x.startsWith(`${ship}:${ability} `));
+  const energy = myBoard()?.energy?.[shipIndex(ship)] ?? 0;
+  return energy >= (ui.costs[ability] ?? Infinity);
+}
+
+function aliveSeats() {
+  return obsOf().boards.filter((b) => !b.eliminated).map((b) => b.seat);
+}
+
+/** The torpedo directions from this seat to `target` (section 3, with the duel exception). */
+function torpedoDirs(target) {
+  const v = me();
+  const alive = aliveSeats();
+  if (alive.length === 2 && (v + 2) % 4 === target) return ['right', 'left', 'down', 'up'];
+  const d = TORPEDO_DIR[`${v}>${target}`];
+  return d ? [d] : [];
+}
+
+/**
+ * The order `ship` would get in mode `mode` aimed at (seat, r, c): `{text, cells, ok, seat, kind}`,
+ * or null when the mode aims at nothing (pass).
+ */
+function candidate(ship, mode, seat, r, c) {
+  const obs = obsOf();
+  const v = me();
+  const board = obs.boards[seat];
+  const opponent = seat !== v && !board.eliminated;
+  const target = seat + 1;
+  const cell = cellName(r, c);
+  let text = null;
+  let cells = [cell];
+  let ok = opponent;
+  if (mode === 'pass') return null;
+  if (mode === 'fire') {
+    text = `${ship}:fire ${target}:${cell}`;
+    // Two ships of one plan never fire at the same cell (section 5.5).
+    const taken = [...ui.plan].some(([s, o]) => s !== ship && o.kind === 'fire' && o.seat === seat && o.cells[0] === cell);
+    ok = opponent && shootable().has(`${seat}:${cell}`) && !taken;
+    if (ship === obs.next_ship) ok = !taken && ui.ctx.state.legal.includes(text);
+    return { text, cells, ok, seat, kind: mode };
+  }
+  if (mode === 'emp') {
+    text = `${ship}:emp ${target}`;
+    cells = rectCells(0, 0, SIDE, SIDE);
+    ok = opponent && board.emp_turns_left === 0 && !board.emp_immune;
+  } else if (mode === 'torpedo') {
+    const dirs = opponent ? torpedoDirs(seat) : [];
+    if (dirs.length === 0) return { text: null, cells, ok: false, seat, kind: mode };
+    // In the duel every edge is open: take the one nearest the pointer.
+    const dist = { right: c, left: SIDE - 1 - c, down: r, up: SIDE - 1 - r };
+    const dir = dirs.reduce((a, d) => (dist[d] < dist[a] ? d : a));
+    const across = dir === 'right' || dir === 'left';
+    text = `${ship}:torpedo ${target}:${dir}${across ? r + 1 : COLS[c]}`;
+    cells = across ? rectCells(r, 0, 1, SIDE) : rectCells(0, c, SIDE, 1);
+  } else if (mode === 'shield') {
+    // The shield is centred on a cell of one of the owner's unsunk ships, not the corvette (10.1).
+    text = `${ship}:shield ${target}:${cell}`;
+    cells = areaOf('shield', r, c).cells;
+    const b = obs.boards[seat];
+    const sunk = sunkNames(b);
+    ok = seat === v && (b.fleet || []).some((p) => SHIPS.includes(p.piece) && p.piece !== 'corvette'
+      && !sunk.has(p.piece) && p.cells.includes(cell));
+  } else {
+    const area = areaOf(mode, r, c, ui.vertical);
+    text = `${ship}:${mode} ${target}:${area.aim}${mode === 'bombing' ? (ui.vertical ? 'v' : 'h') : ''}`;
+    cells = area.cells;
+  }
+  ok = ok && specialPossible(ship, mode);
+  if (ship === obs.next_ship) ok = ui.ctx.state.legal.includes(text);
+  return { text, cells, ok, seat, kind: mode };
+}
+
+// ---- Drawing ----------------------------------------------------------------------------------
+
+const CELL = 24;
+const LABEL = 16;
+const HEAD = 24;
+const PAD = 14;
+const BW = LABEL + SIDE * CELL + PAD;
+const BH = HEAD + LABEL + SIDE * CELL + PAD;
+/** Grid slot [column, row] of each seat: 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left. */
+const SLOT = [[0, 0], [1, 0], [1, 1], [0, 1]];
+
+function origin(seat) {
+  const [sx, sy] = SLOT[seat];
+  return [sx * BW + LABEL, sy * BH + HEAD + LABEL];
+}
+
+/** The board and cell under SVG point (x, y): `{seat, r, c, inside}` or null (off every board). */
+function locate(x, y, seat = null) {
+  const seats = seat === null ? [0, 1, 2, 3] : [seat];
+  for (const s of seats) {
+    const [ox, oy] = origin(s);
+    const c = Math.floor((x - ox) / CELL);
+    const r = Math.floor((y - oy) / CELL);
+    const inside = r >= 0 && r < SIDE && c >= 0 && c < SIDE;
+    if (inside || seat !== null) return { seat: s, r, c, inside };
+  }
+  return null;
+}
+
+function svgPoint(svg, ev) {
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX;
+  pt.y = ev.clientY;
+  const m = svg.getScreenCTM();
+  return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
+}
+
+function cellRect(seat, name, cls, extra = {}) {
+  const p = parseCell(name);
+  if (!p) return null;
+  const [ox, oy] = origin(seat);
+  return svgEl('rect', { x: ox + p.c * CELL, y: oy + p.r * CELL, width: CELL, height: CELL, class: cls, ...extra });
+}
+
+function cellCentre(seat, name) {
+  const p = parseCell(name);
+  const [ox, oy] = origin(seat);
+  return [ox + p.c * CELL + CELL / 2, oy + p.r * CELL + CELL / 2];
+}
+
+/** A piece as a rounded bar over its cells, with its short name. */
+function drawPiece(seat, piece, cells, cls, attrs = {}) {
+  const [ox, oy] = origin(seat);
+  const box = bbox(cells);
+  const g = svgEl('g', { class: `nv-piece ${cls}`, 'data-piece': piece, 'data-cells': cells.join(' '), ...attrs });
+  const x = ox + box.c0 * CELL + 2;
+  const y = oy + box.r0 * CELL + 2;
+  const w = box.w * CELL - 4;
+  const h = box.h * CELL - 4;
+  if (isBuoy(piece)) {
+    g.append(svgEl('circle', { class: 'nv-body', cx: x + w / 2, cy: y + h / 2, r: CELL / 2 - 5 }));
+  } else {
+    g.append(svgEl('rect', { class: 'nv-body', x, y, width: w, height: h, rx: 7 }));
+    const label = svgEl('text', { class: 'nv-label', x: x + w / 2, y: y + h / 2 });
+    label.textContent = t(`nv.short.${piece}`);
+    g.append(label);
+  }
+  const title = svgEl('title');
+  title.textContent = t(`nv.ship.${isBuoy(piece) ? 'buoy' : piece}`);
+  g.append(title);
+  return g;
+}
+
+function drawMarks(seat, names, kind) {
+  const g = svgEl('g', { class: `nv-marks ${kind}` });
+  for (const name of names || []) {
+    if (!parseCell(name)) continue;
+    const [cx, cy] = cellCentre(seat, name);
+    const attrs = { 'data-seat': seat, 'data-cell': name };
+    if (kind === 'hit') {
+      g.append(svgEl('path', { class: 'nv-hit', d: `M${cx - 6} ${cy - 6}L${cx + 6} ${cy + 6}M${cx + 6} ${cy - 6}L${cx - 6} ${cy + 6}`, ...attrs }));
+    } else if (kind === 'miss') {
+      g.append(svgEl('circle', { class: 'nv-miss', cx, cy, r: 3.5, ...attrs }));
+    } else if (kind === 'deflected') {
+      g.append(svgEl('path', { class: 'nv-deflected', d: `M${cx} ${cy - 7}L${cx + 7} ${cy}L${cx} ${cy + 7}L${cx - 7} ${cy}Z`, ...attrs }));
+    } else if (kind === 'contact') {
+      g.append(svgEl('circle', { class: 'nv-contact', cx, cy, r: 7, ...attrs }));
+    } else if (kind === 'clear') {
+      g.append(svgEl('circle', { class: 'nv-clear', cx, cy, r: 1.8, ...attrs }));
+    } else if (kind === 'sunk-buoy') {
+      g.append(svgEl('circle', { class: 'nv-sunk-buoy', cx, cy, r: 7, ...attrs }));
+    }
+  }
+  return g;
+}
+
+/** The whole drawing of one seat's board as this viewer knows it. */
+function drawBoard(seat) {
+  const { state } = ui.ctx;
+  const obs = state.observation;
+  const b = obs.boards[seat];
+  const [ox, oy] = origin(seat);
+  const own = obs.viewer === seat;
+  const g = svgEl('g', { class: `nv-board nv-seat-${seat}${own ? ' own' : ''}${b.eliminated ? ' out' : ''}`, 'data-seat': seat });
+
+  // Title: seat, player, statuses.
+  const bits = [seatLabel(state.game, seat)];
+  const info = state.seats.find((x) => x.seat === seat);
+  if (own) bits.push(t('seat.you'));
+  else if (info?.kind === 'bot') bits.push(`${t('seat.bot')} ${info.bot}`);
+  if (b.eliminated) bits.push(t('nv.out'));
+  if (obs.phase === 'placement' || obs.phase === 'layout') bits.push(t(b.ready ? 'nv.ready.badge' : 'nv.placing'));
+  if (b.emp_turns_left > 0) bits.push(t('nv.emp.badge', { n: b.emp_turns_left }));
+  else if (b.emp_immune) bits.push(t('nv.immune'));
+  if (b.shield_up) bits.push(b.shield ? t('nv.shield.charges', { n: b.shield.charges }) : t('nv.shield.up'));
+  const title = svgEl('text', { class: 'nv-title', x: ox, y: oy - LABEL - 8 });
+  title.textContent = bits.join(' · ');
+  g.append(title);
+  for (let i = 0; i < SIDE; i++) {
+    const col = svgEl('text', { class: 'coord', x: ox + i * CELL + CELL / 2, y: oy - 8 });
+    col.textContent = COLS[i];
+    const row = svgEl('text', { class: 'coord', x: ox - 9, y: oy + i * CELL + CELL / 2 });
+    row.textContent = String(i + 1);
+    g.append(col, row);
+  }
+
+  const cells = svgEl('g', { class: 'nv-cells' });
+  for (let r = 0; r < SIDE; r++) {
+    for (let c = 0; c < SIDE; c++) {
+      cells.append(svgEl('rect', { class: 'nv-cell', x: ox + c * CELL, y: oy + r * CELL, width: CELL, height: CELL, 'data-seat': seat, 'data-cell': cellName(r, c) }));
+    }
+  }
+  g.append(cells);
+
+  const intel = b.intel;
+  for (const name of intel?.scanned || []) g.append(cellRect(seat, name, 'nv-scanned'));
+  for (const blk of b.blocks || []) {
+    for (const name of blk.cells) g.append(cellRect(seat, name, `nv-block nv-owner-${blk.owner}`, { 'data-owner': blk.owner }));
+  }
+  if (b.shield) {
+    const box = bbox(b.shield.cells);
+    g.append(svgEl('rect', { class: 'nv-shield', x: ox + box.c0 * CELL + 1, y: oy + box.r0 * CELL + 1, width: box.w * CELL - 2, height: box.h * CELL - 2, rx: 6 }));
+  }
+
+  // Pieces: the whole fleet when the viewer may see it (own board, an eliminated board, the end),
+  // else what is public (sunk ships, a revealed frigate) and the viewer's satellite finds.
+  const sunk = sunkNames(b);
+  if (b.fleet) {
+    for (const p of b.fleet) {
+      const moving = own && ui.moving?.piece === p.piece;
+      if ((own && ui.drag?.piece === p.piece) || moving) continue;
+      g.append(drawPiece(seat, p.piece, p.cells, `${own ? 'mine' : 'revealed'}${sunk.has(p.piece) ? ' sunk' : ''}`, { 'data-at': p.at }));
+    }
+    if (own && ui.moving) g.append(drawPiece(seat, ui.moving.piece, ui.moving.cells, 'mine moving'));
+  } else {
+    for (const p of b.sunk || []) g.append(drawPiece(seat, p.piece, p.cells, 'sunk', { 'data-at': p.at }));
+    if (b.revealed_frigate && !sunk.has('frigate')) g.append(drawPiece(seat, 'frigate', b.revealed_frigate.cells, 'found'));
+    for (const p of intel?.found || []) if (!sunk.has(p.piece)) g.append(drawPiece(seat, p.piece, p.cells, 'found'));
+  }
+  g.append(drawMarks(seat, [...(intel?.sonar || []), ...(intel?.radar || [])], 'contact'));
+  g.append(drawMarks(seat, [...(b.torpedo_clear || []), ...(b.charges_clear || [])], 'clear'));
+  g.append(drawMarks(seat, b.misses, 'miss'));
+  g.append(drawMarks(seat, b.deflected, 'deflected'));
+  g.append(drawMarks(seat, b.hits, 'hit'));
+  g.append(drawMarks(seat, b.sunk_buoys, 'sunk-buoy'));
+  for (const [key, kind] of ui.flash) {
+    const [s, name] = key.split(':');
+    if (Number(s) === seat) g.append(cellRect(seat, name, `nv-flash ${kind}`));
+  }
+
+  if (b.eliminated) {
+    g.append(svgEl('rect', { class: 'nv-out', x: ox, y: oy, width: SIDE * CELL, height: SIDE * CELL }));
+    const word = svgEl('text', { class: 'nv-out-text', x: ox + (SIDE * CELL) / 2, y: oy + (SIDE * CELL) / 2 });
+    word.textContent = t('nv.out');
+    g.append(word);
+  }
+  const acting = state.status === 'live' && state.to_act.includes(seat);
+  g.append(svgEl('rect', { class: `nv-frame${acting ? ' to-act' : ''}${own ? ' own' : ''}`, x: ox, y: oy, width: SIDE * CELL, height: SIDE * CELL }));
+  return g;
+}
+
+/** What follows the pointer: the dragged piece, the aimed area, the planned orders. */
+function drawOverlay() {
+  const g = svgEl('g', { class: 'nv-overlay', id: 'nv-overlay' });
+  const svg = ui.ctx.svg;
+  delete svg.dataset.aim;
+  delete svg.dataset.aimText;
+  const v = me();
+  if (ui.drag && v !== null) {
+    const d = ui.drag;
+    const h = d.vertical ? d.long : d.short;
+    const w = d.vertical ? d.short : d.long;
+    const inside = d.r >= 0 && d.c >= 0 && d.r + h <= SIDE && d.c + w <= SIDE;
+    const text = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE ? placementText(d.piece, d.r, d.c, d.vertical) : null;
+    const ok = inside && (ui.ctx.state.legal || []).includes(text);
+    const cells = [];
+    for (let r = d.r; r < d.r + h; r++) for (let c = d.c; c < d.c + w; c++) if (r >= 0 && c >= 0 && r < SIDE && c < SIDE) cells.push(cellName(r, c));
+    if (cells.length) {
+      g.append(drawPiece(v, d.piece, cells, `ghost ${ok ? 'ok' : 'bad'}`));
+      for (const name of cells) g.append(cellRect(v, name, `nv-aim ${ok ? 'ok' : 'bad'}`));
+    }
+    svg.dataset.aim = ok ? 'ok' : 'bad';
+  }
+  if (myBattleTurn()) {
+    for (const [ship, o] of ui.plan) {
+      if (o.kind === 'fire') {
+        const [cx, cy] = cellCentre(o.seat, o.cells[0]);
+        g.append(svgEl('circle', { class: 'nv-planned fire', cx, cy, r: 9, 'data-ship': ship }));
+      } else {
+        const box = bbox(o.cells);
+        const [ox, oy] = origin(o.seat);
+        g.append(svgEl('rect', { class: 'nv-planned area', x: ox + box.c0 * CELL + 2, y: oy + box.r0 * CELL + 2, width: box.w * CELL - 4, height: box.h * CELL - 4, 'data-ship': ship }));
+      }
+    }
+    const hv = ui.hover;
+    if (hv && ui.ship && !ui.firing) {
+      const cand = candidate(ui.ship, ui.mode, hv.seat, hv.r, hv.c);
+      if (cand) {
+        for (const name of cand.cells) g.append(cellRect(hv.seat, name, `nv-aim ${cand.ok ? 'ok' : 'bad'}`));
+        svg.dataset.aim = cand.ok ? 'ok' : 'bad';
+        if (cand.text) svg.dataset.aimText = cand.text;
+      }
+    }
+  }
+  return g;
+}
+
+function redrawOverlay() {
+  const svg = ui.ctx.svg;
+  const old = svg.querySelector('#nv-overlay');
+  const fresh = drawOverlay();
+  if (old) old.replaceWith(fresh);
+  else svg.append(fresh);
+}
+
+function drawAll() {
+  const svg = ui.ctx.svg;
+  svg.setAttribute('viewBox', `0 0 ${2 * BW} ${2 * BH}`);
+  svg.setAttribute('class', 'board naval');
+  svg.setAttribute('role', 'group');
+  svg.setAttribute('aria-label', t('nv.boards'));
+  svg.replaceChildren(...[0, 1, 2, 3].map(drawBoard), drawOverlay());
+}
+
+// ---- Pointer and keys -------------------------------------------------------------------------
+
+/** The own piece covering (r, c), or null. */
+function pieceAt(r, c) {
+  const b = myBoard();
+  const name = cellName(r, c);
+  return (b?.fleet || []).find((p) => p.cells.includes(name)) || null;
+}
+
+function onPointerDown(ev) {
+  if (ev.button !== 0 || !placing() || !ui.ctx.canAct) return;
+  const pt = svgPoint(ui.ctx.svg, ev);
+  const at = locate(pt.x, pt.y);
+  if (!at || at.seat !== me()) return;
+  const p = pieceAt(at.r, at.c);
+  if (!p) return;
+  ev.preventDefault();
+  const box = bbox(p.cells);
+  const vertical = p.at.endsWith('v');
+  ui.drag = {
+    piece: p.piece, vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w),
+    offR: at.r - box.r0, offC: at.c - box.c0, r: box.r0, c: box.c0, from: p.at,
+  };
+  ui.pickedUp = true;
+  ui.selectedPiece = p.piece;
+  ui.message = '';
+  ui.ctx.svg.setPointerCapture?.(ev.pointerId);
+  drawAll();
+  renderPanel();
+}
+
+function onPointerMove(ev) {
+  const pt = svgPoint(ui.ctx.svg, ev);
+  if (ui.drag) {
+    const at = locate(pt.x, pt.y, me());
+    const r = at.r - ui.drag.offR;
+    const c = at.c - ui.drag.offC;
+    if (r !== ui.drag.r || c !== ui.drag.c) {
+      ui.drag.r = r;
+      ui.drag.c = c;
+      redrawOverlay();
+    }
+    return;
+  }
+  const at = locate(pt.x, pt.y);
+  const hv = at ? { seat: at.seat, r: at.r, c: at.c } : null;
+  if (JSON.stringify(hv) !== JSON.stringify(ui.hover)) {
+    ui.hover = hv;
+    if (myBattleTurn()) redrawOverlay();
+  }
+}
+
+function onPointerUp() {
+  const d = ui.drag;
+  if (!d) return;
+  ui.drag = null;
+  const inBoard = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE;
+  const text = inBoard ? placementText(d.piece, d.r, d.c, d.vertical) : null;
+  if (!text) ui.message = t('nv.offboard');
+  else if (text !== `${d.piece}@${d.from}`) sendPlacement(d.piece, text, d);
+  drawAll();
+  renderPanel();
+}
+
+/**
+ * Sends a placement. Any drop inside the board goes to the server, which says why a refused one
+ * is refused; until it answers, the piece is drawn where it was dropped.
+ */
+function sendPlacement(piece, text, d) {
+  const h = d.vertical ? d.long : d.short;
+  const w = d.vertical ? d.short : d.long;
+  ui.moving = { piece, cells: rectCells(d.r, d.c, Math.min(h, SIDE - d.r), Math.min(w, SIDE - d.c)) };
+  ui.ctx.play(text);
+}
+
+/** Rotates a placed piece a quarter turn about its top-left cell. */
+function rotatePiece(name) {
+  const p = (myBoard()?.fleet || []).find((x) => x.piece === name);
+  if (!p || isBuoy(p.piece) || !placing() || !ui.ctx.canAct) return;
+  const box = bbox(p.cells);
+  const vertical = !p.at.endsWith('v');
+  ui.pickedUp = true;
+  ui.selectedPiece = p.piece;
+  sendPlacement(p.piece, placementText(p.piece, box.r0, box.c0, vertical), {
+    vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r: box.r0, c: box.c0,
+  });
+}
+
+function pieceUnderPointer(ev) {
+  const pt = svgPoint(ui.ctx.svg, ev);
+  const at = locate(pt.x, pt.y);
+  return at && at.seat === me() ? pieceAt(at.r, at.c) : null;
+}
+
+function onClick(ev) {
+  if (!myBattleTurn() || ui.firing || !ui.ctx.canAct || !ui.ship) return;
+  const pt = svgPoint(ui.ctx.svg, ev);
+  const at = locate(pt.x, pt.y);
+  if (!at) return;
+  const cand = candidate(ui.ship, ui.mode, at.seat, at.r, at.c);
+  if (!cand || !cand.ok) return;
+  ui.plan.set(ui.ship, cand);
+  ui.message = '';
+  // On to the next ship without an order, so a plan is a few clicks.
+  const open = myShips().filter((s) => s.open && !ui.plan.has(s.name));
+  if (open.length) {
+    ui.ship = open[0].name;
+    ui.mode = 'fire';
+  }
+  drawAll();
+  renderPanel();
+}
+
+function onKey(ev) {
+  if (!ui.ctx || ev.target?.tagName === 'INPUT') return;
+  if (ev.key === 'r' || ev.key === 'R') {
+    if (ui.drag && !isBuoy(ui.drag.piece)) {
+      ui.drag.vertical = !ui.drag.vertical;
+      ui.drag.offR = Math.min(ui.drag.offR, (ui.drag.vertical ? ui.drag.long : ui.drag.short) - 1);
+      ui.drag.offC = Math.min(ui.drag.offC, (ui.drag.vertical ? ui.drag.short : ui.drag.long) - 1);
+      ui.pickedUp = true;
+      redrawOverlay();
+    } else if (placing() && ui.selectedPiece) rotatePiece(ui.selectedPiece);
+    else if (myBattleTurn() && ui.mode === 'bombing') {
+      ui.vertical = !ui.vertical;
+      redrawOverlay();
+      renderPanel();
+    }
+  } else if (ev.key === 'Escape' && ui.drag) {
+    ui.drag = null;
+    drawAll();
+  }
+}
+
+function attach(svg) {
+  if (ui.attached === svg) return;
+  ui.attached = svg;
+  svg.addEventListener('pointerdown', onPointerDown);
+  svg.addEventListener('pointermove', onPointerMove);
+  svg.addEventListener('pointerup', onPointerUp);
+  svg.addEventListener('pointercancel', () => {
+    ui.drag = null;
+    drawAll();
+  });
+  svg.addEventListener('pointerleave', () => {
+    if (ui.hover && !ui.drag) {
+      ui.hover = null;
+      redrawOverlay();
+    }
+  });
+  svg.addEventListener('click', onClick);
+  svg.addEventListener('dblclick', (ev) => {
+    const p = pieceUnderPointer(ev);
+    if (p) rotatePiece(p.piece);
+  });
+  svg.addEventListener('contextmenu', (ev) => {
+    // Right click rotates, as in the original game (section 4.4).
+    const p = placing() ? pieceUnderPointer(ev) : null;
+    if (!p) return;
+    ev.preventDefault();
+    rotatePiece(p.piece);
+  });
+  document.addEventListener('keydown', onKey);
+}
+
+// ---- Following the game: announcements, highlights, the plan -----------------------------------
+
+/** Words for an announced or planned order, e.g. "cruiser: heavy artillery on Seat 2 (f7)". */
+export function describeOrder(text, game = 'naval') {
+  const o = parseOrder(text);
+  if (!o) return text;
+  const ship = t(`nv.ship.${o.ship}`);
+  const seat = o.seat === null ? '' : seatLabel(game, o.seat);
+  if (o.kind === 'pass') return t('nv.say.pass', { ship });
+  if (o.kind === 'fire') return t('nv.say.fire', { ship, seat, cell: o.arg });
+  if (o.kind === 'emp') return t('nv.say.emp', { ship, seat });
+  if (o.kind === 'shield') return o.arg ? t('nv.say.shield.at', { ship, cell: o.arg }) : t('nv.say.shield', { ship });
+  if (o.kind === 'torpedo') {
+    const m = /^(right|left|down|up)(.+)$/.exec(o.arg || '');
+    return t('nv.say.torpedo', { ship, seat, lane: m ? t('nv.lane', { dir: t(`nv.dir.${m[1]}`), n: m[2].toUpperCase() }) : o.arg });
+  }
+  return t('nv.say.special', { ship, ability: t(`nv.ab.${o.kind}`), seat, cell: o.arg });
+}
+
+function describeResult(result) {
+  if (!result || result === 'done') return '';
+  const m = /^exploded ([a-n]\d+)$/.exec(result);
+  if (m) return t('nv.res.exploded', { cell: m[1] });
+  return t(`nv.res.${result}`);
+}
+
+/** New announcements (section 13: every resolved order is public) and changed cells. */
+function follow(state) {
+  const obs = state.observation;
+  const list = obs.last_turn || [];
+  const prev = ui.lastTurn;
+  const same = (a, b) => a.seat === b.seat && a.order === b.order && a.result === b.result;
+  // While a turn resolves (rocket draws) its list grows: only the tail is new.
+  const continues = prev && prev.length <= list.length && prev.every((a, i) => same(a, list[i]));
+  const fresh = continues ? list.slice(prev.length) : list;
+  if (fresh.length && !(prev === null && ui.log.length)) {
+    for (const a of fresh) ui.log.push({ seat: a.seat, order: a.order, result: a.result });
+    if (ui.log.length > 300) ui.log.splice(0, ui.log.length - 300);
+    ui.banner = (continues ? [...ui.banner] : []).concat(fresh);
+  }
+  ui.lastTurn = list;
+
+  const boards = obs.boards.map((b) => ({
+    hits: new Set(b.hits), misses: new Set(b.misses), deflected: new Set(b.deflected),
+    sunk: new Set((b.sunk || []).flatMap((p) => p.cells)),
+  }));
+  if (ui.prevBoards) {
+    const changed = new Map();
+    boards.forEach((now, seat) => {
+      const was = ui.prevBoards[seat];
+      for (const kind of ['sunk', 'hits', 'misses', 'deflected']) {
+        for (const name of now[kind]) if (!was[kind].has(name) && !changed.has(`${seat}:${name}`)) changed.set(`${seat}:${name}`, kind);
+      }
+    });
+    if (changed.size) {
+      ui.flash = changed;
+      clearTimeout(ui.flashTimer);
+      ui.flashTimer = setTimeout(() => {
+        ui.flash = new Map();
+        if (ui.ctx) drawAll();
+      }, 1600);
+    }
+  }
+  ui.prevBoards = boards;
+}
+
+/** Starts a fresh plan when a new turn of this seat begins. */
+function syncTurn() {
+  const obs = obsOf();
+  const key = myBattleTurn() ? `${obs.rounds}:${obs.current}` : null;
+  if (key === ui.turnKey) return;
+  ui.turnKey = key;
+  ui.plan = new Map();
+  ui.firing = false;
+  ui.autoFired = false;
+  ui.mode = 'fire';
+  ui.vertical = false;
+  ui.ship = key ? obs.next_ship : null;
+}
+
+/** Fire: the plan goes out one order per state, in ship order; ships without an order pass. */
+function fireStep() {
+  if (!ui.firing || !ui.ctx) return;
+  if (!myBattleTurn()) {
+    ui.firing = false;
+    return;
+  }
+  if (!ui.ctx.canAct) return;
+  const ship = obsOf().next_ship;
+  const text = ui.plan.get(ship)?.text || `${ship}:pass`;
+  if (!ui.ctx.state.legal.includes(text)) {
+    // Only possible when the page's check for a later ship was wrong: stop and let the player choose.
+    ui.firing = false;
+    ui.plan.delete(ship);
+    ui.ship = ship;
+    ui.message = t('nv.refused', { order: describeOrder(text, ui.ctx.state.game) });
+    ui.ctx.render();
+    return;
+  }
+  ui.ctx.play(text);
+}
+
+function startFiring() {
+  if (!myBattleTurn() || ui.firing) return;
+  ui.firing = true;
+  ui.message = '';
+  renderPanel();
+  fireStep();
+}
+
+/**
+ * The server refused the last action: a refused drop snaps back, a plan being fired stops. The
+ * page shows the server's message in its error box.
+ */
+export function onServerError() {
+  ui.moving = null;
+  ui.firing = false;
+}
+
+/**
+ * Called about ten times a second (the page's clock tick): counts the own clock down and, when it
+ * is about to run out during a battle turn, fires the plan as it stands (section 5.10), so the
+ * planned orders are not lost to the server's timeout, which would pass every remaining ship.
+ */
+export function tick(ctx) {
+  if (ctx.state?.game !== 'naval' || !ui.ctx) return;
+  ui.ctx = { ...ui.ctx, ...ctx };
+  const ms = myRemaining();
+  const box = document.getElementById('nv-countdown');
+  if (box) {
+    box.textContent = ms === null ? '' : t('nv.countdown', { s: (Math.max(0, ms) / 1000).toFixed(1) });
+    box.classList.toggle('low', ms !== null && ms < 10000);
+  }
+  if (ms !== null && ms <= 1500 && myBattleTurn() && !ui.firing && ui.ctx.canAct) {
+    ui.autoFired = true;
+    startFiring();
+  }
+}
+
+// ---- The side panel ---------------------------------------------------------------------------
+
+function button(id, text, onclick, attrs = {}) {
+  return el('button', { type: 'button', id, onclick, ...attrs }, text);
+}
+
+function placementControls() {
+  const b = myBoard();
+  const max = ui.ctx.config?.placement_moves;
+  const left = (ui.ctx.state.legal || []).length > 1;
+  return el('div', { class: 'nv-controls' },
+    el('p', { class: 'small' }, t('nv.help.placement')),
+    b?.moves !== null && b?.moves !== undefined
+      ? el('p', { class: 'muted small', id: 'nv-moves' }, max ? t('nv.moves.max', { n: b.moves, max }) : t('nv.moves', { n: b.moves }))
+      : '',
+    left ? '' : el('p', { class: 'small' }, t('nv.moves.done')),
+    el('div', { class: 'chips' },
+      button('nv-rotate', t('nv.rotate'), () => ui.selectedPiece && rotatePiece(ui.selectedPiece), {
+        class: 'secondary', disabled: !ui.selectedPiece || !ui.ctx.canAct || !left,
+      }),
+      // Rule 4.5: Ready only once a piece was picked up (a move made counts, after a reload).
+      button('nv-ready', t('nv.ready'), () => ui.ctx.play('ready'), {
+        disabled: !ui.ctx.canAct || !(ui.pickedUp || (b?.moves || 0) > 0),
+      })));
+}
+
+function shipRow(s) {
+  const planned = ui.plan.get(s.name);
+  let what;
+  if (s.sunk) what = t('nv.sunk');
+  else if (s.given) what = `${t('nv.sent')}: ${describeOrder(s.given)}`;
+  else if (!myBattleTurn()) what = '';
+  else if (planned) what = describeOrder(planned.text);
+  else what = t('nv.pass.default');
+  const b = myBoard();
+  const disabled = b?.emp_turns_left > 0 && !s.sunk;
+  const pct = Math.round((s.energy / 1000) * 100);
+  return el('button', {
+    type: 'button', class: `nv-ship${ui.ship === s.name && s.open ? ' selected' : ''}${s.sunk ? ' sunk' : ''}`,
+    'data-ship': s.name, 'data-energy': s.energy, 'data-order': planned?.text || s.given || '',
+    disabled: !s.open || Boolean(s.given) || ui.firing,
+    onclick: () => {
+      ui.ship = s.name;
+      ui.mode = 'fire';
+      renderPanel();
+      redrawOverlay();
+    },
+  },
+  el('span', { class: 'nv-ship-name' }, t(`nv.ship.${s.name}`), disabled ? ` · ${t('nv.disabled')}` : ''),
+  el('span', { class: 'nv-energy', title: t('nv.energy', { n: s.energy }) },
+    el('span', { class: 'nv-energy-bar', style: `width:${s.sunk ? 0 : pct}%` }), el('span', { class: 'nv-energy-num' }, s.sunk ? '—' : String(s.energy))),
+  el('span', { class: 'nv-ship-order small' }, what));
+}
+
+function modeChips() {
+  const ship = ui.ship;
+  if (!ship || !myBattleTurn() || ui.firing) return '';
+  const energy = myBoard()?.energy?.[shipIndex(ship)] ?? 0;
+  const chip = (mode, label, disabled, title) => el('button', {
+    type: 'button', class: `chip nv-mode${ui.mode === mode ? ' selected' : ''}`, 'data-mode': mode, disabled, title,
+    onclick: () => {
+      if (mode === 'pass') {
+        ui.plan.set(ship, { text: `${ship}:pass`, cells: [], seat: null, kind: 'pass' });
+        const open = myShips().filter((s) => s.open && !ui.plan.has(s.name));
+        if (open.length) ui.ship = open[0].name;
+        ui.mode = 'fire';
+      } else ui.mode = mode;
+      renderPanel();
+      redrawOverlay();
+    },
+  }, label);
+  const specials = SPECIALS[ship].map((ab) => {
+    const cost = ui.costs[ab];
+    const ok = specialPossible(ship, ab);
+    return chip(ab, `${t(`nv.ab.${ab}`)} (${cost})`, !ok, t('nv.cost', { cost, energy }));
+  });
+  return el('div', { class: 'nv-modes' },
+    el('h3', {}, t('nv.orders.for', { ship: t(`nv.ship.${ship}`) }), ' ', el('span', { class: 'muted small' }, t('nv.energy', { n: energy }))),
+    el('div', { class: 'chips' }, chip('fire', t('nv.mode.fire'), false), ...specials, chip('pass', t('nv.mode.pass'), false)),
+    ui.mode === 'bombing'
+      ? el('p', { class: 'small' }, button('nv-orient', t(ui.vertical ? 'nv.orient.v' : 'nv.orient.h'), () => {
+        ui.vertical = !ui.vertical;
+        renderPanel();
+        redrawOverlay();
+      }, { class: 'secondary' }), ' ', t('nv.orient.help'))
+      : '',
+    el('p', { class: 'muted small' }, t(`nv.help.${ui.mode === 'fire' || !SPECIALS[ship].includes(ui.mode) ? 'fire' : ui.mode === 'emp' ? 'emp' : ui.mode === 'shield' ? 'shield' : ui.mode === 'torpedo' ? 'torpedo' : 'area'}`)));
+}
+
+function battleControls() {
+  const mine = myBattleTurn();
+  const ships = myShips();
+  return el('div', { class: 'nv-controls' },
+    el('h3', {}, t('nv.fleet')),
+    el('div', { class: 'nv-ships', id: 'nv-ships' }, ...ships.map(shipRow)),
+    mine ? modeChips() : '',
+    mine ? el('div', { class: 'chips' },
+      button('nv-clear', t('nv.clear'), () => {
+        ui.plan = new Map();
+        ui.ship = obsOf().next_ship;
+        ui.mode = 'fire';
+        drawAll();
+        renderPanel();
+      }, { class: 'secondary', disabled: ui.firing || ui.plan.size === 0 }),
+      button('nv-fire', t('nv.fire'), startFiring, { disabled: ui.firing || !ui.ctx.canAct })) : '');
+}
+
+function seatList() {
+  const { state } = ui.ctx;
+  const obs = state.observation;
+  return el('div', { class: 'nv-seats' }, ...state.seats.map(({ seat }) => {
+    const b = obs.boards[seat];
+    const toAct = state.status === 'live' && state.to_act.includes(seat);
+    return el('div', { class: `nv-seat-row${toAct ? ' to-act' : ''}${b.eliminated ? ' out' : ''}`, 'data-seat': seat },
+      el('span', { class: `ml-swatch nv-swatch-${seat}` }),
+      el('span', { class: 'player-name' }, seatLabel(state.game, seat)),
+      b.eliminated ? el('span', { class: 'nv-badge out' }, t('nv.out')) : '',
+      b.emp_turns_left > 0 ? el('span', { class: 'nv-badge emp' }, t('nv.emp.badge', { n: b.emp_turns_left })) : '',
+      b.shield_up ? el('span', { class: 'nv-badge shield' }, b.shield ? t('nv.shield.charges', { n: b.shield.charges }) : t('nv.shield.up')) : '',
+      el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer' }, ''));
+  }));
+}
+
+function logList() {
+  const game = ui.ctx.state.game;
+  return el('ol', { class: 'nv-log small', id: 'nv-log' }, ...ui.log.map((a) => el('li', { 'data-seat': a.seat, 'data-order': a.order },
+    el('span', { class: `ml-swatch nv-swatch-${a.seat}` }), ' ',
+    el('span', {}, `${seatLabel(game, a.seat)}: ${describeOrder(a.order, game)}`),
+    a.result && a.result !== 'done' ? el('span', { class: 'muted' }, ` ${describeResult(a.result)}`) : '')));
+}
+
+function renderBanner(box) {
+  const game = ui.ctx.state.game;
+  const key = JSON.stringify(ui.banner);
+  if (key === ui.bannerKey) return;
+  ui.bannerKey = key;
+  const lines = ui.banner.filter((a) => !/:pass$/.test(a.order));
+  box.replaceChildren(...(ui.banner.length ? [
+    el('div', { class: 'nv-banner-head' }, t('nv.turn.of', { seat: seatLabel(game, ui.banner[0].seat) })),
+    ...lines.map((a) => {
+      const special = !/:(fire|pass)\b/.test(a.order);
+      return el('div', { class: special ? 'nv-special' : '' }, describeOrder(a.order, game), a.result !== 'done' ? ` ${describeResult(a.result)}` : '');
+    }),
+    lines.length < ui.banner.length ? el('div', { class: 'muted small' }, t('nv.passes', { n: ui.banner.length - lines.length })) : '',
+  ] : []));
+  box.classList.remove('fresh');
+  void box.offsetWidth;
+  if (ui.banner.length) box.classList.add('fresh');
+}
+
+function renderPanel() {
+  const { state } = ui.ctx;
+  const panel = ui.ctx.panel;
+  if (!panel.querySelector('#nv-banner')) {
+    panel.replaceChildren(
+      el('div', { id: 'nv-banner', class: 'nv-banner', 'aria-live': 'polite' }),
+      el('div', { class: 'nv-phase' }, el('span', { id: 'nv-phase-text' }), ' ', el('span', { id: 'nv-countdown', class: 'nv-countdown', role: 'timer' })),
+      el('div', { id: 'nv-message', class: 'nv-message small', role: 'status' }),
+      el('div', { id: 'nv-controls' }),
+      el('div', { id: 'nv-seats' }),
+      el('h3', {}, t('nv.log')),
+      el('div', { id: 'nv-log-box' }));
+  }
+  renderBanner(panel.querySelector('#nv-banner'));
+  const obs = state.observation;
+  let phaseText = '';
+  if (state.status === 'finished') phaseText = t('nv.phase.over');
+  else if (obs.phase === 'placement') phaseText = t(placing() ? 'nv.phase.placement' : 'nv.phase.placed');
+  else if (myBattleTurn()) phaseText = t(ui.firing ? 'nv.phase.firing' : 'nv.phase.you');
+  else if (obs.phase === 'battle' && obs.current !== null) phaseText = t('nv.phase.other', { seat: seatLabel(state.game, obs.current) });
+  panel.querySelector('#nv-phase-text').textContent = phaseText;
+  panel.querySelector('#nv-message').textContent = ui.message;
+  const controls = panel.querySelector('#nv-controls');
+  if (placing()) controls.replaceChildren(placementControls());
+  else if (me() !== null && me() !== undefined && obs.phase !== 'placement') controls.replaceChildren(battleControls());
+  else controls.replaceChildren();
+  panel.querySelector('#nv-seats').replaceChildren(seatList());
+  const logBox = panel.querySelector('#nv-log-box');
+  logBox.replaceChildren(logList());
+  const list = logBox.firstChild;
+  list.scrollTop = list.scrollHeight;
+  document.body.dataset.nvPhase = obs.phase;
+  document.body.dataset.nvFiring = String(ui.firing);
+  document.body.dataset.nvTurn = myBattleTurn() ? 'mine' : 'other';
+}
+
+/**
+ * Draws the boards and the Bataille Navale panel. `ctx`: `{svg, panel, state, stateAt, canAct,
+ * config, play, render}`: the match state, when it arrived (performance.now), whether this page may
+ * act now, the game's config if known, `play(text)` to send an action, `render()` to redraw.
+ */
+export function renderNaval(ctx) {
+  ui.ctx = ctx;
+  setConfig(ctx.config);
+  attach(ctx.svg);
+  if (ctx.state.version !== ui.version) {
+    ui.version = ctx.state.version;
+    ui.moving = null;
+    follow(ctx.state);
+  }
+  syncTurn();
+  if (!placing()) ui.drag = null;
+  drawAll();
+  renderPanel();
+  // Sending the next order of a plan waits for this render to finish.
+  if (ui.firing) setTimeout(fireStep, 0);
+}
