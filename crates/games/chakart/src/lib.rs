@@ -373,10 +373,12 @@ impl Game for Chakart {
         Action::parse(text)
     }
 
-    /// SAN for everyone: the stealth move is `Q??` for the mover too, and no chance outcome tells
-    /// more than the board shows (rules/chakart.md section 11; docs/rulings.md, Chakart 3).
-    fn display_action(&self, _actor: Actor, action: &Action, _viewer: Viewer) -> Option<String> {
-        Some(view::san(&self.pos, action))
+    /// SAN for everyone (rules/chakart.md section 11; docs/rulings.md, Chakart 3): a stealth move
+    /// is `Q??` for every viewer but its mover, who sees where the queen went (`Q??a2`, ruling 17);
+    /// no chance outcome tells more than the board shows.
+    fn display_action(&self, actor: Actor, action: &Action, viewer: Viewer) -> Option<String> {
+        let owner = matches!((actor, viewer), (Actor::Seat(a), Viewer::Seat(v)) if a == v);
+        Some(view::san(&self.pos, action, owner))
     }
 
     fn render_text(&self, viewer: Viewer, color: bool) -> String {

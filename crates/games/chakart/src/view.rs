@@ -104,8 +104,11 @@ pub fn move_queen(pos: &mut Pos, from: u8, to: u8) {
 /// pawn), `=Q`, egg effects as the suffix `*W` (with the flipped square when it is forced), a
 /// flip target as its square (so the pieces join into `Rxf6*Wg8`). Redirects, item drops and
 /// setup draws have no vchess notation and keep their canonical text.
+///
+/// A stealth move is `Q??` unless `owner` (the mover's own list, ruling 17): then `Q??` followed by
+/// the destination, `Q??a2`, with `x` when it lands on the opponent's hidden queen (`Q??xa2`).
 #[must_use]
-pub fn san(pos: &Pos, action: &Action) -> String {
+pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
     let upper = |k: Kind| k.letter().to_ascii_uppercase();
     match *action {
         Action::Move {
@@ -115,7 +118,15 @@ pub fn san(pos: &Pos, action: &Action) -> String {
             stealth,
         } => {
             if stealth {
-                return "Q??".to_owned();
+                if !owner {
+                    return "Q??".to_owned();
+                }
+                let takes = if pos.board[to as usize] == EMPTY {
+                    ""
+                } else {
+                    "x"
+                };
+                return format!("Q??{takes}{}", square_name(to));
             }
             let p = pos.board[from as usize];
             let target = pos.board[to as usize];

@@ -106,12 +106,30 @@ fn only_the_mover_sees_where_a_stealth_move_goes() {
     assert_eq!(g.action_text_for(&a, Viewer::Seat(Seat(0))), "a1a2s");
     assert_eq!(g.action_text_for(&a, Viewer::Seat(Seat(1))), "a1??s");
     assert_eq!(g.action_text_for(&a, Viewer::Spectator), "a1??s");
+    // In the move list the mover sees its own move; the opponent and spectators see `Q??`.
+    let shown = |viewer| g.display_action(Actor::Seat(Seat(0)), &a, viewer);
+    assert_eq!(shown(Viewer::Seat(Seat(0))).as_deref(), Some("Q??a2"));
+    assert_eq!(shown(Viewer::Seat(Seat(1))).as_deref(), Some("Q??"));
+    assert_eq!(shown(Viewer::Spectator).as_deref(), Some("Q??"));
+}
+
+#[test]
+fn a_stealth_move_onto_the_hidden_queen_shows_the_capture_to_its_mover_only() {
+    // White's queen went invisible to a2 (`I`); Black's stealth move from a8 lands on it.
+    let g = state("q3k3/8/8/8/8/8/I7/4K3 b 1 1011 000000000000");
+    let a = g.parse_action("a8a2s").unwrap();
+    let shown = |viewer| g.display_action(Actor::Seat(Seat(1)), &a, viewer);
+    assert_eq!(shown(Viewer::Seat(Seat(1))).as_deref(), Some("Q??xa2"));
+    assert_eq!(shown(Viewer::Seat(Seat(0))).as_deref(), Some("Q??"));
+    assert_eq!(shown(Viewer::Spectator).as_deref(), Some("Q??"));
+    // An ordinary move is the same for everyone.
+    let plain = g.parse_action("a8a7").unwrap();
     for viewer in [
         Viewer::Seat(Seat(0)),
         Viewer::Seat(Seat(1)),
         Viewer::Spectator,
     ] {
-        let shown = g.display_action(Actor::Seat(Seat(0)), &a, viewer);
-        assert_eq!(shown.as_deref(), Some("Q??"));
+        let text = g.display_action(Actor::Seat(Seat(1)), &plain, viewer);
+        assert_eq!(text.as_deref(), Some("Qa7"));
     }
 }
