@@ -23,22 +23,24 @@ enum Kind<G: Game, E: Evaluator<G>> {
     Random(ChaCha8Rng),
     Greedy(ChaCha8Rng, E),
     Mcts(Box<Mcts<G, E>>),
+    Plain(Box<Mcts<G, NoEvaluator>>),
 }
 
 impl<G: Game, E: Evaluator<G>> Bot<G, E> {
     /// The bot `spec`, all of whose randomness comes from `seed`.
     #[must_use]
     pub fn new(spec: BotSpec, seed: u64, evaluator: E) -> Self {
-        let kind = match spec.budget() {
-            Some(budget) => Kind::Mcts(Box::new(Mcts::with_evaluator(
-                SearchConfig::with_budget(budget),
-                seed,
-                evaluator,
-            ))),
-            None if spec == BotSpec::Greedy => {
-                Kind::Greedy(ChaCha8Rng::seed_from_u64(seed), evaluator)
+        let kind = match spec {
+            BotSpec::Random => Kind::Random(ChaCha8Rng::seed_from_u64(seed)),
+            BotSpec::Greedy => Kind::Greedy(ChaCha8Rng::seed_from_u64(seed), evaluator),
+            BotSpec::PlainMcts(budget) => {
+                Kind::Plain(Box::new(Mcts::new(SearchConfig::with_budget(budget), seed)))
             }
-            None => Kind::Random(ChaCha8Rng::seed_from_u64(seed)),
+            BotSpec::Mcts(_) | BotSpec::Level(_) => {
+                let budget = spec.budget().expect("searching bots have a budget");
+                let config = SearchConfig::with_budget(budget);
+                Kind::Mcts(Box::new(Mcts::with_evaluator(config, seed, evaluator)))
+            }
         };
         Bot { spec, kind }
     }
@@ -56,6 +58,7 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
             Kind::Random(rng) => random_action(state, seat, rng),
             Kind::Greedy(rng, evaluator) => greedy_action(state, seat, evaluator, rng),
             Kind::Mcts(mcts) => mcts.choose(state, seat),
+            Kind::Plain(mcts) => mcts.choose(state, seat),
         }
     }
 
@@ -64,6 +67,7 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
     pub fn stats(&self) -> SearchStats {
         match &self.kind {
             Kind::Mcts(mcts) => mcts.stats(),
+            Kind::Plain(mcts) => mcts.stats(),
             _ => SearchStats::default(),
         }
     }

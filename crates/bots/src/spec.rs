@@ -1,6 +1,7 @@
 //! Bot names as written on the command line and offered in the lobby: `random`, `greedy`,
 //! `mcts:100` (100 ms per move), `mcts:i5000` (5000 iterations per move), and the named levels
-//! `beginner`, `club`, `expert`.
+//! `beginner`, `club`, `expert`. The suffix `:plain` (`mcts:100:plain`) asks for a search that
+//! ignores the game's evaluation and plays every playout to the end, for comparisons.
 
 use std::fmt;
 use std::str::FromStr;
@@ -85,8 +86,12 @@ pub enum BotSpec {
     /// One move of look-ahead with the game's evaluation (see `Evaluator`); without one it takes an
     /// immediate win when there is one and plays randomly otherwise.
     Greedy,
-    /// Monte-Carlo tree search (information-set MCTS in games with hidden information).
+    /// Monte-Carlo tree search (information-set MCTS in games with hidden information), with the
+    /// game's evaluation when it offers one (playouts cut off and scored by it).
     Mcts(Budget),
+    /// The same search without the game's evaluation: every playout runs to the end of the game.
+    /// Written `mcts:<budget>:plain`.
+    PlainMcts(Budget),
     /// A named level (an MCTS budget).
     Level(Level),
 }
@@ -97,7 +102,7 @@ impl BotSpec {
     pub fn budget(self) -> Option<Budget> {
         match self {
             BotSpec::Random | BotSpec::Greedy => None,
-            BotSpec::Mcts(b) => Some(b),
+            BotSpec::Mcts(b) | BotSpec::PlainMcts(b) => Some(b),
             BotSpec::Level(l) => Some(l.budget()),
         }
     }
@@ -106,7 +111,8 @@ impl BotSpec {
 /// A bot name that does not parse; the message names the offending text and the known forms.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 #[error(
-    "unknown bot `{0}` (known: random, greedy, beginner, club, expert, mcts:<ms>, mcts:i<iterations>)"
+    "unknown bot `{0}` (known: random, greedy, beginner, club, expert, mcts:<ms>, \
+     mcts:i<iterations>, and either MCTS form with the suffix `:plain`)"
 )]
 pub struct UnknownBot(pub String);
 
@@ -128,6 +134,10 @@ impl FromStr for BotSpec {
             return Ok(BotSpec::Level(level));
         }
         let budget = s.strip_prefix("mcts:").ok_or_else(bad)?;
+        let (budget, plain) = match budget.strip_suffix(":plain") {
+            Some(b) => (b, true),
+            None => (budget, false),
+        };
         let budget = if let Some(n) = budget.strip_prefix('i') {
             Budget::Iterations(n.parse().map_err(|_| bad())?)
         } else {
@@ -136,6 +146,7 @@ impl FromStr for BotSpec {
         };
         match budget {
             Budget::Millis(0) | Budget::Iterations(0) => Err(bad()),
+            b if plain => Ok(BotSpec::PlainMcts(b)),
             b => Ok(BotSpec::Mcts(b)),
         }
     }
@@ -147,6 +158,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Mcts(b) => write!(f, "mcts:{b}"),
+            BotSpec::PlainMcts(b) => write!(f, "mcts:{b}:plain"),
             BotSpec::Level(l) => f.write_str(l.name()),
         }
     }
@@ -176,6 +188,11 @@ mod tests {
             ("greedy", BotSpec::Greedy),
             ("mcts:100", BotSpec::Mcts(Budget::Millis(100))),
             ("mcts:i5000", BotSpec::Mcts(Budget::Iterations(5000))),
+            ("mcts:100:plain", BotSpec::PlainMcts(Budget::Millis(100))),
+            (
+                "mcts:i500:plain",
+                BotSpec::PlainMcts(Budget::Iterations(500)),
+            ),
             ("beginner", BotSpec::Level(Level::Beginner)),
             ("club", BotSpec::Level(Level::Club)),
             ("expert", BotSpec::Level(Level::Expert)),
@@ -200,7 +217,18 @@ mod tests {
     #[test]
     fn bad_names_are_refused_with_the_text() {
         for text in [
-            "", "mcts:", "mcts:i", "mcts:0", "mcts:ix", "mcts:-5", "Random", "club ",
+            "",
+            "mcts:",
+            "mcts:i",
+            "mcts:0",
+            "mcts:ix",
+            "mcts:-5",
+            "Random",
+            "club ",
+            "mcts:plain",
+            "mcts::plain",
+            "mcts:100:Plain",
+            "club:plain",
         ] {
             let err = text.parse::<BotSpec>().unwrap_err();
             assert_eq!(err, UnknownBot(text.to_owned()));

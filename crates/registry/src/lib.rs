@@ -1,6 +1,8 @@
 //! The registry: the only code outside a game crate that names games (DESIGN.md section 1). The
 //! command line and the match service look games up here by name and drive them as `DynGame`.
 
+mod evaluators;
+
 use plateau_bots::{BotFactory, BotSpec, DynBot};
 use plateau_engine::{DynGame, GameEntry, Seat};
 use rand::RngCore;
@@ -45,7 +47,7 @@ pub fn find(name: &str) -> Result<&'static GameEntry, UnknownGame> {
 /// The bots of every game, one line per game; a game crate that offers an evaluation registers
 /// `BotFactory::with_evaluator::<Game, Evaluation>()` instead.
 pub static BOTS: &[BotFactory] = &[
-    BotFactory::of::<plateau_mad::Mad>(),
+    BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>(),
     BotFactory::of::<plateau_moonleap::MoonLeap>(),
     BotFactory::of::<plateau_naval::Naval>(),
     BotFactory::of::<plateau_chakart::Chakart>(),

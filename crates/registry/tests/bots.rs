@@ -29,6 +29,7 @@ fn every_game_has_bots_that_play_legal_actions() {
             BotSpec::Random,
             BotSpec::Greedy,
             BotSpec::Mcts(Budget::Iterations(8)),
+            BotSpec::PlainMcts(Budget::Iterations(8)),
         ] {
             let action = plateau_registry::bot_action(spec, &*state, seat, &mut rng)
                 .unwrap_or_else(|| panic!("{name}: {spec} found no action"));
@@ -38,4 +39,25 @@ fn every_game_has_bots_that_play_legal_actions() {
         }
     }
     assert!(plateau_registry::new_bot("no-such-game", BotSpec::Random, 0).is_none());
+}
+
+/// MAD registers its evaluation: the greedy bot takes the free expulsion of an enemy 222 every
+/// time (without an evaluation every move that does not end the game would be worth the same).
+#[test]
+fn mad_greedy_bot_uses_the_games_evaluation() {
+    let entry = plateau_registry::find("mad").unwrap();
+    // Red's 222 on b3 faces Blue's 222 on b4; the corvettes are far away.
+    let state = entry
+        .from_position(
+            &serde_json::Value::Null,
+            "3B111/4/1B2222/1R2222/4/R1113 r 10 4 b",
+        )
+        .unwrap();
+    let seat = plateau_engine::Seat(0);
+    assert!(state.legal_texts(seat).len() > 10);
+    for seed in 0..20 {
+        let bot = plateau_registry::new_bot("mad", BotSpec::Greedy, seed);
+        let action = bot.unwrap().act(&*state, seat);
+        assert_eq!(action.as_deref(), Some("b3xb4"), "seed {seed}");
+    }
 }

@@ -242,32 +242,14 @@ impl Mad {
             self.push_shifts(side, out);
             return;
         }
-        // Ships with 2 shields (`armoured`) may be expelled only by 2-cannon ships.
         let (occupied, armoured) = (self.occupied, self.armoured);
         let enemy = occupied[1 - me];
-        let empty = !(occupied[0] | occupied[1]);
-        let reach = |kind: Kind, from: u8| -> u32 {
-            let mut targets = NEAR[from as usize];
-            if sails(kind) == 2 {
-                let mut middles = targets & empty;
-                while middles != 0 {
-                    targets |= NEAR[middles.trailing_zeros() as usize];
-                    middles &= middles - 1;
-                }
-                targets &= !(1 << from);
-            }
-            targets &= !occupied[me];
-            if cannons(kind) == 1 {
-                targets &= !armoured[1 - me];
-            }
-            targets
-        };
         for kind in 0..8u8 {
             let from = self.pos[me][kind as usize];
             if from == EXILE {
                 continue;
             }
-            let mut targets = reach(kind, from);
+            let mut targets = self.reach(me, kind, from);
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
@@ -317,6 +299,28 @@ impl Mad {
                 }
             }
         }
+    }
+
+    /// The cells the ship `kind` of side index `me`, standing on `from`, may move to in one
+    /// movement (section 5.1), as a bit set over cells: empty cells and the enemy ships it may
+    /// expel (ships with 2 shields only by 2-cannon ships).
+    #[inline]
+    pub(crate) fn reach(&self, me: usize, kind: Kind, from: u8) -> u32 {
+        let empty = !(self.occupied[0] | self.occupied[1]);
+        let mut targets = NEAR[from as usize];
+        if sails(kind) == 2 {
+            let mut middles = targets & empty;
+            while middles != 0 {
+                targets |= NEAR[middles.trailing_zeros() as usize];
+                middles &= middles - 1;
+            }
+            targets &= !(1 << from);
+        }
+        targets &= !self.occupied[me];
+        if cannons(kind) == 1 {
+            targets &= !self.armoured[1 - me];
+        }
+        targets
     }
 
     /// The kinds of `side` on the board, as a bit set over kinds.

@@ -1,0 +1,25 @@
+//! The games' evaluations as bot evaluators: each game crate offers a plain method (it knows
+//! nothing of bots), and this module wraps it into `plateau_bots::Evaluator` with the playout
+//! cut-off chosen for that game (crates/bots/README.md shows the measurements behind it).
+
+use plateau_bots::Evaluator;
+
+/// MAD's `Mad::evaluation` (material, corvette safety, tie-break), with playouts cut off after
+/// `MAD_CUTOFF` actions.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct MadEvaluation;
+
+/// Random actions a MAD playout plays before the evaluation scores it. At 20 ms per move, cut-offs
+/// of 0, 2 and 8 beat the plain search (playouts to the end) 98%, 99% and 86% of 100 games; 2
+/// keeps a little of the playouts' variety at about 10% fewer iterations than 0.
+const MAD_CUTOFF: usize = 2;
+
+impl Evaluator<plateau_mad::Mad> for MadEvaluation {
+    fn evaluate(&self, state: &plateau_mad::Mad, out: &mut [f64]) {
+        out.copy_from_slice(&state.evaluation());
+    }
+
+    fn playout_cutoff(&self) -> Option<usize> {
+        Some(MAD_CUTOFF)
+    }
+}
