@@ -24,6 +24,7 @@ const TEXTS = {
     'lobby.clock.none': 'None (correspondence)',
     'lobby.clock.move': 'Per move',
     'lobby.clock.fischer': 'Fischer (base + increment)',
+    'lobby.clock.game': "The game's clocks",
     'lobby.clock.base': 'Base (minutes)',
     'lobby.clock.increment': 'Increment (seconds)',
     'lobby.clock.per_move': 'Seconds per move',
@@ -189,6 +190,7 @@ const TEXTS = {
     'ck.hint.drop': 'Toadette: choose a piece of your pool, then a square.',
     'ck.hint.daisy': 'Daisy: play one more move.',
     'ck.hint.promote': 'Choose the promotion.',
+
     // Bataille Navale (web/js/naval.js)
     'nv.boards': 'The four Bataille Navale boards',
     'nv.ship.carrier': 'aircraft carrier', 'nv.ship.cruiser': 'cruiser', 'nv.ship.battleship': 'battleship',
@@ -277,6 +279,7 @@ const TEXTS = {
     'lobby.clock.none': 'Aucune (par correspondance)',
     'lobby.clock.move': 'Par coup',
     'lobby.clock.fischer': 'Fischer (base + incrément)',
+    'lobby.clock.game': 'Pendules de la règle',
     'lobby.clock.base': 'Base (minutes)',
     'lobby.clock.increment': 'Incrément (secondes)',
     'lobby.clock.per_move': 'Secondes par coup',
@@ -442,6 +445,7 @@ const TEXTS = {
     'ck.hint.drop': 'Toadette : choisissez une pièce de votre réserve, puis une case.',
     'ck.hint.daisy': 'Daisy : jouez un coup de plus.',
     'ck.hint.promote': 'Choisissez la promotion.',
+
     // Bataille Navale (web/js/naval.js)
     'nv.boards': 'Les quatre plateaux de la Bataille Navale',
     'nv.ship.carrier': 'porte-avions', 'nv.ship.cruiser': 'croiseur', 'nv.ship.battleship': 'cuirassé',

@@ -125,7 +125,19 @@ function readTimeControl() {
     };
   }
   if (kind === 'per_move') return { kind, seconds: Number($('clock-per-move').value) };
+  if (kind === 'game') return { kind };
   return { kind: 'none' };
+}
+
+// The "game's clocks" choice exists only for games whose rules set clocks, and is their default.
+function offerRuleClock() {
+  const game = currentGame();
+  const option = $('clock-game');
+  option.hidden = !game?.rule_clock;
+  option.disabled = !game?.rule_clock;
+  if (game?.rule_clock) $('clock-kind').value = 'game';
+  else if ($('clock-kind').value === 'game') $('clock-kind').value = 'none';
+  syncClock();
 }
 
 function syncClock() {
@@ -192,6 +204,7 @@ function timeControlText(tc) {
   if (!tc || tc.kind === 'none') return t('match.clock.none');
   if (tc.kind === 'per_move') return `${tc.seconds} s / ${t('lobby.clock.move').toLowerCase()}`;
   if (tc.kind === 'fischer') return `${Math.round(tc.base_seconds / 60 * 10) / 10}′ + ${tc.increment_seconds}″`;
+  if (tc.kind === 'game') return t('lobby.clock.game');
   return tc.kind;
 }
 
@@ -280,6 +293,7 @@ async function start() {
     seatCount = null;
     renderSeats();
     renderOptions();
+    offerRuleClock();
   });
   onLangChange(() => {
     renderSeats();
@@ -295,7 +309,7 @@ async function start() {
   $('game').replaceChildren(...games.map((g) => el('option', { value: g.name }, g.title)));
   renderSeats();
   renderOptions();
-  syncClock();
+  offerRuleClock();
   await refreshLists();
   setInterval(refreshLists, 5000);
   document.body.dataset.ready = 'true';

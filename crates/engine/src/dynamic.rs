@@ -62,6 +62,8 @@ pub trait DynGame: Send + Sync + Debug {
     fn random_action(&self, seat: Seat, rng: &mut dyn RngCore) -> Option<String>;
     /// The game's timeout rule for `seat` (see `Game::timeout_actions`), as action texts.
     fn timeout_texts(&self, seat: Seat) -> Option<Vec<String>>;
+    /// The game's own clock for `seat` now, in seconds (see `Game::rule_clock_seconds`).
+    fn rule_clock_seconds(&self, seat: Seat) -> Option<u32>;
     /// Ends the game early (see `Game::end`).
     ///
     /// # Errors
@@ -160,6 +162,10 @@ impl<G: Game> DynGame for G {
             .map(|v| v.iter().map(|a| self.format_action(a)).collect())
     }
 
+    fn rule_clock_seconds(&self, seat: Seat) -> Option<u32> {
+        Game::rule_clock_seconds(self, seat)
+    }
+
     fn end(&mut self, ending: Ending) -> Result<(), IllegalAction> {
         Game::end(self, ending)
     }
@@ -218,6 +224,8 @@ type PositionFn = fn(&serde_json::Value, &str) -> Result<Box<dyn DynGame>, Setup
 pub struct GameEntry {
     /// Static facts (its `name` is the registry key).
     pub info: GameInfo,
+    /// `Game::RULE_CLOCK`: the rules set clocks of their own.
+    pub rule_clock: bool,
     new: NewFn,
     parse_position: PositionFn,
     default_config: fn() -> serde_json::Value,
@@ -229,6 +237,7 @@ impl GameEntry {
     pub const fn of<G: Game>() -> GameEntry {
         GameEntry {
             info: G::INFO,
+            rule_clock: G::RULE_CLOCK,
             new: |config, seats| Ok(Box::new(G::new(&read_config::<G>(config)?, seats)?)),
             parse_position: |config, text| {
                 let state = G::parse_position(&read_config::<G>(config)?, text)

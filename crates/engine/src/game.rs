@@ -77,6 +77,10 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// Static facts.
     const INFO: GameInfo;
 
+    /// Whether the rules set clocks of their own (`rule_clock_seconds` can be `Some`), so that a
+    /// match service offers the time control `game`. By default `false`.
+    const RULE_CLOCK: bool = false;
+
     /// The initial state for `seats` seats.
     ///
     /// # Errors
@@ -172,6 +176,16 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// Navale's frozen layout or fired plan), or `None` when the seat loses (then the runner calls
     /// `end(Ending::Timeout(seat))`). By default `None`.
     fn timeout_actions(&self, seat: Seat) -> Option<Vec<Self::Action>> {
+        let _ = seat;
+        None
+    }
+
+    /// The game's own clock: the seconds its rules give `seat` for what it has to do now (a turn or a
+    /// whole phase), counted from the moment `seat` starts to act and not renewed by its own actions
+    /// until it has stopped acting (Bataille Navale: the 90-second placement, the 60-second turn).
+    /// `None` when the rules set no clock now; the match runner then uses no clock for `seat`
+    /// under the time control `game` (docs/protocol.md section 3.2). By default `None`.
+    fn rule_clock_seconds(&self, seat: Seat) -> Option<u32> {
         let _ = seat;
         None
     }

@@ -238,7 +238,9 @@ impl MatchActor {
         let mut rng = m.seed.rng();
         let mut clocks = Clocks::new(m.time_control, m.seats.len());
         if m.started_at.is_some() {
-            clocks.update(0, None, &seats_to_act(state.to_act()));
+            clocks.update(0, None, &seats_to_act(state.to_act()), |s| {
+                state.rule_clock_seconds(s)
+            });
         }
         let mut log = Vec::with_capacity(m.log.len());
         for e in m.log {
@@ -269,7 +271,9 @@ impl MatchActor {
             if state.outcome().is_some() {
                 clocks.stop(e.at_ms);
             } else {
-                clocks.update(e.at_ms, acted, &seats_to_act(state.to_act()));
+                clocks.update(e.at_ms, acted, &seats_to_act(state.to_act()), |s| {
+                    state.rule_clock_seconds(s)
+                });
             }
             log.push(Played { entry: e, display });
         }
@@ -558,7 +562,9 @@ impl MatchActor {
             tracing::info!(id = %self.id, version = self.version(), "match finished");
         } else {
             self.clocks
-                .update(now, acted, &seats_to_act(self.state.to_act()));
+                .update(now, acted, &seats_to_act(self.state.to_act()), |s| {
+                    self.state.rule_clock_seconds(s)
+                });
         }
         Ok(())
     }
@@ -758,7 +764,9 @@ impl MatchActor {
             self.status = Status::Live;
             self.started_at = start;
             self.clocks
-                .update(0, None, &seats_to_act(self.state.to_act()));
+                .update(0, None, &seats_to_act(self.state.to_act()), |s| {
+                    self.state.rule_clock_seconds(s)
+                });
             tracing::info!(id = %self.id, "match started");
         }
         Ok(Joined {

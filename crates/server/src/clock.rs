@@ -1,4 +1,4 @@
-//! Match clocks (issue 3 point 6): none, a per-move deadline, or Fischer. Pure bookkeeping on
+//! Match clocks (issue 3 point 6): none, a per-move deadline, Fischer, or the game's own clock. Pure bookkeeping on
 //! milliseconds since the match started, so the same code runs live and when a match is rebuilt from
 //! its log (each entry's `at_ms` replays the clock exactly; time the server was down counts for the
 //! seat whose clock was running).
@@ -29,6 +29,8 @@ pub struct ClockView {
     pub remaining_ms: Option<Vec<u64>>,
     /// The one seat whose clock runs, else `null`.
     pub running: Option<u8>,
+    /// Every seat whose clock runs (several at once in a simultaneous phase), in seat order.
+    pub running_seats: Vec<u8>,
 }
 
 impl Clocks {
@@ -46,7 +48,7 @@ impl Clocks {
     /// A full allowance: the per-move time or the Fischer base, in ms (0 without a clock).
     fn allowance(control: TimeControl) -> i64 {
         match control {
-            TimeControl::None => 0,
+            TimeControl::None | TimeControl::Game => 0,
             TimeControl::PerMove { seconds } => i64::from(seconds) * 1000,
             TimeControl::Fischer { base_seconds, .. } => i64::from(base_seconds) * 1000,
         }
@@ -63,17 +65,38 @@ impl Clocks {
     }
 
     /// At `now`: charges the running clocks, credits `acted` for its move (Fischer increment, or a
-    /// fresh per-move allowance), and runs the clocks of `to_act` from now on.
-    pub fn update(&mut self, now: u64, acted: Option<Seat>, to_act: &[Seat]) {
+    /// fresh per-move allowance), and runs the clocks of `to_act` from now on. Under the game's own
+    /// clock, `rule_seconds(seat)` (`Game::rule_clock_seconds`) is the allowance of a seat that starts
+    /// to act; a seat that goes on acting keeps what it has left, and one with `None` has no clock.
+    pub fn update(
+        &mut self,
+        now: u64,
+        acted: Option<Seat>,
+        to_act: &[Seat],
+        rule_seconds: impl Fn(Seat) -> Option<u32>,
+    ) {
         if self.control == TimeControl::None {
             return;
         }
         self.charge(now);
+        if self.control == TimeControl::Game {
+            let was = std::mem::replace(&mut self.running, vec![false; self.remaining.len()]);
+            for &seat in to_act {
+                let i = seat.index();
+                if let (Some(seconds), Some(on)) = (rule_seconds(seat), self.running.get_mut(i)) {
+                    if !was[i] {
+                        self.remaining[i] = i64::from(seconds) * 1000;
+                    }
+                    *on = true;
+                }
+            }
+            return;
+        }
         if let Some(seat) = acted
             && let Some(left) = self.remaining.get_mut(seat.index())
         {
             match self.control {
-                TimeControl::None => {}
+                TimeControl::None | TimeControl::Game => {}
                 TimeControl::PerMove { seconds } => *left = i64::from(seconds) * 1000,
                 TimeControl::Fischer {
                     increment_seconds, ..
@@ -115,12 +138,14 @@ impl Clocks {
             TimeControl::None => "none",
             TimeControl::PerMove { .. } => "per_move",
             TimeControl::Fischer { .. } => "fischer",
+            TimeControl::Game => "game",
         };
         if self.control == TimeControl::None {
             return ClockView {
                 kind,
                 remaining_ms: None,
                 running: None,
+                running_seats: Vec::new(),
             };
         }
         let elapsed = now.saturating_sub(self.since) as i64;
@@ -138,6 +163,7 @@ impl Clocks {
             kind,
             remaining_ms: Some(remaining),
             running: if on.len() == 1 { Some(on[0]) } else { None },
+            running_seats: on,
         }
     }
 }
@@ -155,9 +181,9 @@ mod tests {
             },
             2,
         );
-        c.update(0, None, &[Seat(0)]);
+        c.update(0, None, &[Seat(0)], |_| None);
         // Seat 0 thinks 10 s, gets 2 s back: 52 s; then seat 1 runs.
-        c.update(10_000, Some(Seat(0)), &[Seat(1)]);
+        c.update(10_000, Some(Seat(0)), &[Seat(1)], |_| None);
         assert_eq!(c.view(10_000).remaining_ms, Some(vec![52_000, 60_000]));
         assert_eq!(c.view(15_000).remaining_ms, Some(vec![52_000, 55_000]));
         assert_eq!(c.view(15_000).running, Some(1));
@@ -167,8 +193,8 @@ mod tests {
     #[test]
     fn per_move_resets_after_each_move() {
         let mut c = Clocks::new(TimeControl::PerMove { seconds: 30 }, 2);
-        c.update(0, None, &[Seat(0)]);
-        c.update(25_000, Some(Seat(0)), &[Seat(1)]);
+        c.update(0, None, &[Seat(0)], |_| None);
+        c.update(25_000, Some(Seat(0)), &[Seat(1)], |_| None);
         assert_eq!(c.view(25_000).remaining_ms, Some(vec![30_000, 30_000]));
         assert_eq!(c.deadline(), Some((Seat(1), 55_000)));
         c.stop(26_000);
@@ -179,8 +205,35 @@ mod tests {
     #[test]
     fn no_clock_never_runs_out() {
         let mut c = Clocks::new(TimeControl::None, 2);
-        c.update(0, None, &[Seat(0)]);
+        c.update(0, None, &[Seat(0)], |_| None);
         assert_eq!(c.deadline(), None);
         assert_eq!(c.view(5).remaining_ms, None);
+    }
+
+    #[test]
+    fn the_game_clock_runs_for_a_whole_phase_and_restarts_with_the_next_turn() {
+        let mut c = Clocks::new(TimeControl::Game, 3);
+        // A simultaneous phase of 90 s: seats 0 and 2 act, seat 1 has no clock now.
+        let placement = |s: Seat| (s != Seat(1)).then_some(90);
+        c.update(0, None, &[Seat(0), Seat(1), Seat(2)], placement);
+        assert_eq!(c.view(0).running_seats, vec![0, 2]);
+        assert_eq!(c.view(0).running, None);
+        // Seat 0 moves at 30 s and keeps acting: its clock is not renewed.
+        c.update(30_000, Some(Seat(0)), &[Seat(0), Seat(1), Seat(2)], placement);
+        assert_eq!(c.view(40_000).remaining_ms, Some(vec![50_000, 0, 50_000]));
+        // Seat 2 is done at 40 s; seat 0 runs out at 90 s.
+        c.update(40_000, Some(Seat(2)), &[Seat(0), Seat(1)], placement);
+        assert_eq!(c.deadline(), Some((Seat(0), 90_000)));
+        // Placement ends; turns of 60 s: seat 0's turn, then seat 2's, then seat 0's again with a fresh 60 s.
+        let turn = |_: Seat| Some(60);
+        c.update(50_000, Some(Seat(0)), &[], turn); // a chance node: no clock runs
+        assert_eq!(c.deadline(), None);
+        c.update(50_000, None, &[Seat(0)], turn);
+        assert_eq!(c.view(50_000).remaining_ms, Some(vec![60_000, 0, 50_000]));
+        c.update(70_000, Some(Seat(0)), &[Seat(2)], turn);
+        assert_eq!(c.deadline(), Some((Seat(2), 130_000)));
+        c.update(80_000, Some(Seat(2)), &[Seat(0)], turn);
+        assert_eq!(c.deadline(), Some((Seat(0), 140_000)));
+        assert_eq!(c.view(80_000).kind, "game");
     }
 }

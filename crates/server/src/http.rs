@@ -131,6 +131,7 @@ async fn games(State(app): State<AppState>) -> Json<Value> {
                 "name": i.name, "title": i.title, "min_seats": i.min_seats,
                 "max_seats": i.max_seats, "default_seats": i.default_seats, "chance": i.chance,
                 "hidden_information": i.hidden_information, "simultaneous": i.simultaneous,
+                "rule_clock": g.rule_clock,
                 "default_config": g.default_config(), "bots": catalogue.bots,
             })
         })

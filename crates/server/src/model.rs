@@ -59,6 +59,9 @@ pub enum TimeControl {
         /// Seconds added after each move of the seat.
         increment_seconds: u32,
     },
+    /// The clocks the game's rules set (`Game::rule_clock_seconds`: Bataille Navale's placement
+    /// and turn clocks); no clock in a game whose rules set none.
+    Game,
 }
 
 impl TimeControl {
@@ -69,7 +72,7 @@ impl TimeControl {
     pub fn validate(&self) -> Result<(), ApiError> {
         let bad = |what: &str| Err(ApiError::new(Code::TimeControlInvalid, what.to_owned()));
         match *self {
-            TimeControl::None => Ok(()),
+            TimeControl::None | TimeControl::Game => Ok(()),
             TimeControl::PerMove { seconds } if !(1..=86_400).contains(&seconds) => {
                 bad("`seconds` must be between 1 and 86400")
             }

@@ -48,6 +48,9 @@ impl Game for Naval {
         simultaneous: true,
     };
 
+    /// The placement and turn clocks (sections 4.6 and 5.10).
+    const RULE_CLOCK: bool = true;
+
     fn new(config: &Config, seats: usize) -> Result<Naval, SetupError> {
         SetupError::check_seats(&Self::INFO, seats)?;
         Naval::start(config)
@@ -247,6 +250,19 @@ impl Game for Naval {
             other => Err(IllegalAction::Unsupported {
                 what: format!("{other:?}"),
             }),
+        }
+    }
+
+    /// The placement clock (`placement_seconds`, section 4.6) for a seat not yet ready, the turn
+    /// clock (`turn_seconds`, section 5.10) for the seat whose turn it is.
+    fn rule_clock_seconds(&self, seat: Seat) -> Option<u32> {
+        if !self.to_act().allows(Actor::Seat(seat)) {
+            return None;
+        }
+        match self.phase {
+            Phase::Placement => Some(self.config.placement_seconds),
+            Phase::Battle => Some(self.config.turn_seconds),
+            _ => None,
         }
     }
 

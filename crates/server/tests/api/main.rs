@@ -2,6 +2,7 @@
 //! server on port 0 and a fresh SQLite file from `spawn_app()`.
 
 mod common;
+mod naval_secrecy;
 mod toy;
 
 use std::time::Duration;
@@ -722,6 +723,91 @@ async fn fischer_clocks_charge_the_mover_and_add_the_increment() {
     // 59.7 s; the lower bound leaves room for a slow machine).
     assert!((60_000..=64_700).contains(&red_left), "{red_left}");
     assert!(after["clocks"]["remaining_ms"][1].as_u64().unwrap() <= 60_000);
+    app.shutdown().await;
+}
+
+/// Bataille Navale under its own clocks (rules/naval.md sections 4.6 and 5.10): the placement clock
+/// runs for the whole phase and freezes the layout; each battle turn gets a fresh turn clock, and
+/// when it runs out the ships without an order pass.
+#[tokio::test]
+async fn the_game_clock_freezes_the_placement_and_passes_a_silent_turn() {
+    let app = spawn_app().await;
+    let bot = json!({"kind": "bot", "bot": "random"});
+    let created = app
+        .create(json!({
+            "game": "naval",
+            "config": {"placement_seconds": 3, "turn_seconds": 3},
+            "seats": [{"kind": "human"}, bot, bot, bot],
+            "time_control": {"kind": "game"},
+        }))
+        .await;
+    let id = id(&created);
+    let mut me = app.connect(&id, created["token"].as_str()).await;
+    let placing = me
+        .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
+        .await;
+    assert_eq!(placing["clocks"]["kind"], "game");
+    assert!(
+        placing["clocks"]["running_seats"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(0))
+    );
+    assert!(placing["clocks"]["remaining_ms"][0].as_u64().unwrap() <= 3000);
+    // One placement move after 0.5 s: the clock goes on from where it was.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let place = placing["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .find(|a| *a != "ready")
+        .unwrap()
+        .to_owned();
+    let mine = |m: &Value, text: &str| {
+        m["moves"]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|e| e["by"]["seat"] == 0 && e["text"] == text))
+    };
+    // The bots place at the same time, so our version may be stale: retry on the latest one.
+    let mut version = placing["version"].as_u64().unwrap();
+    let moved = loop {
+        me.act(version, &place).await;
+        let m = me
+            .until(|m| m["type"] == "error" || (m["type"] == "state" && mine(m, &place)))
+            .await;
+        if m["type"] == "state" {
+            break m;
+        }
+        assert_eq!(m["code"], "action/stale", "{m}");
+        me.sync().await;
+        version = me.states().last().unwrap()["version"].as_u64().unwrap();
+    };
+    if moved["observation"]["phase"] == "placement" {
+        assert!(moved["clocks"]["remaining_ms"][0].as_u64().unwrap() <= 2500);
+    }
+    // The placement clock runs out: the layout is frozen and the seat ready.
+    let battle = me
+        .until(|m| m["type"] == "state" && m["observation"]["phase"] == "battle")
+        .await;
+    assert!(mine(&battle, "ready"), "{:#}", battle["moves"]);
+    // Our turn comes with a fresh turn clock; silent, our ships pass when it runs out.
+    let turn = me
+        .until(|m| m["type"] == "state" && m["observation"]["current"] == 0)
+        .await;
+    assert_eq!(turn["clocks"]["running_seats"], json!([0]));
+    assert!(turn["clocks"]["remaining_ms"][0].as_u64().unwrap() > 2000);
+    let passed = me
+        .until(|m| {
+            m["type"] == "state"
+                && m["moves"].as_array().is_some_and(|l| {
+                    l.iter().any(|e| {
+                        e["by"]["seat"] == 0 && e["text"].as_str().unwrap_or("").ends_with(":pass")
+                    })
+                })
+        })
+        .await;
+    assert_ne!(passed["observation"]["current"], 0);
     app.shutdown().await;
 }
 
