@@ -104,8 +104,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const corvetteAt = fleet.corvette.at;
     const carrierTop = fleet.carrier.cells[0];
     await drag('corvette', carrierTop);
-    await page.waitForSelector('#error:not(.hidden)', { timeout: 10000 });
-    assert.match(await page.textContent('#error'), /action\/illegal/);
+    await page.waitForFunction(() => /another piece/.test(document.getElementById('nv-message').textContent), null, { timeout: 10000 });
     await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.at === at, corvetteAt, { timeout: 5000 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'naval-placement');

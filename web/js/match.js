@@ -123,7 +123,7 @@ function onMessage(msg) {
       localStorage.removeItem(`plateau.token.${id}`);
     }
     if (msg.code !== 'action/stale') showError(`[${msg.code}] ${msg.message}`);
-    if (isNaval()) nv.onServerError();
+    if (isNaval()) nv.onServerError(msg);
     render();
   } else if (msg.type === 'rematch') {
     onRematch(msg);

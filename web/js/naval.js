@@ -108,6 +108,9 @@ const ui = {
   drag: null,
   /** Placement: a drop sent and not yet answered, drawn where it was dropped: `{piece, cells}`. */
   moving: null,
+  /** The placement text last sent, sent again once if another seat's move made it stale. */
+  sentPlacement: null,
+  resending: false,
   /** Rule 4.5: Ready is enabled once a piece has been picked up (dropping it back is enough). */
   pickedUp: false,
   /** The piece the Rotate button and the R key act on. */
@@ -131,6 +134,7 @@ const ui = {
   /** Cells that changed with the last states, to highlight: key `seat:cell` -> kind. */
   flash: new Map(),
   flashTimer: null,
+  flashAt: 0,
   prevBoards: null,
   message: '',
   costs: DEFAULT_COSTS,
@@ -454,9 +458,11 @@ function drawBoard(seat) {
   g.append(drawMarks(seat, b.deflected, 'deflected'));
   g.append(drawMarks(seat, b.hits, 'hit'));
   g.append(drawMarks(seat, b.sunk_buoys, 'sunk-buoy'));
+  // The highlight fades out with a CSS animation; a redraw resumes it where it was, not from the start.
+  const delay = `animation-delay:-${Math.round(performance.now() - ui.flashAt)}ms`;
   for (const [key, kind] of ui.flash) {
     const [s, name] = key.split(':');
-    if (Number(s) === seat) g.append(cellRect(seat, name, `nv-flash ${kind}`));
+    if (Number(s) === seat) g.append(cellRect(seat, name, `nv-flash ${kind}`, { style: delay }));
   }
 
   if (b.eliminated) {
@@ -602,9 +608,11 @@ function onPointerUp() {
  * is refused; until it answers, the piece is drawn where it was dropped.
  */
 function sendPlacement(piece, text, d) {
+  if (!ui.ctx.canAct) return;
   const h = d.vertical ? d.long : d.short;
   const w = d.vertical ? d.short : d.long;
-  ui.moving = { piece, cells: rectCells(d.r, d.c, Math.min(h, SIDE - d.r), Math.min(w, SIDE - d.c)) };
+  ui.moving = { piece, cells: rectCells(d.r, d.c, Math.min(h, SIDE - d.r), Math.min(w, SIDE - d.c)), moves: myBoard()?.moves };
+  ui.sentPlacement = text;
   ui.ctx.play(text);
 }
 
@@ -647,7 +655,7 @@ function onClick(ev) {
 }
 
 function onKey(ev) {
-  if (!ui.ctx || ev.target?.tagName === 'INPUT') return;
+  if (!ui.ctx || ['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName)) return;
   if (ev.key === 'r' || ev.key === 'R') {
     if (ui.drag && !isBuoy(ui.drag.piece)) {
       ui.drag.vertical = !ui.drag.vertical;
@@ -754,6 +762,7 @@ function follow(state) {
     });
     if (changed.size) {
       ui.flash = changed;
+      ui.flashAt = performance.now();
       clearTimeout(ui.flashTimer);
       ui.flashTimer = setTimeout(() => {
         ui.flash = new Map();
@@ -810,11 +819,28 @@ function startFiring() {
 
 /**
  * The server refused the last action: a refused drop snaps back, a plan being fired stops. The
- * page shows the server's message in its error box.
+ * reason stays in the naval panel until the next action (the page's error box is cleared by the
+ * next state, which the other seats' simultaneous placement brings at once).
  */
-export function onServerError() {
+export function onServerError(msg) {
+  const sent = ui.sentPlacement;
+  ui.sentPlacement = null;
+  if (msg?.code === 'action/stale' && sent && placing()) {
+    // Another seat's placement move got in first: the drop still stands, send it again once.
+    ui.resending = true;
+    setTimeout(() => {
+      ui.resending = false;
+      if (ui.ctx.canAct && placing() && ui.ctx.state.legal.includes(sent)) ui.ctx.play(sent);
+      else {
+        ui.moving = null;
+        drawAll();
+      }
+    }, 0);
+    return;
+  }
   ui.moving = null;
   ui.firing = false;
+  if (msg?.code !== 'action/stale') ui.message = msg?.message || '';
 }
 
 /**
@@ -1034,9 +1060,13 @@ export function renderNaval(ctx) {
   attach(ctx.svg);
   if (ctx.state.version !== ui.version) {
     ui.version = ctx.state.version;
-    ui.moving = null;
+    // A drop stays drawn where it was dropped until the server has applied it (the own move count
+    // grew) or refused it; other seats' moves come in between.
+    if (ui.moving && (!placing() || myBoard()?.moves !== ui.moving.moves)) ui.moving = null;
     follow(ctx.state);
   }
+  // Nothing on its way (a lost connection drops the request): the piece is where the state says.
+  if (ctx.canAct && !ui.resending) ui.moving = null;
   syncTurn();
   if (!placing()) ui.drag = null;
   drawAll();
