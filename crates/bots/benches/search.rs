@@ -1,6 +1,9 @@
 //! MCTS iterations per second on every game (issue 7 aims: 300,000/s on MAD, 100,000/s on Moon
 //! Leap). One bench per game: a search of a fixed number of iterations from the first position
-//! where a seat has a real choice, reported as iterations per second.
+//! where a seat has a real choice, reported as iterations per second. `mcts/<game>/<seats>` is
+//! the plain search (playouts to the end, as `mcts:i<n>:plain`); `bot/<game>/<seats>` is the bot
+//! the registry makes (`mcts:i<n>`), with the game's evaluation and playout cut-off when the game
+//! offers one.
 
 use std::hint::black_box;
 
@@ -59,7 +62,30 @@ fn bench_game<G: Game>(c: &mut Criterion, seats: usize, iterations: u64) {
     group.finish();
 }
 
+/// Benchmarks the registry's bot `mcts:i<iterations>` for `G` (through `DynBot`, as the command
+/// line and the match service use it; the text round trip is one action per search).
+fn bench_registered<G: Game>(c: &mut Criterion, seats: usize, iterations: u64) {
+    let (state, seat) = first_decision::<G>(seats);
+    let name = G::INFO.name;
+    let spec = format!("mcts:i{iterations}").parse().expect("a bot name");
+    let mut group = c.benchmark_group("bot");
+    group.throughput(Throughput::Elements(iterations));
+    group.sample_size(10);
+    group.bench_function(format!("{name}/{seats}"), |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            let mut bot = plateau_registry::new_bot(name, spec, seed).expect("registered");
+            let action = bot.act(&state, seat);
+            assert_eq!(bot.stats().iterations, iterations);
+            black_box(action)
+        });
+    });
+    group.finish();
+}
+
 fn search(c: &mut Criterion) {
+    bench_registered::<plateau_mad::Mad>(c, 2, 2000);
     bench_game::<plateau_mad::Mad>(c, 2, 2000);
     bench_game::<plateau_moonleap::MoonLeap>(c, 4, 2000);
     bench_game::<plateau_chakart::Chakart>(c, 2, 2000);
