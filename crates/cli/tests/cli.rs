@@ -586,6 +586,31 @@ fn replay_rejects_unknown_seats_and_a_finished_game_without_its_outcome() {
     );
 }
 
+#[test]
+fn a_moon_leap_player_may_resign_and_the_record_replays() {
+    let path = scratch("moonleap-resign.json");
+    let output = plateau_with_input(
+        &[
+            "play",
+            "moonleap",
+            "--seed",
+            "4",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        "resign\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("resigns."), "{text}");
+    assert!(text.contains("Result: resign"), "{text}");
+    assert!(text.contains("seat 1 (human): rank 2"), "{text}");
+    let replayed = plateau(&["replay", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(stdout(&replayed).contains("Seat 1 resigned."));
+}
+
 /// `--decisions-only` does not count chance outcomes as levels. In Moon Leap every decision follows
 /// exactly one roll, so n decisions from a roll are 2n levels of the full count.
 #[test]

@@ -36,7 +36,8 @@ mod state;
 use std::sync::Arc;
 
 use plateau_engine::{
-    Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct, Viewer,
+    Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct,
+    Viewer,
 };
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -218,9 +219,25 @@ impl Game for MoonLeap {
         }
     }
 
+    /// Ranks by score (rules "End & scoring"), kind `score`. After a resignation (kind `resign`) the
+    /// resigning seat ranks last and the others rank by their scores as they stand; `scores` are
+    /// everyone's points either way.
     fn outcome(&self) -> Option<Outcome> {
-        self.is_over().then(|| {
-            Outcome::ranked_by_score(self.scores().into_iter().map(f64::from).collect(), "score")
+        if !self.is_over() {
+            return None;
+        }
+        let scores: Vec<f64> = self.scores().into_iter().map(f64::from).collect();
+        Some(match self.resigned {
+            None => Outcome::ranked_by_score(scores, "score"),
+            Some(seat) => {
+                let mut ranking = scores.clone();
+                ranking[usize::from(seat)] = f64::NEG_INFINITY;
+                Outcome {
+                    ranks: Outcome::ranked_by_score(ranking, "resign").ranks,
+                    scores,
+                    kind: "resign".to_owned(),
+                }
+            }
         })
     }
 
@@ -262,5 +279,34 @@ impl Game for MoonLeap {
     fn render_text(&self, viewer: Viewer, color: bool) -> String {
         let _ = viewer;
         render::render(self, color)
+    }
+
+    /// Resignation, our ruling (the rules have none; docs/rulings.md, Moon Leap): any seat may
+    /// resign at any time and the game ends at once, the resigning seat last and the others ranked
+    /// by their scores as they stand, so in a two-player game the other seat wins. The game does
+    /// not go on without the seat, because a record holds an early ending only after its last
+    /// action (DESIGN.md section 4). A timeout is no ending here (`timeout_actions`), nor is an
+    /// agreed stop.
+    ///
+    /// # Errors
+    /// `GameOver` after the end; a rule error for a seat not at the table; `Unsupported` for the
+    /// other endings.
+    fn end(&mut self, ending: Ending) -> Result<(), IllegalAction> {
+        if self.is_over() {
+            return Err(IllegalAction::GameOver);
+        }
+        match ending {
+            Ending::Resign(seat) if seat.index() < usize::from(self.seats) => {
+                self.resign(seat.0);
+                Ok(())
+            }
+            Ending::Resign(seat) => Err(IllegalAction::rule(format!(
+                "seat {seat} is not at this table of {} seats",
+                self.seats
+            ))),
+            other => Err(IllegalAction::Unsupported {
+                what: other.to_string(),
+            }),
+        }
     }
 }

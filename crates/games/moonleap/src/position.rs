@@ -222,13 +222,16 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
 }
 
 /// How a state is serialized: the board description (`None` for the embedded default board, which
-/// keeps the JSON of standard games small), the variant and the position text.
+/// keeps the JSON of standard games small), the variant, the position text and, after a
+/// resignation (which the position text does not show), the seat that resigned.
 #[derive(Serialize, Deserialize)]
 struct Repr {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     board: Option<BoardDesc>,
     mercenaries: bool,
     position: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    resigned: Option<u8>,
 }
 
 impl Serialize for MoonLeap {
@@ -239,6 +242,7 @@ impl Serialize for MoonLeap {
             board: (!standard).then(|| self.board.desc().clone()),
             mercenaries: self.mercenaries,
             position: self.position_text(),
+            resigned: self.resigned,
         }
         .serialize(s)
     }
@@ -251,7 +255,17 @@ impl<'de> Deserialize<'de> for MoonLeap {
             None => Board::standard(),
             Some(desc) => Arc::new(Board::new(desc).map_err(serde::de::Error::custom)?),
         };
-        MoonLeap::from_text(board, repr.mercenaries, &repr.position)
-            .map_err(serde::de::Error::custom)
+        let mut state = MoonLeap::from_text(board, repr.mercenaries, &repr.position)
+            .map_err(serde::de::Error::custom)?;
+        if let Some(seat) = repr.resigned {
+            if seat >= state.seats || state.is_over() || state.roll.is_some() {
+                return Err(serde::de::Error::custom(format!(
+                    "resigned: seat {seat} cannot have resigned from `{}`",
+                    repr.position
+                )));
+            }
+            state.resign(seat);
+        }
+        Ok(state)
     }
 }

@@ -123,13 +123,23 @@ pub(crate) fn render(game: &MoonLeap, color: bool) -> String {
         colour_letter(game.to_move())
     );
     let status = if game.is_over() {
-        let best = scores.iter().max().copied().unwrap_or(0);
+        // After a resignation the resigning seat cannot win (Game::end).
+        let in_play = |s: &usize| game.resigned() != Some(*s);
+        let best = (0..seats)
+            .filter(in_play)
+            .map(|s| scores[s])
+            .max()
+            .unwrap_or(0);
         let winners: Vec<String> = (0..seats)
-            .filter(|s| scores[*s] == best)
+            .filter(|s| in_play(s) && scores[*s] == best)
             .map(|s| format!("seat {} ({})", s + 1, colour_letter(s)))
             .collect();
+        let how = match game.resigned() {
+            Some(s) => format!("seat {} ({}) resigned", s + 1, colour_letter(s)),
+            None => format!("the end cells are full ({mover} filled the last)"),
+        };
         format!(
-            "Game over: the end cells are full ({mover} filled the last). Winner{}: {} with {best}.",
+            "Game over: {how}. Winner{}: {} with {best}.",
             if winners.len() > 1 { "s (shared)" } else { "" },
             winners.join(", ")
         )

@@ -40,6 +40,8 @@ pub struct MoonLeap {
     pub(crate) full: u64,
     pub(crate) end: u64,
     pub(crate) beyond: u64,
+    /// The seat whose resignation ended the game (`Game::end`, our ruling), if one did.
+    pub(crate) resigned: Option<u8>,
 }
 
 impl MoonLeap {
@@ -56,6 +58,7 @@ impl MoonLeap {
             roll: None,
             cells: [[0; ASTRONAUTS]; 5],
             occupied: 0,
+            resigned: None,
         }
     }
 
@@ -96,10 +99,24 @@ impl MoonLeap {
         }
     }
 
-    /// Whether the game is over: every end cell is occupied (rules section "End & scoring").
+    /// Whether the game is over: every end cell is occupied (rules section "End & scoring"), or a
+    /// seat resigned.
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.occupied & self.end == self.end
+        self.occupied & self.end == self.end || self.resigned.is_some()
+    }
+
+    /// The seat (0-based) whose resignation ended the game, if one did.
+    #[must_use]
+    pub fn resigned(&self) -> Option<usize> {
+        self.resigned.map(usize::from)
+    }
+
+    /// Ends the game on `seat`'s resignation (our ruling; the rules have none): the track stays as
+    /// it is, no face waits any more, and `outcome` ranks `seat` last.
+    pub(crate) fn resign(&mut self, seat: u8) {
+        self.resigned = Some(seat);
+        self.roll = None;
     }
 
     /// Whether the milestone for this player count has been passed: some astronaut stands beyond
