@@ -29,6 +29,7 @@
 
 mod action;
 mod board;
+mod eval;
 mod position;
 mod render;
 mod state;
