@@ -48,7 +48,7 @@ pub fn find(name: &str) -> Result<&'static GameEntry, UnknownGame> {
 /// `BotFactory::with_evaluator::<Game, Evaluation>()` instead.
 pub static BOTS: &[BotFactory] = &[
     BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>(),
-    BotFactory::of::<plateau_moonleap::MoonLeap>(),
+    BotFactory::with_evaluator::<plateau_moonleap::MoonLeap, evaluators::MoonLeapEvaluation>(),
     BotFactory::of::<plateau_naval::Naval>(),
     BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>(),
 ];
