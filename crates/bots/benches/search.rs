@@ -88,6 +88,7 @@ fn search(c: &mut Criterion) {
     bench_registered::<plateau_mad::Mad>(c, 2, 2000);
     bench_game::<plateau_mad::Mad>(c, 2, 2000);
     bench_game::<plateau_moonleap::MoonLeap>(c, 4, 2000);
+    bench_registered::<plateau_chakart::Chakart>(c, 2, 2000);
     bench_game::<plateau_chakart::Chakart>(c, 2, 2000);
     bench_game::<plateau_naval::Naval>(c, 4, 40);
 }

@@ -425,8 +425,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let mut best = (NONE, f64::NEG_INFINITY);
         for child in first..first + block {
             let cn = &self.nodes[child as usize];
-            let visits = f64::from(cn.visits.max(1));
-            let score = cn.reward / visits + c * (ln_parent / visits).sqrt();
+            // One division per child: the mean and the exploration term share 1 / visits.
+            let inv = 1.0 / f64::from(cn.visits.max(1));
+            let score = cn.reward * inv + c * (ln_parent * inv).sqrt();
             if score > best.1 {
                 best = (child, score);
             }
