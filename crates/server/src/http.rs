@@ -6,7 +6,8 @@ use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{FromRequest, Path, Query, Request, State, WebSocketUpgrade};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State, WebSocketUpgrade};
+use axum::http::request::Parts;
 use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -83,6 +84,24 @@ async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
 /// A query string that does not fit the route: `request/malformed` with the parser's reason.
 fn bad_query(rejection: &QueryRejection) -> ApiError {
     ApiError::new(Code::RequestMalformed, rejection.body_text())
+}
+
+/// The `{id}` of a match route. A path segment that is not text (bad percent-encoding, `%FF`)
+/// names no match: `match/not_found`, as for any other string that is not a match id.
+struct MatchId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for MatchId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(MatchId(id)),
+            Err(e) => Err(ApiError::new(
+                Code::MatchNotFound,
+                format!("no match with that id ({})", e.body_text()),
+            )),
+        }
+    }
 }
 
 /// A JSON body read with the service's own errors: `request/too_large` over `MAX_BODY`,
@@ -167,7 +186,7 @@ struct JoinRequest {
 
 async fn join(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    MatchId(id): MatchId,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let grant = app.lobby.join(&id, req.seat).await?;
@@ -244,7 +263,7 @@ async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch,
         .ok_or_else(|| ApiError::not_found(id))
 }
 
-async fn one(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn one(State(app): State<AppState>, MatchId(id): MatchId) -> Result<Json<Value>, ApiError> {
     let m = stored(&app, &id, false).await?;
     Ok(Json(summary(&app, &m)))
 }
@@ -285,7 +304,7 @@ pub fn to_record(m: &StoredMatch) -> Record {
 
 async fn record(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    MatchId(id): MatchId,
 ) -> Result<Json<Record>, ApiError> {
     let m = stored(&app, &id, true).await?;
     if m.status != Status::Finished {
@@ -302,7 +321,7 @@ async fn record(
 /// `Record::replay` check: SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn.
 async fn replay(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    MatchId(id): MatchId,
 ) -> Result<Json<Value>, ApiError> {
     let m = stored(&app, &id, true).await?;
     if m.status != Status::Finished {
@@ -351,7 +370,7 @@ struct WsQuery {
 
 async fn websocket(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    MatchId(id): MatchId,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
