@@ -6,6 +6,7 @@
 //! - `rules`: the position, legal actions, chance outcomes and play (sections 5-10).
 //! - `fen`: the vchess FEN and the 6th field (ruling 10).
 //! - `view`: observations, the terminal board, SAN and determinization (rulings 9, 17).
+//! - `eval`: `Chakart::evaluation`, a heuristic value (material) of a running game for bots.
 //!
 //! Seat 0 is White, seat 1 Black. Every random event is a chance node (ruling 13). A position
 //! text is a FEN, or, at a chance node, `<fen> moves <action> …` from the last decision

@@ -10,6 +10,7 @@
 //! - [`action`]: cells, ship kinds and the action notation of section 9.
 //! - `state`: the [`Mad`] state, move generation, playing a turn and the end checks.
 //! - `position`: the position text, the [`Observation`] and the terminal board.
+//! - `eval`: [`Mad::evaluation`], a heuristic value of a running game for bots.
 //!
 //! # Outcome kinds
 //! | kind | when | ranks | scores (winner, loser) |

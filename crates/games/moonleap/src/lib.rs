@@ -7,6 +7,7 @@
 //! - `state`: the rules on a compact state (`MoonLeap`).
 //! - `position`: the canonical position text, which is also the serialized form.
 //! - `render`: the terminal drawing shown by `plateau play`.
+//! - `eval`: `MoonLeap::evaluation`, a heuristic value of a running game for bots.
 //!
 //! The die is an explicit chance node (`ToAct::Chance`, six faces of 1/6). The game has perfect
 //! information: the observation is the full public state and `determinize` is a clone.
