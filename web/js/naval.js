@@ -14,7 +14,7 @@
 //   order is checked against the server's list again before it is sent.
 
 import { el } from './api.js';
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { svgEl } from './mad.js';
 import { seatLabel } from './seats.js';
 
@@ -104,11 +104,14 @@ export function parseOrder(text) {
 const ui = {
   ctx: null,
   version: null,
-  /** Placement: the piece being dragged: `{piece, h, w, vertical, offR, offC, r, c}`. */
+  /**
+   * Placement: the piece being dragged: `{piece, long, short, vertical, offR, offC, r, c, from}`
+   * (its sides, orientation, the grabbed cell inside it, the top-left under the pointer, its spot).
+   */
   drag: null,
-  /** Placement: a drop sent and not yet answered, drawn where it was dropped: `{piece, cells}`. */
+  /** Placement: a drop sent and not yet applied, drawn where it was dropped: `{piece, cells, moves}`. */
   moving: null,
-  /** The placement text last sent, sent again once if another seat's move made it stale. */
+  /** The placement action last sent (a move or `ready`), sent again once if another seat's move made it stale. */
   sentPlacement: null,
   resending: false,
   /** Rule 4.5: Ready is enabled once a piece has been picked up (dropping it back is enough). */
@@ -812,7 +815,7 @@ function fireStep() {
 function startFiring() {
   if (!myBattleTurn() || ui.firing) return;
   ui.firing = true;
-  ui.message = '';
+  ui.message = ui.autoFired ? t('nv.autofire') : '';
   renderPanel();
   fireStep();
 }
@@ -884,7 +887,10 @@ function placementControls() {
         class: 'secondary', disabled: !ui.selectedPiece || !ui.ctx.canAct || !left,
       }),
       // Rule 4.5: Ready only once a piece was picked up (a move made counts, after a reload).
-      button('nv-ready', t('nv.ready'), () => ui.ctx.play('ready'), {
+      button('nv-ready', t('nv.ready'), () => {
+        ui.sentPlacement = 'ready';
+        ui.ctx.play('ready');
+      }, {
         disabled: !ui.ctx.canAct || !(ui.pickedUp || (b?.moves || 0) > 0),
       })));
 }
@@ -1013,10 +1019,37 @@ function renderBanner(box) {
   if (ui.banner.length) box.classList.add('fresh');
 }
 
+/** What the marks on the boards mean, each with a small drawing of it. */
+function legend() {
+  const icon = (draw) => {
+    const svg = svgEl('svg', { class: 'naval nv-icon', width: 20, height: 20, viewBox: `${origin(0)[0]} ${origin(0)[1]} ${CELL} ${CELL}` });
+    svg.append(svgEl('rect', { class: 'nv-cell', x: origin(0)[0], y: origin(0)[1], width: CELL, height: CELL }), ...draw());
+    return svg;
+  };
+  const a1 = ['a1'];
+  const items = [
+    ['hit', () => [drawMarks(0, a1, 'hit')]],
+    ['miss', () => [drawMarks(0, a1, 'miss')]],
+    ['deflected', () => [drawMarks(0, a1, 'deflected')]],
+    ['contact', () => [drawMarks(0, a1, 'contact')]],
+    ['clear', () => [drawMarks(0, a1, 'clear')]],
+    ['sunk', () => [drawPiece(0, 'corvette', a1, 'sunk')]],
+    ['found', () => [drawPiece(0, 'corvette', a1, 'found')]],
+    ['sunkbuoy', () => [drawMarks(0, a1, 'sunk-buoy')]],
+    ['block', () => [cellRect(0, 'a1', 'nv-block nv-owner-1')]],
+    ['shield', () => [svgEl('rect', { class: 'nv-shield', x: origin(0)[0] + 1, y: origin(0)[1] + 1, width: CELL - 2, height: CELL - 2, rx: 6 })]],
+  ];
+  return el('details', { class: 'nv-legend small' }, el('summary', {}, t('nv.legend')),
+    el('ul', {}, ...items.map(([key, draw]) => el('li', {}, icon(draw), ' ', t(`nv.legend.${key}`)))));
+}
+
 function renderPanel() {
   const { state } = ui.ctx;
   const panel = ui.ctx.panel;
-  if (!panel.querySelector('#nv-banner')) {
+  if (panel.dataset.lang !== lang()) {
+    // The frame is built once per language; its parts are refreshed below.
+    panel.dataset.lang = lang();
+    ui.bannerKey = '';
     panel.replaceChildren(
       el('div', { id: 'nv-banner', class: 'nv-banner', 'aria-live': 'polite' }),
       el('div', { class: 'nv-phase' }, el('span', { id: 'nv-phase-text' }), ' ', el('span', { id: 'nv-countdown', class: 'nv-countdown', role: 'timer' })),
@@ -1024,7 +1057,8 @@ function renderPanel() {
       el('div', { id: 'nv-controls' }),
       el('div', { id: 'nv-seats' }),
       el('h3', {}, t('nv.log')),
-      el('div', { id: 'nv-log-box' }));
+      el('div', { id: 'nv-log-box' }),
+      legend());
   }
   renderBanner(panel.querySelector('#nv-banner'));
   const obs = state.observation;

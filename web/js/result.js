@@ -17,6 +17,9 @@ export function resultSentence(game, outcome, since = '') {
     if (outcome.kind === 'score' && winners.length > 1 && winners.length < outcome.ranks.length) {
       return t('match.result.score.shared', { sides: winners.map((s) => seatLabel(game, s)).join(', ') });
     }
+    if (outcome.kind === 'round_limit' && winners.length > 1) {
+      return t('match.result.round_limit.shared', { sides: winners.map((s) => seatLabel(game, s)).join(', ') });
+    }
     return t('match.result.draw', { kind: outcome.kind });
   }
   const side = seatLabel(game, winners[0]);
