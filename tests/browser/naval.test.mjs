@@ -1,8 +1,8 @@
 // A person plays Bataille Navale (seat 1 of 4) against three random bots in headless Chromium,
 // under the game's own clocks (time control `game`: a 25 s placement clock, an 8 s turn clock).
-// Placement: pieces are moved with real mouse drags (one turned with R while dragged), a drop on
-// another piece is refused and snaps back, Ready becomes possible once a piece was picked up
-// (rules/naval.md section 4.5). Battle: orders are planned by clicking boards (green/red aim), one
+// Placement: pieces are moved with real mouse drags (one turned with R while dragged, one by a
+// double-click), a drop on another piece is refused and snaps back, Ready becomes possible once a
+// piece was picked up (rules/naval.md section 4.5). Battle: orders are planned by clicking boards (green/red aim), one
 // turn uses a special (the cruiser's artillery, once it has the energy), and one turn is left to the
 // clock: the page fires the partial plan itself before the turn runs out (section 5.10).
 
@@ -100,7 +100,31 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
       `${bsSpot}${bsVertical ? 'v' : 'h'}`, { timeout: 10000 });
     fleet = await pieces();
 
-    // 3. A drop on the carrier is refused by the server and the corvette goes back.
+    // 3. A double-click turns a piece about its top-left cell (one whose turned footprint is free).
+    const turnable = Object.entries(fleet).find(([p, v]) => !p.startsWith('buoy') && (() => {
+      const taken = new Set(Object.entries(fleet).filter(([q]) => q !== p).flatMap(([, w]) => w.cells));
+      const top = parse(v.cells[0]);
+      const rows = new Set(v.cells.map((x) => parse(x).r)).size;
+      const cols = new Set(v.cells.map((x) => parse(x).c)).size;
+      for (let i = 0; i < cols; i++) {
+        for (let j = 0; j < rows; j++) {
+          if (top.r + i > 13 || top.c + j > 13 || taken.has(cellName(top.r + i, top.c + j))) return false;
+        }
+      }
+      return true;
+    })());
+    if (turnable) {
+      const [piece, v] = turnable;
+      const before = await page.evaluate(() => document.body.dataset.version);
+      const [x, y] = await centre(0, v.cells[0]);
+      await page.mouse.dblclick(x, y);
+      await waitVersion(before);
+      const turned = `${v.cells[0]}${v.at.endsWith('v') ? 'h' : 'v'}`;
+      await page.waitForFunction(([p, at]) => document.querySelector(`.nv-board.own .nv-piece[data-piece="${p}"]`)?.dataset.at === at, [piece, turned], { timeout: 10000 });
+      fleet = await pieces();
+    }
+
+    // 4. A drop on the carrier is refused by the server and the corvette goes back.
     const corvetteAt = fleet.corvette.at;
     const carrierTop = fleet.carrier.cells[0];
     await drag('corvette', carrierTop);

@@ -116,6 +116,8 @@ const ui = {
   resending: false,
   /** Rule 4.5: Ready is enabled once a piece has been picked up (dropping it back is enough). */
   pickedUp: false,
+  /** The last click on a piece without moving it (`{piece, at}`), to recognise a double-click. */
+  lastPress: null,
   /** The piece the Rotate button and the R key act on. */
   selectedPiece: null,
   /** Battle: the turn the plan belongs to, the plan (ship -> {text, seat, cells, kind}), choices. */
@@ -600,9 +602,16 @@ function onPointerUp() {
   ui.drag = null;
   const inBoard = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE;
   const text = inBoard ? placementText(d.piece, d.r, d.c, d.vertical) : null;
-  if (!text) ui.message = t('nv.offboard');
-  else if (text !== `${d.piece}@${d.from}`) sendPlacement(d.piece, text, d);
+  const still = text === `${d.piece}@${d.from}`;
+  // A double-click turns the piece. It is recognised here rather than by the browser's dblclick,
+  // which the redraw between the two clicks can swallow.
+  const now = performance.now();
+  const second = still && ui.lastPress?.piece === d.piece && now - ui.lastPress.at < 450;
+  ui.lastPress = still && !second ? { piece: d.piece, at: now } : null;
   drawAll();
+  if (!text) ui.message = t('nv.offboard');
+  else if (second) rotatePiece(d.piece);
+  else if (!still) sendPlacement(d.piece, text, d);
   renderPanel();
 }
 
@@ -695,10 +704,6 @@ function attach(svg) {
     }
   });
   svg.addEventListener('click', onClick);
-  svg.addEventListener('dblclick', (ev) => {
-    const p = pieceUnderPointer(ev);
-    if (p) rotatePiece(p.piece);
-  });
   svg.addEventListener('contextmenu', (ev) => {
     // Right click rotates, as in the original game (section 4.4).
     const p = placing() ? pieceUnderPointer(ev) : null;
