@@ -4,7 +4,8 @@
 // double-click), a drop on another piece is refused and snaps back, Ready becomes possible once a
 // piece was picked up (rules/naval.md section 4.5). Battle: orders are planned by clicking boards (green/red aim), one
 // turn uses a special (the cruiser's artillery, once it has the energy), and one turn is left to the
-// clock: the page fires the partial plan itself before the turn runs out (section 5.10).
+// clock, with a reload in between: the page fires the partial plan itself before the turn runs out
+// (section 5.10).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -212,6 +213,10 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     await page.click('.nv-ship[data-ship="carrier"]');
     const [cx, cy, carrierOrder] = await aimLegal();
     await page.mouse.click(cx, cy);
+    // The plan survives a reload of the page.
+    await page.reload();
+    await waitMatchReady(page);
+    await page.waitForFunction((o) => document.querySelector('.nv-ship[data-ship="carrier"]')?.dataset.order === o, carrierOrder, { timeout: 5000 });
     await notMyTurn();
     const waited = Date.now() - started;
     assert.ok(waited > 5000, `the page waited for the clock (${waited} ms)`);

@@ -781,13 +781,29 @@ function follow(state) {
   ui.prevBoards = boards;
 }
 
-/** Starts a fresh plan when a new turn of this seat begins. */
+/** Where the plan of this turn is kept in the tab, so a reload does not lose it. */
+const planKey = () => `plateau.naval.plan.${ui.ctx.state.id}`;
+
+function storedPlan(turn) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(planKey()) || 'null');
+    return saved?.turn === turn && Array.isArray(saved.plan) ? saved.plan : [];
+  } catch {
+    return [];
+  }
+}
+
+function savePlan() {
+  if (ui.turnKey) sessionStorage.setItem(planKey(), JSON.stringify({ turn: ui.turnKey, plan: [...ui.plan] }));
+}
+
+/** Starts a fresh plan when a new turn of this seat begins (or the one kept before a reload). */
 function syncTurn() {
   const obs = obsOf();
   const key = myBattleTurn() ? `${obs.rounds}:${obs.current}` : null;
   if (key === ui.turnKey) return;
   ui.turnKey = key;
-  ui.plan = new Map();
+  ui.plan = new Map(key ? storedPlan(key) : []);
   ui.firing = false;
   ui.autoFired = false;
   ui.mode = 'fire';
@@ -1066,6 +1082,7 @@ function renderPanel() {
       legend());
   }
   renderBanner(panel.querySelector('#nv-banner'));
+  savePlan();
   const obs = state.observation;
   let phaseText = '';
   if (state.status === 'finished') phaseText = t('nv.phase.over');
