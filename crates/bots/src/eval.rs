@@ -19,6 +19,14 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     fn playout_cutoff(&self) -> Option<usize> {
         None
     }
+
+    /// The UCB1 exploration constant that suits this evaluation, replacing
+    /// `SearchConfig::exploration` when set. An evaluation's values are often close to 0.5 where
+    /// finished playouts score 0 or 1, so the differences between moves are smaller and a smaller
+    /// constant lets them show; `None` keeps the configured constant.
+    fn exploration(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// No heuristic: every running game is worth 0.5 to every seat (an even game).

@@ -193,11 +193,16 @@ impl<G: Game> Mcts<G, NoEvaluator> {
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
-    /// A searcher that scores cut-off playouts with `evaluator`.
+    /// A searcher that scores cut-off playouts with `evaluator`, which may also set the playout
+    /// length (`Evaluator::playout_cutoff`) and the exploration constant
+    /// (`Evaluator::exploration`) in place of `config`'s.
     #[must_use]
     pub fn with_evaluator(mut config: SearchConfig, seed: u64, evaluator: E) -> Self {
         if let Some(cut) = evaluator.playout_cutoff() {
             config.max_playout = config.max_playout.min(cut);
+        }
+        if let Some(c) = evaluator.exploration() {
+            config.exploration = c;
         }
         Mcts {
             config,
@@ -214,6 +219,12 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             seen: Vec::new(),
             stats: SearchStats::default(),
         }
+    }
+
+    /// The configuration in use (after the evaluator's cut-off and exploration constant).
+    #[must_use]
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
     }
 
     /// What the last `choose` did.

@@ -656,6 +656,43 @@ fn the_greedy_bot_takes_an_immediate_win() {
     }
 }
 
+/// Nim's theory as an evaluation (two seats): the seat to move loses exactly when the pile is a
+/// multiple of 4.
+struct NimTheory;
+
+impl crate::Evaluator<Nim> for NimTheory {
+    fn evaluate(&self, state: &Nim, out: &mut [f64]) {
+        let mover_wins = !state.pile.is_multiple_of(4);
+        out.fill(if mover_wins { 0.0 } else { 1.0 });
+        out[usize::from(state.next)] = if mover_wins { 1.0 } else { 0.0 };
+    }
+
+    fn playout_cutoff(&self) -> Option<usize> {
+        Some(0)
+    }
+
+    fn exploration(&self) -> Option<f64> {
+        Some(0.2)
+    }
+}
+
+#[test]
+fn an_evaluation_guides_greedy_and_sets_the_search() {
+    // From 10 stones, only taking 2 leaves the opponent a multiple of 4.
+    let mut rng = rand::rng();
+    for _ in 0..10 {
+        let got = greedy_action(&Nim::with_pile(10, 2), Seat(0), &NimTheory, &mut rng);
+        assert_eq!(got, Some(2));
+    }
+    let mut mcts = Mcts::with_evaluator(iterations(30), 4, NimTheory);
+    assert_eq!(mcts.config().max_playout, 0);
+    assert_eq!(mcts.config().exploration, 0.2);
+    assert_eq!(mcts.choose(&Nim::with_pile(10, 2), Seat(0)), Some(2));
+    // Without the hooks the configuration stays as given.
+    let plain = Mcts::<Nim>::new(iterations(30), 4);
+    assert_eq!(plain.config().exploration, iterations(30).exploration);
+}
+
 #[test]
 fn bots_behind_the_factory_speak_canonical_text() {
     let factory = BotFactory::of::<Nim>();

@@ -4,6 +4,12 @@
 
 use plateau_bots::Evaluator;
 
+/// The UCB1 exploration constant of searches whose playouts are cut off and scored by an
+/// evaluation (instead of 1.0): the evaluations' values sit closer to 0.5 than finished games'.
+/// With 0.2 against 1.0, the same bot won 33 of 40 MAD games at 1000 iterations per move, and 39
+/// of 40 MAD games and 39 of 40 Chakart games at 100 ms per move.
+const EVALUATED_EXPLORATION: f64 = 0.2;
+
 /// MAD's `Mad::evaluation` (material, corvette safety, tie-break), with playouts cut off after
 /// `MAD_CUTOFF` actions.
 #[derive(Clone, Copy, Default, Debug)]
@@ -21,6 +27,10 @@ impl Evaluator<plateau_mad::Mad> for MadEvaluation {
 
     fn playout_cutoff(&self) -> Option<usize> {
         Some(MAD_CUTOFF)
+    }
+
+    fn exploration(&self) -> Option<f64> {
+        Some(EVALUATED_EXPLORATION)
     }
 }
 
@@ -40,6 +50,10 @@ impl Evaluator<plateau_chakart::Chakart> for ChakartEvaluation {
 
     fn playout_cutoff(&self) -> Option<usize> {
         Some(CHAKART_CUTOFF)
+    }
+
+    fn exploration(&self) -> Option<f64> {
+        Some(EVALUATED_EXPLORATION)
     }
 }
 
