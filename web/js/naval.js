@@ -976,7 +976,13 @@ function modeChips() {
         redrawOverlay();
       }, { class: 'secondary' }), ' ', t('nv.orient.help'))
       : '',
-    el('p', { class: 'muted small' }, t(`nv.help.${ui.mode === 'fire' || !SPECIALS[ship].includes(ui.mode) ? 'fire' : ui.mode === 'emp' ? 'emp' : ui.mode === 'shield' ? 'shield' : ui.mode === 'torpedo' ? 'torpedo' : 'area'}`)));
+    el('p', { class: 'muted small' }, t(`nv.help.${helpKey(ship, ui.mode)}`)));
+}
+
+/** Which hint fits the chosen mode: the aimed area specials share one. */
+function helpKey(ship, mode) {
+  if (!SPECIALS[ship].includes(mode)) return 'fire';
+  return ['emp', 'shield', 'torpedo'].includes(mode) ? mode : 'area';
 }
 
 function battleControls() {

@@ -1,0 +1,104 @@
+// The Bataille Navale page writes exactly the server's orders. Specials cost nothing in this match,
+// so every ship may use both of its specials; for each ship in turn (a second connection of the
+// seat passes the ships before it, so the server asks for it next), the pointer is moved over every
+// cell of the four boards in every mode (bombing in both orientations), and the set of orders the
+// page shows as possible (green) must equal the server's legal list for that ship: same texts, same
+// normalised aims (rules/naval.md section 6.5a), same torpedo lanes, shield centres and EMP targets.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, waitMatchReady } from './lib.mjs';
+
+const SHIPS = ['carrier', 'cruiser', 'battleship', 'frigate', 'submarine', 'corvette'];
+const ABILITIES = ['shield', 'satellite', 'torpedo', 'sonar', 'rockets', 'missile', 'charges', 'radar', 'artillery', 'heavy', 'bombing', 'emp'];
+
+test('Bataille Navale: the green aims of every mode are exactly the server legal orders', { timeout: 180000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const res = await fetch(`${server.url}/api/matches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        game: 'naval',
+        config: { placement_moves: 1, costs: Object.fromEntries(ABILITIES.map((a) => [a, 0])) },
+        seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
+        creator_seat: 0,
+      }),
+    });
+    assert.equal(res.status, 201);
+    const created = await res.json();
+    const page = await newPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+    await page.goto(`${server.url}${created.url}`);
+    await waitMatchReady(page);
+    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
+    // Pick up a piece and put it back (rule 4.5), then Ready.
+    const [px, py] = await page.evaluate(() => {
+      const cell = document.querySelector('.nv-board.own .nv-piece[data-piece="carrier"]').dataset.cells.split(' ')[0];
+      const b = document.querySelector(`rect.nv-cell[data-seat="0"][data-cell="${cell}"]`).getBoundingClientRect();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    });
+    await page.mouse.click(px, py);
+    await page.click('#nv-ready');
+    await page.waitForFunction(() => document.body.dataset.nvTurn === 'mine' && document.body.dataset.myTurn === 'true', null, { timeout: 60000 });
+
+    /** One exchange on a second connection of this seat: the current state, or the answer to `action`. */
+    const side = (action) => page.evaluate(([id, act]) => new Promise((resolve) => {
+      const ws = new WebSocket(`ws://${location.host}/api/matches/${id}/ws?token=${localStorage.getItem(`plateau.token.${id}`)}`);
+      let sent = false;
+      ws.onmessage = (ev) => {
+        const m = JSON.parse(ev.data);
+        if (m.type === 'state' && act && !sent) {
+          sent = true;
+          ws.send(JSON.stringify({ type: 'act', version: m.version, action: act }));
+          return;
+        }
+        ws.close();
+        resolve(m);
+      };
+    }), [created.id, action]);
+
+    /** The orders the page shows green in the selected mode, pointing at every cell of every board. */
+    const greenAims = () => page.evaluate(() => {
+      const svg = document.querySelector('svg.board');
+      const seen = new Set();
+      for (const rect of [...svg.querySelectorAll('rect.nv-cell')]) {
+        const b = rect.getBoundingClientRect();
+        svg.dispatchEvent(new PointerEvent('pointermove', { clientX: b.x + b.width / 2, clientY: b.y + b.height / 2, bubbles: true }));
+        if (svg.dataset.aim === 'ok') seen.add(svg.dataset.aimText);
+      }
+      return [...seen];
+    });
+
+    const checked = [];
+    for (const ship of SHIPS) {
+      const st = await side(null);
+      if (st.observation.next_ship !== ship) continue; // sunk by the bots' first turns
+      await page.waitForFunction((v) => document.body.dataset.version === String(v), st.version);
+      await page.click(`.nv-ship[data-ship="${ship}"]`);
+      const modes = await page.$$eval('.nv-mode', (els) => els.filter((e) => !e.disabled).map((e) => e.dataset.mode).filter((m) => m !== 'pass'));
+      const seen = new Set();
+      for (const mode of modes) {
+        for (const vertical of mode === 'bombing' ? [false, true] : [false]) {
+          await page.click(`.nv-mode[data-mode="${mode}"]`);
+          if (vertical) await page.click('#nv-orient');
+          for (const text of await greenAims()) seen.add(text);
+        }
+      }
+      const legal = st.legal.filter((x) => x !== `${ship}:pass`);
+      const kinds = new Set(legal.map((x) => x.split(/[: ]/)[1]));
+      assert.deepEqual([...kinds].sort(), ['fire', ...modes.filter((m) => m !== 'fire')].sort(), `${ship}: the modes offered are the server's`);
+      assert.deepEqual([...seen].sort(), [...legal].sort(), `${ship}: the green aims are the legal orders`);
+      checked.push(ship);
+      const answer = await side(`${ship}:pass`);
+      assert.equal(answer.type, 'state', JSON.stringify(answer));
+    }
+    assert.ok(checked.length >= 3, `ships checked: ${checked.join(', ')}`);
+    assert.deepEqual(page.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
