@@ -274,9 +274,14 @@ impl Table {
         writeln!(out, "\n{}", board.trim_end())
     }
 
+    /// Milliseconds since the game started.
+    fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
     /// Adds a played action to the record; `timed` (a person's action) stores when it was played.
     fn push(&mut self, by: Actor, action: String, timed: bool) {
-        let at_ms = timed.then(|| self.started.elapsed().as_millis() as u64);
+        let at_ms = timed.then(|| self.elapsed_ms());
         self.record
             .actions
             .push(RecordedAction { by, action, at_ms });
@@ -429,7 +434,9 @@ impl Table {
                 "resign" => match self.state.end(Ending::Resign(seat)) {
                     Ok(()) => {
                         writeln!(out, "{} resigns.", self.who(seat))?;
-                        self.record.ending = Some(Ending::Resign(seat));
+                        // At its place: in Bataille Navale the others play on.
+                        let at_ms = self.elapsed_ms();
+                        self.record.push_ending(Ending::Resign(seat), Some(at_ms));
                         return Ok(None);
                     }
                     Err(e) => writeln!(out, "Cannot resign: {e}")?,

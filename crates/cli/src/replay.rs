@@ -1,10 +1,11 @@
 //! `plateau replay <record.json>`: re-plays a game record with `Record::replay`, which checks
 //! every action against the rules, the revealed seed against `seed_hash` and every chance outcome
-//! against the seed, and the recorded result (DESIGN.md section 4). Prints the final position,
-//! the board, the result and whether the seed was verified. Any mismatch is an error naming the
-//! action (1-based) and the reason. Beyond what the engine checks, a seat must be `human` or a
-//! bot name `play --seat` accepts, and a record whose game is over must say its outcome (a running
-//! game's record, with no outcome, replays as unfinished).
+//! against the seed, each early ending at its place, and the recorded result (DESIGN.md section
+//! 4). Prints the final position, the board, each early ending with its place, the result and
+//! whether the seed was verified. Any mismatch is an error naming the action (1-based) or the
+//! ending, and the reason. Beyond what the engine checks, a seat must be `human` or a bot name
+//! `play --seat` accepts, and a record whose game is over must say its outcome (a running game's
+//! record, with no outcome, replays as unfinished).
 
 use std::path::PathBuf;
 
@@ -56,11 +57,18 @@ pub fn run(args: Args) -> CliResult {
     );
     let board = state.render_text(Viewer::Spectator, use_color(args.no_color));
     report.push_str(&format!("\n{}\n\n", board.trim_end()));
-    match record.ending {
-        Some(Ending::Resign(seat)) => report.push_str(&format!("Seat {seat} resigned.\n")),
-        Some(Ending::Timeout(seat)) => report.push_str(&format!("Seat {seat} ran out of time.\n")),
-        Some(Ending::Agreement) => report.push_str("The players agreed to stop.\n"),
-        None => {}
+    for end in &record.endings {
+        let what = match end.ending {
+            Ending::Resign(seat) => format!("Seat {seat} resigned"),
+            Ending::Timeout(seat) => format!("Seat {seat} ran out of time"),
+            Ending::Agreement => "The players agreed to stop".to_owned(),
+        };
+        let place = match end.after {
+            0 => "before the first action".to_owned(),
+            n if n == record.actions.len() => format!("after the last action ({n})"),
+            n => format!("after action {n}"),
+        };
+        report.push_str(&format!("{what} {place}.\n"));
     }
     match state.outcome() {
         Some(outcome) => report.push_str(&describe_outcome(&outcome, &record.seats)),

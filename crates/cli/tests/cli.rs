@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use plateau_engine::{Actor, Record, Seed};
+use plateau_engine::{Actor, Ending, Record, Seat, Seed};
 
 const PLATEAU: &str = env!("CARGO_BIN_EXE_plateau");
 
@@ -608,7 +608,11 @@ fn a_moon_leap_player_may_resign_and_the_record_replays() {
     let replayed = plateau(&["replay", path.to_str().unwrap()]);
     std::fs::remove_file(&path).unwrap();
     assert!(replayed.status.success(), "{}", stderr(&replayed));
-    assert!(stdout(&replayed).contains("Seat 1 resigned."));
+    assert!(
+        stdout(&replayed).contains("Seat 1 resigned after the last action (1)."),
+        "{}",
+        stdout(&replayed)
+    );
 }
 
 /// `--decisions-only` does not count chance outcomes as levels. In Moon Leap every decision follows
@@ -634,4 +638,66 @@ fn perft_decisions_only_skips_chance_levels() {
     // Without chance nodes both counts agree: MAD's 222 replies at depth 2.
     let output = plateau(&["perft", "mad", "start", "2", "--decisions-only"]);
     assert_eq!(last_line(&stdout(&output)), "222");
+}
+
+/// Bataille Navale: a seat that resigns is eliminated and the others play on (rules/naval.md), so
+/// the resignation has its place in the middle of the record, and the record replays.
+#[test]
+fn a_naval_seat_resigns_mid_game_the_others_play_on_and_the_record_replays() {
+    let path = scratch("naval-resign.json");
+    // A short game: two placement moves, six rounds. The person gets ready, then resigns at its
+    // first battle turn.
+    let output = plateau_with_input(
+        &[
+            "play",
+            "naval",
+            "--seed",
+            "3",
+            "--config",
+            r#"{"max_rounds": 6, "placement_moves": 2}"#,
+            "--record",
+            path.to_str().unwrap(),
+            "--no-color",
+        ],
+        "ready\nresign\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("seat 1 (human) resigns."), "{text}");
+    assert!(text.contains("seat 1 (human): rank 4"), "{text}");
+
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let [end] = &record.endings[..] else {
+        panic!("one ending: {:?}", record.endings);
+    };
+    assert_eq!(end.ending, Ending::Resign(Seat(0)));
+    let (before, after) = record.actions.split_at(end.after);
+    let first = Actor::Seat(Seat(0));
+    assert!(
+        before.iter().any(|a| a.by == first && a.action == "ready"),
+        "seat 1 got ready before it resigned"
+    );
+    assert!(
+        after
+            .iter()
+            .filter(|a| matches!(a.by, Actor::Seat(_)))
+            .count()
+            > 10,
+        "the other seats played on: {} actions after the resignation",
+        after.len()
+    );
+    assert!(
+        after.iter().all(|a| a.by != first),
+        "seat 1 does not act once out"
+    );
+
+    let replayed = plateau(&["replay", path.to_str().unwrap(), "--no-color"]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    let report = stdout(&replayed);
+    assert!(
+        report.contains(&format!("Seat 1 resigned after action {}.", end.after)),
+        "{report}"
+    );
+    assert!(report.contains("Seed: verified"), "{report}");
 }

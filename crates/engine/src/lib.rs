@@ -20,5 +20,5 @@ pub use dynamic::{ActionError, DynGame, GameEntry};
 pub use error::{IllegalAction, ParseError, SetupError};
 pub use game::{Ending, Game, GameInfo};
 pub use outcome::Outcome;
-pub use record::{Record, RecordedAction, Replay, ReplayError};
+pub use record::{Record, RecordStep, RecordedAction, RecordedEnding, Replay, ReplayError};
 pub use seat::{Actor, Seat, SeatSet, ToAct, Viewer};

@@ -417,6 +417,9 @@ impl MatchActor {
                 let changed = result.is_ok();
                 let _ = reply.send(result);
                 if changed {
+                    // A Bataille Navale resignation eliminates one seat and play goes on: the
+                    // next chance node or bot must be started as after any action.
+                    self.advance().await;
                     self.broadcast();
                 }
             }

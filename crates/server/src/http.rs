@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::StreamExt;
-use plateau_engine::{Actor, Record, RecordedAction, Seat, Viewer};
+use plateau_engine::{Actor, Record, RecordStep, RecordedAction, Seat, Viewer};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -278,16 +278,14 @@ pub fn to_record(m: &StoredMatch) -> Record {
         &m.seed,
     );
     for e in &m.log {
-        let by = match &e.entry {
-            Entry::Seat(s, _) => Actor::Seat(Seat(*s)),
-            Entry::Chance(_) => Actor::Chance,
+        let (by, action) = match &e.entry {
+            Entry::Seat(s, action) => (Actor::Seat(Seat(*s)), action),
+            Entry::Chance(action) => (Actor::Chance, action),
+            // In its place: a Bataille Navale resignation is followed by more actions.
             Entry::End(ending) => {
-                record.ending = Some(*ending);
+                record.push_ending(*ending, Some(e.at_ms));
                 continue;
             }
-        };
-        let (Entry::Seat(_, action) | Entry::Chance(action)) = &e.entry else {
-            continue;
         };
         record.actions.push(RecordedAction {
             by,
@@ -339,18 +337,25 @@ async fn replay(
     let verified = record.replay(entry).is_ok_and(|r| r.seed_verified);
     let states = crate::secrecy::states(entry, &record)
         .map_err(|e| ApiError::internal(format!("match {id} does not replay: {e}")))?;
-    let view = |i: usize| states[i].observe_json(Viewer::Spectator);
+    // `states[v]` is the state after `v` steps (actions and endings in log order).
+    let view = |v: usize| states[v].observe_json(Viewer::Spectator);
     let mut steps = vec![json!({"by": null, "text": null, "observation": view(0)})];
-    for (i, step) in record.actions.iter().enumerate() {
-        // A step the spectator may not see (a secret placement) keeps its place with no text.
-        let text = states[i]
-            .display_text(step.by, &step.action, Viewer::Spectator)
-            .ok()
-            .flatten();
-        steps.push(json!({"by": step.by, "text": text, "observation": view(i + 1)}));
-    }
-    if let Some(ending) = record.ending {
-        steps.push(json!({"by": null, "text": ending, "observation": view(states.len() - 1)}));
+    for (v, step) in record.steps().enumerate() {
+        let step = match step {
+            RecordStep::Action(_, action) => {
+                // A step the spectator may not see (a secret placement) keeps its place with no
+                // text.
+                let text = states[v]
+                    .display_text(action.by, &action.action, Viewer::Spectator)
+                    .ok()
+                    .flatten();
+                json!({"by": action.by, "text": text, "observation": view(v + 1)})
+            }
+            RecordStep::End(end) => {
+                json!({"by": null, "text": end.ending, "observation": view(v + 1)})
+            }
+        };
+        steps.push(step);
     }
     Ok(Json(json!({
         "id": id,

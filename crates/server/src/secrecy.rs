@@ -13,7 +13,7 @@
 //! - for every other seat whose observation differs from this viewer's, that observation does not
 //!   appear anywhere in the message.
 
-use plateau_engine::{DynGame, GameEntry, Record, Seat, ToAct, Viewer};
+use plateau_engine::{DynGame, GameEntry, Record, RecordStep, Seat, ToAct, Viewer};
 use serde_json::Value;
 use thiserror::Error;
 
@@ -49,8 +49,8 @@ const STATE_FIELDS: &[&str] = &[
     "seed",
 ];
 
-/// Every state of `record`: index `v` is the state after `v` log entries (the ending, if any,
-/// counts as the last entry).
+/// Every state of `record`: index `v` is the state after `v` log entries, i.e. the first `v` of
+/// `Record::steps` (each ending counts as an entry, at its place among the actions).
 ///
 /// # Errors
 /// A message if the record does not replay.
@@ -59,15 +59,19 @@ pub fn states(entry: &GameEntry, record: &Record) -> Result<Vec<Box<dyn DynGame>
         .new_game(&record.config, record.seats.len())
         .map_err(|e| e.to_string())?;
     let mut out = vec![state.clone_box()];
-    for (i, step) in record.actions.iter().enumerate() {
-        state
-            .apply_text(step.by, &step.action)
-            .map_err(|e| format!("action {}: {e}", i + 1))?;
+    for step in record.steps() {
+        match step {
+            RecordStep::Action(index, action) => state
+                .apply_text(action.by, &action.action)
+                .map_err(|e| format!("action {index}: {e}"))?,
+            RecordStep::End(end) => state.end(end.ending).map_err(|e| {
+                format!(
+                    "the ending ({}) after {} actions: {e}",
+                    end.ending, end.after
+                )
+            })?,
+        }
         out.push(state.clone_box());
-    }
-    if let Some(ending) = record.ending {
-        state.end(ending).map_err(|e| e.to_string())?;
-        out.push(state);
     }
     Ok(out)
 }
@@ -89,14 +93,19 @@ pub fn check_messages(
         version: 0,
         problem,
     })?;
-    // The move list as this viewer may see it, one item per action (`None` when hidden).
-    let mut seen = Vec::with_capacity(record.actions.len());
-    for (i, step) in record.actions.iter().enumerate() {
-        let text = states[i]
+    // The move list as this viewer may see it, one item per log entry (`None` when hidden, and
+    // for an ending, which is not a move).
+    let mut seen = Vec::with_capacity(states.len() - 1);
+    for (v, step) in record.steps().enumerate() {
+        let RecordStep::Action(_, step) = step else {
+            seen.push(None);
+            continue;
+        };
+        let text = states[v]
             .display_text(step.by, &step.action, viewer)
             .map_err(|e| Leak {
                 index: 0,
-                version: i as u64,
+                version: v as u64,
                 problem: e.to_string(),
             })?;
         seen.push(text.map(|text| serde_json::json!({"by": step.by, "text": text})));

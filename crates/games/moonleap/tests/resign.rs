@@ -109,7 +109,7 @@ fn a_resigned_game_serializes_and_replays_from_its_record() {
         });
     }
     state.end(Ending::Resign(Seat(1))).unwrap();
-    record.ending = Some(Ending::Resign(Seat(1)));
+    record.push_ending(Ending::Resign(Seat(1)), None);
     record.outcome = state.outcome();
     let replay = record.replay(&entry).unwrap();
     assert_eq!(replay.state.outcome(), state.outcome());

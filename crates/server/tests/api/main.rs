@@ -2,6 +2,7 @@
 //! server on port 0 and a fresh SQLite file from `spawn_app()`.
 
 mod common;
+mod naval_resign;
 mod naval_secrecy;
 mod toy;
 
@@ -697,7 +698,8 @@ async fn per_move_clock_runs_out_and_the_side_loses() {
     assert_eq!(end["outcome"]["ranks"], json!([2, 1]));
     assert_eq!(end["clocks"]["running"], Value::Null);
     let rec = record(&app, &id).await;
-    assert_eq!(rec.ending, Some(plateau_engine::Ending::Timeout(Seat(0))));
+    let endings: Vec<_> = rec.endings.iter().map(|e| (e.after, e.ending)).collect();
+    assert_eq!(endings, [(0, plateau_engine::Ending::Timeout(Seat(0)))]);
     assert!(rec.replay(entry("mad")).unwrap().seed_verified);
     assert!(joined["token"].is_string());
     app.shutdown().await;
@@ -827,7 +829,8 @@ async fn resigning_ends_the_match_for_the_other_side() {
     assert_eq!(end["version"], 1, "the ending is a log entry");
     assert_eq!(end["moves"], json!([]));
     let rec = record(&app, &id).await;
-    assert_eq!(rec.ending, Some(plateau_engine::Ending::Resign(Seat(0))));
+    let endings: Vec<_> = rec.endings.iter().map(|e| (e.after, e.ending)).collect();
+    assert_eq!(endings, [(0, plateau_engine::Ending::Resign(Seat(0)))]);
     rec.replay(entry("mad")).unwrap();
     let (_, steps) = app.get(&format!("/api/matches/{id}/replay")).await;
     assert_eq!(
