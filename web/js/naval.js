@@ -140,6 +140,8 @@ const ui = {
   flash: new Map(),
   flashTimer: null,
   flashAt: 0,
+  /** Areas of the specials just announced, outlined for a moment: `[{seat, cells}]`. */
+  areas: [],
   prevBoards: null,
   message: '',
   costs: DEFAULT_COSTS,
@@ -469,6 +471,10 @@ function drawBoard(seat) {
     const [s, name] = key.split(':');
     if (Number(s) === seat) g.append(cellRect(seat, name, `nv-flash ${kind}`, { style: delay }));
   }
+  for (const area of ui.areas.filter((a) => a.seat === seat)) {
+    const box = bbox(area.cells);
+    g.append(svgEl('rect', { class: 'nv-fx', x: ox + box.c0 * CELL, y: oy + box.r0 * CELL, width: box.w * CELL, height: box.h * CELL, rx: 4, style: delay }));
+  }
 
   if (b.eliminated) {
     g.append(svgEl('rect', { class: 'nv-out', x: ox, y: oy, width: SIDE * CELL, height: SIDE * CELL }));
@@ -768,17 +774,40 @@ function follow(state) {
         for (const name of now[kind]) if (!was[kind].has(name) && !changed.has(`${seat}:${name}`)) changed.set(`${seat}:${name}`, kind);
       }
     });
-    if (changed.size) {
+    const areas = fresh.map((a) => specialArea(a.order)).filter(Boolean);
+    if (changed.size || areas.length) {
       ui.flash = changed;
+      ui.areas = areas;
       ui.flashAt = performance.now();
       clearTimeout(ui.flashTimer);
       ui.flashTimer = setTimeout(() => {
         ui.flash = new Map();
+        ui.areas = [];
         if (ui.ctx) drawAll();
-      }, 1600);
+      }, 2400);
     }
   }
   ui.prevBoards = boards;
+}
+
+/**
+ * Where an announced special struck, to outline it for a moment: `{seat, cells}`, or null for an
+ * order without an area on a board (a shot, a pass, a shield, whose centre others do not learn).
+ */
+function specialArea(order) {
+  const o = parseOrder(order);
+  if (!o || o.seat === null || ['fire', 'pass', 'shield'].includes(o.kind)) return null;
+  if (o.kind === 'emp') return { seat: o.seat, cells: rectCells(0, 0, SIDE, SIDE) };
+  if (o.kind === 'torpedo') {
+    const m = /^(right|left|down|up)([a-n]|\d+)$/.exec(o.arg || '');
+    if (!m) return null;
+    const across = m[1] === 'right' || m[1] === 'left';
+    return { seat: o.seat, cells: across ? rectCells(Number(m[2]) - 1, 0, 1, SIDE) : rectCells(0, COLS.indexOf(m[2]), SIDE, 1) };
+  }
+  const m = /^([a-n]\d+)([hv]?)$/.exec(o.arg || '');
+  const p = m && parseCell(m[1]);
+  if (!p || !(o.kind in AREAS || o.kind === 'bombing')) return null;
+  return { seat: o.seat, cells: areaOf(o.kind, p.r, p.c, m[2] === 'v').cells };
 }
 
 /** Where the plan of this turn is kept in the tab, so a reload does not lose it. */
