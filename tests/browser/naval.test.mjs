@@ -140,6 +140,17 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const movesText = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.textContent));
     assert.ok((await movesText()).includes(`corvette@${corvetteAt}`), 'the drag was logged as a placement move');
 
+    // A spectator sees the four boards and nobody's hidden fleet (rules/naval.md section 13).
+    const watcher = await newPage(browser);
+    await watcher.goto(`${server.url}${created.url}`);
+    await waitMatchReady(watcher);
+    assert.equal(await watcher.evaluate(() => document.body.dataset.seat), 'spectator');
+    assert.equal(await watcher.$$eval('svg.board .nv-board', (els) => els.length), 4);
+    assert.equal(await watcher.$$eval('svg.board .nv-piece.mine, svg.board .nv-piece.revealed', (els) => els.length), 0, 'no fleet shown');
+    assert.equal(await watcher.$$eval('.nv-ship', (els) => els.length), 0, 'no ship panel');
+    assert.deepEqual(watcher.jsErrors, []);
+    await watcher.close();
+
     // ---- Battle -----------------------------------------------------------------------------------
     const rand = rng(20261130);
     const myTurn = () => page.waitForFunction(() => document.body.dataset.status === 'finished'
