@@ -63,6 +63,12 @@ test('a player resigns: both pages show the resignation', { timeout: 120000 }, a
       assert.ok(await p.isVisible('#rematch'));
       assert.deepEqual(p.jsErrors, []);
     }
+    // The replay names the resignation as the last step, in words.
+    await red.click('#replay-link');
+    await red.waitForSelector('#moves .mv');
+    const last = await red.$$eval('#moves button.mv', (bs) => bs[bs.length - 1].textContent);
+    assert.equal(last, 'Seat 2 resigns');
+    assert.deepEqual(red.jsErrors, []);
   } finally {
     await browser.close();
     await server.stop();

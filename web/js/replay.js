@@ -15,6 +15,18 @@ const id = idFromPath();
 let summary = null;
 /** [{by, text, observation}], steps[0] being the start; or null when only the record is known. */
 let steps = null;
+/**
+ * A step's text: an action's move-list form, or an early ending as the record writes it
+ * (`{"resign": 0}`, `{"timeout": 1}`, `"agreement"`), which may fall mid-game (a Bataille Navale
+ * seat resigning leaves the others playing).
+ */
+function stepText(text) {
+  if (text === null || typeof text === 'string' && text !== 'agreement') return text;
+  if (text === 'agreement') return t('replay.end.agreement');
+  const [kind, seat] = Object.entries(text)[0] ?? [];
+  return t(`replay.end.${kind}`, { seat: Number(seat) + 1 });
+}
+
 /** The record's actions when there are no steps: [{by, text}]. */
 let moves = [];
 let serverVerified;
@@ -37,7 +49,8 @@ function draw() {
   const obs = steps ? steps[index].observation : null;
   const isMad = summary.game === 'mad';
   if (obs && isMad) {
-    const entry = index > 0 ? parseAction(steps[index].text || '') : null;
+    const text = index > 0 ? steps[index].text : null;
+    const entry = typeof text === 'string' ? parseAction(text) : null;
     renderBoard($('board'), {
       cells: obs.cells, orientation: 'r', onCell: null,
       lastFrom: entry?.kind === 'move' ? entry.from : null,
@@ -55,7 +68,7 @@ function draw() {
   $('first').disabled = $('prev').disabled = index === 0;
   $('next').disabled = $('last').disabled = index === total();
 
-  const list = steps ? steps.slice(1).map((s) => ({ by: s.by, text: s.text })) : moves;
+  const list = steps ? steps.slice(1).map((s) => ({ by: s.by, text: stepText(s.text) })) : moves;
   const rows = [];
   let row = null;
   list.forEach((m, i) => {
