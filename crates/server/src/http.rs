@@ -215,7 +215,8 @@ fn summary(app: &AppState, m: &StoredMatch) -> Value {
     let finished = m.status == Status::Finished;
     json!({
         "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
-        "time_control": m.time_control, "created_at": m.created_at, "version": m.version,
+        "config": m.config, "time_control": m.time_control, "created_at": m.created_at,
+        "version": m.version,
         "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
         "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
     })

@@ -747,6 +747,11 @@ async fn the_game_clock_freezes_the_placement_and_passes_a_silent_turn() {
         }))
         .await;
     let id = id(&created);
+    // The config is public: the page needs the match's clocks, costs and move limit.
+    assert_eq!(
+        app.summary(&id).await["config"],
+        json!({"placement_seconds": 3, "turn_seconds": 3})
+    );
     let mut me = app.connect(&id, created["token"].as_str()).await;
     let placing = me
         .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
