@@ -172,6 +172,17 @@ impl Config {
         if self.shield_charges == 0 || self.emp_turns == 0 {
             return bad("shield_charges and emp_turns must be at least 1");
         }
+        // A clock of 0 s would have the match runner pass every turn at once, as fast as it can.
+        for (name, seconds) in [
+            ("placement_seconds", self.placement_seconds),
+            ("turn_seconds", self.turn_seconds),
+        ] {
+            if !(1..=86_400).contains(&seconds) {
+                return bad(&format!(
+                    "{name} must be between 1 and 86400, not {seconds}"
+                ));
+            }
+        }
         Ok(())
     }
 }

@@ -136,3 +136,52 @@ fn other_refusals() {
     );
     let _ = CRUISER;
 }
+
+/// Configs out of range are refused, naming the field (rules/naval.md sections 4.6, 5.10).
+#[test]
+fn configs_out_of_range_are_refused() {
+    use plateau_naval::state::Config;
+    for (config, needle) in [
+        (
+            Config {
+                turn_seconds: 0,
+                ..Config::default()
+            },
+            "turn_seconds",
+        ),
+        (
+            Config {
+                placement_seconds: 86_401,
+                ..Config::default()
+            },
+            "placement_seconds",
+        ),
+        (
+            Config {
+                max_rounds: 0,
+                ..Config::default()
+            },
+            "max_rounds",
+        ),
+        (
+            Config {
+                emp_turns: 0,
+                ..Config::default()
+            },
+            "emp_turns",
+        ),
+    ] {
+        let err = Naval::new(&config, 4).unwrap_err().to_string();
+        assert!(err.contains(needle), "`{err}` does not name `{needle}`");
+    }
+    assert!(
+        Naval::new(
+            &Config {
+                turn_seconds: 1,
+                ..Config::default()
+            },
+            4
+        )
+        .is_ok()
+    );
+}
