@@ -835,6 +835,8 @@ function syncTurn() {
   ui.plan = new Map(key ? storedPlan(key) : []);
   ui.firing = false;
   ui.autoFired = false;
+  // A new turn of mine starts clean: the last turn's note (e.g. the clock fired it) is history.
+  if (key) ui.message = '';
   ui.mode = 'fire';
   ui.vertical = false;
   ui.ship = key ? obs.next_ship : null;
@@ -865,7 +867,8 @@ function fireStep() {
 function startFiring() {
   if (!myBattleTurn() || ui.firing) return;
   ui.firing = true;
-  ui.message = ui.autoFired ? t('nv.autofire') : '';
+  // A function, so the note follows a change of language.
+  ui.message = ui.autoFired ? () => t('nv.autofire') : '';
   renderPanel();
   fireStep();
 }
@@ -1125,7 +1128,7 @@ function renderPanel() {
   else if (myBattleTurn()) phaseText = t(ui.firing ? 'nv.phase.firing' : 'nv.phase.you');
   else if (obs.phase === 'battle' && obs.current !== null) phaseText = t('nv.phase.other', { seat: seatLabel(state.game, obs.current) });
   panel.querySelector('#nv-phase-text').textContent = phaseText;
-  panel.querySelector('#nv-message').textContent = ui.message;
+  panel.querySelector('#nv-message').textContent = typeof ui.message === 'function' ? ui.message() : ui.message;
   const controls = panel.querySelector('#nv-controls');
   if (placing()) controls.replaceChildren(placementControls());
   else if (me() !== null && me() !== undefined && obs.phase !== 'placement') controls.replaceChildren(battleControls());
