@@ -1008,7 +1008,7 @@ function modeChips() {
         redrawOverlay();
       }, { class: 'secondary' }), ' ', t('nv.orient.help'))
       : '',
-    el('p', { class: 'muted small' }, t(`nv.help.${helpKey(ship, ui.mode)}`)));
+    el('p', { class: 'muted small' }, t(`nv.help.${helpKey(ship, ui.mode)}`, { n: ui.ctx.config?.emp_turns ?? 2 })));
 }
 
 /** Which hint fits the chosen mode: the aimed area specials share one. */
