@@ -46,7 +46,8 @@ const Z95: f64 = 1.959_964;
 pub struct Args {
     /// Game name (`mad`, `moonleap`, ...).
     game: String,
-    /// Bots, comma-separated: random, greedy, beginner, club, expert, mcts:<ms>, mcts:i<iterations>.
+    /// Bots, comma-separated: random, greedy, beginner, club, expert, mcts:<ms>, mcts:i<iterations>;
+    /// an MCTS form ending in `:plain` searches without the game's evaluation.
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<BotSpec>,
     /// Games per pairing.
