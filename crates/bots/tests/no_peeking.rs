@@ -2,7 +2,8 @@
 //! of its observation and its seed only. Along seeded random games, at each checked decision of a
 //! seat, a second state is drawn with `determinize` from that seat's point of view (same
 //! observation, other hidden parts: the queen's square in Chakart, the other boards in Bataille
-//! Navale); the search with the same seed must choose the same action in both.
+//! Navale); the search with the same seed must choose the same action in both. For Chakart the
+//! registry's bots, which search with the game's evaluation, and its greedy bot are checked too.
 
 use plateau_bots::{Budget, Mcts, SearchConfig};
 use plateau_engine::{Actor, Game, ToAct, Viewer, chance};
@@ -12,9 +13,16 @@ use rand_chacha::ChaCha8Rng;
 /// Searches on at most this many states with hidden differences per test.
 const MAX_DIFFERING: usize = 12;
 
-/// Plays `games` random games of `G` and checks every `every`-th decision. Returns (decisions
-/// checked, of which the two states differed in hidden parts).
-fn check<G: Game>(seats: usize, games: u64, every: usize, iterations: u64) -> (usize, usize) {
+/// Plays `games` random games of `G` and checks every `every`-th decision, with the plain search
+/// and, when `registered`, the registry's `mcts:i<iterations>` and `greedy` bots of `G`. Returns
+/// (decisions checked, of which the two states differed in hidden parts).
+fn check<G: Game>(
+    seats: usize,
+    games: u64,
+    every: usize,
+    iterations: u64,
+    registered: bool,
+) -> (usize, usize) {
     let (mut checked, mut differed) = (0, 0);
     let mut legal = Vec::new();
     let mut outcomes = Vec::new();
@@ -53,6 +61,18 @@ fn check<G: Game>(seats: usize, games: u64, every: usize, iterations: u64) -> (u
                     a, b,
                     "game {game}, decision {decision}: the action depends on hidden state"
                 );
+                if registered {
+                    for spec in [format!("mcts:i{iterations}"), "greedy".to_owned()] {
+                        let spec = spec.parse().expect("a bot name");
+                        let bot = || plateau_registry::new_bot(G::INFO.name, spec, 1234).unwrap();
+                        assert_eq!(
+                            bot().act(&state, seat),
+                            bot().act(&other, seat),
+                            "game {game}, decision {decision}: registered bot {spec} depends on \
+                             hidden state"
+                        );
+                    }
+                }
                 checked += 1;
                 differed += usize::from(differs);
             }
@@ -66,7 +86,7 @@ fn check<G: Game>(seats: usize, games: u64, every: usize, iterations: u64) -> (u
 
 #[test]
 fn chakart_bots_see_only_their_observation() {
-    let (checked, differed) = check::<plateau_chakart::Chakart>(2, 40, 25, 150);
+    let (checked, differed) = check::<plateau_chakart::Chakart>(2, 40, 25, 150, true);
     assert!(checked >= 20, "only {checked} decisions checked");
     // The test is only worth something where the queen could be elsewhere.
     assert!(
@@ -77,7 +97,7 @@ fn chakart_bots_see_only_their_observation() {
 
 #[test]
 fn naval_bots_see_only_their_observation() {
-    let (checked, differed) = check::<plateau_naval::Naval>(4, 1, 60, 20);
+    let (checked, differed) = check::<plateau_naval::Naval>(4, 1, 60, 20, false);
     assert!(checked >= 5, "only {checked} decisions checked");
     assert!(
         differed >= 3,
