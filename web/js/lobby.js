@@ -129,13 +129,17 @@ function readTimeControl() {
   return { kind: 'none' };
 }
 
-// The "game's clocks" choice exists only for games whose rules set clocks, and is their default.
+// A game whose rules set clocks is played under them (the default) or without a clock; the
+// per-move and Fischer clocks are for the other games (docs/protocol.md section 3.2).
 function offerRuleClock() {
   const game = currentGame();
-  const option = $('clock-game');
-  option.hidden = !game?.rule_clock;
-  option.disabled = !game?.rule_clock;
-  if (game?.rule_clock) $('clock-kind').value = 'game';
+  const rules = Boolean(game?.rule_clock);
+  for (const option of $('clock-kind').options) {
+    const allowed = option.value === 'none' || (option.value === 'game') === rules;
+    option.hidden = !allowed;
+    option.disabled = !allowed;
+  }
+  if (rules) $('clock-kind').value = 'game';
   else if ($('clock-kind').value === 'game') $('clock-kind').value = 'none';
   syncClock();
 }

@@ -285,5 +285,17 @@ fn read_config<G: Game>(config: &serde_json::Value) -> Result<G::Config, SetupEr
     if config.is_null() {
         return Ok(G::Config::default());
     }
+    // serde would also read a struct from an array of its fields in order: refuse that form.
+    if !config.is_object() {
+        let kind = match config {
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Number(_) => "a number",
+            _ => "a boolean",
+        };
+        return Err(SetupError::Config(format!(
+            "the config must be a JSON object (or null for the default), not {kind}"
+        )));
+    }
     serde_json::from_value(config.clone()).map_err(|e| SetupError::Config(e.to_string()))
 }

@@ -51,3 +51,22 @@ fn nested_config_objects_refuse_unknown_fields_too() {
     let message = refusal("moonleap", &json!({ "board": board }));
     assert!(message.contains("abuot"), "{message}");
 }
+
+#[test]
+fn a_config_is_a_json_object_never_an_array_of_fields() {
+    for entry in plateau_registry::GAMES {
+        let name = entry.info.name;
+        // Every field of the default config, in order, as an array: serde alone would accept it.
+        let fields: Vec<Value> = entry
+            .default_config()
+            .as_object()
+            .unwrap()
+            .values()
+            .cloned()
+            .collect();
+        for config in [Value::Array(fields), json!([]), json!(5), json!("mad")] {
+            let message = refusal(name, &config);
+            assert!(message.contains("must be a JSON object"), "{name}: {message}");
+        }
+    }
+}

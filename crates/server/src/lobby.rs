@@ -296,7 +296,7 @@ impl Lobby {
                 }
             }
         }
-        time_control.validate()?;
+        time_control.validate(entry.rule_clock)?;
         let seats: Vec<StoredSeat> = seats
             .into_iter()
             .zip(token_hashes)

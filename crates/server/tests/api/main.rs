@@ -731,6 +731,47 @@ async fn fischer_clocks_charge_the_mover_and_add_the_increment() {
     app.shutdown().await;
 }
 
+/// A time control must suit the game: Bataille Navale keeps its rules' clocks (or none), `game` needs
+/// a game with clocks of its own, and a misspelt field is refused; nothing is created.
+#[tokio::test]
+async fn time_controls_must_suit_the_game() {
+    let app = spawn_app().await;
+    let human = json!({"kind": "human"});
+    let naval = |tc: Value| json!({"game": "naval", "seats": [human, human, human, human], "time_control": tc});
+    let mut mad = humans("mad");
+    mad["time_control"] = json!({"kind": "game"});
+    for (request, code) in [
+        (
+            naval(json!({"kind": "fischer", "base_seconds": 3, "increment_seconds": 0})),
+            "time_control/invalid",
+        ),
+        (
+            naval(json!({"kind": "per_move", "seconds": 2})),
+            "time_control/invalid",
+        ),
+        (mad, "time_control/invalid"),
+        (
+            naval(json!({"kind": "game", "seconds": 5})),
+            "request/malformed",
+        ),
+        (naval(json!({"kind": "none", "x": 1})), "request/malformed"),
+    ] {
+        let (status, body) = app.post("/api/matches", &request).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some(code)),
+            "{request}: {body}"
+        );
+    }
+    let (_, listed) = app.get("/api/matches").await;
+    assert_eq!(listed["matches"], json!([]));
+    for tc in [json!({"kind": "game"}), json!({"kind": "none"})] {
+        let (status, _) = app.post("/api/matches", &naval(tc)).await;
+        assert_eq!(status, 201);
+    }
+    app.shutdown().await;
+}
+
 /// Bataille Navale under its own clocks (rules/naval.md sections 4.6 and 5.10): the placement clock
 /// runs for the whole phase and freezes the layout; each battle turn gets a fresh turn clock, and
 /// when it runs out the ships without an order pass.
