@@ -344,12 +344,14 @@ async fn replay(
     for (v, step) in record.steps().enumerate() {
         let step = match step {
             RecordStep::Action(_, action) => {
-                // A step the spectator may not see (a secret placement) keeps its place with no
-                // text.
+                // What a spectator could not see while the game ran (a secret placement, an order
+                // before its turn was fired) is shown in canonical notation: the game is over and
+                // its record, every action in it, is public.
                 let text = states[v]
                     .display_text(action.by, &action.action, Viewer::Spectator)
                     .ok()
-                    .flatten();
+                    .flatten()
+                    .unwrap_or_else(|| action.action.clone());
                 json!({"by": action.by, "text": text, "observation": view(v + 1)})
             }
             RecordStep::End(end) => {

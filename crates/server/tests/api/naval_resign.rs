@@ -96,6 +96,15 @@ async fn a_naval_seat_resigns_mid_game_and_the_record_replays() {
     state.end(Ending::Resign(Seat(0))).unwrap();
     assert_eq!(step["observation"], state.observe_json(Viewer::Spectator));
     assert_eq!(steps[after + 2]["by"], json!(rec.actions[after].by));
+    // The game is over: every order and placement, secret while it ran, is named (at least in
+    // canonical notation), so the replay's move list is complete.
+    for (i, a) in rec.actions.iter().enumerate() {
+        let s = &steps[if i < after { i + 1 } else { i + 2 }];
+        assert!(s["text"].is_string(), "step for action {}: {s}", i + 1);
+        if a.action.contains(':') && !a.action.starts_with(|c: char| c.is_ascii_digit()) {
+            assert_eq!(s["text"], a.action.as_str(), "an order shows as written");
+        }
+    }
     assert_eq!(
         steps.last().unwrap()["observation"],
         replay.state.observe_json(Viewer::Spectator)
