@@ -49,9 +49,10 @@ function serverBinary() {
 
 /**
  * Starts the server and waits for /health. Returns {url, stop(), restart()}.
+ * `args`: more arguments of `plateau serve` (e.g. `['--bot-delay-ms', '0']`).
  * PLATEAU_SERVE_CMD (a command with {port} and {db}) replaces the binary, e.g. for a mock.
  */
-export async function startServer() {
+export async function startServer({ args = [] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-browser-'));
   const db = path.join(dir, 'plateau.sqlite');
   const port = await freePort();
@@ -63,7 +64,7 @@ export async function startServer() {
       const cmd = process.env.PLATEAU_SERVE_CMD.replace('{port}', String(port)).replace('{db}', db);
       child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     } else {
-      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db], {
+      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, ...args], {
         stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
       });
     }

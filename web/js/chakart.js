@@ -180,6 +180,22 @@ export function renderChakart(ctx) {
     ctx.render();
   };
 
+  drawBoard(svg, cells, { flip, selected, froms, targets, lit: flash.squares, onSquare });
+
+  renderPanel(ctx, obs, actions, (a) => ctx.play(a.text), (from) => {
+    selected = selected === from ? null : from;
+    choice = null;
+    ctx.render();
+  });
+}
+
+/**
+ * Draws the 8x8 board into `svg`: `cells` from `parseBoard`; `opts` = `{ flip, selected, froms,
+ * targets, lit, onSquare }` (seen from Black when `flip`; `froms`/`targets`/`lit` are Sets of square
+ * names; `onSquare(sq)` is called by a click on a square of `froms` or `targets`, none without).
+ */
+function drawBoard(svg, cells, opts) {
+  const { flip, selected: picked = null, froms = new Set(), targets = new Set(), lit = new Set(), onSquare = null } = opts;
   svg.setAttribute('viewBox', `0 0 ${CELL * 8 + 20} ${CELL * 8 + 20}`);
   svg.classList.add('chakart');
   svg.replaceChildren();
@@ -193,8 +209,8 @@ export function renderChakart(ctx) {
       const light = (f + r) % 2 === 1;
       const g = svgEl('g', { class: 'ck-square', 'data-sq': sq });
       let fill = light ? '#f0d9b5' : '#b58863';
-      if (flash.squares.has(sq)) fill = '#f7a8a8';
-      if (selected === sq) fill = '#9fd39f';
+      if (lit.has(sq)) fill = '#f7a8a8';
+      if (picked === sq) fill = '#9fd39f';
       g.append(svgEl('rect', { x, y, width: CELL, height: CELL, fill }));
       const cell = cells.get(sq);
       if (cell?.item) drawItem(g, cell.item, x, y);
@@ -209,7 +225,7 @@ export function renderChakart(ctx) {
         g.append(glyph);
       }
       if (targets.has(sq)) g.append(svgEl('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 9, fill: 'rgba(20,120,20,0.6)' }));
-      if (froms.has(sq) || targets.has(sq)) {
+      if (onSquare && (froms.has(sq) || targets.has(sq))) {
         const hit = svgEl('rect', {
           x, y, width: CELL, height: CELL, fill: 'transparent', 'data-sq': sq, style: 'cursor:pointer',
           class: `ck-hit${froms.has(sq) ? ' from' : ''}${targets.has(sq) ? ' target' : ''}`,
@@ -222,12 +238,14 @@ export function renderChakart(ctx) {
       if (row === 7) svg.append(svgEl('text', { x: x + CELL / 2, y: CELL * 8 + 15, 'text-anchor': 'middle', 'font-size': 13, class: 'coord' }, FILES[f]));
     }
   }
+}
 
-  renderPanel(ctx, obs, actions, (a) => ctx.play(a.text), (from) => {
-    selected = selected === from ? null : from;
-    choice = null;
-    ctx.render();
-  });
+/**
+ * Draws a position read-only (the replay page): the board of the observation `obs` (its `board`
+ * field) seen from White, without highlights or click handlers.
+ */
+export function renderChakartBoard(svg, obs) {
+  drawBoard(svg, parseBoard(obs?.board), { flip: false });
 }
 
 function drawItem(g, item, x, y) {

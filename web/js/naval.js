@@ -550,6 +550,18 @@ function drawAll() {
   svg.replaceChildren(...[0, 1, 2, 3].map(drawBoard), drawOverlay());
 }
 
+/**
+ * Draws the four boards read-only (the replay page): `state` = `{game, seats, status, to_act,
+ * observation}` shaped like the match state, the observation a spectator's (`viewer: null`). No
+ * pointer or key handlers are attached and no highlight of changed cells is drawn.
+ */
+export function renderNavalBoards(svg, state) {
+  ui.ctx = { svg, state };
+  ui.flash = new Map();
+  ui.areas = [];
+  drawAll();
+}
+
 // ---- Pointer and keys -------------------------------------------------------------------------
 
 /** The own piece covering (r, c), or null. */

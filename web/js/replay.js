@@ -1,16 +1,24 @@
 // The replay page (web/replay.html at /replay/{id}): steps through a finished match.
 //
 // The positions come from the server (`GET /api/matches/{id}/replay`, one observation per step):
-// the browser applies no rule. Without that route it falls back to the record's move list.
+// the browser applies no rule. Without that route it falls back to the record's move list. Each
+// game's board is drawn read-only by the match page's own module (mad.js, moonleap.js, chakart.js,
+// naval.js), so both pages show a position the same way.
 
 import { api, el, idFromPath } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { resultSentence } from './result.js';
 import { parseAction, renderBoard, renderExile, seatColour } from './mad.js';
+import * as ml from './moonleap.js';
+import { renderChakartBoard } from './chakart.js';
+import { renderNavalBoards } from './naval.js';
+import { seatLabel } from './seats.js';
 import { renderSeedCheck } from './seedcheck.js';
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
+/** The games played by two seats in turn: their move list reads as numbered pairs. */
+const PAIRED = new Set(['mad', 'chakart']);
 
 let summary = null;
 /** [{by, text, observation}], steps[0] being the start; or null when only the record is known. */
@@ -48,43 +56,19 @@ function draw() {
   document.body.dataset.total = String(total());
   const obs = steps ? steps[index].observation : null;
   const isMad = summary.game === 'mad';
-  if (obs && isMad) {
-    const text = index > 0 ? steps[index].text : null;
-    const entry = typeof text === 'string' ? parseAction(text) : null;
-    renderBoard($('board'), {
-      cells: obs.cells, orientation: 'r', onCell: null,
-      lastFrom: entry?.kind === 'move' ? entry.from : null,
-      lastTo: entry?.kind === 'move' ? entry.to : null,
-    });
-    renderExile($('exile-top'), 'b', obs.exile?.b || []);
-    renderExile($('exile-bottom'), 'r', obs.exile?.r || []);
-  } else {
-    $('board').replaceChildren();
-  }
-  $('board-wrap').classList.toggle('hidden', !obs);
+  const drawn = obs ? drawBoard(obs) : false;
+  if (!drawn) $('board').replaceChildren();
+  $('board-wrap').classList.toggle('hidden', !drawn);
+  $('layout').classList.toggle('moonleap', summary.game === 'moonleap');
+  $('layout').classList.toggle('naval', summary.game === 'naval');
   $('nosteps').classList.toggle('hidden', Boolean(steps));
   for (const node of document.querySelectorAll('.needs-steps')) node.classList.toggle('hidden', !steps);
+  for (const node of document.querySelectorAll('.mad-only')) node.classList.toggle('hidden', !steps || !isMad);
   $('where').textContent = index === 0 ? t('replay.start') : t('replay.position', { n: index, total: total() });
   $('first').disabled = $('prev').disabled = index === 0;
   $('next').disabled = $('last').disabled = index === total();
 
-  const list = steps ? steps.slice(1).map((s) => ({ by: s.by, text: stepText(s.text) })) : moves;
-  const rows = [];
-  let row = null;
-  list.forEach((m, i) => {
-    const seat = m.by && typeof m.by === 'object' ? m.by.seat : null;
-    const btn = el('button', {
-      type: 'button', class: `mv ${isMad && seat !== null ? seatColour(seat) : ''}${i + 1 === index ? ' current' : ''}`,
-      'data-index': i + 1, onclick: () => go(i + 1), disabled: !steps,
-    }, m.text ?? '');
-    if (seat === 0 || !row || row.cells[1] || seat === null) {
-      row = { num: rows.length + 1, cells: [null, null] };
-      rows.push(row);
-    }
-    row.cells[seat === 1 ? 1 : 0] = btn;
-  });
-  $('moves').replaceChildren(...rows.map((r) => el('li', {}, el('span', { class: 'num' }, `${r.num}.`),
-    r.cells[0] || el('span', { class: 'mv' }, '…'), r.cells[1] || el('span', {}, ''))));
+  renderMoves();
   const current = $('moves').querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
 
@@ -95,6 +79,110 @@ function draw() {
     $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '');
   }
   renderSeedCheck($('verify'), summary, serverVerified);
+}
+
+/**
+ * Draws the position `obs` with the game's own module, read-only. Returns false for a game the
+ * page cannot draw (the board area is then hidden).
+ */
+function drawBoard(obs) {
+  const svg = $('board');
+  switch (summary.game) {
+    case 'mad': {
+      const text = index > 0 ? steps[index].text : null;
+      const entry = typeof text === 'string' ? parseAction(text) : null;
+      renderBoard(svg, {
+        cells: obs.cells, orientation: 'r', onCell: null,
+        lastFrom: entry?.kind === 'move' ? entry.from : null,
+        lastTo: entry?.kind === 'move' ? entry.to : null,
+      });
+      renderExile($('exile-top'), 'b', obs.exile?.b || []);
+      renderExile($('exile-bottom'), 'r', obs.exile?.r || []);
+      return true;
+    }
+    case 'moonleap':
+      ml.renderTrack(svg, { obs, clickable: null, onAction: null });
+      return true;
+    case 'chakart':
+      renderChakartBoard(svg, obs);
+      return true;
+    case 'naval':
+      // The boards as the match page draws them for a spectator; no seat is shown as acting.
+      renderNavalBoards(svg, { game: summary.game, seats: summary.seats, status: 'finished', to_act: [], observation: obs });
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The move list's entries: `{index, by, label}` where `index` is the step it shows (undefined
+ * without steps). A chance draw reads "chance: ...", an action a spectator may not see "hidden";
+ * a chance draw without text (a secret one) is left out, as it tells nothing.
+ */
+function entries() {
+  const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text })) : moves;
+  const out = [];
+  for (const m of list) {
+    let label;
+    if (m.by === 'chance') {
+      if (m.text === null || m.text === undefined) continue;
+      const face = summary.game === 'moonleap' ? ml.rollFace(m.text) : null;
+      label = t('replay.chance', { text: face ? t('ml.die', { face: face === '*' ? '★' : face }) : m.text });
+    } else if (m.text === null || m.text === undefined) {
+      label = t('replay.hidden');
+    } else {
+      label = stepText(m.text);
+    }
+    out.push({ index: m.index, by: m.by, label });
+  }
+  return out;
+}
+
+/** The seat of an entry, or null for chance and early endings. */
+function seatOf(by) {
+  return by && typeof by === 'object' ? by.seat : null;
+}
+
+/** The move list: numbered pairs for two seats in turn (MAD, Chakart), else one entry a line. */
+function renderMoves() {
+  const game = summary.game;
+  const button = (m) => el('button', {
+    type: 'button', class: `mv${game === 'mad' && seatOf(m.by) !== null ? ` ${seatColour(seatOf(m.by))}` : ''}${m.by === 'chance' ? ' chance' : ''}${m.index === index ? ' current' : ''}`,
+    'data-index': m.index ?? '', onclick: () => go(m.index), disabled: !steps,
+  }, m.label);
+  const list = entries();
+  if (!PAIRED.has(game)) {
+    $('moves').replaceChildren(...list.map((m) => {
+      const seat = seatOf(m.by);
+      const swatch = game === 'naval' ? `nv-swatch-${seat}` : `ml-${ml.seatLetter(seat)}`;
+      const who = seat === null ? el('span', { class: 'muted small' }, '')
+        : el('span', { class: 'small', 'data-seat': seat }, el('span', { class: `ml-swatch ${swatch}` }), ' ', seatLabel(game, seat));
+      return el('li', {}, el('span', { class: 'num' }, m.index ? `${m.index}.` : ''), who, button(m));
+    }));
+    return;
+  }
+  // Pairs: seat 0 opens a numbered row, seat 1 closes it; a chance draw or an ending gets a row
+  // of its own, without a number.
+  const rows = [];
+  let row = null;
+  let n = 0;
+  for (const m of list) {
+    const seat = seatOf(m.by);
+    if (seat === null) {
+      rows.push({ num: '', cells: [button(m), null] });
+      row = null;
+      continue;
+    }
+    if (seat === 0 || !row || row.cells[1]) {
+      n += 1;
+      row = { num: `${n}.`, cells: [null, null] };
+      rows.push(row);
+    }
+    row.cells[seat === 1 ? 1 : 0] = button(m);
+  }
+  $('moves').replaceChildren(...rows.map((r) => el('li', {}, el('span', { class: 'num' }, r.num),
+    r.cells[0] || el('span', { class: 'mv' }, '…'), r.cells[1] || el('span', {}, ''))));
 }
 
 async function start() {
