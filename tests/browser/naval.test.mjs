@@ -237,6 +237,12 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const sunk = await page.$$eval('.nv-ship.sunk', (els) => els.map((e) => e.dataset.ship));
     const rest = ['cruiser', 'battleship', 'frigate', 'submarine', 'corvette'].filter((s) => !sunk.includes(s)).map((s) => `${s}:pass`);
     assert.deepEqual(mine.slice(1, 1 + rest.length), rest, 'the ships without an order passed');
+
+    // ---- Resigning: the seat leaves, the bots play on, and the page has nothing left to offer --
+    await page.click('#resign');
+    await page.click('#resign');
+    await page.waitForFunction(() => document.getElementById('controls-panel').classList.contains('hidden'), null, { timeout: 10000 });
+    assert.ok(!(await page.isVisible('#resign')), 'no Resign button once out of the game');
     assert.deepEqual(page.jsErrors, []);
   } finally {
     await browser.close();

@@ -278,6 +278,11 @@ function render() {
   } else {
     renderGeneric();
   }
+  // A seat out of a game that goes on (a Bataille Navale seat eliminated or resigned) is sent the
+  // spectators' view: it has nothing left to play or resign.
+  if (state.seat !== null && state.observation && state.observation.viewer === null) {
+    $('controls-panel').classList.add('hidden');
+  }
   renderMoves();
   renderResult();
   $('seed-hash').textContent = state.seed_hash || '';
