@@ -219,7 +219,12 @@ mod tests {
         assert_eq!(c.view(0).running_seats, vec![0, 2]);
         assert_eq!(c.view(0).running, None);
         // Seat 0 moves at 30 s and keeps acting: its clock is not renewed.
-        c.update(30_000, Some(Seat(0)), &[Seat(0), Seat(1), Seat(2)], placement);
+        c.update(
+            30_000,
+            Some(Seat(0)),
+            &[Seat(0), Seat(1), Seat(2)],
+            placement,
+        );
         assert_eq!(c.view(40_000).remaining_ms, Some(vec![50_000, 0, 50_000]));
         // Seat 2 is done at 40 s; seat 0 runs out at 90 s.
         c.update(40_000, Some(Seat(2)), &[Seat(0), Seat(1)], placement);
