@@ -66,7 +66,10 @@ fn a_config_is_a_json_object_never_an_array_of_fields() {
             .collect();
         for config in [Value::Array(fields), json!([]), json!(5), json!("mad")] {
             let message = refusal(name, &config);
-            assert!(message.contains("must be a JSON object"), "{name}: {message}");
+            assert!(
+                message.contains("must be a JSON object"),
+                "{name}: {message}"
+            );
         }
     }
 }
