@@ -101,6 +101,10 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     assert.equal(await page.$$eval('#moves [data-seat]', (els) => els.length), moon.steps.length - 1 - rolls);
     assert.equal(await page.$$eval('#moves .num', (els) => els.length), moon.steps.length - 1);
     await stepChangesBoard(page, 4);
+    // The words follow the language.
+    await page.selectOption('#lang', 'fr');
+    assert.match(await page.textContent('#moves .mv.chance'), /^hasard : dé [1-5★]$/);
+    await page.selectOption('#lang', 'en');
     await page.click('#first');
     assert.equal(await page.$$eval('svg#board g[data-cell]', (els) => els.length), 0, 'nobody on the track at the start');
     await screenshot(page, 'replay-moonleap');
@@ -133,6 +137,12 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     assert.equal(await page.$$eval('#moves .mv', (els) => els.filter((e) => e.textContent === 'hidden').length), hidden);
     assert.equal(await page.$$eval('#moves [data-seat]', (els) => els.length),
       naval.steps.filter((s) => s.by && typeof s.by === 'object').length);
+    // A battle order reads in words, as the match page announces it.
+    const shot = naval.steps.findIndex((s) => typeof s.text === 'string' && /^[a-z]+:fire \d:[a-n]\d+$/.test(s.text));
+    if (shot > 0) {
+      const [, , seat, cell] = naval.steps[shot].text.split(/[: ]/);
+      assert.match(await page.textContent(`#moves .mv[data-index="${shot}"]`), new RegExp(` fires at Seat ${seat} ${cell}$`));
+    }
     await page.click('#first');
     assert.equal(await page.$$eval('svg#board g.nv-piece', (els) => els.length), 0, 'no fleet is public at the start');
     await stepChangesBoard(page, naval.steps.length - 1);

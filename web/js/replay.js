@@ -11,7 +11,7 @@ import { resultSentence } from './result.js';
 import { parseAction, renderBoard, renderExile, seatColour } from './mad.js';
 import * as ml from './moonleap.js';
 import { renderChakartBoard } from './chakart.js';
-import { renderNavalBoards } from './naval.js';
+import { renderNavalBoards, describeOrder } from './naval.js';
 import { seatLabel } from './seats.js';
 import { renderSeedCheck } from './seedcheck.js';
 
@@ -131,6 +131,9 @@ function entries() {
       label = t('replay.chance', { text: face ? t('ml.die', { face: face === '*' ? '★' : face }) : m.text });
     } else if (m.text === null || m.text === undefined) {
       label = t('replay.hidden');
+    } else if (summary.game === 'naval' && typeof m.text === 'string') {
+      // An order in words, as the match page announces it; placements keep their notation.
+      label = describeOrder(m.text);
     } else {
       label = stepText(m.text);
     }
