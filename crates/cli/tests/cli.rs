@@ -584,6 +584,13 @@ fn replay_rejects_unknown_seats_and_a_finished_game_without_its_outcome() {
         )),
         "{err}"
     );
+
+    // A wrong outcome is named in JSON, not in Rust's debug form.
+    let mut tampered = honest.clone();
+    tampered.outcome.as_mut().unwrap().ranks.reverse();
+    let err = replay_fails(&tampered, "wrong-outcome.json");
+    assert!(err.contains("the record's outcome {\"ranks\":"), "{err}");
+    assert!(!err.contains("Some("), "{err}");
 }
 
 #[test]

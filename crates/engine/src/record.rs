@@ -156,13 +156,25 @@ pub enum ReplayError {
         error: IllegalAction,
     },
     /// The recorded outcome is not the outcome the rules give.
-    #[error("the record's outcome {recorded:?} differs from the replayed {replayed:?}")]
+    #[error(
+        "the record's outcome {} differs from the replayed {}",
+        outcome_text(recorded),
+        outcome_text(replayed)
+    )]
     Outcome {
         /// From the record.
         recorded: Box<Option<Outcome>>,
         /// From the rules.
         replayed: Box<Option<Outcome>>,
     },
+}
+
+/// An outcome as JSON for a message, or `none` for a game not over.
+fn outcome_text(outcome: &Option<Outcome>) -> String {
+    match outcome {
+        Some(o) => serde_json::to_string(o).unwrap_or_default(),
+        None => "none (the game is not over)".to_owned(),
+    }
 }
 
 /// A successful replay.

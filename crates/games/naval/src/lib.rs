@@ -248,7 +248,7 @@ impl Game for Naval {
                 "seat {seat} is not in the game"
             ))),
             other => Err(IllegalAction::Unsupported {
-                what: format!("{other:?}"),
+                what: other.to_string(),
             }),
         }
     }
