@@ -77,7 +77,7 @@ impl ParseError {
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum SetupError {
     /// The game is not played with this many seats.
-    #[error("{game} is played by {min} to {max} seats, not {got}")]
+    #[error("{game} is played by {}, not {got}", seat_range(*min, *max))]
     SeatCount {
         /// The game's name.
         game: String,
@@ -96,6 +96,15 @@ pub enum SetupError {
     Position(ParseError),
 }
 
+/// "4 seats" or "2 to 4 seats".
+fn seat_range(min: usize, max: usize) -> String {
+    if min == max {
+        format!("{min} seats")
+    } else {
+        format!("{min} to {max} seats")
+    }
+}
+
 impl SetupError {
     /// Checks `seats` against the game's range.
     ///
@@ -112,5 +121,31 @@ impl SetupError {
                 got: seats,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seat_counts_read_as_words() {
+        let fixed = SetupError::SeatCount {
+            game: "naval".into(),
+            min: 4,
+            max: 4,
+            got: 2,
+        };
+        assert_eq!(fixed.to_string(), "naval is played by 4 seats, not 2");
+        let range = SetupError::SeatCount {
+            game: "moonleap".into(),
+            min: 2,
+            max: 4,
+            got: 5,
+        };
+        assert_eq!(
+            range.to_string(),
+            "moonleap is played by 2 to 4 seats, not 5"
+        );
     }
 }
