@@ -100,6 +100,11 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     assert.match(await page.textContent('#moves .mv.chance'), /^chance: die [1-5★]$/);
     assert.equal(await page.$$eval('#moves [data-seat]', (els) => els.length), moon.steps.length - 1 - rolls);
     assert.equal(await page.$$eval('#moves .num', (els) => els.length), moon.steps.length - 1);
+    const seatIndex = moon.steps.findIndex((s) => s.by && typeof s.by === 'object');
+    assert.match(await page.textContent(`#moves .mv[data-index="${seatIndex}"]`), /^(Move [1-5]|[1-5] then [1-5]|Pass \(no move\))$/);
+    // The scores of the last position, one line per seat.
+    const scores = await page.$$eval('#info [data-score]', (els) => els.map((e) => Number(e.dataset.score)));
+    assert.deepEqual(scores, moon.steps.at(-1).observation.scores);
     await stepChangesBoard(page, 4);
     // The words follow the language.
     await page.selectOption('#lang', 'fr');

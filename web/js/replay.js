@@ -68,6 +68,7 @@ function draw() {
   $('first').disabled = $('prev').disabled = index === 0;
   $('next').disabled = $('last').disabled = index === total();
 
+  renderInfo(obs);
   renderMoves();
   const current = $('moves').querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
@@ -116,6 +117,31 @@ function drawBoard(obs) {
 }
 
 /**
+ * What the board does not show, for the games that need it: Moon Leap's scores, astronauts off
+ * the track and the die waiting to be used. Hidden for the other games.
+ */
+function renderInfo(obs) {
+  const show = Boolean(obs) && summary.game === 'moonleap';
+  $('info-panel').classList.toggle('hidden', !show);
+  if (!show) return;
+  const face = obs.roll;
+  $('info').replaceChildren(
+    el('p', { class: 'small', id: 'info-roll' }, face ? t('ml.roll', { face: face === '*' ? '★' : face }) : t('ml.roll.none')),
+    ...summary.seats.map(({ seat }) => {
+      const letter = ml.seatLetter(seat);
+      const off = ml.offBoard(obs.track, letter).map((n) => ml.astronautIcon(`${letter}${n}`, 22));
+      const toMove = !obs.finished && obs.to_move === seat;
+      return el('div', { class: `ml-seat${toMove ? ' to-act' : ''}`, 'data-seat': seat },
+        el('span', { class: `ml-swatch ml-${letter}` }),
+        el('span', { class: 'player-name' }, seatLabel(summary.game, seat)),
+        el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
+        el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),
+          ...(off.length ? off : [el('span', { class: 'muted small' }, '—')])));
+    }),
+  );
+}
+
+/**
  * The move list's entries: `{index, by, label}` where `index` is the step it shows (undefined
  * without steps). A chance draw reads "chance: ...", an action a spectator may not see "hidden";
  * a chance draw without text (a secret one) is left out, as it tells nothing.
@@ -131,6 +157,9 @@ function entries() {
       label = t('replay.chance', { text: face ? t('ml.die', { face: face === '*' ? '★' : face }) : m.text });
     } else if (m.text === null || m.text === undefined) {
       label = t('replay.hidden');
+    } else if (summary.game === 'moonleap' && typeof m.text === 'string' && ml.parseAction(m.text)) {
+      // "Move 4", "2 then 3": the words of the match page's choice buttons.
+      label = ml.describeChoice(ml.parseAction(m.text));
     } else if (summary.game === 'naval' && typeof m.text === 'string') {
       // An order in words, as the match page announces it; placements keep their notation.
       label = describeOrder(m.text);
