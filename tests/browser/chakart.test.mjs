@@ -8,7 +8,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady, waitTurnOrEnd, rng, screenshot } from './lib.mjs';
+import { startServer, launchBrowser, waitTurnOrEnd, rng, screenshot, openCreatedMatch } from './lib.mjs';
 
 /** A redirect (chance text `~e5`) or an egg effect (`*B`, `Rxf6*Wg8`) in the SAN move list. */
 const isEffect = (san) => /^~[a-h][1-8]$/.test(san) || /\*[BKTCDMLW]/.test(san);
@@ -44,18 +44,7 @@ test('play Chakart against the random bot by clicking, with item effects', { tim
 
 /** One match against the random bot, played by clicking until it ends or an effect was seen late enough. */
 async function playOne(server, browser, rand) {
-  const res = await fetch(`${server.url}/api/matches`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ game: 'chakart', seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }], creator_seat: 0 }),
-  });
-  assert.equal(res.status, 201);
-  const created = await res.json();
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/`);
-  await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
-  await page.goto(`${server.url}${created.url}`);
-  await waitMatchReady(page);
+  const { page, created } = await openCreatedMatch(server, browser, { game: 'chakart', seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }], creator_seat: 0 });
   assert.equal(await page.evaluate(() => document.body.dataset.seat), '0');
 
   // The orthodox start seen from White: 32 pieces, white king on e1 at the bottom, no item.

@@ -2,6 +2,7 @@
 // a fresh SQLite file, launch Debian's headless Chromium through playwright-core, and play MAD by
 // clicking what the page highlights.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -146,6 +147,27 @@ export async function newPage(browser, { lang = 'en-GB' } = {}) {
   });
   page.jsErrors = errors;
   return page;
+}
+
+/**
+ * Creates a match over the HTTP API with `request` (docs/protocol.md section 3.2), whose creator
+ * seat is a human, and opens that seat's page in a fresh page of `browser` (the seat token put
+ * where the lobby would keep it). Returns `{ page, created }`, `created` being the API's answer.
+ */
+export async function openCreatedMatch(server, browser, request) {
+  const res = await fetch(`${server.url}/api/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  const created = await res.json();
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/`);
+  await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+  await page.goto(`${server.url}${created.url}`);
+  await waitMatchReady(page);
+  return { page, created };
 }
 
 /** Waits until the match page is connected and shows a state. */

@@ -4,28 +4,17 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady, waitTurnOrEnd, rng, screenshot } from './lib.mjs';
+import { startServer, launchBrowser, waitTurnOrEnd, rng, screenshot, openCreatedMatch } from './lib.mjs';
 
 test('play Moon Leap with two bots by clicking, see the final score table', { timeout: 600000 }, async () => {
   const server = await startServer();
   const browser = await launchBrowser();
   try {
-    const res = await fetch(`${server.url}/api/matches`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const { page, created } = await openCreatedMatch(server, browser, {
         game: 'moonleap',
         seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
         creator_seat: 0,
-      }),
-    });
-    assert.equal(res.status, 201);
-    const created = await res.json();
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/`);
-    await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
-    await page.goto(`${server.url}${created.url}`);
-    await waitMatchReady(page);
+      });
     assert.equal(await page.evaluate(() => document.body.dataset.seat), '0');
 
     // The default board (rules/moonleap.md "Proposed layout"): 37 craters, cells 1-3 worth -3 and

@@ -7,7 +7,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady } from './lib.mjs';
+import { startServer, launchBrowser, openCreatedMatch } from './lib.mjs';
 
 const SHIPS = ['carrier', 'cruiser', 'battleship', 'frigate', 'submarine', 'corvette'];
 const ABILITIES = ['shield', 'satellite', 'torpedo', 'sonar', 'rockets', 'missile', 'charges', 'radar', 'artillery', 'heavy', 'bombing', 'emp'];
@@ -16,23 +16,12 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
   const server = await startServer();
   const browser = await launchBrowser();
   try {
-    const res = await fetch(`${server.url}/api/matches`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const { page, created } = await openCreatedMatch(server, browser, {
         game: 'naval',
         config: { placement_moves: 1, costs: Object.fromEntries(ABILITIES.map((a) => [a, 0])) },
         seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
         creator_seat: 0,
-      }),
-    });
-    assert.equal(res.status, 201);
-    const created = await res.json();
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/`);
-    await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
-    await page.goto(`${server.url}${created.url}`);
-    await waitMatchReady(page);
+      });
     await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
     // Pick up a piece and put it back (rule 4.5), then Ready.
     const [px, py] = await page.evaluate(() => {

@@ -9,7 +9,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady, rng, screenshot } from './lib.mjs';
+import { startServer, launchBrowser, newPage, waitMatchReady, rng, screenshot, openCreatedMatch } from './lib.mjs';
 
 const COLS = 'abcdefghijklmn';
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
@@ -19,24 +19,13 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
   const server = await startServer();
   const browser = await launchBrowser();
   try {
-    const res = await fetch(`${server.url}/api/matches`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const { page, created } = await openCreatedMatch(server, browser, {
         game: 'naval',
         config: { placement_seconds: 25, turn_seconds: 8, placement_moves: 8 },
         seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
         time_control: { kind: 'game' },
         creator_seat: 0,
-      }),
-    });
-    assert.equal(res.status, 201, await res.clone().text());
-    const created = await res.json();
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/`);
-    await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
-    await page.goto(`${server.url}${created.url}`);
-    await waitMatchReady(page);
+      });
     await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
     const placementStart = Date.now();
 
