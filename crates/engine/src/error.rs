@@ -54,7 +54,7 @@ impl IllegalAction {
 
 /// Bad notation: a position or action text that does not parse. Names the offending token.
 #[derive(Clone, PartialEq, Eq, Debug, Error, Serialize, Deserialize)]
-#[error("`{token}`: {message}")]
+#[error("`{}`: {message}", shown(token))]
 pub struct ParseError {
     /// The smallest piece of the input that is wrong, as the user wrote it.
     pub token: String,
@@ -96,6 +96,18 @@ pub enum SetupError {
     Position(ParseError),
 }
 
+/// A token as a message shows it: whole up to 80 characters, else its first 60 and its length, so
+/// a huge bad input is not sent back whole.
+fn shown(token: &str) -> String {
+    let count = token.chars().count();
+    if count <= 80 {
+        token.to_owned()
+    } else {
+        let head: String = token.chars().take(60).collect();
+        format!("{head}… ({count} characters)")
+    }
+}
+
 /// "4 seats" or "2 to 4 seats".
 fn seat_range(min: usize, max: usize) -> String {
     if min == max {
@@ -127,6 +139,19 @@ impl SetupError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_token_is_shown_cut() {
+        let short = ParseError::new("z9", "expected a cell");
+        assert_eq!(short.to_string(), "`z9`: expected a cell");
+        let long = ParseError::new("é".repeat(15_000), "not an action");
+        let text = long.to_string();
+        assert!(
+            text.starts_with(&format!("`{}… (15000 characters)`", "é".repeat(60))),
+            "{text}"
+        );
+        assert!(text.ends_with(": not an action"));
+    }
 
     #[test]
     fn seat_counts_read_as_words() {
