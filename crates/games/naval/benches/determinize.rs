@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use plateau_engine::{Game, Seat};
-use plateau_naval::{Config, Naval, Phase};
+use plateau_naval::Naval;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -14,23 +14,9 @@ fn late_positions(games: u64) -> Vec<(Naval, Seat)> {
     let mut out = Vec::new();
     for seed in 0..games {
         let mut rng = ChaCha8Rng::seed_from_u64(3000 + seed);
-        let mut g = Naval::new(&Config::default(), 4).unwrap();
-        let mut step = 0usize;
-        while let Some((actor, a)) = g.random_action(&mut rng) {
-            g.apply_legal(actor, &a);
-            step += 1;
-            let hits: u32 = g
-                .boards
-                .iter()
-                .filter(|b| !b.out)
-                .map(|b| b.hit.count())
-                .sum();
-            if g.phase == Phase::Battle && step.is_multiple_of(11) && hits >= 40 {
-                for s in 0..4u8 {
-                    if !g.boards[s as usize].out {
-                        out.push((g.clone(), Seat(s)));
-                    }
-                }
+        for g in Naval::late_battle_states(&mut rng, 11, 40) {
+            for s in (0..4u8).filter(|&s| !g.boards[s as usize].out) {
+                out.push((g.clone(), Seat(s)));
             }
         }
     }

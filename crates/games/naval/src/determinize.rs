@@ -510,30 +510,14 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::state::Config;
 
     /// Battle states of seeded random games with at least 40 hit cells on the living boards.
     fn late_states(games: u64) -> Vec<Naval> {
-        let mut out = Vec::new();
-        for seed in 0..games {
-            let mut rng = ChaCha8Rng::seed_from_u64(7000 + seed);
-            let mut g = Naval::new(&Config::default(), 4).unwrap();
-            let mut step = 0usize;
-            while let Some((actor, a)) = g.random_action(&mut rng) {
-                g.apply(actor, &a).unwrap();
-                step += 1;
-                let hits: u32 = g
-                    .boards
-                    .iter()
-                    .filter(|b| !b.out)
-                    .map(|b| b.hit.count())
-                    .sum();
-                if g.phase == Phase::Battle && step.is_multiple_of(13) && hits >= 40 {
-                    out.push(g.clone());
-                }
-            }
-        }
-        out
+        (0..games)
+            .flat_map(|seed| {
+                Naval::late_battle_states(&mut ChaCha8Rng::seed_from_u64(7000 + seed), 13, 40)
+            })
+            .collect()
     }
 
     /// The complete search relies on it: the true layout is one of the model's solutions.

@@ -13,6 +13,38 @@ use crate::action::{Ability, Action, Order};
 use crate::state::{Naval, Phase};
 
 impl Naval {
+    /// Plays one game of random actions (`random_action`) from the start with `rng`, and returns the
+    /// battle states after every `every`-th action once at least `min_hits` cells of the living
+    /// boards are hit together: late-game positions, where determinization is hardest, for its
+    /// tests and benchmark.
+    ///
+    /// # Panics
+    /// If `every` is 0.
+    pub fn late_battle_states<R: Rng + ?Sized>(
+        rng: &mut R,
+        every: usize,
+        min_hits: u32,
+    ) -> Vec<Naval> {
+        let mut out = Vec::new();
+        let mut g =
+            Naval::start(&crate::state::Config::default()).expect("the default config is valid");
+        let mut step = 0usize;
+        while let Some((actor, a)) = g.random_action(rng) {
+            g.apply_legal(actor, &a);
+            step += 1;
+            let hits: u32 = g
+                .boards
+                .iter()
+                .filter(|b| !b.out)
+                .map(|b| b.hit.count())
+                .sum();
+            if g.phase == Phase::Battle && step.is_multiple_of(every) && hits >= min_hits {
+                out.push(g.clone());
+            }
+        }
+        out
+    }
+
     /// A uniformly random legal action of whoever acts now (a random seat of a simultaneous node;
     /// chance outcomes by their probabilities), with that actor; `None` at the end.
     pub fn random_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<(Actor, Action)> {

@@ -4,34 +4,19 @@
 //! where a budget-limited search used to keep the true layout, are the point of the test.
 
 use plateau_engine::{Game, Seat, Viewer};
+use plateau_naval::Naval;
 use plateau_naval::action::{Ability, SHIPS};
-use plateau_naval::{Config, Naval, Phase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Battle states of seeded random games (orders from `Naval::random_action`), every `every`-th
 /// step, kept once at least `min_hits` cells are hit on the living boards together.
 fn late_states(games: u64, every: usize, min_hits: u32) -> Vec<Naval> {
-    let mut out = Vec::new();
-    for seed in 0..games {
-        let mut rng = ChaCha8Rng::seed_from_u64(1000 + seed);
-        let mut g = Naval::new(&Config::default(), 4).unwrap();
-        let mut step = 0usize;
-        while let Some((actor, a)) = g.random_action(&mut rng) {
-            g.apply(actor, &a).unwrap();
-            step += 1;
-            let hits: u32 = g
-                .boards
-                .iter()
-                .filter(|b| !b.out)
-                .map(|b| b.hit.count())
-                .sum();
-            if g.phase == Phase::Battle && step.is_multiple_of(every) && hits >= min_hits {
-                out.push(g.clone());
-            }
-        }
-    }
-    out
+    (0..games)
+        .flat_map(|seed| {
+            Naval::late_battle_states(&mut ChaCha8Rng::seed_from_u64(1000 + seed), every, min_hits)
+        })
+        .collect()
 }
 
 fn json(g: &Naval) -> String {
