@@ -44,8 +44,8 @@ fn checked<G: Game>(
 /// Boilerplate shared by the tiny games: positions and actions as JSON.
 macro_rules! json_notation {
     () => {
-        fn parse_position(_: &(), text: &str) -> Result<Self, ParseError> {
-            serde_json::from_str(text).map_err(|e| ParseError::new(text, e.to_string()))
+        fn parse_position(_: &(), text: &str) -> Result<Self, SetupError> {
+            serde_json::from_str(text).map_err(|e| SetupError::position(text, e.to_string()))
         }
         fn format_position(&self) -> String {
             serde_json::to_string(self).unwrap()

@@ -8,7 +8,7 @@ use plateau_engine::{DynGame, GameEntry, Outcome, Seat, SetupError};
 /// A subcommand's result: on error, a message for stderr (the process then exits with status 1).
 pub type CliResult<T = ()> = Result<T, String>;
 
-/// The word that stands for a game's initial position (DESIGN.md section 3).
+/// The word that stands for a game's initial position (docs/architecture.md section 3).
 pub const START: &str = "start";
 
 /// The registered game called `name`; the error lists the known games.
@@ -48,6 +48,7 @@ pub fn load_state(
         let name = entry.info.name;
         entry.from_position(config, position).map_err(|e| match &e {
             SetupError::Position(reason) => format!("bad {name} position: {reason}"),
+            SetupError::Impossible(reason) => format!("impossible {name} position: {reason}"),
             _ => format!("cannot set up {name}: {e}"),
         })
     }

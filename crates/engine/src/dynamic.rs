@@ -8,7 +8,7 @@ use rand::RngCore;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::chance;
+use crate::driver::Drivable;
 use crate::error::{IllegalAction, ParseError, SetupError};
 use crate::game::{Ending, Game, GameInfo};
 use crate::outcome::Outcome;
@@ -57,7 +57,12 @@ pub trait DynGame: Send + Sync + Debug {
     fn apply_text(&mut self, actor: Actor, text: &str) -> Result<(), ActionError>;
     /// At a chance node, samples one outcome with `chance::sample` (one `f64` from `rng`), plays it
     /// and returns its text; elsewhere returns `None` and draws nothing.
-    fn sample_chance(&mut self, rng: &mut dyn RngCore) -> Option<String>;
+    fn sample_chance(&mut self, rng: &mut dyn RngCore) -> Option<String> {
+        self.draw_chance(rng).map(|(_, text)| text)
+    }
+    /// As `sample_chance`, with the outcome's index in `chance_texts` (the driver's draw,
+    /// `driver::Driver::draw`).
+    fn draw_chance(&mut self, rng: &mut dyn RngCore) -> Option<(usize, String)>;
     /// A uniformly random legal action of `seat` (the random bot), or `None` if it has none.
     fn random_action(&self, seat: Seat, rng: &mut dyn RngCore) -> Option<String>;
     /// The game's timeout rule for `seat` (see `Game::timeout_actions`), as action texts.
@@ -135,16 +140,11 @@ impl<G: Game> DynGame for G {
         self.apply(actor, &action).map_err(ActionError::Illegal)
     }
 
-    fn sample_chance(&mut self, rng: &mut dyn RngCore) -> Option<String> {
+    fn draw_chance(&mut self, rng: &mut dyn RngCore) -> Option<(usize, String)> {
         let mut outcomes = Vec::new();
-        self.chance_outcomes(&mut outcomes);
-        if outcomes.is_empty() {
-            return None;
-        }
-        let (action, _) = &outcomes[chance::sample(&outcomes, rng)];
-        let text = self.format_action(action);
-        self.apply_legal(Actor::Chance, action);
-        Some(text)
+        // `&mut dyn RngCore` is itself a sized generator.
+        let (index, action) = self.driven_draw(&mut { rng }, &mut outcomes)?;
+        Some((index, self.format_action(&action)))
     }
 
     fn random_action(&self, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
@@ -240,9 +240,10 @@ impl GameEntry {
             rule_clock: G::RULE_CLOCK,
             new: |config, seats| Ok(Box::new(G::new(&read_config::<G>(config)?, seats)?)),
             parse_position: |config, text| {
-                let state = G::parse_position(&read_config::<G>(config)?, text)
-                    .map_err(SetupError::Position)?;
-                Ok(Box::new(state))
+                Ok(Box::new(G::parse_position(
+                    &read_config::<G>(config)?,
+                    text,
+                )?))
             },
             default_config: || {
                 serde_json::to_value(G::Config::default()).expect("configs serialize to JSON")
@@ -265,7 +266,8 @@ impl GameEntry {
     /// A state from position text (`start` is not special here; callers map it to `new_game`).
     ///
     /// # Errors
-    /// `SetupError::Config` for a bad config, `SetupError::Position` naming the offending token.
+    /// `SetupError::Config` for a bad config, `SetupError::Position` naming the token that does
+    /// not read, `SetupError::Impossible` naming the part the rules cannot reach.
     pub fn from_position(
         &self,
         config: &serde_json::Value,
@@ -297,5 +299,15 @@ fn read_config<G: Game>(config: &serde_json::Value) -> Result<G::Config, SetupEr
             "the config must be a JSON object (or null for the default), not {kind}"
         )));
     }
-    serde_json::from_value(config.clone()).map_err(|e| SetupError::Config(e.to_string()))
+    // The error names the field by its path (`costs.shield: invalid value: ...`), not only the
+    // type serde expected there.
+    serde_path_to_error::deserialize(config).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        SetupError::Config(if path == "." {
+            inner.to_string()
+        } else {
+            format!("{path}: {inner}")
+        })
+    })
 }

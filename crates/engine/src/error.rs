@@ -88,12 +88,17 @@ pub enum SetupError {
         /// Seats asked for.
         got: usize,
     },
-    /// The configuration is invalid; the message names the field.
+    /// The configuration is invalid; the message names the field (`costs.shield: ...`).
     #[error("bad configuration: {0}")]
     Config(String),
-    /// The position text does not parse.
+    /// The position text does not read: the offending token and what was expected.
     #[error("bad position: {0}")]
     Position(ParseError),
+    /// The position reads but the rules never reach it (a piece twice, two pieces on one cell,
+    /// counters that contradict each other, a side to move that cannot be): the part of the
+    /// position that is wrong and why.
+    #[error("impossible position: {0}")]
+    Impossible(ParseError),
 }
 
 /// A token as a message shows it: whole up to 80 characters, else its first 60 and its length, so
@@ -118,6 +123,26 @@ fn seat_range(min: usize, max: usize) -> String {
 }
 
 impl SetupError {
+    /// A position text that does not read: `token` is the offending part as written.
+    pub fn position(token: impl Into<String>, message: impl Into<String>) -> Self {
+        SetupError::Position(ParseError::new(token, message))
+    }
+
+    /// A position that reads but cannot arise: `part` names where (a token or a field such as
+    /// `boards[2].hits`), `reason` what is wrong.
+    pub fn impossible(part: impl Into<String>, reason: impl Into<String>) -> Self {
+        SetupError::Impossible(ParseError::new(part, reason))
+    }
+
+    /// The offending part and the reason, for a position error (`Position` or `Impossible`).
+    #[must_use]
+    pub fn position_error(&self) -> Option<&ParseError> {
+        match self {
+            SetupError::Position(e) | SetupError::Impossible(e) => Some(e),
+            _ => None,
+        }
+    }
+
     /// Checks `seats` against the game's range.
     ///
     /// # Errors

@@ -1,5 +1,5 @@
-//! The `Game` contract: everything the match service, the command line and the bots know about a
-//! game. See docs/architecture.md for how each Plateau game maps onto it.
+//! The `Game` contract (docs/architecture.md section 2.1): everything the match service, the
+//! command line and the bots know about a game. Section 8 there maps each Plateau game onto it.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -61,6 +61,12 @@ impl std::fmt::Display for Ending {
 /// clone (bots clone it for every playout) and must hold no clock, no I/O and no random generator:
 /// every random event is a chance node (`ToAct::Chance`) whose outcomes the match runner samples.
 ///
+/// # Checked states
+/// A state is only ever built by `new`, by `parse_position` or by deserializing, and the last two
+/// check what they read as the rules would (docs/architecture.md section 2.2): a state that reads
+/// is one the rules can reach, and every method may rely on its invariants. Deserializing refuses
+/// what `parse_position` refuses, with the `SetupError`'s message in the serde error.
+///
 /// # The turn protocol
 /// `to_act` says who acts. At `Player(s)` only seat `s` may `apply`; at `Simultaneous(set)` any seat
 /// of the set may, in any order; at `Chance` only `Actor::Chance`, with one of `chance_outcomes`;
@@ -87,11 +93,14 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// `SetupError` if the seat count is outside the game's range or the config is invalid.
     fn new(config: &Self::Config, seats: usize) -> Result<Self, SetupError>;
 
-    /// A state from its position text (the game's canonical notation, rules/<game>.md).
+    /// A checked state from its position text (the game's canonical notation, rules/<game>.md).
     ///
     /// # Errors
-    /// `ParseError` naming the offending token.
-    fn parse_position(config: &Self::Config, text: &str) -> Result<Self, ParseError>;
+    /// `SetupError::Position` naming the token that does not read, `SetupError::Impossible`
+    /// naming the part of a position the rules cannot reach (a piece twice, an overlap, counters
+    /// that contradict each other, a side to move that cannot be), `SetupError::Config` for a bad
+    /// config.
+    fn parse_position(config: &Self::Config, text: &str) -> Result<Self, SetupError>;
 
     /// The canonical position text; `parse_position` of it gives back an equal state.
     fn format_position(&self) -> String;

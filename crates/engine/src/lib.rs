@@ -5,6 +5,7 @@
 //! With the `testkit` feature, `testkit` runs the shared conformance checks on any game.
 
 pub mod chance;
+pub mod driver;
 pub mod dynamic;
 pub mod error;
 pub mod game;

@@ -1,5 +1,5 @@
 //! Perft: the number of nodes at an exact depth of the game tree, the standard check of a move
-//! generator (DESIGN.md section 3).
+//! generator (docs/architecture.md section 3.2).
 
 use crate::game::Game;
 use crate::seat::{Actor, ToAct};

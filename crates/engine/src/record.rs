@@ -1,4 +1,4 @@
-//! Game records (DESIGN.md section 4): a game as JSON, replayable without the seed, verifiable with
+//! Game records (docs/architecture.md section 4): a game as JSON, replayable without the seed, verifiable with
 //! it.
 //!
 //! ```json
@@ -395,8 +395,8 @@ mod tests {
             })
         }
 
-        fn parse_position(_: &(), text: &str) -> Result<Token, ParseError> {
-            serde_json::from_str(text).map_err(|e| ParseError::new(text, e.to_string()))
+        fn parse_position(_: &(), text: &str) -> Result<Token, SetupError> {
+            serde_json::from_str(text).map_err(|e| SetupError::position(text, e.to_string()))
         }
 
         fn format_position(&self) -> String {

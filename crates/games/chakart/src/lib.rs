@@ -207,7 +207,7 @@ impl Game for Chakart {
         Ok(Chakart::from_pos(Chakart::setup_pos(config), *config))
     }
 
-    fn parse_position(config: &Config, text: &str) -> Result<Self, ParseError> {
+    fn parse_position(config: &Config, text: &str) -> Result<Self, SetupError> {
         let (base, moves) = match text.split_once(" moves") {
             Some((b, m)) => (b.trim(), Some(m)),
             None => (text.trim(), None),
@@ -224,7 +224,7 @@ impl Game for Chakart {
                 Chakart::setup_pos(&c)
             }
             _ => {
-                let mut pos = fen::parse(base)?;
+                let mut pos = fen::parse(base).map_err(SetupError::Position)?;
                 pos.turn_limit = config.turn_limit;
                 // Nothing is known of a hidden queen but that it looks like an empty square.
                 if let Some(q) = (0..64).find(|&s| pos.board[s] & board::HIDDEN != 0) {
@@ -252,15 +252,20 @@ impl Game for Chakart {
         let mut state = Chakart::from_pos(pos, *config);
         if let Some(moves) = moves {
             for token in moves.split_whitespace() {
-                let action = Action::parse(token)?;
+                let action = Action::parse(token).map_err(SetupError::Position)?;
                 let actor = match state.to_act() {
                     ToAct::Chance => Actor::Chance,
                     ToAct::Player(s) => Actor::Seat(s),
-                    _ => return Err(ParseError::new(token, "moves: the game is already over")),
+                    _ => {
+                        return Err(SetupError::impossible(
+                            token,
+                            "moves: the game is already over",
+                        ));
+                    }
                 };
                 state
                     .apply(actor, &action)
-                    .map_err(|e| ParseError::new(token, format!("moves: {e}")))?;
+                    .map_err(|e| SetupError::impossible(token, format!("moves: {e}")))?;
             }
         }
         Ok(state)

@@ -186,7 +186,7 @@ impl Game for Mad {
         Ok(Mad::start(*config))
     }
 
-    fn parse_position(config: &MadConfig, text: &str) -> Result<Self, ParseError> {
+    fn parse_position(config: &MadConfig, text: &str) -> Result<Self, SetupError> {
         Mad::parse_position_text(*config, text)
     }
 

@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use plateau_engine::ParseError;
+use plateau_engine::SetupError;
 use serde::{Deserialize, Serialize};
 
 use crate::action::{COLUMNS, CORVETTE, ROWS, kind_code, parse_kind};
-use crate::state::{EXILE, Mad, untoken};
+use crate::state::{EXILE, EndKind, Mad, untoken};
 use crate::{MadConfig, Side};
 
 impl Mad {
@@ -48,23 +48,32 @@ impl Mad {
         out
     }
 
-    /// Reads a position text (section 9) under `config`.
+    /// Reads a position text (section 9) under `config`: a checked state (docs/architecture.md
+    /// section 2.2).
     ///
     /// The side to move must match the ply (Red moves at even plies), `since` may not exceed
-    /// `ply`, `last` is `-` exactly when no expulsion ever happened (then `since` equals `ply`).
-    /// A counter at or above the tie-break limit gives a finished game (tie-break result).
+    /// `ply`, `last` is `-` exactly when no expulsion ever happened (then `since` equals `ply` and
+    /// no ship is in exile). A counter at or above the tie-break limit gives a finished game
+    /// (tie-break result).
     ///
     /// # Errors
-    /// `ParseError` naming the offending token: a row that does not cover exactly 4 cells, an
-    /// unknown token, the same ship twice, a side without its corvette on the board, a bad side,
-    /// counter or last-expeller field, or a missing or extra field.
-    pub fn parse_position_text(config: MadConfig, text: &str) -> Result<Mad, ParseError> {
-        config
-            .check()
-            .map_err(|m| ParseError::new("tiebreak_limit", m))?;
+    /// `SetupError::Position` naming the token that does not read: a row that does not cover
+    /// exactly 4 cells, an unknown token, a bad side, counter or last-expeller field, a missing
+    /// or extra field. `SetupError::Impossible` for a position the rules never reach: the same
+    /// ship twice, a side without its corvette (the game would be over), a side to move that
+    /// does not match the ply, counters that contradict each other, a ship in exile before any
+    /// expulsion. `SetupError::Config` for a bad config.
+    pub fn parse_position_text(config: MadConfig, text: &str) -> Result<Mad, SetupError> {
+        Mad::read(config, text, None)
+    }
+
+    /// Reads a position text as `parse_position_text` does; with `ended` (a stored state's
+    /// result), a finished game, whose board may lack the corvette whose exile ended it.
+    fn read(config: MadConfig, text: &str, ended: Option<Ended>) -> Result<Mad, SetupError> {
+        config.check().map_err(SetupError::Config)?;
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 5 {
-            return Err(ParseError::new(
+            return Err(SetupError::position(
                 text.trim(),
                 format!(
                     "a position has 5 fields `<rows> <side> <ply> <since> <last>`, found {}",
@@ -73,77 +82,17 @@ impl Mad {
             ));
         }
         let mut state = Mad::empty(config);
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != ROWS {
-            return Err(ParseError::new(
-                fields[0],
-                format!(
-                    "the board has 6 rows separated by `/`, found {}",
-                    rows.len()
-                ),
-            ));
-        }
-        for (i, row_text) in rows.iter().enumerate() {
-            let row = ROWS - 1 - i;
-            let mut column = 0;
-            let bytes = row_text.as_bytes();
-            let mut at = 0;
-            while at < bytes.len() {
-                let b = bytes[at];
-                let (width, ship) = match b {
-                    b'1'..=b'4' => {
-                        at += 1;
-                        ((b - b'0') as usize, None)
-                    }
-                    b'R' | b'B' => {
-                        let end = (at + 4).min(bytes.len());
-                        let token = row_text.get(at..end).unwrap_or(&row_text[at..]);
-                        let kind = parse_kind(&token[1..]).map_err(|_| {
-                            ParseError::new(
-                                token,
-                                "unknown ship token: R or B then three digits 1 or 2 (e.g. R221)",
-                            )
-                        })?;
-                        at = end;
-                        let side = if b == b'R' { Side::Red } else { Side::Blue };
-                        (1, Some((side, kind, token)))
-                    }
-                    _ => {
-                        let token = row_text[at..]
-                            .chars()
-                            .next()
-                            .map_or(String::new(), |c| c.to_string());
-                        return Err(ParseError::new(
-                            token,
-                            "unknown token in a row: expected a ship like R221 or a count 1-4 \
-                             of empty cells",
-                        ));
-                    }
-                };
-                if column + width > COLUMNS {
-                    return Err(ParseError::new(
-                        *row_text,
-                        format!("row {} covers more than 4 cells", row + 1),
-                    ));
-                }
-                if let Some((side, kind, token)) = ship {
-                    if state.pos[side as usize][kind as usize] != EXILE {
-                        return Err(ParseError::new(token, "this ship appears twice"));
-                    }
-                    state.put(side, kind, (row * COLUMNS + column) as u8);
-                }
-                column += width;
-            }
-            if column != COLUMNS {
-                return Err(ParseError::new(
-                    *row_text,
-                    format!("row {} covers {column} cells, not 4", row + 1),
-                ));
-            }
-        }
+        read_rows(&mut state, fields[0])?;
+        let corvette_ended = matches!(
+            ended,
+            Some(Ended {
+                kind: EndKind::Corvette,
+                ..
+            })
+        );
         for side in [Side::Red, Side::Blue] {
-            if state.pos[side as usize][CORVETTE as usize] == EXILE {
-                return Err(ParseError::new(
+            if state.pos[side as usize][CORVETTE as usize] == EXILE && !corvette_ended {
+                return Err(SetupError::impossible(
                     format!("{}111", side.token_letter()),
                     format!(
                         "{}'s corvette is not on the board, so the game would already be over",
@@ -155,11 +104,16 @@ impl Mad {
         state.side = match fields[1] {
             "r" => Side::Red,
             "b" => Side::Blue,
-            other => return Err(ParseError::new(other, "the side to move is `r` or `b`")),
+            other => {
+                return Err(SetupError::position(
+                    other,
+                    "the side to move is `r` or `b`",
+                ));
+            }
         };
-        let number = |token: &str, what: &str| -> Result<u16, ParseError> {
+        let number = |token: &str, what: &str| -> Result<u16, SetupError> {
             token.parse::<u16>().map_err(|_| {
-                ParseError::new(token, format!("{what} is a whole number from 0 to 65535"))
+                SetupError::position(token, format!("{what} is a whole number from 0 to 65535"))
             })
         };
         state.ply = number(fields[2], "the ply")?;
@@ -169,49 +123,43 @@ impl Mad {
             "b" => Some(Side::Blue),
             "-" => None,
             other => {
-                return Err(ParseError::new(
+                return Err(SetupError::position(
                     other,
                     "the last expeller is `r`, `b` or `-` (nobody yet)",
                 ));
             }
         };
-        let expected = if state.ply.is_multiple_of(2) {
-            Side::Red
-        } else {
-            Side::Blue
-        };
-        if state.side != expected {
-            return Err(ParseError::new(
-                fields[1],
-                format!(
-                    "Red moves at even plies and Blue at odd ones: at ply {} {} is to move",
-                    state.ply,
-                    expected.name()
-                ),
-            ));
-        }
-        if state.since > state.ply {
-            return Err(ParseError::new(
-                fields[3],
-                "the turns since the last expulsion cannot exceed the turns played",
-            ));
-        }
-        match state.last {
-            None if state.since != state.ply => {
-                return Err(ParseError::new(
-                    fields[3],
-                    "with no expulsion yet (`-`), the counter equals the ply",
-                ));
-            }
-            Some(_) if state.since == state.ply => {
-                return Err(ParseError::new(
-                    fields[4],
-                    "an expulsion happened, so the counter must be below the ply",
-                ));
-            }
-            _ => {}
-        }
+        check_counters(&state, &fields)?;
         state.check_end();
+        match (ended, state.result) {
+            (None, _) => {}
+            (Some(e), Some((winner, kind))) if (e.winner, e.kind) == (winner, kind) => {}
+            (Some(e), None) if e.kind != EndKind::Tiebreak && e.kind != EndKind::Corvette => {
+                if e.kind == EndKind::Agreement && e.winner != state.tiebreak_winner() {
+                    return Err(SetupError::impossible(
+                        "result",
+                        format!(
+                            "an agreed stop goes to the tie-break winner, {} (section 8.2)",
+                            state.tiebreak_winner().name()
+                        ),
+                    ));
+                }
+                state.result = Some((e.winner, e.kind));
+            }
+            (Some(e), shown) => {
+                let shown = shown.map_or("a running game".to_owned(), |(w, k)| {
+                    format!("{} won by {}", w.name(), k.name())
+                });
+                return Err(SetupError::impossible(
+                    "result",
+                    format!(
+                        "the stored end ({} won by {}) is not what the position shows ({shown})",
+                        e.winner.name(),
+                        e.kind.name()
+                    ),
+                ));
+            }
+        }
         Ok(state)
     }
 
@@ -315,6 +263,163 @@ impl Mad {
             }
         }
         out
+    }
+}
+
+/// Reads the rows field into `state` (every ship starts in exile).
+fn read_rows(state: &mut Mad, rows_text: &str) -> Result<(), SetupError> {
+    let rows: Vec<&str> = rows_text.split('/').collect();
+    if rows.len() != ROWS {
+        return Err(SetupError::position(
+            rows_text,
+            format!(
+                "the board has 6 rows separated by `/`, found {}",
+                rows.len()
+            ),
+        ));
+    }
+    for (i, row_text) in rows.iter().enumerate() {
+        let row = ROWS - 1 - i;
+        let mut column = 0;
+        let bytes = row_text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let b = bytes[at];
+            let (width, ship) = match b {
+                b'1'..=b'4' => {
+                    at += 1;
+                    ((b - b'0') as usize, None)
+                }
+                b'R' | b'B' => {
+                    let end = (at + 4).min(bytes.len());
+                    let token = row_text.get(at..end).unwrap_or(&row_text[at..]);
+                    let kind = parse_kind(&token[1..]).map_err(|_| {
+                        SetupError::position(
+                            token,
+                            "unknown ship token: R or B then three digits 1 or 2 (e.g. R221)",
+                        )
+                    })?;
+                    at = end;
+                    let side = if b == b'R' { Side::Red } else { Side::Blue };
+                    (1, Some((side, kind, token)))
+                }
+                _ => {
+                    let token = row_text[at..]
+                        .chars()
+                        .next()
+                        .map_or(String::new(), |c| c.to_string());
+                    return Err(SetupError::position(
+                        token,
+                        "unknown token in a row: expected a ship like R221 or a count 1-4 of \
+                         empty cells",
+                    ));
+                }
+            };
+            if column + width > COLUMNS {
+                return Err(SetupError::position(
+                    *row_text,
+                    format!("row {} covers more than 4 cells", row + 1),
+                ));
+            }
+            if let Some((side, kind, token)) = ship {
+                if state.pos[side as usize][kind as usize] != EXILE {
+                    return Err(SetupError::impossible(
+                        token,
+                        "this ship appears twice (each side has one ship of each code)",
+                    ));
+                }
+                state.put(side, kind, (row * COLUMNS + column) as u8);
+            }
+            column += width;
+        }
+        if column != COLUMNS {
+            return Err(SetupError::position(
+                *row_text,
+                format!("row {} covers {column} cells, not 4", row + 1),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The counters against each other and against the board (section 8.2): the side to move
+/// follows the ply, `since` is at most `ply`, `-` means no expulsion ever (so `since == ply`
+/// and no ship in exile: only an expulsion sends the first ship there).
+fn check_counters(state: &Mad, fields: &[&str]) -> Result<(), SetupError> {
+    let expected = if state.ply.is_multiple_of(2) {
+        Side::Red
+    } else {
+        Side::Blue
+    };
+    if state.side != expected {
+        return Err(SetupError::impossible(
+            fields[1],
+            format!(
+                "Red moves at even plies and Blue at odd ones: at ply {} {} is to move",
+                state.ply,
+                expected.name()
+            ),
+        ));
+    }
+    if state.since > state.ply {
+        return Err(SetupError::impossible(
+            fields[3],
+            "the turns since the last expulsion cannot exceed the turns played",
+        ));
+    }
+    match state.last {
+        None if state.since != state.ply => Err(SetupError::impossible(
+            fields[3],
+            "with no expulsion yet (`-`), the counter equals the ply",
+        )),
+        None if state.pos.iter().flatten().any(|&c| c == EXILE) => Err(SetupError::impossible(
+            fields[4],
+            "a ship is in exile but no expulsion ever happened (`-`): only an expulsion sends \
+             the first ship into exile",
+        )),
+        Some(_) if state.since == state.ply => Err(SetupError::impossible(
+            fields[4],
+            "an expulsion happened, so the counter must be below the ply",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A stored state's result: who won and how (`None` while the game runs).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Ended {
+    winner: Side,
+    kind: EndKind,
+}
+
+/// How a state is serialized (docs/architecture.md section 2.2): the config, the position text
+/// and, once the game is over, its result, which the text does not always show (a timeout, a
+/// resignation, an agreed stop). Reading it checks everything `parse_position` checks.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stored {
+    config: MadConfig,
+    position: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    result: Option<Ended>,
+}
+
+impl Serialize for Mad {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Stored {
+            config: self.config,
+            position: self.position_text(),
+            result: self.result.map(|(winner, kind)| Ended { winner, kind }),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Mad {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let stored = Stored::deserialize(d)?;
+        Mad::read(stored.config, &stored.position, stored.result).map_err(serde::de::Error::custom)
     }
 }
 

@@ -91,7 +91,9 @@ impl EndKind {
 /// `1 + side * 8 + kind`; `pos[side][kind]` is the ship's cell or `EXILE`; `occupied[side]` and
 /// `armoured[side]` are bit sets (bit i = cell i) of the side's ships and of those with 2 shields.
 /// All four always agree.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+/// Serialized as its config, position text and result (the `position` module), read back
+/// checked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Mad {
     pub(crate) config: MadConfig,
     pub(crate) cells: [u8; CELLS],

@@ -14,7 +14,10 @@ const START: &str =
 fn position_error(text: &str) -> (String, String) {
     match Mad::parse_position(&MadConfig::default(), text) {
         Ok(_) => panic!("`{text}` parsed"),
-        Err(e) => (e.token, e.message),
+        Err(e) => {
+            let e = e.position_error().expect("a position error");
+            (e.token.clone(), e.message.clone())
+        }
     }
 }
 

@@ -43,6 +43,7 @@ fn a_thousand_random_games_keep_the_contract() {
         seed: 0,
         max_actions: MAX_PLIES,
         deep_every: 3,
+        determinizations: 4,
     };
     let report = check_playouts::<Mad>(&MadConfig::default(), 2, &options);
     check(&report, 1000);
@@ -59,6 +60,7 @@ fn random_games_with_the_positioning_turn_keep_the_contract() {
         seed: 10_000,
         max_actions: MAX_PLIES,
         deep_every: 3,
+        determinizations: 4,
     };
     let report = check_playouts::<Mad>(&config, 2, &options);
     check(&report, 300);

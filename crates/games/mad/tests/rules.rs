@@ -428,6 +428,7 @@ fn case_29_never_a_draw() {
             seed: 29,
             max_actions: 600,
             deep_every: 50,
+            determinizations: 4,
         },
     );
     assert_eq!(report.games, 200);

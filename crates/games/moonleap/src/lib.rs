@@ -138,11 +138,8 @@ impl Game for MoonLeap {
         ))
     }
 
-    fn parse_position(config: &Config, text: &str) -> Result<Self, ParseError> {
-        let board = config
-            .board()
-            .map_err(|e| ParseError::new("config", e.to_string()))?;
-        MoonLeap::from_text(board, config.mercenaries, text)
+    fn parse_position(config: &Config, text: &str) -> Result<Self, SetupError> {
+        MoonLeap::from_text(config.board()?, config.mercenaries, text)
     }
 
     fn format_position(&self) -> String {

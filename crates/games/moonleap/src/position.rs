@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use plateau_engine::ParseError;
+use plateau_engine::SetupError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::action::Face;
@@ -62,18 +62,19 @@ impl MoonLeap {
     /// Reads position text for `board`, with or without the Mercenaries variant.
     ///
     /// # Errors
-    /// `ParseError` naming the offending token: a field count other than 4, a track whose token
-    /// count differs from the board's cell count, an unknown token, a colour not at the table, an
-    /// astronaut placed twice, a player count outside 2-4, a seat to move not at the table, a roll
-    /// other than `-`, `1`-`5` or `*`, or a face waiting in a finished game.
+    /// `SetupError::Position` naming the offending token: a field count other than 4, a track
+    /// whose token count differs from the board's cell count, an unknown token, a colour not at
+    /// the table, a player count outside 2-4, a seat to move not at the table, a roll other than
+    /// `-`, `1`-`5` or `*`. `SetupError::Impossible` for an astronaut placed twice or a face
+    /// waiting in a finished game.
     pub fn from_text(
         board: Arc<Board>,
         mercenaries: bool,
         text: &str,
-    ) -> Result<MoonLeap, ParseError> {
+    ) -> Result<MoonLeap, SetupError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [track, players, to_move, roll] = fields.as_slice() else {
-            return Err(ParseError::new(
+            return Err(SetupError::position(
                 text,
                 format!(
                     "a position has 4 fields (<track> <players> <to-move> <roll>), not {}",
@@ -85,13 +86,18 @@ impl MoonLeap {
             "2" => 2,
             "3" => 3,
             "4" => 4,
-            _ => return Err(ParseError::new(*players, "the player count is 2, 3 or 4")),
+            _ => {
+                return Err(SetupError::position(
+                    *players,
+                    "the player count is 2, 3 or 4",
+                ));
+            }
         };
         let seat_letters = &"abcd"[..seats];
         let to_move = match to_move.chars().collect::<Vec<_>>().as_slice() {
             [c] if seat_letters.contains(*c) => *c as u8 - b'a',
             _ => {
-                return Err(ParseError::new(
+                return Err(SetupError::position(
                     *to_move,
                     format!(
                         "the seat to move is one of {}",
@@ -108,7 +114,7 @@ impl MoonLeap {
             ['-'] => None,
             [c] if Face::from_symbol(*c).is_some() => Face::from_symbol(*c),
             _ => {
-                return Err(ParseError::new(
+                return Err(SetupError::position(
                     *roll,
                     "the roll is `-` (to roll), `1`..`5` or `*`",
                 ));
@@ -118,7 +124,7 @@ impl MoonLeap {
         state.roll = roll;
         let cells = read_track(track, seats, mercenaries)?;
         if cells.len() != state.board.len() {
-            return Err(ParseError::new(
+            return Err(SetupError::position(
                 *track,
                 format!(
                     "the track has {} cells but the board `{}` has {}",
@@ -134,7 +140,7 @@ impl MoonLeap {
             };
             let slot = &mut state.cells[colour][usize::from(n) - 1];
             if *slot != 0 {
-                return Err(ParseError::new(
+                return Err(SetupError::impossible(
                     token,
                     format!(
                         "astronaut {token} stands twice, on cells {} and {}",
@@ -147,7 +153,7 @@ impl MoonLeap {
             state.occupied |= 1u64 << i;
         }
         if state.is_over() && roll.is_some() {
-            return Err(ParseError::new(
+            return Err(SetupError::impossible(
                 roll.map_or('-', Face::symbol).to_string(),
                 "the end cells are all occupied, so the game is over and the roll must be `-`",
             ));
@@ -159,7 +165,7 @@ impl MoonLeap {
 /// The tokens of a track: per cell, `None` or `(colour, number, token text)`.
 type Cells<'a> = Vec<Option<(usize, u8, &'a str)>>;
 
-fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>, ParseError> {
+fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>, SetupError> {
     let bytes = track.as_bytes();
     let mut cells = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -175,14 +181,14 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
         let colour = match c {
             b'a'..=b'd' if usize::from(c - b'a') < seats => usize::from(c - b'a'),
             b'a'..=b'd' => {
-                return Err(ParseError::new(
+                return Err(SetupError::position(
                     token,
                     format!("colour `{}` is not at a table of {seats}", char::from(c)),
                 ));
             }
             b'm' if mercenaries => MERCENARY,
             b'm' => {
-                return Err(ParseError::new(
+                return Err(SetupError::position(
                     token,
                     "mercenaries are not in play (the Mercenaries variant is off)",
                 ));
@@ -193,7 +199,7 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
                     .next()
                     .map(String::from)
                     .unwrap_or_default();
-                return Err(ParseError::new(
+                return Err(SetupError::position(
                     bad,
                     format!(
                         "cell {}: expected `.` or a colour letter and an astronaut number (`a3`)",
@@ -205,7 +211,7 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
         let n = match bytes.get(i + 1) {
             Some(d @ b'1'..=b'5') => d - b'0',
             _ => {
-                return Err(ParseError::new(
+                return Err(SetupError::position(
                     token,
                     format!(
                         "cell {}: a colour letter is followed by an astronaut number 1 to 5",

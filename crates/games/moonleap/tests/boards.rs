@@ -52,6 +52,7 @@ fn a_second_board_file_changes_the_track_the_line_the_end_and_the_scores() {
     assert_eq!(start.format_position(), format!("{} 2 a -", ".".repeat(24)));
     // The default board's 37-cell text does not fit this board.
     let err = MoonLeap::parse_position(&config, &format!("{} 2 a -", ".".repeat(37))).unwrap_err();
+    let err = err.position_error().expect("a position error");
     assert!(
         err.message.contains("37 cells")
             && err.message.contains("short-24-test")
@@ -90,6 +91,7 @@ fn the_second_board_passes_the_kit_and_matches_the_independent_model() {
                 seed: 7_000 + seats as u64,
                 max_actions: 2_000,
                 deep_every: 10,
+                determinizations: 4,
             };
             let report = check_playouts::<MoonLeap>(&config, seats, &options);
             assert_eq!(report.games, 500);

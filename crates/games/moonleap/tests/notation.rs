@@ -9,7 +9,11 @@ use plateau_engine::{Actor, Game, GameEntry, IllegalAction, Seat, ToAct, Viewer}
 use plateau_moonleap::{Config, MoonLeap};
 
 fn parse_err(text: &str) -> plateau_engine::ParseError {
-    MoonLeap::parse_position(&Config::default(), text).expect_err(text)
+    MoonLeap::parse_position(&Config::default(), text)
+        .expect_err(text)
+        .position_error()
+        .cloned()
+        .expect("a position error")
 }
 
 #[test]

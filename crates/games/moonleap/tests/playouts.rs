@@ -30,6 +30,7 @@ fn kit(mercenaries: bool, seats: usize, games: usize, seed: u64) {
         seed,
         max_actions: MAX_ACTIONS,
         deep_every: 25,
+        determinizations: 4,
     };
     let report = check_playouts::<MoonLeap>(&config, seats, &options);
     assert_eq!(report.games, games);

@@ -58,21 +58,19 @@ impl Game for Naval {
 
     /// The position text is the state's JSON (rules/naval.md section 13b: "the full state
     /// serialises to JSON"); the configuration travels inside it.
-    fn parse_position(_config: &Config, text: &str) -> Result<Naval, ParseError> {
+    fn parse_position(_config: &Config, text: &str) -> Result<Naval, SetupError> {
         let g: Naval = serde_json::from_str(text).map_err(|e| {
             let token: String = text.chars().take(40).collect();
-            ParseError::new(token, format!("not a Bataille Navale state: {e}"))
+            SetupError::position(token, format!("not a Bataille Navale state: {e}"))
         })?;
-        g.config
-            .validate()
-            .map_err(|e| ParseError::new("config", e.to_string()))?;
+        g.config.validate()?;
         for (s, b) in g.boards.iter().enumerate() {
             let mut occ = bits::Bits::EMPTY;
             for p in 0..b.placed.min(PIECES as u8) {
                 let v = b.vertical & 1 << p != 0;
                 let m = footprint(p, b.at[p as usize], v && !is_buoy(p));
                 if m != Some(b.masks[p as usize]) || m.is_some_and(|m| m.meets(occ)) {
-                    return Err(ParseError::new(
+                    return Err(SetupError::impossible(
                         format!("boards[{s}]"),
                         format!(
                             "piece {} has an impossible footprint",

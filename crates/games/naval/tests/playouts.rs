@@ -10,6 +10,7 @@ fn run(games: usize, seed: u64, deep_every: usize) {
         seed,
         max_actions: 20_000,
         deep_every,
+        determinizations: 4,
     };
     let report = check_playouts::<Naval>(&Config::default(), 4, &options);
     assert_eq!(report.games, games);

@@ -1,0 +1,209 @@
+//! The secrecy check (docs/architecture.md section 2.5): a seat's view is the same in every state
+//! the seat cannot tell from the true one. For each seat, several states are drawn with
+//! `determinize(seat)`, and the seat's observation is compared with the true one field by field,
+//! as JSON, so one leaked value (another seat's energy, a hidden square) is caught and named by
+//! its path; its legal actions and who acts must not change either.
+
+use std::fmt;
+
+use rand::Rng;
+use serde_json::Value;
+
+use crate::game::Game;
+use crate::seat::{Seat, Viewer};
+
+/// A field of a seat's view that changed when only what the seat may not know changed.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Leak {
+    /// The seat whose view leaks.
+    pub seat: Seat,
+    /// Which determinization (0-based) showed it.
+    pub draw: usize,
+    /// Where: a JSON path into the observation (`boards[2].energy[0]`), or `legal actions` or
+    /// `to_act`.
+    pub path: String,
+    /// The value in the true state.
+    pub truth: String,
+    /// The value in the drawn state.
+    pub drawn: String,
+}
+
+impl fmt::Display for Leak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "seat {}'s view leaks at `{}`: {} in the true state, {} in determinization {} \
+             (it changes when only what the seat may not know changes)",
+            self.seat, self.path, self.truth, self.drawn, self.draw
+        )
+    }
+}
+
+impl std::error::Error for Leak {}
+
+/// Checks every seat of `state`: `draws` determinizations each, drawn with `rng`.
+///
+/// # Errors
+/// The first `Leak`: the seat, the path of the first field that differs, and both values.
+pub fn check_secrecy<G: Game, R: Rng + ?Sized>(
+    state: &G,
+    rng: &mut R,
+    draws: usize,
+) -> Result<(), Leak> {
+    for seat in Seat::all(state.seats()) {
+        let truth = json(&state.observe(Viewer::Seat(seat)));
+        let legal = legal_texts(state, seat);
+        for draw in 0..draws {
+            let other = state.determinize(seat, rng);
+            let leak = |path: String, truth: String, drawn: String| Leak {
+                seat,
+                draw,
+                path,
+                truth,
+                drawn,
+            };
+            if let Some((path, a, b)) =
+                first_difference(&truth, &json(&other.observe(Viewer::Seat(seat))))
+            {
+                return Err(leak(path, a, b));
+            }
+            if other.to_act() != state.to_act() {
+                return Err(leak(
+                    "to_act".into(),
+                    format!("{:?}", state.to_act()),
+                    format!("{:?}", other.to_act()),
+                ));
+            }
+            let drawn = legal_texts(&other, seat);
+            if drawn != legal {
+                let only = |a: &[String], b: &[String]| {
+                    a.iter()
+                        .find(|t| b.binary_search(t).is_err())
+                        .cloned()
+                        .unwrap_or_else(|| "-".into())
+                };
+                return Err(leak(
+                    "legal actions".into(),
+                    format!(
+                        "{} actions, e.g. `{}` only here",
+                        legal.len(),
+                        only(&legal, &drawn)
+                    ),
+                    format!(
+                        "{} actions, e.g. `{}` only here",
+                        drawn.len(),
+                        only(&drawn, &legal)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("observations serialize to JSON")
+}
+
+/// The legal actions of `seat` as sorted text (orders may differ between states).
+fn legal_texts<G: Game>(state: &G, seat: Seat) -> Vec<String> {
+    let mut actions = Vec::new();
+    state.legal_actions(seat, &mut actions);
+    let mut texts: Vec<String> = actions.iter().map(|a| state.format_action(a)).collect();
+    texts.sort_unstable();
+    texts
+}
+
+/// The first leaf where `a` and `b` differ, in document order: its path and both values as JSON
+/// (`absent` where one side has no such field).
+#[must_use]
+pub fn first_difference(a: &Value, b: &Value) -> Option<(String, String, String)> {
+    let mut path = String::new();
+    walk(a, b, &mut path)
+}
+
+fn walk(a: &Value, b: &Value, path: &mut String) -> Option<(String, String, String)> {
+    let here = |path: &str| {
+        if path.is_empty() {
+            "(the whole observation)".to_owned()
+        } else {
+            path.to_owned()
+        }
+    };
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (key, va) in x {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+                let found = match y.get(key) {
+                    Some(vb) => walk(va, vb, path),
+                    None => Some((here(path), va.to_string(), "absent".into())),
+                };
+                path.truncate(len);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            y.keys().find(|k| !x.contains_key(*k)).map(|key| {
+                let at = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                (at, "absent".into(), y[key].to_string())
+            })
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let found = walk(va, vb, path);
+                path.truncate(len);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            (x.len() != y.len()).then(|| {
+                (
+                    format!("{} (length)", here(path)),
+                    x.len().to_string(),
+                    y.len().to_string(),
+                )
+            })
+        }
+        _ => (a != b).then(|| (here(path), a.to_string(), b.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_difference_is_named_by_its_path() {
+        let a =
+            serde_json::json!({"boards": [{"energy": [1, 2]}, {"energy": [3]}], "phase": "battle"});
+        let mut b = a.clone();
+        assert_eq!(first_difference(&a, &b), None);
+        b["boards"][1]["energy"][0] = 4.into();
+        assert_eq!(
+            first_difference(&a, &b),
+            Some(("boards[1].energy[0]".into(), "3".into(), "4".into()))
+        );
+        let mut c = a.clone();
+        c["boards"][0]["energy"] = serde_json::json!([1, 2, 9]);
+        assert_eq!(
+            first_difference(&a, &c),
+            Some(("boards[0].energy (length)".into(), "2".into(), "3".into()))
+        );
+        let mut d = a.clone();
+        d["secret"] = 1.into();
+        assert_eq!(
+            first_difference(&a, &d),
+            Some(("secret".into(), "absent".into(), "1".into()))
+        );
+    }
+}
