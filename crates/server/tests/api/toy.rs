@@ -64,8 +64,8 @@ impl Game for Toy {
         })
     }
 
-    fn parse_position(_: &(), text: &str) -> Result<Self, ParseError> {
-        serde_json::from_str(text).map_err(|e| ParseError::new(text, e.to_string()))
+    fn parse_position(_: &(), text: &str) -> Result<Self, SetupError> {
+        serde_json::from_str(text).map_err(|e| SetupError::position(text, e.to_string()))
     }
 
     fn format_position(&self) -> String {
