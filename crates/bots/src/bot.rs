@@ -6,6 +6,7 @@ use std::time::Duration;
 use plateau_engine::{DynGame, Game, Seat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
 
 use crate::eval::{Evaluator, NoEvaluator, greedy_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
@@ -73,13 +74,61 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
     }
 }
 
-/// A bot for whatever game the state is, driven by canonical action text.
+/// Why a bot behind `DynBot` gave no action. Each has a stable code for the match service.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum BotError {
+    /// The state is not of the game the bot was made for: a runner mixed up its bots.
+    #[error("a {bot} bot was given a {state} state")]
+    WrongGame {
+        /// The bot's game (`GameInfo::name`).
+        bot: &'static str,
+        /// The state's game.
+        state: &'static str,
+    },
+    /// The seat has no legal action in this state (it is not to act, or the game is over).
+    #[error("seat {seat} has no legal action")]
+    NoAction {
+        /// The seat.
+        seat: Seat,
+    },
+}
+
+impl BotError {
+    /// The stable error code: `bot/wrong_game` or `bot/no_action`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            BotError::WrongGame { .. } => "bot/wrong_game",
+            BotError::NoAction { .. } => "bot/no_action",
+        }
+    }
+}
+
+/// The typed state behind `state`, or why it is not a `G`.
+fn typed<G: Game>(state: &dyn DynGame) -> Result<&G, BotError> {
+    state
+        .as_any()
+        .downcast_ref::<G>()
+        .ok_or_else(|| BotError::WrongGame {
+            bot: G::INFO.name,
+            state: state.info().name,
+        })
+}
+
+/// A bot for one game behind a trait object, driven by canonical action text: what the command
+/// line and the match service keep, one per seat for a whole game (docs/architecture.md
+/// section 6).
 pub trait DynBot: Send {
     /// What the bot is.
     fn spec(&self) -> BotSpec;
-    /// The action for `seat` in canonical text; `None` if the seat has no legal action or `state`
-    /// is not of the game this bot was made for.
-    fn act(&mut self, state: &dyn DynGame, seat: Seat) -> Option<String>;
+    /// The registry name of the bot's game.
+    fn game(&self) -> &'static str;
+    /// The action for `seat` in canonical text.
+    ///
+    /// # Errors
+    /// `BotError::WrongGame` when `state` is not of the bot's game, `BotError::NoAction` when
+    /// the seat has no legal action.
+    fn act(&mut self, state: &dyn DynGame, seat: Seat) -> Result<String, BotError>;
     /// The last search's figures.
     fn stats(&self) -> SearchStats;
 }
@@ -89,10 +138,16 @@ impl<G: Game, E: Evaluator<G>> DynBot for Bot<G, E> {
         self.spec
     }
 
-    fn act(&mut self, state: &dyn DynGame, seat: Seat) -> Option<String> {
-        let state = state.as_any().downcast_ref::<G>()?;
-        let action = self.choose(state, seat)?;
-        Some(state.format_action(&action))
+    fn game(&self) -> &'static str {
+        G::INFO.name
+    }
+
+    fn act(&mut self, state: &dyn DynGame, seat: Seat) -> Result<String, BotError> {
+        let state = typed::<G>(state)?;
+        let action = self
+            .choose(state, seat)
+            .ok_or(BotError::NoAction { seat })?;
+        Ok(state.format_action(&action))
     }
 
     fn stats(&self) -> SearchStats {
@@ -105,13 +160,21 @@ impl<G: Game, E: Evaluator<G>> DynBot for Bot<G, E> {
 pub struct BotFactory {
     game: &'static str,
     make: fn(BotSpec, u64) -> Box<dyn DynBot>,
-    playouts: fn(&dyn DynGame, Duration, u64) -> Option<PlayoutRate>,
+    playouts: fn(&dyn DynGame, Duration, u64) -> Result<PlayoutRate, BotError>,
 }
 
-/// `random_playouts` behind the factory: `None` if the state is not a `G`.
-fn dyn_playouts<G: Game>(state: &dyn DynGame, budget: Duration, seed: u64) -> Option<PlayoutRate> {
-    let state = state.as_any().downcast_ref::<G>()?;
-    Some(random_playouts(state, budget, PLAYOUT_BOUND, seed))
+/// `random_playouts` behind the factory.
+fn dyn_playouts<G: Game>(
+    state: &dyn DynGame,
+    budget: Duration,
+    seed: u64,
+) -> Result<PlayoutRate, BotError> {
+    Ok(random_playouts(
+        typed::<G>(state)?,
+        budget,
+        PLAYOUT_BOUND,
+        seed,
+    ))
 }
 
 /// The longest random game `BotFactory::random_playouts` plays, in actions.
@@ -144,21 +207,23 @@ impl BotFactory {
         self.game
     }
 
-    /// A new bot `spec` seeded with `seed`.
+    /// A new bot `spec` seeded with `seed`, to keep for a whole game (one per seat).
     #[must_use]
     pub fn make(&self, spec: BotSpec, seed: u64) -> Box<dyn DynBot> {
         (self.make)(spec, seed)
     }
 
     /// Uniformly random games from `state` for about `budget` (single thread, typed, no text):
-    /// the playout throughput of `plateau bench`. `None` if `state` is not of this factory's game.
-    #[must_use]
+    /// the playout throughput of `plateau bench`.
+    ///
+    /// # Errors
+    /// `BotError::WrongGame` if `state` is not of this factory's game.
     pub fn random_playouts(
         &self,
         state: &dyn DynGame,
         budget: Duration,
         seed: u64,
-    ) -> Option<PlayoutRate> {
+    ) -> Result<PlayoutRate, BotError> {
         (self.playouts)(state, budget, seed)
     }
 }

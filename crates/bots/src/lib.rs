@@ -11,7 +11,7 @@ mod spec;
 #[cfg(test)]
 mod tests;
 
-pub use bot::{Bot, BotFactory, DynBot};
+pub use bot::{Bot, BotError, BotFactory, DynBot};
 pub use eval::{Evaluator, NoEvaluator, greedy_action};
 pub use mcts::{ChildStats, Mcts, SearchConfig, SearchStats};
 pub use playout::{PlayoutRate, random_playouts};

@@ -36,7 +36,8 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use plateau_engine::{Actor, Game, Seat, ToAct, chance};
+use plateau_engine::driver::{Driver, Next, RandomPolicy, Step};
+use plateau_engine::{Actor, Game, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -177,7 +178,10 @@ pub struct Mcts<G: Game, E: Evaluator<G> = NoEvaluator> {
     /// The searching seat's legal actions in the true state.
     root_legal: Vec<G::Action>,
     legal: Vec<G::Action>,
-    outcomes: Vec<(G::Action, f64)>,
+    /// Advances the iterations' states (descent and playout; docs/architecture.md section 2.3).
+    driver: Driver<G::Action>,
+    /// The playouts' policy: a uniformly random legal action.
+    random: RandomPolicy<G::Action>,
     path: Vec<u32>,
     candidates: Vec<u32>,
     seen: Vec<bool>,
@@ -213,7 +217,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             root_state: None,
             root_legal: Vec::new(),
             legal: Vec::new(),
-            outcomes: Vec::new(),
+            driver: Driver::trusted(),
+            random: RandomPolicy::default(),
             path: Vec::new(),
             candidates: Vec::new(),
             seen: Vec::new(),
@@ -333,36 +338,32 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.path.push(0);
         let mut node = 0u32;
         loop {
-            let (child, created) = match state.to_act() {
-                ToAct::Terminal => break,
-                ToAct::Chance => {
-                    state.chance_outcomes(&mut self.outcomes);
-                    if self.outcomes.is_empty() {
+            // The searching seat acts first at a simultaneous node it belongs to (module doc).
+            let next = self.driver.next(&state, |_, seats| {
+                Some(if seats.contains(seat) {
+                    seat
+                } else {
+                    seats.iter().next().unwrap_or(seat)
+                })
+            });
+            let (child, created) = match next {
+                Next::Over => break,
+                Next::Chance => {
+                    let Ok((i, _)) = self.driver.draw(&mut state, &mut self.rng) else {
                         break;
-                    }
-                    let i = chance::sample(&self.outcomes, &mut self.rng);
+                    };
                     let found = if hidden {
                         self.list_child(node, i)
                     } else {
                         self.chance_block_child(node, i)
                     };
                     if found.0 == NONE {
-                        // The tree is full: play the outcome and carry on in the playout.
-                        state.apply_legal(Actor::Chance, &self.outcomes[i].0);
+                        // The tree is full: the outcome is played, the playout carries on.
                         break;
                     }
-                    state.apply_legal(Actor::Chance, &self.outcomes[i].0);
                     found
                 }
-                ToAct::Player(s) => self.select(node, &mut state, s, hidden),
-                ToAct::Simultaneous(set) => {
-                    let s = if set.contains(seat) {
-                        seat
-                    } else {
-                        set.iter().next().unwrap_or(seat)
-                    };
-                    self.select(node, &mut state, s, hidden)
-                }
+                Next::Seat(s) => self.select(node, &mut state, s, hidden),
             };
             if child == NONE {
                 break;
@@ -396,7 +397,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 .action
                 .as_ref()
                 .expect("children carry their action");
-            state.apply_legal(Actor::Seat(s), action);
+            self.driver
+                .play(state, s, action)
+                .expect("a listed action plays");
         }
         picked
     }
@@ -446,31 +449,32 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         (best.0, false)
     }
 
-    /// Perfect information: the child of chance node `node` for outcome `i` of `self.outcomes`,
-    /// making the block of all outcomes on the first pass.
+    /// Perfect information: the child of chance node `node` for outcome `i` of the node's list
+    /// (`Driver::outcomes`), making the block of all outcomes on the first pass.
     fn chance_block_child(&mut self, node: u32, i: usize) -> (u32, bool) {
         if self.nodes[node as usize].block == 0 {
-            if self.nodes.len() + self.outcomes.len() > self.config.max_nodes {
+            if self.nodes.len() + self.driver.outcomes().len() > self.config.max_nodes {
                 return (NONE, false);
             }
             let first = self.nodes.len() as u32;
+            let outcomes = self.driver.outcomes();
             self.nodes.extend(
-                self.outcomes
+                outcomes
                     .iter()
                     .map(|(a, _)| Node::new(Some(a.clone()), CHANCE)),
             );
             let n = &mut self.nodes[node as usize];
             n.first_child = first;
-            n.block = self.outcomes.len() as u32;
+            n.block = outcomes.len() as u32;
         }
         let child = self.nodes[node as usize].first_child + i as u32;
         (child, self.nodes[child as usize].visits == 0)
     }
 
-    /// Hidden information: the child of chance node `node` for outcome `i` of `self.outcomes`,
-    /// added to the list when new.
+    /// Hidden information: the child of chance node `node` for outcome `i` of the node's list
+    /// (`Driver::outcomes`), added to the list when new.
     fn list_child(&mut self, node: u32, i: usize) -> (u32, bool) {
-        let action = &self.outcomes[i].0;
+        let action = &self.driver.outcomes()[i].0;
         let mut c = self.nodes[node as usize].first_child;
         while c != NONE {
             let cn = &self.nodes[c as usize];
@@ -553,36 +557,19 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let seats = state.seats().min(MAX_SEATS);
         let mut rewards = [0.5; MAX_SEATS];
         for _ in 0..self.config.max_playout {
-            let s = match state.to_act() {
-                ToAct::Terminal => {
+            match self.driver.step(state, &mut self.rng, &mut self.random) {
+                Ok(Step::Over) => {
                     if let Some(outcome) = state.outcome() {
                         for (i, r) in rewards.iter_mut().enumerate().take(seats) {
                             *r = outcome.utility(Seat(i as u8));
                         }
+                        return rewards;
                     }
-                    return rewards;
+                    break;
                 }
-                ToAct::Chance => {
-                    state.chance_outcomes(&mut self.outcomes);
-                    if self.outcomes.is_empty() {
-                        break;
-                    }
-                    let i = chance::sample(&self.outcomes, &mut self.rng);
-                    state.apply_legal(Actor::Chance, &self.outcomes[i].0);
-                    continue;
-                }
-                ToAct::Player(s) => s,
-                ToAct::Simultaneous(set) => match set.iter().next() {
-                    Some(s) => s,
-                    None => break,
-                },
-            };
-            state.legal_actions(s, &mut self.legal);
-            if self.legal.is_empty() {
-                break;
+                Ok(_) => {}
+                Err(_) => break,
             }
-            let i = self.rng.random_range(0..self.legal.len());
-            state.apply_legal(Actor::Seat(s), &self.legal[i]);
         }
         self.evaluator.evaluate(state, &mut rewards[..seats]);
         rewards

@@ -1,10 +1,11 @@
-//! Random playouts for throughput measurements (`plateau bench`): the same loop as the search's
-//! playouts, with buffers reused across games.
+//! Random playouts for throughput measurements (`plateau bench`): the same driver and random
+//! policy as the search's playouts, with buffers reused across games.
 
 use std::time::{Duration, Instant};
 
-use plateau_engine::{Actor, Game, ToAct, chance};
-use rand::{Rng, SeedableRng};
+use plateau_engine::Game;
+use plateau_engine::driver::{Driver, RandomPolicy, Step};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// What `random_playouts` did.
@@ -27,7 +28,8 @@ impl PlayoutRate {
 }
 
 /// Plays uniformly random games from `start` (chance by its probabilities) until `budget` is spent,
-/// at least one game; a game longer than `max_actions` counts as played at that point.
+/// at least one game; a game longer than `max_actions` counts as played at that point. The games
+/// advance through the engine's driver with its random policy (docs/architecture.md section 2.3).
 pub fn random_playouts<G: Game>(
     start: &G,
     budget: Duration,
@@ -35,35 +37,17 @@ pub fn random_playouts<G: Game>(
     seed: u64,
 ) -> PlayoutRate {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut legal = Vec::new();
-    let mut outcomes = Vec::new();
+    let mut driver = Driver::trusted();
+    let mut policy = RandomPolicy::default();
     let started = Instant::now();
     let mut rate = PlayoutRate::default();
     loop {
         let mut state = start.clone();
         for _ in 0..max_actions {
-            let seat = match state.to_act() {
-                ToAct::Terminal => break,
-                ToAct::Chance => {
-                    state.chance_outcomes(&mut outcomes);
-                    let i = chance::sample(&outcomes, &mut rng);
-                    state.apply_legal(Actor::Chance, &outcomes[i].0);
-                    rate.actions += 1;
-                    continue;
-                }
-                ToAct::Player(s) => s,
-                ToAct::Simultaneous(set) => match set.iter().next() {
-                    Some(s) => s,
-                    None => break,
-                },
-            };
-            state.legal_actions(seat, &mut legal);
-            if legal.is_empty() {
-                break;
+            match driver.step(&mut state, &mut rng, &mut policy) {
+                Ok(Step::Over) | Err(_) => break,
+                Ok(_) => rate.actions += 1,
             }
-            let i = rng.random_range(0..legal.len());
-            state.apply_legal(Actor::Seat(seat), &legal[i]);
-            rate.actions += 1;
         }
         rate.playouts += 1;
         if started.elapsed() >= budget {

@@ -698,13 +698,23 @@ fn bots_behind_the_factory_speak_canonical_text() {
     let factory = BotFactory::of::<Nim>();
     assert_eq!(factory.game(), "nim");
     let mut bot = factory.make(BotSpec::Mcts(Budget::Iterations(2000)), 9);
-    assert_eq!(
-        bot.act(&Nim::with_pile(10, 2), Seat(0)).as_deref(),
-        Some("2")
-    );
+    assert_eq!(bot.act(&Nim::with_pile(10, 2), Seat(0)).as_deref(), Ok("2"));
     assert_eq!(bot.stats().iterations, 2000);
-    // Another game's state is not this bot's business.
-    assert_eq!(bot.act(&Gamble::new(&(), 2).unwrap(), Seat(0)), None);
+    // Another game's state is not this bot's business: an error with a code, not a silent
+    // "no action" that would stall a match.
+    let err = bot.act(&Gamble::new(&(), 2).unwrap(), Seat(0)).unwrap_err();
+    assert_eq!(
+        err,
+        crate::BotError::WrongGame {
+            bot: "nim",
+            state: "gamble"
+        }
+    );
+    assert_eq!(err.code(), "bot/wrong_game");
+    assert_eq!(
+        bot.act(&Nim::with_pile(10, 2), Seat(1)).unwrap_err().code(),
+        "bot/no_action"
+    );
     let mut random = Bot::<Nim>::new(BotSpec::Random, 1, crate::NoEvaluator);
     let take = random.choose(&Nim::with_pile(2, 2), Seat(0)).unwrap();
     assert!((1..=2).contains(&take));

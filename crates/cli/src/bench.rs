@@ -1,11 +1,13 @@
 //! `plateau bench <game>`: single-thread throughput of random playouts and of MCTS iterations
-//! (DESIGN.md section 3). For tracked figures use the criterion benchmarks in crates/bots/benches.
+//! (docs/architecture.md section 3). For tracked figures use the criterion benchmarks in
+//! crates/bots/benches.
 
 use std::time::Duration;
 
 use plateau_bots::{BotSpec, Budget};
-use plateau_engine::{Actor, ToAct};
-use rand::SeedableRng;
+use plateau_engine::driver::{Driver, Next, Policy, Step};
+use plateau_engine::{DynGame, Seat, ToAct};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::common::{CliResult, emit, find_game, parse_config};
@@ -44,13 +46,12 @@ pub fn run(args: Args) -> CliResult {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(format!("--seconds must be positive, not {}", args.seconds));
     }
-    let factory = plateau_registry::bot_factory(entry.info.name)
-        .ok_or_else(|| format!("no bots for {}", entry.info.name))?;
+    let factory = plateau_registry::bot_factory(entry.info.name).map_err(|e| e.to_string())?;
     let budget = Duration::from_secs_f64(args.seconds);
 
     let rate = factory
         .random_playouts(&*start, budget, args.seed)
-        .ok_or("the registry's bots do not match the game")?;
+        .map_err(|e| e.to_string())?;
     let secs = rate.elapsed.as_secs_f64();
     let mut text = format!(
         "{} ({players} seats), one thread\nrandom playouts: {:.0}/s ({} games, {:.0} actions/s, {:.1} actions per game)\n",
@@ -64,35 +65,29 @@ pub fn run(args: Args) -> CliResult {
     // Search: a fresh bot on a few positions along one random game, the budget split evenly.
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut state = start.clone();
+    let mut driver = Driver::checked();
     let mut played = 0;
     let per_position = (budget.as_millis() as u64 / PLIES.len() as u64).max(1);
     let (mut iterations, mut elapsed, mut nodes) = (0u64, Duration::ZERO, 0usize);
     for plies in PLIES {
         while played < plies {
-            match state.to_act() {
-                ToAct::Terminal => break,
-                ToAct::Chance => {
-                    state.sample_chance(&mut rng);
-                }
-                ToAct::Player(s) => play_random(&mut *state, s, &mut rng)?,
-                ToAct::Simultaneous(set) => {
-                    let s = set.iter().next().ok_or("empty simultaneous set")?;
-                    play_random(&mut *state, s, &mut rng)?;
-                }
+            match driver.step(&mut *state, &mut rng, &mut RandomText) {
+                Ok(Step::Over) => break,
+                Ok(_) => played += 1,
+                Err(e) => return Err(e.to_string()),
             }
-            played += 1;
         }
         // Searches happen where a seat decides: draw chance outcomes until one does.
         while state.to_act() == ToAct::Chance {
-            state.sample_chance(&mut rng);
+            driver
+                .draw(&mut *state, &mut rng)
+                .map_err(|e| e.to_string())?;
         }
-        let seat = match state.to_act() {
-            ToAct::Player(s) => s,
-            ToAct::Simultaneous(set) => set.iter().next().ok_or("empty simultaneous set")?,
-            _ => continue,
+        let Next::Seat(seat) = driver.next(&*state, |_, seats| seats.iter().next()) else {
+            continue;
         };
         let mut bot = factory.make(BotSpec::Mcts(Budget::Millis(per_position)), args.seed);
-        bot.act(&*state, seat);
+        bot.act(&*state, seat).map_err(|e| e.to_string())?;
         let stats = bot.stats();
         iterations += stats.iterations;
         elapsed += stats.elapsed;
@@ -110,16 +105,16 @@ pub fn run(args: Args) -> CliResult {
     emit(&text)
 }
 
-/// Plays a uniformly random legal action of `seat`.
-fn play_random(
-    state: &mut dyn plateau_engine::DynGame,
-    seat: plateau_engine::Seat,
-    rng: &mut ChaCha8Rng,
-) -> CliResult {
-    let action = state
-        .random_action(seat, rng)
-        .ok_or_else(|| format!("seat {seat} has no legal action"))?;
-    state
-        .apply_text(Actor::Seat(seat), &action)
-        .map_err(|e| e.to_string())
+/// The positions' plies: a uniformly random legal action of the lowest seat to act.
+struct RandomText;
+
+impl Policy<dyn DynGame> for RandomText {
+    fn choose<R: RngCore>(
+        &mut self,
+        state: &dyn DynGame,
+        seat: Seat,
+        rng: &mut R,
+    ) -> Option<String> {
+        state.random_action(seat, rng)
+    }
 }

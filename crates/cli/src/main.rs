@@ -6,6 +6,7 @@
 
 mod arena;
 mod bench;
+mod chart;
 mod common;
 mod legal;
 mod perft;

@@ -1,5 +1,6 @@
 //! `plateau play <game>`: a game in the terminal between people at the keyboard and bots
-//! (DESIGN.md section 3), optionally written as a record (section 4).
+//! (docs/architecture.md section 3), optionally written as a record (section 4). The game
+//! advances through the engine's driver (section 2.3): who acts next, draw or ask, apply.
 //!
 //! The runner owns the match seed. Chance nodes draw from the seed's ChaCha stream 0 and nothing
 //! else does, so `Record::replay` can redraw every outcome from the revealed seed; the bot of each
@@ -23,6 +24,7 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use plateau_bots::{BotSpec, DynBot};
+use plateau_engine::driver::{Driver, Next};
 use plateau_engine::{
     ActionError, Actor, DynGame, Ending, GameEntry, Record, RecordedAction, Seat, Seed, ToAct,
     Viewer,
@@ -177,6 +179,8 @@ enum Stop {
 /// A game in progress with everything the runner owns.
 struct Table {
     state: Box<dyn DynGame>,
+    /// Advances the state: every action checked, chance drawn from `chance`.
+    driver: Driver<String>,
     players: Vec<Player>,
     record: Record,
     seed: Seed,
@@ -214,13 +218,14 @@ impl Table {
                     let bot_seed = seed.rng_for_stream(seat.index() as u64 + 1).next_u64();
                     plateau_registry::new_bot(game, spec, bot_seed)
                         .map(Some)
-                        .ok_or_else(|| format!("no bots are registered for {game}"))
+                        .map_err(|e| format!("no bots for {game}: {e}"))
                 }
             })
             .collect::<CliResult<_>>()?;
         Ok(Table {
             record: Record::new(entry.info.name, config, names, &seed),
             state,
+            driver: Driver::checked(),
             seed,
             chance: seed.rng(),
             bots,
@@ -297,31 +302,33 @@ impl Table {
             self.draw(out, None)?;
         }
         loop {
-            let seat = match self.state.to_act() {
-                ToAct::Terminal => return Ok(Stop::Over),
-                ToAct::Chance => {
+            // Bots of a simultaneous set act first, so that the people's turns come together.
+            let players = &self.players;
+            let next = self.driver.next(&*self.state, |_, seats| {
+                seats
+                    .iter()
+                    .find(|s| players[s.index()] != Player::Human)
+                    .or_else(|| seats.iter().next())
+            });
+            let seat = match next {
+                Next::Over => return Ok(Stop::Over),
+                Next::Chance => {
                     if self.interactive
                         && let Some(stop) = self.roll_prompt(input, out)?
                     {
                         return Ok(stop);
                     }
-                    let drawn = self
-                        .state
-                        .sample_chance(&mut self.chance)
-                        .ok_or_else(|| io::Error::other("a chance node without outcomes"))?;
+                    let (_, drawn) = self
+                        .driver
+                        .draw(&mut *self.state, &mut self.chance)
+                        .map_err(io::Error::other)?;
                     if !self.secret {
                         writeln!(out, "Chance: {drawn}")?;
                     }
                     self.push(Actor::Chance, drawn, false);
                     continue;
                 }
-                ToAct::Player(seat) => seat,
-                // Bots of the set act first, so that the people's turns come together.
-                ToAct::Simultaneous(set) => set
-                    .iter()
-                    .find(|s| self.players[s.index()] != Player::Human)
-                    .or_else(|| set.iter().next())
-                    .ok_or_else(|| io::Error::other("a simultaneous node with no seat"))?,
+                Next::Seat(seat) => seat,
             };
             if self.bots[seat.index()].is_some() {
                 self.bot_turn(seat, out)?;
@@ -340,7 +347,10 @@ impl Table {
         out: &mut dyn Write,
     ) -> io::Result<Option<Stop>> {
         let mut probe = self.state.clone_box();
-        probe.sample_chance(&mut self.chance.clone());
+        let mut driver = Driver::checked();
+        if driver.draw(&mut *probe, &mut self.chance.clone()).is_err() {
+            return Ok(None);
+        }
         let ToAct::Player(seat) = probe.to_act() else {
             return Ok(None);
         };
@@ -369,10 +379,11 @@ impl Table {
         let bot = self.bots[seat.index()]
             .as_mut()
             .expect("bot_turn is called for bot seats");
-        let action = bot.act(&*self.state, seat).ok_or_else(|| {
+        let action = bot.act(&*self.state, seat).map_err(|e| {
             io::Error::other(format!(
-                "{} has no legal action in {}",
+                "{} ({}) in {}: {e}",
                 self.who(seat),
+                e.code(),
                 self.state.position_text()
             ))
         })?;
@@ -383,9 +394,9 @@ impl Table {
             .ok()
             .flatten()
             .unwrap_or_default();
-        self.state
-            .apply_text(Actor::Seat(seat), &action)
-            .map_err(|e| io::Error::other(format!("the bot's action `{action}`: {e}")))?;
+        self.driver
+            .play(&mut *self.state, seat, &action)
+            .map_err(|e| io::Error::other(format!("the bot's action: {e}")))?;
         let who = self.who(seat);
         if self.secret {
             self.unseen[seat.index()] += 1;
@@ -443,9 +454,9 @@ impl Table {
                 },
                 text => match self.canonical(seat, text) {
                     Ok(action) => {
-                        self.state
-                            .apply_text(Actor::Seat(seat), &action)
-                            .map_err(|e| io::Error::other(format!("`{action}`: {e}")))?;
+                        self.driver
+                            .play(&mut *self.state, seat, &action)
+                            .map_err(io::Error::other)?;
                         writeln!(out, "{} plays {action}", self.who(seat))?;
                         self.push(Actor::Seat(seat), action, true);
                         return Ok(None);

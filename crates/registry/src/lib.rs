@@ -1,5 +1,6 @@
-//! The registry: the only code outside a game crate that names games (DESIGN.md section 1). The
-//! command line and the match service look games up here by name and drive them as `DynGame`.
+//! The registry: the only code outside a game crate that names games (docs/architecture.md
+//! section 1). The command line and the match service look games up here by name, drive them as
+//! `DynGame`, and build each seat's bot once for a whole game (`new_bot`).
 
 mod evaluators;
 
@@ -34,14 +35,7 @@ pub fn find(name: &str) -> Result<&'static GameEntry, UnknownGame> {
     GAMES
         .iter()
         .find(|g| g.info.name == name)
-        .ok_or_else(|| UnknownGame {
-            name: name.to_owned(),
-            known: GAMES
-                .iter()
-                .map(|g| g.info.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
+        .ok_or_else(|| unknown(name))
 }
 
 /// The bots of every game, one line per game; a game crate that offers an evaluation registers
@@ -53,22 +47,40 @@ pub static BOTS: &[BotFactory] = &[
     BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>(),
 ];
 
-/// A bot `spec` for game `game`, seeded with `seed`, to keep for a whole game (MCTS reuses its tree
-/// between moves); `None` if the game is not registered.
-#[must_use]
-pub fn new_bot(game: &str, spec: BotSpec, seed: u64) -> Option<Box<dyn DynBot>> {
-    bot_factory(game).map(|f| f.make(spec, seed))
+/// A bot `spec` for game `game`, seeded with `seed`: build it once per seat and keep it for the
+/// whole game (MCTS reuses its tree between moves; docs/architecture.md section 6).
+///
+/// # Errors
+/// `UnknownGame` if no bots are registered for `game`.
+pub fn new_bot(game: &str, spec: BotSpec, seed: u64) -> Result<Box<dyn DynBot>, UnknownGame> {
+    Ok(bot_factory(game)?.make(spec, seed))
 }
 
-/// The bot factory of game `game`, if registered.
-#[must_use]
-pub fn bot_factory(game: &str) -> Option<&'static BotFactory> {
-    BOTS.iter().find(|f| f.game() == game)
+/// The bot factory of game `game`.
+///
+/// # Errors
+/// `UnknownGame` if no bots are registered for `game`.
+pub fn bot_factory(game: &str) -> Result<&'static BotFactory, UnknownGame> {
+    BOTS.iter()
+        .find(|f| f.game() == game)
+        .ok_or_else(|| unknown(game))
+}
+
+/// The error for a name that is not registered, listing the names that are.
+fn unknown(name: &str) -> UnknownGame {
+    UnknownGame {
+        name: name.to_owned(),
+        known: GAMES
+            .iter()
+            .map(|g| g.info.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
 }
 
 /// The action `bot` chooses for `seat` in `state`, in canonical text; `None` if the seat has no
 /// legal action. The bot sees only what `seat` may see. A fresh bot per call (no tree reuse); its
-/// seed is drawn from `rng`.
+/// seed is drawn from `rng`. Runners keep one bot per seat instead (`new_bot`).
 pub fn bot_action(
     bot: BotSpec,
     state: &dyn DynGame,
@@ -77,6 +89,9 @@ pub fn bot_action(
 ) -> Option<String> {
     match bot {
         BotSpec::Random => state.random_action(seat, rng),
-        _ => new_bot(state.info().name, bot, rng.next_u64())?.act(state, seat),
+        _ => new_bot(state.info().name, bot, rng.next_u64())
+            .ok()?
+            .act(state, seat)
+            .ok(),
     }
 }

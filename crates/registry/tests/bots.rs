@@ -9,7 +9,7 @@ fn every_game_has_bots_that_play_legal_actions() {
     for entry in plateau_registry::GAMES {
         let name = entry.info.name;
         assert!(
-            plateau_registry::bot_factory(name).is_some(),
+            plateau_registry::bot_factory(name).is_ok(),
             "{name} is registered without bots"
         );
         let mut state = entry
@@ -31,14 +31,20 @@ fn every_game_has_bots_that_play_legal_actions() {
             BotSpec::Mcts(Budget::Iterations(8)),
             BotSpec::PlainMcts(Budget::Iterations(8)),
         ] {
-            let action = plateau_registry::bot_action(spec, &*state, seat, &mut rng)
-                .unwrap_or_else(|| panic!("{name}: {spec} found no action"));
+            let mut bot = plateau_registry::new_bot(name, spec, 7).unwrap();
+            assert_eq!(bot.game(), name);
+            let action = bot
+                .act(&*state, seat)
+                .unwrap_or_else(|e| panic!("{name}: {spec} found no action: {e}"));
             assert!(legal.contains(&action), "{name}: {spec} chose `{action}`");
             let mut next = state.clone();
             next.apply_text(Actor::Seat(seat), &action).unwrap();
         }
     }
-    assert!(plateau_registry::new_bot("no-such-game", BotSpec::Random, 0).is_none());
+    let unknown = plateau_registry::new_bot("no-such-game", BotSpec::Random, 0)
+        .err()
+        .expect("no bots for an unknown game");
+    assert!(unknown.to_string().contains("no-such-game"), "{unknown}");
 }
 
 /// MAD registers its evaluation: the greedy bot takes the free expulsion of an enemy 222 every
@@ -58,6 +64,6 @@ fn mad_greedy_bot_uses_the_games_evaluation() {
     for seed in 0..20 {
         let bot = plateau_registry::new_bot("mad", BotSpec::Greedy, seed);
         let action = bot.unwrap().act(&*state, seat);
-        assert_eq!(action.as_deref(), Some("b3xb4"), "seed {seed}");
+        assert_eq!(action.as_deref(), Ok("b3xb4"), "seed {seed}");
     }
 }
