@@ -297,6 +297,39 @@ fn a_person_does_not_see_hidden_chance_outcomes_or_bot_actions() {
     }
 }
 
+/// `?` during Bataille Navale's placement lists the 1,600-odd moves by piece, one wrapped
+/// paragraph per piece, not as one line.
+#[test]
+fn placement_moves_are_listed_by_piece() {
+    let output = plateau_with_input(&["play", "naval", "--seed", "3"], "?\nquit\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let listing = text
+        .split("Legal actions")
+        .nth(1)
+        .and_then(|t| t.split("Also:").next())
+        .unwrap_or_else(|| panic!("no listing in {text}"));
+    assert!(listing.contains("\n  ready\n"), "{listing}");
+    for piece in [
+        "carrier",
+        "cruiser",
+        "battleship",
+        "frigate",
+        "submarine",
+        "corvette",
+    ] {
+        assert_eq!(
+            listing.matches(&format!("\n  {piece} (")).count(),
+            1,
+            "{piece}: {listing}"
+        );
+    }
+    assert!(
+        listing.lines().all(|l| l.chars().count() <= 100),
+        "{listing}"
+    );
+}
+
 /// A live session on pipes: reads the output up to each prompt and answers it.
 struct Session {
     child: std::process::Child,
