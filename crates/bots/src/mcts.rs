@@ -36,12 +36,13 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use plateau_engine::driver::{Driver, Next, RandomPolicy, Step};
-use plateau_engine::{Actor, Game, Seat};
+use plateau_engine::driver::{Driver, Next};
+use plateau_engine::{Actor, Game, Seat, ToAct};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::eval::{Evaluator, NoEvaluator};
+use crate::playout::random_step;
 use crate::spec::Budget;
 
 /// The most seats a table can have (`SeatSet` holds 8).
@@ -180,8 +181,6 @@ pub struct Mcts<G: Game, E: Evaluator<G> = NoEvaluator> {
     legal: Vec<G::Action>,
     /// Advances the iterations' states (descent and playout; docs/architecture.md section 2.3).
     driver: Driver<G::Action>,
-    /// The playouts' policy: a uniformly random legal action.
-    random: RandomPolicy<G::Action>,
     path: Vec<u32>,
     candidates: Vec<u32>,
     seen: Vec<bool>,
@@ -218,7 +217,6 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             root_legal: Vec::new(),
             legal: Vec::new(),
             driver: Driver::trusted(),
-            random: RandomPolicy::default(),
             path: Vec::new(),
             candidates: Vec::new(),
             seen: Vec::new(),
@@ -557,18 +555,14 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let seats = state.seats().min(MAX_SEATS);
         let mut rewards = [0.5; MAX_SEATS];
         for _ in 0..self.config.max_playout {
-            match self.driver.step(state, &mut self.rng, &mut self.random) {
-                Ok(Step::Over) => {
-                    if let Some(outcome) = state.outcome() {
-                        for (i, r) in rewards.iter_mut().enumerate().take(seats) {
-                            *r = outcome.utility(Seat(i as u8));
-                        }
-                        return rewards;
+            if !random_step(&mut self.driver, state, &mut self.legal, &mut self.rng) {
+                if let (ToAct::Terminal, Some(outcome)) = (state.to_act(), state.outcome()) {
+                    for (i, r) in rewards.iter_mut().enumerate().take(seats) {
+                        *r = outcome.utility(Seat(i as u8));
                     }
-                    break;
+                    return rewards;
                 }
-                Ok(_) => {}
-                Err(_) => break,
+                break;
             }
         }
         self.evaluator.evaluate(state, &mut rewards[..seats]);

@@ -197,15 +197,21 @@ pub enum StepError {
         seat: Seat,
     },
     /// The seat's action was refused.
-    #[error("seat {seat} played `{action}`: {error}")]
-    Refused {
-        /// The seat.
-        seat: Seat,
-        /// The action's text.
-        action: String,
-        /// Why.
-        error: ActionError,
-    },
+    #[error("{0}")]
+    Refused(Box<Refusal>),
+}
+
+/// A refused action: who, what and why (boxed in `StepError`, which a playout returns at every
+/// step, so the step's result stays small).
+#[derive(Clone, PartialEq, Debug, Error)]
+#[error("seat {seat} played `{action}`: {error}")]
+pub struct Refusal {
+    /// The seat.
+    pub seat: Seat,
+    /// The action's text.
+    pub action: String,
+    /// Why.
+    pub error: ActionError,
 }
 
 impl StepError {
@@ -216,7 +222,7 @@ impl StepError {
         match self {
             StepError::NoOutcome => "game/no_outcome",
             StepError::NoAction { .. } => "game/no_action",
-            StepError::Refused { error, .. } => error.code(),
+            StepError::Refused(r) => r.error.code(),
         }
     }
 }
@@ -239,7 +245,7 @@ pub trait Policy<S: Drivable + ?Sized> {
 /// The lowest seat of a non-empty set (seat 0 for an empty one).
 #[inline]
 fn lowest(seats: SeatSet) -> Seat {
-    seats.iter().next().unwrap_or(Seat(0))
+    seats.lowest().unwrap_or(Seat(0))
 }
 
 /// Advances games one step at a time; holds the buffer of chance outcomes, so a loop that keeps
@@ -325,10 +331,12 @@ impl<A> Driver<A> {
     ) -> Result<(), StepError> {
         state
             .driven_apply(seat, action, self.checked)
-            .map_err(|error| StepError::Refused {
-                seat,
-                action: state.driven_text(action),
-                error,
+            .map_err(|error| {
+                StepError::Refused(Box::new(Refusal {
+                    seat,
+                    action: state.driven_text(action),
+                    error,
+                }))
             })
     }
 
@@ -357,7 +365,7 @@ impl<A> Driver<A> {
                 let (index, action) = self.draw(state, rng)?;
                 return Ok(Step::Chance { index, action });
             }
-            ToAct::Player(seat) => SeatSet::EMPTY.with(seat),
+            ToAct::Player(seat) => SeatSet::one(seat),
             ToAct::Simultaneous(seats) if seats.is_empty() => return Ok(Step::Over),
             ToAct::Simultaneous(seats) => seats,
         };
@@ -384,15 +392,14 @@ impl<A> Default for RandomPolicy<A> {
 }
 
 impl<G: Game> Policy<G> for RandomPolicy<G::Action> {
-    #[inline]
+    #[inline(always)]
     fn choose<R: RngCore>(&mut self, state: &G, seat: Seat, rng: &mut R) -> Option<G::Action> {
-        use rand::Rng;
+        use rand::distr::uniform::SampleRange;
         state.legal_actions(seat, &mut self.legal);
-        if self.legal.is_empty() {
-            return None;
-        }
-        let i = rng.random_range(0..self.legal.len());
-        Some(self.legal.swap_remove(i))
+        // The draw of `Rng::random_range(0..len)`, called directly: playouts run it at every
+        // step, and the wrapper's panic location keeps it from being inlined.
+        let i = (0..self.legal.len()).sample_single(rng).ok()?;
+        Some(self.legal[i].clone())
     }
 }
 

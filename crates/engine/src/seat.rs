@@ -51,7 +51,29 @@ impl SeatSet {
         SeatSet(((1u16 << count) - 1) as u8)
     }
 
+    /// The set of `seat` alone.
+    ///
+    /// # Panics
+    /// If `seat` is 8 or more.
+    #[inline]
+    #[must_use]
+    pub const fn one(seat: Seat) -> SeatSet {
+        SeatSet::EMPTY.with(seat)
+    }
+
+    /// The lowest seat of the set, if any.
+    #[inline]
+    #[must_use]
+    pub const fn lowest(self) -> Option<Seat> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Seat(self.0.trailing_zeros() as u8))
+        }
+    }
+
     /// Whether `seat` is in the set.
+    #[inline]
     #[must_use]
     pub const fn contains(self, seat: Seat) -> bool {
         seat.0 < 8 && self.0 & (1 << seat.0) != 0
@@ -61,6 +83,7 @@ impl SeatSet {
     ///
     /// # Panics
     /// If `seat` is 8 or more.
+    #[inline]
     #[must_use]
     pub const fn with(self, seat: Seat) -> SeatSet {
         assert!(seat.0 < 8, "a SeatSet holds seats 0 to 7");
@@ -78,12 +101,14 @@ impl SeatSet {
     }
 
     /// Number of seats in the set.
+    #[inline]
     #[must_use]
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
     /// Whether the set is empty.
+    #[inline]
     #[must_use]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
@@ -177,6 +202,9 @@ mod tests {
             vec![Seat(3)]
         );
         assert_eq!(SeatSet::first(4).len(), 4);
+        assert_eq!(set.lowest(), Some(Seat(0)));
+        assert_eq!(SeatSet::one(Seat(5)).lowest(), Some(Seat(5)));
+        assert_eq!(SeatSet::EMPTY.lowest(), None);
         assert!(SeatSet::first(0).is_empty());
     }
 

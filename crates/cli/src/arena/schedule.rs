@@ -109,7 +109,7 @@ pub fn play(
                     (StepError::NoAction { seat }, Some(bot)) => {
                         (*seat, format!("{bot} ({})", bot.code()))
                     }
-                    (StepError::Refused { seat, .. }, _) => (*seat, e.to_string()),
+                    (StepError::Refused(r), _) => (r.seat, e.to_string()),
                     _ => return Err(format!("{e} in {}", state.position_text())),
                 };
                 return Err(format!(

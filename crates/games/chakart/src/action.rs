@@ -3,7 +3,7 @@
 use plateau_engine::ParseError;
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Kind, parse_square, square_name};
+use crate::board::{Kind, Square};
 
 /// An egg effect (section 7). The order is the byte order of their texts `~*B` … `~*W`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
@@ -55,16 +55,16 @@ impl Effect {
     }
 }
 
-/// One action: a seat's decision or a chance outcome. Squares are 0 (a1) to 63 (h8).
+/// One action: a seat's decision or a chance outcome.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// A piece move `e2e4`, with a direct promotion `e7e8q` or a queen stealth move `a1a2s`.
     Move {
         /// Start square.
-        from: u8,
+        from: Square,
         /// Destination square.
-        to: u8,
+        to: Square,
         /// Promotion piece of a pawn whose own step reaches its last rank.
         promote: Option<Kind>,
         /// The queen's one-time stealth move (section 8).
@@ -73,26 +73,26 @@ pub enum Action {
     /// The king's one-time shell shot `e1*e4` (section 8, ruling 20).
     Shell {
         /// The shooting king's square.
-        from: u8,
+        from: Square,
         /// The square hit.
-        to: u8,
+        to: Square,
     },
     /// King Boo's swap `S@<sq>` with the piece on `with` (ruling 1).
     Swap {
         /// Square of the piece swapped with the moved piece.
-        with: u8,
+        with: Square,
     },
     /// Toadette's drop `R@d5` (ruling 5).
     Drop {
         /// The piece dropped from the pool.
         kind: Kind,
         /// The drop square.
-        to: u8,
+        to: Square,
     },
     /// The promotion choice `=q` after an item effect (ruling 12).
     Promote(Kind),
     /// Chance: a banana or bomb sends the piece to this square (`~e5`).
-    Redirect(u8),
+    Redirect(Square),
     /// Chance: the egg effect drawn (`~*B`).
     Egg(Effect),
     /// Chance: the piece Luigi (`~L@g8`) or Waluigi (`~W@g8`) flips.
@@ -100,16 +100,17 @@ pub enum Action {
         /// Luigi (an enemy piece) rather than Waluigi (an own piece).
         luigi: bool,
         /// Square of the flipped piece.
-        target: u8,
+        target: Square,
     },
     /// Chance: where a rook drops its banana (`~d@c7`) or a bishop its bomb (`~w@c6`).
     ItemDrop {
         /// A bomb (bishop) rather than a banana (rook).
         bomb: bool,
         /// The square.
-        to: u8,
+        to: Square,
     },
-    /// Chance: the file of the next piece of the random initial row (`~c`, ruling 19); 0 is file a.
+    /// Chance: the file of the next piece of the random initial row (`~c`, ruling 19); 0 is file a,
+    /// 7 file h.
     Setup(u8),
 }
 
@@ -137,7 +138,7 @@ impl Action {
                 promote,
                 stealth,
             } => {
-                let mut s = square_name(from) + &square_name(to);
+                let mut s = format!("{from}{to}");
                 if let Some(k) = promote {
                     s.push(k.letter());
                 }
@@ -146,19 +147,19 @@ impl Action {
                 }
                 s
             }
-            Action::Shell { from, to } => format!("{}*{}", square_name(from), square_name(to)),
-            Action::Swap { with } => format!("S@{}", square_name(with)),
+            Action::Shell { from, to } => format!("{from}*{to}"),
+            Action::Swap { with } => format!("S@{with}"),
             Action::Drop { kind, to } => {
-                format!("{}@{}", kind.letter().to_ascii_uppercase(), square_name(to))
+                format!("{}@{to}", kind.letter().to_ascii_uppercase())
             }
             Action::Promote(k) => format!("={}", k.letter()),
-            Action::Redirect(sq) => format!("~{}", square_name(sq)),
+            Action::Redirect(sq) => format!("~{sq}"),
             Action::Egg(e) => format!("~*{}", e.letter()),
             Action::Flip { luigi, target } => {
-                format!("~{}@{}", if luigi { 'L' } else { 'W' }, square_name(target))
+                format!("~{}@{target}", if luigi { 'L' } else { 'W' })
             }
             Action::ItemDrop { bomb, to } => {
-                format!("~{}@{}", if bomb { 'w' } else { 'd' }, square_name(to))
+                format!("~{}@{to}", if bomb { 'w' } else { 'd' })
             }
             Action::Setup(f) => format!("~{}", (b'a' + f) as char),
         }
@@ -171,7 +172,7 @@ impl Action {
     pub fn parse(text: &str) -> Result<Action, ParseError> {
         let bad = |why: &str| ParseError::new(text, why);
         let sq =
-            |t: &str| parse_square(t).ok_or_else(|| ParseError::new(t, "not a square (a1 to h8)"));
+            |t: &str| Square::parse(t).ok_or_else(|| ParseError::new(t, "not a square (a1 to h8)"));
         if let Some(rest) = text.strip_prefix('~') {
             if let Some(e) = rest.strip_prefix('*') {
                 let effect = Effect::ALL

@@ -1,10 +1,15 @@
-//! Cells, squares and board geometry (rules/chakart.md sections 2 and 3).
+//! Sides, squares, cells and board geometry (rules/chakart.md sections 2 and 3).
 //!
-//! A board is 64 one-byte cells, square `rank * 8 + file` with a1 = 0, h1 = 7, a8 = 56. A cell is
-//! empty, one of the four items, or a piece: `0x10 | colour << 3 | kind`, plus `FROZEN` for a piece
-//! Bowser immobilized (`s u o c t l`) and `HIDDEN` for a queen after its stealth move (`i`).
+//! A board is 64 one-byte cells indexed by `Square` (a1 = 0, h1 = 7, a8 = 56). A cell is empty,
+//! one of the four items, or a piece: `PIECE | side << 3 | kind`, plus `FROZEN` for a piece Bowser
+//! immobilized (`s u o c t l`) and `HIDDEN` for a queen after its stealth move (`i`). The cell
+//! encoding is what the hot loops scan eight cells at a time; everything outside this module
+//! reads a cell through the functions here, never through its bits.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use plateau_engine::Seat;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An empty square.
 pub const EMPTY: u8 = 0;
@@ -22,14 +27,237 @@ pub const PIECE: u8 = 0x10;
 pub const FROZEN: u8 = 0x20;
 /// A queen after its stealth move (section 8).
 pub const HIDDEN: u8 = 0x40;
+/// The side bit of a piece cell.
+const SIDE_BIT: u8 = 8;
 
-/// White, the first seat.
-pub const WHITE: u8 = 0;
-/// Black, the second seat.
-pub const BLACK: u8 = 1;
+/// A side: White (seat 0, moves first) or Black (seat 1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum Side {
+    /// White, the first seat.
+    White = 0,
+    /// Black, the second seat.
+    Black = 1,
+}
 
-/// No square.
-pub const NONE: u8 = 64;
+impl Side {
+    /// Both sides, White first.
+    pub const ALL: [Side; 2] = [Side::White, Side::Black];
+
+    /// The other side.
+    #[inline]
+    #[must_use]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black: the index into per-side arrays.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The seat playing this side.
+    #[must_use]
+    pub const fn seat(self) -> Seat {
+        Seat(self as u8)
+    }
+
+    /// The side of a seat (0 = White, 1 = Black), if it has one.
+    #[must_use]
+    pub const fn of_seat(seat: Seat) -> Option<Side> {
+        match seat.0 {
+            0 => Some(Side::White),
+            1 => Some(Side::Black),
+            _ => None,
+        }
+    }
+
+    /// `'w'` or `'b'`, as in the FEN's turn field.
+    #[must_use]
+    pub const fn letter(self) -> char {
+        match self {
+            Side::White => 'w',
+            Side::Black => 'b',
+        }
+    }
+
+    /// `"White"` or `"Black"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::White => "White",
+            Side::Black => "Black",
+        }
+    }
+
+    /// The rank where this side's pawns promote (its last rank): 7 for White, 0 for Black.
+    #[inline]
+    #[must_use]
+    pub const fn last_rank(self) -> u8 {
+        match self {
+            Side::White => 7,
+            Side::Black => 0,
+        }
+    }
+
+    /// The rank where this side's pieces start (its first rank).
+    #[inline]
+    #[must_use]
+    pub const fn first_rank(self) -> u8 {
+        self.other().last_rank()
+    }
+
+    /// Forward rank step of this side's pawns.
+    #[inline]
+    #[must_use]
+    pub const fn forward(self) -> i8 {
+        match self {
+            Side::White => 1,
+            Side::Black => -1,
+        }
+    }
+}
+
+/// A square of the board, `rank * 8 + file` (a1 = 0, h1 = 7, a8 = 56); never off the board.
+/// Written `a1` to `h8`; serialized as its index 0 to 63.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with index `i` (0 to 63), if there is one.
+    #[inline]
+    #[must_use]
+    pub const fn new(i: u8) -> Option<Square> {
+        if i < 64 { Some(Square(i)) } else { None }
+    }
+
+    /// The square of `file` and `rank` (each 0 to 7).
+    ///
+    /// # Panics
+    /// If either is 8 or more.
+    #[inline]
+    #[must_use]
+    pub const fn at(file: u8, rank: u8) -> Square {
+        assert!(
+            file < 8 && rank < 8,
+            "a square has a file and a rank from 0 to 7"
+        );
+        Square(rank * 8 + file)
+    }
+
+    /// The lowest square of a non-empty square set (bit `i` = square `i`).
+    #[inline]
+    #[must_use]
+    pub const fn lowest(set: u64) -> Square {
+        Square(set.trailing_zeros() as u8 & 63)
+    }
+
+    /// All 64 squares, a1 first.
+    pub fn all() -> impl Iterator<Item = Square> + Clone {
+        (0..64).map(Square)
+    }
+
+    /// The index 0 to 63, for arrays and square sets.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The square's bit in a square set.
+    #[inline]
+    #[must_use]
+    pub const fn bit(self) -> u64 {
+        1 << self.0
+    }
+
+    /// File 0 (a) to 7 (h).
+    #[inline]
+    #[must_use]
+    pub const fn file(self) -> u8 {
+        self.0 & 7
+    }
+
+    /// Rank 0 (1) to 7 (8).
+    #[inline]
+    #[must_use]
+    pub const fn rank(self) -> u8 {
+        self.0 >> 3
+    }
+
+    /// The square `(df, dr)` away, or `None` off the board.
+    #[inline]
+    #[must_use]
+    pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
+        let f = self.file() as i8 + df;
+        let r = self.rank() as i8 + dr;
+        if f < 0 || f > 7 || r < 0 || r > 7 {
+            None
+        } else {
+            Some(Square((r * 8 + f) as u8))
+        }
+    }
+
+    /// The file and rank steps from `self` to `to`.
+    #[inline]
+    #[must_use]
+    pub const fn delta(self, to: Square) -> (i8, i8) {
+        (
+            to.file() as i8 - self.file() as i8,
+            to.rank() as i8 - self.rank() as i8,
+        )
+    }
+
+    /// Sort key giving the byte order of square names (file first, then rank): chance outcomes
+    /// are listed in byte order of their text (ruling 13).
+    #[inline]
+    #[must_use]
+    pub const fn name_order(self) -> u8 {
+        self.file() * 8 + self.rank()
+    }
+
+    /// Reads a square name such as `e4`.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Square> {
+        match text.as_bytes() {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(Square::at(f - b'a', r - b'1')),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    /// The square's name, `a1` to `h8`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl Serialize for Square {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Square {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let i = u8::deserialize(d)?;
+        Square::new(i)
+            .ok_or_else(|| serde::de::Error::custom(format!("square {i} is off the board (0-63)")))
+    }
+}
 
 /// A piece type, in the order of the captured-pool digits (section 2): p, r, n, b, q, k.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
@@ -98,11 +326,18 @@ impl Kind {
 /// The cell of a normal piece.
 #[inline]
 #[must_use]
-pub const fn piece(color: u8, kind: Kind) -> u8 {
-    PIECE | (color << 3) | kind as u8
+pub const fn piece(side: Side, kind: Kind) -> u8 {
+    PIECE | ((side as u8) << 3) | kind as u8
 }
 
-/// Whether the cell holds a piece (of any colour, frozen or hidden included).
+/// The same piece cell on the other side (Luigi's and Waluigi's flips, ruling 15).
+#[inline]
+#[must_use]
+pub const fn with_other_side(c: u8) -> u8 {
+    c ^ SIDE_BIT
+}
+
+/// Whether the cell holds a piece (of any side, frozen or hidden included).
 #[inline]
 #[must_use]
 pub const fn is_piece(c: u8) -> bool {
@@ -116,11 +351,15 @@ pub const fn is_item(c: u8) -> bool {
     c != EMPTY && c <= BOMB
 }
 
-/// Colour of a piece cell.
+/// The side of a piece cell.
 #[inline]
 #[must_use]
-pub const fn color(c: u8) -> u8 {
-    (c >> 3) & 1
+pub const fn side_of(c: u8) -> Side {
+    if c & SIDE_BIT == 0 {
+        Side::White
+    } else {
+        Side::Black
+    }
 }
 
 /// Kind index (0 to 5) of a piece cell.
@@ -140,85 +379,47 @@ pub const fn kind(c: u8) -> Kind {
 /// Whether the cell is a piece of `side` (hidden or frozen included).
 #[inline]
 #[must_use]
-pub const fn is_own(c: u8, side: u8) -> bool {
-    is_piece(c) && color(c) == side
+pub const fn is_own(c: u8, side: Side) -> bool {
+    is_piece(c) && side_of(c) as u8 == side as u8
 }
 
 /// Whether the cell holds `side`'s opponent's hidden queen.
 #[inline]
 #[must_use]
-pub const fn is_enemy_hidden(c: u8, side: u8) -> bool {
-    c & HIDDEN != 0 && color(c) != side
+pub const fn is_enemy_hidden(c: u8, side: Side) -> bool {
+    c & HIDDEN != 0 && side_of(c) as u8 != side as u8
 }
 
 /// Whether the cell looks empty to `side`: empty, or the opponent's hidden queen (ruling 17).
 #[inline]
 #[must_use]
-pub const fn looks_empty(c: u8, side: u8) -> bool {
+pub const fn looks_empty(c: u8, side: Side) -> bool {
     c == EMPTY || is_enemy_hidden(c, side)
 }
 
 /// Whether the cell holds an enemy piece that `side` can see.
 #[inline]
 #[must_use]
-pub const fn is_visible_enemy(c: u8, side: u8) -> bool {
-    is_piece(c) && color(c) != side && c & HIDDEN == 0
+pub const fn is_visible_enemy(c: u8, side: Side) -> bool {
+    is_piece(c) && side_of(c) as u8 != side as u8 && c & HIDDEN == 0
 }
 
 /// Whether the cell is a king of `side`, frozen or not (`k`/`l`).
 #[inline]
 #[must_use]
-pub const fn is_king_of(c: u8, side: u8) -> bool {
+pub const fn is_king_of(c: u8, side: Side) -> bool {
     is_own(c, side) && kind_of(c) == Kind::King as u8
 }
 
-/// File 0 to 7 of a square.
+/// The side bits of `side`'s piece cells, to build the masks of cell scans.
 #[inline]
 #[must_use]
-pub const fn file(sq: u8) -> u8 {
-    sq & 7
+pub const fn side_bits(side: Side) -> u8 {
+    (side as u8) << 3
 }
 
-/// Rank 0 to 7 of a square.
-#[inline]
-#[must_use]
-pub const fn rank(sq: u8) -> u8 {
-    sq >> 3
-}
-
-/// The square `(df, dr)` away from `sq`, or `NONE` off the board.
-#[inline]
-#[must_use]
-pub const fn offset(sq: u8, df: i8, dr: i8) -> u8 {
-    let f = file(sq) as i8 + df;
-    let r = rank(sq) as i8 + dr;
-    if f < 0 || f > 7 || r < 0 || r > 7 {
-        NONE
-    } else {
-        (r * 8 + f) as u8
-    }
-}
-
-/// The rank where `side`'s pawns promote (its last rank): 7 for White, 0 for Black.
-#[inline]
-#[must_use]
-pub const fn last_rank(side: u8) -> u8 {
-    if side == WHITE { 7 } else { 0 }
-}
-
-/// The rank where `side`'s pieces start (its first rank).
-#[inline]
-#[must_use]
-pub const fn first_rank(side: u8) -> u8 {
-    if side == WHITE { 0 } else { 7 }
-}
-
-/// Forward rank step of `side`'s pawns.
-#[inline]
-#[must_use]
-pub const fn forward(side: u8) -> i8 {
-    if side == WHITE { 1 } else { -1 }
-}
+/// The side bit alone, for masks that select cells of one side.
+pub const SIDE_MASK: u8 = SIDE_BIT;
 
 /// The four orthogonal directions (banana redirects, rook lines).
 pub const ORTHO: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
@@ -247,14 +448,14 @@ pub const KNIGHT: [(i8, i8); 8] = [
     (-1, 2),
 ];
 
-/// `RAY[dir][sq]`: the next square from `sq` in direction `DIRS[dir]`, or `NONE`.
-pub static RAY: [[u8; 64]; 8] = {
-    let mut t = [[NONE; 64]; 8];
+/// `RAY[dir][sq]`: the next square from `sq` in direction `DIRS[dir]`, if on the board.
+pub static RAY: [[Option<Square>; 64]; 8] = {
+    let mut t = [[None; 64]; 8];
     let mut d = 0;
     while d < 8 {
         let mut sq = 0;
         while sq < 64 {
-            t[d][sq] = offset(sq as u8, DIRS[d].0, DIRS[d].1);
+            t[d][sq] = Square(sq as u8).offset(DIRS[d].0, DIRS[d].1);
             sq += 1;
         }
         d += 1;
@@ -262,16 +463,16 @@ pub static RAY: [[u8; 64]; 8] = {
     t
 };
 
-/// `JUMPS[sq]`: the knight targets of `sq`, `NONE`-padded.
-pub static JUMPS: [[u8; 8]; 64] = {
-    let mut t = [[NONE; 8]; 64];
+/// `JUMPS[sq]`: the knight targets of `sq`, first, then `None`.
+pub static JUMPS: [[Option<Square>; 8]; 64] = {
+    let mut t = [[None; 8]; 64];
     let mut sq = 0;
     while sq < 64 {
         let mut n = 0;
         let mut j = 0;
         while j < 8 {
-            let to = offset(sq as u8, KNIGHT[j].0, KNIGHT[j].1);
-            if to != NONE {
+            let to = Square(sq as u8).offset(KNIGHT[j].0, KNIGHT[j].1);
+            if to.is_some() {
                 t[sq][n] = to;
                 n += 1;
             }
@@ -281,33 +482,6 @@ pub static JUMPS: [[u8; 8]; 64] = {
     }
     t
 };
-
-/// Square name, `a1` to `h8`.
-#[must_use]
-pub fn square_name(sq: u8) -> String {
-    let mut s = String::with_capacity(2);
-    s.push((b'a' + file(sq)) as char);
-    s.push((b'1' + rank(sq)) as char);
-    s
-}
-
-/// Reads a square name such as `e4`.
-#[must_use]
-pub fn parse_square(text: &str) -> Option<u8> {
-    let b = text.as_bytes();
-    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
-        return None;
-    }
-    Some((b[1] - b'1') * 8 + (b[0] - b'a'))
-}
-
-/// Sort key giving the byte order of square names (file first, then rank): chance outcomes are
-/// listed in byte order of their text (ruling 13).
-#[inline]
-#[must_use]
-pub const fn name_order(sq: u8) -> u8 {
-    file(sq) * 8 + rank(sq)
-}
 
 /// The FEN letter of a cell (`None` for an empty square).
 #[must_use]
@@ -326,10 +500,9 @@ pub fn cell_letter(c: u8) -> Option<char> {
             } else {
                 kind(c).letter()
             };
-            Some(if color(c) == WHITE {
-                base.to_ascii_uppercase()
-            } else {
-                base
+            Some(match side_of(c) {
+                Side::White => base.to_ascii_uppercase(),
+                Side::Black => base,
             })
         }
     }
@@ -349,9 +522,9 @@ pub fn letter_cell(ch: char) -> Option<u8> {
         return item;
     }
     let side = if ch.is_ascii_uppercase() {
-        WHITE
+        Side::White
     } else {
-        BLACK
+        Side::Black
     };
     let lower = ch.to_ascii_lowercase();
     if let Some(k) = Kind::from_letter(lower) {
@@ -370,28 +543,16 @@ pub fn letter_cell(ch: char) -> Option<u8> {
     Some(piece(side, frozen) | FROZEN)
 }
 
-/// Serde for a 64-cell board, as a list of 64 numbers (serde derives arrays only up to 32).
-pub mod board_serde {
-    use serde::{Deserialize, Deserializer, Serializer, de::Error};
-
-    /// Writes the cells as a sequence.
-    ///
-    /// # Errors
-    /// Those of the serializer.
-    pub fn serialize<S: Serializer>(board: &[u8; 64], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(board.iter())
+/// Whether `c` is a cell some position can hold: empty, an item, or a piece with at most one of
+/// the frozen and hidden marks, the hidden one on a queen only.
+#[must_use]
+pub const fn is_valid_cell(c: u8) -> bool {
+    if !is_piece(c) {
+        return c <= BOMB;
     }
-
-    /// Reads exactly 64 cells.
-    ///
-    /// # Errors
-    /// When the sequence does not hold 64 numbers.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 64], D::Error> {
-        let v = Vec::<u8>::deserialize(d)?;
-        v.try_into().map_err(|v: Vec<u8>| {
-            D::Error::custom(format!("a board has 64 cells, not {}", v.len()))
-        })
-    }
+    let extra = c & !(PIECE | FROZEN | HIDDEN | SIDE_BIT | 7);
+    let hidden_ok = c & HIDDEN == 0 || (kind_of(c) == Kind::Queen as u8 && c & FROZEN == 0);
+    extra == 0 && kind_of(c) <= 5 && hidden_ok
 }
 
 #[cfg(test)]
@@ -402,19 +563,38 @@ mod tests {
     fn letters_round_trip() {
         for ch in "prnbqkPRNBQKsuoctlSUOCTLiImedw".chars() {
             let c = letter_cell(ch).unwrap();
+            assert!(is_valid_cell(c), "{ch}");
             assert_eq!(cell_letter(c), Some(ch));
         }
         for ch in "MEDWxX1".chars() {
             assert_eq!(letter_cell(ch), None, "{ch}");
         }
+        assert!(!is_valid_cell(5) && !is_valid_cell(PIECE | 6));
+        assert!(!is_valid_cell(piece(Side::White, Kind::Rook) | HIDDEN));
     }
 
     #[test]
     fn geometry() {
-        assert_eq!(parse_square("e4"), Some(28));
-        assert_eq!(square_name(28), "e4");
-        assert_eq!(offset(0, -1, 0), NONE);
-        assert_eq!(JUMPS[0].iter().filter(|s| **s != NONE).count(), 2);
-        assert_eq!(RAY[0][60], NONE);
+        let e4 = Square::parse("e4").unwrap();
+        assert_eq!(e4.index(), 28);
+        assert_eq!(e4.to_string(), "e4");
+        assert_eq!(Square::at(0, 0).offset(-1, 0), None);
+        assert_eq!(JUMPS[0].iter().flatten().count(), 2);
+        assert_eq!(RAY[0][60], None);
+        assert_eq!(Square::new(64), None);
+        assert_eq!(Square::parse("i1"), None);
+        assert!(serde_json::from_str::<Square>("64").is_err());
+        assert_eq!(serde_json::from_str::<Square>("28").unwrap(), e4);
+    }
+
+    #[test]
+    fn sides_and_cells() {
+        let white_rook = piece(Side::White, Kind::Rook);
+        assert_eq!(side_of(white_rook), Side::White);
+        assert_eq!(side_of(with_other_side(white_rook)), Side::Black);
+        assert_eq!(kind(with_other_side(white_rook)), Kind::Rook);
+        assert_eq!(Side::Black.last_rank(), 0);
+        assert_eq!(Side::White.first_rank(), 0);
+        assert_eq!(Side::of_seat(Seat(1)), Some(Side::Black));
     }
 }

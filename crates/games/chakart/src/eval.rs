@@ -11,7 +11,7 @@
 use plateau_engine::{Game, Seat};
 
 use crate::Chakart;
-use crate::board::{self, BLACK, WHITE};
+use crate::board::{self, Side};
 
 /// Worth of a piece on the board by kind index (pawn, rook, knight, bishop, queen, king).
 const WORTH: [f64; 6] = [1.0, 5.0, 3.0, 3.0, 9.0, 12.0];
@@ -33,18 +33,17 @@ impl Chakart {
         let mut material = [0.0; 2];
         for &cell in &pos.board {
             if board::is_piece(cell) {
-                material[usize::from(board::color(cell))] +=
-                    WORTH[usize::from(board::kind_of(cell))];
+                material[board::side_of(cell).index()] += WORTH[usize::from(board::kind_of(cell))];
             }
         }
-        for side in [WHITE, BLACK] {
-            let pool = &pos.pools[usize::from(side)];
+        for side in Side::ALL {
+            let pool = &pos.pools[side.index()];
             let waiting: f64 = pool
                 .iter()
                 .zip(WORTH)
                 .map(|(&count, worth)| f64::from(count) * worth)
                 .sum();
-            material[usize::from(side)] += POOL_SHARE * waiting;
+            material[side.index()] += POOL_SHARE * waiting;
         }
         let white = 1.0 / (1.0 + (-SLOPE * (material[0] - material[1])).exp());
         [white, 1.0 - white]

@@ -4,7 +4,8 @@
 //! - `board`: cells, squares, geometry.
 //! - `action`: actions and their canonical text (ruling 11).
 //! - `rules`: the position, legal actions, chance outcomes and play (sections 5-10).
-//! - `fen`: the vchess FEN and the 6th field (ruling 10).
+//! - `fen`: the vchess FEN and the 6th field (ruling 10), read checked.
+//! - `position`: the position text of every state and the serialized state.
 //! - `view`: observations, the terminal board, SAN and determinization (rulings 9, 17).
 //! - `eval`: `Chakart::evaluation`, a heuristic value (material) of a running game for bots.
 //!
@@ -16,6 +17,7 @@ pub mod action;
 pub mod board;
 mod eval;
 pub mod fen;
+mod position;
 pub mod rules;
 pub mod view;
 
@@ -27,8 +29,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 pub use action::{Action, Effect};
-pub use board::Kind;
-use board::looks_empty;
+pub use board::{Kind, Side, Square};
+use position::Line;
 use rules::{EndKind, Phase, Pos};
 pub use view::Observation;
 
@@ -46,56 +48,27 @@ pub struct Config {
     pub turn_limit: u32,
 }
 
-/// The actions played since the last decision node: what `format_position` needs at a chance
-/// node. A chain uses each banana or bomb once, so a decision is followed by at most 61
-/// redirects, an egg and a flip target: 64 actions.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Line {
-    len: u8,
-    items: [Action; 64],
-}
-
-impl Line {
-    const EMPTY: Line = Line {
-        len: 0,
-        items: [Action::Setup(0); 64],
-    };
-
-    fn push(&mut self, a: Action) {
-        if (self.len as usize) < self.items.len() {
-            self.items[self.len as usize] = a;
-            self.len += 1;
+impl Config {
+    /// Checks the fields.
+    ///
+    /// # Errors
+    /// `SetupError::Config` naming the bad field.
+    pub fn check(&self) -> Result<(), SetupError> {
+        if self.randomness > 2 {
+            return Err(SetupError::Config(format!(
+                "randomness must be 0, 1 or 2, not {}",
+                self.randomness
+            )));
         }
-    }
-
-    fn as_slice(&self) -> &[Action] {
-        &self.items[..self.len as usize]
-    }
-}
-
-impl Serialize for Line {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.as_slice())
-    }
-}
-
-impl<'de> Deserialize<'de> for Line {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Vec::<Action>::deserialize(d)?;
-        if v.len() > 64 {
-            return Err(serde::de::Error::custom("a line holds at most 64 actions"));
-        }
-        let mut line = Line::EMPTY;
-        for a in v {
-            line.push(a);
-        }
-        Ok(line)
+        Ok(())
     }
 }
 
 /// A Chakart game state: the position, its configuration, and the last decision node with the
-/// actions since (for the position text of chance nodes). Clone is a plain copy.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+/// actions since (for the position text of chance nodes). Clone is a plain copy. Serialized as
+/// its config, position text and what the text does not hold (`position` module), read back
+/// checked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Chakart {
     pos: Pos,
     anchor: Pos,
@@ -147,8 +120,6 @@ impl Chakart {
 
     /// The canonical text of `action` as `viewer` may see it (ruling 17): every viewer but the
     /// mover sees a stealth move as `<from>??s` (`a1??s`). Call it before the action is played.
-    /// The `Game` trait has no viewer-dependent action text, so the match service must use this
-    /// (through `DynGame::as_any`) before it shows a Chakart action to the other seat.
     #[must_use]
     pub fn action_text_for(&self, action: &Action, viewer: Viewer) -> String {
         match *action {
@@ -156,17 +127,8 @@ impl Chakart {
                 from,
                 stealth: true,
                 ..
-            } if viewer != Viewer::Seat(Seat(self.pos.turn)) => {
-                format!("{}??s", board::square_name(from))
-            }
+            } if viewer != Viewer::Seat(self.pos.turn.seat()) => format!("{from}??s"),
             _ => action.text(),
-        }
-    }
-
-    fn base_text(pos: &Pos) -> String {
-        match pos.phase {
-            Phase::Setup { .. } => format!("random{}", pos.option),
-            _ => fen::format(pos),
         }
     }
 
@@ -198,91 +160,17 @@ impl Game for Chakart {
 
     fn new(config: &Config, seats: usize) -> Result<Self, SetupError> {
         SetupError::check_seats(&Self::INFO, seats)?;
-        if config.randomness > 2 {
-            return Err(SetupError::Config(format!(
-                "randomness must be 0, 1 or 2, not {}",
-                config.randomness
-            )));
-        }
+        config.check()?;
         Ok(Chakart::from_pos(Chakart::setup_pos(config), *config))
     }
 
+    /// Reads a FEN, or `<fen> moves …` at a chance node, checked (`position` module).
     fn parse_position(config: &Config, text: &str) -> Result<Self, SetupError> {
-        let (base, moves) = match text.split_once(" moves") {
-            Some((b, m)) => (b.trim(), Some(m)),
-            None => (text.trim(), None),
-        };
-        let mut pos = match base {
-            "start" => {
-                let mut c = *config;
-                c.randomness = 0;
-                Chakart::setup_pos(&c)
-            }
-            "random1" | "random2" => {
-                let mut c = *config;
-                c.randomness = base.as_bytes()[6] - b'0';
-                Chakart::setup_pos(&c)
-            }
-            _ => {
-                let mut pos = fen::parse(base).map_err(SetupError::Position)?;
-                pos.turn_limit = config.turn_limit;
-                // Nothing is known of a hidden queen but that it looks like an empty square.
-                if let Some(q) = (0..64).find(|&s| pos.board[s] & board::HIDDEN != 0) {
-                    let owner = board::color(pos.board[q]);
-                    pos.hidden = (0..64)
-                        .filter(|&s| looks_empty(pos.board[s], owner ^ 1))
-                        .fold(0u64, |m, s| m | 1 << s);
-                }
-                match pos.phase {
-                    Phase::Move => {
-                        let kings = pos.kings();
-                        pos.check_end(kings);
-                    }
-                    _ if !pos.has_legal() => pos.end_turn(),
-                    _ => {}
-                }
-                pos
-            }
-        };
-        pos.option = match base {
-            "random1" => 1,
-            "random2" => 2,
-            _ => config.randomness,
-        };
-        let mut state = Chakart::from_pos(pos, *config);
-        if let Some(moves) = moves {
-            for token in moves.split_whitespace() {
-                let action = Action::parse(token).map_err(SetupError::Position)?;
-                let actor = match state.to_act() {
-                    ToAct::Chance => Actor::Chance,
-                    ToAct::Player(s) => Actor::Seat(s),
-                    _ => {
-                        return Err(SetupError::impossible(
-                            token,
-                            "moves: the game is already over",
-                        ));
-                    }
-                };
-                state
-                    .apply(actor, &action)
-                    .map_err(|e| SetupError::impossible(token, format!("moves: {e}")))?;
-            }
-        }
-        Ok(state)
+        Chakart::read(config, text, None)
     }
 
     fn format_position(&self) -> String {
-        if self.pos.is_chance() {
-            let mut s = Chakart::base_text(&self.anchor);
-            s.push_str(" moves");
-            for a in self.line.as_slice() {
-                s.push(' ');
-                s.push_str(&a.text());
-            }
-            s
-        } else {
-            fen::format(&self.pos)
-        }
+        self.position_text()
     }
 
     fn seats(&self) -> usize {
@@ -295,7 +183,7 @@ impl Game for Chakart {
         } else if self.pos.is_chance() {
             ToAct::Chance
         } else {
-            ToAct::Player(Seat(self.pos.turn))
+            ToAct::Player(self.pos.turn.seat())
         }
     }
 
@@ -337,20 +225,18 @@ impl Game for Chakart {
     }
 
     fn apply_legal(&mut self, _actor: Actor, action: &Action) {
-        if action.is_chance() {
-            self.line.push(*action);
-        } else {
+        if !action.is_chance() {
             self.anchor = self.pos;
-            self.line.len = 0;
-            self.line.push(*action);
+            self.line.clear();
         }
+        self.line.push(*action);
         self.pos.play(*action);
     }
 
     fn outcome(&self) -> Option<Outcome> {
         let r = self.pos.result?;
         Some(match r.winner {
-            Some(w) => Outcome::single_winner(2, Seat(w), r.kind.text()),
+            Some(w) => Outcome::single_winner(2, w.seat(), r.kind.text()),
             None => Outcome::ranked_by_score(vec![0.5, 0.5], r.kind.text()),
         })
     }
@@ -361,11 +247,12 @@ impl Game for Chakart {
 
     fn determinize<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Self {
         let mut next = *self;
-        if let Some((from, to)) = view::resample_queen(&self.pos, viewer.0, rng) {
+        let Some(side) = Side::of_seat(viewer) else {
+            return next;
+        };
+        if let Some((from, to)) = view::resample_queen(&self.pos, side, rng) {
             view::move_queen(&mut next.pos, from, to);
-            if next.anchor.board[from as usize] == self.pos.board[from as usize]
-                && next.anchor.board[to as usize] == board::EMPTY
-            {
+            if next.anchor.at(from) == self.pos.at(from) && next.anchor.at(to) == board::EMPTY {
                 view::move_queen(&mut next.anchor, from, to);
             }
         }
@@ -396,9 +283,13 @@ impl Game for Chakart {
         if self.pos.phase == Phase::Over {
             return Err(IllegalAction::GameOver);
         }
+        let loser = |seat: Seat| {
+            Side::of_seat(seat)
+                .ok_or_else(|| IllegalAction::rule(format!("Chakart has no seat {seat}")))
+        };
         match ending {
-            Ending::Resign(s) => self.pos.finish(Some(s.0 ^ 1), EndKind::Resign),
-            Ending::Timeout(s) => self.pos.finish(Some(s.0 ^ 1), EndKind::Timeout),
+            Ending::Resign(s) => self.pos.finish(Some(loser(s)?.other()), EndKind::Resign),
+            Ending::Timeout(s) => self.pos.finish(Some(loser(s)?.other()), EndKind::Timeout),
             Ending::Agreement => self.pos.finish(None, EndKind::Agreement),
         }
         Ok(())

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, Effect};
 use crate::board::{
-    BANANA, BOMB, EGG, EMPTY, FROZEN, HIDDEN, Kind, MUSHROOM, NONE, WHITE, color, file, is_piece,
-    kind, square_name,
+    BANANA, BOMB, EGG, EMPTY, FROZEN, HIDDEN, Kind, MUSHROOM, Side, Square, is_piece, kind,
+    side_of, with_other_side,
 };
 use crate::fen::{board_text, flags_text, pending_text, pools_text};
 use crate::rules::{Phase, Pos};
@@ -39,49 +39,57 @@ pub struct Observation {
 /// The observation of `viewer`.
 #[must_use]
 pub fn observe(pos: &Pos, viewer: Viewer) -> Observation {
-    let hide_from = match viewer {
-        Viewer::Seat(s) => s.0,
-        // No side has colour 2: every hidden queen is hidden.
-        Viewer::Spectator => 2,
-    };
+    let hide_from = viewer_side(viewer);
     let chance = match pos.phase {
         Phase::Setup { .. } => Some("setup".to_owned()),
-        Phase::Redirect { at, .. } => Some(format!("redirect {}", square_name(at))),
-        Phase::Egg { at } => Some(format!("egg {}", square_name(at))),
+        Phase::Redirect { at, .. } => Some(format!("redirect {at}")),
+        Phase::Egg { at } => Some(format!("egg {at}")),
         Phase::Flip { luigi, .. } => Some(if luigi { "luigi" } else { "waluigi" }.to_owned()),
-        Phase::ItemDrop { at } => Some(format!("drop {}", square_name(at))),
+        Phase::ItemDrop { at } => Some(format!("drop {at}")),
         _ => None,
     };
     let hidden = pos.board.iter().any(|&c| c & HIDDEN != 0);
     Observation {
         board: board_text(pos, Some(hide_from)),
-        turn: if pos.turn == WHITE { 'w' } else { 'b' },
+        turn: pos.turn.letter(),
         moves: pos.moves,
         flags: flags_text(pos),
         captured: pools_text(&pos.pools),
         pending: pending_text(pos),
         chance,
-        stealth_from: (hidden && pos.stealth_from != NONE).then(|| square_name(pos.stealth_from)),
+        stealth_from: pos.stealth_from.filter(|_| hidden).map(|sq| sq.to_string()),
+    }
+}
+
+/// The side a viewer plays, `None` for a spectator (who sees no hidden queen at all).
+fn viewer_side(viewer: Viewer) -> Option<Side> {
+    match viewer {
+        Viewer::Seat(s) => Side::of_seat(s),
+        Viewer::Spectator => None,
     }
 }
 
 /// For `determinize`: when `viewer`'s opponent has a hidden queen, its square and a square drawn
 /// uniformly among those the viewer cannot rule out (ruling 17).
-pub fn resample_queen<R: Rng + ?Sized>(pos: &Pos, viewer: u8, rng: &mut R) -> Option<(u8, u8)> {
-    let q = (0..64u8).find(|&s| {
-        let c = pos.board[s as usize];
-        c & HIDDEN != 0 && color(c) != viewer
+pub fn resample_queen<R: Rng + ?Sized>(
+    pos: &Pos,
+    viewer: Side,
+    rng: &mut R,
+) -> Option<(Square, Square)> {
+    let q = Square::all().find(|&s| {
+        let c = pos.at(s);
+        c & HIDDEN != 0 && side_of(c) != viewer
     })?;
-    let mut cands = pos.hidden | 1u64 << q;
-    for s in 0..64u8 {
-        if s != q && pos.board[s as usize] != EMPTY {
-            cands &= !(1u64 << s);
+    let mut cands = pos.hidden | q.bit();
+    for s in Square::all() {
+        if s != q && pos.at(s) != EMPTY {
+            cands &= !s.bit();
         }
     }
     let n = cands.count_ones();
     let mut pick = rng.random_range(0..n);
-    for s in 0..64u8 {
-        if cands & 1u64 << s != 0 {
+    for s in Square::all() {
+        if cands & s.bit() != 0 {
             if pick == 0 {
                 return Some((q, s));
             }
@@ -92,10 +100,10 @@ pub fn resample_queen<R: Rng + ?Sized>(pos: &Pos, viewer: u8, rng: &mut R) -> Op
 }
 
 /// Moves the hidden queen from `from` to the empty square `to`.
-pub fn move_queen(pos: &mut Pos, from: u8, to: u8) {
+pub fn move_queen(pos: &mut Pos, from: Square, to: Square) {
     if from != to {
-        pos.board[to as usize] = pos.board[from as usize];
-        pos.board[from as usize] = EMPTY;
+        pos.board[to.index()] = pos.at(from);
+        pos.board[from.index()] = EMPTY;
     }
 }
 
@@ -121,20 +129,16 @@ pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
                 if !owner {
                     return "Q??".to_owned();
                 }
-                let takes = if pos.board[to as usize] == EMPTY {
-                    ""
-                } else {
-                    "x"
-                };
-                return format!("Q??{takes}{}", square_name(to));
+                let takes = if pos.at(to) == EMPTY { "" } else { "x" };
+                return format!("Q??{takes}{to}");
             }
-            let p = pos.board[from as usize];
-            let target = pos.board[to as usize];
+            let p = pos.at(from);
+            let target = pos.at(to);
             let takes = target != EMPTY;
             let mut s = String::new();
             if is_piece(p) && kind(p) == Kind::Pawn {
                 if takes {
-                    s.push((b'a' + file(from)) as char);
+                    s.push((b'a' + from.file()) as char);
                     s.push('x');
                 }
             } else {
@@ -143,16 +147,16 @@ pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
                     s.push('x');
                 }
             }
-            s.push_str(&square_name(to));
+            s.push_str(&to.to_string());
             if let Some(k) = promote {
                 s.push('=');
                 s.push(upper(k));
             }
             s
         }
-        Action::Shell { to, .. } => format!("Kx{}", square_name(to)),
+        Action::Shell { to, .. } => format!("Kx{to}"),
         Action::Swap { with } => match pos.phase {
-            Phase::Swap { at } => square_name(at) + &square_name(with),
+            Phase::Swap { at } => format!("{at}{with}"),
             _ => action.text(),
         },
         Action::Drop { kind: k, to } => {
@@ -161,7 +165,7 @@ pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
             } else {
                 upper(k).to_string()
             };
-            format!("{letter}@{}", square_name(to))
+            format!("{letter}@{to}")
         }
         Action::Promote(k) => format!("={}", upper(k)),
         Action::Egg(e) => {
@@ -173,21 +177,21 @@ pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
                 if !matches!(after.phase, Phase::Flip { .. })
                     && let Some(sq) = flipped_square(pos, &after)
                 {
-                    s.push_str(&square_name(sq));
+                    s.push_str(&sq.to_string());
                 }
             }
             s
         }
-        Action::Flip { target, .. } => square_name(target),
+        Action::Flip { target, .. } => target.to_string(),
         Action::Redirect(_) | Action::ItemDrop { .. } | Action::Setup(_) => action.text(),
     }
 }
 
-/// The square whose piece changed colour between two positions.
-fn flipped_square(before: &Pos, after: &Pos) -> Option<u8> {
-    (0..64u8).find(|&s| {
-        let (a, b) = (before.board[s as usize], after.board[s as usize]);
-        is_piece(a) && is_piece(b) && a ^ b == 8
+/// The square whose piece changed side between two positions.
+fn flipped_square(before: &Pos, after: &Pos) -> Option<Square> {
+    Square::all().find(|&s| {
+        let (a, b) = (before.at(s), after.at(s));
+        is_piece(a) && with_other_side(a) == b
     })
 }
 
@@ -196,16 +200,13 @@ fn flipped_square(before: &Pos, after: &Pos) -> Option<u8> {
 /// what is pending. `color` adds ANSI square colours.
 #[must_use]
 pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
-    let me = match viewer {
-        Viewer::Seat(s) => s.0,
-        Viewer::Spectator => 2,
-    };
+    let me = viewer_side(viewer);
     let mut out = String::new();
     out.push_str("   a  b  c  d  e  f  g  h\n");
     for r in (0..8u8).rev() {
         out.push_str(&format!("{} ", r + 1));
         for f in 0..8u8 {
-            let c = pos.board[(r * 8 + f) as usize];
+            let c = pos.at(Square::at(f, r));
             let cell = cell_symbol(c, me);
             if color_on {
                 let bg = if (r + f) % 2 == 0 {
@@ -224,24 +225,16 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
     out.push_str(
         "items: m mushroom, e egg, d banana, w bomb; ° immobilized, ? your hidden queen\n",
     );
-    for (side, name) in [(0usize, "White"), (1, "Black")] {
+    for side in Side::ALL {
+        let name = side.name();
+        let pool = &pos.pools[side.index()];
         let items: Vec<String> = Kind::ALL
             .iter()
-            .filter(|k| pos.pools[side][**k as usize] > 0)
-            .map(|k| {
-                format!(
-                    "{}x{}",
-                    piece_symbol(side as u8, *k),
-                    pos.pools[side][*k as usize]
-                )
-            })
+            .filter(|k| pool[**k as usize] > 0)
+            .map(|k| format!("{}x{}", piece_symbol(side, *k), pool[*k as usize]))
             .collect();
-        let shell = if pos.has_shell(side as u8) {
-            "shell"
-        } else {
-            "-"
-        };
-        let stealth = if pos.has_stealth(side as u8) {
+        let shell = if pos.has_shell(side) { "shell" } else { "-" };
+        let stealth = if pos.has_stealth(side) {
             "stealth"
         } else {
             "-"
@@ -255,49 +248,45 @@ pub fn render(pos: &Pos, viewer: Viewer, color_on: bool) -> String {
             }
         ));
     }
-    let side = if pos.turn == WHITE { "White" } else { "Black" };
+    let side = pos.turn.name();
     match (pos.result, pos.phase) {
         (Some(r), _) => {
             let who = match r.winner {
-                Some(0) => "White wins",
-                Some(_) => "Black wins",
+                Some(Side::White) => "White wins",
+                Some(Side::Black) => "Black wins",
                 None => "Draw",
             };
             out.push_str(&format!("{who} ({})\n", r.kind.text()));
         }
         (None, Phase::Move) => out.push_str(&format!("{side} to move (move {})\n", pos.moves)),
         (None, Phase::Swap { at }) => out.push_str(&format!(
-            "{side}: King Boo, swap the piece on {} (S@<sq>)\n",
-            square_name(at)
+            "{side}: King Boo, swap the piece on {at} (S@<sq>)\n"
         )),
-        (None, Phase::Daisy { at }) => out.push_str(&format!(
-            "{side}: Daisy, move the piece on {} again\n",
-            square_name(at)
-        )),
+        (None, Phase::Daisy { at }) => {
+            out.push_str(&format!("{side}: Daisy, move the piece on {at} again\n"))
+        }
         (None, Phase::Toadette) => {
             out.push_str(&format!("{side}: Toadette, drop a captured piece (R@d5)\n"))
         }
         (None, Phase::Promote { at, .. }) => out.push_str(&format!(
-            "{side}: promote the pawn on {} (=q =r =n =b =k)\n",
-            square_name(at)
+            "{side}: promote the pawn on {at} (=q =r =n =b =k)\n"
         )),
         (None, _) => out.push_str("chance to act\n"),
     }
     out
 }
 
-fn piece_symbol(side: u8, k: Kind) -> char {
+fn piece_symbol(side: Side, k: Kind) -> char {
     let white = ['♙', '♖', '♘', '♗', '♕', '♔'];
     let black = ['♟', '♜', '♞', '♝', '♛', '♚'];
-    if side == WHITE {
-        white[k as usize]
-    } else {
-        black[k as usize]
+    match side {
+        Side::White => white[k as usize],
+        Side::Black => black[k as usize],
     }
 }
 
-/// Three columns per square.
-fn cell_symbol(c: u8, viewer: u8) -> String {
+/// Three columns per square; `viewer` sees its own hidden queen only.
+fn cell_symbol(c: u8, viewer: Option<Side>) -> String {
     match c {
         EMPTY => " · ".to_owned(),
         MUSHROOM => " m ".to_owned(),
@@ -305,7 +294,7 @@ fn cell_symbol(c: u8, viewer: u8) -> String {
         BANANA => " d ".to_owned(),
         BOMB => " w ".to_owned(),
         _ => {
-            if c & HIDDEN != 0 && color(c) != viewer {
+            if c & HIDDEN != 0 && Some(side_of(c)) != viewer {
                 return " · ".to_owned();
             }
             let mark = if c & HIDDEN != 0 {
@@ -315,7 +304,7 @@ fn cell_symbol(c: u8, viewer: u8) -> String {
             } else {
                 ' '
             };
-            format!(" {}{mark}", piece_symbol(color(c), kind(c)))
+            format!(" {}{mark}", piece_symbol(side_of(c), kind(c)))
         }
     }
 }

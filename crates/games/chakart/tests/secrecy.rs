@@ -24,7 +24,7 @@ fn queen_squares(g: &Chakart) -> BTreeSet<String> {
         let q = (0..64)
             .find(|&s| board[s] & plateau_chakart::board::HIDDEN != 0)
             .unwrap();
-        squares.insert(plateau_chakart::board::square_name(q as u8));
+        squares.insert(plateau_chakart::Square::new(q as u8).unwrap().to_string());
         // The owner's view is the true state: nothing to resample.
         assert_eq!(g.determinize(Seat(0), &mut rng), *g);
     }
