@@ -42,7 +42,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::eval::{Evaluator, NoEvaluator};
-use crate::playout::random_step;
 use crate::spec::Budget;
 
 /// The most seats a table can have (`SeatSet` holds 8).
@@ -555,7 +554,10 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let seats = state.seats().min(MAX_SEATS);
         let mut rewards = [0.5; MAX_SEATS];
         for _ in 0..self.config.max_playout {
-            if !random_step(&mut self.driver, state, &mut self.legal, &mut self.rng) {
+            if !self
+                .driver
+                .random_step(state, &mut self.legal, &mut self.rng)
+            {
                 if let (ToAct::Terminal, Some(outcome)) = (state.to_act(), state.outcome()) {
                     for (i, r) in rewards.iter_mut().enumerate().take(seats) {
                         *r = outcome.utility(Seat(i as u8));

@@ -378,28 +378,33 @@ impl<A> Driver<A> {
     }
 }
 
-/// The policy of random playouts: the lowest seat of the acting set plays a uniformly random
-/// legal action (one `random_range` draw), listed into a buffer it keeps.
-#[derive(Clone, Debug)]
-pub struct RandomPolicy<A> {
-    legal: Vec<A>,
-}
-
-impl<A> Default for RandomPolicy<A> {
-    fn default() -> Self {
-        RandomPolicy { legal: Vec::new() }
-    }
-}
-
-impl<G: Game> Policy<G> for RandomPolicy<G::Action> {
+impl<A: Clone + std::fmt::Debug> Driver<A> {
+    /// One step of a random playout (the search's and `plateau bench`'s): chance by its
+    /// probabilities, or a uniformly random legal action of the lowest seat to act, listed into
+    /// `legal` and drawn with one `Rng::random_range`. Returns false, playing nothing, when the
+    /// game is over or stuck (a chance node without outcome, a seat without legal action).
+    ///
+    /// Written with `next`, `draw` and `play` rather than `step` and a policy: it runs at every
+    /// action of every playout, and this form compiles to about 3% fewer instructions there.
     #[inline(always)]
-    fn choose<R: RngCore>(&mut self, state: &G, seat: Seat, rng: &mut R) -> Option<G::Action> {
-        use rand::distr::uniform::SampleRange;
-        state.legal_actions(seat, &mut self.legal);
-        // The draw of `Rng::random_range(0..len)`, called directly: playouts run it at every
-        // step, and the wrapper's panic location keeps it from being inlined.
-        let i = (0..self.legal.len()).sample_single(rng).ok()?;
-        Some(self.legal[i].clone())
+    pub fn random_step<G, R>(&mut self, state: &mut G, legal: &mut Vec<A>, rng: &mut R) -> bool
+    where
+        G: Game<Action = A>,
+        R: RngCore,
+    {
+        use rand::Rng;
+        match self.next(state, |_, seats| seats.lowest()) {
+            Next::Over => false,
+            Next::Chance => self.draw(state, rng).is_ok(),
+            Next::Seat(seat) => {
+                state.legal_actions(seat, legal);
+                if legal.is_empty() {
+                    return false;
+                }
+                let i = rng.random_range(0..legal.len());
+                self.play(state, seat, &legal[i]).is_ok()
+            }
+        }
     }
 }
 
@@ -408,7 +413,7 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    use super::{Driver, Next, Policy, RandomPolicy, Step, StepError};
+    use super::{Driver, Next, Policy, Step, StepError};
     use crate::dynamic::DynGame;
     use crate::error::{IllegalAction, ParseError, SetupError};
     use crate::game::Game;
@@ -514,6 +519,17 @@ mod tests {
         }
     }
 
+    /// The lowest seat plays its first legal action.
+    struct First;
+
+    impl Policy<Coin> for First {
+        fn choose<R: RngCore>(&mut self, state: &Coin, seat: Seat, _: &mut R) -> Option<u8> {
+            let mut legal = Vec::new();
+            state.legal_actions(seat, &mut legal);
+            legal.first().copied()
+        }
+    }
+
     /// A policy that never has an action: a stalled seat is an error, not a silent wait.
     struct Mute;
 
@@ -528,7 +544,7 @@ mod tests {
         let mut state = Coin::new(&(), 2).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut driver = Driver::trusted();
-        let mut policy = RandomPolicy::default();
+        let mut policy = First;
         let mut steps = Vec::new();
         loop {
             let step = driver.step(&mut state, &mut rng, &mut policy).unwrap();
@@ -545,6 +561,19 @@ mod tests {
         };
         assert_eq!(driver.outcomes()[index].0, action);
         assert_eq!(Game::outcome(&state).unwrap().winners().len(), 1);
+    }
+
+    #[test]
+    fn random_steps_play_to_the_end_then_stop() {
+        let mut state = Coin::new(&(), 2).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let (mut driver, mut legal) = (Driver::trusted(), Vec::new());
+        let mut steps = 0;
+        while driver.random_step(&mut state, &mut legal, &mut rng) {
+            steps += 1;
+        }
+        assert_eq!(steps, 3);
+        assert!(Game::outcome(&state).is_some());
     }
 
     #[test]
