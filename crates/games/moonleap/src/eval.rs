@@ -13,7 +13,7 @@
 use plateau_engine::{Game, Seat};
 
 use crate::MoonLeap;
-use crate::state::ASTRONAUTS;
+use crate::state::{ASTRONAUTS, Colour};
 
 /// How many cells, from its own on, an astronaut's value is averaged over.
 const REACH: usize = 4;
@@ -38,9 +38,9 @@ impl MoonLeap {
             return;
         }
         let mut estimate = [0.0; 4];
-        for (seat, e) in estimate.iter_mut().enumerate().take(seats) {
+        for (seat, e) in Seat::all(seats).zip(estimate.iter_mut()) {
             *e = (1..=ASTRONAUTS as u8)
-                .map(|n| f64::from(n) * self.prospect(self.cell_of(seat, n)))
+                .map(|n| f64::from(n) * self.prospect(self.cell_of(Colour::of(seat), n)))
                 .sum();
         }
         for (i, v) in out.iter_mut().enumerate() {

@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{Action, Face, Piece, parse_action, split_pairs};
 pub use board::{Board, BoardDesc, DEFAULT_BOARD_JSON, MAX_CELLS};
-pub use state::{ASTRONAUTS, MoonLeap};
+pub use state::{ASTRONAUTS, Colour, MoonLeap};
 
 /// Game options. The default is the standard game on the embedded board, seat 1 first.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
@@ -134,7 +134,7 @@ impl Game for MoonLeap {
             config.board()?,
             config.mercenaries,
             seats,
-            config.first_seat,
+            Seat(config.first_seat),
         ))
     }
 
@@ -156,7 +156,7 @@ impl Game for MoonLeap {
         } else if self.roll.is_none() {
             ToAct::Chance
         } else {
-            ToAct::Player(Seat(self.to_move))
+            ToAct::Player(self.to_move)
         }
     }
 
@@ -230,7 +230,7 @@ impl Game for MoonLeap {
             None => Outcome::ranked_by_score(scores, "score"),
             Some(seat) => {
                 let mut ranking = scores.clone();
-                ranking[usize::from(seat)] = f64::NEG_INFINITY;
+                ranking[seat.index()] = f64::NEG_INFINITY;
                 Outcome {
                     ranks: Outcome::ranked_by_score(ranking, "resign").ranks,
                     scores,
@@ -252,9 +252,9 @@ impl Game for MoonLeap {
             track: self
                 .track()
                 .into_iter()
-                .map(|c| c.map(|(colour, n)| format!("{}{n}", position::colour_letter(colour))))
+                .map(|c| c.map(|(colour, n)| format!("{}{n}", colour.letter())))
                 .collect(),
-            to_move: Seat(self.to_move),
+            to_move: self.to_move,
             roll: self.roll.map(|f| f.symbol().to_string()),
             scores: self.scores(),
             mercenaries: self.mercenaries,
@@ -296,7 +296,7 @@ impl Game for MoonLeap {
         }
         match ending {
             Ending::Resign(seat) if seat.index() < usize::from(self.seats) => {
-                self.resign(seat.0);
+                self.resign(seat);
                 Ok(())
             }
             Ending::Resign(seat) => Err(IllegalAction::rule(format!(

@@ -8,27 +8,20 @@ use std::sync::Arc;
 use plateau_engine::SetupError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use plateau_engine::Seat;
+
 use crate::action::Face;
 use crate::board::{Board, BoardDesc};
-use crate::state::{ASTRONAUTS, MERCENARY, MoonLeap};
-
-/// The letter of colour `colour` (seats 0-3 are `a`-`d`, the mercenaries `m`).
-#[must_use]
-pub(crate) fn colour_letter(colour: usize) -> char {
-    if colour == MERCENARY {
-        'm'
-    } else {
-        char::from(b'a' + colour as u8)
-    }
-}
+use crate::state::{ASTRONAUTS, Colour, MoonLeap};
 
 impl MoonLeap {
     /// The occupant of each cell (index 0 = cell 1): `(colour, number)`.
     #[must_use]
-    pub fn track(&self) -> Vec<Option<(usize, u8)>> {
+    pub fn track(&self) -> Vec<Option<(Colour, u8)>> {
         let mut track = vec![None; self.board.len()];
-        for (colour, row) in self.cells.iter().enumerate() {
-            for (i, &cell) in row.iter().enumerate() {
+        let colours = Seat::all(4).map(Colour::of).chain([Colour::MERCENARIES]);
+        for colour in colours {
+            for (i, &cell) in self.cells[colour.index()].iter().enumerate() {
                 if cell != 0 {
                     track[usize::from(cell) - 1] = Some((colour, i as u8 + 1));
                 }
@@ -45,7 +38,7 @@ impl MoonLeap {
             match cell {
                 None => text.push('.'),
                 Some((colour, n)) => {
-                    text.push(colour_letter(colour));
+                    text.push(colour.letter());
                     text.push(char::from(b'0' + n));
                 }
             }
@@ -53,7 +46,7 @@ impl MoonLeap {
         text.push(' ');
         text.push(char::from(b'0' + self.seats));
         text.push(' ');
-        text.push(colour_letter(usize::from(self.to_move)));
+        text.push(Colour::of(self.to_move).letter());
         text.push(' ');
         text.push(self.roll.map_or('-', Face::symbol));
         text
@@ -95,7 +88,7 @@ impl MoonLeap {
         };
         let seat_letters = &"abcd"[..seats];
         let to_move = match to_move.chars().collect::<Vec<_>>().as_slice() {
-            [c] if seat_letters.contains(*c) => *c as u8 - b'a',
+            [c] if seat_letters.contains(*c) => Seat(*c as u8 - b'a'),
             _ => {
                 return Err(SetupError::position(
                     *to_move,
@@ -138,7 +131,7 @@ impl MoonLeap {
             let Some((colour, n, token)) = *cell else {
                 continue;
             };
-            let slot = &mut state.cells[colour][usize::from(n) - 1];
+            let slot = &mut state.cells[colour.index()][usize::from(n) - 1];
             if *slot != 0 {
                 return Err(SetupError::impossible(
                     token,
@@ -163,7 +156,7 @@ impl MoonLeap {
 }
 
 /// The tokens of a track: per cell, `None` or `(colour, number, token text)`.
-type Cells<'a> = Vec<Option<(usize, u8, &'a str)>>;
+type Cells<'a> = Vec<Option<(Colour, u8, &'a str)>>;
 
 fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>, SetupError> {
     let bytes = track.as_bytes();
@@ -179,14 +172,14 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
         let end = (i + 2).min(bytes.len());
         let token = track.get(i..end).unwrap_or(&track[i..]);
         let colour = match c {
-            b'a'..=b'd' if usize::from(c - b'a') < seats => usize::from(c - b'a'),
+            b'a'..=b'd' if usize::from(c - b'a') < seats => Colour::of(Seat(c - b'a')),
             b'a'..=b'd' => {
                 return Err(SetupError::position(
                     token,
                     format!("colour `{}` is not at a table of {seats}", char::from(c)),
                 ));
             }
-            b'm' if mercenaries => MERCENARY,
+            b'm' if mercenaries => Colour::MERCENARIES,
             b'm' => {
                 return Err(SetupError::position(
                     token,
@@ -237,7 +230,7 @@ struct Repr {
     mercenaries: bool,
     position: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    resigned: Option<u8>,
+    resigned: Option<Seat>,
 }
 
 impl Serialize for MoonLeap {
@@ -264,10 +257,10 @@ impl<'de> Deserialize<'de> for MoonLeap {
         let mut state = MoonLeap::from_text(board, repr.mercenaries, &repr.position)
             .map_err(serde::de::Error::custom)?;
         if let Some(seat) = repr.resigned {
-            if seat >= state.seats || state.is_over() || state.roll.is_some() {
+            if seat.0 >= state.seats || state.is_over() || state.roll.is_some() {
                 return Err(serde::de::Error::custom(format!(
-                    "resigned: seat {seat} cannot have resigned from `{}`",
-                    repr.position
+                    "resigned: seat {} cannot have resigned from `{}`",
+                    seat.0, repr.position
                 )));
             }
             state.resign(seat);

@@ -4,8 +4,9 @@
 
 use std::fmt::Write;
 
-use crate::position::colour_letter;
-use crate::state::{ASTRONAUTS, MERCENARY, MoonLeap};
+use plateau_engine::Seat;
+
+use crate::state::{ASTRONAUTS, Colour, MoonLeap};
 
 const ROW: usize = 10;
 const RESET: &str = "\x1b[0m";
@@ -18,8 +19,8 @@ fn paint(text: &str, code: &str, color: bool) -> String {
     }
 }
 
-fn colour_code(colour: usize) -> &'static str {
-    match colour {
+fn colour_code(colour: Colour) -> &'static str {
+    match colour.index() {
         0 => "1;34",
         1 => "1;32",
         2 => "1;33",
@@ -79,7 +80,7 @@ pub(crate) fn render(game: &MoonLeap, color: bool) -> String {
             let who = match track[i] {
                 None => "   .".to_owned(),
                 Some((colour, n)) => {
-                    let t = format!("  {}{n}", colour_letter(colour));
+                    let t = format!("  {}{n}", colour.letter());
                     paint(&t, colour_code(colour), color)
                 }
             };
@@ -92,13 +93,18 @@ pub(crate) fn render(game: &MoonLeap, color: bool) -> String {
         "([-n] red cell, * end cell, | milestone line for {seats} players)"
     );
     let scores = game.scores();
-    let colours = (0..seats).chain(game.mercenaries().then_some(MERCENARY));
+    let colours = Seat::all(seats)
+        .map(Colour::of)
+        .chain(game.mercenaries().then_some(Colour::MERCENARIES));
     for colour in colours {
-        let marker = if colour == game.to_move() { '>' } else { ' ' };
-        let name = if colour == MERCENARY {
-            "mercenaries ".to_owned()
+        let marker = if colour.seat() == Some(game.to_move()) {
+            '>'
         } else {
-            format!("seat {} ({})  ", colour + 1, colour_letter(colour))
+            ' '
+        };
+        let name = match colour.seat() {
+            None => "mercenaries ".to_owned(),
+            Some(seat) => format!("seat {seat} ({})  ", colour.letter()),
         };
         let name = paint(&name, colour_code(colour), color);
         let mut line = format!("{marker} {name}");
@@ -112,30 +118,30 @@ pub(crate) fn render(game: &MoonLeap, color: bool) -> String {
                 }
             }
         }
-        if colour != MERCENARY {
-            let _ = write!(line, "   score {}", scores[colour]);
+        if let Some(seat) = colour.seat() {
+            let _ = write!(line, "   score {}", scores[seat.index()]);
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
     let mover = format!(
         "seat {} ({})",
-        game.to_move() + 1,
-        colour_letter(game.to_move())
+        game.to_move(),
+        Colour::of(game.to_move()).letter()
     );
     let status = if game.is_over() {
         // After a resignation the resigning seat cannot win (Game::end).
-        let in_play = |s: &usize| game.resigned() != Some(*s);
-        let best = (0..seats)
+        let in_play = |s: &Seat| game.resigned() != Some(*s);
+        let best = Seat::all(seats)
             .filter(in_play)
-            .map(|s| scores[s])
+            .map(|s| scores[s.index()])
             .max()
             .unwrap_or(0);
-        let winners: Vec<String> = (0..seats)
-            .filter(|s| in_play(s) && scores[*s] == best)
-            .map(|s| format!("seat {} ({})", s + 1, colour_letter(s)))
+        let winners: Vec<String> = Seat::all(seats)
+            .filter(|s| in_play(s) && scores[s.index()] == best)
+            .map(|s| format!("seat {s} ({})", Colour::of(s).letter()))
             .collect();
         let how = match game.resigned() {
-            Some(s) => format!("seat {} ({}) resigned", s + 1, colour_letter(s)),
+            Some(s) => format!("seat {s} ({}) resigned", Colour::of(s).letter()),
             None => format!("the end cells are full ({mover} filled the last)"),
         };
         format!(

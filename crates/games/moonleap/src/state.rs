@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use plateau_engine::IllegalAction;
+use plateau_engine::{IllegalAction, Seat};
 
 use crate::action::{Action, Face, Piece, split_pairs};
 use crate::board::Board;
@@ -17,8 +17,47 @@ use crate::board::Board;
 /// Astronauts per colour, numbered 1 to 5 (rules section "Components").
 pub const ASTRONAUTS: usize = 5;
 
-/// The colour index of the mercenaries (seats are colours 0 to 3).
-pub(crate) const MERCENARY: usize = 4;
+/// An astronaut colour: a seat's own (`a` to `d` for seats 1 to 4) or the mercenaries' (`m`,
+/// the Mercenaries variant).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Colour(u8);
+
+impl Colour {
+    /// The mercenaries, a neutral colour any player may move (Mercenaries variant).
+    pub const MERCENARIES: Colour = Colour(4);
+
+    /// The colour of `seat`.
+    ///
+    /// # Panics
+    /// If `seat` is not one of the four seats of the game.
+    #[must_use]
+    pub const fn of(seat: Seat) -> Colour {
+        assert!(seat.0 < 4, "Moon Leap seats four players at most");
+        Colour(seat.0)
+    }
+
+    /// The seat this colour belongs to; `None` for the mercenaries.
+    #[must_use]
+    pub const fn seat(self) -> Option<Seat> {
+        if self.0 < 4 { Some(Seat(self.0)) } else { None }
+    }
+
+    /// The index into per-colour arrays: seats 0 to 3, then the mercenaries (4).
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The letter of the position text: `a` to `d`, or `m`.
+    #[must_use]
+    pub const fn letter(self) -> char {
+        match self.seat() {
+            Some(seat) => (b'a' + seat.0) as char,
+            None => 'm',
+        }
+    }
+}
 
 /// A Moon Leap game in progress: the board, the variant, every astronaut's cell, who acts and the
 /// face waiting for a decision.
@@ -28,10 +67,10 @@ pub struct MoonLeap {
     pub(crate) mercenaries: bool,
     pub(crate) seats: u8,
     /// The seat to move, or the seat that ended the game.
-    pub(crate) to_move: u8,
+    pub(crate) to_move: Seat,
     /// The face rolled and awaiting a decision; `None` when the die must be rolled (or at the end).
     pub(crate) roll: Option<Face>,
-    /// Per colour (seats 0..3, then mercenaries), per astronaut number - 1: 0 off board, else cell.
+    /// Per colour (`Colour::index`), per astronaut number - 1: 0 off board, else the cell.
     pub(crate) cells: [[u8; ASTRONAUTS]; 5],
     /// Occupied cells.
     pub(crate) occupied: u64,
@@ -41,12 +80,17 @@ pub struct MoonLeap {
     pub(crate) end: u64,
     pub(crate) beyond: u64,
     /// The seat whose resignation ended the game (`Game::end`, our ruling), if one did.
-    pub(crate) resigned: Option<u8>,
+    pub(crate) resigned: Option<Seat>,
 }
 
 impl MoonLeap {
     /// An empty track for `seats` seats, `first` to roll.
-    pub(crate) fn empty(board: Arc<Board>, mercenaries: bool, seats: usize, first: u8) -> MoonLeap {
+    pub(crate) fn empty(
+        board: Arc<Board>,
+        mercenaries: bool,
+        seats: usize,
+        first: Seat,
+    ) -> MoonLeap {
         MoonLeap {
             full: board.full_mask(),
             end: board.end_mask(),
@@ -74,10 +118,10 @@ impl MoonLeap {
         self.mercenaries
     }
 
-    /// The seat (0-based) to move, or the seat that ended the game.
+    /// The seat to move, or the seat that ended the game.
     #[must_use]
-    pub fn to_move(&self) -> usize {
-        usize::from(self.to_move)
+    pub fn to_move(&self) -> Seat {
+        self.to_move
     }
 
     /// The face waiting for a decision; `None` when the die is to be rolled or the game is over.
@@ -86,14 +130,14 @@ impl MoonLeap {
         self.roll
     }
 
-    /// The cell (1-based) of astronaut `number` (1 to 5) of `colour` (seat 0 to 3, or 4 for the
-    /// mercenaries); `None` while it is off the board.
+    /// The cell (1-based) of astronaut `number` (1 to 5) of `colour`; `None` while it is off
+    /// the board.
     ///
     /// # Panics
-    /// If `colour` > 4 or `number` is not 1 to 5.
+    /// If `number` is not 1 to 5.
     #[must_use]
-    pub fn cell_of(&self, colour: usize, number: u8) -> Option<u8> {
-        match self.cells[colour][usize::from(number) - 1] {
+    pub fn cell_of(&self, colour: Colour, number: u8) -> Option<u8> {
+        match self.cells[colour.index()][usize::from(number) - 1] {
             0 => None,
             c => Some(c),
         }
@@ -106,15 +150,15 @@ impl MoonLeap {
         self.occupied & self.end == self.end || self.resigned.is_some()
     }
 
-    /// The seat (0-based) whose resignation ended the game, if one did.
+    /// The seat whose resignation ended the game, if one did.
     #[must_use]
-    pub fn resigned(&self) -> Option<usize> {
-        self.resigned.map(usize::from)
+    pub fn resigned(&self) -> Option<Seat> {
+        self.resigned
     }
 
     /// Ends the game on `seat`'s resignation (our ruling; the rules have none): the track stays as
     /// it is, no face waits any more, and `outcome` ranks `seat` last.
-    pub(crate) fn resign(&mut self, seat: u8) {
+    pub(crate) fn resign(&mut self, seat: Seat) {
         self.resigned = Some(seat);
         self.roll = None;
     }
@@ -131,11 +175,11 @@ impl MoonLeap {
     /// Mercenaries score for no one.
     #[must_use]
     pub fn scores(&self) -> Vec<i32> {
-        (0..usize::from(self.seats))
+        Seat::all(usize::from(self.seats))
             .map(|seat| {
                 (1..=ASTRONAUTS as u8)
                     .map(|n| {
-                        let factor = match self.cell_of(seat, n) {
+                        let factor = match self.cell_of(Colour::of(seat), n) {
                             Some(c) => self.board.value(c),
                             None => self.board.offboard_multiplier(),
                         };
@@ -162,28 +206,34 @@ impl MoonLeap {
         }
     }
 
-    /// The colour index a piece of the seat to move stands for.
+    /// The colour a piece of the seat to move stands for.
     #[inline]
-    fn colour(&self, piece: Piece) -> usize {
-        if piece.mercenary {
-            MERCENARY
+    fn colour(&self, piece: Piece) -> Colour {
+        self.group(piece.mercenary)
+    }
+
+    /// The colour the seat to move plays with: its own, or the mercenaries.
+    #[inline]
+    fn group(&self, mercenary: bool) -> Colour {
+        if mercenary {
+            Colour::MERCENARIES
         } else {
-            usize::from(self.to_move)
+            Colour::of(self.to_move)
         }
     }
 
     /// Moves astronaut `number` of `colour` (enter or advance) to its target; returns the new
     /// cell, or `None`, changing nothing, if it is blocked.
     #[inline]
-    fn step(&mut self, colour: usize, number: u8) -> Option<u8> {
+    fn step(&mut self, colour: Colour, number: u8) -> Option<u8> {
         let slot = usize::from(number) - 1;
-        let from = self.cells[colour][slot];
+        let from = self.cells[colour.index()][slot];
         let to = self.target(from, self.occupied)?;
         if from != 0 {
             self.occupied &= !(1u64 << (from - 1));
         }
         self.occupied |= 1u64 << (to - 1);
-        self.cells[colour][slot] = to;
+        self.cells[colour.index()][slot] = to;
         Some(to)
     }
 
@@ -195,7 +245,7 @@ impl MoonLeap {
             && (!piece.mercenary || self.mercenaries)
             && self
                 .target(
-                    self.cells[self.colour(piece)][usize::from(piece.number) - 1],
+                    self.cells[self.colour(piece).index()][usize::from(piece.number) - 1],
                     self.occupied,
                 )
                 .is_some()
@@ -221,8 +271,8 @@ impl MoonLeap {
     }
 
     #[inline]
-    fn split_order_ok(&self, colour: usize, first: u8, second: u8) -> bool {
-        let row = &self.cells[colour];
+    fn split_order_ok(&self, colour: Colour, first: u8, second: u8) -> bool {
+        let row = &self.cells[colour.index()];
         let Some(to) = self.target(row[usize::from(first) - 1], self.occupied) else {
             return false;
         };
@@ -246,12 +296,8 @@ impl MoonLeap {
         };
         let passed = self.milestone_passed();
         for &mercenary in groups {
-            let colour = if mercenary {
-                MERCENARY
-            } else {
-                usize::from(self.to_move)
-            };
-            let row = &self.cells[colour];
+            let colour = self.group(mercenary);
+            let row = &self.cells[colour.index()];
             let piece = |number| Piece { mercenary, number };
             match face.astronaut() {
                 None => {
@@ -367,7 +413,7 @@ impl MoonLeap {
     /// the end is checked after every astronaut moved; if the game goes on, an extra roll is due
     /// when a run of the player's colour contains an astronaut of that colour moved by this action.
     pub(crate) fn play_decision(&mut self, action: &Action) {
-        let seat = usize::from(self.to_move);
+        let seat = self.to_move;
         self.roll = None;
         let (pieces, count) = match *action {
             Action::Move(p) => ([p, p], 1),
@@ -391,13 +437,13 @@ impl MoonLeap {
         if moved != 0 && self.new_run(seat, moved) {
             return; // the same player rolls again
         }
-        self.to_move = (self.to_move + 1) % self.seats;
+        self.to_move = Seat((self.to_move.0 + 1) % self.seats);
     }
 
     /// Whether a run (≥ 3 consecutive cells of `seat`'s colour) contains one of the `moved` cells.
     #[inline]
-    fn new_run(&self, seat: usize, moved: u64) -> bool {
-        let own = self.cells[seat]
+    fn new_run(&self, seat: Seat, moved: u64) -> bool {
+        let own = self.cells[Colour::of(seat).index()]
             .iter()
             .filter(|c| **c != 0)
             .fold(0u64, |m, c| m | (1u64 << (c - 1)));

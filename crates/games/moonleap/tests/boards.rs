@@ -8,8 +8,8 @@ mod reference;
 
 use common::{legal, play};
 use plateau_engine::testkit::{Options, check_playouts};
-use plateau_engine::{Game, SetupError, ToAct};
-use plateau_moonleap::{Board, BoardDesc, Config, DEFAULT_BOARD_JSON, MoonLeap};
+use plateau_engine::{Game, Seat, SetupError, ToAct};
+use plateau_moonleap::{Board, BoardDesc, Colour, Config, DEFAULT_BOARD_JSON, MoonLeap};
 
 const SHORT: &str = include_str!("data/short_board.json");
 
@@ -64,14 +64,14 @@ fn a_second_board_file_changes_the_track_the_line_the_end_and_the_scores() {
     assert!(!before.milestone_passed());
     assert_eq!(legal(&before), ["5"]);
     let g = play(&before, "5");
-    assert_eq!(g.cell_of(0, 5), Some(7));
+    assert_eq!(g.cell_of(Colour::of(Seat(0)), 5), Some(7));
     assert!(g.milestone_passed());
     // The end: cells 23 and 24 only. Filling 24 with 23 taken ends the game.
     let near = format!("{}a1b1.{} 2 a 1", ".".repeat(20), "b2");
     let g = common::state_with(&config, &near);
     assert_eq!(g.to_act(), ToAct::Player(plateau_engine::Seat(0)));
     let g = play(&g, "1");
-    assert_eq!(g.cell_of(0, 1), Some(23));
+    assert_eq!(g.cell_of(Colour::of(Seat(0)), 1), Some(23));
     assert_eq!(g.to_act(), ToAct::Terminal);
     // Scores: a1 on 23 (40) and four astronauts off at -4 each point; b1 on 22 (0), b2 on 24 (50).
     let outcome = g.outcome().unwrap();

@@ -22,7 +22,7 @@ fn the_resigning_seat_ranks_last_and_the_others_by_score() {
     assert_eq!(g.scores(), vec![-25, 14, -25]);
     g.end(Ending::Resign(Seat(1))).unwrap();
     assert_eq!(g.to_act(), ToAct::Terminal);
-    assert_eq!(g.resigned(), Some(1));
+    assert_eq!(g.resigned(), Some(Seat(1)));
     let outcome = g.outcome().unwrap();
     assert_eq!(outcome.kind, "resign");
     // b had the best score but resigned; a and c share the win on equal scores.
@@ -84,7 +84,7 @@ fn a_resigned_game_serializes_and_replays_from_its_record() {
     g.end(Ending::Resign(Seat(2))).unwrap();
     let json = serde_json::to_string(&g).unwrap();
     let back: MoonLeap = serde_json::from_str(&json).unwrap();
-    assert_eq!(back.resigned(), Some(2));
+    assert_eq!(back.resigned(), Some(Seat(2)));
     assert_eq!(back.outcome(), g.outcome());
     // A resignation the position cannot have had is refused.
     let forged = json.replace("\"resigned\":2", "\"resigned\":5");

@@ -15,8 +15,8 @@ const OTHERS_4P: &[&str] = &[
 
 fn cell(game: &plateau_moonleap::MoonLeap, token: &str) -> Option<u8> {
     let colour = match token.as_bytes()[0] {
-        b'm' => 4,
-        c => usize::from(c - b'a'),
+        b'm' => plateau_moonleap::Colour::MERCENARIES,
+        c => plateau_moonleap::Colour::of(plateau_engine::Seat(c - b'a')),
     };
     game.cell_of(colour, token.as_bytes()[1] - b'0')
 }
