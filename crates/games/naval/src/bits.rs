@@ -4,34 +4,123 @@
 //! empty). A rectangle is a row mask shifted into place, and walking the set bits from the lowest
 //! visits cells in row-major order, the resolution order of section 6.4.
 
+use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Board side, rows and columns (rules/naval.md section 2).
 pub const SIDE: u8 = 14;
 /// Number of cells of a board.
 pub const CELLS: usize = 196;
 
-/// A cell of a board, `row * 14 + col`, both 0..13 (row 0 at the top). Written `<col letter><row+1>`.
-pub type Cell = u8;
+/// A cell of a board, `row * 14 + col` with row and column 0 to 13 (row 0 at the top); never off
+/// the board. Written `<column letter><row + 1>` (`f7`, rules/naval.md section 13b); serialized
+/// as its index 0 to 195.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Cell(u8);
 
-/// The row of a cell.
-#[must_use]
-pub const fn row(c: Cell) -> u8 {
-    c / SIDE
+impl Cell {
+    /// The cell with index `i` (0 to 195), if there is one.
+    #[inline]
+    #[must_use]
+    pub const fn new(i: u8) -> Option<Cell> {
+        if (i as usize) < CELLS {
+            Some(Cell(i))
+        } else {
+            None
+        }
+    }
+
+    /// The cell at row `r` and column `c` (each 0 to 13).
+    ///
+    /// # Panics
+    /// If either is 14 or more.
+    #[inline]
+    #[must_use]
+    pub const fn at(r: u8, c: u8) -> Cell {
+        assert!(
+            r < SIDE && c < SIDE,
+            "a cell has a row and a column from 0 to 13"
+        );
+        Cell(r * SIDE + c)
+    }
+
+    /// The cell of bit `b` of word `w` of a `Bits` (a set bit: row and column are on the board,
+    /// since `Bits` keeps columns 14 and 15 and the rows past 13 empty).
+    #[inline]
+    const fn of_bit(w: usize, b: u32) -> Cell {
+        Cell((w as u8 * 4 + (b / 16) as u8) * SIDE + (b % 16) as u8)
+    }
+
+    /// All 196 cells in row-major order.
+    pub fn all() -> impl Iterator<Item = Cell> + Clone {
+        (0..CELLS as u8).map(Cell)
+    }
+
+    /// The index 0 to 195.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The row, 0 (written 1) to 13.
+    #[inline]
+    #[must_use]
+    pub const fn row(self) -> u8 {
+        self.0 / SIDE
+    }
+
+    /// The column, 0 (written `a`) to 13.
+    #[inline]
+    #[must_use]
+    pub const fn col(self) -> u8 {
+        self.0 % SIDE
+    }
+
+    /// Reads a cell written `a1` to `n14`.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Cell> {
+        let mut chars = text.chars();
+        let letter = chars.next()?;
+        if !('a'..='n').contains(&letter) {
+            return None;
+        }
+        let digits = chars.as_str();
+        let number: u8 = digits.parse().ok()?;
+        if !(1..=SIDE).contains(&number) || digits.starts_with('0') {
+            return None;
+        }
+        Some(Cell::at(number - 1, letter as u8 - b'a'))
+    }
 }
 
-/// The column of a cell.
-#[must_use]
-pub const fn col(c: Cell) -> u8 {
-    c % SIDE
+impl fmt::Display for Cell {
+    /// `f7`: the column letter, then the row number from 1.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
+    }
 }
 
-/// The cell at `(row, col)`.
-#[must_use]
-pub const fn at(r: u8, c: u8) -> Cell {
-    r * SIDE + c
+impl fmt::Debug for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl Serialize for Cell {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let i = u8::deserialize(d)?;
+        Cell::new(i)
+            .ok_or_else(|| serde::de::Error::custom(format!("cell {i} is off the board (0-195)")))
+    }
 }
 
 /// A set of cells of one board.
@@ -48,9 +137,10 @@ impl Bits {
     /// Every cell of the board.
     pub const FULL: Bits = Bits([FULL_WORD, FULL_WORD, FULL_WORD, FULL_WORD & 0xFFFF_FFFF]);
 
+    #[inline]
     const fn slot(c: Cell) -> (usize, u32) {
-        let r = row(c);
-        ((r / 4) as usize, ((r % 4) as u32) * 16 + col(c) as u32)
+        let r = c.row();
+        ((r / 4) as usize, ((r % 4) as u32) * 16 + c.col() as u32)
     }
 
     /// The set holding only `c`.
@@ -70,6 +160,7 @@ impl Bits {
     }
 
     /// Adds `c`.
+    #[inline]
     pub fn set(&mut self, c: Cell) {
         let (w, b) = Bits::slot(c);
         self.0[w] |= 1 << b;
@@ -101,7 +192,7 @@ impl Bits {
     /// The up-to-8 in-board cells around `c`, without `c` (sections 7.1, 8 E4, 11.3).
     #[must_use]
     pub fn around(c: Cell) -> Bits {
-        let mut b = Bits::rect(i32::from(row(c)) - 1, i32::from(col(c)) - 1, 3, 3);
+        let mut b = Bits::rect(i32::from(c.row()) - 1, i32::from(c.col()) - 1, 3, 3);
         b.unset(c);
         b
     }
@@ -142,7 +233,7 @@ impl Bits {
                 if words[w] != 0 {
                     let b = words[w].trailing_zeros();
                     words[w] &= words[w] - 1;
-                    return Some(at(w as u8 * 4 + (b / 16) as u8, (b % 16) as u8));
+                    return Some(Cell::of_bit(w, b));
                 }
                 w += 1;
             }
@@ -167,7 +258,7 @@ impl Bits {
                     x &= x - 1;
                 }
                 let b = x.trailing_zeros();
-                return Some(at(w as u8 * 4 + (b / 16) as u8, (b % 16) as u8));
+                return Some(Cell::of_bit(w, b));
             }
             n -= k;
         }
@@ -232,17 +323,19 @@ mod tests {
     fn full_board_has_196_cells_in_row_major_order() {
         assert_eq!(Bits::FULL.count(), 196);
         let cells: Vec<Cell> = Bits::FULL.iter().collect();
-        assert_eq!(cells, (0..196).collect::<Vec<Cell>>());
-        assert_eq!(Bits::FULL.nth(195), Some(195));
+        assert_eq!(cells, Cell::all().collect::<Vec<Cell>>());
+        assert_eq!(Bits::FULL.nth(195), Cell::new(195));
         assert_eq!(Bits::FULL.nth(196), None);
+        assert_eq!(Cell::new(196), None);
+        assert!(serde_json::from_str::<Cell>("196").is_err());
     }
 
     #[test]
     fn rectangles_and_neighbourhoods_clip_at_edges() {
         assert_eq!(Bits::rect(12, 12, 3, 3).count(), 4);
-        assert_eq!(Bits::around(at(0, 0)).count(), 3);
-        assert_eq!(Bits::around(at(5, 5)).count(), 8);
-        assert_eq!(Bits::around(at(13, 7)).count(), 5);
+        assert_eq!(Bits::around(Cell::at(0, 0)).count(), 3);
+        assert_eq!(Bits::around(Cell::at(5, 5)).count(), 8);
+        assert_eq!(Bits::around(Cell::at(13, 7)).count(), 5);
         assert_eq!((!Bits::rect(0, 0, 14, 7)).count(), 98);
     }
 }

@@ -7,7 +7,7 @@
 //! are water, torpedo lanes and charges agree, sonar and radar areas show the same marks, no hidden
 //! ship is fully hit, no deflected cell is the corvette's. The model reads only what the viewer
 //! knows, so the sample depends on the viewer's information and the generator alone; the true
-//! layout is never used, not even as a fallback (issue 7).
+//! layout is never used, not even as a fallback.
 //!
 //! The search is a randomized backtracking over piece footprints. While a required cell is
 //! uncovered it branches on the one with the fewest footprints able to cover it (in random order);
@@ -25,8 +25,12 @@
 use rand::Rng;
 use rand::seq::SliceRandom;
 
-use crate::action::{CORVETTE, Order, PIECES, SHIPS, SUBMARINE, footprint, is_buoy};
+use plateau_engine::Seat;
+
+use crate::ability::Ability;
+use crate::action::Order;
 use crate::bits::{Bits, CELLS, Cell};
+use crate::piece::{Piece, Ship};
 use crate::state::{Naval, Phase};
 
 /// Randomized attempts per board; the last one runs without a node budget.
@@ -65,8 +69,8 @@ struct Forbid {
 
 /// One backtracking search over the hidden pieces of one board.
 struct Search {
-    /// Hidden piece ids, in piece order.
-    hidden: Vec<u8>,
+    /// The hidden pieces, in piece order.
+    hidden: Vec<Piece>,
     /// Allowed footprints of each hidden piece, as (top-left cell, vertical, cells).
     candidates: Vec<Vec<(Cell, bool, Bits)>>,
     /// Cells to cover.
@@ -90,48 +94,46 @@ struct Cover {
 
 impl Naval {
     /// See the module documentation.
-    pub(crate) fn sample_for<R: Rng + ?Sized>(&self, viewer: u8, rng: &mut R) -> Naval {
+    pub(crate) fn sample_for<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Naval {
         self.sample_with(viewer, BUDGET, rng)
     }
 
     /// `sample_for` with `budget` search nodes for each attempt but the last (0: the complete
     /// search alone).
-    fn sample_with<R: Rng + ?Sized>(&self, viewer: u8, budget: usize, rng: &mut R) -> Naval {
+    fn sample_with<R: Rng + ?Sized>(&self, viewer: Seat, budget: usize, rng: &mut R) -> Naval {
         let mut g = self.clone();
-        if matches!(self.phase, Phase::Over { .. }) {
+        if matches!(self.phase, Phase::Over { .. }) || viewer.index() >= 4 {
             return g;
         }
-        for t in 0..4usize {
-            if t == viewer as usize || self.boards[t].out || viewer >= 4 {
+        for t in Seat::all(4) {
+            if t == viewer || self.board(t).out {
                 continue;
             }
-            self.resample_board(&mut g, viewer as usize, t, budget, rng);
-            let b = &mut g.boards[t];
-            for k in 0..SHIPS {
-                if !b.is_sunk(k as u8) {
-                    b.energy[k] = 25 * rng.random_range(0..=40u16);
+            self.resample_board(&mut g, viewer, t, budget, rng);
+            let b = &mut g.boards[t.index()];
+            for k in Ship::ALL {
+                if !b.is_sunk(k) {
+                    b.energy[k.index()] = 25 * rng.random_range(0..=40u16);
                 }
             }
         }
         // What other seats did in placement and where they scanned is not in the viewer's
         // observation (section 13 shows the last turn only): forgotten, so the sample reads the
         // observation alone.
-        if viewer < 4 {
-            for u in (0..4).filter(|&u| u != viewer as usize) {
-                g.boards[u].moves = 0;
-                g.scans[u] = Default::default();
-            }
+        for u in Seat::all(4).filter(|&u| u != viewer) {
+            g.boards[u.index()].moves = 0;
+            g.scans[u.index()] = Default::default();
         }
         // Another seat's orders not yet resolved are its secret: they become passes.
         if matches!(self.phase, Phase::Battle) && self.current != viewer {
             let from = if self.turn.resolving {
-                self.turn.cursor + 1
+                self.turn.cursor.and_then(Ship::next)
             } else {
-                0
+                Some(Ship::Carrier)
             };
-            for k in from as usize..SHIPS {
-                if g.turn.given & 1 << k != 0 {
-                    g.turn.orders[k] = Order::Pass;
+            for k in Ship::ALL.into_iter().skip_while(|&k| Some(k) != from) {
+                if g.turn.has_order(k) {
+                    g.turn.orders[k.index()] = Order::Pass;
                 }
             }
         }
@@ -143,14 +145,14 @@ impl Naval {
     fn resample_board<R: Rng + ?Sized>(
         &self,
         g: &mut Naval,
-        viewer: usize,
-        t: usize,
+        viewer: Seat,
+        t: Seat,
         budget: usize,
         rng: &mut R,
     ) {
         let (fixed, mut search) = self.model(viewer, t);
         if search.solve(fixed, budget, rng) {
-            let nb = &mut g.boards[t];
+            let nb = &mut g.boards[t.index()];
             for (i, &p) in search.hidden.iter().enumerate() {
                 if let Some((c, v, m)) = search.placed[i] {
                     nb.put(p, c, v, m);
@@ -163,22 +165,23 @@ impl Naval {
     /// The constraint model of board `t` as `viewer` knows it: the cells of the pieces known
     /// exactly, and a search over the other pieces with their allowed footprints (unshuffled) and
     /// the cells they must cover. Reads only what the viewer may know (section 13).
-    fn model(&self, viewer: usize, t: usize) -> (Bits, Search) {
-        let b = &self.boards[t];
-        let scan = self.scans[viewer][t];
+    fn model(&self, viewer: Seat, t: Seat) -> (Bits, Search) {
+        let b = self.board(t);
+        let scan = self.scans[viewer.index()][t.index()];
         let resolved = b.resolved();
         // Fixed pieces: known to the viewer exactly.
         let sunk_buoys = b.sunk_buoys();
         let mut fixed = Bits::EMPTY;
         let mut hidden = Vec::new();
-        for p in 0..b.placed {
-            let m = b.masks[p as usize];
-            let known = if is_buoy(p) {
-                m.meets(sunk_buoys) || m.within(scan.satellite)
-            } else {
-                b.is_sunk(p)
-                    || (p == crate::action::FRIGATE && b.frigate_shown)
-                    || (p != SUBMARINE && m.meets(scan.satellite))
+        for p in b.placed_pieces() {
+            let m = b.mask(p);
+            let known = match p.ship() {
+                None => m.meets(sunk_buoys) || m.within(scan.satellite),
+                Some(k) => {
+                    b.is_sunk(k)
+                        || (k == Ship::Frigate && b.frigate_shown)
+                        || (k != Ship::Submarine && m.meets(scan.satellite))
+                }
             };
             if known {
                 fixed |= m;
@@ -186,9 +189,8 @@ impl Naval {
                 hidden.push(p);
             }
         }
-        let ships = (0..SHIPS).fold(Bits::EMPTY, |a, k| a | b.masks[k]);
-        let sonar_marks = ships & scan.sonar;
-        let radar_marks = (b.occ & !b.masks[SUBMARINE as usize]) & scan.radar;
+        let sonar_marks = b.ships() & scan.sonar;
+        let radar_marks = (b.occ & !b.mask(Piece::Submarine)) & scan.radar;
         // Hit cells whose neighbours are all resolved are not buoys (they would show sunk).
         let mut not_buoy = Bits::EMPTY;
         for c in b.hit.iter() {
@@ -218,26 +220,30 @@ impl Naval {
         let mut candidates = Vec::with_capacity(hidden.len());
         for &p in &hidden {
             let mut bad = forbid.all;
-            if is_buoy(p) {
+            if p.is_buoy() {
                 bad |= forbid.buoy;
             } else {
                 bad |= forbid.ship;
-                bad |= if p == SUBMARINE {
+                bad |= if p == Piece::Submarine {
                     forbid.sub
                 } else {
                     forbid.surface
                 };
-                if p == CORVETTE {
+                if p == Piece::Corvette {
                     bad |= forbid.corvette;
                 }
             }
             let mut list = Vec::new();
-            let orientations: &[bool] = if is_buoy(p) { &[false] } else { &[false, true] };
+            let orientations: &[bool] = if p.is_buoy() {
+                &[false]
+            } else {
+                &[false, true]
+            };
             for &v in orientations {
-                for c in 0..CELLS as Cell {
-                    if let Some(m) = footprint(p, c, v)
+                for c in Cell::all() {
+                    if let Some(m) = p.footprint(c, v)
                         && !m.meets(bad)
-                        && (is_buoy(p) || !m.within(b.hit))
+                        && (p.is_buoy() || !m.within(b.hit))
                     {
                         list.push((c, v, m));
                     }
@@ -260,18 +266,18 @@ impl Naval {
     /// unseen since it was cast: an unsunk ship but the corvette (10.1) whose 3x3 holds no cell
     /// but the corvette's resolved since. Should the sample leave no such cell, the shield goes on
     /// any cell of those ships, so its true place never shows through.
-    fn recentre_shield<R: Rng + ?Sized>(&self, g: &mut Naval, t: usize, rng: &mut R) {
-        let b = &g.boards[t];
+    fn recentre_shield<R: Rng + ?Sized>(&self, g: &mut Naval, t: Seat, rng: &mut R) {
+        let b = g.board(t);
         if !b.shield.active || b.shield.public {
             return;
         }
         let since = b.resolved() & !b.shield.cast_resolved;
-        let corvette = b.masks[CORVETTE as usize];
-        let centres = g.shield_centres(t as u8);
+        let corvette = b.mask(Piece::Corvette);
+        let centres = g.shield_centres(t);
         let unseen: Vec<Cell> = centres
             .iter()
             .filter(|&c| {
-                let area = crate::action::Ability::Shield.area(c, false);
+                let area = Ability::Shield.area(c, false);
                 !(area & !corvette).meets(since)
             })
             .collect();
@@ -282,16 +288,18 @@ impl Naval {
         };
         if options.is_empty() {
             // Every ship able to hold a shield is sunk: they are public, so any of their cells.
-            options = (0..CORVETTE)
-                .fold(Bits::EMPTY, |a, k| a | b.masks[k as usize])
+            options = Ship::ALL
+                .into_iter()
+                .filter(|&k| k != Ship::Corvette)
+                .fold(Bits::EMPTY, |a, k| a | b.mask(k.piece()))
                 .iter()
                 .collect();
         }
         options.shuffle(rng);
         let Some(&c) = options.first() else { return };
-        let s = &mut g.boards[t].shield;
+        let s = &mut g.boards[t.index()].shield;
         s.centre = c;
-        s.area = crate::action::Ability::Shield.area(c, false);
+        s.area = Ability::Shield.area(c, false);
     }
 }
 
@@ -335,14 +343,14 @@ impl Search {
     }
 
     /// Whether footprint `m` of piece `p` is free and covers no required cell of the wrong kind.
-    fn fits(&self, p: u8, m: Bits, occupied: Bits) -> bool {
+    fn fits(&self, p: Piece, m: Bits, occupied: Bits) -> bool {
         if m.meets(occupied) {
             return false;
         }
         let n = &self.need;
-        let wrong_kind = if is_buoy(p) {
+        let wrong_kind = if p.is_buoy() {
             n.ship | n.sub
-        } else if p == SUBMARINE {
+        } else if p == Piece::Submarine {
             n.contact
         } else {
             n.sub
@@ -354,7 +362,7 @@ impl Search {
     /// one is branched on (the others would repeat the same subtrees).
     fn represents(&self, i: usize) -> bool {
         let p = self.hidden[i];
-        !is_buoy(p) || !(0..i).any(|j| is_buoy(self.hidden[j]) && self.placed[j].is_none())
+        !p.is_buoy() || !(0..i).any(|j| self.hidden[j].is_buoy() && self.placed[j].is_none())
     }
 
     /// Places the unplaced pieces given `occupied` cells and what is covered so far; `false` when
@@ -404,10 +412,10 @@ impl Search {
                 return false;
             }
             best[0] += top[0];
-            if !is_buoy(p) {
+            if !p.is_buoy() {
                 best[1] += top[1];
             }
-            if p == SUBMARINE {
+            if p == Piece::Submarine {
                 best[2] += top[2];
             } else {
                 best[3] += top[3];
@@ -451,10 +459,10 @@ impl Search {
         let mut counts = [0u16; CELLS];
         for &(i, j) in &options {
             for c in (self.candidates[i][j].2 & missing).iter() {
-                counts[c as usize] += 1;
+                counts[c.index()] += 1;
             }
         }
-        let Some(c) = missing.iter().min_by_key(|&c| counts[c as usize]) else {
+        let Some(c) = missing.iter().min_by_key(|&c| counts[c.index()]) else {
             return false;
         };
         options.retain(|&(i, j)| self.candidates[i][j].2.has(c));
@@ -483,9 +491,13 @@ impl Search {
         let m = slot.2;
         let next = Cover {
             any: cov.any | m,
-            ship: if is_buoy(p) { cov.ship } else { cov.ship | m },
-            sub: if p == SUBMARINE { cov.sub | m } else { cov.sub },
-            contact: if p == SUBMARINE {
+            ship: if p.is_buoy() { cov.ship } else { cov.ship | m },
+            sub: if p == Piece::Submarine {
+                cov.sub | m
+            } else {
+                cov.sub
+            },
+            contact: if p == Piece::Submarine {
                 cov.contact
             } else {
                 cov.contact | m
@@ -500,12 +512,9 @@ impl Search {
     }
 }
 
-/// Keeps the compiler honest about the piece count the search assumes.
-const _: () = assert!(PIECES == 9);
-
 #[cfg(test)]
 mod tests {
-    use plateau_engine::{Game, Seat, Viewer};
+    use plateau_engine::{Game, Viewer};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -525,34 +534,33 @@ mod tests {
     fn the_true_layout_satisfies_the_model() {
         let mut boards = 0;
         for g in late_states(8) {
-            for v in 0..4 {
-                for t in 0..4 {
-                    if v == t || g.boards[v].out || g.boards[t].out {
+            for v in Seat::all(4) {
+                for t in Seat::all(4) {
+                    if v == t || g.board(v).out || g.board(t).out {
                         continue;
                     }
                     let (fixed, search) = g.model(v, t);
-                    let b = &g.boards[t];
-                    let truth: Vec<Bits> =
-                        search.hidden.iter().map(|&p| b.masks[p as usize]).collect();
+                    let b = g.board(t);
+                    let truth: Vec<Bits> = search.hidden.iter().map(|&p| b.mask(p)).collect();
                     let mut cover = Bits::EMPTY;
                     let (mut ship, mut sub, mut contact) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
                     for (i, &p) in search.hidden.iter().enumerate() {
                         let m = truth[i];
                         assert!(
                             search.candidates[i].iter().any(|&(_, _, c)| c == m),
-                            "board {t} for {v}: piece {p} at its true place is not allowed"
+                            "board {t} for {v}: piece {p:?} at its true place is not allowed"
                         );
                         let others = truth
                             .iter()
                             .enumerate()
                             .filter(|&(j, _)| j != i)
                             .fold(fixed, |a, (_, &o)| a | o);
-                        assert!(search.fits(p, m, others), "board {t} for {v}: piece {p}");
+                        assert!(search.fits(p, m, others), "board {t} for {v}: piece {p:?}");
                         cover |= m;
-                        if !is_buoy(p) {
+                        if !p.is_buoy() {
                             ship |= m;
                         }
-                        if p == SUBMARINE {
+                        if p == Piece::Submarine {
                             sub |= m;
                         } else {
                             contact |= m;
@@ -575,8 +583,8 @@ mod tests {
         let mut other = ChaCha8Rng::seed_from_u64(5);
         let mut compared = 0;
         for (n, g) in late_states(4).iter().enumerate() {
-            for s in 0..4u8 {
-                if g.boards[s as usize].out {
+            for s in Seat::all(4) {
+                if g.board(s).out {
                     continue;
                 }
                 let h = g.sample_for(s, &mut other);
@@ -584,8 +592,7 @@ mod tests {
                 let b = h.sample_with(s, 0, &mut ChaCha8Rng::seed_from_u64(n as u64));
                 let json = |x: &Naval| serde_json::to_string(x).unwrap();
                 assert_eq!(json(&a), json(&b), "state {n}, seat {s}");
-                let seen =
-                    |x: &Naval| serde_json::to_string(&x.observe(Viewer::Seat(Seat(s)))).unwrap();
+                let seen = |x: &Naval| serde_json::to_string(&x.observe(Viewer::Seat(s))).unwrap();
                 assert_eq!(seen(&a), seen(g), "state {n}, seat {s}");
                 compared += 1;
             }

@@ -10,14 +10,32 @@
 //! - `observe` is the secrecy choke point (section 13) and `determinize` samples hidden layouts
 //!   consistent with what a seat has seen.
 //!
-//! Modules: `bits` (bit boards), `action` (pieces, areas, notation), `state` (the rules),
-//! `observe` (views), `determinize` (sampling for bots), `random` (fast random orders).
+//! Modules, each beside its sections of the rules:
+//! - `bits`: cells and 14x14 bit boards; `piece`: ships, buoys, footprints (section 2);
+//!   `ability`: the specials' areas and torpedo directions (3, 6.5, 9); `action`: orders, actions
+//!   and their notation (13b).
+//! - `config`: every `[ruling: ours]` figure; `board`: one seat's board; `state`: the game, its
+//!   phases and the course of a turn (4, 5); `orders`: which orders are legal, one source for the
+//!   list, the check and random orders (5-10); `energy` (8); `resolve`: the plan resolving, the
+//!   end of a turn and of the game (5.6-12).
+//! - `position`: the versioned position format `naval/1` (docs/naval-position.md), also the
+//!   serialized state, read back checked.
+//! - `observe`: views (13) and the terminal drawing; `determinize`: sampling for bots; `random`:
+//!   fast random actions.
 
+pub mod ability;
 pub mod action;
 pub mod bits;
+pub mod board;
+pub mod config;
 mod determinize;
+mod energy;
 pub mod observe;
+pub mod orders;
+pub mod piece;
+mod position;
 pub mod random;
+mod resolve;
 pub mod state;
 
 use plateau_engine::{
@@ -26,11 +44,14 @@ use plateau_engine::{
 };
 use rand::Rng;
 
-pub use action::{Ability, Action, Dir, Order};
+pub use ability::{Ability, Dir};
+pub use action::{Action, Order};
+pub use bits::Cell;
+pub use config::Config;
 pub use observe::Observation;
-pub use state::{Config, Naval, Phase};
-
-use action::{PIECES, SHIPS, footprint, is_buoy};
+pub use piece::{Piece, Ship};
+pub use position::FORMAT as POSITION_FORMAT;
+pub use state::{Naval, Phase};
 
 impl Game for Naval {
     type Action = Action;
@@ -56,36 +77,14 @@ impl Game for Naval {
         Naval::start(config)
     }
 
-    /// The position text is the state's JSON (rules/naval.md section 13b: "the full state
-    /// serialises to JSON"); the configuration travels inside it.
-    fn parse_position(_config: &Config, text: &str) -> Result<Naval, SetupError> {
-        let g: Naval = serde_json::from_str(text).map_err(|e| {
-            let token: String = text.chars().take(40).collect();
-            SetupError::position(token, format!("not a Bataille Navale state: {e}"))
-        })?;
-        g.config.validate()?;
-        for (s, b) in g.boards.iter().enumerate() {
-            let mut occ = bits::Bits::EMPTY;
-            for p in 0..b.placed.min(PIECES as u8) {
-                let v = b.vertical & 1 << p != 0;
-                let m = footprint(p, b.at[p as usize], v && !is_buoy(p));
-                if m != Some(b.masks[p as usize]) || m.is_some_and(|m| m.meets(occ)) {
-                    return Err(SetupError::impossible(
-                        format!("boards[{s}]"),
-                        format!(
-                            "piece {} has an impossible footprint",
-                            action::PIECE_NAMES[p as usize]
-                        ),
-                    ));
-                }
-                occ |= b.masks[p as usize];
-            }
-        }
-        Ok(g)
+    /// The position text is the `naval/1` document (docs/naval-position.md), read checked;
+    /// `config` serves when the document names none.
+    fn parse_position(config: &Config, text: &str) -> Result<Naval, SetupError> {
+        Naval::read_position(config, text)
     }
 
     fn format_position(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        self.position_text()
     }
 
     fn seats(&self) -> usize {
@@ -101,7 +100,7 @@ impl Game for Naval {
                     .collect::<SeatSet>(),
             ),
             Phase::Battle if self.turn.rocket.is_some() => ToAct::Chance,
-            Phase::Battle => ToAct::Player(Seat(self.current)),
+            Phase::Battle => ToAct::Player(self.current),
             Phase::Over { .. } => ToAct::Terminal,
         }
     }
@@ -111,24 +110,27 @@ impl Game for Naval {
         if !self.to_act().allows(Actor::Seat(seat)) {
             return;
         }
-        let s = seat.index();
         match self.phase {
             Phase::Placement => {
                 out.push(Action::Ready);
-                if self.boards[s].moves >= self.config.placement_moves {
+                if self.board(seat).moves >= self.config.placement_moves {
                     return;
                 }
                 let mut choices = Vec::new();
-                for p in 0..PIECES as u8 {
-                    self.layout_choices(s, p, &mut choices);
+                for piece in Piece::ALL {
+                    self.layout_choices(seat, piece, &mut choices);
                     out.extend(choices.iter().map(|&(cell, vertical, _)| Action::Place {
-                        piece: p,
+                        piece,
                         cell,
                         vertical,
                     }));
                 }
             }
-            Phase::Battle => self.list_orders(seat.0, self.turn.next, out),
+            Phase::Battle => {
+                if let Some(ship) = self.turn.next {
+                    self.list_orders(seat, ship, out);
+                }
+            }
             _ => {}
         }
     }
@@ -136,16 +138,15 @@ impl Game for Naval {
     fn chance_outcomes(&self, out: &mut Vec<(Action, f64)>) {
         out.clear();
         match self.phase {
-            Phase::Layout { next } => {
-                let (s, p) = (next / 9, next % 9);
+            Phase::Layout { seat, piece } => {
                 let mut choices = Vec::new();
-                self.layout_choices(s as usize, p, &mut choices);
+                self.layout_choices(seat, piece, &mut choices);
                 let prob = 1.0 / choices.len() as f64;
                 out.extend(choices.iter().map(|&(cell, vertical, _)| {
                     (
                         Action::Layout {
-                            seat: s,
-                            piece: p,
+                            seat,
+                            piece,
                             cell,
                             vertical,
                         },
@@ -154,7 +155,7 @@ impl Game for Naval {
                 }));
             }
             Phase::FirstPlayer => {
-                out.extend((0..4).map(|seat| (Action::First { seat }, 0.25)));
+                out.extend(Seat::all(4).map(|seat| (Action::First { seat }, 0.25)));
             }
             Phase::Battle => {
                 if let Some(cell) = self.turn.rocket {
@@ -174,7 +175,7 @@ impl Game for Naval {
             return Err(IllegalAction::NotToAct { actor });
         }
         let seat = match actor {
-            Actor::Seat(s) => Some(s.0),
+            Actor::Seat(s) => Some(s),
             Actor::Chance => None,
         };
         // Checks come before any change, so a refusal leaves the state as it was.
@@ -186,7 +187,7 @@ impl Game for Naval {
 
     fn apply_legal(&mut self, actor: Actor, action: &Action) {
         let seat = match actor {
-            Actor::Seat(s) => Some(s.0),
+            Actor::Seat(s) => Some(s),
             Actor::Chance => None,
         };
         if let Err(e) = self.play(seat, action, false) {
@@ -203,7 +204,7 @@ impl Game for Naval {
     }
 
     fn determinize<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Naval {
-        self.sample_for(viewer.0, rng)
+        self.sample_for(viewer, rng)
     }
 
     fn format_action(&self, action: &Action) -> String {
@@ -218,11 +219,11 @@ impl Game for Naval {
     /// player and rocket cells are public; an order is seen by its seat only when given (everyone
     /// learns it from the observation's announcements once it resolves, a shield without its centre).
     fn display_action(&self, actor: Actor, action: &Action, viewer: Viewer) -> Option<String> {
-        let own = |seat: u8| viewer == Viewer::Seat(Seat(seat));
+        let own = |seat: Seat| viewer == Viewer::Seat(seat);
         let visible = match (*action, actor) {
             (Action::Ready | Action::First { .. } | Action::Rocket { .. }, _) => true,
             (Action::Layout { seat, .. }, _) => own(seat),
-            (Action::Place { .. } | Action::Order { .. }, Actor::Seat(s)) => own(s.0),
+            (Action::Place { .. } | Action::Order { .. }, Actor::Seat(s)) => own(s),
             (Action::Place { .. } | Action::Order { .. }, Actor::Chance) => false,
         };
         visible.then(|| self.format_action(action))
@@ -238,8 +239,8 @@ impl Game for Naval {
             return Err(IllegalAction::GameOver);
         }
         match ending {
-            Ending::Resign(seat) if seat.index() < 4 && !self.boards[seat.index()].out => {
-                self.resign(seat.0);
+            Ending::Resign(seat) if seat.index() < 4 && !self.board(seat).out => {
+                self.resign(seat);
                 Ok(())
             }
             Ending::Resign(seat) => Err(IllegalAction::rule(format!(
@@ -270,8 +271,10 @@ impl Game for Naval {
         let acts = self.to_act().allows(Actor::Seat(seat));
         Some(match self.phase {
             Phase::Placement if acts => vec![Action::Ready],
-            Phase::Battle if acts => (self.turn.next..SHIPS as u8)
-                .filter(|&k| !self.boards[seat.index()].is_sunk(k))
+            Phase::Battle if acts => Ship::ALL
+                .into_iter()
+                .skip_while(|&k| Some(k) != self.turn.next)
+                .filter(|&k| !self.board(seat).is_sunk(k))
                 .map(|ship| Action::Order {
                     ship,
                     order: Order::Pass,

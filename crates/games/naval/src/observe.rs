@@ -7,10 +7,12 @@
 use plateau_engine::{Outcome, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 
-use crate::action::{
-    Ability, Order, PIECE_NAMES, PIECES, SHIPS, SUBMARINE, cell_name, format_order, is_buoy,
-};
-use crate::bits::{Bits, at};
+use plateau_engine::Seat;
+
+use crate::ability::Ability;
+use crate::action::{Order, format_order};
+use crate::bits::{Bits, Cell};
+use crate::piece::{Piece, Ship};
 use crate::state::{Naval, Phase, Resolution};
 
 /// One piece as shown: name, position in notation (`c3h`, `k10`) and cells.
@@ -27,8 +29,8 @@ pub struct PieceView {
 /// A block on a board: owner and cells (section 7.7, public).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct BlockView {
-    /// Owner seat, 0-based.
-    pub owner: u8,
+    /// Owner seat (0-based in JSON).
+    pub owner: Seat,
     /// Blocked cells.
     pub cells: Vec<String>,
 }
@@ -58,8 +60,8 @@ pub struct IntelView {
 /// One board as the viewer may see it.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct BoardView {
-    /// Owner seat, 0-based.
-    pub seat: u8,
+    /// Owner seat (0-based in JSON).
+    pub seat: Seat,
     /// Placement: ready (public).
     pub ready: bool,
     /// Eliminated.
@@ -107,8 +109,8 @@ pub struct BoardView {
 /// One resolved order as announced (section 13).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct AnnouncementView {
-    /// Acting seat, 0-based.
-    pub seat: u8,
+    /// Acting seat (0-based in JSON).
+    pub seat: Seat,
     /// The order in notation (a shield without its centre unless the viewer cast it).
     pub order: String,
     /// `done`, `cancelled`, `wasted`, `fizzled` or `exploded <cell>`.
@@ -118,16 +120,16 @@ pub struct AnnouncementView {
 /// What one viewer may know of the state.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Observation {
-    /// The viewing seat, 0-based; `None` for a spectator.
-    pub viewer: Option<u8>,
+    /// The viewing seat (0-based in JSON); `None` for a spectator.
+    pub viewer: Option<Seat>,
     /// `layout`, `placement`, `first_player`, `battle` or `over`.
     pub phase: String,
     /// Who acts.
     pub to_act: ToAct,
     /// Battle: whose turn it is.
-    pub current: Option<u8>,
+    pub current: Option<Seat>,
     /// Battle: the first player.
-    pub first: Option<u8>,
+    pub first: Option<Seat>,
     /// Rounds completed.
     pub rounds: u16,
     /// The four boards.
@@ -139,30 +141,48 @@ pub struct Observation {
     /// The viewer's ship to order next (only while it is the viewer's turn).
     pub next_ship: Option<String>,
     /// A rocket cell awaiting its draw: `(board, cell)`.
-    pub rocket: Option<(u8, String)>,
+    pub rocket: Option<(Seat, String)>,
     /// Eliminated seats, first out first.
-    pub eliminated: Vec<u8>,
+    pub eliminated: Vec<Seat>,
     /// The result once the game is over.
     pub outcome: Option<Outcome>,
 }
 
 fn names(b: Bits) -> Vec<String> {
-    b.iter().map(cell_name).collect()
+    b.iter().map(|c| c.to_string()).collect()
 }
 
-fn piece_view(g: &Naval, s: usize, p: u8) -> PieceView {
-    let b = &g.boards[s];
-    let suffix = if is_buoy(p) {
+fn piece_view(g: &Naval, s: Seat, p: Piece) -> PieceView {
+    let b = g.board(s);
+    let suffix = if p.is_buoy() {
         ""
-    } else if g.is_vertical(s, p) {
+    } else if b.is_vertical(p) {
         "v"
     } else {
         "h"
     };
     PieceView {
-        piece: PIECE_NAMES[p as usize].to_owned(),
-        at: format!("{}{suffix}", cell_name(b.at[p as usize])),
-        cells: names(b.masks[p as usize]),
+        piece: p.name().to_owned(),
+        at: format!("{}{suffix}", b.at[p.index()]),
+        cells: names(b.mask(p)),
+    }
+}
+
+/// The letter of a piece on the terminal board: `A` carrier, `C` cruiser, `B` battleship, `F`
+/// frigate, `S` submarine, `V` corvette, `O` buoy (lower case on its owner's board once hit).
+/// One letter per kind of piece, on the owner's board and for the pieces a satellite found
+/// alike, so a found buoy is not taken for the battleship, nor the carrier or the corvette for
+/// the cruiser.
+#[must_use]
+pub fn piece_letter(p: Piece) -> char {
+    match p.ship() {
+        Some(Ship::Carrier) => 'A',
+        Some(Ship::Cruiser) => 'C',
+        Some(Ship::Battleship) => 'B',
+        Some(Ship::Frigate) => 'F',
+        Some(Ship::Submarine) => 'S',
+        Some(Ship::Corvette) => 'V',
+        None => 'O',
     }
 }
 
@@ -173,11 +193,11 @@ impl Naval {
     pub fn observation(&self, viewer: Viewer) -> Observation {
         let over = matches!(self.phase, Phase::Over { .. });
         let me = match viewer {
-            Viewer::Seat(s) if (s.index()) < 4 && !self.boards[s.index()].out => Some(s.0),
+            Viewer::Seat(s) if s.index() < 4 && !self.board(s).out => Some(s),
             _ => None,
         };
         let battle = matches!(self.phase, Phase::Battle | Phase::Over { .. });
-        let boards = (0..4).map(|t| self.board_view(t, me, over)).collect();
+        let boards = Seat::all(4).map(|t| self.board_view(t, me, over)).collect();
         let last_turn = self
             .last_turn
             .iter()
@@ -188,7 +208,7 @@ impl Naval {
                     Resolution::Cancelled => "cancelled".to_owned(),
                     Resolution::Wasted => "wasted".to_owned(),
                     Resolution::Fizzled => "fizzled".to_owned(),
-                    Resolution::Exploded(c) => format!("exploded {}", cell_name(c)),
+                    Resolution::Exploded(c) => format!("exploded {c}"),
                 };
                 AnnouncementView {
                     seat: a.seat,
@@ -199,9 +219,10 @@ impl Naval {
             .collect();
         let my_turn = battle && me == Some(self.current) && !self.turn.resolving && !over;
         let plan = if my_turn {
-            (0..SHIPS as u8)
-                .filter(|k| self.turn.given & 1 << k != 0)
-                .map(|k| format_order(k, &self.turn.orders[k as usize], true))
+            Ship::ALL
+                .into_iter()
+                .filter(|&k| self.turn.has_order(k))
+                .map(|k| format_order(k, &self.turn.order(k), true))
                 .collect()
         } else {
             Vec::new()
@@ -209,8 +230,8 @@ impl Naval {
         let rocket =
             self.turn
                 .rocket
-                .and_then(|c| match self.turn.orders[self.turn.cursor as usize] {
-                    Order::Special { target, .. } => Some((target, cell_name(c))),
+                .and_then(|c| match self.turn.cursor.map(|k| self.turn.order(k)) {
+                    Some(Order::Special { target, .. }) => Some((target, c.to_string())),
                     _ => None,
                 });
         Observation {
@@ -230,63 +251,65 @@ impl Naval {
             boards,
             last_turn,
             plan,
-            next_ship: my_turn.then(|| PIECE_NAMES[self.turn.next as usize].to_owned()),
+            next_ship: self
+                .turn
+                .next
+                .filter(|_| my_turn)
+                .map(|k| k.name().to_owned()),
             rocket,
             eliminated: self.out_order.clone(),
             outcome: self.result(),
         }
     }
 
-    fn board_view(&self, t: usize, me: Option<u8>, over: bool) -> BoardView {
-        let b = &self.boards[t];
-        let own = me == Some(t as u8);
+    fn board_view(&self, t: Seat, me: Option<Seat>, over: bool) -> BoardView {
+        let b = self.board(t);
+        let own = me == Some(t);
         let open = own || b.out || over;
-        let sunk = (0..SHIPS as u8)
+        let sunk = Ship::ALL
+            .into_iter()
             .filter(|&k| b.is_sunk(k))
-            .map(|k| piece_view(self, t, k))
+            .map(|k| piece_view(self, t, k.piece()))
             .collect();
-        let blocks = (0..4u8)
-            .filter(|&o| !self.blocks[t][o as usize].is_empty())
+        let blocks = Seat::all(4)
+            .filter(|o| !self.blocks[t.index()][o.index()].is_empty())
             .map(|o| BlockView {
                 owner: o,
-                cells: names(self.blocks[t][o as usize]),
+                cells: names(self.blocks[t.index()][o.index()]),
             })
             .collect();
         let shield = (b.shield.active && (open || b.shield.public)).then(|| ShieldView {
             cells: names(b.shield.area),
             charges: b.shield.charges,
         });
-        let intel = me
-            .filter(|&v| v as usize != t && !b.out && !over)
-            .and_then(|v| {
-                let scan = self.scans[v as usize][t];
-                let all = scan.satellite | scan.sonar | scan.radar;
-                if all.is_empty() {
-                    return None;
-                }
-                let found = (0..PIECES as u8)
-                    .filter(|&p| {
-                        p != SUBMARINE
-                            && (p < b.placed)
-                            && if is_buoy(p) {
-                                b.masks[p as usize].within(scan.satellite)
-                            } else {
-                                b.masks[p as usize].meets(scan.satellite)
-                            }
-                    })
-                    .map(|p| piece_view(self, t, p))
-                    .collect();
-                let ships = (0..SHIPS).fold(Bits::EMPTY, |a, k| a | b.masks[k]);
-                let contacts = b.occ & !b.masks[SUBMARINE as usize];
-                Some(IntelView {
-                    found,
-                    sonar: names(ships & scan.sonar),
-                    radar: names(contacts & scan.radar),
-                    scanned: names(all),
+        let intel = me.filter(|&v| v != t && !b.out && !over).and_then(|v| {
+            let scan = self.scans[v.index()][t.index()];
+            let all = scan.satellite | scan.sonar | scan.radar;
+            if all.is_empty() {
+                return None;
+            }
+            let found = b
+                .placed_pieces()
+                .filter(|&p| {
+                    p != Piece::Submarine
+                        && if p.is_buoy() {
+                            b.mask(p).within(scan.satellite)
+                        } else {
+                            b.mask(p).meets(scan.satellite)
+                        }
                 })
-            });
+                .map(|p| piece_view(self, t, p))
+                .collect();
+            let contacts = b.occ & !b.mask(Piece::Submarine);
+            Some(IntelView {
+                found,
+                sonar: names(b.ships() & scan.sonar),
+                radar: names(contacts & scan.radar),
+                scanned: names(all),
+            })
+        });
         BoardView {
-            seat: t as u8,
+            seat: t,
             ready: b.ready,
             eliminated: b.out,
             emp_turns_left: b.emp_left,
@@ -296,9 +319,7 @@ impl Naval {
             deflected: names(b.deflected),
             sunk,
             sunk_buoys: names(b.sunk_buoys()),
-            revealed_frigate: b
-                .frigate_shown
-                .then(|| piece_view(self, t, crate::action::FRIGATE)),
+            revealed_frigate: b.frigate_shown.then(|| piece_view(self, t, Piece::Frigate)),
             blocks,
             shield_up: b.shield.active,
             shield,
@@ -306,7 +327,7 @@ impl Naval {
             torpedo_triggers: names(b.ship_known),
             charges_hit: names(b.sub_known),
             charges_clear: names(b.sub_clear),
-            fleet: open.then(|| (0..b.placed).map(|p| piece_view(self, t, p)).collect()),
+            fleet: open.then(|| b.placed_pieces().map(|p| piece_view(self, t, p)).collect()),
             energy: own.then(|| b.energy.to_vec()),
             moves: own.then_some(b.moves),
             intel,
@@ -314,8 +335,8 @@ impl Naval {
     }
 
     /// The terminal drawing for `viewer`: each board as that viewer knows it, then statuses.
-    /// Own board: `A` carrier, `C` cruiser, `B` battleship, `F` frigate, `S` submarine, `V`
-    /// corvette, `o` buoy, lower case when hit. Other boards: `.` unknown, `X` hit, `~` miss,
+    /// Own board and pieces a satellite found: the letters of `piece_letter`, lower case when
+    /// hit on the own board. Other boards: `.` unknown, `X` hit, `~` miss,
     /// `#` sunk ship, `@` sunk buoy, `+` blocked, `*` deflected, `?` detection contact.
     #[must_use]
     pub fn draw(&self, viewer: Viewer, color: bool) -> String {
@@ -328,7 +349,7 @@ impl Naval {
         let title = |t: usize| {
             let v = &obs.boards[t];
             let mut s = format!("seat {}", t + 1);
-            if obs.viewer == Some(t as u8) {
+            if obs.viewer == Some(Seat(t as u8)) {
                 s.push_str(" (you)");
             }
             if v.eliminated {
@@ -362,9 +383,10 @@ impl Naval {
             out.push('\n');
         }
         if let Some(v) = obs.viewer {
-            if let Some(e) = &obs.boards[v as usize].energy {
-                let parts: Vec<String> = (0..SHIPS)
-                    .map(|k| format!("{} {}", PIECE_NAMES[k], e[k]))
+            if let Some(e) = &obs.boards[v.index()].energy {
+                let parts: Vec<String> = Ship::ALL
+                    .iter()
+                    .map(|k| format!("{} {}", k.name(), e[k.index()]))
                     .collect();
                 out.push_str(&format!("energy: {}\n", parts.join(", ")));
             }
@@ -374,7 +396,9 @@ impl Naval {
                     out.push_str(&format!(" (given: {})", obs.plan.join("; ")));
                 }
                 out.push('\n');
-                let k = PIECE_NAMES.iter().position(|n| n == ship).unwrap_or(0) as u8;
+                let k = Piece::from_name(ship)
+                    .and_then(Piece::ship)
+                    .unwrap_or(Ship::Carrier);
                 let specials: Vec<String> = Ability::of_ship(k)
                     .iter()
                     .map(|a| format!("{} {}", a.name(), self.config.costs.of(*a)))
@@ -385,7 +409,7 @@ impl Naval {
         if !obs.last_turn.is_empty() {
             out.push_str("last turn:");
             for a in &obs.last_turn {
-                out.push_str(&format!(" [{}] {} ({});", a.seat + 1, a.order, a.result));
+                out.push_str(&format!(" [{}] {} ({});", a.seat, a.order, a.result));
             }
             out.push('\n');
         }
@@ -402,12 +426,11 @@ impl Naval {
         let v = &obs.boards[t];
         let mut g = vec![vec!['.'; 14]; 14];
         let mut put = |cells: &[String], ch: char| {
-            for name in cells {
-                if let Ok(c) = crate::action::parse_cell(name) {
-                    g[(c / 14) as usize][(c % 14) as usize] = ch;
-                }
+            for c in cells.iter().filter_map(|name| Cell::parse(name)) {
+                g[usize::from(c.row())][usize::from(c.col())] = ch;
             }
         };
+        let letter = |name: &str| Piece::from_name(name).map_or('?', piece_letter);
         for blk in &v.blocks {
             put(&blk.cells, '+');
         }
@@ -415,37 +438,21 @@ impl Naval {
             put(&intel.sonar, '?');
             put(&intel.radar, '?');
             for p in &intel.found {
-                put(
-                    &p.cells,
-                    p.piece.chars().next().unwrap_or('?').to_ascii_uppercase(),
-                );
+                put(&p.cells, letter(&p.piece));
             }
         }
         if let Some(f) = &v.revealed_frigate {
-            put(&f.cells, 'F');
+            put(&f.cells, piece_letter(Piece::Frigate));
         }
         if let Some(fleet) = &v.fleet {
             for p in fleet {
-                let ch = match p.piece.as_str() {
-                    "carrier" => 'A',
-                    "cruiser" => 'C',
-                    "battleship" => 'B',
-                    "frigate" => 'F',
-                    "submarine" => 'S',
-                    "corvette" => 'V',
-                    _ => 'O',
-                };
-                put(&p.cells, ch);
+                put(&p.cells, letter(&p.piece));
             }
             put(&v.misses, '~');
             put(&v.deflected, '*');
-            for r in 0..14u8 {
-                for c in 0..14u8 {
-                    if self.boards[t].hit.has(at(r, c)) {
-                        let ch = &mut g[r as usize][c as usize];
-                        *ch = ch.to_ascii_lowercase();
-                    }
-                }
+            for c in self.boards[t].hit.iter() {
+                let ch = &mut g[usize::from(c.row())][usize::from(c.col())];
+                *ch = ch.to_ascii_lowercase();
             }
             return g;
         }
@@ -457,5 +464,20 @@ impl Naval {
         }
         put(&v.sunk_buoys, '@');
         g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_piece_has_its_own_letter() {
+        let letters: Vec<char> = Piece::ALL.iter().map(|&p| piece_letter(p)).collect();
+        assert_eq!(letters, ['A', 'C', 'B', 'F', 'S', 'V', 'O', 'O', 'O']);
+        // The buoy is told from the battleship, the carrier and the corvette from the cruiser.
+        assert_ne!(piece_letter(Piece::Buoy1), piece_letter(Piece::Battleship));
+        assert_ne!(piece_letter(Piece::Carrier), piece_letter(Piece::Cruiser));
+        assert_ne!(piece_letter(Piece::Corvette), piece_letter(Piece::Cruiser));
     }
 }

@@ -2,14 +2,15 @@
 //! bots' rollouts).
 //!
 //! In battle a ship has up to ~1,800 legal orders (588 cells to shoot, hundreds of area aims);
-//! listing them for every order would dominate a playout. `random_action` counts each kind of
-//! order with bit-board popcounts, draws one index uniformly and decodes it, so it picks exactly
-//! the distribution of a uniform choice from `legal_actions`.
+//! listing them for every order would dominate a playout. `random_action` draws the order with
+//! `Naval::random_order` (the `orders` module), which counts each family of orders with bit-board
+//! popcounts, draws one index uniformly and decodes it: exactly the distribution of a uniform
+//! choice from `legal_actions`.
 
 use plateau_engine::{Actor, Game, Seat, ToAct};
 use rand::Rng;
 
-use crate::action::{Ability, Action, Order};
+use crate::action::Action;
 use crate::state::{Naval, Phase};
 
 impl Naval {
@@ -26,8 +27,7 @@ impl Naval {
         min_hits: u32,
     ) -> Vec<Naval> {
         let mut out = Vec::new();
-        let mut g =
-            Naval::start(&crate::state::Config::default()).expect("the default config is valid");
+        let mut g = Naval::start(&crate::Config::default()).expect("the default config is valid");
         let mut step = 0usize;
         while let Some((actor, a)) = g.random_action(rng) {
             g.apply_legal(actor, &a);
@@ -64,7 +64,7 @@ impl Naval {
                     return Some((
                         Actor::Chance,
                         Action::First {
-                            seat: rng.random_range(0..4),
+                            seat: Seat(rng.random_range(0..4)),
                         },
                     ));
                 }
@@ -82,126 +82,11 @@ impl Naval {
                 Some((Actor::Seat(seat), out[i]))
             }
             ToAct::Player(seat) => {
-                let ship = self.turn.next;
-                let order = self.random_order(seat.0, ship, rng);
+                let ship = self.turn.next?;
+                let order = self.random_order(seat, ship, rng);
                 Some((Actor::Seat(seat), Action::Order { ship, order }))
             }
         }
-    }
-
-    /// A uniformly random legal order for ship `ship` of seat `s` (the set `list_orders` writes).
-    fn random_order<R: Rng + ?Sized>(&self, s: u8, ship: u8, rng: &mut R) -> Order {
-        let opponents = (0..4u8).filter(|&t| t != s && !self.boards[t as usize].out);
-        let mut fire = [crate::bits::Bits::EMPTY; 4];
-        let mut total = 1u32;
-        for t in opponents.clone() {
-            fire[t as usize] = self.fire_targets(s, t);
-            total += fire[t as usize].count();
-        }
-        let energy = self.boards[s as usize].energy[ship as usize];
-        let abilities = Ability::of_ship(ship);
-        let mut counts = [0u32; 2];
-        for (i, ab) in abilities.iter().enumerate() {
-            if energy < self.config.costs.of(*ab) {
-                continue;
-            }
-            counts[i] = match ab {
-                Ability::Shield => self.shield_centres(s).count(),
-                Ability::Torpedo => opponents
-                    .clone()
-                    .map(|t| 14 * self.torpedo_dirs(s, t).count() as u32)
-                    .sum(),
-                Ability::Emp => opponents
-                    .clone()
-                    .filter(|&t| {
-                        self.boards[t as usize].emp_left == 0 && !self.boards[t as usize].immune
-                    })
-                    .count() as u32,
-                Ability::Bombing => {
-                    opponents.clone().count() as u32
-                        * (ab.aims(false).count() + ab.aims(true).count())
-                }
-                _ => opponents.clone().count() as u32 * ab.aims(false).count(),
-            };
-            total += counts[i];
-        }
-        let mut n = rng.random_range(0..total);
-        if n == 0 {
-            return Order::Pass;
-        }
-        n -= 1;
-        for t in opponents.clone() {
-            let k = fire[t as usize].count();
-            if n < k {
-                let cell = fire[t as usize].nth(n).unwrap_or(0);
-                return Order::Fire { target: t, cell };
-            }
-            n -= k;
-        }
-        for (i, &ab) in abilities.iter().enumerate() {
-            if n >= counts[i] {
-                n -= counts[i];
-                continue;
-            }
-            match ab {
-                Ability::Shield => {
-                    let cell = self.shield_centres(s).nth(n).unwrap_or(0);
-                    return Order::Special {
-                        ability: ab,
-                        target: s,
-                        cell,
-                        vertical: false,
-                    };
-                }
-                Ability::Torpedo => {
-                    for t in opponents.clone() {
-                        for dir in self.torpedo_dirs(s, t) {
-                            if n < 14 {
-                                return Order::Torpedo {
-                                    target: t,
-                                    dir,
-                                    lane: n as u8,
-                                };
-                            }
-                            n -= 14;
-                        }
-                    }
-                }
-                Ability::Emp => {
-                    let target = opponents
-                        .clone()
-                        .filter(|&t| {
-                            self.boards[t as usize].emp_left == 0 && !self.boards[t as usize].immune
-                        })
-                        .nth(n as usize)
-                        .unwrap_or(0);
-                    return Order::Emp { target };
-                }
-                _ => {
-                    let orientations: &[bool] = if ab == Ability::Bombing {
-                        &[false, true]
-                    } else {
-                        &[false]
-                    };
-                    for t in opponents.clone() {
-                        for &vertical in orientations {
-                            let aims = ab.aims(vertical);
-                            if n < aims.count() {
-                                let cell = aims.nth(n).unwrap_or(0);
-                                return Order::Special {
-                                    ability: ab,
-                                    target: t,
-                                    cell,
-                                    vertical,
-                                };
-                            }
-                            n -= aims.count();
-                        }
-                    }
-                }
-            }
-        }
-        Order::Pass
     }
 }
 
@@ -209,12 +94,13 @@ impl Naval {
 mod tests {
     use std::collections::HashSet;
 
-    use plateau_engine::{Game, Seat};
+    use plateau_engine::Game;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::Config;
+    use crate::action::Order;
+    use crate::{Ability, Config, Ship};
 
     /// Every sampled order is in the legal list, and with enough draws every kind shows up.
     #[test]
@@ -225,11 +111,11 @@ mod tests {
             let (actor, a) = g.random_action(&mut rng).unwrap();
             g.apply(actor, &a).unwrap();
         }
-        for e in &mut g.boards[g.current as usize].energy {
+        for e in &mut g.boards[g.current.index()].energy {
             *e = 1000;
         }
-        let seat = Seat(g.current);
-        for ship in 0..6 {
+        let seat = g.current;
+        for ship in Ship::ALL {
             let mut legal = Vec::new();
             g.legal_actions(seat, &mut legal);
             let legal: HashSet<Action> = legal.into_iter().collect();
@@ -241,11 +127,7 @@ mod tests {
                     kinds.insert(order.ability().map_or("plain", Ability::name));
                 }
             }
-            assert_eq!(
-                kinds.len(),
-                3,
-                "ship {ship}: pass or fire, and both specials"
-            );
+            assert_eq!(kinds.len(), 3, "{ship:?}: pass or fire, and both specials");
             g.apply(
                 Actor::Seat(seat),
                 &Action::Order {

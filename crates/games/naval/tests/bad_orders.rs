@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use plateau_engine::{Actor, Game, Seat};
 use plateau_naval::Naval;
-use plateau_naval::action::{CARRIER, CORVETTE, CRUISER, SUBMARINE};
+use plateau_naval::Ship;
 
 /// Applies `text` for the acting seat; asserts it is refused with a message containing `needle`
 /// and that the state's JSON is unchanged.
@@ -37,7 +37,7 @@ fn two_orders_for_one_ship() {
 #[test]
 fn special_without_energy() {
     let mut g = setup(["", "", "", ""], 0);
-    g.boards[0].energy[CARRIER as usize] = 399;
+    g.boards[0].energy[Ship::Carrier as usize] = 399;
     refused(
         &mut g,
         "carrier:bombing 2:k10h",
@@ -48,7 +48,7 @@ fn special_without_energy() {
 #[test]
 fn special_of_another_ship() {
     let mut g = setup(["", "", "", ""], 0);
-    g.boards[0].energy[CARRIER as usize] = 1000;
+    g.boards[0].energy[Ship::Carrier as usize] = 1000;
     refused(
         &mut g,
         "carrier:torpedo 2:right4",
@@ -59,7 +59,7 @@ fn special_of_another_ship() {
 #[test]
 fn torpedo_at_the_opposite_board() {
     let mut g = setup(["", "", "", ""], 0);
-    g.boards[0].energy[SUBMARINE as usize] = 450;
+    g.boards[0].energy[Ship::Submarine as usize] = 450;
     for ship in ["carrier", "cruiser", "battleship", "frigate"] {
         try_order(&mut g, &format!("{ship}:pass")).unwrap();
     }
@@ -76,7 +76,7 @@ fn target_on_an_eliminated_board() {
     let mut g = setup(["", "", "", ""], 0);
     knock_out(&mut g, 2);
     refused(&mut g, "carrier:fire 3:k10", "seat 3 is eliminated");
-    g.boards[0].energy[CARRIER as usize] = 1000;
+    g.boards[0].energy[Ship::Carrier as usize] = 1000;
     refused(&mut g, "carrier:emp 3", "seat 3 is eliminated");
 }
 
@@ -90,7 +90,7 @@ fn target_on_a_blocked_cell() {
 #[test]
 fn shield_centred_on_the_corvette() {
     let mut g = setup(["", "", "", ""], 0);
-    g.boards[0].energy[CORVETTE as usize] = 350;
+    g.boards[0].energy[Ship::Corvette as usize] = 350;
     for ship in ["carrier", "cruiser", "battleship", "frigate", "submarine"] {
         try_order(&mut g, &format!("{ship}:pass")).unwrap();
     }
@@ -134,13 +134,13 @@ fn other_refusals() {
         g.parse_action("cruiser:lasers 2:c3").unwrap_err().token,
         "lasers"
     );
-    let _ = CRUISER;
+    let _ = Ship::Cruiser;
 }
 
 /// Configs out of range are refused, naming the field (rules/naval.md sections 4.6, 5.10).
 #[test]
 fn configs_out_of_range_are_refused() {
-    use plateau_naval::state::Config;
+    use plateau_naval::Config;
     for (config, needle) in [
         (
             Config {

@@ -4,8 +4,10 @@
 //! where a budget-limited search used to keep the true layout, are the point of the test.
 
 use plateau_engine::{Game, Seat, Viewer};
+use plateau_naval::Ability;
 use plateau_naval::Naval;
-use plateau_naval::action::{Ability, SHIPS};
+use plateau_naval::bits::Cell;
+use plateau_naval::piece::{SHIPS, Ship};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -42,14 +44,15 @@ fn same_observation_same_seed_gives_the_same_determinized_state() {
                 let b = &mut h.boards[t];
                 if !b.out {
                     for k in 0..SHIPS {
-                        if !b.is_sunk(k as u8) {
+                        if !b.is_sunk(Ship::ALL[k]) {
                             b.energy[k] = other.random_range(0..=1000);
                         }
                     }
                 }
                 b.moves = other.random_range(0..=40);
                 let u = (t + other.random_range(1..4)) % 4;
-                h.scans[t][u].sonar |= Ability::Sonar.area(other.random_range(0..196), false);
+                h.scans[t][u].sonar |=
+                    Ability::Sonar.area(Cell::new(other.random_range(0..196)).unwrap(), false);
             }
             let viewer = Viewer::Seat(Seat(s));
             assert_eq!(

@@ -4,7 +4,9 @@
 mod common;
 
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
-use plateau_naval::action::{Ability, PIECES, SHIPS};
+use plateau_naval::Ability;
+use plateau_naval::bits::Cell;
+use plateau_naval::piece::{PIECES, SHIPS, Ship};
 use plateau_naval::{Action, Config, Naval, Order, Phase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,25 +71,25 @@ fn perturb(g: &Naval, v: usize, rng: &mut ChaCha8Rng) -> Naval {
         let b = &mut h.boards[t];
         if !b.out && !over {
             for k in 0..SHIPS {
-                if !b.is_sunk(k as u8) {
+                if !b.is_sunk(Ship::ALL[k]) {
                     b.energy[k] = rng.random_range(0..=1000);
                 }
             }
             if b.shield.active && !b.shield.public {
                 b.shield.charges = rng.random_range(1..=5);
-                b.shield.centre = rng.random_range(0..196);
+                b.shield.centre = Cell::new(rng.random_range(0..196)).unwrap();
             }
             b.moves = rng.random_range(0..40);
         }
         // Another seat's scans (results are the caster's only).
-        let area = Ability::Sonar.area(rng.random_range(0..196), false);
+        let area = Ability::Sonar.area(Cell::new(rng.random_range(0..196)).unwrap(), false);
         for u in 0..4 {
             if u != t && u != v {
                 h.scans[t][u].sonar |= area;
             }
         }
     }
-    if g.phase == Phase::Battle && g.current as usize != v && !g.turn.resolving {
+    if g.phase == Phase::Battle && g.current.index() != v && !g.turn.resolving {
         for k in 0..SHIPS {
             if h.turn.given & 1 << k != 0 {
                 h.turn.orders[k] = Order::Pass;

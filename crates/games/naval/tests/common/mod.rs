@@ -2,8 +2,9 @@
 #![allow(dead_code)]
 
 use plateau_engine::{Actor, Game, Seat, ToAct};
-use plateau_naval::action::{PIECE_NAMES, parse_cell};
+use plateau_naval::action::parse_cell;
 use plateau_naval::bits::{Bits, Cell};
+use plateau_naval::piece::PIECE_NAMES;
 use plateau_naval::{Config, Naval, Phase};
 
 /// The layout used when a test does not care: carrier rows 1-2, then one ship per odd row from
@@ -60,7 +61,7 @@ pub fn turn(g: &mut Naval, orders: &[&str]) {
         panic!("no seat to act: {:?}", g.to_act())
     };
     while g.to_act() == ToAct::Player(seat) && !g.turn.resolving {
-        let ship = PIECE_NAMES[g.turn.next as usize];
+        let ship = g.turn.next.expect("a ship to order").name();
         let given = orders.iter().find(|o| o.starts_with(&format!("{ship}:")));
         let text = given.map_or(format!("{ship}:pass"), |o| (*o).to_owned());
         apply(g, Actor::Seat(seat), &text);
@@ -104,7 +105,7 @@ pub fn knock_out(g: &mut Naval, t: usize) {
     b.sunk = 0b11_1111;
     b.energy = [0; 6];
     b.out = true;
-    g.out_order.push(t as u8);
+    g.out_order.push(Seat(t as u8));
 }
 
 /// Ship `k` of seat `t` sunk.
