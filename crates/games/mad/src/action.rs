@@ -11,23 +11,69 @@ pub const ROWS: usize = 6;
 /// Cells of the board.
 pub const CELLS: usize = COLUMNS * ROWS;
 
-/// The text of cell `cell` (index `(row - 1) * 4 + column`, column a = 0), e.g. `"c2"`.
+/// A cell of the board, `(row - 1) * 4 + column` (column a = 0): a1 = 0, d6 = 23; never off the
+/// board. Written `c2` (rules/mad.md section 9); serialized as its index.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct Cell(pub(crate) u8);
+
+impl Cell {
+    /// The cell with index `i` (0 to 23), if there is one.
+    #[must_use]
+    pub const fn new(i: u8) -> Option<Cell> {
+        if (i as usize) < CELLS {
+            Some(Cell(i))
+        } else {
+            None
+        }
+    }
+
+    /// The index 0 to 23 (also the cell's bit in the state's bit sets).
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Cell {
+    /// `c2`: the column letter, then the row.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let column = (b'a' + self.0 % COLUMNS as u8) as char;
+        write!(f, "{column}{}", self.0 / COLUMNS as u8 + 1)
+    }
+}
+
+impl std::fmt::Debug for Cell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let i = u8::deserialize(d)?;
+        Cell::new(i)
+            .ok_or_else(|| serde::de::Error::custom(format!("cell {i} is off the board (0-23)")))
+    }
+}
+
+/// The text of cell index `cell`, e.g. `"c2"`, for cells the state computes.
 ///
 /// # Panics
 /// If `cell` is 24 or more.
 #[must_use]
 pub fn cell_name(cell: u8) -> String {
-    assert!((cell as usize) < CELLS, "cell {cell} is off the board");
-    let column = (b'a' + cell % COLUMNS as u8) as char;
-    let row = cell / COLUMNS as u8 + 1;
-    format!("{column}{row}")
+    Cell::new(cell)
+        .unwrap_or_else(|| panic!("cell {cell} is off the board"))
+        .to_string()
 }
 
 /// Reads a cell (`a1` to `d6`, column letter in either case).
 ///
 /// # Errors
 /// `ParseError` naming `text` when it is not a cell of the board.
-pub fn parse_cell(text: &str) -> Result<u8, ParseError> {
+pub fn parse_cell(text: &str) -> Result<Cell, ParseError> {
     let bytes = text.as_bytes();
     let bad = || ParseError::new(text, "not a cell: columns a to d, rows 1 to 6 (e.g. c2)");
     if bytes.len() != 2 {
@@ -38,7 +84,7 @@ pub fn parse_cell(text: &str) -> Result<u8, ParseError> {
     if !(b'a'..=b'd').contains(&column) || !(b'1'..=b'6').contains(&row) {
         return Err(bad());
     }
-    Ok((row - b'1') * COLUMNS as u8 + (column - b'a'))
+    Ok(Cell((row - b'1') * COLUMNS as u8 + (column - b'a')))
 }
 
 /// A ship kind, by index 0..8: bit 2 is set for 2 sails, bit 1 for 2 cannons, bit 0 for 2 shields.
@@ -216,19 +262,19 @@ impl Shift {
 /// A movement of one ship (rules/mad.md section 5.1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Step {
-    /// Start cell, `(row - 1) * 4 + column` (a = 0).
-    pub from: u8,
+    /// Start cell.
+    pub from: Cell,
     /// Destination cell.
-    pub to: u8,
+    pub to: Cell,
     /// Whether the destination holds an enemy ship that is expelled (written `x` instead of `-`).
     pub capture: bool,
 }
 
 impl Step {
     fn format_into(self, out: &mut String) {
-        out.push_str(&cell_name(self.from));
+        out.push_str(&self.from.to_string());
         out.push(if self.capture { 'x' } else { '-' });
-        out.push_str(&cell_name(self.to));
+        out.push_str(&self.to.to_string());
     }
 
     fn parse(text: &str) -> Result<Step, ParseError> {

@@ -61,7 +61,7 @@ use plateau_engine::{
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-pub use action::{Action, Kind, Shift, Step};
+pub use action::{Action, Cell, Kind, Shift, Step};
 pub use position::Observation;
 pub use state::{EndKind, Mad};
 

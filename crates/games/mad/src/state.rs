@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{
-    Action, CELLS, COLUMNS, CORVETTE, Kind, ROTATIONS, Shift, Step, cannons, cell_name, kind_code,
-    sails, shields,
+    Action, CELLS, COLUMNS, CORVETTE, Cell, Kind, ROTATIONS, Shift, Step, cannons, cell_name,
+    kind_code, sails, shields,
 };
 use crate::{MadConfig, Side};
 
@@ -256,7 +256,11 @@ impl Mad {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 let capture = enemy & (1 << to) != 0;
-                out.push(Action::Move(Step { from, to, capture }));
+                out.push(Action::Move(Step {
+                    from: Cell(from),
+                    to: Cell(to),
+                    capture,
+                }));
             }
         }
         self.push_shifts(side, out);
@@ -291,8 +295,8 @@ impl Mad {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 let step = Step {
-                    from,
-                    to,
+                    from: Cell(from),
+                    to: Cell(to),
                     capture: enemy & (1 << to) != 0,
                 };
                 out.push(Action::Bonus(step, Shift::Permute(kind.min(7 - kind))));
@@ -400,20 +404,21 @@ impl Mad {
 
     /// Moves a ship, expelling the enemy on the destination if any. Returns whether it expelled.
     fn do_step(&mut self, side: Side, step: Step) -> bool {
-        let mover = self.cells[step.from as usize];
-        let target = self.cells[step.to as usize];
+        let (from, to) = (step.from.index(), step.to.index());
+        let mover = self.cells[from as usize];
+        let target = self.cells[to as usize];
         let expelled = target != 0;
-        let (from_bit, to_bit) = (1u32 << step.from, 1u32 << step.to);
+        let (from_bit, to_bit) = (1u32 << from, 1u32 << to);
         if let Some((owner, kind)) = untoken(target) {
             self.pos[owner as usize][kind as usize] = EXILE;
             self.occupied[owner as usize] &= !to_bit;
             self.armoured[owner as usize] &= !to_bit;
         }
-        self.cells[step.to as usize] = mover;
-        self.cells[step.from as usize] = 0;
+        self.cells[to as usize] = mover;
+        self.cells[from as usize] = 0;
         let kind = (mover - 1) & 7;
         let me = side as usize;
-        self.pos[me][kind as usize] = step.to;
+        self.pos[me][kind as usize] = to;
         self.occupied[me] ^= from_bit | to_bit;
         if kind & 1 == 1 {
             self.armoured[me] ^= from_bit | to_bit;
@@ -487,8 +492,9 @@ impl Mad {
                 if let Some(r) = self.step_reason(step) {
                     return r;
                 }
-                let (fc, fr) = (step.from % 4, step.from / 4);
-                let (tc, tr) = (step.to % 4, step.to / 4);
+                let (from, to) = (step.from.index(), step.to.index());
+                let (fc, fr) = (from % 4, from / 4);
+                let (tc, tr) = (to % 4, to / 4);
                 if fc.abs_diff(tc) + fr.abs_diff(tr) != 1 {
                     return "a bonus follows only a 1-cell movement (rules/mad.md section 6)"
                         .into();
@@ -500,12 +506,12 @@ impl Mad {
                          section 6)"
                     );
                 }
-                if step.capture && self.cells[step.to as usize] == token(side.other(), CORVETTE) {
+                if step.capture && self.cells[to as usize] == token(side.other(), CORVETTE) {
                     return "expelling the enemy corvette ends the game: no bonus follows \
                             (rules/mad.md section 6)"
                         .into();
                 }
-                let kind = (self.cells[step.from as usize] - 1) & 7;
+                let kind = (self.cells[from as usize] - 1) & 7;
                 if !shift.involves(kind) {
                     return format!(
                         "the bonus shift must involve the ship that moved ({}) (rules/mad.md \
@@ -538,7 +544,7 @@ impl Mad {
     /// Why a movement is illegal, if the movement rules (section 5.1) say so.
     fn step_reason(&self, step: Step) -> Option<String> {
         let side = self.side;
-        let (from, to) = (step.from, step.to);
+        let (from, to) = (step.from.index(), step.to.index());
         let Some((owner, kind)) = untoken(self.cells[from as usize]) else {
             return Some(format!("there is no ship on {}", cell_name(from)));
         };

@@ -119,7 +119,7 @@ pub fn must_play(state: &mut Mad, text: &str) {
 /// The token on `cell` (e.g. `"c3"`), if any.
 pub fn on(state: &Mad, cell: &str) -> Option<String> {
     let index = plateau_mad::action::parse_cell(cell).expect("test cells parse");
-    state.ship_at(index).map(|(side, kind)| {
+    state.ship_at(index.index()).map(|(side, kind)| {
         format!(
             "{}{}",
             side.token_letter(),
