@@ -73,3 +73,30 @@ fn a_config_is_a_json_object_never_an_array_of_fields() {
         }
     }
 }
+
+#[test]
+fn a_value_of_the_wrong_type_is_named_by_its_field_path() {
+    // Not only "invalid value: integer `-1`", which leaves the player to guess the field.
+    let message = refusal("naval", &json!({"costs": {"shield": -1}}));
+    assert_eq!(
+        message,
+        "costs.shield: invalid value: integer `-1`, expected u16"
+    );
+    let message = refusal("mad", &json!({"tiebreak_limit": "forty"}));
+    assert!(
+        message.starts_with("tiebreak_limit: invalid type: string"),
+        "{message}"
+    );
+    for entry in plateau_registry::GAMES {
+        let name = entry.info.name;
+        let mut config = entry.default_config();
+        let (field, _) = config.as_object().unwrap().iter().next().unwrap();
+        let field = field.clone();
+        config[&field] = json!([[[]]]);
+        let message = refusal(name, &config);
+        assert!(
+            message.starts_with(&format!("{field}")),
+            "{name}: {message}"
+        );
+    }
+}
