@@ -2,7 +2,7 @@
 //! seat. MCTS then stops playouts early and scores the position with it, and the greedy bot looks one
 //! move ahead with it.
 //!
-//! Game crates depend only on the engine (DESIGN.md section 1), so an evaluator is a small type that
+//! Game crates depend only on the engine (docs/architecture.md section 1), so an evaluator is a small type that
 //! the registry (the one place that names games) writes around a function of the game crate.
 
 use plateau_engine::{Game, Seat};

@@ -1,4 +1,4 @@
-//! The anti-cheat test on the real hidden-information games (issue 7): a bot's action is a function
+//! The anti-cheat test on the real hidden-information games (docs/architecture.md section 6): a bot's action is a function
 //! of its observation and its seed only. Along seeded random games, at each checked decision of a
 //! seat, a second state is drawn with `determinize` from that seat's point of view (same
 //! observation, other hidden parts: the queen's square in Chakart, the other boards in Bataille

@@ -1,5 +1,5 @@
 //! `plateau legal <game> <position|start>`: the legal actions of the side to act, one per line in
-//! canonical notation, sorted by byte order (DESIGN.md section 3).
+//! canonical notation, sorted by byte order (docs/architecture.md section 3).
 //!
 //! At a chance node it prints the outcomes, each followed by a space and its probability. At a
 //! simultaneous node it prints each acting seat's actions as `<seat> <action>` unless `--seat`

@@ -1,4 +1,4 @@
-//! The `plateau` command (DESIGN.md section 3): one binary, one module per subcommand.
+//! The `plateau` command (docs/architecture.md section 3): one binary, one module per subcommand.
 //!
 //! This file only parses the command line and dispatches. To add a subcommand (`serve`, `arena`,
 //! `bench`), write a module with `pub struct Args` (clap `Args`) and `pub fn run(args) -> CliResult`,

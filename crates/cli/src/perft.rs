@@ -1,5 +1,5 @@
 //! `plateau perft <game> <position|start> <depth>`: the number of nodes at exactly `depth` levels
-//! below the position, printed last (DESIGN.md section 3).
+//! below the position, printed last (docs/architecture.md section 3.2).
 //!
 //! Levels are counted as `plateau_engine::perft` counts them: every seat decision is a level, so is
 //! every chance outcome, and at a simultaneous node each (seat, action) pair is a child; a line

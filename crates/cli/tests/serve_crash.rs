@@ -1,4 +1,4 @@
-//! Crash test of `plateau serve` (issue 3): the real binary on a temporary SQLite file is killed
+//! Crash test of `plateau serve` (docs/architecture.md section 5): the real binary on a temporary SQLite file is killed
 //! with SIGKILL at random moments in the middle of games, several times, and restarted. Every
 //! action a client saw acknowledged (a `state` message) must still be in the match after each
 //! restart, and every match must go on to a result whose record replays with its seed.

@@ -1,5 +1,5 @@
-//! The Plateau engine: the `Game` contract every game implements (DESIGN.md section 2), the
-//! records that replay games (section 4), perft, and the text-driven `DynGame` view that the
+//! The Plateau engine: the `Game` contract every game implements (docs/architecture.md
+//! section 2), the driver of every game loop (section 2.3), the records that replay games (section 4), perft, and the text-driven `DynGame` view that the
 //! command line and the match service use to handle any game by name.
 //!
 //! With the `testkit` feature, `testkit` runs the shared conformance checks on any game.

@@ -1,4 +1,4 @@
-//! Seeded random games through the engine's conformance kit (DESIGN.md section 7), from random
+//! Seeded random games through the engine's conformance kit (docs/architecture.md section 7), from random
 //! initial positions (option 2, ruling 19) and from the orthodox one.
 
 use plateau_chakart::{Chakart, Config};

@@ -1,5 +1,5 @@
 //! Random MAD playouts from the start, single thread: the speed of move generation and
-//! `apply_legal` (issue 2 aims at 3 million plies per second). Run with `cargo bench -p plateau-mad`.
+//! `apply_legal` (README.md, "Figures", aims at 3 million plies per second). Run with `cargo bench -p plateau-mad`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use plateau_engine::{Actor, Game, ToAct};

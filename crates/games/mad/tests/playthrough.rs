@@ -1,4 +1,4 @@
-//! The golden playthrough (DESIGN.md section 7): one seeded random game with every observation and
+//! The golden playthrough (docs/architecture.md section 7): one seeded random game with every observation and
 //! legal list, diffed against tests/data/playthrough.txt. After an intended change of output, run
 //! with `PLATEAU_BLESS=1` to rewrite the file, and review the diff.
 

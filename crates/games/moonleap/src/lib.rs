@@ -283,9 +283,9 @@ impl Game for MoonLeap {
     /// Resignation, our ruling (the rules have none; docs/rulings.md, Moon Leap): any seat may
     /// resign at any time and the game ends at once, the resigning seat last and the others ranked
     /// by their scores as they stand, so in a two-player game the other seat wins. The game does
-    /// not go on without the seat, because a record holds an early ending only after its last
-    /// action (DESIGN.md section 4). A timeout is no ending here (`timeout_actions`), nor is an
-    /// agreed stop.
+    /// not go on without the seat: its astronauts would block craters for the others, and the
+    /// rules do not say how to take them off (docs/rulings.md, Moon Leap 10).
+    /// A timeout is no ending here (`timeout_actions`), nor is an agreed stop.
     ///
     /// # Errors
     /// `GameOver` after the end; a rule error for a seat not at the table; `Unsupported` for the

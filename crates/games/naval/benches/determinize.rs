@@ -1,4 +1,4 @@
-//! Determinization of late-game states (issue 7): time per `determinize` call, single thread.
+//! Determinization of late-game states (docs/architecture.md section 6): time per `determinize` call, single thread.
 //! `cargo bench -p plateau-naval --bench determinize`. The states are battle positions of seeded
 //! random games with at least 40 hit cells on the living boards; each call resamples the hidden
 //! layouts of the viewer's living opponents (three boards at most).

@@ -1,4 +1,4 @@
-//! Random playouts of the battle (issue 6): player turns per second, single thread.
+//! Random playouts of the battle: player turns per second, single thread.
 //! `cargo bench -p plateau-naval`. Each measured unit is one player turn (six orders or fewer,
 //! then the resolution with its rocket nodes); games restart from a fresh random layout, whose
 //! 36 layout chance nodes are not timed.

@@ -1,4 +1,4 @@
-//! Bad orders (issue 6) are refused with a clear message and change nothing.
+//! Bad orders (rules/naval.md section 13b) are refused with a clear message and change nothing.
 
 mod common;
 

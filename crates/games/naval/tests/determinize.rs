@@ -1,4 +1,4 @@
-//! Determinization reads only the viewer's information (issue 7): two states a seat cannot tell
+//! Determinization reads only the viewer's information (docs/architecture.md section 6): two states a seat cannot tell
 //! apart give, for the same generator seed, byte-identical determinized states (serde JSON), so a
 //! bot built on `determinize` cannot learn another seat's layout. Late-game boards with many hits,
 //! where a budget-limited search used to keep the true layout, are the point of the test.

@@ -1,4 +1,4 @@
-//! Seeded random four-bot games through the engine's conformance kit (issue 6): every game ends
+//! Seeded random four-bot games through the engine's conformance kit (docs/architecture.md section 7): every game ends
 //! with exactly one winner.
 
 use plateau_engine::testkit::{Options, check_playouts};
@@ -33,7 +33,7 @@ fn a_few_games_with_every_check_at_every_step() {
     run(2, 1, 1);
 }
 
-/// 5,000 games (issue 6) in ten chunks that print as they finish; run with
+/// 5,000 games in ten chunks that print as they finish; run with
 /// `cargo test --release -p plateau-naval --test playouts -- --ignored --nocapture`.
 #[test]
 #[ignore = "long: about half an hour on one core in release"]

@@ -1,4 +1,4 @@
-//! Secrecy (issue 6, property a): changing anything a seat may not know leaves that seat's
+//! Secrecy (rules/naval.md section 13; docs/architecture.md section 2.5): changing anything a seat may not know leaves that seat's
 //! observation byte-identical (serde JSON), over thousands of random states.
 
 mod common;
