@@ -20,6 +20,11 @@ pub struct Args {
     /// Milliseconds a bot waits before playing, so people can follow its moves.
     #[arg(long, default_value_t = 250)]
     bot_delay_ms: u64,
+    /// For tests only: accept a fixed `seed` when a match is created, and derive the seed of every
+    /// other match from its creation order, so a test plays the same games every run. The dice
+    /// are then known in advance: never use it on a public server.
+    #[arg(long)]
+    test_seeds: bool,
 }
 
 /// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`).
@@ -35,6 +40,7 @@ pub fn run(args: Args) -> CliResult {
         database: args.database,
         options: Options {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
+            test_seeds: args.test_seeds,
             ..Options::default()
         },
     };

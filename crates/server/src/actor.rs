@@ -34,6 +34,11 @@ pub struct Options {
     /// Hard cap on a bot's thinking (each bot also has its own budget, at most 1 s for the
     /// lobby's bots); past it the seat plays a random legal action.
     pub bot_budget: Duration,
+    /// For tests only (`plateau serve --test-seeds`): a match may be created with a fixed `seed`,
+    /// and one created without gets a seed derived from its creation order
+    /// (`Lobby::test_seed`), so a test that starts from an empty database plays the same games
+    /// every run. Never on a public server: its dice would be known in advance.
+    pub test_seeds: bool,
 }
 
 impl Default for Options {
@@ -41,6 +46,7 @@ impl Default for Options {
         Options {
             bot_delay: Duration::from_millis(250),
             bot_budget: Duration::from_secs(5),
+            test_seeds: false,
         }
     }
 }
@@ -608,6 +614,7 @@ impl MatchActor {
             let Options {
                 bot_delay,
                 bot_budget,
+                ..
             } = self.shared.options;
             // The bot's own stream of the match key: never the chance stream (0), and fixed by
             // (version, seat), so a reloaded match plays the same bot moves.

@@ -2,10 +2,12 @@
 //! reloads unfinished matches at start, organises rematches and shuts everything down.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use plateau_engine::{Seat, Seed};
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
@@ -34,6 +36,10 @@ pub struct CreateRequest {
     /// The human seat the creator takes (default: the first human seat).
     #[serde(default)]
     pub creator_seat: Option<u8>,
+    /// A fixed chance seed, 64 hex digits; accepted only by a server run with `--test-seeds`
+    /// (`Options::test_seeds`), refused with `seed/not_allowed` otherwise.
+    #[serde(default)]
+    pub seed: Option<String>,
 }
 
 /// A created match, or a taken seat.
@@ -58,6 +64,8 @@ pub struct Lobby {
     tasks: Mutex<Vec<JoinHandle<()>>>,
     rematch_lock: tokio::sync::Mutex<()>,
     shutdown: watch::Sender<bool>,
+    /// Matches created by this process, for `test_seed`.
+    created: AtomicU64,
 }
 
 impl Lobby {
@@ -81,7 +89,11 @@ impl Lobby {
             tasks: Mutex::new(Vec::new()),
             rematch_lock: tokio::sync::Mutex::new(()),
             shutdown: watch::channel(false).0,
+            created: AtomicU64::new(0),
         });
+        if options.test_seeds {
+            tracing::warn!("test seeds: chance seeds are fixed or predictable; never serve the public so");
+        }
         let unfinished = lobby.shared.store.unfinished().await?;
         let count = unfinished.len();
         for m in unfinished {
@@ -214,6 +226,19 @@ impl Lobby {
                 .position(|s| *s == SeatSpec::Human)
                 .map(|i| i as u8),
         };
+        let seed = match req.seed {
+            None => None,
+            Some(_) if !self.shared.options.test_seeds => {
+                return Err(ApiError::new(
+                    Code::SeedNotAllowed,
+                    "a fixed `seed` is accepted only by a server started with --test-seeds",
+                ));
+            }
+            Some(hex) => Some(
+                Seed::from_hex(&hex)
+                    .map_err(|e| ApiError::new(Code::RequestMalformed, format!("`seed`: {e}")))?,
+            ),
+        };
         let mut tokens = vec![None; req.seats.len()];
         let mut token = None;
         if let Some(s) = creator {
@@ -222,7 +247,14 @@ impl Lobby {
             token = Some(t);
         }
         let id = self
-            .create_match(req.game, req.config, req.seats, req.time_control, tokens)
+            .create_match(
+                req.game,
+                req.config,
+                req.seats,
+                req.time_control,
+                tokens,
+                seed,
+            )
             .await?;
         self.grant(id, creator, token).await
     }
@@ -249,7 +281,20 @@ impl Lobby {
         })
     }
 
+    /// The seed of the next match created without one: fresh from the operating system, or with
+    /// `Options::test_seeds` the SHA-256 of `plateau test seed N` where N counts the matches this
+    /// process created (0 first), so the same sequence of creations gets the same dice.
+    fn next_seed(&self) -> Seed {
+        let n = self.created.fetch_add(1, Ordering::Relaxed);
+        if self.shared.options.test_seeds {
+            Seed(Sha256::digest(format!("plateau test seed {n}")).into())
+        } else {
+            Seed::random()
+        }
+    }
+
     /// Validates and stores a new match whose seats hold `token_hashes`, and starts its actor.
+    /// `seed`: the chance seed, `None` for `next_seed`.
     async fn create_match(
         &self,
         game: String,
@@ -257,6 +302,7 @@ impl Lobby {
         seats: Vec<SeatSpec>,
         time_control: TimeControl,
         token_hashes: Vec<Option<String>>,
+        seed: Option<Seed>,
     ) -> Result<String, ApiError> {
         if *self.shutdown.borrow() {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
@@ -317,7 +363,7 @@ impl Lobby {
             config,
             seats,
             time_control,
-            seed: Seed::random(),
+            seed: seed.unwrap_or_else(|| self.next_seed()),
             status: if all_taken {
                 Status::Live
             } else {
@@ -431,7 +477,7 @@ impl Lobby {
             }
         }
         let new_id = self
-            .create_match(info.game, info.config, specs, info.control, hashes)
+            .create_match(info.game, info.config, specs, info.control, hashes, None)
             .await?;
         self.call(id, |reply| Command::RematchDone {
             id: new_id,

@@ -245,6 +245,8 @@ pub enum Code {
     SeatInvalid,
     /// `seat/taken`
     SeatTaken,
+    /// `seed/not_allowed`: a fixed seed asked of a server not run for tests.
+    SeedNotAllowed,
     /// `match/not_found`
     MatchNotFound,
     /// `match/over`
@@ -291,6 +293,7 @@ impl Code {
             Code::TimeControlInvalid => "time_control/invalid",
             Code::SeatInvalid => "seat/invalid",
             Code::SeatTaken => "seat/taken",
+            Code::SeedNotAllowed => "seed/not_allowed",
             Code::MatchNotFound => "match/not_found",
             Code::MatchOver => "match/over",
             Code::MatchNotOver => "match/not_over",
@@ -330,7 +333,7 @@ impl Code {
                 StatusCode::CONFLICT
             }
             Code::RequestTooLarge | Code::MsgTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Code::AuthSeat => StatusCode::FORBIDDEN,
+            Code::AuthSeat | Code::SeedNotAllowed => StatusCode::FORBIDDEN,
             Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Code::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::BAD_REQUEST,

@@ -279,6 +279,7 @@ mod tests {
                 ],
                 time_control: crate::model::TimeControl::None,
                 creator_seat: None,
+                seed: None,
             })
             .await
             .unwrap();

@@ -59,13 +59,24 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_on(temp_db()).await
 }
 
-/// A service over an existing database file (to test reloading).
-pub async fn spawn_app_on(db: PathBuf) -> TestApp {
-    let store = open_store(&format!("sqlite://{}", db.display())).unwrap();
-    let options = Options {
+/// The tests' options: bots play at once, and seeds are fixed by the creation order (or by the
+/// request), so every test plays the same games every run.
+pub fn test_options() -> Options {
+    Options {
         bot_delay: Duration::ZERO,
         bot_budget: Duration::from_secs(2),
-    };
+        test_seeds: true,
+    }
+}
+
+/// A service over an existing database file (to test reloading).
+pub async fn spawn_app_on(db: PathBuf) -> TestApp {
+    spawn_app_with(db, test_options()).await
+}
+
+/// A service over `db` with `options`.
+pub async fn spawn_app_with(db: PathBuf, options: Options) -> TestApp {
+    let store = open_store(&format!("sqlite://{}", db.display())).unwrap();
     let lobby = Lobby::start(store, catalogue(), options).await.unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -128,16 +139,14 @@ impl TestApp {
         Client::connect(self.addr, id, token).await
     }
 
-    /// Waits (up to 20 s) until match `id` is finished; returns its summary.
+    /// Waits until match `id` is finished, watching it as a spectator (every change of the match
+    /// sends a `state`; `Client::next` gives up after 20 s without one); returns its summary.
     pub async fn wait_finished(&self, id: &str) -> Value {
-        for _ in 0..2000 {
-            let s = self.summary(id).await;
-            if s["status"] == "finished" {
-                return s;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("match {id} did not finish");
+        let mut watcher = self.connect(id, None).await;
+        watcher
+            .until(|m| m["type"] == "state" && m["status"] == "finished")
+            .await;
+        self.summary(id).await
     }
 }
 

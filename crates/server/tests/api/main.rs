@@ -4,6 +4,7 @@
 mod common;
 mod naval_resign;
 mod naval_secrecy;
+mod seeds;
 mod toy;
 
 use std::time::Duration;
