@@ -212,7 +212,8 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
             // (The lobby list shows only tables people sit at: ask each match.)
             let mut running = false;
             for (id, _) in &matches {
-                let (_, summary) = http(server.addr, "GET", &format!("/api/matches/{id}"), "").await;
+                let (_, summary) =
+                    http(server.addr, "GET", &format!("/api/matches/{id}"), "").await;
                 running |= summary["status"] == "live";
             }
             if running {

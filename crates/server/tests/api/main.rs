@@ -10,6 +10,7 @@ mod pairing;
 mod players;
 mod ratings;
 mod seeds;
+mod simultaneous;
 mod toy;
 
 use std::time::Duration;
