@@ -51,6 +51,8 @@ pub struct Options {
     /// In a live match with a clock, a human seat with no open socket for this long resigns by
     /// the game's rule (docs/protocol.md section 7.4).
     pub abandon_after: Duration,
+    /// What a stranger may make the server hold.
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for Options {
@@ -60,6 +62,7 @@ impl Default for Options {
             bot_budget: Duration::from_secs(5),
             test_seeds: false,
             abandon_after: Duration::from_secs(90),
+            limits: crate::limits::Limits::default(),
         }
     }
 }
