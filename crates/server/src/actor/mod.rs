@@ -244,7 +244,11 @@ pub(crate) struct MatchActor {
     seed: Seed,
     seed_hash: String,
     status: Status,
-    started_at: Option<i64>,
+    /// Match time (ms) at `resumed`: the last log entry's when the actor was rebuilt, 0 when the
+    /// match started. Match time runs only while the actor runs, so time the server was down
+    /// counts against no clock.
+    time_base: u64,
+    resumed: Instant,
     rematch: Option<String>,
     state: Box<dyn DynGame>,
     rng: ChaCha20Rng,
@@ -353,7 +357,8 @@ impl MatchActor {
             seed_hash: m.seed.hash_hex(),
             seed: m.seed,
             status,
-            started_at: m.started_at,
+            time_base: log.last().map_or(0, |p: &Played| p.entry.at_ms),
+            resumed: Instant::now(),
             rematch: m.rematch,
             state,
             rng,

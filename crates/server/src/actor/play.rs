@@ -12,9 +12,12 @@ use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::{Entry, Finish, LogEntry};
 
 impl MatchActor {
+    /// Match time now, in ms: time the match has run while the service ran (the clocks' time).
     pub(super) fn now_ms(&self) -> u64 {
-        self.started_at
-            .map_or(0, |start| (unix_ms() - start).max(0) as u64)
+        if self.status == Status::Open {
+            return 0;
+        }
+        self.time_base + self.resumed.elapsed().as_millis() as u64
     }
 
     pub(super) fn deadline(&self) -> Option<Instant> {

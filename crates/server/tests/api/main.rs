@@ -4,6 +4,7 @@
 mod abandon;
 mod chat;
 mod common;
+mod downtime;
 mod limits;
 mod naval_resign;
 mod naval_secrecy;
