@@ -24,6 +24,17 @@ pub const MAX_FRAME: usize = 1024 * 1024;
 /// Messages a connection's queue holds before the connection is dropped as too slow.
 const QUEUE: usize = 64;
 
+/// A write the client does not take within this time (it reads nothing) ends the connection.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Sends one message, giving up after `SEND_TIMEOUT`; false if it did not go out.
+async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
 /// The WebSocket settings of every socket: frames and messages up to `MAX_FRAME`, and small
 /// buffers (a few KiB grow as a message needs; an idle socket holds little).
 pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
@@ -230,7 +241,7 @@ pub async fn session<S, R, E>(
             tokio::select! {
                 msg = out_rx.recv() => match msg {
                     Some(Outgoing::Text(text)) => {
-                        if sink.send(Message::Text(text)).await.is_err() {
+                        if !send_within(&mut sink, Message::Text(text)).await {
                             break None;
                         }
                     }
@@ -240,7 +251,7 @@ pub async fn session<S, R, E>(
                 },
                 reply = reply_rx.recv() => match reply {
                     Some(Ok(text)) => {
-                        if sink.send(Message::Text(text.into())).await.is_err() {
+                        if !send_within(&mut sink, Message::Text(text.into())).await {
                             break None;
                         }
                     }
@@ -253,10 +264,11 @@ pub async fn session<S, R, E>(
             }
         };
         if let Some((code, reason)) = close_with {
-            let _ = sink.send(close(code, reason)).await;
+            send_within(&mut sink, close(code, reason)).await;
         }
-        let _ = sink.close().await;
+        let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
     });
+    let mut writer = writer;
     let limits = lobby.options().limits;
     let mut rate = Rate::new(&limits);
     loop {
@@ -269,6 +281,9 @@ pub async fn session<S, R, E>(
                 }
             },
             () = stopped(&mut shutdown) => break,
+            // The writer gave up (the client reads nothing, or left): so does the reader, and
+            // the socket closes.
+            _ = &mut writer => break,
         };
         let text = match frame {
             Some(Ok(Message::Text(t))) => t,
@@ -303,7 +318,9 @@ pub async fn session<S, R, E>(
         }
     }
     drop(reply_tx);
-    let _ = writer.await;
+    if !writer.is_finished() {
+        let _ = writer.await;
+    }
     lobby.unsubscribe(&id, conn).await;
     if let Some(p) = &player {
         lobby.presence().socket_closed(p.id);

@@ -35,6 +35,9 @@ use crate::store::{ChatLine, Entry, LogEntry, Store, StoredMatch};
 /// How long the actor of a finished match with no viewer stays in memory.
 const FINISHED_IDLE: Duration = Duration::from_secs(60);
 
+/// How often a match whose last write failed reads itself back from the store.
+const RECOVER_EVERY: Duration = Duration::from_secs(2);
+
 /// Settings every match actor shares.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -391,6 +394,7 @@ impl MatchActor {
             self.subs.retain(|s| !s.out.is_closed());
             let idle = (self.status == Status::Finished && self.subs.is_empty())
                 .then(|| Instant::now() + FINISHED_IDLE);
+            let retry = self.broken.then(|| Instant::now() + RECOVER_EVERY);
             tokio::select! {
                 () = sleep_until(idle) => {
                     // Commands already queued are still answered; later senders find the channel
@@ -415,6 +419,7 @@ impl MatchActor {
                 },
                 () = sleep_until(deadline) => self.on_clock().await,
                 () = sleep_until(abandon) => self.on_abandon().await,
+                () = sleep_until(retry) => self.recover().await,
                 Some(bot) = self.bot_rx.recv() => self.on_bot(bot).await,
             }
         }
@@ -422,6 +427,7 @@ impl MatchActor {
     }
 
     async fn handle(&mut self, command: Command) {
+        self.recover().await;
         match command {
             Command::Subscribe {
                 conn,
