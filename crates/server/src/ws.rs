@@ -436,6 +436,7 @@ mod tests {
                     rated: false,
                 },
                 ann.clone(),
+                None,
             )
             .await
             .unwrap();

@@ -13,8 +13,9 @@ use plateau_engine::{Actor, Ending, Record, RecordStep, RecordedAction, Seat, Vi
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{AppState, JsonBody, MatchId, bad_query};
+use super::{AppState, ClientAddr, JsonBody, MatchId, bad_query};
 use crate::auth::{Session, player_or_guest};
+use crate::limits::address_key;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
 use crate::net::ConnSlot;
@@ -64,15 +65,62 @@ fn grant_json(g: &SeatGrant) -> Value {
     })
 }
 
+/// The limits per address on creating a match (docs/protocol.md section 6): so many a minute,
+/// so many open at once, so many of bots alone running at once. Returns the address's key for
+/// the store.
+async fn creation_allowed(
+    app: &AppState,
+    addr: Option<std::net::IpAddr>,
+    req: &CreateRequest,
+) -> Result<Option<String>, ApiError> {
+    let Some(addr) = addr else { return Ok(None) };
+    let limits = app.lobby.options().limits;
+    let key = address_key(addr);
+    let (open, bots) = app
+        .lobby
+        .store()
+        .created_by(key.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    let bots_only = req.seats.iter().all(|s| *s != SeatSpec::Human);
+    if bots_only && bots >= limits.bot_matches {
+        return Err(ApiError::new(
+            Code::LimitMatches,
+            format!(
+                "{bots} matches of bots alone from your address are running: at most {}",
+                limits.bot_matches
+            ),
+        ));
+    }
+    if !bots_only && open >= limits.open_matches {
+        return Err(ApiError::new(
+            Code::LimitMatches,
+            format!(
+                "{open} matches from your address wait for players: at most {}",
+                limits.open_matches
+            ),
+        ));
+    }
+    app.per_minute.record(
+        &[format!("match {key}")],
+        limits.matches_per_minute,
+        Code::LimitMatches,
+        "too many matches created from your address: wait a minute",
+    )?;
+    Ok(Some(key))
+}
+
 /// `POST /api/matches`: the session's player (a new guest without one) takes the creator's seat.
 pub(super) async fn create(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
-    let (player, jar) = player_or_guest(&app, &session, jar).await?;
-    let grant = app.lobby.create(req, player).await?;
+    let creator = creation_allowed(&app, addr, &req).await?;
+    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
+    let grant = app.lobby.create(req, player, creator).await?;
     Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
 }
 
@@ -86,12 +134,13 @@ pub(super) struct JoinRequest {
 /// `POST /api/matches/{id}/join`: the session's player (a new guest without one) takes the seat.
 pub(super) async fn join(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     MatchId(id): MatchId,
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let (player, jar) = player_or_guest(&app, &session, jar).await?;
+    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
     let grant = app.lobby.join(&id, req.seat, player).await?;
     Ok((jar, Json(grant_json(&grant))).into_response())
 }

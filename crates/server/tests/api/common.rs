@@ -71,6 +71,10 @@ pub fn test_options() -> Options {
         limits: plateau_server::limits::Limits {
             messages_per_second: 1e6,
             message_burst: 1e6,
+            matches_per_minute: 1000,
+            open_matches: 1000,
+            bot_matches: 1000,
+            guests_per_minute: 1000,
             ..plateau_server::limits::Limits::default()
         },
     }

@@ -116,6 +116,12 @@ ALTER TABLE match_seats ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
 UPDATE match_seats SET opened = 1 WHERE kind = 'bot' OR token_hash IS NOT NULL;
 CREATE INDEX seats_by_player ON match_seats (player_id);
 ",
+    // The creating address's key (limits per address) and the bots-only mark.
+    r"
+ALTER TABLE matches ADD COLUMN creator TEXT;
+ALTER TABLE matches ADD COLUMN bots_only INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX matches_by_creator ON matches (creator, status);
+",
 ];
 
 /// Most writes committed together.
@@ -381,8 +387,16 @@ impl Store for SqliteStore {
         self.read(move |c| matches::list(c, &statuses, limit))
     }
 
-    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
-        self.read(matches::unfinished)
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<(usize, usize), StoreError>> {
+        self.read(move |c| matches::created_by(c, &creator))
+    }
+
+    fn running_with_clock(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        self.read(matches::running_with_clock)
+    }
+
+    fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        self.write_value(move |c| matches::expire_open(c, created_before))
     }
 
     fn player_matches(
