@@ -240,6 +240,18 @@ pub trait Store: Send + Sync + 'static {
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
+    /// The stored replay of finished match `id` (docs/protocol.md section 3.7), if computed.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn replay(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StoreError>>;
+
+    /// Stores the replay of finished match `id` (a later one for the same match is ignored).
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn put_replay(&self, id: String, body: String) -> BoxFuture<'_, Result<(), StoreError>>;
+
     /// Appends a chat line to match `id`.
     ///
     /// # Errors

@@ -325,29 +325,65 @@ pub(super) async fn record(
     Ok(Json(to_record(&m)))
 }
 
-/// Every position of a finished match as a spectator sees it (docs/protocol.md, "Replay"), so the
-/// replay page steps through a game without computing rules. `verified` is the server's own
-/// `Record::replay` check: SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn.
+/// Every position of a finished match as a spectator sees it (docs/protocol.md section 3.7), so
+/// the replay page steps through a game without computing rules. Computed once, under one lock
+/// for all matches (it replays the whole game), then stored and served from the store.
 pub(super) async fn replay(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Json<Value>, ApiError> {
-    let m = stored(&app, &id, true).await?;
+) -> Result<Response, ApiError> {
+    let m = stored(&app, &id, false).await?;
     if m.status != Status::Finished {
         return Err(ApiError::new(
             Code::MatchNotOver,
             "the replay is given once the match is over",
         ));
     }
-    let record = to_record(&m);
+    let store = app.lobby.store();
+    let cached = || async { store.replay(id.clone()).await.map_err(ApiError::internal) };
+    if let Some(body) = cached().await? {
+        return Ok(json_text(body));
+    }
+    let _turn = app.replays.lock().await;
+    if let Some(body) = cached().await? {
+        return Ok(json_text(body));
+    }
+    let m = stored(&app, &id, true).await?;
     let entry = app
         .lobby
         .catalogue()
         .game(&m.game)
         .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
+    let body = tokio::task::spawn_blocking(move || replay_body(entry, &m))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    store
+        .put_replay(id.clone(), body.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(json_text(body))
+}
+
+/// A stored JSON text as a response.
+fn json_text(body: String) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
+}
+
+/// The replay of finished match `m`: `verified` is the server's own `Record::replay` check
+/// (SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn).
+fn replay_body(
+    entry: &'static plateau_engine::GameEntry,
+    m: &StoredMatch,
+) -> Result<String, String> {
+    let record = to_record(m);
     let verified = record.replay(entry).is_ok_and(|r| r.seed_verified);
     let states = crate::secrecy::states(entry, &record)
-        .map_err(|e| ApiError::internal(format!("match {id} does not replay: {e}")))?;
+        .map_err(|e| format!("match {} does not replay: {e}", m.id))?;
     // `states[v]` is the state after `v` steps (actions and endings in log order).
     let view = |v: usize| states[v].observe_json(Viewer::Spectator);
     let mut steps = vec![json!({"by": null, "text": null, "observation": view(0)})];
@@ -370,15 +406,16 @@ pub(super) async fn replay(
         };
         steps.push(step);
     }
-    Ok(Json(json!({
-        "id": id,
+    Ok(json!({
+        "id": m.id,
         "game": m.game,
         "seed_hash": record.seed_hash,
         "seed": record.seed,
         "verified": verified,
         "outcome": record.outcome,
         "steps": steps,
-    })))
+    })
+    .to_string())
 }
 
 #[derive(Deserialize)]

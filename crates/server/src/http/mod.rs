@@ -43,6 +43,8 @@ pub struct AppState {
     pub pairing: Arc<Pairing>,
     /// Per-minute counts per address (and name): sign-ins, guests, matches.
     pub per_minute: Arc<PerMinute>,
+    /// One replay computed at a time (the others wait, then read it stored).
+    pub replays: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl AppState {
@@ -53,6 +55,7 @@ impl AppState {
             pairing: Pairing::start(lobby.clone()),
             lobby,
             per_minute: Arc::new(PerMinute::default()),
+            replays: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 }

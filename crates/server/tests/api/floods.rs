@@ -206,3 +206,25 @@ async fn idle_matches_leave_memory_and_a_restart_loads_only_clocked_ones() {
     assert_eq!(app.get("/health").await.1["matches_in_memory"], 1);
     app.shutdown().await;
 }
+
+/// A replay replays the whole game: it is computed once, stored, and read back after that.
+#[tokio::test]
+async fn a_replay_is_computed_once_and_stored() {
+    let app = app_with(test_options().limits, Duration::ZERO).await;
+    let created = app.create(bots()).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    app.wait_finished(&id).await;
+    let path = format!("/api/matches/{id}/replay");
+    let (first, second) = tokio::join!(app.get(&path), app.get(&path));
+    assert_eq!(first.0, 200);
+    assert_eq!(first, second);
+    assert_eq!(first.1["verified"], true);
+    let db = rusqlite::Connection::open(&app.db).unwrap();
+    let stored: String = db
+        .query_row("SELECT body FROM replays WHERE match_id = ?1", [&id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&stored).unwrap(), first.1);
+    app.shutdown().await;
+}

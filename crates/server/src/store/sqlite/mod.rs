@@ -122,6 +122,13 @@ ALTER TABLE matches ADD COLUMN creator TEXT;
 ALTER TABLE matches ADD COLUMN bots_only INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX matches_by_creator ON matches (creator, status);
 ",
+    // Replays of finished matches, computed once.
+    r"
+CREATE TABLE replays (
+    match_id TEXT PRIMARY KEY REFERENCES matches (id),
+    body     TEXT NOT NULL
+);
+",
 ];
 
 /// Most writes committed together.
@@ -357,6 +364,28 @@ impl Store for SqliteStore {
         let id = id.to_owned();
         self.write(Box::new(move |c| {
             matches::append(c, &id, &entry, finish.as_ref())
+        }))
+    }
+
+    fn replay(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        self.read(move |c| {
+            use rusqlite::OptionalExtension;
+            c.query_row("SELECT body FROM replays WHERE match_id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(db)
+        })
+    }
+
+    fn put_replay(&self, id: String, body: String) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            c.execute(
+                "INSERT INTO replays (match_id, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                [id, body],
+            )
+            .map_err(db)?;
+            Ok(())
         }))
     }
 
