@@ -427,6 +427,7 @@ pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
     session: Session,
+    headers: axum::http::HeaderMap,
     slot: Option<Extension<ConnSlot>>,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -448,11 +449,19 @@ pub(super) async fn websocket(
             return ApiError::new(Code::RequestUpgradeRequired, message).into_response();
         }
     };
+    // A program may send its seat token in `Authorization: Bearer …`; a page sends it in an
+    // `auth` message once connected.
+    let bearer = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_owned);
+    let token = bearer.or(q.token);
     let lobby = app.lobby.clone();
     ws::sized(upgrade).on_upgrade(move |socket| async move {
         // The connection's place under the caps lasts as long as the socket.
         let _slot = slot;
         let (sink, stream) = socket.split();
-        ws::session(lobby, id, q.token, session.player, sink, stream).await;
+        ws::session(lobby, id, token, session.player, sink, stream).await;
     })
 }
