@@ -3,8 +3,11 @@
 // square), and an explicit choice button when several actions share the same squares. The game
 // goes on until it ends, or until a random item effect (a banana/bomb redirect `~e5` or an egg
 // effect `*B`, rules/chakart.md section 11) has happened and 60 plies are logged; then I resign.
-// A game that ends before any effect happened (the random bot can lose its king early) is followed
-// by a fresh match, up to five.
+// The server runs with test seeds, so the dice, the bot's moves and my clicks (a seeded generator)
+// are the same every run. Every effect must be narrated on the page: a recorder in the page keeps
+// each narration as it appears, and the test waits until all of them have been shown.
+// A game that ends before any effect happened is followed by a fresh match (the next seed), up to
+// five, so a change of the rules or of the bots that shortens the first game still finds an effect.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,12 +25,26 @@ test('play Chakart against the random bot by clicking, with item effects', { tim
     for (let attempt = 0; attempt < 5 && !game?.moves.some(isEffect); attempt += 1) {
       game = await playOne(server, browser, rand);
     }
-    const { page, created, moves, itemsSeen, narrated, shot, resigned } = game;
+    const { page, created, moves, itemsSeen, shot, resigned } = game;
     const summary = await (await fetch(`${server.url}/api/matches/${created.id}`)).json();
     assert.equal(summary.status, 'finished');
     assert.ok(moves.some(isEffect), `an item effect happened in ${moves.length} plies`);
     assert.ok(itemsSeen > 0, 'items were drawn on the board');
-    assert.match(narrated, /^(Item effect: the piece is sent to [a-h][1-8]\.|Egg effect: .+!)$/, 'the effect was named');
+    // Each effect of the move list was named on the page, in order (the page narrates one every
+    // 0.9 s, so the last ones may still be on their way: wait for them).
+    const expected = dedupe(moves.filter(isEffect).map(effectKey));
+    await page.waitForFunction((want) => {
+      const seen = [];
+      for (const text of window.__narrations) {
+        const m = /the piece is sent to ([a-h][1-8])\.$/.exec(text);
+        const key = m ? `redirect ${m[1]}` : /^Egg effect: .+!$/.test(text) ? 'egg' : null;
+        if (key && seen.at(-1) !== key) seen.push(key);
+      }
+      return JSON.stringify(seen) === JSON.stringify(want);
+    }, expected, { timeout: 30000 }).catch(async () => {
+      const shown = await page.evaluate(() => window.__narrations);
+      assert.fail(`effects ${JSON.stringify(expected)} but the page narrated ${JSON.stringify(shown)}`);
+    });
     if (resigned) {
       assert.equal(await page.getAttribute('#result-panel', 'data-kind'), 'resign');
       assert.equal(summary.outcome.kind, 'resign');
@@ -42,10 +59,25 @@ test('play Chakart against the random bot by clicking, with item effects', { tim
   }
 });
 
+/** What the narration of an effect's SAN must say: `redirect e5` or `egg`. */
+const effectKey = (san) => (san.startsWith('~') ? `redirect ${san.slice(1)}` : 'egg');
+/** The list without consecutive repeats (two equal narrations in a row show as one). */
+const dedupe = (keys) => keys.filter((k, i) => k !== keys[i - 1]);
+
 /** One match against the random bot, played by clicking until it ends or an effect was seen late enough. */
 async function playOne(server, browser, rand) {
   const { page, created } = await openCreatedMatch(server, browser, { game: 'chakart', seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }], creator_seat: 0 });
   assert.equal(await page.evaluate(() => document.body.dataset.seat), '0');
+  // Keeps every text the effect line shows, as it appears (the panel is redrawn on every state).
+  await page.evaluate(() => {
+    window.__narrations = [];
+    const look = () => {
+      const text = document.getElementById('ck-effect')?.textContent || '';
+      if (text && window.__narrations.at(-1) !== text) window.__narrations.push(text);
+    };
+    new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
+    look();
+  });
 
   // The orthodox start seen from White: 32 pieces, white king on e1 at the bottom, no item.
   assert.equal(await page.$$eval('svg.board .ck-piece', (els) => els.length), 32);
@@ -58,7 +90,6 @@ async function playOne(server, browser, rand) {
   const sans = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.textContent));
   let turns = 0;
   let itemsSeen = 0;
-  let narrated = '';
   let shot = false;
   let resigned = false;
   for (;;) {
@@ -66,8 +97,6 @@ async function playOne(server, browser, rand) {
     if (now === 'finished') break;
     const moves = await sans();
     itemsSeen = Math.max(itemsSeen, await page.$$eval('svg.board .ck-item', (els) => els.length));
-    const said = await page.textContent('#ck-effect');
-    if (/Item effect|Egg effect/.test(said)) narrated = said;
     if (!shot && moves.some(isEffect) && itemsSeen > 0) {
       await screenshot(page, 'chakart');
       shot = true;
@@ -106,5 +135,5 @@ async function playOne(server, browser, rand) {
     assert.ok(turns < 400, 'an item effect should happen within 400 of my turns');
   }
 
-  return { page, created, moves: await sans(), itemsSeen, narrated, shot, resigned };
+  return { page, created, moves: await sans(), itemsSeen, shot, resigned };
 }

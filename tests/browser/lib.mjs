@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -50,6 +51,8 @@ function serverBinary() {
 
 /**
  * Starts the server and waits for /health. Returns {url, stop(), restart()}.
+ * The server runs with `--test-seeds`: every match's dice come from its creation order (or from a
+ * `seed` given at creation), so a test plays the same games every run.
  * `args`: more arguments of `plateau serve` (e.g. `['--bot-delay-ms', '0']`).
  * PLATEAU_SERVE_CMD (a command with {port} and {db}) replaces the binary, e.g. for a mock.
  */
@@ -65,7 +68,7 @@ export async function startServer({ args = [] } = {}) {
       const cmd = process.env.PLATEAU_SERVE_CMD.replace('{port}', String(port)).replace('{db}', db);
       child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     } else {
-      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, ...args], {
+      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, '--test-seeds', ...args], {
         stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
       });
     }
@@ -182,6 +185,14 @@ export async function waitTurnOrEnd(page, timeout = 30000) {
     null, { timeout },
   );
   return page.evaluate(() => (document.body.dataset.status === 'finished' ? 'finished' : 'turn'));
+}
+
+/**
+ * A match seed (64 hex digits) named by `label`, for a `seed` field at creation: a test that
+ * creates several matches at once names each one's dice, whatever order the server sees them in.
+ */
+export function seedOf(label) {
+  return crypto.createHash('sha256').update(label).digest('hex');
 }
 
 /** A small seeded generator so a failing run can be repeated (xorshift32). */

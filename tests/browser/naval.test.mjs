@@ -1,5 +1,6 @@
 // A person plays Bataille Navale (seat 1 of 4) against three random bots in headless Chromium,
-// under the game's own clocks (time control `game`: a 25 s placement clock, an 8 s turn clock).
+// under the game's own clocks (time control `game`: a 300 s placement clock, a 20 s turn clock, long
+// enough that a slow machine never races the clock, except in the turn left to it on purpose).
 // Placement: pieces are moved with real mouse drags (one turned with R while dragged, one by a
 // double-click), a drop on another piece is refused and snaps back, Ready becomes possible once a
 // piece was picked up (rules/naval.md section 4.5). Battle: orders are planned by clicking boards (green/red aim), one
@@ -21,13 +22,12 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
   try {
     const { page, created } = await openCreatedMatch(server, browser, {
         game: 'naval',
-        config: { placement_seconds: 25, turn_seconds: 8, placement_moves: 8 },
+        config: { placement_seconds: 300, turn_seconds: 20, placement_moves: 8 },
         seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
         time_control: { kind: 'game' },
         creator_seat: 0,
       });
     await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
-    const placementStart = Date.now();
 
     // ---- Placement ------------------------------------------------------------------------------
     const pieces = () => page.$$eval('.nv-board.own .nv-piece[data-at]', (els) => Object.fromEntries(els.map((e) => [e.dataset.piece, { at: e.dataset.at, cells: e.dataset.cells.split(' ') }])));
@@ -125,7 +125,6 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
 
     await page.click('#nv-ready');
     await page.waitForFunction(() => document.body.dataset.nvPhase === 'battle', null, { timeout: 30000 });
-    assert.ok(Date.now() - placementStart < 25000, 'placement finished within its clock');
     const movesText = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.textContent));
     assert.ok((await movesText()).includes(`corvette@${corvetteAt}`), 'the drag was logged as a placement move');
 
@@ -145,7 +144,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const myTurn = () => page.waitForFunction(() => document.body.dataset.status === 'finished'
       || (document.body.dataset.myTurn === 'true' && document.body.dataset.nvFiring === 'false'), null, { timeout: 60000 });
     // My battle turn is over once the server moved on (not merely while an order is on its way).
-    const notMyTurn = () => page.waitForFunction(() => document.body.dataset.nvTurn !== 'mine', null, { timeout: 15000 });
+    const notMyTurn = () => page.waitForFunction(() => document.body.dataset.nvTurn !== 'mine', null, { timeout: 40000 });
     /** Hovers cells of opponents' boards until the page shows a legal (green) aim; returns its order text. */
     const aimLegal = async () => {
       for (let i = 0; i < 60; i++) {
@@ -219,7 +218,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     await page.waitForFunction((o) => document.querySelector('.nv-ship[data-ship="carrier"]')?.dataset.order === o, carrierOrder, { timeout: 5000 });
     await notMyTurn();
     const waited = Date.now() - started;
-    assert.ok(waited > 5000, `the page waited for the clock (${waited} ms)`);
+    assert.ok(waited > 10000, `the page waited for the clock (${waited} ms)`);
     const after = (await movesText()).slice(before);
     const mine = after.filter((m) => /^[a-z]+:/.test(m)).slice(0, 6);
     assert.equal(mine[0], carrierOrder, 'the planned order went first, fired by the page before the clock ran out');

@@ -5,7 +5,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, screenshot } from './lib.mjs';
+import { startServer, launchBrowser, newPage, screenshot, seedOf } from './lib.mjs';
 
 const BOT = { kind: 'bot', bot: 'random' };
 
@@ -15,14 +15,17 @@ async function post(url, body) {
   return res.json();
 }
 
-/** Creates an all-bot match and waits (at most 20 s) until it is finished; returns its replay. */
+/**
+ * Creates an all-bot match with its own seed (the three are created at once) and waits (at most
+ * 60 s) until it is finished; returns its replay.
+ */
 async function finishedMatch(server, game, seats, config = null) {
-  const { id } = await post(`${server.url}/api/matches`, { game, config, seats: Array(seats).fill(BOT) });
-  const deadline = Date.now() + 20000;
+  const { id } = await post(`${server.url}/api/matches`, { game, config, seats: Array(seats).fill(BOT), seed: seedOf(`replay ${game}`) });
+  const deadline = Date.now() + 60000;
   for (;;) {
     const summary = await (await fetch(`${server.url}/api/matches/${id}`)).json();
     if (summary.status === 'finished') break;
-    assert.ok(Date.now() < deadline, `${game} match ${id} did not finish in 20 s (version ${summary.version})`);
+    assert.ok(Date.now() < deadline, `${game} match ${id} did not finish in 60 s (version ${summary.version})`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const replay = await (await fetch(`${server.url}/api/matches/${id}/replay`)).json();

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use plateau_server::limits::Limits;
 use plateau_server::{Options, ServeConfig};
 
 use crate::common::CliResult;
@@ -20,6 +21,92 @@ pub struct Args {
     /// Milliseconds a bot waits before playing, so people can follow its moves.
     #[arg(long, default_value_t = 250)]
     bot_delay_ms: u64,
+    /// For tests only: accept a fixed `seed` when a match is created, and derive the seed of every
+    /// other match from its creation order, so a test plays the same games every run. The dice
+    /// are then known in advance: never use it on a public server.
+    #[arg(long)]
+    test_seeds: bool,
+    /// Seconds a person may be away (no open socket) from a live match with a clock before
+    /// resigning by the game's rule.
+    #[arg(long, default_value_t = 90)]
+    abandon_seconds: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The limits of docs/protocol.md section 6; each left out keeps its default.
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Open connections (WebSockets included) from one address [default: 64].
+    #[arg(long)]
+    max_connections_per_address: Option<usize>,
+    /// Open connections in all [default: 4000].
+    #[arg(long)]
+    max_connections: Option<usize>,
+    /// Seconds a connection has to send a request's headers [default: 10].
+    #[arg(long)]
+    header_timeout_seconds: Option<u64>,
+    /// Seconds a silent WebSocket stays open [default: 60].
+    #[arg(long)]
+    socket_idle_seconds: Option<u64>,
+    /// Messages a WebSocket may send per second, after a burst of four times as many
+    /// [default: 10].
+    #[arg(long)]
+    messages_per_second: Option<f64>,
+    /// Minutes an open match may wait for its players before it is removed [default: 120].
+    #[arg(long)]
+    open_match_minutes: Option<u64>,
+    /// Seconds a match nobody watches, in which nothing runs by itself, stays in memory
+    /// [default: 60].
+    #[arg(long)]
+    idle_unload_seconds: Option<u64>,
+    /// Matches one address may create per minute [default: 20].
+    #[arg(long)]
+    matches_per_minute: Option<usize>,
+    /// Open matches (not started) one address may hold [default: 10].
+    #[arg(long)]
+    open_matches_per_address: Option<usize>,
+    /// Live matches of bots alone one address may have started [default: 2].
+    #[arg(long)]
+    bot_matches_per_address: Option<usize>,
+    /// New players (guests) one address may make per minute [default: 20].
+    #[arg(long)]
+    guests_per_minute: Option<usize>,
+    /// Sign-in attempts per minute from one address, and for one name [default: 10].
+    #[arg(long)]
+    sign_ins_per_minute: Option<usize>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        let d = Limits::default();
+        let rate = self.messages_per_second.unwrap_or(d.messages_per_second);
+        Limits {
+            connections_per_address: self
+                .max_connections_per_address
+                .unwrap_or(d.connections_per_address),
+            connections: self.max_connections.unwrap_or(d.connections),
+            header_timeout: self
+                .header_timeout_seconds
+                .map_or(d.header_timeout, Duration::from_secs),
+            socket_idle: self
+                .socket_idle_seconds
+                .map_or(d.socket_idle, Duration::from_secs),
+            messages_per_second: rate,
+            message_burst: rate * 4.0,
+            open_expiry: self
+                .open_match_minutes
+                .map_or(d.open_expiry, |m| Duration::from_secs(m * 60)),
+            idle_unload: self
+                .idle_unload_seconds
+                .map_or(d.idle_unload, Duration::from_secs),
+            matches_per_minute: self.matches_per_minute.unwrap_or(d.matches_per_minute),
+            open_matches: self.open_matches_per_address.unwrap_or(d.open_matches),
+            bot_matches: self.bot_matches_per_address.unwrap_or(d.bot_matches),
+            guests_per_minute: self.guests_per_minute.unwrap_or(d.guests_per_minute),
+            sign_ins_per_minute: self.sign_ins_per_minute.unwrap_or(d.sign_ins_per_minute),
+        }
+    }
 }
 
 /// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`).
@@ -35,6 +122,9 @@ pub fn run(args: Args) -> CliResult {
         database: args.database,
         options: Options {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
+            test_seeds: args.test_seeds,
+            abandon_after: Duration::from_secs(args.abandon_seconds),
+            limits: args.limits.limits(),
             ..Options::default()
         },
     };

@@ -12,11 +12,18 @@
 
 pub mod actor;
 pub mod assets;
+pub mod auth;
 pub mod catalogue;
 pub mod clock;
 pub mod http;
+pub mod limits;
 pub mod lobby;
 pub mod model;
+pub mod net;
+pub mod pairing;
+pub mod players;
+pub mod presence;
+pub mod ratings;
 pub mod secrecy;
 pub mod store;
 pub mod ws;
@@ -43,7 +50,7 @@ pub struct ServeConfig {
     /// Database URL: `sqlite://path/to/file.sqlite` (or a bare path). `postgres://` is refused
     /// for now.
     pub database: String,
-    /// Bot pacing and budget.
+    /// Bot pacing and budget, test seeds, abandonment, limits.
     pub options: Options,
 }
 
@@ -79,7 +86,7 @@ pub fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
 
 /// Serves `state` on `listener` until `signal` completes, then shuts down gracefully: stops
 /// accepting, closes every WebSocket with code 1001, lets each match finish the commit in
-/// progress, and closes the store.
+/// progress, and closes the store. The front door keeps the lobby's `Options::limits`.
 ///
 /// # Errors
 /// I/O errors of the server.
@@ -89,14 +96,20 @@ pub async fn serve(
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let lobby = state.lobby.clone();
+    let limits = lobby.options().limits;
     let stopping = lobby.clone();
-    let result = axum::serve(listener, app(state))
-        .with_graceful_shutdown(async move {
+    let result = net::serve(
+        listener,
+        app(state),
+        limits,
+        async move {
             signal.await;
             tracing::info!("shutting down");
             stopping.begin_shutdown();
-        })
-        .await;
+        },
+        std::time::Duration::from_secs(10),
+    )
+    .await;
     lobby.shutdown().await;
     result
 }
@@ -109,9 +122,10 @@ pub async fn serve(
 pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let store = open_store(&config.database)?;
     let lobby = Lobby::start(store, Catalogue::standard(), config.options).await?;
+    net::raise_open_files();
     let listener = TcpListener::bind(config.addr).await?;
     tracing::info!(addr = %listener.local_addr()?, database = %config.database, "plateau serve listening");
-    serve(listener, AppState { lobby }, shutdown_signal()).await?;
+    serve(listener, AppState::new(lobby), shutdown_signal()).await?;
     Ok(())
 }
 

@@ -2,16 +2,22 @@
 //! reloads unfinished matches at start, organises rematches and shuts everything down.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use plateau_engine::{Seat, Seed};
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::JoinHandle;
 
-use crate::actor::{Command, Joined, MatchActor, Options, Outgoing, Shared, new_token};
+use crate::actor::{
+    Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
+};
 use crate::catalogue::Catalogue;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
+use crate::players::Player;
+use crate::presence::Presence;
 use crate::store::{Store, StoreError, StoredMatch, StoredSeat};
 
 /// Commands waiting for one actor, at most.
@@ -34,6 +40,28 @@ pub struct CreateRequest {
     /// The human seat the creator takes (default: the first human seat).
     #[serde(default)]
     pub creator_seat: Option<u8>,
+    /// A fixed chance seed, 64 hex digits; accepted only by a server run with `--test-seeds`
+    /// (`Options::test_seeds`), refused with `seed/not_allowed` otherwise.
+    #[serde(default)]
+    pub seed: Option<String>,
+    /// Whether the result changes the players' ratings (default: casual).
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// A match to store: its seats, and the players already seated with their token hashes.
+pub(crate) struct NewMatch {
+    pub game: String,
+    pub config: serde_json::Value,
+    pub seats: Vec<SeatSpec>,
+    pub time_control: TimeControl,
+    /// Per seat: the seat token's hash and the person holding it (human seats taken now).
+    pub seated: Vec<Option<(String, Player)>>,
+    /// The chance seed, `None` for `Lobby::next_seed`.
+    pub seed: Option<Seed>,
+    pub rated: bool,
+    /// The creating address's key, for the limits per address.
+    pub creator: Option<String>,
 }
 
 /// A created match, or a taken seat.
@@ -51,13 +79,23 @@ pub struct SeatGrant {
     pub free: Vec<u8>,
 }
 
+/// The running actors by match id, each with the number it was started under.
+type Actors = HashMap<String, (u64, mpsc::Sender<Command>)>;
+
 /// The lobby and every live actor.
 pub struct Lobby {
     shared: Arc<Shared>,
-    actors: Mutex<HashMap<String, mpsc::Sender<Command>>>,
-    tasks: Mutex<Vec<JoinHandle<()>>>,
+    /// The running actors by match id, each with the number it was started under (an actor that
+    /// stops removes its own entry, not a newer one's).
+    actors: Arc<Mutex<Actors>>,
     rematch_lock: tokio::sync::Mutex<()>,
     shutdown: watch::Sender<bool>,
+    /// Matches created by this process, for `next_seed`.
+    created: AtomicU64,
+    /// Connections opened by this process: each one's id for its match actor.
+    connections: AtomicU64,
+    /// The bots' players by bot name, once looked up.
+    bots: Mutex<HashMap<String, Player>>,
 }
 
 impl Lobby {
@@ -76,22 +114,67 @@ impl Lobby {
                 store,
                 catalogue,
                 options,
+                presence: Arc::new(Presence::default()),
             }),
-            actors: Mutex::new(HashMap::new()),
-            tasks: Mutex::new(Vec::new()),
+            actors: Arc::new(Mutex::new(HashMap::new())),
             rematch_lock: tokio::sync::Mutex::new(()),
             shutdown: watch::channel(false).0,
+            created: AtomicU64::new(0),
+            connections: AtomicU64::new(0),
+            bots: Mutex::new(HashMap::new()),
         });
-        let unfinished = lobby.shared.store.unfinished().await?;
-        let count = unfinished.len();
-        for m in unfinished {
+        if options.test_seeds {
+            tracing::warn!(
+                "test seeds: chance seeds are fixed or predictable; never serve the public so"
+            );
+        }
+        lobby.expire_open().await;
+        let sweeper = Arc::downgrade(&lobby);
+        let every = (options.limits.open_expiry / 4)
+            .clamp(Duration::from_millis(200), Duration::from_secs(60));
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(lobby) = sweeper.upgrade() else {
+                    return;
+                };
+                if *lobby.shutdown.borrow() {
+                    return;
+                }
+                lobby.expire_open().await;
+            }
+        });
+        // Only what runs by itself is loaded now: live matches with a clock (their clocks and the
+        // abandonment rule must fire). Everything else is loaded when someone asks for it.
+        let running = lobby.shared.store.running_with_clock().await?;
+        let count = running.len();
+        for m in running {
             let id = m.id.clone();
             if let Err(e) = lobby.spawn(m) {
                 tracing::error!(%id, error = %e, "match not reloaded");
             }
         }
-        tracing::info!(matches = count, "unfinished matches reloaded");
+        tracing::info!(matches = count, "live matches with a clock reloaded");
         Ok(lobby)
+    }
+
+    /// Removes the open matches nobody started within `Limits::open_expiry`, stopping their
+    /// actors (whose viewers are told `match/expired`).
+    async fn expire_open(&self) {
+        let before = unix_ms() - self.shared.options.limits.open_expiry.as_millis() as i64;
+        match self.shared.store.expire_open(before).await {
+            Ok(ids) => {
+                if !ids.is_empty() {
+                    tracing::info!(count = ids.len(), "open matches expired");
+                }
+                for id in ids {
+                    if let Some(tx) = self.running(&id) {
+                        let _ = tx.send(Command::Expired).await;
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "open matches not expired"),
+        }
     }
 
     /// The catalogue of games and bots.
@@ -106,24 +189,95 @@ impl Lobby {
         &self.shared.store
     }
 
+    /// Who is here now.
+    #[must_use]
+    pub fn presence(&self) -> &Arc<Presence> {
+        &self.shared.presence
+    }
+
+    /// The settings the actors share.
+    #[must_use]
+    pub fn options(&self) -> &Options {
+        &self.shared.options
+    }
+
+    /// A fresh id for a connection.
+    pub(crate) fn next_connection(&self) -> u64 {
+        self.connections.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The player of bot `bot` (`club-bot`), created on first use.
+    ///
+    /// # Errors
+    /// `server/internal` if the store fails.
+    pub async fn bot_player(&self, bot: &str) -> Result<Player, ApiError> {
+        if let Some(p) = self.bots.lock().unwrap_or_else(|e| e.into_inner()).get(bot) {
+            return Ok(p.clone());
+        }
+        let p = self
+            .shared
+            .store
+            .bot_player(bot.to_owned())
+            .await
+            .map_err(ApiError::internal)?;
+        self.bots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(bot.to_owned(), p.clone());
+        Ok(p)
+    }
+
     /// A receiver that turns `true` when the service begins to shut down.
     #[must_use]
     pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
     }
 
+    /// The running actor of `m`, or a new one rebuilt from it. The check and the start happen
+    /// under one lock, so two requests never start two actors for one match.
     fn spawn(&self, m: StoredMatch) -> Result<mpsc::Sender<Command>, String> {
+        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, tx)) = actors.get(&m.id).filter(|(_, tx)| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
         let id = m.id.clone();
         let actor = MatchActor::rebuild(self.shared.clone(), m)?;
+        // Known to the presence registry before anyone can ask it (whose turn it is).
+        actor.report();
         let (tx, rx) = mpsc::channel(ACTOR_QUEUE);
-        let task = tokio::spawn(actor.run(rx));
-        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        tasks.retain(|t| !t.is_finished());
-        tasks.push(task);
-        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
-        actors.retain(|_, tx| !tx.is_closed());
-        actors.insert(id, tx.clone());
+        let generation = self.connections.fetch_add(1, Ordering::Relaxed);
+        let registry = self.actors.clone();
+        let key = id.clone();
+        tokio::spawn(async move {
+            actor.run(rx).await;
+            let mut actors = registry.lock().unwrap_or_else(|e| e.into_inner());
+            if actors.get(&key).is_some_and(|(g, _)| *g == generation) {
+                actors.remove(&key);
+            }
+        });
+        actors.insert(id, (generation, tx.clone()));
         Ok(tx)
+    }
+
+    /// How many match actors are in memory now.
+    #[must_use]
+    pub fn in_memory(&self) -> usize {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|(_, tx)| !tx.is_closed())
+            .count()
+    }
+
+    /// The running actor of `id`, if any.
+    fn running(&self, id: &str) -> Option<mpsc::Sender<Command>> {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .filter(|(_, tx)| !tx.is_closed())
+            .map(|(_, tx)| tx.clone())
     }
 
     /// The actor of match `id`, started from storage if it is not running.
@@ -134,14 +288,8 @@ impl Lobby {
         if !is_match_id(id) {
             return Err(ApiError::not_found(id));
         }
-        if let Some(tx) = self
-            .actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .filter(|tx| !tx.is_closed())
-        {
-            return Ok(tx.clone());
+        if let Some(tx) = self.running(id) {
+            return Ok(tx);
         }
         let stored = self
             .shared
@@ -150,16 +298,6 @@ impl Lobby {
             .await
             .map_err(ApiError::internal)?
             .ok_or_else(|| ApiError::not_found(id))?;
-        // Another request may have started it meanwhile.
-        if let Some(tx) = self
-            .actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .filter(|tx| !tx.is_closed())
-        {
-            return Ok(tx.clone());
-        }
         self.spawn(stored).map_err(ApiError::internal)
     }
 
@@ -193,17 +331,25 @@ impl Lobby {
         self.actor(id).await.map(|_| ())
     }
 
-    /// Creates a match (docs/protocol.md section 3.2).
+    /// Creates a match (docs/protocol.md section 3.2); `player` takes the creator's seat.
     ///
     /// # Errors
     /// The coded errors listed there.
-    pub async fn create(&self, req: CreateRequest) -> Result<SeatGrant, ApiError> {
+    pub async fn create(
+        &self,
+        req: CreateRequest,
+        player: Player,
+        creator_key: Option<String>,
+    ) -> Result<SeatGrant, ApiError> {
         let creator = match req.creator_seat {
             Some(s) => {
                 if req.seats.get(usize::from(s)) != Some(&SeatSpec::Human) {
                     return Err(ApiError::new(
                         Code::SeatInvalid,
-                        format!("creator_seat {s} is not a human seat"),
+                        format!(
+                            "creator_seat {s} (seat {}) is not a human seat",
+                            u16::from(s) + 1
+                        ),
                     ));
                 }
                 Some(s)
@@ -214,15 +360,37 @@ impl Lobby {
                 .position(|s| *s == SeatSpec::Human)
                 .map(|i| i as u8),
         };
-        let mut tokens = vec![None; req.seats.len()];
+        let seed = match req.seed {
+            None => None,
+            Some(_) if !self.shared.options.test_seeds => {
+                return Err(ApiError::new(
+                    Code::SeedNotAllowed,
+                    "a fixed `seed` is accepted only by a server started with --test-seeds",
+                ));
+            }
+            Some(hex) => Some(
+                Seed::from_hex(&hex)
+                    .map_err(|e| ApiError::new(Code::RequestMalformed, format!("`seed`: {e}")))?,
+            ),
+        };
+        let mut seated = vec![None; req.seats.len()];
         let mut token = None;
         if let Some(s) = creator {
             let (t, hash) = new_token();
-            tokens[usize::from(s)] = Some(hash);
+            seated[usize::from(s)] = Some((hash, player));
             token = Some(t);
         }
         let id = self
-            .create_match(req.game, req.config, req.seats, req.time_control, tokens)
+            .create_match(NewMatch {
+                game: req.game,
+                config: req.config,
+                seats: req.seats,
+                time_control: req.time_control,
+                seated,
+                seed,
+                rated: req.rated,
+                creator: creator_key,
+            })
             .await?;
         self.grant(id, creator, token).await
     }
@@ -249,18 +417,34 @@ impl Lobby {
         })
     }
 
-    /// Validates and stores a new match whose seats hold `token_hashes`, and starts its actor.
-    async fn create_match(
-        &self,
-        game: String,
-        config: serde_json::Value,
-        seats: Vec<SeatSpec>,
-        time_control: TimeControl,
-        token_hashes: Vec<Option<String>>,
-    ) -> Result<String, ApiError> {
+    /// The seed of the next match created without one: fresh from the operating system, or with
+    /// `Options::test_seeds` the SHA-256 of `plateau test seed N` where N counts the matches this
+    /// process created (0 first), so the same sequence of creations gets the same dice.
+    fn next_seed(&self) -> Seed {
+        let n = self.created.fetch_add(1, Ordering::Relaxed);
+        if self.shared.options.test_seeds {
+            Seed(Sha256::digest(format!("plateau test seed {n}")).into())
+        } else {
+            Seed::random()
+        }
+    }
+
+    /// Validates and stores a new match, and starts its actor. A match whose seats are all
+    /// filled by bots starts at once; others wait until every person has opened it.
+    pub(crate) async fn create_match(&self, new: NewMatch) -> Result<String, ApiError> {
         if *self.shutdown.borrow() {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
+        let NewMatch {
+            game,
+            config,
+            seats,
+            time_control,
+            seated,
+            seed,
+            rated,
+            creator,
+        } = new;
         let entry = self.shared.catalogue.game(&game).ok_or_else(|| {
             let known: Vec<&str> = self
                 .shared
@@ -277,58 +461,60 @@ impl Lobby {
         entry
             .new_game(&config, seats.len())
             .map_err(|e| ApiError::new(Code::ConfigInvalid, e.to_string()))?;
-        for spec in &seats {
-            if let SeatSpec::Bot { bot, level } = spec {
-                if !self.shared.catalogue.bots.contains(&bot.as_str()) {
-                    return Err(ApiError::new(
-                        Code::BotUnknown,
-                        format!(
-                            "unknown bot `{bot}` (known: {})",
-                            self.shared.catalogue.bots.join(", ")
-                        ),
-                    ));
+        let mut stored = Vec::with_capacity(seats.len());
+        for (spec, seat) in seats.into_iter().zip(seated) {
+            let (token_hash, player, opened) = match &spec {
+                SeatSpec::Bot { bot, level } => {
+                    if !self.shared.catalogue.bots.contains(&bot.as_str()) {
+                        return Err(ApiError::new(
+                            Code::BotUnknown,
+                            format!(
+                                "unknown bot `{bot}` (known: {})",
+                                self.shared.catalogue.bots.join(", ")
+                            ),
+                        ));
+                    }
+                    if !(1..=5).contains(level) {
+                        return Err(ApiError::new(
+                            Code::RequestMalformed,
+                            format!("bot level {level}: must be 1 to 5"),
+                        ));
+                    }
+                    (None, Some(self.bot_player(bot).await?), true)
                 }
-                if !(1..=5).contains(level) {
-                    return Err(ApiError::new(
-                        Code::RequestMalformed,
-                        format!("bot level {level}: must be 1 to 5"),
-                    ));
-                }
-            }
+                SeatSpec::Human => match seat {
+                    Some((hash, player)) => (Some(hash), Some(player), false),
+                    None => (None, None, false),
+                },
+            };
+            stored.push(StoredSeat {
+                spec,
+                token_hash,
+                player,
+                opened,
+            });
         }
         time_control.validate(entry.rule_clock)?;
-        let seats: Vec<StoredSeat> = seats
-            .into_iter()
-            .zip(token_hashes)
-            .map(|(spec, token_hash)| StoredSeat {
-                token_hash: if spec == SeatSpec::Human {
-                    token_hash
-                } else {
-                    None
-                },
-                spec,
-            })
-            .collect();
         let now = unix_ms();
-        let all_taken = free_seats(&seats).is_empty();
+        let all_bots = stored.iter().all(|s| s.opened);
         let m = StoredMatch {
             id: hex::encode(rand::random::<[u8; 8]>()),
             game: entry.info.name.to_owned(),
             config,
-            seats,
+            seats: stored,
             time_control,
-            seed: Seed::random(),
-            status: if all_taken {
-                Status::Live
-            } else {
-                Status::Open
-            },
+            seed: seed.unwrap_or_else(|| self.next_seed()),
+            status: if all_bots { Status::Live } else { Status::Open },
             created_at: now,
-            started_at: all_taken.then_some(now),
+            started_at: all_bots.then_some(now),
             outcome: None,
             rematch: None,
+            rated: rated && !all_bots,
+            creator,
+            ended_at: None,
             version: 0,
             log: Vec::new(),
+            chat: Vec::new(),
         };
         let id = m.id.clone();
         self.shared
@@ -345,8 +531,19 @@ impl Lobby {
     ///
     /// # Errors
     /// The coded errors listed there.
-    pub async fn join(&self, id: &str, seat: Option<u8>) -> Result<SeatGrant, ApiError> {
-        let joined: Joined = self.call(id, |reply| Command::Join { seat, reply }).await?;
+    pub async fn join(
+        &self,
+        id: &str,
+        seat: Option<u8>,
+        player: Player,
+    ) -> Result<SeatGrant, ApiError> {
+        let joined: Joined = self
+            .call(id, |reply| Command::Join {
+                seat,
+                player,
+                reply,
+            })
+            .await?;
         let mut grant = self
             .grant(id.to_owned(), Some(joined.seat), Some(joined.token))
             .await?;
@@ -354,19 +551,65 @@ impl Lobby {
         Ok(grant)
     }
 
-    /// Connects a viewer: `token` for a seat, `None` for a spectator. The current `state` is
-    /// queued on `out` before this returns.
+    /// Connects viewer `conn` (`next_connection`): `token` for a seat; without one, `player`'s
+    /// own seat of the match if it has one; else a spectator. The current `state` is queued on
+    /// `out` before this returns.
     ///
     /// # Errors
-    /// `auth/seat` for a token that is not a seat token of the match; `match/not_found`.
+    /// `auth/seat` for a token that is not a seat token of the match or whose seat is another
+    /// player's; `match/not_found`.
     pub(crate) async fn subscribe(
         &self,
         id: &str,
+        conn: u64,
         token: Option<String>,
+        player: Option<Player>,
         out: mpsc::Sender<Outgoing>,
     ) -> Result<Option<Seat>, ApiError> {
-        self.call(id, |reply| Command::Subscribe { token, out, reply })
+        self.call(id, |reply| Command::Subscribe {
+            conn,
+            token,
+            player,
+            out,
+            reply,
+        })
+        .await
+    }
+
+    /// Connection `conn` to match `id` closed.
+    pub(crate) async fn unsubscribe(&self, id: &str, conn: u64) {
+        if let Some(tx) = self.running(id) {
+            let _ = tx.send(Command::Unsubscribe { conn }).await;
+        }
+    }
+
+    /// A chat line from connection `conn` (docs/protocol.md section 7.5).
+    ///
+    /// # Errors
+    /// `chat/invalid`, `chat/rate_limited`, `auth/required`.
+    pub(crate) async fn chat(&self, id: &str, conn: u64, text: String) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Chat { conn, text, reply })
             .await
+    }
+
+    /// Connection `conn`'s player mutes (or unmutes) `name` in match `id`.
+    ///
+    /// # Errors
+    /// `player/not_found`, `auth/required`.
+    pub(crate) async fn mute(
+        &self,
+        id: &str,
+        conn: u64,
+        name: String,
+        mute: bool,
+    ) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Mute {
+            conn,
+            name,
+            mute,
+            reply,
+        })
+        .await
     }
 
     /// Plays `action` for `seat` based on `version`.
@@ -397,49 +640,71 @@ impl Lobby {
         self.call(id, |reply| Command::Resign { seat, reply }).await
     }
 
-    /// A rematch of the finished match `id`, asked by `seat` (docs/protocol.md section 4.1,
-    /// `rematch`). Creates it on the first request and tells every connection; on a later request
-    /// returns the message for this connection alone.
+    /// `seat` offers (or accepts) a rematch or an agreed stop (docs/protocol.md section 7.4).
+    /// The rematch is created once every human seat has asked: same game, config, clock and
+    /// rating, every seat (bots included) one place up, the players keeping their seats'
+    /// players, a fresh seed.
     ///
     /// # Errors
-    /// `match/not_over` while the match runs.
-    pub async fn rematch(&self, id: &str, seat: Seat) -> Result<Option<String>, ApiError> {
+    /// `match/not_over` (rematch), `offer/unsupported`, `match/not_started`, `match/over`.
+    pub async fn offer(&self, id: &str, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
         let _guard = self.rematch_lock.lock().await;
         let info = self
-            .call(id, |reply| Command::RematchInfo { reply })
+            .call(id, |reply| Command::Offer { seat, kind, reply })
             .await?;
-        let n = info.specs.len();
-        let moved = |s: usize| (s + 1) % n;
-        if let Some(existing) = info.rematch {
-            let new_seat = moved(seat.index()) as u8;
-            let (seat, token) = match self.join(&existing, Some(new_seat)).await {
-                Ok(grant) => (grant.seat, grant.token),
-                Err(_) => (None, None),
-            };
-            let msg = serde_json::json!({"type": "rematch", "id": existing, "seat": seat, "token": token});
-            return Ok(Some(msg.to_string()));
+        if let Some(info) = info {
+            self.create_rematch(id, info).await?;
         }
-        let mut specs = info.specs.clone();
+        Ok(())
+    }
+
+    /// `seat` withdraws or declines the offers of `kind`.
+    ///
+    /// # Errors
+    /// `match/not_found`.
+    pub async fn decline(&self, id: &str, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Decline { seat, kind, reply })
+            .await
+    }
+
+    async fn create_rematch(&self, id: &str, info: RematchInfo) -> Result<(), ApiError> {
+        let mut specs = info.specs;
         specs.rotate_right(1);
-        let mut hashes = vec![None; n];
-        let mut tokens = vec![None; n];
-        for old in 0..n {
-            if info.specs[old] == SeatSpec::Human && info.connected[old] {
-                let (token, hash) = new_token();
-                hashes[moved(old)] = Some(hash);
-                tokens[old] = Some((moved(old) as u8, token));
+        let mut players = info.players;
+        players.rotate_right(1);
+        let mut seated = Vec::with_capacity(specs.len());
+        let mut tokens = Vec::with_capacity(specs.len());
+        for (spec, player) in specs.iter().zip(players) {
+            match (spec, player) {
+                (SeatSpec::Human, Some(player)) => {
+                    let (token, hash) = new_token();
+                    seated.push(Some((hash, player)));
+                    tokens.push(Some(token));
+                }
+                _ => {
+                    seated.push(None);
+                    tokens.push(None);
+                }
             }
         }
         let new_id = self
-            .create_match(info.game, info.config, specs, info.control, hashes)
+            .create_match(NewMatch {
+                game: info.game,
+                config: info.config,
+                seats: specs,
+                time_control: info.control,
+                seated,
+                seed: None,
+                rated: info.rated,
+                creator: None,
+            })
             .await?;
         self.call(id, |reply| Command::RematchDone {
             id: new_id,
             tokens,
             reply,
         })
-        .await?;
-        Ok(None)
+        .await
     }
 
     /// Tells WebSocket sessions to close (code 1001) and refuses new work; the HTTP server stops
@@ -457,18 +722,15 @@ impl Lobby {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .drain()
-            .map(|(_, tx)| tx)
+            .map(|(_, (_, tx))| tx)
             .collect();
+        // An actor answers `Shutdown` after the command in progress (a commit included), then
+        // stops; nothing is written after its answer.
         for tx in actors {
             let (reply, done) = oneshot::channel();
             if tx.send(Command::Shutdown { reply }).await.is_ok() {
                 let _ = done.await;
             }
-        }
-        let tasks: Vec<JoinHandle<()>> =
-            std::mem::take(&mut *self.tasks.lock().unwrap_or_else(|e| e.into_inner()));
-        for t in tasks {
-            let _ = t.await;
         }
         self.shared.store.close().await;
         tracing::info!("match service stopped");

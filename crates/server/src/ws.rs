@@ -10,9 +10,11 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use plateau_engine::Seat;
 use tokio::sync::mpsc;
 
-use crate::actor::Outgoing;
+use crate::actor::{OfferKind, Outgoing};
+use crate::limits::Limits;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
+use crate::players::Player;
 
 /// Largest client message read, in bytes (docs/protocol.md section 6).
 pub const MAX_MESSAGE: usize = 16 * 1024;
@@ -21,6 +23,71 @@ pub const MAX_FRAME: usize = 1024 * 1024;
 
 /// Messages a connection's queue holds before the connection is dropped as too slow.
 const QUEUE: usize = 64;
+
+/// A write the client does not take within this time (it reads nothing) ends the connection.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Sends one message, giving up after `SEND_TIMEOUT`; false if it did not go out.
+async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// The WebSocket settings of every socket: frames and messages up to `MAX_FRAME`, and small
+/// buffers (a few KiB grow as a message needs; an idle socket holds little).
+pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
+    upgrade
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+}
+
+/// A token bucket for one socket's messages (`Limits::messages_per_second` after a burst of
+/// `Limits::message_burst`).
+pub struct Rate {
+    tokens: f64,
+    burst: f64,
+    per_second: f64,
+    at: tokio::time::Instant,
+}
+
+impl Rate {
+    /// A full bucket for `limits`.
+    #[must_use]
+    pub fn new(limits: &Limits) -> Rate {
+        Rate {
+            tokens: limits.message_burst,
+            burst: limits.message_burst,
+            per_second: limits.messages_per_second,
+            at: tokio::time::Instant::now(),
+        }
+    }
+
+    /// Takes one message's token.
+    ///
+    /// # Errors
+    /// `limit/messages` when the bucket is empty (the message is then not read).
+    pub fn take(&mut self) -> Result<(), ApiError> {
+        let now = tokio::time::Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.at = now;
+        if self.tokens < 1.0 {
+            return Err(ApiError::new(
+                Code::LimitMessages,
+                format!(
+                    "more than {} messages a second: this one was not read",
+                    self.per_second
+                ),
+            ));
+        }
+        self.tokens -= 1.0;
+        Ok(())
+    }
+}
 
 /// A client message (docs/protocol.md section 4.2).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -34,8 +101,23 @@ pub enum ClientMessage {
     },
     /// Resign.
     Resign,
-    /// Ask for a rematch.
-    Rematch,
+    /// Offer (or accept) a rematch or an agreed stop (`{"type": "rematch"}` is the rematch
+    /// offer's short form).
+    Offer(OfferKind),
+    /// Withdraw or decline the offers of a kind.
+    Decline(OfferKind),
+    /// A chat line.
+    Chat(String),
+    /// Stop (`true`) or start again receiving a player's chat lines.
+    Mute {
+        /// The player's name.
+        name: String,
+        /// Mute or unmute.
+        mute: bool,
+    },
+    /// Take a seat with its token (sent in a message rather than in the URL, where logs and
+    /// histories keep it).
+    Auth(String),
     /// Keep-alive.
     Ping,
 }
@@ -71,11 +153,45 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
             })
         }
         "resign" => Ok(ClientMessage::Resign),
-        "rematch" => Ok(ClientMessage::Rematch),
+        "rematch" => Ok(ClientMessage::Offer(OfferKind::Rematch)),
+        "offer" => offer_kind(obj).map(ClientMessage::Offer),
+        "decline" => offer_kind(obj).map(ClientMessage::Decline),
+        "chat" => Ok(ClientMessage::Chat(string(obj, "text")?)),
+        "mute" | "unmute" => Ok(ClientMessage::Mute {
+            name: string(obj, "name")?,
+            mute: kind == "mute",
+        }),
+        "auth" => Ok(ClientMessage::Auth(string(obj, "token")?)),
         "ping" => Ok(ClientMessage::Ping),
         other => Err(ApiError::new(
             Code::MsgUnknown,
-            format!("unknown message type `{other}` (known: act, resign, rematch, ping)"),
+            format!(
+                "unknown message type `{other}` (known: auth, act, resign, offer, decline, \
+                 rematch, chat, mute, unmute, ping)"
+            ),
+        )),
+    }
+}
+
+/// The string field `field` of a client message.
+fn string(
+    obj: &serde_json::Map<String, serde_json::Value>,
+    field: &str,
+) -> Result<String, ApiError> {
+    obj.get(field)
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::new(Code::MsgMalformed, format!("`{field}` must be a string")))
+}
+
+/// The `kind` of an offer: `"rematch"` or `"agreement"`.
+fn offer_kind(obj: &serde_json::Map<String, serde_json::Value>) -> Result<OfferKind, ApiError> {
+    match string(obj, "kind")?.as_str() {
+        "rematch" => Ok(OfferKind::Rematch),
+        "agreement" => Ok(OfferKind::Agreement),
+        other => Err(ApiError::new(
+            Code::MsgMalformed,
+            format!("unknown offer kind `{other}` (known: rematch, agreement)"),
         )),
     }
 }
@@ -88,10 +204,13 @@ fn close(code: u16, reason: &str) -> Message {
 }
 
 /// Runs one connection to match `id` until either side closes or the service shuts down.
+/// `token` names a seat; `player` is the session's player, if any (it counts as online while
+/// the connection is open, and may hold a seat of the match without a token).
 pub async fn session<S, R, E>(
     lobby: Arc<Lobby>,
     id: String,
     token: Option<String>,
+    player: Option<Player>,
     mut sink: S,
     mut stream: R,
 ) where
@@ -99,7 +218,11 @@ pub async fn session<S, R, E>(
     R: Stream<Item = Result<Message, E>> + Unpin + Send,
 {
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
-    let seat = match lobby.subscribe(&id, token, out_tx).await {
+    let conn = lobby.next_connection();
+    let mut seat = match lobby
+        .subscribe(&id, conn, token, player.clone(), out_tx.clone())
+        .await
+    {
         Ok(seat) => seat,
         Err(e) => {
             let _ = sink.send(Message::Text(e.to_ws_json().into())).await;
@@ -107,8 +230,12 @@ pub async fn session<S, R, E>(
             return;
         }
     };
-    // Answers to this connection's own messages, in order with the actor's broadcasts.
-    let (reply_tx, mut reply_rx) = mpsc::channel::<String>(QUEUE);
+    if let Some(p) = &player {
+        lobby.presence().socket_opened(p.id);
+    }
+    // Answers to this connection's own messages, in order with the actor's broadcasts; `Err` is
+    // a close code and reason the reader decided on.
+    let (reply_tx, mut reply_rx) = mpsc::channel::<Result<String, (u16, &'static str)>>(QUEUE);
     let mut shutdown = lobby.shutdown_signal();
     let mut writer_shutdown = lobby.shutdown_signal();
     let stopping = lobby.shutdown_signal();
@@ -118,41 +245,49 @@ pub async fn session<S, R, E>(
             tokio::select! {
                 msg = out_rx.recv() => match msg {
                     Some(Outgoing::Text(text)) => {
-                        if sink.send(Message::Text(text)).await.is_err() {
+                        if !send_within(&mut sink, Message::Text(text)).await {
                             break None;
                         }
                     }
                     // The actor dropped us: shutting down, or we were too slow.
-                    None if *stopping.borrow() => break Some(1001),
-                    None => break Some(1013),
+                    None if *stopping.borrow() => break Some((1001, "server shutting down")),
+                    None => break Some((1013, "reconnect to resume")),
                 },
                 reply = reply_rx.recv() => match reply {
-                    Some(text) => {
-                        if sink.send(Message::Text(text.into())).await.is_err() {
+                    Some(Ok(text)) => {
+                        if !send_within(&mut sink, Message::Text(text.into())).await {
                             break None;
                         }
                     }
+                    Some(Err(closing)) => break Some(closing),
                     // The reader ended: the client left, or the service is stopping.
-                    None if *stopping.borrow() => break Some(1001),
+                    None if *stopping.borrow() => break Some((1001, "server shutting down")),
                     None => break None,
                 },
-                () = stopped(&mut writer_shutdown) => break Some(1001),
+                () = stopped(&mut writer_shutdown) => break Some((1001, "server shutting down")),
             }
         };
-        if let Some(code) = close_with {
-            let reason = if code == 1001 {
-                "server shutting down"
-            } else {
-                "reconnect to resume"
-            };
-            let _ = sink.send(close(code, reason)).await;
+        if let Some((code, reason)) = close_with {
+            send_within(&mut sink, close(code, reason)).await;
         }
-        let _ = sink.close().await;
+        let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
     });
+    let mut writer = writer;
+    let limits = lobby.options().limits;
+    let mut rate = Rate::new(&limits);
     loop {
         let frame = tokio::select! {
-            frame = stream.next() => frame,
+            frame = tokio::time::timeout(limits.socket_idle, stream.next()) => match frame {
+                Ok(frame) => frame,
+                Err(_) => {
+                    let _ = reply_tx.send(Err((4001, "idle: no message for a while"))).await;
+                    break;
+                }
+            },
             () = stopped(&mut shutdown) => break,
+            // The writer gave up (the client reads nothing, or left): so does the reader, and
+            // the socket closes.
+            _ = &mut writer => break,
         };
         let text = match frame {
             Some(Ok(Message::Text(t))) => t,
@@ -165,7 +300,7 @@ pub async fn session<S, R, E>(
                         "binary frames are not read; send JSON text",
                     )
                 };
-                if reply_tx.send(e.to_ws_json()).await.is_err() {
+                if reply_tx.send(Ok(e.to_ws_json())).await.is_err() {
                     break;
                 }
                 continue;
@@ -173,19 +308,39 @@ pub async fn session<S, R, E>(
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
             Some(Ok(Message::Close(_)) | Err(_)) | None => break,
         };
-        let reply = if text.len() > MAX_MESSAGE {
+        let reply = if let Err(e) = rate.take() {
+            Some(e.to_ws_json())
+        } else if text.len() > MAX_MESSAGE {
             Some(too_large(text.len()).to_ws_json())
+        } else if let Ok(ClientMessage::Auth(token)) = parse_client_message(text.as_str()) {
+            // The connection becomes its seat's; the new state follows from the actor.
+            match lobby
+                .subscribe(&id, conn, Some(token), player.clone(), out_tx.clone())
+                .await
+            {
+                Ok(s) => {
+                    seat = s;
+                    None
+                }
+                Err(e) => Some(e.to_ws_json()),
+            }
         } else {
-            handle(&lobby, &id, seat, text.as_str()).await
+            handle(&lobby, &id, conn, seat, text.as_str()).await
         };
         if let Some(reply) = reply
-            && reply_tx.send(reply).await.is_err()
+            && reply_tx.send(Ok(reply)).await.is_err()
         {
             break;
         }
     }
     drop(reply_tx);
-    let _ = writer.await;
+    if !writer.is_finished() {
+        let _ = writer.await;
+    }
+    lobby.unsubscribe(&id, conn).await;
+    if let Some(p) = &player {
+        lobby.presence().socket_closed(p.id);
+    }
 }
 
 /// Completes once the service is shutting down (or the lobby is gone).
@@ -200,8 +355,14 @@ fn too_large(len: usize) -> ApiError {
     )
 }
 
-/// Handles one text message; returns the reply for this connection, if any.
-async fn handle(lobby: &Lobby, id: &str, seat: Option<Seat>, text: &str) -> Option<String> {
+/// Handles one text message of connection `conn`; returns the reply for it, if any.
+async fn handle(
+    lobby: &Lobby,
+    id: &str,
+    conn: u64,
+    seat: Option<Seat>,
+    text: &str,
+) -> Option<String> {
     let message = match parse_client_message(text) {
         Ok(m) => m,
         Err(e) => return Some(e.to_ws_json()),
@@ -216,6 +377,8 @@ async fn handle(lobby: &Lobby, id: &str, seat: Option<Seat>, text: &str) -> Opti
     };
     let result = match message {
         ClientMessage::Ping => return Some(r#"{"type":"pong"}"#.to_owned()),
+        // Handled by the session, which keeps the connection's seat.
+        ClientMessage::Auth(_) => return None,
         ClientMessage::Act { version, action } => match need_seat() {
             Ok(s) => lobby.act(id, s, version, action).await,
             Err(e) => Err(e),
@@ -224,14 +387,16 @@ async fn handle(lobby: &Lobby, id: &str, seat: Option<Seat>, text: &str) -> Opti
             Ok(s) => lobby.resign(id, s).await,
             Err(e) => Err(e),
         },
-        ClientMessage::Rematch => match need_seat() {
-            Ok(s) => match lobby.rematch(id, s).await {
-                Ok(Some(msg)) => return Some(msg),
-                Ok(None) => Ok(()),
-                Err(e) => Err(e),
-            },
+        ClientMessage::Offer(kind) => match need_seat() {
+            Ok(s) => lobby.offer(id, s, kind).await,
             Err(e) => Err(e),
         },
+        ClientMessage::Decline(kind) => match need_seat() {
+            Ok(s) => lobby.decline(id, s, kind).await,
+            Err(e) => Err(e),
+        },
+        ClientMessage::Chat(text) => lobby.chat(id, conn, text).await,
+        ClientMessage::Mute { name, mute } => lobby.mute(id, conn, name, mute).await,
     };
     result.err().map(|e| e.to_ws_json())
 }
@@ -266,20 +431,31 @@ mod tests {
         let lobby = Lobby::start(store, Catalogue::standard(), options)
             .await
             .unwrap();
+        let ann = lobby
+            .store()
+            .create_player("Ann".into(), crate::players::PlayerKind::Guest, None)
+            .await
+            .unwrap();
         let grant = lobby
-            .create(CreateRequest {
-                game: "mad".into(),
-                config: serde_json::Value::Null,
-                seats: vec![
-                    SeatSpec::Human,
-                    SeatSpec::Bot {
-                        bot: "random".into(),
-                        level: 1,
-                    },
-                ],
-                time_control: crate::model::TimeControl::None,
-                creator_seat: None,
-            })
+            .create(
+                CreateRequest {
+                    game: "mad".into(),
+                    config: serde_json::Value::Null,
+                    seats: vec![
+                        SeatSpec::Human,
+                        SeatSpec::Bot {
+                            bot: "random".into(),
+                            level: 1,
+                        },
+                    ],
+                    time_control: crate::model::TimeControl::None,
+                    creator_seat: None,
+                    seed: None,
+                    rated: false,
+                },
+                ann.clone(),
+                None,
+            )
             .await
             .unwrap();
         let (to_server, from_client) =
@@ -300,14 +476,21 @@ mod tests {
             lobby.clone(),
             grant.id.clone(),
             grant.token,
+            Some(ann),
             sink,
             stream,
         ));
+        // Opening the match starts it: the first state is live, then the (empty) chat backlog.
         let first = next_json(&mut from_server).await;
         assert_eq!(
-            (first["version"].clone(), first["seat"].clone()),
-            (0.into(), 0.into())
+            (
+                first["version"].clone(),
+                first["seat"].clone(),
+                first["status"].clone()
+            ),
+            (0.into(), 0.into(), "live".into())
         );
+        assert_eq!(next_json(&mut from_server).await["type"], "chat_backlog");
         let action = first["legal"][0].as_str().unwrap().to_owned();
         let act = serde_json::json!({"type": "act", "version": 0, "action": action});
         to_server
@@ -347,5 +530,25 @@ mod tests {
         );
         assert_eq!(code(r#"{"type":"act","version":1}"#), Code::MsgMalformed);
         assert_eq!(code(r#"{"type":"dance"}"#), Code::MsgUnknown);
+        assert_eq!(
+            parse_client_message(r#"{"type":"offer","kind":"agreement"}"#),
+            Ok(ClientMessage::Offer(OfferKind::Agreement))
+        );
+        assert_eq!(
+            parse_client_message(r#"{"type":"rematch"}"#),
+            Ok(ClientMessage::Offer(OfferKind::Rematch))
+        );
+        assert_eq!(
+            parse_client_message(r#"{"type":"unmute","name":"Bob"}"#),
+            Ok(ClientMessage::Mute {
+                name: "Bob".into(),
+                mute: false
+            })
+        );
+        assert_eq!(
+            code(r#"{"type":"offer","kind":"draw"}"#),
+            Code::MsgMalformed
+        );
+        assert_eq!(code(r#"{"type":"chat","text":5}"#), Code::MsgMalformed);
     }
 }

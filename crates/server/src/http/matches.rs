@@ -1,0 +1,467 @@
+//! The match routes (docs/protocol.md section 3): games, creating, joining, listing, one match, its
+//! record, replay and chat, and the WebSocket.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{Query, State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use axum_extra::extract::cookie::CookieJar;
+use futures_util::StreamExt;
+use plateau_engine::{Actor, Ending, Record, RecordStep, RecordedAction, Seat, Viewer};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{AppState, ClientAddr, JsonBody, MatchId, bad_query};
+use crate::auth::{Session, player_or_guest};
+use crate::limits::address_key;
+use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
+use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
+use crate::net::ConnSlot;
+use crate::store::{ChatLine, Entry, Room, StoredMatch};
+use crate::ws;
+
+/// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
+pub const LEVELS: [&str; 3] = ["beginner", "club", "expert"];
+
+pub(super) async fn games(State(app): State<AppState>) -> Json<Value> {
+    let catalogue = app.lobby.catalogue();
+    let levels: Vec<&str> = LEVELS
+        .into_iter()
+        .filter(|l| catalogue.bots.contains(l))
+        .collect();
+    let games: Vec<Value> = catalogue
+        .games
+        .iter()
+        .map(|g| {
+            let i = g.info;
+            // An agreed stop exists where the game accepts one at its start (MAD).
+            let agreement = g
+                .new_game(&Value::Null, i.default_seats)
+                .is_ok_and(|mut s| s.end(Ending::Agreement).is_ok());
+            json!({
+                "name": i.name, "title": i.title, "min_seats": i.min_seats,
+                "max_seats": i.max_seats, "default_seats": i.default_seats, "chance": i.chance,
+                "hidden_information": i.hidden_information, "simultaneous": i.simultaneous,
+                "rule_clock": g.rule_clock,
+                "default_config": g.default_config(), "bots": catalogue.bots,
+                "levels": levels, "agreement": agreement,
+            })
+        })
+        .collect();
+    Json(json!({ "games": games }))
+}
+
+fn grant_json(g: &SeatGrant) -> Value {
+    let invites: Vec<Value> = g
+        .free
+        .iter()
+        .map(|s| json!({"seat": s, "url": format!("/m/{}?join={s}", g.id)}))
+        .collect();
+    json!({
+        "id": g.id, "seed_hash": g.seed_hash, "seat": g.seat, "token": g.token,
+        "url": format!("/m/{}", g.id), "invites": invites,
+    })
+}
+
+/// The limits per address on creating a match (docs/protocol.md section 6): so many a minute,
+/// so many open at once, so many of bots alone running at once. Returns the address's key for
+/// the store.
+async fn creation_allowed(
+    app: &AppState,
+    addr: Option<std::net::IpAddr>,
+    req: &CreateRequest,
+) -> Result<Option<String>, ApiError> {
+    let Some(addr) = addr else { return Ok(None) };
+    let limits = app.lobby.options().limits;
+    let key = address_key(addr);
+    let (open, bots) = app
+        .lobby
+        .store()
+        .created_by(key.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    let bots_only = req.seats.iter().all(|s| *s != SeatSpec::Human);
+    if bots_only && bots >= limits.bot_matches {
+        return Err(ApiError::new(
+            Code::LimitMatches,
+            format!(
+                "{bots} matches of bots alone from your address are running: at most {}",
+                limits.bot_matches
+            ),
+        ));
+    }
+    if !bots_only && open >= limits.open_matches {
+        return Err(ApiError::new(
+            Code::LimitMatches,
+            format!(
+                "{open} matches from your address wait for players: at most {}",
+                limits.open_matches
+            ),
+        ));
+    }
+    app.per_minute.record(
+        &[format!("match {key}")],
+        limits.matches_per_minute,
+        Code::LimitMatches,
+        "too many matches created from your address: wait a minute",
+    )?;
+    Ok(Some(key))
+}
+
+/// `POST /api/matches`: the session's player (a new guest without one) takes the creator's seat.
+pub(super) async fn create(
+    State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    session: Session,
+    jar: CookieJar,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<Response, ApiError> {
+    let creator = creation_allowed(&app, addr, &req).await?;
+    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
+    let grant = app.lobby.create(req, player, creator).await?;
+    Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct JoinRequest {
+    #[serde(default)]
+    seat: Option<u8>,
+}
+
+/// `POST /api/matches/{id}/join`: the session's player (a new guest without one) takes the seat.
+pub(super) async fn join(
+    State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    MatchId(id): MatchId,
+    session: Session,
+    jar: CookieJar,
+    JsonBody(req): JsonBody<JoinRequest>,
+) -> Result<Response, ApiError> {
+    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
+    let grant = app.lobby.join(&id, req.seat, player).await?;
+    Ok((jar, Json(grant_json(&grant))).into_response())
+}
+
+/// The public facts of a stored match (docs/protocol.md section 3.3), with who sits where and
+/// who is connected now.
+pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
+    let title = app
+        .lobby
+        .catalogue()
+        .game(&m.game)
+        .map_or(m.game.as_str(), |g| g.info.title);
+    let connected = app
+        .lobby
+        .presence()
+        .of_match(&m.id)
+        .map(|p| p.connected)
+        .unwrap_or_default();
+    let seats: Vec<SeatInfo> = m
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            SeatInfo::new(
+                i,
+                &s.spec,
+                s.spec != SeatSpec::Human || s.token_hash.is_some(),
+                s.player.as_ref(),
+                connected.get(i).copied().unwrap_or(false),
+            )
+        })
+        .collect();
+    let finished = m.status == Status::Finished;
+    json!({
+        "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
+        "config": m.config, "time_control": m.time_control, "created_at": m.created_at,
+        "version": m.version, "rated": m.rated, "ended_at": m.ended_at,
+        "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
+        "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
+    })
+}
+
+/// How long an open match is listed although nobody waits at it, in ms.
+const OPEN_FRESH_MS: i64 = 10 * 60 * 1000;
+
+#[derive(Deserialize)]
+pub(super) struct ListQuery {
+    status: Option<String>,
+}
+
+pub(super) async fn list(
+    State(app): State<AppState>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(q) = query.map_err(|e| bad_query(&e))?;
+    let words = q.status.unwrap_or_else(|| "open,live".to_owned());
+    let mut statuses = Vec::new();
+    for word in words.split(',').filter(|w| !w.is_empty()) {
+        statuses.push(Status::parse(word).ok_or_else(|| {
+            ApiError::new(
+                Code::RequestMalformed,
+                format!("unknown status `{word}` (known: open, live, finished)"),
+            )
+        })?);
+    }
+    let matches = app
+        .lobby
+        .store()
+        .list(statuses, 100)
+        .await
+        .map_err(ApiError::internal)?;
+    let presence = app.lobby.presence();
+    let now = crate::model::unix_ms();
+    // Only tables people sit at: a live match with a person connected, an open one whose
+    // creator waits at it or that is fresh; finished matches all.
+    let matches: Vec<Value> = matches
+        .iter()
+        .filter(|m| {
+            let here = presence.of_match(&m.id).is_some_and(|p| p.someone_here());
+            match m.status {
+                Status::Live => here,
+                Status::Open => here || now - m.created_at < OPEN_FRESH_MS,
+                Status::Finished => true,
+            }
+        })
+        .map(|m| summary(&app, m))
+        .collect();
+    Ok(Json(json!({ "matches": matches })))
+}
+
+async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch, ApiError> {
+    if !is_match_id(id) {
+        return Err(ApiError::not_found(id));
+    }
+    app.lobby
+        .store()
+        .get(id, with_log)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::not_found(id))
+}
+
+pub(super) async fn one(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Json<Value>, ApiError> {
+    let m = stored(&app, &id, false).await?;
+    Ok(Json(summary(&app, &m)))
+}
+
+/// `GET /api/matches/{id}/chat`: both rooms of a finished match, for its replay.
+pub(super) async fn chat(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Json<Value>, ApiError> {
+    let m = stored(&app, &id, true).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            "the chat is given once the match is over",
+        ));
+    }
+    let room = |room: Room| -> Vec<Value> {
+        m.chat
+            .iter()
+            .filter(|l| l.room == room)
+            .map(chat_line)
+            .collect()
+    };
+    Ok(Json(
+        json!({"players": room(Room::Players), "spectators": room(Room::Spectators)}),
+    ))
+}
+
+fn chat_line(l: &ChatLine) -> Value {
+    json!({"room": l.room, "name": l.player.name, "seat": l.seat, "text": l.text, "at": l.at})
+}
+
+/// The engine's record of a stored match; the seed only once finished.
+#[must_use]
+pub fn to_record(m: &StoredMatch) -> Record {
+    let mut record = Record::new(
+        &m.game,
+        m.config.clone(),
+        m.seats.iter().map(|s| s.spec.record_name()).collect(),
+        &m.seed,
+    );
+    for e in &m.log {
+        let (by, action) = match &e.entry {
+            Entry::Seat(s, action) => (Actor::Seat(Seat(*s)), action),
+            Entry::Chance(action) => (Actor::Chance, action),
+            // In its place: a Bataille Navale resignation is followed by more actions.
+            Entry::End(ending) => {
+                record.push_ending(*ending, Some(e.at_ms));
+                continue;
+            }
+        };
+        record.actions.push(RecordedAction {
+            by,
+            action: action.clone(),
+            at_ms: Some(e.at_ms),
+        });
+    }
+    if m.status == Status::Finished {
+        record.seed = Some(m.seed);
+        record.outcome.clone_from(&m.outcome);
+    }
+    record
+}
+
+pub(super) async fn record(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Json<Record>, ApiError> {
+    let m = stored(&app, &id, true).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            "the record is given once the match is over",
+        ));
+    }
+    Ok(Json(to_record(&m)))
+}
+
+/// Every position of a finished match as a spectator sees it (docs/protocol.md section 3.7), so
+/// the replay page steps through a game without computing rules. Computed once, under one lock
+/// for all matches (it replays the whole game), then stored and served from the store.
+pub(super) async fn replay(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Response, ApiError> {
+    let m = stored(&app, &id, false).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            "the replay is given once the match is over",
+        ));
+    }
+    let store = app.lobby.store();
+    let cached = || async { store.replay(id.clone()).await.map_err(ApiError::internal) };
+    if let Some(body) = cached().await? {
+        return Ok(json_text(body));
+    }
+    let _turn = app.replays.lock().await;
+    if let Some(body) = cached().await? {
+        return Ok(json_text(body));
+    }
+    let m = stored(&app, &id, true).await?;
+    let entry = app
+        .lobby
+        .catalogue()
+        .game(&m.game)
+        .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
+    let body = tokio::task::spawn_blocking(move || replay_body(entry, &m))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    store
+        .put_replay(id.clone(), body.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(json_text(body))
+}
+
+/// A stored JSON text as a response.
+fn json_text(body: String) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
+}
+
+/// The replay of finished match `m`: `verified` is the server's own `Record::replay` check
+/// (SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn).
+fn replay_body(
+    entry: &'static plateau_engine::GameEntry,
+    m: &StoredMatch,
+) -> Result<String, String> {
+    let record = to_record(m);
+    let verified = record.replay(entry).is_ok_and(|r| r.seed_verified);
+    let states = crate::secrecy::states(entry, &record)
+        .map_err(|e| format!("match {} does not replay: {e}", m.id))?;
+    // `states[v]` is the state after `v` steps (actions and endings in log order).
+    let view = |v: usize| states[v].observe_json(Viewer::Spectator);
+    let mut steps = vec![json!({"by": null, "text": null, "observation": view(0)})];
+    for (v, step) in record.steps().enumerate() {
+        let step = match step {
+            RecordStep::Action(_, action) => {
+                // What a spectator could not see while the game ran (a secret placement, an order
+                // before its turn was fired) is shown in canonical notation: the game is over and
+                // its record, every action in it, is public.
+                let text = states[v]
+                    .display_text(action.by, &action.action, Viewer::Spectator)
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| action.action.clone());
+                json!({"by": action.by, "text": text, "observation": view(v + 1)})
+            }
+            RecordStep::End(end) => {
+                json!({"by": null, "text": end.ending, "observation": view(v + 1)})
+            }
+        };
+        steps.push(step);
+    }
+    Ok(json!({
+        "id": m.id,
+        "game": m.game,
+        "seed_hash": record.seed_hash,
+        "seed": record.seed,
+        "verified": verified,
+        "outcome": record.outcome,
+        "steps": steps,
+    })
+    .to_string())
+}
+
+#[derive(Deserialize)]
+pub(super) struct WsQuery {
+    token: Option<String>,
+}
+
+pub(super) async fn websocket(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+    session: Session,
+    headers: axum::http::HeaderMap,
+    slot: Option<Extension<ConnSlot>>,
+    query: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    if let Err(e) = app.lobby.ensure_exists(&id).await {
+        return e.into_response();
+    }
+    let q = match query {
+        Ok(Query(q)) => q,
+        Err(e) => return bad_query(&e).into_response(),
+    };
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(e) => {
+            let message = format!(
+                "this is the match's WebSocket: open it with a WebSocket upgrade ({})",
+                e.body_text()
+            );
+            return ApiError::new(Code::RequestUpgradeRequired, message).into_response();
+        }
+    };
+    // A program may send its seat token in `Authorization: Bearer …`; a page sends it in an
+    // `auth` message once connected.
+    let bearer = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_owned);
+    let token = bearer.or(q.token);
+    let lobby = app.lobby.clone();
+    ws::sized(upgrade).on_upgrade(move |socket| async move {
+        // The connection's place under the caps lasts as long as the socket.
+        let _slot = slot;
+        let (sink, stream) = socket.split();
+        ws::session(lobby, id, token, session.player, sink, stream).await;
+    })
+}

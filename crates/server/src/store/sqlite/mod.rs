@@ -1,0 +1,526 @@
+//! The embedded store (`matches` and `players` hold the SQL of each part): one SQLite file in WAL mode with `synchronous = FULL`, so a write is on disk
+//! when its commit returns.
+//!
+//! One thread owns the connection and takes jobs from a queue. Writes that are waiting together are
+//! committed in one transaction (group commit, one fsync for many matches); each runs inside its own
+//! savepoint so one failing write does not undo the others. A read ends the group, so it sees every
+//! write queued before it.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+mod matches;
+mod players;
+
+use rusqlite::Connection;
+use tokio::sync::oneshot;
+
+use super::{
+    BoxFuture, ChatLine, Finish, LogEntry, PlayerSecret, RatingEvent, Standing, Store, StoreError,
+    StoredMatch,
+};
+use crate::model::{Status, unix_ms};
+use crate::players::{Player, PlayerId, PlayerKind};
+
+/// The schema, one migration per entry; `PRAGMA user_version` counts those applied.
+const MIGRATIONS: &[&str] = &[
+    r"
+CREATE TABLE matches (
+    id           TEXT PRIMARY KEY,
+    game         TEXT NOT NULL,
+    config       TEXT NOT NULL,
+    time_control TEXT NOT NULL,
+    seed         TEXT NOT NULL,
+    seed_hash    TEXT NOT NULL,
+    status       TEXT NOT NULL CHECK (status IN ('open', 'live', 'finished')),
+    created_at   INTEGER NOT NULL,
+    started_at   INTEGER,
+    outcome      TEXT,
+    rematch      TEXT
+);
+CREATE INDEX matches_by_status ON matches (status, created_at);
+CREATE TABLE match_seats (
+    match_id   TEXT NOT NULL REFERENCES matches (id),
+    seat       INTEGER NOT NULL,
+    kind       TEXT NOT NULL CHECK (kind IN ('human', 'bot')),
+    bot        TEXT,
+    level      INTEGER,
+    token_hash TEXT,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE actions (
+    match_id TEXT NOT NULL REFERENCES matches (id),
+    seq      INTEGER NOT NULL,
+    actor    TEXT NOT NULL CHECK (actor IN ('seat', 'chance', 'end')),
+    seat     INTEGER,
+    action   TEXT NOT NULL,
+    at_ms    INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+",
+    // Players (guests, accounts, bots), sessions, ratings per game with their history, chat; the
+    // player in each seat and whether it opened the match; rated matches and when they ended.
+    r"
+CREATE TABLE players (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL,
+    name_key      TEXT NOT NULL UNIQUE,
+    kind          TEXT NOT NULL CHECK (kind IN ('guest', 'account', 'bot')),
+    password_hash TEXT,
+    created_at    INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    player_id  INTEGER NOT NULL REFERENCES players (id),
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE ratings (
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    game      TEXT NOT NULL,
+    mu        REAL NOT NULL,
+    sigma     REAL NOT NULL,
+    games     INTEGER NOT NULL,
+    wins      INTEGER NOT NULL,
+    losses    INTEGER NOT NULL,
+    draws     INTEGER NOT NULL,
+    PRIMARY KEY (player_id, game)
+);
+CREATE INDEX ratings_by_game ON ratings (game, mu);
+CREATE TABLE rating_events (
+    player_id    INTEGER NOT NULL REFERENCES players (id),
+    game         TEXT NOT NULL,
+    match_id     TEXT NOT NULL REFERENCES matches (id),
+    at           INTEGER NOT NULL,
+    mu_before    REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu           REAL NOT NULL,
+    sigma        REAL NOT NULL,
+    PRIMARY KEY (player_id, match_id)
+);
+CREATE TABLE chat (
+    match_id  TEXT NOT NULL REFERENCES matches (id),
+    seq       INTEGER NOT NULL,
+    room      TEXT NOT NULL CHECK (room IN ('players', 'spectators')),
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    seat      INTEGER,
+    text      TEXT NOT NULL,
+    at        INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN ended_at INTEGER;
+ALTER TABLE match_seats ADD COLUMN player_id INTEGER REFERENCES players (id);
+ALTER TABLE match_seats ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
+UPDATE match_seats SET opened = 1 WHERE kind = 'bot' OR token_hash IS NOT NULL;
+CREATE INDEX seats_by_player ON match_seats (player_id);
+",
+    // The creating address's key (limits per address) and the bots-only mark.
+    r"
+ALTER TABLE matches ADD COLUMN creator TEXT;
+ALTER TABLE matches ADD COLUMN bots_only INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX matches_by_creator ON matches (creator, status);
+",
+    // Replays of finished matches, computed once.
+    r"
+CREATE TABLE replays (
+    match_id TEXT PRIMARY KEY REFERENCES matches (id),
+    body     TEXT NOT NULL
+);
+",
+];
+
+/// Most writes committed together.
+const GROUP_MAX: usize = 256;
+
+type WriteFn = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
+type ReadFn = Box<dyn FnOnce(&Connection) + Send>;
+
+enum Job {
+    Write(WriteFn, oneshot::Sender<Result<(), StoreError>>),
+    Read(ReadFn),
+}
+
+/// SQLite behind a writer thread. Cheap to share (`Arc<SqliteStore>`).
+pub struct SqliteStore {
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+fn db(e: rusqlite::Error) -> StoreError {
+    if let rusqlite::Error::SqliteFailure(f, _) = &e
+        && f.code == rusqlite::ErrorCode::ConstraintViolation
+    {
+        return StoreError::Conflict(e.to_string());
+    }
+    StoreError::Database(e.to_string())
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file at `path` and applies the migrations.
+    ///
+    /// # Errors
+    /// `Database` if the file cannot be opened or migrated.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let conn = Connection::open(path).map_err(db)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(db)?;
+        conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(db)?;
+        migrate(&conn)?;
+        let (tx, rx) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("plateau-sqlite".into())
+            .spawn(move || writer(conn, rx))
+            .map_err(|e| StoreError::Database(e.to_string()))?;
+        Ok(SqliteStore {
+            jobs: Mutex::new(Some(tx)),
+            thread: Mutex::new(Some(thread)),
+        })
+    }
+
+    fn send(&self, job: Job) -> bool {
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
+    }
+
+    fn write(&self, f: WriteFn) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.send(Job::Write(f, tx));
+        Box::pin(async move {
+            if !sent {
+                return Err(StoreError::Database("the store is closed".into()));
+            }
+            rx.await
+                .unwrap_or_else(|_| Err(StoreError::Database("the store thread stopped".into())))
+        })
+    }
+
+    /// A write that returns a value (a new row's id); runs in a group's transaction like `write`.
+    fn write_value<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> BoxFuture<'_, Result<T, StoreError>> {
+        let (tx, rx) = oneshot::channel();
+        let done = self.write(Box::new(move |c| {
+            let value = f(c)?;
+            let _ = tx.send(value);
+            Ok(())
+        }));
+        Box::pin(async move {
+            done.await?;
+            rx.await
+                .map_err(|_| StoreError::Database("the store thread stopped".into()))
+        })
+    }
+
+    fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> BoxFuture<'_, Result<T, StoreError>> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.send(Job::Read(Box::new(move |c| {
+            let _ = tx.send(f(c));
+        })));
+        Box::pin(async move {
+            if !sent {
+                return Err(StoreError::Database("the store is closed".into()));
+            }
+            rx.await
+                .unwrap_or_else(|_| Err(StoreError::Database("the store thread stopped".into())))
+        })
+    }
+}
+
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    let applied: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(db)?;
+    let applied = usize::try_from(applied).unwrap_or(0);
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+        conn.execute_batch(&format!(
+            "BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;",
+            i + 1
+        ))
+        .map_err(db)?;
+    }
+    Ok(())
+}
+
+/// The writer thread: runs jobs in order, grouping consecutive writes into one transaction.
+fn writer(conn: Connection, rx: mpsc::Receiver<Job>) {
+    let mut pending: Option<Job> = None;
+    loop {
+        let job = match pending.take() {
+            Some(j) => j,
+            None => match rx.recv() {
+                Ok(j) => j,
+                Err(_) => return,
+            },
+        };
+        match job {
+            Job::Read(f) => f(&conn),
+            Job::Write(f, reply) => {
+                let mut group = vec![(f, reply)];
+                while group.len() < GROUP_MAX {
+                    match rx.try_recv() {
+                        Ok(Job::Write(f, r)) => group.push((f, r)),
+                        Ok(read) => {
+                            pending = Some(read);
+                            break;
+                        }
+                        Err(_) => break,
+                    }
+                }
+                commit_group(&conn, group);
+            }
+        }
+    }
+}
+
+fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>) {
+    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        let msg = e.to_string();
+        for (_, reply) in group {
+            let _ = reply.send(Err(StoreError::Database(msg.clone())));
+        }
+        return;
+    }
+    let mut results = Vec::with_capacity(group.len());
+    let mut replies = Vec::with_capacity(group.len());
+    for (f, reply) in group {
+        let result = conn
+            .execute_batch("SAVEPOINT job")
+            .map_err(db)
+            .and_then(|()| match f(conn) {
+                Ok(()) => conn.execute_batch("RELEASE job").map_err(db),
+                Err(e) => {
+                    let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
+                    Err(e)
+                }
+            });
+        results.push(result);
+        replies.push(reply);
+    }
+    if let Err(e) = conn.execute_batch("COMMIT") {
+        let _ = conn.execute_batch("ROLLBACK");
+        let msg = e.to_string();
+        for reply in replies {
+            let _ = reply.send(Err(StoreError::Database(msg.clone())));
+        }
+        return;
+    }
+    for (reply, result) in replies.into_iter().zip(results) {
+        let _ = reply.send(result);
+    }
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("plain data serializes")
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+impl Store for SqliteStore {
+    fn create(&self, m: StoredMatch) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| matches::create(c, &m)))
+    }
+
+    fn take_seat(
+        &self,
+        id: &str,
+        seat: u8,
+        token_hash: String,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        self.write(Box::new(move |c| {
+            matches::take_seat(c, &id, seat, &token_hash, player)
+        }))
+    }
+
+    fn open_seat(
+        &self,
+        id: &str,
+        seat: u8,
+        start: Option<i64>,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        self.write(Box::new(move |c| matches::open_seat(c, &id, seat, start)))
+    }
+
+    fn append(
+        &self,
+        id: &str,
+        entry: LogEntry,
+        finish: Option<Finish>,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        self.write(Box::new(move |c| {
+            matches::append(c, &id, &entry, finish.as_ref())
+        }))
+    }
+
+    fn replay(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        self.read(move |c| {
+            use rusqlite::OptionalExtension;
+            c.query_row("SELECT body FROM replays WHERE match_id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(db)
+        })
+    }
+
+    fn put_replay(&self, id: String, body: String) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            c.execute(
+                "INSERT INTO replays (match_id, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                [id, body],
+            )
+            .map_err(db)?;
+            Ok(())
+        }))
+    }
+
+    fn add_chat(&self, id: &str, line: ChatLine) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        self.write(Box::new(move |c| matches::add_chat(c, &id, &line)))
+    }
+
+    fn set_rematch(&self, id: &str, rematch: &str) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (id, rematch) = (id.to_owned(), rematch.to_owned());
+        self.write(Box::new(move |c| matches::set_rematch(c, &id, &rematch)))
+    }
+
+    fn get(
+        &self,
+        id: &str,
+        with_log: bool,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StoreError>> {
+        let id = id.to_owned();
+        self.read(move |c| matches::get_match(c, &id, with_log))
+    }
+
+    fn list(
+        &self,
+        statuses: Vec<Status>,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        self.read(move |c| matches::list(c, &statuses, limit))
+    }
+
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<(usize, usize), StoreError>> {
+        self.read(move |c| matches::created_by(c, &creator))
+    }
+
+    fn running_with_clock(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        self.read(matches::running_with_clock)
+    }
+
+    fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        self.write_value(move |c| matches::expire_open(c, created_before))
+    }
+
+    fn player_matches(
+        &self,
+        player: PlayerId,
+        statuses: Vec<Status>,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        self.read(move |c| matches::player_matches(c, player, &statuses, limit))
+    }
+
+    fn create_player(
+        &self,
+        name: String,
+        kind: PlayerKind,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        self.write_value(move |c| {
+            players::create_player(c, &name, kind, password_hash.as_deref(), unix_ms())
+        })
+    }
+
+    fn bot_player(&self, bot: String) -> BoxFuture<'_, Result<Player, StoreError>> {
+        self.write_value(move |c| players::bot_player(c, &bot, unix_ms()))
+    }
+
+    fn player_by_name(
+        &self,
+        name: String,
+    ) -> BoxFuture<'_, Result<Option<PlayerSecret>, StoreError>> {
+        self.read(move |c| players::player_by_name(c, &name))
+    }
+
+    fn update_player(
+        &self,
+        id: PlayerId,
+        name: Option<String>,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        self.write_value(move |c| {
+            players::update_player(c, id, name.as_deref(), password_hash.as_deref())
+        })
+    }
+
+    fn create_session(
+        &self,
+        hash: String,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            players::create_session(c, &hash, player, unix_ms())
+        }))
+    }
+
+    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<Player>, StoreError>> {
+        self.read(move |c| players::session(c, &hash))
+    }
+
+    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| players::delete_session(c, &hash)))
+    }
+
+    fn standings(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(String, Standing)>, StoreError>> {
+        self.read(move |c| players::standings(c, player))
+    }
+
+    fn rating_events(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>> {
+        self.read(move |c| players::rating_events(c, player))
+    }
+
+    fn leaderboard(
+        &self,
+        game: String,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>> {
+        self.read(move |c| players::leaderboard(c, &game, limit))
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        // Dropping the sender lets the thread finish the queued jobs, then stop.
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        Box::pin(async move {
+            if let Some(t) = thread {
+                let _ = tokio::task::spawn_blocking(move || t.join()).await;
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
