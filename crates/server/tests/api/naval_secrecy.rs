@@ -16,9 +16,9 @@
 //!   (`carrier@c3h`, a layout draw `2:carrier@c3h`) or another seat's shield centre.
 
 use plateau_engine::{Record, Seat, Viewer};
-use plateau_naval::action::{PIECE_NAMES, PIECES, SHIPS, SUBMARINE, cell_name};
 use plateau_naval::bits::Bits;
-use plateau_naval::{Naval, Phase};
+use plateau_naval::piece::{PIECE_NAMES, PIECES, SHIPS};
+use plateau_naval::{Naval, Phase, Ship};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -49,14 +49,14 @@ fn secret_ships_and_buoys(g: &Naval, s: usize, t: usize) -> (Bits, Bits) {
         }
     };
     let buoys = (SHIPS..PIECES).fold(Bits::EMPTY, |a, p| a | mask(p));
-    let subs = mask(usize::from(SUBMARINE));
+    let subs = mask(Ship::Submarine.index());
     let mut known = b.hit | b.ship_known | b.sub_known;
     if b.frigate_shown {
-        known |= mask(usize::from(plateau_naval::action::FRIGATE));
+        known |= mask(Ship::Frigate.index());
     }
     let scan = g.scans[s][t];
     // Satellite: every non-submarine ship touching the area, whole, and the buoys in it.
-    for k in (0..SHIPS).filter(|&k| k != usize::from(SUBMARINE)) {
+    for k in (0..SHIPS).filter(|&k| k != Ship::Submarine.index()) {
         if mask(k).meets(scan.satellite) {
             known |= mask(k);
         }
@@ -133,9 +133,9 @@ fn leaks(g: &Naval, s: usize, message: &Value) -> Vec<String> {
             continue;
         }
         let (ships, buoys) = secret_ships_and_buoys(g, s, t);
-        let secret: Vec<String> = (ships | buoys).iter().map(cell_name).collect();
+        let secret: Vec<String> = (ships | buoys).iter().map(|c| c.to_string()).collect();
         // A torpedo runs through buoys (section 9): its clear cells say "no unsunk ship" only.
-        let secret_ships: Vec<String> = ships.iter().map(cell_name).collect();
+        let secret_ships: Vec<String> = ships.iter().map(|c| c.to_string()).collect();
         let mut named = Vec::new();
         strings(view, &mut Vec::new(), &mut named);
         for (path, text) in named {
@@ -289,7 +289,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
         let g: &Naval = states[version].as_any().downcast_ref().unwrap();
         let t = (s + 1) % 4;
         let secret = secret_cells(g, s, t);
-        let cell = cell_name(secret.first().expect("an unrevealed cell"));
+        let cell = secret.first().expect("an unrevealed cell").to_string();
         let planted = |edit: &dyn Fn(&mut Value)| {
             let mut forged = message.clone();
             edit(&mut forged);
