@@ -1,13 +1,12 @@
 //! What the service can host: the games and the bots. By default the registry's (`standard`); tests
 //! pass their own so they can host small purpose-made games.
 
-use plateau_bots::BotSpec;
-use plateau_engine::{DynGame, GameEntry, Seat};
-use rand::RngCore;
+use plateau_bots::{BotSpec, DynBot};
+use plateau_engine::GameEntry;
 
-/// Plays one bot move: `(bot name, state, seat, rng) -> action text`, `None` if the seat has no
-/// legal action. It must look only at what `seat` may see (the registry's `bot_action` contract).
-pub type PlayBot = fn(&str, &dyn DynGame, Seat, &mut dyn RngCore) -> Option<String>;
+/// Builds the bot of one seat for a whole match: `(game, bot name, seed) -> bot`, or why not.
+/// The bot must look only at what its seat may see (docs/architecture.md section 6).
+pub type NewBot = fn(&str, &str, u64) -> Result<Box<dyn DynBot>, String>;
 
 /// The games and bots a service hosts.
 #[derive(Clone, Copy, Debug)]
@@ -16,8 +15,8 @@ pub struct Catalogue {
     pub games: &'static [GameEntry],
     /// Bot names a seat may ask for.
     pub bots: &'static [&'static str],
-    /// How a bot chooses its move.
-    pub play_bot: PlayBot,
+    /// How a seat's bot is built (once per seat and match).
+    pub new_bot: NewBot,
 }
 
 impl Catalogue {
@@ -29,7 +28,7 @@ impl Catalogue {
             games: plateau_registry::GAMES,
             // The named strengths of `plateau-bots` (crates/bots/README.md), weakest first.
             bots: &["random", "greedy", "beginner", "club", "expert", "mcts"],
-            play_bot: standard_bot,
+            new_bot: standard_bot,
         }
     }
 
@@ -40,12 +39,7 @@ impl Catalogue {
     }
 }
 
-fn standard_bot(
-    bot: &str,
-    state: &dyn DynGame,
-    seat: Seat,
-    rng: &mut dyn RngCore,
-) -> Option<String> {
-    let spec: BotSpec = bot.parse().ok()?;
-    plateau_registry::bot_action(spec, state, seat, rng)
+fn standard_bot(game: &str, bot: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
+    let spec: BotSpec = bot.parse().map_err(|e| format!("{e}"))?;
+    plateau_registry::new_bot(game, spec, seed).map_err(|e| e.to_string())
 }

@@ -1,8 +1,9 @@
-//! One task per match (docs/architecture.md, "The match service"): it owns the game state, the
-//! chance generator, the clocks, the offers, the chat and the list of connected viewers, and is the
-//! only code that changes them. Commands arrive on a channel and are handled one at a time, so
+//! One task per match (docs/architecture.md section 5): it owns the game state, the chance
+//! generator, the clocks, the bots of its bot seats, the offers, the chat and the list of connected
+//! viewers, and is the only code that changes them. Commands arrive on a channel and are handled one at a time, so
 //! every change is: check, commit to the store, then apply and tell everyone (an action is
-//! acknowledged only after its commit).
+//! acknowledged only after its commit). The game advances through the engine's driver
+//! (docs/architecture.md section 2.3): chance draws, seat actions and the replay of the log.
 //!
 //! Secrecy: the only things built from the state for a viewer are `observe_json(viewer)`, the
 //! viewer's own legal list and its own column of the move list.
@@ -15,10 +16,12 @@ mod seats;
 mod view;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
+use plateau_bots::DynBot;
+use plateau_engine::driver::Driver;
 use plateau_engine::{Actor, DynGame, GameEntry, Seat, Seed, ToAct, Viewer};
 use rand_chacha::ChaCha20Rng;
 use sha2::{Digest, Sha256};
@@ -266,6 +269,9 @@ pub(crate) struct MatchActor {
     chat_times: HashMap<PlayerId, VecDeque<Instant>>,
     /// Per player: whose chat lines it does not want.
     mutes: HashMap<PlayerId, HashSet<PlayerId>>,
+    /// Per bot seat: its bot, built when the seat first acts and kept for the match (an MCTS bot
+    /// keeps its tree between moves). Shared with the thread it thinks on.
+    bots: Vec<Option<Arc<Mutex<Box<dyn DynBot>>>>>,
     bot_tx: mpsc::UnboundedSender<BotMove>,
     bot_rx: mpsc::UnboundedReceiver<BotMove>,
     bot_pending: Option<u64>,
@@ -297,19 +303,20 @@ impl MatchActor {
             });
         }
         let mut log = Vec::with_capacity(m.log.len());
+        let mut driver = Driver::checked();
         for e in m.log {
             let bad = |why: String| format!("match {} entry {}: {why}", m.id, e.seq);
             let (display, acted) = match &e.entry {
                 Entry::Seat(s, action) => {
                     let display = displays(&*state, Actor::Seat(Seat(*s)), action).map_err(bad)?;
-                    state
-                        .apply_text(Actor::Seat(Seat(*s)), action)
+                    driver
+                        .play(&mut *state, Seat(*s), action)
                         .map_err(|x| bad(x.to_string()))?;
                     (display, Some(Seat(*s)))
                 }
                 Entry::Chance(action) => {
                     let display = displays(&*state, Actor::Chance, action).map_err(bad)?;
-                    let drawn = state.sample_chance(&mut rng);
+                    let drawn = driver.draw(&mut *state, &mut rng).ok().map(|(_, d)| d);
                     if drawn.as_deref() != Some(action.as_str()) {
                         return Err(bad(format!(
                             "the seed draws {drawn:?}, the log says `{action}`"
@@ -353,6 +360,7 @@ impl MatchActor {
             token_hashes: m.seats.iter().map(|s| s.token_hash.clone()).collect(),
             players: m.seats.iter().map(|s| s.player.clone()).collect(),
             opened: m.seats.iter().map(|s| s.opened).collect(),
+            bots: m.seats.iter().map(|_| None).collect(),
             specs: m.seats.into_iter().map(|s| s.spec).collect(),
             control: m.time_control,
             rated: m.rated,

@@ -1,9 +1,13 @@
 //! The game itself: checked actions and their commits, chance draws, bots, clocks, agreed stops,
 //! resignations and abandonment.
 
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use plateau_bots::DynBot;
+use plateau_engine::driver::{Driver, Next, StepError};
 use plateau_engine::{Actor, DynGame, Ending, Seat, ToAct};
+use rand::RngCore;
 use rand_chacha::ChaCha20Rng;
 use tokio::time::Instant;
 
@@ -58,18 +62,23 @@ impl MatchActor {
                 return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
             }
             let mut probe = self.state.clone_box();
-            return Err(match probe.apply_text(Actor::Seat(seat), text) {
-                Err(e) => ApiError::new(Code::from_engine(e.code()), e.to_string()),
-                Ok(()) => ApiError::new(
-                    Code::ActionIllegal,
-                    format!("`{text}` is not written in canonical notation: send one of `legal`"),
-                ),
-            });
+            return Err(
+                match Driver::checked().play(&mut *probe, seat, &text.to_owned()) {
+                    Err(e) => refused(&e),
+                    Ok(()) => ApiError::new(
+                        Code::ActionIllegal,
+                        format!(
+                            "`{text}` is not written in canonical notation: send one of `legal`"
+                        ),
+                    ),
+                },
+            );
         }
         let display = displays(&*self.state, Actor::Seat(seat), text).unwrap_or_default();
         let mut next = self.state.clone_box();
-        next.apply_text(Actor::Seat(seat), text)
-            .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
+        Driver::checked()
+            .play(&mut *next, seat, &text.to_owned())
+            .map_err(|e| refused(&e))?;
         self.commit(
             next,
             None,
@@ -228,11 +237,19 @@ impl MatchActor {
     /// After a change: draws every chance node from the match's generator (each committed before
     /// the next), then lets bots to act think.
     pub(super) async fn advance(&mut self) {
-        while self.status == Status::Live && !self.broken && self.state.to_act() == ToAct::Chance {
+        let mut driver = Driver::checked();
+        while self.status == Status::Live
+            && !self.broken
+            && driver.next(&*self.state, |_, seats| seats.lowest()) == Next::Chance
+        {
             let mut next = self.state.clone_box();
             let mut rng = self.rng.clone();
-            let Some(text) = next.sample_chance(&mut rng) else {
-                break;
+            let text = match driver.draw(&mut *next, &mut rng) {
+                Ok((_, text)) => text,
+                Err(e) => {
+                    tracing::error!(id = %self.id, code = e.code(), error = %e, "chance not drawn");
+                    break;
+                }
             };
             let display = displays(&*self.state, Actor::Chance, &text).unwrap_or_default();
             if let Err(e) = self
@@ -245,6 +262,27 @@ impl MatchActor {
         self.schedule_bots();
     }
 
+    /// The bot of `seat` (bot name `name`), built when the seat first acts and kept for the
+    /// match. `None` (logged) when the catalogue cannot build it: the seat then plays random
+    /// actions rather than stall the match.
+    fn seat_bot(&mut self, seat: Seat, name: &str) -> Option<Arc<Mutex<Box<dyn DynBot>>>> {
+        if self.bots[seat.index()].is_none() {
+            // Seeded once, from the seat's own stream of the match key: streams counted down
+            // from the top meet neither the chance stream (0) nor a fallback stream.
+            let seed = self
+                .seed
+                .rng_for_stream(u64::MAX - u64::from(seat.0))
+                .next_u64();
+            match (self.shared.catalogue.new_bot)(self.entry.info.name, name, seed) {
+                Ok(bot) => self.bots[seat.index()] = Some(Arc::new(Mutex::new(bot))),
+                Err(e) => {
+                    tracing::error!(id = %self.id, %seat, bot = name, error = %e, "bot not built: the seat plays random actions");
+                }
+            }
+        }
+        self.bots[seat.index()].clone()
+    }
+
     fn schedule_bots(&mut self) {
         if self.status != Status::Live || self.broken || self.bot_pending == Some(self.version()) {
             return;
@@ -254,17 +292,16 @@ impl MatchActor {
             let SeatSpec::Bot { bot, .. } = &self.specs[seat.index()] else {
                 continue;
             };
+            let bot = self.seat_bot(seat, &bot.clone());
             self.bot_pending = Some(version);
             let state = self.state.clone_box();
-            let bot = bot.clone();
-            let play = self.shared.catalogue.play_bot;
             let Options {
                 bot_delay,
                 bot_budget,
                 ..
             } = self.shared.options;
-            // The bot's own stream of the match key: never the chance stream (0), and fixed by
-            // (version, seat), so a reloaded match plays the same bot moves.
+            // A random action when the bot fails or runs over its budget, from a stream of the
+            // match key fixed by (version, seat): never the chance stream (0), nor a bot's.
             let stream = 1 + version * 8 + u64::from(seat.0);
             let seed = self.seed;
             let tx = self.bot_tx.clone();
@@ -272,16 +309,26 @@ impl MatchActor {
                 tokio::time::sleep(bot_delay).await;
                 let fallback = state.clone_box();
                 let thinking = tokio::task::spawn_blocking(move || {
-                    let mut rng = seed.rng_for_stream(stream);
-                    play(&bot, &*state, seat, &mut rng)
+                    let bot = bot?;
+                    let mut bot = bot.lock().unwrap_or_else(PoisonError::into_inner);
+                    Some(bot.act(&*state, seat))
                 });
                 let action = match tokio::time::timeout(bot_budget, thinking).await {
-                    Ok(Ok(action)) => action,
+                    Ok(Ok(Some(Ok(action)))) => Some(action),
+                    Ok(Ok(Some(Err(e)))) => {
+                        // Never a silent stall: the error is logged with its code and the
+                        // seat plays on.
+                        tracing::error!(%seat, code = e.code(), error = %e, "bot failed: playing a random action");
+                        None
+                    }
+                    Ok(Ok(None)) => None,
                     _ => {
                         tracing::warn!(%seat, "bot over its time budget: playing a random action");
-                        fallback.random_action(seat, &mut seed.rng_for_stream(stream))
+                        None
                     }
                 };
+                let action = action
+                    .or_else(|| fallback.random_action(seat, &mut seed.rng_for_stream(stream)));
                 let _ = tx.send(BotMove {
                     version,
                     seat,
@@ -326,7 +373,7 @@ impl MatchActor {
                     let mut next = self.state.clone_box();
                     let display =
                         displays(&*self.state, Actor::Seat(seat), &text).unwrap_or_default();
-                    if let Err(e) = next.apply_text(Actor::Seat(seat), &text) {
+                    if let Err(e) = Driver::checked().play(&mut *next, seat, &text) {
                         tracing::error!(id = %self.id, %text, error = %e, "timeout action refused");
                         self.clocks.stop(now);
                         break;
@@ -431,5 +478,15 @@ impl MatchActor {
         let _ = seat;
         self.offers.remove(&kind);
         Ok(())
+    }
+}
+
+/// A refused action as a client sees it: the engine's code and reason.
+fn refused(e: &StepError) -> ApiError {
+    match e {
+        StepError::Refused(r) => {
+            ApiError::new(Code::from_engine(r.error.code()), r.error.to_string())
+        }
+        other => ApiError::new(Code::from_engine(other.code()), other.to_string()),
     }
 }

@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use plateau_engine::{DynGame, GameEntry, Seat};
+use plateau_bots::{BotFactory, BotSpec, DynBot};
+use plateau_engine::GameEntry;
 use plateau_server::{AppState, Catalogue, Lobby, Options, open_store};
-use rand::RngCore;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -27,17 +27,22 @@ pub fn catalogue() -> Catalogue {
         g.push(GameEntry::of::<Toy>());
         g
     });
-    fn play(bot: &str, state: &dyn DynGame, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
-        if state.info().name == "toy" {
-            state.random_action(seat, rng)
+    // The toy game's bots come from the bots crate directly (the registry names no test game).
+    fn new_bot(game: &str, bot: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
+        if game == "toy" && bot == "expert" {
+            // A bot of another game, so that tests/api/bots.rs sees a bot fail.
+            (Catalogue::standard().new_bot)("mad", "random", seed)
+        } else if game == "toy" {
+            let spec: BotSpec = bot.parse().map_err(|e| format!("{e}"))?;
+            Ok(BotFactory::of::<Toy>().make(spec, seed))
         } else {
-            (Catalogue::standard().play_bot)(bot, state, seat, rng)
+            (Catalogue::standard().new_bot)(game, bot, seed)
         }
     }
     Catalogue {
         games: games.as_slice(),
         bots: Catalogue::standard().bots,
-        play_bot: play,
+        new_bot,
     }
 }
 

@@ -2,6 +2,7 @@
 //! server on port 0 and a fresh SQLite file from `spawn_app()`.
 
 mod abandon;
+mod bots;
 mod chat;
 mod common;
 mod downtime;

@@ -1,0 +1,83 @@
+//! Bot seats (docs/architecture.md sections 5 and 6): each bot seat's bot is built once for the
+//! match and kept, seeded from the match seed; a bot that fails is an error with a code in the
+//! log, and the seat plays on instead of stalling the match.
+
+use std::time::Duration;
+
+use plateau_bots::BotSpec;
+use plateau_engine::{Actor, Record, Seat, Seed};
+use rand::RngCore;
+use serde_json::{Value, json};
+
+use crate::common::{TestApp, spawn_app};
+
+async fn finished_record(app: &TestApp, request: Value) -> Record {
+    let created = app.create(request).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    app.wait_finished(&id).await;
+    let (status, body) = app.get(&format!("/api/matches/{id}/record")).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_value(body).unwrap()
+}
+
+#[tokio::test]
+async fn each_bot_seat_keeps_one_bot_seeded_from_the_match_seed() {
+    let app = spawn_app().await;
+    let seed = "5eed".repeat(16);
+    let bot = json!({"kind": "bot", "bot": "random"});
+    let record = finished_record(
+        &app,
+        json!({"game": "moonleap", "seats": [bot, bot, bot], "seed": seed}),
+    )
+    .await;
+    app.shutdown().await;
+
+    // The same game played here with one registry bot per seat, each seeded as docs/protocol.md
+    // section 3.2 says, kept for the whole game: every seat action is the bot's.
+    let seed = Seed::from_hex(&seed).unwrap();
+    let entry = plateau_registry::find("moonleap").unwrap();
+    let mut state = entry.new_game(&record.config, 3).unwrap();
+    let mut bots: Vec<_> = (0..3u8)
+        .map(|s| {
+            let bot_seed = seed.rng_for_stream(u64::MAX - u64::from(s)).next_u64();
+            plateau_registry::new_bot("moonleap", BotSpec::Random, bot_seed).unwrap()
+        })
+        .collect();
+    let mut seat_actions = 0;
+    for (i, played) in record.actions.iter().enumerate() {
+        if let Actor::Seat(Seat(s)) = played.by {
+            let chosen = bots[usize::from(s)].act(&*state, Seat(s)).unwrap();
+            assert_eq!(chosen, played.action, "action {i}, seat {s}");
+            seat_actions += 1;
+        }
+        state.apply_text(played.by, &played.action).unwrap();
+    }
+    assert!(
+        seat_actions > 20,
+        "a whole game: {seat_actions} seat actions"
+    );
+    assert!(state.outcome().is_some());
+}
+
+#[tokio::test]
+async fn a_failing_bot_never_stalls_its_match() {
+    let app = spawn_app().await;
+    // The test catalogue gives the toy game's `expert` seat a bot made for MAD: it answers
+    // `bot/wrong_game` (logged with that code), and the seat plays a random action instead.
+    let seats = json!([{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "random"}]);
+    let request = json!({"game": "toy", "seats": seats});
+    let record = tokio::time::timeout(Duration::from_secs(60), finished_record(&app, request))
+        .await
+        .expect("the match finishes: the failing bot's seat played on");
+    app.shutdown().await;
+    assert!(record.outcome.is_some());
+    let first = record
+        .actions
+        .iter()
+        .find(|a| a.by == Actor::Seat(Seat(0)))
+        .expect("seat 0 acted");
+    assert!(
+        ["keep", "fold"].contains(&first.action.as_str()),
+        "{first:?}"
+    );
+}
