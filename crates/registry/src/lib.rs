@@ -5,8 +5,7 @@
 mod evaluators;
 
 use plateau_bots::{BotFactory, BotSpec, DynBot};
-use plateau_engine::{DynGame, GameEntry, Seat};
-use rand::RngCore;
+use plateau_engine::GameEntry;
 use thiserror::Error;
 
 /// Every game, in the order the lobby lists them.
@@ -75,23 +74,5 @@ fn unknown(name: &str) -> UnknownGame {
             .map(|g| g.info.name)
             .collect::<Vec<_>>()
             .join(", "),
-    }
-}
-
-/// The action `bot` chooses for `seat` in `state`, in canonical text; `None` if the seat has no
-/// legal action. The bot sees only what `seat` may see. A fresh bot per call (no tree reuse); its
-/// seed is drawn from `rng`. Runners keep one bot per seat instead (`new_bot`).
-pub fn bot_action(
-    bot: BotSpec,
-    state: &dyn DynGame,
-    seat: Seat,
-    rng: &mut dyn RngCore,
-) -> Option<String> {
-    match bot {
-        BotSpec::Random => state.random_action(seat, rng),
-        _ => new_bot(state.info().name, bot, rng.next_u64())
-            .ok()?
-            .act(state, seat)
-            .ok(),
     }
 }
