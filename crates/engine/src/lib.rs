@@ -5,6 +5,7 @@
 //! With the `testkit` feature, `testkit` runs the shared conformance checks on any game.
 
 pub mod chance;
+pub mod diff;
 pub mod driver;
 pub mod dynamic;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod seat;
 pub mod testkit;
 
 pub use chance::Seed;
+pub use diff::first_difference;
 pub use dynamic::{ActionError, DynGame, GameEntry};
 pub use error::{IllegalAction, ParseError, SetupError};
 pub use game::{Ending, Game, GameInfo};

@@ -20,7 +20,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Serialize, de::DeserializeOwned};
 
-pub use secrecy::{Leak, check_secrecy, first_difference};
+pub use secrecy::{Leak, check_secrecy};
 
 use crate::driver::{Driver, Policy, Step};
 use crate::error::SetupError;
