@@ -94,9 +94,6 @@ fn a_value_of_the_wrong_type_is_named_by_its_field_path() {
         let field = field.clone();
         config[&field] = json!([[[]]]);
         let message = refusal(name, &config);
-        assert!(
-            message.starts_with(&format!("{field}")),
-            "{name}: {message}"
-        );
+        assert!(message.starts_with(&field), "{name}: {message}");
     }
 }
