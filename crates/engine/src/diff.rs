@@ -7,7 +7,14 @@ use serde_json::Value;
 /// (`absent` where one side has no such field).
 #[must_use]
 pub fn first_difference(a: &Value, b: &Value) -> Option<(String, String, String)> {
-    let mut path = String::new();
+    first_difference_in("", a, b)
+}
+
+/// As `first_difference`, for documents found at `root` of a larger one: every path starts with
+/// `root` (`observation.boards[1]`, `legal (length)`).
+#[must_use]
+pub fn first_difference_in(root: &str, a: &Value, b: &Value) -> Option<(String, String, String)> {
+    let mut path = root.to_owned();
     walk(a, b, &mut path)
 }
 
@@ -93,6 +100,18 @@ mod tests {
         assert_eq!(
             first_difference(&a, &d),
             Some(("secret".into(), "absent".into(), "1".into()))
+        );
+        assert_eq!(
+            first_difference_in("observation", &a, &c),
+            Some((
+                "observation.boards[0].energy (length)".into(),
+                "2".into(),
+                "3".into()
+            ))
+        );
+        assert_eq!(
+            first_difference_in("legal", &serde_json::json!([]), &serde_json::json!(["a"])),
+            Some(("legal (length)".into(), "0".into(), "1".into()))
         );
     }
 }

@@ -18,7 +18,7 @@ pub mod seat;
 pub mod testkit;
 
 pub use chance::Seed;
-pub use diff::first_difference;
+pub use diff::{first_difference, first_difference_in};
 pub use dynamic::{ActionError, DynGame, GameEntry};
 pub use error::{IllegalAction, ParseError, SetupError};
 pub use game::{Ending, Game, GameInfo};

@@ -1,20 +1,26 @@
-//! The secrecy check (issue 3, "Bad input and abuse"): given a recorded game and every message one
-//! connection received, checks that each message says no more than that viewer may know. Generic
-//! over any game through `DynGame`, so it applies unchanged to hidden-information games.
+//! The secrecy check of the match service (docs/architecture.md section 2.5): given a recorded
+//! game and every message one connection received, checks that each message says no more than
+//! that viewer may know, field by field, so a single leaked value is caught and named by its path
+//! (`observation.boards[2].energy[0]`, `seats[1].hint`). Generic over any game through `DynGame`.
 //!
 //! For each `state` message at version `v` the check rebuilds the state after the record's first
 //! `v` log entries and requires:
-//! - only the fields of docs/protocol.md section 4.1;
-//! - `observation` equal to `observe_json(viewer)` of that state;
-//! - `legal` equal to the seat's legal list when it is to act, else empty;
-//! - `moves` equal to the move list as this viewer may see it (`Game::display_action`: hidden
-//!   actions absent);
+//! - exactly the fields of docs/protocol.md section 4.1;
+//! - what comes from the game equal, value by value, to what the viewer may see: `observation` to
+//!   `observe_json(viewer)`, `legal` to the seat's legal list when it is to act (else empty),
+//!   `to_act`, `outcome` (`null` until the match is finished), and `moves` to the move list as this
+//!   viewer may see it (`Game::display_action`: hidden actions absent);
+//! - what does not come from the game (`seats`, `offers`, `clocks`, `seed_hash`, ...) in its
+//!   documented shape, so it has no room for a value of the game: each field of its type, each
+//!   word one of its words, each seat a seat of the match;
 //! - `seed` absent until the game is over;
-//! - for every other seat whose observation differs from this viewer's, that observation does not
-//!   appear anywhere in the message.
+//! - as a last net, no other seat's whole observation (where it differs from this viewer's)
+//!   anywhere in the message.
 
-use plateau_engine::{DynGame, GameEntry, Record, RecordStep, Seat, ToAct, Viewer};
-use serde_json::Value;
+use plateau_engine::{
+    DynGame, GameEntry, Record, RecordStep, Seat, ToAct, Viewer, first_difference_in,
+};
+use serde_json::{Map, Value, json};
 use thiserror::Error;
 
 use crate::actor::seats_to_act;
@@ -139,46 +145,233 @@ pub fn check_messages(
 }
 
 fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), String> {
-    let obj = msg.as_object().ok_or("not an object")?;
-    if let Some(extra) = obj.keys().find(|k| !STATE_FIELDS.contains(&k.as_str())) {
-        return Err(format!("unexpected field `{extra}`"));
-    }
+    let obj = object(msg, "(the message)", STATE_FIELDS)?;
+    let seats = state.seats();
+    // What comes from the game: equal to what this viewer may see, value by value.
     let expected_seat = match viewer {
         Viewer::Seat(s) => Value::from(s.0),
         Viewer::Spectator => Value::Null,
     };
-    if msg["seat"] != expected_seat {
-        return Err(format!("seat is {} for viewer {viewer:?}", msg["seat"]));
-    }
-    let mine = state.observe_json(viewer);
-    if msg["observation"] != mine {
-        return Err("the observation is not this viewer's".into());
-    }
-    let live = msg["status"] == "live";
-    let expected_legal: Vec<String> = match viewer {
-        Viewer::Seat(s) if live && seats_to_act(state.to_act()).contains(&s) => {
-            state.legal_texts(s)
-        }
+    let status = word(&obj["status"], "status", &["open", "live", "finished"])?;
+    let live = status == "live";
+    let finished = status == "finished";
+    let to_act: Vec<u8> = if live {
+        seats_to_act(state.to_act()).iter().map(|s| s.0).collect()
+    } else {
+        Vec::new()
+    };
+    let legal: Vec<String> = match viewer {
+        Viewer::Seat(s) if to_act.contains(&s.0) => state.legal_texts(s),
         _ => Vec::new(),
     };
-    if msg["legal"] != serde_json::json!(expected_legal) {
-        return Err(format!(
-            "legal is {} instead of {expected_legal:?}",
-            msg["legal"]
-        ));
+    let outcome = if finished {
+        json!(state.outcome())
+    } else {
+        Value::Null
+    };
+    let from_game = [
+        ("type", json!("state")),
+        ("game", json!(state.info().name)),
+        ("seat", expected_seat),
+        ("observation", state.observe_json(viewer)),
+        ("legal", json!(legal)),
+        ("to_act", json!(to_act)),
+        ("outcome", outcome),
+    ];
+    for (field, expected) in &from_game {
+        if let Some((path, sent, allowed)) = first_difference_in(field, &obj[*field], expected) {
+            return Err(format!(
+                "`{path}` is {sent} where this viewer may see {allowed}"
+            ));
+        }
     }
-    let over = state.to_act() == ToAct::Terminal;
-    if !over && !msg["seed"].is_null() {
-        return Err("the seed before the end".into());
+    // What does not come from the game: its documented shape, with no room for a game value.
+    text(&obj["id"], "id")?;
+    if !obj["rated"].is_boolean() {
+        return Err("`rated` is not a boolean".into());
     }
-    for other in Seat::all(state.seats()) {
+    number(&obj["version"], "version")?;
+    hex64(&obj["seed_hash"], "seed_hash")?;
+    match &obj["seed"] {
+        Value::Null => {}
+        _ if state.to_act() != ToAct::Terminal => return Err("the seed before the end".into()),
+        seed => hex64(seed, "seed")?,
+    }
+    check_seats(&obj["seats"], seats)?;
+    let offers = object(&obj["offers"], "offers", &["rematch", "agreement"])?;
+    for (kind, list) in offers {
+        seat_list(list, &format!("offers.{kind}"), seats)?;
+    }
+    check_clocks(&obj["clocks"], seats)?;
+    // The last net: another seat's whole observation copied anywhere.
+    let mine = &obj["observation"];
+    for other in Seat::all(seats) {
         if viewer == Viewer::Seat(other) {
             continue;
         }
         let theirs = state.observe_json(Viewer::Seat(other));
-        if theirs != mine && contains_value(msg, &theirs) {
+        if &theirs != mine && contains_value(msg, &theirs) {
             return Err(format!("the observation of seat {other} is in the message"));
         }
+    }
+    Ok(())
+}
+
+/// `seats`: one entry per seat, in order, as docs/protocol.md section 3.3 shows them.
+fn check_seats(value: &Value, seats: usize) -> Result<(), String> {
+    let list = value.as_array().ok_or("`seats` is not an array")?;
+    if list.len() != seats {
+        return Err(format!(
+            "`seats` has {} entries for {seats} seats",
+            list.len()
+        ));
+    }
+    for (i, entry) in list.iter().enumerate() {
+        let at = |field: &str| format!("seats[{i}].{field}");
+        let seat = object(entry, &format!("seats[{i}]"), SEAT_FIELDS)?;
+        if seat["seat"] != json!(i) {
+            return Err(format!("`{}` is {}, not {i}", at("seat"), seat["seat"]));
+        }
+        word(&seat["kind"], &at("kind"), &["human", "bot"])?;
+        if !seat["bot"].is_null() {
+            text(&seat["bot"], &at("bot"))?;
+        }
+        if !seat["level"].is_null() {
+            number(&seat["level"], &at("level"))?;
+        }
+        for flag in ["taken", "connected"] {
+            if !seat[flag].is_boolean() {
+                return Err(format!("`{}` is not a boolean", at(flag)));
+            }
+        }
+        if !seat["player"].is_null() {
+            let player = object(&seat["player"], &at("player"), &["name", "kind"])?;
+            text(&player["name"], &at("player.name"))?;
+            word(
+                &player["kind"],
+                &at("player.kind"),
+                &["guest", "account", "bot"],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `clocks`: the kind, milliseconds left per seat (or `null`) and the running seats.
+fn check_clocks(value: &Value, seats: usize) -> Result<(), String> {
+    let clocks = object(value, "clocks", CLOCK_FIELDS)?;
+    word(
+        &clocks["kind"],
+        "clocks.kind",
+        &["none", "per_move", "fischer", "game"],
+    )?;
+    match &clocks["remaining_ms"] {
+        Value::Null => {}
+        Value::Array(left) if left.len() == seats => {
+            for (i, ms) in left.iter().enumerate() {
+                number(ms, &format!("clocks.remaining_ms[{i}]"))?;
+            }
+        }
+        _ => {
+            return Err(format!(
+                "`clocks.remaining_ms` is not {seats} numbers or null"
+            ));
+        }
+    }
+    if !clocks["running"].is_null() {
+        seat_number(&clocks["running"], "clocks.running", seats)?;
+    }
+    seat_list(&clocks["running_seats"], "clocks.running_seats", seats)
+}
+
+const SEAT_FIELDS: &[&str] = &[
+    "seat",
+    "kind",
+    "bot",
+    "level",
+    "taken",
+    "player",
+    "connected",
+];
+
+const CLOCK_FIELDS: &[&str] = &["kind", "remaining_ms", "running", "running_seats"];
+
+/// `value` as an object with exactly the keys `keys`.
+fn object<'a>(
+    value: &'a Value,
+    path: &str,
+    keys: &[&str],
+) -> Result<&'a Map<String, Value>, String> {
+    let map = value
+        .as_object()
+        .ok_or_else(|| format!("`{path}` is not an object"))?;
+    if let Some(extra) = map.keys().find(|k| !keys.contains(&k.as_str())) {
+        let at = if path.starts_with('(') {
+            extra.clone()
+        } else {
+            format!("{path}.{extra}")
+        };
+        return Err(format!("unexpected field `{at}`"));
+    }
+    if let Some(missing) = keys.iter().find(|k| !map.contains_key(**k)) {
+        return Err(format!("`{path}` has no field `{missing}`"));
+    }
+    Ok(map)
+}
+
+/// `value` as one of the words `allowed`.
+fn word<'a>(value: &'a Value, path: &str, allowed: &[&str]) -> Result<&'a str, String> {
+    value
+        .as_str()
+        .filter(|w| allowed.contains(w))
+        .ok_or_else(|| format!("`{path}` is {value}, not one of {allowed:?}"))
+}
+
+fn text(value: &Value, path: &str) -> Result<(), String> {
+    value
+        .as_str()
+        .map(|_| ())
+        .ok_or_else(|| format!("`{path}` is {value}, not a string"))
+}
+
+fn number(value: &Value, path: &str) -> Result<(), String> {
+    value
+        .as_u64()
+        .map(|_| ())
+        .ok_or_else(|| format!("`{path}` is {value}, not a whole number"))
+}
+
+/// 64 lowercase hex digits (a seed or its SHA-256).
+fn hex64(value: &Value, path: &str) -> Result<(), String> {
+    value
+        .as_str()
+        .filter(|h| {
+            h.len() == 64
+                && h.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+        .map(|_| ())
+        .ok_or_else(|| format!("`{path}` is {value}, not 64 hex digits"))
+}
+
+fn seat_number(value: &Value, path: &str, seats: usize) -> Result<(), String> {
+    value
+        .as_u64()
+        .filter(|s| *s < seats as u64)
+        .map(|_| ())
+        .ok_or_else(|| format!("`{path}` is {value}, not a seat of the match"))
+}
+
+/// Seats of the match, increasing, each once.
+fn seat_list(value: &Value, path: &str, seats: usize) -> Result<(), String> {
+    let list = value
+        .as_array()
+        .ok_or_else(|| format!("`{path}` is not an array"))?;
+    for (i, seat) in list.iter().enumerate() {
+        seat_number(seat, &format!("{path}[{i}]"), seats)?;
+    }
+    if list.windows(2).any(|w| w[0].as_u64() >= w[1].as_u64()) {
+        return Err(format!("`{path}` is not increasing"));
     }
     Ok(())
 }

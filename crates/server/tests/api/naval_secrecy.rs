@@ -1,6 +1,7 @@
-//! Issue 6, "What it must show" (b): a recorded four-seat Bataille Navale game through the match
-//! service, every seat a WebSocket client; no message to a seat contains a cell of another seat's
-//! unsunk ship (or buoy) before that seat may know it.
+//! Secrecy in the match service (docs/architecture.md section 2.5): a recorded four-seat Bataille
+//! Navale game through the match service, every seat a WebSocket client; no message to a seat
+//! contains a cell of another seat's unsunk ship (or buoy) before that seat may know it, and the
+//! service's own check names a single value planted in a message by its path.
 //!
 //! The check does not trust `observe`: the truth is the game state rebuilt from the record, and what
 //! a seat may know of a board is derived here from the rules (rules/naval.md sections 9 and 13):
@@ -15,7 +16,7 @@
 //! - any text of the message (move list, announced orders) holds another seat's placement
 //!   (`carrier@c3h`, a layout draw `2:carrier@c3h`) or another seat's shield centre.
 
-use plateau_engine::{Record, Seat, Viewer};
+use plateau_engine::{DynGame, Record, Seat, Viewer};
 use plateau_naval::bits::Bits;
 use plateau_naval::piece::{PIECE_NAMES, PIECES, SHIPS};
 use plateau_naval::{Naval, Phase, Ship};
@@ -314,6 +315,77 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
         planted(&|m| {
             m["observation"]["last_turn"] = json!([{"seat": t, "order": format!("corvette:shield {}:{cell}", t + 1), "result": "done"}]);
         });
+        planted_single_values(&record, s, &message, &*states[version]);
     }
     app.shutdown().await;
+}
+
+/// The service's generic check (`plateau_server::secrecy::check_messages`) catches one leaked
+/// value planted in a real message of seat `s` and names it by its path: one value of another
+/// seat's own view of its board, and one value of a game's secret in each field that carries no
+/// game state.
+fn planted_single_values(record: &Record, s: usize, message: &Value, state: &dyn DynGame) {
+    let entry = plateau_registry::find("naval").unwrap();
+    let viewer = Viewer::Seat(Seat(s as u8));
+    let caught = |forged: Value| -> String {
+        plateau_server::secrecy::check_messages(entry, record, viewer, &[forged])
+            .expect_err("a planted value is caught")
+            .to_string()
+    };
+    let t = (s + 1) % 4;
+    // One value that seat t sees of its own board and seat s does not.
+    let theirs = state.observe_json(Viewer::Seat(Seat(t as u8)));
+    let mut forged = message.clone();
+    let path = plant_first_difference(
+        &mut forged["observation"]["boards"][t],
+        &theirs["boards"][t],
+        format!("observation.boards[{t}]"),
+    )
+    .expect("seat t sees more of its board than seat s");
+    let problem = caught(forged);
+    assert!(problem.contains(&format!("`{path}")), "{path}: {problem}");
+
+    let secret = json!("f7");
+    type Plant = fn(&mut Value, usize, &Value);
+    let fields: [(&str, Plant); 7] = [
+        ("seats[", |m, t, v| m["seats"][t]["hint"] = v.clone()),
+        ("seats[", |m, t, v| m["seats"][t]["level"] = v.clone()),
+        ("clocks.kind", |m, _, v| m["clocks"]["kind"] = v.clone()),
+        ("offers.rematch[0]", |m, _, v| {
+            m["offers"]["rematch"] = json!([v])
+        }),
+        ("to_act", |m, t, _| m["to_act"] = json!([t, t])),
+        ("outcome", |m, _, v| m["outcome"] = json!({"kind": v})),
+        ("the seed", |m, _, _| m["seed"] = json!("ab".repeat(32))),
+    ];
+    for (named, plant) in fields {
+        let mut forged = message.clone();
+        plant(&mut forged, t, &secret);
+        let problem = caught(forged);
+        assert!(problem.contains(named), "{named}: {problem}");
+    }
+}
+
+/// Copies into `mine` the first leaf (in document order) where `theirs` differs, and returns its
+/// path under `path`; `None` when the two are equal.
+fn plant_first_difference(mine: &mut Value, theirs: &Value, path: String) -> Option<String> {
+    if *mine == *theirs {
+        return None;
+    }
+    match (mine, theirs) {
+        (Value::Object(m), Value::Object(o))
+            if m.len() == o.len() && m.keys().all(|k| o.contains_key(k)) =>
+        {
+            let (key, value) = m.iter_mut().find(|(k, v)| **v != o[k.as_str()])?;
+            plant_first_difference(value, &o[key.as_str()], format!("{path}.{key}"))
+        }
+        (Value::Array(m), Value::Array(o)) if m.len() == o.len() => {
+            let (i, value) = m.iter_mut().enumerate().find(|(i, v)| **v != o[*i])?;
+            plant_first_difference(value, &o[i], format!("{path}[{i}]"))
+        }
+        (mine, _) => {
+            *mine = theirs.clone();
+            Some(path)
+        }
+    }
 }
