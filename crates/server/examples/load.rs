@@ -1,4 +1,4 @@
-//! A first load figure for the match service (issue 3): `--matches N` pairs of scripted WebSocket
+//! A first load figure for the match service (docs/architecture.md section 5): `--matches N` pairs of scripted WebSocket
 //! clients play MAD against each other on loopback, as fast as the server acknowledges, for
 //! `--seconds S`; each pair starts a new match when one ends. Prints the matches held, the actions
 //! committed per second and the act-to-acknowledgement latency.

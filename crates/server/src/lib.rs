@@ -1,4 +1,4 @@
-//! Plateau's match service (DESIGN.md section 5, issue 3): a lobby and matches over HTTP and a
+//! Plateau's match service (docs/architecture.md section 5): a lobby and matches over HTTP and a
 //! WebSocket, one actor task per match, an event-sourced SQLite store, clocks, bots filling seats,
 //! fair dice (seed hash first, seed at the end) and the embedded browser UI.
 //!

@@ -1,4 +1,4 @@
-//! Durable, event-sourced storage (docs/architecture.md, "The match service"): a row per match and
+//! Durable, event-sourced storage (docs/architecture.md section 5): a row per match and
 //! an append-only action log per match with a unique `(match, seq)` key; the live state is never
 //! stored but rebuilt by replaying the log. Beside the matches: players, their sessions, their
 //! ratings per game with one event per change, and each match's chat.

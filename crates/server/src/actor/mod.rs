@@ -205,6 +205,9 @@ fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Option<
         .collect()
 }
 
+/// A seat's bot, shared between the actor and the thread it thinks on.
+type SeatBot = Arc<Mutex<Box<dyn DynBot>>>;
+
 struct BotMove {
     version: u64,
     seat: Seat,
@@ -271,7 +274,7 @@ pub(crate) struct MatchActor {
     mutes: HashMap<PlayerId, HashSet<PlayerId>>,
     /// Per bot seat: its bot, built when the seat first acts and kept for the match (an MCTS bot
     /// keeps its tree between moves). Shared with the thread it thinks on.
-    bots: Vec<Option<Arc<Mutex<Box<dyn DynBot>>>>>,
+    bots: Vec<Option<SeatBot>>,
     bot_tx: mpsc::UnboundedSender<BotMove>,
     bot_rx: mpsc::UnboundedReceiver<BotMove>,
     bot_pending: Option<u64>,

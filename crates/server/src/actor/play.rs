@@ -4,14 +4,15 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use plateau_bots::DynBot;
 use plateau_engine::driver::{Driver, Next, StepError};
 use plateau_engine::{Actor, DynGame, Ending, Seat, ToAct};
 use rand::RngCore;
 use rand_chacha::ChaCha20Rng;
 use tokio::time::Instant;
 
-use super::{BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, displays, seats_to_act};
+use super::{
+    BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, SeatBot, displays, seats_to_act,
+};
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::{Entry, Finish, LogEntry};
 
@@ -90,8 +91,8 @@ impl MatchActor {
     }
 
     /// Whether, at a simultaneous node where `seat` acts, every log entry since `version` is
-    /// another seat's action: those are independent of this seat's (docs/architecture.md,
-    /// "Simultaneous means independent"), so its action based on `version` is not stale. Each
+    /// another seat's action: those are independent of this seat's (docs/architecture.md
+    /// section 2.4, "Simultaneous means independent"), so its action based on `version` is not stale. Each
     /// seat's version is then its own: another seat's placement never refuses this one's. A
     /// repeated action is still stale (this seat's own entry is after `version`).
     fn only_others_since(&self, seat: Seat, version: u64) -> bool {
@@ -265,7 +266,7 @@ impl MatchActor {
     /// The bot of `seat` (bot name `name`), built when the seat first acts and kept for the
     /// match. `None` (logged) when the catalogue cannot build it: the seat then plays random
     /// actions rather than stall the match.
-    fn seat_bot(&mut self, seat: Seat, name: &str) -> Option<Arc<Mutex<Box<dyn DynBot>>>> {
+    fn seat_bot(&mut self, seat: Seat, name: &str) -> Option<SeatBot> {
         if self.bots[seat.index()].is_none() {
             // Seeded once, from the seat's own stream of the match key: streams counted down
             // from the top meet neither the chance stream (0) nor a fallback stream.

@@ -380,7 +380,7 @@ async fn router_errors_are_coded_json() {
     app.shutdown().await;
 }
 
-/// Every bad WebSocket input of issue 3 gets its code and leaves the match as it was.
+/// Every bad WebSocket input (docs/protocol.md) gets its code and leaves the match as it was.
 #[tokio::test]
 async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     let app = spawn_app().await;
