@@ -26,6 +26,7 @@ pub mod presence;
 pub mod ratings;
 pub mod secrecy;
 pub mod store;
+pub mod versions;
 pub mod ws;
 
 use std::future::Future;

@@ -243,6 +243,9 @@ pub async fn session<S, R, E>(
         // The close frame to send when the loop ends, if any.
         let close_with = loop {
             tokio::select! {
+                // The actor's messages first: an answer to a later message of the client (a
+                // pong) never overtakes a state already queued.
+                biased;
                 msg = out_rx.recv() => match msg {
                     Some(Outgoing::Text(text)) => {
                         if !send_within(&mut sink, Message::Text(text)).await {

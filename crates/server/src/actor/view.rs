@@ -97,7 +97,7 @@ impl MatchActor {
             game: self.entry.info.name,
             status: self.status,
             rated: self.rated,
-            version: self.version(),
+            version: self.version_of(viewer),
             seat: seat.map(|s| s.0),
             to_act: to_act.iter().map(|s| s.0).collect(),
             observation: self.state.observe_json(viewer),
@@ -215,6 +215,7 @@ impl MatchActor {
                 to_act,
                 correspondence: self.control == TimeControl::None,
                 game: self.entry.info.name,
+                public_version: self.version_of(Viewer::Spectator),
             },
         );
     }

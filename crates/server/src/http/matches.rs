@@ -153,12 +153,20 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
         .catalogue()
         .game(&m.game)
         .map_or(m.game.as_str(), |g| g.info.title);
-    let connected = app
+    let here = app.lobby.presence().of_match(&m.id);
+    // A public version never counts secret actions: while a game with hidden information runs,
+    // it is the spectators' version, known to the match's actor (`null` when not in memory).
+    let hidden = app
         .lobby
-        .presence()
-        .of_match(&m.id)
-        .map(|p| p.connected)
-        .unwrap_or_default();
+        .catalogue()
+        .game(&m.game)
+        .is_some_and(|g| g.info.hidden_information);
+    let version = if hidden && m.status == Status::Live {
+        here.as_ref().map(|p| p.public_version)
+    } else {
+        Some(m.version)
+    };
+    let connected = here.map(|p| p.connected).unwrap_or_default();
     let seats: Vec<SeatInfo> = m
         .seats
         .iter()
@@ -177,7 +185,7 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
     json!({
         "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
         "config": m.config, "time_control": m.time_control, "created_at": m.created_at,
-        "version": m.version, "rated": m.rated, "ended_at": m.ended_at,
+        "version": version, "rated": m.rated, "ended_at": m.ended_at,
         "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
         "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
     })
