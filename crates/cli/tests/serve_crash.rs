@@ -205,18 +205,13 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
     let mut finished: Vec<String> = Vec::new();
     for round in 0..=kills {
         // Under load: a finished match is replaced by a new one of the same seats.
-        for k in 0..TABLES {
-            let (status, summary) = http(
-                server.addr,
-                "GET",
-                &format!("/api/matches/{}", matches[k].0),
-                "",
-            )
-            .await;
+        for (k, table) in matches.iter_mut().enumerate() {
+            let (status, summary) =
+                http(server.addr, "GET", &format!("/api/matches/{}", table.0), "").await;
             assert_eq!(status, 200, "{summary}");
             if summary["status"] == "finished" && round < kills {
-                finished.push(matches[k].0.clone());
-                matches[k] = new_match(server.addr, k).await;
+                finished.push(table.0.clone());
+                *table = new_match(server.addr, k).await;
             }
         }
         let mut tasks = Vec::new();
