@@ -97,7 +97,7 @@ pub async fn serve(
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let lobby = state.lobby.clone();
-    let limits = lobby.options().limits;
+    let limits = lobby.options().limits.clone();
     let stopping = lobby.clone();
     let result = net::serve(
         listener,

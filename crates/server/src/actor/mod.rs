@@ -36,7 +36,7 @@ use crate::store::{ChatLine, Entry, LogEntry, Store, StoredMatch};
 const RECOVER_EVERY: Duration = Duration::from_secs(2);
 
 /// Settings every match actor shares.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Pause before a bot plays, so people can follow (0 in tests).
     pub bot_delay: Duration,

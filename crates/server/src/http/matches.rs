@@ -73,8 +73,10 @@ async fn creation_allowed(
     addr: Option<std::net::IpAddr>,
     req: &CreateRequest,
 ) -> Result<Option<String>, ApiError> {
-    let Some(addr) = addr else { return Ok(None) };
-    let limits = app.lobby.options().limits;
+    let limits = &app.lobby.options().limits;
+    let Some(addr) = addr.filter(|a| limits.applies_to(*a)) else {
+        return Ok(None);
+    };
     let key = address_key(addr);
     let (open, bots) = app
         .lobby
@@ -434,6 +436,7 @@ pub(super) struct WsQuery {
 pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
+    ClientAddr(peer): ClientAddr,
     session: Session,
     headers: axum::http::HeaderMap,
     slot: Option<Extension<ConnSlot>>,
@@ -470,6 +473,6 @@ pub(super) async fn websocket(
         // The connection's place under the caps lasts as long as the socket.
         let _slot = slot;
         let (sink, stream) = socket.split();
-        ws::session(lobby, id, token, session.player, sink, stream).await;
+        ws::session(lobby, id, token, session.player, peer, sink, stream).await;
     })
 }
