@@ -7,6 +7,7 @@
 
 import { api, el, idFromPath } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { setupIdentity } from './identity.js';
 import { resultSentence } from './result.js';
 import { parseAction, renderBoard, renderExile, seatColour } from './mad.js';
 import * as ml from './moonleap.js';
@@ -32,7 +33,7 @@ function stepText(text) {
   if (text === null || typeof text === 'string' && text !== 'agreement') return text;
   if (text === 'agreement') return t('replay.end.agreement');
   const [kind, seat] = Object.entries(text)[0] ?? [];
-  return t(`replay.end.${kind}`, { seat: Number(seat) + 1 });
+  return t(`replay.end.${kind}`, { seat: seatLabel(summary.game, Number(seat)) });
 }
 
 /** The record's actions when there are no steps: [{by, text}]. */
@@ -219,6 +220,7 @@ function renderMoves() {
 
 async function start() {
   setupLanguageSwitch();
+  setupIdentity();
   onLangChange(draw);
   $('first').addEventListener('click', () => go(0));
   $('prev').addEventListener('click', () => go(index - 1));
