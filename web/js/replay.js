@@ -13,7 +13,8 @@ import { parseAction, renderBoard, renderExile, seatColour } from './mad.js';
 import * as ml from './moonleap.js';
 import { renderChakartBoard } from './chakart.js';
 import { renderNavalBoards, describeOrder } from './naval.js';
-import { seatLabel } from './seats.js';
+import { seatLabel, seatWithName } from './seats.js';
+import { renderStoredChat } from './chat.js';
 import { renderSeedCheck } from './seedcheck.js';
 
 const $ = (id) => document.getElementById(id);
@@ -81,7 +82,11 @@ function draw() {
     $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '');
   }
   renderSeedCheck($('verify'), summary, serverVerified);
+  if (chat) renderStoredChat($('chat-stored'), summary.game, chat);
 }
+
+/** The stored chat of the match (both rooms), or null when the server has none to give. */
+let chat = null;
 
 /**
  * Draws the position `obs` with the game's own module, read-only. Returns false for a game the
@@ -134,7 +139,7 @@ function renderInfo(obs) {
       const toMove = !obs.finished && obs.to_move === seat;
       return el('div', { class: `ml-seat${toMove ? ' to-act' : ''}`, 'data-seat': seat },
         el('span', { class: `ml-swatch ml-${letter}` }),
-        el('span', { class: 'player-name' }, seatLabel(summary.game, seat)),
+        el('span', { class: 'player-name' }, seatWithName(summary.game, seat, summary.seats[seat]?.player)),
         el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
         el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),
           ...(off.length ? off : [el('span', { class: 'muted small' }, '—')])));
@@ -260,6 +265,11 @@ async function start() {
       $('error').textContent = `[${err.code}] ${err.message}`;
       $('error').classList.remove('hidden');
     }
+  }
+  try {
+    chat = await api('GET', `/api/matches/${id}/chat`);
+  } catch {
+    chat = { players: [], spectators: [] };
   }
   index = total();
   draw();
