@@ -269,3 +269,64 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file, fullPage: false });
   return file;
 }
+
+/**
+ * Opens the lobby on `page` and, when `name` is given, names the visitor through the welcome form
+ * (POST /api/guest), waiting until the header shows that name.
+ */
+export async function enterLobby(page, server, name = null) {
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  if (name) {
+    await page.fill('#welcome-name', name);
+    await page.click('#welcome-go');
+    await page.waitForFunction((n) => document.body.dataset.player === n, name);
+    await page.waitForSelector(`#me-link:text-is("${name}")`);
+  }
+}
+
+/** Opens the lobby's Advanced fold (the full match form). */
+export async function openAdvanced(page) {
+  if (!(await page.$eval('#advanced', (d) => d.open))) await page.click('#advanced > summary');
+  await page.waitForSelector('#seat-0-kind', { state: 'visible' });
+}
+
+/** The JSON of `GET path` on the server, with `page`'s cookies (its session). */
+export async function apiGet(page, path) {
+  return page.evaluate(async (p) => {
+    const res = await fetch(p);
+    return { status: res.status, body: await res.json().catch(() => null) };
+  }, path);
+}
+
+/**
+ * Waits until `predicate(body)` holds for `GET path` (polled through `page`, i.e. with its
+ * session), and returns that body: for server state a page does not show by itself.
+ */
+export async function waitApi(page, path, predicate, timeout = 30000) {
+  const deadline = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < deadline) {
+    last = await apiGet(page, path);
+    if (last.status === 200 && predicate(last.body)) return last.body;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`GET ${path}: condition not met in ${timeout} ms; last answer ${JSON.stringify(last)}`);
+}
+
+/**
+ * Plays MAD between two pages until the game is over, each page clicking on its own turns with
+ * the shared seeded generator `rand` (the seat order fixes who clicks first, so the game is the same
+ * whichever page sits where). `pages` is indexed by seat. Returns the number of turns played.
+ */
+export async function playMadToEnd(pages, rand, maxTurns = 800) {
+  let turns = 0;
+  for (;;) {
+    for (const page of pages) {
+      if ((await waitTurnOrEnd(page, 60000)) === 'finished') return turns;
+      await playOneTurn(page, rand);
+      turns += 1;
+      if (turns > maxTurns) throw new Error(`the game did not end within ${maxTurns} turns`);
+    }
+  }
+}
