@@ -40,7 +40,7 @@ test('the per-move clock runs out: the page shows the loss on time', { timeout: 
     // Nobody clicks: two seconds later the server ends the game.
     await page.waitForFunction(() => document.body.dataset.status === 'finished', null, { timeout: 15000 });
     assert.equal(await page.getAttribute('#result-panel', 'data-kind'), 'timeout');
-    assert.match(await page.textContent('#result-text'), /Blue wins: Red ran out of time/);
+    assert.match(await page.textContent('#result-text'), /\(Blue\) wins: Red \(Red\) ran out of time/);
     assert.equal(await page.getAttribute('#clock-0', 'data-ms'), '0');
     assert.deepEqual(page.jsErrors, []);
   } finally {
@@ -66,7 +66,7 @@ test('a player resigns: both pages show the resignation', { timeout: 120000 }, a
     for (const p of [red, blue]) {
       await p.waitForFunction(() => document.body.dataset.status === 'finished');
       assert.equal(await p.getAttribute('#result-panel', 'data-kind'), 'resign');
-      assert.match(await p.textContent('#result-text'), /Red wins: Blue resigned/);
+      assert.match(await p.textContent('#result-text'), /Red \(Red\) wins: .+ \(Blue\) resigned/);
       assert.ok(await p.isVisible('#rematch'));
       assert.deepEqual(p.jsErrors, []);
     }

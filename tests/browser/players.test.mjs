@@ -58,6 +58,14 @@ test('quick play pairs two guests; ratings, profiles, accounts and the leaderboa
     assert.equal(summary.rated, true);
     assert.deepEqual(summary.seats.map((s) => s.player?.name), nameBySeat);
 
+    // Red moves first: a second tab of Red's player finds the match among the games waiting for
+    // them, and the tab title counts it.
+    const tab = await bySeat[0].context().newPage();
+    await tab.goto(`${server.url}/`);
+    await tab.waitForSelector(`#waiting-list li[data-match="${id}"]`);
+    assert.match(await tab.title(), /^\(1\) Plateau$/);
+    await tab.close();
+
     await playMadToEnd(bySeat, rng(11));
     for (const p of [ada, bob]) await p.waitForFunction(() => document.body.dataset.status === 'finished');
     const outcome = (await apiGet(ada, `/api/matches/${id}`)).body.outcome;

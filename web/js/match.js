@@ -783,7 +783,7 @@ function renderResult() {
   const finished = state.status === 'finished';
   $('result-panel').classList.toggle('hidden', !finished);
   if (!finished) return;
-  $('result-text').textContent = resultSentence(state.game, state.outcome, state.observation?.since ?? '');
+  $('result-text').textContent = resultSentence(state.game, state.outcome, state.observation?.since ?? '', seatName);
   $('result-panel').dataset.kind = state.outcome?.kind || '';
   renderRematch();
   $('replay-link').href = `/replay/${id}`;

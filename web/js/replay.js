@@ -79,7 +79,8 @@ function draw() {
   $('result-panel').classList.toggle('hidden', !o);
   if (o) {
     const lastObs = steps ? steps[steps.length - 1].observation : null;
-    $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '');
+    $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '',
+      (s) => seatWithName(summary.game, s, summary.seats[s]?.player));
   }
   renderSeedCheck($('verify'), summary, serverVerified);
   if (chat) renderStoredChat($('chat-stored'), summary.game, chat);
