@@ -880,6 +880,8 @@ async function start() {
   try {
     const summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
     gameTitle = summary.title;
+    $('howto-link').href = `/howto/${encodeURIComponent(summary.game)}`;
+    $('howto-link').classList.remove('hidden');
     const games = await api('GET', '/api/games').catch(() => ({ games: [] }));
     const entry = games.games.find((g) => g.name === summary.game);
     hasAgreement = Boolean(entry?.agreement);
