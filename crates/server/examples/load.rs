@@ -138,9 +138,13 @@ fn main() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(plateau_server::serve(listener, AppState { lobby }, async {
-            let _ = stopped.await;
-        }));
+        let server = tokio::spawn(plateau_server::serve(
+            listener,
+            AppState::new(lobby),
+            async {
+                let _ = stopped.await;
+            },
+        ));
         let stats = Arc::new(Stats::default());
         let start = Instant::now();
         let deadline = start + Duration::from_secs(seconds);

@@ -12,11 +12,16 @@
 
 pub mod actor;
 pub mod assets;
+pub mod auth;
 pub mod catalogue;
 pub mod clock;
 pub mod http;
 pub mod lobby;
 pub mod model;
+pub mod pairing;
+pub mod players;
+pub mod presence;
+pub mod ratings;
 pub mod secrecy;
 pub mod store;
 pub mod ws;
@@ -90,7 +95,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let lobby = state.lobby.clone();
     let stopping = lobby.clone();
-    let result = axum::serve(listener, app(state))
+    let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let result = axum::serve(listener, service)
         .with_graceful_shutdown(async move {
             signal.await;
             tracing::info!("shutting down");
@@ -111,7 +117,7 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let lobby = Lobby::start(store, Catalogue::standard(), config.options).await?;
     let listener = TcpListener::bind(config.addr).await?;
     tracing::info!(addr = %listener.local_addr()?, database = %config.database, "plateau serve listening");
-    serve(listener, AppState { lobby }, shutdown_signal()).await?;
+    serve(listener, AppState::new(lobby), shutdown_signal()).await?;
     Ok(())
 }
 

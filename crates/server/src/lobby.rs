@@ -11,9 +11,13 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
-use crate::actor::{Command, Joined, MatchActor, Options, Outgoing, Shared, new_token};
+use crate::actor::{
+    Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
+};
 use crate::catalogue::Catalogue;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
+use crate::players::Player;
+use crate::presence::Presence;
 use crate::store::{Store, StoreError, StoredMatch, StoredSeat};
 
 /// Commands waiting for one actor, at most.
@@ -40,6 +44,22 @@ pub struct CreateRequest {
     /// (`Options::test_seeds`), refused with `seed/not_allowed` otherwise.
     #[serde(default)]
     pub seed: Option<String>,
+    /// Whether the result changes the players' ratings (default: casual).
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// A match to store: its seats, and the players already seated with their token hashes.
+pub(crate) struct NewMatch {
+    pub game: String,
+    pub config: serde_json::Value,
+    pub seats: Vec<SeatSpec>,
+    pub time_control: TimeControl,
+    /// Per seat: the seat token's hash and the person holding it (human seats taken now).
+    pub seated: Vec<Option<(String, Player)>>,
+    /// The chance seed, `None` for `Lobby::next_seed`.
+    pub seed: Option<Seed>,
+    pub rated: bool,
 }
 
 /// A created match, or a taken seat.
@@ -64,8 +84,12 @@ pub struct Lobby {
     tasks: Mutex<Vec<JoinHandle<()>>>,
     rematch_lock: tokio::sync::Mutex<()>,
     shutdown: watch::Sender<bool>,
-    /// Matches created by this process, for `test_seed`.
+    /// Matches created by this process, for `next_seed`.
     created: AtomicU64,
+    /// Connections opened by this process: each one's id for its match actor.
+    connections: AtomicU64,
+    /// The bots' players by bot name, once looked up.
+    bots: Mutex<HashMap<String, Player>>,
 }
 
 impl Lobby {
@@ -84,15 +108,20 @@ impl Lobby {
                 store,
                 catalogue,
                 options,
+                presence: Arc::new(Presence::default()),
             }),
             actors: Mutex::new(HashMap::new()),
             tasks: Mutex::new(Vec::new()),
             rematch_lock: tokio::sync::Mutex::new(()),
             shutdown: watch::channel(false).0,
             created: AtomicU64::new(0),
+            connections: AtomicU64::new(0),
+            bots: Mutex::new(HashMap::new()),
         });
         if options.test_seeds {
-            tracing::warn!("test seeds: chance seeds are fixed or predictable; never serve the public so");
+            tracing::warn!(
+                "test seeds: chance seeds are fixed or predictable; never serve the public so"
+            );
         }
         let unfinished = lobby.shared.store.unfinished().await?;
         let count = unfinished.len();
@@ -116,6 +145,44 @@ impl Lobby {
     #[must_use]
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.shared.store
+    }
+
+    /// Who is here now.
+    #[must_use]
+    pub fn presence(&self) -> &Arc<Presence> {
+        &self.shared.presence
+    }
+
+    /// The settings the actors share.
+    #[must_use]
+    pub fn options(&self) -> &Options {
+        &self.shared.options
+    }
+
+    /// A fresh id for a connection.
+    pub(crate) fn next_connection(&self) -> u64 {
+        self.connections.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The player of bot `bot` (`club-bot`), created on first use.
+    ///
+    /// # Errors
+    /// `server/internal` if the store fails.
+    pub async fn bot_player(&self, bot: &str) -> Result<Player, ApiError> {
+        if let Some(p) = self.bots.lock().unwrap_or_else(|e| e.into_inner()).get(bot) {
+            return Ok(p.clone());
+        }
+        let p = self
+            .shared
+            .store
+            .bot_player(bot.to_owned())
+            .await
+            .map_err(ApiError::internal)?;
+        self.bots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(bot.to_owned(), p.clone());
+        Ok(p)
     }
 
     /// A receiver that turns `true` when the service begins to shut down.
@@ -205,11 +272,11 @@ impl Lobby {
         self.actor(id).await.map(|_| ())
     }
 
-    /// Creates a match (docs/protocol.md section 3.2).
+    /// Creates a match (docs/protocol.md section 3.2); `player` takes the creator's seat.
     ///
     /// # Errors
     /// The coded errors listed there.
-    pub async fn create(&self, req: CreateRequest) -> Result<SeatGrant, ApiError> {
+    pub async fn create(&self, req: CreateRequest, player: Player) -> Result<SeatGrant, ApiError> {
         let creator = match req.creator_seat {
             Some(s) => {
                 if req.seats.get(usize::from(s)) != Some(&SeatSpec::Human) {
@@ -239,22 +306,23 @@ impl Lobby {
                     .map_err(|e| ApiError::new(Code::RequestMalformed, format!("`seed`: {e}")))?,
             ),
         };
-        let mut tokens = vec![None; req.seats.len()];
+        let mut seated = vec![None; req.seats.len()];
         let mut token = None;
         if let Some(s) = creator {
             let (t, hash) = new_token();
-            tokens[usize::from(s)] = Some(hash);
+            seated[usize::from(s)] = Some((hash, player));
             token = Some(t);
         }
         let id = self
-            .create_match(
-                req.game,
-                req.config,
-                req.seats,
-                req.time_control,
-                tokens,
+            .create_match(NewMatch {
+                game: req.game,
+                config: req.config,
+                seats: req.seats,
+                time_control: req.time_control,
+                seated,
                 seed,
-            )
+                rated: req.rated,
+            })
             .await?;
         self.grant(id, creator, token).await
     }
@@ -293,20 +361,21 @@ impl Lobby {
         }
     }
 
-    /// Validates and stores a new match whose seats hold `token_hashes`, and starts its actor.
-    /// `seed`: the chance seed, `None` for `next_seed`.
-    async fn create_match(
-        &self,
-        game: String,
-        config: serde_json::Value,
-        seats: Vec<SeatSpec>,
-        time_control: TimeControl,
-        token_hashes: Vec<Option<String>>,
-        seed: Option<Seed>,
-    ) -> Result<String, ApiError> {
+    /// Validates and stores a new match, and starts its actor. A match whose seats are all
+    /// filled by bots starts at once; others wait until every person has opened it.
+    pub(crate) async fn create_match(&self, new: NewMatch) -> Result<String, ApiError> {
         if *self.shutdown.borrow() {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
+        let NewMatch {
+            game,
+            config,
+            seats,
+            time_control,
+            seated,
+            seed,
+            rated,
+        } = new;
         let entry = self.shared.catalogue.game(&game).ok_or_else(|| {
             let known: Vec<&str> = self
                 .shared
@@ -323,58 +392,59 @@ impl Lobby {
         entry
             .new_game(&config, seats.len())
             .map_err(|e| ApiError::new(Code::ConfigInvalid, e.to_string()))?;
-        for spec in &seats {
-            if let SeatSpec::Bot { bot, level } = spec {
-                if !self.shared.catalogue.bots.contains(&bot.as_str()) {
-                    return Err(ApiError::new(
-                        Code::BotUnknown,
-                        format!(
-                            "unknown bot `{bot}` (known: {})",
-                            self.shared.catalogue.bots.join(", ")
-                        ),
-                    ));
+        let mut stored = Vec::with_capacity(seats.len());
+        for (spec, seat) in seats.into_iter().zip(seated) {
+            let (token_hash, player, opened) = match &spec {
+                SeatSpec::Bot { bot, level } => {
+                    if !self.shared.catalogue.bots.contains(&bot.as_str()) {
+                        return Err(ApiError::new(
+                            Code::BotUnknown,
+                            format!(
+                                "unknown bot `{bot}` (known: {})",
+                                self.shared.catalogue.bots.join(", ")
+                            ),
+                        ));
+                    }
+                    if !(1..=5).contains(level) {
+                        return Err(ApiError::new(
+                            Code::RequestMalformed,
+                            format!("bot level {level}: must be 1 to 5"),
+                        ));
+                    }
+                    (None, Some(self.bot_player(bot).await?), true)
                 }
-                if !(1..=5).contains(level) {
-                    return Err(ApiError::new(
-                        Code::RequestMalformed,
-                        format!("bot level {level}: must be 1 to 5"),
-                    ));
-                }
-            }
+                SeatSpec::Human => match seat {
+                    Some((hash, player)) => (Some(hash), Some(player), false),
+                    None => (None, None, false),
+                },
+            };
+            stored.push(StoredSeat {
+                spec,
+                token_hash,
+                player,
+                opened,
+            });
         }
         time_control.validate(entry.rule_clock)?;
-        let seats: Vec<StoredSeat> = seats
-            .into_iter()
-            .zip(token_hashes)
-            .map(|(spec, token_hash)| StoredSeat {
-                token_hash: if spec == SeatSpec::Human {
-                    token_hash
-                } else {
-                    None
-                },
-                spec,
-            })
-            .collect();
         let now = unix_ms();
-        let all_taken = free_seats(&seats).is_empty();
+        let all_bots = stored.iter().all(|s| s.opened);
         let m = StoredMatch {
             id: hex::encode(rand::random::<[u8; 8]>()),
             game: entry.info.name.to_owned(),
             config,
-            seats,
+            seats: stored,
             time_control,
             seed: seed.unwrap_or_else(|| self.next_seed()),
-            status: if all_taken {
-                Status::Live
-            } else {
-                Status::Open
-            },
+            status: if all_bots { Status::Live } else { Status::Open },
             created_at: now,
-            started_at: all_taken.then_some(now),
+            started_at: all_bots.then_some(now),
             outcome: None,
             rematch: None,
+            rated: rated && !all_bots,
+            ended_at: None,
             version: 0,
             log: Vec::new(),
+            chat: Vec::new(),
         };
         let id = m.id.clone();
         self.shared
@@ -391,8 +461,19 @@ impl Lobby {
     ///
     /// # Errors
     /// The coded errors listed there.
-    pub async fn join(&self, id: &str, seat: Option<u8>) -> Result<SeatGrant, ApiError> {
-        let joined: Joined = self.call(id, |reply| Command::Join { seat, reply }).await?;
+    pub async fn join(
+        &self,
+        id: &str,
+        seat: Option<u8>,
+        player: Player,
+    ) -> Result<SeatGrant, ApiError> {
+        let joined: Joined = self
+            .call(id, |reply| Command::Join {
+                seat,
+                player,
+                reply,
+            })
+            .await?;
         let mut grant = self
             .grant(id.to_owned(), Some(joined.seat), Some(joined.token))
             .await?;
@@ -400,19 +481,71 @@ impl Lobby {
         Ok(grant)
     }
 
-    /// Connects a viewer: `token` for a seat, `None` for a spectator. The current `state` is
-    /// queued on `out` before this returns.
+    /// Connects viewer `conn` (`next_connection`): `token` for a seat; without one, `player`'s
+    /// own seat of the match if it has one; else a spectator. The current `state` is queued on
+    /// `out` before this returns.
     ///
     /// # Errors
-    /// `auth/seat` for a token that is not a seat token of the match; `match/not_found`.
+    /// `auth/seat` for a token that is not a seat token of the match or whose seat is another
+    /// player's; `match/not_found`.
     pub(crate) async fn subscribe(
         &self,
         id: &str,
+        conn: u64,
         token: Option<String>,
+        player: Option<Player>,
         out: mpsc::Sender<Outgoing>,
     ) -> Result<Option<Seat>, ApiError> {
-        self.call(id, |reply| Command::Subscribe { token, out, reply })
+        self.call(id, |reply| Command::Subscribe {
+            conn,
+            token,
+            player,
+            out,
+            reply,
+        })
+        .await
+    }
+
+    /// Connection `conn` to match `id` closed.
+    pub(crate) async fn unsubscribe(&self, id: &str, conn: u64) {
+        let sender = self
+            .actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned();
+        if let Some(tx) = sender {
+            let _ = tx.send(Command::Unsubscribe { conn }).await;
+        }
+    }
+
+    /// A chat line from connection `conn` (docs/protocol.md section 7.5).
+    ///
+    /// # Errors
+    /// `chat/invalid`, `chat/rate_limited`, `auth/required`.
+    pub(crate) async fn chat(&self, id: &str, conn: u64, text: String) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Chat { conn, text, reply })
             .await
+    }
+
+    /// Connection `conn`'s player mutes (or unmutes) `name` in match `id`.
+    ///
+    /// # Errors
+    /// `player/not_found`, `auth/required`.
+    pub(crate) async fn mute(
+        &self,
+        id: &str,
+        conn: u64,
+        name: String,
+        mute: bool,
+    ) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Mute {
+            conn,
+            name,
+            mute,
+            reply,
+        })
+        .await
     }
 
     /// Plays `action` for `seat` based on `version`.
@@ -443,49 +576,70 @@ impl Lobby {
         self.call(id, |reply| Command::Resign { seat, reply }).await
     }
 
-    /// A rematch of the finished match `id`, asked by `seat` (docs/protocol.md section 4.1,
-    /// `rematch`). Creates it on the first request and tells every connection; on a later request
-    /// returns the message for this connection alone.
+    /// `seat` offers (or accepts) a rematch or an agreed stop (docs/protocol.md section 7.4).
+    /// The rematch is created once every human seat has asked: same game, config, clock and
+    /// rating, every seat (bots included) one place up, the players keeping their seats'
+    /// players, a fresh seed.
     ///
     /// # Errors
-    /// `match/not_over` while the match runs.
-    pub async fn rematch(&self, id: &str, seat: Seat) -> Result<Option<String>, ApiError> {
+    /// `match/not_over` (rematch), `offer/unsupported`, `match/not_started`, `match/over`.
+    pub async fn offer(&self, id: &str, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
         let _guard = self.rematch_lock.lock().await;
         let info = self
-            .call(id, |reply| Command::RematchInfo { reply })
+            .call(id, |reply| Command::Offer { seat, kind, reply })
             .await?;
-        let n = info.specs.len();
-        let moved = |s: usize| (s + 1) % n;
-        if let Some(existing) = info.rematch {
-            let new_seat = moved(seat.index()) as u8;
-            let (seat, token) = match self.join(&existing, Some(new_seat)).await {
-                Ok(grant) => (grant.seat, grant.token),
-                Err(_) => (None, None),
-            };
-            let msg = serde_json::json!({"type": "rematch", "id": existing, "seat": seat, "token": token});
-            return Ok(Some(msg.to_string()));
+        if let Some(info) = info {
+            self.create_rematch(id, info).await?;
         }
-        let mut specs = info.specs.clone();
+        Ok(())
+    }
+
+    /// `seat` withdraws or declines the offers of `kind`.
+    ///
+    /// # Errors
+    /// `match/not_found`.
+    pub async fn decline(&self, id: &str, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Decline { seat, kind, reply })
+            .await
+    }
+
+    async fn create_rematch(&self, id: &str, info: RematchInfo) -> Result<(), ApiError> {
+        let mut specs = info.specs;
         specs.rotate_right(1);
-        let mut hashes = vec![None; n];
-        let mut tokens = vec![None; n];
-        for old in 0..n {
-            if info.specs[old] == SeatSpec::Human && info.connected[old] {
-                let (token, hash) = new_token();
-                hashes[moved(old)] = Some(hash);
-                tokens[old] = Some((moved(old) as u8, token));
+        let mut players = info.players;
+        players.rotate_right(1);
+        let mut seated = Vec::with_capacity(specs.len());
+        let mut tokens = Vec::with_capacity(specs.len());
+        for (spec, player) in specs.iter().zip(players) {
+            match (spec, player) {
+                (SeatSpec::Human, Some(player)) => {
+                    let (token, hash) = new_token();
+                    seated.push(Some((hash, player)));
+                    tokens.push(Some(token));
+                }
+                _ => {
+                    seated.push(None);
+                    tokens.push(None);
+                }
             }
         }
         let new_id = self
-            .create_match(info.game, info.config, specs, info.control, hashes, None)
+            .create_match(NewMatch {
+                game: info.game,
+                config: info.config,
+                seats: specs,
+                time_control: info.control,
+                seated,
+                seed: None,
+                rated: info.rated,
+            })
             .await?;
         self.call(id, |reply| Command::RematchDone {
             id: new_id,
             tokens,
             reply,
         })
-        .await?;
-        Ok(None)
+        .await
     }
 
     /// Tells WebSocket sessions to close (code 1001) and refuses new work; the HTTP server stops

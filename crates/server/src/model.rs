@@ -6,6 +6,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
+use crate::players::{Player, PlayerView};
+
 /// Who fills a seat, as sent in `POST /api/matches` (docs/protocol.md section 3.2).
 ///
 /// JSON: `{"kind": "human"}` or `{"kind": "bot", "bot": "random", "level": 1}`.
@@ -188,7 +190,7 @@ impl Status {
 }
 
 /// One seat as the lobby and the `state` message show it (docs/protocol.md section 3.3).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct SeatInfo {
     /// Seat number, from 0.
     pub seat: u8,
@@ -200,12 +202,22 @@ pub struct SeatInfo {
     pub level: Option<u8>,
     /// Whether the seat is filled (always for a bot).
     pub taken: bool,
+    /// Who sits there: the person who took it, or the bot's player; `null` while free.
+    pub player: Option<PlayerView>,
+    /// Whether a person sits there now (an open socket); false for bots.
+    pub connected: bool,
 }
 
 impl SeatInfo {
-    /// The public view of seat `seat` filled by `spec`.
+    /// The public view of seat `seat` filled by `spec`, held by `player`.
     #[must_use]
-    pub fn new(seat: usize, spec: &SeatSpec, taken: bool) -> SeatInfo {
+    pub fn new(
+        seat: usize,
+        spec: &SeatSpec,
+        taken: bool,
+        player: Option<&Player>,
+        connected: bool,
+    ) -> SeatInfo {
         let (kind, bot, level) = match spec {
             SeatSpec::Human => ("human", None, None),
             SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), Some(*level)),
@@ -216,101 +228,126 @@ impl SeatInfo {
             bot,
             level,
             taken,
+            player: player.map(Player::view),
+            connected,
         }
     }
 }
 
-/// The stable error codes of docs/protocol.md section 5.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Code {
-    /// `request/malformed`
-    RequestMalformed,
-    /// `request/too_large`
-    RequestTooLarge,
-    /// `request/not_found`: no API route at that path.
-    RequestNotFound,
-    /// `request/method_not_allowed`: the path does not take that HTTP method.
-    RequestMethodNotAllowed,
-    /// `request/upgrade_required`: a WebSocket path asked without a WebSocket upgrade.
-    RequestUpgradeRequired,
-    /// `game/unknown`
-    GameUnknown,
-    /// `config/invalid`
-    ConfigInvalid,
-    /// `bot/unknown`
-    BotUnknown,
-    /// `time_control/invalid`
-    TimeControlInvalid,
-    /// `seat/invalid`
-    SeatInvalid,
-    /// `seat/taken`
-    SeatTaken,
-    /// `seed/not_allowed`: a fixed seed asked of a server not run for tests.
-    SeedNotAllowed,
-    /// `match/not_found`
-    MatchNotFound,
-    /// `match/over`
-    MatchOver,
-    /// `match/not_over`
-    MatchNotOver,
-    /// `match/not_started`
-    MatchNotStarted,
-    /// `auth/seat`
-    AuthSeat,
-    /// `action/stale`
-    ActionStale,
-    /// `action/not_your_turn`
-    ActionNotYourTurn,
-    /// `action/malformed`
-    ActionMalformed,
-    /// `action/illegal`
-    ActionIllegal,
-    /// `msg/malformed`
-    MsgMalformed,
-    /// `msg/unknown`
-    MsgUnknown,
-    /// `msg/too_large`
-    MsgTooLarge,
-    /// `server/internal`
-    Internal,
-    /// `server/shutting_down`
-    ShuttingDown,
+/// Declares `Code` from one table: each code's variant, text, HTTP status and meaning.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $text:literal, $status:ident;)*) => {
+        /// The stable error codes of docs/protocol.md section 5.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// The code's text, e.g. `"action/stale"`.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $text,)*
+                }
+            }
+
+            /// The HTTP status of the code when it answers an HTTP request (codes that only a
+            /// WebSocket sends have the status they would have over HTTP).
+            #[must_use]
+            pub fn status(self) -> StatusCode {
+                match self {
+                    $(Code::$variant => StatusCode::$status,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// The HTTP request body or query is not what the route takes.
+    RequestMalformed = "request/malformed", BAD_REQUEST;
+    /// The HTTP request body is over 16 KiB.
+    RequestTooLarge = "request/too_large", PAYLOAD_TOO_LARGE;
+    /// No API route at that path.
+    RequestNotFound = "request/not_found", NOT_FOUND;
+    /// The path does not take that HTTP method.
+    RequestMethodNotAllowed = "request/method_not_allowed", METHOD_NOT_ALLOWED;
+    /// A WebSocket path asked without a WebSocket upgrade.
+    RequestUpgradeRequired = "request/upgrade_required", UPGRADE_REQUIRED;
+    /// A state-changing request from another site (its `Origin` is not this host).
+    RequestCrossSite = "request/cross_site", FORBIDDEN;
+    /// A request body that is not `Content-Type: application/json`.
+    RequestMediaType = "request/media_type", UNSUPPORTED_MEDIA_TYPE;
+    /// No game of that name.
+    GameUnknown = "game/unknown", BAD_REQUEST;
+    /// The game refused the config or the seat count.
+    ConfigInvalid = "config/invalid", BAD_REQUEST;
+    /// No bot of that name.
+    BotUnknown = "bot/unknown", BAD_REQUEST;
+    /// A time control out of range, of an unknown kind, or not suited to the game.
+    TimeControlInvalid = "time_control/invalid", BAD_REQUEST;
+    /// No such seat, or it is a bot seat.
+    SeatInvalid = "seat/invalid", BAD_REQUEST;
+    /// The seat already has a player (or no free human seat is left).
+    SeatTaken = "seat/taken", CONFLICT;
+    /// A fixed seed asked of a server not run for tests.
+    SeedNotAllowed = "seed/not_allowed", FORBIDDEN;
+    /// No match with that id.
+    MatchNotFound = "match/not_found", NOT_FOUND;
+    /// The match is finished.
+    MatchOver = "match/over", CONFLICT;
+    /// The record, the chat or a rematch is only available once finished.
+    MatchNotOver = "match/not_over", CONFLICT;
+    /// The match still waits for its players.
+    MatchNotStarted = "match/not_started", CONFLICT;
+    /// No valid seat token (or the seat belongs to another player).
+    AuthSeat = "auth/seat", FORBIDDEN;
+    /// Wrong name or password (the same answer for both).
+    AuthFailed = "auth/failed", UNAUTHORIZED;
+    /// Too many sign-in attempts from one address or for one name.
+    AuthRateLimited = "auth/rate_limited", TOO_MANY_REQUESTS;
+    /// The request needs a player (a session), and has none.
+    AuthRequired = "auth/required", UNAUTHORIZED;
+    /// A name that breaks the naming rules.
+    NameInvalid = "name/invalid", BAD_REQUEST;
+    /// A name another player has (without regard to case).
+    NameTaken = "name/taken", CONFLICT;
+    /// A password of the wrong length.
+    PasswordInvalid = "password/invalid", BAD_REQUEST;
+    /// The player is already an account (sign out first, or it cannot become a guest).
+    PlayerAccount = "player/account", CONFLICT;
+    /// No player of that name.
+    PlayerNotFound = "player/not_found", NOT_FOUND;
+    /// `version` is not the current version (stale or repeated action).
+    ActionStale = "action/stale", CONFLICT;
+    /// This seat is not to act now.
+    ActionNotYourTurn = "action/not_your_turn", CONFLICT;
+    /// The action text does not parse.
+    ActionMalformed = "action/malformed", BAD_REQUEST;
+    /// The action is not legal now.
+    ActionIllegal = "action/illegal", BAD_REQUEST;
+    /// An offer (agreed stop) the game or the table does not allow.
+    OfferUnsupported = "offer/unsupported", BAD_REQUEST;
+    /// A chat line that is empty, too long or holds control characters.
+    ChatInvalid = "chat/invalid", BAD_REQUEST;
+    /// Too many chat lines in a short time.
+    ChatRateLimited = "chat/rate_limited", TOO_MANY_REQUESTS;
+    /// The player already seeks a game in that pool.
+    SeekDuplicate = "seek/duplicate", CONFLICT;
+    /// Not a JSON object with a string `type`, bad field types, or a binary frame.
+    MsgMalformed = "msg/malformed", BAD_REQUEST;
+    /// Unknown message `type`.
+    MsgUnknown = "msg/unknown", BAD_REQUEST;
+    /// A frame over 16 KiB.
+    MsgTooLarge = "msg/too_large", PAYLOAD_TOO_LARGE;
+    /// Something failed inside the server (details only in its log).
+    Internal = "server/internal", INTERNAL_SERVER_ERROR;
+    /// The server is stopping.
+    ShuttingDown = "server/shutting_down", SERVICE_UNAVAILABLE;
 }
 
 impl Code {
-    /// The code's text, e.g. `"action/stale"`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::RequestMalformed => "request/malformed",
-            Code::RequestTooLarge => "request/too_large",
-            Code::RequestNotFound => "request/not_found",
-            Code::RequestMethodNotAllowed => "request/method_not_allowed",
-            Code::RequestUpgradeRequired => "request/upgrade_required",
-            Code::GameUnknown => "game/unknown",
-            Code::ConfigInvalid => "config/invalid",
-            Code::BotUnknown => "bot/unknown",
-            Code::TimeControlInvalid => "time_control/invalid",
-            Code::SeatInvalid => "seat/invalid",
-            Code::SeatTaken => "seat/taken",
-            Code::SeedNotAllowed => "seed/not_allowed",
-            Code::MatchNotFound => "match/not_found",
-            Code::MatchOver => "match/over",
-            Code::MatchNotOver => "match/not_over",
-            Code::MatchNotStarted => "match/not_started",
-            Code::AuthSeat => "auth/seat",
-            Code::ActionStale => "action/stale",
-            Code::ActionNotYourTurn => "action/not_your_turn",
-            Code::ActionMalformed => "action/malformed",
-            Code::ActionIllegal => "action/illegal",
-            Code::MsgMalformed => "msg/malformed",
-            Code::MsgUnknown => "msg/unknown",
-            Code::MsgTooLarge => "msg/too_large",
-            Code::Internal => "server/internal",
-            Code::ShuttingDown => "server/shutting_down",
-        }
-    }
-
     /// The code of an engine error code string (`IllegalAction::code`, `ActionError::code`).
     #[must_use]
     pub fn from_engine(code: &str) -> Code {
@@ -319,24 +356,6 @@ impl Code {
             "action/not_your_turn" => Code::ActionNotYourTurn,
             "action/malformed" => Code::ActionMalformed,
             _ => Code::ActionIllegal,
-        }
-    }
-
-    /// The HTTP status of the code when it answers an HTTP request.
-    #[must_use]
-    pub fn status(self) -> StatusCode {
-        match self {
-            Code::MatchNotFound | Code::RequestNotFound => StatusCode::NOT_FOUND,
-            Code::RequestMethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Code::RequestUpgradeRequired => StatusCode::UPGRADE_REQUIRED,
-            Code::SeatTaken | Code::MatchOver | Code::MatchNotOver | Code::MatchNotStarted => {
-                StatusCode::CONFLICT
-            }
-            Code::RequestTooLarge | Code::MsgTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Code::AuthSeat | Code::SeedNotAllowed => StatusCode::FORBIDDEN,
-            Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Code::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
-            _ => StatusCode::BAD_REQUEST,
         }
     }
 }

@@ -1,6 +1,7 @@
-//! Durable, event-sourced storage (DESIGN.md section 5): a row per match and an append-only action
-//! log per match with a unique `(match, seq)` key. The live state is never stored: it is rebuilt by
-//! replaying the log.
+//! Durable, event-sourced storage (docs/architecture.md, "The match service"): a row per match and
+//! an append-only action log per match with a unique `(match, seq)` key; the live state is never
+//! stored but rebuilt by replaying the log. Beside the matches: players, their sessions, their
+//! ratings per game with one event per change, and each match's chat.
 //!
 //! `Store` is the interface; `sqlite::SqliteStore` the embedded implementation. The SQL keeps to
 //! what PostgreSQL also reads (TEXT, INTEGER, CHECK, composite primary keys), so a `PgStore` can be
@@ -15,6 +16,8 @@ use plateau_engine::{Ending, Outcome, Seed};
 use thiserror::Error;
 
 use crate::model::{SeatSpec, Status, TimeControl};
+use crate::players::{Player, PlayerId, PlayerKind};
+use crate::ratings::Rating;
 
 /// A boxed future, so `Store` can be used as `dyn Store`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -41,6 +44,10 @@ pub struct StoredSeat {
     pub spec: SeatSpec,
     /// SHA-256 (hex) of the seat token, once a person took the seat.
     pub token_hash: Option<String>,
+    /// The player in the seat: the person who took it, or the bot's player.
+    pub player: Option<Player>,
+    /// Whether the seat's player has opened the match (connected once); bots always have.
+    pub opened: bool,
 }
 
 /// What one log entry did.
@@ -90,10 +97,96 @@ pub struct StoredMatch {
     pub outcome: Option<Outcome>,
     /// The id of its rematch, once created.
     pub rematch: Option<String>,
+    /// Whether the outcome changes the players' ratings.
+    pub rated: bool,
+    /// Unix ms when it finished.
+    pub ended_at: Option<i64>,
     /// Number of log entries (the version).
     pub version: u64,
     /// The log itself, when it was asked for (else empty).
     pub log: Vec<LogEntry>,
+    /// The chat of both rooms in order, with the log (else empty).
+    pub chat: Vec<ChatLine>,
+}
+
+/// Which room of a match's chat (docs/protocol.md section 7.5).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Room {
+    /// The seats' room.
+    Players,
+    /// The spectators' room.
+    Spectators,
+}
+
+impl Room {
+    /// The stored word.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Room::Players => "players",
+            Room::Spectators => "spectators",
+        }
+    }
+}
+
+/// One chat line.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ChatLine {
+    /// Position in the match's chat, from 0.
+    pub seq: u64,
+    /// The room it was written in.
+    pub room: Room,
+    /// Who wrote it.
+    pub player: Player,
+    /// The writer's seat, `None` for a spectator.
+    pub seat: Option<u8>,
+    /// The text as written (trimmed), at most 300 characters, no control characters.
+    pub text: String,
+    /// Unix ms.
+    pub at: i64,
+}
+
+/// A player with its password hash (accounts only), as sign-in needs it.
+pub type PlayerSecret = (Player, Option<String>);
+
+/// How a match ended, stored with its last log entry.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Finish {
+    /// The result.
+    pub outcome: Outcome,
+    /// Unix ms.
+    pub at: i64,
+}
+
+/// A player's standing in one game.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Standing {
+    /// The rating.
+    pub rating: Rating,
+    /// Rated games played, won (first alone), lost and drawn (first, shared).
+    pub games: u32,
+    /// Rated games won.
+    pub wins: u32,
+    /// Rated games lost.
+    pub losses: u32,
+    /// Rated games drawn.
+    pub draws: u32,
+}
+
+/// One change of a rating: after a rated match.
+#[derive(Clone, PartialEq, Debug)]
+pub struct RatingEvent {
+    /// The game.
+    pub game: String,
+    /// The match that changed it.
+    pub match_id: String,
+    /// Unix ms.
+    pub at: i64,
+    /// Before the match.
+    pub before: Rating,
+    /// After it.
+    pub after: Rating,
 }
 
 /// Storage of matches and their action logs.
@@ -107,8 +200,8 @@ pub trait Store: Send + Sync + 'static {
     /// `Conflict` if the id exists.
     fn create(&self, m: StoredMatch) -> BoxFuture<'_, Result<(), StoreError>>;
 
-    /// Gives human seat `seat` of match `id` the token whose hash is `token_hash`; with
-    /// `start = Some(unix_ms)` also marks the match live from then.
+    /// Gives human seat `seat` of match `id` to `player` with the token whose hash is
+    /// `token_hash`.
     ///
     /// # Errors
     /// `Conflict` if the seat is not a free human seat.
@@ -117,11 +210,24 @@ pub trait Store: Send + Sync + 'static {
         id: &str,
         seat: u8,
         token_hash: String,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Marks seat `seat` of `id` opened (its player connected); with `start = Some(unix_ms)`
+    /// also marks the match live from then.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn open_seat(
+        &self,
+        id: &str,
+        seat: u8,
         start: Option<i64>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
     /// Appends one entry to the log of `id`; with `finish`, also marks the match finished with
-    /// that outcome, in the same transaction.
+    /// that outcome and, for a rated match, updates the ratings of its players (`ratings::rate`)
+    /// with one event each, all in the same transaction.
     ///
     /// # Errors
     /// `Conflict` if that `seq` is already written.
@@ -129,8 +235,14 @@ pub trait Store: Send + Sync + 'static {
         &self,
         id: &str,
         entry: LogEntry,
-        finish: Option<Outcome>,
+        finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Appends a chat line to match `id`.
+    ///
+    /// # Errors
+    /// `Conflict` if that `seq` is already written.
+    fn add_chat(&self, id: &str, line: ChatLine) -> BoxFuture<'_, Result<(), StoreError>>;
 
     /// Records that `rematch` is the rematch of `id`.
     ///
@@ -163,6 +275,105 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// `Database`/`Corrupt` on failure.
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>>;
+
+    /// Up to `limit` matches of `player` with one of `statuses`, the latest ended (then created)
+    /// first, without logs.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn player_matches(
+        &self,
+        player: PlayerId,
+        statuses: Vec<Status>,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>>;
+
+    /// Creates a player named `name`.
+    ///
+    /// # Errors
+    /// `Conflict` if another player has that name without regard to case.
+    fn create_player(
+        &self,
+        name: String,
+        kind: PlayerKind,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>>;
+
+    /// The player of bot `bot` (named `bot-bot`), created on first use.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn bot_player(&self, bot: String) -> BoxFuture<'_, Result<Player, StoreError>>;
+
+    /// The player named `name` (without regard to case) and its password hash, if any.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn player_by_name(
+        &self,
+        name: String,
+    ) -> BoxFuture<'_, Result<Option<PlayerSecret>, StoreError>>;
+
+    /// Renames player `id` and/or gives it a password (making it an account).
+    ///
+    /// # Errors
+    /// `Conflict` if the name is taken.
+    fn update_player(
+        &self,
+        id: PlayerId,
+        name: Option<String>,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>>;
+
+    /// Starts a session: `hash` (SHA-256 of the cookie's id) names `player`.
+    ///
+    /// # Errors
+    /// `Conflict` if the hash exists.
+    fn create_session(
+        &self,
+        hash: String,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// The player of the session whose id hashes to `hash`.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<Player>, StoreError>>;
+
+    /// Ends the session whose id hashes to `hash`.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// A player's standing in every game it has a rating in.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn standings(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(String, Standing)>, StoreError>>;
+
+    /// Every rating change of a player, oldest first.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn rating_events(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>>;
+
+    /// The `limit` people (not bots) with the best ratings in `game`, best first.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn leaderboard(
+        &self,
+        game: String,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>>;
 
     /// Finishes the writes in progress and closes the database.
     fn close(&self) -> BoxFuture<'_, ()>;

@@ -10,9 +10,10 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use plateau_engine::Seat;
 use tokio::sync::mpsc;
 
-use crate::actor::Outgoing;
+use crate::actor::{OfferKind, Outgoing};
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
+use crate::players::Player;
 
 /// Largest client message read, in bytes (docs/protocol.md section 6).
 pub const MAX_MESSAGE: usize = 16 * 1024;
@@ -34,8 +35,20 @@ pub enum ClientMessage {
     },
     /// Resign.
     Resign,
-    /// Ask for a rematch.
-    Rematch,
+    /// Offer (or accept) a rematch or an agreed stop (`{"type": "rematch"}` is the rematch
+    /// offer's short form).
+    Offer(OfferKind),
+    /// Withdraw or decline the offers of a kind.
+    Decline(OfferKind),
+    /// A chat line.
+    Chat(String),
+    /// Stop (`true`) or start again receiving a player's chat lines.
+    Mute {
+        /// The player's name.
+        name: String,
+        /// Mute or unmute.
+        mute: bool,
+    },
     /// Keep-alive.
     Ping,
 }
@@ -71,11 +84,44 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
             })
         }
         "resign" => Ok(ClientMessage::Resign),
-        "rematch" => Ok(ClientMessage::Rematch),
+        "rematch" => Ok(ClientMessage::Offer(OfferKind::Rematch)),
+        "offer" => offer_kind(obj).map(ClientMessage::Offer),
+        "decline" => offer_kind(obj).map(ClientMessage::Decline),
+        "chat" => Ok(ClientMessage::Chat(string(obj, "text")?)),
+        "mute" | "unmute" => Ok(ClientMessage::Mute {
+            name: string(obj, "name")?,
+            mute: kind == "mute",
+        }),
         "ping" => Ok(ClientMessage::Ping),
         other => Err(ApiError::new(
             Code::MsgUnknown,
-            format!("unknown message type `{other}` (known: act, resign, rematch, ping)"),
+            format!(
+                "unknown message type `{other}` (known: act, resign, offer, decline, rematch, \
+                 chat, mute, unmute, ping)"
+            ),
+        )),
+    }
+}
+
+/// The string field `field` of a client message.
+fn string(
+    obj: &serde_json::Map<String, serde_json::Value>,
+    field: &str,
+) -> Result<String, ApiError> {
+    obj.get(field)
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::new(Code::MsgMalformed, format!("`{field}` must be a string")))
+}
+
+/// The `kind` of an offer: `"rematch"` or `"agreement"`.
+fn offer_kind(obj: &serde_json::Map<String, serde_json::Value>) -> Result<OfferKind, ApiError> {
+    match string(obj, "kind")?.as_str() {
+        "rematch" => Ok(OfferKind::Rematch),
+        "agreement" => Ok(OfferKind::Agreement),
+        other => Err(ApiError::new(
+            Code::MsgMalformed,
+            format!("unknown offer kind `{other}` (known: rematch, agreement)"),
         )),
     }
 }
@@ -88,10 +134,13 @@ fn close(code: u16, reason: &str) -> Message {
 }
 
 /// Runs one connection to match `id` until either side closes or the service shuts down.
+/// `token` names a seat; `player` is the session's player, if any (it counts as online while
+/// the connection is open, and may hold a seat of the match without a token).
 pub async fn session<S, R, E>(
     lobby: Arc<Lobby>,
     id: String,
     token: Option<String>,
+    player: Option<Player>,
     mut sink: S,
     mut stream: R,
 ) where
@@ -99,7 +148,11 @@ pub async fn session<S, R, E>(
     R: Stream<Item = Result<Message, E>> + Unpin + Send,
 {
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
-    let seat = match lobby.subscribe(&id, token, out_tx).await {
+    let conn = lobby.next_connection();
+    let seat = match lobby
+        .subscribe(&id, conn, token, player.clone(), out_tx)
+        .await
+    {
         Ok(seat) => seat,
         Err(e) => {
             let _ = sink.send(Message::Text(e.to_ws_json().into())).await;
@@ -107,6 +160,9 @@ pub async fn session<S, R, E>(
             return;
         }
     };
+    if let Some(p) = &player {
+        lobby.presence().socket_opened(p.id);
+    }
     // Answers to this connection's own messages, in order with the actor's broadcasts.
     let (reply_tx, mut reply_rx) = mpsc::channel::<String>(QUEUE);
     let mut shutdown = lobby.shutdown_signal();
@@ -176,7 +232,7 @@ pub async fn session<S, R, E>(
         let reply = if text.len() > MAX_MESSAGE {
             Some(too_large(text.len()).to_ws_json())
         } else {
-            handle(&lobby, &id, seat, text.as_str()).await
+            handle(&lobby, &id, conn, seat, text.as_str()).await
         };
         if let Some(reply) = reply
             && reply_tx.send(reply).await.is_err()
@@ -186,6 +242,10 @@ pub async fn session<S, R, E>(
     }
     drop(reply_tx);
     let _ = writer.await;
+    lobby.unsubscribe(&id, conn).await;
+    if let Some(p) = &player {
+        lobby.presence().socket_closed(p.id);
+    }
 }
 
 /// Completes once the service is shutting down (or the lobby is gone).
@@ -200,8 +260,14 @@ fn too_large(len: usize) -> ApiError {
     )
 }
 
-/// Handles one text message; returns the reply for this connection, if any.
-async fn handle(lobby: &Lobby, id: &str, seat: Option<Seat>, text: &str) -> Option<String> {
+/// Handles one text message of connection `conn`; returns the reply for it, if any.
+async fn handle(
+    lobby: &Lobby,
+    id: &str,
+    conn: u64,
+    seat: Option<Seat>,
+    text: &str,
+) -> Option<String> {
     let message = match parse_client_message(text) {
         Ok(m) => m,
         Err(e) => return Some(e.to_ws_json()),
@@ -224,14 +290,16 @@ async fn handle(lobby: &Lobby, id: &str, seat: Option<Seat>, text: &str) -> Opti
             Ok(s) => lobby.resign(id, s).await,
             Err(e) => Err(e),
         },
-        ClientMessage::Rematch => match need_seat() {
-            Ok(s) => match lobby.rematch(id, s).await {
-                Ok(Some(msg)) => return Some(msg),
-                Ok(None) => Ok(()),
-                Err(e) => Err(e),
-            },
+        ClientMessage::Offer(kind) => match need_seat() {
+            Ok(s) => lobby.offer(id, s, kind).await,
             Err(e) => Err(e),
         },
+        ClientMessage::Decline(kind) => match need_seat() {
+            Ok(s) => lobby.decline(id, s, kind).await,
+            Err(e) => Err(e),
+        },
+        ClientMessage::Chat(text) => lobby.chat(id, conn, text).await,
+        ClientMessage::Mute { name, mute } => lobby.mute(id, conn, name, mute).await,
     };
     result.err().map(|e| e.to_ws_json())
 }
@@ -266,21 +334,30 @@ mod tests {
         let lobby = Lobby::start(store, Catalogue::standard(), options)
             .await
             .unwrap();
+        let ann = lobby
+            .store()
+            .create_player("Ann".into(), crate::players::PlayerKind::Guest, None)
+            .await
+            .unwrap();
         let grant = lobby
-            .create(CreateRequest {
-                game: "mad".into(),
-                config: serde_json::Value::Null,
-                seats: vec![
-                    SeatSpec::Human,
-                    SeatSpec::Bot {
-                        bot: "random".into(),
-                        level: 1,
-                    },
-                ],
-                time_control: crate::model::TimeControl::None,
-                creator_seat: None,
-                seed: None,
-            })
+            .create(
+                CreateRequest {
+                    game: "mad".into(),
+                    config: serde_json::Value::Null,
+                    seats: vec![
+                        SeatSpec::Human,
+                        SeatSpec::Bot {
+                            bot: "random".into(),
+                            level: 1,
+                        },
+                    ],
+                    time_control: crate::model::TimeControl::None,
+                    creator_seat: None,
+                    seed: None,
+                    rated: false,
+                },
+                ann.clone(),
+            )
             .await
             .unwrap();
         let (to_server, from_client) =
@@ -301,14 +378,21 @@ mod tests {
             lobby.clone(),
             grant.id.clone(),
             grant.token,
+            Some(ann),
             sink,
             stream,
         ));
+        // Opening the match starts it: the first state is live, then the (empty) chat backlog.
         let first = next_json(&mut from_server).await;
         assert_eq!(
-            (first["version"].clone(), first["seat"].clone()),
-            (0.into(), 0.into())
+            (
+                first["version"].clone(),
+                first["seat"].clone(),
+                first["status"].clone()
+            ),
+            (0.into(), 0.into(), "live".into())
         );
+        assert_eq!(next_json(&mut from_server).await["type"], "chat_backlog");
         let action = first["legal"][0].as_str().unwrap().to_owned();
         let act = serde_json::json!({"type": "act", "version": 0, "action": action});
         to_server
@@ -348,5 +432,25 @@ mod tests {
         );
         assert_eq!(code(r#"{"type":"act","version":1}"#), Code::MsgMalformed);
         assert_eq!(code(r#"{"type":"dance"}"#), Code::MsgUnknown);
+        assert_eq!(
+            parse_client_message(r#"{"type":"offer","kind":"agreement"}"#),
+            Ok(ClientMessage::Offer(OfferKind::Agreement))
+        );
+        assert_eq!(
+            parse_client_message(r#"{"type":"rematch"}"#),
+            Ok(ClientMessage::Offer(OfferKind::Rematch))
+        );
+        assert_eq!(
+            parse_client_message(r#"{"type":"unmute","name":"Bob"}"#),
+            Ok(ClientMessage::Mute {
+                name: "Bob".into(),
+                mute: false
+            })
+        );
+        assert_eq!(
+            code(r#"{"type":"offer","kind":"draw"}"#),
+            Code::MsgMalformed
+        );
+        assert_eq!(code(r#"{"type":"chat","text":5}"#), Code::MsgMalformed);
     }
 }

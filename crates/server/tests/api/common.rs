@@ -66,6 +66,7 @@ pub fn test_options() -> Options {
         bot_delay: Duration::ZERO,
         bot_budget: Duration::from_secs(2),
         test_seeds: true,
+        abandon_after: Duration::from_secs(90),
     }
 }
 
@@ -81,9 +82,7 @@ pub async fn spawn_app_with(db: PathBuf, options: Options) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
-    let state = AppState {
-        lobby: lobby.clone(),
-    };
+    let state = AppState::new(lobby.clone());
     let task = tokio::spawn(plateau_server::serve(listener, state, async {
         let _ = stopped.await;
     }));
@@ -248,6 +247,13 @@ impl Client {
                 return m;
             }
         }
+    }
+
+    /// The next `state` of a started match (live or finished): the first states a seat gets may
+    /// still be `open`, until every player has opened the match.
+    pub async fn live(&mut self) -> Value {
+        self.until(|m| m["type"] == "state" && m["status"] != "open")
+            .await
     }
 
     /// The next `state` message.

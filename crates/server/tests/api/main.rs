@@ -127,13 +127,19 @@ async fn create_join_list_and_spectate() {
     assert_eq!(summary["seed_hash"], created["seed_hash"]);
     assert_eq!(
         summary["seats"][1],
-        json!({"seat": 1, "kind": "human", "bot": null, "level": null, "taken": false})
+        json!({"seat": 1, "kind": "human", "bot": null, "level": null, "taken": false,
+               "player": null, "connected": false})
+    );
+    assert_eq!(
+        summary["seats"][0]["player"]["kind"], "guest",
+        "the creator plays as a guest"
     );
     let (_, open) = app.get("/api/matches?status=open").await;
     assert_eq!(open["matches"].as_array().unwrap().len(), 1);
     assert_eq!(open["matches"][0]["id"], id);
 
-    // A spectator connected while the match is open sees it start when seat 1 joins.
+    // A spectator connected while the match is open sees it start once seat 1 has joined and
+    // both players have opened it.
     let mut spectator = app.connect(&id, None).await;
     let first = spectator.state().await;
     assert_eq!(
@@ -146,6 +152,13 @@ async fn create_join_list_and_spectate() {
         .await;
     assert_eq!(status, 200, "{joined}");
     assert_eq!(joined["invites"], json!([]));
+    assert_eq!(
+        app.summary(&id).await["status"],
+        "open",
+        "taken, not yet opened"
+    );
+    let mut seat0 = app.connect(&id, created["token"].as_str()).await;
+    let _seat1 = app.connect(&id, joined["token"].as_str()).await;
     let live = spectator
         .until(|m| m["status"] == "live" && m["to_act"] == json!([0]))
         .await;
@@ -164,8 +177,9 @@ async fn create_join_list_and_spectate() {
     assert_eq!(lobby["matches"][0]["status"], "live");
 
     // The seat holder sees its own card and its two legal actions.
-    let mut seat0 = app.connect(&id, created["token"].as_str()).await;
-    let mine = seat0.state().await;
+    let mine = seat0
+        .until(|m| m["type"] == "state" && m["status"] == "live" && m["version"] == 2)
+        .await;
     assert_eq!(mine["seat"], 0);
     assert!(mine["observation"]["cards"][0].is_u64());
     assert!(mine["observation"]["cards"][1].is_null());
@@ -368,9 +382,10 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     let mut red = app.connect(&id, Some(&t0)).await;
     let mut blue = app.connect(&id, Some(&t1)).await;
     let mut watcher = app.connect(&id, None).await;
-    let start = red.state().await;
-    blue.state().await;
+    let start = red.live().await;
+    blue.live().await;
     watcher.state().await;
+    let (red_states, blue_states) = (red.states().len(), blue.states().len());
     assert_eq!(start["version"], 0);
     assert_eq!(start["to_act"], json!([0]));
     let legal: Vec<String> = serde_json::from_value(start["legal"].clone()).unwrap();
@@ -450,7 +465,7 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     red.sync().await;
     assert_eq!(app.summary(&id).await["version"], 0);
     assert!(
-        red.states().len() == 1 && blue.states().len() == 1,
+        red.states().len() == red_states && blue.states().len() == blue_states,
         "no state was broadcast"
     );
 
@@ -477,13 +492,13 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
 }
 
 /// Plays random legal moves for every seat whose latest state offers some, until the end. Starts
-/// from each client's last state received (waiting for one if it has none yet).
+/// from each client's last state received (waiting for the match to start if it has not).
 async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Value {
     let mut last: Vec<Value> = Vec::new();
     for c in clients.iter_mut() {
         match c.states().pop() {
-            Some(s) => last.push(s),
-            None => last.push(c.state().await),
+            Some(s) if s["status"] != "open" => last.push(s),
+            _ => last.push(c.live().await),
         }
     }
     for _ in 0..5000 {
@@ -511,7 +526,7 @@ async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Value {
             .to_owned();
         let version = last[i]["version"].as_u64().unwrap();
         clients[i].act(version, &action).await;
-        let reply = clients[i].next().await.expect("an answer");
+        let reply = clients[i].until(|m| m["type"] != "chat_backlog").await;
         assert_eq!(
             reply["type"], "state",
             "{action} at version {version}: {reply}"
@@ -688,7 +703,12 @@ async fn per_move_clock_runs_out_and_the_side_loses() {
         .post(&format!("/api/matches/{id}/join"), &json!({}))
         .await;
     let mut red = app.connect(&id, created["token"].as_str()).await;
-    let start = red.state().await;
+    // No clock runs before both players opened the match.
+    let waiting = red.state().await;
+    assert_eq!(waiting["status"], "open");
+    assert_eq!(waiting["clocks"]["running"], Value::Null);
+    let _blue = app.connect(&id, joined["token"].as_str()).await;
+    let start = red.live().await;
     assert_eq!(start["clocks"]["kind"], "per_move");
     assert_eq!(start["clocks"]["running"], 0);
     assert!(start["clocks"]["remaining_ms"][0].as_u64().unwrap() <= 1000);
@@ -714,10 +734,12 @@ async fn fischer_clocks_charge_the_mover_and_add_the_increment() {
         json!({"kind": "fischer", "base_seconds": 60, "increment_seconds": 5});
     let created = app.create(request).await;
     let id = id(&created);
-    app.post(&format!("/api/matches/{id}/join"), &json!({}))
+    let (_, joined) = app
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
         .await;
     let mut red = app.connect(&id, created["token"].as_str()).await;
-    let start = red.state().await;
+    let _blue = app.connect(&id, joined["token"].as_str()).await;
+    let start = red.live().await;
     assert_eq!(start["clocks"]["running"], 0);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let action = start["legal"][0].as_str().unwrap().to_owned();
@@ -866,9 +888,10 @@ async fn the_game_clock_freezes_the_placement_and_passes_a_silent_turn() {
 #[tokio::test]
 async fn resigning_ends_the_match_for_the_other_side() {
     let app = spawn_app().await;
-    let (id, t0, _t1, _) = two_humans(&app, "mad").await;
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
     let mut red = app.connect(&id, Some(&t0)).await;
-    red.state().await;
+    let _blue = app.connect(&id, Some(&t1)).await;
+    red.live().await;
     red.send(json!({"type": "resign"})).await;
     let end = red.state().await;
     assert_eq!(end["outcome"]["kind"], "resign");
@@ -889,18 +912,41 @@ async fn resigning_ends_the_match_for_the_other_side() {
     app.shutdown().await;
 }
 
+/// A rematch is an offer the other player accepts; the new match (seats swapped, the same
+/// players) starts, clocks included, only once both have opened it.
 #[tokio::test]
-async fn a_rematch_swaps_the_seats_of_connected_players() {
+async fn a_rematch_is_offered_accepted_and_starts_when_both_open_it() {
     let app = spawn_app().await;
     let (id, t0, t1, _) = two_humans(&app, "mad").await;
     let mut red = app.connect(&id, Some(&t0)).await;
     let mut blue = app.connect(&id, Some(&t1)).await;
-    red.state().await;
-    blue.state().await;
+    red.live().await;
+    blue.live().await;
     blue.send(json!({"type": "resign"})).await;
     red.until(|m| m["status"] == "finished").await;
     blue.until(|m| m["status"] == "finished").await;
+    let names: Vec<Value> = app.summary(&id).await["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["player"]["name"].clone())
+        .collect();
+
+    // Red offers; Blue sees the offer, declines it; nothing is created.
     red.send(json!({"type": "rematch"})).await;
+    blue.until(|m| m["type"] == "state" && m["offers"]["rematch"] == json!([0]))
+        .await;
+    blue.send(json!({"type": "decline", "kind": "rematch"}))
+        .await;
+    red.until(|m| m["type"] == "state" && m["offers"]["rematch"] == json!([]))
+        .await;
+    assert_eq!(app.summary(&id).await["rematch"], Value::Null);
+
+    // Offered again and accepted: each connection is told its new seat and token.
+    red.send(json!({"type": "rematch"})).await;
+    blue.until(|m| m["type"] == "state" && m["offers"]["rematch"] == json!([0]))
+        .await;
+    blue.send(json!({"type": "rematch"})).await;
     let r_red = red.until(|m| m["type"] == "rematch").await;
     let r_blue = blue.until(|m| m["type"] == "rematch").await;
     assert_eq!(r_red["id"], r_blue["id"]);
@@ -911,15 +957,86 @@ async fn a_rematch_swaps_the_seats_of_connected_players() {
     let new_id = r_red["id"].as_str().unwrap().to_owned();
     assert_eq!(app.summary(&id).await["rematch"], new_id);
     let fresh = app.summary(&new_id).await;
-    assert_eq!(fresh["status"], "live");
-    let mut new_blue = app.connect(&new_id, r_red["token"].as_str()).await;
-    assert_eq!(new_blue.state().await["seat"], 1);
-    // Asking again gives the same rematch (no new token: the seat is already taken).
+    assert_eq!(fresh["status"], "open", "nobody opened it yet");
+    assert_eq!(fresh["seats"][0]["player"]["name"], names[1]);
+    assert_eq!(fresh["seats"][1]["player"]["name"], names[0]);
+    let mut new_red = app.connect(&new_id, r_red["token"].as_str()).await;
+    let waiting = new_red.state().await;
+    assert_eq!(
+        (waiting["seat"].clone(), waiting["status"].clone()),
+        (json!(1), json!("open"))
+    );
+    let mut new_blue = app.connect(&new_id, r_blue["token"].as_str()).await;
+    assert_eq!(new_blue.live().await["to_act"], json!([0]));
+    assert_eq!(new_red.live().await["status"], "live");
+    // Asking again changes nothing.
     blue.send(json!({"type": "rematch"})).await;
-    let again = blue.until(|m| m["type"] == "rematch").await;
-    assert_eq!(again["id"], new_id);
-    assert_eq!(again["token"], Value::Null);
+    blue.sync().await;
+    assert_eq!(app.summary(&id).await["rematch"], new_id);
     app.shutdown().await;
+}
+
+/// MAD's agreed stop: both players must agree, a move withdraws an offer, and a game without one
+/// (or a table with a bot) answers `offer/unsupported`.
+#[tokio::test]
+async fn an_agreed_stop_needs_both_players() {
+    let app = spawn_app().await;
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let start = red.live().await;
+    blue.live().await;
+    red.send(json!({"type": "offer", "kind": "agreement"}))
+        .await;
+    blue.until(|m| m["type"] == "state" && m["offers"]["agreement"] == json!([0]))
+        .await;
+    // Red moves instead: the offer is gone.
+    let action = start["legal"][0].as_str().unwrap();
+    red.act(0, action).await;
+    let moved = blue
+        .until(|m| m["type"] == "state" && m["version"] == 1)
+        .await;
+    assert_eq!(moved["offers"]["agreement"], json!([]));
+    blue.send(json!({"type": "offer", "kind": "agreement"}))
+        .await;
+    red.until(|m| m["type"] == "state" && m["offers"]["agreement"] == json!([1]))
+        .await;
+    red.send(json!({"type": "offer", "kind": "agreement"}))
+        .await;
+    let end = red.until(|m| m["status"] == "finished").await;
+    assert_eq!(
+        end["outcome"],
+        serde_json::to_value(rec_outcome(&app, &id).await).unwrap()
+    );
+    let rec = record(&app, &id).await;
+    assert_eq!(rec.endings[0].ending, plateau_engine::Ending::Agreement);
+
+    // A bot never agrees; Moon Leap has no agreed stop.
+    for (game, seats) in [
+        (
+            "mad",
+            json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]),
+        ),
+        ("moonleap", json!([{"kind": "human"}, {"kind": "human"}])),
+    ] {
+        let created = app.create(json!({"game": game, "seats": seats})).await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        let mut me = app.connect(&id, created["token"].as_str()).await;
+        if game == "moonleap" {
+            let (_, joined) = app
+                .post(&format!("/api/matches/{id}/join"), &json!({}))
+                .await;
+            let _other = app.connect(&id, joined["token"].as_str()).await;
+        }
+        me.live().await;
+        me.send(json!({"type": "offer", "kind": "agreement"})).await;
+        assert_eq!(me.error().await["code"], "offer/unsupported", "{game}");
+    }
+    app.shutdown().await;
+}
+
+async fn rec_outcome(app: &TestApp, id: &str) -> Option<plateau_engine::Outcome> {
+    record(app, id).await.outcome
 }
 
 /// A graceful shutdown closes sockets with 1001; a new server on the same database reloads the
@@ -931,7 +1048,7 @@ async fn matches_survive_a_restart() {
     let mut red = app.connect(&id, Some(&t0)).await;
     let mut blue = app.connect(&id, Some(&t1)).await;
     let mut rng = ChaCha8Rng::seed_from_u64(9);
-    let mut last = [red.state().await, blue.state().await];
+    let mut last = [red.live().await, blue.live().await];
     for _ in 0..6 {
         let i = usize::from(last[0]["legal"].as_array().unwrap().is_empty());
         let legal = last[i]["legal"].as_array().unwrap().clone();
@@ -954,7 +1071,8 @@ async fn matches_survive_a_restart() {
     let app = spawn_app_on(db).await;
     let mut red = app.connect(&id, Some(&t0)).await;
     let mut blue = app.connect(&id, Some(&t1)).await;
-    let after = red.state().await;
+    let after = red.live().await;
+    blue.live().await;
     for field in [
         "version",
         "observation",
@@ -1010,6 +1128,7 @@ async fn every_registered_game_plays_through_the_service_without_leaks() {
                         break;
                     }
                     Some("error") if m["code"] == "action/stale" => {}
+                    Some("chat_backlog") => {}
                     _ => panic!("{}: {m}", info.name),
                 }
             }

@@ -43,7 +43,11 @@ async fn a_fixed_seed_plays_the_same_game_and_is_revealed_at_the_end() {
     let bytes = hex::decode(seed).unwrap();
     assert_eq!(first["seed_hash"], hex::encode(Sha256::digest(&bytes)));
     assert!(moves(&first).len() > 20, "a whole Moon Leap game");
-    assert_eq!(moves(&first), moves(&again), "same seed, same dice, same bot moves");
+    assert_eq!(
+        moves(&first),
+        moves(&again),
+        "same seed, same dice, same bot moves"
+    );
     assert_ne!(moves(&first), moves(&other), "another seed, another game");
     app.shutdown().await;
 }
@@ -76,11 +80,13 @@ async fn a_public_server_refuses_a_chosen_seed_and_bad_seeds_are_malformed() {
         },
     )
     .await;
-    let request = |seed: &str| {
-        json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})
-    };
+    let request = |seed: &str| json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed});
     let (status, body) = public.post("/api/matches", &request(&"a".repeat(64))).await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("seed/not_allowed")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("seed/not_allowed")),
+        "{body}"
+    );
     let (_, listed) = public.get("/api/matches").await;
     assert_eq!(listed["matches"], json!([]), "nothing was created");
     // Without the field a public server draws a fresh seed: two matches, two hashes.
@@ -93,7 +99,11 @@ async fn a_public_server_refuses_a_chosen_seed_and_bad_seeds_are_malformed() {
     let test = spawn_app().await;
     for bad in ["abc", &"g".repeat(64), &"a".repeat(66)] {
         let (status, body) = test.post("/api/matches", &request(bad)).await;
-        assert_eq!((status, body["code"].as_str()), (400, Some("request/malformed")), "{bad}: {body}");
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("request/malformed")),
+            "{bad}: {body}"
+        );
         assert!(body["message"].as_str().unwrap().contains("seed"), "{body}");
     }
     let (_, listed) = test.get("/api/matches").await;

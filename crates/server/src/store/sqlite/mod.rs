@@ -1,4 +1,4 @@
-//! The embedded store: one SQLite file in WAL mode with `synchronous = FULL`, so a write is on disk
+//! The embedded store (`matches` and `players` hold the SQL of each part): one SQLite file in WAL mode with `synchronous = FULL`, so a write is on disk
 //! when its commit returns.
 //!
 //! One thread owns the connection and takes jobs from a queue. Writes that are waiting together are
@@ -11,15 +11,22 @@ use std::sync::Mutex;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use plateau_engine::{Ending, Outcome, Seed};
-use rusqlite::{Connection, OptionalExtension, params};
+mod matches;
+mod players;
+
+use rusqlite::Connection;
 use tokio::sync::oneshot;
 
-use super::{BoxFuture, Entry, LogEntry, Store, StoreError, StoredMatch, StoredSeat};
-use crate::model::{SeatSpec, Status, TimeControl};
+use super::{
+    BoxFuture, ChatLine, Finish, LogEntry, PlayerSecret, RatingEvent, Standing, Store, StoreError,
+    StoredMatch,
+};
+use crate::model::{Status, unix_ms};
+use crate::players::{Player, PlayerId, PlayerKind};
 
 /// The schema, one migration per entry; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[r"
+const MIGRATIONS: &[&str] = &[
+    r"
 CREATE TABLE matches (
     id           TEXT PRIMARY KEY,
     game         TEXT NOT NULL,
@@ -52,7 +59,64 @@ CREATE TABLE actions (
     at_ms    INTEGER NOT NULL,
     PRIMARY KEY (match_id, seq)
 );
-"];
+",
+    // Players (guests, accounts, bots), sessions, ratings per game with their history, chat; the
+    // player in each seat and whether it opened the match; rated matches and when they ended.
+    r"
+CREATE TABLE players (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL,
+    name_key      TEXT NOT NULL UNIQUE,
+    kind          TEXT NOT NULL CHECK (kind IN ('guest', 'account', 'bot')),
+    password_hash TEXT,
+    created_at    INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    player_id  INTEGER NOT NULL REFERENCES players (id),
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE ratings (
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    game      TEXT NOT NULL,
+    mu        REAL NOT NULL,
+    sigma     REAL NOT NULL,
+    games     INTEGER NOT NULL,
+    wins      INTEGER NOT NULL,
+    losses    INTEGER NOT NULL,
+    draws     INTEGER NOT NULL,
+    PRIMARY KEY (player_id, game)
+);
+CREATE INDEX ratings_by_game ON ratings (game, mu);
+CREATE TABLE rating_events (
+    player_id    INTEGER NOT NULL REFERENCES players (id),
+    game         TEXT NOT NULL,
+    match_id     TEXT NOT NULL REFERENCES matches (id),
+    at           INTEGER NOT NULL,
+    mu_before    REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu           REAL NOT NULL,
+    sigma        REAL NOT NULL,
+    PRIMARY KEY (player_id, match_id)
+);
+CREATE TABLE chat (
+    match_id  TEXT NOT NULL REFERENCES matches (id),
+    seq       INTEGER NOT NULL,
+    room      TEXT NOT NULL CHECK (room IN ('players', 'spectators')),
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    seat      INTEGER,
+    text      TEXT NOT NULL,
+    at        INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN ended_at INTEGER;
+ALTER TABLE match_seats ADD COLUMN player_id INTEGER REFERENCES players (id);
+ALTER TABLE match_seats ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
+UPDATE match_seats SET opened = 1 WHERE kind = 'bot' OR token_hash IS NOT NULL;
+CREATE INDEX seats_by_player ON match_seats (player_id);
+",
+];
 
 /// Most writes committed together.
 const GROUP_MAX: usize = 256;
@@ -120,6 +184,24 @@ impl SqliteStore {
             }
             rx.await
                 .unwrap_or_else(|_| Err(StoreError::Database("the store thread stopped".into())))
+        })
+    }
+
+    /// A write that returns a value (a new row's id); runs in a group's transaction like `write`.
+    fn write_value<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> BoxFuture<'_, Result<T, StoreError>> {
+        let (tx, rx) = oneshot::channel();
+        let done = self.write(Box::new(move |c| {
+            let value = f(c)?;
+            let _ = tx.send(value);
+            Ok(())
+        }));
+        Box::pin(async move {
+            done.await?;
+            rx.await
+                .map_err(|_| StoreError::Database("the store thread stopped".into()))
         })
     }
 
@@ -232,161 +314,9 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
-const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
-     started_at, outcome, rematch, (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)";
-
-fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch, StoreError> {
-    let id: String = row.get(0).map_err(db)?;
-    let config: String = row.get(2).map_err(db)?;
-    let tc: String = row.get(3).map_err(db)?;
-    let seed: String = row.get(4).map_err(db)?;
-    let status: String = row.get(5).map_err(db)?;
-    let outcome: Option<String> = row.get(8).map_err(db)?;
-    let version: i64 = row.get(10).map_err(db)?;
-    let seats = read_seats(conn, &id)?;
-    Ok(StoredMatch {
-        game: row.get(1).map_err(db)?,
-        config: from_json("config", &config)?,
-        seats,
-        time_control: from_json::<TimeControl>("time_control", &tc)?,
-        seed: Seed::from_hex(&seed).map_err(StoreError::Corrupt)?,
-        status: Status::parse(&status)
-            .ok_or_else(|| StoreError::Corrupt(format!("status `{status}`")))?,
-        created_at: row.get(6).map_err(db)?,
-        started_at: row.get(7).map_err(db)?,
-        outcome: outcome
-            .map(|o| from_json::<Outcome>("outcome", &o))
-            .transpose()?,
-        rematch: row.get(9).map_err(db)?,
-        version: version as u64,
-        log: Vec::new(),
-        id,
-    })
-}
-
-fn read_seats(conn: &Connection, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT kind, bot, level, token_hash FROM match_seats WHERE match_id = ?1 ORDER BY seat",
-        )
-        .map_err(db)?;
-    let rows = stmt
-        .query_map([id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, Option<u8>>(2)?,
-                r.get::<_, Option<String>>(3)?,
-            ))
-        })
-        .map_err(db)?;
-    let mut seats = Vec::new();
-    for row in rows {
-        let (kind, bot, level, token_hash) = row.map_err(db)?;
-        let spec = match (kind.as_str(), bot) {
-            ("human", _) => SeatSpec::Human,
-            ("bot", Some(bot)) => SeatSpec::Bot {
-                bot,
-                level: level.unwrap_or(1),
-            },
-            _ => return Err(StoreError::Corrupt(format!("seat kind `{kind}` of {id}"))),
-        };
-        seats.push(StoredSeat { spec, token_hash });
-    }
-    Ok(seats)
-}
-
-fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT seq, actor, seat, action, at_ms FROM actions WHERE match_id = ?1 ORDER BY seq",
-        )
-        .map_err(db)?;
-    let rows = stmt
-        .query_map([id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<u8>>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, i64>(4)?,
-            ))
-        })
-        .map_err(db)?;
-    let mut log = Vec::new();
-    for (i, row) in rows.enumerate() {
-        let (seq, actor, seat, action, at_ms) = row.map_err(db)?;
-        if seq != i as i64 {
-            return Err(StoreError::Corrupt(format!("log of {id} has a gap at {i}")));
-        }
-        let entry = match (actor.as_str(), seat) {
-            ("seat", Some(s)) => Entry::Seat(s, action),
-            ("chance", _) => Entry::Chance(action),
-            ("end", _) => Entry::End(from_json::<Ending>("ending", &action)?),
-            _ => return Err(StoreError::Corrupt(format!("log entry {seq} of {id}"))),
-        };
-        log.push(LogEntry {
-            seq: seq as u64,
-            entry,
-            at_ms: at_ms as u64,
-        });
-    }
-    Ok(log)
-}
-
-fn get_match(
-    conn: &Connection,
-    id: &str,
-    with_log: bool,
-) -> Result<Option<StoredMatch>, StoreError> {
-    let sql = format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE id = ?1");
-    let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
-    let found = stmt
-        .query_row([id], |row| Ok(read_match(conn, row)))
-        .optional()
-        .map_err(db)?;
-    let Some(m) = found else { return Ok(None) };
-    let mut m = m?;
-    if with_log {
-        m.log = read_log(conn, id)?;
-    }
-    Ok(Some(m))
-}
-
 impl Store for SqliteStore {
     fn create(&self, m: StoredMatch) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.write(Box::new(move |c| {
-            c.execute(
-                "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, \
-                 created_at, started_at, outcome, rematch) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, NULL)",
-                params![
-                    m.id,
-                    m.game,
-                    to_json(&m.config),
-                    to_json(&m.time_control),
-                    m.seed.to_hex(),
-                    m.seed.hash_hex(),
-                    m.status.as_str(),
-                    m.created_at,
-                    m.started_at,
-                ],
-            )
-            .map_err(db)?;
-            for (i, seat) in m.seats.iter().enumerate() {
-                let (kind, bot, level) = match &seat.spec {
-                    SeatSpec::Human => ("human", None, None),
-                    SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), Some(*level)),
-                };
-                c.execute(
-                    "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![m.id, i as i64, kind, bot, level, seat.token_hash],
-                )
-                .map_err(db)?;
-            }
-            Ok(())
-        }))
+        self.write(Box::new(move |c| matches::create(c, &m)))
     }
 
     fn take_seat(
@@ -394,83 +324,44 @@ impl Store for SqliteStore {
         id: &str,
         seat: u8,
         token_hash: String,
-        start: Option<i64>,
+        player: PlayerId,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
         self.write(Box::new(move |c| {
-            let n = c
-                .execute(
-                    "UPDATE match_seats SET token_hash = ?1 WHERE match_id = ?2 AND seat = ?3 \
-                     AND kind = 'human' AND token_hash IS NULL",
-                    params![token_hash, id, seat],
-                )
-                .map_err(db)?;
-            if n != 1 {
-                return Err(StoreError::Conflict(format!(
-                    "seat {seat} of {id} is not free"
-                )));
-            }
-            if let Some(at) = start {
-                c.execute(
-                    "UPDATE matches SET status = 'live', started_at = ?1 WHERE id = ?2 \
-                     AND status = 'open'",
-                    params![at, id],
-                )
-                .map_err(db)?;
-            }
-            Ok(())
+            matches::take_seat(c, &id, seat, &token_hash, player)
         }))
+    }
+
+    fn open_seat(
+        &self,
+        id: &str,
+        seat: u8,
+        start: Option<i64>,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        self.write(Box::new(move |c| matches::open_seat(c, &id, seat, start)))
     }
 
     fn append(
         &self,
         id: &str,
         entry: LogEntry,
-        finish: Option<Outcome>,
+        finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
         self.write(Box::new(move |c| {
-            let (actor, seat, action) = match &entry.entry {
-                Entry::Seat(s, a) => ("seat", Some(*s), a.clone()),
-                Entry::Chance(a) => ("chance", None, a.clone()),
-                Entry::End(e) => ("end", None, to_json(e)),
-            };
-            c.prepare_cached(
-                "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .and_then(|mut s| {
-                s.execute(params![
-                    id,
-                    entry.seq as i64,
-                    actor,
-                    seat,
-                    action,
-                    entry.at_ms as i64
-                ])
-            })
-            .map_err(db)?;
-            if let Some(outcome) = finish {
-                c.execute(
-                    "UPDATE matches SET status = 'finished', outcome = ?1 WHERE id = ?2",
-                    params![to_json(&outcome), id],
-                )
-                .map_err(db)?;
-            }
-            Ok(())
+            matches::append(c, &id, &entry, finish.as_ref())
         }))
+    }
+
+    fn add_chat(&self, id: &str, line: ChatLine) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        self.write(Box::new(move |c| matches::add_chat(c, &id, &line)))
     }
 
     fn set_rematch(&self, id: &str, rematch: &str) -> BoxFuture<'_, Result<(), StoreError>> {
         let (id, rematch) = (id.to_owned(), rematch.to_owned());
-        self.write(Box::new(move |c| {
-            c.execute(
-                "UPDATE matches SET rematch = ?1 WHERE id = ?2",
-                params![rematch, id],
-            )
-            .map_err(db)?;
-            Ok(())
-        }))
+        self.write(Box::new(move |c| matches::set_rematch(c, &id, &rematch)))
     }
 
     fn get(
@@ -479,7 +370,7 @@ impl Store for SqliteStore {
         with_log: bool,
     ) -> BoxFuture<'_, Result<Option<StoredMatch>, StoreError>> {
         let id = id.to_owned();
-        self.read(move |c| get_match(c, &id, with_log))
+        self.read(move |c| matches::get_match(c, &id, with_log))
     }
 
     fn list(
@@ -487,46 +378,93 @@ impl Store for SqliteStore {
         statuses: Vec<Status>,
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
-        self.read(move |c| {
-            let words: Vec<String> = statuses
-                .iter()
-                .map(|s| format!("'{}'", s.as_str()))
-                .collect();
-            let sql = format!(
-                "SELECT {MATCH_COLUMNS} FROM matches m WHERE status IN ({}) \
-                 ORDER BY created_at DESC, id LIMIT {limit}",
-                words.join(", ")
-            );
-            let mut stmt = c.prepare(&sql).map_err(db)?;
-            let rows = stmt
-                .query_map([], |row| Ok(read_match(c, row)))
-                .map_err(db)?;
-            let mut out = Vec::new();
-            for row in rows {
-                out.push(row.map_err(db)??);
-            }
-            Ok(out)
-        })
+        self.read(move |c| matches::list(c, &statuses, limit))
     }
 
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
-        self.read(|c| {
-            let mut stmt = c
-                .prepare("SELECT id FROM matches WHERE status <> 'finished' ORDER BY created_at")
-                .map_err(db)?;
-            let ids: Vec<String> = stmt
-                .query_map([], |r| r.get(0))
-                .map_err(db)?
-                .collect::<Result<_, _>>()
-                .map_err(db)?;
-            let mut out = Vec::new();
-            for id in ids {
-                if let Some(m) = get_match(c, &id, true)? {
-                    out.push(m);
-                }
-            }
-            Ok(out)
+        self.read(matches::unfinished)
+    }
+
+    fn player_matches(
+        &self,
+        player: PlayerId,
+        statuses: Vec<Status>,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        self.read(move |c| matches::player_matches(c, player, &statuses, limit))
+    }
+
+    fn create_player(
+        &self,
+        name: String,
+        kind: PlayerKind,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        self.write_value(move |c| {
+            players::create_player(c, &name, kind, password_hash.as_deref(), unix_ms())
         })
+    }
+
+    fn bot_player(&self, bot: String) -> BoxFuture<'_, Result<Player, StoreError>> {
+        self.write_value(move |c| players::bot_player(c, &bot, unix_ms()))
+    }
+
+    fn player_by_name(
+        &self,
+        name: String,
+    ) -> BoxFuture<'_, Result<Option<PlayerSecret>, StoreError>> {
+        self.read(move |c| players::player_by_name(c, &name))
+    }
+
+    fn update_player(
+        &self,
+        id: PlayerId,
+        name: Option<String>,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        self.write_value(move |c| {
+            players::update_player(c, id, name.as_deref(), password_hash.as_deref())
+        })
+    }
+
+    fn create_session(
+        &self,
+        hash: String,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            players::create_session(c, &hash, player, unix_ms())
+        }))
+    }
+
+    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<Player>, StoreError>> {
+        self.read(move |c| players::session(c, &hash))
+    }
+
+    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| players::delete_session(c, &hash)))
+    }
+
+    fn standings(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(String, Standing)>, StoreError>> {
+        self.read(move |c| players::standings(c, player))
+    }
+
+    fn rating_events(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>> {
+        self.read(move |c| players::rating_events(c, player))
+    }
+
+    fn leaderboard(
+        &self,
+        game: String,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>> {
+        self.read(move |c| players::leaderboard(c, &game, limit))
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
@@ -544,6 +482,9 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{SeatSpec, TimeControl};
+    use crate::store::{Entry, StoredSeat};
+    use plateau_engine::{Ending, Outcome, Seat, Seed};
 
     fn temp_path() -> std::path::PathBuf {
         std::env::temp_dir().join(format!(
@@ -552,7 +493,7 @@ mod tests {
         ))
     }
 
-    fn new_match(id: &str) -> StoredMatch {
+    fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
         StoredMatch {
             id: id.into(),
             game: "mad".into(),
@@ -561,10 +502,14 @@ mod tests {
                 StoredSeat {
                     spec: SeatSpec::Human,
                     token_hash: Some("aa".into()),
+                    player: Some(first.clone()),
+                    opened: true,
                 },
                 StoredSeat {
                     spec: SeatSpec::Human,
                     token_hash: None,
+                    player: None,
+                    opened: false,
                 },
             ],
             time_control: TimeControl::PerMove { seconds: 30 },
@@ -574,8 +519,11 @@ mod tests {
             started_at: None,
             outcome: None,
             rematch: None,
+            rated,
+            ended_at: None,
             version: 0,
             log: Vec::new(),
+            chat: Vec::new(),
         }
     }
 
@@ -591,19 +539,25 @@ mod tests {
     async fn the_log_is_append_only_and_survives_reopening() {
         let path = temp_path();
         let store = SqliteStore::open(&path).unwrap();
-        store.create(new_match("m1")).await.unwrap();
-        assert!(matches!(
-            store.create(new_match("m1")).await,
-            Err(StoreError::Conflict(_))
-        ));
-        store
-            .take_seat("m1", 1, "bb".into(), Some(7))
+        let ann = store
+            .create_player("Ann".into(), PlayerKind::Guest, None)
             .await
             .unwrap();
+        let bob = store
+            .create_player("Bob".into(), PlayerKind::Guest, None)
+            .await
+            .unwrap();
+        store.create(new_match("m1", &ann, true)).await.unwrap();
         assert!(matches!(
-            store.take_seat("m1", 1, "cc".into(), None).await,
+            store.create(new_match("m1", &ann, true)).await,
             Err(StoreError::Conflict(_))
         ));
+        store.take_seat("m1", 1, "bb".into(), bob.id).await.unwrap();
+        assert!(matches!(
+            store.take_seat("m1", 1, "cc".into(), ann.id).await,
+            Err(StoreError::Conflict(_))
+        ));
+        store.open_seat("m1", 1, Some(7)).await.unwrap();
         // Concurrent appends share a transaction; the duplicate seq fails alone.
         let (a, b, c) = tokio::join!(
             store.append("m1", entry(0, "c2-c4"), None),
@@ -614,12 +568,16 @@ mod tests {
         assert!(matches!(b, Err(StoreError::Conflict(_))));
         let ending = LogEntry {
             seq: 2,
-            entry: Entry::End(Ending::Resign(plateau_engine::Seat(0))),
+            entry: Entry::End(Ending::Resign(Seat(0))),
             at_ms: 30,
         };
-        let outcome = Outcome::single_winner(2, plateau_engine::Seat(1), "resign");
+        let outcome = Outcome::single_winner(2, Seat(1), "resign");
+        let finish = Finish {
+            outcome: outcome.clone(),
+            at: 99,
+        };
         store
-            .append("m1", ending.clone(), Some(outcome.clone()))
+            .append("m1", ending.clone(), Some(finish))
             .await
             .unwrap();
         store.close().await;
@@ -628,10 +586,13 @@ mod tests {
         let m = store.get("m1", true).await.unwrap().unwrap();
         assert_eq!(m.status, Status::Finished);
         assert_eq!(m.started_at, Some(7));
+        assert_eq!(m.ended_at, Some(99));
         assert_eq!(m.outcome, Some(outcome));
         assert_eq!(m.version, 3);
         assert_eq!(m.log, vec![entry(0, "c2-c4"), entry(1, "c5-c3"), ending]);
         assert_eq!(m.seats[1].token_hash.as_deref(), Some("bb"));
+        assert_eq!(m.seats[1].player.as_ref(), Some(&bob));
+        assert!(m.seats[1].opened);
         assert_eq!(m.time_control, TimeControl::PerMove { seconds: 30 });
         assert!(store.unfinished().await.unwrap().is_empty());
         assert_eq!(
@@ -639,6 +600,65 @@ mod tests {
             1
         );
         assert!(store.get("nope", false).await.unwrap().is_none());
+        // The rated result moved both ratings in the same transaction, one event each.
+        let winner = store.standings(bob.id).await.unwrap();
+        assert_eq!(winner.len(), 1);
+        assert_eq!((winner[0].1.games, winner[0].1.wins), (1, 1));
+        assert!(winner[0].1.rating.mu > 25.0);
+        let loser = store.rating_events(ann.id).await.unwrap();
+        assert_eq!(loser.len(), 1);
+        assert!(loser[0].after.mu < loser[0].before.mu);
+        assert_eq!(
+            store
+                .player_matches(ann.id, vec![Status::Finished], 10)
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+        let board = store.leaderboard("mad".into(), 10).await.unwrap();
+        assert_eq!(
+            board
+                .iter()
+                .map(|(p, _)| p.name.as_str())
+                .collect::<Vec<_>>(),
+            ["Bob", "Ann"]
+        );
+        store.close().await;
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[tokio::test]
+    async fn names_are_unique_without_regard_to_case_and_sessions_name_players() {
+        let path = temp_path();
+        let store = SqliteStore::open(&path).unwrap();
+        let ann = store
+            .create_player("Ann".into(), PlayerKind::Guest, None)
+            .await
+            .unwrap();
+        assert!(matches!(
+            store
+                .create_player("aNN".into(), PlayerKind::Guest, None)
+                .await,
+            Err(StoreError::Conflict(_))
+        ));
+        store.create_session("h1".into(), ann.id).await.unwrap();
+        assert_eq!(store.session("h1".into()).await.unwrap(), Some(ann.clone()));
+        let account = store
+            .update_player(ann.id, Some("Annie".into()), Some("$argon2id$x".into()))
+            .await
+            .unwrap();
+        assert_eq!(
+            (account.name.as_str(), account.kind),
+            ("Annie", PlayerKind::Account)
+        );
+        let (found, hash) = store.player_by_name("ANNIE".into()).await.unwrap().unwrap();
+        assert_eq!((found.id, hash.as_deref()), (ann.id, Some("$argon2id$x")));
+        store.delete_session("h1".into()).await.unwrap();
+        assert_eq!(store.session("h1".into()).await.unwrap(), None);
+        let bot = store.bot_player("club".into()).await.unwrap();
+        assert_eq!((bot.name.as_str(), bot.kind), ("club-bot", PlayerKind::Bot));
+        assert_eq!(store.bot_player("club".into()).await.unwrap().id, bot.id);
         store.close().await;
         let _ = std::fs::remove_file(&path);
     }

@@ -1,157 +1,50 @@
-//! The HTTP routes (docs/protocol.md sections 2 and 3) and the router.
+//! The match routes (docs/protocol.md section 3): games, creating, joining, listing, one match, its
+//! record, replay and chat, and the WebSocket.
 
-use std::sync::Arc;
-
-use axum::body::Bytes;
-use axum::extract::DefaultBodyLimit;
+use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State, WebSocketUpgrade};
-use axum::http::request::Parts;
-use axum::http::{Method, StatusCode, Uri};
+use axum::extract::{Query, State, WebSocketUpgrade};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum_extra::extract::cookie::CookieJar;
 use futures_util::StreamExt;
-use plateau_engine::{Actor, Record, RecordStep, RecordedAction, Seat, Viewer};
+use plateau_engine::{Actor, Ending, Record, RecordStep, RecordedAction, Seat, Viewer};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::assets;
-use crate::lobby::{CreateRequest, Lobby, SeatGrant, is_match_id};
+use super::{AppState, JsonBody, MatchId, bad_query};
+use crate::auth::{Session, player_or_guest};
+use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
-use crate::store::{Entry, StoredMatch};
+use crate::store::{ChatLine, Entry, Room, StoredMatch};
 use crate::ws::{self, MAX_FRAME};
 
-/// Largest HTTP request body, in bytes.
-pub const MAX_BODY: usize = 16 * 1024;
+/// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
+pub const LEVELS: [&str; 3] = ["beginner", "club", "expert"];
 
-/// The service's shared state: the lobby (and through it the store and the actors).
-#[derive(Clone)]
-pub struct AppState {
-    /// The lobby.
-    pub lobby: Arc<Lobby>,
-}
-
-/// The whole service as a router: API, WebSocket, static pages. Bind it to any listener.
-pub fn app(state: AppState) -> Router {
-    Router::new()
-        .route("/health", get(|| async { Json(json!({"status": "ok"})) }))
-        .route("/api/games", get(games))
-        .route("/api/matches", get(list).post(create))
-        .route("/api/matches/{id}", get(one))
-        .route("/api/matches/{id}/join", post(join))
-        .route("/api/matches/{id}/record", get(record))
-        .route("/api/matches/{id}/replay", get(replay))
-        .route("/api/matches/{id}/ws", get(websocket))
-        .route("/", get(|| async { assets::serve("index.html") }))
-        .route("/m/{id}", get(|| async { assets::serve("match.html") }))
-        .route(
-            "/replay/{id}",
-            get(|| async { assets::serve("replay.html") }),
-        )
-        .route("/verify", get(|| async { assets::serve("verify.html") }))
-        .route(
-            "/assets/{*path}",
-            get(|Path(path): Path<String>| async move { assets::serve(&path) }),
-        )
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state)
-}
-
-/// An unknown path: under `/api/` the JSON error `request/not_found`, elsewhere a plain `404` page.
-async fn not_found(uri: Uri) -> Response {
-    let path = uri.path();
-    if path == "/api" || path.starts_with("/api/") {
-        ApiError::new(Code::RequestNotFound, format!("no API route at `{path}`")).into_response()
-    } else {
-        (StatusCode::NOT_FOUND, "not found").into_response()
-    }
-}
-
-/// A known path asked with a method it does not take: `request/method_not_allowed` (the router
-/// adds the `Allow` header listing the methods it takes).
-async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
-    ApiError::new(
-        Code::RequestMethodNotAllowed,
-        format!("`{}` does not take {method}", uri.path()),
-    )
-}
-
-/// A query string that does not fit the route: `request/malformed` with the parser's reason.
-fn bad_query(rejection: &QueryRejection) -> ApiError {
-    ApiError::new(Code::RequestMalformed, rejection.body_text())
-}
-
-/// The `{id}` of a match route. A path segment that is not text (bad percent-encoding, `%FF`)
-/// names no match: `match/not_found`, as for any other string that is not a match id.
-struct MatchId(String);
-
-impl<S: Send + Sync> FromRequestParts<S> for MatchId {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match Path::<String>::from_request_parts(parts, state).await {
-            Ok(Path(id)) => Ok(MatchId(id)),
-            Err(e) => Err(ApiError::new(
-                Code::MatchNotFound,
-                format!("no match with that id ({})", e.body_text()),
-            )),
-        }
-    }
-}
-
-/// A JSON body read with the service's own errors: `request/too_large` over `MAX_BODY`,
-/// `request/malformed` naming the field otherwise.
-struct JsonBody<T>(T);
-
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    Code::RequestTooLarge,
-                    format!("the request body is over {MAX_BODY} bytes"),
-                )
-            } else {
-                ApiError::new(Code::RequestMalformed, e.body_text())
-            }
-        })?;
-        if bytes.len() > MAX_BODY {
-            return Err(ApiError::new(
-                Code::RequestTooLarge,
-                format!("the request body is over {MAX_BODY} bytes"),
-            ));
-        }
-        let body = if bytes.is_empty() {
-            &b"{}"[..]
-        } else {
-            &bytes[..]
-        };
-        serde_json::from_slice(body)
-            .map(JsonBody)
-            .map_err(|e| ApiError::new(Code::RequestMalformed, e.to_string()))
-    }
-}
-
-async fn games(State(app): State<AppState>) -> Json<Value> {
+pub(super) async fn games(State(app): State<AppState>) -> Json<Value> {
     let catalogue = app.lobby.catalogue();
+    let levels: Vec<&str> = LEVELS
+        .into_iter()
+        .filter(|l| catalogue.bots.contains(l))
+        .collect();
     let games: Vec<Value> = catalogue
         .games
         .iter()
         .map(|g| {
             let i = g.info;
+            // An agreed stop exists where the game accepts one at its start (MAD).
+            let agreement = g
+                .new_game(&Value::Null, i.default_seats)
+                .is_ok_and(|mut s| s.end(Ending::Agreement).is_ok());
             json!({
                 "name": i.name, "title": i.title, "min_seats": i.min_seats,
                 "max_seats": i.max_seats, "default_seats": i.default_seats, "chance": i.chance,
                 "hidden_information": i.hidden_information, "simultaneous": i.simultaneous,
                 "rule_clock": g.rule_clock,
                 "default_config": g.default_config(), "bots": catalogue.bots,
+                "levels": levels, "agreement": agreement,
             })
         })
         .collect();
@@ -170,36 +63,52 @@ fn grant_json(g: &SeatGrant) -> Value {
     })
 }
 
-async fn create(
+/// `POST /api/matches`: the session's player (a new guest without one) takes the creator's seat.
+pub(super) async fn create(
     State(app): State<AppState>,
+    session: Session,
+    jar: CookieJar,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
-    let grant = app.lobby.create(req).await?;
-    Ok((StatusCode::CREATED, Json(grant_json(&grant))).into_response())
+    let (player, jar) = player_or_guest(&app, &session, jar).await?;
+    let grant = app.lobby.create(req, player).await?;
+    Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
 }
 
 #[derive(Deserialize)]
-struct JoinRequest {
+#[serde(deny_unknown_fields)]
+pub(super) struct JoinRequest {
     #[serde(default)]
     seat: Option<u8>,
 }
 
-async fn join(
+/// `POST /api/matches/{id}/join`: the session's player (a new guest without one) takes the seat.
+pub(super) async fn join(
     State(app): State<AppState>,
     MatchId(id): MatchId,
+    session: Session,
+    jar: CookieJar,
     JsonBody(req): JsonBody<JoinRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let grant = app.lobby.join(&id, req.seat).await?;
-    Ok(Json(grant_json(&grant)))
+) -> Result<Response, ApiError> {
+    let (player, jar) = player_or_guest(&app, &session, jar).await?;
+    let grant = app.lobby.join(&id, req.seat, player).await?;
+    Ok((jar, Json(grant_json(&grant))).into_response())
 }
 
-/// The public facts of a stored match (docs/protocol.md section 3.3).
-fn summary(app: &AppState, m: &StoredMatch) -> Value {
+/// The public facts of a stored match (docs/protocol.md section 3.3), with who sits where and
+/// who is connected now.
+pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
     let title = app
         .lobby
         .catalogue()
         .game(&m.game)
         .map_or(m.game.as_str(), |g| g.info.title);
+    let connected = app
+        .lobby
+        .presence()
+        .of_match(&m.id)
+        .map(|p| p.connected)
+        .unwrap_or_default();
     let seats: Vec<SeatInfo> = m
         .seats
         .iter()
@@ -209,6 +118,8 @@ fn summary(app: &AppState, m: &StoredMatch) -> Value {
                 i,
                 &s.spec,
                 s.spec != SeatSpec::Human || s.token_hash.is_some(),
+                s.player.as_ref(),
+                connected.get(i).copied().unwrap_or(false),
             )
         })
         .collect();
@@ -216,18 +127,21 @@ fn summary(app: &AppState, m: &StoredMatch) -> Value {
     json!({
         "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
         "config": m.config, "time_control": m.time_control, "created_at": m.created_at,
-        "version": m.version,
+        "version": m.version, "rated": m.rated, "ended_at": m.ended_at,
         "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
         "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
     })
 }
 
+/// How long an open match is listed although nobody waits at it, in ms.
+const OPEN_FRESH_MS: i64 = 10 * 60 * 1000;
+
 #[derive(Deserialize)]
-struct ListQuery {
+pub(super) struct ListQuery {
     status: Option<String>,
 }
 
-async fn list(
+pub(super) async fn list(
     State(app): State<AppState>,
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
@@ -248,7 +162,22 @@ async fn list(
         .list(statuses, 100)
         .await
         .map_err(ApiError::internal)?;
-    let matches: Vec<Value> = matches.iter().map(|m| summary(&app, m)).collect();
+    let presence = app.lobby.presence();
+    let now = crate::model::unix_ms();
+    // Only tables people sit at: a live match with a person connected, an open one whose
+    // creator waits at it or that is fresh; finished matches all.
+    let matches: Vec<Value> = matches
+        .iter()
+        .filter(|m| {
+            let here = presence.of_match(&m.id).is_some_and(|p| p.someone_here());
+            match m.status {
+                Status::Live => here,
+                Status::Open => here || now - m.created_at < OPEN_FRESH_MS,
+                Status::Finished => true,
+            }
+        })
+        .map(|m| summary(&app, m))
+        .collect();
     Ok(Json(json!({ "matches": matches })))
 }
 
@@ -264,9 +193,40 @@ async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch,
         .ok_or_else(|| ApiError::not_found(id))
 }
 
-async fn one(State(app): State<AppState>, MatchId(id): MatchId) -> Result<Json<Value>, ApiError> {
+pub(super) async fn one(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Json<Value>, ApiError> {
     let m = stored(&app, &id, false).await?;
     Ok(Json(summary(&app, &m)))
+}
+
+/// `GET /api/matches/{id}/chat`: both rooms of a finished match, for its replay.
+pub(super) async fn chat(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Json<Value>, ApiError> {
+    let m = stored(&app, &id, true).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            "the chat is given once the match is over",
+        ));
+    }
+    let room = |room: Room| -> Vec<Value> {
+        m.chat
+            .iter()
+            .filter(|l| l.room == room)
+            .map(chat_line)
+            .collect()
+    };
+    Ok(Json(
+        json!({"players": room(Room::Players), "spectators": room(Room::Spectators)}),
+    ))
+}
+
+fn chat_line(l: &ChatLine) -> Value {
+    json!({"room": l.room, "name": l.player.name, "seat": l.seat, "text": l.text, "at": l.at})
 }
 
 /// The engine's record of a stored match; the seed only once finished.
@@ -301,7 +261,7 @@ pub fn to_record(m: &StoredMatch) -> Record {
     record
 }
 
-async fn record(
+pub(super) async fn record(
     State(app): State<AppState>,
     MatchId(id): MatchId,
 ) -> Result<Json<Record>, ApiError> {
@@ -318,7 +278,7 @@ async fn record(
 /// Every position of a finished match as a spectator sees it (docs/protocol.md, "Replay"), so the
 /// replay page steps through a game without computing rules. `verified` is the server's own
 /// `Record::replay` check: SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn.
-async fn replay(
+pub(super) async fn replay(
     State(app): State<AppState>,
     MatchId(id): MatchId,
 ) -> Result<Json<Value>, ApiError> {
@@ -372,13 +332,14 @@ async fn replay(
 }
 
 #[derive(Deserialize)]
-struct WsQuery {
+pub(super) struct WsQuery {
     token: Option<String>,
 }
 
-async fn websocket(
+pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
+    session: Session,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
@@ -405,6 +366,6 @@ async fn websocket(
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| {
             let (sink, stream) = socket.split();
-            ws::session(lobby, id, q.token, sink, stream)
+            ws::session(lobby, id, q.token, session.player, sink, stream)
         })
 }

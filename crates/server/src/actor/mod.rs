@@ -1,0 +1,511 @@
+//! One task per match (docs/architecture.md, "The match service"): it owns the game state, the
+//! chance generator, the clocks, the offers, the chat and the list of connected viewers, and is the
+//! only code that changes them. Commands arrive on a channel and are handled one at a time, so
+//! every change is: check, commit to the store, then apply and tell everyone (an action is
+//! acknowledged only after its commit).
+//!
+//! Secrecy: the only things built from the state for a viewer are `observe_json(viewer)`, the
+//! viewer's own legal list and its own column of the move list.
+//!
+//! The parts: `play` (actions, chance, bots, clocks, offers, abandonment), `seats` (connections,
+//! joining, opening, rematches, chat), `view` (the messages and the presence report).
+
+mod play;
+mod seats;
+mod view;
+
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use plateau_engine::{Actor, DynGame, GameEntry, Seat, Seed, ToAct, Viewer};
+use rand_chacha::ChaCha20Rng;
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::catalogue::Catalogue;
+use crate::clock::Clocks;
+use crate::model::{ApiError, SeatSpec, Status, TimeControl};
+use crate::players::{Player, PlayerId};
+use crate::presence::Presence;
+use crate::store::{ChatLine, Entry, LogEntry, Store, StoredMatch};
+
+/// How long the actor of a finished match with no viewer stays in memory.
+const FINISHED_IDLE: Duration = Duration::from_secs(60);
+
+/// Settings every match actor shares.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Pause before a bot plays, so people can follow (0 in tests).
+    pub bot_delay: Duration,
+    /// Hard cap on a bot's thinking (each bot also has its own budget, at most 1 s for the
+    /// lobby's bots); past it the seat plays a random legal action.
+    pub bot_budget: Duration,
+    /// For tests only (`plateau serve --test-seeds`): a match may be created with a fixed `seed`,
+    /// and one created without gets a seed derived from its creation order
+    /// (`Lobby::test_seed`), so a test that starts from an empty database plays the same games
+    /// every run. Never on a public server: its dice would be known in advance.
+    pub test_seeds: bool,
+    /// In a live match with a clock, a human seat with no open socket for this long resigns by
+    /// the game's rule (docs/protocol.md section 7.4).
+    pub abandon_after: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            bot_delay: Duration::from_millis(250),
+            bot_budget: Duration::from_secs(5),
+            test_seeds: false,
+            abandon_after: Duration::from_secs(90),
+        }
+    }
+}
+
+/// What the actors share: storage, catalogue, options, presence.
+pub(crate) struct Shared {
+    pub store: Arc<dyn Store>,
+    pub catalogue: Catalogue,
+    pub options: Options,
+    pub presence: Arc<Presence>,
+}
+
+/// A message for one WebSocket connection.
+#[derive(Debug)]
+pub(crate) enum Outgoing {
+    /// A JSON text frame.
+    Text(Utf8Bytes),
+}
+
+/// A seat taken by `join`.
+pub(crate) struct Joined {
+    pub seat: u8,
+    pub token: String,
+    pub free: Vec<u8>,
+}
+
+/// What a rematch needs to know about the finished match.
+pub(crate) struct RematchInfo {
+    pub game: String,
+    pub config: serde_json::Value,
+    pub specs: Vec<SeatSpec>,
+    pub players: Vec<Option<Player>>,
+    pub control: TimeControl,
+    pub rated: bool,
+}
+
+/// The offers a seat can make (docs/protocol.md section 7.4).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum OfferKind {
+    /// A rematch of a finished match.
+    Rematch,
+    /// An agreed stop of a live one (`Ending::Agreement`).
+    Agreement,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
+
+/// A request to a match actor.
+pub(crate) enum Command {
+    Subscribe {
+        conn: u64,
+        token: Option<String>,
+        player: Option<Player>,
+        out: mpsc::Sender<Outgoing>,
+        reply: Reply<Option<Seat>>,
+    },
+    Unsubscribe {
+        conn: u64,
+    },
+    Act {
+        seat: Seat,
+        version: u64,
+        action: String,
+        reply: Reply<()>,
+    },
+    Resign {
+        seat: Seat,
+        reply: Reply<()>,
+    },
+    Join {
+        seat: Option<u8>,
+        player: Player,
+        reply: Reply<Joined>,
+    },
+    /// Offer (or accept) an agreed stop or a rematch; for a rematch, the answer holds what the
+    /// lobby needs to create it once every human seat has offered.
+    Offer {
+        seat: Seat,
+        kind: OfferKind,
+        reply: Reply<Option<RematchInfo>>,
+    },
+    Decline {
+        seat: Seat,
+        kind: OfferKind,
+        reply: Reply<()>,
+    },
+    /// The rematch `id` exists; `tokens[new seat]` is the token of that seat's player.
+    RematchDone {
+        id: String,
+        tokens: Vec<Option<String>>,
+        reply: Reply<()>,
+    },
+    Chat {
+        conn: u64,
+        text: String,
+        reply: Reply<()>,
+    },
+    Mute {
+        conn: u64,
+        name: String,
+        mute: bool,
+        reply: Reply<()>,
+    },
+    Shutdown {
+        reply: oneshot::Sender<()>,
+    },
+}
+
+struct Subscriber {
+    conn: u64,
+    viewer: Viewer,
+    /// The player behind the connection: the seat's player, or a spectator's session.
+    player: Option<Player>,
+    out: mpsc::Sender<Outgoing>,
+}
+
+/// One played log entry with its move-list text.
+struct Played {
+    entry: LogEntry,
+    /// How each viewer sees it in the move list (see `displays`); empty for an early ending.
+    display: Vec<Option<String>>,
+}
+
+/// How each viewer sees `actor`'s action `text` in the move list: index `s` for seat `s`, then the
+/// spectator; `None` where that viewer must not learn of it (`Game::display_action`).
+fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Option<String>>, String> {
+    Seat::all(state.seats())
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator])
+        .map(|viewer| {
+            state
+                .display_text(actor, text, viewer)
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+struct BotMove {
+    version: u64,
+    seat: Seat,
+    action: Option<String>,
+}
+
+/// A fresh seat token (64 hex digits) and its stored hash.
+pub(crate) fn new_token() -> (String, String) {
+    let token = hex::encode(rand::random::<[u8; 32]>());
+    let hash = token_hash(&token);
+    (token, hash)
+}
+
+/// SHA-256 of the token text, as stored.
+pub(crate) fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// The seats that may act in `to_act`, increasing.
+pub(crate) fn seats_to_act(to_act: ToAct) -> Vec<Seat> {
+    match to_act {
+        ToAct::Player(s) => vec![s],
+        ToAct::Simultaneous(set) => set.iter().collect(),
+        ToAct::Chance | ToAct::Terminal => Vec::new(),
+    }
+}
+
+/// The actor's state.
+pub(crate) struct MatchActor {
+    shared: Arc<Shared>,
+    id: String,
+    entry: &'static GameEntry,
+    config: serde_json::Value,
+    specs: Vec<SeatSpec>,
+    token_hashes: Vec<Option<String>>,
+    /// Per seat: its player (the person who took it, or the bot's player).
+    players: Vec<Option<Player>>,
+    /// Per seat: whether its player opened the match (bots always have).
+    opened: Vec<bool>,
+    control: TimeControl,
+    rated: bool,
+    seed: Seed,
+    seed_hash: String,
+    status: Status,
+    started_at: Option<i64>,
+    rematch: Option<String>,
+    state: Box<dyn DynGame>,
+    rng: ChaCha20Rng,
+    log: Vec<Played>,
+    clocks: Clocks,
+    subs: Vec<Subscriber>,
+    /// The seats that offered a rematch / an agreed stop, now.
+    offers: HashMap<OfferKind, BTreeSet<u8>>,
+    /// Per human seat: since when it has had no open socket (for abandonment).
+    away_since: Vec<Option<Instant>>,
+    chat: Vec<ChatLine>,
+    /// Per player: when its recent chat lines were written (for the rate limit).
+    chat_times: HashMap<PlayerId, VecDeque<Instant>>,
+    /// Per player: whose chat lines it does not want.
+    mutes: HashMap<PlayerId, HashSet<PlayerId>>,
+    bot_tx: mpsc::UnboundedSender<BotMove>,
+    bot_rx: mpsc::UnboundedReceiver<BotMove>,
+    bot_pending: Option<u64>,
+    /// Set when a commit failed: the match stops changing until the service restarts and replays.
+    broken: bool,
+    shutting_down: bool,
+}
+
+impl MatchActor {
+    /// Rebuilds a match from its stored form by replaying its log: every seat action is checked
+    /// again, every chance outcome is redrawn from the seed (one draw per chance node) and must be
+    /// the logged one, and the clocks are replayed from the entries' times.
+    ///
+    /// # Errors
+    /// A message naming the entry that does not replay.
+    pub(crate) fn rebuild(shared: Arc<Shared>, m: StoredMatch) -> Result<MatchActor, String> {
+        let entry = shared
+            .catalogue
+            .game(&m.game)
+            .ok_or_else(|| format!("match {}: unknown game `{}`", m.id, m.game))?;
+        let mut state = entry
+            .new_game(&m.config, m.seats.len())
+            .map_err(|e| format!("match {}: {e}", m.id))?;
+        let mut rng = m.seed.rng();
+        let mut clocks = Clocks::new(m.time_control, m.seats.len());
+        if m.started_at.is_some() {
+            clocks.update(0, None, &seats_to_act(state.to_act()), |s| {
+                state.rule_clock_seconds(s)
+            });
+        }
+        let mut log = Vec::with_capacity(m.log.len());
+        for e in m.log {
+            let bad = |why: String| format!("match {} entry {}: {why}", m.id, e.seq);
+            let (display, acted) = match &e.entry {
+                Entry::Seat(s, action) => {
+                    let display = displays(&*state, Actor::Seat(Seat(*s)), action).map_err(bad)?;
+                    state
+                        .apply_text(Actor::Seat(Seat(*s)), action)
+                        .map_err(|x| bad(x.to_string()))?;
+                    (display, Some(Seat(*s)))
+                }
+                Entry::Chance(action) => {
+                    let display = displays(&*state, Actor::Chance, action).map_err(bad)?;
+                    let drawn = state.sample_chance(&mut rng);
+                    if drawn.as_deref() != Some(action.as_str()) {
+                        return Err(bad(format!(
+                            "the seed draws {drawn:?}, the log says `{action}`"
+                        )));
+                    }
+                    (display, None)
+                }
+                Entry::End(ending) => {
+                    state.end(*ending).map_err(|x| bad(x.to_string()))?;
+                    (Vec::new(), None)
+                }
+            };
+            if state.outcome().is_some() {
+                clocks.stop(e.at_ms);
+            } else {
+                clocks.update(e.at_ms, acted, &seats_to_act(state.to_act()), |s| {
+                    state.rule_clock_seconds(s)
+                });
+            }
+            log.push(Played { entry: e, display });
+        }
+        let status = if state.outcome().is_some() {
+            Status::Finished
+        } else {
+            m.status
+        };
+        // After a start nobody is connected yet: every person has the abandonment delay to come
+        // back.
+        let now = Instant::now();
+        let away_since = m
+            .seats
+            .iter()
+            .map(|s| (s.spec == SeatSpec::Human).then_some(now))
+            .collect();
+        let (bot_tx, bot_rx) = mpsc::unbounded_channel();
+        Ok(MatchActor {
+            shared,
+            id: m.id,
+            entry,
+            config: m.config,
+            token_hashes: m.seats.iter().map(|s| s.token_hash.clone()).collect(),
+            players: m.seats.iter().map(|s| s.player.clone()).collect(),
+            opened: m.seats.iter().map(|s| s.opened).collect(),
+            specs: m.seats.into_iter().map(|s| s.spec).collect(),
+            control: m.time_control,
+            rated: m.rated,
+            seed_hash: m.seed.hash_hex(),
+            seed: m.seed,
+            status,
+            started_at: m.started_at,
+            rematch: m.rematch,
+            state,
+            rng,
+            log,
+            clocks,
+            subs: Vec::new(),
+            offers: HashMap::new(),
+            away_since,
+            chat: m.chat,
+            chat_times: HashMap::new(),
+            mutes: HashMap::new(),
+            bot_tx,
+            bot_rx,
+            bot_pending: None,
+            broken: false,
+            shutting_down: false,
+        })
+    }
+
+    /// Runs the actor until `Shutdown` or until every sender is gone.
+    pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        // A match reloaded after a crash may stop at a chance node or a bot's turn.
+        self.advance().await;
+        self.report();
+        loop {
+            let deadline = self.deadline();
+            let abandon = self.abandon_deadline();
+            // A finished match nobody watches leaves memory after a while; the lobby reloads it
+            // from the store if it is asked for again.
+            self.subs.retain(|s| !s.out.is_closed());
+            let idle = (self.status == Status::Finished && self.subs.is_empty())
+                .then(|| Instant::now() + FINISHED_IDLE);
+            tokio::select! {
+                () = sleep_until(idle) => {
+                    // Commands already queued are still answered; later senders find the channel
+                    // closed and start a fresh actor.
+                    commands.close();
+                    while let Some(command) = commands.recv().await {
+                        self.handle(command).await;
+                    }
+                    break;
+                }
+                command = commands.recv() => match command {
+                    None => break,
+                    Some(Command::Shutdown { reply }) => {
+                        // Dropping the senders ends every connection's writer, which sends a close
+                        // frame.
+                        self.subs.clear();
+                        self.shutting_down = true;
+                        let _ = reply.send(());
+                        break;
+                    }
+                    Some(command) => self.handle(command).await,
+                },
+                () = sleep_until(deadline) => self.on_clock().await,
+                () = sleep_until(abandon) => self.on_abandon().await,
+                Some(bot) = self.bot_rx.recv() => self.on_bot(bot).await,
+            }
+        }
+        self.shared.presence.forget(&self.id);
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Subscribe {
+                conn,
+                token,
+                player,
+                out,
+                reply,
+            } => self.subscribe(conn, token, player, out, reply).await,
+            Command::Unsubscribe { conn } => self.unsubscribe(conn),
+            Command::Act {
+                seat,
+                version,
+                action,
+                reply,
+            } => {
+                let result = self.act(seat, version, &action).await;
+                self.after(result, reply).await;
+            }
+            Command::Resign { seat, reply } => {
+                let result = self.resign(seat).await;
+                // A Bataille Navale resignation eliminates one seat and play goes on: the next
+                // chance node or bot must be started as after any action.
+                self.after(result, reply).await;
+            }
+            Command::Join {
+                seat,
+                player,
+                reply,
+            } => {
+                let result = self.join(seat, player).await;
+                let changed = result.is_ok();
+                let _ = reply.send(result);
+                if changed {
+                    self.broadcast();
+                }
+            }
+            Command::Offer { seat, kind, reply } => {
+                let result = self.offer(seat, kind).await;
+                let changed = result.is_ok();
+                let _ = reply.send(result);
+                if changed {
+                    self.advance().await;
+                    self.broadcast();
+                }
+            }
+            Command::Decline { seat, kind, reply } => {
+                let result = self.decline(seat, kind);
+                let changed = result.is_ok();
+                let _ = reply.send(result);
+                if changed {
+                    self.broadcast();
+                }
+            }
+            Command::RematchDone { id, tokens, reply } => {
+                let result = self.rematch_done(id, tokens).await;
+                let _ = reply.send(result);
+            }
+            Command::Chat { conn, text, reply } => {
+                let _ = reply.send(self.chat(conn, &text).await);
+            }
+            Command::Mute {
+                conn,
+                name,
+                mute,
+                reply,
+            } => {
+                let _ = reply.send(self.mute(conn, &name, mute));
+            }
+            Command::Shutdown { reply } => {
+                let _ = reply.send(());
+            }
+        }
+    }
+
+    /// Answers a change and, if it was made, moves the match on and tells everyone.
+    async fn after(&mut self, result: Result<(), ApiError>, reply: Reply<()>) {
+        let changed = result.is_ok();
+        let _ = reply.send(result);
+        if changed {
+            self.advance().await;
+            self.broadcast();
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.log.len() as u64
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,375 @@
+//! The game itself: checked actions and their commits, chance draws, bots, clocks, agreed stops,
+//! resignations and abandonment.
+
+use std::time::Duration;
+
+use plateau_engine::{Actor, DynGame, Ending, Seat, ToAct};
+use rand_chacha::ChaCha20Rng;
+use tokio::time::Instant;
+
+use super::{BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, displays, seats_to_act};
+use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
+use crate::store::{Entry, Finish, LogEntry};
+
+impl MatchActor {
+    pub(super) fn now_ms(&self) -> u64 {
+        self.started_at
+            .map_or(0, |start| (unix_ms() - start).max(0) as u64)
+    }
+
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        if self.status != Status::Live || self.broken {
+            return None;
+        }
+        let (_, at) = self.clocks.deadline()?;
+        let wait = at.saturating_sub(self.now_ms());
+        Some(Instant::now() + Duration::from_millis(wait))
+    }
+
+    /// The checks of docs/protocol.md section 4.2, in order, then the commit.
+    pub(super) async fn act(
+        &mut self,
+        seat: Seat,
+        version: u64,
+        text: &str,
+    ) -> Result<(), ApiError> {
+        self.check_can_change()?;
+        if version != self.version() {
+            return Err(ApiError::new(
+                Code::ActionStale,
+                format!(
+                    "the action was based on version {version}, the match is at version {}",
+                    self.version()
+                ),
+            ));
+        }
+        if !self.state.to_act().allows(Actor::Seat(seat)) {
+            return Err(ApiError::new(
+                Code::ActionNotYourTurn,
+                format!("seat {seat} is not to act now"),
+            ));
+        }
+        let legal = self.state.legal_texts(seat);
+        if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
+            if let Err(e) = self.state.canonical_text(text) {
+                return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
+            }
+            let mut probe = self.state.clone_box();
+            return Err(match probe.apply_text(Actor::Seat(seat), text) {
+                Err(e) => ApiError::new(Code::from_engine(e.code()), e.to_string()),
+                Ok(()) => ApiError::new(
+                    Code::ActionIllegal,
+                    format!("`{text}` is not written in canonical notation: send one of `legal`"),
+                ),
+            });
+        }
+        let display = displays(&*self.state, Actor::Seat(seat), text).unwrap_or_default();
+        let mut next = self.state.clone_box();
+        next.apply_text(Actor::Seat(seat), text)
+            .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
+        self.commit(
+            next,
+            None,
+            Entry::Seat(seat.0, text.to_owned()),
+            display,
+            Some(seat),
+        )
+        .await
+    }
+
+    /// Ends the game early by `ending` (the game's rule decides what it means).
+    async fn end(&mut self, ending: Ending) -> Result<(), ApiError> {
+        self.check_can_change()?;
+        let mut next = self.state.clone_box();
+        next.end(ending)
+            .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
+        self.commit(next, None, Entry::End(ending), Vec::new(), None)
+            .await
+    }
+
+    pub(super) async fn resign(&mut self, seat: Seat) -> Result<(), ApiError> {
+        self.end(Ending::Resign(seat)).await
+    }
+
+    fn check_can_change(&self) -> Result<(), ApiError> {
+        if self.shutting_down {
+            return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
+        }
+        if self.broken {
+            return Err(ApiError::new(
+                Code::Internal,
+                "this match cannot be stored now; try again after a restart",
+            ));
+        }
+        match self.status {
+            Status::Open => Err(ApiError::new(
+                Code::MatchNotStarted,
+                "the match waits for its players",
+            )),
+            Status::Finished => Err(ApiError::new(Code::MatchOver, "the match is over")),
+            Status::Live => Ok(()),
+        }
+    }
+
+    /// Writes one entry, and only once it is committed makes `next` the state. A seat's action
+    /// withdraws the offers of an agreed stop (they were made about the position before it).
+    async fn commit(
+        &mut self,
+        next: Box<dyn DynGame>,
+        next_rng: Option<ChaCha20Rng>,
+        entry: Entry,
+        display: Vec<Option<String>>,
+        acted: Option<Seat>,
+    ) -> Result<(), ApiError> {
+        let now = self.now_ms();
+        let finish = next.outcome().map(|outcome| Finish {
+            outcome,
+            at: unix_ms(),
+        });
+        let log_entry = LogEntry {
+            seq: self.version(),
+            entry,
+            at_ms: now,
+        };
+        if let Err(e) = self
+            .shared
+            .store
+            .append(&self.id, log_entry.clone(), finish.clone())
+            .await
+        {
+            self.broken = true;
+            return Err(ApiError::internal(format!("match {}: {e}", self.id)));
+        }
+        self.state = next;
+        if let Some(rng) = next_rng {
+            self.rng = rng;
+        }
+        if matches!(log_entry.entry, Entry::Seat(..)) {
+            self.offers.remove(&OfferKind::Agreement);
+        }
+        self.log.push(Played {
+            entry: log_entry,
+            display,
+        });
+        if finish.is_some() {
+            self.status = Status::Finished;
+            self.offers.clear();
+            self.clocks.stop(now);
+            tracing::info!(id = %self.id, version = self.version(), "match finished");
+        } else {
+            self.clocks
+                .update(now, acted, &seats_to_act(self.state.to_act()), |s| {
+                    self.state.rule_clock_seconds(s)
+                });
+        }
+        Ok(())
+    }
+
+    /// After a change: draws every chance node from the match's generator (each committed before
+    /// the next), then lets bots to act think.
+    pub(super) async fn advance(&mut self) {
+        while self.status == Status::Live && !self.broken && self.state.to_act() == ToAct::Chance {
+            let mut next = self.state.clone_box();
+            let mut rng = self.rng.clone();
+            let Some(text) = next.sample_chance(&mut rng) else {
+                break;
+            };
+            let display = displays(&*self.state, Actor::Chance, &text).unwrap_or_default();
+            if let Err(e) = self
+                .commit(next, Some(rng), Entry::Chance(text), display, None)
+                .await
+            {
+                tracing::error!(id = %self.id, error = %e.message, "chance draw not stored");
+            }
+        }
+        self.schedule_bots();
+    }
+
+    fn schedule_bots(&mut self) {
+        if self.status != Status::Live || self.broken || self.bot_pending == Some(self.version()) {
+            return;
+        }
+        let version = self.version();
+        for seat in seats_to_act(self.state.to_act()) {
+            let SeatSpec::Bot { bot, .. } = &self.specs[seat.index()] else {
+                continue;
+            };
+            self.bot_pending = Some(version);
+            let state = self.state.clone_box();
+            let bot = bot.clone();
+            let play = self.shared.catalogue.play_bot;
+            let Options {
+                bot_delay,
+                bot_budget,
+                ..
+            } = self.shared.options;
+            // The bot's own stream of the match key: never the chance stream (0), and fixed by
+            // (version, seat), so a reloaded match plays the same bot moves.
+            let stream = 1 + version * 8 + u64::from(seat.0);
+            let seed = self.seed;
+            let tx = self.bot_tx.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(bot_delay).await;
+                let fallback = state.clone_box();
+                let thinking = tokio::task::spawn_blocking(move || {
+                    let mut rng = seed.rng_for_stream(stream);
+                    play(&bot, &*state, seat, &mut rng)
+                });
+                let action = match tokio::time::timeout(bot_budget, thinking).await {
+                    Ok(Ok(action)) => action,
+                    _ => {
+                        tracing::warn!(%seat, "bot over its time budget: playing a random action");
+                        fallback.random_action(seat, &mut seed.rng_for_stream(stream))
+                    }
+                };
+                let _ = tx.send(BotMove {
+                    version,
+                    seat,
+                    action,
+                });
+            });
+        }
+    }
+
+    pub(super) async fn on_bot(&mut self, bot: BotMove) {
+        if bot.version != self.version() || self.status != Status::Live {
+            return;
+        }
+        let Some(action) = bot.action else {
+            tracing::error!(id = %self.id, seat = %bot.seat, "bot has no legal action");
+            return;
+        };
+        match self.act(bot.seat, bot.version, &action).await {
+            Ok(()) => {
+                self.advance().await;
+                self.broadcast();
+            }
+            Err(e) => {
+                tracing::error!(id = %self.id, %action, error = %e.message, "bot move refused")
+            }
+        }
+    }
+
+    /// A clock ran out: the game's rule applies (`timeout_texts`, else `Ending::Timeout`).
+    pub(super) async fn on_clock(&mut self) {
+        let now = self.now_ms();
+        let Some((seat, at)) = self.clocks.deadline() else {
+            return;
+        };
+        if at > now || self.status != Status::Live || self.broken {
+            return;
+        }
+        tracing::info!(id = %self.id, %seat, "out of time");
+        match self.state.timeout_texts(seat).filter(|t| !t.is_empty()) {
+            Some(texts) => {
+                for text in texts {
+                    let mut next = self.state.clone_box();
+                    let display =
+                        displays(&*self.state, Actor::Seat(seat), &text).unwrap_or_default();
+                    if let Err(e) = next.apply_text(Actor::Seat(seat), &text) {
+                        tracing::error!(id = %self.id, %text, error = %e, "timeout action refused");
+                        self.clocks.stop(now);
+                        break;
+                    }
+                    if self
+                        .commit(next, None, Entry::Seat(seat.0, text), display, Some(seat))
+                        .await
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            }
+            None => {
+                if let Err(e) = self.end(Ending::Timeout(seat)).await {
+                    // The game has no rule for running out of time: stop the clocks rather than
+                    // fire again at once.
+                    tracing::warn!(id = %self.id, error = %e.message, "no timeout rule; clocks stopped");
+                    self.clocks.stop(now);
+                }
+            }
+        }
+        self.advance().await;
+        self.broadcast();
+    }
+
+    /// When the first human seat that left a live match with a clock runs out of time to come
+    /// back (`Options::abandon_after`). Correspondence matches (no clock) are never abandoned.
+    pub(super) fn abandon_deadline(&self) -> Option<Instant> {
+        if self.status != Status::Live || self.broken || self.control == TimeControl::None {
+            return None;
+        }
+        let after = self.shared.options.abandon_after;
+        self.away_since
+            .iter()
+            .flatten()
+            .min()
+            .map(|since| *since + after)
+    }
+
+    /// Resigns, by the game's rule, every human seat away for longer than the abandonment delay.
+    pub(super) async fn on_abandon(&mut self) {
+        let after = self.shared.options.abandon_after;
+        let now = Instant::now();
+        for i in 0..self.away_since.len() {
+            let Some(since) = self.away_since[i] else {
+                continue;
+            };
+            if now < since + after || self.status != Status::Live {
+                continue;
+            }
+            // Once resigned (or refused), the seat is not asked again.
+            self.away_since[i] = None;
+            let seat = Seat(i as u8);
+            match self.resign(seat).await {
+                Ok(()) => tracing::info!(id = %self.id, %seat, "seat abandoned: resigned"),
+                Err(e) => {
+                    tracing::warn!(id = %self.id, %seat, error = %e.message, "abandoned seat not resigned")
+                }
+            }
+        }
+        self.advance().await;
+        self.broadcast();
+    }
+
+    /// A seat offers (or accepts) an agreed stop or a rematch. An agreed stop needs every seat:
+    /// a game that has one and a table of people only; once all agree the game ends. A rematch
+    /// needs every human seat; once all asked, the answer holds what the lobby needs to create it.
+    pub(super) async fn offer(
+        &mut self,
+        seat: Seat,
+        kind: OfferKind,
+    ) -> Result<Option<RematchInfo>, ApiError> {
+        match kind {
+            OfferKind::Agreement => {
+                self.check_can_change()?;
+                if self.specs.iter().any(|s| *s != SeatSpec::Human) {
+                    return Err(ApiError::new(
+                        Code::OfferUnsupported,
+                        "bots never agree to stop: play on or resign",
+                    ));
+                }
+                if self.state.clone_box().end(Ending::Agreement).is_err() {
+                    return Err(ApiError::new(
+                        Code::OfferUnsupported,
+                        format!("{} has no agreed stop", self.entry.info.title),
+                    ));
+                }
+                let agreed = self.offers.entry(kind).or_default();
+                agreed.insert(seat.0);
+                if agreed.len() == self.specs.len() {
+                    self.end(Ending::Agreement).await?;
+                }
+                Ok(None)
+            }
+            OfferKind::Rematch => self.offer_rematch(seat),
+        }
+    }
+
+    /// A seat withdraws its offer or declines the others': the offers of that kind are cleared.
+    pub(super) fn decline(&mut self, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
+        let _ = seat;
+        self.offers.remove(&kind);
+        Ok(())
+    }
+}

@@ -1,0 +1,420 @@
+//! The people around the table: connections (by seat token or by the session's player), taking a
+//! seat, opening the match (the game and its clocks start once every person has), rematch offers
+//! and the chat.
+
+use plateau_engine::{Seat, Viewer};
+use tokio::sync::mpsc;
+use tokio::time::{Duration, Instant};
+
+use super::{
+    Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber, new_token,
+    seats_to_act, token_hash,
+};
+use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
+use crate::players::Player;
+use crate::store::{ChatLine, Room, StoreError};
+
+/// Longest chat line, in characters.
+pub const CHAT_MAX: usize = 300;
+/// At most this many chat lines per player and match within `CHAT_WINDOW`.
+pub const CHAT_BURST: usize = 5;
+/// The window of the chat rate limit.
+pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
+/// Chat lines of a room sent to a viewer when it connects.
+pub const CHAT_BACKLOG: usize = 100;
+
+/// Checks a chat line: trimmed, 1 to 300 characters, no control characters.
+///
+/// # Errors
+/// `chat/invalid` saying what is wrong.
+pub fn check_chat(text: &str) -> Result<String, ApiError> {
+    let text = text.trim();
+    let bad = |why: &str| ApiError::new(Code::ChatInvalid, why);
+    if text.is_empty() {
+        return Err(bad("an empty chat line is not sent"));
+    }
+    if text.chars().count() > CHAT_MAX {
+        return Err(bad("a chat line has at most 300 characters"));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(bad("a chat line cannot hold control characters"));
+    }
+    Ok(text.to_owned())
+}
+
+impl MatchActor {
+    /// Connects a viewer. A `token` names its seat; without one, a `player` who holds a seat of
+    /// this match gets it (another device, signed in); anyone else watches. A token whose seat
+    /// belongs to another player than the session's is refused.
+    pub(super) async fn subscribe(
+        &mut self,
+        conn: u64,
+        token: Option<String>,
+        player: Option<Player>,
+        out: mpsc::Sender<Outgoing>,
+        reply: Reply<Option<Seat>>,
+    ) {
+        let seat = match self.seat_of(token.as_deref(), player.as_ref()) {
+            Ok(seat) => seat,
+            Err(e) => {
+                let _ = reply.send(Err(e));
+                return;
+            }
+        };
+        if let Some(s) = seat
+            && let Err(e) = self.open(s).await
+        {
+            let _ = reply.send(Err(e));
+            return;
+        }
+        let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+        let player = match seat {
+            Some(s) => self.players[s.index()].clone(),
+            None => player,
+        };
+        self.subs.push(Subscriber {
+            conn,
+            viewer,
+            player,
+            out,
+        });
+        if seat.is_some() {
+            // Everyone sees the seat connected (and the match perhaps started).
+            self.advance().await;
+            self.broadcast();
+        } else {
+            self.send_state(conn);
+        }
+        self.send_backlog(conn);
+        let _ = reply.send(Ok(seat));
+    }
+
+    fn seat_of(
+        &self,
+        token: Option<&str>,
+        player: Option<&Player>,
+    ) -> Result<Option<Seat>, ApiError> {
+        let refused = || {
+            ApiError::new(
+                Code::AuthSeat,
+                "this token is not a seat token of this match",
+            )
+        };
+        let Some(token) = token else {
+            return Ok(player.and_then(|p| {
+                self.players
+                    .iter()
+                    .zip(&self.specs)
+                    .position(|(q, spec)| {
+                        *spec == SeatSpec::Human && q.as_ref().map(|q| q.id) == Some(p.id)
+                    })
+                    .map(|i| Seat(i as u8))
+            }));
+        };
+        let hash = token_hash(token);
+        let i = self
+            .token_hashes
+            .iter()
+            .position(|h| h.as_deref() == Some(hash.as_str()))
+            .ok_or_else(refused)?;
+        match (player, &self.players[i]) {
+            (Some(p), Some(owner)) if p.id != owner.id => Err(ApiError::new(
+                Code::AuthSeat,
+                "this seat belongs to another player: sign in as that player",
+            )),
+            _ => Ok(Some(Seat(i as u8))),
+        }
+    }
+
+    /// Seat `seat`'s player opened the match: stored once; when every seat is taken and every
+    /// person has opened it, the match goes live and its clocks start. A seat with a socket is not
+    /// away.
+    async fn open(&mut self, seat: Seat) -> Result<(), ApiError> {
+        let i = seat.index();
+        self.away_since[i] = None;
+        if self.opened[i] {
+            return Ok(());
+        }
+        let all = (0..self.specs.len())
+            .all(|j| j == i || self.opened[j] || self.specs[j] != SeatSpec::Human)
+            && self
+                .token_hashes
+                .iter()
+                .zip(&self.specs)
+                .all(|(t, s)| t.is_some() || *s != SeatSpec::Human);
+        let start = (all && self.status == Status::Open).then(unix_ms);
+        self.shared
+            .store
+            .open_seat(&self.id, seat.0, start)
+            .await
+            .map_err(|e| ApiError::internal(format!("match {}: {e}", self.id)))?;
+        self.opened[i] = true;
+        if start.is_some() {
+            self.start(start);
+        }
+        Ok(())
+    }
+
+    /// The match goes live at `start` (unix ms): its clocks start with the seats to act.
+    fn start(&mut self, start: Option<i64>) {
+        self.status = Status::Live;
+        self.started_at = start;
+        self.clocks
+            .update(0, None, &seats_to_act(self.state.to_act()), |s| {
+                self.state.rule_clock_seconds(s)
+            });
+        tracing::info!(id = %self.id, "match started");
+    }
+
+    /// A connection closed. A human seat with no socket left is away from now (abandonment).
+    pub(super) fn unsubscribe(&mut self, conn: u64) {
+        let Some(pos) = self.subs.iter().position(|s| s.conn == conn) else {
+            return;
+        };
+        let sub = self.subs.remove(pos);
+        self.subs.retain(|s| !s.out.is_closed());
+        if let Viewer::Seat(seat) = sub.viewer
+            && !self.subs.iter().any(|s| s.viewer == sub.viewer)
+        {
+            self.away_since[seat.index()] = Some(Instant::now());
+            self.broadcast();
+        }
+    }
+
+    /// Takes a free human seat for `player` (docs/protocol.md section 3.5). In a rated match a
+    /// player holds one seat at most.
+    pub(super) async fn join(
+        &mut self,
+        wanted: Option<u8>,
+        player: Player,
+    ) -> Result<Joined, ApiError> {
+        if self.status == Status::Finished {
+            return Err(ApiError::new(Code::MatchOver, "the match is over"));
+        }
+        if self.shutting_down {
+            return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
+        }
+        if self.rated && self.players.iter().flatten().any(|p| p.id == player.id) {
+            return Err(ApiError::new(
+                Code::SeatTaken,
+                "you already play in this rated match",
+            ));
+        }
+        let free = |me: &Self| -> Vec<u8> {
+            (0..me.specs.len())
+                .filter(|i| me.specs[*i] == SeatSpec::Human && me.token_hashes[*i].is_none())
+                .map(|i| i as u8)
+                .collect()
+        };
+        let seat = match wanted {
+            Some(s) => {
+                let i = usize::from(s);
+                if i >= self.specs.len() || self.specs[i] != SeatSpec::Human {
+                    return Err(ApiError::new(
+                        Code::SeatInvalid,
+                        format!("seat {} is not a human seat of this match", i + 1),
+                    ));
+                }
+                if self.token_hashes[i].is_some() {
+                    return Err(ApiError::new(
+                        Code::SeatTaken,
+                        format!("seat {} is taken", i + 1),
+                    ));
+                }
+                s
+            }
+            None => *free(self)
+                .first()
+                .ok_or_else(|| ApiError::new(Code::SeatTaken, "no free human seat is left"))?,
+        };
+        let (token, hash) = new_token();
+        match self
+            .shared
+            .store
+            .take_seat(&self.id, seat, hash.clone(), player.id)
+            .await
+        {
+            Ok(()) => {}
+            Err(StoreError::Conflict(_)) => {
+                return Err(ApiError::new(
+                    Code::SeatTaken,
+                    format!("seat {} is taken", seat + 1),
+                ));
+            }
+            Err(e) => return Err(ApiError::internal(format!("match {}: {e}", self.id))),
+        }
+        let i = usize::from(seat);
+        self.token_hashes[i] = Some(hash);
+        self.players[i] = Some(player);
+        Ok(Joined {
+            seat,
+            token,
+            free: free(self),
+        })
+    }
+
+    /// A rematch offer by `seat`: once every human seat has asked, what the lobby needs to create
+    /// it (asked once: later offers get `None`, the rematch being on its way or made).
+    pub(super) fn offer_rematch(&mut self, seat: Seat) -> Result<Option<RematchInfo>, ApiError> {
+        if self.status != Status::Finished {
+            return Err(ApiError::new(
+                Code::MatchNotOver,
+                "a rematch can be asked once the match is over",
+            ));
+        }
+        if self.rematch.is_some() {
+            return Ok(None);
+        }
+        let humans = self.specs.iter().filter(|s| **s == SeatSpec::Human).count();
+        let asked = self.offers.entry(OfferKind::Rematch).or_default();
+        let fresh = asked.insert(seat.0);
+        if !fresh || asked.len() < humans {
+            return Ok(None);
+        }
+        Ok(Some(RematchInfo {
+            game: self.entry.info.name.to_owned(),
+            config: self.config.clone(),
+            specs: self.specs.clone(),
+            players: self.players.clone(),
+            control: self.control,
+            rated: self.rated,
+        }))
+    }
+
+    /// The rematch `id` exists: stored, and every connection told its seat there (old seat `s`
+    /// plays new seat `(s + 1) mod n`) with that seat's token.
+    pub(super) async fn rematch_done(
+        &mut self,
+        id: String,
+        tokens: Vec<Option<String>>,
+    ) -> Result<(), ApiError> {
+        if self.rematch.is_none() {
+            self.shared
+                .store
+                .set_rematch(&self.id, &id)
+                .await
+                .map_err(|e| ApiError::internal(format!("match {}: {e}", self.id)))?;
+            self.rematch = Some(id.clone());
+        }
+        self.offers.remove(&OfferKind::Rematch);
+        let n = self.specs.len();
+        for sub in &self.subs {
+            let (seat, token) = match sub.viewer {
+                Viewer::Seat(s) => {
+                    let new = (s.index() + 1) % n;
+                    (Some(new as u8), tokens.get(new).cloned().flatten())
+                }
+                Viewer::Spectator => (None, None),
+            };
+            let msg =
+                serde_json::json!({"type": "rematch", "id": id, "seat": seat, "token": token});
+            let _ = sub.out.try_send(Outgoing::Text(msg.to_string().into()));
+        }
+        self.broadcast();
+        Ok(())
+    }
+
+    /// A chat line from connection `conn`: a seat's to the players' room, a spectator's (with a
+    /// session) to the spectators' room. Stored, then sent to that room's connections except those
+    /// whose player muted the writer. Bots have no connection, so they neither write nor read.
+    pub(super) async fn chat(&mut self, conn: u64, text: &str) -> Result<(), ApiError> {
+        let sub = self
+            .subs
+            .iter()
+            .find(|s| s.conn == conn)
+            .ok_or_else(|| ApiError::new(Code::AuthRequired, "not connected to this match"))?;
+        let (room, seat) = match sub.viewer {
+            Viewer::Seat(s) => (Room::Players, Some(s.0)),
+            Viewer::Spectator => (Room::Spectators, None),
+        };
+        let player = sub
+            .player
+            .clone()
+            .ok_or_else(|| ApiError::new(Code::AuthRequired, "choose a name before you chat"))?;
+        let text = check_chat(text)?;
+        let now = Instant::now();
+        let times = self.chat_times.entry(player.id).or_default();
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= super::seats::CHAT_WINDOW)
+        {
+            times.pop_front();
+        }
+        if times.len() >= CHAT_BURST {
+            return Err(ApiError::new(
+                Code::ChatRateLimited,
+                "at most 5 chat lines in 10 seconds: wait a moment",
+            ));
+        }
+        let line = ChatLine {
+            seq: self.chat.len() as u64,
+            room,
+            player,
+            seat,
+            text,
+            at: unix_ms(),
+        };
+        self.shared
+            .store
+            .add_chat(&self.id, line.clone())
+            .await
+            .map_err(|e| ApiError::internal(format!("match {}: {e}", self.id)))?;
+        self.chat_times
+            .entry(line.player.id)
+            .or_default()
+            .push_back(now);
+        let message = Self::chat_json(&line).to_string();
+        for sub in &self.subs {
+            if self.room_of(sub) == room && !self.muted(sub, &line) {
+                let _ = sub.out.try_send(Outgoing::Text(message.clone().into()));
+            }
+        }
+        self.chat.push(line);
+        Ok(())
+    }
+
+    /// Connection `conn`'s player stops (or starts again) receiving `name`'s chat lines here.
+    pub(super) fn mute(&mut self, conn: u64, name: &str, mute: bool) -> Result<(), ApiError> {
+        let me = self
+            .subs
+            .iter()
+            .find(|s| s.conn == conn)
+            .and_then(|s| s.player.clone())
+            .ok_or_else(|| ApiError::new(Code::AuthRequired, "choose a name before you mute"))?;
+        let key = crate::players::name_key(name);
+        let target = self
+            .players
+            .iter()
+            .flatten()
+            .chain(self.chat.iter().map(|l| &l.player))
+            .find(|p| crate::players::name_key(&p.name) == key)
+            .ok_or_else(|| {
+                ApiError::new(
+                    Code::PlayerNotFound,
+                    format!("nobody named {name:?} plays or chats in this match"),
+                )
+            })?
+            .id;
+        let muted = self.mutes.entry(me.id).or_default();
+        if mute {
+            muted.insert(target);
+        } else {
+            muted.remove(&target);
+        }
+        Ok(())
+    }
+
+    pub(super) fn room_of(&self, sub: &Subscriber) -> Room {
+        match sub.viewer {
+            Viewer::Seat(_) => Room::Players,
+            Viewer::Spectator => Room::Spectators,
+        }
+    }
+
+    pub(super) fn muted(&self, sub: &Subscriber, line: &ChatLine) -> bool {
+        sub.player
+            .as_ref()
+            .and_then(|p| self.mutes.get(&p.id))
+            .is_some_and(|m| m.contains(&line.player.id))
+    }
+}

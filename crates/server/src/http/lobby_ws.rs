@@ -1,0 +1,193 @@
+//! The lobby's WebSocket `GET /api/lobby/ws` (docs/protocol.md section 7.6): live counts of
+//! players online and games in play, quick pairing (`seek`, `cancel`, `paired`), and "your turn"
+//! messages for the player's correspondence matches.
+
+use std::time::Duration;
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket};
+use axum::extract::{State, WebSocketUpgrade};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::AppState;
+use crate::auth::Session;
+use crate::model::{ApiError, Code};
+use crate::pairing::SeekRequest;
+use crate::players::Player;
+use crate::ws::{MAX_FRAME, MAX_MESSAGE};
+
+/// The shortest time between two `lobby` messages to one connection.
+const COUNTS_EVERY: Duration = Duration::from_secs(1);
+
+pub(super) async fn websocket(
+    State(app): State<AppState>,
+    session: Session,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    match upgrade {
+        Ok(upgrade) => upgrade
+            .max_message_size(MAX_FRAME)
+            .max_frame_size(MAX_FRAME)
+            .on_upgrade(move |socket| run(app, session.player, socket)),
+        Err(e) => ApiError::new(
+            Code::RequestUpgradeRequired,
+            format!(
+                "this is the lobby's WebSocket: open it with a WebSocket upgrade ({})",
+                e.body_text()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+fn counts_message(app: &AppState) -> String {
+    let counts = *app.lobby.presence().counts().borrow();
+    let pools = app.pairing.pools().borrow().clone();
+    json!({"type": "lobby", "online": counts.online, "playing": counts.playing, "pools": pools})
+        .to_string()
+}
+
+async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
+    let conn = app.lobby.next_connection();
+    if let Some(p) = &player {
+        app.lobby.presence().socket_opened(p.id);
+    }
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outgoing) = mpsc::channel::<String>(32);
+    let mut counts = app.lobby.presence().counts();
+    let mut pools = app.pairing.pools();
+    let mut turns = app.lobby.presence().turns();
+    let mut shutdown = app.lobby.shutdown_signal();
+    let mut last_counts: Option<Instant> = None;
+    let mut counts_due = true;
+    loop {
+        if counts_due {
+            let wait = last_counts.map_or(Duration::ZERO, |at| {
+                COUNTS_EVERY.saturating_sub(at.elapsed())
+            });
+            if wait.is_zero() {
+                if sink
+                    .send(Message::Text(counts_message(&app).into()))
+                    .await
+                    .is_err()
+                {
+                    break;
+                }
+                last_counts = Some(Instant::now());
+                counts_due = false;
+            }
+        }
+        let next_counts = last_counts.map(|at| at + COUNTS_EVERY);
+        tokio::select! {
+            frame = stream.next() => {
+                let text = match frame {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Binary(_))) => {
+                        let e = ApiError::new(Code::MsgMalformed, "binary frames are not read; send JSON text");
+                        if sink.send(Message::Text(e.to_ws_json().into())).await.is_err() { break; }
+                        continue;
+                    }
+                    _ => break,
+                };
+                if let Some(reply) = handle(&app, conn, player.as_ref(), &text, &out).await
+                    && sink.send(Message::Text(reply.into())).await.is_err()
+                {
+                    break;
+                }
+            }
+            Some(message) = outgoing.recv() => {
+                if sink.send(Message::Text(message.into())).await.is_err() { break; }
+            }
+            Ok(()) = counts.changed() => counts_due = true,
+            Ok(()) = pools.changed() => counts_due = true,
+            Ok(turn) = turns.recv() => {
+                if player.as_ref().is_some_and(|p| p.id == turn.player) {
+                    let message = json!({"type": "turn", "id": turn.id, "game": turn.game});
+                    if sink.send(Message::Text(message.to_string().into())).await.is_err() { break; }
+                }
+            }
+            () = sleep_until_due(counts_due, next_counts) => {}
+            () = async { let _ = shutdown.wait_for(|s| *s).await; } => {
+                let _ = sink.send(Message::Close(None)).await;
+                break;
+            }
+        }
+    }
+    app.pairing.cancel(conn);
+    if let Some(p) = &player {
+        app.lobby.presence().socket_closed(p.id);
+    }
+}
+
+async fn sleep_until_due(due: bool, at: Option<Instant>) {
+    match (due, at) {
+        (true, Some(at)) => tokio::time::sleep_until(at).await,
+        _ => std::future::pending().await,
+    }
+}
+
+/// Handles one client message; returns the direct answer, if any.
+async fn handle(
+    app: &AppState,
+    conn: u64,
+    player: Option<&Player>,
+    text: &str,
+    out: &mpsc::Sender<String>,
+) -> Option<String> {
+    if text.len() > MAX_MESSAGE {
+        return Some(
+            ApiError::new(Code::MsgTooLarge, "a lobby message is at most 16 KiB").to_ws_json(),
+        );
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return Some(ApiError::new(Code::MsgMalformed, format!("not JSON: {e}")).to_ws_json());
+        }
+    };
+    let kind = value
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let answer = match kind.as_str() {
+        "ping" => return Some(r#"{"type":"pong"}"#.to_owned()),
+        "cancel" => {
+            app.pairing.cancel(conn);
+            return Some(r#"{"type":"cancelled"}"#.to_owned());
+        }
+        "seek" => {
+            let Some(player) = player else {
+                return Some(
+                    ApiError::new(Code::AuthRequired, "choose a name before you seek a game")
+                        .to_ws_json(),
+                );
+            };
+            match serde_json::from_value::<SeekRequest>(value) {
+                Ok(request) => {
+                    app.pairing
+                        .seek(conn, player.clone(), request, out.clone())
+                        .await
+                }
+                Err(e) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
+            }
+        }
+        "" => Err(ApiError::new(
+            Code::MsgMalformed,
+            "a message is a JSON object with a string `type`",
+        )),
+        other => Err(ApiError::new(
+            Code::MsgUnknown,
+            format!("unknown message type `{other}` (known: seek, cancel, ping)"),
+        )),
+    };
+    Some(match answer {
+        Ok(v) => v.to_string(),
+        Err(e) => e.to_ws_json(),
+    })
+}

@@ -1,0 +1,214 @@
+//! The HTTP routes (docs/protocol.md sections 2, 3 and 7) and the router: `matches` (games,
+//! matches, their records and WebSocket), `players` (sessions, accounts, profiles, leaderboards)
+//! and `lobby_ws` (the lobby's live counts and quick pairing).
+
+mod lobby_ws;
+mod matches;
+mod players;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router, middleware};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use crate::assets;
+use crate::auth::{self, SignInLimit};
+use crate::lobby::Lobby;
+use crate::model::{ApiError, Code};
+use crate::pairing::Pairing;
+
+pub use matches::to_record;
+
+/// Largest HTTP request body, in bytes.
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// The service's shared state: the lobby (and through it the store and the actors), the pairing
+/// pools and the sign-in rate limit.
+#[derive(Clone)]
+pub struct AppState {
+    /// The lobby.
+    pub lobby: Arc<Lobby>,
+    /// The quick-pairing pools.
+    pub pairing: Arc<Pairing>,
+    /// Sign-in attempts per address and name.
+    pub sign_in: Arc<SignInLimit>,
+}
+
+impl AppState {
+    /// The state of a service over `lobby`, with empty pools and counters.
+    #[must_use]
+    pub fn new(lobby: Arc<Lobby>) -> AppState {
+        AppState {
+            pairing: Pairing::start(lobby.clone()),
+            lobby,
+            sign_in: Arc::new(SignInLimit::default()),
+        }
+    }
+}
+
+/// The whole service as a router: API, WebSockets, static pages, with the cross-site check and
+/// the security headers on every route. Bind it to any listener (with
+/// `into_make_service_with_connect_info::<SocketAddr>` so the sign-in limit sees addresses).
+pub fn app(state: AppState) -> Router {
+    let router = Router::new()
+        .route("/health", get(|| async { Json(json!({"status": "ok"})) }))
+        .route("/api/games", get(matches::games))
+        .route("/api/matches", get(matches::list).post(matches::create))
+        .route("/api/matches/{id}", get(matches::one))
+        .route("/api/matches/{id}/join", post(matches::join))
+        .route("/api/matches/{id}/record", get(matches::record))
+        .route("/api/matches/{id}/replay", get(matches::replay))
+        .route("/api/matches/{id}/chat", get(matches::chat))
+        .route("/api/matches/{id}/ws", get(matches::websocket))
+        .route("/api/me", get(players::me))
+        .route("/api/me/games", get(players::my_games))
+        .route("/api/guest", post(players::guest))
+        .route("/api/account", post(players::account))
+        .route("/api/login", post(players::login))
+        .route("/api/logout", post(players::logout))
+        .route("/api/players/{name}", get(players::profile))
+        .route("/api/leaderboard/{game}", get(players::leaderboard))
+        .route("/api/lobby/ws", get(lobby_ws::websocket))
+        .route("/", get(|| async { assets::serve("index.html") }))
+        .route("/m/{id}", get(|| async { assets::serve("match.html") }))
+        .route(
+            "/replay/{id}",
+            get(|| async { assets::serve("replay.html") }),
+        )
+        .route("/@/{name}", get(|| async { assets::serve("player.html") }))
+        .route(
+            "/leaderboard",
+            get(|| async { assets::serve("leaderboard.html") }),
+        )
+        .route(
+            "/howto/{game}",
+            get(|| async { assets::serve("howto.html") }),
+        )
+        .route("/verify", get(|| async { assets::serve("verify.html") }))
+        .route(
+            "/assets/{*path}",
+            get(|Path(path): Path<String>| async move { assets::serve(&path) }),
+        )
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(auth::same_origin))
+        .with_state(state);
+    auth::security_headers(router)
+}
+
+/// The client's address, when the server was started with connect info.
+pub(crate) struct ClientAddr(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddr(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+/// An unknown path: under `/api/` the JSON error `request/not_found`, elsewhere a plain `404` page.
+async fn not_found(uri: Uri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        ApiError::new(Code::RequestNotFound, format!("no API route at `{path}`")).into_response()
+    } else {
+        (StatusCode::NOT_FOUND, "not found").into_response()
+    }
+}
+
+/// A known path asked with a method it does not take: `request/method_not_allowed` (the router
+/// adds the `Allow` header listing the methods it takes).
+async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError::new(
+        Code::RequestMethodNotAllowed,
+        format!("`{}` does not take {method}", uri.path()),
+    )
+}
+
+/// A query string that does not fit the route: `request/malformed` with the parser's reason.
+pub(crate) fn bad_query(rejection: &QueryRejection) -> ApiError {
+    ApiError::new(Code::RequestMalformed, rejection.body_text())
+}
+
+/// The `{id}` of a match route. A path segment that is not text (bad percent-encoding, `%FF`)
+/// names no match: `match/not_found`, as for any other string that is not a match id.
+pub(crate) struct MatchId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for MatchId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(MatchId(id)),
+            Err(e) => Err(ApiError::new(
+                Code::MatchNotFound,
+                format!("no match with that id ({})", e.body_text()),
+            )),
+        }
+    }
+}
+
+/// A JSON body read with the service's own errors: `request/media_type` unless it is sent as
+/// `application/json`, `request/too_large` over `MAX_BODY`,
+/// `request/malformed` naming the field otherwise.
+pub(crate) struct JsonBody<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    Code::RequestTooLarge,
+                    format!("the request body is over {MAX_BODY} bytes"),
+                )
+            } else {
+                ApiError::new(Code::RequestMalformed, e.body_text())
+            }
+        })?;
+        if bytes.len() > MAX_BODY {
+            return Err(ApiError::new(
+                Code::RequestTooLarge,
+                format!("the request body is over {MAX_BODY} bytes"),
+            ));
+        }
+        if !json && !bytes.is_empty() {
+            return Err(ApiError::new(
+                Code::RequestMediaType,
+                "send the body as JSON with `Content-Type: application/json`",
+            ));
+        }
+        let body = if bytes.is_empty() {
+            &b"{}"[..]
+        } else {
+            &bytes[..]
+        };
+        serde_json::from_slice(body)
+            .map(JsonBody)
+            .map_err(|e| ApiError::new(Code::RequestMalformed, e.to_string()))
+    }
+}

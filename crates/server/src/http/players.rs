@@ -1,0 +1,324 @@
+//! The player routes (docs/protocol.md section 7): who am I, becoming a guest or an account,
+//! signing in and out, my games, a player's profile and a game's leaderboard.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::cookie::{Cookie, CookieJar};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::matches::summary;
+use super::{AppState, ClientAddr, JsonBody};
+use crate::auth::{Session, create_named, name_taken, new_session, player_or_guest};
+use crate::model::{ApiError, Code, Status};
+use crate::players::{
+    Player, PlayerKind, SESSION_COOKIE, check_name, check_password, hash_password, verify_password,
+};
+use crate::ratings::{self, PROVISIONAL_GAMES, Rating};
+use crate::store::{Standing, StoreError};
+
+/// Most games listed in a profile and in "my games".
+const RECENT: usize = 50;
+/// Most players on a leaderboard.
+const LEADERS: usize = 100;
+
+fn player_json(p: &Player) -> Value {
+    json!({"player": p.view()})
+}
+
+/// `GET /api/me`: the session's player, or `null` (no guest is made here).
+pub(super) async fn me(session: Session) -> Json<Value> {
+    Json(json!({"player": session.player.as_ref().map(Player::view)}))
+}
+
+/// `GET /api/me/games`: the session player's live matches, and those waiting for its move.
+pub(super) async fn my_games(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<Value>, ApiError> {
+    let Some(me) = session.player else {
+        return Ok(Json(json!({"waiting": [], "playing": []})));
+    };
+    let live = app
+        .lobby
+        .store()
+        .player_matches(me.id, vec![Status::Live], RECENT)
+        .await
+        .map_err(ApiError::internal)?;
+    let waiting_ids = app.lobby.presence().waiting_for(me.id);
+    let waiting: Vec<Value> = live
+        .iter()
+        .filter(|m| waiting_ids.contains(&m.id))
+        .map(|m| summary(&app, m))
+        .collect();
+    let playing: Vec<Value> = live.iter().map(|m| summary(&app, m)).collect();
+    Ok(Json(json!({"waiting": waiting, "playing": playing})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GuestRequest {
+    name: String,
+}
+
+/// `POST /api/guest`: plays as a guest named so: the current guest renamed, or a new one.
+pub(super) async fn guest(
+    State(app): State<AppState>,
+    session: Session,
+    jar: CookieJar,
+    JsonBody(req): JsonBody<GuestRequest>,
+) -> Result<Response, ApiError> {
+    check_name(&req.name)?;
+    match &session.player {
+        Some(p) if p.kind != PlayerKind::Guest => Err(ApiError::new(
+            Code::PlayerAccount,
+            "you are signed in to an account: sign out to play as a guest",
+        )),
+        Some(p) => {
+            let renamed = rename(&app, p, Some(req.name), None).await?;
+            Ok((jar, Json(player_json(&renamed))).into_response())
+        }
+        None => {
+            let p = create_named(&app, Some(req.name), PlayerKind::Guest, None).await?;
+            let jar = new_session(&app, &session, &p, jar).await?;
+            Ok((jar, Json(player_json(&p))).into_response())
+        }
+    }
+}
+
+async fn rename(
+    app: &AppState,
+    p: &Player,
+    name: Option<String>,
+    password_hash: Option<String>,
+) -> Result<Player, ApiError> {
+    app.lobby
+        .store()
+        .update_player(p.id, name.clone(), password_hash)
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict(_) => name_taken(name.as_deref().unwrap_or(&p.name)),
+            e => ApiError::internal(e),
+        })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AccountRequest {
+    password: String,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// `POST /api/account`: the current guest (made now if none) becomes an account with a password
+/// and, if given, a new name; its games and ratings stay its own. A new session id is issued.
+pub(super) async fn account(
+    State(app): State<AppState>,
+    session: Session,
+    jar: CookieJar,
+    JsonBody(req): JsonBody<AccountRequest>,
+) -> Result<Response, ApiError> {
+    if let Some(name) = &req.name {
+        check_name(name)?;
+    }
+    check_password(&req.password)?;
+    if session
+        .player
+        .as_ref()
+        .is_some_and(|p| p.kind != PlayerKind::Guest)
+    {
+        return Err(ApiError::new(
+            Code::PlayerAccount,
+            "you already have an account",
+        ));
+    }
+    let (guest, jar) = player_or_guest(&app, &session, jar).await?;
+    let password = req.password;
+    let hash = tokio::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(ApiError::internal)??;
+    let account = rename(&app, &guest, req.name, Some(hash)).await?;
+    let session = Session {
+        hash: jar
+            .get(SESSION_COOKIE)
+            .map(|c| crate::actor::token_hash(c.value())),
+        player: Some(account.clone()),
+    };
+    let jar = new_session(&app, &session, &account, jar).await?;
+    Ok((jar, Json(player_json(&account))).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LoginRequest {
+    name: String,
+    password: String,
+}
+
+/// `POST /api/login`: signs in to an account. A wrong password and an unknown name get the same
+/// answer after the same work; attempts are limited per address and per name.
+pub(super) async fn login(
+    State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    session: Session,
+    jar: CookieJar,
+    JsonBody(req): JsonBody<LoginRequest>,
+) -> Result<Response, ApiError> {
+    app.sign_in.attempt(addr, &req.name)?;
+    let found = app
+        .lobby
+        .store()
+        .player_by_name(req.name.clone())
+        .await
+        .map_err(ApiError::internal)?
+        .filter(|(p, _)| p.kind == PlayerKind::Account);
+    let (player, stored) = match found {
+        Some((p, hash)) => (Some(p), hash),
+        None => (None, None),
+    };
+    let password = req.password;
+    let ok = tokio::task::spawn_blocking(move || verify_password(&password, stored.as_deref()))
+        .await
+        .map_err(ApiError::internal)?;
+    let Some(player) = player.filter(|_| ok) else {
+        return Err(ApiError::new(Code::AuthFailed, "wrong name or password"));
+    };
+    let jar = new_session(&app, &session, &player, jar).await?;
+    Ok((jar, Json(player_json(&player))).into_response())
+}
+
+/// `POST /api/logout`: ends the session and clears its cookie.
+pub(super) async fn logout(
+    State(app): State<AppState>,
+    session: Session,
+    jar: CookieJar,
+) -> Result<Response, ApiError> {
+    if let Some(hash) = session.hash {
+        app.lobby
+            .store()
+            .delete_session(hash)
+            .await
+            .map_err(ApiError::internal)?;
+    }
+    let jar = jar.remove(Cookie::build(SESSION_COOKIE).path("/"));
+    Ok((StatusCode::NO_CONTENT, jar).into_response())
+}
+
+fn standing_json(s: &Standing) -> Value {
+    json!({
+        "rating": s.rating.shown(), "deviation": s.rating.shown_deviation(),
+        "games": s.games, "wins": s.wins, "losses": s.losses, "draws": s.draws,
+        "provisional": s.games < PROVISIONAL_GAMES,
+    })
+}
+
+/// `GET /api/players/{name}`: ratings per game, their history, and the recent finished games.
+pub(super) async fn profile(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let store = app.lobby.store();
+    let not_found = || ApiError::new(Code::PlayerNotFound, format!("no player named {name:?}"));
+    let (player, _) = store
+        .player_by_name(name.clone())
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(not_found)?;
+    let standings = store
+        .standings(player.id)
+        .await
+        .map_err(ApiError::internal)?;
+    let events = store
+        .rating_events(player.id)
+        .await
+        .map_err(ApiError::internal)?;
+    let finished = store
+        .player_matches(player.id, vec![Status::Finished], RECENT)
+        .await
+        .map_err(ApiError::internal)?;
+    let ratings: BTreeMap<&str, Value> = standings
+        .iter()
+        .map(|(game, s)| (game.as_str(), standing_json(s)))
+        .collect();
+    let mut history: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for e in &events {
+        let points = history.entry(e.game.as_str()).or_default();
+        if points.is_empty() {
+            points
+                .push(json!({"at": player.created_at, "rating": e.before.shown(), "match": null}));
+        }
+        points.push(json!({"at": e.at, "rating": e.after.shown(), "match": e.match_id}));
+    }
+    let recent: Vec<Value> = finished
+        .iter()
+        .filter_map(|m| {
+            let seat = m
+                .seats
+                .iter()
+                .position(|s| s.player.as_ref().is_some_and(|p| p.id == player.id))?;
+            let ranks = &m.outcome.as_ref()?.ranks;
+            let change = events
+                .iter()
+                .find(|e| e.match_id == m.id)
+                .map(|e| e.after.shown() - e.before.shown());
+            let opponents: Vec<&str> = m
+                .seats
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != seat)
+                .filter_map(|(_, s)| s.player.as_ref().map(|p| p.name.as_str()))
+                .collect();
+            let title = app
+                .lobby
+                .catalogue()
+                .game(&m.game)
+                .map_or("", |g| g.info.title);
+            Some(json!({
+                "id": m.id, "game": m.game, "title": title, "seat": seat,
+                "seats": m.seats.len(), "rank": ranks.get(seat),
+                "result": ratings::result_word(ranks, seat), "rated": m.rated,
+                "rating_change": change, "opponents": opponents, "ended_at": m.ended_at,
+            }))
+        })
+        .collect();
+    Ok(Json(json!({
+        "name": player.name, "kind": player.kind, "created_at": player.created_at,
+        "ratings": ratings, "history": history, "recent": recent,
+    })))
+}
+
+/// `GET /api/leaderboard/{game}`: the best-rated people in a game.
+pub(super) async fn leaderboard(
+    State(app): State<AppState>,
+    Path(game): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    if app.lobby.catalogue().game(&game).is_none() {
+        return Err(ApiError::new(
+            Code::GameUnknown,
+            format!("unknown game {game:?}"),
+        ));
+    }
+    let leaders = app
+        .lobby
+        .store()
+        .leaderboard(game.clone(), LEADERS)
+        .await
+        .map_err(ApiError::internal)?;
+    let players: Vec<Value> = leaders
+        .iter()
+        .map(|(p, s)| {
+            let mut v = standing_json(s);
+            v["name"] = json!(p.name);
+            v["kind"] = json!(p.kind);
+            v
+        })
+        .collect();
+    let newcomer = Rating::default().shown();
+    Ok(Json(
+        json!({"game": game, "start": newcomer, "players": players}),
+    ))
+}

@@ -1,0 +1,474 @@
+//! Quick pairing (docs/protocol.md section 7.6): players seek a game in a pool (game, table size,
+//! time control, rated or casual), and a small actor pairs them into an ordinary match as soon as
+//! enough of them are there, preferring close ratings. A seeker may let bots fill the empty seats
+//! after a wait it chooses. A seek lives as long as its lobby socket: leaving is instant.
+//!
+//! One task holds every pool, so a seek, a cancel and a pairing never race; it wakes on each
+//! command and twice a second (the rating window widens with the wait, and bots come in time).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+use crate::actor::new_token;
+use crate::lobby::{Lobby, NewMatch};
+use crate::model::{ApiError, Code, SeatSpec, TimeControl};
+use crate::players::{Player, PlayerId};
+use crate::ratings::Rating;
+
+/// Shown rating points two seekers may differ by when they arrive.
+pub const WINDOW_START: f64 = 200.0;
+/// Shown rating points the window widens by per second of waiting.
+pub const WINDOW_PER_SECOND: f64 = 50.0;
+/// Shortest and longest wait a seeker may choose before bots fill the table, in seconds.
+pub const BOTS_AFTER: std::ops::RangeInclusive<u32> = 1..=600;
+
+/// A seek as the lobby WebSocket receives it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeekRequest {
+    /// The message type, `"seek"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Registry name of the game.
+    pub game: String,
+    /// Table size.
+    pub seats: u8,
+    /// The clock.
+    #[serde(default)]
+    pub time_control: TimeControl,
+    /// Rated or casual.
+    #[serde(default)]
+    pub rated: bool,
+    /// Seconds after which bots may fill the empty seats (`None`: wait for people).
+    #[serde(default)]
+    pub bots_after_seconds: Option<u32>,
+    /// The bots' level, a catalogue bot name (default `club`).
+    #[serde(default)]
+    pub bot: Option<String>,
+}
+
+/// A pool: seekers in one share everything but their ratings.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+pub struct PoolKey {
+    /// Registry name of the game.
+    pub game: String,
+    /// Table size.
+    pub seats: u8,
+    /// The clock, as JSON (so the key orders and hashes).
+    pub time_control: String,
+    /// Rated or casual.
+    pub rated: bool,
+}
+
+/// One pool as the lobby shows it.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct PoolView {
+    /// Registry name of the game.
+    pub game: String,
+    /// Table size.
+    pub seats: u8,
+    /// The clock.
+    pub time_control: serde_json::Value,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Seekers waiting now.
+    pub waiting: usize,
+}
+
+struct Seeker {
+    conn: u64,
+    player: Player,
+    /// The shown rating in the pool's game.
+    rating: f64,
+    since: Instant,
+    bots_after: Option<Duration>,
+    bot: String,
+    out: mpsc::Sender<String>,
+}
+
+impl Seeker {
+    fn window(&self, now: Instant) -> f64 {
+        WINDOW_START + WINDOW_PER_SECOND * now.duration_since(self.since).as_secs_f64()
+    }
+
+    fn bots_due(&self, now: Instant) -> bool {
+        self.bots_after.is_some_and(|d| now >= self.since + d)
+    }
+}
+
+enum PairCommand {
+    Seek {
+        conn: u64,
+        player: Player,
+        request: SeekRequest,
+        out: mpsc::Sender<String>,
+        reply: oneshot::Sender<Result<serde_json::Value, ApiError>>,
+    },
+    Cancel {
+        conn: u64,
+    },
+}
+
+/// The pairing actor's handle.
+pub struct Pairing {
+    tx: mpsc::UnboundedSender<PairCommand>,
+    pools: watch::Receiver<Vec<PoolView>>,
+}
+
+impl Pairing {
+    /// Starts the pairing actor over `lobby` (it creates the matches).
+    #[must_use]
+    pub fn start(lobby: Arc<Lobby>) -> Arc<Pairing> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (pools_tx, pools) = watch::channel(Vec::new());
+        tokio::spawn(run(lobby, rx, pools_tx));
+        Arc::new(Pairing { tx, pools })
+    }
+
+    /// Adds connection `conn`'s seek for `player`; paired, the match goes to `out` as a `paired`
+    /// message. Returns the `seeking` message.
+    ///
+    /// # Errors
+    /// `seek/duplicate`, `game/unknown`, `config/invalid`, `time_control/invalid`,
+    /// `bot/unknown`, `request/malformed`.
+    pub async fn seek(
+        &self,
+        conn: u64,
+        player: Player,
+        request: SeekRequest,
+        out: mpsc::Sender<String>,
+    ) -> Result<serde_json::Value, ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(PairCommand::Seek {
+                conn,
+                player,
+                request,
+                out,
+                reply,
+            })
+            .map_err(|_| ApiError::new(Code::ShuttingDown, "the server is stopping"))?;
+        answer
+            .await
+            .map_err(|_| ApiError::new(Code::ShuttingDown, "the server is stopping"))?
+    }
+
+    /// Removes every seek of connection `conn`, at once.
+    pub fn cancel(&self, conn: u64) {
+        let _ = self.tx.send(PairCommand::Cancel { conn });
+    }
+
+    /// The pools and their seekers, changing as they change.
+    #[must_use]
+    pub fn pools(&self) -> watch::Receiver<Vec<PoolView>> {
+        self.pools.clone()
+    }
+}
+
+type Pools = BTreeMap<PoolKey, Vec<Seeker>>;
+
+async fn run(
+    lobby: Arc<Lobby>,
+    mut rx: mpsc::UnboundedReceiver<PairCommand>,
+    views: watch::Sender<Vec<PoolView>>,
+) {
+    let mut pools: Pools = BTreeMap::new();
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            command = rx.recv() => match command {
+                None => return,
+                Some(PairCommand::Seek { conn, player, request, out, reply }) => {
+                    let answer = add(&lobby, &mut pools, conn, player, request, out).await;
+                    let _ = reply.send(answer);
+                }
+                Some(PairCommand::Cancel { conn }) => {
+                    for seekers in pools.values_mut() {
+                        seekers.retain(|s| s.conn != conn);
+                    }
+                }
+            },
+            _ = tick.tick() => {}
+        }
+        pair_all(&lobby, &mut pools).await;
+        pools.retain(|_, s| !s.is_empty());
+        let now: Vec<PoolView> = pools
+            .iter()
+            .map(|(k, s)| PoolView {
+                game: k.game.clone(),
+                seats: k.seats,
+                time_control: serde_json::from_str(&k.time_control).unwrap_or_default(),
+                rated: k.rated,
+                waiting: s.len(),
+            })
+            .collect();
+        views.send_if_modified(|v| {
+            let changed = *v != now;
+            *v = now;
+            changed
+        });
+    }
+}
+
+/// Checks a seek and puts it in its pool.
+async fn add(
+    lobby: &Lobby,
+    pools: &mut Pools,
+    conn: u64,
+    player: Player,
+    r: SeekRequest,
+    out: mpsc::Sender<String>,
+) -> Result<serde_json::Value, ApiError> {
+    let catalogue = lobby.catalogue();
+    let entry = catalogue
+        .game(&r.game)
+        .ok_or_else(|| ApiError::new(Code::GameUnknown, format!("unknown game {:?}", r.game)))?;
+    if !(entry.info.min_seats..=entry.info.max_seats).contains(&usize::from(r.seats)) {
+        return Err(ApiError::new(
+            Code::ConfigInvalid,
+            format!(
+                "{} is played by {} to {} players",
+                entry.info.title, entry.info.min_seats, entry.info.max_seats
+            ),
+        ));
+    }
+    r.time_control.validate(entry.rule_clock)?;
+    let bot = r.bot.clone().unwrap_or_else(|| "club".to_owned());
+    if !catalogue.bots.contains(&bot.as_str()) {
+        return Err(ApiError::new(
+            Code::BotUnknown,
+            format!("unknown bot {bot:?}"),
+        ));
+    }
+    if let Some(s) = r.bots_after_seconds
+        && !BOTS_AFTER.contains(&s)
+    {
+        return Err(ApiError::new(
+            Code::RequestMalformed,
+            "`bots_after_seconds` is 1 to 600, or null to wait for people",
+        ));
+    }
+    let key = PoolKey {
+        game: entry.info.name.to_owned(),
+        seats: r.seats,
+        time_control: serde_json::to_string(&r.time_control).unwrap_or_default(),
+        rated: r.rated,
+    };
+    let pool = pools.entry(key.clone()).or_default();
+    if pool.iter().any(|s| s.player.id == player.id) {
+        return Err(ApiError::new(
+            Code::SeekDuplicate,
+            "you already seek a game in this pool",
+        ));
+    }
+    let rating = lobby
+        .store()
+        .standings(player.id)
+        .await
+        .map_err(ApiError::internal)?
+        .into_iter()
+        .find(|(g, _)| *g == key.game)
+        .map_or_else(|| Rating::default().shown(), |(_, s)| s.rating.shown());
+    pool.push(Seeker {
+        conn,
+        player,
+        rating: rating as f64,
+        since: Instant::now(),
+        bots_after: r
+            .bots_after_seconds
+            .map(|s| Duration::from_secs(u64::from(s))),
+        bot,
+        out,
+    });
+    Ok(
+        json!({"type": "seeking", "pool": {"game": key.game, "seats": key.seats,
+        "time_control": r.time_control, "rated": key.rated}}),
+    )
+}
+
+/// Pairs what can be paired in every pool now. A player seated in one pool leaves the others.
+async fn pair_all(lobby: &Lobby, pools: &mut Pools) {
+    let now = Instant::now();
+    let mut seated: Vec<PlayerId> = Vec::new();
+    for (key, seekers) in pools.iter_mut() {
+        seekers.retain(|s| !s.out.is_closed() && !seated.contains(&s.player.id));
+        while let Some(group) = next_table(seekers, usize::from(key.seats), now) {
+            let mut table = Vec::with_capacity(group.conns.len());
+            for conn in &group.conns {
+                if let Some(i) = seekers.iter().position(|s| s.conn == *conn) {
+                    table.push(seekers.remove(i));
+                }
+            }
+            seated.extend(table.iter().map(|s| s.player.id));
+            seat(lobby, key, table, group.bots, group.bot).await;
+        }
+    }
+    if !seated.is_empty() {
+        for seekers in pools.values_mut() {
+            seekers.retain(|s| !seated.contains(&s.player.id));
+        }
+    }
+}
+
+struct Table {
+    conns: Vec<u64>,
+    bots: usize,
+    bot: String,
+}
+
+/// The next table to seat in a pool: the longest-waiting seeker with the closest others inside
+/// everyone's window, or, once its wait for bots is over, with those of them that accept bots and
+/// bots for the rest.
+fn next_table(seekers: &[Seeker], size: usize, now: Instant) -> Option<Table> {
+    let mut order: Vec<&Seeker> = seekers.iter().collect();
+    order.sort_by_key(|s| s.since);
+    for first in &order {
+        let mut near: Vec<&Seeker> = order
+            .iter()
+            .filter(|s| s.conn != first.conn && s.player.id != first.player.id)
+            .filter(|s| {
+                let gap = (s.rating - first.rating).abs();
+                gap <= first.window(now) && gap <= s.window(now)
+            })
+            .copied()
+            .collect();
+        near.sort_by(|a, b| {
+            (a.rating - first.rating)
+                .abs()
+                .total_cmp(&(b.rating - first.rating).abs())
+        });
+        if near.len() + 1 >= size {
+            let conns = std::iter::once(first.conn)
+                .chain(near.iter().take(size - 1).map(|s| s.conn))
+                .collect();
+            return Some(Table {
+                conns,
+                bots: 0,
+                bot: first.bot.clone(),
+            });
+        }
+        if first.bots_due(now) {
+            let with: Vec<u64> = near
+                .iter()
+                .filter(|s| s.bots_after.is_some())
+                .take(size - 1)
+                .map(|s| s.conn)
+                .collect();
+            let people = with.len() + 1;
+            return Some(Table {
+                conns: std::iter::once(first.conn).chain(with).collect(),
+                bots: size - people,
+                bot: first.bot.clone(),
+            });
+        }
+    }
+    None
+}
+
+/// Creates the match of a paired table (seats in random order) and tells each seeker its seat.
+async fn seat(lobby: &Lobby, key: &PoolKey, table: Vec<Seeker>, bots: usize, bot: String) {
+    let mut places: Vec<Option<usize>> = (0..table.len())
+        .map(Some)
+        .chain((0..bots).map(|_| None))
+        .collect();
+    places.shuffle(&mut rand::rng());
+    let mut seats = Vec::with_capacity(places.len());
+    let mut seated = Vec::with_capacity(places.len());
+    let mut tokens = vec![None; table.len()];
+    for (i, place) in places.iter().enumerate() {
+        match place {
+            Some(k) => {
+                let (token, hash) = new_token();
+                seats.push(SeatSpec::Human);
+                seated.push(Some((hash, table[*k].player.clone())));
+                tokens[*k] = Some((i, token));
+            }
+            None => {
+                seats.push(SeatSpec::Bot {
+                    bot: bot.clone(),
+                    level: 1,
+                });
+                seated.push(None);
+            }
+        }
+    }
+    let created = lobby
+        .create_match(NewMatch {
+            game: key.game.clone(),
+            config: serde_json::Value::Null,
+            seats,
+            time_control: serde_json::from_str(&key.time_control).unwrap_or_default(),
+            seated,
+            seed: None,
+            rated: key.rated,
+        })
+        .await;
+    for (k, seeker) in table.iter().enumerate() {
+        let message = match (&created, &tokens[k]) {
+            (Ok(id), Some((seat, token))) => json!({
+                "type": "paired", "id": id, "seat": seat, "token": token, "url": format!("/m/{id}"),
+            }),
+            (Err(e), _) => json!({"type": "error", "code": e.code.as_str(), "message": e.message}),
+            (Ok(_), None) => continue,
+        };
+        let _ = seeker.out.try_send(message.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::PlayerKind;
+
+    fn seeker(conn: u64, rating: f64, waited: u64, bots_after: Option<u64>) -> Seeker {
+        let (out, _) = mpsc::channel(1);
+        Seeker {
+            conn,
+            player: Player {
+                id: PlayerId(conn as i64),
+                name: format!("p{conn}"),
+                kind: PlayerKind::Guest,
+                created_at: 0,
+            },
+            rating,
+            since: Instant::now() - Duration::from_secs(waited),
+            bots_after: bots_after.map(Duration::from_secs),
+            bot: "club".into(),
+            out,
+        }
+    }
+
+    #[test]
+    fn the_longest_waiting_seeker_gets_the_closest_ratings_within_the_window() {
+        let now = Instant::now();
+        // 1500 waited 10 s (window 700); 1550 and 1900 are inside it, 2400 is not.
+        let pool = [
+            seeker(1, 1500.0, 10, None),
+            seeker(2, 2400.0, 0, None),
+            seeker(3, 1900.0, 0, None),
+            seeker(4, 1550.0, 0, None),
+        ];
+        let t = next_table(&pool, 2, now).unwrap();
+        assert_eq!((t.conns, t.bots), (vec![1, 4], 0));
+        // A newcomer's window is 200 points: 1500 and 1800 wait for each other.
+        let apart = [seeker(1, 1500.0, 0, None), seeker(2, 1800.0, 0, None)];
+        assert!(next_table(&apart, 2, now).is_none());
+        // Bots fill a table once the wait is over, with the seekers that accept them.
+        let few = [
+            seeker(1, 1500.0, 6, Some(5)),
+            seeker(2, 1500.0, 1, None),
+            seeker(3, 1520.0, 1, Some(30)),
+        ];
+        let t = next_table(&few, 4, now).unwrap();
+        assert_eq!((t.conns, t.bots), (vec![1, 3], 2));
+        assert!(next_table(&few[1..], 4, now).is_none(), "no wait is over");
+    }
+}

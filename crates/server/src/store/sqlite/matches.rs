@@ -1,0 +1,404 @@
+//! Matches, their seats, action logs and chat in SQLite.
+
+use plateau_engine::{Ending, Outcome, Seed};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::players::{apply_ratings, read_player_columns};
+use super::{db, from_json, to_json};
+use crate::model::{SeatSpec, Status, TimeControl};
+use crate::players::PlayerId;
+use crate::store::{ChatLine, Entry, Finish, LogEntry, Room, StoreError, StoredMatch, StoredSeat};
+
+const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
+     started_at, outcome, rematch, rated, ended_at, \
+     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)";
+
+fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch, StoreError> {
+    let id: String = row.get(0).map_err(db)?;
+    let config: String = row.get(2).map_err(db)?;
+    let tc: String = row.get(3).map_err(db)?;
+    let seed: String = row.get(4).map_err(db)?;
+    let status: String = row.get(5).map_err(db)?;
+    let outcome: Option<String> = row.get(8).map_err(db)?;
+    let version: i64 = row.get(12).map_err(db)?;
+    let seats = read_seats(conn, &id)?;
+    Ok(StoredMatch {
+        game: row.get(1).map_err(db)?,
+        config: from_json("config", &config)?,
+        seats,
+        time_control: from_json::<TimeControl>("time_control", &tc)?,
+        seed: Seed::from_hex(&seed).map_err(StoreError::Corrupt)?,
+        status: Status::parse(&status)
+            .ok_or_else(|| StoreError::Corrupt(format!("status `{status}`")))?,
+        created_at: row.get(6).map_err(db)?,
+        started_at: row.get(7).map_err(db)?,
+        outcome: outcome
+            .map(|o| from_json::<Outcome>("outcome", &o))
+            .transpose()?,
+        rematch: row.get(9).map_err(db)?,
+        rated: row.get(10).map_err(db)?,
+        ended_at: row.get(11).map_err(db)?,
+        version: version as u64,
+        log: Vec::new(),
+        chat: Vec::new(),
+        id,
+    })
+}
+
+fn read_seats(conn: &Connection, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT s.kind, s.bot, s.level, s.token_hash, s.opened, \
+             p.id, p.name, p.kind, p.created_at \
+             FROM match_seats s LEFT JOIN players p ON p.id = s.player_id \
+             WHERE s.match_id = ?1 ORDER BY s.seat",
+        )
+        .map_err(db)?;
+    let mut rows = stmt.query([id]).map_err(db)?;
+    let mut seats = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        let kind: String = r.get(0).map_err(db)?;
+        let bot: Option<String> = r.get(1).map_err(db)?;
+        let spec = match (kind.as_str(), bot) {
+            ("human", _) => SeatSpec::Human,
+            ("bot", Some(bot)) => SeatSpec::Bot {
+                bot,
+                level: r.get::<_, Option<u8>>(2).map_err(db)?.unwrap_or(1),
+            },
+            _ => return Err(StoreError::Corrupt(format!("seat kind `{kind}` of {id}"))),
+        };
+        let player = match r.get::<_, Option<i64>>(5).map_err(db)? {
+            Some(_) => Some(read_player_columns(r, 5)?),
+            None => None,
+        };
+        seats.push(StoredSeat {
+            spec,
+            token_hash: r.get(3).map_err(db)?,
+            player,
+            opened: r.get(4).map_err(db)?,
+        });
+    }
+    Ok(seats)
+}
+
+fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT seq, actor, seat, action, at_ms FROM actions WHERE match_id = ?1 ORDER BY seq",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<u8>>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })
+        .map_err(db)?;
+    let mut log = Vec::new();
+    for (i, row) in rows.enumerate() {
+        let (seq, actor, seat, action, at_ms) = row.map_err(db)?;
+        if seq != i as i64 {
+            return Err(StoreError::Corrupt(format!("log of {id} has a gap at {i}")));
+        }
+        let entry = match (actor.as_str(), seat) {
+            ("seat", Some(s)) => Entry::Seat(s, action),
+            ("chance", _) => Entry::Chance(action),
+            ("end", _) => Entry::End(from_json::<Ending>("ending", &action)?),
+            _ => return Err(StoreError::Corrupt(format!("log entry {seq} of {id}"))),
+        };
+        log.push(LogEntry {
+            seq: seq as u64,
+            entry,
+            at_ms: at_ms as u64,
+        });
+    }
+    Ok(log)
+}
+
+fn read_chat(conn: &Connection, id: &str) -> Result<Vec<ChatLine>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT c.seq, c.room, c.seat, c.text, c.at, p.id, p.name, p.kind, p.created_at \
+             FROM chat c JOIN players p ON p.id = c.player_id \
+             WHERE c.match_id = ?1 ORDER BY c.seq",
+        )
+        .map_err(db)?;
+    let mut rows = stmt.query([id]).map_err(db)?;
+    let mut lines = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        let room: String = r.get(1).map_err(db)?;
+        lines.push(ChatLine {
+            seq: r.get::<_, i64>(0).map_err(db)? as u64,
+            room: match room.as_str() {
+                "players" => Room::Players,
+                "spectators" => Room::Spectators,
+                _ => return Err(StoreError::Corrupt(format!("chat room `{room}` of {id}"))),
+            },
+            seat: r.get(2).map_err(db)?,
+            text: r.get(3).map_err(db)?,
+            at: r.get(4).map_err(db)?,
+            player: read_player_columns(r, 5)?,
+        });
+    }
+    Ok(lines)
+}
+
+pub(super) fn get_match(
+    conn: &Connection,
+    id: &str,
+    with_log: bool,
+) -> Result<Option<StoredMatch>, StoreError> {
+    let sql = format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE id = ?1");
+    let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
+    let found = stmt
+        .query_row([id], |row| Ok(read_match(conn, row)))
+        .optional()
+        .map_err(db)?;
+    let Some(m) = found else { return Ok(None) };
+    let mut m = m?;
+    if with_log {
+        m.log = read_log(conn, id)?;
+        m.chat = read_chat(conn, id)?;
+    }
+    Ok(Some(m))
+}
+
+/// Matches selected by `filter` (SQL after `WHERE`, over `m` and parameter `?1`), without logs.
+fn select_matches(
+    conn: &Connection,
+    filter: &str,
+    order: &str,
+    param: Option<i64>,
+    limit: usize,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    let sql = format!(
+        "SELECT {MATCH_COLUMNS} FROM matches m WHERE {filter} ORDER BY {order} LIMIT {limit}"
+    );
+    let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
+    let mut rows = match param {
+        Some(p) => stmt.query([p]),
+        None => stmt.query([]),
+    }
+    .map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(db)? {
+        out.push(read_match(conn, row)?);
+    }
+    Ok(out)
+}
+
+/// `status IN (...)` for `statuses` (words of a closed set, never user text).
+fn status_filter(statuses: &[Status]) -> String {
+    let words: Vec<String> = statuses
+        .iter()
+        .map(|s| format!("'{}'", s.as_str()))
+        .collect();
+    format!("m.status IN ({})", words.join(", "))
+}
+
+pub(super) fn list(
+    conn: &Connection,
+    statuses: &[Status],
+    limit: usize,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    select_matches(
+        conn,
+        &status_filter(statuses),
+        "m.created_at DESC, m.id",
+        None,
+        limit,
+    )
+}
+
+pub(super) fn player_matches(
+    conn: &Connection,
+    player: PlayerId,
+    statuses: &[Status],
+    limit: usize,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    let filter = format!(
+        "{} AND m.id IN (SELECT match_id FROM match_seats WHERE player_id = ?1)",
+        status_filter(statuses)
+    );
+    select_matches(
+        conn,
+        &filter,
+        "COALESCE(m.ended_at, m.created_at) DESC, m.id",
+        Some(player.0),
+        limit,
+    )
+}
+
+pub(super) fn unfinished(conn: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
+    let mut stmt = conn
+        .prepare("SELECT id FROM matches WHERE status <> 'finished' ORDER BY created_at")
+        .map_err(db)?;
+    let ids: Vec<String> = stmt
+        .query_map([], |r| r.get(0))
+        .map_err(db)?
+        .collect::<Result<_, _>>()
+        .map_err(db)?;
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(m) = get_match(conn, &id, true)? {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
+pub(super) fn create(c: &Connection, m: &StoredMatch) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, \
+         created_at, started_at, outcome, rematch, rated) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, NULL, ?10)",
+        params![
+            m.id,
+            m.game,
+            to_json(&m.config),
+            to_json(&m.time_control),
+            m.seed.to_hex(),
+            m.seed.hash_hex(),
+            m.status.as_str(),
+            m.created_at,
+            m.started_at,
+            m.rated,
+        ],
+    )
+    .map_err(db)?;
+    for (i, seat) in m.seats.iter().enumerate() {
+        let (kind, bot, level) = match &seat.spec {
+            SeatSpec::Human => ("human", None, None),
+            SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), Some(*level)),
+        };
+        c.execute(
+            "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
+             opened) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                m.id,
+                i as i64,
+                kind,
+                bot,
+                level,
+                seat.token_hash,
+                seat.player.as_ref().map(|p| p.id.0),
+                seat.opened,
+            ],
+        )
+        .map_err(db)?;
+    }
+    Ok(())
+}
+
+pub(super) fn take_seat(
+    c: &Connection,
+    id: &str,
+    seat: u8,
+    token_hash: &str,
+    player: PlayerId,
+) -> Result<(), StoreError> {
+    let n = c
+        .execute(
+            "UPDATE match_seats SET token_hash = ?1, player_id = ?2 WHERE match_id = ?3 \
+             AND seat = ?4 AND kind = 'human' AND token_hash IS NULL",
+            params![token_hash, player.0, id, seat],
+        )
+        .map_err(db)?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict(format!(
+            "seat {seat} of {id} is not free"
+        )))
+    }
+}
+
+pub(super) fn open_seat(
+    c: &Connection,
+    id: &str,
+    seat: u8,
+    start: Option<i64>,
+) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE match_seats SET opened = 1 WHERE match_id = ?1 AND seat = ?2",
+        params![id, seat],
+    )
+    .map_err(db)?;
+    if let Some(at) = start {
+        c.execute(
+            "UPDATE matches SET status = 'live', started_at = ?1 WHERE id = ?2 \
+             AND status = 'open'",
+            params![at, id],
+        )
+        .map_err(db)?;
+    }
+    Ok(())
+}
+
+pub(super) fn append(
+    c: &Connection,
+    id: &str,
+    entry: &LogEntry,
+    finish: Option<&Finish>,
+) -> Result<(), StoreError> {
+    let (actor, seat, action) = match &entry.entry {
+        Entry::Seat(s, a) => ("seat", Some(*s), a.clone()),
+        Entry::Chance(a) => ("chance", None, a.clone()),
+        Entry::End(e) => ("end", None, to_json(e)),
+    };
+    c.prepare_cached(
+        "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            id,
+            entry.seq as i64,
+            actor,
+            seat,
+            action,
+            entry.at_ms as i64
+        ])
+    })
+    .map_err(db)?;
+    if let Some(finish) = finish {
+        c.execute(
+            "UPDATE matches SET status = 'finished', outcome = ?1, ended_at = ?2 WHERE id = ?3",
+            params![to_json(&finish.outcome), finish.at, id],
+        )
+        .map_err(db)?;
+        apply_ratings(c, id, finish)?;
+    }
+    Ok(())
+}
+
+pub(super) fn set_rematch(c: &Connection, id: &str, rematch: &str) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE matches SET rematch = ?1 WHERE id = ?2",
+        params![rematch, id],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(super) fn add_chat(c: &Connection, id: &str, line: &ChatLine) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT INTO chat (match_id, seq, room, player_id, seat, text, at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            id,
+            line.seq as i64,
+            line.room.as_str(),
+            line.player.id.0,
+            line.seat,
+            line.text,
+            line.at
+        ],
+    )
+    .map_err(db)?;
+    Ok(())
+}

@@ -1,0 +1,314 @@
+//! Players, sessions and ratings in SQLite.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::db;
+use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key};
+use crate::ratings::{self, Kind, Rating};
+use crate::store::{Finish, PlayerSecret, RatingEvent, Standing, StoreError};
+
+/// Reads a player from four columns `id, name, kind, created_at` starting at `at`.
+pub(super) fn read_player_columns(r: &rusqlite::Row<'_>, at: usize) -> Result<Player, StoreError> {
+    let kind: String = r.get(at + 2).map_err(db)?;
+    Ok(Player {
+        id: PlayerId(r.get(at).map_err(db)?),
+        name: r.get(at + 1).map_err(db)?,
+        kind: PlayerKind::parse(&kind)
+            .ok_or_else(|| StoreError::Corrupt(format!("player kind `{kind}`")))?,
+        created_at: r.get(at + 3).map_err(db)?,
+    })
+}
+
+const PLAYER_COLUMNS: &str = "p.id, p.name, p.kind, p.created_at";
+
+fn player(c: &Connection, id: PlayerId) -> Result<Player, StoreError> {
+    let sql = format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.id = ?1");
+    c.prepare_cached(&sql)
+        .map_err(db)?
+        .query_row([id.0], |r| Ok(read_player_columns(r, 0)))
+        .map_err(db)?
+}
+
+pub(super) fn create_player(
+    c: &Connection,
+    name: &str,
+    kind: PlayerKind,
+    password_hash: Option<&str>,
+    now: i64,
+) -> Result<Player, StoreError> {
+    c.execute(
+        "INSERT INTO players (name, name_key, kind, password_hash, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![name, name_key(name), kind.as_str(), password_hash, now],
+    )
+    .map_err(db)?;
+    Ok(Player {
+        id: PlayerId(c.last_insert_rowid()),
+        name: name.to_owned(),
+        kind,
+        created_at: now,
+    })
+}
+
+pub(super) fn bot_player(c: &Connection, bot: &str, now: i64) -> Result<Player, StoreError> {
+    let name = bot_name(bot);
+    match player_by_name(c, &name)? {
+        Some((p, _)) => Ok(p),
+        None => create_player(c, &name, PlayerKind::Bot, None, now),
+    }
+}
+
+pub(super) fn player_by_name(
+    c: &Connection,
+    name: &str,
+) -> Result<Option<PlayerSecret>, StoreError> {
+    let sql =
+        format!("SELECT {PLAYER_COLUMNS}, p.password_hash FROM players p WHERE p.name_key = ?1");
+    let found =
+        c.prepare_cached(&sql)
+            .map_err(db)?
+            .query_row([name_key(name)], |r| {
+                Ok(read_player_columns(r, 0)
+                    .map(|p| (p, r.get::<_, Option<String>>(4).ok().flatten())))
+            })
+            .optional()
+            .map_err(db)?;
+    found.transpose()
+}
+
+pub(super) fn update_player(
+    c: &Connection,
+    id: PlayerId,
+    name: Option<&str>,
+    password_hash: Option<&str>,
+) -> Result<Player, StoreError> {
+    if let Some(name) = name {
+        c.execute(
+            "UPDATE players SET name = ?1, name_key = ?2 WHERE id = ?3",
+            params![name, name_key(name), id.0],
+        )
+        .map_err(db)?;
+    }
+    if let Some(hash) = password_hash {
+        c.execute(
+            "UPDATE players SET password_hash = ?1, kind = 'account' WHERE id = ?2",
+            params![hash, id.0],
+        )
+        .map_err(db)?;
+    }
+    player(c, id)
+}
+
+pub(super) fn create_session(
+    c: &Connection,
+    hash: &str,
+    player: PlayerId,
+    now: i64,
+) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT INTO sessions (token_hash, player_id, created_at) VALUES (?1, ?2, ?3)",
+        params![hash, player.0, now],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(super) fn session(c: &Connection, hash: &str) -> Result<Option<Player>, StoreError> {
+    let sql = format!(
+        "SELECT {PLAYER_COLUMNS} FROM sessions s JOIN players p ON p.id = s.player_id \
+         WHERE s.token_hash = ?1"
+    );
+    c.prepare_cached(&sql)
+        .map_err(db)?
+        .query_row([hash], |r| Ok(read_player_columns(r, 0)))
+        .optional()
+        .map_err(db)?
+        .transpose()
+}
+
+pub(super) fn delete_session(c: &Connection, hash: &str) -> Result<(), StoreError> {
+    c.execute("DELETE FROM sessions WHERE token_hash = ?1", [hash])
+        .map_err(db)?;
+    Ok(())
+}
+
+fn read_standing(r: &rusqlite::Row<'_>, at: usize) -> Result<Standing, StoreError> {
+    let get = |i: usize| r.get::<_, u32>(at + i).map_err(db);
+    Ok(Standing {
+        rating: Rating {
+            mu: r.get(at).map_err(db)?,
+            sigma: r.get(at + 1).map_err(db)?,
+        },
+        games: get(2)?,
+        wins: get(3)?,
+        losses: get(4)?,
+        draws: get(5)?,
+    })
+}
+
+const STANDING_COLUMNS: &str = "r.mu, r.sigma, r.games, r.wins, r.losses, r.draws";
+
+fn standing(c: &Connection, player: PlayerId, game: &str) -> Result<Option<Standing>, StoreError> {
+    let sql =
+        format!("SELECT {STANDING_COLUMNS} FROM ratings r WHERE r.player_id = ?1 AND r.game = ?2");
+    c.prepare_cached(&sql)
+        .map_err(db)?
+        .query_row(params![player.0, game], |r| Ok(read_standing(r, 0)))
+        .optional()
+        .map_err(db)?
+        .transpose()
+}
+
+pub(super) fn standings(
+    c: &Connection,
+    player: PlayerId,
+) -> Result<Vec<(String, Standing)>, StoreError> {
+    let sql = format!(
+        "SELECT r.game, {STANDING_COLUMNS} FROM ratings r WHERE r.player_id = ?1 ORDER BY r.game"
+    );
+    let mut stmt = c.prepare_cached(&sql).map_err(db)?;
+    let mut rows = stmt.query([player.0]).map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        out.push((r.get(0).map_err(db)?, read_standing(r, 1)?));
+    }
+    Ok(out)
+}
+
+pub(super) fn rating_events(
+    c: &Connection,
+    player: PlayerId,
+) -> Result<Vec<RatingEvent>, StoreError> {
+    let mut stmt = c
+        .prepare_cached(
+            "SELECT game, match_id, at, mu_before, sigma_before, mu, sigma FROM rating_events \
+             WHERE player_id = ?1 ORDER BY at, match_id",
+        )
+        .map_err(db)?;
+    let mut rows = stmt.query([player.0]).map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        let rating = |i: usize| -> Result<Rating, StoreError> {
+            Ok(Rating {
+                mu: r.get(i).map_err(db)?,
+                sigma: r.get(i + 1).map_err(db)?,
+            })
+        };
+        out.push(RatingEvent {
+            game: r.get(0).map_err(db)?,
+            match_id: r.get(1).map_err(db)?,
+            at: r.get(2).map_err(db)?,
+            before: rating(3)?,
+            after: rating(5)?,
+        });
+    }
+    Ok(out)
+}
+
+pub(super) fn leaderboard(
+    c: &Connection,
+    game: &str,
+    limit: usize,
+) -> Result<Vec<(Player, Standing)>, StoreError> {
+    let sql = format!(
+        "SELECT {PLAYER_COLUMNS}, {STANDING_COLUMNS} FROM ratings r \
+         JOIN players p ON p.id = r.player_id \
+         WHERE r.game = ?1 AND p.kind <> 'bot' ORDER BY r.mu DESC, p.name_key LIMIT {limit}"
+    );
+    let mut stmt = c.prepare_cached(&sql).map_err(db)?;
+    let mut rows = stmt.query([game]).map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        out.push((read_player_columns(r, 0)?, read_standing(r, 4)?));
+    }
+    Ok(out)
+}
+
+/// In the transaction that finishes rated match `id`: the new rating of every seat's player
+/// (`ratings::rate`), written with its counts, and one rating event per person. A casual match,
+/// a seat without a player, or one player in two seats changes nothing.
+pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result<(), StoreError> {
+    let (game, rated): (String, bool) = c
+        .query_row("SELECT game, rated FROM matches WHERE id = ?1", [id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .map_err(db)?;
+    if !rated {
+        return Ok(());
+    }
+    let mut stmt = c
+        .prepare_cached(
+            "SELECT s.player_id, s.bot, p.kind FROM match_seats s \
+             LEFT JOIN players p ON p.id = s.player_id WHERE s.match_id = ?1 ORDER BY s.seat",
+        )
+        .map_err(db)?;
+    let seats: Vec<(Option<i64>, Option<String>, Option<String>)> = stmt
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .map_err(db)?
+        .collect::<Result<_, _>>()
+        .map_err(db)?;
+    let mut ids: Vec<i64> = Vec::new();
+    let mut table = Vec::new();
+    for (player, bot, kind) in &seats {
+        let Some(player) = *player else {
+            return Ok(());
+        };
+        if ids.contains(&player) {
+            return Ok(());
+        }
+        ids.push(player);
+        let before = standing(c, PlayerId(player), &game)?;
+        let entry = match (kind.as_deref(), bot) {
+            (Some("bot"), Some(bot)) => (ratings::bot_anchor(bot), Kind::Anchor),
+            _ => (
+                before.map_or_else(Rating::default, |s| s.rating),
+                Kind::Person,
+            ),
+        };
+        table.push(entry);
+    }
+    if table.len() != finish.outcome.ranks.len() {
+        return Err(StoreError::Corrupt(format!(
+            "match {id}: {} seats but {} ranks",
+            table.len(),
+            finish.outcome.ranks.len()
+        )));
+    }
+    let after = ratings::rate(&table, &finish.outcome.ranks);
+    for (seat, ((before, kind), new)) in table.iter().zip(&after).enumerate() {
+        let player = ids[seat];
+        let word = ratings::result_word(&finish.outcome.ranks, seat);
+        let (w, l, d) = match word {
+            "win" => (1, 0, 0),
+            "draw" => (0, 0, 1),
+            _ => (0, 1, 0),
+        };
+        c.execute(
+            "INSERT INTO ratings (player_id, game, mu, sigma, games, wins, losses, draws) \
+             VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7) \
+             ON CONFLICT (player_id, game) DO UPDATE SET mu = excluded.mu, \
+             sigma = excluded.sigma, games = ratings.games + 1, wins = ratings.wins + ?5, \
+             losses = ratings.losses + ?6, draws = ratings.draws + ?7",
+            params![player, game, new.mu, new.sigma, w, l, d],
+        )
+        .map_err(db)?;
+        if *kind == Kind::Person {
+            c.execute(
+                "INSERT INTO rating_events (player_id, game, match_id, at, mu_before, \
+                 sigma_before, mu, sigma) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    player,
+                    game,
+                    id,
+                    finish.at,
+                    before.mu,
+                    before.sigma,
+                    new.mu,
+                    new.sigma
+                ],
+            )
+            .map_err(db)?;
+        }
+    }
+    Ok(())
+}
