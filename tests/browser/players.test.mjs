@@ -1,6 +1,7 @@
 // Players, end to end: two guests in two browser contexts name themselves in the lobby, press
 // Quick play for MAD (rated), get paired, play to the end by clicking; both ratings move by the
-// Weng-Lin amounts computed here (wenglin.mjs) and both player pages list the game with its chart.
+// Weng-Lin amounts computed here (wenglin.mjs), again after an accepted rematch, and both player
+// pages list the games with their chart.
 // Then one guest makes an account, signs in from a fresh context and finds the same history; the
 // leaderboard lists both. Also the lobby in French, and the screenshots of the note.
 
@@ -66,16 +67,47 @@ test('quick play pairs two guests; ratings, profiles, accounts and the leaderboa
     assert.match(await tab.title(), /^\(1\) Plateau$/);
     await tab.close();
 
-    await playMadToEnd(bySeat, rng(11));
-    for (const p of [ada, bob]) await p.waitForFunction(() => document.body.dataset.status === 'finished');
-    const outcome = (await apiGet(ada, `/api/matches/${id}`)).body.outcome;
-    const winner = outcome.ranks.indexOf(1);
-    assert.ok(winner === 0 || winner === 1);
-    const [red, blue] = wengLin(START, START, winner === 0 ? 1 : 0);
-    const expected = { [nameBySeat[0]]: shown(red), [nameBySeat[1]]: shown(blue) };
+    // Two rated games: the quick-play match, then its rematch (offered by Ada, accepted by Bob),
+    // in which the seats rotate. The second update starts from the ratings the first one gave, so
+    // it checks the formulas away from the symmetric start.
+    const ratings = { Ada: START, Bob_2: START };
+    const history = { Ada: [1500], Bob_2: [1500] };
+    const games = { Ada: [], Bob_2: [] };
+    let matchId = id;
+    let names = nameBySeat;
+    let pages = bySeat;
+    for (let round = 0; round < 2; round++) {
+      await playMadToEnd(pages, rng(11 + round));
+      for (const p of [ada, bob]) await p.waitForFunction(() => document.body.dataset.status === 'finished');
+      const { outcome } = (await apiGet(ada, `/api/matches/${matchId}`)).body;
+      const winner = outcome.ranks.indexOf(1);
+      assert.ok(winner === 0 || winner === 1);
+      const after = wengLin(ratings[names[0]], ratings[names[1]], winner === 0 ? 1 : 0);
+      names.forEach((name, seat) => {
+        const before = shown(ratings[name]).rating;
+        ratings[name] = after[seat];
+        history[name].push(shown(after[seat]).rating);
+        games[name].push({ id: matchId, result: winner === seat ? 'win' : 'loss', change: shown(after[seat]).rating - before });
+      });
+      if (round === 1) break;
+      await ada.click('#rematch');
+      await bob.waitForSelector('#rematch-info:text("propose une revanche")');
+      await bob.click('#rematch');
+      for (const p of [ada, bob]) {
+        await p.waitForURL((u) => /^\/m\/[0-9a-f]{16}$/.test(u.pathname) && !u.pathname.endsWith(matchId));
+        await waitMatchReady(p);
+      }
+      matchId = new URL(ada.url()).pathname.split('/').pop();
+      const rematch = (await apiGet(ada, `/api/matches/${matchId}`)).body;
+      assert.equal(rematch.rated, true, 'a rematch of a rated match is rated');
+      names = rematch.seats.map((x) => x.player.name);
+      assert.deepEqual(names, [...nameBySeat].reverse(), 'the seats rotate');
+      pages = names.map((n) => (n === 'Ada' ? ada : bob));
+    }
+    const expected = Object.fromEntries(Object.entries(ratings).map(([n, r]) => [n, shown(r)]));
 
-    // Both profiles: the rating the formulas give, one rated game, the match in the recent list
-    // with its rating change, and the chart with two points.
+    // Both profiles: the ratings the formulas give, two rated games, both matches in the recent
+    // list with their rating changes, and the chart with three points.
     for (const [page, name] of [[ada, 'Ada'], [bob, 'Bob_2']]) {
       await page.click('#me-link');
       await page.waitForURL(new RegExp(`/@/${name}$`));
@@ -84,18 +116,21 @@ test('quick play pairs two guests; ratings, profiles, accounts and the leaderboa
       assert.equal(Number(await row.getAttribute('data-rating')), expected[name].rating, `${name}'s rating`);
       assert.equal(await row.getAttribute('data-provisional'), 'true');
       assert.equal(await row.locator('.rating').textContent(), `${expected[name].rating}?`);
-      const won = nameBySeat[winner] === name;
-      assert.equal(await row.locator('.wins').textContent(), won ? '1' : '0');
-      assert.equal(await row.locator('.losses').textContent(), won ? '0' : '1');
-      const game = page.locator(`#recent tr[data-match="${id}"]`);
-      assert.equal(await game.getAttribute('data-result'), won ? 'win' : 'loss');
-      assert.equal(Number(await game.locator('.delta').getAttribute('data-change')), expected[name].rating - 1500);
-      assert.equal(await game.locator(`a[href="/replay/${id}"]`).count(), 1);
+      const wins = games[name].filter((g) => g.result === 'win').length;
+      assert.equal(await row.locator('.wins').textContent(), String(wins));
+      assert.equal(await row.locator('.losses').textContent(), String(2 - wins));
+      for (const g of games[name]) {
+        const line = page.locator(`#recent tr[data-match="${g.id}"]`);
+        assert.equal(await line.getAttribute('data-result'), g.result);
+        assert.equal(Number(await line.locator('.delta').getAttribute('data-change')), g.change);
+        assert.equal(await line.locator(`a[href="/replay/${g.id}"]`).count(), 1);
+      }
       const points = await page.$$eval('svg.rating-chart circle.point[data-game="mad"]', (els) => els.map((e) => Number(e.dataset.rating)));
-      assert.deepEqual(points, [1500, expected[name].rating]);
+      assert.deepEqual(points, history[name]);
       const profile = (await apiGet(page, `/api/players/${name}`)).body;
       assert.equal(profile.ratings.mad.deviation, expected[name].deviation);
-      assert.deepEqual(profile.history.mad.map((h) => h.rating), [1500, expected[name].rating]);
+      assert.equal(profile.ratings.mad.games, 2);
+      assert.deepEqual(profile.history.mad.map((h) => h.rating), history[name]);
     }
     await ada.evaluate(() => window.scrollTo(0, 0));
     await screenshot(ada, 'player-page');
@@ -124,6 +159,7 @@ test('quick play pairs two guests; ratings, profiles, accounts and the leaderboa
     await laptop.click('#me-link');
     await laptop.waitForSelector(`#recent tr[data-match="${id}"]`);
     assert.equal(Number(await laptop.getAttribute('#ratings tr[data-game="mad"]', 'data-rating')), expected.Ada.rating);
+    for (const g of games.Ada) await laptop.waitForSelector(`#recent tr[data-match="${g.id}"]`);
 
     // The leaderboard lists both players of MAD, best first, with provisional marks.
     await laptop.goto(`${server.url}/leaderboard?game=mad`);
