@@ -8,7 +8,7 @@ import { el } from './api.js';
 const NS = 'http://www.w3.org/2000/svg';
 const W = 640;
 const H = 260;
-const PAD = { left: 48, right: 16, top: 16, bottom: 30 };
+const PAD = { left: 48, right: 16, top: 16, bottom: 44 };
 /** Line colours by game, in the order of the games. */
 const COLOURS = ['#22577a', '#c23b2e', '#2a9d5c', '#8e44ad', '#e08a1e'];
 
@@ -19,10 +19,10 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Round numbers for the y axis between `lo` and `hi` (about five ticks). */
+/** Round numbers for the y axis between `lo` and `hi` (four to six ticks). */
 export function ticks(lo, hi) {
   const span = Math.max(hi - lo, 1);
-  const raw = span / 4;
+  const raw = span / 5;
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
   const out = [];
@@ -32,10 +32,10 @@ export function ticks(lo, hi) {
 
 /**
  * The chart as an <svg>: `history` is {game: [{at, rating, match}]}, `title(game)` names a game,
- * `label` is the chart's accessible name. Each point of a line is a circle with a <title> giving
+ * `label` is the chart's accessible name and `xCaption` the words under the x axis. Each point of a line is a circle with a <title> giving
  * the rating (and carries data-game, data-index, data-rating for tests and tooltips).
  */
-export function ratingChart(history, title, label) {
+export function ratingChart(history, title, label, xCaption = '') {
   const series = Object.entries(history || {}).filter(([, points]) => points.length > 0);
   const all = series.flatMap(([, points]) => points.map((p) => p.rating));
   const longest = Math.max(1, ...series.map(([, points]) => points.length - 1));
@@ -58,6 +58,9 @@ export function ratingChart(history, title, label) {
   root.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: H - PAD.bottom, y2: H - PAD.bottom, class: 'axis' }));
   for (const i of ticks(0, longest).filter((v) => v >= 0 && v <= longest)) {
     root.append(svg('text', { x: x(i), y: H - PAD.bottom + 16, class: 'tick', 'text-anchor': 'middle' }, i));
+  }
+  if (xCaption) {
+    root.append(svg('text', { x: W - PAD.right, y: H - 4, class: 'tick caption', 'text-anchor': 'end' }, xCaption));
   }
   series.forEach(([game, points], k) => {
     const colour = COLOURS[k % COLOURS.length];

@@ -63,7 +63,7 @@ function renderChart() {
     $('chart').replaceChildren(el('p', { class: 'muted' }, t('profile.nochart')));
     return;
   }
-  $('chart').replaceChildren(ratingChart(history, title, t('profile.chart.label', { name: profile.name })), chartLegend(history, title));
+  $('chart').replaceChildren(ratingChart(history, title, t('profile.chart.label', { name: profile.name }), t('profile.chart.x')), chartLegend(history, title));
 }
 
 function renderRecent() {
