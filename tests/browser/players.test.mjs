@@ -34,6 +34,7 @@ test('quick play pairs two guests; ratings, profiles, accounts and the leaderboa
     await ada.waitForFunction(() => document.body.dataset.seeking === 'yes');
     assert.match(await ada.textContent('#seeking-text'), /Looking for players for MAD/);
     await bob.waitForSelector('.game-card[data-game="mad"] .seekers[data-seekers="1"]');
+    await ada.waitForSelector('#seeking-text:text("1 waiting in this pool")');
     await screenshot(ada, 'lobby');
 
     await bob.click('#quick-mad');
