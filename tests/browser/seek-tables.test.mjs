@@ -1,6 +1,7 @@
 // A Moon Leap Quick play for a table of 4 that two guests join (one of them in French), filled
 // with bots of the chosen level after the wait the seekers allowed; every seat reads with its
-// astronauts' colour and who sits there, and chat offers no bot to mute.
+// astronauts' colour and who sits there, and chat offers no bot to mute. And "Play the computer"
+// by level name.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,6 +61,42 @@ test('Moon Leap quick play for 4: two guests and two bots after the wait', { tim
     const mutable = await bob.$$eval('#chat-mutes .mute', (els) => els.map((e) => e.dataset.name));
     assert.deepEqual(mutable, ['Ada']);
     for (const p of [ada, bob]) assert.deepEqual(p.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+test('play the computer: levels by name, the side chosen, the game starts at once', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const page = await newPage(browser);
+    await enterLobby(page, server, 'Ada');
+    const games = (await apiGet(page, '/api/games')).body.games;
+    const levels = games.find((g) => g.name === 'mad').levels;
+    await page.click('#bot-mad');
+    await page.waitForSelector('#play-dialog[open]');
+    const offered = await page.$$eval('#play-level option', (os) => os.map((o) => [o.value, o.textContent]));
+    assert.deepEqual(offered.map(([v]) => v), levels, 'the levels of /api/games, weakest first');
+    assert.deepEqual(offered.map(([, text]) => text), ['Beginner', 'Club player', 'Expert']);
+    await page.selectOption('#play-level', 'beginner');
+    await page.selectOption('#play-side', '1');
+    await page.click('#play-go');
+    await page.waitForURL(/\/m\/[0-9a-f]{16}$/);
+    await waitMatchReady(page);
+    await page.waitForFunction(() => document.body.dataset.status === 'live');
+    assert.equal(await page.evaluate(() => document.body.dataset.seat), '1');
+    const id = new URL(page.url()).pathname.split('/').pop();
+    const m = (await apiGet(page, `/api/matches/${id}`)).body;
+    assert.equal(m.rated, false, 'games against the computer are casual');
+    assert.equal(m.seats[0].kind, 'bot');
+    assert.equal(m.seats[0].bot, 'beginner');
+    assert.equal(m.seats[1].player.name, 'Ada');
+    // The bar of the bot's side names its player, Ada's says it is her.
+    assert.equal(await page.textContent('.player-name[data-seat="0"] .seat-who'), `(${m.seats[0].player.name})`);
+    assert.equal(await page.textContent('.player-name[data-seat="1"] .seat-who'), '(Ada, you)');
+    assert.deepEqual(page.jsErrors, []);
   } finally {
     await browser.close();
     await server.stop();
