@@ -25,6 +25,10 @@ pub struct Args {
     /// are then known in advance: never use it on a public server.
     #[arg(long)]
     test_seeds: bool,
+    /// Seconds a person may be away (no open socket) from a live match with a clock before
+    /// resigning by the game's rule.
+    #[arg(long, default_value_t = 90)]
+    abandon_seconds: u64,
 }
 
 /// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`).
@@ -41,6 +45,7 @@ pub fn run(args: Args) -> CliResult {
         options: Options {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
             test_seeds: args.test_seeds,
+            abandon_after: Duration::from_secs(args.abandon_seconds),
             ..Options::default()
         },
     };

@@ -282,7 +282,10 @@ impl Lobby {
                 if req.seats.get(usize::from(s)) != Some(&SeatSpec::Human) {
                     return Err(ApiError::new(
                         Code::SeatInvalid,
-                        format!("creator_seat {s} is not a human seat"),
+                        format!(
+                            "creator_seat {s} (seat {}) is not a human seat",
+                            u16::from(s) + 1
+                        ),
                     ));
                 }
                 Some(s)

@@ -34,7 +34,7 @@ impl MatchActor {
         text: &str,
     ) -> Result<(), ApiError> {
         self.check_can_change()?;
-        if version != self.version() {
+        if version != self.version() && !self.only_others_since(seat, version) {
             return Err(ApiError::new(
                 Code::ActionStale,
                 format!(
@@ -75,6 +75,22 @@ impl MatchActor {
             Some(seat),
         )
         .await
+    }
+
+    /// Whether, at a simultaneous node where `seat` acts, every log entry since `version` is
+    /// another seat's action: those are independent of this seat's (docs/architecture.md,
+    /// "Simultaneous means independent"), so its action based on `version` is not stale. Each
+    /// seat's version is then its own: another seat's placement never refuses this one's. A
+    /// repeated action is still stale (this seat's own entry is after `version`).
+    fn only_others_since(&self, seat: Seat, version: u64) -> bool {
+        let ToAct::Simultaneous(set) = self.state.to_act() else {
+            return false;
+        };
+        set.contains(seat)
+            && version < self.version()
+            && self.log[version as usize..]
+                .iter()
+                .all(|p| matches!(p.entry.entry, Entry::Seat(s, _) if s != seat.0))
     }
 
     /// Ends the game early by `ending` (the game's rule decides what it means).

@@ -151,11 +151,34 @@ impl TestApp {
 
 /// One HTTP/1.1 request over a fresh connection; returns the status and the body text.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let (status, _, body) = http_with(addr, method, path, &[], body).await;
+    (status, body)
+}
+
+/// One HTTP/1.1 request with extra `headers` (a JSON content type unless one is given); returns
+/// the status, the response headers (names in lower case) and the body text.
+pub async fn http_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, Vec<(String, String)>, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
+    let mut extra = String::new();
+    if !headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+    {
+        extra.push_str("Content-Type: application/json\r\n");
+    }
+    for (name, value) in headers {
+        extra.push_str(&format!("{name}: {value}\r\n"));
+    }
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
+         Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -164,15 +187,115 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP response");
     let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
+    let headers: Vec<(String, String)> = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
     let body = if chunked {
         dechunk(rest)
     } else {
         rest.to_owned()
     };
-    (status, body)
+    (status, headers, body)
+}
+
+/// A browser-like client of the HTTP API: it keeps the session cookie the server sets and sends
+/// it back, on requests and WebSockets alike.
+pub struct Agent {
+    pub addr: SocketAddr,
+    /// The session cookie's value, once set.
+    pub session: Option<String>,
+    /// The `Set-Cookie` headers of the last response.
+    pub set_cookies: Vec<String>,
+}
+
+impl Agent {
+    pub fn new(addr: SocketAddr) -> Agent {
+        Agent {
+            addr,
+            session: None,
+            set_cookies: Vec::new(),
+        }
+    }
+
+    pub async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
+        let cookie = self
+            .session
+            .as_ref()
+            .map(|v| format!("plateau_session={v}"));
+        let headers: Vec<(&str, &str)> = cookie.iter().map(|c| ("Cookie", c.as_str())).collect();
+        let body = body.map(Value::to_string);
+        let (status, response, text) =
+            http_with(self.addr, method, path, &headers, body.as_deref()).await;
+        self.set_cookies = response
+            .iter()
+            .filter(|(n, _)| n == "set-cookie")
+            .map(|(_, v)| v.clone())
+            .collect();
+        for c in &self.set_cookies {
+            if let Some(rest) = c.strip_prefix("plateau_session=") {
+                let value = rest.split(';').next().unwrap_or_default();
+                self.session = (!value.is_empty()).then(|| value.to_owned());
+            }
+        }
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    pub async fn get(&mut self, path: &str) -> (u16, Value) {
+        self.request("GET", path, None).await
+    }
+
+    pub async fn post(&mut self, path: &str, body: &Value) -> (u16, Value) {
+        self.request("POST", path, Some(body)).await
+    }
+
+    /// Becomes the guest `name`; panics unless the server agrees.
+    pub async fn guest(addr: SocketAddr, name: &str) -> Agent {
+        let mut agent = Agent::new(addr);
+        let (status, body) = agent.post("/api/guest", &json!({"name": name})).await;
+        assert_eq!(status, 200, "{body}");
+        agent
+    }
+
+    /// A WebSocket to `path` with this agent's cookie.
+    pub async fn ws(&self, path: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{}{path}", self.addr)
+            .into_client_request()
+            .unwrap();
+        if let Some(v) = &self.session {
+            request
+                .headers_mut()
+                .insert("Cookie", format!("plateau_session={v}").parse().unwrap());
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        Client {
+            ws,
+            received: Vec::new(),
+            closed: None,
+        }
+    }
+
+    /// This agent's connection to match `id`, with `token` if given.
+    pub async fn connect(&self, id: &str, token: Option<&str>) -> Client {
+        match token {
+            Some(t) => self.ws(&format!("/api/matches/{id}/ws?token={t}")).await,
+            None => self.ws(&format!("/api/matches/{id}/ws")).await,
+        }
+    }
 }
 
 fn dechunk(mut rest: &str) -> String {

@@ -1,10 +1,16 @@
 //! API tests of the match service over real sockets (docs/protocol.md): each test gets a fresh
 //! server on port 0 and a fresh SQLite file from `spawn_app()`.
 
+mod abandon;
+mod chat;
 mod common;
 mod naval_resign;
 mod naval_secrecy;
+mod pairing;
+mod players;
+mod ratings;
 mod seeds;
+mod simultaneous;
 mod toy;
 
 use std::time::Duration;

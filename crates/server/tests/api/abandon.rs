@@ -1,0 +1,124 @@
+//! Abandoned tables (docs/protocol.md section 7.4): a person who leaves a live match with a clock
+//! resigns by the game's rule after the abandonment delay; a correspondence match waits; the
+//! lobby lists only matches with a person at the table.
+
+use std::time::Duration;
+
+use plateau_engine::{Ending, Seat};
+use serde_json::{Value, json};
+
+use crate::common::{Agent, TestApp, spawn_app_with, temp_db, test_options};
+
+async fn short_abandon() -> TestApp {
+    spawn_app_with(
+        temp_db(),
+        plateau_server::Options {
+            abandon_after: Duration::from_secs(1),
+            ..test_options()
+        },
+    )
+    .await
+}
+
+/// A two-person MAD match with `clock`; both connected; returns (id, first client, second agent's
+/// client).
+async fn table(
+    app: &TestApp,
+    names: [&str; 2],
+    clock: Value,
+) -> (String, crate::common::Client, crate::common::Client) {
+    let mut first = Agent::guest(app.addr, names[0]).await;
+    let mut second = Agent::guest(app.addr, names[1]).await;
+    let (_, created) = first
+        .post(
+            "/api/matches",
+            &json!({"game": "mad", "time_control": clock,
+                    "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    second
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
+    let mut a = first.connect(&id, None).await;
+    let mut b = second.connect(&id, None).await;
+    a.live().await;
+    b.live().await;
+    (id, a, b)
+}
+
+fn listed(list: &Value) -> Vec<String> {
+    list["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_player_who_leaves_a_clocked_match_resigns_and_empty_tables_leave_the_lobby() {
+    let app = short_abandon().await;
+    let (clocked, mut alice, bob) = table(
+        &app,
+        ["Alice", "Bob"],
+        json!({"kind": "per_move", "seconds": 60}),
+    )
+    .await;
+    let (postal, carol, dan) = table(&app, ["Carol", "Dan"], json!({"kind": "none"})).await;
+    let (_, live) = app.get("/api/matches?status=live").await;
+    let mut ids = listed(&live);
+    ids.sort();
+    let mut both = vec![clocked.clone(), postal.clone()];
+    both.sort();
+    assert_eq!(ids, both);
+
+    drop(bob);
+    drop(carol);
+    drop(dan);
+    let end = alice.until(|m| m["status"] == "finished").await;
+    assert_eq!(end["outcome"]["kind"], "resign");
+    assert_eq!(end["outcome"]["ranks"], json!([1, 2]));
+    let (_, record) = app.get(&format!("/api/matches/{clocked}/record")).await;
+    let record: plateau_engine::Record = serde_json::from_value(record).unwrap();
+    assert_eq!(record.endings[0].ending, Ending::Resign(Seat(1)));
+
+    // The correspondence match waits for its players, but nobody sits at it: not listed.
+    assert_eq!(app.summary(&postal).await["status"], "live");
+    let (_, live) = app.get("/api/matches?status=live").await;
+    assert!(listed(&live).is_empty(), "{live}");
+    app.shutdown().await;
+}
+
+/// Bataille Navale: the one person leaves; resigned by the game's rule (the seat is out), the
+/// bots play on to the end.
+#[tokio::test]
+async fn an_abandoned_naval_table_ends() {
+    let app = short_abandon().await;
+    let mut alice = Agent::guest(app.addr, "Alice").await;
+    let bot = json!({"kind": "bot", "bot": "random"});
+    let (_, created) = alice
+        .post(
+            "/api/matches",
+            &json!({"game": "naval", "config": {"max_rounds": 5, "placement_moves": 1},
+                    "time_control": {"kind": "game"}, "seats": [{"kind": "human"}, bot, bot, bot]}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut me = alice.connect(&id, None).await;
+    me.live().await;
+    drop(me);
+    let summary = app.wait_finished(&id).await;
+    assert_eq!(summary["outcome"]["ranks"].as_array().unwrap().len(), 4);
+    let (_, record) = app.get(&format!("/api/matches/{id}/record")).await;
+    let record: plateau_engine::Record = serde_json::from_value(record).unwrap();
+    assert!(
+        record
+            .endings
+            .iter()
+            .any(|e| e.ending == Ending::Resign(Seat(0))),
+        "{:?}",
+        record.endings
+    );
+    app.shutdown().await;
+}

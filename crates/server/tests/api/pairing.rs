@@ -1,0 +1,131 @@
+//! Quick pairing and the lobby's socket (docs/protocol.md section 7.6).
+
+use serde_json::{Value, json};
+
+use crate::common::{Agent, Client, spawn_app};
+
+fn seek(game: &str, seats: u8, clock: Value, bots_after: Option<u32>) -> Value {
+    json!({"type": "seek", "game": game, "seats": seats, "time_control": clock, "rated": true,
+           "bots_after_seconds": bots_after, "bot": "random"})
+}
+
+async fn lobby(agent: &Agent) -> Client {
+    let mut ws = agent.ws("/api/lobby/ws").await;
+    let first = ws.until(|m| m["type"] == "lobby").await;
+    assert!(
+        first["online"].is_u64() && first["playing"].is_u64(),
+        "{first}"
+    );
+    ws
+}
+
+#[tokio::test]
+async fn two_seekers_are_paired_into_a_rated_match_and_told_their_turn() {
+    let app = spawn_app().await;
+    let alice = Agent::guest(app.addr, "Alice").await;
+    let bob = Agent::guest(app.addr, "Bob").await;
+    let mut a = lobby(&alice).await;
+    let mut b = lobby(&bob).await;
+    let mut nobody = lobby(&Agent::new(app.addr)).await;
+    let none = json!({"kind": "none"});
+    nobody.send(seek("mad", 2, none.clone(), None)).await;
+    assert_eq!(nobody.error().await["code"], "auth/required");
+
+    a.send(seek("mad", 2, none.clone(), None)).await;
+    assert_eq!(
+        a.until(|m| m["type"] == "seeking" || m["type"] == "error")
+            .await["type"],
+        "seeking"
+    );
+    a.send(seek("mad", 2, none.clone(), None)).await;
+    assert_eq!(a.error().await["code"], "seek/duplicate");
+    // The lobby shows the waiting seeker.
+    b.until(|m| m["type"] == "lobby" && m["pools"][0]["waiting"] == 1)
+        .await;
+    for (bad, code) in [
+        (seek("chess", 2, none.clone(), None), "game/unknown"),
+        (seek("mad", 3, none.clone(), None), "config/invalid"),
+        (
+            seek("mad", 2, json!({"kind": "game"}), None),
+            "time_control/invalid",
+        ),
+        (
+            seek("moonleap", 2, none.clone(), Some(0)),
+            "request/malformed",
+        ),
+    ] {
+        b.send(bad).await;
+        assert_eq!(b.error().await["code"], code);
+    }
+
+    b.send(seek("mad", 2, none.clone(), None)).await;
+    let pa = a.until(|m| m["type"] == "paired").await;
+    let pb = b.until(|m| m["type"] == "paired").await;
+    assert_eq!(pa["id"], pb["id"]);
+    let mut seats = [pa["seat"].as_u64().unwrap(), pb["seat"].as_u64().unwrap()];
+    seats.sort_unstable();
+    assert_eq!(seats, [0, 1]);
+    let id = pa["id"].as_str().unwrap().to_owned();
+    assert_eq!(pa["url"], format!("/m/{id}"));
+    let summary = app.summary(&id).await;
+    assert_eq!(summary["rated"], true);
+    assert_eq!(summary["status"], "open", "it starts once both opened it");
+
+    // Both open it; the one to move is told on its lobby socket (a correspondence match).
+    let mut ma = alice.connect(&id, pa["token"].as_str()).await;
+    let _mb = bob.connect(&id, pb["token"].as_str()).await;
+    ma.live().await;
+    let first = if pa["seat"] == 0 { &mut a } else { &mut b };
+    let turn = first.until(|m| m["type"] == "turn").await;
+    assert_eq!(
+        (turn["id"].as_str(), turn["game"].as_str()),
+        (Some(id.as_str()), Some("mad"))
+    );
+    let (_, mine) = if pa["seat"] == 0 { alice } else { bob }
+        .get("/api/me/games")
+        .await;
+    assert_eq!(mine["waiting"][0]["id"], id);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn bots_fill_a_table_after_the_wait_and_leaving_is_instant() {
+    let app = spawn_app().await;
+    let alice = Agent::guest(app.addr, "Alice").await;
+    let carol = Agent::guest(app.addr, "Carol").await;
+    let mut a = lobby(&alice).await;
+    let mut c = lobby(&carol).await;
+    // Carol seeks a four-seat Bataille Navale table, then leaves the pool.
+    c.send(seek("naval", 4, json!({"kind": "game"}), None))
+        .await;
+    c.until(|m| m["type"] == "seeking").await;
+    c.send(json!({"type": "cancel"})).await;
+    c.until(|m| m["type"] == "cancelled").await;
+    a.until(|m| m["type"] == "lobby" && m["pools"] == json!([]))
+        .await;
+
+    // Alice seeks a four-seat Moon Leap table with bots after 1 s: three bots join her.
+    a.send(seek("moonleap", 4, json!({"kind": "none"}), Some(1)))
+        .await;
+    let paired = a.until(|m| m["type"] == "paired").await;
+    let id = paired["id"].as_str().unwrap();
+    let summary = app.summary(id).await;
+    let kinds: Vec<&str> = summary["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "bot").count(), 3);
+    assert_eq!(kinds.len(), 4);
+    let mine = &summary["seats"][paired["seat"].as_u64().unwrap() as usize];
+    assert_eq!(mine["player"]["name"], "Alice");
+    // Closing the lobby socket leaves the pool too.
+    c.send(seek("naval", 4, json!({"kind": "game"}), None))
+        .await;
+    c.until(|m| m["type"] == "seeking").await;
+    drop(c);
+    a.until(|m| m["type"] == "lobby" && m["pools"] == json!([]))
+        .await;
+    app.shutdown().await;
+}

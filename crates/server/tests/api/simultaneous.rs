@@ -1,0 +1,63 @@
+//! Versions at a simultaneous node (docs/protocol.md section 4.2): each seat's own, so another
+//! seat's placement never makes an action stale, while a repeated action still is.
+
+use serde_json::json;
+
+use crate::common::spawn_app;
+
+#[tokio::test]
+async fn another_seats_placement_never_makes_an_action_stale() {
+    let app = spawn_app().await;
+    let human = json!({"kind": "human"});
+    let created = app
+        .create(json!({"game": "naval", "config": {"placement_moves": 4},
+                       "seats": [human, human, human, human]}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
+    for _ in 1..4 {
+        let (status, joined) = app
+            .post(&format!("/api/matches/{id}/join"), &json!({}))
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        tokens.push(joined["token"].as_str().unwrap().to_owned());
+    }
+    let mut clients = Vec::new();
+    for t in &tokens {
+        clients.push(app.connect(&id, Some(t)).await);
+    }
+    let mut placing = Vec::new();
+    for c in &mut clients {
+        placing.push(
+            c.until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
+                .await,
+        );
+    }
+    let version = placing[0]["version"].as_u64().unwrap();
+    let first_move = |i: usize| -> String {
+        placing[i]["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .find(|a| *a != "ready")
+            .unwrap()
+            .to_owned()
+    };
+    // Seat 1 moves a piece; seat 2, still on the old version, moves one too: accepted.
+    let (a, b) = (first_move(1), first_move(2));
+    clients[1].act(version, &a).await;
+    clients[1]
+        .until(|m| m["type"] == "state" && m["version"] == version + 1)
+        .await;
+    clients[2].act(version, &b).await;
+    let after = clients[2]
+        .until(|m| m["type"] == "error" || (m["type"] == "state" && m["version"] == version + 2))
+        .await;
+    assert_eq!(after["type"], "state", "{after}");
+    // Seat 1 sends its move again on the old version: that is a repeat, refused as stale.
+    clients[1].act(version, &a).await;
+    assert_eq!(clients[1].error().await["code"], "action/stale");
+    assert_eq!(app.summary(&id).await["version"], version + 2);
+    app.shutdown().await;
+}
