@@ -1,7 +1,7 @@
 // The lobby's "Advanced" fold (web/index.html #advanced): the full match form, every seat human or
 // bot, the rule options of the game's config and any clock (docs/protocol.md section 3.2).
 
-import { api, el } from './api.js';
+import { el } from './api.js';
 import { t } from './i18n.js';
 import { seatLabel, botName } from './seats.js';
 
