@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use plateau_server::limits::Limits;
 use plateau_server::{Options, ServeConfig};
 
 use crate::common::CliResult;
@@ -29,6 +30,50 @@ pub struct Args {
     /// resigning by the game's rule.
     #[arg(long, default_value_t = 90)]
     abandon_seconds: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The limits of docs/protocol.md section 6; each left out keeps its default.
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Open connections (WebSockets included) from one address [default: 64].
+    #[arg(long)]
+    max_connections_per_address: Option<usize>,
+    /// Open connections in all [default: 4000].
+    #[arg(long)]
+    max_connections: Option<usize>,
+    /// Seconds a connection has to send a request's headers [default: 10].
+    #[arg(long)]
+    header_timeout_seconds: Option<u64>,
+    /// Seconds a silent WebSocket stays open [default: 60].
+    #[arg(long)]
+    socket_idle_seconds: Option<u64>,
+    /// Messages a WebSocket may send per second, after a burst of four times as many
+    /// [default: 10].
+    #[arg(long)]
+    messages_per_second: Option<f64>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        let d = Limits::default();
+        let rate = self.messages_per_second.unwrap_or(d.messages_per_second);
+        Limits {
+            connections_per_address: self
+                .max_connections_per_address
+                .unwrap_or(d.connections_per_address),
+            connections: self.max_connections.unwrap_or(d.connections),
+            header_timeout: self
+                .header_timeout_seconds
+                .map_or(d.header_timeout, Duration::from_secs),
+            socket_idle: self
+                .socket_idle_seconds
+                .map_or(d.socket_idle, Duration::from_secs),
+            messages_per_second: rate,
+            message_burst: rate * 4.0,
+        }
+    }
 }
 
 /// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`).
@@ -46,6 +91,7 @@ pub fn run(args: Args) -> CliResult {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
             test_seeds: args.test_seeds,
             abandon_after: Duration::from_secs(args.abandon_seconds),
+            limits: args.limits.limits(),
             ..Options::default()
         },
     };

@@ -1,7 +1,7 @@
-//! Match clocks (issue 3 point 6): none, a per-move deadline, Fischer, or the game's own clock. Pure bookkeeping on
-//! milliseconds since the match started, so the same code runs live and when a match is rebuilt from
-//! its log (each entry's `at_ms` replays the clock exactly; time the server was down counts for the
-//! seat whose clock was running).
+//! Match clocks (docs/protocol.md section 4.1): none, a per-move deadline, Fischer, or the game's own
+//! clock. Pure bookkeeping on match time (milliseconds the match has run while the service ran),
+//! so the same code runs live and when a match is rebuilt from its log: each entry's `at_ms`
+//! replays the clock exactly, and time the server was down counts for no seat.
 
 use plateau_engine::Seat;
 use serde::Serialize;

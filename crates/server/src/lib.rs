@@ -16,8 +16,10 @@ pub mod auth;
 pub mod catalogue;
 pub mod clock;
 pub mod http;
+pub mod limits;
 pub mod lobby;
 pub mod model;
+pub mod net;
 pub mod pairing;
 pub mod players;
 pub mod presence;
@@ -48,7 +50,7 @@ pub struct ServeConfig {
     /// Database URL: `sqlite://path/to/file.sqlite` (or a bare path). `postgres://` is refused
     /// for now.
     pub database: String,
-    /// Bot pacing and budget.
+    /// Bot pacing and budget, test seeds, abandonment, limits.
     pub options: Options,
 }
 
@@ -84,7 +86,7 @@ pub fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
 
 /// Serves `state` on `listener` until `signal` completes, then shuts down gracefully: stops
 /// accepting, closes every WebSocket with code 1001, lets each match finish the commit in
-/// progress, and closes the store.
+/// progress, and closes the store. The front door keeps the lobby's `Options::limits`.
 ///
 /// # Errors
 /// I/O errors of the server.
@@ -94,15 +96,20 @@ pub async fn serve(
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let lobby = state.lobby.clone();
+    let limits = lobby.options().limits;
     let stopping = lobby.clone();
-    let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
-    let result = axum::serve(listener, service)
-        .with_graceful_shutdown(async move {
+    let result = net::serve(
+        listener,
+        app(state),
+        limits,
+        async move {
             signal.await;
             tracing::info!("shutting down");
             stopping.begin_shutdown();
-        })
-        .await;
+        },
+        std::time::Duration::from_secs(10),
+    )
+    .await;
     lobby.shutdown().await;
     result
 }
@@ -115,6 +122,7 @@ pub async fn serve(
 pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let store = open_store(&config.database)?;
     let lobby = Lobby::start(store, Catalogue::standard(), config.options).await?;
+    net::raise_open_files();
     let listener = TcpListener::bind(config.addr).await?;
     tracing::info!(addr = %listener.local_addr()?, database = %config.database, "plateau serve listening");
     serve(listener, AppState::new(lobby), shutdown_signal()).await?;

@@ -341,6 +341,10 @@ codes! {
     MsgUnknown = "msg/unknown", BAD_REQUEST;
     /// A frame over 16 KiB.
     MsgTooLarge = "msg/too_large", PAYLOAD_TOO_LARGE;
+    /// Too many connections from one address, or in all.
+    LimitConnections = "limit/connections", TOO_MANY_REQUESTS;
+    /// Too many messages on one socket.
+    LimitMessages = "limit/messages", TOO_MANY_REQUESTS;
     /// Something failed inside the server (details only in its log).
     Internal = "server/internal", INTERNAL_SERVER_ERROR;
     /// The server is stopping.

@@ -11,6 +11,7 @@ use plateau_engine::Seat;
 use tokio::sync::mpsc;
 
 use crate::actor::{OfferKind, Outgoing};
+use crate::limits::Limits;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
 use crate::players::Player;
@@ -22,6 +23,71 @@ pub const MAX_FRAME: usize = 1024 * 1024;
 
 /// Messages a connection's queue holds before the connection is dropped as too slow.
 const QUEUE: usize = 64;
+
+/// A write the client does not take within this time (it reads nothing) ends the connection.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Sends one message, giving up after `SEND_TIMEOUT`; false if it did not go out.
+async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// The WebSocket settings of every socket: frames and messages up to `MAX_FRAME`, and small
+/// buffers (a few KiB grow as a message needs; an idle socket holds little).
+pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
+    upgrade
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+}
+
+/// A token bucket for one socket's messages (`Limits::messages_per_second` after a burst of
+/// `Limits::message_burst`).
+pub struct Rate {
+    tokens: f64,
+    burst: f64,
+    per_second: f64,
+    at: tokio::time::Instant,
+}
+
+impl Rate {
+    /// A full bucket for `limits`.
+    #[must_use]
+    pub fn new(limits: &Limits) -> Rate {
+        Rate {
+            tokens: limits.message_burst,
+            burst: limits.message_burst,
+            per_second: limits.messages_per_second,
+            at: tokio::time::Instant::now(),
+        }
+    }
+
+    /// Takes one message's token.
+    ///
+    /// # Errors
+    /// `limit/messages` when the bucket is empty (the message is then not read).
+    pub fn take(&mut self) -> Result<(), ApiError> {
+        let now = tokio::time::Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.at = now;
+        if self.tokens < 1.0 {
+            return Err(ApiError::new(
+                Code::LimitMessages,
+                format!(
+                    "more than {} messages a second: this one was not read",
+                    self.per_second
+                ),
+            ));
+        }
+        self.tokens -= 1.0;
+        Ok(())
+    }
+}
 
 /// A client message (docs/protocol.md section 4.2).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -163,8 +229,9 @@ pub async fn session<S, R, E>(
     if let Some(p) = &player {
         lobby.presence().socket_opened(p.id);
     }
-    // Answers to this connection's own messages, in order with the actor's broadcasts.
-    let (reply_tx, mut reply_rx) = mpsc::channel::<String>(QUEUE);
+    // Answers to this connection's own messages, in order with the actor's broadcasts; `Err` is
+    // a close code and reason the reader decided on.
+    let (reply_tx, mut reply_rx) = mpsc::channel::<Result<String, (u16, &'static str)>>(QUEUE);
     let mut shutdown = lobby.shutdown_signal();
     let mut writer_shutdown = lobby.shutdown_signal();
     let stopping = lobby.shutdown_signal();
@@ -174,41 +241,49 @@ pub async fn session<S, R, E>(
             tokio::select! {
                 msg = out_rx.recv() => match msg {
                     Some(Outgoing::Text(text)) => {
-                        if sink.send(Message::Text(text)).await.is_err() {
+                        if !send_within(&mut sink, Message::Text(text)).await {
                             break None;
                         }
                     }
                     // The actor dropped us: shutting down, or we were too slow.
-                    None if *stopping.borrow() => break Some(1001),
-                    None => break Some(1013),
+                    None if *stopping.borrow() => break Some((1001, "server shutting down")),
+                    None => break Some((1013, "reconnect to resume")),
                 },
                 reply = reply_rx.recv() => match reply {
-                    Some(text) => {
-                        if sink.send(Message::Text(text.into())).await.is_err() {
+                    Some(Ok(text)) => {
+                        if !send_within(&mut sink, Message::Text(text.into())).await {
                             break None;
                         }
                     }
+                    Some(Err(closing)) => break Some(closing),
                     // The reader ended: the client left, or the service is stopping.
-                    None if *stopping.borrow() => break Some(1001),
+                    None if *stopping.borrow() => break Some((1001, "server shutting down")),
                     None => break None,
                 },
-                () = stopped(&mut writer_shutdown) => break Some(1001),
+                () = stopped(&mut writer_shutdown) => break Some((1001, "server shutting down")),
             }
         };
-        if let Some(code) = close_with {
-            let reason = if code == 1001 {
-                "server shutting down"
-            } else {
-                "reconnect to resume"
-            };
-            let _ = sink.send(close(code, reason)).await;
+        if let Some((code, reason)) = close_with {
+            send_within(&mut sink, close(code, reason)).await;
         }
-        let _ = sink.close().await;
+        let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
     });
+    let mut writer = writer;
+    let limits = lobby.options().limits;
+    let mut rate = Rate::new(&limits);
     loop {
         let frame = tokio::select! {
-            frame = stream.next() => frame,
+            frame = tokio::time::timeout(limits.socket_idle, stream.next()) => match frame {
+                Ok(frame) => frame,
+                Err(_) => {
+                    let _ = reply_tx.send(Err((4001, "idle: no message for a while"))).await;
+                    break;
+                }
+            },
             () = stopped(&mut shutdown) => break,
+            // The writer gave up (the client reads nothing, or left): so does the reader, and
+            // the socket closes.
+            _ = &mut writer => break,
         };
         let text = match frame {
             Some(Ok(Message::Text(t))) => t,
@@ -221,7 +296,7 @@ pub async fn session<S, R, E>(
                         "binary frames are not read; send JSON text",
                     )
                 };
-                if reply_tx.send(e.to_ws_json()).await.is_err() {
+                if reply_tx.send(Ok(e.to_ws_json())).await.is_err() {
                     break;
                 }
                 continue;
@@ -229,19 +304,23 @@ pub async fn session<S, R, E>(
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
             Some(Ok(Message::Close(_)) | Err(_)) | None => break,
         };
-        let reply = if text.len() > MAX_MESSAGE {
+        let reply = if let Err(e) = rate.take() {
+            Some(e.to_ws_json())
+        } else if text.len() > MAX_MESSAGE {
             Some(too_large(text.len()).to_ws_json())
         } else {
             handle(&lobby, &id, conn, seat, text.as_str()).await
         };
         if let Some(reply) = reply
-            && reply_tx.send(reply).await.is_err()
+            && reply_tx.send(Ok(reply)).await.is_err()
         {
             break;
         }
     }
     drop(reply_tx);
-    let _ = writer.await;
+    if !writer.is_finished() {
+        let _ = writer.await;
+    }
     lobby.unsubscribe(&id, conn).await;
     if let Some(p) = &player {
         lobby.presence().socket_closed(p.id);

@@ -35,6 +35,9 @@ use crate::store::{ChatLine, Entry, LogEntry, Store, StoredMatch};
 /// How long the actor of a finished match with no viewer stays in memory.
 const FINISHED_IDLE: Duration = Duration::from_secs(60);
 
+/// How often a match whose last write failed reads itself back from the store.
+const RECOVER_EVERY: Duration = Duration::from_secs(2);
+
 /// Settings every match actor shares.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -51,6 +54,8 @@ pub struct Options {
     /// In a live match with a clock, a human seat with no open socket for this long resigns by
     /// the game's rule (docs/protocol.md section 7.4).
     pub abandon_after: Duration,
+    /// What a stranger may make the server hold.
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for Options {
@@ -60,6 +65,7 @@ impl Default for Options {
             bot_budget: Duration::from_secs(5),
             test_seeds: false,
             abandon_after: Duration::from_secs(90),
+            limits: crate::limits::Limits::default(),
         }
     }
 }
@@ -241,7 +247,11 @@ pub(crate) struct MatchActor {
     seed: Seed,
     seed_hash: String,
     status: Status,
-    started_at: Option<i64>,
+    /// Match time (ms) at `resumed`: the last log entry's when the actor was rebuilt, 0 when the
+    /// match started. Match time runs only while the actor runs, so time the server was down
+    /// counts against no clock.
+    time_base: u64,
+    resumed: Instant,
     rematch: Option<String>,
     state: Box<dyn DynGame>,
     rng: ChaCha20Rng,
@@ -350,7 +360,8 @@ impl MatchActor {
             seed_hash: m.seed.hash_hex(),
             seed: m.seed,
             status,
-            started_at: m.started_at,
+            time_base: log.last().map_or(0, |p: &Played| p.entry.at_ms),
+            resumed: Instant::now(),
             rematch: m.rematch,
             state,
             rng,
@@ -383,6 +394,7 @@ impl MatchActor {
             self.subs.retain(|s| !s.out.is_closed());
             let idle = (self.status == Status::Finished && self.subs.is_empty())
                 .then(|| Instant::now() + FINISHED_IDLE);
+            let retry = self.broken.then(|| Instant::now() + RECOVER_EVERY);
             tokio::select! {
                 () = sleep_until(idle) => {
                     // Commands already queued are still answered; later senders find the channel
@@ -407,6 +419,7 @@ impl MatchActor {
                 },
                 () = sleep_until(deadline) => self.on_clock().await,
                 () = sleep_until(abandon) => self.on_abandon().await,
+                () = sleep_until(retry) => self.recover().await,
                 Some(bot) = self.bot_rx.recv() => self.on_bot(bot).await,
             }
         }
@@ -414,6 +427,7 @@ impl MatchActor {
     }
 
     async fn handle(&mut self, command: Command) {
+        self.recover().await;
         match command {
             Command::Subscribe {
                 conn,

@@ -12,9 +12,12 @@ use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::{Entry, Finish, LogEntry};
 
 impl MatchActor {
+    /// Match time now, in ms: time the match has run while the service ran (the clocks' time).
     pub(super) fn now_ms(&self) -> u64 {
-        self.started_at
-            .map_or(0, |start| (unix_ms() - start).max(0) as u64)
+        if self.status == Status::Open {
+            return 0;
+        }
+        self.time_base + self.resumed.elapsed().as_millis() as u64
     }
 
     pub(super) fn deadline(&self) -> Option<Instant> {
@@ -107,6 +110,47 @@ impl MatchActor {
         self.end(Ending::Resign(seat)).await
     }
 
+    /// After a failed write the match stops changing (`broken`): what the store holds is then
+    /// the truth, and it may or may not hold the failed entry. This reads the match back and
+    /// replays it; once the store answers again, play goes on from what it stored. Called before
+    /// each command and every `RECOVER_EVERY` while broken, so a match recovers by itself when
+    /// the disk has room again.
+    pub(super) async fn recover(&mut self) {
+        if !self.broken {
+            return;
+        }
+        let stored = match self.shared.store.get(&self.id, true).await {
+            Ok(Some(m)) => m,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::debug!(id = %self.id, error = %e, "store still unavailable");
+                return;
+            }
+        };
+        match MatchActor::rebuild(self.shared.clone(), stored) {
+            Ok(fresh) => {
+                self.state = fresh.state;
+                self.rng = fresh.rng;
+                self.log = fresh.log;
+                self.clocks = fresh.clocks;
+                self.status = fresh.status;
+                self.time_base = fresh.time_base;
+                self.resumed = fresh.resumed;
+                self.token_hashes = fresh.token_hashes;
+                self.players = fresh.players;
+                self.opened = fresh.opened;
+                self.rematch = fresh.rematch;
+                self.chat = fresh.chat;
+                self.bot_pending = None;
+                self.broken = false;
+                tracing::info!(id = %self.id, version = self.version(), "match recovered from the store");
+                self.advance().await;
+                self.broadcast();
+            }
+            Err(e) => tracing::error!(id = %self.id, error = %e, "stored match does not replay"),
+        }
+    }
+
     fn check_can_change(&self) -> Result<(), ApiError> {
         if self.shutting_down {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
@@ -114,7 +158,7 @@ impl MatchActor {
         if self.broken {
             return Err(ApiError::new(
                 Code::Internal,
-                "this match cannot be stored now; try again after a restart",
+                "this match cannot be stored now; try again in a moment",
             ));
         }
         match self.status {

@@ -150,15 +150,16 @@ impl MatchActor {
             .map_err(|e| ApiError::internal(format!("match {}: {e}", self.id)))?;
         self.opened[i] = true;
         if start.is_some() {
-            self.start(start);
+            self.start();
         }
         Ok(())
     }
 
-    /// The match goes live at `start` (unix ms): its clocks start with the seats to act.
-    fn start(&mut self, start: Option<i64>) {
+    /// The match goes live: match time and the clocks start, with the seats to act.
+    fn start(&mut self) {
         self.status = Status::Live;
-        self.started_at = start;
+        self.time_base = 0;
+        self.resumed = Instant::now();
         self.clocks
             .update(0, None, &seats_to_act(self.state.to_act()), |s| {
                 self.state.rule_clock_seconds(s)

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use axum::Extension;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{State, WebSocketUpgrade};
@@ -16,9 +17,10 @@ use tokio::time::Instant;
 use super::AppState;
 use crate::auth::Session;
 use crate::model::{ApiError, Code};
+use crate::net::ConnSlot;
 use crate::pairing::SeekRequest;
 use crate::players::Player;
-use crate::ws::{MAX_FRAME, MAX_MESSAGE};
+use crate::ws::MAX_MESSAGE;
 
 /// The shortest time between two `lobby` messages to one connection.
 const COUNTS_EVERY: Duration = Duration::from_secs(1);
@@ -26,13 +28,14 @@ const COUNTS_EVERY: Duration = Duration::from_secs(1);
 pub(super) async fn websocket(
     State(app): State<AppState>,
     session: Session,
+    slot: Option<Extension<ConnSlot>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     match upgrade {
-        Ok(upgrade) => upgrade
-            .max_message_size(MAX_FRAME)
-            .max_frame_size(MAX_FRAME)
-            .on_upgrade(move |socket| run(app, session.player, socket)),
+        Ok(upgrade) => crate::ws::sized(upgrade).on_upgrade(move |socket| async move {
+            let _slot = slot;
+            run(app, session.player, socket).await;
+        }),
         Err(e) => ApiError::new(
             Code::RequestUpgradeRequired,
             format!(

@@ -1,12 +1,12 @@
 //! The match routes (docs/protocol.md section 3): games, creating, joining, listing, one match, its
 //! record, replay and chat, and the WebSocket.
 
-use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Query, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use axum_extra::extract::cookie::CookieJar;
 use futures_util::StreamExt;
 use plateau_engine::{Actor, Ending, Record, RecordStep, RecordedAction, Seat, Viewer};
@@ -17,8 +17,9 @@ use super::{AppState, JsonBody, MatchId, bad_query};
 use crate::auth::{Session, player_or_guest};
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
+use crate::net::ConnSlot;
 use crate::store::{ChatLine, Entry, Room, StoredMatch};
-use crate::ws::{self, MAX_FRAME};
+use crate::ws;
 
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
 pub const LEVELS: [&str; 3] = ["beginner", "club", "expert"];
@@ -340,6 +341,7 @@ pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
     session: Session,
+    slot: Option<Extension<ConnSlot>>,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
@@ -361,11 +363,10 @@ pub(super) async fn websocket(
         }
     };
     let lobby = app.lobby.clone();
-    upgrade
-        .max_message_size(MAX_FRAME)
-        .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| {
-            let (sink, stream) = socket.split();
-            ws::session(lobby, id, q.token, session.player, sink, stream)
-        })
+    ws::sized(upgrade).on_upgrade(move |socket| async move {
+        // The connection's place under the caps lasts as long as the socket.
+        let _slot = slot;
+        let (sink, stream) = socket.split();
+        ws::session(lobby, id, q.token, session.player, sink, stream).await;
+    })
 }

@@ -67,6 +67,12 @@ pub fn test_options() -> Options {
         bot_budget: Duration::from_secs(2),
         test_seeds: true,
         abandon_after: Duration::from_secs(90),
+        // Test clients play as fast as they can.
+        limits: plateau_server::limits::Limits {
+            messages_per_second: 1e6,
+            message_burst: 1e6,
+            ..plateau_server::limits::Limits::default()
+        },
     }
 }
 

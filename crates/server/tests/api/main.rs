@@ -4,6 +4,9 @@
 mod abandon;
 mod chat;
 mod common;
+mod downtime;
+mod faults;
+mod limits;
 mod naval_resign;
 mod naval_secrecy;
 mod pairing;

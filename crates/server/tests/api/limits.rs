@@ -1,0 +1,120 @@
+//! The front door's limits (docs/protocol.md section 6): connections per address and in all,
+//! request headers in time, silent sockets, message floods. Each is met with a coded refusal.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use plateau_server::limits::Limits;
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+use crate::common::{TestApp, spawn_app_with, temp_db, test_options};
+
+async fn app_with(limits: Limits) -> TestApp {
+    spawn_app_with(
+        temp_db(),
+        plateau_server::Options {
+            limits,
+            ..test_options()
+        },
+    )
+    .await
+}
+
+/// A TCP connection to `addr` from the local address `from`.
+async fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(addr).await.unwrap()
+}
+
+/// Reads until the server closes the connection (at most 20 s); returns what it sent.
+async fn until_closed(stream: &mut TcpStream) -> String {
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut out))
+        .await
+        .expect("the server closes the connection")
+        .unwrap();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test]
+async fn silent_and_half_sent_connections_close_and_caps_refuse_the_rest() {
+    let app = app_with(Limits {
+        connections_per_address: 4,
+        header_timeout: Duration::from_secs(1),
+        ..test_options().limits
+    })
+    .await;
+    // Four connections from one address: three silent, one with half its headers.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect_from("127.0.0.1", app.addr).await);
+    }
+    let mut half = connect_from("127.0.0.1", app.addr).await;
+    half.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    // The fifth from that address is refused at once, with a code.
+    let mut fifth = connect_from("127.0.0.1", app.addr).await;
+    let refused = until_closed(&mut fifth).await;
+    assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+    assert!(refused.contains("limit/connections"), "{refused}");
+    // Another address is not locked out meanwhile.
+    let mut other = connect_from("127.0.0.2", app.addr).await;
+    other
+        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    assert!(until_closed(&mut other).await.starts_with("HTTP/1.1 200"));
+    // The header timeout closes the silent and the half-sent ones; then the address may connect.
+    for stream in held.iter_mut().chain([&mut half]) {
+        until_closed(stream).await;
+    }
+    let (status, _) = app.get("/health").await;
+    assert_eq!(status, 200);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn silent_sockets_close_and_message_floods_are_refused() {
+    let app = app_with(Limits {
+        socket_idle: Duration::from_secs(1),
+        messages_per_second: 2.0,
+        message_burst: 3.0,
+        ..test_options().limits
+    })
+    .await;
+    let created = app
+        .create(json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let mut flood = app.connect(id, None).await;
+    flood.state().await;
+    // Twenty at once: the burst of three is answered, most of the rest refused (sending all twenty
+    // within the refill of 2 a second would take over 8 s).
+    for _ in 0..20 {
+        flood.send(json!({"type": "ping"})).await;
+    }
+    let mut answers = Vec::new();
+    for _ in 0..20 {
+        let m = flood
+            .until(|m| m["type"] == "pong" || m["type"] == "error")
+            .await;
+        answers.push(m);
+    }
+    let pongs = answers.iter().filter(|m| m["type"] == "pong").count();
+    assert!((3..20).contains(&pongs), "{answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|m| m["type"] == "pong" || m["code"] == "limit/messages")
+    );
+    // Then nothing: the idle socket is closed with 4001.
+    let mut idle = app.connect(id, None).await;
+    idle.state().await;
+    while idle.next().await.is_some() {}
+    assert_eq!(idle.closed, Some(4001));
+    app.shutdown().await;
+}
