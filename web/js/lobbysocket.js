@@ -13,12 +13,18 @@ export function connectLobby(handlers) {
   let delay = 500;
   let timer = null;
   let waiters = [];
+  let pingTimer = null;
   const open = () => {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
     socket = ws;
     ws.addEventListener('open', () => {
       delay = 500;
+      // The server closes a silent socket (docs/protocol.md section 6): a ping every 20 seconds.
+      clearInterval(pingTimer);
+      pingTimer = setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping' }));
+      }, 20000);
       handlers.status?.(true);
       for (const resolve of waiters) resolve();
       waiters = [];
@@ -34,6 +40,7 @@ export function connectLobby(handlers) {
     });
     ws.addEventListener('close', () => {
       if (socket !== ws) return;
+      clearInterval(pingTimer);
       socket = null;
       handlers.status?.(false);
       timer = setTimeout(open, delay);
