@@ -53,6 +53,28 @@ struct LimitArgs {
     /// [default: 10].
     #[arg(long)]
     messages_per_second: Option<f64>,
+    /// Minutes an open match may wait for its players before it is removed [default: 120].
+    #[arg(long)]
+    open_match_minutes: Option<u64>,
+    /// Seconds a match nobody watches, in which nothing runs by itself, stays in memory
+    /// [default: 60].
+    #[arg(long)]
+    idle_unload_seconds: Option<u64>,
+    /// Matches one address may create per minute [default: 20].
+    #[arg(long)]
+    matches_per_minute: Option<usize>,
+    /// Open matches (not started) one address may hold [default: 10].
+    #[arg(long)]
+    open_matches_per_address: Option<usize>,
+    /// Live matches of bots alone one address may have started [default: 2].
+    #[arg(long)]
+    bot_matches_per_address: Option<usize>,
+    /// New players (guests) one address may make per minute [default: 20].
+    #[arg(long)]
+    guests_per_minute: Option<usize>,
+    /// Sign-in attempts per minute from one address, and for one name [default: 10].
+    #[arg(long)]
+    sign_ins_per_minute: Option<usize>,
 }
 
 impl LimitArgs {
@@ -72,6 +94,17 @@ impl LimitArgs {
                 .map_or(d.socket_idle, Duration::from_secs),
             messages_per_second: rate,
             message_burst: rate * 4.0,
+            open_expiry: self
+                .open_match_minutes
+                .map_or(d.open_expiry, |m| Duration::from_secs(m * 60)),
+            idle_unload: self
+                .idle_unload_seconds
+                .map_or(d.idle_unload, Duration::from_secs),
+            matches_per_minute: self.matches_per_minute.unwrap_or(d.matches_per_minute),
+            open_matches: self.open_matches_per_address.unwrap_or(d.open_matches),
+            bot_matches: self.bot_matches_per_address.unwrap_or(d.bot_matches),
+            guests_per_minute: self.guests_per_minute.unwrap_or(d.guests_per_minute),
+            sign_ins_per_minute: self.sign_ins_per_minute.unwrap_or(d.sign_ins_per_minute),
         }
     }
 }

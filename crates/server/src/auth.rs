@@ -2,11 +2,6 @@
 //! refusal of cross-site requests, the sign-in rate limit and the security headers of every
 //! response (docs/protocol.md section 7).
 
-use std::collections::{HashMap, VecDeque};
-use std::net::IpAddr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
-
 use axum::extract::{FromRequestParts, Request};
 use axum::http::header::{CONTENT_SECURITY_POLICY, HOST, ORIGIN, REFERRER_POLICY};
 use axum::http::request::Parts;
@@ -146,15 +141,31 @@ pub async fn new_session(
 /// `server/internal` if the store fails.
 pub async fn player_or_guest(
     app: &AppState,
+    addr: Option<std::net::IpAddr>,
     session: &Session,
     jar: CookieJar,
 ) -> Result<(Player, CookieJar), ApiError> {
     if let Some(p) = &session.player {
         return Ok((p.clone(), jar));
     }
+    guest_allowed(app, addr)?;
     let guest = create_named(app, None, PlayerKind::Guest, None).await?;
     let jar = new_session(app, session, &guest, jar).await?;
     Ok((guest, jar))
+}
+
+/// Counts a new guest against `Limits::guests_per_minute` for `addr`.
+///
+/// # Errors
+/// `limit/players` past the limit.
+pub fn guest_allowed(app: &AppState, addr: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+    let Some(addr) = addr else { return Ok(()) };
+    app.per_minute.record(
+        &[format!("guest {addr}")],
+        app.lobby.options().limits.guests_per_minute,
+        Code::LimitPlayers,
+        "too many new players from your address: wait a minute",
+    )
 }
 
 /// Creates a player named `name` (or a generated guest name, retried if taken).
@@ -190,55 +201,4 @@ pub fn name_taken(name: &str) -> ApiError {
         Code::NameTaken,
         format!("the name {name:?} is taken (names are unique without regard to case)"),
     )
-}
-
-/// Sign-in attempts allowed per address and per name within `SIGN_IN_WINDOW`.
-pub const SIGN_IN_ATTEMPTS: usize = 10;
-/// The window of the sign-in rate limit.
-pub const SIGN_IN_WINDOW: Duration = Duration::from_secs(60);
-
-/// Counts sign-in attempts per client address and per name (the name's key), each within the
-/// last minute, so guessing is slow from one address and against one account.
-#[derive(Default)]
-pub struct SignInLimit {
-    tries: Mutex<HashMap<String, VecDeque<Instant>>>,
-}
-
-impl SignInLimit {
-    /// Records an attempt from `addr` for `name`.
-    ///
-    /// # Errors
-    /// `auth/rate_limited` when either has had `SIGN_IN_ATTEMPTS` in the window (the attempt is
-    /// then not counted, and not made).
-    pub fn attempt(&self, addr: Option<IpAddr>, name: &str) -> Result<(), ApiError> {
-        let now = Instant::now();
-        let mut tries = self.tries.lock().unwrap_or_else(|e| e.into_inner());
-        tries.retain(|_, t| {
-            while t
-                .front()
-                .is_some_and(|at| now.duration_since(*at) >= SIGN_IN_WINDOW)
-            {
-                t.pop_front();
-            }
-            !t.is_empty()
-        });
-        let keys = [
-            addr.map(|a| format!("addr {a}")),
-            Some(format!("name {}", crate::players::name_key(name))),
-        ];
-        if keys
-            .iter()
-            .flatten()
-            .any(|k| tries.get(k).is_some_and(|t| t.len() >= SIGN_IN_ATTEMPTS))
-        {
-            return Err(ApiError::new(
-                Code::AuthRateLimited,
-                "too many sign-in attempts: wait a minute",
-            ));
-        }
-        for k in keys.into_iter().flatten() {
-            tries.entry(k).or_default().push_back(now);
-        }
-        Ok(())
-    }
 }

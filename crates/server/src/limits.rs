@@ -2,7 +2,14 @@
 //! is met, and, for what lasts, an expiry (docs/protocol.md section 6). The defaults are what a
 //! public server runs with; `plateau serve` has a flag for each.
 
-use std::time::Duration;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+use crate::model::{ApiError, Code};
 
 /// The service's limits.
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +27,22 @@ pub struct Limits {
     pub messages_per_second: f64,
     /// See `messages_per_second`.
     pub message_burst: f64,
+    /// An open match nobody started within this time is removed.
+    pub open_expiry: Duration,
+    /// A match nobody watches and in which nothing runs by itself (finished, open, or a
+    /// correspondence match waiting for a person) leaves memory after this time; it is rebuilt
+    /// from the store when asked for.
+    pub idle_unload: Duration,
+    /// Matches one address may create per minute.
+    pub matches_per_minute: usize,
+    /// Open matches (not started yet) one address may hold.
+    pub open_matches: usize,
+    /// Live matches of bots alone one address may have started.
+    pub bot_matches: usize,
+    /// Guests (new players) one address may make per minute.
+    pub guests_per_minute: usize,
+    /// Sign-in attempts per minute from one address, and for one name.
+    pub sign_ins_per_minute: usize,
 }
 
 impl Default for Limits {
@@ -31,6 +54,64 @@ impl Default for Limits {
             socket_idle: Duration::from_secs(60),
             messages_per_second: 10.0,
             message_burst: 40.0,
+            open_expiry: Duration::from_secs(2 * 3600),
+            idle_unload: Duration::from_secs(60),
+            matches_per_minute: 20,
+            open_matches: 10,
+            bot_matches: 2,
+            guests_per_minute: 20,
+            sign_ins_per_minute: 10,
         }
+    }
+}
+
+/// How the store knows a client address without keeping it: the first 16 hex digits of its
+/// SHA-256 (enough to count one address's matches, not to read the address back).
+#[must_use]
+pub fn address_key(addr: IpAddr) -> String {
+    hex::encode(&Sha256::digest(addr.to_string().as_bytes())[..8])
+}
+
+/// Counts events per key within the last minute (a sliding window), for the per-minute limits.
+#[derive(Default)]
+pub struct PerMinute {
+    events: Mutex<HashMap<String, VecDeque<Instant>>>,
+}
+
+impl PerMinute {
+    /// Records an event for every key in `keys`, unless one of them already had `max` in the
+    /// last minute: then nothing is recorded and the answer is `code` with `message`.
+    ///
+    /// # Errors
+    /// `code` when a key is over `max`.
+    pub fn record(
+        &self,
+        keys: &[String],
+        max: usize,
+        code: Code,
+        message: &str,
+    ) -> Result<(), ApiError> {
+        let now = Instant::now();
+        let window = Duration::from_secs(60);
+        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        events.retain(|_, t| {
+            while t
+                .front()
+                .is_some_and(|at| now.duration_since(*at) >= window)
+            {
+                t.pop_front();
+            }
+            !t.is_empty()
+        });
+        if keys
+            .iter()
+            .any(|k| events.get(k).is_some_and(|t| t.len() >= max))
+        {
+            return Err(ApiError::new(code, message));
+        }
+        for k in keys {
+            events.entry(k.clone()).or_default().push_back(now);
+        }
+        Ok(())
     }
 }

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use plateau_engine::{Seat, Seed};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::JoinHandle;
 
 use crate::actor::{
     Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
@@ -60,6 +60,8 @@ pub(crate) struct NewMatch {
     /// The chance seed, `None` for `Lobby::next_seed`.
     pub seed: Option<Seed>,
     pub rated: bool,
+    /// The creating address's key, for the limits per address.
+    pub creator: Option<String>,
 }
 
 /// A created match, or a taken seat.
@@ -77,11 +79,15 @@ pub struct SeatGrant {
     pub free: Vec<u8>,
 }
 
+/// The running actors by match id, each with the number it was started under.
+type Actors = HashMap<String, (u64, mpsc::Sender<Command>)>;
+
 /// The lobby and every live actor.
 pub struct Lobby {
     shared: Arc<Shared>,
-    actors: Mutex<HashMap<String, mpsc::Sender<Command>>>,
-    tasks: Mutex<Vec<JoinHandle<()>>>,
+    /// The running actors by match id, each with the number it was started under (an actor that
+    /// stops removes its own entry, not a newer one's).
+    actors: Arc<Mutex<Actors>>,
     rematch_lock: tokio::sync::Mutex<()>,
     shutdown: watch::Sender<bool>,
     /// Matches created by this process, for `next_seed`.
@@ -110,8 +116,7 @@ impl Lobby {
                 options,
                 presence: Arc::new(Presence::default()),
             }),
-            actors: Mutex::new(HashMap::new()),
-            tasks: Mutex::new(Vec::new()),
+            actors: Arc::new(Mutex::new(HashMap::new())),
             rematch_lock: tokio::sync::Mutex::new(()),
             shutdown: watch::channel(false).0,
             created: AtomicU64::new(0),
@@ -123,16 +128,53 @@ impl Lobby {
                 "test seeds: chance seeds are fixed or predictable; never serve the public so"
             );
         }
-        let unfinished = lobby.shared.store.unfinished().await?;
-        let count = unfinished.len();
-        for m in unfinished {
+        lobby.expire_open().await;
+        let sweeper = Arc::downgrade(&lobby);
+        let every = (options.limits.open_expiry / 4)
+            .clamp(Duration::from_millis(200), Duration::from_secs(60));
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(lobby) = sweeper.upgrade() else {
+                    return;
+                };
+                if *lobby.shutdown.borrow() {
+                    return;
+                }
+                lobby.expire_open().await;
+            }
+        });
+        // Only what runs by itself is loaded now: live matches with a clock (their clocks and the
+        // abandonment rule must fire). Everything else is loaded when someone asks for it.
+        let running = lobby.shared.store.running_with_clock().await?;
+        let count = running.len();
+        for m in running {
             let id = m.id.clone();
             if let Err(e) = lobby.spawn(m) {
                 tracing::error!(%id, error = %e, "match not reloaded");
             }
         }
-        tracing::info!(matches = count, "unfinished matches reloaded");
+        tracing::info!(matches = count, "live matches with a clock reloaded");
         Ok(lobby)
+    }
+
+    /// Removes the open matches nobody started within `Limits::open_expiry`, stopping their
+    /// actors (whose viewers are told `match/expired`).
+    async fn expire_open(&self) {
+        let before = unix_ms() - self.shared.options.limits.open_expiry.as_millis() as i64;
+        match self.shared.store.expire_open(before).await {
+            Ok(ids) => {
+                if !ids.is_empty() {
+                    tracing::info!(count = ids.len(), "open matches expired");
+                }
+                for id in ids {
+                    if let Some(tx) = self.running(&id) {
+                        let _ = tx.send(Command::Expired).await;
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "open matches not expired"),
+        }
     }
 
     /// The catalogue of games and bots.
@@ -191,18 +233,51 @@ impl Lobby {
         self.shutdown.subscribe()
     }
 
+    /// The running actor of `m`, or a new one rebuilt from it. The check and the start happen
+    /// under one lock, so two requests never start two actors for one match.
     fn spawn(&self, m: StoredMatch) -> Result<mpsc::Sender<Command>, String> {
+        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, tx)) = actors.get(&m.id).filter(|(_, tx)| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
         let id = m.id.clone();
         let actor = MatchActor::rebuild(self.shared.clone(), m)?;
+        // Known to the presence registry before anyone can ask it (whose turn it is).
+        actor.report();
         let (tx, rx) = mpsc::channel(ACTOR_QUEUE);
-        let task = tokio::spawn(actor.run(rx));
-        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        tasks.retain(|t| !t.is_finished());
-        tasks.push(task);
-        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
-        actors.retain(|_, tx| !tx.is_closed());
-        actors.insert(id, tx.clone());
+        let generation = self.connections.fetch_add(1, Ordering::Relaxed);
+        let registry = self.actors.clone();
+        let key = id.clone();
+        tokio::spawn(async move {
+            actor.run(rx).await;
+            let mut actors = registry.lock().unwrap_or_else(|e| e.into_inner());
+            if actors.get(&key).is_some_and(|(g, _)| *g == generation) {
+                actors.remove(&key);
+            }
+        });
+        actors.insert(id, (generation, tx.clone()));
         Ok(tx)
+    }
+
+    /// How many match actors are in memory now.
+    #[must_use]
+    pub fn in_memory(&self) -> usize {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|(_, tx)| !tx.is_closed())
+            .count()
+    }
+
+    /// The running actor of `id`, if any.
+    fn running(&self, id: &str) -> Option<mpsc::Sender<Command>> {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .filter(|(_, tx)| !tx.is_closed())
+            .map(|(_, tx)| tx.clone())
     }
 
     /// The actor of match `id`, started from storage if it is not running.
@@ -213,14 +288,8 @@ impl Lobby {
         if !is_match_id(id) {
             return Err(ApiError::not_found(id));
         }
-        if let Some(tx) = self
-            .actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .filter(|tx| !tx.is_closed())
-        {
-            return Ok(tx.clone());
+        if let Some(tx) = self.running(id) {
+            return Ok(tx);
         }
         let stored = self
             .shared
@@ -229,16 +298,6 @@ impl Lobby {
             .await
             .map_err(ApiError::internal)?
             .ok_or_else(|| ApiError::not_found(id))?;
-        // Another request may have started it meanwhile.
-        if let Some(tx) = self
-            .actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .filter(|tx| !tx.is_closed())
-        {
-            return Ok(tx.clone());
-        }
         self.spawn(stored).map_err(ApiError::internal)
     }
 
@@ -276,7 +335,12 @@ impl Lobby {
     ///
     /// # Errors
     /// The coded errors listed there.
-    pub async fn create(&self, req: CreateRequest, player: Player) -> Result<SeatGrant, ApiError> {
+    pub async fn create(
+        &self,
+        req: CreateRequest,
+        player: Player,
+        creator_key: Option<String>,
+    ) -> Result<SeatGrant, ApiError> {
         let creator = match req.creator_seat {
             Some(s) => {
                 if req.seats.get(usize::from(s)) != Some(&SeatSpec::Human) {
@@ -325,6 +389,7 @@ impl Lobby {
                 seated,
                 seed,
                 rated: req.rated,
+                creator: creator_key,
             })
             .await?;
         self.grant(id, creator, token).await
@@ -378,6 +443,7 @@ impl Lobby {
             seated,
             seed,
             rated,
+            creator,
         } = new;
         let entry = self.shared.catalogue.game(&game).ok_or_else(|| {
             let known: Vec<&str> = self
@@ -444,6 +510,7 @@ impl Lobby {
             outcome: None,
             rematch: None,
             rated: rated && !all_bots,
+            creator,
             ended_at: None,
             version: 0,
             log: Vec::new(),
@@ -511,13 +578,7 @@ impl Lobby {
 
     /// Connection `conn` to match `id` closed.
     pub(crate) async fn unsubscribe(&self, id: &str, conn: u64) {
-        let sender = self
-            .actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned();
-        if let Some(tx) = sender {
+        if let Some(tx) = self.running(id) {
             let _ = tx.send(Command::Unsubscribe { conn }).await;
         }
     }
@@ -635,6 +696,7 @@ impl Lobby {
                 seated,
                 seed: None,
                 rated: info.rated,
+                creator: None,
             })
             .await?;
         self.call(id, |reply| Command::RematchDone {
@@ -660,18 +722,15 @@ impl Lobby {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .drain()
-            .map(|(_, tx)| tx)
+            .map(|(_, (_, tx))| tx)
             .collect();
+        // An actor answers `Shutdown` after the command in progress (a commit included), then
+        // stops; nothing is written after its answer.
         for tx in actors {
             let (reply, done) = oneshot::channel();
             if tx.send(Command::Shutdown { reply }).await.is_ok() {
                 let _ = done.await;
             }
-        }
-        let tasks: Vec<JoinHandle<()>> =
-            std::mem::take(&mut *self.tasks.lock().unwrap_or_else(|e| e.into_inner()));
-        for t in tasks {
-            let _ = t.await;
         }
         self.shared.store.close().await;
         tracing::info!("match service stopped");

@@ -299,6 +299,8 @@ codes! {
     MatchOver = "match/over", CONFLICT;
     /// The record, the chat or a rematch is only available once finished.
     MatchNotOver = "match/not_over", CONFLICT;
+    /// An open match nobody started in time was removed.
+    MatchExpired = "match/expired", GONE;
     /// The match still waits for its players.
     MatchNotStarted = "match/not_started", CONFLICT;
     /// No valid seat token (or the seat belongs to another player).
@@ -345,6 +347,10 @@ codes! {
     LimitConnections = "limit/connections", TOO_MANY_REQUESTS;
     /// Too many messages on one socket.
     LimitMessages = "limit/messages", TOO_MANY_REQUESTS;
+    /// Too many matches created, held open, or of bots alone, from one address.
+    LimitMatches = "limit/matches", TOO_MANY_REQUESTS;
+    /// Too many new players (guests) from one address.
+    LimitPlayers = "limit/players", TOO_MANY_REQUESTS;
     /// Something failed inside the server (details only in its log).
     Internal = "server/internal", INTERNAL_SERVER_ERROR;
     /// The server is stopping.

@@ -409,6 +409,7 @@ async fn seat(lobby: &Lobby, key: &PoolKey, table: Vec<Seeker>, bots: usize, bot
             seated,
             seed: None,
             rated: key.rated,
+            creator: None,
         })
         .await;
     for (k, seeker) in table.iter().enumerate() {

@@ -99,6 +99,8 @@ pub struct StoredMatch {
     pub rematch: Option<String>,
     /// Whether the outcome changes the players' ratings.
     pub rated: bool,
+    /// The creating address's key (`limits::address_key`), if a client created it.
+    pub creator: Option<String>,
     /// Unix ms when it finished.
     pub ended_at: Option<i64>,
     /// Number of log entries (the version).
@@ -238,6 +240,18 @@ pub trait Store: Send + Sync + 'static {
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
+    /// The stored replay of finished match `id` (docs/protocol.md section 3.7), if computed.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn replay(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StoreError>>;
+
+    /// Stores the replay of finished match `id` (a later one for the same match is ignored).
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn put_replay(&self, id: String, body: String) -> BoxFuture<'_, Result<(), StoreError>>;
+
     /// Appends a chat line to match `id`.
     ///
     /// # Errors
@@ -270,11 +284,26 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>>;
 
-    /// Every match not finished, with its log, to reload after a start.
+    /// The matches created from address key `creator` (`limits::address_key`) that are open,
+    /// and those of bots alone that are live: `(open, live bots-only)`.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<(usize, usize), StoreError>>;
+
+    /// Every live match with a clock, with its log: what must run from the start (its clocks
+    /// and the abandonment rule fire by themselves).
     ///
     /// # Errors
     /// `Database`/`Corrupt` on failure.
-    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>>;
+    fn running_with_clock(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>>;
+
+    /// Deletes the open matches created before `created_before` (unix ms) that never started,
+    /// with their seats and chat; returns their ids.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
 
     /// Up to `limit` matches of `player` with one of `statuses`, the latest ended (then created)
     /// first, without logs.

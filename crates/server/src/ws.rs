@@ -115,6 +115,9 @@ pub enum ClientMessage {
         /// Mute or unmute.
         mute: bool,
     },
+    /// Take a seat with its token (sent in a message rather than in the URL, where logs and
+    /// histories keep it).
+    Auth(String),
     /// Keep-alive.
     Ping,
 }
@@ -158,12 +161,13 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
             name: string(obj, "name")?,
             mute: kind == "mute",
         }),
+        "auth" => Ok(ClientMessage::Auth(string(obj, "token")?)),
         "ping" => Ok(ClientMessage::Ping),
         other => Err(ApiError::new(
             Code::MsgUnknown,
             format!(
-                "unknown message type `{other}` (known: act, resign, offer, decline, rematch, \
-                 chat, mute, unmute, ping)"
+                "unknown message type `{other}` (known: auth, act, resign, offer, decline, \
+                 rematch, chat, mute, unmute, ping)"
             ),
         )),
     }
@@ -215,8 +219,8 @@ pub async fn session<S, R, E>(
 {
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
     let conn = lobby.next_connection();
-    let seat = match lobby
-        .subscribe(&id, conn, token, player.clone(), out_tx)
+    let mut seat = match lobby
+        .subscribe(&id, conn, token, player.clone(), out_tx.clone())
         .await
     {
         Ok(seat) => seat,
@@ -308,6 +312,18 @@ pub async fn session<S, R, E>(
             Some(e.to_ws_json())
         } else if text.len() > MAX_MESSAGE {
             Some(too_large(text.len()).to_ws_json())
+        } else if let Ok(ClientMessage::Auth(token)) = parse_client_message(text.as_str()) {
+            // The connection becomes its seat's; the new state follows from the actor.
+            match lobby
+                .subscribe(&id, conn, Some(token), player.clone(), out_tx.clone())
+                .await
+            {
+                Ok(s) => {
+                    seat = s;
+                    None
+                }
+                Err(e) => Some(e.to_ws_json()),
+            }
         } else {
             handle(&lobby, &id, conn, seat, text.as_str()).await
         };
@@ -361,6 +377,8 @@ async fn handle(
     };
     let result = match message {
         ClientMessage::Ping => return Some(r#"{"type":"pong"}"#.to_owned()),
+        // Handled by the session, which keeps the connection's seat.
+        ClientMessage::Auth(_) => return None,
         ClientMessage::Act { version, action } => match need_seat() {
             Ok(s) => lobby.act(id, s, version, action).await,
             Err(e) => Err(e),
@@ -436,6 +454,7 @@ mod tests {
                     rated: false,
                 },
                 ann.clone(),
+                None,
             )
             .await
             .unwrap();

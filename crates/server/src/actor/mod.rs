@@ -32,9 +32,6 @@ use crate::players::{Player, PlayerId};
 use crate::presence::Presence;
 use crate::store::{ChatLine, Entry, LogEntry, Store, StoredMatch};
 
-/// How long the actor of a finished match with no viewer stays in memory.
-const FINISHED_IDLE: Duration = Duration::from_secs(60);
-
 /// How often a match whose last write failed reads itself back from the store.
 const RECOVER_EVERY: Duration = Duration::from_secs(2);
 
@@ -172,6 +169,8 @@ pub(crate) enum Command {
     Shutdown {
         reply: oneshot::Sender<()>,
     },
+    /// The match was deleted as an open match nobody started in time.
+    Expired,
 }
 
 struct Subscriber {
@@ -389,11 +388,11 @@ impl MatchActor {
         loop {
             let deadline = self.deadline();
             let abandon = self.abandon_deadline();
-            // A finished match nobody watches leaves memory after a while; the lobby reloads it
-            // from the store if it is asked for again.
+            // A match nobody watches and in which nothing runs by itself leaves memory after a
+            // while; the lobby reloads it from the store if it is asked for again.
             self.subs.retain(|s| !s.out.is_closed());
-            let idle = (self.status == Status::Finished && self.subs.is_empty())
-                .then(|| Instant::now() + FINISHED_IDLE);
+            let idle = (self.subs.is_empty() && self.can_rest())
+                .then(|| Instant::now() + self.shared.options.limits.idle_unload);
             let retry = self.broken.then(|| Instant::now() + RECOVER_EVERY);
             tokio::select! {
                 () = sleep_until(idle) => {
@@ -413,6 +412,16 @@ impl MatchActor {
                         self.subs.clear();
                         self.shutting_down = true;
                         let _ = reply.send(());
+                        break;
+                    }
+                    Some(Command::Expired) => {
+                        let gone = crate::model::ApiError::new(
+                            crate::model::Code::MatchExpired,
+                            "nobody started this match in time: it was removed",
+                        );
+                        for sub in self.subs.drain(..) {
+                            let _ = sub.out.try_send(Outgoing::Text(gone.to_ws_json().into()));
+                        }
                         break;
                     }
                     Some(command) => self.handle(command).await,
@@ -498,6 +507,23 @@ impl MatchActor {
             }
             Command::Shutdown { reply } => {
                 let _ = reply.send(());
+            }
+            Command::Expired => {}
+        }
+    }
+
+    /// Whether nothing in the match runs by itself: finished, open, or live without a clock and
+    /// waiting for a person (no bot to think, no write to retry).
+    fn can_rest(&self) -> bool {
+        match self.status {
+            Status::Finished | Status::Open => true,
+            Status::Live => {
+                self.control == TimeControl::None
+                    && !self.broken
+                    && seats_to_act(self.state.to_act())
+                        .iter()
+                        .all(|s| self.specs[s.index()] == SeatSpec::Human)
+                    && self.state.to_act() != ToAct::Chance
             }
         }
     }

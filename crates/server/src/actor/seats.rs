@@ -61,6 +61,10 @@ impl MatchActor {
                 return;
             }
         };
+        // A connection that authenticates later (`auth`) is subscribed again, as its seat.
+        if let Some(pos) = self.subs.iter().position(|s| s.conn == conn) {
+            self.subs.remove(pos);
+        }
         if let Some(s) = seat
             && let Err(e) = self.open(s).await
         {

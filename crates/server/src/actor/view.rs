@@ -196,7 +196,7 @@ impl MatchActor {
     }
 
     /// Tells the presence registry who sits at the table and who is to act.
-    pub(super) fn report(&self) {
+    pub(crate) fn report(&self) {
         let live = self.status == Status::Live;
         let to_act = if live {
             seats_to_act(self.state.to_act())

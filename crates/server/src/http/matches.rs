@@ -13,8 +13,9 @@ use plateau_engine::{Actor, Ending, Record, RecordStep, RecordedAction, Seat, Vi
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{AppState, JsonBody, MatchId, bad_query};
+use super::{AppState, ClientAddr, JsonBody, MatchId, bad_query};
 use crate::auth::{Session, player_or_guest};
+use crate::limits::address_key;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
 use crate::net::ConnSlot;
@@ -64,15 +65,62 @@ fn grant_json(g: &SeatGrant) -> Value {
     })
 }
 
+/// The limits per address on creating a match (docs/protocol.md section 6): so many a minute,
+/// so many open at once, so many of bots alone running at once. Returns the address's key for
+/// the store.
+async fn creation_allowed(
+    app: &AppState,
+    addr: Option<std::net::IpAddr>,
+    req: &CreateRequest,
+) -> Result<Option<String>, ApiError> {
+    let Some(addr) = addr else { return Ok(None) };
+    let limits = app.lobby.options().limits;
+    let key = address_key(addr);
+    let (open, bots) = app
+        .lobby
+        .store()
+        .created_by(key.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    let bots_only = req.seats.iter().all(|s| *s != SeatSpec::Human);
+    if bots_only && bots >= limits.bot_matches {
+        return Err(ApiError::new(
+            Code::LimitMatches,
+            format!(
+                "{bots} matches of bots alone from your address are running: at most {}",
+                limits.bot_matches
+            ),
+        ));
+    }
+    if !bots_only && open >= limits.open_matches {
+        return Err(ApiError::new(
+            Code::LimitMatches,
+            format!(
+                "{open} matches from your address wait for players: at most {}",
+                limits.open_matches
+            ),
+        ));
+    }
+    app.per_minute.record(
+        &[format!("match {key}")],
+        limits.matches_per_minute,
+        Code::LimitMatches,
+        "too many matches created from your address: wait a minute",
+    )?;
+    Ok(Some(key))
+}
+
 /// `POST /api/matches`: the session's player (a new guest without one) takes the creator's seat.
 pub(super) async fn create(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
-    let (player, jar) = player_or_guest(&app, &session, jar).await?;
-    let grant = app.lobby.create(req, player).await?;
+    let creator = creation_allowed(&app, addr, &req).await?;
+    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
+    let grant = app.lobby.create(req, player, creator).await?;
     Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
 }
 
@@ -86,12 +134,13 @@ pub(super) struct JoinRequest {
 /// `POST /api/matches/{id}/join`: the session's player (a new guest without one) takes the seat.
 pub(super) async fn join(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     MatchId(id): MatchId,
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let (player, jar) = player_or_guest(&app, &session, jar).await?;
+    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
     let grant = app.lobby.join(&id, req.seat, player).await?;
     Ok((jar, Json(grant_json(&grant))).into_response())
 }
@@ -276,29 +325,65 @@ pub(super) async fn record(
     Ok(Json(to_record(&m)))
 }
 
-/// Every position of a finished match as a spectator sees it (docs/protocol.md, "Replay"), so the
-/// replay page steps through a game without computing rules. `verified` is the server's own
-/// `Record::replay` check: SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn.
+/// Every position of a finished match as a spectator sees it (docs/protocol.md section 3.7), so
+/// the replay page steps through a game without computing rules. Computed once, under one lock
+/// for all matches (it replays the whole game), then stored and served from the store.
 pub(super) async fn replay(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Json<Value>, ApiError> {
-    let m = stored(&app, &id, true).await?;
+) -> Result<Response, ApiError> {
+    let m = stored(&app, &id, false).await?;
     if m.status != Status::Finished {
         return Err(ApiError::new(
             Code::MatchNotOver,
             "the replay is given once the match is over",
         ));
     }
-    let record = to_record(&m);
+    let store = app.lobby.store();
+    let cached = || async { store.replay(id.clone()).await.map_err(ApiError::internal) };
+    if let Some(body) = cached().await? {
+        return Ok(json_text(body));
+    }
+    let _turn = app.replays.lock().await;
+    if let Some(body) = cached().await? {
+        return Ok(json_text(body));
+    }
+    let m = stored(&app, &id, true).await?;
     let entry = app
         .lobby
         .catalogue()
         .game(&m.game)
         .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
+    let body = tokio::task::spawn_blocking(move || replay_body(entry, &m))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    store
+        .put_replay(id.clone(), body.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(json_text(body))
+}
+
+/// A stored JSON text as a response.
+fn json_text(body: String) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
+}
+
+/// The replay of finished match `m`: `verified` is the server's own `Record::replay` check
+/// (SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn).
+fn replay_body(
+    entry: &'static plateau_engine::GameEntry,
+    m: &StoredMatch,
+) -> Result<String, String> {
+    let record = to_record(m);
     let verified = record.replay(entry).is_ok_and(|r| r.seed_verified);
     let states = crate::secrecy::states(entry, &record)
-        .map_err(|e| ApiError::internal(format!("match {id} does not replay: {e}")))?;
+        .map_err(|e| format!("match {} does not replay: {e}", m.id))?;
     // `states[v]` is the state after `v` steps (actions and endings in log order).
     let view = |v: usize| states[v].observe_json(Viewer::Spectator);
     let mut steps = vec![json!({"by": null, "text": null, "observation": view(0)})];
@@ -321,15 +406,16 @@ pub(super) async fn replay(
         };
         steps.push(step);
     }
-    Ok(Json(json!({
-        "id": id,
+    Ok(json!({
+        "id": m.id,
         "game": m.game,
         "seed_hash": record.seed_hash,
         "seed": record.seed,
         "verified": verified,
         "outcome": record.outcome,
         "steps": steps,
-    })))
+    })
+    .to_string())
 }
 
 #[derive(Deserialize)]
@@ -341,6 +427,7 @@ pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
     session: Session,
+    headers: axum::http::HeaderMap,
     slot: Option<Extension<ConnSlot>>,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -362,11 +449,19 @@ pub(super) async fn websocket(
             return ApiError::new(Code::RequestUpgradeRequired, message).into_response();
         }
     };
+    // A program may send its seat token in `Authorization: Bearer …`; a page sends it in an
+    // `auth` message once connected.
+    let bearer = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_owned);
+    let token = bearer.or(q.token);
     let lobby = app.lobby.clone();
     ws::sized(upgrade).on_upgrade(move |socket| async move {
         // The connection's place under the caps lasts as long as the socket.
         let _slot = slot;
         let (sink, stream) = socket.split();
-        ws::session(lobby, id, q.token, session.player, sink, stream).await;
+        ws::session(lobby, id, token, session.player, sink, stream).await;
     })
 }

@@ -22,7 +22,8 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::assets;
-use crate::auth::{self, SignInLimit};
+use crate::auth;
+use crate::limits::PerMinute;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
 use crate::pairing::Pairing;
@@ -40,8 +41,10 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     /// The quick-pairing pools.
     pub pairing: Arc<Pairing>,
-    /// Sign-in attempts per address and name.
-    pub sign_in: Arc<SignInLimit>,
+    /// Per-minute counts per address (and name): sign-ins, guests, matches.
+    pub per_minute: Arc<PerMinute>,
+    /// One replay computed at a time (the others wait, then read it stored).
+    pub replays: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl AppState {
@@ -51,7 +54,8 @@ impl AppState {
         AppState {
             pairing: Pairing::start(lobby.clone()),
             lobby,
-            sign_in: Arc::new(SignInLimit::default()),
+            per_minute: Arc::new(PerMinute::default()),
+            replays: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 }
@@ -61,7 +65,7 @@ impl AppState {
 /// `into_make_service_with_connect_info::<SocketAddr>` so the sign-in limit sees addresses).
 pub fn app(state: AppState) -> Router {
     let router = Router::new()
-        .route("/health", get(|| async { Json(json!({"status": "ok"})) }))
+        .route("/health", get(health))
         .route("/api/games", get(matches::games))
         .route("/api/matches", get(matches::list).post(matches::create))
         .route("/api/matches/{id}", get(matches::one))
@@ -105,6 +109,13 @@ pub fn app(state: AppState) -> Router {
         .layer(middleware::from_fn(auth::same_origin))
         .with_state(state);
     auth::security_headers(router)
+}
+
+/// `GET /health`: the service answers, with the matches it holds in memory now.
+async fn health(
+    axum::extract::State(app): axum::extract::State<AppState>,
+) -> Json<serde_json::Value> {
+    Json(json!({"status": "ok", "matches_in_memory": app.lobby.in_memory()}))
 }
 
 /// The client's address, when the server was started with connect info.

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::matches::summary;
 use super::{AppState, ClientAddr, JsonBody};
-use crate::auth::{Session, create_named, name_taken, new_session, player_or_guest};
+use crate::auth::{Session, create_named, guest_allowed, name_taken, new_session, player_or_guest};
 use crate::model::{ApiError, Code, Status};
 use crate::players::{
     Player, PlayerKind, SESSION_COOKIE, check_name, check_password, hash_password, verify_password,
@@ -49,6 +49,10 @@ pub(super) async fn my_games(
         .player_matches(me.id, vec![Status::Live], RECENT)
         .await
         .map_err(ApiError::internal)?;
+    // A correspondence match waiting for a person may have left memory: load it to know.
+    for m in &live {
+        app.lobby.ensure_exists(&m.id).await?;
+    }
     let waiting_ids = app.lobby.presence().waiting_for(me.id);
     let waiting: Vec<Value> = live
         .iter()
@@ -68,6 +72,7 @@ pub(super) struct GuestRequest {
 /// `POST /api/guest`: plays as a guest named so: the current guest renamed, or a new one.
 pub(super) async fn guest(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<GuestRequest>,
@@ -83,6 +88,7 @@ pub(super) async fn guest(
             Ok((jar, Json(player_json(&renamed))).into_response())
         }
         None => {
+            guest_allowed(&app, addr)?;
             let p = create_named(&app, Some(req.name), PlayerKind::Guest, None).await?;
             let jar = new_session(&app, &session, &p, jar).await?;
             Ok((jar, Json(player_json(&p))).into_response())
@@ -118,6 +124,7 @@ pub(super) struct AccountRequest {
 /// and, if given, a new name; its games and ratings stay its own. A new session id is issued.
 pub(super) async fn account(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<AccountRequest>,
@@ -136,7 +143,7 @@ pub(super) async fn account(
             "you already have an account",
         ));
     }
-    let (guest, jar) = player_or_guest(&app, &session, jar).await?;
+    let (guest, jar) = player_or_guest(&app, addr, &session, jar).await?;
     let password = req.password;
     let hash = tokio::task::spawn_blocking(move || hash_password(&password))
         .await
@@ -168,7 +175,17 @@ pub(super) async fn login(
     jar: CookieJar,
     JsonBody(req): JsonBody<LoginRequest>,
 ) -> Result<Response, ApiError> {
-    app.sign_in.attempt(addr, &req.name)?;
+    let mut keys = vec![format!(
+        "sign-in name {}",
+        crate::players::name_key(&req.name)
+    )];
+    keys.extend(addr.map(|a| format!("sign-in {a}")));
+    app.per_minute.record(
+        &keys,
+        app.lobby.options().limits.sign_ins_per_minute,
+        Code::AuthRateLimited,
+        "too many sign-in attempts: wait a minute",
+    )?;
     let found = app
         .lobby
         .store()

@@ -71,6 +71,10 @@ pub fn test_options() -> Options {
         limits: plateau_server::limits::Limits {
             messages_per_second: 1e6,
             message_burst: 1e6,
+            matches_per_minute: 1000,
+            open_matches: 1000,
+            bot_matches: 1000,
+            guests_per_minute: 1000,
             ..plateau_server::limits::Limits::default()
         },
     }
@@ -145,13 +149,17 @@ impl TestApp {
     }
 
     /// Waits until match `id` is finished, watching it as a spectator (every change of the match
-    /// sends a `state`; `Client::next` gives up after 20 s without one); returns its summary.
+    /// sends a `state`; `Client::next` gives up after 20 s without one; a socket the server
+    /// closes as idle is opened again); returns its summary.
     pub async fn wait_finished(&self, id: &str) -> Value {
-        let mut watcher = self.connect(id, None).await;
-        watcher
-            .until(|m| m["type"] == "state" && m["status"] == "finished")
-            .await;
-        self.summary(id).await
+        loop {
+            let mut watcher = self.connect(id, None).await;
+            while let Some(m) = watcher.next().await {
+                if m["type"] == "state" && m["status"] == "finished" {
+                    return self.summary(id).await;
+                }
+            }
+        }
     }
 }
 
@@ -295,12 +303,14 @@ impl Agent {
         }
     }
 
-    /// This agent's connection to match `id`, with `token` if given.
+    /// This agent's connection to match `id`; a seat token, if given, is sent in an `auth`
+    /// message once connected, as the pages do.
     pub async fn connect(&self, id: &str, token: Option<&str>) -> Client {
-        match token {
-            Some(t) => self.ws(&format!("/api/matches/{id}/ws?token={t}")).await,
-            None => self.ws(&format!("/api/matches/{id}/ws")).await,
+        let mut client = self.ws(&format!("/api/matches/{id}/ws")).await;
+        if let Some(t) = token {
+            client.send(json!({"type": "auth", "token": t})).await;
         }
+        client
     }
 }
 
@@ -325,12 +335,19 @@ pub struct Client {
 }
 
 impl Client {
+    /// Connects to match `id`; a seat token goes in the `Authorization` header, as a program
+    /// sends it (docs/protocol.md section 4).
     pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Client {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/api/matches/{id}/ws?token={t}"),
-            None => format!("ws://{addr}/api/matches/{id}/ws"),
-        };
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/api/matches/{id}/ws")
+            .into_client_request()
+            .unwrap();
+        if let Some(t) = token {
+            request
+                .headers_mut()
+                .insert("Authorization", format!("Bearer {t}").parse().unwrap());
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         Client {
             ws,
             received: Vec::new(),

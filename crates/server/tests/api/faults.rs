@@ -140,11 +140,22 @@ async fn an_unwritable_database_refuses_actions_and_recovers() {
     app.shutdown().await;
 }
 
-/// A spectator that opens the socket and never reads: its queue fills, it is dropped, and the
-/// match plays on at full speed to its end.
+/// A spectator that opens the socket and never reads: the match plays on at full speed to its
+/// end (the reader's queue is bounded: when it is full the reader is dropped), and the server
+/// closes the reader (dropped, or silent past the idle time; a write it does not take ends it).
 #[tokio::test]
 async fn a_client_that_never_reads_is_dropped_and_never_slows_the_match() {
-    let app = spawn_app().await;
+    let app = crate::common::spawn_app_with(
+        crate::common::temp_db(),
+        plateau_server::Options {
+            limits: plateau_server::limits::Limits {
+                socket_idle: Duration::from_secs(2),
+                ..crate::common::test_options().limits
+            },
+            ..crate::common::test_options()
+        },
+    )
+    .await;
     let bot = json!({"kind": "bot", "bot": "random"});
     let created = app
         .create(

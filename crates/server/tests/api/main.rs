@@ -6,6 +6,7 @@ mod chat;
 mod common;
 mod downtime;
 mod faults;
+mod floods;
 mod limits;
 mod naval_resign;
 mod naval_secrecy;
@@ -67,7 +68,10 @@ fn entry(name: &str) -> &'static plateau_engine::GameEntry {
 #[tokio::test]
 async fn health_games_and_static_pages() {
     let app = spawn_app().await;
-    assert_eq!(app.get("/health").await, (200, json!({"status": "ok"})));
+    assert_eq!(
+        app.get("/health").await,
+        (200, json!({"status": "ok", "matches_in_memory": 0}))
+    );
     let (status, games) = app.get("/api/games").await;
     assert_eq!(status, 200);
     let names: Vec<&str> = games["games"]

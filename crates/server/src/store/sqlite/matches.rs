@@ -10,7 +10,7 @@ use crate::players::PlayerId;
 use crate::store::{ChatLine, Entry, Finish, LogEntry, Room, StoreError, StoredMatch, StoredSeat};
 
 const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
-     started_at, outcome, rematch, rated, ended_at, \
+     started_at, outcome, rematch, rated, ended_at, creator, \
      (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)";
 
 fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch, StoreError> {
@@ -20,7 +20,7 @@ fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch,
     let seed: String = row.get(4).map_err(db)?;
     let status: String = row.get(5).map_err(db)?;
     let outcome: Option<String> = row.get(8).map_err(db)?;
-    let version: i64 = row.get(12).map_err(db)?;
+    let version: i64 = row.get(13).map_err(db)?;
     let seats = read_seats(conn, &id)?;
     Ok(StoredMatch {
         game: row.get(1).map_err(db)?,
@@ -38,6 +38,7 @@ fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch,
         rematch: row.get(9).map_err(db)?,
         rated: row.get(10).map_err(db)?,
         ended_at: row.get(11).map_err(db)?,
+        creator: row.get(12).map_err(db)?,
         version: version as u64,
         log: Vec::new(),
         chat: Vec::new(),
@@ -233,12 +234,27 @@ pub(super) fn player_matches(
     )
 }
 
-pub(super) fn unfinished(conn: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
+pub(super) fn created_by(c: &Connection, creator: &str) -> Result<(usize, usize), StoreError> {
+    c.query_row(
+        "SELECT COUNT(*) FILTER (WHERE status = 'open'), \
+         COUNT(*) FILTER (WHERE status = 'live' AND bots_only = 1) \
+         FROM matches WHERE creator = ?1 AND status <> 'finished'",
+        [creator],
+        |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, i64>(1)? as usize)),
+    )
+    .map_err(db)
+}
+
+pub(super) fn running_with_clock(conn: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
+    let none = to_json(&TimeControl::None);
     let mut stmt = conn
-        .prepare("SELECT id FROM matches WHERE status <> 'finished' ORDER BY created_at")
+        .prepare(
+            "SELECT id FROM matches WHERE status = 'live' AND time_control <> ?1 \
+             ORDER BY created_at",
+        )
         .map_err(db)?;
     let ids: Vec<String> = stmt
-        .query_map([], |r| r.get(0))
+        .query_map([none], |r| r.get(0))
         .map_err(db)?
         .collect::<Result<_, _>>()
         .map_err(db)?;
@@ -251,11 +267,33 @@ pub(super) fn unfinished(conn: &Connection) -> Result<Vec<StoredMatch>, StoreErr
     Ok(out)
 }
 
+pub(super) fn expire_open(c: &Connection, created_before: i64) -> Result<Vec<String>, StoreError> {
+    let mut stmt = c
+        .prepare(
+            "SELECT id FROM matches m WHERE status = 'open' AND created_at < ?1 \
+             AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id)",
+        )
+        .map_err(db)?;
+    let ids: Vec<String> = stmt
+        .query_map([created_before], |r| r.get(0))
+        .map_err(db)?
+        .collect::<Result<_, _>>()
+        .map_err(db)?;
+    for id in &ids {
+        for table in ["chat", "match_seats", "matches"] {
+            let key = if table == "matches" { "id" } else { "match_id" };
+            c.execute(&format!("DELETE FROM {table} WHERE {key} = ?1"), [id])
+                .map_err(db)?;
+        }
+    }
+    Ok(ids)
+}
+
 pub(super) fn create(c: &Connection, m: &StoredMatch) -> Result<(), StoreError> {
     c.execute(
         "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, \
-         created_at, started_at, outcome, rematch, rated) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, NULL, ?10)",
+         created_at, started_at, outcome, rematch, rated, creator, bots_only) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, NULL, ?10, ?11, ?12)",
         params![
             m.id,
             m.game,
@@ -267,6 +305,8 @@ pub(super) fn create(c: &Connection, m: &StoredMatch) -> Result<(), StoreError> 
             m.created_at,
             m.started_at,
             m.rated,
+            m.creator,
+            m.seats.iter().all(|s| s.spec != SeatSpec::Human),
         ],
     )
     .map_err(db)?;

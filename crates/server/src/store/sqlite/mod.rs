@@ -116,6 +116,19 @@ ALTER TABLE match_seats ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
 UPDATE match_seats SET opened = 1 WHERE kind = 'bot' OR token_hash IS NOT NULL;
 CREATE INDEX seats_by_player ON match_seats (player_id);
 ",
+    // The creating address's key (limits per address) and the bots-only mark.
+    r"
+ALTER TABLE matches ADD COLUMN creator TEXT;
+ALTER TABLE matches ADD COLUMN bots_only INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX matches_by_creator ON matches (creator, status);
+",
+    // Replays of finished matches, computed once.
+    r"
+CREATE TABLE replays (
+    match_id TEXT PRIMARY KEY REFERENCES matches (id),
+    body     TEXT NOT NULL
+);
+",
 ];
 
 /// Most writes committed together.
@@ -354,6 +367,28 @@ impl Store for SqliteStore {
         }))
     }
 
+    fn replay(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        self.read(move |c| {
+            use rusqlite::OptionalExtension;
+            c.query_row("SELECT body FROM replays WHERE match_id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(db)
+        })
+    }
+
+    fn put_replay(&self, id: String, body: String) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            c.execute(
+                "INSERT INTO replays (match_id, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                [id, body],
+            )
+            .map_err(db)?;
+            Ok(())
+        }))
+    }
+
     fn add_chat(&self, id: &str, line: ChatLine) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
         self.write(Box::new(move |c| matches::add_chat(c, &id, &line)))
@@ -381,8 +416,16 @@ impl Store for SqliteStore {
         self.read(move |c| matches::list(c, &statuses, limit))
     }
 
-    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
-        self.read(matches::unfinished)
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<(usize, usize), StoreError>> {
+        self.read(move |c| matches::created_by(c, &creator))
+    }
+
+    fn running_with_clock(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        self.read(matches::running_with_clock)
+    }
+
+    fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        self.write_value(move |c| matches::expire_open(c, created_before))
     }
 
     fn player_matches(

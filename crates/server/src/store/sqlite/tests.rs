@@ -40,6 +40,7 @@ fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
         outcome: None,
         rematch: None,
         rated,
+        creator: None,
         ended_at: None,
         version: 0,
         log: Vec::new(),
@@ -114,7 +115,7 @@ async fn the_log_is_append_only_and_survives_reopening() {
     assert_eq!(m.seats[1].player.as_ref(), Some(&bob));
     assert!(m.seats[1].opened);
     assert_eq!(m.time_control, TimeControl::PerMove { seconds: 30 });
-    assert!(store.unfinished().await.unwrap().is_empty());
+    assert!(store.running_with_clock().await.unwrap().is_empty());
     assert_eq!(
         store.list(vec![Status::Finished], 10).await.unwrap().len(),
         1

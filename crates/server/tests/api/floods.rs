@@ -1,0 +1,230 @@
+//! What one address may make the server hold (docs/protocol.md section 6): matches per minute,
+//! open ones, ones of bots alone, new players; unstarted matches expire; idle matches leave
+//! memory and come back; a restart loads only what runs by itself.
+
+use std::time::Duration;
+
+use plateau_server::limits::Limits;
+use serde_json::{Value, json};
+
+use crate::common::{Agent, TestApp, spawn_app_on, spawn_app_with, temp_db, test_options};
+
+async fn app_with(limits: Limits, bot_delay: Duration) -> TestApp {
+    spawn_app_with(
+        temp_db(),
+        plateau_server::Options {
+            limits,
+            bot_delay,
+            ..test_options()
+        },
+    )
+    .await
+}
+
+fn humans() -> Value {
+    json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]})
+}
+
+fn bots() -> Value {
+    let bot = json!({"kind": "bot", "bot": "random"});
+    json!({"game": "naval", "seats": [bot, bot, bot, bot]})
+}
+
+/// Waits (at most 20 s) until `/health` shows `n` matches in memory.
+async fn in_memory(app: &TestApp, n: u64) {
+    for _ in 0..200 {
+        if app.get("/health").await.1["matches_in_memory"] == n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!(
+        "never {n} matches in memory: {}",
+        app.get("/health").await.1
+    );
+}
+
+#[tokio::test]
+async fn one_address_may_create_only_so_many_matches() {
+    let limits = Limits {
+        open_matches: 2,
+        bot_matches: 1,
+        ..test_options().limits
+    };
+    // Bots think for a second a move: the match of bots stays live through the test.
+    let app = app_with(limits, Duration::from_secs(1)).await;
+    let mut me = Agent::guest(app.addr, "Flood").await;
+    for _ in 0..2 {
+        assert_eq!(me.post("/api/matches", &humans()).await.0, 201);
+    }
+    // Another player at the same address counts as the same client.
+    let mut other = Agent::guest(app.addr, "Other").await;
+    let (status, body) = other.post("/api/matches", &humans()).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("limit/matches")),
+        "{body}"
+    );
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("wait for players")
+    );
+    assert_eq!(me.post("/api/matches", &bots()).await.0, 201);
+    let (status, body) = me.post("/api/matches", &bots()).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("limit/matches")),
+        "{body}"
+    );
+    assert!(body["message"].as_str().unwrap().contains("bots alone"));
+    let (_, listed) = app.get("/api/matches?status=open").await;
+    assert_eq!(
+        listed["matches"].as_array().unwrap().len(),
+        2,
+        "nothing refused was created"
+    );
+    app.shutdown().await;
+
+    let app = app_with(
+        Limits {
+            matches_per_minute: 2,
+            ..test_options().limits
+        },
+        Duration::ZERO,
+    )
+    .await;
+    let mut me = Agent::guest(app.addr, "Quick").await;
+    for _ in 0..2 {
+        assert_eq!(me.post("/api/matches", &humans()).await.0, 201);
+    }
+    let (status, body) = me.post("/api/matches", &humans()).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("limit/matches")),
+        "{body}"
+    );
+    assert!(body["message"].as_str().unwrap().contains("wait a minute"));
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn one_address_may_make_only_so_many_guests() {
+    let limits = Limits {
+        guests_per_minute: 2,
+        ..test_options().limits
+    };
+    let app = app_with(limits, Duration::ZERO).await;
+    for _ in 0..2 {
+        let mut fresh = Agent::new(app.addr);
+        assert_eq!(fresh.post("/api/matches", &humans()).await.0, 201);
+    }
+    let mut third = Agent::new(app.addr);
+    let (status, body) = third.post("/api/matches", &humans()).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("limit/players")),
+        "{body}"
+    );
+    let (status, body) = third.post("/api/guest", &json!({"name": "Late"})).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("limit/players")),
+        "{body}"
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_match_nobody_starts_expires() {
+    let limits = Limits {
+        open_expiry: Duration::from_secs(1),
+        ..test_options().limits
+    };
+    let app = app_with(limits, Duration::ZERO).await;
+    let created = app.create(humans()).await;
+    let id = created["id"].as_str().unwrap();
+    let mut creator = app.connect(id, created["token"].as_str()).await;
+    assert_eq!(creator.state().await["status"], "open");
+    assert_eq!(creator.error().await["code"], "match/expired");
+    let (status, body) = app.get(&format!("/api/matches/{id}")).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("match/not_found"))
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn idle_matches_leave_memory_and_a_restart_loads_only_clocked_ones() {
+    let limits = Limits {
+        idle_unload: Duration::from_millis(300),
+        ..test_options().limits
+    };
+    let app = app_with(limits, Duration::ZERO).await;
+    // A correspondence match: one move, then both players leave.
+    let created = app.create(humans()).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let (_, joined) = app
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
+    let mut red = app.connect(&id, created["token"].as_str()).await;
+    let blue = app.connect(&id, joined["token"].as_str()).await;
+    let start = red.live().await;
+    red.act(0, start["legal"][0].as_str().unwrap()).await;
+    red.until(|m| m["type"] == "state" && m["version"] == 1)
+        .await;
+    drop(red);
+    drop(blue);
+    in_memory(&app, 0).await;
+    // Asked for again, it comes back from the store where it was.
+    let mut blue = app.connect(&id, joined["token"].as_str()).await;
+    let back = blue.live().await;
+    assert_eq!(
+        (back["version"].clone(), back["to_act"].clone()),
+        (json!(1), json!([1]))
+    );
+    drop(blue);
+    in_memory(&app, 0).await;
+
+    // A clocked live match and an open one: after a restart only the clocked one is loaded.
+    let mut clocked = humans();
+    clocked["time_control"] = json!({"kind": "per_move", "seconds": 600});
+    let c = app.create(clocked).await;
+    let cid = c["id"].as_str().unwrap().to_owned();
+    let (_, cj) = app
+        .post(&format!("/api/matches/{cid}/join"), &json!({}))
+        .await;
+    let mut a = app.connect(&cid, c["token"].as_str()).await;
+    let _b = app.connect(&cid, cj["token"].as_str()).await;
+    a.live().await;
+    app.create(humans()).await;
+    let db = app.db.clone();
+    app.shutdown().await;
+    let app = spawn_app_on(db).await;
+    assert_eq!(app.get("/health").await.1["matches_in_memory"], 1);
+    app.shutdown().await;
+}
+
+/// A replay replays the whole game: it is computed once, stored, and read back after that.
+#[tokio::test]
+async fn a_replay_is_computed_once_and_stored() {
+    let app = app_with(test_options().limits, Duration::ZERO).await;
+    let created = app.create(bots()).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    app.wait_finished(&id).await;
+    let path = format!("/api/matches/{id}/replay");
+    let (first, second) = tokio::join!(app.get(&path), app.get(&path));
+    assert_eq!(first.0, 200);
+    assert_eq!(first, second);
+    assert_eq!(first.1["verified"], true);
+    let db = rusqlite::Connection::open(&app.db).unwrap();
+    let stored: String = db
+        .query_row("SELECT body FROM replays WHERE match_id = ?1", [&id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&stored).unwrap(), first.1);
+    app.shutdown().await;
+}
