@@ -50,6 +50,13 @@ let gameTitle = null;
 let gameConfig = null;
 
 let socket = null;
+/**
+ * A seat token was sent in an `auth` message and its answer has not come: the spectator's state
+ * the server sends first is kept aside (`asideState`) rather than shown, so the page does not
+ * flicker from spectator to seat.
+ */
+let awaitingAuth = false;
+let asideState = null;
 let retryDelay = 500;
 let pingTimer = null;
 
@@ -73,14 +80,19 @@ function setConn(key, down = false) {
 // ---- Connection ----------------------------------------------------------------------------
 
 function connect() {
+  // The seat token never goes in the URL (logs and histories keep URLs): it is sent in an `auth`
+  // message once the socket is open (docs/protocol.md section 4).
   const token = getToken(id);
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws`;
   setConn(state ? 'match.reconnecting' : 'match.connecting', Boolean(state));
   const ws = new WebSocket(url);
   socket = ws;
   ws.addEventListener('open', () => {
     retryDelay = 500;
+    awaitingAuth = Boolean(token);
+    asideState = null;
+    if (token) ws.send(JSON.stringify({ type: 'auth', token }));
     chat?.resend();
     clearInterval(pingTimer);
     pingTimer = setInterval(() => {
@@ -117,7 +129,16 @@ function send(msg) {
 }
 
 function onMessage(msg) {
-  if (msg.type === 'state') {
+  if (msg.type === 'state' && awaitingAuth && msg.seat === null) {
+    asideState = msg;
+  } else if (msg.type === 'error' && msg.code === 'auth/seat' && awaitingAuth) {
+    // The stored token is not a seat of this match (or of this player): forget it and watch.
+    awaitingAuth = false;
+    localStorage.removeItem(`plateau.token.${id}`);
+    if (asideState) onMessage(asideState);
+    showError(`[${msg.code}] ${msg.message}`);
+  } else if (msg.type === 'state') {
+    awaitingAuth = false;
     const changed = !state || state.version !== msg.version || state.status !== msg.status;
     state = msg;
     stateAt = performance.now();
@@ -139,10 +160,6 @@ function onMessage(msg) {
     chat.error(errorText(msg));
   } else if (msg.type === 'error') {
     pending = false;
-    if (msg.code === 'auth/seat' && !state) {
-      // The stored token is not a seat of this match: forget it and watch instead.
-      localStorage.removeItem(`plateau.token.${id}`);
-    }
     if (msg.code !== 'action/stale') showError(`[${msg.code}] ${msg.message}`);
     if (isNaval()) nv.onServerError(msg);
     render();
