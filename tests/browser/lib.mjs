@@ -50,6 +50,15 @@ function serverBinary() {
 }
 
 /**
+ * Every page of a test comes from 127.0.0.1, where a public server sees one visitor: the limits
+ * per address (docs/protocol.md section 6) are raised so a test's players and matches fit in.
+ */
+const PER_ADDRESS = [
+  '--matches-per-minute', '500', '--open-matches-per-address', '100', '--bot-matches-per-address', '50',
+  '--guests-per-minute', '500', '--max-connections-per-address', '1000',
+];
+
+/**
  * Starts the server and waits for /health. Returns {url, stop(), restart()}.
  * The server runs with `--test-seeds`: every match's dice come from its creation order (or from a
  * `seed` given at creation), so a test plays the same games every run.
@@ -68,7 +77,7 @@ export async function startServer({ args = [] } = {}) {
       const cmd = process.env.PLATEAU_SERVE_CMD.replace('{port}', String(port)).replace('{db}', db);
       child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     } else {
-      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, '--test-seeds', ...args], {
+      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, '--test-seeds', ...PER_ADDRESS, ...args], {
         stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
       });
     }
