@@ -251,6 +251,16 @@ async fn http_bad_input_gets_coded_errors() {
             400,
             "request/malformed",
         ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human", "name": "x"}, {"kind": "human"}]}),
+            400,
+            "request/malformed",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random", "think": 9}]}),
+            400,
+            "request/malformed",
+        ),
     ];
     for (request, status, expected) in cases {
         assert_eq!(
