@@ -50,7 +50,9 @@ test('a Bataille Navale table whose humans all left ends by abandonment', { time
     // fleet of the people gone, which leaves the bot's fleet the last afloat.
     for (const p of [ada, bob, cleo]) await p.close();
     await lobby.waitForSelector(`#list-active tr[data-match="${id}"]`, { state: 'detached', timeout: 15000 });
-    const ended = await waitApi(lobby, `/api/matches/${id}`, (m) => m.status === 'finished', 60000);
+    const ended = await waitApi(lobby, `/api/matches/${id}`, (m) => m.status === 'finished', 60000).catch((e) => {
+      throw new Error(`${e.message}\nserver log:\n${server.log()}`);
+    });
     assert.equal(ended.outcome.ranks.indexOf(1), 3, 'the bot, the last fleet at the table, wins');
     await lobby.waitForSelector(`#list-finished tr[data-match="${id}"]`, { timeout: 15000 });
     assert.deepEqual(lobby.jsErrors, []);
