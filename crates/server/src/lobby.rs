@@ -132,8 +132,7 @@ impl Lobby {
         }
         lobby.expire_open().await;
         let sweeper = Arc::downgrade(&lobby);
-        let every = (open_expiry / 4)
-            .clamp(Duration::from_millis(200), Duration::from_secs(60));
+        let every = (open_expiry / 4).clamp(Duration::from_millis(200), Duration::from_secs(60));
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(every).await;

@@ -161,7 +161,8 @@ pub async fn play_table(
             if in_flight.is_none() {
                 let to_act = states.iter().position(|s| {
                     s.as_ref().is_some_and(|s| {
-                        s["status"] == "live" && s["legal"].as_array().is_some_and(|l| !l.is_empty())
+                        s["status"] == "live"
+                            && s["legal"].as_array().is_some_and(|l| !l.is_empty())
                     })
                 });
                 if let Some(i) = to_act {
@@ -170,7 +171,11 @@ pub async fn play_table(
                     let action = legal[rng.random_range(0..legal.len())].clone();
                     let version = s["version"].as_u64().unwrap_or(0);
                     let act = json!({"type": "act", "version": version, "action": action});
-                    if sinks[i].send(Message::Text(act.to_string().into())).await.is_err() {
+                    if sinks[i]
+                        .send(Message::Text(act.to_string().into()))
+                        .await
+                        .is_err()
+                    {
                         report.failed("send failed");
                         break;
                     }

@@ -40,7 +40,8 @@ pub async fn hold_idle(addr: SocketAddr, n: usize) -> Vec<tokio::task::JoinHandl
 /// Floods the server until `until`: matches created without a session (a new guest each) and
 /// raw sockets opened and kept, as fast as the answers come. Returns a line saying what it got.
 pub async fn flood(addr: SocketAddr, until: Instant) -> String {
-    let body = serde_json::json!({"game": "moonleap", "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let body =
+        serde_json::json!({"game": "moonleap", "seats": [{"kind": "human"}, {"kind": "human"}]});
     let (mut created, mut limited, mut other, mut refused) = (0u64, 0u64, 0u64, 0u64);
     let mut sockets = Vec::new();
     while Instant::now() < until {

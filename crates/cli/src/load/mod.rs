@@ -138,7 +138,9 @@ fn wait_healthy(addr: SocketAddr, within: Duration) -> Result<Duration, String> 
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    Err(format!("the server at {addr} did not answer within {within:?}"))
+    Err(format!(
+        "the server at {addr} did not answer within {within:?}"
+    ))
 }
 
 /// Resident memory of process `pid` in KiB (Linux `/proc`), if readable.
@@ -210,7 +212,9 @@ pub fn run(args: Args) -> CliResult {
     if let Some(addr) = args.addr
         && !addr.ip().is_loopback()
     {
-        return Err(format!("{addr}: plateau load only loads a server on loopback"));
+        return Err(format!(
+            "{addr}: plateau load only loads a server on loopback"
+        ));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

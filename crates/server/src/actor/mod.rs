@@ -421,7 +421,7 @@ impl MatchActor {
             let abandon = self.abandon_deadline();
             // A match nobody watches and in which nothing runs by itself leaves memory after a
             // while; the lobby reloads it from the store if it is asked for again.
-            self.subs.retain(|s| !s.out.is_closed());
+            self.prune();
             let idle = (self.subs.is_empty() && self.can_rest())
                 .then(|| Instant::now() + self.shared.options.limits.idle_unload);
             let retry = self.broken.then(|| Instant::now() + RECOVER_EVERY);

@@ -467,7 +467,15 @@ pub(super) async fn websocket(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_owned);
-    let token = bearer.or(q.token);
+    if q.token.is_some() {
+        return ApiError::new(
+            Code::RequestMalformed,
+            "a seat token never goes in the URL: send it in an `auth` message once connected, \
+             or in the `Authorization: Bearer` header",
+        )
+        .into_response();
+    }
+    let token = bearer;
     let lobby = app.lobby.clone();
     ws::sized(upgrade).on_upgrade(move |socket| async move {
         // The connection's place under the caps lasts as long as the socket.
