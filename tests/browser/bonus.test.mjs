@@ -6,7 +6,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady } from './lib.mjs';
+import { startServer, launchBrowser, newPage, waitMatchReady, enterLobby, openAdvanced } from './lib.mjs';
 
 /** Clicks `from` then `to` on `page` and waits until the server acknowledged the move. */
 async function clickMove(page, from, to) {
@@ -25,8 +25,8 @@ test('a 1-step move onto the last row offers the bonus choices', { timeout: 1200
   try {
     const red = await newPage(browser);
     const blue = await newPage(browser);
-    await red.goto(`${server.url}/`);
-    await red.waitForSelector('body[data-ready="true"]');
+    await enterLobby(red, server, 'Red');
+    await openAdvanced(red);
     await red.selectOption('#seat-1-kind', 'human');
     await red.click('#create');
     const invite = await red.inputValue('.invite-link[data-seat="1"]');

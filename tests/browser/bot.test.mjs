@@ -6,6 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, newPage, waitMatchReady, waitTurnOrEnd, playOneTurn, rng, screenshot,
+  enterLobby, openAdvanced,
 } from './lib.mjs';
 
 test('play MAD against a bot by clicking, reload mid-game, see the result and the replay', { timeout: 600000 }, async (t) => {
@@ -13,20 +14,21 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
   const browser = await launchBrowser();
   try {
     const page = await newPage(browser);
-    await page.goto(`${server.url}/`);
-    await page.waitForSelector('body[data-ready="true"]');
+    await enterLobby(page, server, 'Ada');
+    await openAdvanced(page);
     assert.equal(await page.inputValue('#game'), 'mad');
-    // Red (seat 0) is me, Blue (seat 1) a random bot: the defaults of the form.
+    // Red (seat 0) is me, Blue (seat 1) a bot, the weakest level: the defaults of the form. The
+    // random bot keeps the game short.
     assert.equal(await page.inputValue('#seat-0-kind'), 'human');
     assert.equal(await page.inputValue('#seat-1-kind'), 'bot');
+    assert.equal(await page.inputValue('#seat-1-bot'), 'beginner');
+    await page.selectOption('#seat-1-bot', 'random');
     // A short tie-break keeps the random game short; a Fischer clock shows the clocks.
     await page.fill('#opt-tiebreak_limit', '16');
     await page.selectOption('#clock-kind', 'fischer');
     await page.fill('#clock-base', '30');
     await page.fill('#clock-inc', '5');
     await page.click('#create');
-    await page.waitForSelector('#go-match');
-    await page.click('#go-match');
     await page.waitForURL(/\/m\/[0-9a-f]{16}$/);
     const id = page.url().split('/').pop();
     await waitMatchReady(page);

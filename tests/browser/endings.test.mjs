@@ -4,20 +4,27 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady } from './lib.mjs';
+import { startServer, launchBrowser, newPage, waitMatchReady, enterLobby, openAdvanced } from './lib.mjs';
 
-async function createFromLobby(page, url, { blue, clock }) {
-  await page.goto(`${url}/`);
-  await page.waitForSelector('body[data-ready="true"]');
+// Creates a MAD match in the lobby's Advanced form as "Red": against a random bot (the page goes
+// to the match at once) or a human seat (the page shows the invite link, returned).
+async function createFromLobby(page, server, { blue, clock }) {
+  await enterLobby(page, server, 'Red');
+  await openAdvanced(page);
   await page.selectOption('#seat-1-kind', blue);
+  if (blue === 'bot') await page.selectOption('#seat-1-bot', 'random');
   if (clock) {
     await page.selectOption('#clock-kind', 'per_move');
     await page.fill('#clock-per-move', String(clock));
   }
   await page.click('#create');
-  await page.waitForSelector('#go-match');
-  const invite = (await page.$('.invite-link[data-seat="1"]')) ? await page.inputValue('.invite-link[data-seat="1"]') : null;
-  await page.click('#go-match');
+  let invite = null;
+  if (blue === 'human') {
+    await page.waitForSelector('#go-match');
+    invite = await page.inputValue('.invite-link[data-seat="1"]');
+    await page.click('#go-match');
+  }
+  await page.waitForURL(/\/m\/[0-9a-f]{16}$/);
   await waitMatchReady(page);
   return invite;
 }
@@ -27,13 +34,13 @@ test('the per-move clock runs out: the page shows the loss on time', { timeout: 
   const browser = await launchBrowser();
   try {
     const page = await newPage(browser);
-    await createFromLobby(page, server.url, { blue: 'bot', clock: 2 });
-    assert.equal(await page.evaluate(() => document.body.dataset.myTurn), 'true');
+    await createFromLobby(page, server, { blue: 'bot', clock: 2 });
+    await page.waitForFunction(() => document.body.dataset.myTurn === 'true');
     assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
     // Nobody clicks: two seconds later the server ends the game.
     await page.waitForFunction(() => document.body.dataset.status === 'finished', null, { timeout: 15000 });
     assert.equal(await page.getAttribute('#result-panel', 'data-kind'), 'timeout');
-    assert.match(await page.textContent('#result-text'), /Blue wins: Red ran out of time/);
+    assert.match(await page.textContent('#result-text'), /\(Blue\) wins: Red \(Red\) ran out of time/);
     assert.equal(await page.getAttribute('#clock-0', 'data-ms'), '0');
     assert.deepEqual(page.jsErrors, []);
   } finally {
@@ -48,7 +55,7 @@ test('a player resigns: both pages show the resignation', { timeout: 120000 }, a
   try {
     const red = await newPage(browser);
     const blue = await newPage(browser);
-    const invite = await createFromLobby(red, server.url, { blue: 'human' });
+    const invite = await createFromLobby(red, server, { blue: 'human' });
     await blue.goto(invite);
     await waitMatchReady(blue);
     await red.waitForFunction(() => document.body.dataset.status === 'live');
@@ -59,7 +66,7 @@ test('a player resigns: both pages show the resignation', { timeout: 120000 }, a
     for (const p of [red, blue]) {
       await p.waitForFunction(() => document.body.dataset.status === 'finished');
       assert.equal(await p.getAttribute('#result-panel', 'data-kind'), 'resign');
-      assert.match(await p.textContent('#result-text'), /Red wins: Blue resigned/);
+      assert.match(await p.textContent('#result-text'), /Red \(Red\) wins: .+ \(Blue\) resigned/);
       assert.ok(await p.isVisible('#rematch'));
       assert.deepEqual(p.jsErrors, []);
     }
@@ -67,7 +74,7 @@ test('a player resigns: both pages show the resignation', { timeout: 120000 }, a
     await red.click('#replay-link');
     await red.waitForSelector('#moves .mv');
     const last = await red.$$eval('#moves button.mv', (bs) => bs[bs.length - 1].textContent);
-    assert.equal(last, 'Seat 2 resigns');
+    assert.equal(last, 'Blue resigns');
     assert.deepEqual(red.jsErrors, []);
   } finally {
     await browser.close();

@@ -1,13 +1,14 @@
 // Two people in two browser contexts (separate storage) play MAD through the invite link, by
 // clicking. In the middle the server restarts (a network drop for both pages): both pages reconnect
 // by themselves and the game goes on. At the end both see the same result and one asks for a
-// rematch, in which the two players swap colours. Also a spectator watches without controls, and
-// the lobby and match screenshots of the note are taken (English and French).
+// rematch, which the other accepts, and in which the two players swap colours. Also a spectator
+// watches without controls, and the match screenshot of the note is taken (English and French).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, newPage, waitMatchReady, waitTurnOrEnd, playOneTurn, rng, screenshot,
+  enterLobby, openAdvanced,
 } from './lib.mjs';
 
 test('two humans through the invite link, a server restart mid-game, result and rematch', { timeout: 600000 }, async () => {
@@ -16,8 +17,8 @@ test('two humans through the invite link, a server restart mid-game, result and 
   try {
     const red = await newPage(browser);
     const blue = await newPage(browser, { lang: 'fr-FR' });
-    await red.goto(`${server.url}/`);
-    await red.waitForSelector('body[data-ready="true"]');
+    await enterLobby(red, server, 'Rosa');
+    await openAdvanced(red);
     await red.selectOption('#seat-1-kind', 'human');
     await red.check('#seat-0-mine');
     await red.fill('#opt-tiebreak_limit', '16');
@@ -30,11 +31,13 @@ test('two humans through the invite link, a server restart mid-game, result and 
     await waitMatchReady(red);
     assert.equal(await red.evaluate(() => document.body.dataset.status), 'open');
     assert.ok(await red.isVisible('#invite-panel'));
+    assert.equal(await red.textContent('#status'), 'Waiting for the other player to join');
 
     // The lobby lists the open match with a join button for Blue.
     const lobby = await newPage(browser);
-    await lobby.goto(`${server.url}/`);
+    await enterLobby(lobby, server);
     await lobby.waitForSelector(`tr[data-match="${id}"] button[data-join="1"]`);
+    assert.equal(await lobby.textContent(`tr[data-match="${id}"] .seat-pill[data-seat="0"]`), 'Red: Rosa');
 
     // Blue follows the invite link (French browser): takes seat 1, sees the board from Blue's side.
     await blue.goto(invite);
@@ -106,14 +109,15 @@ test('two humans through the invite link, a server restart mid-game, result and 
     assert.match(await blue.textContent('#result-text'), /gagne/, 'the French page says who wins in French');
     assert.ok(!(await watcher.isVisible('#rematch')), 'a spectator has no rematch button');
 
-    // Rematch: Red asks, goes to the new match as Blue; the old Blue page offers to follow.
+    // Rematch: Red offers, Blue (in French) accepts; both go to the new match, colours swapped.
     await red.click('#rematch');
-    await red.waitForURL((u) => /\/m\/[0-9a-f]{16}$/.test(u.pathname) && !u.pathname.endsWith(id));
-    await waitMatchReady(red);
+    await blue.waitForSelector('#rematch-info:text("propose une revanche")');
+    await blue.click('#rematch');
+    for (const p of [red, blue]) {
+      await p.waitForURL((u) => /\/m\/[0-9a-f]{16}$/.test(u.pathname) && !u.pathname.endsWith(id));
+      await waitMatchReady(p);
+    }
     assert.equal(await red.evaluate(() => document.body.dataset.seat), '1');
-    await blue.waitForSelector('#rematch-go');
-    await blue.click('#rematch-go');
-    await waitMatchReady(blue);
     assert.equal(await blue.evaluate(() => document.body.dataset.seat), '0');
     await blue.waitForFunction(() => document.body.dataset.myTurn === 'true');
 
@@ -121,7 +125,6 @@ test('two humans through the invite link, a server restart mid-game, result and 
     await lobby.reload();
     await lobby.waitForSelector(`#list-finished tr[data-match="${id}"]`);
     await lobby.waitForSelector('#list-active tr[data-status="live"]');
-    await screenshot(lobby, 'lobby');
 
     for (const p of [red, blue, watcher, lobby]) assert.deepEqual(p.jsErrors, []);
   } finally {

@@ -50,6 +50,15 @@ function serverBinary() {
 }
 
 /**
+ * Every page of a test comes from 127.0.0.1, where a public server sees one visitor: the limits
+ * per address (docs/protocol.md section 6) are raised so a test's players and matches fit in.
+ */
+const PER_ADDRESS = [
+  '--matches-per-minute', '500', '--open-matches-per-address', '100', '--bot-matches-per-address', '50',
+  '--guests-per-minute', '500', '--max-connections-per-address', '1000',
+];
+
+/**
  * Starts the server and waits for /health. Returns {url, stop(), restart()}.
  * The server runs with `--test-seeds`: every match's dice come from its creation order (or from a
  * `seed` given at creation), so a test plays the same games every run.
@@ -68,7 +77,7 @@ export async function startServer({ args = [] } = {}) {
       const cmd = process.env.PLATEAU_SERVE_CMD.replace('{port}', String(port)).replace('{db}', db);
       child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     } else {
-      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, '--test-seeds', ...args], {
+      child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, '--test-seeds', ...PER_ADDRESS, ...args], {
         stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
       });
     }
@@ -268,4 +277,65 @@ export async function screenshot(page, name) {
   const file = path.join(SHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/**
+ * Opens the lobby on `page` and, when `name` is given, names the visitor through the welcome form
+ * (POST /api/guest), waiting until the header shows that name.
+ */
+export async function enterLobby(page, server, name = null) {
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  if (name) {
+    await page.fill('#welcome-name', name);
+    await page.click('#welcome-go');
+    await page.waitForFunction((n) => document.body.dataset.player === n, name);
+    await page.waitForSelector(`#me-link:text-is("${name}")`);
+  }
+}
+
+/** Opens the lobby's Advanced fold (the full match form). */
+export async function openAdvanced(page) {
+  if (!(await page.$eval('#advanced', (d) => d.open))) await page.click('#advanced > summary');
+  await page.waitForSelector('#seat-0-kind', { state: 'visible' });
+}
+
+/** The JSON of `GET path` on the server, with `page`'s cookies (its session). */
+export async function apiGet(page, path) {
+  return page.evaluate(async (p) => {
+    const res = await fetch(p);
+    return { status: res.status, body: await res.json().catch(() => null) };
+  }, path);
+}
+
+/**
+ * Waits until `predicate(body)` holds for `GET path` (polled through `page`, i.e. with its
+ * session), and returns that body: for server state a page does not show by itself.
+ */
+export async function waitApi(page, path, predicate, timeout = 30000) {
+  const deadline = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < deadline) {
+    last = await apiGet(page, path);
+    if (last.status === 200 && predicate(last.body)) return last.body;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`GET ${path}: condition not met in ${timeout} ms; last answer ${JSON.stringify(last)}`);
+}
+
+/**
+ * Plays MAD between two pages until the game is over, each page clicking on its own turns with
+ * the shared seeded generator `rand` (the seat order fixes who clicks first, so the game is the same
+ * whichever page sits where). `pages` is indexed by seat. Returns the number of turns played.
+ */
+export async function playMadToEnd(pages, rand, maxTurns = 800) {
+  let turns = 0;
+  for (;;) {
+    for (const page of pages) {
+      if ((await waitTurnOrEnd(page, 60000)) === 'finished') return turns;
+      await playOneTurn(page, rand);
+      turns += 1;
+      if (turns > maxTurns) throw new Error(`the game did not end within ${maxTurns} turns`);
+    }
+  }
 }

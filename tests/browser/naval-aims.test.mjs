@@ -33,12 +33,16 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
     await page.click('#nv-ready');
     await page.waitForFunction(() => document.body.dataset.nvTurn === 'mine' && document.body.dataset.myTurn === 'true', null, { timeout: 60000 });
 
-    /** One exchange on a second connection of this seat: the current state, or the answer to `action`. */
+    /** One exchange on a second connection of this seat: the current state, or the answer to `action` (chat aside). */
     const side = (action) => page.evaluate(([id, act]) => new Promise((resolve) => {
-      const ws = new WebSocket(`ws://${location.host}/api/matches/${id}/ws?token=${localStorage.getItem(`plateau.token.${id}`)}`);
+      const ws = new WebSocket(`ws://${location.host}/api/matches/${id}/ws`);
+      ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', token: localStorage.getItem(`plateau.token.${id}`) }));
       let sent = false;
       ws.onmessage = (ev) => {
         const m = JSON.parse(ev.data);
+        // The chat backlog follows each state of a connection; the spectator's state before the
+        // auth message is answered is not the seat's.
+        if (m.type === 'chat_backlog' || m.type === 'chat' || (m.type === 'state' && m.seat === null)) return;
         if (m.type === 'state' && act && !sent) {
           sent = true;
           ws.send(JSON.stringify({ type: 'act', version: m.version, action: act }));

@@ -195,7 +195,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         // The turn just resolved: its announcements are in the banner and its cells light up.
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, 'naval-battle');
-        assert.match(await page.textContent('#nv-banner'), /Turn of Seat 1[^]*cruiser: artillery on Seat [234] [a-m]\d+/);
+        assert.match(await page.textContent('#nv-banner'), /Turn of Fleet 1[^]*cruiser: artillery on Fleet [234] [a-m]\d+/);
       }
       const log = await movesText();
       assert.ok(log.includes(text), `the carrier's order ${text} is in the move list`);

@@ -149,7 +149,7 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     const shot = naval.steps.findIndex((s) => typeof s.text === 'string' && /^[a-z]+:fire \d:[a-n]\d+$/.test(s.text));
     if (shot > 0) {
       const [, , seat, cell] = naval.steps[shot].text.split(/[: ]/);
-      assert.match(await page.textContent(`#moves .mv[data-index="${shot}"]`), new RegExp(` fires at Seat ${seat} ${cell}$`));
+      assert.match(await page.textContent(`#moves .mv[data-index="${shot}"]`), new RegExp(` fires at Fleet ${seat} ${cell}$`));
     }
     await page.click('#first');
     assert.equal(await page.$$eval('svg#board g.nv-piece', (els) => els.length), 0, 'no fleet is public at the start');

@@ -4,6 +4,8 @@
 // navigator.language. Elements with data-i18n="key" get their text from the table, elements with
 // data-i18n-attr="attr:key,attr:key" get attributes (aria-label, title, placeholder).
 
+import { PLAYER_TEXTS } from './i18n-players.js';
+
 const STORE_KEY = 'plateau.lang';
 
 const TEXTS = {
@@ -153,8 +155,8 @@ const TEXTS = {
     'replay.last': 'Last',
     'replay.position': 'Position after {n} of {total} actions',
     'replay.start': 'Start position',
-    'replay.end.resign': 'Seat {seat} resigns',
-    'replay.end.timeout': 'Seat {seat} runs out of time',
+    'replay.end.resign': '{seat} resigns',
+    'replay.end.timeout': '{seat} runs out of time',
     'replay.end.agreement': 'Stopped by agreement',
     'replay.chance': 'chance: {text}',
     'replay.hidden': 'hidden',
@@ -434,8 +436,8 @@ const TEXTS = {
     'replay.last': 'Fin',
     'replay.position': 'Position après {n} actions sur {total}',
     'replay.start': 'Position de départ',
-    'replay.end.resign': 'Le siège {seat} abandonne',
-    'replay.end.timeout': 'Le siège {seat} dépasse son temps',
+    'replay.end.resign': '{seat} abandonne',
+    'replay.end.timeout': '{seat} dépasse son temps',
     'replay.end.agreement': 'Arrêt d’un commun accord',
     'replay.chance': 'hasard : {text}',
     'replay.hidden': 'caché',
@@ -570,6 +572,8 @@ const TEXTS = {
     'match.result.round_limit.shared': 'La limite de tours est atteinte : {sides} se partagent la première place.',
   },
 };
+
+for (const [code, table] of Object.entries(PLAYER_TEXTS)) Object.assign(TEXTS[code], table);
 
 /** The languages offered, in menu order. */
 export const LANGUAGES = [

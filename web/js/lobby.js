@@ -1,16 +1,33 @@
-// The lobby (web/index.html): create a match, list open, live and finished matches, join or watch.
-// Uses protocol.md sections 3.1 to 3.5.
+// The lobby (web/index.html): a name for the visitor, three obvious ways to play each game (Quick
+// play through the seek pools, Play a friend with an invite link, Play the computer by level), the
+// full form behind the Advanced fold, the live counts, the games waiting for this player and the
+// lists of matches. Routes: docs/protocol.md sections 3.1 to 3.5 and "Quick pairing".
 
 import { api, el, getToken, setToken, absolute, copyButton } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
-import { seatLabel } from './seats.js';
-
-let games = [];
-let lastCreated = null;
-/** The number of seats chosen for the game in the form. */
-let seatCount = null;
+import { seatLabel, seatWithName, botName } from './seats.js';
+import {
+  setupIdentity, currentPlayer, chooseName, suggestName, onPlayerChange, errorText, NAME_PATTERN,
+} from './identity.js';
+import { setupAdvanced, renderAdvanced } from './advanced.js';
+import { connectLobby } from './lobbysocket.js';
+import { clockPresets, timeControlText, samePool } from './clocks.js';
 
 const $ = (id) => document.getElementById(id);
+
+let games = [];
+let player = null;
+let lobbySocket = null;
+/** The last `lobby` message (counts and pools), or null. */
+let lobbyInfo = null;
+/** The seek in progress: {request, since} or null. */
+let seeking = null;
+/** The answer of the last match created here (Play a friend), for its invite links. */
+let lastCreated = null;
+/** The dialog on screen: {game, action} or null. */
+let dialogFor = null;
+let lists = { active: [], finished: [] };
+let waiting = [];
 
 function showError(err) {
   const box = $('error');
@@ -18,210 +35,296 @@ function showError(err) {
     box.classList.add('hidden');
     return;
   }
-  box.textContent = t('lobby.error', { msg: `${err.code ? `[${err.code}] ` : ''}${err.message}` });
+  box.textContent = t('lobby.error', { msg: errorText(err) });
   box.classList.remove('hidden');
 }
 
-function currentGame() {
-  return games.find((g) => g.name === $('game').value) || games[0];
+const gameOf = (name) => games.find((g) => g.name === name);
+
+// ---- The visitor's name -----------------------------------------------------------------------
+
+function renderWelcome() {
+  $('welcome').classList.toggle('hidden', Boolean(player));
+  const input = $('welcome-name');
+  input.pattern = NAME_PATTERN;
+  if (!player && !input.value) input.value = suggestName();
 }
 
-/** One fieldset per seat: human or bot (with bot name and level), and which seat the creator plays. */
-function renderSeats() {
-  const game = currentGame();
-  const box = $('seats');
-  box.replaceChildren();
-  if (!game) return;
-  if (!seatCount || seatCount < game.min_seats || seatCount > game.max_seats) seatCount = game.default_seats;
-  const n = seatCount;
-  if (game.min_seats !== game.max_seats) {
-    const count = el('select', { id: 'seat-count', 'aria-label': t('lobby.seats') });
-    for (let k = game.min_seats; k <= game.max_seats; k++) count.append(el('option', { value: k, selected: k === n }, String(k)));
-    count.addEventListener('change', () => {
-      seatCount = Number(count.value);
-      renderSeats();
-    });
-    box.append(el('div', { class: 'form-row' }, el('label', {}, t('lobby.seats'), ' ', count)));
-  }
-  for (let s = 0; s < n; s++) {
-    const kind = el('select', { id: `seat-${s}-kind`, 'aria-label': `${seatLabel(game.name, s)}: ${t('lobby.seat.human')} / ${t('lobby.seat.bot')}` },
-      el('option', { value: 'human' }, t('lobby.seat.human')),
-      el('option', { value: 'bot' }, t('lobby.seat.bot')));
-    // By default: I play the first seat, a bot plays the others.
-    kind.value = s === 0 ? 'human' : 'bot';
-    const bot = el('select', { id: `seat-${s}-bot`, 'aria-label': t('lobby.seat.bot') },
-      ...(game.bots || []).map((b) => el('option', { value: b }, b)));
-    const level = el('select', { id: `seat-${s}-level`, 'aria-label': t('lobby.seat.level') },
-      ...[1, 2, 3, 4, 5].map((l) => el('option', { value: l }, String(l))));
-    const mine = el('input', { type: 'radio', name: 'creator-seat', id: `seat-${s}-mine`, value: s, checked: s === 0 });
-    const botPart = el('span', { class: 'form-row', style: 'margin:0' },
-      el('label', {}, t('lobby.seat.bot'), ' ', bot), el('label', {}, t('lobby.seat.level'), ' ', level));
-    const minePart = el('label', {}, mine, ' ', t('lobby.seat.mine'));
-    const sync = () => {
-      const isBot = kind.value === 'bot';
-      botPart.classList.toggle('hidden', !isBot);
-      minePart.classList.toggle('hidden', isBot);
-      if (isBot && mine.checked) {
-        mine.checked = false;
-        const other = box.querySelector('input[name=creator-seat]:not(:checked)');
-        const firstHuman = [...box.querySelectorAll('select[id$=-kind]')].findIndex((k) => k.value === 'human');
-        if (other && firstHuman >= 0) $(`seat-${firstHuman}-mine`).checked = true;
-      }
-    };
-    kind.addEventListener('change', sync);
-    box.append(el('fieldset', {},
-      el('legend', {}, seatLabel(game.name, s)),
-      el('div', { class: 'form-row' }, kind, botPart, minePart)));
-    sync();
-  }
-}
-
-/** Inputs for the game's config fields (from default_config): booleans and numbers. */
-function renderOptions() {
-  const game = currentGame();
-  const box = $('options');
-  box.replaceChildren();
-  const cfg = game?.default_config;
-  const entries = cfg && typeof cfg === 'object' ? Object.entries(cfg) : [];
-  $('options-box').classList.toggle('hidden', entries.length === 0);
-  for (const [key, value] of entries) {
-    let input;
-    if (typeof value === 'boolean') input = el('input', { type: 'checkbox', checked: value });
-    else if (typeof value === 'number') input = el('input', { type: 'number', value, style: 'width:6rem' });
-    else if (typeof value === 'string') input = el('input', { type: 'text', value });
-    else continue;
-    input.dataset.key = key;
-    input.dataset.type = typeof value;
-    input.id = `opt-${key}`;
-    const text = t(`opt.${key}`);
-    box.append(el('div', { class: 'form-row' }, el('label', {}, input, ' ', text === `opt.${key}` ? key.replaceAll('_', ' ') : text)));
-  }
-}
-
-function readConfig() {
-  const game = currentGame();
-  const cfg = game?.default_config;
-  if (!cfg || typeof cfg !== 'object') return null;
-  const out = { ...cfg };
-  let changed = false;
-  for (const input of $('options').querySelectorAll('input[data-key]')) {
-    const key = input.dataset.key;
-    let v;
-    if (input.dataset.type === 'boolean') v = input.checked;
-    else if (input.dataset.type === 'number') v = Number(input.value);
-    else v = input.value;
-    if (v !== cfg[key]) changed = true;
-    out[key] = v;
-  }
-  return changed ? out : null;
-}
-
-function readTimeControl() {
-  const kind = $('clock-kind').value;
-  if (kind === 'fischer') {
-    return {
-      kind, base_seconds: Math.round(Number($('clock-base').value) * 60),
-      increment_seconds: Number($('clock-inc').value),
-    };
-  }
-  if (kind === 'per_move') return { kind, seconds: Number($('clock-per-move').value) };
-  if (kind === 'game') return { kind };
-  return { kind: 'none' };
-}
-
-// A game whose rules set clocks is played under them (the default) or without a clock; the
-// per-move and Fischer clocks are for the other games (docs/protocol.md section 3.2).
-function offerRuleClock() {
-  const game = currentGame();
-  const rules = Boolean(game?.rule_clock);
-  for (const option of $('clock-kind').options) {
-    const allowed = option.value === 'none' || (option.value === 'game') === rules;
-    option.hidden = !allowed;
-    option.disabled = !allowed;
-  }
-  if (rules) $('clock-kind').value = 'game';
-  else if ($('clock-kind').value === 'game') $('clock-kind').value = 'none';
-  syncClock();
-}
-
-function syncClock() {
-  const kind = $('clock-kind').value;
-  $('clock-fischer').classList.toggle('hidden', kind !== 'fischer');
-  $('clock-move').classList.toggle('hidden', kind !== 'per_move');
-}
-
-async function createMatch(ev) {
+async function submitWelcome(ev) {
   ev.preventDefault();
-  showError(null);
-  const game = currentGame();
-  const seats = [];
-  for (let s = 0; s < seatCount; s++) {
-    if ($(`seat-${s}-kind`).value === 'bot') {
-      seats.push({ kind: 'bot', bot: $(`seat-${s}-bot`).value, level: Number($(`seat-${s}-level`).value) });
-    } else {
-      seats.push({ kind: 'human' });
-    }
-  }
-  const mine = document.querySelector('input[name=creator-seat]:checked');
-  const body = { game: game.name, config: readConfig(), seats, time_control: readTimeControl() };
-  if (mine && seats[Number(mine.value)]?.kind === 'human') body.creator_seat = Number(mine.value);
-  $('create').disabled = true;
+  $('welcome-error').classList.add('hidden');
   try {
-    const res = await api('POST', '/api/matches', body);
-    if (res.token) setToken(res.id, res.token);
-    lastCreated = res;
-    renderCreated();
-    refreshLists();
+    await chooseName($('welcome-name').value.trim());
   } catch (err) {
-    showError(err);
-  } finally {
-    $('create').disabled = false;
+    $('welcome-error').textContent = errorText(err);
+    $('welcome-error').classList.remove('hidden');
   }
 }
 
-/** After creation: the invite links for the other human seats and a button to the match. */
+// ---- Game cards and the play dialog ----------------------------------------------------------
+
+function seekersOf(game) {
+  return (lobbyInfo?.pools || []).filter((p) => p.game === game).reduce((n, p) => n + (p.waiting || 0), 0);
+}
+
+function renderCards() {
+  $('game-cards').replaceChildren(...games.map((g) => {
+    const seekers = seekersOf(g.name);
+    return el('article', { class: 'game-card panel', 'data-game': g.name },
+      el('div', { class: 'game-card-head' },
+        el('h2', {}, g.title),
+        el('a', { href: `/howto/${g.name}`, class: 'small howto-link' }, t('lobby.howto'))),
+      el('p', { class: 'small muted' }, t(`game.${g.name}.blurb`)),
+      el('p', { class: 'small seekers', 'data-seekers': seekers }, seekers ? t('lobby.seekers', { n: seekers }) : '\u00a0'),
+      el('div', { class: 'game-actions' },
+        el('button', { type: 'button', id: `quick-${g.name}`, onclick: () => openPlay(g.name, 'quick') }, t('play.quick')),
+        el('button', { type: 'button', class: 'secondary', id: `friend-${g.name}`, onclick: () => openPlay(g.name, 'friend') }, t('play.friend')),
+        el('button', { type: 'button', class: 'secondary', id: `bot-${g.name}`, onclick: () => openPlay(g.name, 'bot') }, t('play.bot'))));
+  }));
+}
+
+function select(id, options, value) {
+  return el('select', { id, name: id }, ...options.map(([v, label]) => el('option', { value: v, selected: v === value }, label)));
+}
+
+function labelled(text, control) {
+  return el('label', {}, el('span', {}, text), ' ', control);
+}
+
+/** The fields of the play dialog for `action` ("quick", "friend" or "bot") of game `name`. */
+function playFields(name, action) {
+  const game = gameOf(name);
+  const rows = [];
+  if (!player) {
+    rows.push(el('div', { class: 'form-row' }, labelled(t('id.name'),
+      el('input', { id: 'play-name', required: true, maxlength: 20, pattern: NAME_PATTERN, value: suggestName() }))));
+  }
+  const presets = clockPresets(game);
+  rows.push(el('div', { class: 'form-row' }, labelled(t('lobby.clock'),
+    select('play-tc', presets.map((p, i) => [String(i), t(p.key)]), String(presets.findIndex((p) => p.preferred))))));
+  if (game.min_seats !== game.max_seats) {
+    const sizes = [];
+    for (let k = game.min_seats; k <= game.max_seats; k++) sizes.push([String(k), t('play.table', { n: k })]);
+    rows.push(el('div', { class: 'form-row' }, labelled(t('play.size'), select('play-seats', sizes, String(game.default_seats)))));
+  } else if (game.max_seats > 2) {
+    rows.push(el('p', { class: 'small muted' }, t('play.table', { n: game.max_seats })));
+  }
+  const levels = game.levels || [];
+  if (action === 'bot') {
+    rows.push(el('div', { class: 'form-row' }, labelled(t('play.level'),
+      select('play-level', levels.map((l) => [l, botName(l)]), levels[Math.min(1, levels.length - 1)]))));
+  }
+  if (action !== 'quick') {
+    const sides = [['random', t('play.side.random')]];
+    for (let s = 0; s < game.max_seats; s++) sides.push([String(s), seatLabel(name, s)]);
+    rows.push(el('div', { class: 'form-row' }, labelled(t('play.side'), select('play-side', sides, 'random'))));
+  }
+  if (action === 'quick' && game.max_seats > 2) {
+    rows.push(el('div', { class: 'form-row' },
+      el('label', {}, el('input', { type: 'checkbox', id: 'play-fill' }), ' ', t('play.fill')),
+      el('input', { type: 'number', id: 'play-fill-seconds', min: 5, max: 600, value: 30, style: 'width:5rem', 'aria-label': t('play.fill.seconds') }),
+      el('span', {}, t('play.fill.after')),
+      select('play-fill-level', levels.map((l) => [l, botName(l)]), levels[Math.min(1, levels.length - 1)])));
+  }
+  if (action !== 'bot') {
+    rows.push(el('div', { class: 'form-row', role: 'radiogroup', 'aria-label': t('play.rated') },
+      el('label', {}, el('input', { type: 'radio', name: 'rated', id: 'play-rated', value: 'rated', checked: action === 'quick' }), ' ', t('play.rated')),
+      el('label', {}, el('input', { type: 'radio', name: 'rated', id: 'play-casual', value: 'casual', checked: action !== 'quick' }), ' ', t('play.casual'))));
+  } else {
+    rows.push(el('p', { class: 'small muted' }, t('play.bot.casual')));
+  }
+  return rows;
+}
+
+function openPlay(name, action) {
+  dialogFor = { game: name, action };
+  const game = gameOf(name);
+  $('play-title').textContent = `${t(`play.${action}`)} · ${game.title}`;
+  $('play-go').textContent = t(`play.${action}.go`);
+  $('play-fields').replaceChildren(...playFields(name, action));
+  $('play-error').classList.add('hidden');
+  $('play-dialog').showModal();
+}
+
+function readPlay() {
+  const { game: name, action } = dialogFor;
+  const game = gameOf(name);
+  const seats = $('play-seats') ? Number($('play-seats').value) : game.default_seats;
+  const timeControl = clockPresets(game)[Number($('play-tc').value)].tc;
+  const rated = action !== 'bot' && $('play-rated').checked;
+  const side = $('play-side')?.value;
+  const mySeat = !side || side === 'random' ? Math.floor(Math.random() * seats) : Math.min(Number(side), seats - 1);
+  return { name, game, action, seats, timeControl, rated, mySeat };
+}
+
+async function submitPlay(ev) {
+  ev.preventDefault();
+  const play = readPlay();
+  const button = $('play-go');
+  button.disabled = true;
+  try {
+    if (!player) await chooseName($('play-name').value.trim());
+    if (play.action === 'quick') await startSeek(play);
+    else await createFor(play);
+    $('play-dialog').close();
+  } catch (err) {
+    $('play-error').textContent = errorText(err);
+    $('play-error').classList.remove('hidden');
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// ---- Play a friend, play the computer ---------------------------------------------------------
+
+async function createFor({ name, action, seats, timeControl, rated, mySeat }) {
+  const list = [];
+  for (let s = 0; s < seats; s++) {
+    list.push(action === 'bot' && s !== mySeat ? { kind: 'bot', bot: $('play-level').value } : { kind: 'human' });
+  }
+  await create({ game: name, seats: list, time_control: timeControl, rated, creator_seat: mySeat });
+}
+
+/** Creates a match; with no other human seat, goes to it, else shows the invite links. */
+async function create(body) {
+  showError(null);
+  const res = await api('POST', '/api/matches', body);
+  if (res.token) setToken(res.id, res.token);
+  if (!res.invites?.length) {
+    location.href = res.url;
+    return;
+  }
+  lastCreated = { ...res, game: body.game };
+  renderCreated();
+  refreshLists();
+}
+
+/** After creating a match with friends: the invite link of each free seat, and the way in. */
 function renderCreated() {
-  const box = $('created');
+  const panel = $('created-panel');
   if (!lastCreated) {
-    box.classList.add('hidden');
+    panel.classList.add('hidden');
     return;
   }
   const res = lastCreated;
-  const game = currentGame();
-  box.replaceChildren(el('h2', { style: 'margin-top:1rem' }, t('lobby.created')));
+  const box = $('created');
+  box.replaceChildren(el('h2', {}, t('lobby.created')), el('p', { class: 'small muted' }, t('lobby.created.help')));
   for (const inv of res.invites || []) {
-    const link = absolute(inv.url);
-    const input = el('input', { type: 'text', readonly: true, value: link, class: 'invite-link', 'data-seat': inv.seat,
-      'aria-label': t('lobby.invite', { n: seatLabel(game?.name, inv.seat) }) });
-    const copy = copyButton(input, t('lobby.copy'), t('lobby.copied'));
-    box.append(el('p', { class: 'small' }, t('lobby.invite', { n: seatLabel(game?.name, inv.seat) })),
-      el('div', { class: 'invite' }, input, copy));
+    const side = seatLabel(res.game, inv.seat);
+    const input = el('input', { type: 'text', readonly: true, value: absolute(inv.url), class: 'invite-link', 'data-seat': inv.seat,
+      'aria-label': t('lobby.invite', { n: side }) });
+    box.append(el('p', { class: 'small' }, t('lobby.invite', { n: side })),
+      el('div', { class: 'invite' }, input, copyButton(input, t('lobby.copy'), t('lobby.copied'))));
   }
   const go = el('a', { class: 'button', id: 'go-match', href: res.url }, t('lobby.go'));
   box.append(el('p', {}, go));
-  box.classList.remove('hidden');
+  panel.classList.remove('hidden');
   go.focus();
-  box.scrollIntoView({ block: 'nearest' });
+  panel.scrollIntoView({ block: 'nearest' });
 }
 
-function timeControlText(tc) {
-  if (!tc || tc.kind === 'none') return t('match.clock.none');
-  if (tc.kind === 'per_move') return `${tc.seconds} s / ${t('lobby.clock.move').toLowerCase()}`;
-  if (tc.kind === 'fischer') return `${Math.round(tc.base_seconds / 60 * 10) / 10}′ + ${tc.increment_seconds}″`;
-  if (tc.kind === 'game') return t('lobby.clock.game');
-  return tc.kind;
+// ---- Quick play --------------------------------------------------------------------------------
+
+async function startSeek({ name, seats, timeControl, rated }) {
+  const fill = $('play-fill')?.checked;
+  const request = {
+    type: 'seek', game: name, seats, time_control: timeControl, rated,
+    bots_after_seconds: fill ? Number($('play-fill-seconds').value) : null,
+    bot: fill ? $('play-fill-level').value : null,
+  };
+  await lobbySocket.whenOpen();
+  if (!lobbySocket.send(request)) throw Object.assign(new Error(t('match.reconnecting')), { code: 'network' });
+  seeking = { request, since: null };
+  renderSeeking();
 }
+
+function cancelSeek() {
+  lobbySocket.send({ type: 'cancel' });
+  seeking = null;
+  renderSeeking();
+}
+
+function renderSeeking() {
+  $('seeking').classList.toggle('hidden', !seeking);
+  document.body.dataset.seeking = seeking ? (seeking.since === null ? 'sent' : 'yes') : 'no';
+  if (!seeking) return;
+  const r = seeking.request;
+  const pool = (lobbyInfo?.pools || []).find((p) => samePool(p, r));
+  const parts = [t('seek.looking', { game: gameOf(r.game)?.title || r.game }),
+    `${timeControlText(r.time_control)} · ${r.rated ? t('play.rated') : t('play.casual')}`];
+  if (r.seats > 2) parts.push(t('play.table', { n: r.seats }));
+  if (pool) parts.push(t('seek.waiting', { n: pool.waiting }));
+  if (r.bots_after_seconds) parts.push(t('seek.fill', { s: r.bots_after_seconds }));
+  $('seeking-text').textContent = parts.join(' · ');
+}
+
+function onPaired(msg) {
+  setToken(msg.id, msg.token);
+  seeking = null;
+  location.href = msg.url || `/m/${msg.id}`;
+}
+
+function onLobbyError(msg) {
+  if (msg.code?.startsWith('seek/') || ['game/unknown', 'config/invalid', 'time_control/invalid', 'bot/unknown', 'auth/required'].includes(msg.code)) {
+    seeking = null;
+    renderSeeking();
+  }
+  showError(msg);
+}
+
+function onLobby(msg) {
+  lobbyInfo = msg;
+  const before = [$('count-online').textContent, $('count-playing').textContent];
+  $('count-online').textContent = String(msg.online);
+  $('count-playing').textContent = String(msg.playing);
+  document.body.dataset.online = String(msg.online);
+  document.body.dataset.playing = String(msg.playing);
+  renderCards();
+  renderSeeking();
+  if (before[1] !== String(msg.playing)) refreshLists();
+}
+
+// ---- Games waiting for this player -----------------------------------------------------------
+
+async function refreshWaiting() {
+  if (!player) {
+    waiting = [];
+  } else {
+    try {
+      waiting = (await api('GET', '/api/me/games')).waiting || [];
+    } catch {
+      waiting = [];
+    }
+  }
+  renderWaiting();
+}
+
+function opponents(m) {
+  return m.seats.filter((s) => s.player && s.player.name !== player?.name).map((s) => seatWithName(m.game, s.seat, s.player)).join(', ');
+}
+
+function renderWaiting() {
+  $('waiting-panel').classList.toggle('hidden', waiting.length === 0);
+  $('waiting-list').replaceChildren(...waiting.map((m) => el('li', { 'data-match': m.id },
+    el('a', { href: `/m/${m.id}` }, m.title), ' ', el('span', { class: 'muted small' }, opponents(m)))));
+  document.title = waiting.length ? `(${waiting.length}) ${t('app.title')}` : t('app.title');
+  document.body.dataset.waiting = String(waiting.length);
+}
+
+// ---- Match lists -------------------------------------------------------------------------------
 
 function outcomeText(m) {
   const winners = m.outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
   const kind = t(`kind.${m.outcome.kind}`) === `kind.${m.outcome.kind}` ? m.outcome.kind : t(`kind.${m.outcome.kind}`);
   if (winners.length !== 1) return kind;
-  return t('lobby.won', { side: seatLabel(m.game, winners[0]), kind });
+  const seat = m.seats.find((s) => s.seat === winners[0]);
+  return t('lobby.won', { side: seatWithName(m.game, winners[0], seat?.player), kind });
 }
 
 async function joinSeat(id, seat) {
   showError(null);
   try {
+    if (!player) await chooseName($('welcome-name').value.trim() || suggestName());
     const res = await api('POST', `/api/matches/${id}/join`, { seat });
     setToken(res.id, res.token);
     location.href = res.url;
@@ -231,13 +334,20 @@ async function joinSeat(id, seat) {
   }
 }
 
+function seatPill(m, s) {
+  let who;
+  if (s.kind === 'bot') who = s.player?.name || botName(s.bot);
+  else if (s.player?.name) who = s.player.name;
+  else who = s.taken ? t('seat.human') : t('lobby.free');
+  const free = s.kind === 'human' && !s.taken;
+  const away = s.kind === 'human' && s.taken && s.connected === false;
+  return el('span', { class: `seat-pill${free ? ' free' : ''}${away ? ' away' : ''}`, 'data-seat': s.seat },
+    `${seatLabel(m.game, s.seat)}: ${who}`);
+}
+
 function matchRow(m) {
-  const seats = m.seats.map((s) => {
-    const who = s.kind === 'bot' ? `${s.bot}${s.level ? ` (${s.level})` : ''}` : s.taken ? t('seat.human') : t('lobby.free');
-    return el('span', { class: `seat-pill${s.kind === 'human' && !s.taken ? ' free' : ''}` }, `${seatLabel(m.game, s.seat)}: ${who}`);
-  });
   const actions = [];
-  const mine = getToken(m.id);
+  const mine = getToken(m.id) || (player && m.seats.some((s) => s.player?.name === player.name));
   if (mine && m.status !== 'finished') {
     actions.push(el('a', { class: 'button', href: `/m/${m.id}` }, t('lobby.resume')));
   } else if (m.status === 'open') {
@@ -250,11 +360,11 @@ function matchRow(m) {
   }
   if (m.status !== 'finished') actions.push(el('a', { class: 'button secondary', href: `/m/${m.id}` }, t('lobby.watch')));
   else actions.push(el('a', { class: 'button secondary', href: `/replay/${m.id}` }, t('lobby.replay')));
+  const info = m.outcome ? outcomeText(m) : `${timeControlText(m.time_control)}${m.rated ? ` · ${t('play.rated')}` : ''}`;
   return el('tr', { 'data-match': m.id, 'data-status': m.status },
     el('td', {}, el('strong', {}, m.title), el('div', { class: 'muted small mono' }, m.id.slice(0, 8))),
-    el('td', {}, seats),
-    el('td', {}, t(`status.${m.status}`),
-      el('div', { class: 'muted small' }, m.outcome ? outcomeText(m) : timeControlText(m.time_control))),
+    el('td', {}, m.seats.map((s) => seatPill(m, s))),
+    el('td', {}, t(`status.${m.status}`), el('div', { class: 'muted small' }, info)),
     el('td', {}, el('div', { class: 'actions' }, actions)));
 }
 
@@ -267,8 +377,6 @@ function renderList(container, matches) {
     el('thead', {}, el('tr', {}, el('th', {}, t('lobby.game')), el('th', {}, t('lobby.players')), el('th', {}, t('lobby.status')), el('th', {}, ''))),
     el('tbody', {}, matches.map(matchRow))));
 }
-
-let lists = { active: [], finished: [] };
 
 async function refreshLists() {
   try {
@@ -288,34 +396,71 @@ function renderLists() {
   renderList($('list-finished'), lists.finished);
 }
 
+// ---- Start -----------------------------------------------------------------------------------
+
+function renderAll() {
+  renderWelcome();
+  renderCards();
+  renderSeeking();
+  renderAdvanced();
+  renderCreated();
+  renderWaiting();
+  renderLists();
+}
+
 async function start() {
   setupLanguageSwitch();
-  $('clock-kind').addEventListener('change', syncClock);
-  $('create-form').addEventListener('submit', createMatch);
+  setupIdentity();
+  $('welcome-form').addEventListener('submit', submitWelcome);
+  $('welcome-signin').addEventListener('click', () => $('open-signin')?.click());
+  $('play-form').addEventListener('submit', submitPlay);
+  $('play-close').addEventListener('click', () => $('play-dialog').close());
+  $('seek-cancel').addEventListener('click', cancelSeek);
   $('refresh').addEventListener('click', refreshLists);
-  $('game').addEventListener('change', () => {
-    seatCount = null;
-    renderSeats();
-    renderOptions();
-    offerRuleClock();
+  onLangChange(renderAll);
+  onPlayerChange((p) => {
+    player = p;
+    renderWelcome();
+    refreshWaiting();
+    // The socket was opened without a session: open it again with the new cookie.
+    lobbySocket?.reconnect();
   });
-  onLangChange(() => {
-    renderSeats();
-    renderOptions();
-    renderCreated();
-    renderLists();
-  });
+  player = await currentPlayer();
   try {
     games = (await api('GET', '/api/games')).games;
   } catch (err) {
     showError(err);
   }
-  $('game').replaceChildren(...games.map((g) => el('option', { value: g.name }, g.title)));
-  renderSeats();
-  renderOptions();
-  offerRuleClock();
-  await refreshLists();
+  setupAdvanced(games, async (body) => {
+    try {
+      if (!player) await chooseName($('welcome-name').value.trim() || suggestName());
+      await create(body);
+    } catch (err) {
+      showError(err);
+    }
+  });
+  lobbySocket = connectLobby({
+    lobby: onLobby,
+    seeking: (msg) => {
+      if (seeking) seeking.since = msg.since ?? Date.now();
+      renderSeeking();
+    },
+    paired: onPaired,
+    turn: refreshWaiting,
+    error: onLobbyError,
+    status: (up) => {
+      document.body.dataset.lobby = up ? 'up' : 'down';
+      // A seek does not outlive its socket (the server leaves the pools when it closes).
+      if (!up && seeking) {
+        seeking = null;
+        renderSeeking();
+      }
+    },
+  });
+  renderAll();
+  await Promise.all([refreshLists(), refreshWaiting()]);
   setInterval(refreshLists, 5000);
+  setInterval(refreshWaiting, 15000);
   document.body.dataset.ready = 'true';
 }
 

@@ -4,7 +4,12 @@
 
 import { api, el, getToken, setToken, idFromPath, absolute, formatClock, copyButton } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
-import { seatLabel } from './seats.js';
+import { seatLabel, seatWithName, botName } from './seats.js';
+import { setupIdentity, currentPlayer, chooseName, errorText, onPlayerChange } from './identity.js';
+import { createChat } from './chat.js';
+import {
+  setBaseTitle, markTitle, chime, soundOn, setSound, canAskNotifications, askNotifications, notifyTurn,
+} from './notify.js';
 import { resultSentence } from './result.js';
 import {
   parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
@@ -29,14 +34,29 @@ let selected = null;
 let bonus = null;
 /** Ships to ring while a permutation or rotation is hovered: {side, codes} or null. */
 let involved = null;
-/** The rematch this page asked for, to follow it when it arrives. */
+/** The rematch this page offered or accepted, to follow it when it arrives. */
 let askedRematch = false;
+/** The session's player ({name, kind}) or null. */
+let player = null;
+/** The chat panel (chat.js). */
+let chat = null;
+/** Whether the last state rendered was this page's turn (to tell only when the turn arrives). */
+let wasMyTurn = false;
+/** The game has an agreed stop (`agreement` in /api/games: MAD). */
+let hasAgreement = false;
 /** The game's title from the match summary. */
 let gameTitle = null;
 /** The game's config: the summary's when it gives one, else the game's default (Bataille Navale's costs). */
 let gameConfig = null;
 
 let socket = null;
+/**
+ * A seat token was sent in an `auth` message and its answer has not come: the spectator's state
+ * the server sends first is kept aside (`asideState`) rather than shown, so the page does not
+ * flicker from spectator to seat.
+ */
+let awaitingAuth = false;
+let asideState = null;
 let retryDelay = 500;
 let pingTimer = null;
 
@@ -60,14 +80,20 @@ function setConn(key, down = false) {
 // ---- Connection ----------------------------------------------------------------------------
 
 function connect() {
+  // The seat token never goes in the URL (logs and histories keep URLs): it is sent in an `auth`
+  // message once the socket is open (docs/protocol.md section 4).
   const token = getToken(id);
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws`;
   setConn(state ? 'match.reconnecting' : 'match.connecting', Boolean(state));
   const ws = new WebSocket(url);
   socket = ws;
   ws.addEventListener('open', () => {
     retryDelay = 500;
+    awaitingAuth = Boolean(token);
+    asideState = null;
+    if (token) ws.send(JSON.stringify({ type: 'auth', token }));
+    chat?.resend();
     clearInterval(pingTimer);
     pingTimer = setInterval(() => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping' }));
@@ -103,7 +129,16 @@ function send(msg) {
 }
 
 function onMessage(msg) {
-  if (msg.type === 'state') {
+  if (msg.type === 'state' && awaitingAuth && msg.seat === null) {
+    asideState = msg;
+  } else if (msg.type === 'error' && msg.code === 'auth/seat' && awaitingAuth) {
+    // The stored token is not a seat of this match (or of this player): forget it and watch.
+    awaitingAuth = false;
+    localStorage.removeItem(`plateau.token.${id}`);
+    if (asideState) onMessage(asideState);
+    showError(`[${msg.code}] ${msg.message}`);
+  } else if (msg.type === 'state') {
+    awaitingAuth = false;
     const changed = !state || state.version !== msg.version || state.status !== msg.status;
     state = msg;
     stateAt = performance.now();
@@ -116,12 +151,15 @@ function onMessage(msg) {
       showError(null);
     }
     render();
+    announceTurn();
+  } else if (msg.type === 'chat') {
+    chat.add(msg);
+  } else if (msg.type === 'chat_backlog') {
+    chat.backlog(msg);
+  } else if (msg.type === 'error' && isChatError(msg.code)) {
+    chat.error(errorText(msg));
   } else if (msg.type === 'error') {
     pending = false;
-    if (msg.code === 'auth/seat' && !state) {
-      // The stored token is not a seat of this match: forget it and watch instead.
-      localStorage.removeItem(`plateau.token.${id}`);
-    }
     if (msg.code !== 'action/stale') showError(`[${msg.code}] ${msg.message}`);
     if (isNaval()) nv.onServerError(msg);
     render();
@@ -130,15 +168,119 @@ function onMessage(msg) {
   }
 }
 
+/** Errors that answer a chat or mute message: shown under the chat, not as the match's error. */
+function isChatError(code) {
+  return code?.startsWith('chat/') || code === 'player/not_found' || (code === 'auth/required' && state?.seat === null);
+}
+
+// The rematch exists once every human seat offered it: the seats that did go to it; a page that
+// was not part of it (a spectator) gets a link.
 function onRematch(msg) {
   if (msg.token) setToken(msg.id, msg.token);
   const url = `/m/${msg.id}`;
-  if (askedRematch && msg.token) {
+  if (msg.token && (askedRematch || state?.seat !== null)) {
     location.href = url;
     return;
   }
   const info = $('rematch-info');
   info.replaceChildren(el('a', { class: 'button', id: 'rematch-go', href: url }, `${t('match.rematch')} →`));
+}
+
+// ---- Your turn --------------------------------------------------------------------------------
+
+/** Marks the tab, notifies and chimes when the turn passes to this page (once per turn). */
+function announceTurn() {
+  const now = Boolean(myTurn());
+  markTitle(now);
+  if (now && !wasMyTurn && state.version > 0) {
+    notifyTurn(gameTitle || state.game, `/m/${id}`);
+    // The sound is for live games; correspondence games have the title and the notification.
+    if (state.clocks && state.clocks.kind !== 'none') chime();
+  }
+  wasMyTurn = now;
+}
+
+function renderTurnTools() {
+  const seated = state?.seat !== null && state?.status !== 'finished';
+  $('notify-ask').classList.toggle('hidden', !seated || !canAskNotifications());
+  const clocked = state?.clocks && state.clocks.kind !== 'none';
+  $('sound-toggle').classList.toggle('hidden', !seated || !clocked);
+  $('sound-toggle').textContent = t(soundOn() ? 'notify.sound.on' : 'notify.sound.off');
+  $('sound-toggle').setAttribute('aria-pressed', String(soundOn()));
+}
+
+// ---- Names ------------------------------------------------------------------------------------
+
+/** The seat's player ({name, kind}) or null. */
+function playerAt(seat) {
+  return state?.seats.find((x) => x.seat === seat)?.player ?? null;
+}
+
+/** A seat as people read it: "Alice (Red)". */
+function seatName(seat) {
+  return seatWithName(state.game, seat, playerAt(seat));
+}
+
+/** The names of the seats in `seats`, joined: "Alice (Red), Bob (Blue)". */
+function seatNames(seats) {
+  return seats.map(seatName).join(', ');
+}
+
+/** The chat's room and the people at the table, from the state and the session's player. */
+function syncChat() {
+  const room = state.seat === null ? 'spectators' : 'players';
+  const people = state.seats.filter((x) => x.player && x.kind !== 'bot').map((x) => ({ name: x.player.name, seat: x.seat }));
+  chat.setRoom(room, player?.name ?? playerAt(state.seat)?.name ?? null, room === 'players' ? people : []);
+}
+
+// ---- Offers: rematch and agreed stop ----------------------------------------------------------
+
+function offersOf(kind) {
+  return state?.offers?.[kind] || [];
+}
+
+/** The human seats, the only ones that offer (bots never agree, and accept rematches by rule). */
+function humanSeats() {
+  return state.seats.filter((x) => x.kind === 'human').map((x) => x.seat);
+}
+
+function renderRematch() {
+  const offered = offersOf('rematch');
+  const seated = state.seat !== null;
+  const mine = seated && offered.includes(state.seat);
+  const others = offered.filter((s) => s !== state.seat);
+  const button = $('rematch');
+  button.classList.toggle('hidden', !seated || mine);
+  button.textContent = t(others.length ? 'offer.accept.rematch' : 'offer.rematch');
+  $('rematch-decline').classList.toggle('hidden', !seated || offered.length === 0);
+  $('rematch-decline').textContent = t(mine ? 'offer.withdraw' : 'offer.decline');
+  const info = $('rematch-info');
+  if (info.querySelector('#rematch-go')) return;
+  if (mine) {
+    const waitingFor = humanSeats().filter((s) => !offered.includes(s));
+    info.textContent = t('offer.rematch.sent', { names: seatNames(waitingFor) });
+  } else if (others.length) {
+    info.textContent = t('offer.rematch.by', { names: seatNames(others) });
+  } else {
+    info.textContent = '';
+  }
+  info.dataset.offered = offered.join(',');
+}
+
+function renderAgreement() {
+  const offered = offersOf('agreement');
+  const live = state.status === 'live' && state.seat !== null;
+  const botAtTable = state.seats.some((x) => x.kind === 'bot');
+  const possible = live && hasAgreement && !botAtTable;
+  const mine = offered.includes(state.seat);
+  const others = offered.filter((s) => s !== state.seat);
+  $('offer-stop').classList.toggle('hidden', !possible || mine || others.length > 0);
+  $('offer-panel').classList.toggle('hidden', !possible || offered.length === 0);
+  $('offer-panel').dataset.offered = offered.join(',');
+  if (!possible || offered.length === 0) return;
+  $('offer-text').textContent = mine ? t('offer.stop.sent') : t('offer.stop.by', { names: seatNames(others) });
+  $('agree-accept').classList.toggle('hidden', mine);
+  $('agree-decline').textContent = t(mine ? 'offer.withdraw' : 'offer.decline');
 }
 
 // ---- Reading the state -------------------------------------------------------------------
@@ -180,11 +322,14 @@ function mySide() {
   return state?.seat === null || state?.seat === undefined ? null : seatColour(state.seat);
 }
 
+/** Who sits at seat `s`: the player's name ("Alice, you" for this page), a bot's, or "free". */
 function seatWho(s) {
   const info = state.seats.find((x) => x.seat === s);
   if (!info) return '';
-  if (state.seat === s) return t('seat.you');
-  if (info.kind === 'bot') return `${t('seat.bot')} ${info.bot}${info.level ? ` ${info.level}` : ''}`;
+  const name = info.player?.name;
+  if (state.seat === s) return name ? t('seat.you.named', { name }) : t('seat.you');
+  if (info.kind === 'bot') return name || `${t('seat.bot')} ${botName(info.bot)}`;
+  if (name) return info.connected === false && state.status !== 'finished' ? t('seat.away', { name }) : name;
   return info.taken ? t('seat.human') : t('lobby.free');
 }
 
@@ -251,6 +396,10 @@ function render() {
   document.body.dataset.myTurn = String(Boolean(canAct()));
   document.body.dataset.seat = state.seat === null ? 'spectator' : String(state.seat);
   $('title').textContent = `${gameTitle || state.game} · ${t('match.title', { id: id.slice(0, 8) })}`;
+  setBaseTitle(`${gameTitle || state.game} · ${t('app.title')}`);
+  markTitle(Boolean(myTurn()));
+  renderTurnTools();
+  syncChat();
   // MAD and Moon Leap have a board drawing; other games show their observation and legal
   // actions as text.
   document.querySelector('.board-column').classList.toggle('hidden', !hasBoard());
@@ -293,15 +442,23 @@ function render() {
 function renderStatus() {
   const status = $('status');
   status.classList.remove('you');
-  if (state.status === 'open') status.textContent = t('match.waiting');
+  if (state.status === 'open') {
+    // Every human seat must be taken and opened once before the match (and its clocks) starts.
+    const absent = state.seats.filter((x) => x.kind === 'human' && x.seat !== state.seat && (!x.taken || !x.connected));
+    const named = absent.filter((x) => x.player?.name);
+    status.textContent = named.length === absent.length && named.length
+      ? t('match.waiting.for', { names: named.map((x) => seatName(x.seat)).join(', ') })
+      : t('match.waiting');
+  }
   else if (state.status === 'finished') status.textContent = t('match.result');
   else if (myTurn()) {
     status.textContent = t('match.turn.you');
     status.classList.add('you');
   } else if (state.to_act.length) {
-    status.textContent = t('match.turn.other', { side: state.to_act.map((s) => seatLabel(state.game, s)).join(', ') });
+    status.textContent = t('match.turn.other', { side: seatNames(state.to_act) });
   } else status.textContent = '';
   $('who').textContent = state.seat === null ? t('match.spectator') : t('match.you_play', { side: seatLabel(state.game, state.seat) });
+  renderAgreement();
   const obs = state.observation;
   if (isMad() && obs && typeof obs.ply === 'number') {
     $('counters').textContent = `${t('match.ply', { n: obs.ply })} · ${t('match.since', { n: obs.since })}`;
@@ -333,8 +490,8 @@ function playerBar(container, seat, exiled, ringed) {
   const exile = el('div', { class: 'exile', id: `exile-${side}` });
   renderExile(exile, side, exiled, ringed);
   container.replaceChildren(
-    el('span', { class: 'player-name' }, el('span', { class: `swatch ${side}` }), sideName(side),
-      el('span', { class: 'muted small' }, `(${seatWho(seat)})`)),
+    el('span', { class: 'player-name', 'data-seat': seat }, el('span', { class: `swatch ${side}` }), sideName(side),
+      el('span', { class: 'muted small seat-who' }, `(${seatWho(seat)})`)),
     exile,
     el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': `${sideName(side)}` }, ''));
 }
@@ -459,11 +616,20 @@ function renderBonus(side) {
 
 // ---- Chakart --------------------------------------------------------------------------------
 
+/** A bar with the side's name, who plays it and its clock (Chakart: White below unless I play Black). */
+function nameBar(container, seat) {
+  container.classList.remove('hidden');
+  container.classList.toggle('to-act', state.status === 'live' && state.to_act.includes(seat));
+  container.replaceChildren(
+    el('span', { class: 'player-name', 'data-seat': seat }, seatLabel(state.game, seat),
+      el('span', { class: 'muted small seat-who' }, `(${seatWho(seat)})`)),
+    el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': seatLabel(state.game, seat) }, ''));
+}
+
 function renderChakartPage() {
-  for (const bar of ['bar-top', 'bar-bottom']) {
-    $(bar).replaceChildren();
-    $(bar).classList.add('hidden');
-  }
+  const bottom = state.seat === 1 ? 1 : 0;
+  nameBar($('bar-top'), 1 - bottom);
+  nameBar($('bar-bottom'), bottom);
   // Resign stays available; the actions are played on the board and in the Chakart panel.
   $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
   for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
@@ -539,8 +705,8 @@ function renderMoonLeap() {
     const toAct = state.status === 'live' && state.to_act.includes(seat);
     return el('div', { class: `ml-seat${toAct ? ' to-act' : ''}`, 'data-seat': seat },
       el('span', { class: `ml-swatch ml-${letter}` }),
-      el('span', { class: 'player-name' }, seatLabel(state.game, seat), ' ',
-        el('span', { class: 'muted small' }, `(${seatWho(seat)})`)),
+      el('span', { class: 'player-name', 'data-seat': seat }, seatLabel(state.game, seat), ' ',
+        el('span', { class: 'muted small seat-who' }, `(${seatWho(seat)})`)),
       el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
       el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer' }, ''),
       el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),
@@ -634,9 +800,9 @@ function renderResult() {
   const finished = state.status === 'finished';
   $('result-panel').classList.toggle('hidden', !finished);
   if (!finished) return;
-  $('result-text').textContent = resultSentence(state.game, state.outcome, state.observation?.since ?? '');
+  $('result-text').textContent = resultSentence(state.game, state.outcome, state.observation?.since ?? '', seatName);
   $('result-panel').dataset.kind = state.outcome?.kind || '';
-  $('rematch').classList.toggle('hidden', state.seat === null);
+  renderRematch();
   $('replay-link').href = `/replay/${id}`;
   renderMoonLeapFinal();
 }
@@ -669,7 +835,45 @@ function tickClocks() {
 
 async function start() {
   setupLanguageSwitch();
-  onLangChange(render);
+  setupIdentity();
+  onLangChange(() => {
+    chat.draw();
+    render();
+  });
+  chat = createChat($('chat-panel'), {
+    game: () => state?.game,
+    send,
+    needName: () => !player && state?.seat === null,
+    chooseName: async (name) => {
+      try {
+        await chooseName(name);
+      } catch (err) {
+        throw Object.assign(err, { text: errorText(err) });
+      }
+    },
+  });
+  onPlayerChange((p) => {
+    player = p;
+    // The socket was opened without a session: open it again so the server knows the name.
+    socket?.close();
+  });
+  player = await currentPlayer();
+  $('notify-ask').addEventListener('click', async () => {
+    await askNotifications();
+    renderTurnTools();
+  });
+  $('sound-toggle').addEventListener('click', () => {
+    setSound(!soundOn());
+    if (soundOn()) chime();
+    renderTurnTools();
+  });
+  $('offer-stop').addEventListener('click', () => send({ type: 'offer', kind: 'agreement' }));
+  $('agree-accept').addEventListener('click', () => send({ type: 'offer', kind: 'agreement' }));
+  $('agree-decline').addEventListener('click', () => send({ type: 'decline', kind: 'agreement' }));
+  $('rematch-decline').addEventListener('click', () => {
+    askedRematch = false;
+    send({ type: 'decline', kind: 'rematch' });
+  });
   $('pass').addEventListener('click', () => {
     const pass = legalParsed().find((a) => a.kind === 'pass');
     if (pass) play(pass.text);
@@ -693,10 +897,13 @@ async function start() {
   try {
     const summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
     gameTitle = summary.title;
+    $('howto-link').href = `/howto/${encodeURIComponent(summary.game)}`;
+    $('howto-link').classList.remove('hidden');
+    const games = await api('GET', '/api/games').catch(() => ({ games: [] }));
+    const entry = games.games.find((g) => g.name === summary.game);
+    hasAgreement = Boolean(entry?.agreement);
     gameConfig = summary.config ?? null;
-    if (!gameConfig && summary.game === 'naval') {
-      gameConfig = (await api('GET', '/api/games')).games.find((g) => g.name === summary.game)?.default_config ?? null;
-    }
+    if (!gameConfig && summary.game === 'naval') gameConfig = entry?.default_config ?? null;
   } catch (err) {
     showError(err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`);
     $('layout').classList.add('hidden');

@@ -16,7 +16,7 @@
 import { el } from './api.js';
 import { t, lang } from './i18n.js';
 import { svgEl } from './mad.js';
-import { seatLabel } from './seats.js';
+import { seatLabel, seatWithName, botName } from './seats.js';
 
 // ---- Notation and geometry (sections 2, 3, 6.5, 9, 13b) ---------------------------------------
 
@@ -408,8 +408,9 @@ function drawBoard(seat) {
   // Title: seat, player, statuses.
   const bits = [seatLabel(state.game, seat)];
   const info = state.seats.find((x) => x.seat === seat);
-  if (own) bits.push(t('seat.you'));
-  else if (info?.kind === 'bot') bits.push(`${t('seat.bot')} ${info.bot}`);
+  if (info?.player?.name) bits.push(own ? t('seat.you.named', { name: info.player.name }) : info.player.name);
+  else if (own) bits.push(t('seat.you'));
+  else if (info?.kind === 'bot') bits.push(`${t('seat.bot')} ${botName(info.bot)}`);
   if (b.eliminated) bits.push(t('nv.out'));
   if (obs.phase === 'placement' || obs.phase === 'layout') bits.push(t(b.ready ? 'nv.ready.badge' : 'nv.placing'));
   if (b.emp_turns_left > 0) bits.push(t('nv.emp.badge', { n: b.emp_turns_left }));
@@ -1055,7 +1056,8 @@ function seatList() {
     const toAct = state.status === 'live' && state.to_act.includes(seat);
     return el('div', { class: `nv-seat-row${toAct ? ' to-act' : ''}${b.eliminated ? ' out' : ''}`, 'data-seat': seat },
       el('span', { class: `ml-swatch nv-swatch-${seat}` }),
-      el('span', { class: 'player-name' }, seatLabel(state.game, seat)),
+      el('span', { class: 'player-name', 'data-seat': seat },
+        seatWithName(state.game, seat, state.seats.find((x) => x.seat === seat)?.player)),
       b.eliminated ? el('span', { class: 'nv-badge out' }, t('nv.out')) : '',
       b.emp_turns_left > 0 ? el('span', { class: 'nv-badge emp' }, t('nv.emp.badge', { n: b.emp_turns_left })) : '',
       b.shield_up ? el('span', { class: 'nv-badge shield' }, b.shield ? t('nv.shield.charges', { n: b.shield.charges }) : t('nv.shield.up')) : '',

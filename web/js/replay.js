@@ -7,12 +7,14 @@
 
 import { api, el, idFromPath } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { setupIdentity } from './identity.js';
 import { resultSentence } from './result.js';
 import { parseAction, renderBoard, renderExile, seatColour } from './mad.js';
 import * as ml from './moonleap.js';
 import { renderChakartBoard } from './chakart.js';
 import { renderNavalBoards, describeOrder } from './naval.js';
-import { seatLabel } from './seats.js';
+import { seatLabel, seatWithName } from './seats.js';
+import { renderStoredChat } from './chat.js';
 import { renderSeedCheck } from './seedcheck.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,7 +34,7 @@ function stepText(text) {
   if (text === null || typeof text === 'string' && text !== 'agreement') return text;
   if (text === 'agreement') return t('replay.end.agreement');
   const [kind, seat] = Object.entries(text)[0] ?? [];
-  return t(`replay.end.${kind}`, { seat: Number(seat) + 1 });
+  return t(`replay.end.${kind}`, { seat: seatLabel(summary.game, Number(seat)) });
 }
 
 /** The record's actions when there are no steps: [{by, text}]. */
@@ -77,10 +79,15 @@ function draw() {
   $('result-panel').classList.toggle('hidden', !o);
   if (o) {
     const lastObs = steps ? steps[steps.length - 1].observation : null;
-    $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '');
+    $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '',
+      (s) => seatWithName(summary.game, s, summary.seats[s]?.player));
   }
   renderSeedCheck($('verify'), summary, serverVerified);
+  if (chat) renderStoredChat($('chat-stored'), summary.game, chat);
 }
+
+/** The stored chat of the match (both rooms), or null when the server has none to give. */
+let chat = null;
 
 /**
  * Draws the position `obs` with the game's own module, read-only. Returns false for a game the
@@ -133,7 +140,7 @@ function renderInfo(obs) {
       const toMove = !obs.finished && obs.to_move === seat;
       return el('div', { class: `ml-seat${toMove ? ' to-act' : ''}`, 'data-seat': seat },
         el('span', { class: `ml-swatch ml-${letter}` }),
-        el('span', { class: 'player-name' }, seatLabel(summary.game, seat)),
+        el('span', { class: 'player-name' }, seatWithName(summary.game, seat, summary.seats[seat]?.player)),
         el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
         el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),
           ...(off.length ? off : [el('span', { class: 'muted small' }, '—')])));
@@ -219,6 +226,7 @@ function renderMoves() {
 
 async function start() {
   setupLanguageSwitch();
+  setupIdentity();
   onLangChange(draw);
   $('first').addEventListener('click', () => go(0));
   $('prev').addEventListener('click', () => go(index - 1));
@@ -258,6 +266,11 @@ async function start() {
       $('error').textContent = `[${err.code}] ${err.message}`;
       $('error').classList.remove('hidden');
     }
+  }
+  try {
+    chat = await api('GET', `/api/matches/${id}/chat`);
+  } catch {
+    chat = { players: [], spectators: [] };
   }
   index = total();
   draw();

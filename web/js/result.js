@@ -7,23 +7,24 @@ import { seatLabel } from './seats.js';
 
 /**
  * The result sentence of `outcome` ({ranks, scores, kind}) in game `game`; `since` is the number
- * of turns without expulsion at the end (shown for a tie-break).
+ * of turns without expulsion at the end (shown for a tie-break); `label(seat)` names a seat
+ * (default: the game's side word; the pages pass "Alice (Red)" when the seat has a player).
  */
-export function resultSentence(game, outcome, since = '') {
+export function resultSentence(game, outcome, since = '', label = (s) => seatLabel(game, s)) {
   if (!outcome) return '';
   const winners = outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
   if (winners.length !== 1) {
     // Moon Leap's shared wins (rules/moonleap.md "Scoring"): name the seats that share first place.
     if (outcome.kind === 'score' && winners.length > 1 && winners.length < outcome.ranks.length) {
-      return t('match.result.score.shared', { sides: winners.map((s) => seatLabel(game, s)).join(', ') });
+      return t('match.result.score.shared', { sides: winners.map((s) => label(s)).join(', ') });
     }
     if (outcome.kind === 'round_limit' && winners.length > 1) {
-      return t('match.result.round_limit.shared', { sides: winners.map((s) => seatLabel(game, s)).join(', ') });
+      return t('match.result.round_limit.shared', { sides: winners.map((s) => label(s)).join(', ') });
     }
     return t('match.result.draw', { kind: outcome.kind });
   }
-  const side = seatLabel(game, winners[0]);
-  const loser = seatLabel(game, outcome.ranks.findIndex((r) => r !== 1));
+  const side = label(winners[0]);
+  const loser = label(outcome.ranks.findIndex((r) => r !== 1));
   switch (outcome.kind) {
     case 'corvette': return t('match.result.corvette', { side });
     case 'tiebreak':

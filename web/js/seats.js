@@ -1,10 +1,36 @@
-// How seats are named to people: MAD's seats are the Red (seat 0) and Blue (seat 1) fleets,
-// other games number their seats from 1.
+// How seats are named to people: each game's own words for its sides, never "Seat 2".
+// MAD's fleets are Red (seat 0) and Blue (seat 1); Chakart's camps White and Black; Moon Leap's
+// seats are the colours of their astronauts (a blue, b orange, c green, d purple, as moonleap.js
+// draws them); Bataille Navale's seats are Fleets 1 to 4, counted from 1 as everywhere a person reads.
 
 import { t } from './i18n.js';
 
-/** The people-facing name of `seat` (0-based) in game `game`. */
+const SIDES = {
+  mad: ['seat.red', 'seat.blue'],
+  chakart: ['seat.white', 'seat.black'],
+  moonleap: ['seat.ml.a', 'seat.ml.b', 'seat.ml.c', 'seat.ml.d'],
+};
+
+/** The people-facing name of `seat` (0-based) in game `game`: "Red", "White", "Orange", "Fleet 2". */
 export function seatLabel(game, seat) {
-  if (game === 'mad') return t(seat === 1 ? 'seat.blue' : 'seat.red');
+  const key = SIDES[game]?.[seat];
+  if (key) return t(key);
+  if (game === 'naval') return t('seat.fleet', { n: seat + 1 });
   return t('seat.n', { n: seat + 1 });
+}
+
+/**
+ * A seat as a person reads it with who sits there: "Alice (Red)", or the side word alone when the
+ * seat has no player yet. `player` is the protocol's PLAYER ({name, kind}) or null.
+ */
+export function seatWithName(game, seat, player) {
+  const side = seatLabel(game, seat);
+  return player?.name ? t('seat.named', { name: player.name, side }) : side;
+}
+
+/** A bot's name as people read it: the levels by their translated names ("Club player"). */
+export function botName(bot) {
+  const key = `bot.${bot}`;
+  const text = t(key);
+  return text === key ? bot : text;
 }

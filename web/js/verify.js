@@ -3,6 +3,7 @@
 
 import { api, el } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { setupIdentity } from './identity.js';
 import { renderSeedCheck } from './seedcheck.js';
 
 const $ = (id) => document.getElementById(id);
@@ -45,6 +46,7 @@ function draw() {
 
 function start() {
   setupLanguageSwitch();
+  setupIdentity();
   onLangChange(draw);
   $('form').addEventListener('submit', (ev) => {
     ev.preventDefault();

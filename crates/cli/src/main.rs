@@ -9,6 +9,7 @@ mod bench;
 mod chart;
 mod common;
 mod legal;
+mod load;
 mod perft;
 mod play;
 mod replay;
@@ -35,6 +36,8 @@ enum Command {
     Bench(bench::Args),
     /// Legal actions of the side to act, one per line, sorted by byte order.
     Legal(legal::Args),
+    /// Load a match service on loopback: live matches, decisions per second, latency, memory.
+    Load(load::Args),
     /// Number of nodes at exactly a given depth of the game tree.
     Perft(perft::Args),
     /// Play a game in the terminal, against bots or other people at the same keyboard.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Legal(args) => legal::run(args),
+        Command::Load(args) => load::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),

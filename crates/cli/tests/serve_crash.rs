@@ -1,7 +1,11 @@
-//! Crash test of `plateau serve` (docs/architecture.md section 5): the real binary on a temporary SQLite file is killed
-//! with SIGKILL at random moments in the middle of games, several times, and restarted. Every
-//! action a client saw acknowledged (a `state` message) must still be in the match after each
-//! restart, and every match must go on to a result whose record replays with its seed.
+//! Crash test of `plateau serve` (docs/reliability.md): the real binary on a temporary SQLite file
+//! is killed with SIGKILL at random moments under load, again and again, and restarted. Six
+//! matches are always in play (a finished one is replaced). Every action a client saw
+//! acknowledged (a `state` message) must still be in its match after each restart, and every
+//! match must go on to a result whose record replays with its seed.
+//!
+//! CI runs 6 cycles; `PLATEAU_CRASH_CYCLES=100 cargo test --release -p plateau-cli --test
+//! serve_crash` runs the long version.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -22,6 +26,45 @@ use tokio_tungstenite::tungstenite::Message;
 /// Per match: the longest move list any client saw acknowledged.
 type Acked = Arc<Mutex<HashMap<String, Vec<Value>>>>;
 
+/// Matches in play at once.
+const TABLES: usize = 6;
+
+/// A new MAD match of table `k` (two humans, a human and a bot either way round, or two bots),
+/// its human seats taken; returns its id and the seats' tokens.
+async fn new_match(addr: SocketAddr, k: usize) -> (String, Vec<Option<String>>) {
+    let human = json!({"kind": "human"});
+    let bot = json!({"kind": "bot", "bot": "random"});
+    let seats = [
+        [&human, &human],
+        [&human, &human],
+        [&human, &bot],
+        [&bot, &human],
+        [&bot, &bot],
+        [&bot, &bot],
+    ];
+    let body = json!({"game": "mad", "seats": seats[k % seats.len()]}).to_string();
+    let (status, created) = http(addr, "POST", "/api/matches", &body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![None, None];
+    if let Some(t) = created["token"].as_str() {
+        tokens[created["seat"].as_u64().unwrap() as usize] = Some(t.to_owned());
+    }
+    for free in created["invites"].as_array().unwrap() {
+        let seat = free["seat"].as_u64().unwrap();
+        let (status, joined) = http(
+            addr,
+            "POST",
+            &format!("/api/matches/{id}/join"),
+            &json!({"seat": seat}).to_string(),
+        )
+        .await;
+        assert_eq!(status, 200, "{joined}");
+        tokens[seat as usize] = joined["token"].as_str().map(str::to_owned);
+    }
+    (id, tokens)
+}
+
 struct Server {
     child: Child,
     addr: SocketAddr,
@@ -38,6 +81,10 @@ fn start(db: &str) -> Server {
             db,
             "--bot-delay-ms",
             "15",
+            "--matches-per-minute",
+            "100000",
+            "--bot-matches-per-address",
+            "1000",
         ])
         .env("NO_COLOR", "1")
         .env("RUST_LOG", "info")
@@ -77,11 +124,16 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, V
 /// Plays one connection until the socket drops or the match ends: a seat plays random legal
 /// actions; every connection records the move lists it sees acknowledged.
 async fn play(addr: SocketAddr, id: String, token: Option<String>, acked: Acked, seed: u64) {
-    let url = match &token {
-        Some(t) => format!("ws://{addr}/api/matches/{id}/ws?token={t}"),
-        None => format!("ws://{addr}/api/matches/{id}/ws"),
-    };
-    let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/api/matches/{id}/ws")
+        .into_client_request()
+        .unwrap();
+    if let Some(t) = &token {
+        request
+            .headers_mut()
+            .insert("Authorization", format!("Bearer {t}").parse().unwrap());
+    }
+    let Ok((mut ws, _)) = tokio_tungstenite::connect_async(request).await else {
         return;
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -140,44 +192,28 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
 
     let mut server = start(&db);
-    let human = json!({"kind": "human"});
-    let bot = json!({"kind": "bot", "bot": "random"});
     let mut matches: Vec<(String, Vec<Option<String>>)> = Vec::new();
-    for seats in [
-        [&human, &human],
-        [&human, &human],
-        [&human, &bot],
-        [&bot, &human],
-        [&bot, &bot],
-        [&bot, &bot],
-    ] {
-        let body = json!({"game": "mad", "seats": seats}).to_string();
-        let (status, created) = http(server.addr, "POST", "/api/matches", &body).await;
-        assert_eq!(status, 201, "{created}");
-        let id = created["id"].as_str().unwrap().to_owned();
-        let mut tokens = vec![None, None];
-        if let Some(t) = created["token"].as_str() {
-            tokens[created["seat"].as_u64().unwrap() as usize] = Some(t.to_owned());
-        }
-        for free in created["invites"].as_array().unwrap() {
-            let seat = free["seat"].as_u64().unwrap();
-            let (status, joined) = http(
-                server.addr,
-                "POST",
-                &format!("/api/matches/{id}/join"),
-                &json!({"seat": seat}).to_string(),
-            )
-            .await;
-            assert_eq!(status, 200, "{joined}");
-            tokens[seat as usize] = joined["token"].as_str().map(str::to_owned);
-        }
-        matches.push((id, tokens));
+    for k in 0..TABLES {
+        matches.push(new_match(server.addr, k).await);
     }
-
     let acked: Acked = Arc::default();
-    let kills = 6;
+    let kills: usize = std::env::var("PLATEAU_CRASH_CYCLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
     let mut killed_mid_game = 0;
+    let mut finished: Vec<String> = Vec::new();
     for round in 0..=kills {
+        // Under load: a finished match is replaced by a new one of the same seats.
+        for (k, table) in matches.iter_mut().enumerate() {
+            let (status, summary) =
+                http(server.addr, "GET", &format!("/api/matches/{}", table.0), "").await;
+            assert_eq!(status, 200, "{summary}");
+            if summary["status"] == "finished" && round < kills {
+                finished.push(table.0.clone());
+                *table = new_match(server.addr, k).await;
+            }
+        }
         let mut tasks = Vec::new();
         for (k, (id, tokens)) in matches.iter().enumerate() {
             let seed = (round * 100 + k) as u64;
@@ -235,14 +271,14 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
         "only {killed_mid_game} kills hit running games"
     );
     let acked = acked.lock().unwrap().clone();
+    finished.extend(matches.iter().map(|(id, _)| id.clone()));
     eprintln!(
-        "{kills} kills, {killed_mid_game} with matches running; moves per match: {:?}",
-        matches
-            .iter()
-            .map(|(id, _)| acked[id].len())
-            .collect::<Vec<_>>()
+        "{kills} kills, {killed_mid_game} with matches running; {} matches, {} acknowledged \
+         actions, none lost",
+        finished.len(),
+        finished.iter().map(|id| acked[id].len()).sum::<usize>()
     );
-    for (id, _) in &matches {
+    for id in &finished {
         let (status, summary) = http(server.addr, "GET", &format!("/api/matches/{id}"), "").await;
         assert_eq!(status, 200);
         assert_eq!(summary["status"], "finished", "{summary}");

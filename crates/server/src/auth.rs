@@ -159,7 +159,9 @@ pub async fn player_or_guest(
 /// # Errors
 /// `limit/players` past the limit.
 pub fn guest_allowed(app: &AppState, addr: Option<std::net::IpAddr>) -> Result<(), ApiError> {
-    let Some(addr) = addr else { return Ok(()) };
+    let Some(addr) = addr.filter(|a| app.lobby.options().limits.applies_to(*a)) else {
+        return Ok(());
+    };
     app.per_minute.record(
         &[format!("guest {addr}")],
         app.lobby.options().limits.guests_per_minute,

@@ -26,6 +26,7 @@ pub mod presence;
 pub mod ratings;
 pub mod secrecy;
 pub mod store;
+pub mod versions;
 pub mod ws;
 
 use std::future::Future;
@@ -96,7 +97,7 @@ pub async fn serve(
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let lobby = state.lobby.clone();
-    let limits = lobby.options().limits;
+    let limits = lobby.options().limits.clone();
     let stopping = lobby.clone();
     let result = net::serve(
         listener,

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::model::{ApiError, Code};
 
 /// The service's limits.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Open connections (WebSockets included) from one address.
     pub connections_per_address: usize,
@@ -43,6 +43,17 @@ pub struct Limits {
     pub guests_per_minute: usize,
     /// Sign-in attempts per minute from one address, and for one name.
     pub sign_ins_per_minute: usize,
+    /// Addresses the limits per address do not apply to: a load generator, or a reverse proxy
+    /// that all clients come through (then its own limits must hold).
+    pub exempt: Vec<IpAddr>,
+}
+
+impl Limits {
+    /// Whether the limits per address apply to `addr`.
+    #[must_use]
+    pub fn applies_to(&self, addr: IpAddr) -> bool {
+        !self.exempt.contains(&addr)
+    }
 }
 
 impl Default for Limits {
@@ -61,6 +72,7 @@ impl Default for Limits {
             bot_matches: 2,
             guests_per_minute: 20,
             sign_ins_per_minute: 10,
+            exempt: Vec::new(),
         }
     }
 }

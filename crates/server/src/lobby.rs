@@ -109,6 +109,8 @@ impl Lobby {
         catalogue: Catalogue,
         options: Options,
     ) -> Result<Arc<Lobby>, StoreError> {
+        let open_expiry = options.limits.open_expiry;
+        let test_seeds = options.test_seeds;
         let lobby = Arc::new(Lobby {
             shared: Arc::new(Shared {
                 store,
@@ -123,15 +125,14 @@ impl Lobby {
             connections: AtomicU64::new(0),
             bots: Mutex::new(HashMap::new()),
         });
-        if options.test_seeds {
+        if test_seeds {
             tracing::warn!(
                 "test seeds: chance seeds are fixed or predictable; never serve the public so"
             );
         }
         lobby.expire_open().await;
         let sweeper = Arc::downgrade(&lobby);
-        let every = (options.limits.open_expiry / 4)
-            .clamp(Duration::from_millis(200), Duration::from_secs(60));
+        let every = (open_expiry / 4).clamp(Duration::from_millis(200), Duration::from_secs(60));
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(every).await;

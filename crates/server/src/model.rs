@@ -12,7 +12,7 @@ use crate::players::{Player, PlayerView};
 ///
 /// JSON: `{"kind": "human"}` or `{"kind": "bot", "bot": "random", "level": 1}`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "SeatFields")]
 pub enum SeatSpec {
     /// A person, who takes the seat with a token.
     Human,
@@ -21,13 +21,37 @@ pub enum SeatSpec {
         /// The bot's name (`"random"`), one of `Catalogue::bots`.
         bot: String,
         /// Strength 1 to 5, reserved for stronger bots (the random bot ignores it).
-        #[serde(default = "default_level")]
         level: u8,
     },
 }
 
-fn default_level() -> u8 {
-    1
+/// A seat entry as read from JSON: every field is read and checked against the kind, since serde's
+/// tagged enums let a field foreign to a variant pass (`{"kind": "human", "name": "x"}`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatFields {
+    kind: String,
+    bot: Option<String>,
+    level: Option<u8>,
+}
+
+impl TryFrom<SeatFields> for SeatSpec {
+    type Error = String;
+
+    fn try_from(f: SeatFields) -> Result<SeatSpec, String> {
+        match (f.kind.as_str(), f.bot) {
+            ("human", None) if f.level.is_none() => Ok(SeatSpec::Human),
+            ("human", _) => Err("a human seat has no `bot` or `level`".into()),
+            ("bot", Some(bot)) => Ok(SeatSpec::Bot {
+                bot,
+                level: f.level.unwrap_or(1),
+            }),
+            ("bot", None) => Err("missing field `bot`".into()),
+            (other, _) => Err(format!(
+                "unknown seat kind `{other}`: expected `human` or `bot`"
+            )),
+        }
+    }
 }
 
 impl SeatSpec {

@@ -59,7 +59,8 @@ impl Drop for SlotInner {
 fn take_slot(counts: &Arc<Mutex<Counts>>, addr: IpAddr, limits: &Limits) -> Option<ConnSlot> {
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
     let mine = c.per_address.get(&addr).copied().unwrap_or(0);
-    if mine >= limits.connections_per_address || c.total >= limits.connections {
+    let over_mine = limits.applies_to(addr) && mine >= limits.connections_per_address;
+    if over_mine || c.total >= limits.connections {
         return None;
     }
     c.total += 1;

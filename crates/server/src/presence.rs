@@ -44,6 +44,8 @@ pub struct MatchPresence {
     pub correspondence: bool,
     /// The game's registry name.
     pub game: &'static str,
+    /// The version spectators are shown (secret actions not counted).
+    pub public_version: u64,
 }
 
 impl MatchPresence {
@@ -203,6 +205,7 @@ mod tests {
             to_act,
             correspondence: true,
             game: "mad",
+            public_version: 0,
         };
         p.report("m", table(vec![false, false], vec![PlayerId(2)]));
         assert_eq!(counts.borrow().playing, 0, "nobody at the table");

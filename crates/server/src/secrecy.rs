@@ -3,8 +3,9 @@
 //! that viewer may know, field by field, so a single leaked value is caught and named by its path
 //! (`observation.boards[2].energy[0]`, `seats[1].hint`). Generic over any game through `DynGame`.
 //!
-//! For each `state` message at version `v` the check rebuilds the state after the record's first
-//! `v` log entries and requires:
+//! A message's version counts the log entries its viewer can see (or that changed what it is
+//! shown), so for each `state` message the check rebuilds the states it may show, those after each
+//! log position with that version for this viewer, and requires of one of them:
 //! - exactly the fields of docs/protocol.md section 4.1;
 //! - what comes from the game equal, value by value, to what the viewer may see: `observation` to
 //!   `observe_json(viewer)`, `legal` to the seat's legal list when it is to act (else empty),
@@ -24,6 +25,7 @@ use serde_json::{Map, Value, json};
 use thiserror::Error;
 
 use crate::actor::seats_to_act;
+use crate::versions::{count, view_of};
 
 /// A message that says more (or other) than its viewer may know.
 #[derive(Debug, Error)]
@@ -118,6 +120,14 @@ pub fn check_messages(
             })?;
         seen.push(text.map(|text| serde_json::json!({"by": step.by, "text": text})));
     }
+    // A message's version is the number of log entries its viewer can see: the states it may
+    // show are those after each log position with that version (the entries its viewer cannot
+    // see change nothing it is shown).
+    let version_at = versions_of(&states, record, viewer).map_err(|problem| Leak {
+        index: 0,
+        version: 0,
+        problem,
+    })?;
     for (index, message) in messages.iter().enumerate() {
         if message["type"] != "state" {
             continue;
@@ -128,20 +138,77 @@ pub fn check_messages(
             version,
             problem,
         };
-        let state = states
-            .get(version as usize)
-            .ok_or_else(|| leak("no such version in the record".into()))?;
-        check_one(&**state, viewer, message).map_err(leak)?;
-        let shown = (version as usize).min(seen.len());
-        let expected: Vec<&Value> = seen[..shown].iter().flatten().collect();
-        if message["moves"] != serde_json::json!(expected) {
-            return Err(leak(format!(
-                "moves is {} instead of {expected:?}",
-                message["moves"]
-            )));
+        let positions: Vec<usize> = (0..states.len())
+            .filter(|p| version_at[*p] == version)
+            .collect();
+        if positions.is_empty() {
+            return Err(leak("no such version in the record".into()));
+        }
+        let mut last = String::new();
+        let fits = positions.iter().any(|p| {
+            let shown = &seen[..*p];
+            let expected: Vec<&Value> = shown.iter().flatten().collect();
+            match check_one(&*states[*p], viewer, message) {
+                Ok(()) if message["moves"] == serde_json::json!(expected) => true,
+                Ok(()) => {
+                    last = format!("moves is {} instead of {expected:?}", message["moves"]);
+                    false
+                }
+                Err(e) => {
+                    last = e;
+                    false
+                }
+            }
+        });
+        if !fits {
+            return Err(leak(last));
         }
     }
     Ok(())
+}
+
+/// Per log position `p` (0 to the record's length): the version `viewer` is shown after `p`
+/// entries (`versions::count`: the entries it saw, or that changed what it is shown). The states
+/// a message of version `v` may show are those at the positions with `v`.
+///
+/// # Errors
+/// A message if the record does not replay.
+pub fn viewer_versions(
+    entry: &GameEntry,
+    record: &Record,
+    viewer: Viewer,
+) -> Result<Vec<u64>, String> {
+    versions_of(&states(entry, record)?, record, viewer)
+}
+
+fn versions_of(
+    states: &[Box<dyn DynGame>],
+    record: &Record,
+    viewer: Viewer,
+) -> Result<Vec<u64>, String> {
+    let hidden = states[0].info().hidden_information;
+    let mut at = vec![0];
+    let mut version = [0u64];
+    for (p, step) in record.steps().enumerate() {
+        let shown = match step {
+            RecordStep::Action(_, a) => states[p]
+                .display_text(a.by, &a.action, viewer)
+                .map_err(|e| e.to_string())?
+                .is_some(),
+            RecordStep::End(_) => true,
+        };
+        let (before, after) = if hidden {
+            (
+                vec![view_of(&*states[p], viewer)],
+                vec![view_of(&*states[p + 1], viewer)],
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        count(&mut version, |_| shown, &before, &after);
+        at.push(version[0]);
+    }
+    Ok(at)
 }
 
 fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), String> {

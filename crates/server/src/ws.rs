@@ -205,12 +205,14 @@ fn close(code: u16, reason: &str) -> Message {
 
 /// Runs one connection to match `id` until either side closes or the service shuts down.
 /// `token` names a seat; `player` is the session's player, if any (it counts as online while
-/// the connection is open, and may hold a seat of the match without a token).
+/// the connection is open, and may hold a seat of the match without a token); `peer` is the
+/// client's address (the message rate does not apply to an exempt one, `Limits::exempt`).
 pub async fn session<S, R, E>(
     lobby: Arc<Lobby>,
     id: String,
     token: Option<String>,
     player: Option<Player>,
+    peer: Option<std::net::IpAddr>,
     mut sink: S,
     mut stream: R,
 ) where
@@ -243,6 +245,9 @@ pub async fn session<S, R, E>(
         // The close frame to send when the loop ends, if any.
         let close_with = loop {
             tokio::select! {
+                // The actor's messages first: an answer to a later message of the client (a
+                // pong) never overtakes a state already queued.
+                biased;
                 msg = out_rx.recv() => match msg {
                     Some(Outgoing::Text(text)) => {
                         if !send_within(&mut sink, Message::Text(text)).await {
@@ -273,8 +278,9 @@ pub async fn session<S, R, E>(
         let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
     });
     let mut writer = writer;
-    let limits = lobby.options().limits;
+    let limits = lobby.options().limits.clone();
     let mut rate = Rate::new(&limits);
+    let limited = peer.is_none_or(|p| limits.applies_to(p));
     loop {
         let frame = tokio::select! {
             frame = tokio::time::timeout(limits.socket_idle, stream.next()) => match frame {
@@ -308,7 +314,7 @@ pub async fn session<S, R, E>(
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
             Some(Ok(Message::Close(_)) | Err(_)) | None => break,
         };
-        let reply = if let Err(e) = rate.take() {
+        let reply = if let Some(e) = limited.then(|| rate.take()).and_then(Result::err) {
             Some(e.to_ws_json())
         } else if text.len() > MAX_MESSAGE {
             Some(too_large(text.len()).to_ws_json())
@@ -477,6 +483,7 @@ mod tests {
             grant.id.clone(),
             grant.token,
             Some(ann),
+            None,
             sink,
             stream,
         ));

@@ -39,7 +39,7 @@ use crate::store::{ChatLine, Entry, LogEntry, Store, StoredMatch};
 const RECOVER_EVERY: Duration = Duration::from_secs(2);
 
 /// Settings every match actor shares.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Pause before a bot plays, so people can follow (0 in tests).
     pub bot_delay: Duration,
@@ -191,6 +191,15 @@ struct Played {
     display: Vec<Option<String>>,
 }
 
+impl Played {
+    /// Whether viewer column `col` (seat index, or the seat count for spectators) can see the
+    /// entry: an early ending everyone can; an action or chance outcome where it has a text.
+    fn seen_by(&self, col: usize) -> bool {
+        matches!(self.entry.entry, Entry::End(_))
+            || self.display.get(col).is_some_and(Option::is_some)
+    }
+}
+
 /// How each viewer sees `actor`'s action `text` in the move list: index `s` for seat `s`, then the
 /// spectator; `None` where that viewer must not learn of it (`Game::display_action`).
 fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Option<String>>, String> {
@@ -212,6 +221,15 @@ struct BotMove {
     version: u64,
     seat: Seat,
     action: Option<String>,
+}
+
+/// The viewer's column in `Played::display` and `seen`: its seat, or the seat count for
+/// spectators.
+fn column(viewer: Viewer, seats: usize) -> usize {
+    match viewer {
+        Viewer::Seat(s) => s.index(),
+        Viewer::Spectator => seats,
+    }
 }
 
 /// A fresh seat token (64 hex digits) and its stored hash.
@@ -261,6 +279,11 @@ pub(crate) struct MatchActor {
     state: Box<dyn DynGame>,
     rng: ChaCha20Rng,
     log: Vec<Played>,
+    /// Per viewer column (seats, then spectators): the version it is shown and acts on, the
+    /// log entries that changed what it is shown (`versions`).
+    seen: Vec<u64>,
+    /// What each viewer is shown now, as `versions::views` digests it.
+    views: Vec<u64>,
     clocks: Clocks,
     subs: Vec<Subscriber>,
     /// The seats that offered a rematch / an agreed stop, now.
@@ -307,6 +330,8 @@ impl MatchActor {
         }
         let mut log = Vec::with_capacity(m.log.len());
         let mut driver = Driver::checked();
+        let mut seen = vec![0; m.seats.len() + 1];
+        let mut views = crate::versions::views(&*state);
         for e in m.log {
             let bad = |why: String| format!("match {} entry {}: {why}", m.id, e.seq);
             let (display, acted) = match &e.entry {
@@ -339,7 +364,11 @@ impl MatchActor {
                     state.rule_clock_seconds(s)
                 });
             }
-            log.push(Played { entry: e, display });
+            let played = Played { entry: e, display };
+            let after = crate::versions::views(&*state);
+            crate::versions::count(&mut seen, |i| played.seen_by(i), &views, &after);
+            views = after;
+            log.push(played);
         }
         let status = if state.outcome().is_some() {
             Status::Finished
@@ -373,6 +402,8 @@ impl MatchActor {
             time_base: log.last().map_or(0, |p: &Played| p.entry.at_ms),
             resumed: Instant::now(),
             rematch: m.rematch,
+            seen,
+            views,
             state,
             rng,
             log,
@@ -401,7 +432,7 @@ impl MatchActor {
             let abandon = self.abandon_deadline();
             // A match nobody watches and in which nothing runs by itself leaves memory after a
             // while; the lobby reloads it from the store if it is asked for again.
-            self.subs.retain(|s| !s.out.is_closed());
+            self.prune();
             let idle = (self.subs.is_empty() && self.can_rest())
                 .then(|| Instant::now() + self.shared.options.limits.idle_unload);
             let retry = self.broken.then(|| Instant::now() + RECOVER_EVERY);
@@ -549,8 +580,14 @@ impl MatchActor {
         }
     }
 
+    /// The whole log's length: the version of the store (never shown while secrets remain).
     fn version(&self) -> u64 {
         self.log.len() as u64
+    }
+
+    /// The version `viewer` is shown: the log entries it can see.
+    fn version_of(&self, viewer: Viewer) -> u64 {
+        self.seen[column(viewer, self.specs.len())]
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use plateau_engine::driver::{Driver, Next, StepError};
-use plateau_engine::{Actor, DynGame, Ending, Seat, ToAct};
+use plateau_engine::{Actor, DynGame, Ending, Seat, Viewer};
 use rand::RngCore;
 use rand_chacha::ChaCha20Rng;
 use tokio::time::Instant;
@@ -42,12 +42,12 @@ impl MatchActor {
         text: &str,
     ) -> Result<(), ApiError> {
         self.check_can_change()?;
-        if version != self.version() && !self.only_others_since(seat, version) {
+        let current = self.version_of(Viewer::Seat(seat));
+        if version != current {
             return Err(ApiError::new(
                 Code::ActionStale,
                 format!(
-                    "the action was based on version {version}, the match is at version {}",
-                    self.version()
+                    "the action was based on version {version}, the match is at version {current}"
                 ),
             ));
         }
@@ -90,22 +90,6 @@ impl MatchActor {
         .await
     }
 
-    /// Whether, at a simultaneous node where `seat` acts, every log entry since `version` is
-    /// another seat's action: those are independent of this seat's (docs/architecture.md
-    /// section 2.4, "Simultaneous means independent"), so its action based on `version` is not stale. Each
-    /// seat's version is then its own: another seat's placement never refuses this one's. A
-    /// repeated action is still stale (this seat's own entry is after `version`).
-    fn only_others_since(&self, seat: Seat, version: u64) -> bool {
-        let ToAct::Simultaneous(set) = self.state.to_act() else {
-            return false;
-        };
-        set.contains(seat)
-            && version < self.version()
-            && self.log[version as usize..]
-                .iter()
-                .all(|p| matches!(p.entry.entry, Entry::Seat(s, _) if s != seat.0))
-    }
-
     /// Ends the game early by `ending` (the game's rule decides what it means).
     async fn end(&mut self, ending: Ending) -> Result<(), ApiError> {
         self.check_can_change()?;
@@ -142,6 +126,8 @@ impl MatchActor {
                 self.state = fresh.state;
                 self.rng = fresh.rng;
                 self.log = fresh.log;
+                self.seen = fresh.seen;
+                self.views = fresh.views;
                 self.clocks = fresh.clocks;
                 self.status = fresh.status;
                 self.time_base = fresh.time_base;
@@ -217,10 +203,14 @@ impl MatchActor {
         if matches!(log_entry.entry, Entry::Seat(..)) {
             self.offers.remove(&OfferKind::Agreement);
         }
-        self.log.push(Played {
+        let played = Played {
             entry: log_entry,
             display,
-        });
+        };
+        let after = crate::versions::views(&*self.state);
+        crate::versions::count(&mut self.seen, |i| played.seen_by(i), &self.views, &after);
+        self.views = after;
+        self.log.push(played);
         if finish.is_some() {
             self.status = Status::Finished;
             self.offers.clear();
@@ -347,7 +337,8 @@ impl MatchActor {
             tracing::error!(id = %self.id, seat = %bot.seat, "bot has no legal action");
             return;
         };
-        match self.act(bot.seat, bot.version, &action).await {
+        let seen = self.version_of(Viewer::Seat(bot.seat));
+        match self.act(bot.seat, seen, &action).await {
             Ok(()) => {
                 self.advance().await;
                 self.broadcast();

@@ -173,17 +173,50 @@ impl MatchActor {
 
     /// A connection closed. A human seat with no socket left is away from now (abandonment).
     pub(super) fn unsubscribe(&mut self, conn: u64) {
-        let Some(pos) = self.subs.iter().position(|s| s.conn == conn) else {
-            return;
-        };
-        let sub = self.subs.remove(pos);
-        self.subs.retain(|s| !s.out.is_closed());
-        if let Viewer::Seat(seat) = sub.viewer
-            && !self.subs.iter().any(|s| s.viewer == sub.viewer)
-        {
-            self.away_since[seat.index()] = Some(Instant::now());
+        let had = self.connected_seats();
+        self.subs.retain(|s| s.conn != conn);
+        if self.mark_away(&had) {
             self.broadcast();
         }
+    }
+
+    /// Drops the connections that are gone (their socket closed); tells the table if a seat
+    /// lost its last one.
+    pub(super) fn prune(&mut self) {
+        let had = self.connected_seats();
+        self.subs.retain(|s| !s.out.is_closed());
+        if self.mark_away(&had) {
+            self.broadcast();
+        }
+    }
+
+    /// The seats with a connection now.
+    pub(super) fn connected_seats(&self) -> Vec<Seat> {
+        let mut seats: Vec<Seat> = self
+            .subs
+            .iter()
+            .filter_map(|s| match s.viewer {
+                Viewer::Seat(seat) => Some(seat),
+                Viewer::Spectator => None,
+            })
+            .collect();
+        seats.sort_unstable_by_key(|s| s.0);
+        seats.dedup();
+        seats
+    }
+
+    /// Of the seats that `had` a connection, those with none left are away from now (the
+    /// abandonment rule counts from then). Whether any seat left.
+    pub(super) fn mark_away(&mut self, had: &[Seat]) -> bool {
+        let now = Instant::now();
+        let mut left = false;
+        for seat in had {
+            if !self.subs.iter().any(|s| s.viewer == Viewer::Seat(*seat)) {
+                self.away_since[seat.index()] = Some(now);
+                left = true;
+            }
+        }
+        left
     }
 
     /// Takes a free human seat for `player` (docs/protocol.md section 3.5). In a rated match a

@@ -97,7 +97,7 @@ impl MatchActor {
             game: self.entry.info.name,
             status: self.status,
             rated: self.rated,
-            version: self.version(),
+            version: self.version_of(viewer),
             seat: seat.map(|s| s.0),
             to_act: to_act.iter().map(|s| s.0).collect(),
             observation: self.state.observe_json(viewer),
@@ -148,6 +148,7 @@ impl MatchActor {
     /// presence registry. A connection whose queue is full is dropped (its socket is then
     /// closed; the client reconnects and resumes).
     pub(super) fn broadcast(&mut self) {
+        let had = self.connected_seats();
         self.subs.retain(|s| !s.out.is_closed());
         let now = self.now_ms();
         let mut messages: HashMap<Viewer, Utf8Bytes> = HashMap::new();
@@ -160,6 +161,9 @@ impl MatchActor {
             let msg = messages[&sub.viewer].clone();
             sub.out.try_send(Outgoing::Text(msg)).is_ok()
         });
+        // A seat whose last connection went (closed, or too slow) is away from now; the others
+        // see it in their next state.
+        self.mark_away(&had);
         self.report();
     }
 
@@ -215,6 +219,7 @@ impl MatchActor {
                 to_act,
                 correspondence: self.control == TimeControl::None,
                 game: self.entry.info.name,
+                public_version: self.version_of(Viewer::Spectator),
             },
         );
     }

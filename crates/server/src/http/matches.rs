@@ -73,8 +73,10 @@ async fn creation_allowed(
     addr: Option<std::net::IpAddr>,
     req: &CreateRequest,
 ) -> Result<Option<String>, ApiError> {
-    let Some(addr) = addr else { return Ok(None) };
-    let limits = app.lobby.options().limits;
+    let limits = &app.lobby.options().limits;
+    let Some(addr) = addr.filter(|a| limits.applies_to(*a)) else {
+        return Ok(None);
+    };
     let key = address_key(addr);
     let (open, bots) = app
         .lobby
@@ -153,12 +155,20 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
         .catalogue()
         .game(&m.game)
         .map_or(m.game.as_str(), |g| g.info.title);
-    let connected = app
+    let here = app.lobby.presence().of_match(&m.id);
+    // A public version never counts secret actions: while a game with hidden information runs,
+    // it is the spectators' version, known to the match's actor (`null` when not in memory).
+    let hidden = app
         .lobby
-        .presence()
-        .of_match(&m.id)
-        .map(|p| p.connected)
-        .unwrap_or_default();
+        .catalogue()
+        .game(&m.game)
+        .is_some_and(|g| g.info.hidden_information);
+    let version = if hidden && m.status == Status::Live {
+        here.as_ref().map(|p| p.public_version)
+    } else {
+        Some(m.version)
+    };
+    let connected = here.map(|p| p.connected).unwrap_or_default();
     let seats: Vec<SeatInfo> = m
         .seats
         .iter()
@@ -177,7 +187,7 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
     json!({
         "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
         "config": m.config, "time_control": m.time_control, "created_at": m.created_at,
-        "version": m.version, "rated": m.rated, "ended_at": m.ended_at,
+        "version": version, "rated": m.rated, "ended_at": m.ended_at,
         "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
         "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
     })
@@ -426,6 +436,7 @@ pub(super) struct WsQuery {
 pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
+    ClientAddr(peer): ClientAddr,
     session: Session,
     headers: axum::http::HeaderMap,
     slot: Option<Extension<ConnSlot>>,
@@ -456,12 +467,20 @@ pub(super) async fn websocket(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_owned);
-    let token = bearer.or(q.token);
+    if q.token.is_some() {
+        return ApiError::new(
+            Code::RequestMalformed,
+            "a seat token never goes in the URL: send it in an `auth` message once connected, \
+             or in the `Authorization: Bearer` header",
+        )
+        .into_response();
+    }
+    let token = bearer;
     let lobby = app.lobby.clone();
     ws::sized(upgrade).on_upgrade(move |socket| async move {
         // The connection's place under the caps lasts as long as the socket.
         let _slot = slot;
         let (sink, stream) = socket.split();
-        ws::session(lobby, id, token, session.player, sink, stream).await;
+        ws::session(lobby, id, token, session.player, peer, sink, stream).await;
     })
 }

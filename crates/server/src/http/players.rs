@@ -179,10 +179,14 @@ pub(super) async fn login(
         "sign-in name {}",
         crate::players::name_key(&req.name)
     )];
-    keys.extend(addr.map(|a| format!("sign-in {a}")));
+    let limits = &app.lobby.options().limits;
+    keys.extend(
+        addr.filter(|a| limits.applies_to(*a))
+            .map(|a| format!("sign-in {a}")),
+    );
     app.per_minute.record(
         &keys,
-        app.lobby.options().limits.sign_ins_per_minute,
+        limits.sign_ins_per_minute,
         Code::AuthRateLimited,
         "too many sign-in attempts: wait a minute",
     )?;

@@ -122,3 +122,48 @@ async fn an_abandoned_naval_table_ends() {
     );
     app.shutdown().await;
 }
+
+/// Three people leave a Bataille Navale table at once: each is resigned (none is missed because
+/// the others' sockets went first), and the bot plays on to the end.
+#[tokio::test]
+async fn people_who_leave_together_are_all_resigned() {
+    let app = short_abandon().await;
+    let human = json!({"kind": "human"});
+    let bot = json!({"kind": "bot", "bot": "random"});
+    let created = app
+        .create(
+            json!({"game": "naval", "config": {"max_rounds": 5, "placement_moves": 1},
+                       "time_control": {"kind": "game"}, "seats": [human, human, human, bot]}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
+    for _ in 0..2 {
+        let (_, joined) = app
+            .post(&format!("/api/matches/{id}/join"), &json!({}))
+            .await;
+        tokens.push(joined["token"].as_str().unwrap().to_owned());
+    }
+    let mut clients = Vec::new();
+    for t in &tokens {
+        clients.push(app.connect(&id, Some(t)).await);
+    }
+    for c in &mut clients {
+        c.live().await;
+    }
+    drop(clients);
+    app.wait_finished(&id).await;
+    let (_, record) = app.get(&format!("/api/matches/{id}/record")).await;
+    let record: plateau_engine::Record = serde_json::from_value(record).unwrap();
+    for s in 0..3 {
+        assert!(
+            record
+                .endings
+                .iter()
+                .any(|e| e.ending == Ending::Resign(Seat(s))),
+            "seat {s}: {:?}",
+            record.endings
+        );
+    }
+    app.shutdown().await;
+}

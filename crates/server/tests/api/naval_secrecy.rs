@@ -195,19 +195,42 @@ fn order_seat(last_turn: &Value, text: &str) -> Option<usize> {
         .map(|s| s as usize)
 }
 
-/// Every leak in the `state` messages `messages` received by seat `s` during the game of `record`.
+/// The states a message of seat `s` with version `version` may show: those at the log positions
+/// where the seat had seen that many entries (other seats' secret actions do not count).
+fn candidates<'a>(
+    versions: &[u64],
+    states: &'a [Box<dyn DynGame>],
+    version: u64,
+) -> Vec<&'a Naval> {
+    versions
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v == version)
+        .map(|(p, _)| states[p].as_any().downcast_ref().unwrap())
+        .collect()
+}
+
+/// Every leak in the `state` messages `messages` received by seat `s` during the game of `record`:
+/// a message is checked against every state it may show, so a cell secret in any of them is
+/// caught.
 fn check_seat(record: &Record, s: usize, messages: &[Value]) -> Vec<String> {
     let entry = plateau_registry::find("naval").unwrap();
     let states = plateau_server::secrecy::states(entry, record).unwrap();
+    let versions =
+        plateau_server::secrecy::viewer_versions(entry, record, Viewer::Seat(Seat(s as u8)))
+            .unwrap();
     let mut all = Vec::new();
     for message in messages.iter().filter(|m| m["type"] == "state") {
-        let version = message["version"].as_u64().unwrap() as usize;
-        let g: &Naval = states[version].as_any().downcast_ref().unwrap();
-        all.extend(
-            leaks(g, s, message)
-                .into_iter()
-                .map(|l| format!("seat {s}, version {version}: {l}")),
-        );
+        let version = message["version"].as_u64().unwrap();
+        let found = candidates(&versions, &states, version);
+        assert!(!found.is_empty(), "seat {s}: no state of version {version}");
+        for g in found {
+            all.extend(
+                leaks(g, s, message)
+                    .into_iter()
+                    .map(|l| format!("seat {s}, version {version}: {l}")),
+            );
+        }
     }
     all
 }
@@ -281,13 +304,16 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
         .unwrap();
 
         // The check finds planted leaks in a real battle message of this seat.
+        let versions =
+            plateau_server::secrecy::viewer_versions(entry, &record, Viewer::Seat(Seat(s as u8)))
+                .unwrap();
         let message = states_seen
             .iter()
-            .find(|m| m["version"].as_u64() > Some(battle as u64) && m["status"] == "live")
+            .find(|m| m["version"].as_u64() > Some(versions[battle]) && m["status"] == "live")
             .expect("a battle message")
             .clone();
-        let version = message["version"].as_u64().unwrap() as usize;
-        let g: &Naval = states[version].as_any().downcast_ref().unwrap();
+        let found = candidates(&versions, &states, message["version"].as_u64().unwrap());
+        let g: &Naval = found.last().unwrap();
         let t = (s + 1) % 4;
         let secret = secret_cells(g, s, t);
         let cell = secret.first().expect("an unrevealed cell").to_string();
@@ -315,7 +341,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
         planted(&|m| {
             m["observation"]["last_turn"] = json!([{"seat": t, "order": format!("corvette:shield {}:{cell}", t + 1), "result": "done"}]);
         });
-        planted_single_values(&record, s, &message, &*states[version]);
+        planted_single_values(&record, s, &message, g);
     }
     app.shutdown().await;
 }

@@ -293,5 +293,21 @@ async fn a_seat_belongs_to_its_player() {
     // Bob without a token only watches.
     let mut watcher = bob.connect(id, None).await;
     assert_eq!(watcher.state().await["seat"], Value::Null);
+    // A token in the URL is refused before the upgrade: URLs end up in logs and histories.
+    let (status, _, body) = http_with(
+        app.addr,
+        "GET",
+        &format!("/api/matches/{id}/ws?token={token}"),
+        &[
+            ("Upgrade", "websocket"),
+            ("Connection", "Upgrade"),
+            ("Sec-WebSocket-Version", "13"),
+            ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("request/malformed") && body.contains("never goes in the URL"));
     app.shutdown().await;
 }

@@ -1,5 +1,6 @@
-//! Versions at a simultaneous node (docs/protocol.md section 4.2): each seat's own, so another
-//! seat's placement never makes an action stale, while a repeated action still is.
+//! Versions per viewer (docs/protocol.md section 1): a seat's version counts what it can see, so
+//! another seat's secret placement never makes its action stale and nobody learns how many moves
+//! another seat made, while a repeated action is still stale.
 
 use serde_json::json;
 
@@ -33,7 +34,8 @@ async fn another_seats_placement_never_makes_an_action_stale() {
                 .await,
         );
     }
-    let version = placing[0]["version"].as_u64().unwrap();
+    let version = placing[1]["version"].as_u64().unwrap();
+    assert_eq!(placing[2]["version"], version, "the same deal, seen alike");
     let first_move = |i: usize| -> String {
         placing[i]["legal"]
             .as_array()
@@ -50,14 +52,22 @@ async fn another_seats_placement_never_makes_an_action_stale() {
     clients[1]
         .until(|m| m["type"] == "state" && m["version"] == version + 1)
         .await;
+    // Seat 2 is told of the change (its state is sent again), its version unchanged.
+    let told = clients[2].until(|m| m["type"] == "state").await;
+    assert_eq!(
+        told["version"], version,
+        "seat 1's secret move does not count for seat 2"
+    );
+    let public = app.summary(&id).await["version"].clone();
     clients[2].act(version, &b).await;
     let after = clients[2]
-        .until(|m| m["type"] == "error" || (m["type"] == "state" && m["version"] == version + 2))
+        .until(|m| m["type"] == "error" || (m["type"] == "state" && m["version"] == version + 1))
         .await;
     assert_eq!(after["type"], "state", "{after}");
     // Seat 1 sends its move again on the old version: that is a repeat, refused as stale.
     clients[1].act(version, &a).await;
     assert_eq!(clients[1].error().await["code"], "action/stale");
-    assert_eq!(app.summary(&id).await["version"], version + 2);
+    // The public version counted no secret move.
+    assert_eq!(app.summary(&id).await["version"], public);
     app.shutdown().await;
 }

@@ -1,0 +1,228 @@
+//! The load client's wire: plain HTTP/1.1 requests and WebSockets to a `plateau serve` on
+//! loopback, and one match played by random legal actions, one in flight at a time.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use futures_util::SinkExt;
+use rand::Rng;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// A TCP connection to `addr` from the local address `from` (127.0.0.x), so a load can come from
+/// several client addresses of the loopback network.
+pub async fn connect_from(from: std::net::IpAddr, addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::new(from, 0))?;
+    socket.connect(addr).await
+}
+
+/// One HTTP request with a JSON body; returns the status and the JSON answer (`Null` if none).
+pub async fn request(
+    from: std::net::IpAddr,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> std::io::Result<(u16, Value)> {
+    let mut stream = connect_from(from, addr).await?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await?;
+    stream.write_all(body.as_bytes()).await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let text = String::from_utf8_lossy(&raw);
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Ok((status, serde_json::from_str(rest).unwrap_or(Value::Null)))
+}
+
+/// A WebSocket to match `id` taking the seat of `token` (sent in the `Authorization` header).
+pub async fn seat_socket(addr: SocketAddr, id: &str, token: Option<&str>) -> Result<Ws, String> {
+    let mut request = format!("ws://{addr}/api/matches/{id}/ws")
+        .into_client_request()
+        .map_err(|e| e.to_string())?;
+    if let Some(t) = token {
+        let value = format!("Bearer {t}").parse().map_err(|_| "bad token")?;
+        request.headers_mut().insert("Authorization", value);
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(ws)
+}
+
+/// Creates a match of `game` with `seats` people from client address `from`, takes every seat
+/// (the creator's, then joins) and opens a socket per seat; returns the match id and the sockets.
+///
+/// # Errors
+/// A message if the server refuses or a socket fails.
+pub async fn open_table(
+    from: std::net::IpAddr,
+    addr: SocketAddr,
+    game: &str,
+    seats: usize,
+) -> Result<(String, Vec<Ws>), String> {
+    let humans: Vec<Value> = (0..seats).map(|_| json!({"kind": "human"})).collect();
+    let (status, created) = request(
+        from,
+        addr,
+        "POST",
+        "/api/matches",
+        Some(&json!({"game": game, "seats": humans})),
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    if status != 201 {
+        return Err(format!("create: {status} {created}"));
+    }
+    let id = created["id"].as_str().unwrap_or_default().to_owned();
+    let mut tokens = vec![created["token"].as_str().unwrap_or_default().to_owned()];
+    for _ in 1..seats {
+        let (status, joined) = request(
+            from,
+            addr,
+            "POST",
+            &format!("/api/matches/{id}/join"),
+            Some(&json!({})),
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+        if status != 200 {
+            return Err(format!("join: {status} {joined}"));
+        }
+        tokens.push(joined["token"].as_str().unwrap_or_default().to_owned());
+    }
+    let mut sockets = Vec::with_capacity(seats);
+    for t in &tokens {
+        sockets.push(seat_socket(addr, &id, Some(t)).await?);
+    }
+    Ok((id, sockets))
+}
+
+/// What a table reports to the load's counters.
+pub trait Report: Send + Sync {
+    /// An action acknowledged after `micros`.
+    fn acked(&self, micros: u64);
+    /// An action refused, or a socket lost.
+    fn failed(&self, why: &str);
+    /// A match played to its end.
+    fn finished(&self);
+}
+
+/// Plays matches of `game` at one table until `until`, each by random legal actions with one
+/// action in flight: the seat to act sends one of its `legal`, and it is acknowledged when that
+/// seat gets a `state` with a higher version. Every seat's socket is read as messages come, so
+/// the next seat acts on its latest state. A finished match is replaced at once.
+pub async fn play_table(
+    from: std::net::IpAddr,
+    addr: SocketAddr,
+    game: String,
+    seats: usize,
+    until: Instant,
+    mut rng: impl Rng + Send,
+    report: std::sync::Arc<dyn Report>,
+) {
+    use futures_util::StreamExt;
+    use futures_util::stream::SelectAll;
+    while Instant::now() < until {
+        let (_, sockets) = match open_table(from, addr, &game, seats).await {
+            Ok(t) => t,
+            Err(e) => {
+                report.failed(&e);
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        let mut sinks = Vec::with_capacity(seats);
+        let mut streams: SelectAll<_> = SelectAll::new();
+        for (k, ws) in sockets.into_iter().enumerate() {
+            let (sink, stream) = ws.split();
+            sinks.push(sink);
+            streams.push(stream.map(move |m| (k, m)));
+        }
+        let mut states: Vec<Option<Value>> = vec![None; seats];
+        let mut in_flight: Option<(usize, u64, Instant)> = None;
+        loop {
+            if in_flight.is_none() {
+                let to_act = states.iter().position(|s| {
+                    s.as_ref().is_some_and(|s| {
+                        s["status"] == "live"
+                            && s["legal"].as_array().is_some_and(|l| !l.is_empty())
+                    })
+                });
+                if let Some(i) = to_act {
+                    let s = states[i].as_ref().unwrap_or(&Value::Null);
+                    let legal = s["legal"].as_array().cloned().unwrap_or_default();
+                    let action = legal[rng.random_range(0..legal.len())].clone();
+                    let version = s["version"].as_u64().unwrap_or(0);
+                    let act = json!({"type": "act", "version": version, "action": action});
+                    if sinks[i]
+                        .send(Message::Text(act.to_string().into()))
+                        .await
+                        .is_err()
+                    {
+                        report.failed("send failed");
+                        break;
+                    }
+                    in_flight = Some((i, version, Instant::now()));
+                }
+            }
+            let Some((k, frame)) = streams.next().await else {
+                report.failed("sockets closed");
+                break;
+            };
+            let Ok(Message::Text(text)) = frame else {
+                if frame.is_err() {
+                    report.failed("socket error");
+                    break;
+                }
+                continue;
+            };
+            let Ok(msg) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            match msg["type"].as_str() {
+                Some("state") => {
+                    if let Some((i, v, sent)) = in_flight
+                        && i == k
+                        && msg["version"].as_u64() > Some(v)
+                    {
+                        report.acked(sent.elapsed().as_micros() as u64);
+                        in_flight = None;
+                    }
+                    let over = msg["status"] == "finished";
+                    states[k] = Some(msg);
+                    if over {
+                        report.finished();
+                        break;
+                    }
+                }
+                Some("error") if in_flight.is_some_and(|(i, ..)| i == k) => {
+                    report.failed(msg["code"].as_str().unwrap_or("error"));
+                    in_flight = None;
+                    // Act again only on a newer state of that seat.
+                    states[k] = None;
+                }
+                _ => {}
+            }
+            if Instant::now() >= until {
+                break;
+            }
+        }
+    }
+}

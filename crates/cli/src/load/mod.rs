@@ -1,0 +1,393 @@
+//! `plateau load`: a load generator for the match service on loopback (docs/performance.md).
+//!
+//! M live matches of a chosen game and table size, every seat a WebSocket client; in each match
+//! one action is in flight at a time, a random legal one, acknowledged when its seat gets a
+//! `state` with a higher version; a finished match is replaced at once. After a ramp the window
+//! opens for `--seconds`; the report gives decisions per second, latency percentiles, errors,
+//! and the server's memory (RSS) per match and per socket. With `--flood` a second client address
+//! creates matches and opens sockets as fast as it can meanwhile (what a stranger would do), with
+//! `--idle N` N silent sockets are held open, and with `--abandon N` N matches are created and
+//! left unjoined, then the server is restarted to time its start.
+//!
+//! The server is the one at `--addr` (loopback only), or one started here on a fresh SQLite file
+//! with its per-address limits raised for the load, since every honest client of the load comes
+//! from 127.0.0.1. The limits apply per address: the flooder, from 127.0.0.2, meets them.
+
+mod client;
+mod flood;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::common::CliResult;
+
+/// Arguments of `plateau load`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A running server on loopback; without it one is started here on a fresh SQLite file.
+    #[arg(long)]
+    addr: Option<SocketAddr>,
+    /// The server's process id, to read its memory (a spawned server's is known).
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Live matches at once.
+    #[arg(long, default_value_t = 100)]
+    matches: usize,
+    /// The game (registry name).
+    #[arg(long, default_value = "moonleap")]
+    game: String,
+    /// Seats per match (people, no bots).
+    #[arg(long, default_value_t = 2)]
+    seats: usize,
+    /// Seconds of the measured window (at most 3600).
+    #[arg(long, default_value_t = 20)]
+    seconds: u64,
+    /// Also flood the server from another client address: matches and sockets as fast as it can.
+    #[arg(long)]
+    flood: bool,
+    /// Also hold this many silent sockets (spectators that never write).
+    #[arg(long, default_value_t = 0)]
+    idle: usize,
+    /// Instead of playing: create this many matches, leave them unjoined, then restart the
+    /// (spawned) server and time its start.
+    #[arg(long)]
+    abandon: Option<usize>,
+    /// Seed of the clients' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The server under load: its address, and its process when spawned here.
+struct Server {
+    addr: SocketAddr,
+    pid: Option<u32>,
+    child: Option<Child>,
+    db: Option<std::path::PathBuf>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        if let Some(db) = &self.db {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+            }
+        }
+    }
+}
+
+/// Starts `plateau serve` (this binary) on a free port over `db`, the load's address 127.0.0.1
+/// exempt from the limits per address (every other keeps them), and waits until `/health`
+/// answers.
+fn spawn(db: &std::path::Path) -> Result<Server, String> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let child = Command::new(exe)
+        .args(["serve", "--addr", &addr.to_string(), "--database"])
+        .arg(db)
+        .args([
+            "--bot-delay-ms",
+            "0",
+            "--max-connections",
+            "100000",
+            "--exempt-address",
+            "127.0.0.1",
+        ])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start plateau serve: {e}"))?;
+    let pid = child.id();
+    let server = Server {
+        addr,
+        pid: Some(pid),
+        child: Some(child),
+        db: Some(db.to_owned()),
+    };
+    wait_healthy(addr, Duration::from_secs(120))?;
+    Ok(server)
+}
+
+/// Waits until `GET /health` answers 200; returns how long it took.
+fn wait_healthy(addr: SocketAddr, within: Duration) -> Result<Duration, String> {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        if let Ok(mut s) = std::net::TcpStream::connect(addr) {
+            use std::io::{Read, Write};
+            let _ = s.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            let mut out = String::new();
+            let _ = s.read_to_string(&mut out);
+            if out.starts_with("HTTP/1.1 200") {
+                return Ok(start.elapsed());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Err(format!(
+        "the server at {addr} did not answer within {within:?}"
+    ))
+}
+
+/// Resident memory of process `pid` in KiB (Linux `/proc`), if readable.
+fn rss_kib(pid: Option<u32>) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+/// The counters of a run, shared by every table's task.
+#[derive(Default)]
+pub struct Counters {
+    acked: AtomicU64,
+    failed: AtomicU64,
+    finished: AtomicU64,
+    latencies: Mutex<Vec<u64>>,
+    failures: Mutex<std::collections::BTreeMap<String, u64>>,
+    /// Whether the window is open (latencies before it are the ramp's).
+    measuring: std::sync::atomic::AtomicBool,
+}
+
+impl client::Report for Counters {
+    fn acked(&self, micros: u64) {
+        if self.measuring.load(Ordering::Relaxed) {
+            self.acked.fetch_add(1, Ordering::Relaxed);
+            self.latencies
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(micros);
+        }
+    }
+
+    fn failed(&self, why: &str) {
+        if self.measuring.load(Ordering::Relaxed) {
+            self.failed.fetch_add(1, Ordering::Relaxed);
+            *self
+                .failures
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(why.to_owned())
+                .or_default() += 1;
+        }
+    }
+
+    fn finished(&self) {
+        self.finished.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The `q` quantile (0 to 1) of sorted `v`, in milliseconds.
+fn quantile_ms(v: &[u64], q: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let i = ((v.len() as f64 - 1.0) * q).round() as usize;
+    v[i] as f64 / 1000.0
+}
+
+/// Runs the load and prints its report.
+pub fn run(args: Args) -> CliResult {
+    if args.seconds == 0 || args.seconds > 3600 {
+        return Err("--seconds is 1 to 3600".into());
+    }
+    if !(1..=4).contains(&args.seats) || args.matches == 0 {
+        return Err("--seats is 1 to 4 and --matches at least 1".into());
+    }
+    if let Some(addr) = args.addr
+        && !addr.ip().is_loopback()
+    {
+        return Err(format!(
+            "{addr}: plateau load only loads a server on loopback"
+        ));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start tokio: {e}"))?;
+    let dir = std::env::temp_dir().join(format!("plateau-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let db = dir.join("plateau.sqlite");
+    let mut server = match args.addr {
+        Some(addr) => Server {
+            addr,
+            pid: args.server_pid,
+            child: None,
+            db: None,
+        },
+        None => spawn(&db)?,
+    };
+    let result = match args.abandon {
+        Some(n) => runtime.block_on(abandon(&mut server, n)),
+        None => runtime.block_on(play(&server, &args)),
+    };
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// The main load: tables playing, optionally a flooder and idle sockets.
+async fn play(server: &Server, args: &Args) -> CliResult {
+    let counters = Arc::new(Counters::default());
+    let rss_before = rss_kib(server.pid);
+    let ramp = Duration::from_secs(3 + args.matches as u64 / 100);
+    let until = Instant::now() + ramp + Duration::from_secs(args.seconds);
+    let from = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    let mut tasks = Vec::new();
+    for k in 0..args.matches {
+        let rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(1_000_003) + k as u64);
+        let report: Arc<dyn client::Report> = counters.clone();
+        tasks.push(tokio::spawn(client::play_table(
+            from,
+            server.addr,
+            args.game.clone(),
+            args.seats,
+            until,
+            rng,
+            report,
+        )));
+    }
+    let idle = flood::hold_idle(server.addr, args.idle).await;
+    let flooder = args
+        .flood
+        .then(|| tokio::spawn(flood::flood(server.addr, until)));
+    tokio::time::sleep(ramp).await;
+    counters.measuring.store(true, Ordering::Relaxed);
+    let rss_ramped = rss_kib(server.pid);
+    let bar = ProgressBar::new(args.seconds);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} s  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let mut peak_rss = rss_ramped.unwrap_or(0);
+    for s in 1..=args.seconds {
+        tokio::time::sleep_until((started + Duration::from_secs(s)).into()).await;
+        let done = counters.acked.load(Ordering::Relaxed);
+        peak_rss = peak_rss.max(rss_kib(server.pid).unwrap_or(0));
+        bar.set_position(s);
+        bar.set_message(format!("{:.0} decisions/s", done as f64 / s as f64));
+    }
+    counters.measuring.store(false, Ordering::Relaxed);
+    let window = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let flood_report = match flooder {
+        Some(task) => Some(task.await.map_err(|e| e.to_string())?),
+        None => None,
+    };
+    for t in tasks {
+        t.abort();
+    }
+    let acked = counters.acked.load(Ordering::Relaxed);
+    let mut lat = counters
+        .latencies
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    lat.sort_unstable();
+    println!(
+        "{} matches of {} ({} seats), {:.0} s window after a {:.0} s ramp",
+        args.matches,
+        args.game,
+        args.seats,
+        window,
+        ramp.as_secs_f64()
+    );
+    println!(
+        "decisions: {acked} ({:.0}/s); latency ms p50 {:.2}, p99 {:.2}, p99.9 {:.2}, max {:.2}",
+        acked as f64 / window,
+        quantile_ms(&lat, 0.5),
+        quantile_ms(&lat, 0.99),
+        quantile_ms(&lat, 0.999),
+        quantile_ms(&lat, 1.0)
+    );
+    println!(
+        "matches finished: {}; errors: {} {:?}",
+        counters.finished.load(Ordering::Relaxed),
+        counters.failed.load(Ordering::Relaxed),
+        counters.failures.lock().unwrap_or_else(|e| e.into_inner())
+    );
+    if let (Some(before), Some(ramped)) = (rss_before, rss_ramped) {
+        let sockets = args.matches * args.seats + idle.len();
+        println!(
+            "server RSS: {before} KiB idle, {ramped} KiB loaded, peak {peak_rss} KiB; \
+             {:.1} KiB per match, {:.1} KiB per socket",
+            ramped.saturating_sub(before) as f64 / args.matches as f64,
+            ramped.saturating_sub(before) as f64 / sockets as f64
+        );
+    }
+    if !idle.is_empty() {
+        println!("idle sockets held: {}", idle.len());
+    }
+    if let Some(f) = flood_report {
+        println!("{f}");
+    }
+    Ok(())
+}
+
+/// Creates `n` matches nobody joins, then restarts the spawned server and times its start.
+async fn abandon(server: &mut Server, n: usize) -> CliResult {
+    let from = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    let before = rss_kib(server.pid);
+    let bar = ProgressBar::new(n as u64);
+    let body = serde_json::json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let mut made = 0u64;
+    let chunk = 64;
+    let mut k = 0;
+    while k < n {
+        let batch: Vec<_> = (k..(k + chunk).min(n))
+            .map(|_| {
+                let body = body.clone();
+                let addr = server.addr;
+                tokio::spawn(async move {
+                    client::request(from, addr, "POST", "/api/matches", Some(&body)).await
+                })
+            })
+            .collect();
+        for t in batch {
+            if let Ok(Ok((201, _))) = t.await {
+                made += 1;
+            }
+        }
+        k += chunk;
+        bar.set_position(k.min(n) as u64);
+    }
+    bar.finish_and_clear();
+    let after = rss_kib(server.pid);
+    println!("{made} of {n} matches created and left unjoined");
+    if let (Some(b), Some(a)) = (before, after) {
+        println!("server RSS: {b} KiB before, {a} KiB after");
+    }
+    let Some(db) = server.db.clone() else {
+        return Ok(());
+    };
+    if let Some(child) = &mut server.child {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let started = Instant::now();
+    let restarted = spawn(&db)?;
+    let took = started.elapsed();
+    println!(
+        "restart: listening and healthy after {:.2} s; RSS {} KiB",
+        took.as_secs_f64(),
+        rss_kib(restarted.pid).unwrap_or(0)
+    );
+    *server = restarted;
+    Ok(())
+}

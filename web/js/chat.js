@@ -1,0 +1,141 @@
+// The chat panel of a match (docs/protocol.md, WebSocket `chat`, `chat_backlog`, `mute`): the
+// players' room for the seats, the spectators' room for everyone else, and read-only on the replay
+// page (`GET /api/matches/{id}/chat`). Every name and line goes into the page as text, never HTML.
+
+import { el } from './api.js';
+import { t } from './i18n.js';
+import { seatLabel } from './seats.js';
+
+/** The longest line the server takes (characters, after trimming). */
+export const CHAT_MAX = 300;
+
+function clock(at) {
+  const d = new Date(at);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+/** One chat line as a list item: time, name (with the seat's side word), text. */
+export function chatLine(game, line) {
+  const side = line.seat === null || line.seat === undefined ? null : seatLabel(game, line.seat);
+  return el('li', { class: 'chat-line', 'data-name': line.name, 'data-room': line.room || '' },
+    el('span', { class: 'chat-time muted small' }, clock(line.at)), ' ',
+    el('strong', { class: `chat-name${side ? ` seat-${line.seat}` : ''}` }, line.name),
+    side ? el('span', { class: 'muted small' }, ` (${side})`) : '',
+    el('span', { class: 'chat-sep' }, ': '),
+    el('span', { class: 'chat-text' }, line.text));
+}
+
+/**
+ * A live chat panel inside `root` (an empty <section>). `opts`: `game`, `send(msg) -> bool` (the
+ * match socket), `needName()` -> bool (true when the viewer has no player yet and must choose a
+ * name to write), `chooseName(name)` (names the visitor, then the page reconnects).
+ * Returns { setRoom(room, me, others), add(line), backlog(msg), error(text), muted }.
+ */
+export function createChat(root, opts) {
+  let room = 'players';
+  let me = null;
+  /** Names that sit at the table or wrote here, other than this player: [{name, seat}]. */
+  let others = [];
+  const muted = new Set();
+  const lines = [];
+  const title = el('h2', { id: 'chat-title' });
+  const list = el('ol', { class: 'chat-lines', id: 'chat-lines', 'aria-live': 'polite', 'aria-labelledby': 'chat-title' });
+  const input = el('input', { id: 'chat-input', type: 'text', maxlength: CHAT_MAX, autocomplete: 'off', 'aria-labelledby': 'chat-title' });
+  const sendButton = el('button', { type: 'submit', id: 'chat-send' }, t('chat.send'));
+  const form = el('form', { class: 'chat-form', id: 'chat-form' }, input, sendButton);
+  const nameInput = el('input', { id: 'chat-name', type: 'text', maxlength: 20, 'aria-label': t('id.name') });
+  const nameForm = el('form', { class: 'chat-form hidden', id: 'chat-name-form' },
+    nameInput, el('button', { type: 'submit' }, t('chat.join')));
+  const errorBox = el('p', { class: 'chat-error small', id: 'chat-error', role: 'alert' });
+  const mutes = el('div', { class: 'chat-mutes small', id: 'chat-mutes' });
+  root.replaceChildren(title, list, form, nameForm, errorBox, mutes);
+
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = input.value;
+    if (!text.trim()) return;
+    errorBox.textContent = '';
+    if (opts.send({ type: 'chat', text })) input.value = '';
+  });
+  nameForm.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try {
+      await opts.chooseName(nameInput.value.trim());
+    } catch (err) {
+      errorBox.textContent = err.text || err.message;
+    }
+  });
+
+  function draw() {
+    title.textContent = t(room === 'players' ? 'chat.players' : 'chat.spectators');
+    sendButton.textContent = t('chat.send');
+    input.placeholder = t('chat.placeholder');
+    const anonymous = opts.needName();
+    form.classList.toggle('hidden', anonymous);
+    nameForm.classList.toggle('hidden', !anonymous);
+    nameInput.placeholder = t('chat.name');
+    list.replaceChildren(...lines.filter((l) => !muted.has(l.name)).map((l) => chatLine(opts.game(), l)));
+    list.scrollTop = list.scrollHeight;
+    const names = new Map(others.map((o) => [o.name, o]));
+    for (const l of lines) if (l.name !== me && !names.has(l.name)) names.set(l.name, { name: l.name, seat: null });
+    mutes.replaceChildren(...[...names.values()].map((o) => {
+      const isMuted = muted.has(o.name);
+      return el('button', {
+        type: 'button', class: 'chip mute', 'data-name': o.name, 'aria-pressed': String(isMuted),
+        onclick: () => toggleMute(o.name),
+      }, t(isMuted ? 'chat.unmute' : 'chat.mute', { name: o.name }));
+    }));
+    root.dataset.lines = String(lines.length);
+  }
+
+  function toggleMute(name) {
+    const on = !muted.has(name);
+    if (opts.send({ type: on ? 'mute' : 'unmute', name })) {
+      if (on) muted.add(name);
+      else muted.delete(name);
+      draw();
+    }
+  }
+
+  return {
+    muted,
+    /** The viewer's room, its own name and the other people at the table ([{name, seat}]). */
+    setRoom(newRoom, myName, people) {
+      room = newRoom;
+      me = myName;
+      others = people.filter((p) => p.name !== myName);
+      root.dataset.room = room;
+      draw();
+    },
+    add(line) {
+      if (line.room && line.room !== room) return;
+      lines.push(line);
+      draw();
+    },
+    /** The room's last lines, sent after each (re)connection: they replace what is shown. */
+    backlog(msg) {
+      if (msg.room && msg.room !== room) return;
+      lines.length = 0;
+      lines.push(...msg.lines);
+      draw();
+    },
+    error(text) {
+      errorBox.textContent = text;
+    },
+    /** Mutes again after a reconnection (the server keeps mutes per connection). */
+    resend() {
+      for (const name of muted) opts.send({ type: 'mute', name });
+    },
+    draw,
+  };
+}
+
+/** The stored chat of a finished match, read-only: both rooms, each under its title. */
+export function renderStoredChat(root, game, chat) {
+  const rooms = [['players', chat.players || []], ['spectators', chat.spectators || []]];
+  root.replaceChildren(...rooms.map(([room, lines]) => el('div', { class: 'chat-room', 'data-room': room },
+    el('h3', {}, t(room === 'players' ? 'chat.players' : 'chat.spectators')),
+    lines.length
+      ? el('ol', { class: 'chat-lines' }, ...lines.map((l) => chatLine(game, { ...l, room })))
+      : el('p', { class: 'muted small' }, t('chat.empty')))));
+}

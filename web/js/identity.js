@@ -1,0 +1,196 @@
+// Who is playing: the session's player (docs/protocol.md, "Sessions and players") and the header
+// every page shows: the player's name (a link to /@/{name}), "Create an account", "Sign in" and
+// "Sign out". Names are always put in the page as text (textContent), never as HTML.
+
+import { api, el } from './api.js';
+import { t, onLangChange } from './i18n.js';
+
+/** Names the server accepts: 3 to 20 of letters, digits, `_` and `-`, starting with a letter or digit. */
+export const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9_\\-]{2,19}';
+
+let player;
+let loaded = null;
+const listeners = [];
+
+/** The session's PLAYER ({name, kind}) or null; asked once per page (`GET /api/me`). */
+export function currentPlayer() {
+  if (!loaded) {
+    loaded = api('GET', '/api/me').then((res) => {
+      player = res?.player ?? null;
+      return player;
+    }).catch(() => {
+      player = null;
+      return null;
+    });
+  }
+  return loaded;
+}
+
+/** Calls `fn(player)` whenever the page's player changes (named, signed in or out). */
+export function onPlayerChange(fn) {
+  listeners.push(fn);
+}
+
+function setPlayer(p) {
+  player = p;
+  loaded = Promise.resolve(p);
+  renderIdentity();
+  for (const fn of listeners) fn(p);
+}
+
+/** Becomes (or renames the current guest to) `name`: `POST /api/guest`. Throws the ApiError. */
+export async function chooseName(name) {
+  const res = await api('POST', '/api/guest', { name });
+  setPlayer(res.player);
+  return res.player;
+}
+
+/** A suggestion for a new visitor's name, e.g. "Comet-417" (any name can be typed instead). */
+export function suggestName() {
+  const words = ['Comet', 'Corsair', 'Nebula', 'Harbour', 'Falcon', 'Meteor', 'Pilot', 'Voyager', 'Orbit', 'Mariner'];
+  const word = words[Math.floor(Math.random() * words.length)];
+  return `${word}-${100 + Math.floor(Math.random() * 900)}`;
+}
+
+/** The link to a player's page. */
+export function playerHref(name) {
+  return `/@/${encodeURIComponent(name)}`;
+}
+
+/** A player's name as a link to their page (bots are shown as text: they have no page to read). */
+export function playerLink(p, attrs = {}) {
+  if (!p?.name) return el('span', attrs, '');
+  if (p.kind === 'bot') return el('span', { class: 'player-bot', ...attrs }, p.name);
+  return el('a', { href: playerHref(p.name), class: 'player-link', ...attrs }, p.name);
+}
+
+// ---- The header ------------------------------------------------------------------------------
+
+/** Adds the identity slot to the page's header and fills it; call once per page. */
+export function setupIdentity() {
+  const bar = document.querySelector('.topbar');
+  if (!bar || document.getElementById('identity')) return;
+  const slot = el('div', { id: 'identity', class: 'identity', 'aria-live': 'polite' });
+  const lang = bar.querySelector('label');
+  bar.insertBefore(slot, lang);
+  document.body.append(accountDialog(), signInDialog());
+  onLangChange(renderIdentity);
+  currentPlayer().then(renderIdentity);
+}
+
+function renderIdentity() {
+  const slot = document.getElementById('identity');
+  if (!slot) return;
+  const parts = [];
+  if (player) {
+    parts.push(el('a', { id: 'me-link', class: 'me', href: playerHref(player.name), 'data-kind': player.kind }, player.name));
+    if (player.kind === 'guest') parts.push(el('span', { class: 'badge' }, t('id.guest')));
+  }
+  if (!player || player.kind === 'guest') {
+    parts.push(el('button', { type: 'button', class: 'link', id: 'open-account', onclick: () => openDialog('account-dialog') }, t('id.create')));
+    parts.push(el('button', { type: 'button', class: 'link', id: 'open-signin', onclick: () => openDialog('signin-dialog') }, t('id.signin')));
+  }
+  if (player?.kind === 'account') {
+    parts.push(el('button', { type: 'button', class: 'link', id: 'signout', onclick: signOut }, t('id.signout')));
+  }
+  slot.replaceChildren(...parts);
+  document.body.dataset.player = player ? player.name : '';
+}
+
+function openDialog(id) {
+  const dialog = document.getElementById(id);
+  dialog.querySelector('.error-box').classList.add('hidden');
+  const name = dialog.querySelector('input[name=name]');
+  if (name && !name.value && player) name.value = player.name;
+  dialog.showModal();
+  (name && !name.value ? name : dialog.querySelector('input[type=password]') || name)?.focus();
+}
+
+function dialogError(dialog, err) {
+  const box = dialog.querySelector('.error-box');
+  box.textContent = errorText(err);
+  box.classList.remove('hidden');
+}
+
+/** A refusal in words: the translation of its code when there is one, else the server's message. */
+export function errorText(err) {
+  const key = `err.${err.code}`;
+  const text = t(key);
+  return text === key ? `[${err.code}] ${err.message}` : text;
+}
+
+function field(name, type, labelKey, attrs = {}) {
+  const input = el('input', { name, type, required: true, ...attrs });
+  const label = el('label', { class: 'stack' }, el('span', { 'data-i18n': labelKey }, t(labelKey)), input);
+  return label;
+}
+
+function dialogShell(id, titleKey, fields, submitKey, onSubmit) {
+  const form = el('form', { method: 'dialog' },
+    el('h2', { 'data-i18n': titleKey }, t(titleKey)),
+    ...fields,
+    el('div', { class: 'error-box hidden', role: 'alert' }),
+    el('div', { class: 'actions' },
+      el('button', { type: 'submit', 'data-i18n': submitKey }, t(submitKey)),
+      el('button', { type: 'button', class: 'secondary', 'data-i18n': 'match.cancel',
+        onclick: () => document.getElementById(id).close() }, t('match.cancel'))));
+  const dialog = el('dialog', { id, class: 'dialog' }, form);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const data = Object.fromEntries(new FormData(form));
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      await onSubmit(data);
+      dialog.close();
+      form.reset();
+    } catch (err) {
+      dialogError(dialog, err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return dialog;
+}
+
+/** "Create an account": keeps the guest's games and ratings under a password (`POST /api/account`). */
+function accountDialog() {
+  return dialogShell('account-dialog', 'id.create.title', [
+    el('p', { class: 'small muted', 'data-i18n': 'id.create.help' }, t('id.create.help')),
+    field('name', 'text', 'id.name', { pattern: NAME_PATTERN, maxlength: 20, autocomplete: 'username', id: 'account-name' }),
+    field('password', 'password', 'id.password', { minlength: 8, maxlength: 128, autocomplete: 'new-password', id: 'account-password' }),
+  ], 'id.create', async ({ name, password }) => {
+    const body = { password };
+    if (name && name !== player?.name) body.name = name;
+    const res = await api('POST', '/api/account', body);
+    afterSignIn(res.player);
+  });
+}
+
+/** "Sign in" with an account's name and password (`POST /api/login`). */
+function signInDialog() {
+  return dialogShell('signin-dialog', 'id.signin.title', [
+    field('name', 'text', 'id.name', { maxlength: 20, autocomplete: 'username', id: 'signin-name' }),
+    field('password', 'password', 'id.password', { maxlength: 128, autocomplete: 'current-password', id: 'signin-password' }),
+  ], 'id.signin', async ({ name, password }) => {
+    const res = await api('POST', '/api/login', { name, password });
+    afterSignIn(res.player);
+  });
+}
+
+// Signing in or out changes who holds the seats and sockets of this page: the page is loaded
+// again, so every WebSocket opens with the new session cookie.
+function afterSignIn(p) {
+  setPlayer(p);
+  location.reload();
+}
+
+async function signOut() {
+  try {
+    await api('POST', '/api/logout', {});
+  } catch {
+    // Already signed out: the page is reloaded all the same.
+  }
+  setPlayer(null);
+  location.reload();
+}

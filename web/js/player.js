@@ -1,0 +1,120 @@
+// The player page (web/player.html at /@/{name}): the profile of `GET /api/players/{name}`
+// (docs/protocol.md, PROFILE): ratings per game with their provisional mark, the rating-over-time
+// chart, win/loss/draw counts and the recent games with links to their replays.
+
+import { api, el } from './api.js';
+import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { setupIdentity, playerHref } from './identity.js';
+import { ratingChart, chartLegend } from './chart.js';
+
+const $ = (id) => document.getElementById(id);
+
+let profile = null;
+let titles = {};
+
+/** The name in the path: /@/{name}. */
+function nameFromPath() {
+  const parts = location.pathname.split('/').filter(Boolean);
+  if (parts[0] === '@' && parts[1]) return decodeURIComponent(parts[1]);
+  return new URLSearchParams(location.search).get('name');
+}
+
+const title = (game) => titles[game] || game;
+
+/** A rating as read: "1512" or "1512?" while provisional (fewer than 10 rated games). */
+export function ratingText(r) {
+  return `${r.rating}${r.provisional ? '?' : ''}`;
+}
+
+function date(ms) {
+  return new Date(ms).toLocaleDateString(lang() === 'fr' ? 'fr-FR' : 'en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+function change(n) {
+  if (n === null || n === undefined) return el('span', { class: 'muted' }, t('profile.casual'));
+  const cls = n > 0 ? 'up' : n < 0 ? 'down' : '';
+  return el('span', { class: `delta ${cls}`, 'data-change': n }, n > 0 ? `+${n}` : String(n));
+}
+
+function renderRatings() {
+  const entries = Object.entries(profile.ratings || {});
+  if (!entries.length) {
+    $('ratings').replaceChildren(el('p', { class: 'muted' }, t('profile.norating')));
+    return;
+  }
+  $('ratings').replaceChildren(el('table', { class: 'matches ratings' },
+    el('thead', {}, el('tr', {}, ...['lobby.game', 'profile.rating', 'profile.deviation', 'profile.games', 'profile.wins', 'profile.losses', 'profile.draws']
+      .map((k) => el('th', {}, t(k))))),
+    el('tbody', {}, ...entries.map(([game, r]) => el('tr', { 'data-game': game, 'data-rating': r.rating, 'data-provisional': String(r.provisional) },
+      el('td', {}, title(game)),
+      el('td', {}, el('strong', { class: 'rating' }, ratingText(r)),
+        r.provisional ? el('span', { class: 'muted small' }, ` ${t('profile.provisional')}`) : ''),
+      el('td', { class: 'muted' }, `± ${r.deviation}`),
+      el('td', { class: 'num' }, String(r.games)),
+      el('td', { class: 'num wins' }, String(r.wins)),
+      el('td', { class: 'num losses' }, String(r.losses)),
+      el('td', { class: 'num draws' }, String(r.draws)))))));
+}
+
+function renderChart() {
+  const history = profile.history || {};
+  const any = Object.values(history).some((points) => points.length > 1);
+  if (!any) {
+    $('chart').replaceChildren(el('p', { class: 'muted' }, t('profile.nochart')));
+    return;
+  }
+  $('chart').replaceChildren(ratingChart(history, title, t('profile.chart.label', { name: profile.name }), t('profile.chart.x')), chartLegend(history, title));
+}
+
+function renderRecent() {
+  const recent = profile.recent || [];
+  if (!recent.length) {
+    $('recent').replaceChildren(el('p', { class: 'muted' }, t('profile.nogames')));
+    return;
+  }
+  $('recent').replaceChildren(el('table', { class: 'matches recent' },
+    el('thead', {}, el('tr', {}, ...['profile.date', 'lobby.game', 'profile.opponents', 'profile.result', 'profile.change', '']
+      .map((k) => el('th', {}, k ? t(k) : '')))),
+    el('tbody', {}, ...recent.map((g) => el('tr', { 'data-match': g.id, 'data-result': g.result },
+      el('td', { class: 'small' }, date(g.ended_at)),
+      el('td', {}, g.title || title(g.game)),
+      el('td', {}, ...(g.opponents || []).flatMap((name, i) => [i ? ', ' : '',
+        name.endsWith('-bot') ? el('span', {}, name) : el('a', { href: playerHref(name) }, name)])),
+      el('td', { class: `result ${g.result}` }, t(`profile.result.${g.result}`)),
+      el('td', {}, change(g.rated ? g.rating_change : null)),
+      el('td', {}, el('a', { class: 'button secondary', href: `/replay/${g.id}` }, t('lobby.replay'))))))));
+}
+
+function draw() {
+  if (!profile) return;
+  document.title = `${profile.name} · ${t('app.title')}`;
+  $('player-name').textContent = profile.name;
+  $('player-kind').textContent = t(`profile.kind.${profile.kind}`);
+  $('player-since').textContent = profile.created_at ? t('profile.since', { date: date(profile.created_at) }) : '';
+  renderRatings();
+  renderChart();
+  renderRecent();
+}
+
+async function start() {
+  setupLanguageSwitch();
+  setupIdentity();
+  onLangChange(draw);
+  const name = nameFromPath();
+  try {
+    const [games, p] = await Promise.all([
+      api('GET', '/api/games').catch(() => ({ games: [] })),
+      api('GET', `/api/players/${encodeURIComponent(name || '')}`),
+    ]);
+    titles = Object.fromEntries(games.games.map((g) => [g.name, g.title]));
+    profile = p;
+    $('profile').classList.remove('hidden');
+    draw();
+  } catch (err) {
+    $('error').textContent = err.code === 'player/not_found' ? t('profile.notfound', { name }) : `[${err.code}] ${err.message}`;
+    $('error').classList.remove('hidden');
+  }
+  document.body.dataset.ready = 'true';
+}
+
+start();
