@@ -433,6 +433,8 @@ pub(super) struct WsQuery {
     token: Option<String>,
 }
 
+// An axum handler takes each extractor as an argument.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
