@@ -183,6 +183,12 @@ pub async fn http_with(
     let mut extra = String::new();
     if !headers
         .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("connection"))
+    {
+        extra.push_str("Connection: close\r\n");
+    }
+    if !headers
+        .iter()
         .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
     {
         extra.push_str("Content-Type: application/json\r\n");
@@ -191,7 +197,7 @@ pub async fn http_with(
         extra.push_str(&format!("{name}: {value}\r\n"));
     }
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}\
          Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
