@@ -428,29 +428,53 @@ fn replay_body(
     .to_string())
 }
 
-#[derive(Deserialize)]
-pub(super) struct WsQuery {
-    token: Option<String>,
+/// The seat token a program sends in `Authorization: Bearer …` (a page sends it in an `auth`
+/// message once connected). A token in the URL is refused, as is any other query.
+pub(super) struct SeatToken(Option<String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<SeatToken, ApiError> {
+        if let Some(query) = parts.uri.query() {
+            let message = if query.split('&').any(|kv| kv.starts_with("token=")) {
+                "a seat token never goes in the URL: send it in an `auth` message once \
+                 connected, or in the `Authorization: Bearer` header"
+                    .to_owned()
+            } else {
+                format!("this WebSocket takes no query (`{query}`)")
+            };
+            return Err(ApiError::new(Code::RequestMalformed, message));
+        }
+        Ok(SeatToken(
+            parts
+                .headers
+                .get(axum::http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .map(str::to_owned),
+        ))
+    }
 }
 
-// An axum handler takes each extractor as an argument.
-#[allow(clippy::too_many_arguments)]
 pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,
     ClientAddr(peer): ClientAddr,
     session: Session,
-    headers: axum::http::HeaderMap,
+    token: Result<SeatToken, ApiError>,
     slot: Option<Extension<ConnSlot>>,
-    query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     if let Err(e) = app.lobby.ensure_exists(&id).await {
         return e.into_response();
     }
-    let q = match query {
-        Ok(Query(q)) => q,
-        Err(e) => return bad_query(&e).into_response(),
+    let SeatToken(token) = match token {
+        Ok(t) => t,
+        Err(e) => return e.into_response(),
     };
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
@@ -462,22 +486,6 @@ pub(super) async fn websocket(
             return ApiError::new(Code::RequestUpgradeRequired, message).into_response();
         }
     };
-    // A program may send its seat token in `Authorization: Bearer …`; a page sends it in an
-    // `auth` message once connected.
-    let bearer = headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::to_owned);
-    if q.token.is_some() {
-        return ApiError::new(
-            Code::RequestMalformed,
-            "a seat token never goes in the URL: send it in an `auth` message once connected, \
-             or in the `Authorization: Bearer` header",
-        )
-        .into_response();
-    }
-    let token = bearer;
     let lobby = app.lobby.clone();
     ws::sized(upgrade).on_upgrade(move |socket| async move {
         // The connection's place under the caps lasts as long as the socket.

@@ -188,20 +188,18 @@ pub async fn http_with(
     let mut extra = String::new();
     if !headers
         .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("connection"))
+    {
+        extra.push_str("Connection: close\r\n");
+    }
+    if !headers
+        .iter()
         .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
     {
         extra.push_str("Content-Type: application/json\r\n");
     }
     for (name, value) in headers {
         extra.push_str(&format!("{name}: {value}\r\n"));
-    }
-    // `Connection: close` unless the caller sets its own (a WebSocket upgrade): a server reads
-    // the first `Connection` header only.
-    if !headers
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case("connection"))
-    {
-        extra.push_str("Connection: close\r\n");
     }
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}\

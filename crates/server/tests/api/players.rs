@@ -300,7 +300,7 @@ async fn a_seat_belongs_to_its_player() {
         &format!("/api/matches/{id}/ws?token={token}"),
         &[
             ("Upgrade", "websocket"),
-            ("Connection", "Upgrade"),
+            ("Connection", "Upgrade, close"),
             ("Sec-WebSocket-Version", "13"),
             ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
         ],
