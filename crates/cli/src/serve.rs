@@ -75,6 +75,10 @@ struct LimitArgs {
     /// Sign-in attempts per minute from one address, and for one name [default: 10].
     #[arg(long)]
     sign_ins_per_minute: Option<usize>,
+    /// Threads bots think on, shared by every match; people's matches go first
+    /// [default: all cores but one].
+    #[arg(long)]
+    bot_threads: Option<usize>,
     /// An address the limits per address do not apply to (a load generator, or a reverse
     /// proxy whose own limits hold); may be given several times.
     #[arg(long = "exempt-address")]
@@ -109,6 +113,7 @@ impl LimitArgs {
             bot_matches: self.bot_matches_per_address.unwrap_or(d.bot_matches),
             guests_per_minute: self.guests_per_minute.unwrap_or(d.guests_per_minute),
             sign_ins_per_minute: self.sign_ins_per_minute.unwrap_or(d.sign_ins_per_minute),
+            bot_threads: self.bot_threads.unwrap_or(d.bot_threads).max(1),
             exempt: self.exempt.clone(),
         }
     }

@@ -13,6 +13,7 @@
 pub mod actor;
 pub mod assets;
 pub mod auth;
+pub mod botpool;
 pub mod catalogue;
 pub mod clock;
 pub mod http;

@@ -43,6 +43,8 @@ pub struct Limits {
     pub guests_per_minute: usize,
     /// Sign-in attempts per minute from one address, and for one name.
     pub sign_ins_per_minute: usize,
+    /// Threads bots think on, whatever the number of matches (`botpool`).
+    pub bot_threads: usize,
     /// Addresses the limits per address do not apply to: a load generator, or a reverse proxy
     /// that all clients come through (then its own limits must hold).
     pub exempt: Vec<IpAddr>,
@@ -72,6 +74,10 @@ impl Default for Limits {
             bot_matches: 2,
             guests_per_minute: 20,
             sign_ins_per_minute: 10,
+            // All cores but one, so the service always has one for people.
+            bot_threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1))
+                .max(1),
             exempt: Vec::new(),
         }
     }

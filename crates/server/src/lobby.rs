@@ -115,6 +115,7 @@ impl Lobby {
             shared: Arc::new(Shared {
                 store,
                 catalogue,
+                bots: Arc::new(crate::botpool::BotPool::new(options.limits.bot_threads)),
                 options,
                 presence: Arc::new(Presence::default()),
             }),

@@ -76,6 +76,7 @@ pub(crate) struct Shared {
     pub catalogue: Catalogue,
     pub options: Options,
     pub presence: Arc<Presence>,
+    pub bots: Arc<crate::botpool::BotPool>,
 }
 
 /// A message for one WebSocket connection.

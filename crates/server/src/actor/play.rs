@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use super::{
     BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, SeatBot, displays, seats_to_act,
 };
+use crate::botpool::Priority;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::{Entry, Finish, LogEntry};
 
@@ -296,23 +297,38 @@ impl MatchActor {
             let stream = 1 + version * 8 + u64::from(seat.0);
             let seed = self.seed;
             let tx = self.bot_tx.clone();
+            let pool = self.shared.bots.clone();
+            let priority = if self.specs.contains(&SeatSpec::Human) {
+                Priority::People
+            } else {
+                Priority::BotsOnly
+            };
             tokio::spawn(async move {
                 tokio::time::sleep(bot_delay).await;
                 let fallback = state.clone_box();
-                let thinking = tokio::task::spawn_blocking(move || {
-                    let bot = bot?;
-                    let mut bot = bot.lock().unwrap_or_else(PoisonError::into_inner);
-                    Some(bot.act(&*state, seat))
+                let (started, on_start) = tokio::sync::oneshot::channel();
+                let (done, thinking) = tokio::sync::oneshot::channel();
+                pool.submit(priority, move || {
+                    let _ = started.send(());
+                    let _ = done.send(bot.map(|bot| {
+                        let mut bot = bot.lock().unwrap_or_else(PoisonError::into_inner);
+                        bot.act(&*state, seat)
+                    }));
                 });
-                let action = match tokio::time::timeout(bot_budget, thinking).await {
-                    Ok(Ok(Some(Ok(action)))) => Some(action),
-                    Ok(Ok(Some(Err(e)))) => {
+                // The hard cap counts from when a thread takes the move, not from the line.
+                let thinking = async {
+                    on_start.await.ok()?;
+                    tokio::time::timeout(bot_budget, thinking).await.ok()
+                };
+                let action = match thinking.await {
+                    Some(Ok(Some(Ok(action)))) => Some(action),
+                    Some(Ok(Some(Err(e)))) => {
                         // Never a silent stall: the error is logged with its code and the
                         // seat plays on.
                         tracing::error!(%seat, code = e.code(), error = %e, "bot failed: playing a random action");
                         None
                     }
-                    Ok(Ok(None)) => None,
+                    Some(Ok(None)) => None,
                     _ => {
                         tracing::warn!(%seat, "bot over its time budget: playing a random action");
                         None

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use plateau_bots::{BotFactory, BotSpec, DynBot};
-use plateau_engine::GameEntry;
+use plateau_engine::{GameEntry, Record};
 use plateau_server::{AppState, Catalogue, Lobby, Options, open_store};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -467,4 +467,50 @@ impl Client {
             .cloned()
             .collect()
     }
+}
+
+// Helpers the API tests share.
+
+/// A match request for two human seats of `game`.
+pub fn humans(game: &str) -> Value {
+    json!({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}]})
+}
+
+/// The seat token in a create or join answer.
+pub fn token(v: &Value) -> String {
+    v["token"].as_str().expect("a token").to_owned()
+}
+
+/// The match id in a create answer.
+pub fn id(v: &Value) -> String {
+    v["id"].as_str().expect("an id").to_owned()
+}
+
+/// A two-human match with both seats taken; returns (id, token 0, token 1, seed_hash).
+pub async fn two_humans(app: &TestApp, game: &str) -> (String, String, String, String) {
+    let created = app.create(humans(game)).await;
+    let id = id(&created);
+    let (status, joined) = app
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["seat"], 1);
+    (
+        id,
+        token(&created),
+        token(&joined),
+        created["seed_hash"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// The finished match's record, as served.
+pub async fn record(app: &TestApp, id: &str) -> Record {
+    let (status, body) = app.get(&format!("/api/matches/{id}/record")).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_value(body).unwrap()
+}
+
+/// The registered game `name`.
+pub fn entry(name: &str) -> &'static plateau_engine::GameEntry {
+    catalogue().game(name).unwrap()
 }

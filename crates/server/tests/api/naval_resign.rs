@@ -7,7 +7,7 @@ use plateau_engine::{Actor, Ending, Seat, Viewer};
 use plateau_server::secrecy::check_messages;
 use serde_json::{Value, json};
 
-use crate::{common, entry, id, record, token};
+use crate::common::{self, entry, id, record, token};
 
 #[tokio::test]
 async fn a_naval_seat_resigns_mid_game_and_the_record_replays() {

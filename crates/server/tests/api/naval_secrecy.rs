@@ -24,7 +24,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::{common, id, play_out, record, token};
+use crate::common::{self, id, record, token};
+use crate::games::play_out;
 
 /// Fields of a board view that name cells without saying a piece is there.
 const NEUTRAL_FIELDS: &[&str] = &["blocks", "shield", "deflected", "charges_clear"];

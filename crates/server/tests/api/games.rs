@@ -1,0 +1,266 @@
+//! Whole games through the service: clients playing random legal actions, bots, records that
+//! verify with their seed, and no secret reaching a seat or a spectator.
+
+use plateau_engine::{Seat, Viewer};
+use plateau_server::secrecy::check_messages;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use crate::common::{Client, entry, id, record, spawn_app, two_humans};
+
+/// Plays random legal moves for every seat whose latest state offers some, until the end. Starts
+/// from each client's last state received (waiting for the match to start if it has not).
+pub async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Value {
+    let mut last: Vec<Value> = Vec::new();
+    for c in clients.iter_mut() {
+        match c.states().pop() {
+            Some(s) if s["status"] != "open" => last.push(s),
+            _ => last.push(c.live().await),
+        }
+    }
+    for _ in 0..5000 {
+        if last[0]["status"] == "finished" {
+            return last[0].clone();
+        }
+        let Some(i) = last
+            .iter()
+            .position(|s| !s["legal"].as_array().unwrap().is_empty())
+        else {
+            // Someone else (a bot, chance) is to act: wait for the next state.
+            assert!(
+                last[0]["to_act"] == json!([]) || clients.len() == 1,
+                "nobody can act: {}",
+                last[0]
+            );
+            let next = clients[0].state().await;
+            last[0] = next;
+            continue;
+        };
+        let legal = last[i]["legal"].as_array().unwrap();
+        let action = legal[rng.random_range(0..legal.len())]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let version = last[i]["version"].as_u64().unwrap();
+        clients[i].act(version, &action).await;
+        let reply = clients[i].until(|m| m["type"] != "chat_backlog").await;
+        assert_eq!(
+            reply["type"], "state",
+            "{action} at version {version}: {reply}"
+        );
+        last[i] = reply;
+        // Every commit sends every connection a state (its version counts only what it can
+        // see): once a ping is answered, each has its latest.
+        for (j, c) in clients.iter_mut().enumerate() {
+            if j != i {
+                c.sync().await;
+                last[j] = c.states().pop().unwrap();
+            }
+        }
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn a_full_mad_game_between_two_websocket_clients() {
+    let app = spawn_app().await;
+    let (id, t0, t1, seed_hash) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let watcher = app.connect(&id, None).await.watch();
+    let end = play_out(
+        &mut [&mut red, &mut blue],
+        &mut ChaCha8Rng::seed_from_u64(3),
+    )
+    .await;
+    let outcome = &end["outcome"];
+    assert!(
+        ["corvette", "tiebreak"].contains(&outcome["kind"].as_str().unwrap()),
+        "{outcome}"
+    );
+    let mut ranks: Vec<u64> = serde_json::from_value(outcome["ranks"].clone()).unwrap();
+    ranks.sort_unstable();
+    assert_eq!(ranks, vec![1, 2]);
+    assert_eq!(end["seed"].as_str().unwrap().len(), 64);
+    let blue_end = blue.states().pop().unwrap();
+    assert_eq!(blue_end["outcome"], *outcome);
+    let last = end["version"].as_u64().unwrap();
+    let watcher = watcher.await.unwrap();
+    assert_eq!(watcher.states().pop().unwrap()["version"], last);
+
+    let rec = record(&app, &id).await;
+    assert_eq!(rec.seed_hash, seed_hash);
+    assert_eq!(rec.actions.len() as u64, last);
+    let replay = rec.replay(entry("mad")).unwrap();
+    assert!(replay.seed_verified);
+    assert_eq!(
+        serde_json::to_value(replay.state.outcome()).unwrap(),
+        *outcome
+    );
+    // The move list is every action in display notation.
+    assert_eq!(end["moves"].as_array().unwrap().len() as u64, last);
+    for (client, viewer) in [
+        (&red, Viewer::Seat(Seat(0))),
+        (&blue, Viewer::Seat(Seat(1))),
+        (&watcher, Viewer::Spectator),
+    ] {
+        check_messages(entry("mad"), &rec, viewer, &client.received).unwrap();
+    }
+    let summary = app.summary(&id).await;
+    assert_eq!(summary["status"], "finished");
+    assert_eq!(summary["seed"], end["seed"]);
+    // After the end, acting is refused.
+    red.act(last, "c2-c4").await;
+    assert_eq!(red.error().await["code"], "match/over");
+    app.shutdown().await;
+}
+
+/// Hidden information: the human seat never learns the bot's card before the end, and the secrecy
+/// check (which rebuilds every state) agrees for the seat and for a spectator.
+#[tokio::test]
+async fn a_seat_never_sees_another_seats_secret() {
+    let app = spawn_app().await;
+    for game in 0..6u64 {
+        let created = app
+            .create(json!({"game": "toy", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}))
+            .await;
+        let id = id(&created);
+        let mut me = app.connect(&id, created["token"].as_str()).await;
+        let watcher = app.connect(&id, None).await.watch();
+        play_out(&mut [&mut me], &mut ChaCha8Rng::seed_from_u64(game)).await;
+        let watcher = watcher.await.unwrap();
+        for m in me.states() {
+            if m["status"] != "finished" {
+                assert!(m["observation"]["cards"][1].is_null(), "{m}");
+                assert!(m["seed"].is_null());
+            }
+        }
+        let rec = record(&app, &id).await;
+        assert_eq!(rec.seed_hash, created["seed_hash"].as_str().unwrap());
+        assert!(rec.replay(entry("toy")).unwrap().seed_verified);
+        check_messages(entry("toy"), &rec, Viewer::Seat(Seat(0)), &me.received).unwrap();
+        check_messages(entry("toy"), &rec, Viewer::Spectator, &watcher.received).unwrap();
+        // The check does catch a leak: seat 0 shown seat 1's card before the end.
+        let mut forged = me.states()[0].clone();
+        if forged["status"] == "live" {
+            let full = check_messages(entry("toy"), &rec, Viewer::Seat(Seat(1)), &[forged.clone()]);
+            assert!(full.is_err());
+            forged["observation"]["cards"][1] = json!(rec.actions[1].action.parse::<u8>().unwrap());
+            assert!(check_messages(entry("toy"), &rec, Viewer::Seat(Seat(0)), &[forged]).is_err());
+        }
+    }
+    app.shutdown().await;
+}
+
+/// A seeded bot-vs-bot match through the service: its record replays, the seed matches the hash
+/// published at creation and redraws every chance outcome.
+#[tokio::test]
+async fn bot_versus_bot_records_verify() {
+    let app = spawn_app().await;
+    for game in ["toy", "mad"] {
+        let created = app
+            .create(json!({"game": game, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": if game == "mad" { "greedy" } else { "random" }, "level": 3}]}))
+            .await;
+        assert_eq!(created["seat"], Value::Null);
+        assert_eq!(created["token"], Value::Null);
+        let id = id(&created);
+        let summary = app.wait_finished(&id).await;
+        let rec = record(&app, &id).await;
+        assert_eq!(rec.seats[0], "random");
+        assert_eq!(rec.seed_hash, created["seed_hash"].as_str().unwrap());
+        assert_eq!(
+            serde_json::to_value(&rec.outcome).unwrap(),
+            summary["outcome"]
+        );
+        let replay = rec.replay(entry(game)).unwrap();
+        assert!(replay.seed_verified, "{game}");
+        // The replay route gives every position a spectator may see, from the start to the end.
+        let (status, steps) = app.get(&format!("/api/matches/{id}/replay")).await;
+        assert_eq!(status, 200, "{steps}");
+        assert_eq!(steps["verified"], true, "{game}");
+        let steps = steps["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), rec.actions.len() + 1, "{game}");
+        let start = entry(game).new_game(&Value::Null, 2).unwrap();
+        assert_eq!(
+            steps[0]["observation"],
+            start.observe_json(Viewer::Spectator)
+        );
+        assert_eq!(
+            steps.last().unwrap()["observation"],
+            replay.state.observe_json(Viewer::Spectator)
+        );
+        if game == "mad" {
+            for (step, action) in steps[1..].iter().zip(&rec.actions) {
+                assert_eq!(
+                    step["text"],
+                    action.action.as_str(),
+                    "MAD shows canonical text"
+                );
+            }
+        }
+        // Tampering with a chance outcome is caught by the seed.
+        if game == "toy" {
+            let mut bad = rec.clone();
+            let first = bad.actions[0].action.parse::<u8>().unwrap();
+            bad.actions[0].action = (first % 6 + 1).to_string();
+            assert!(bad.replay(entry("toy")).is_err());
+        }
+    }
+    app.shutdown().await;
+}
+
+/// Every registered game through the service, generically: seat 0 is a scripted client playing
+/// random legal actions, the other seats are random bots. The match must finish, its record must
+/// verify with the seed, and every message seat 0 and a spectator received must pass the secrecy
+/// check (rebuilt state by state from the record).
+#[tokio::test]
+async fn every_registered_game_plays_through_the_service_without_leaks() {
+    let app = spawn_app().await;
+    for game in plateau_registry::GAMES {
+        let info = game.info;
+        let mut seats = vec![json!({"kind": "human"})];
+        seats.extend((1..info.default_seats).map(|_| json!({"kind": "bot", "bot": "random"})));
+        let created = app.create(json!({"game": info.name, "seats": seats})).await;
+        let id = id(&created);
+        let watcher = app.connect(&id, None).await.watch();
+        let mut me = app.connect(&id, created["token"].as_str()).await;
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut current = me.state().await;
+        let mut acts = 0;
+        while current["status"] != "finished" {
+            assert!(acts < 20_000, "{}: no end", info.name);
+            let legal = current["legal"].as_array().unwrap().clone();
+            if !legal.is_empty() {
+                let version = current["version"].as_u64().unwrap();
+                me.act(
+                    version,
+                    legal[rng.random_range(0..legal.len())].as_str().unwrap(),
+                )
+                .await;
+                acts += 1;
+            }
+            // The next state; at simultaneous nodes a bot may move first, making ours stale.
+            loop {
+                let m = me.next().await.expect("socket open");
+                match m["type"].as_str() {
+                    Some("state") => {
+                        current = m;
+                        break;
+                    }
+                    Some("error") if m["code"] == "action/stale" => {}
+                    Some("chat_backlog") => {}
+                    _ => panic!("{}: {m}", info.name),
+                }
+            }
+        }
+        let watcher = watcher.await.unwrap();
+        let rec = record(&app, &id).await;
+        assert!(rec.replay(game).unwrap().seed_verified, "{}", info.name);
+        check_messages(game, &rec, Viewer::Seat(Seat(0)), &me.received)
+            .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        check_messages(game, &rec, Viewer::Spectator, &watcher.received)
+            .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+    }
+    app.shutdown().await;
+}
