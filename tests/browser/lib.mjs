@@ -39,13 +39,14 @@ async function freePort() {
 
 function serverBinary() {
   if (process.env.PLATEAU_BIN) return process.env.PLATEAU_BIN;
+  // The newest build of either profile: an old release binary must not stand in for the code
+  // under test.
   const targets = [process.env.CARGO_TARGET_DIR, path.join(ROOT, 'target')].filter(Boolean);
-  for (const dir of targets) {
-    for (const profile of ['release', 'debug']) {
-      const candidate = path.join(dir, profile, 'plateau');
-      if (fs.existsSync(candidate)) return candidate;
-    }
-  }
+  const found = targets
+    .flatMap((dir) => ['release', 'debug'].map((profile) => path.join(dir, profile, 'plateau')))
+    .filter((candidate) => fs.existsSync(candidate))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  if (found.length > 0) return found[0];
   throw new Error('no plateau binary: build it (cargo build --release) or set PLATEAU_BIN');
 }
 

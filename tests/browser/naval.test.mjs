@@ -189,13 +189,26 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
       const [x, y, text] = await aimLegal();
       await page.mouse.click(x, y);
       assert.equal(await page.getAttribute('.nv-ship[data-ship="carrier"]', 'data-order'), text);
+      if (special) {
+        // Every text the banner shows from now on: the bots' turns may replace this turn's
+        // announcement before the test reads it.
+        await page.evaluate(() => {
+          window.__banners = [];
+          const banner = document.getElementById('nv-banner');
+          const look = () => {
+            if (banner.textContent && window.__banners.at(-1) !== banner.textContent) window.__banners.push(banner.textContent);
+          };
+          new MutationObserver(look).observe(banner, { childList: true, subtree: true, characterData: true });
+        });
+      }
       await page.click('#nv-fire');
       await notMyTurn();
       if (special) {
-        // The turn just resolved: its announcements are in the banner and its cells light up.
+        // The turn just resolved: its announcements reach the banner and its cells light up.
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, 'naval-battle');
-        assert.match(await page.textContent('#nv-banner'), /Turn of Fleet 1[^]*cruiser: artillery on Fleet [234] [a-m]\d+/);
+        const announced = /Turn of Fleet 1[^]*cruiser: artillery on Fleet [234] [a-m]\d+/;
+        await page.waitForFunction((source) => window.__banners.some((b) => new RegExp(source).test(b)), announced.source, { timeout: 10000 });
       }
       const log = await movesText();
       assert.ok(log.includes(text), `the carrier's order ${text} is in the move list`);
@@ -227,9 +240,12 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     assert.deepEqual(mine.slice(1, 1 + rest.length), rest, 'the ships without an order passed');
 
     // ---- Resigning: the seat leaves, the bots play on, and the page has nothing left to offer --
+    // The first click arms the button for a few seconds, the second confirms.
+    const label = await page.textContent('#resign');
     await page.click('#resign');
+    await page.waitForFunction((l) => document.getElementById('resign').textContent !== l, label, { timeout: 5000 });
     await page.click('#resign');
-    await page.waitForFunction(() => document.getElementById('controls-panel').classList.contains('hidden'), null, { timeout: 10000 });
+    await page.waitForFunction(() => document.getElementById('controls-panel').classList.contains('hidden'), null, { timeout: 20000 });
     assert.ok(!(await page.isVisible('#resign')), 'no Resign button once out of the game');
     assert.deepEqual(page.jsErrors, []);
   } finally {

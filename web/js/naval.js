@@ -895,11 +895,12 @@ export function onServerError(msg) {
   const sent = ui.sentPlacement;
   ui.sentPlacement = null;
   if (msg?.code === 'action/stale' && sent && placing()) {
-    // Another seat's placement move got in first: the drop still stands, send it again once.
+    // Another seat's move got in first: the drop still stands, send it again once. An illegal
+    // drop is sent too, so the player reads the server's reason rather than a silent snap back.
     ui.resending = true;
     setTimeout(() => {
       ui.resending = false;
-      if (ui.ctx.canAct && placing() && ui.ctx.state.legal.includes(sent)) ui.ctx.play(sent);
+      if (ui.ctx.canAct && placing()) ui.ctx.play(sent);
       else {
         ui.moving = null;
         drawAll();

@@ -1,4 +1,4 @@
-//! `plateau load`: a load generator for the match service on loopback (docs/performance.md).
+//! `plateau load`: a load generator for the match service on loopback (docs/reliability.md).
 //!
 //! M live matches of a chosen game and table size, every seat a WebSocket client; in each match
 //! one action is in flight at a time, a random legal one, acknowledged when its seat gets a
@@ -6,8 +6,11 @@
 //! opens for `--seconds`; the report gives decisions per second, latency percentiles, errors,
 //! and the server's memory (RSS) per match and per socket. With `--flood` a second client address
 //! creates matches and opens sockets as fast as it can meanwhile (what a stranger would do), with
-//! `--idle N` N silent sockets are held open, and with `--abandon N` N matches are created and
-//! left unjoined, then the server is restarted to time its start.
+//! `--idle N` N sockets that only ping are held open, with `--silent N` N sockets that never send
+//! (the timeouts should close them), with `--bots N` N matches of bots alone play meanwhile (and
+//! N more are asked for from one stranger's address, which its limit refuses), and with
+//! `--abandon N` N matches are created and left unjoined, then the server is restarted to time its
+//! start.
 //!
 //! The server is the one at `--addr` (loopback only), or one started here on a fresh SQLite file
 //! with its per-address limits raised for the load, since every honest client of the load comes
@@ -52,9 +55,24 @@ pub struct Args {
     /// Also flood the server from another client address: matches and sockets as fast as it can.
     #[arg(long)]
     flood: bool,
-    /// Also hold this many silent sockets (spectators that never write).
+    /// Also hold this many lobby sockets that ping every 20 s, as idle pages do.
     #[arg(long, default_value_t = 0)]
     idle: usize,
+    /// Also open this many sockets that never send anything (half bare TCP, half WebSockets),
+    /// from many client addresses; the report says when the server closed them. Make
+    /// `--seconds` longer than the WebSocket idle timeout (60 s) to see those close.
+    #[arg(long, default_value_t = 0)]
+    silent: usize,
+    /// Also run this many matches of bots alone meanwhile (two seats of `--bot` at
+    /// `--bot-game`), after asking for as many from one stranger's address.
+    #[arg(long, default_value_t = 0)]
+    bots: usize,
+    /// The bot of `--bots` matches (a catalogue name: random, greedy, beginner, club, expert).
+    #[arg(long, default_value = "expert")]
+    bot: String,
+    /// The game of `--bots` matches.
+    #[arg(long, default_value = "chakart")]
+    bot_game: String,
     /// Instead of playing: create this many matches, leave them unjoined, then restart the
     /// (spawned) server and time its start.
     #[arg(long)]
@@ -263,6 +281,12 @@ async fn play(server: &Server, args: &Args) -> CliResult {
         )));
     }
     let idle = flood::hold_idle(server.addr, args.idle).await;
+    let silent = flood::hold_silent(server.addr, args.silent, until).await;
+    let bots = if args.bots > 0 {
+        Some(flood::bot_matches(server.addr, from, &args.bot_game, &args.bot, args.bots).await)
+    } else {
+        None
+    };
     let flooder = args
         .flood
         .then(|| tokio::spawn(flood::flood(server.addr, until)));
@@ -336,6 +360,12 @@ async fn play(server: &Server, args: &Args) -> CliResult {
     }
     if let Some(f) = flood_report {
         println!("{f}");
+    }
+    if args.silent > 0 {
+        println!("{}", silent.await.map_err(|e| e.to_string())?);
+    }
+    if let Some(b) = bots {
+        println!("{b}");
     }
     Ok(())
 }
