@@ -23,6 +23,9 @@ bin="$here/target/release/plateau-fuzz"
 
 run_one() {
     local t="$1"
+    # Each run starts afresh; the previous one's findings stay in out/<target>.prev.
+    rm -rf "out/$t.prev"
+    if [[ -d "out/$t" ]]; then mv "out/$t" "out/$t.prev"; fi
     mkdir -p "out/$t"
     # The committed corpus is the input; AFL_NO_UI keeps the log plain. AFL_SKIP_CPUFREQ and
     # AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES let it start on machines it cannot tune.
