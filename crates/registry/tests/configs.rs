@@ -97,3 +97,46 @@ fn a_value_of_the_wrong_type_is_named_by_its_field_path() {
         assert!(message.starts_with(&field), "{name}: {message}");
     }
 }
+
+#[test]
+fn a_config_under_which_the_game_cannot_end_is_refused() {
+    // Moon Leap ends when every end cell is occupied: eleven end cells at a table of two (ten
+    // astronauts) could never all fill (docs/rulings.md Moon Leap 11).
+    let mut board: Value = serde_json::from_str(plateau_moonleap::DEFAULT_BOARD_JSON).unwrap();
+    board["end_cells"] = json!((27..=37).collect::<Vec<u8>>());
+    let message = refusal("moonleap", &json!({ "board": board }));
+    assert!(
+        message.starts_with("board.end_cells: 11 end cells but only 10 astronauts"),
+        "{message}"
+    );
+    // With the mercenaries in play, fifteen astronauts can fill them.
+    let moonleap = plateau_registry::find("moonleap").unwrap();
+    assert!(
+        moonleap
+            .new_game(&json!({ "board": board, "mercenaries": true }), 2)
+            .is_ok()
+    );
+    // A maximum length of zero plies, rounds or turns is no game either.
+    for (game, field) in [
+        ("moonleap", "ply_limit"),
+        ("naval", "max_rounds"),
+        ("mad", "tiebreak_limit"),
+    ] {
+        let message = refusal(game, &json!({ field: 0 }));
+        assert!(message.contains(field), "{game}: {message}");
+    }
+}
+
+#[test]
+fn every_default_config_bounds_the_game() {
+    // The field that bounds each game's length (docs/rulings.md), set in the default config.
+    for (game, field, value) in [
+        ("mad", "tiebreak_limit", 40),
+        ("moonleap", "ply_limit", 5_000),
+        ("chakart", "turn_limit", 2_000),
+        ("naval", "max_rounds", 200),
+    ] {
+        let config = plateau_registry::find(game).unwrap().default_config();
+        assert_eq!(config[field], json!(value), "{game}: {config}");
+    }
+}

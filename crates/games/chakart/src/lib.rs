@@ -35,20 +35,44 @@ use rules::{EndKind, Phase, Pos};
 pub use view::Observation;
 
 /// Game options.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// The initial position (section 4, ruling 19): 0 orthodox (the default, what `start`
     /// means), 1 a random row copied for Black, 2 independent random rows (the game service's
     /// choice for new matches).
     pub randomness: u8,
-    /// Our ruling: the rules set no bound on a game's length, so a game may be given a limit on
-    /// the moves count (FEN field 2); reaching it between turns ends the game in a draw
-    /// (`turn_limit`). 0, the default, means no limit.
+    /// Our ruling (docs/rulings.md, Chakart 1): the rules set no bound on a game's length, so
+    /// every game has a limit on the moves count (FEN field 2); reaching it between turns ends
+    /// the game in a draw (`turn_limit`). The default is `DEFAULT_TURN_LIMIT`; 0, which older
+    /// configs hold (it once meant "no limit"), is read as the default.
     pub turn_limit: u32,
 }
 
+/// The default `Config::turn_limit`, in moves (plies): far above any random game (the longest of
+/// 10,000 random games from each kind of start, docs/rulings.md Chakart 1).
+pub const DEFAULT_TURN_LIMIT: u32 = 2_000;
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            randomness: 0,
+            turn_limit: DEFAULT_TURN_LIMIT,
+        }
+    }
+}
+
 impl Config {
+    /// The turn limit in force: `turn_limit`, or `DEFAULT_TURN_LIMIT` for 0.
+    #[must_use]
+    pub fn turn_limit(&self) -> u32 {
+        if self.turn_limit == 0 {
+            DEFAULT_TURN_LIMIT
+        } else {
+            self.turn_limit
+        }
+    }
+
     /// Checks the fields.
     ///
     /// # Errors
@@ -137,7 +161,7 @@ impl Chakart {
             0 => Pos::orthodox(),
             o => Pos::before_setup(o),
         };
-        pos.turn_limit = config.turn_limit;
+        pos.turn_limit = config.turn_limit();
         pos
     }
 }

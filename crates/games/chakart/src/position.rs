@@ -133,7 +133,7 @@ impl Chakart {
                 } else {
                     fen::parse(base)?
                 };
-                pos.turn_limit = config.turn_limit;
+                pos.turn_limit = config.turn_limit();
                 // Nothing is known of a hidden queen but that it looks like an empty square.
                 if let Some(q) = Square::all().find(|&s| pos.at(s) & HIDDEN != 0) {
                     let opponent = side_of(pos.at(q)).other();

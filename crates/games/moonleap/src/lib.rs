@@ -48,8 +48,9 @@ pub use action::{Action, Face, Piece, parse_action, split_pairs};
 pub use board::{Board, BoardDesc, DEFAULT_BOARD_JSON, MAX_CELLS};
 pub use state::{ASTRONAUTS, Colour, MoonLeap};
 
-/// Game options. The default is the standard game on the embedded board, seat 1 first.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+/// Game options. The default is the standard game on the embedded board, seat 1 first, with the
+/// ply limit `DEFAULT_PLY_LIMIT`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// The board description to play on; `None` (JSON `null`) is the embedded default board
@@ -60,6 +61,27 @@ pub struct Config {
     pub mercenaries: bool,
     /// The seat (0-based) that rolls first (rules "Setup" step 3: an input in software).
     pub first_seat: u8,
+    /// The game's maximum length in plies, every roll and every decision counting one (our
+    /// ruling, docs/rulings.md Moon Leap 11): reaching it ends the game, scored as it stands
+    /// (kind `ply_limit`). At least 1; the default is `DEFAULT_PLY_LIMIT`.
+    pub ply_limit: u32,
+}
+
+/// The default `Config::ply_limit`: far above any game played on the default board (the longest of
+/// 10,000 random games per table size is under 400 plies, docs/rulings.md Moon Leap 11), so only a
+/// game that stalls (every astronaut blocked on a custom board) or an endless run of unusable rolls
+/// reaches it.
+pub const DEFAULT_PLY_LIMIT: u32 = 5_000;
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            board: None,
+            mercenaries: false,
+            first_seat: 0,
+            ply_limit: DEFAULT_PLY_LIMIT,
+        }
+    }
 }
 
 impl Config {
@@ -75,6 +97,43 @@ impl Config {
                 .map_err(|e| SetupError::Config(format!("board: {e}"))),
         }
     }
+
+    /// The ply limit, checked to be at least 1.
+    ///
+    /// # Errors
+    /// `SetupError::Config` naming `ply_limit` when it is 0.
+    pub fn ply_limit(&self) -> Result<u32, SetupError> {
+        if self.ply_limit == 0 {
+            return Err(SetupError::Config(
+                "ply_limit: a game needs at least 1 ply (the default is 5000)".to_owned(),
+            ));
+        }
+        Ok(self.ply_limit)
+    }
+}
+
+/// Refuses a table at which the game could never end by the rules (rules/moonleap.md "End &
+/// scoring"): the end is reached only when every end cell is occupied, and each astronaut holds
+/// one cell, so the board may not have more end cells than there are astronauts in play (five per
+/// seat, and five mercenaries in the variant).
+///
+/// # Errors
+/// `SetupError::Config` naming `board.end_cells`.
+pub fn check_can_end(board: &Board, seats: usize, mercenaries: bool) -> Result<(), SetupError> {
+    let astronauts = ASTRONAUTS * (seats + usize::from(mercenaries));
+    let ends = board.desc().end_cells.len();
+    if ends > astronauts {
+        return Err(SetupError::Config(format!(
+            "board.end_cells: {ends} end cells but only {astronauts} astronauts in play \
+             ({ASTRONAUTS} per seat at a table of {seats}{}): the game could never end",
+            if mercenaries {
+                ", and the mercenaries"
+            } else {
+                ""
+            }
+        )));
+    }
+    Ok(())
 }
 
 /// Everything anyone may know of a Moon Leap state (all of it is public).
@@ -130,16 +189,18 @@ impl Game for MoonLeap {
                 config.first_seat
             )));
         }
-        Ok(MoonLeap::empty(
-            config.board()?,
-            config.mercenaries,
-            seats,
-            Seat(config.first_seat),
-        ))
+        let board = config.board()?;
+        check_can_end(&board, seats, config.mercenaries)?;
+        let mut state = MoonLeap::empty(board, config.mercenaries, seats, Seat(config.first_seat));
+        state.ply_limit = config.ply_limit()?;
+        Ok(state)
     }
 
+    /// A position text starts the ply count at 0: the text holds no counter.
     fn parse_position(config: &Config, text: &str) -> Result<Self, SetupError> {
-        MoonLeap::from_text(config.board()?, config.mercenaries, text)
+        let mut state = MoonLeap::from_text(config.board()?, config.mercenaries, text)?;
+        state.ply_limit = config.ply_limit()?;
+        Ok(state)
     }
 
     fn format_position(&self) -> String {
@@ -195,19 +256,16 @@ impl Game for MoonLeap {
             return Err(IllegalAction::NotToAct { actor });
         }
         match (self.roll, action) {
-            (None, Action::Roll(face)) => {
-                self.roll = Some(*face);
-                Ok(())
+            (None, Action::Roll(_)) => {}
+            (None, other) => {
+                return Err(IllegalAction::rule(format!(
+                    "the die must be rolled first, `{other}` is not a roll"
+                )));
             }
-            (None, other) => Err(IllegalAction::rule(format!(
-                "the die must be rolled first, `{other}` is not a roll"
-            ))),
-            (Some(face), action) => {
-                self.check_decision(face, action)?;
-                self.play_decision(action);
-                Ok(())
-            }
+            (Some(face), action) => self.check_decision(face, action)?,
         }
+        self.apply_legal(actor, action);
+        Ok(())
     }
 
     fn apply_legal(&mut self, actor: Actor, action: &Action) {
@@ -216,17 +274,20 @@ impl Game for MoonLeap {
             Action::Roll(face) => self.roll = Some(*face),
             decision => self.play_decision(decision),
         }
+        self.count_ply();
     }
 
-    /// Ranks by score (rules "End & scoring"), kind `score`. After a resignation (kind `resign`) the
-    /// resigning seat ranks last and the others rank by their scores as they stand; `scores` are
-    /// everyone's points either way.
+    /// Ranks by score (rules "End & scoring"), kind `score`; a game ended by the ply limit ranks
+    /// the same way, kind `ply_limit` (docs/rulings.md Moon Leap 11). After a resignation (kind
+    /// `resign`) the resigning seat ranks last and the others rank by their scores as they stand;
+    /// `scores` are everyone's points either way.
     fn outcome(&self) -> Option<Outcome> {
         if !self.is_over() {
             return None;
         }
         let scores: Vec<f64> = self.scores().into_iter().map(f64::from).collect();
         Some(match self.resigned {
+            None if self.ended_by_ply_limit() => Outcome::ranked_by_score(scores, "ply_limit"),
             None => Outcome::ranked_by_score(scores, "score"),
             Some(seat) => {
                 let mut ranking = scores.clone();

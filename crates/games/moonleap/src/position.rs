@@ -60,6 +60,9 @@ impl MoonLeap {
     /// the table, a player count outside 2-4, a seat to move not at the table, a roll other than
     /// `-`, `1`-`5` or `*`. `SetupError::Impossible` for an astronaut placed twice or a face
     /// waiting in a finished game.
+    ///
+    /// `SetupError::Config` for a table at which the game could never end (`check_can_end`).
+    /// The ply count starts at 0 with the default limit; `Game::parse_position` sets the config's.
     pub fn from_text(
         board: Arc<Board>,
         mercenaries: bool,
@@ -113,6 +116,7 @@ impl MoonLeap {
                 ));
             }
         };
+        crate::check_can_end(&board, seats, mercenaries)?;
         let mut state = MoonLeap::empty(board, mercenaries, seats, to_move);
         state.roll = roll;
         let cells = read_track(track, seats, mercenaries)?;
@@ -221,8 +225,9 @@ fn read_track(track: &str, seats: usize, mercenaries: bool) -> Result<Cells<'_>,
 }
 
 /// How a state is serialized: the board description (`None` for the embedded default board, which
-/// keeps the JSON of standard games small), the variant, the position text and, after a
-/// resignation (which the position text does not show), the seat that resigned.
+/// keeps the JSON of standard games small), the variant, the position text and what the text does
+/// not show: after a resignation, the seat that resigned; the plies played and the ply limit
+/// (each left out when 0 or the default).
 #[derive(Serialize, Deserialize)]
 struct Repr {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -231,6 +236,25 @@ struct Repr {
     position: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     resigned: Option<Seat>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    plies: u32,
+    #[serde(
+        default = "default_ply_limit",
+        skip_serializing_if = "is_default_ply_limit"
+    )]
+    ply_limit: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn default_ply_limit() -> u32 {
+    crate::DEFAULT_PLY_LIMIT
+}
+
+fn is_default_ply_limit(n: &u32) -> bool {
+    *n == crate::DEFAULT_PLY_LIMIT
 }
 
 impl Serialize for MoonLeap {
@@ -242,6 +266,8 @@ impl Serialize for MoonLeap {
             mercenaries: self.mercenaries,
             position: self.position_text(),
             resigned: self.resigned,
+            plies: self.plies,
+            ply_limit: self.ply_limit,
         }
         .serialize(s)
     }
@@ -256,6 +282,21 @@ impl<'de> Deserialize<'de> for MoonLeap {
         };
         let mut state = MoonLeap::from_text(board, repr.mercenaries, &repr.position)
             .map_err(serde::de::Error::custom)?;
+        if repr.ply_limit == 0 || repr.plies > repr.ply_limit {
+            return Err(serde::de::Error::custom(format!(
+                "plies: {} plies played under a ply limit of {} (the limit is at least 1 and \
+                 the count never passes it)",
+                repr.plies, repr.ply_limit
+            )));
+        }
+        state.plies = repr.plies;
+        state.ply_limit = repr.ply_limit;
+        if state.plies == state.ply_limit && state.roll.is_some() {
+            return Err(serde::de::Error::custom(format!(
+                "plies: the ply limit {} is reached, so the game is over and the roll must be `-`",
+                state.ply_limit
+            )));
+        }
         if let Some(seat) = repr.resigned {
             if seat.0 >= state.seats || state.is_over() || state.roll.is_some() {
                 return Err(serde::de::Error::custom(format!(

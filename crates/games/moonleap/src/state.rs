@@ -81,6 +81,10 @@ pub struct MoonLeap {
     pub(crate) beyond: u64,
     /// The seat whose resignation ended the game (`Game::end`, our ruling), if one did.
     pub(crate) resigned: Option<Seat>,
+    /// Plies played since the start, or since the position text this state was read from.
+    pub(crate) plies: u32,
+    /// The game ends when `plies` reaches this (`Config::ply_limit`, docs/rulings.md Moon Leap 11).
+    pub(crate) ply_limit: u32,
 }
 
 impl MoonLeap {
@@ -103,6 +107,8 @@ impl MoonLeap {
             cells: [[0; ASTRONAUTS]; 5],
             occupied: 0,
             resigned: None,
+            plies: 0,
+            ply_limit: crate::DEFAULT_PLY_LIMIT,
         }
     }
 
@@ -143,11 +149,36 @@ impl MoonLeap {
         }
     }
 
-    /// Whether the game is over: every end cell is occupied (rules section "End & scoring"), or a
-    /// seat resigned.
+    /// Whether the game is over: every end cell is occupied (rules section "End & scoring"), a
+    /// seat resigned, or the ply limit was reached (docs/rulings.md Moon Leap 11).
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.occupied & self.end == self.end || self.resigned.is_some()
+        self.occupied & self.end == self.end
+            || self.resigned.is_some()
+            || self.plies >= self.ply_limit
+    }
+
+    /// Plies played since the start (or since the position text this state was read from).
+    #[must_use]
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Whether the game ended at the ply limit rather than by the rules' end or a resignation.
+    #[must_use]
+    pub fn ended_by_ply_limit(&self) -> bool {
+        self.plies >= self.ply_limit
+            && self.occupied & self.end != self.end
+            && self.resigned.is_none()
+    }
+
+    /// Counts one ply played; at the limit the game is over and no face waits any more (a
+    /// finished game is written with roll `-`, rules/moonleap.md "Canonical notation").
+    pub(crate) fn count_ply(&mut self) {
+        self.plies = self.plies.saturating_add(1);
+        if self.plies >= self.ply_limit {
+            self.roll = None;
+        }
     }
 
     /// The seat whose resignation ended the game, if one did.

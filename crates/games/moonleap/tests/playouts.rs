@@ -8,7 +8,7 @@ mod reference;
 
 use compare::against_reference;
 use plateau_engine::testkit::{Options, check_playouts};
-use plateau_moonleap::{Config, DEFAULT_BOARD_JSON, MoonLeap};
+use plateau_moonleap::{Config, DEFAULT_BOARD_JSON, DEFAULT_PLY_LIMIT, MoonLeap};
 
 const GAMES: usize = 10_000;
 /// Random games end long before this: every decision but `pass` moves an astronaut forward (at
@@ -38,6 +38,15 @@ fn kit(mercenaries: bool, seats: usize, games: usize, seed: u64) {
         report.endings.get("score"),
         Some(&games),
         "every game ends by the rules"
+    );
+    // The default ply limit (docs/rulings.md Moon Leap 11) stands far above every random game.
+    eprintln!(
+        "{seats} seats, mercenaries {mercenaries}: the longest of {games} random games has {} plies",
+        report.longest
+    );
+    assert!(
+        report.longest * 4 < DEFAULT_PLY_LIMIT as usize,
+        "{report:?}"
     );
     // Every game has a winner (a shared win counts for each), so wins add up to at least `games`.
     assert!(report.wins.iter().sum::<usize>() >= games);
