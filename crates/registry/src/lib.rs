@@ -3,6 +3,9 @@
 //! `DynGame`, and build each seat's bot once for a whole game (`new_bot`).
 
 mod evaluators;
+mod levels;
+
+pub use levels::{LevelEntry, LevelError, Levels, bot_rating, level, levels};
 
 use plateau_bots::{BotFactory, BotSpec, DynBot};
 use plateau_engine::GameEntry;
@@ -38,12 +41,17 @@ pub fn find(name: &str) -> Result<&'static GameEntry, UnknownGame> {
 }
 
 /// The bots of every game, one line per game; a game crate that offers an evaluation registers
-/// `BotFactory::with_evaluator::<Game, Evaluation>()` instead.
+/// `BotFactory::with_evaluator::<Game, Evaluation>()` instead, and each game plays its level
+/// table (`levels`) for the named levels.
 pub static BOTS: &[BotFactory] = &[
-    BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>(),
-    BotFactory::with_evaluator::<plateau_moonleap::MoonLeap, evaluators::MoonLeapEvaluation>(),
-    BotFactory::of::<plateau_naval::Naval>(),
-    BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>(),
+    BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>()
+        .with_levels(&levels::MAD_SPECS),
+    BotFactory::with_evaluator::<plateau_moonleap::MoonLeap, evaluators::MoonLeapEvaluation>()
+        .with_levels(&levels::MOONLEAP_SPECS),
+    BotFactory::with_evaluator::<plateau_naval::Naval, evaluators::NavalEvaluation>()
+        .with_levels(&levels::NAVAL_SPECS),
+    BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>()
+        .with_levels(&levels::CHAKART_SPECS),
 ];
 
 /// A bot `spec` for game `game`, seeded with `seed`: build it once per seat and keep it for the
