@@ -7,7 +7,8 @@
 //! information from that seat's determinizations, so from what the seat knew then, never with
 //! hindsight. The seat's value before the action is the mean utility of the search's best root
 //! action; the value of the action played is its own mean, or, where the search did not try it,
-//! the value of a second search from the position after it (still from the seat's information).
+//! the value of a second search whose root offers that action alone (still from the seat's
+//! information: each iteration plays it on a determinization).
 //! The loss is the difference, never below 0.
 //!
 //! # The curve
@@ -185,14 +186,14 @@ pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
     let after = match mean(played) {
         Some(v) => v,
         None => {
-            let mut next = state.clone();
-            next.apply(Actor::Seat(seat), played).ok()?;
+            // Not tried by the search: a search of its own, which plays it on determinizations
+            // (the true state's results of the action would be hindsight).
             let mut again = Mcts::with_evaluator(
                 SearchConfig::with_budget(judge),
                 seed ^ 1,
                 evaluator.clone(),
             );
-            again.estimate(&next, seat)[seat.index()]
+            again.action_value(state, seat, played)?
         }
     };
     let judgement = Judgement {
@@ -300,14 +301,17 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
             if hidden {
                 values[seat.index()] = j.played;
             } else {
+                // The plies since the last judged decision end in this position.
+                for p in plies.iter_mut().rev() {
+                    let p: &mut Ply = p;
+                    p.values.clone_from(&seen);
+                    if p.judgement.is_some() {
+                        break;
+                    }
+                }
                 values.clone_from(&seen);
-                values[seat.index()] = j.played;
             }
-            start_values.get_or_insert_with(|| {
-                let mut v = seen.clone();
-                v[seat.index()] = j.before;
-                v
-            });
+            start_values.get_or_insert_with(|| seen.clone());
             judgement = Some(j);
             done += 1;
             progress(done, total);
@@ -329,8 +333,13 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
             judgement,
         });
     }
-    if let (Some(last), Some(f)) = (plies.last_mut(), final_values) {
-        last.values = f;
+    if let Some(f) = final_values {
+        for p in plies.iter_mut().rev() {
+            p.values.clone_from(&f);
+            if p.judgement.is_some() || hidden {
+                break;
+            }
+        }
     }
     let mut biggest: Vec<Loss> = plies
         .iter()

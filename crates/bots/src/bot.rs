@@ -3,11 +3,12 @@
 
 use std::time::Duration;
 
-use plateau_engine::{DynGame, Game, Seat};
+use plateau_engine::{DynGame, Game, Record, Seat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::analysis::{Analysis, AnalysisError, AnalysisOptions, analyse};
 use crate::eval::{Evaluator, NoEvaluator, greedy_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
 use crate::playout::{PlayoutRate, random_playouts};
@@ -226,7 +227,12 @@ pub struct BotFactory {
     levels: Option<&'static [BotSpec; 5]>,
     make: fn(BotSpec, u64) -> Box<dyn DynBot>,
     playouts: fn(&dyn DynGame, Duration, u64) -> Result<PlayoutRate, BotError>,
+    analyse: AnalyseFn,
 }
+
+/// `analysis::analyse` for one game, behind the factory.
+type AnalyseFn =
+    fn(&Record, &AnalysisOptions, &mut dyn FnMut(usize, usize)) -> Result<Analysis, AnalysisError>;
 
 /// `random_playouts` behind the factory.
 fn dyn_playouts<G: Game>(
@@ -254,17 +260,23 @@ impl BotFactory {
             levels: None,
             make: |spec, seed| Box::new(Bot::<G, NoEvaluator>::new(spec, seed, NoEvaluator)),
             playouts: dyn_playouts::<G>,
+            analyse: |record, options, progress| {
+                analyse::<G, _>(record, options, &NoEvaluator, progress)
+            },
         }
     }
 
     /// Bots of `G` that use the evaluator `E` (greedy look-ahead, playout cut-off).
     #[must_use]
-    pub const fn with_evaluator<G: Game, E: Evaluator<G> + Default>() -> Self {
+    pub const fn with_evaluator<G: Game, E: Evaluator<G> + Default + Clone>() -> Self {
         BotFactory {
             game: G::INFO.name,
             levels: None,
             make: |spec, seed| Box::new(Bot::<G, E>::new(spec, seed, E::default())),
             playouts: dyn_playouts::<G>,
+            analyse: |record, options, progress| {
+                analyse::<G, E>(record, options, &E::default(), progress)
+            },
         }
     }
 
@@ -310,6 +322,21 @@ impl BotFactory {
                 bot: (self.make)(plays, seed),
             })
         }
+    }
+
+    /// Analyses a finished (or unfinished) game of this factory's game with its registered
+    /// search as the judge (`analysis::analyse`, whose documentation says how), calling
+    /// `progress(done, total)` after each judged decision.
+    ///
+    /// # Errors
+    /// `AnalysisError` when `record` is of another game or does not replay.
+    pub fn analyse(
+        &self,
+        record: &Record,
+        options: &AnalysisOptions,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Analysis, AnalysisError> {
+        (self.analyse)(record, options, progress)
     }
 
     /// Uniformly random games from `state` for about `budget` (single thread, typed, no text):

@@ -414,6 +414,38 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             .collect()
     }
 
+    /// The mean utility for `seat` of playing `action` in `state`: a search within the budget
+    /// whose root offers `action` alone (with hidden information each iteration plays it on a
+    /// determinization, so its results are drawn, never read from `state`). `None` when `action`
+    /// is not legal for `seat`.
+    pub fn action_value(&mut self, state: &G, seat: Seat, action: &G::Action) -> Option<f64> {
+        let started = Instant::now();
+        state.legal_actions(seat, &mut self.root_legal);
+        if !self.root_legal.contains(action) {
+            return None;
+        }
+        let hidden = G::INFO.hidden_information;
+        self.stats = SearchStats::default();
+        self.root_candidates = Some(vec![action.clone()]);
+        self.pool.clear();
+        self.nodes.clear();
+        self.nodes.push(Node::new(None, CHANCE));
+        self.root_state = (!hidden).then(|| state.clone());
+        self.root_seats = state.seats().min(MAX_SEATS);
+        let deadline = self.config.budget.time().map(|t| started + t);
+        let max_iterations = match self.config.budget {
+            Budget::Iterations(n) => n.max(1),
+            Budget::Millis(_) => u64::MAX,
+        };
+        self.stats.iterations = self.run(state, seat, deadline, max_iterations);
+        self.stats.nodes = self.nodes.len();
+        self.stats.elapsed = started.elapsed();
+        self.root_children()
+            .into_iter()
+            .find(|c| &c.action == action)
+            .map(|c| c.mean)
+    }
+
     /// Searches `state` within the budget from the point of view of `seat`, whether or not it is
     /// to act (with hidden information from its determinizations only, as `choose`), and returns
     /// `root_values`. A finished game gets its outcome's utilities.
