@@ -32,6 +32,19 @@ const HUNT_OFF: f32 = 0.08;
 const NEXT_TO_HIT: f32 = 0.45;
 const IN_LINE: f32 = 0.75;
 
+/// The hunting value of every cell of an untouched board (`HUNT_ON` on the checkerboard).
+const HUNT: [f32; CELLS] = {
+    let mut v = [HUNT_OFF; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        if (i / SIDE as usize + i % SIDE as usize) % 2 == 0 {
+            v[i] = HUNT_ON;
+        }
+        i += 1;
+    }
+    v
+};
+
 /// One opponent's board as a seat sees it: for each cell the chance that it holds an unhit cell
 /// of a ship (0 on resolved cells), and the same for the submarine alone.
 #[derive(Clone, Debug)]
@@ -181,15 +194,14 @@ impl Naval {
         let hits = open_hits(self, t);
         odds.open_hits = hits;
         let open = !b.resolved();
-        let (mut on, mut next, mut line) = (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
-        for c in open.iter() {
-            odds.ship[c.index()] = if (c.row() + c.col()) % 2 == 0 {
-                on.set(c);
-                HUNT_ON
-            } else {
-                HUNT_OFF
-            };
+        // The hunting values of an untouched board, then the resolved cells cleared: a copy and a
+        // few writes instead of one write per cell.
+        odds.ship = HUNT;
+        for c in b.resolved().iter() {
+            odds.ship[c.index()] = 0.0;
         }
+        let on = open & Bits::CHECKER;
+        let (mut next, mut line) = (Bits::EMPTY, Bits::EMPTY);
         for h in hits.iter() {
             for c in (beside(h) & open).iter() {
                 let v = &mut odds.ship[c.index()];
@@ -251,6 +263,14 @@ mod tests {
             }
         }
         assert!(compared >= 6, "{compared} boards compared");
+    }
+
+    #[test]
+    fn the_checkerboard_is_the_even_cells() {
+        for c in Cell::all() {
+            assert_eq!(Bits::CHECKER.has(c), (c.row() + c.col()) % 2 == 0, "{c}");
+        }
+        assert_eq!(Bits::CHECKER.count(), 98);
     }
 
     /// Where a board holds an unexplained hit, the open cells beside such hits are on average far
