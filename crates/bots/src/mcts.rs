@@ -492,7 +492,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let hidden = G::INFO.hidden_information;
         let share = self.evaluator.iterations_per_determinization() as u64;
         let mut state = if hidden && share > 1 {
-            if iteration % share == 0 && self.pool.len() < MAX_POOL {
+            if iteration.is_multiple_of(share) && self.pool.len() < MAX_POOL {
                 let d = root.determinize(seat, &mut self.rng);
                 self.pool.push(d.clone());
                 d
