@@ -3,16 +3,17 @@
 
 use std::time::Duration;
 
-use plateau_engine::{DynGame, Game, Seat};
+use plateau_engine::{DynGame, Game, Record, Seat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::analysis::{Analysis, AnalysisError, AnalysisOptions, analyse};
 use crate::eval::{Evaluator, NoEvaluator, greedy_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
 use crate::playout::{PlayoutRate, random_playouts};
 use crate::random_action;
-use crate::spec::BotSpec;
+use crate::spec::{BotSpec, Level};
 
 /// A bot of game `G` for one seat; keep it for the whole game (MCTS reuses its tree).
 pub struct Bot<G: Game, E: Evaluator<G> = NoEvaluator> {
@@ -28,17 +29,22 @@ enum Kind<G: Game, E: Evaluator<G>> {
 }
 
 impl<G: Game, E: Evaluator<G>> Bot<G, E> {
-    /// The bot `spec`, all of whose randomness comes from `seed`.
+    /// The bot `spec`, all of whose randomness comes from `seed`. A level is played by
+    /// `Level::default_spec` (the registry's factories play their game's level table instead).
     #[must_use]
     pub fn new(spec: BotSpec, seed: u64, evaluator: E) -> Self {
-        let kind = match spec {
-            BotSpec::Random => Kind::Random(ChaCha8Rng::seed_from_u64(seed)),
+        let plays = match spec {
+            BotSpec::Level(level) => level.default_spec(),
+            other => other,
+        };
+        let kind = match plays {
+            // `default_spec` never names a level, so `Level` here is only for completeness.
+            BotSpec::Random | BotSpec::Level(_) => Kind::Random(ChaCha8Rng::seed_from_u64(seed)),
             BotSpec::Greedy => Kind::Greedy(ChaCha8Rng::seed_from_u64(seed), evaluator),
             BotSpec::PlainMcts(budget) => {
                 Kind::Plain(Box::new(Mcts::new(SearchConfig::with_budget(budget), seed)))
             }
-            BotSpec::Mcts(_) | BotSpec::Level(_) => {
-                let budget = spec.budget().expect("searching bots have a budget");
+            BotSpec::Mcts(budget) => {
                 let config = SearchConfig::with_budget(budget);
                 Kind::Mcts(Box::new(Mcts::with_evaluator(config, seed, evaluator)))
             }
@@ -55,11 +61,22 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
     /// The action for `seat` in `state`, or `None` if it has no legal action. With hidden
     /// information the bot reads only `to_act`, `legal_actions(seat)` and `determinize(seat, ..)`.
     pub fn choose(&mut self, state: &G, seat: Seat) -> Option<G::Action> {
+        self.choose_within(state, seat, None)
+    }
+
+    /// `choose`, stopping a search after `limit` at the latest whatever its budget (a clock
+    /// running out); bots that do not search ignore it.
+    pub fn choose_within(
+        &mut self,
+        state: &G,
+        seat: Seat,
+        limit: Option<Duration>,
+    ) -> Option<G::Action> {
         match &mut self.kind {
             Kind::Random(rng) => random_action(state, seat, rng),
             Kind::Greedy(rng, evaluator) => greedy_action(state, seat, evaluator, rng),
-            Kind::Mcts(mcts) => mcts.choose(state, seat),
-            Kind::Plain(mcts) => mcts.choose(state, seat),
+            Kind::Mcts(mcts) => mcts.choose_within(state, seat, limit),
+            Kind::Plain(mcts) => mcts.choose_within(state, seat, limit),
         }
     }
 
@@ -128,7 +145,20 @@ pub trait DynBot: Send {
     /// # Errors
     /// `BotError::WrongGame` when `state` is not of the bot's game, `BotError::NoAction` when
     /// the seat has no legal action.
-    fn act(&mut self, state: &dyn DynGame, seat: Seat) -> Result<String, BotError>;
+    fn act(&mut self, state: &dyn DynGame, seat: Seat) -> Result<String, BotError> {
+        self.act_within(state, seat, None)
+    }
+    /// `act`, with a search stopped after `limit` at the latest whatever the bot's budget: what
+    /// a match runner calls with the time left on a seat's clock, less a margin.
+    ///
+    /// # Errors
+    /// As `act`.
+    fn act_within(
+        &mut self,
+        state: &dyn DynGame,
+        seat: Seat,
+        limit: Option<Duration>,
+    ) -> Result<String, BotError>;
     /// The last search's figures.
     fn stats(&self) -> SearchStats;
 }
@@ -142,10 +172,15 @@ impl<G: Game, E: Evaluator<G>> DynBot for Bot<G, E> {
         G::INFO.name
     }
 
-    fn act(&mut self, state: &dyn DynGame, seat: Seat) -> Result<String, BotError> {
+    fn act_within(
+        &mut self,
+        state: &dyn DynGame,
+        seat: Seat,
+        limit: Option<Duration>,
+    ) -> Result<String, BotError> {
         let state = typed::<G>(state)?;
         let action = self
-            .choose(state, seat)
+            .choose_within(state, seat, limit)
             .ok_or(BotError::NoAction { seat })?;
         Ok(state.format_action(&action))
     }
@@ -155,13 +190,49 @@ impl<G: Game, E: Evaluator<G>> DynBot for Bot<G, E> {
     }
 }
 
+/// A level's bot: the game's bot for the level, answering to the level's name.
+struct Named {
+    spec: BotSpec,
+    bot: Box<dyn DynBot>,
+}
+
+impl DynBot for Named {
+    fn spec(&self) -> BotSpec {
+        self.spec
+    }
+
+    fn game(&self) -> &'static str {
+        self.bot.game()
+    }
+
+    fn act_within(
+        &mut self,
+        state: &dyn DynGame,
+        seat: Seat,
+        limit: Option<Duration>,
+    ) -> Result<String, BotError> {
+        self.bot.act_within(state, seat, limit)
+    }
+
+    fn stats(&self) -> SearchStats {
+        self.bot.stats()
+    }
+}
+
 /// Makes bots of one game: the registry keeps one per game (one line each).
 #[derive(Clone, Copy, Debug)]
 pub struct BotFactory {
     game: &'static str,
+    /// The bot of each level, weakest first (`Level::default_spec` when `None`).
+    levels: Option<&'static [BotSpec; 5]>,
     make: fn(BotSpec, u64) -> Box<dyn DynBot>,
     playouts: fn(&dyn DynGame, Duration, u64) -> Result<PlayoutRate, BotError>,
+    analyse: AnalyseFn,
 }
+
+/// `analysis::analyse` for one game, behind the factory.
+type AnalyseFn =
+    fn(&Record, &AnalysisOptions, &mut dyn FnMut(usize, usize)) -> Result<Analysis, AnalysisError>;
 
 /// `random_playouts` behind the factory.
 fn dyn_playouts<G: Game>(
@@ -186,19 +257,34 @@ impl BotFactory {
     pub const fn of<G: Game>() -> Self {
         BotFactory {
             game: G::INFO.name,
+            levels: None,
             make: |spec, seed| Box::new(Bot::<G, NoEvaluator>::new(spec, seed, NoEvaluator)),
             playouts: dyn_playouts::<G>,
+            analyse: |record, options, progress| {
+                analyse::<G, _>(record, options, &NoEvaluator, progress)
+            },
         }
     }
 
     /// Bots of `G` that use the evaluator `E` (greedy look-ahead, playout cut-off).
     #[must_use]
-    pub const fn with_evaluator<G: Game, E: Evaluator<G> + Default>() -> Self {
+    pub const fn with_evaluator<G: Game, E: Evaluator<G> + Default + Clone>() -> Self {
         BotFactory {
             game: G::INFO.name,
+            levels: None,
             make: |spec, seed| Box::new(Bot::<G, E>::new(spec, seed, E::default())),
             playouts: dyn_playouts::<G>,
+            analyse: |record, options, progress| {
+                analyse::<G, E>(record, options, &E::default(), progress)
+            },
         }
+    }
+
+    /// The same factory playing `levels` (weakest first) for the named levels.
+    #[must_use]
+    pub const fn with_levels(mut self, levels: &'static [BotSpec; 5]) -> Self {
+        self.levels = Some(levels);
+        self
     }
 
     /// The registry name of the game (`GameInfo::name`).
@@ -207,10 +293,50 @@ impl BotFactory {
         self.game
     }
 
-    /// A new bot `spec` seeded with `seed`, to keep for a whole game (one per seat).
+    /// The bot that plays `level` in this game.
+    #[must_use]
+    pub fn level_spec(&self, level: Level) -> BotSpec {
+        self.levels
+            .map_or_else(|| level.default_spec(), |t| t[level as usize])
+    }
+
+    /// What `spec` plays in this game: a level's bot (`level_spec`), any other spec itself.
+    #[must_use]
+    pub fn resolve(&self, spec: BotSpec) -> BotSpec {
+        match spec {
+            BotSpec::Level(level) => self.level_spec(level),
+            other => other,
+        }
+    }
+
+    /// A new bot `spec` seeded with `seed`, to keep for a whole game (one per seat); a level
+    /// plays its game's bot (`resolve`), and the bot's `spec()` is the level.
     #[must_use]
     pub fn make(&self, spec: BotSpec, seed: u64) -> Box<dyn DynBot> {
-        (self.make)(spec, seed)
+        let plays = self.resolve(spec);
+        if plays == spec {
+            (self.make)(spec, seed)
+        } else {
+            Box::new(Named {
+                spec,
+                bot: (self.make)(plays, seed),
+            })
+        }
+    }
+
+    /// Analyses a finished (or unfinished) game of this factory's game with its registered
+    /// search as the judge (`analysis::analyse`, whose documentation says how), calling
+    /// `progress(done, total)` after each judged decision.
+    ///
+    /// # Errors
+    /// `AnalysisError` when `record` is of another game or does not replay.
+    pub fn analyse(
+        &self,
+        record: &Record,
+        options: &AnalysisOptions,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Analysis, AnalysisError> {
+        (self.analyse)(record, options, progress)
     }
 
     /// Uniformly random games from `state` for about `budget` (single thread, typed, no text):

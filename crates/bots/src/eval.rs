@@ -6,7 +6,7 @@
 //! the registry (the one place that names games) writes around a function of the game crate.
 
 use plateau_engine::{Game, Seat};
-use rand::Rng;
+use rand::{Rng, RngCore, SeedableRng};
 
 /// A heuristic value of a running game for every seat.
 pub trait Evaluator<G: Game>: Send + Sync + 'static {
@@ -27,6 +27,57 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     fn exploration(&self) -> Option<f64> {
         None
     }
+
+    /// The playouts' policy: an action for `seat` in `state` (a state of the search, so a
+    /// determinization when the game hides information), or `None` to play a uniformly random
+    /// legal action. It must read only what `seat` may know, and return a legal action.
+    fn playout_action(&self, state: &G, seat: Seat, rng: &mut dyn RngCore) -> Option<G::Action> {
+        let _ = (state, seat, rng);
+        None
+    }
+
+    /// Whether `playout_action` ever returns an action (the search then takes the slower playout
+    /// loop that asks it).
+    fn has_playout_policy(&self) -> bool {
+        false
+    }
+
+    /// The greedy bot's choice for `seat` in `state` (a determinization for `seat` when the game
+    /// hides information), replacing its one-move look-ahead; `None` keeps the look-ahead.
+    fn greedy_action(&self, state: &G, seat: Seat, rng: &mut dyn RngCore) -> Option<G::Action> {
+        let _ = (state, seat, rng);
+        None
+    }
+
+    /// The actions the search considers for `seat` at a decision: `None` for all its legal
+    /// actions, or a short list of legal ones, written into `out`. `root` says whether this is the
+    /// searched decision itself (where the list may be longer and dearer to make) or a decision
+    /// inside the tree. `state` is a state of the search (a determinization with hidden
+    /// information), and the list must depend only on what `seat` may know.
+    fn candidates(
+        &self,
+        state: &G,
+        seat: Seat,
+        root: bool,
+        rng: &mut dyn RngCore,
+        out: &mut Vec<G::Action>,
+    ) -> Option<()> {
+        let _ = (state, seat, root, rng, out);
+        None
+    }
+
+    /// Whether `candidates` ever returns a list (the search then asks it at every decision).
+    fn has_candidates(&self) -> bool {
+        false
+    }
+
+    /// With hidden information, how many iterations share one determinization: the search draws
+    /// a new one every that many iterations and cycles through those drawn so far (at most
+    /// `MAX_POOL`), so each serves about that many iterations in all. 0 or 1: a fresh one every
+    /// iteration. Worth it where drawing one costs far more than an iteration.
+    fn iterations_per_determinization(&self) -> usize {
+        0
+    }
 }
 
 /// No heuristic: every running game is worth 0.5 to every seat (an even game).
@@ -42,7 +93,8 @@ impl<G: Game> Evaluator<G> for NoEvaluator {
 /// The greedy bot: tries each legal action of `seat` once and keeps the one whose result is best
 /// for `seat` (a finished game by its utility, a running one by `evaluator`); ties are broken at
 /// random. With hidden information it looks at one determinization, never at the true state.
-/// `None` when `seat` has no legal action.
+/// An evaluator with its own greedy choice (`Evaluator::greedy_action`) makes it on that
+/// determinization instead. `None` when `seat` has no legal action.
 pub fn greedy_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
     state: &G,
     seat: Seat,
@@ -59,6 +111,10 @@ pub fn greedy_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
     } else {
         state.clone()
     };
+    let mut policy_rng = rand_chacha::ChaCha8Rng::seed_from_u64(rng.next_u64());
+    if let Some(action) = evaluator.greedy_action(&base, seat, &mut policy_rng) {
+        return Some(action);
+    }
     let mut values = vec![0.0; state.seats()];
     let mut best: Vec<usize> = Vec::new();
     let mut best_value = f64::NEG_INFINITY;

@@ -3,6 +3,7 @@
 //! A bot sees what its seat may see: it gets the state only to call `legal_actions` for its own seat
 //! and `determinize` from its own point of view.
 
+pub mod analysis;
 mod bot;
 mod eval;
 mod mcts;
@@ -11,9 +12,12 @@ mod spec;
 #[cfg(test)]
 mod tests;
 
+pub use analysis::{
+    Analysis, AnalysisError, AnalysisOptions, Judgement, Loss, Ply, analyse, judge_decision,
+};
 pub use bot::{Bot, BotError, BotFactory, DynBot};
 pub use eval::{Evaluator, NoEvaluator, greedy_action};
-pub use mcts::{ChildStats, Mcts, SearchConfig, SearchStats};
+pub use mcts::{ChildStats, MAX_POOL, Mcts, SearchConfig, SearchStats};
 pub use playout::{PlayoutRate, random_playouts};
 pub use spec::{BotSpec, Budget, Level, UnknownBot};
 

@@ -6,9 +6,16 @@
 //! 1. **Start**: a copy of the root state, or, with hidden information, `determinize(seat, rng)`:
 //!    a state drawn from what the searching seat knows. The true state is used for nothing else than
 //!    the searching seat's `legal_actions` (the same in every determinization) and `determinize`.
+//!    An evaluator may let iterations share determinizations
+//!    (`Evaluator::iterations_per_determinization`): a new one is drawn every so many iterations
+//!    and the iterations cycle through those drawn, where drawing one costs far more than an
+//!    iteration (Bataille Navale).
 //! 2. **Select** down the tree. At a seat's node, UCB1 on that seat's mean utility; at a chance node,
-//!    an outcome drawn by its probability (`chance::sample`).
-//! 3. **Expand** one new child, then **play out** randomly to the end (or to the evaluator's cut-off).
+//!    an outcome drawn by its probability (`chance::sample`). A node's children are the seat's legal
+//!    actions, or the evaluator's short list of them (`Evaluator::candidates`; at the root made
+//!    once per search, from a determinization).
+//! 3. **Expand** one new child, then **play out** to the end (or to the evaluator's cut-off), each
+//!    seat acting at random or by the evaluator's policy (`Evaluator::playout_action`).
 //! 4. **Back up** the utility of every seat; each node adds the utility of the seat that moved into it.
 //!
 //! # Two tree shapes
@@ -50,6 +57,8 @@ const MAX_SEATS: usize = 8;
 const NONE: u32 = u32::MAX;
 /// The mover of chance nodes and of the root.
 const CHANCE: u8 = u8::MAX;
+/// The most determinizations one search keeps (`Evaluator::iterations_per_determinization`).
+pub const MAX_POOL: usize = 256;
 /// How many nodes the search for a reusable subtree may look at before giving up.
 const REUSE_SCAN_LIMIT: usize = 50_000;
 
@@ -177,6 +186,16 @@ pub struct Mcts<G: Game, E: Evaluator<G> = NoEvaluator> {
     root_state: Option<G>,
     /// The searching seat's legal actions in the true state.
     root_legal: Vec<G::Action>,
+    /// The evaluator's short list at the root (`Evaluator::candidates`), when it offers one.
+    root_candidates: Option<Vec<G::Action>>,
+    /// Every seat's utilities summed over the iterations of the last search, and their number.
+    root_totals: [f64; MAX_SEATS],
+    root_count: u64,
+    /// Seats at the table of the last search.
+    root_seats: usize,
+    /// Hidden information: the determinizations drawn for this search, cycled through when the
+    /// evaluator lets iterations share them (`Evaluator::iterations_per_determinization`).
+    pool: Vec<G>,
     legal: Vec<G::Action>,
     /// Advances the iterations' states (descent and playout; docs/architecture.md section 2.3).
     driver: Driver<G::Action>,
@@ -214,6 +233,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             spare: Vec::new(),
             root_state: None,
             root_legal: Vec::new(),
+            root_candidates: None,
+            root_totals: [0.0; MAX_SEATS],
+            root_count: 0,
+            root_seats: 0,
+            pool: Vec::new(),
             legal: Vec::new(),
             driver: Driver::trusted(),
             path: Vec::new(),
@@ -257,9 +281,21 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// With hidden information (`G::INFO.hidden_information`) the search reads nothing of `state`
     /// but `to_act`, `legal_actions(seat)` and `determinize(seat, ..)`.
     pub fn choose(&mut self, state: &G, seat: Seat) -> Option<G::Action> {
+        self.choose_within(state, seat, None)
+    }
+
+    /// `choose`, stopping after `limit` at the latest whatever the budget (a clock running out).
+    pub fn choose_within(
+        &mut self,
+        state: &G,
+        seat: Seat,
+        limit: Option<Duration>,
+    ) -> Option<G::Action> {
         let started = Instant::now();
         state.legal_actions(seat, &mut self.root_legal);
         self.stats = SearchStats::default();
+        self.root_count = 0;
+        self.root_seats = state.seats().min(MAX_SEATS);
         if self.root_legal.len() <= 1 {
             return self.root_legal.first().cloned();
         }
@@ -273,14 +309,83 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             self.root_state = (!hidden).then(|| state.clone());
         }
 
-        let deadline = self.config.budget.time().map(|t| started + t);
+        self.pool.clear();
+        self.root_candidates = None;
+        if self.evaluator.has_candidates() {
+            let probe = if hidden {
+                state.determinize(seat, &mut self.rng)
+            } else {
+                state.clone()
+            };
+            let mut list = Vec::new();
+            if self
+                .evaluator
+                .candidates(&probe, seat, true, &mut self.rng, &mut list)
+                .is_some()
+            {
+                list.retain(|a| self.root_legal.contains(a));
+                if list.len() == 1 {
+                    // The evaluator knows the one sensible action: no search.
+                    self.stats.elapsed = started.elapsed();
+                    return list.pop();
+                }
+                if !list.is_empty() {
+                    self.root_candidates = Some(list);
+                }
+            }
+        }
+
+        let deadline = match (self.config.budget.time(), limit) {
+            (Some(t), Some(l)) => Some(started + t.min(l)),
+            (t, l) => t.or(l).map(|t| started + t),
+        };
         let max_iterations = match self.config.budget {
             Budget::Iterations(n) => n.max(1),
             Budget::Millis(_) => u64::MAX,
         };
+        let iterations = self.run(state, seat, deadline, max_iterations);
+        self.stats.iterations = iterations;
+        self.stats.nodes = self.nodes.len();
+        self.stats.elapsed = started.elapsed();
+
+        // The most visited; between equals, the earlier in the evaluator's root list.
+        let rank = |a: &G::Action| {
+            self.root_candidates
+                .as_ref()
+                .and_then(|list| list.iter().position(|x| x == a))
+                .unwrap_or(usize::MAX)
+        };
+        let best = self.root_children().into_iter().reduce(|best, c| {
+            if (c.visits, std::cmp::Reverse(rank(&c.action)))
+                > (best.visits, std::cmp::Reverse(rank(&best.action)))
+            {
+                c
+            } else {
+                best
+            }
+        });
+        match best {
+            Some(c) => Some(c.action),
+            None => {
+                let i = self.rng.random_range(0..self.root_legal.len());
+                Some(self.root_legal[i].clone())
+            }
+        }
+    }
+
+    /// Runs iterations from `state` for `seat` until `max_iterations` or `deadline`; returns how
+    /// many ran.
+    fn run(
+        &mut self,
+        state: &G,
+        seat: Seat,
+        deadline: Option<Instant>,
+        max_iterations: u64,
+    ) -> u64 {
+        self.root_totals = [0.0; MAX_SEATS];
         let mut iterations = 0;
         while iterations < max_iterations {
-            self.iterate(state, seat);
+            self.iterate(state, seat, iterations);
             iterations += 1;
             // The clock is read after every iteration (tens of nanoseconds against microseconds
             // or, in games with long playouts, milliseconds per iteration).
@@ -290,21 +395,80 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 break;
             }
         }
-        self.stats.iterations = iterations;
+        self.root_count = iterations;
+        iterations
+    }
+
+    /// Every seat's mean utility over the last search's iterations (`choose` or `estimate`), by
+    /// seat index: what the search expects of the position at its root, each seat playing as the
+    /// tree and the playouts have it play. 0.5 each when nothing was searched.
+    #[must_use]
+    pub fn root_values(&self) -> Vec<f64> {
+        let seats = self.root_seats;
+        if self.root_count == 0 {
+            return vec![0.5; seats];
+        }
+        self.root_totals[..seats]
+            .iter()
+            .map(|t| t / self.root_count as f64)
+            .collect()
+    }
+
+    /// The mean utility for `seat` of playing `action` in `state`: a search within the budget
+    /// whose root offers `action` alone (with hidden information each iteration plays it on a
+    /// determinization, so its results are drawn, never read from `state`). `None` when `action`
+    /// is not legal for `seat`.
+    pub fn action_value(&mut self, state: &G, seat: Seat, action: &G::Action) -> Option<f64> {
+        let started = Instant::now();
+        state.legal_actions(seat, &mut self.root_legal);
+        if !self.root_legal.contains(action) {
+            return None;
+        }
+        let hidden = G::INFO.hidden_information;
+        self.stats = SearchStats::default();
+        self.root_candidates = Some(vec![action.clone()]);
+        self.pool.clear();
+        self.nodes.clear();
+        self.nodes.push(Node::new(None, CHANCE));
+        self.root_state = (!hidden).then(|| state.clone());
+        self.root_seats = state.seats().min(MAX_SEATS);
+        let deadline = self.config.budget.time().map(|t| started + t);
+        let max_iterations = match self.config.budget {
+            Budget::Iterations(n) => n.max(1),
+            Budget::Millis(_) => u64::MAX,
+        };
+        self.stats.iterations = self.run(state, seat, deadline, max_iterations);
         self.stats.nodes = self.nodes.len();
         self.stats.elapsed = started.elapsed();
-
-        let best = self
-            .root_children()
+        self.root_children()
             .into_iter()
-            .reduce(|best, c| if c.visits > best.visits { c } else { best });
-        match best {
-            Some(c) => Some(c.action),
-            None => {
-                let i = self.rng.random_range(0..self.root_legal.len());
-                Some(self.root_legal[i].clone())
-            }
-        }
+            .find(|c| &c.action == action)
+            .map(|c| c.mean)
+    }
+
+    /// Searches `state` within the budget from the point of view of `seat`, whether or not it is
+    /// to act (with hidden information from its determinizations only, as `choose`), and returns
+    /// `root_values`. A finished game gets its outcome's utilities.
+    pub fn estimate(&mut self, state: &G, seat: Seat) -> Vec<f64> {
+        let started = Instant::now();
+        let hidden = G::INFO.hidden_information;
+        self.stats = SearchStats::default();
+        self.root_legal.clear();
+        self.root_candidates = None;
+        self.pool.clear();
+        self.nodes.clear();
+        self.nodes.push(Node::new(None, CHANCE));
+        self.root_state = (!hidden).then(|| state.clone());
+        self.root_seats = state.seats().min(MAX_SEATS);
+        let deadline = self.config.budget.time().map(|t| started + t);
+        let max_iterations = match self.config.budget {
+            Budget::Iterations(n) => n.max(1),
+            Budget::Millis(_) => u64::MAX,
+        };
+        self.stats.iterations = self.run(state, seat, deadline, max_iterations);
+        self.stats.nodes = self.nodes.len();
+        self.stats.elapsed = started.elapsed();
+        self.root_values()
     }
 
     /// The children of `node` in tree order.
@@ -323,10 +487,19 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         block_iter.chain(list_iter)
     }
 
-    /// One select / expand / play out / back up pass.
-    fn iterate(&mut self, root: &G, seat: Seat) {
+    /// One select / expand / play out / back up pass; `iteration` counts from 0 in this search.
+    fn iterate(&mut self, root: &G, seat: Seat, iteration: u64) {
         let hidden = G::INFO.hidden_information;
-        let mut state = if hidden {
+        let share = self.evaluator.iterations_per_determinization() as u64;
+        let mut state = if hidden && share > 1 {
+            if iteration.is_multiple_of(share) && self.pool.len() < MAX_POOL {
+                let d = root.determinize(seat, &mut self.rng);
+                self.pool.push(d.clone());
+                d
+            } else {
+                self.pool[(iteration % self.pool.len() as u64) as usize].clone()
+            }
+        } else if hidden {
             root.determinize(seat, &mut self.rng)
         } else {
             self.root_state.clone().unwrap_or_else(|| root.clone())
@@ -372,6 +545,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             }
         }
         let rewards = self.playout(&mut state);
+        for (t, r) in self.root_totals.iter_mut().zip(rewards) {
+            *t += r;
+        }
         for &n in &self.path {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
@@ -406,7 +582,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     fn select_block(&mut self, node: u32, state: &G, s: Seat) -> (u32, bool) {
         let n = &self.nodes[node as usize];
         if n.block == 0 {
-            state.legal_actions(s, &mut self.legal);
+            self.node_actions(node, state, s);
             if self.legal.is_empty() || self.nodes.len() + self.legal.len() > self.config.max_nodes
             {
                 return (NONE, false);
@@ -491,7 +667,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// untried legal action when there is one, and otherwise picks by UCB1 over the available
     /// children with their availability counts (single-observer ISMCTS).
     fn select_list(&mut self, node: u32, state: &G, s: Seat) -> (u32, bool) {
-        state.legal_actions(s, &mut self.legal);
+        self.node_actions(node, state, s);
         if self.legal.is_empty() {
             return (NONE, false);
         }
@@ -515,7 +691,13 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
         let untried = self.seen.iter().filter(|s| !**s).count();
         if untried > 0 && self.nodes.len() < self.config.max_nodes {
-            let k = self.rng.random_range(0..untried);
+            // The evaluator's root list comes best first: tried in its order, so that a small
+            // budget still sees its first choices.
+            let k = if node == 0 && self.root_candidates.is_some() {
+                0
+            } else {
+                self.rng.random_range(0..untried)
+            };
             let i = (0..self.legal.len())
                 .filter(|&i| !self.seen[i])
                 .nth(k)
@@ -539,6 +721,29 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         (best.0, false)
     }
 
+    /// Writes into `self.legal` the actions the search considers for seat `s` at `node`: the
+    /// evaluator's short list (`Evaluator::candidates`; the one made once per search at the root),
+    /// or every legal action.
+    fn node_actions(&mut self, node: u32, state: &G, s: Seat) {
+        if node == 0
+            && let Some(list) = &self.root_candidates
+        {
+            self.legal.clear();
+            self.legal.extend(list.iter().cloned());
+            return;
+        }
+        if self.evaluator.has_candidates()
+            && self
+                .evaluator
+                .candidates(state, s, false, &mut self.rng, &mut self.legal)
+                .is_some()
+            && !self.legal.is_empty()
+        {
+            return;
+        }
+        state.legal_actions(s, &mut self.legal);
+    }
+
     fn push_list_child(&mut self, node: u32, action: G::Action, mover: u8) -> u32 {
         let child = self.nodes.len() as u32;
         let mut n = Node::new(Some(action), mover);
@@ -553,11 +758,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     fn playout(&mut self, state: &mut G) -> [f64; MAX_SEATS] {
         let seats = state.seats().min(MAX_SEATS);
         let mut rewards = [0.5; MAX_SEATS];
+        let policy = self.evaluator.has_playout_policy();
         for _ in 0..self.config.max_playout {
-            if !self
-                .driver
-                .random_step(state, &mut self.legal, &mut self.rng)
-            {
+            let stepped = if policy {
+                self.policy_step(state)
+            } else {
+                self.driver
+                    .random_step(state, &mut self.legal, &mut self.rng)
+            };
+            if !stepped {
                 if let (ToAct::Terminal, Some(outcome)) = (state.to_act(), state.outcome()) {
                     for (i, r) in rewards.iter_mut().enumerate().take(seats) {
                         *r = outcome.utility(Seat(i as u8));
@@ -569,6 +778,29 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
         self.evaluator.evaluate(state, &mut rewards[..seats]);
         rewards
+    }
+
+    /// One playout step with the evaluator's policy (`Evaluator::playout_action`), a random legal
+    /// action where it has none; the same contract as `Driver::random_step`.
+    fn policy_step(&mut self, state: &mut G) -> bool {
+        match self.driver.next(state, |_, seats| seats.lowest()) {
+            Next::Over => false,
+            Next::Chance => self.driver.draw(state, &mut self.rng).is_ok(),
+            Next::Seat(s) => {
+                let action = match self.evaluator.playout_action(state, s, &mut self.rng) {
+                    Some(a) => a,
+                    None => {
+                        state.legal_actions(s, &mut self.legal);
+                        if self.legal.is_empty() {
+                            return false;
+                        }
+                        let i = self.rng.random_range(0..self.legal.len());
+                        self.legal.swap_remove(i)
+                    }
+                };
+                self.driver.play(state, s, &action).is_ok()
+            }
+        }
     }
 
     /// Perfect information: looks in the previous tree for the node of `state` (the first decision

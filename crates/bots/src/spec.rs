@@ -1,6 +1,6 @@
 //! Bot names as written on the command line and offered in the lobby: `random`, `greedy`,
 //! `mcts:100` (100 ms per move), `mcts:i5000` (5000 iterations per move), and the named levels
-//! `beginner`, `club`, `expert`. The suffix `:plain` (`mcts:100:plain`) asks for a search that
+//! `beginner`, `casual`, `club`, `strong`, `expert` (the lobby's levels 1 to 5). The suffix `:plain` (`mcts:100:plain`) asks for a search that
 //! ignores the game's evaluation and plays every playout to the end, for comparisons.
 
 use std::fmt;
@@ -40,30 +40,43 @@ impl fmt::Display for Budget {
     }
 }
 
-/// The named strengths the lobby offers. Each maps to an MCTS budget (see `Level::budget`); the
-/// mapping is backed by the arena tables in crates/bots/README.md.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The five named strengths the lobby offers, weakest first; the lobby's level 1 to 5. Each game
+/// maps them to bot specs of its own (the registry's level tables, measured on ladders in
+/// docs/bots.md); `Level::default_spec` is the mapping for a game without a table.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Level {
-    /// A light search (500 iterations per move): beats random play, makes visible mistakes.
+    /// Level 1: makes visible mistakes, for learning the game.
     Beginner,
-    /// 100 ms of search per move.
+    /// Level 2.
+    Casual,
+    /// Level 3.
     Club,
-    /// One second of search per move.
+    /// Level 4.
+    Strong,
+    /// Level 5: the strongest level, also the analysis's judge.
     Expert,
 }
 
 impl Level {
     /// All levels, weakest first.
-    pub const ALL: [Level; 3] = [Level::Beginner, Level::Club, Level::Expert];
+    pub const ALL: [Level; 5] = [
+        Level::Beginner,
+        Level::Casual,
+        Level::Club,
+        Level::Strong,
+        Level::Expert,
+    ];
 
-    /// The search budget behind the level.
+    /// The level of the lobby's number 1 (beginner) to 5 (expert), or `None` outside 1 to 5.
     #[must_use]
-    pub fn budget(self) -> Budget {
-        match self {
-            Level::Beginner => Budget::Iterations(500),
-            Level::Club => Budget::Millis(100),
-            Level::Expert => Budget::Millis(1000),
-        }
+    pub fn from_number(n: u8) -> Option<Level> {
+        Level::ALL.get(usize::from(n).checked_sub(1)?).copied()
+    }
+
+    /// The lobby's number, 1 (beginner) to 5 (expert).
+    #[must_use]
+    pub fn number(self) -> u8 {
+        self as u8 + 1
     }
 
     /// The lowercase name (`"club"`).
@@ -71,14 +84,29 @@ impl Level {
     pub fn name(self) -> &'static str {
         match self {
             Level::Beginner => "beginner",
+            Level::Casual => "casual",
             Level::Club => "club",
+            Level::Strong => "strong",
             Level::Expert => "expert",
+        }
+    }
+
+    /// The bot of this level in a game without a level table of its own: random, greedy, then
+    /// MCTS with 100, 1000 and 10,000 iterations per decision.
+    #[must_use]
+    pub fn default_spec(self) -> BotSpec {
+        match self {
+            Level::Beginner => BotSpec::Random,
+            Level::Casual => BotSpec::Greedy,
+            Level::Club => BotSpec::Mcts(Budget::Iterations(100)),
+            Level::Strong => BotSpec::Mcts(Budget::Iterations(1000)),
+            Level::Expert => BotSpec::Mcts(Budget::Iterations(10_000)),
         }
     }
 }
 
 /// Which bot plays a seat. Written and read as text (`random`, `greedy`, `mcts:100`, `mcts:i5000`,
-/// `beginner`, `club`, `expert`), also in JSON.
+/// `beginner` .. `expert`), also in JSON.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BotSpec {
     /// Uniformly random among the legal actions.
@@ -92,18 +120,19 @@ pub enum BotSpec {
     /// The same search without the game's evaluation: every playout runs to the end of the game.
     /// Written `mcts:<budget>:plain`.
     PlainMcts(Budget),
-    /// A named level (an MCTS budget).
+    /// A named level: the game's bot for it (the registry's level tables).
     Level(Level),
 }
 
 impl BotSpec {
-    /// The search budget, for the bots that search.
+    /// The search budget, for the bots that search (a level's is its game's: see the
+    /// registry's level tables; `Level::default_spec` here).
     #[must_use]
     pub fn budget(self) -> Option<Budget> {
         match self {
             BotSpec::Random | BotSpec::Greedy => None,
             BotSpec::Mcts(b) | BotSpec::PlainMcts(b) => Some(b),
-            BotSpec::Level(l) => Some(l.budget()),
+            BotSpec::Level(l) => l.default_spec().budget(),
         }
     }
 }
@@ -111,8 +140,8 @@ impl BotSpec {
 /// A bot name that does not parse; the message names the offending text and the known forms.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 #[error(
-    "unknown bot `{0}` (known: random, greedy, beginner, club, expert, mcts:<ms>, \
-     mcts:i<iterations>, and either MCTS form with the suffix `:plain`)"
+    "unknown bot `{0}` (known: random, greedy, beginner, casual, club, strong, expert, \
+     mcts:<ms>, mcts:i<iterations>, and either MCTS form with the suffix `:plain`)"
 )]
 pub struct UnknownBot(pub String);
 
@@ -237,12 +266,18 @@ mod tests {
     }
 
     #[test]
-    fn levels_grow_in_budget() {
+    fn levels_are_numbered_one_to_five() {
+        for (i, level) in Level::ALL.into_iter().enumerate() {
+            assert_eq!(level.number(), i as u8 + 1);
+            assert_eq!(Level::from_number(i as u8 + 1), Some(level));
+            assert_eq!(level.name().parse(), Ok(BotSpec::Level(level)));
+        }
+        assert_eq!(Level::from_number(0), None);
+        assert_eq!(Level::from_number(6), None);
         assert_eq!(
             BotSpec::Level(Level::Club).budget(),
-            Some(Budget::Millis(100))
+            Some(Budget::Iterations(100))
         );
         assert_eq!(BotSpec::Random.budget(), None);
-        assert!(Level::Club.budget().time() < Level::Expert.budget().time());
     }
 }

@@ -720,3 +720,58 @@ fn bots_behind_the_factory_speak_canonical_text() {
     assert!((1..=2).contains(&take));
     assert_eq!(random.choose(&Nim::with_pile(2, 2), Seat(1)), None);
 }
+
+#[test]
+fn the_analysis_finds_the_losing_take_and_ends_on_the_outcome() {
+    use plateau_engine::{Record, RecordedAction, chance::Seed};
+    // Nim from 10: seat 1 takes 1 where taking 2 (leaving 8, a multiple of 4) wins; from then on
+    // seat 2 leaves multiples of 4 and takes the last stone.
+    let mut record = Record::new(
+        "nim",
+        serde_json::Value::Null,
+        vec!["a".into(), "b".into()],
+        &Seed::from_u64(1),
+    );
+    for (seat, take) in [(0u8, 1u8), (1, 1), (0, 1), (1, 3), (0, 1), (1, 3)] {
+        record.actions.push(RecordedAction {
+            by: Actor::Seat(Seat(seat)),
+            action: take.to_string(),
+            at_ms: None,
+        });
+    }
+    let options = crate::AnalysisOptions {
+        judge: Budget::Iterations(3000),
+        ..crate::AnalysisOptions::default()
+    };
+    let mut calls = Vec::new();
+    let a = crate::analyse::<Nim, _>(&record, &options, &crate::NoEvaluator, &mut |d, t| {
+        calls.push((d, t))
+    })
+    .unwrap();
+    assert_eq!(calls.first(), Some(&(0, 6)));
+    assert_eq!(calls.last(), Some(&(6, 6)));
+    assert_eq!(a.plies.len(), 6);
+    // The blunder is the first ply and the biggest loss, by seat 1; the judge takes 2.
+    let blunder = &a.plies[0];
+    let j = blunder.judgement.as_ref().unwrap();
+    assert!(j.loss > 0.3, "{j:?}");
+    assert_eq!(j.best, "2");
+    assert_eq!(
+        a.biggest_losses.first().map(|l| (l.index, l.seat)),
+        Some((1, 0))
+    );
+    // Seat 2's book replies lose nothing; seat 1's takes from 8 and 4 lose nothing more.
+    for p in &a.plies[1..] {
+        assert!(p.judgement.as_ref().unwrap().loss < 0.1, "{p:?}");
+    }
+    // Seat 2 took the last stone: the curve ends on the outcome.
+    assert_eq!(a.plies.last().unwrap().values, vec![0.0, 1.0]);
+    // A record of another game, or with an illegal take, is refused with its place.
+    let mut bad = record.clone();
+    bad.actions[2].action = "4".into();
+    let err =
+        crate::analyse::<Nim, _>(&bad, &options, &crate::NoEvaluator, &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().starts_with("action 3 (`4`)"), "{err}");
+    bad.game = "mad".into();
+    assert!(crate::analyse::<Nim, _>(&bad, &options, &crate::NoEvaluator, &mut |_, _| {}).is_err());
+}

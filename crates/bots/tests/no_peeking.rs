@@ -97,10 +97,58 @@ fn chakart_bots_see_only_their_observation() {
 
 #[test]
 fn naval_bots_see_only_their_observation() {
-    let (checked, differed) = check::<plateau_naval::Naval>(4, 1, 60, 20, false);
+    // The plain search, and the registry's search (heuristic playouts, candidates, shared
+    // determinizations) and greedy bot (the targeting odds).
+    let (checked, differed) = check::<plateau_naval::Naval>(4, 1, 60, 20, true);
     assert!(checked >= 5, "only {checked} decisions checked");
     assert!(
         differed >= 3,
         "only {differed} of {checked} checks had hidden differences"
+    );
+}
+
+/// The analysis judges a Bataille Navale decision from the seat's information only: on two states
+/// the seat cannot tell apart, the same judgement and the same values (docs/bots.md, "Analysis").
+#[test]
+fn naval_analysis_sees_only_the_seats_information() {
+    use plateau_bots::judge_decision;
+    use plateau_naval::Naval;
+    use plateau_registry::evaluators::NavalEvaluation;
+
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut state = Naval::new(&plateau_naval::Config::default(), 4).expect("default setup");
+    let (mut judged, mut differed, mut decision) = (0, 0, 0);
+    while let Some((actor, action)) = state.random_action(&mut rng) {
+        if let Actor::Seat(seat) = actor
+            && state.phase == plateau_naval::Phase::Battle
+        {
+            decision += 1;
+            if decision % 97 == 0 {
+                let other = state.determinize(seat, &mut rng);
+                assert_eq!(
+                    other.observe(Viewer::Seat(seat)),
+                    state.observe(Viewer::Seat(seat))
+                );
+                let judge = |s: &Naval| {
+                    judge_decision(
+                        s,
+                        seat,
+                        &action,
+                        Budget::Iterations(40),
+                        5,
+                        &NavalEvaluation,
+                    )
+                };
+                assert_eq!(judge(&state), judge(&other), "decision {decision}");
+                judged += 1;
+                differed += usize::from(other != state);
+            }
+        }
+        state.apply_legal(actor, &action);
+    }
+    assert!(judged >= 5, "only {judged} decisions judged");
+    assert!(
+        differed >= 3,
+        "only {differed} judged states had hidden differences"
     );
 }

@@ -16,6 +16,9 @@ use crate::common::{CliResult, emit, find_game, parse_config};
 /// measured in the opening and in the middle game.
 const PLIES: [usize; 4] = [0, 10, 30, 60];
 
+/// Positions skipped at most, one random action each, while looking for one the bot searches.
+const MAX_SKIPPED: usize = 2000;
+
 /// `plateau bench`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -33,6 +36,14 @@ pub struct Args {
     /// Seed of the playouts and of the searched positions.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Measure the plain search (`mcts:<ms>:plain`: no evaluation, no playout policy, every
+    /// playout to the end) instead of the game's registered search.
+    #[arg(long)]
+    plain: bool,
+    /// Random actions played before the first searched position (`--skip 300` starts Bataille
+    /// Navale's searches in the battle, past the layout and the placement).
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
 }
 
 /// Measures and prints playouts per second and MCTS iterations per second.
@@ -70,6 +81,7 @@ pub fn run(args: Args) -> CliResult {
     let per_position = (budget.as_millis() as u64 / PLIES.len() as u64).max(1);
     let (mut iterations, mut elapsed, mut nodes) = (0u64, Duration::ZERO, 0usize);
     for plies in PLIES {
+        let plies = plies + args.skip;
         while played < plies {
             match driver.step(&mut *state, &mut rng, &mut RandomText) {
                 Ok(Step::Over) => break,
@@ -77,27 +89,46 @@ pub fn run(args: Args) -> CliResult {
                 Err(e) => return Err(e.to_string()),
             }
         }
-        // Searches happen where a seat decides: draw chance outcomes until one does.
-        while state.to_act() == ToAct::Chance {
-            driver
-                .draw(&mut *state, &mut rng)
-                .map_err(|e| e.to_string())?;
-        }
-        let Next::Seat(seat) = driver.next(&*state, |_, seats| seats.iter().next()) else {
-            continue;
+        let budget = Budget::Millis(per_position);
+        let spec = if args.plain {
+            BotSpec::PlainMcts(budget)
+        } else {
+            BotSpec::Mcts(budget)
         };
-        let mut bot = factory.make(BotSpec::Mcts(Budget::Millis(per_position)), args.seed);
-        bot.act(&*state, seat).map_err(|e| e.to_string())?;
-        let stats = bot.stats();
-        iterations += stats.iterations;
-        elapsed += stats.elapsed;
-        nodes = nodes.max(stats.nodes);
+        // Searches happen where a seat decides and the bot has a choice to search (a bot may
+        // know the one sensible action, as Bataille Navale's `ready` in the placement): random
+        // actions are played until it searches.
+        for _ in 0..MAX_SKIPPED {
+            while state.to_act() == ToAct::Chance {
+                driver
+                    .draw(&mut *state, &mut rng)
+                    .map_err(|e| e.to_string())?;
+            }
+            let Next::Seat(seat) = driver.next(&*state, |_, seats| seats.iter().next()) else {
+                break;
+            };
+            let mut bot = factory.make(spec, args.seed);
+            bot.act(&*state, seat).map_err(|e| e.to_string())?;
+            let stats = bot.stats();
+            if stats.iterations > 0 {
+                iterations += stats.iterations;
+                elapsed += stats.elapsed;
+                nodes = nodes.max(stats.nodes);
+                break;
+            }
+            match driver.step(&mut *state, &mut rng, &mut RandomText) {
+                Ok(Step::Over) => break,
+                Ok(_) => played += 1,
+                Err(e) => return Err(e.to_string()),
+            }
+        }
     }
     if elapsed.is_zero() {
         text.push_str("mcts: no position to search\n");
     } else {
         text.push_str(&format!(
-            "mcts iterations: {:.0}/s ({iterations} iterations in {:.2} s, largest tree {nodes} nodes)\n",
+            "{}mcts iterations: {:.0}/s ({iterations} iterations in {:.2} s, largest tree {nodes} nodes)\n",
+            if args.plain { "plain " } else { "" },
             iterations as f64 / elapsed.as_secs_f64(),
             elapsed.as_secs_f64(),
         ));

@@ -4,6 +4,7 @@
 //! `bench`), write a module with `pub struct Args` (clap `Args`) and `pub fn run(args) -> CliResult`,
 //! then add one variant to `Command` and one arm to `main`.
 
+mod analyse;
 mod arena;
 mod bench;
 mod chart;
@@ -30,6 +31,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Post-game analysis: each seat's chance after every move, the moves that lost the most.
+    Analyse(analyse::Args),
     /// Bot tournament: win rates with 95% intervals and ratings.
     Arena(arena::Args),
     /// Single-thread random playouts and MCTS iterations per second.
@@ -51,6 +54,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Analyse(args) => analyse::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Legal(args) => legal::run(args),

@@ -3,6 +3,9 @@
 //! cut-off chosen for that game (crates/bots/README.md shows the measurements behind it).
 
 use plateau_bots::Evaluator;
+use plateau_engine::Seat;
+use plateau_naval::{Action, Naval, Order, Style};
+use rand::RngCore;
 
 /// The UCB1 exploration constant of searches whose playouts are cut off and scored by an
 /// evaluation (instead of 1.0): the evaluations' values sit closer to 0.5 than finished games'.
@@ -67,5 +70,82 @@ pub struct MoonLeapEvaluation;
 impl Evaluator<plateau_moonleap::MoonLeap> for MoonLeapEvaluation {
     fn evaluate(&self, state: &plateau_moonleap::MoonLeap, out: &mut [f64]) {
         state.evaluation(out);
+    }
+}
+
+/// Bataille Navale's heuristics (`plateau_naval::policy`, `odds`, `eval`): playouts of
+/// `NAVAL_CUTOFF` actions played by the cheap policy and scored by `Naval::evaluation`, the search
+/// choosing at its root among the thorough policy's candidates and inside its tree between the
+/// cheap policy's order and a pass, each determinization serving `NAVAL_SHARE` iterations; the greedy bot
+/// plays the myopic policy (`Style::Greedy`). All of it reads only the acting seat's information.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct NavalEvaluation;
+
+/// Actions a Bataille Navale playout plays before the evaluation scores it: one turn's orders.
+const NAVAL_CUTOFF: usize = 8;
+/// Iterations that share one determinization in a Bataille Navale search: drawing one (a
+/// backtracking search over three hidden fleets) costs some twenty iterations.
+const NAVAL_SHARE: usize = 16;
+/// Normal shots among the root candidates, besides the policy's choice, the pass and the best
+/// aim of each special.
+const NAVAL_SHOTS: usize = 5;
+
+impl Evaluator<Naval> for NavalEvaluation {
+    fn evaluate(&self, state: &Naval, out: &mut [f64]) {
+        out.copy_from_slice(&state.evaluation());
+    }
+
+    fn playout_cutoff(&self) -> Option<usize> {
+        Some(NAVAL_CUTOFF)
+    }
+
+    fn exploration(&self) -> Option<f64> {
+        Some(EVALUATED_EXPLORATION)
+    }
+
+    fn playout_action(&self, state: &Naval, seat: Seat, rng: &mut dyn RngCore) -> Option<Action> {
+        state.heuristic_action(seat, Style::Quick, rng)
+    }
+
+    fn has_playout_policy(&self) -> bool {
+        true
+    }
+
+    fn greedy_action(&self, state: &Naval, seat: Seat, rng: &mut dyn RngCore) -> Option<Action> {
+        state.heuristic_action(seat, Style::Greedy, rng)
+    }
+
+    fn candidates(
+        &self,
+        state: &Naval,
+        seat: Seat,
+        root: bool,
+        rng: &mut dyn RngCore,
+        out: &mut Vec<Action>,
+    ) -> Option<()> {
+        if root {
+            state.candidate_actions(seat, NAVAL_SHOTS, rng, out);
+        } else {
+            out.clear();
+            let action = state.heuristic_action(seat, Style::Quick, rng)?;
+            out.push(action);
+            if let Action::Order { ship, order } = action
+                && order != Order::Pass
+            {
+                out.push(Action::Order {
+                    ship,
+                    order: Order::Pass,
+                });
+            }
+        }
+        Some(())
+    }
+
+    fn has_candidates(&self) -> bool {
+        true
+    }
+
+    fn iterations_per_determinization(&self) -> usize {
+        NAVAL_SHARE
     }
 }

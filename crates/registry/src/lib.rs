@@ -2,10 +2,15 @@
 //! section 1). The command line and the match service look games up here by name, drive them as
 //! `DynGame`, and build each seat's bot once for a whole game (`new_bot`).
 
-mod evaluators;
+pub mod evaluators;
+mod levels;
 
-use plateau_bots::{BotFactory, BotSpec, DynBot};
-use plateau_engine::GameEntry;
+pub use levels::{LevelEntry, LevelError, Levels, bot_rating, level, levels};
+
+use plateau_bots::{
+    Analysis, AnalysisError, AnalysisOptions, BotFactory, BotSpec, Budget, DynBot, Level,
+};
+use plateau_engine::{GameEntry, Record};
 use thiserror::Error;
 
 /// Every game, in the order the lobby lists them.
@@ -38,12 +43,17 @@ pub fn find(name: &str) -> Result<&'static GameEntry, UnknownGame> {
 }
 
 /// The bots of every game, one line per game; a game crate that offers an evaluation registers
-/// `BotFactory::with_evaluator::<Game, Evaluation>()` instead.
+/// `BotFactory::with_evaluator::<Game, Evaluation>()` instead, and each game plays its level
+/// table (`levels`) for the named levels.
 pub static BOTS: &[BotFactory] = &[
-    BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>(),
-    BotFactory::with_evaluator::<plateau_moonleap::MoonLeap, evaluators::MoonLeapEvaluation>(),
-    BotFactory::of::<plateau_naval::Naval>(),
-    BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>(),
+    BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>()
+        .with_levels(&levels::MAD_SPECS),
+    BotFactory::with_evaluator::<plateau_moonleap::MoonLeap, evaluators::MoonLeapEvaluation>()
+        .with_levels(&levels::MOONLEAP_SPECS),
+    BotFactory::with_evaluator::<plateau_naval::Naval, evaluators::NavalEvaluation>()
+        .with_levels(&levels::NAVAL_SPECS),
+    BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>()
+        .with_levels(&levels::CHAKART_SPECS),
 ];
 
 /// A bot `spec` for game `game`, seeded with `seed`: build it once per seat and keep it for the
@@ -63,6 +73,44 @@ pub fn bot_factory(game: &str) -> Result<&'static BotFactory, UnknownGame> {
     BOTS.iter()
         .find(|f| f.game() == game)
         .ok_or_else(|| unknown(game))
+}
+
+/// The judge of the post-game analysis in `game`: the expert level's search budget (an iteration
+/// budget in every game, so analyses are reproducible).
+///
+/// # Errors
+/// `UnknownGame` for a game without levels.
+pub fn expert_judge(game: &str) -> Result<Budget, UnknownGame> {
+    let expert = levels(game)?[Level::Expert as usize].spec;
+    Ok(expert.budget().unwrap_or(Budget::Iterations(1000)))
+}
+
+/// Analyses `record` (its game found by name) with `options` (`plateau_bots::analysis`): every
+/// seat's value after every action, each decision judged from what its seat knew, the biggest
+/// losses; `progress(done, total)` hears after every judged decision. What the match service
+/// runs in the background for a finished match; `plateau analyse` in the terminal.
+///
+/// # Errors
+/// `AnalyseError::Game` for an unregistered game, `AnalyseError::Analysis` for a record that
+/// does not replay.
+pub fn analyse(
+    record: &Record,
+    options: &AnalysisOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Analysis, AnalyseError> {
+    let factory = bot_factory(&record.game)?;
+    Ok(factory.analyse(record, options, progress)?)
+}
+
+/// Why `analyse` gave no analysis.
+#[derive(Debug, Error)]
+pub enum AnalyseError {
+    /// The record's game is not registered.
+    #[error(transparent)]
+    Game(#[from] UnknownGame),
+    /// The record does not replay.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
 }
 
 /// The error for a name that is not registered, listing the names that are.

@@ -45,7 +45,8 @@ use stats::{GameResult, Tally, tally};
 pub struct Args {
     /// Game name (`mad`, `moonleap`, ...).
     game: String,
-    /// Bots, comma-separated: random, greedy, beginner, club, expert, mcts:<ms>, mcts:i<iterations>;
+    /// Bots, comma-separated: random, greedy, beginner, casual, club, strong, expert, mcts:<ms>,
+    /// mcts:i<iterations>;
     /// an MCTS form ending in `:plain` searches without the game's evaluation.
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<BotSpec>,

@@ -114,7 +114,7 @@ impl Ability {
 
     /// Area shape (rows, cols) and the aim's offset inside it (row, col), for `vertical` (section
     /// 6.5 and the sizes of section 9). Only the bombing line has an orientation.
-    const fn geometry(self, vertical: bool) -> (u8, u8, u8, u8) {
+    pub(crate) const fn geometry(self, vertical: bool) -> (u8, u8, u8, u8) {
         match self {
             Ability::Satellite | Ability::Sonar | Ability::Rockets => (5, 5, 2, 2),
             Ability::Missile => (4, 4, 1, 1),

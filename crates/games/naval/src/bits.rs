@@ -134,6 +134,14 @@ const FULL_WORD: u64 = ROW_MASK | ROW_MASK << 16 | ROW_MASK << 32 | ROW_MASK << 
 impl Bits {
     /// No cell.
     pub const EMPTY: Bits = Bits([0; 4]);
+    /// The cells whose row and column add up to an even number (every ship of two or more cells
+    /// covers one): columns 0, 2, .. 12 of even rows, 1, 3, .. 13 of odd rows.
+    pub const CHECKER: Bits = Bits([
+        0x2AAA_1555_2AAA_1555,
+        0x2AAA_1555_2AAA_1555,
+        0x2AAA_1555_2AAA_1555,
+        0x0000_0000_2AAA_1555,
+    ]);
     /// Every cell of the board.
     pub const FULL: Bits = Bits([FULL_WORD, FULL_WORD, FULL_WORD, FULL_WORD & 0xFFFF_FFFF]);
 

@@ -39,6 +39,20 @@ const ATTEMPTS: usize = 4;
 /// Search nodes allowed to each attempt but the last.
 const BUDGET: usize = 2000;
 
+/// One board as a viewer knows it (`Naval::belief`).
+pub(crate) struct Belief {
+    /// Cells of the pieces the viewer knows exactly (sunk, revealed, found by its satellite).
+    pub fixed: Bits,
+    /// The other pieces, in piece order.
+    pub hidden: Vec<Piece>,
+    /// Allowed footprints of each hidden piece: (top-left cell, vertical, cells).
+    pub candidates: Vec<Vec<(Cell, bool, Bits)>>,
+    /// Cells known to hold a ship (not a buoy) among the hidden pieces.
+    pub ship_hits: Bits,
+    /// Cells known to hold the submarine.
+    pub sub_hits: Bits,
+}
+
 /// Cells a hidden piece must cover, and by which kind of piece.
 struct Need {
     /// Any piece (hits).
@@ -138,6 +152,21 @@ impl Naval {
             }
         }
         g
+    }
+
+    /// What `viewer` knows of board `t` for the targeting odds (`odds` module): the cells of the
+    /// pieces it knows exactly, the hidden pieces with their allowed footprints, and the hit
+    /// cells that only a ship may explain. The same model as the sampler's, so it reads only what
+    /// the viewer may know (section 13).
+    pub(crate) fn belief(&self, viewer: Seat, t: Seat) -> Belief {
+        let (fixed, search) = self.model(viewer, t);
+        Belief {
+            fixed,
+            hidden: search.hidden,
+            candidates: search.candidates,
+            ship_hits: search.need.ship | search.need.sub,
+            sub_hits: search.need.sub,
+        }
     }
 
     /// Lays out the hidden pieces of board `t` again for `viewer` (see the module documentation)

@@ -22,6 +22,8 @@
 //!   serialized state, read back checked.
 //! - `observe`: views (13) and the terminal drawing; `determinize`: sampling for bots; `random`:
 //!   fast random actions.
+//! - For bots, changing no rule: `odds` (where a seat should aim, from its information only),
+//!   `policy` (a heuristic player built on them) and `eval` (a value of a running game).
 
 pub mod ability;
 pub mod action;
@@ -30,9 +32,12 @@ pub mod board;
 pub mod config;
 mod determinize;
 mod energy;
+mod eval;
 pub mod observe;
+pub mod odds;
 pub mod orders;
 pub mod piece;
+pub mod policy;
 mod position;
 pub mod random;
 mod resolve;
@@ -49,7 +54,9 @@ pub use action::{Action, Order};
 pub use bits::Cell;
 pub use config::Config;
 pub use observe::Observation;
+pub use odds::Odds;
 pub use piece::{Piece, Ship};
+pub use policy::Style;
 pub use position::FORMAT as POSITION_FORMAT;
 pub use state::{Naval, Phase};
 

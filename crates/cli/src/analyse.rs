@@ -1,0 +1,196 @@
+//! `plateau analyse <record.json>`: the post-game analysis of a recorded game (the library is
+//! `plateau_bots::analysis`, reached through `plateau_registry::analyse`). The judge is the game's
+//! expert level unless `--iterations` says otherwise; a progress bar counts the judged decisions
+//! on stderr. The terminal table has one line per seat decision: each seat's chance after it, the
+//! loss against the judge's choice, `?` on a loss of at least `--threshold` and `??` on the
+//! biggest. `--json` prints the analysis in its documented shape (docs/bots.md, "Analysis")
+//! instead; `--out` writes that JSON to a file as well.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use plateau_bots::{Analysis, AnalysisOptions, Budget};
+use plateau_engine::Record;
+
+use crate::common::{CliResult, emit, find_game};
+
+/// Arguments of `plateau analyse`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The record, a JSON file written by `plateau play --record` or the match service.
+    file: PathBuf,
+    /// Search iterations per judged decision (default: the game's expert level).
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Seed of the judge's searches.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// How many of the biggest losses to mark `??`.
+    #[arg(long, default_value_t = 5)]
+    biggest: usize,
+    /// Least loss (in chance, 0 to 1) marked `?`.
+    #[arg(long, default_value_t = 0.05)]
+    threshold: f64,
+    /// Print the analysis as JSON instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Analyses and prints.
+pub fn run(args: Args) -> CliResult {
+    let path = args.file.display();
+    let text =
+        std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let record: Record =
+        serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))?;
+    find_game(&record.game)?;
+    if !(0.0..=1.0).contains(&args.threshold) {
+        return Err(format!(
+            "--threshold must be 0 to 1, not {}",
+            args.threshold
+        ));
+    }
+    let judge = match args.iterations {
+        Some(0) => return Err("--iterations must be at least 1".into()),
+        Some(n) => Budget::Iterations(n),
+        None => plateau_registry::expert_judge(&record.game).map_err(|e| e.to_string())?,
+    };
+    let options = AnalysisOptions {
+        judge,
+        seed: args.seed,
+        biggest: args.biggest,
+        threshold: args.threshold,
+    };
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} decisions  {elapsed_precise}  eta {eta}",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    let analysis = plateau_registry::analyse(&record, &options, &mut |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })
+    .map_err(|e| format!("{path} cannot be analysed: {e}"))?;
+    bar.finish_and_clear();
+
+    let json = serde_json::to_string_pretty(&analysis).map_err(|e| e.to_string())?;
+    if let Some(out) = &args.out {
+        std::fs::write(out, format!("{json}\n"))
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
+    if args.json {
+        emit(&format!("{json}\n"))
+    } else {
+        emit(&table(&analysis, &record, args.threshold))
+    }
+}
+
+/// The terminal table (module documentation).
+fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {} seats ({}), judged by mcts:{} per decision",
+        a.game,
+        a.seats,
+        record.seats.join(", "),
+        a.judge
+    );
+    let mut head = format!("{:>6}  {:>4}  {:<28}", "ply", "seat", "action");
+    for s in 1..=a.seats {
+        let _ = write!(head, "  {:>6}", format!("p{s}"));
+    }
+    let _ = writeln!(out, "{head}  {:>7}  best", "loss");
+    let start: Vec<String> = a
+        .start
+        .iter()
+        .map(|v| format!("{:>5.1}%", 100.0 * v))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{:>6}  {:>4}  {:<28}  {}",
+        0,
+        "",
+        "(start)",
+        start.join("  ")
+    );
+    for p in &a.plies {
+        let (Some(seat), Some(j)) = (p.seat, &p.judgement) else {
+            continue;
+        };
+        let values: Vec<String> = p
+            .values
+            .iter()
+            .map(|v| format!("{:>5.1}%", 100.0 * v))
+            .collect();
+        let mark = if a.biggest_losses.iter().any(|l| l.index == p.index) {
+            "??"
+        } else if j.loss >= threshold {
+            "?"
+        } else {
+            ""
+        };
+        let best = if j.best == p.action {
+            ""
+        } else {
+            j.best.as_str()
+        };
+        let _ = writeln!(
+            out,
+            "{:>6}  {:>4}  {:<28}  {}  {:>5.1}{:<2} {best}",
+            p.index,
+            seat + 1,
+            p.action,
+            values.join("  "),
+            100.0 * j.loss,
+            mark,
+        );
+    }
+    if let Some(last) = a.plies.last() {
+        let values: Vec<String> = last
+            .values
+            .iter()
+            .map(|v| format!("{:>5.1}%", 100.0 * v))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:>6}  {:>4}  {:<28}  {}",
+            "end",
+            "",
+            "",
+            values.join("  ")
+        );
+    }
+    let _ = writeln!(out, "biggest losses:");
+    if a.biggest_losses.is_empty() {
+        let _ = writeln!(out, "  none");
+    }
+    for l in &a.biggest_losses {
+        let action = a
+            .plies
+            .iter()
+            .find(|p| p.index == l.index)
+            .map_or("", |p| p.action.as_str());
+        let _ = writeln!(
+            out,
+            "  ply {} seat {}: {action} lost {:.1} points of chance",
+            l.index,
+            l.seat + 1,
+            100.0 * l.loss
+        );
+    }
+    out
+}

@@ -1,0 +1,531 @@
+//! A heuristic player for bots (the rules are in rules/naval.md; nothing here changes them): which
+//! order to give the ship whose turn it is, from the targeting odds (`odds`) of the acting seat.
+//!
+//! Every option is valued in expected enemy ship cells hit, weighed per target board so that
+//! damaged fleets (closer to elimination, section 12) are finished first:
+//! - a normal shot at the likeliest legal cell (section 6);
+//! - each affordable special at its best aim: the odds summed over its area (half for the rockets,
+//!   the submarine's odds for the charges, the lane walked cell by cell for the torpedo), the shield
+//!   over a damaged ship of one's own, the EMP on the strongest fleet (section 9);
+//! - a pass, worth the +75 energy (section 8 E1) to the ships that save for their specials.
+//!
+//! A special is used when it returns enough per unit of energy (`EFFICIENCY`), or when the meter is
+//! full and it beats a normal shot; ships that save pass rather than shoot where nothing is hot.
+//! Cells aimed at by the seat's earlier orders this turn count for nothing (section 5.5, 5.8).
+//!
+//! The policy reads the state only through the acting seat's information (its odds, its own board,
+//! public markers), so it may be given the true state or a determinization with the same result.
+
+use plateau_engine::{Actor, Game, Seat, ToAct};
+use rand::Rng;
+
+use crate::ability::{Ability, Dir};
+use crate::action::{Action, Order};
+use crate::bits::{Bits, Cell, SIDE};
+use crate::odds::Odds;
+use crate::piece::Ship;
+use crate::state::{Naval, Phase};
+
+/// Which odds the policy aims with, and how it spends energy.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Style {
+    /// The full odds (`Naval::odds`), energy saved for efficient specials: the search's first
+    /// choices.
+    Thorough,
+    /// The full odds, each order for its immediate value alone: a special whenever it is
+    /// affordable and beats the best normal shot, never a pass to save energy (the greedy bot).
+    Greedy,
+    /// The cheap odds (`Naval::quick_odds`), energy saved as `Thorough`: playouts.
+    Quick,
+}
+
+/// Least expected cells hit per point of energy for a special to be worth its cost: the heavy
+/// artillery (450) needs about 2 cells, the bombing (400) 1.8.
+const EFFICIENCY: f32 = 0.0045;
+/// Least value of a normal shot for a ship that saves for its special to shoot rather than pass:
+/// a cell beside a hit, not a hunting cell.
+const HOT: f32 = 0.4;
+/// Value of a shield over a damaged ship (about five shots at it absorbed over the next turns).
+const SHIELD_VALUE: f32 = 2.0;
+/// Value of an EMP per ship of the target still afloat (two turns of its orders lost).
+const EMP_PER_SHIP: f32 = 0.8;
+/// What revealing the frigate to everyone costs the missile (section 9 rule 6).
+const MISSILE_REVEAL: f32 = 0.7;
+/// Chance that an unexplained hit is a ship cell rather than a buoy, for the torpedo's trigger.
+const HIT_IS_SHIP: f32 = 0.85;
+
+/// One option and its value.
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    order: Order,
+    value: f32,
+}
+
+fn better(a: Option<Scored>, b: Scored) -> Option<Scored> {
+    match a {
+        Some(a) if a.value >= b.value => Some(a),
+        _ => Some(b),
+    }
+}
+
+/// The odds of one opponent's board with what the acting seat may not aim at cleared, and their
+/// summed-area table for rectangle sums in constant time.
+struct Target {
+    seat: Seat,
+    odds: Odds,
+    /// Weight of a cell hit on this board (damaged fleets first).
+    weight: f32,
+    /// `sums[r][c]`: the odds summed over rows `< r` and columns `< c`.
+    sums: [[f32; SIDE as usize + 1]; SIDE as usize + 1],
+}
+
+impl Target {
+    fn new(seat: Seat, mut odds: Odds, weight: f32, closed: Bits) -> Target {
+        odds.clear(closed);
+        let mut sums = [[0f32; SIDE as usize + 1]; SIDE as usize + 1];
+        for r in 0..SIDE as usize {
+            for c in 0..SIDE as usize {
+                sums[r + 1][c + 1] =
+                    odds.ship[r * SIDE as usize + c] + sums[r][c + 1] + sums[r + 1][c] - sums[r][c];
+            }
+        }
+        Target {
+            seat,
+            odds,
+            weight,
+            sums,
+        }
+    }
+
+    /// The odds summed over the area of `ability` aimed at the normalised `aim`.
+    fn area_sum(&self, ability: Ability, aim: Cell, vertical: bool) -> f32 {
+        let (h, w, oh, ow) = ability.geometry(vertical);
+        let (r0, c0) = (usize::from(aim.row() - oh), usize::from(aim.col() - ow));
+        let (r1, c1) = (r0 + usize::from(h), c0 + usize::from(w));
+        self.sums[r1][c1] - self.sums[r0][c1] - self.sums[r1][c0] + self.sums[r0][c0]
+    }
+}
+
+impl Naval {
+    /// The heuristic's action for `seat` (module documentation): `ready` in the placement (the
+    /// random layout is kept), the order of the ship whose turn it is in the battle, `None` when
+    /// `seat` does not act now.
+    pub fn heuristic_action<R: Rng + ?Sized>(
+        &self,
+        seat: Seat,
+        style: Style,
+        rng: &mut R,
+    ) -> Option<Action> {
+        if !self.to_act().allows(Actor::Seat(seat)) {
+            return None;
+        }
+        match self.phase {
+            Phase::Placement => Some(Action::Ready),
+            Phase::Battle => {
+                let ship = self.turn.next?;
+                let mut order = self.plan(seat, ship, style, rng, None);
+                if self.check_order(seat, ship, &order).is_err() {
+                    // Every option is taken from the legal families; a refusal here is a defect
+                    // of this module, and the pass is always legal.
+                    debug_assert!(false, "the heuristic chose an illegal order {order:?}");
+                    order = Order::Pass;
+                }
+                Some(Action::Order { ship, order })
+            }
+            _ => None,
+        }
+    }
+
+    /// A short list of sensible actions for `seat` for a search to choose among: the thorough
+    /// heuristic's choice first, the pass, the best normal shots and the best aim of each
+    /// affordable special. Empty when `seat` does not act now; `ready` alone in the placement.
+    /// `rng` only breaks ties between equal values.
+    pub fn candidate_actions<R: Rng + ?Sized>(
+        &self,
+        seat: Seat,
+        shots: usize,
+        rng: &mut R,
+        out: &mut Vec<Action>,
+    ) {
+        out.clear();
+        if self.to_act() == ToAct::Terminal || !self.to_act().allows(Actor::Seat(seat)) {
+            return;
+        }
+        match self.phase {
+            Phase::Placement => out.push(Action::Ready),
+            Phase::Battle => {
+                let Some(ship) = self.turn.next else { return };
+                let mut options = Vec::new();
+                let first = self.plan(seat, ship, Style::Thorough, rng, Some(&mut options));
+                let mut push = |order: Order| {
+                    let a = Action::Order { ship, order };
+                    if !out.contains(&a) && self.check_order(seat, ship, &order).is_ok() {
+                        out.push(a);
+                    }
+                };
+                push(first);
+                push(Order::Pass);
+                let mut fires: Vec<&Scored> = options
+                    .iter()
+                    .filter(|s| matches!(s.order, Order::Fire { .. }))
+                    .collect();
+                fires.sort_by(|a, b| b.value.total_cmp(&a.value));
+                for s in fires.into_iter().take(shots) {
+                    push(s.order);
+                }
+                for s in options.iter().filter(|s| s.order.ability().is_some()) {
+                    push(s.order);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The order for `ship` of `seat` (module documentation). With `options`, also writes the
+    /// best normal shot of each board and the best aim of each affordable special.
+    fn plan<R: Rng + ?Sized>(
+        &self,
+        seat: Seat,
+        ship: Ship,
+        style: Style,
+        rng: &mut R,
+        mut options: Option<&mut Vec<Scored>>,
+    ) -> Order {
+        let targets = self.targets(seat, style);
+        let energy = self.board(seat).energy[ship.index()];
+        // Ties between equal cells are broken by a cheap hash of the cell under one random key.
+        let key = rng.random::<u64>() | 1;
+        let jitter = |c: Cell| {
+            let h = (c.index() as u64 + 1).wrapping_mul(key).rotate_left(29);
+            (h >> 40) as f32 * (1e-3 / (1u64 << 24) as f32)
+        };
+
+        // The best normal shot, board by board.
+        let mut fire: Option<Scored> = None;
+        for t in &targets {
+            let mut best: Option<Scored> = None;
+            let mut cells = self.fire_targets(seat, t.seat);
+            // The quick map's cells come in tiers of equal value: only the best tier is read.
+            if let Some(tier) = t
+                .odds
+                .tiers
+                .iter()
+                .map(|&b| b & cells)
+                .find(|b| !b.is_empty())
+            {
+                cells = tier;
+            }
+            for c in cells.iter() {
+                let value = t.weight * t.odds.at(c) + jitter(c);
+                best = better(
+                    best,
+                    Scored {
+                        order: Order::Fire {
+                            target: t.seat,
+                            cell: c,
+                        },
+                        value,
+                    },
+                );
+            }
+            if let Some(b) = best {
+                fire = better(fire, b);
+                if let Some(o) = options.as_deref_mut() {
+                    o.push(b);
+                }
+            }
+        }
+
+        // The best special the ship can pay for.
+        let mut special: Option<(Scored, f32)> = None;
+        for ability in Ability::of_ship(ship) {
+            let cost = self.config.costs.of(ability);
+            if energy < cost {
+                continue;
+            }
+            let Some(best) = self.best_special(seat, ability, &targets, style, &jitter) else {
+                continue;
+            };
+            if let Some(o) = options.as_deref_mut() {
+                o.push(best);
+            }
+            let per_energy = best.value / f32::from(cost.max(1));
+            if special.is_none_or(|(s, _)| best.value > s.value) {
+                special = Some((best, per_energy));
+            }
+        }
+
+        let full = energy + self.config.gains.pass > crate::energy::MAX_ENERGY;
+        let fire_value = fire.map_or(0.0, |f| f.value);
+        if style == Style::Greedy {
+            return match (special, fire) {
+                (Some((s, _)), _) if s.value > fire_value => s.order,
+                (_, Some(f)) => f.order,
+                _ => Order::Pass,
+            };
+        }
+        if let Some((s, per_energy)) = special
+            && s.value > fire_value
+            && (per_energy >= EFFICIENCY || full)
+        {
+            return s.order;
+        }
+        let saves = match ship {
+            Ship::Carrier | Ship::Cruiser | Ship::Frigate | Ship::Submarine => true,
+            Ship::Corvette => self.needs_shield(seat),
+            Ship::Battleship => false,
+        };
+        match fire {
+            Some(f) if !saves || full || f.value >= HOT => f.order,
+            _ => Order::Pass,
+        }
+    }
+
+    /// The opponents' boards as `seat` sees them, with the cells it may not aim at cleared
+    /// (resolved, blocked for it, aimed at by its earlier orders this turn).
+    fn targets(&self, seat: Seat, style: Style) -> Vec<Target> {
+        let mut planned = [Bits::EMPTY; 4];
+        if self.current == seat {
+            for k in Ship::ALL.into_iter().filter(|&k| self.turn.has_order(k)) {
+                match self.turn.order(k) {
+                    Order::Fire { target, cell } => planned[target.index()].set(cell),
+                    Order::Special {
+                        ability,
+                        target,
+                        cell,
+                        vertical,
+                    } if ability.is_area() => {
+                        planned[target.index()] |= ability.area(cell, vertical);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.opponents(seat)
+            .map(|t| {
+                let odds = match style {
+                    Style::Thorough | Style::Greedy => self.odds(seat, t),
+                    Style::Quick => self.quick_odds(seat, t),
+                };
+                let b = self.board(t);
+                let damage = b.hit.count() as f32 / 32.0;
+                let closed = self.blocked_for(seat, t) | planned[t.index()];
+                Target::new(t, odds, 1.0 + damage, closed)
+            })
+            .collect()
+    }
+
+    /// Whether a ship of `seat` other than the corvette is damaged, afloat, and without a shield.
+    fn needs_shield(&self, seat: Seat) -> bool {
+        let b = self.board(seat);
+        !b.shield.active
+            && Ship::ALL
+                .into_iter()
+                .any(|k| k != Ship::Corvette && !b.is_sunk(k) && b.mask(k.piece()).meets(b.hit))
+    }
+
+    /// The best use of `ability` for `seat`, or `None` when it has no use worth valuing (the
+    /// detections, a shield with nothing to protect).
+    fn best_special(
+        &self,
+        seat: Seat,
+        ability: Ability,
+        targets: &[Target],
+        style: Style,
+        jitter: &dyn Fn(Cell) -> f32,
+    ) -> Option<Scored> {
+        let mut best: Option<Scored> = None;
+        match ability {
+            Ability::Satellite | Ability::Sonar | Ability::Radar => {}
+            Ability::Shield => {
+                if !self.needs_shield(seat) {
+                    return None;
+                }
+                let b = self.board(seat);
+                let unhit = Ship::ALL
+                    .into_iter()
+                    .filter(|&k| k != Ship::Corvette && !b.is_sunk(k))
+                    .fold(Bits::EMPTY, |a, k| a | b.mask(k.piece()))
+                    & !b.hit;
+                for c in self.shield_centres(seat).iter() {
+                    let covered = (Ability::Shield.area(c, false) & unhit).count() as f32;
+                    let value = SHIELD_VALUE * (covered / 5.0).min(1.0);
+                    best = better(
+                        best,
+                        Scored {
+                            order: Order::Special {
+                                ability,
+                                target: seat,
+                                cell: c,
+                                vertical: false,
+                            },
+                            value,
+                        },
+                    );
+                }
+            }
+            Ability::Emp => {
+                for t in targets {
+                    let b = self.board(t.seat);
+                    if b.emp_left > 0 || b.immune {
+                        continue;
+                    }
+                    let afloat = Ship::ALL.iter().filter(|&&k| !b.is_sunk(k)).count() as f32;
+                    let unhit = (b.ships() & !b.hit).count() as f32 / 100.0;
+                    best = better(
+                        best,
+                        Scored {
+                            order: Order::Emp { target: t.seat },
+                            value: EMP_PER_SHIP * afloat + unhit,
+                        },
+                    );
+                }
+            }
+            Ability::Torpedo => {
+                for t in targets {
+                    for dir in self.torpedo_dirs(seat, t.seat) {
+                        for lane in 0..SIDE {
+                            let value = t.weight * self.torpedo_value(t, dir, lane);
+                            best = better(
+                                best,
+                                Scored {
+                                    order: Order::Torpedo {
+                                        target: t.seat,
+                                        dir,
+                                        lane,
+                                    },
+                                    value,
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+            Ability::Charges => {
+                if style == Style::Quick {
+                    return None;
+                }
+                for t in targets {
+                    for aim in ability.aims(false).iter() {
+                        let value = t.weight * t.odds.sub_sum(ability.area(aim, false));
+                        best = better(best, area_order(ability, t.seat, aim, false, value));
+                    }
+                }
+            }
+            _ => {
+                let vertical: &[bool] = if ability.has_orientation() {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                let (scale, cost) = match ability {
+                    Ability::Rockets => (0.5, 0.0),
+                    Ability::Missile => (1.0, MISSILE_REVEAL),
+                    _ => (1.0, 0.0),
+                };
+                for t in targets {
+                    for &v in vertical {
+                        // The quick style tries only the aims on the hits nobody explained.
+                        let aims = match style {
+                            Style::Thorough | Style::Greedy => ability.aims(v),
+                            Style::Quick => {
+                                t.odds.open_hits.iter().fold(Bits::EMPTY, |a, c| {
+                                    a | Bits::cell(ability.normalise(c, v))
+                                })
+                            }
+                        };
+                        for aim in aims.iter() {
+                            let value =
+                                t.weight * scale * t.area_sum(ability, aim, v) - cost + jitter(aim);
+                            best = better(best, area_order(ability, t.seat, aim, v, value));
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Expected cells hit by a torpedo along `lane` moving `dir` on `t`'s board: the lane is
+    /// walked in travel order, each cell triggering with the chance that it holds a ship still
+    /// afloat, and a trigger shoots the odds of its 3x3 (shields ignored, section 9).
+    fn torpedo_value(&self, t: &Target, dir: Dir, lane: u8) -> f32 {
+        let b = self.board(t.seat);
+        let resolved = b.resolved();
+        let mut not_yet = 1f32;
+        let mut value = 0f32;
+        for c in dir.lane(lane) {
+            let live = if t.odds.open_hits.has(c) {
+                HIT_IS_SHIP
+            } else if resolved.has(c) {
+                0.0
+            } else {
+                t.odds.at(c)
+            };
+            if live > 0.0 {
+                let aim = Ability::Torpedo.normalise(c, false);
+                value += not_yet * live * t.area_sum(Ability::Torpedo, aim, false);
+                not_yet *= 1.0 - live;
+                if not_yet < 0.02 {
+                    break;
+                }
+            }
+        }
+        value
+    }
+}
+
+fn area_order(ability: Ability, target: Seat, aim: Cell, vertical: bool, value: f32) -> Scored {
+    Scored {
+        order: Order::Special {
+            ability,
+            target,
+            cell: aim,
+            vertical,
+        },
+        value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use plateau_engine::{Game, Viewer};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// Along seeded random games, the heuristic's action and every candidate are legal, and both
+    /// are the same on a state the seat cannot tell from the true one.
+    #[test]
+    fn the_heuristic_plays_legal_orders_from_its_information() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut g = Naval::new(&crate::Config::default(), 4).unwrap();
+        let (mut checked, mut legal, mut candidates) = (0, Vec::new(), Vec::new());
+        while let Some((actor, a)) = g.random_action(&mut rng) {
+            if let (Actor::Seat(s), Phase::Battle) = (actor, g.phase)
+                && checked < 200
+            {
+                let other = g.determinize(s, &mut rng);
+                assert_eq!(other.observe(Viewer::Seat(s)), g.observe(Viewer::Seat(s)));
+                g.legal_actions(s, &mut legal);
+                for style in [Style::Thorough, Style::Greedy, Style::Quick] {
+                    let mine = g.heuristic_action(s, style, &mut ChaCha8Rng::seed_from_u64(1));
+                    let theirs =
+                        other.heuristic_action(s, style, &mut ChaCha8Rng::seed_from_u64(1));
+                    assert_eq!(mine, theirs, "{style:?} read hidden state");
+                    assert!(legal.contains(&mine.unwrap()), "{mine:?} is not legal");
+                }
+                g.candidate_actions(s, 4, &mut ChaCha8Rng::seed_from_u64(2), &mut candidates);
+                let mut again = Vec::new();
+                other.candidate_actions(s, 4, &mut ChaCha8Rng::seed_from_u64(2), &mut again);
+                assert_eq!(candidates, again);
+                assert!(candidates.iter().all(|a| legal.contains(a)));
+                assert!(candidates.len() >= 2);
+                checked += 1;
+            }
+            g.apply_legal(actor, &a);
+        }
+        assert!(checked >= 100, "{checked} decisions checked");
+    }
+}

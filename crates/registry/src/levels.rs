@@ -1,0 +1,180 @@
+//! The lobby's five levels per game (beginner, casual, club, strong, expert: numbers 1 to 5): the
+//! bot that plays each, the time it takes per decision, and its rating on the game's ladder. The
+//! ladders, their commands and intervals are in docs/bots.md; the figures here are copied from there.
+
+use plateau_bots::{BotSpec, Budget, Level};
+use thiserror::Error;
+
+use crate::{UnknownGame, unknown};
+
+/// One level of one game.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct LevelEntry {
+    /// The level.
+    pub level: Level,
+    /// The bot that plays it.
+    pub spec: BotSpec,
+    /// Mean wall-clock milliseconds per decision on the 2-core test machine under load
+    /// (docs/bots.md), a guide for clocks: a match runner still caps each decision
+    /// (`DynBot::act_within`).
+    pub think_ms: f64,
+    /// The level's rating on its game's ladder, in shown points of the service's Weng-Lin ratings
+    /// (60 points per unit of mu, so a newcomer's 25 is 1500), with `club` at 1500: the bot's
+    /// starting rating.
+    pub rating: f64,
+}
+
+/// A game's five levels, weakest first.
+pub type Levels = [LevelEntry; 5];
+
+const fn entry(level: Level, spec: BotSpec, think_ms: f64, rating: f64) -> LevelEntry {
+    LevelEntry {
+        level,
+        spec,
+        think_ms,
+        rating,
+    }
+}
+
+const fn iterations(n: u64) -> BotSpec {
+    BotSpec::Mcts(Budget::Iterations(n))
+}
+
+/// MAD (docs/bots.md, "MAD" ladder: 80%, 77%, 85%, 80% between neighbours).
+static MAD: Levels = [
+    entry(Level::Beginner, iterations(30), 0.3, 581.0),
+    entry(Level::Casual, iterations(100), 0.9, 1072.0),
+    entry(Level::Club, iterations(300), 2.6, 1500.0),
+    entry(Level::Strong, iterations(1000), 8.6, 2114.0),
+    entry(Level::Expert, iterations(3000), 26.0, 2605.0),
+];
+
+/// Moon Leap, two seats (docs/bots.md, "Moon Leap" ladder: 79%, 59.5%, 79%, 64%).
+static MOONLEAP: Levels = [
+    entry(Level::Beginner, BotSpec::Random, 0.0, 895.0),
+    entry(Level::Casual, BotSpec::Greedy, 0.1, 1364.0),
+    entry(Level::Club, iterations(100), 3.8, 1500.0),
+    entry(Level::Strong, iterations(1000), 38.0, 1969.0),
+    entry(Level::Expert, iterations(5000), 189.0, 2173.0),
+];
+
+/// Chakart (docs/bots.md, "Chakart" ladder: 88%, 64%, 79%, 78%).
+static CHAKART: Levels = [
+    entry(Level::Beginner, iterations(30), 1.4, 591.0),
+    entry(Level::Casual, iterations(100), 4.6, 1296.0),
+    entry(Level::Club, iterations(300), 14.0, 1500.0),
+    entry(Level::Strong, iterations(1000), 46.0, 1969.0),
+    entry(Level::Expert, iterations(3000), 138.0, 2417.0),
+];
+
+/// Bataille Navale, four seats (docs/bots.md, "Bataille Navale" ladder). Only the first steps
+/// are measured apart (each level against three of the level below); `strong` and `expert`
+/// are not yet shown stronger than `club` (the greedy bot), so they share its rating.
+static NAVAL: Levels = [
+    entry(Level::Beginner, BotSpec::Random, 0.0, 1000.0),
+    entry(Level::Casual, iterations(1), 1.0, 1300.0),
+    entry(Level::Club, BotSpec::Greedy, 1.0, 1500.0),
+    entry(Level::Strong, iterations(100), 20.0, 1500.0),
+    entry(Level::Expert, iterations(300), 60.0, 1500.0),
+];
+
+/// The bot specs of each table, for the bot factories (`BotFactory::with_levels`).
+pub(crate) const fn specs(levels: &Levels) -> [BotSpec; 5] {
+    [
+        levels[0].spec,
+        levels[1].spec,
+        levels[2].spec,
+        levels[3].spec,
+        levels[4].spec,
+    ]
+}
+
+pub(crate) static MAD_SPECS: [BotSpec; 5] = specs(&MAD);
+pub(crate) static MOONLEAP_SPECS: [BotSpec; 5] = specs(&MOONLEAP);
+pub(crate) static CHAKART_SPECS: [BotSpec; 5] = specs(&CHAKART);
+pub(crate) static NAVAL_SPECS: [BotSpec; 5] = specs(&NAVAL);
+
+/// The level tables by game name.
+static TABLES: [(&str, &Levels); 4] = [
+    ("mad", &MAD),
+    ("moonleap", &MOONLEAP),
+    ("chakart", &CHAKART),
+    ("naval", &NAVAL),
+];
+
+/// A lobby level that does not exist.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum LevelError {
+    /// The game is not registered.
+    #[error(transparent)]
+    Game(#[from] UnknownGame),
+    /// The number is not 1 to 5.
+    #[error("bot level {0}: must be 1 to 5")]
+    Number(u8),
+}
+
+/// The five levels of `game`, weakest first.
+///
+/// # Errors
+/// `UnknownGame` for a game without levels (every registered game has them).
+pub fn levels(game: &str) -> Result<&'static Levels, UnknownGame> {
+    TABLES
+        .iter()
+        .find(|(name, _)| *name == game)
+        .map(|(_, table)| *table)
+        .ok_or_else(|| unknown(game))
+}
+
+/// The level the lobby numbers `number` (1 beginner to 5 expert) in `game`: its bot, think time
+/// and rating.
+///
+/// # Errors
+/// `LevelError::Number` outside 1 to 5, `LevelError::Game` for an unknown game.
+pub fn level(game: &str, number: u8) -> Result<&'static LevelEntry, LevelError> {
+    let level = Level::from_number(number).ok_or(LevelError::Number(number))?;
+    Ok(&levels(game)?[level as usize])
+}
+
+/// The starting rating of the bot named `bot` in `game`, in shown points, when the ladder
+/// measured it: a level's name (`"club"`) or the spec it plays (`"mcts:i300"` in MAD). `None`
+/// for any other bot or game: the service then keeps its own default.
+#[must_use]
+pub fn bot_rating(game: &str, bot: &str) -> Option<f64> {
+    let table = levels(game).ok()?;
+    let spec: BotSpec = bot.parse().ok()?;
+    table
+        .iter()
+        .find(|e| BotSpec::Level(e.level) == spec || e.spec == spec)
+        .map(|e| e.rating)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_five_levels_in_order() {
+        for g in crate::GAMES {
+            let table = levels(g.info.name).unwrap();
+            for (i, e) in table.iter().enumerate() {
+                assert_eq!(e.level, Level::ALL[i]);
+                assert_eq!(level(g.info.name, i as u8 + 1).unwrap(), e);
+            }
+            assert!(table.windows(2).all(|w| w[0].rating <= w[1].rating));
+            let factory = crate::bot_factory(g.info.name).unwrap();
+            for e in table {
+                assert_eq!(factory.level_spec(e.level), e.spec);
+                assert_eq!(
+                    factory.make(BotSpec::Level(e.level), 1).spec(),
+                    BotSpec::Level(e.level)
+                );
+            }
+        }
+        assert_eq!(level("mad", 0), Err(LevelError::Number(0)));
+        assert_eq!(level("mad", 6), Err(LevelError::Number(6)));
+        assert!(matches!(level("go", 3), Err(LevelError::Game(_))));
+        assert_eq!(bot_rating("mad", "club"), Some(MAD[2].rating));
+        assert_eq!(bot_rating("mad", "mcts:i300"), Some(MAD[2].rating));
+        assert_eq!(bot_rating("mad", "mcts:i7"), None);
+    }
+}
