@@ -20,14 +20,16 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
-    /// The registry's games and the bots of `plateau-bots`: `random`, `greedy`, the MCTS levels
-    /// `beginner` (500 iterations), `club` (100 ms), `expert` (1 s), and `mcts` (100 ms).
+    /// The registry's games and the bots of `plateau-bots`: `random`, `greedy`, the five levels
+    /// `beginner` to `expert` (each game's own bot per level, docs/bots.md), and `mcts` (100 ms).
     #[must_use]
     pub fn standard() -> Catalogue {
         Catalogue {
             games: plateau_registry::GAMES,
             // The named strengths of `plateau-bots` (crates/bots/README.md), weakest first.
-            bots: &["random", "greedy", "beginner", "club", "expert", "mcts"],
+            bots: &[
+                "random", "greedy", "beginner", "casual", "club", "strong", "expert", "mcts",
+            ],
             new_bot: standard_bot,
         }
     }

@@ -123,19 +123,16 @@ pub fn result_word(ranks: &[u8], seat: usize) -> &'static str {
     }
 }
 
-/// The anchored rating of a bot in shown points, by its name in the catalogue. These are the
-/// starting points until the bots' ladder of docs/bots.md measures them per game; an unknown
-/// bot sits at the newcomer's 1500.
+/// The fixed rating a bot seat plays at in `game` (shown points, deviation 1): the level's rating
+/// on the game's measured ladder (docs/bots.md) when it has one, else a starting point by name
+/// (`random` 900, `greedy` 1200); an unknown bot sits at the newcomer's 1500.
 #[must_use]
-pub fn bot_anchor(bot: &str) -> Rating {
-    let shown = match bot {
+pub fn bot_anchor(game: &str, bot: &str) -> Rating {
+    let shown = plateau_registry::bot_rating(game, bot).unwrap_or(match bot {
         "random" => 900.0,
         "greedy" => 1200.0,
-        "beginner" => 1300.0,
-        "club" => 1500.0,
-        "expert" => 1700.0,
         _ => 1500.0,
-    };
+    });
     Rating::anchored(shown, 1.0)
 }
 
@@ -173,7 +170,7 @@ mod tests {
 
     #[test]
     fn anchors_never_move_and_shared_first_places_are_draws() {
-        let bot = bot_anchor("club");
+        let bot = bot_anchor("mad", "club");
         let after = rate(&[(bot, Kind::Anchor), person(25.0, 8.0)], &[2, 1]);
         assert_eq!(after[0], bot);
         assert!(after[1].mu > 25.0);

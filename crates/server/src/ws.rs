@@ -28,7 +28,7 @@ const QUEUE: usize = 64;
 const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Sends one message, giving up after `SEND_TIMEOUT`; false if it did not go out.
-async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
+pub(crate) async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
     matches!(
         tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await,
         Ok(Ok(()))
@@ -196,7 +196,8 @@ fn offer_kind(obj: &serde_json::Map<String, serde_json::Value>) -> Result<OfferK
     }
 }
 
-fn close(code: u16, reason: &str) -> Message {
+/// A close frame with `code` and `reason`.
+pub(crate) fn close(code: u16, reason: &str) -> Message {
     Message::Close(Some(CloseFrame {
         code,
         reason: Utf8Bytes::from(reason.to_owned()),

@@ -370,7 +370,12 @@ async fn play(server: &Server, args: &Args) -> CliResult {
     Ok(())
 }
 
-/// Creates `n` matches nobody joins, then restarts the spawned server and times its start.
+/// How long `--abandon` waits before it counts the matches left in memory: past the default
+/// idle time (60 s) and a sweep of the idle matches.
+const UNLOAD_WAIT: Duration = Duration::from_secs(75);
+
+/// Creates `n` matches nobody joins, waits for the idle ones to leave memory, then restarts the
+/// spawned server and times its start.
 async fn abandon(server: &mut Server, n: usize) -> CliResult {
     let from = IpAddr::V4(Ipv4Addr::LOCALHOST);
     let before = rss_kib(server.pid);
@@ -403,6 +408,27 @@ async fn abandon(server: &mut Server, n: usize) -> CliResult {
     if let (Some(b), Some(a)) = (before, after) {
         println!("server RSS: {b} KiB before, {a} KiB after");
     }
+    // Matches nobody watches leave memory after the idle time (60 s by default).
+    let in_memory = |addr| async move {
+        client::request(from, addr, "GET", "/health", None)
+            .await
+            .ok()
+            .map(|(_, h)| h["matches_in_memory"].clone())
+            .unwrap_or_default()
+    };
+    println!("matches in memory: {}", in_memory(server.addr).await);
+    let wait = ProgressBar::new(UNLOAD_WAIT.as_secs());
+    for s in 1..=UNLOAD_WAIT.as_secs() {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        wait.set_position(s);
+    }
+    wait.finish_and_clear();
+    println!(
+        "after {} s: matches in memory {}, server RSS {} KiB",
+        UNLOAD_WAIT.as_secs(),
+        in_memory(server.addr).await,
+        rss_kib(server.pid).unwrap_or(0)
+    );
     let Some(db) = server.db.clone() else {
         return Ok(());
     };

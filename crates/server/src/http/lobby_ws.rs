@@ -9,7 +9,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::{IntoResponse, Response};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -20,7 +20,7 @@ use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
 use crate::pairing::SeekRequest;
 use crate::players::Player;
-use crate::ws::MAX_MESSAGE;
+use crate::ws::{MAX_MESSAGE, close, send_within};
 
 /// The shortest time between two `lobby` messages to one connection.
 const COUNTS_EVERY: Duration = Duration::from_secs(1);
@@ -67,17 +67,17 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     let mut shutdown = app.lobby.shutdown_signal();
     let mut last_counts: Option<Instant> = None;
     let mut counts_due = true;
+    // A lobby socket that says nothing for the idle time closes, as a match socket does (the
+    // page pings every 20 s).
+    let idle = app.lobby.options().limits.socket_idle;
+    let mut heard = Instant::now();
     loop {
         if counts_due {
             let wait = last_counts.map_or(Duration::ZERO, |at| {
                 COUNTS_EVERY.saturating_sub(at.elapsed())
             });
             if wait.is_zero() {
-                if sink
-                    .send(Message::Text(counts_message(&app).into()))
-                    .await
-                    .is_err()
-                {
+                if !send_within(&mut sink, Message::Text(counts_message(&app).into())).await {
                     break;
                 }
                 last_counts = Some(Instant::now());
@@ -87,36 +87,41 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
         let next_counts = last_counts.map(|at| at + COUNTS_EVERY);
         tokio::select! {
             frame = stream.next() => {
+                heard = Instant::now();
                 let text = match frame {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Binary(_))) => {
                         let e = ApiError::new(Code::MsgMalformed, "binary frames are not read; send JSON text");
-                        if sink.send(Message::Text(e.to_ws_json().into())).await.is_err() { break; }
+                        if !send_within(&mut sink, Message::Text(e.to_ws_json().into())).await { break; }
                         continue;
                     }
                     _ => break,
                 };
                 if let Some(reply) = handle(&app, conn, player.as_ref(), &text, &out).await
-                    && sink.send(Message::Text(reply.into())).await.is_err()
+                    && !send_within(&mut sink, Message::Text(reply.into())).await
                 {
                     break;
                 }
             }
             Some(message) = outgoing.recv() => {
-                if sink.send(Message::Text(message.into())).await.is_err() { break; }
+                if !send_within(&mut sink, Message::Text(message.into())).await { break; }
             }
             Ok(()) = counts.changed() => counts_due = true,
             Ok(()) = pools.changed() => counts_due = true,
             Ok(turn) = turns.recv() => {
                 if player.as_ref().is_some_and(|p| p.id == turn.player) {
                     let message = json!({"type": "turn", "id": turn.id, "game": turn.game});
-                    if sink.send(Message::Text(message.to_string().into())).await.is_err() { break; }
+                    if !send_within(&mut sink, Message::Text(message.to_string().into())).await { break; }
                 }
             }
             () = sleep_until_due(counts_due, next_counts) => {}
+            () = tokio::time::sleep_until(heard + idle) => {
+                send_within(&mut sink, close(4001, "idle: no message for a while")).await;
+                break;
+            }
             () = async { let _ = shutdown.wait_for(|s| *s).await; } => {
-                let _ = sink.send(Message::Close(None)).await;
+                send_within(&mut sink, Message::Close(None)).await;
                 break;
             }
         }

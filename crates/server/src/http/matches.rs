@@ -23,7 +23,7 @@ use crate::store::{ChatLine, Entry, Room, StoredMatch};
 use crate::ws;
 
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
-pub const LEVELS: [&str; 3] = ["beginner", "club", "expert"];
+pub const LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "expert"];
 
 pub(super) async fn games(State(app): State<AppState>) -> Json<Value> {
     let catalogue = app.lobby.catalogue();

@@ -34,7 +34,9 @@ async fn health_games_and_static_pages() {
     assert_eq!(toy["hidden_information"], true);
     assert_eq!(
         toy["bots"],
-        json!(["random", "greedy", "beginner", "club", "expert", "mcts"])
+        json!([
+            "random", "greedy", "beginner", "casual", "club", "strong", "expert", "mcts"
+        ])
     );
     // Every embedded file of web/ is served at /assets/<path>, byte for byte.
     for path in plateau_server::assets::paths() {

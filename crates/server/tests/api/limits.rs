@@ -111,10 +111,25 @@ async fn silent_sockets_close_and_message_floods_are_refused() {
             .iter()
             .all(|m| m["type"] == "pong" || m["code"] == "limit/messages")
     );
-    // Then nothing: the idle socket is closed with 4001.
+    // Then nothing: the idle socket is closed with 4001, and so is a silent lobby socket, while
+    // one that pings stays open past the idle time.
     let mut idle = app.connect(id, None).await;
     idle.state().await;
     while idle.next().await.is_some() {}
     assert_eq!(idle.closed, Some(4001));
+    let agent = crate::common::Agent::new(app.addr);
+    let mut silent_lobby = agent.ws("/api/lobby/ws").await;
+    let mut pinging_lobby = agent.ws("/api/lobby/ws").await;
+    // Pings well inside the idle time, for longer than it.
+    for _ in 0..8 {
+        pinging_lobby.send(json!({"type": "ping"})).await;
+        pinging_lobby.until(|m| m["type"] == "pong").await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    while silent_lobby.next().await.is_some() {}
+    assert_eq!(silent_lobby.closed, Some(4001));
+    pinging_lobby.send(json!({"type": "ping"})).await;
+    pinging_lobby.until(|m| m["type"] == "pong").await;
+    assert_eq!(pinging_lobby.closed, None);
     app.shutdown().await;
 }

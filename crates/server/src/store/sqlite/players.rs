@@ -259,7 +259,7 @@ pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result
         ids.push(player);
         let before = standing(c, PlayerId(player), &game)?;
         let entry = match (kind.as_deref(), bot) {
-            (Some("bot"), Some(bot)) => (ratings::bot_anchor(bot), Kind::Anchor),
+            (Some("bot"), Some(bot)) => (ratings::bot_anchor(&game, bot), Kind::Anchor),
             _ => (
                 before.map_or_else(Rating::default, |s| s.rating),
                 Kind::Person,
