@@ -79,7 +79,7 @@ test('play the computer: levels by name, the side chosen, the game starts at onc
     await page.waitForSelector('#play-dialog[open]');
     const offered = await page.$$eval('#play-level option', (os) => os.map((o) => [o.value, o.textContent]));
     assert.deepEqual(offered.map(([v]) => v), levels, 'the levels of /api/games, weakest first');
-    assert.deepEqual(offered.map(([, text]) => text), ['Beginner', 'Club player', 'Expert']);
+    assert.deepEqual(offered.map(([, text]) => text), ['Beginner', 'Casual player', 'Club player', 'Strong player', 'Expert']);
     await page.selectOption('#play-level', 'beginner');
     await page.selectOption('#play-side', '1');
     await page.click('#play-go');
