@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use plateau_bots::{Analysis, AnalysisOptions, Budget};
 use plateau_engine::Record;
 
-use crate::common::{CliResult, emit, find_game};
+use crate::common::{CliResult, emit, find_game, read_record};
 
 /// Arguments of `plateau analyse`.
 #[derive(clap::Args)]
@@ -46,10 +46,7 @@ pub struct Args {
 /// Analyses and prints.
 pub fn run(args: Args) -> CliResult {
     let path = args.file.display();
-    let text =
-        std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let record: Record =
-        serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))?;
+    let record = read_record(&args.file)?;
     find_game(&record.game)?;
     if !(0.0..=1.0).contains(&args.threshold) {
         return Err(format!(

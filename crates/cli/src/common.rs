@@ -11,6 +11,16 @@ pub type CliResult<T = ()> = Result<T, String>;
 /// The word that stands for a game's initial position (docs/architecture.md section 3).
 pub const START: &str = "start";
 
+/// The game record in `file` (the JSON of `plateau play --record` or the match service).
+///
+/// # Errors
+/// The file cannot be read, or is not a record.
+pub fn read_record(file: &std::path::Path) -> CliResult<plateau_engine::Record> {
+    let path = file.display();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {path}: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))
+}
+
 /// The registered game called `name`; the error lists the known games.
 pub fn find_game(name: &str) -> CliResult<&'static GameEntry> {
     plateau_registry::find(name).map_err(|e| e.to_string())

@@ -9,9 +9,9 @@
 
 use std::path::PathBuf;
 
-use plateau_engine::{Ending, Record, Viewer};
+use plateau_engine::{Ending, Viewer};
 
-use crate::common::{CliResult, describe_outcome, emit, find_game, use_color};
+use crate::common::{CliResult, describe_outcome, emit, find_game, read_record, use_color};
 use crate::play::Player;
 
 /// Arguments of `plateau replay`.
@@ -27,10 +27,7 @@ pub struct Args {
 /// Replays and reports.
 pub fn run(args: Args) -> CliResult {
     let path = args.file.display();
-    let text =
-        std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let record: Record =
-        serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))?;
+    let record = read_record(&args.file)?;
     let entry = find_game(&record.game)?;
     for (i, name) in record.seats.iter().enumerate() {
         name.parse::<Player>()
