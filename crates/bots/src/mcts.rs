@@ -339,10 +339,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             (Some(t), Some(l)) => Some(started + t.min(l)),
             (t, l) => t.or(l).map(|t| started + t),
         };
-        let max_iterations = match self.config.budget {
-            Budget::Iterations(n) => n.max(1),
-            Budget::Millis(_) => u64::MAX,
-        };
+        let max_iterations = self.max_iterations();
         let iterations = self.run(state, seat, deadline, max_iterations);
         self.stats.iterations = iterations;
         self.stats.nodes = self.nodes.len();
@@ -424,22 +421,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         if !self.root_legal.contains(action) {
             return None;
         }
-        let hidden = G::INFO.hidden_information;
-        self.stats = SearchStats::default();
-        self.root_candidates = Some(vec![action.clone()]);
-        self.pool.clear();
-        self.nodes.clear();
-        self.nodes.push(Node::new(None, CHANCE));
-        self.root_state = (!hidden).then(|| state.clone());
-        self.root_seats = state.seats().min(MAX_SEATS);
-        let deadline = self.config.budget.time().map(|t| started + t);
-        let max_iterations = match self.config.budget {
-            Budget::Iterations(n) => n.max(1),
-            Budget::Millis(_) => u64::MAX,
-        };
-        self.stats.iterations = self.run(state, seat, deadline, max_iterations);
-        self.stats.nodes = self.nodes.len();
-        self.stats.elapsed = started.elapsed();
+        self.fresh_search(state, seat, Some(vec![action.clone()]), started);
         self.root_children()
             .into_iter()
             .find(|c| &c.action == action)
@@ -451,24 +433,40 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// `root_values`. A finished game gets its outcome's utilities.
     pub fn estimate(&mut self, state: &G, seat: Seat) -> Vec<f64> {
         let started = Instant::now();
+        self.root_legal.clear();
+        self.fresh_search(state, seat, None, started);
+        self.root_values()
+    }
+
+    /// A search of `state` for `seat` from an empty tree, within the budget counted from
+    /// `started`, its root limited to `candidates` when given (`action_value`, `estimate`).
+    fn fresh_search(
+        &mut self,
+        state: &G,
+        seat: Seat,
+        candidates: Option<Vec<G::Action>>,
+        started: Instant,
+    ) {
         let hidden = G::INFO.hidden_information;
         self.stats = SearchStats::default();
-        self.root_legal.clear();
-        self.root_candidates = None;
+        self.root_candidates = candidates;
         self.pool.clear();
         self.nodes.clear();
         self.nodes.push(Node::new(None, CHANCE));
         self.root_state = (!hidden).then(|| state.clone());
         self.root_seats = state.seats().min(MAX_SEATS);
         let deadline = self.config.budget.time().map(|t| started + t);
-        let max_iterations = match self.config.budget {
-            Budget::Iterations(n) => n.max(1),
-            Budget::Millis(_) => u64::MAX,
-        };
-        self.stats.iterations = self.run(state, seat, deadline, max_iterations);
+        self.stats.iterations = self.run(state, seat, deadline, self.max_iterations());
         self.stats.nodes = self.nodes.len();
         self.stats.elapsed = started.elapsed();
-        self.root_values()
+    }
+
+    /// The iterations the budget allows: its count, or no bound for a time budget.
+    fn max_iterations(&self) -> u64 {
+        match self.config.budget {
+            Budget::Iterations(n) => n.max(1),
+            Budget::Millis(_) => u64::MAX,
+        }
     }
 
     /// The children of `node` in tree order.
