@@ -95,6 +95,15 @@ pub fn run(args: Args) -> CliResult {
     }
 }
 
+/// Each seat's chance of winning, as percentages in columns.
+fn percents(values: &[f64]) -> String {
+    let cells: Vec<String> = values
+        .iter()
+        .map(|v| format!("{:>5.1}%", 100.0 * v))
+        .collect();
+    cells.join("  ")
+}
+
 /// The terminal table (module documentation).
 fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
     let mut out = String::new();
@@ -111,28 +120,18 @@ fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
         let _ = write!(head, "  {:>6}", format!("p{s}"));
     }
     let _ = writeln!(out, "{head}  {:>7}  best", "loss");
-    let start: Vec<String> = a
-        .start
-        .iter()
-        .map(|v| format!("{:>5.1}%", 100.0 * v))
-        .collect();
     let _ = writeln!(
         out,
         "{:>6}  {:>4}  {:<28}  {}",
         0,
         "",
         "(start)",
-        start.join("  ")
+        percents(&a.start)
     );
     for p in &a.plies {
         let (Some(seat), Some(j)) = (p.seat, &p.judgement) else {
             continue;
         };
-        let values: Vec<String> = p
-            .values
-            .iter()
-            .map(|v| format!("{:>5.1}%", 100.0 * v))
-            .collect();
         let mark = if a.biggest_losses.iter().any(|l| l.index == p.index) {
             "??"
         } else if j.loss >= threshold {
@@ -151,24 +150,19 @@ fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
             p.index,
             seat + 1,
             p.action,
-            values.join("  "),
+            percents(&p.values),
             100.0 * j.loss,
             mark,
         );
     }
     if let Some(last) = a.plies.last() {
-        let values: Vec<String> = last
-            .values
-            .iter()
-            .map(|v| format!("{:>5.1}%", 100.0 * v))
-            .collect();
         let _ = writeln!(
             out,
             "{:>6}  {:>4}  {:<28}  {}",
             "end",
             "",
             "",
-            values.join("  ")
+            percents(&last.values)
         );
     }
     let _ = writeln!(out, "biggest losses:");
