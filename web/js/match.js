@@ -138,9 +138,14 @@ function onMessage(msg) {
     if (asideState) onMessage(asideState);
     showError(`[${msg.code}] ${msg.message}`);
   } else if (msg.type === 'state') {
+    const next = merged(state, msg);
+    if (!next) {
+      send({ type: 'sync' });
+      return;
+    }
     awaitingAuth = false;
     const changed = !state || state.version !== msg.version || state.status !== msg.status;
-    state = msg;
+    state = next;
     stateAt = performance.now();
     pending = false;
     setConn('match.connected');
@@ -166,6 +171,24 @@ function onMessage(msg) {
   } else if (msg.type === 'rematch') {
     onRematch(msg);
   }
+}
+
+/**
+ * The match as known after `msg`: a whole state replaces what we had; a delta keeps the fields it
+ * leaves out, patches the observation's top-level fields and puts its moves at `moves_from`
+ * (docs/protocol.md section 4.1). `null` when a
+ * delta does not follow on from what we have: the caller asks for a whole state.
+ */
+function merged(known, msg) {
+  if (msg.snapshot) return msg;
+  if (!known || known.moves.length < msg.moves_from) return null;
+  const { observation_patch: patch, observation_removed: removed, ...rest } = msg;
+  const next = { ...known, ...rest, moves: known.moves.slice(0, msg.moves_from).concat(msg.moves) };
+  if (patch) {
+    next.observation = { ...known.observation, ...patch };
+    for (const key of removed || []) delete next.observation[key];
+  }
+  return next;
 }
 
 /** Errors that answer a chat or mute message: shown under the chat, not as the match's error. */

@@ -147,10 +147,26 @@ async fn play(addr: SocketAddr, id: String, token: Option<String>, acked: Acked,
         if msg["type"] != "state" {
             continue;
         }
-        let moves = msg["moves"].as_array().unwrap().clone();
+        let from = msg["moves_from"].as_u64().unwrap() as usize;
+        let delta = msg["moves"].as_array().unwrap();
         {
             let mut acked = acked.lock().unwrap();
             let known = acked.entry(id.clone()).or_default();
+            // A whole state after each (re)connection (and whenever the server sends one), else
+            // a delta placed at `moves_from`.
+            let whole = msg["snapshot"] == true;
+            assert!(whole || !first, "match {id}: a delta first: {msg}");
+            assert!(
+                whole || from <= known.len(),
+                "match {id}: a delta from {from} after {} moves",
+                known.len()
+            );
+            let mut moves = if whole {
+                Vec::new()
+            } else {
+                known[..from].to_vec()
+            };
+            moves.extend(delta.iter().cloned());
             // The first state after a (re)connection must extend everything acknowledged before.
             if first {
                 assert!(

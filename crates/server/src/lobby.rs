@@ -578,6 +578,13 @@ impl Lobby {
         .await
     }
 
+    /// Connection `conn` asks for a whole `state` again.
+    pub(crate) async fn snapshot(&self, id: &str, conn: u64) {
+        if let Some(tx) = self.running(id) {
+            let _ = tx.send(Command::Snapshot { conn }).await;
+        }
+    }
+
     /// Connection `conn` to match `id` closed.
     pub(crate) async fn unsubscribe(&self, id: &str, conn: u64) {
         if let Some(tx) = self.running(id) {
@@ -614,7 +621,7 @@ impl Lobby {
         .await
     }
 
-    /// Plays `action` for `seat` based on `version`.
+    /// Plays `actions` (one decision of `seat`, all or nothing) based on `version`.
     ///
     /// # Errors
     /// The coded errors of docs/protocol.md section 4.2.
@@ -623,12 +630,12 @@ impl Lobby {
         id: &str,
         seat: Seat,
         version: u64,
-        action: String,
+        actions: Vec<String>,
     ) -> Result<(), ApiError> {
         self.call(id, |reply| Command::Act {
             seat,
             version,
-            action,
+            actions,
             reply,
         })
         .await

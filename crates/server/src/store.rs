@@ -227,16 +227,17 @@ pub trait Store: Send + Sync + 'static {
         start: Option<i64>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
-    /// Appends one entry to the log of `id`; with `finish`, also marks the match finished with
-    /// that outcome and, for a rated match, updates the ratings of its players (`ratings::rate`)
-    /// with one event each, all in the same transaction.
+    /// Appends `entries` (consecutive `seq`s: one client decision and the chance outcomes that
+    /// follow it) to the log of `id` in one transaction; with `finish`, also marks the match
+    /// finished with that outcome and, for a rated match, updates the ratings of its players
+    /// (`ratings::rate`) with one event each, in the same transaction. All or nothing.
     ///
     /// # Errors
-    /// `Conflict` if that `seq` is already written.
+    /// `Conflict` if one of those `seq`s is already written.
     fn append(
         &self,
         id: &str,
-        entry: LogEntry,
+        entries: Vec<LogEntry>,
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 

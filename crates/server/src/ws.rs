@@ -89,16 +89,22 @@ impl Rate {
     }
 }
 
+/// The most actions one `act` message may carry (a whole Bataille Navale turn is at most eight).
+pub const MAX_TURN_ACTIONS: usize = 32;
+
 /// A client message (docs/protocol.md section 4.2).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ClientMessage {
-    /// Play `action` based on `version`.
+    /// Play `actions` (one seat's decision: one action, or a whole turn applied all or nothing)
+    /// based on `version`.
     Act {
-        /// The version the action was based on.
+        /// The version the actions were based on.
         version: u64,
-        /// Canonical action text.
-        action: String,
+        /// Canonical action texts, 1 to `MAX_TURN_ACTIONS` of them.
+        actions: Vec<String>,
     },
+    /// Ask for a whole `state` again (a client that lost track of the deltas).
+    Sync,
     /// Resign.
     Resign,
     /// Offer (or accept) a rematch or an agreed stop (`{"type": "rematch"}` is the rematch
@@ -143,15 +149,34 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
                 .get("version")
                 .and_then(serde_json::Value::as_u64)
                 .ok_or_else(|| malformed("`version` must be a non-negative integer".into()))?;
-            let action = obj
-                .get("action")
-                .and_then(|a| a.as_str())
-                .ok_or_else(|| malformed("`action` must be a string".into()))?;
-            Ok(ClientMessage::Act {
-                version,
-                action: action.to_owned(),
-            })
+            let actions = match (obj.get("action"), obj.get("actions")) {
+                (Some(a), None) => vec![
+                    a.as_str()
+                        .ok_or_else(|| malformed("`action` must be a string".into()))?
+                        .to_owned(),
+                ],
+                (None, Some(list)) => list
+                    .as_array()
+                    .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
+                    .and_then(|l| {
+                        l.iter()
+                            .map(|a| a.as_str().map(str::to_owned))
+                            .collect::<Option<Vec<_>>>()
+                    })
+                    .ok_or_else(|| {
+                        malformed(format!(
+                            "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} strings"
+                        ))
+                    })?,
+                _ => {
+                    return Err(malformed(
+                        "an `act` has either `action` (a string) or `actions` (a list)".into(),
+                    ));
+                }
+            };
+            Ok(ClientMessage::Act { version, actions })
         }
+        "sync" => Ok(ClientMessage::Sync),
         "resign" => Ok(ClientMessage::Resign),
         "rematch" => Ok(ClientMessage::Offer(OfferKind::Rematch)),
         "offer" => offer_kind(obj).map(ClientMessage::Offer),
@@ -166,8 +191,8 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
         other => Err(ApiError::new(
             Code::MsgUnknown,
             format!(
-                "unknown message type `{other}` (known: auth, act, resign, offer, decline, \
-                 rematch, chat, mute, unmute, ping)"
+                "unknown message type `{other}` (known: auth, act, sync, resign, offer, \
+                 decline, rematch, chat, mute, unmute, ping)"
             ),
         )),
     }
@@ -386,8 +411,12 @@ async fn handle(
         ClientMessage::Ping => return Some(r#"{"type":"pong"}"#.to_owned()),
         // Handled by the session, which keeps the connection's seat.
         ClientMessage::Auth(_) => return None,
-        ClientMessage::Act { version, action } => match need_seat() {
-            Ok(s) => lobby.act(id, s, version, action).await,
+        ClientMessage::Sync => {
+            lobby.snapshot(id, conn).await;
+            return None;
+        }
+        ClientMessage::Act { version, actions } => match need_seat() {
+            Ok(s) => lobby.act(id, s, version, actions).await,
             Err(e) => Err(e),
         },
         ClientMessage::Resign => match need_seat() {
@@ -488,7 +517,8 @@ mod tests {
             sink,
             stream,
         ));
-        // Opening the match starts it: the first state is live, then the (empty) chat backlog.
+        // Opening the match starts it: the first state is live and whole, then the (empty) chat
+        // backlog.
         let first = next_json(&mut from_server).await;
         assert_eq!(
             (
@@ -498,6 +528,7 @@ mod tests {
             ),
             (0.into(), 0.into(), "live".into())
         );
+        assert_eq!(first["snapshot"], true);
         assert_eq!(next_json(&mut from_server).await["type"], "chat_backlog");
         let action = first["legal"][0].as_str().unwrap().to_owned();
         let act = serde_json::json!({"type": "act", "version": 0, "action": action});
@@ -525,8 +556,19 @@ mod tests {
             parse_client_message(r#"{"type":"act","version":3,"action":"a1-a2"}"#),
             Ok(ClientMessage::Act {
                 version: 3,
-                action: "a1-a2".into()
+                actions: vec!["a1-a2".into()]
             })
+        );
+        assert_eq!(
+            parse_client_message(r#"{"type":"act","version":3,"actions":["a","b"]}"#),
+            Ok(ClientMessage::Act {
+                version: 3,
+                actions: vec!["a".into(), "b".into()]
+            })
+        );
+        assert_eq!(
+            parse_client_message(r#"{"type":"sync"}"#),
+            Ok(ClientMessage::Sync)
         );
         let code = |t: &str| parse_client_message(t).unwrap_err().code;
         assert_eq!(code("{not json"), Code::MsgMalformed);
@@ -537,6 +579,17 @@ mod tests {
             Code::MsgMalformed
         );
         assert_eq!(code(r#"{"type":"act","version":1}"#), Code::MsgMalformed);
+        for bad in [
+            r#"{"type":"act","version":1,"actions":[]}"#,
+            r#"{"type":"act","version":1,"actions":"a"}"#,
+            r#"{"type":"act","version":1,"actions":["a",2]}"#,
+            r#"{"type":"act","version":1,"action":"a","actions":["a"]}"#,
+        ] {
+            assert_eq!(code(bad), Code::MsgMalformed, "{bad}");
+        }
+        let too_many = serde_json::json!({"type": "act", "version": 1,
+            "actions": vec!["a"; MAX_TURN_ACTIONS + 1]});
+        assert_eq!(code(&too_many.to_string()), Code::MsgMalformed);
         assert_eq!(code(r#"{"type":"dance"}"#), Code::MsgUnknown);
         assert_eq!(
             parse_client_message(r#"{"type":"offer","kind":"agreement"}"#),

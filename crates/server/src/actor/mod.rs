@@ -129,8 +129,11 @@ pub(crate) enum Command {
     Act {
         seat: Seat,
         version: u64,
-        action: String,
+        actions: Vec<String>,
         reply: Reply<()>,
+    },
+    Snapshot {
+        conn: u64,
     },
     Resign {
         seat: Seat,
@@ -287,6 +290,10 @@ pub(crate) struct MatchActor {
     views: Vec<u64>,
     clocks: Clocks,
     subs: Vec<Subscriber>,
+    /// What the last broadcast told every connection, so the next one sends only what changed
+    /// (docs/protocol.md section 4.1); `None` before the first, and after a recovery (the next
+    /// broadcast is then whole).
+    sent: Option<view::Sent>,
     /// The seats that offered a rematch / an agreed stop, now.
     offers: HashMap<OfferKind, BTreeSet<u8>>,
     /// Per human seat: since when it has had no open socket (for abandonment).
@@ -410,6 +417,7 @@ impl MatchActor {
             log,
             clocks,
             subs: Vec::new(),
+            sent: None,
             offers: HashMap::new(),
             away_since,
             chat: m.chat,
@@ -489,13 +497,14 @@ impl MatchActor {
                 reply,
             } => self.subscribe(conn, token, player, out, reply).await,
             Command::Unsubscribe { conn } => self.unsubscribe(conn),
+            Command::Snapshot { conn } => self.send_state(conn),
             Command::Act {
                 seat,
                 version,
-                action,
+                actions,
                 reply,
             } => {
-                let result = self.act(seat, version, &action).await;
+                let result = self.act(seat, version, &actions).await;
                 self.after(result, reply).await;
             }
             Command::Resign { seat, reply } => {

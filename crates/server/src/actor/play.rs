@@ -35,12 +35,14 @@ impl MatchActor {
         Some(Instant::now() + Duration::from_millis(wait))
     }
 
-    /// The checks of docs/protocol.md section 4.2, in order, then the commit.
+    /// The checks of docs/protocol.md section 4.2, in order, for each of `actions` (one seat's
+    /// decision: a whole turn may be several), then one commit of them all with the chance
+    /// outcomes that follow: all or nothing.
     pub(super) async fn act(
         &mut self,
         seat: Seat,
         version: u64,
-        text: &str,
+        actions: &[String],
     ) -> Result<(), ApiError> {
         self.check_can_change()?;
         let current = self.version_of(Viewer::Seat(seat));
@@ -52,53 +54,34 @@ impl MatchActor {
                 ),
             ));
         }
-        if !self.state.to_act().allows(Actor::Seat(seat)) {
-            return Err(ApiError::new(
-                Code::ActionNotYourTurn,
-                format!("seat {seat} is not to act now"),
-            ));
+        let mut batch = self.batch();
+        for (i, text) in actions.iter().enumerate() {
+            batch.play(seat, text).map_err(|mut e| {
+                if actions.len() > 1 {
+                    e.message = format!(
+                        "action {} of {} (`{text}`): {}",
+                        i + 1,
+                        actions.len(),
+                        e.message
+                    );
+                }
+                e
+            })?;
+            batch.draw_chance(&self.id);
         }
-        let legal = self.state.legal_texts(seat);
-        if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
-            if let Err(e) = self.state.canonical_text(text) {
-                return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
-            }
-            let mut probe = self.state.clone_box();
-            return Err(
-                match Driver::checked().play(&mut *probe, seat, &text.to_owned()) {
-                    Err(e) => refused(&e),
-                    Ok(()) => ApiError::new(
-                        Code::ActionIllegal,
-                        format!(
-                            "`{text}` is not written in canonical notation: send one of `legal`"
-                        ),
-                    ),
-                },
-            );
-        }
-        let display = displays(&*self.state, Actor::Seat(seat), text).unwrap_or_default();
-        let mut next = self.state.clone_box();
-        Driver::checked()
-            .play(&mut *next, seat, &text.to_owned())
-            .map_err(|e| refused(&e))?;
-        self.commit(
-            next,
-            None,
-            Entry::Seat(seat.0, text.to_owned()),
-            display,
-            Some(seat),
-        )
-        .await
+        self.flush(batch).await
     }
 
     /// Ends the game early by `ending` (the game's rule decides what it means).
     async fn end(&mut self, ending: Ending) -> Result<(), ApiError> {
         self.check_can_change()?;
-        let mut next = self.state.clone_box();
-        next.end(ending)
+        let mut batch = self.batch();
+        batch
+            .state
+            .end(ending)
             .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
-        self.commit(next, None, Entry::End(ending), Vec::new(), None)
-            .await
+        batch.staged(Entry::End(ending), Vec::new(), None);
+        self.flush(batch).await
     }
 
     pub(super) async fn resign(&mut self, seat: Seat) -> Result<(), ApiError> {
@@ -138,6 +121,7 @@ impl MatchActor {
                 self.opened = fresh.opened;
                 self.rematch = fresh.rematch;
                 self.chat = fresh.chat;
+                self.sent = None;
                 self.bot_pending = None;
                 self.broken = false;
                 tracing::info!(id = %self.id, version = self.version(), "match recovered from the store");
@@ -168,86 +152,89 @@ impl MatchActor {
         }
     }
 
-    /// Writes one entry, and only once it is committed makes `next` the state. A seat's action
-    /// withdraws the offers of an agreed stop (they were made about the position before it).
-    async fn commit(
-        &mut self,
-        next: Box<dyn DynGame>,
-        next_rng: Option<ChaCha20Rng>,
-        entry: Entry,
-        display: Vec<Option<String>>,
-        acted: Option<Seat>,
-    ) -> Result<(), ApiError> {
+    /// A batch that starts from the match as it stands.
+    fn batch(&self) -> Batch {
+        Batch {
+            state: self.state.clone_box(),
+            rng: self.rng.clone(),
+            items: Vec::new(),
+        }
+    }
+
+    /// Writes the entries of `batch` in one commit, and only once they are committed makes its
+    /// state the match's, entry by entry for the versions and clocks. A seat's action withdraws
+    /// the offers of an agreed stop (they were made about the position before it).
+    async fn flush(&mut self, batch: Batch) -> Result<(), ApiError> {
+        if batch.items.is_empty() {
+            return Ok(());
+        }
         let now = self.now_ms();
-        let finish = next.outcome().map(|outcome| Finish {
+        let finish = batch.state.outcome().map(|outcome| Finish {
             outcome,
             at: unix_ms(),
         });
-        let log_entry = LogEntry {
-            seq: self.version(),
-            entry,
-            at_ms: now,
-        };
+        let first = self.version();
+        let entries: Vec<LogEntry> = (first..)
+            .zip(&batch.items)
+            .map(|(seq, item)| LogEntry {
+                seq,
+                entry: item.entry.clone(),
+                at_ms: now,
+            })
+            .collect();
         if let Err(e) = self
             .shared
             .store
-            .append(&self.id, log_entry.clone(), finish.clone())
+            .append(&self.id, entries.clone(), finish.clone())
             .await
         {
             self.broken = true;
             return Err(ApiError::internal(format!("match {}: {e}", self.id)));
         }
-        self.state = next;
-        if let Some(rng) = next_rng {
-            self.rng = rng;
+        self.state = batch.state;
+        self.rng = batch.rng;
+        let last = batch.items.len() - 1;
+        for (i, (entry, item)) in entries.into_iter().zip(batch.items).enumerate() {
+            if matches!(entry.entry, Entry::Seat(..)) {
+                self.offers.remove(&OfferKind::Agreement);
+            }
+            let played = Played {
+                entry,
+                display: item.display,
+            };
+            crate::versions::count(
+                &mut self.seen,
+                |c| played.seen_by(c),
+                &self.views,
+                &item.views,
+            );
+            self.views = item.views;
+            self.log.push(played);
+            if i < last || finish.is_none() {
+                self.clocks.update(now, item.acted, &item.to_act, |s| {
+                    item.rule_seconds
+                        .iter()
+                        .find(|(seat, _)| *seat == s)
+                        .and_then(|(_, seconds)| *seconds)
+                });
+            }
         }
-        if matches!(log_entry.entry, Entry::Seat(..)) {
-            self.offers.remove(&OfferKind::Agreement);
-        }
-        let played = Played {
-            entry: log_entry,
-            display,
-        };
-        let after = crate::versions::views(&*self.state);
-        crate::versions::count(&mut self.seen, |i| played.seen_by(i), &self.views, &after);
-        self.views = after;
-        self.log.push(played);
         if finish.is_some() {
             self.status = Status::Finished;
             self.offers.clear();
             self.clocks.stop(now);
             tracing::info!(id = %self.id, version = self.version(), "match finished");
-        } else {
-            self.clocks
-                .update(now, acted, &seats_to_act(self.state.to_act()), |s| {
-                    self.state.rule_clock_seconds(s)
-                });
         }
         Ok(())
     }
 
-    /// After a change: draws every chance node from the match's generator (each committed before
-    /// the next), then lets bots to act think.
+    /// After a change: draws every chance node from the match's generator (all committed in one
+    /// write), then lets bots to act think.
     pub(super) async fn advance(&mut self) {
-        let mut driver = Driver::checked();
-        while self.status == Status::Live
-            && !self.broken
-            && driver.next(&*self.state, |_, seats| seats.lowest()) == Next::Chance
-        {
-            let mut next = self.state.clone_box();
-            let mut rng = self.rng.clone();
-            let text = match driver.draw(&mut *next, &mut rng) {
-                Ok((_, text)) => text,
-                Err(e) => {
-                    tracing::error!(id = %self.id, code = e.code(), error = %e, "chance not drawn");
-                    break;
-                }
-            };
-            let display = displays(&*self.state, Actor::Chance, &text).unwrap_or_default();
-            if let Err(e) = self
-                .commit(next, Some(rng), Entry::Chance(text), display, None)
-                .await
-            {
+        if self.status == Status::Live && !self.broken {
+            let mut batch = self.batch();
+            batch.draw_chance(&self.id);
+            if let Err(e) = self.flush(batch).await {
                 tracing::error!(id = %self.id, error = %e.message, "chance draw not stored");
             }
         }
@@ -354,7 +341,10 @@ impl MatchActor {
             return;
         };
         let seen = self.version_of(Viewer::Seat(bot.seat));
-        match self.act(bot.seat, seen, &action).await {
+        match self
+            .act(bot.seat, seen, std::slice::from_ref(&action))
+            .await
+        {
             Ok(()) => {
                 self.advance().await;
                 self.broadcast();
@@ -377,23 +367,16 @@ impl MatchActor {
         tracing::info!(id = %self.id, %seat, "out of time");
         match self.state.timeout_texts(seat).filter(|t| !t.is_empty()) {
             Some(texts) => {
+                let mut batch = self.batch();
                 for text in texts {
-                    let mut next = self.state.clone_box();
-                    let display =
-                        displays(&*self.state, Actor::Seat(seat), &text).unwrap_or_default();
-                    if let Err(e) = Driver::checked().play(&mut *next, seat, &text) {
-                        tracing::error!(id = %self.id, %text, error = %e, "timeout action refused");
+                    if let Err(e) = batch.play(seat, &text) {
+                        tracing::error!(id = %self.id, %text, error = %e.message, "timeout action refused");
                         self.clocks.stop(now);
                         break;
                     }
-                    if self
-                        .commit(next, None, Entry::Seat(seat.0, text), display, Some(seat))
-                        .await
-                        .is_err()
-                    {
-                        break;
-                    }
+                    batch.draw_chance(&self.id);
                 }
+                let _ = self.flush(batch).await;
             }
             None => {
                 if let Err(e) = self.end(Ending::Timeout(seat)).await {
@@ -496,5 +479,101 @@ fn refused(e: &StepError) -> ApiError {
             ApiError::new(Code::from_engine(r.error.code()), r.error.to_string())
         }
         other => ApiError::new(Code::from_engine(other.code()), other.to_string()),
+    }
+}
+
+/// Entries checked against the match in memory and not yet stored: one decision (one or several
+/// actions of one seat, an ending) and the chance outcomes that follow it, written in one commit
+/// by `MatchActor::flush`. Dropping a batch changes nothing.
+pub(super) struct Batch {
+    /// The state after the last staged entry.
+    state: Box<dyn DynGame>,
+    /// The match's generator after the last staged chance draw.
+    rng: ChaCha20Rng,
+    items: Vec<Staged>,
+}
+
+/// One staged entry with what applying it needs: how each viewer sees it, who acted, and of the
+/// state after it the seats to act with their rule clocks and every viewer's view digest.
+struct Staged {
+    entry: Entry,
+    display: Vec<Option<String>>,
+    acted: Option<Seat>,
+    to_act: Vec<Seat>,
+    rule_seconds: Vec<(Seat, Option<u32>)>,
+    views: Vec<u64>,
+}
+
+impl Batch {
+    /// Stages seat `seat`'s action `text` after the checks of docs/protocol.md section 4.2 that
+    /// follow the version check: the seat is to act, the text parses, the action is legal.
+    fn play(&mut self, seat: Seat, text: &str) -> Result<(), ApiError> {
+        if !self.state.to_act().allows(Actor::Seat(seat)) {
+            return Err(ApiError::new(
+                Code::ActionNotYourTurn,
+                format!("seat {seat} is not to act now"),
+            ));
+        }
+        let legal = self.state.legal_texts(seat);
+        if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
+            if let Err(e) = self.state.canonical_text(text) {
+                return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
+            }
+            let mut probe = self.state.clone_box();
+            return Err(
+                match Driver::checked().play(&mut *probe, seat, &text.to_owned()) {
+                    Err(e) => refused(&e),
+                    Ok(()) => ApiError::new(
+                        Code::ActionIllegal,
+                        format!(
+                            "`{text}` is not written in canonical notation: send one of `legal`"
+                        ),
+                    ),
+                },
+            );
+        }
+        let display = displays(&*self.state, Actor::Seat(seat), text).unwrap_or_default();
+        Driver::checked()
+            .play(&mut *self.state, seat, &text.to_owned())
+            .map_err(|e| refused(&e))?;
+        self.staged(Entry::Seat(seat.0, text.to_owned()), display, Some(seat));
+        Ok(())
+    }
+
+    /// Stages a draw for every chance node reached, from the match's generator.
+    fn draw_chance(&mut self, id: &str) {
+        let mut driver = Driver::checked();
+        while self.state.outcome().is_none()
+            && driver.next(&*self.state, |_, seats| seats.lowest()) == Next::Chance
+        {
+            let before = self.state.clone_box();
+            let text = match driver.draw(&mut *self.state, &mut self.rng) {
+                Ok((_, text)) => text,
+                Err(e) => {
+                    tracing::error!(%id, code = e.code(), error = %e, "chance not drawn");
+                    self.state = before;
+                    break;
+                }
+            };
+            let display = displays(&*before, Actor::Chance, &text).unwrap_or_default();
+            self.staged(Entry::Chance(text), display, None);
+        }
+    }
+
+    /// Records `entry`, already applied to `state`.
+    fn staged(&mut self, entry: Entry, display: Vec<Option<String>>, acted: Option<Seat>) {
+        let to_act = seats_to_act(self.state.to_act());
+        let rule_seconds = to_act
+            .iter()
+            .map(|&s| (s, self.state.rule_clock_seconds(s)))
+            .collect();
+        self.items.push(Staged {
+            entry,
+            display,
+            acted,
+            to_act,
+            rule_seconds,
+            views: crate::versions::views(&*self.state),
+        });
     }
 }

@@ -82,13 +82,13 @@ impl MatchActor {
             player,
             out,
         });
+        // For a seat, everyone else sees it connected (and the match perhaps started); the new
+        // connection starts from a whole state.
         if seat.is_some() {
-            // Everyone sees the seat connected (and the match perhaps started).
             self.advance().await;
-            self.broadcast();
-        } else {
-            self.send_state(conn);
+            self.broadcast_except(Some(conn));
         }
+        self.send_state(conn);
         self.send_backlog(conn);
         let _ = reply.send(Ok(seat));
     }

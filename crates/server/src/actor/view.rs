@@ -1,7 +1,8 @@
 //! What the actor sends: each viewer's `state` (docs/protocol.md section 4.1), chat lines and
 //! their backlog, and the match's report to the presence registry.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use axum::extract::ws::Utf8Bytes;
 use plateau_engine::{Actor, Outcome, Seat, Viewer};
@@ -9,7 +10,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::seats::CHAT_BACKLOG;
-use super::{MatchActor, OfferKind, Outgoing, seats_to_act};
+use super::{MatchActor, OfferKind, Outgoing, Played, seats_to_act};
 use crate::clock::ClockView;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl};
 use crate::presence::MatchPresence;
@@ -21,37 +22,115 @@ struct MoveView<'a> {
     text: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, PartialEq, Eq)]
 struct Offers {
     rematch: Vec<u8>,
     agreement: Vec<u8>,
 }
 
+/// A `state` message (docs/protocol.md section 4.1). A whole one (`snapshot: true`) has every
+/// field; a delta leaves out what cannot have changed for its reader (`id`, `game`, `rated`,
+/// `seat`, `seed_hash`, `clocks` without a clock) and `seats`/`offers` when they did not change
+/// since the last broadcast, carries the move list from `moves_from` on, and of an observation
+/// that is a JSON object only the top-level fields that changed (`observation_patch`,
+/// `observation_removed`).
 #[derive(Serialize)]
 struct StateMessage<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
-    id: &'a str,
-    game: &'static str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    snapshot: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rated: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seat: Option<Option<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed_hash: Option<&'a str>,
     status: Status,
-    rated: bool,
     version: u64,
-    seat: Option<u8>,
     to_act: Vec<u8>,
-    observation: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    observation: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    observation_patch: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    observation_removed: Vec<String>,
     legal: Vec<String>,
+    moves_from: usize,
     moves: Vec<MoveView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seats: Option<&'a [SeatInfo]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offers: Option<&'a Offers>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clocks: Option<ClockView>,
+    /// `Some(None)` (a `null`) in a whole state of a match not finished; left out of its deltas.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<Option<Outcome>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<Option<String>>,
+}
+
+/// Entry `p` as viewer column `column` sees it in the move list, if it does.
+fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
+    let by = match &p.entry.entry {
+        Entry::Seat(s, _) => Actor::Seat(Seat(*s)),
+        Entry::Chance(_) => Actor::Chance,
+        Entry::End(_) => return None,
+    };
+    let text = p.display.get(column)?.as_deref()?;
+    Some(MoveView { by, text })
+}
+
+/// What a broadcast told every connection: how much of the log, and the seats and offers.
+pub(super) struct Sent {
+    log_len: usize,
     seats: Vec<SeatInfo>,
     offers: Offers,
-    clocks: ClockView,
-    outcome: Option<Outcome>,
-    seed_hash: &'a str,
-    seed: Option<String>,
+    /// Per viewer: a digest of each top-level field of the observation it was sent.
+    observations: HashMap<Viewer, Digests>,
+    /// A connection was sent a whole state since (`send_state`): the next broadcast sends
+    /// seats, offers and observations whole.
+    stale: bool,
+}
+
+/// A digest of each top-level field of an observation; `None` when it is not a JSON object.
+type Digests = Option<BTreeMap<String, u64>>;
+
+fn digests(observation: &serde_json::Value) -> Digests {
+    let fields = observation.as_object()?;
+    Some(
+        fields
+            .iter()
+            .map(|(k, v)| {
+                let mut h = DefaultHasher::new();
+                v.to_string().hash(&mut h);
+                (k.clone(), h.finish())
+            })
+            .collect(),
+    )
+}
+
+/// The parts of a `state` that are the same for every viewer, built once per broadcast.
+struct Shared {
+    seats: Vec<SeatInfo>,
+    offers: Offers,
+    now: u64,
 }
 
 impl MatchActor {
-    /// The `state` message for `viewer` (docs/protocol.md section 4.1).
-    fn state_message(&self, viewer: Viewer, now: u64) -> Utf8Bytes {
+    /// The `state` message for `viewer`: whole when `since` is `None`, else a delta from what the
+    /// broadcast `since` sent (docs/protocol.md section 4.1).
+    fn state_message(
+        &self,
+        viewer: Viewer,
+        common: &Shared,
+        since: Option<&Sent>,
+    ) -> (Utf8Bytes, Digests) {
         let live = self.status == Status::Live;
         let to_act = if live {
             seats_to_act(self.state.to_act())
@@ -71,49 +150,80 @@ impl MatchActor {
             Viewer::Seat(s) => s.index(),
             Viewer::Spectator => self.state.seats(),
         };
-        let moves = self
-            .log
+        let from_log = since.map_or(0, |s| s.log_len.min(self.log.len()));
+        let moves_from = self.log[..from_log]
             .iter()
-            .filter_map(|p| {
-                let by = match &p.entry.entry {
-                    Entry::Seat(s, _) => Actor::Seat(Seat(*s)),
-                    Entry::Chance(_) => Actor::Chance,
-                    Entry::End(_) => return None,
-                };
-                let text = p.display.get(column)?.as_deref()?;
-                Some(MoveView { by, text })
-            })
+            .filter(|p| move_view(p, column).is_some())
+            .count();
+        let moves = self.log[from_log..]
+            .iter()
+            .filter_map(|p| move_view(p, column))
             .collect();
+        let whole = since.is_none();
+        let finished = self.status == Status::Finished;
+        let observation = self.state.observe_json(viewer);
+        let now = digests(&observation);
+        let before = since
+            .filter(|s| !s.stale)
+            .and_then(|s| s.observations.get(&viewer))
+            .and_then(Option::as_ref);
+        let (observation, patch, removed) = match (before, &now, observation) {
+            (Some(before), Some(now), serde_json::Value::Object(mut fields)) => {
+                fields.retain(|k, _| before.get(k) != now.get(k));
+                let removed = before.keys().filter(|k| !now.contains_key(*k)).cloned();
+                (None, Some(fields), removed.collect())
+            }
+            (_, _, observation) => (Some(observation), None, Vec::new()),
+        };
+        let message = StateMessage {
+            kind: "state",
+            snapshot: whole,
+            id: whole.then_some(self.id.as_str()),
+            game: whole.then_some(self.entry.info.name),
+            rated: whole.then_some(self.rated),
+            seat: whole.then_some(seat.map(|s| s.0)),
+            seed_hash: whole.then_some(self.seed_hash.as_str()),
+            status: self.status,
+            version: self.version_of(viewer),
+            to_act: to_act.iter().map(|s| s.0).collect(),
+            observation,
+            observation_patch: patch,
+            observation_removed: removed,
+            legal,
+            moves_from,
+            moves,
+            seats: since
+                .is_none_or(|s| s.stale || s.seats != common.seats)
+                .then_some(common.seats.as_slice()),
+            offers: since
+                .is_none_or(|s| s.stale || s.offers != common.offers)
+                .then_some(&common.offers),
+            // Without a clock there is nothing to count down: said once, in the whole state.
+            clocks: (whole || self.control != TimeControl::None)
+                .then(|| self.clocks.view(common.now)),
+            outcome: (whole || finished).then(|| self.state.outcome().filter(|_| finished)),
+            seed: (whole || finished).then(|| finished.then(|| self.seed.to_hex())),
+        };
+        let text = serde_json::to_string(&message).expect("state messages serialize");
+        (Utf8Bytes::from(text), now)
+    }
+
+    /// What every viewer is shown alike, now.
+    fn shared_parts(&self) -> Shared {
         let offered = |kind| -> Vec<u8> {
             self.offers
                 .get(&kind)
                 .map(|s| s.iter().copied().collect())
                 .unwrap_or_default()
         };
-        let finished = self.status == Status::Finished;
-        let message = StateMessage {
-            kind: "state",
-            id: &self.id,
-            game: self.entry.info.name,
-            status: self.status,
-            rated: self.rated,
-            version: self.version_of(viewer),
-            seat: seat.map(|s| s.0),
-            to_act: to_act.iter().map(|s| s.0).collect(),
-            observation: self.state.observe_json(viewer),
-            legal,
-            moves,
+        Shared {
             seats: self.seat_infos(),
             offers: Offers {
                 rematch: offered(OfferKind::Rematch),
                 agreement: offered(OfferKind::Agreement),
             },
-            clocks: self.clocks.view(now),
-            outcome: if finished { self.state.outcome() } else { None },
-            seed_hash: &self.seed_hash,
-            seed: finished.then(|| self.seed.to_hex()),
-        };
-        Utf8Bytes::from(serde_json::to_string(&message).expect("state messages serialize"))
+            now: self.now_ms(),
+        }
     }
 
     /// Per seat: whether a connection of that seat is open now.
@@ -144,22 +254,39 @@ impl MatchActor {
             .collect()
     }
 
-    /// Sends every viewer its own `state`, built once per distinct viewer, and reports to the
-    /// presence registry. A connection whose queue is full is dropped (its socket is then
-    /// closed; the client reconnects and resumes).
+    /// Sends every viewer its own `state`, built once per distinct viewer (a delta from the last
+    /// broadcast, which every open connection has had or has had a whole `state` since), and
+    /// reports to the presence registry. A connection whose queue is full is dropped (its socket
+    /// is then closed; the client reconnects and resumes).
     pub(super) fn broadcast(&mut self) {
+        self.broadcast_except(None);
+    }
+
+    /// `broadcast`, leaving out connection `skip` (a new one, about to get a whole state).
+    pub(super) fn broadcast_except(&mut self, skip: Option<u64>) {
         let had = self.connected_seats();
         self.subs.retain(|s| !s.out.is_closed());
-        let now = self.now_ms();
-        let mut messages: HashMap<Viewer, Utf8Bytes> = HashMap::new();
-        for sub in &self.subs {
+        let common = self.shared_parts();
+        let since = self.sent.take();
+        let mut messages: HashMap<Viewer, (Utf8Bytes, Digests)> = HashMap::new();
+        for sub in self.subs.iter().filter(|s| Some(s.conn) != skip) {
             messages
                 .entry(sub.viewer)
-                .or_insert_with(|| self.state_message(sub.viewer, now));
+                .or_insert_with(|| self.state_message(sub.viewer, &common, since.as_ref()));
         }
         self.subs.retain(|sub| {
-            let msg = messages[&sub.viewer].clone();
-            sub.out.try_send(Outgoing::Text(msg)).is_ok()
+            let Some((msg, _)) = messages.get(&sub.viewer).filter(|_| Some(sub.conn) != skip)
+            else {
+                return true;
+            };
+            sub.out.try_send(Outgoing::Text(msg.clone())).is_ok()
+        });
+        self.sent = Some(Sent {
+            log_len: self.log.len(),
+            seats: common.seats,
+            offers: common.offers,
+            observations: messages.into_iter().map(|(v, (_, d))| (v, d)).collect(),
+            stale: false,
         });
         // A seat whose last connection went (closed, or too slow) is away from now; the others
         // see it in their next state.
@@ -167,12 +294,29 @@ impl MatchActor {
         self.report();
     }
 
-    /// Sends connection `conn` its `state`.
-    pub(super) fn send_state(&self, conn: u64) {
-        if let Some(sub) = self.subs.iter().find(|s| s.conn == conn) {
-            let _ = sub.out.try_send(Outgoing::Text(
-                self.state_message(sub.viewer, self.now_ms()),
-            ));
+    /// Sends connection `conn` a whole `state` (on connecting, and when it asks with `sync`).
+    /// Its next delta may repeat moves it has: `moves_from` tells where they go. When it shows
+    /// what the last broadcast did not (the match changed since), the next broadcast sends
+    /// seats, offers and observations whole, whatever they are then (`Sent::stale`).
+    pub(super) fn send_state(&mut self, conn: u64) {
+        let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
+            return;
+        };
+        let common = self.shared_parts();
+        let viewer = sub.viewer;
+        let (message, observation) = self.state_message(viewer, &common, None);
+        let _ = sub.out.try_send(Outgoing::Text(message));
+        let log_len = self.log.len();
+        if let Some(sent) = &mut self.sent
+            && (sent.log_len != log_len
+                || sent.seats != common.seats
+                || sent.offers != common.offers
+                || sent
+                    .observations
+                    .get(&viewer)
+                    .is_some_and(|o| *o != observation))
+        {
+            sent.stale = true;
         }
     }
 

@@ -310,6 +310,8 @@ impl Agent {
         Client {
             ws,
             received: Vec::new(),
+            wire: Vec::new(),
+            known: None,
             closed: None,
         }
     }
@@ -338,11 +340,54 @@ fn dechunk(mut rest: &str) -> String {
     out
 }
 
-/// A WebSocket client that records every JSON message it receives.
+/// A WebSocket client that records every JSON message it receives. A `state` delta is merged
+/// into the state known before it (docs/protocol.md section 4.1), so `received` and `next` give
+/// whole states; `wire` keeps each `state` as it came.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     pub received: Vec<Value>,
+    pub wire: Vec<String>,
+    known: Option<Value>,
     pub closed: Option<u16>,
+}
+
+/// `msg` applied to `known`: a whole state replaces it; a delta keeps the fields it leaves out,
+/// patches the observation and puts its moves at `moves_from`, which must follow on from the
+/// moves known. The result has
+/// none of the wire's own fields (`snapshot`, `moves_from`).
+pub fn merge(known: Option<&Value>, msg: &Value) -> Value {
+    if msg["snapshot"] == true {
+        let mut whole = msg.clone();
+        for wire_only in ["snapshot", "moves_from"] {
+            whole.as_object_mut().unwrap().remove(wire_only);
+        }
+        return whole;
+    }
+    let known = known.expect("a delta before any whole state");
+    let from = msg["moves_from"].as_u64().expect("moves_from") as usize;
+    let moves = known["moves"].as_array().unwrap();
+    assert!(
+        from <= moves.len(),
+        "a delta from move {from} after {} moves",
+        moves.len()
+    );
+    let mut whole = known.clone();
+    for (k, v) in msg.as_object().unwrap() {
+        if !k.starts_with("observation_") && k != "moves_from" {
+            whole[k] = v.clone();
+        }
+    }
+    if let Some(patch) = msg["observation_patch"].as_object() {
+        let fields = whole["observation"].as_object_mut().unwrap();
+        fields.extend(patch.clone());
+        for gone in msg["observation_removed"].as_array().into_iter().flatten() {
+            fields.remove(gone.as_str().unwrap());
+        }
+    }
+    let mut list = moves[..from].to_vec();
+    list.extend(msg["moves"].as_array().unwrap().iter().cloned());
+    whole["moves"] = Value::Array(list);
+    whole
 }
 
 impl Client {
@@ -362,6 +407,8 @@ impl Client {
         Client {
             ws,
             received: Vec::new(),
+            wire: Vec::new(),
+            known: None,
             closed: None,
         }
     }
@@ -382,7 +429,12 @@ impl Client {
             };
             match frame {
                 Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(&t).unwrap();
+                    let mut v: Value = serde_json::from_str(&t).unwrap();
+                    if v["type"] == "state" {
+                        v = merge(self.known.as_ref(), &v);
+                        self.known = Some(v.clone());
+                        self.wire.push(t.to_string());
+                    }
                     self.received.push(v.clone());
                     return Some(v);
                 }

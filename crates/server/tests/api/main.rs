@@ -22,3 +22,4 @@ mod ratings;
 mod seeds;
 mod simultaneous;
 mod toy;
+mod wire;

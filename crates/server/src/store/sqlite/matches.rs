@@ -382,29 +382,32 @@ pub(super) fn open_seat(
 pub(super) fn append(
     c: &Connection,
     id: &str,
-    entry: &LogEntry,
+    entries: &[LogEntry],
     finish: Option<&Finish>,
 ) -> Result<(), StoreError> {
-    let (actor, seat, action) = match &entry.entry {
-        Entry::Seat(s, a) => ("seat", Some(*s), a.clone()),
-        Entry::Chance(a) => ("chance", None, a.clone()),
-        Entry::End(e) => ("end", None, to_json(e)),
-    };
-    c.prepare_cached(
-        "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )
-    .and_then(|mut s| {
-        s.execute(params![
-            id,
-            entry.seq as i64,
-            actor,
-            seat,
-            action,
-            entry.at_ms as i64
-        ])
-    })
-    .map_err(db)?;
+    let mut insert = c
+        .prepare_cached(
+            "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .map_err(db)?;
+    for entry in entries {
+        let (actor, seat, action) = match &entry.entry {
+            Entry::Seat(s, a) => ("seat", Some(*s), a.clone()),
+            Entry::Chance(a) => ("chance", None, a.clone()),
+            Entry::End(e) => ("end", None, to_json(e)),
+        };
+        insert
+            .execute(params![
+                id,
+                entry.seq as i64,
+                actor,
+                seat,
+                action,
+                entry.at_ms as i64
+            ])
+            .map_err(db)?;
+    }
     if let Some(finish) = finish {
         c.execute(
             "UPDATE matches SET status = 'finished', outcome = ?1, ended_at = ?2 WHERE id = ?3",

@@ -358,12 +358,12 @@ impl Store for SqliteStore {
     fn append(
         &self,
         id: &str,
-        entry: LogEntry,
+        entries: Vec<LogEntry>,
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
         self.write(Box::new(move |c| {
-            matches::append(c, &id, &entry, finish.as_ref())
+            matches::append(c, &id, &entries, finish.as_ref())
         }))
     }
 

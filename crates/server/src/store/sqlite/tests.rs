@@ -81,9 +81,9 @@ async fn the_log_is_append_only_and_survives_reopening() {
     store.open_seat("m1", 1, Some(7)).await.unwrap();
     // Concurrent appends share a transaction; the duplicate seq fails alone.
     let (a, b, c) = tokio::join!(
-        store.append("m1", entry(0, "c2-c4"), None),
-        store.append("m1", entry(0, "d2-d4"), None),
-        store.append("m1", entry(1, "c5-c3"), None),
+        store.append("m1", vec![entry(0, "c2-c4")], None),
+        store.append("m1", vec![entry(0, "d2-d4")], None),
+        store.append("m1", vec![entry(1, "c5-c3")], None),
     );
     assert!(a.is_ok() && c.is_ok());
     assert!(matches!(b, Err(StoreError::Conflict(_))));
@@ -98,7 +98,7 @@ async fn the_log_is_append_only_and_survives_reopening() {
         at: 99,
     };
     store
-        .append("m1", ending.clone(), Some(finish))
+        .append("m1", vec![ending.clone()], Some(finish))
         .await
         .unwrap();
     store.close().await;
@@ -271,7 +271,7 @@ async fn ratings_keep_their_laws_over_a_thousand_games_per_game() {
             store
                 .append(
                     &id,
-                    end,
+                    vec![end],
                     Some(Finish {
                         outcome: outcome.clone(),
                         at: i,

@@ -1,0 +1,187 @@
+//! The wire (docs/protocol.md section 4): `state` deltas after one whole state, so a game costs
+//! bytes in proportion to its length; a whole turn in one `act`, all or nothing, with one
+//! acknowledgement; `sync` for a whole state again.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use crate::common::{Client, spawn_app, two_humans};
+use crate::games::play_out;
+
+/// Sizes in bytes of the `state` messages `client` received, in order.
+fn sizes(client: &Client) -> Vec<usize> {
+    client.wire.iter().map(String::len).collect()
+}
+
+fn mean(sizes: &[usize]) -> f64 {
+    sizes.iter().sum::<usize>() as f64 / sizes.len() as f64
+}
+
+#[tokio::test]
+async fn moon_leap_states_average_under_600_bytes_and_do_not_grow_with_the_game() {
+    let app = spawn_app().await;
+    let mut all = Vec::new();
+    for seed in 0..3 {
+        let (id, t0, t1, _) = two_humans(&app, "moonleap").await;
+        let mut a = app.connect(&id, Some(&t0)).await;
+        let mut b = app.connect(&id, Some(&t1)).await;
+        let watcher = app.connect(&id, None).await.watch();
+        let end = play_out(&mut [&mut a, &mut b], &mut ChaCha8Rng::seed_from_u64(seed)).await;
+        let moves = end["moves"].as_array().unwrap().len();
+        assert!(moves > 30, "a whole game: {moves} moves");
+        let watcher = watcher.await.unwrap();
+        for client in [&a, &b, &watcher] {
+            let s = sizes(client);
+            // The first is whole; every later one a delta that carries only the new moves.
+            assert!(client.wire[0].contains(r#""snapshot":true"#));
+            assert!(s.len() > 20, "{} states", s.len());
+            let deltas = &s[1..];
+            let quarter = deltas.len() / 4;
+            let (early, late) = (&deltas[..quarter], &deltas[deltas.len() - quarter..]);
+            assert!(
+                mean(late) < 1.2 * mean(early),
+                "states grow with the game: {:.0} bytes early, {:.0} late",
+                mean(early),
+                mean(late)
+            );
+            all.extend_from_slice(&s);
+        }
+    }
+    let m = mean(&all);
+    assert!(
+        m < 600.0,
+        "mean state {m:.0} bytes over {} messages",
+        all.len()
+    );
+    app.shutdown().await;
+}
+
+/// A Bataille Navale seat's placement moves, then `ready`, in one message.
+#[tokio::test]
+async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
+    let app = spawn_app().await;
+    let human = json!({"kind": "human"});
+    let created = app
+        .create(json!({"game": "naval", "config": {"placement_moves": 4},
+                       "seats": [human, human, human, human]}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
+    for _ in 1..4 {
+        let (_, joined) = app
+            .post(&format!("/api/matches/{id}/join"), &json!({}))
+            .await;
+        tokens.push(joined["token"].as_str().unwrap().to_owned());
+    }
+    let mut clients = Vec::new();
+    for t in &tokens {
+        clients.push(app.connect(&id, Some(t)).await);
+    }
+    let placing = clients[0]
+        .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
+        .await;
+    let version = placing["version"].as_u64().unwrap();
+    let moved = placing["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .find(|a| a != "ready")
+        .unwrap();
+    let acts = |actions: Value| json!({"type": "act", "version": version, "actions": actions});
+
+    // A bad second action refuses the whole message: the first is not played either.
+    let c = &mut clients[0];
+    c.send(acts(json!([moved, "nonsense!"]))).await;
+    let refused = c.error().await;
+    assert_eq!(refused["code"], "action/malformed", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("action 2 of 2 (`nonsense!`)"),
+        "{refused}"
+    );
+    // Once ready, a seat places nothing more: the move after `ready` refuses both.
+    c.send(acts(json!(["ready", moved]))).await;
+    let error = c.error().await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("action 2 of 2"),
+        "{error}"
+    );
+
+    // The whole turn: one acknowledgement, the version two further on, both actions in order.
+    let before = c.states().len();
+    c.send(acts(json!([moved, "ready"]))).await;
+    let ack = c.until(|m| m["type"] != "chat_backlog").await;
+    assert_eq!(ack["type"], "state", "{ack}");
+    assert_eq!(ack["version"], version + 2);
+    let mine: Vec<&str> = ack["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["by"] == json!({"seat": 0}))
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(mine.len(), 2, "{mine:?}");
+    assert_eq!(mine[1], "ready");
+    c.sync().await;
+    assert_eq!(c.states().len(), before + 1, "one state for the whole turn");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn sync_sends_a_whole_state_and_later_deltas_follow_on() {
+    let app = spawn_app().await;
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let live = red.live().await;
+    blue.live().await;
+    let action = live["legal"][0].as_str().unwrap().to_owned();
+    red.act(live["version"].as_u64().unwrap(), &action).await;
+    blue.until(|m| m["type"] == "state" && m["version"] == 1)
+        .await;
+    blue.send(json!({"type": "sync"})).await;
+    blue.state().await;
+    let whole: Value = serde_json::from_str(blue.wire.last().unwrap()).unwrap();
+    assert_eq!(whole["snapshot"], true, "{whole}");
+    assert_eq!(whole["moves_from"], 0);
+    assert_eq!(whole["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(whole["id"], id.as_str());
+    // A delta leaves out what the client has: the constant fields, unchanged seats, offers
+    // and observation fields.
+    let reply = blue.states().pop().unwrap();
+    let next = reply["legal"][0].as_str().unwrap().to_owned();
+    blue.act(1, &next).await;
+    red.until(|m| m["type"] == "state" && m["version"] == 2)
+        .await;
+    let delta: Value = serde_json::from_str(red.wire.last().unwrap()).unwrap();
+    for absent in [
+        "snapshot",
+        "id",
+        "game",
+        "seat",
+        "seed_hash",
+        "seats",
+        "offers",
+        "observation",
+        "clocks",
+        "outcome",
+    ] {
+        assert_eq!(delta.get(absent), None, "{absent} in {delta}");
+    }
+    assert!(delta["observation_patch"].is_object(), "{delta}");
+    assert_eq!(delta["moves_from"], 1);
+    assert_eq!(delta["moves"].as_array().unwrap().len(), 1);
+    // Merged, the delta gives what a whole state gives.
+    let merged = red.states().pop().unwrap();
+    red.send(json!({"type": "sync"})).await;
+    let whole = red.state().await;
+    assert_eq!(merged, whole);
+    app.shutdown().await;
+}
