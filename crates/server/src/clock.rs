@@ -3,6 +3,8 @@
 //! so the same code runs live and when a match is rebuilt from its log: each entry's `at_ms`
 //! replays the clock exactly, and time the server was down counts for no seat.
 
+use std::time::Duration;
+
 use plateau_engine::Seat;
 use serde::Serialize;
 
@@ -131,6 +133,32 @@ impl Clocks {
             .min_by_key(|(_, at)| *at)
     }
 
+    /// How long a bot of `seat` may think on its next action from `now`, and how long its clock
+    /// has left; `None` when the seat's clock does not run (no clock, or not its turn). The share
+    /// of the time left: half of a per-move allowance; a thirtieth of a Fischer clock plus three
+    /// quarters of the increment, at most half of what is left; a tenth of a rules clock (a
+    /// Bataille Navale turn is up to eight actions on one clock). Less a margin of 100 ms for the
+    /// commit and the network.
+    #[must_use]
+    pub fn think_time(&self, seat: Seat, now: u64) -> Option<(Duration, Duration)> {
+        const MARGIN: i64 = 100;
+        if !*self.running.get(seat.index())? {
+            return None;
+        }
+        let elapsed = now.saturating_sub(self.since) as i64;
+        let left = (self.remaining[seat.index()] - elapsed).max(0);
+        let share = match self.control {
+            TimeControl::None => return None,
+            TimeControl::PerMove { .. } => left / 2,
+            TimeControl::Fischer {
+                increment_seconds, ..
+            } => (left / 30 + i64::from(increment_seconds) * 750).min(left / 2),
+            TimeControl::Game => left / 10,
+        };
+        let ms = |v: i64| Duration::from_millis((v - MARGIN).max(0) as u64);
+        Some((ms(share), ms(left)))
+    }
+
     /// The view at `now`.
     #[must_use]
     pub fn view(&self, now: u64) -> ClockView {
@@ -171,6 +199,45 @@ impl Clocks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bot_thinks_on_a_share_of_its_clock() {
+        let ms = Duration::from_millis;
+        let mut blitz = Clocks::new(
+            TimeControl::Fischer {
+                base_seconds: 180,
+                increment_seconds: 2,
+            },
+            2,
+        );
+        assert_eq!(blitz.think_time(Seat(0), 0), None, "no clock runs yet");
+        blitz.update(0, None, &[Seat(0)], |_| None);
+        // 180 s / 30 + 3/4 of 2 s, less 100 ms; and 180 s less 100 ms to the flag.
+        assert_eq!(blitz.think_time(Seat(0), 0), Some((ms(7_400), ms(179_900))));
+        assert_eq!(blitz.think_time(Seat(1), 0), None, "not its turn");
+        // With 4 s left: 133 ms + 1.5 s, less the margin; with 2 s left, half of it.
+        assert_eq!(
+            blitz.think_time(Seat(0), 176_000),
+            Some((ms(1_533), ms(3_900)))
+        );
+        assert_eq!(
+            blitz.think_time(Seat(0), 178_000),
+            Some((ms(900), ms(1_900)))
+        );
+        let mut per_move = Clocks::new(TimeControl::PerMove { seconds: 60 }, 2);
+        per_move.update(0, None, &[Seat(1)], |_| None);
+        assert_eq!(
+            per_move.think_time(Seat(1), 10_000),
+            Some((ms(24_900), ms(49_900)))
+        );
+        let mut rules = Clocks::new(TimeControl::Game, 4);
+        rules.update(0, None, &[Seat(2)], |_| Some(60));
+        assert_eq!(rules.think_time(Seat(2), 0), Some((ms(5_900), ms(59_900))));
+        // Out of time: nothing left to think with.
+        assert_eq!(rules.think_time(Seat(2), 70_000), Some((ms(0), ms(0))));
+        let none = Clocks::new(TimeControl::None, 2);
+        assert_eq!(none.think_time(Seat(0), 0), None);
+    }
 
     #[test]
     fn fischer_charges_the_mover_and_adds_the_increment() {

@@ -290,22 +290,41 @@ impl MatchActor {
             } else {
                 Priority::BotsOnly
             };
+            // On a clock the bot thinks within its share of the time left, counted from now (the
+            // pause and the wait for a thread count against it too), and the hard cap never
+            // passes its flag (`Clocks::think_time`).
+            let clock = self
+                .clocks
+                .think_time(seat, self.now_ms())
+                .map(|(share, left)| {
+                    let now = std::time::Instant::now();
+                    (now + share, now + left)
+                });
+            let delay = clock.map_or(bot_delay, |(think_by, _)| {
+                bot_delay.min(think_by.saturating_duration_since(std::time::Instant::now()) / 4)
+            });
             tokio::spawn(async move {
-                tokio::time::sleep(bot_delay).await;
+                tokio::time::sleep(delay).await;
                 let fallback = state.clone_box();
                 let (started, on_start) = tokio::sync::oneshot::channel();
                 let (done, thinking) = tokio::sync::oneshot::channel();
                 pool.submit(priority, move || {
                     let _ = started.send(());
+                    let limit = clock.map(|(think_by, _)| {
+                        think_by.saturating_duration_since(std::time::Instant::now())
+                    });
                     let _ = done.send(bot.map(|bot| {
                         let mut bot = bot.lock().unwrap_or_else(PoisonError::into_inner);
-                        bot.act(&*state, seat)
+                        bot.act_within(&*state, seat, limit)
                     }));
                 });
                 // The hard cap counts from when a thread takes the move, not from the line.
                 let thinking = async {
                     on_start.await.ok()?;
-                    tokio::time::timeout(bot_budget, thinking).await.ok()
+                    let cap = clock.map_or(bot_budget, |(_, flag)| {
+                        bot_budget.min(flag.saturating_duration_since(std::time::Instant::now()))
+                    });
+                    tokio::time::timeout(cap, thinking).await.ok()
                 };
                 let action = match thinking.await {
                     Some(Ok(Some(Ok(action)))) => Some(action),

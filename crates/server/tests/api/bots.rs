@@ -81,3 +81,45 @@ async fn a_failing_bot_never_stalls_its_match() {
         "{first:?}"
     );
 }
+
+/// A bot that would think 3 s a move plays within its clock (`Clocks::think_time`), at 1 s per
+/// move and in a 3-second Fischer game without increment: it never loses on time (over 24 of its
+/// moves, or the whole game if shorter). Without the clock's limit its first move would flag.
+#[tokio::test]
+async fn a_bot_thinks_within_its_clock() {
+    let app = spawn_app().await;
+    for clock in [
+        json!({"kind": "per_move", "seconds": 1}),
+        json!({"kind": "fischer", "base_seconds": 3, "increment_seconds": 0}),
+    ] {
+        let slow = json!({"kind": "bot", "bot": "slow"});
+        let random = json!({"kind": "bot", "bot": "random"});
+        let created = app
+            .create(json!({"game": "mad", "seats": [slow, random], "time_control": clock}))
+            .await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        let mut watcher = app.connect(&id, None).await;
+        let state = watcher
+            .until(|m| {
+                m["type"] == "state"
+                    && (m["version"].as_u64() >= Some(48) || m["status"] == "finished")
+            })
+            .await;
+        let outcome = &state["outcome"];
+        assert!(
+            outcome.is_null() || outcome["kind"] != "timeout",
+            "{clock}: lost on time: {outcome}"
+        );
+        let slow_moves = state["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["by"] == json!({"seat": 0}))
+            .count();
+        assert!(
+            slow_moves >= 20 || state["status"] == "finished",
+            "{clock}: {slow_moves}"
+        );
+    }
+    app.shutdown().await;
+}

@@ -19,7 +19,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::toy::Toy;
 
-/// The registry's games plus the test game `toy`.
+/// The registry's games plus the test game `toy`, and the registry's bots plus `slow`, an MCTS
+/// bot that would think 3 s per move if its clock let it.
 pub fn catalogue() -> Catalogue {
     static GAMES: OnceLock<Vec<GameEntry>> = OnceLock::new();
     let games = GAMES.get_or_init(|| {
@@ -29,7 +30,9 @@ pub fn catalogue() -> Catalogue {
     });
     // The toy game's bots come from the bots crate directly (the registry names no test game).
     fn new_bot(game: &str, bot: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
-        if game == "toy" && bot == "expert" {
+        if bot == "slow" {
+            (Catalogue::standard().new_bot)(game, "mcts:3000", seed)
+        } else if game == "toy" && bot == "expert" {
             // A bot of another game, so that tests/api/bots.rs sees a bot fail.
             (Catalogue::standard().new_bot)("mad", "random", seed)
         } else if game == "toy" {
@@ -39,9 +42,15 @@ pub fn catalogue() -> Catalogue {
             (Catalogue::standard().new_bot)(game, bot, seed)
         }
     }
+    static BOTS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let bots = BOTS.get_or_init(|| {
+        let mut b = Catalogue::standard().bots.to_vec();
+        b.push("slow");
+        b
+    });
     Catalogue {
         games: games.as_slice(),
-        bots: Catalogue::standard().bots,
+        bots: bots.as_slice(),
         new_bot,
     }
 }
