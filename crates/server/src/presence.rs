@@ -54,12 +54,34 @@ impl MatchPresence {
     pub fn someone_here(&self) -> bool {
         self.connected.iter().any(|c| *c)
     }
+
+    /// Whether it counts among the matches being played: live, with a person at the table.
+    fn playing(&self) -> bool {
+        self.live && self.someone_here()
+    }
 }
 
 #[derive(Default)]
 struct Inner {
     sockets: HashMap<PlayerId, usize>,
     matches: HashMap<String, MatchPresence>,
+    /// How many of `matches` are `playing`, kept up to date by each change so that a report
+    /// costs the same whatever the number of matches.
+    playing: usize,
+}
+
+impl Inner {
+    /// Puts `now` (or nothing) as match `id`'s presence, keeping `playing` up to date.
+    fn set(&mut self, id: &str, now: Option<MatchPresence>) -> Option<MatchPresence> {
+        let adds = now.as_ref().is_some_and(MatchPresence::playing);
+        let old = match now {
+            Some(m) => self.matches.insert(id.to_owned(), m),
+            None => self.matches.remove(id),
+        };
+        let removes = old.as_ref().is_some_and(MatchPresence::playing);
+        self.playing = self.playing + usize::from(adds) - usize::from(removes);
+        old
+    }
 }
 
 /// The registry of who is here. Cheap to share (`Arc<Presence>`).
@@ -85,11 +107,7 @@ impl Presence {
         let out = f(&mut inner);
         let counts = Counts {
             online: inner.sockets.len(),
-            playing: inner
-                .matches
-                .values()
-                .filter(|m| m.live && m.someone_here())
-                .count(),
+            playing: inner.playing,
         };
         self.counts.send_if_modified(|c| {
             let changed = *c != counts;
@@ -119,13 +137,14 @@ impl Presence {
     /// The actor of match `id` reports how it stands; a correspondence match announces the
     /// players who became to act.
     pub fn report(&self, id: &str, now: MatchPresence) {
+        let game = now.game;
         let fresh: Vec<PlayerId> = self.with(|i| {
-            let before = i
-                .matches
-                .get(id)
-                .map(|m| m.to_act.clone())
-                .unwrap_or_default();
             let fresh = if now.live && now.correspondence {
+                let before = i
+                    .matches
+                    .get(id)
+                    .map(|m| m.to_act.as_slice())
+                    .unwrap_or_default();
                 now.to_act
                     .iter()
                     .filter(|p| !before.contains(p))
@@ -134,21 +153,21 @@ impl Presence {
             } else {
                 Vec::new()
             };
-            i.matches.insert(id.to_owned(), now.clone());
+            i.set(id, Some(now));
             fresh
         });
         for player in fresh {
             let _ = self.turns.send(TurnEvent {
                 player,
                 id: id.to_owned(),
-                game: now.game,
+                game,
             });
         }
     }
 
     /// Match `id` left memory (finished and idle, or the service stops).
     pub fn forget(&self, id: &str) {
-        self.with(|i| i.matches.remove(id));
+        self.with(|i| i.set(id, None));
     }
 
     /// Match `id` as last reported.
@@ -217,7 +236,17 @@ mod tests {
             "announced once while it stays to act"
         );
         assert_eq!(p.waiting_for(PlayerId(2)), ["m"]);
+        // The count follows each table as it changes, and forgetting an unknown match is harmless.
+        p.report("n", table(vec![true, true], vec![]));
+        p.report("n", table(vec![false, true], vec![]));
+        assert_eq!(counts.borrow().playing, 2);
+        p.report("n", table(vec![false, false], vec![]));
+        assert_eq!(counts.borrow().playing, 1);
+        p.forget("nowhere");
         p.forget("m");
+        assert_eq!(counts.borrow().playing, 0);
+        p.forget("m");
+        p.forget("n");
         assert_eq!(counts.borrow().playing, 0);
     }
 }

@@ -2,7 +2,7 @@
 //! their backlog, and the match's report to the presence registry.
 
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{DefaultHasher, Hasher};
 
 use axum::extract::ws::Utf8Bytes;
 use plateau_engine::{Actor, Outcome, Seat, Viewer};
@@ -107,12 +107,26 @@ fn digests(observation: &serde_json::Value) -> Digests {
         fields
             .iter()
             .map(|(k, v)| {
-                let mut h = DefaultHasher::new();
-                v.to_string().hash(&mut h);
-                (k.clone(), h.finish())
+                let mut h = HashWriter(DefaultHasher::new());
+                serde_json::to_writer(&mut h, v).expect("JSON values serialize");
+                (k.clone(), h.0.finish())
             })
             .collect(),
     )
+}
+
+/// Feeds what is written to a hasher, so a value is digested without building its text.
+struct HashWriter(DefaultHasher);
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The parts of a `state` that are the same for every viewer, built once per broadcast.
