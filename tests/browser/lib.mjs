@@ -159,6 +159,9 @@ export async function newPage(browser, { lang = 'en-GB' } = {}) {
     if (m.type() === 'error' && !/WebSocket connection to|Failed to load resource/.test(m.text())) errors.push(m.text());
   });
   page.jsErrors = errors;
+  // Every WebSocket frame the page sends, as text: tests count what leaves the page.
+  page.wsSent = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => page.wsSent.push(String(f.payload))));
   return page;
 }
 

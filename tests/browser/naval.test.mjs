@@ -201,8 +201,13 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
           new MutationObserver(look).observe(banner, { childList: true, subtree: true, characterData: true });
         });
       }
+      const sentBefore = page.wsSent.length;
       await page.click('#nv-fire');
       await notMyTurn();
+      // The whole turn left the page as one message: every ship's order, passes included.
+      const acts = page.wsSent.slice(sentBefore).map((p) => JSON.parse(p)).filter((m) => m.type === 'act');
+      assert.equal(acts.length, 1, `one message for the turn: ${JSON.stringify(acts)}`);
+      assert.ok(acts[0].actions.includes(text) && acts[0].actions.some((a) => a.endsWith(':pass')), JSON.stringify(acts[0]));
       if (special) {
         // The turn just resolved: its announcements reach the banner and its cells light up.
         await page.evaluate(() => window.scrollTo(0, 0));

@@ -358,9 +358,13 @@ function seatWho(s) {
 
 // ---- Actions -------------------------------------------------------------------------------
 
+/** Sends one action, or a list of this seat's actions played as one whole turn (all or nothing). */
 function play(action) {
   if (!canAct()) return;
-  if (send({ type: 'act', version: state.version, action })) {
+  const msg = Array.isArray(action)
+    ? { type: 'act', version: state.version, actions: action }
+    : { type: 'act', version: state.version, action };
+  if (send(msg)) {
     pending = true;
     selected = null;
     bonus = null;

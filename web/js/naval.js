@@ -128,8 +128,10 @@ const ui = {
   vertical: false,
   /** The cell under the pointer: `{seat, r, c}` or null. */
   hover: null,
-  /** The plan is being sent, one order per state. */
+  /** The plan is being sent: as one whole turn (`whole`), or one order per state after the
+   * server refused the whole turn. */
   firing: false,
+  whole: false,
   autoFired: false,
   /** Announcements: the last turn as last seen, the log, the banner lines. */
   lastTurn: null,
@@ -847,6 +849,7 @@ function syncTurn() {
   ui.turnKey = key;
   ui.plan = new Map(key ? storedPlan(key) : []);
   ui.firing = false;
+  ui.whole = false;
   ui.autoFired = false;
   // A new turn of mine starts clean: the last turn's note (e.g. the clock fired it) is history.
   if (key) ui.message = '';
@@ -855,9 +858,10 @@ function syncTurn() {
   ui.ship = key ? obs.next_ship : null;
 }
 
-/** Fire: the plan goes out one order per state, in ship order; ships without an order pass. */
+/** Fire, one order per state in ship order (ships without an order pass): what the page falls
+ * back to when the server refused the whole turn, so that it names the order it refuses. */
 function fireStep() {
-  if (!ui.firing || !ui.ctx) return;
+  if (!ui.firing || ui.whole || !ui.ctx) return;
   if (!myBattleTurn()) {
     ui.firing = false;
     return;
@@ -883,7 +887,11 @@ function startFiring() {
   // A function, so the note follows a change of language.
   ui.message = ui.autoFired ? () => t('nv.autofire') : '';
   renderPanel();
-  fireStep();
+  // The whole turn leaves as one message, played all or nothing (docs/protocol.md section 4.2):
+  // every ship still to act, in the order the server asks for them, its planned order or a pass.
+  ui.whole = true;
+  const turn = myShips().filter((s) => s.open).map((s) => ui.plan.get(s.name)?.text || `${s.name}:pass`);
+  ui.ctx.play(turn);
 }
 
 /**
@@ -909,6 +917,13 @@ export function onServerError(msg) {
     return;
   }
   ui.moving = null;
+  if (ui.firing && ui.whole) {
+    // The whole turn was refused, so nothing of it was played: send it order by order, and the
+    // order the server refuses is named to the player.
+    ui.whole = false;
+    setTimeout(fireStep, 0);
+    return;
+  }
   ui.firing = false;
   if (msg?.code !== 'action/stale') ui.message = msg?.message || '';
 }
