@@ -1,0 +1,71 @@
+// Every page on a phone (390x844, touch) and on a laptop (1366x900): no page is wider than the
+// screen, and every visible control lies within it. Screenshots of each game at both sizes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, screenshot, waitMatchReady } from './lib.mjs';
+
+const SIZES = [
+  { name: 'phone', viewport: { width: 390, height: 844 }, hasTouch: true },
+  { name: 'laptop', viewport: { width: 1366, height: 900 }, hasTouch: false },
+];
+
+const bot = { kind: 'bot', bot: 'random', level: 1 };
+const TABLES = {
+  mad: [{ kind: 'human' }, bot],
+  moonleap: [{ kind: 'human' }, bot],
+  chakart: [{ kind: 'human' }, bot],
+  naval: [{ kind: 'human' }, bot, bot, bot],
+};
+
+/** What sticks out of the screen on `page`: the page's own width, and the controls past an edge. */
+async function overflow(page) {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const wide = document.documentElement.scrollWidth > width ? [`page ${document.documentElement.scrollWidth} px`] : [];
+    const out = [...document.querySelectorAll('button, select, input, textarea, a[href]')]
+      .filter((e) => e.offsetParent !== null && !e.closest('.hidden, [hidden]'))
+      .map((e) => [e, e.getBoundingClientRect()])
+      .filter(([, r]) => r.width > 0 && (r.left < -1 || r.right > width + 1))
+      .map(([e, r]) => `${e.tagName.toLowerCase()}#${e.id || ''}.${e.className || ''} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+    return wide.concat(out);
+  });
+}
+
+test('every page fits a phone and a laptop screen', async () => {
+  const server = await startServer({ args: ['--bot-delay-ms', '1000'] });
+  const browser = await launchBrowser();
+  try {
+    for (const size of SIZES) {
+      const context = await browser.newContext({ viewport: size.viewport, hasTouch: size.hasTouch, locale: 'en-GB' });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      for (const url of ['/', '/leaderboard', '/howto']) {
+        await page.goto(`${server.url}${url}`);
+        await page.waitForLoadState('networkidle');
+        assert.deepEqual(await overflow(page), [], `${url} on a ${size.name}`);
+      }
+      await page.goto(`${server.url}/`);
+      await screenshot(page, `lobby-${size.name}`);
+      for (const [game, seats] of Object.entries(TABLES)) {
+        const res = await fetch(`${server.url}/api/matches`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ game, seats }),
+        });
+        assert.equal(res.status, 201, await res.clone().text());
+        const created = await res.json();
+        await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+        await page.goto(`${server.url}${created.url}`);
+        await waitMatchReady(page);
+        assert.deepEqual(await overflow(page), [], `${game} on a ${size.name}`);
+        await screenshot(page, `${game}-${size.name}`);
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
