@@ -29,14 +29,28 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
     const rand = rng(20261130);
     let turns = 0;
     let splits = 0;
+    let forced = 0;
     let shot = false;
     for (;;) {
       const now = await waitTurnOrEnd(page, 60000);
       if (now === 'finished') break;
-      const before = await page.evaluate(() => document.body.dataset.version);
-      // The offered choices, one button per legal text of the server.
-      const offered = await page.$$eval('#ml-choices .ml-choice', (els) => els.map((e) => e.dataset.action));
+      // The offered choices, one button per legal text of the server, read with the version at once.
+      const { before, mine, offered, said } = await page.evaluate(() => ({
+        before: document.body.dataset.version,
+        mine: document.body.dataset.myTurn === 'true',
+        offered: [...document.querySelectorAll('#ml-choices .ml-choice')].map((e) => e.dataset.action),
+        said: Boolean(document.getElementById('ml-forced')),
+      }));
+      if (!mine) continue; // a forced move was played meanwhile
       assert.ok(offered.length > 0, 'my turn, but no choice offered');
+      if (offered.length === 1) {
+        // The only possible move: the page plays it by itself after a short pause.
+        assert.ok(said, 'the page says it plays the forced move');
+        await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+        forced += 1;
+        turns += 1;
+        continue;
+      }
       const action = offered[Math.floor(rand() * offered.length)];
       const kind = await page.getAttribute(`#ml-choices .ml-choice[data-action="${action}"]`, 'data-kind');
       if (kind === 'move') {
@@ -86,6 +100,7 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
     const running = await page.$$eval('#ml-seats .ml-score', (els) => els.map((e) => Number(e.dataset.score)));
     assert.deepEqual(running, summary.outcome.scores);
     assert.ok(turns > 3, `played ${turns} turns (${splits} splits)`);
+    assert.ok(forced > 0, `a forced move was played by the page (${forced} of ${turns} turns)`);
     assert.ok(shot, 'the game lasted long enough for the screenshot');
     assert.match(await page.textContent('#result-text'), /points/);
     assert.equal(await page.$$eval('#moves .mv[data-index]', (els) => els.length), summary.version, 'the move list shows every logged action');

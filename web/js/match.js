@@ -44,6 +44,10 @@ let chat = null;
 let wasMyTurn = false;
 /** The game has an agreed stop (`agreement` in /api/games: MAD). */
 let hasAgreement = false;
+/** The version at which a forced Moon Leap move (the only legal one) was scheduled, if any. */
+let forcedAt = null;
+/** How long a forced move waits before the page plays it, in ms: long enough to see the roll. */
+const FORCED_PAUSE_MS = 1200;
 /** The game's title from the match summary. */
 let gameTitle = null;
 /** The game's config: the summary's when it gives one, else the game's default (Bataille Navale's costs). */
@@ -747,10 +751,24 @@ function renderMoonLeap() {
       type: 'button', class: `chip ml-choice ${a.kind}`, 'data-action': a.text, 'data-kind': a.kind,
       onclick: () => play(a.text),
     }, ml.describeChoice(a))));
+    if (choices.length === 1) {
+      box.append(el('p', { class: 'muted small', id: 'ml-forced' }, t('ml.forced')));
+      playForced(choices[0].text);
+    }
   }
   $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
   for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
   $('resign').disabled = pending;
+}
+
+/** Plays `action`, the only legal one, after a short pause, unless the match moved on meanwhile. */
+function playForced(action) {
+  if (forcedAt === state.version) return;
+  forcedAt = state.version;
+  const version = state.version;
+  setTimeout(() => {
+    if (state.version === version && canAct() && !pending && state.legal.length === 1) play(action);
+  }, FORCED_PAUSE_MS);
 }
 
 /** The final score table: one row per seat, best rank first (the outcome's ranks and scores). */
