@@ -60,7 +60,9 @@ test('two humans through the invite link, a server restart mid-game, result and 
     await late.goto(invite);
     await waitMatchReady(late);
     assert.equal(await late.evaluate(() => document.body.dataset.seat), 'spectator');
-    assert.match(await late.textContent('#error'), /seat\/taken/);
+    assert.ok(await late.isVisible('#error'), 'the page says the seat is taken');
+    assert.equal(await late.getAttribute('#error', 'data-code'), 'seat/taken');
+    assert.doesNotMatch(await late.textContent('#error'), /seat\/taken/, 'no error code in the words');
     await late.context().close();
 
     // A spectator sees the board, no controls and no legal highlights.

@@ -112,11 +112,14 @@ function dialogError(dialog, err) {
   box.classList.remove('hidden');
 }
 
-/** A refusal in words: the translation of its code when there is one, else the server's message. */
+/**
+ * A refusal in words: the translation of its code when there is one, else the server's message.
+ * The code itself is for programs: pages put it in a `data-code` attribute, never in the text.
+ */
 export function errorText(err) {
   const key = `err.${err.code}`;
   const text = t(key);
-  return text === key ? `[${err.code}] ${err.message}` : text;
+  return text === key ? err.message : text;
 }
 
 function field(name, type, labelKey, attrs = {}) {

@@ -48,7 +48,7 @@ async function select(name) {
   } catch (err) {
     board = null;
     $('board-table').replaceChildren();
-    $('error').textContent = `[${err.code}] ${err.message}`;
+    $('error').textContent = err.message;
     $('error').classList.remove('hidden');
   }
   renderBoard();
@@ -66,7 +66,7 @@ async function start() {
   try {
     games = (await api('GET', '/api/games')).games;
   } catch (err) {
-    $('error').textContent = `[${err.code}] ${err.message}`;
+    $('error').textContent = err.message;
     $('error').classList.remove('hidden');
   }
   if (!games.some((g) => g.name === game)) game = games[0]?.name;

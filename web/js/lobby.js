@@ -11,6 +11,7 @@ import {
 } from './identity.js';
 import { setupAdvanced, renderAdvanced } from './advanced.js';
 import { connectLobby } from './lobbysocket.js';
+import { kindWord } from './result.js';
 import { clockPresets, timeControlText, samePool } from './clocks.js';
 
 const $ = (id) => document.getElementById(id);
@@ -315,7 +316,7 @@ function renderWaiting() {
 
 function outcomeText(m) {
   const winners = m.outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
-  const kind = t(`kind.${m.outcome.kind}`) === `kind.${m.outcome.kind}` ? m.outcome.kind : t(`kind.${m.outcome.kind}`);
+  const kind = kindWord(m.outcome.kind);
   if (winners.length !== 1) return kind;
   const seat = m.seats.find((s) => s.seat === winners[0]);
   return t('lobby.won', { side: seatWithName(m.game, winners[0], seat?.player), kind });

@@ -64,8 +64,11 @@ let asideState = null;
 let retryDelay = 500;
 let pingTimer = null;
 
-function showError(msg) {
+/** Shows `msg` in the page's error box (hides it when empty); `code`, the server's error code, goes
+ * in the box's `data-code` for programs. */
+function showError(msg, code = '') {
   const box = $('error');
+  box.dataset.code = code;
   if (!msg) {
     box.classList.add('hidden');
     return;
@@ -140,7 +143,7 @@ function onMessage(msg) {
     awaitingAuth = false;
     localStorage.removeItem(`plateau.token.${id}`);
     if (asideState) onMessage(asideState);
-    showError(`[${msg.code}] ${msg.message}`);
+    showError(errorText(msg), msg.code);
   } else if (msg.type === 'state') {
     const next = merged(state, msg);
     if (!next) {
@@ -149,6 +152,8 @@ function onMessage(msg) {
     }
     awaitingAuth = false;
     const changed = !state || state.version !== msg.version || state.status !== msg.status;
+    // A refusal from before the page knew the match (a taken seat) stays until the match moves.
+    const moved = Boolean(state) && changed;
     state = next;
     stateAt = performance.now();
     pending = false;
@@ -157,8 +162,8 @@ function onMessage(msg) {
       selected = null;
       bonus = null;
       involved = null;
-      showError(null);
     }
+    if (moved) showError(null);
     render();
     announceTurn();
   } else if (msg.type === 'chat') {
@@ -169,7 +174,7 @@ function onMessage(msg) {
     chat.error(errorText(msg));
   } else if (msg.type === 'error') {
     pending = false;
-    if (msg.code !== 'action/stale') showError(`[${msg.code}] ${msg.message}`);
+    if (msg.code !== 'action/stale') showError(errorText(msg), msg.code);
     if (isNaval()) nv.onServerError(msg);
     render();
   } else if (msg.type === 'rematch') {
@@ -950,7 +955,7 @@ async function start() {
     gameConfig = summary.config ?? null;
     if (!gameConfig && summary.game === 'naval') gameConfig = entry?.default_config ?? null;
   } catch (err) {
-    showError(err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`);
+    showError(err.code === 'match/not_found' ? t('match.notfound') : errorText(err), err.code);
     $('layout').classList.add('hidden');
     return;
   }
@@ -962,7 +967,7 @@ async function start() {
         const res = await api('POST', `/api/matches/${encodeURIComponent(id)}/join`, { seat: Number(params.get('join')) });
         setToken(id, res.token);
       } catch (err) {
-        showError(`[${err.code}] ${err.message}`);
+        showError(errorText(err), err.code);
       }
     }
     history.replaceState(null, '', `/m/${id}`);

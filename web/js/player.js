@@ -111,7 +111,7 @@ async function start() {
     $('profile').classList.remove('hidden');
     draw();
   } catch (err) {
-    $('error').textContent = err.code === 'player/not_found' ? t('profile.notfound', { name }) : `[${err.code}] ${err.message}`;
+    $('error').textContent = err.code === 'player/not_found' ? t('profile.notfound', { name }) : err.message;
     $('error').classList.remove('hidden');
   }
   document.body.dataset.ready = 'true';

@@ -242,7 +242,7 @@ async function start() {
   try {
     summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
   } catch (err) {
-    $('error').textContent = err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`;
+    $('error').textContent = err.code === 'match/not_found' ? t('match.notfound') : err.message;
     $('error').classList.remove('hidden');
     $('layout').classList.add('hidden');
     return;
@@ -263,7 +263,7 @@ async function start() {
       const record = await api('GET', `/api/matches/${id}/record`);
       moves = record.actions.map((a) => ({ by: a.by, text: a.action }));
     } catch (err) {
-      $('error').textContent = `[${err.code}] ${err.message}`;
+      $('error').textContent = err.message;
       $('error').classList.remove('hidden');
     }
   }

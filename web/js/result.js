@@ -1,6 +1,7 @@
 // The sentence that tells how a finished game ended, shared by the match and replay pages.
 // MAD's outcome kinds (crates/games/mad): corvette (full victory), tiebreak and agreement
-// (semi-victories), timeout, resign; Moon Leap's `score` (the best total wins, ties share).
+// (semi-victories), timeout, resign; Moon Leap's `score` (the best total wins, ties share);
+// Chakart's king_captured, no_move, turn_limit (a draw); Bataille Navale's last_fleet, round_limit.
 
 import { t } from './i18n.js';
 import { seatLabel } from './seats.js';
@@ -21,7 +22,7 @@ export function resultSentence(game, outcome, since = '', label = (s) => seatLab
     if (outcome.kind === 'round_limit' && winners.length > 1) {
       return t('match.result.round_limit.shared', { sides: winners.map((s) => label(s)).join(', ') });
     }
-    return t('match.result.draw', { kind: outcome.kind });
+    return t('match.result.draw', { kind: kindWord(outcome.kind) });
   }
   const side = label(winners[0]);
   const loser = label(outcome.ranks.findIndex((r) => r !== 1));
@@ -35,6 +36,14 @@ export function resultSentence(game, outcome, since = '', label = (s) => seatLab
     case 'score': return t('match.result.score', { side });
     case 'last_fleet': return t('match.result.last_fleet', { side });
     case 'round_limit': return t('match.result.round_limit', { side });
-    default: return t('match.result.other', { side, kind: outcome.kind });
+    case 'king_captured': return t('match.result.king_captured', { side, loser });
+    case 'no_move': return t('match.result.no_move', { side, loser });
+    default: return t('match.result.other', { side, kind: kindWord(outcome.kind) });
   }
+}
+
+/** An outcome kind in the reader's words (`kind.*`), or as the server names it if unknown. */
+export function kindWord(kind) {
+  const word = t(`kind.${kind}`);
+  return word === `kind.${kind}` ? kind : word;
 }

@@ -31,7 +31,7 @@ async function verify(input) {
     draw();
     history.replaceState(null, '', `/verify?id=${id}`);
   } catch (err) {
-    box.replaceChildren(el('div', { class: 'error-box' }, err.code === 'match/not_found' ? t('match.notfound') : `[${err.code}] ${err.message}`));
+    box.replaceChildren(el('div', { class: 'error-box' }, err.code === 'match/not_found' ? t('match.notfound') : err.message));
   }
 }
 
