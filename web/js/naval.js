@@ -128,6 +128,8 @@ const ui = {
   vertical: false,
   /** The cell under the pointer: `{seat, r, c}` or null. */
   hover: null,
+  /** The board a phone shows when the player picked one (`focusSeat`), else null. */
+  focus: null,
   /** The plan is being sent: as one whole turn (`whole`), or one order per state after the
    * server refused the whole turn. */
   firing: false,
@@ -544,10 +546,54 @@ function redrawOverlay() {
   else svg.append(fresh);
 }
 
+/** A phone's screen: one board at a time, large enough to tap, chosen with tabs above it. */
+const PHONE = window.matchMedia('(max-width: 600px)');
+
+/** The board a phone shows: the one picked, else the own board while placing, else the next fleet
+ * afloat after the own one (the one most likely to be aimed at). */
+function focusSeat() {
+  const obs = obsOf();
+  if (ui.focus !== null && ui.focus !== undefined) return ui.focus;
+  const mine = me() ?? 0;
+  if (phase() === 'placement' || mine === null) return mine;
+  for (let k = 1; k < 4; k += 1) {
+    const s = (mine + k) % 4;
+    if (!obs.boards[s]?.eliminated) return s;
+  }
+  return mine;
+}
+
+/** The tabs that choose a phone's board, just above the boards (hidden on wider screens). */
+function drawTabs(svg) {
+  let tabs = document.getElementById('nv-tabs');
+  if (!tabs) {
+    tabs = el('div', { id: 'nv-tabs', class: 'nv-tabs', role: 'tablist' });
+    svg.before(tabs);
+  }
+  const shown = focusSeat();
+  const obs = obsOf();
+  tabs.replaceChildren(...[0, 1, 2, 3].map((s) => el('button', {
+    type: 'button', role: 'tab', class: `secondary nv-tab${obs.boards[s]?.eliminated ? ' out' : ''}`,
+    'data-seat': s, 'aria-selected': String(s === shown),
+    onclick: () => {
+      ui.focus = s;
+      drawAll();
+    },
+  }, s === me() ? t('nv.tab.own', { side: seatLabel('naval', s) }) : seatLabel('naval', s))));
+  tabs.classList.toggle('hidden', !PHONE.matches);
+}
+
 function drawAll() {
   const svg = ui.ctx.svg;
-  svg.setAttribute('viewBox', `0 0 ${2 * BW} ${2 * BH}`);
-  svg.setAttribute('class', 'board naval');
+  if (PHONE.matches) {
+    const [sx, sy] = SLOT[focusSeat()];
+    svg.setAttribute('viewBox', `${sx * BW} ${sy * BH} ${BW} ${BH}`);
+  } else {
+    svg.setAttribute('viewBox', `0 0 ${2 * BW} ${2 * BH}`);
+  }
+  drawTabs(svg);
+  // While placing, a finger on the board drags a piece rather than scrolling the page.
+  svg.setAttribute('class', `board naval${placing() ? ' placing' : ''}`);
   svg.setAttribute('role', 'group');
   svg.setAttribute('aria-label', t('nv.boards'));
   svg.replaceChildren(...[0, 1, 2, 3].map(drawBoard), drawOverlay());
@@ -580,7 +626,11 @@ function onPointerDown(ev) {
   const at = locate(pt.x, pt.y);
   if (!at || at.seat !== me()) return;
   const p = pieceAt(at.r, at.c);
-  if (!p) return;
+  if (!p) {
+    // Tap to place: with a piece picked, a tap on free water puts its top-left cell there.
+    if (at.inside && ui.selectedPiece) placeSelectedAt(at.r, at.c);
+    return;
+  }
   ev.preventDefault();
   const box = bbox(p.cells);
   const vertical = p.at.endsWith('v');
@@ -649,6 +699,17 @@ function sendPlacement(piece, text, d) {
   ui.ctx.play(text);
 }
 
+/** Moves the picked piece so that its top-left cell is (r, c), keeping its orientation. */
+function placeSelectedAt(r, c) {
+  const p = (myBoard()?.fleet || []).find((x) => x.piece === ui.selectedPiece);
+  if (!p || !placing() || !ui.ctx.canAct) return;
+  const box = bbox(p.cells);
+  const vertical = p.at.endsWith('v');
+  sendPlacement(p.piece, placementText(p.piece, r, c, vertical), {
+    vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r, c,
+  });
+}
+
 /** Rotates a placed piece a quarter turn about its top-left cell. */
 function rotatePiece(name) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === name);
@@ -711,6 +772,7 @@ function onKey(ev) {
 function attach(svg) {
   if (ui.attached === svg) return;
   ui.attached = svg;
+  PHONE.addEventListener('change', () => drawAll());
   svg.addEventListener('pointerdown', onPointerDown);
   svg.addEventListener('pointermove', onPointerMove);
   svg.addEventListener('pointerup', onPointerUp);
