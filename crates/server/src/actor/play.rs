@@ -231,7 +231,9 @@ impl MatchActor {
     /// After a change: draws every chance node from the match's generator (all committed in one
     /// write), then lets bots to act think.
     pub(super) async fn advance(&mut self) {
-        if self.status == Status::Live && !self.broken {
+        let chance_next =
+            || Driver::checked().next(&*self.state, |_, seats| seats.lowest()) == Next::Chance;
+        if self.status == Status::Live && !self.broken && chance_next() {
             let mut batch = self.batch();
             batch.draw_chance(&self.id);
             if let Err(e) = self.flush(batch).await {

@@ -32,10 +32,11 @@ async fn health_games_and_static_pages() {
         .find(|g| g["name"] == "toy")
         .unwrap();
     assert_eq!(toy["hidden_information"], true);
+    // The registry's bots, and the test catalogue's `slow` (common.rs).
     assert_eq!(
         toy["bots"],
         json!([
-            "random", "greedy", "beginner", "casual", "club", "strong", "expert", "mcts"
+            "random", "greedy", "beginner", "casual", "club", "strong", "expert", "mcts", "slow"
         ])
     );
     // Every embedded file of web/ is served at /assets/<path>, byte for byte.
