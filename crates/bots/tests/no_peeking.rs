@@ -14,8 +14,8 @@ use rand_chacha::ChaCha8Rng;
 const MAX_DIFFERING: usize = 12;
 
 /// Plays `games` random games of `G` and checks every `every`-th decision, with the plain search
-/// and, when `registered`, the registry's `mcts:i<iterations>` and `greedy` bots of `G`. Returns
-/// (decisions checked, of which the two states differed in hidden parts).
+/// and, when `registered`, the registry's `mcts:i<iterations>`, `mcts:i1` and `greedy` bots of
+/// `G`. Returns (decisions checked, of which the two states differed in hidden parts).
 fn check<G: Game>(
     seats: usize,
     games: u64,
@@ -62,7 +62,12 @@ fn check<G: Game>(
                     "game {game}, decision {decision}: the action depends on hidden state"
                 );
                 if registered {
-                    for spec in [format!("mcts:i{iterations}"), "greedy".to_owned()] {
+                    // `mcts:i1` is the thorough policy alone (Bataille Navale's strongest bot).
+                    for spec in [
+                        format!("mcts:i{iterations}"),
+                        "mcts:i1".to_owned(),
+                        "greedy".to_owned(),
+                    ] {
                         let spec = spec.parse().expect("a bot name");
                         let bot = || plateau_registry::new_bot(G::INFO.name, spec, 1234).unwrap();
                         assert_eq!(

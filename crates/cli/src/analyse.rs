@@ -20,7 +20,7 @@ use crate::common::{CliResult, emit, find_game, read_record};
 pub struct Args {
     /// The record, a JSON file written by `plateau play --record` or the match service.
     file: PathBuf,
-    /// Search iterations per judged decision (default: the game's expert level).
+    /// Search iterations per judged decision (default: the game's expert level, at least 1000).
     #[arg(long)]
     iterations: Option<u64>,
     /// Seed of the judge's searches.

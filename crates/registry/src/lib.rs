@@ -75,14 +75,22 @@ pub fn bot_factory(game: &str) -> Result<&'static BotFactory, UnknownGame> {
         .ok_or_else(|| unknown(game))
 }
 
-/// The judge of the post-game analysis in `game`: the expert level's search budget (an iteration
-/// budget in every game, so analyses are reproducible).
+/// The fewest iterations the analysis's judge searches: a level played by a policy alone
+/// (Bataille Navale's `mcts:i1`) would otherwise judge nothing.
+const MIN_JUDGE_ITERATIONS: u64 = 1000;
+
+/// The judge of the post-game analysis in `game`: the expert level's search budget, at least
+/// `MIN_JUDGE_ITERATIONS` (an iteration budget in every game, so analyses are reproducible).
 ///
 /// # Errors
 /// `UnknownGame` for a game without levels.
 pub fn expert_judge(game: &str) -> Result<Budget, UnknownGame> {
     let expert = levels(game)?[Level::Expert as usize].spec;
-    Ok(expert.budget().unwrap_or(Budget::Iterations(1000)))
+    Ok(match expert.budget() {
+        Some(Budget::Iterations(n)) => Budget::Iterations(n.max(MIN_JUDGE_ITERATIONS)),
+        Some(other) => other,
+        None => Budget::Iterations(MIN_JUDGE_ITERATIONS),
+    })
 }
 
 /// Analyses `record` (its game found by name) with `options` (`plateau_bots::analysis`): every

@@ -1,16 +1,22 @@
 //! A heuristic player for bots (the rules are in rules/naval.md; nothing here changes them): which
 //! order to give the ship whose turn it is, from the targeting odds (`odds`) of the acting seat.
 //!
-//! Every option is valued in expected enemy ship cells hit, weighed per target board so that
-//! damaged fleets (closer to elimination, section 12) are finished first:
+//! Every option is valued in expected enemy ship cells hit, weighed per target board (the greedy
+//! and quick styles finish damaged fleets first, closer to elimination, section 12; the thorough
+//! style turns to the healthiest fleets first and lets the others weaken each other):
 //! - a normal shot at the likeliest legal cell (section 6);
 //! - each affordable special at its best aim: the odds summed over its area (half for the rockets,
 //!   the submarine's odds for the charges, the lane walked cell by cell for the torpedo), the shield
 //!   over a damaged ship of one's own, the EMP on the strongest fleet (section 9);
+//! - in the thorough style, each detection (satellite, sonar, radar) at the aim that covers the
+//!   most expected ship cells the seat does not yet know, valued `SCAN_VALUE` per such cell: what
+//!   it finds is shot at for sure afterwards, and nobody else learns it (section 13);
 //! - a pass, worth the +75 energy (section 8 E1) to the ships that save for their specials.
 //!
-//! A special is used when it returns enough per unit of energy (`EFFICIENCY`), or when the meter is
-//! full and it beats a normal shot; ships that save pass rather than shoot where nothing is hot.
+//! The thorough and greedy styles spend at once: a special whenever it beats the best normal shot,
+//! never a pass to save. The quick style saves: a special is used when it returns enough per unit
+//! of energy (`EFFICIENCY`), or when the meter is full and it beats a normal shot; ships that save
+//! pass rather than shoot where nothing is hot.
 //! Cells aimed at by the seat's earlier orders this turn count for nothing (section 5.5, 5.8).
 //!
 //! The policy reads the state only through the acting seat's information (its odds, its own board,
@@ -29,13 +35,14 @@ use crate::state::{Naval, Phase};
 /// Which odds the policy aims with, and how it spends energy.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Style {
-    /// The full odds (`Naval::odds`), energy saved for efficient specials: the search's first
-    /// choices.
+    /// The full odds (`Naval::odds`), spent as `Greedy`, with the detections and the healthiest
+    /// fleets aimed at first (module documentation): the search's first choices, and the
+    /// strongest player alone (`mcts:i1`).
     Thorough,
     /// The full odds, each order for its immediate value alone: a special whenever it is
     /// affordable and beats the best normal shot, never a pass to save energy (the greedy bot).
     Greedy,
-    /// The cheap odds (`Naval::quick_odds`), energy saved as `Thorough`: playouts.
+    /// The cheap odds (`Naval::quick_odds`), energy saved for efficient specials: playouts.
     Quick,
 }
 
@@ -45,6 +52,19 @@ const EFFICIENCY: f32 = 0.0045;
 /// Least value of a normal shot for a ship that saves for its special to shoot rather than pass:
 /// a cell beside a hit, not a hunting cell.
 const HOT: f32 = 0.4;
+/// Value of a detection per expected ship cell in its area that the seat does not know yet: about
+/// a normal shot's worth on a hot cell, so that a ship scans when it can pay for it and nothing
+/// is hot (measured: 0.3, 0.8, 1.5 and 3 gave the same strength within the intervals).
+const SCAN_VALUE: f32 = 1.0;
+/// A cell whose chance is at least this is known (found by the seat's own detections): no
+/// detection is worth spending on it.
+const KNOWN: f32 = 0.95;
+/// Thorough style: how much the weight of a board falls with the share of its fleet's cells hit
+/// (weight 1 - 2 x share, at least `MIN_WEIGHT`): the healthiest fleets first, the damaged left to
+/// the others (measured against 1 + share, the greedy bot's).
+const HEALTHY_FIRST: f32 = 2.0;
+/// The least weight of a board in the thorough style.
+const MIN_WEIGHT: f32 = 0.05;
 /// Value of a shield over a damaged ship (about five shots at it absorbed over the next turns).
 const SHIELD_VALUE: f32 = 2.0;
 /// Value of an EMP per ship of the target still afloat (two turns of its orders lost).
@@ -257,7 +277,7 @@ impl Naval {
 
         let full = energy + self.config.gains.pass > crate::energy::MAX_ENERGY;
         let fire_value = fire.map_or(0.0, |f| f.value);
-        if style == Style::Greedy {
+        if style != Style::Quick {
             return match (special, fire) {
                 (Some((s, _)), _) if s.value > fire_value => s.order,
                 (_, Some(f)) => f.order,
@@ -309,8 +329,12 @@ impl Naval {
                 };
                 let b = self.board(t);
                 let damage = b.hit.count() as f32 / 32.0;
+                let weight = match style {
+                    Style::Thorough => (1.0 - HEALTHY_FIRST * damage).max(MIN_WEIGHT),
+                    Style::Greedy | Style::Quick => 1.0 + damage,
+                };
                 let closed = self.blocked_for(seat, t) | planned[t.index()];
-                Target::new(t, odds, 1.0 + damage, closed)
+                Target::new(t, odds, weight, closed)
             })
             .collect()
     }
@@ -325,7 +349,7 @@ impl Naval {
     }
 
     /// The best use of `ability` for `seat`, or `None` when it has no use worth valuing (the
-    /// detections, a shield with nothing to protect).
+    /// detections outside the thorough style, a shield with nothing to protect).
     fn best_special(
         &self,
         seat: Seat,
@@ -336,7 +360,23 @@ impl Naval {
     ) -> Option<Scored> {
         let mut best: Option<Scored> = None;
         match ability {
-            Ability::Satellite | Ability::Sonar | Ability::Radar => {}
+            Ability::Satellite | Ability::Sonar | Ability::Radar => {
+                if style != Style::Thorough {
+                    return None;
+                }
+                for t in targets {
+                    for aim in ability.aims(false).iter() {
+                        let unknown: f32 = ability
+                            .area(aim, false)
+                            .iter()
+                            .map(|c| t.odds.at(c))
+                            .filter(|&p| p < KNOWN)
+                            .sum();
+                        let value = SCAN_VALUE * t.weight * unknown + jitter(aim);
+                        best = better(best, area_order(ability, t.seat, aim, false, value));
+                    }
+                }
+            }
             Ability::Shield => {
                 if !self.needs_shield(seat) {
                     return None;
