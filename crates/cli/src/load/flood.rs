@@ -25,14 +25,16 @@ const BOT_STRANGER: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 3));
 const SILENT_PER_ADDRESS: usize = 50;
 
 /// Holds `n` lobby sockets open, each pinging every 20 seconds as a page does; returns their
-/// tasks (dropped, they stop).
+/// tasks (dropped, they stop). Opens up to 64 at a time.
 pub async fn hold_idle(addr: SocketAddr, n: usize) -> Vec<tokio::task::JoinHandle<()>> {
+    let url = format!("ws://{addr}/api/lobby/ws");
+    let opened: Vec<_> = futures_util::stream::iter(0..n)
+        .map(|_| tokio_tungstenite::connect_async(url.clone()))
+        .buffer_unordered(64)
+        .collect()
+        .await;
     let mut held = Vec::with_capacity(n);
-    for _ in 0..n {
-        let url = format!("ws://{addr}/api/lobby/ws");
-        let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
-            continue;
-        };
+    for (mut ws, _) in opened.into_iter().flatten() {
         held.push(tokio::spawn(async move {
             loop {
                 tokio::time::sleep(Duration::from_secs(20)).await;

@@ -263,6 +263,8 @@ pub fn run(args: Args) -> CliResult {
 async fn play(server: &Server, args: &Args) -> CliResult {
     let counters = Arc::new(Counters::default());
     let rss_before = rss_kib(server.pid);
+    // The idle sockets first: the window counts from when they are all open.
+    let idle = flood::hold_idle(server.addr, args.idle).await;
     let ramp = Duration::from_secs(3 + args.matches as u64 / 100);
     let until = Instant::now() + ramp + Duration::from_secs(args.seconds);
     let from = IpAddr::V4(Ipv4Addr::LOCALHOST);
@@ -280,7 +282,6 @@ async fn play(server: &Server, args: &Args) -> CliResult {
             report,
         )));
     }
-    let idle = flood::hold_idle(server.addr, args.idle).await;
     let silent = flood::hold_silent(server.addr, args.silent, until).await;
     let bots = if args.bots > 0 {
         Some(flood::bot_matches(server.addr, from, &args.bot_game, &args.bot, args.bots).await)

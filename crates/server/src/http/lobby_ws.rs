@@ -77,6 +77,9 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
                 COUNTS_EVERY.saturating_sub(at.elapsed())
             });
             if wait.is_zero() {
+                // What is sent now is seen: only a later change makes counts due again.
+                counts.borrow_and_update();
+                pools.borrow_and_update();
                 if !send_within(&mut sink, Message::Text(counts_message(&app).into())).await {
                     break;
                 }
@@ -107,8 +110,10 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
             Some(message) = outgoing.recv() => {
                 if !send_within(&mut sink, Message::Text(message.into())).await { break; }
             }
-            Ok(()) = counts.changed() => counts_due = true,
-            Ok(()) = pools.changed() => counts_due = true,
+            // Once counts are due, further changes need no wake-up: the next send reads them
+            // all (thousands of idle lobby sockets would otherwise each wake at every change).
+            Ok(()) = counts.changed(), if !counts_due => counts_due = true,
+            Ok(()) = pools.changed(), if !counts_due => counts_due = true,
             Ok(turn) = turns.recv() => {
                 if player.as_ref().is_some_and(|p| p.id == turn.player) {
                     let message = json!({"type": "turn", "id": turn.id, "game": turn.game});
