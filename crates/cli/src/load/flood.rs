@@ -24,8 +24,9 @@ const BOT_STRANGER: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 3));
 /// them is the timeouts, not the cap.
 const SILENT_PER_ADDRESS: usize = 50;
 
-/// Holds `n` lobby sockets open, each pinging every 20 seconds as a page does; returns their
-/// tasks (dropped, they stop). Opens up to 64 at a time.
+/// Holds `n` lobby sockets open, each reading what the server sends and pinging every 20
+/// seconds, as an idle page does; returns their tasks (dropped, they stop). Opens up to 64 at a
+/// time.
 pub async fn hold_idle(addr: SocketAddr, n: usize) -> Vec<tokio::task::JoinHandle<()>> {
     let url = format!("ws://{addr}/api/lobby/ws");
     let opened: Vec<_> = futures_util::stream::iter(0..n)
@@ -36,13 +37,22 @@ pub async fn hold_idle(addr: SocketAddr, n: usize) -> Vec<tokio::task::JoinHandl
     let mut held = Vec::with_capacity(n);
     for (mut ws, _) in opened.into_iter().flatten() {
         held.push(tokio::spawn(async move {
+            let mut ping = tokio::time::interval(Duration::from_secs(20));
+            ping.tick().await;
             loop {
-                tokio::time::sleep(Duration::from_secs(20)).await;
-                let ping = Message::Text(r#"{"type":"ping"}"#.into());
-                if ws.send(ping).await.is_err() {
-                    return;
+                tokio::select! {
+                    _ = ping.tick() => {
+                        let ping = Message::Text(r#"{"type":"ping"}"#.into());
+                        if ws.send(ping).await.is_err() {
+                            return;
+                        }
+                    }
+                    frame = ws.next() => {
+                        if !matches!(frame, Some(Ok(_))) {
+                            return;
+                        }
+                    }
                 }
-                // Nothing is read: the lobby's counts queue in the kernel's buffers.
             }
         }));
     }
