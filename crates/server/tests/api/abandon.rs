@@ -7,7 +7,7 @@ use std::time::Duration;
 use plateau_engine::{Ending, Seat};
 use serde_json::{Value, json};
 
-use crate::common::{Agent, TestApp, spawn_app_with, temp_db, test_options};
+use crate::common::{Agent, TestApp, seated, spawn_app_with, temp_db, test_options};
 
 async fn short_abandon() -> TestApp {
     spawn_app_with(
@@ -130,24 +130,12 @@ async fn people_who_leave_together_are_all_resigned() {
     let app = short_abandon().await;
     let human = json!({"kind": "human"});
     let bot = json!({"kind": "bot", "bot": "random"});
-    let created = app
-        .create(
-            json!({"game": "naval", "config": {"max_rounds": 5, "placement_moves": 1},
-                       "time_control": {"kind": "game"}, "seats": [human, human, human, bot]}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap().to_owned();
-    let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
-    for _ in 0..2 {
-        let (_, joined) = app
-            .post(&format!("/api/matches/{id}/join"), &json!({}))
-            .await;
-        tokens.push(joined["token"].as_str().unwrap().to_owned());
-    }
-    let mut clients = Vec::new();
-    for t in &tokens {
-        clients.push(app.connect(&id, Some(t)).await);
-    }
+    let (id, mut clients) = seated(
+        &app,
+        json!({"game": "naval", "config": {"max_rounds": 5, "placement_moves": 1},
+               "time_control": {"kind": "game"}, "seats": [human, human, human, bot]}),
+    )
+    .await;
     for c in &mut clients {
         c.live().await;
     }

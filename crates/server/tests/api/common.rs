@@ -564,6 +564,33 @@ pub async fn two_humans(app: &TestApp, game: &str) -> (String, String, String, S
     )
 }
 
+/// Creates a match from `request` and seats a person at every human seat: the creator, then one
+/// join per other human seat; returns its id and one connected client per human seat, in seat
+/// order.
+pub async fn seated(app: &TestApp, request: Value) -> (String, Vec<Client>) {
+    let humans = request["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "human")
+        .count();
+    let created = app.create(request).await;
+    let id = id(&created);
+    let mut tokens = vec![token(&created)];
+    for _ in 1..humans {
+        let (status, joined) = app
+            .post(&format!("/api/matches/{id}/join"), &json!({}))
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        tokens.push(token(&joined));
+    }
+    let mut clients = Vec::new();
+    for t in &tokens {
+        clients.push(app.connect(&id, Some(t)).await);
+    }
+    (id, clients)
+}
+
 /// The finished match's record, as served.
 pub async fn record(app: &TestApp, id: &str) -> Record {
     let (status, body) = app.get(&format!("/api/matches/{id}/record")).await;

@@ -4,29 +4,18 @@
 
 use serde_json::json;
 
-use crate::common::spawn_app;
+use crate::common::{seated, spawn_app};
 
 #[tokio::test]
 async fn another_seats_placement_never_makes_an_action_stale() {
     let app = spawn_app().await;
     let human = json!({"kind": "human"});
-    let created = app
-        .create(json!({"game": "naval", "config": {"placement_moves": 4},
-                       "seats": [human, human, human, human]}))
-        .await;
-    let id = created["id"].as_str().unwrap().to_owned();
-    let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
-    for _ in 1..4 {
-        let (status, joined) = app
-            .post(&format!("/api/matches/{id}/join"), &json!({}))
-            .await;
-        assert_eq!(status, 200, "{joined}");
-        tokens.push(joined["token"].as_str().unwrap().to_owned());
-    }
-    let mut clients = Vec::new();
-    for t in &tokens {
-        clients.push(app.connect(&id, Some(t)).await);
-    }
+    let (id, mut clients) = seated(
+        &app,
+        json!({"game": "naval", "config": {"placement_moves": 4},
+               "seats": [human, human, human, human]}),
+    )
+    .await;
     let mut placing = Vec::new();
     for c in &mut clients {
         placing.push(

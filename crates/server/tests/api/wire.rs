@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::common::{Client, spawn_app, two_humans};
+use crate::common::{Client, seated, spawn_app, two_humans};
 use crate::games::play_out;
 
 /// Sizes in bytes of the `state` messages `client` received, in order.
@@ -62,22 +62,12 @@ async fn moon_leap_states_average_under_600_bytes_and_do_not_grow_with_the_game(
 async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
     let app = spawn_app().await;
     let human = json!({"kind": "human"});
-    let created = app
-        .create(json!({"game": "naval", "config": {"placement_moves": 4},
-                       "seats": [human, human, human, human]}))
-        .await;
-    let id = created["id"].as_str().unwrap().to_owned();
-    let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
-    for _ in 1..4 {
-        let (_, joined) = app
-            .post(&format!("/api/matches/{id}/join"), &json!({}))
-            .await;
-        tokens.push(joined["token"].as_str().unwrap().to_owned());
-    }
-    let mut clients = Vec::new();
-    for t in &tokens {
-        clients.push(app.connect(&id, Some(t)).await);
-    }
+    let (_, mut clients) = seated(
+        &app,
+        json!({"game": "naval", "config": {"placement_moves": 4},
+               "seats": [human, human, human, human]}),
+    )
+    .await;
     let placing = clients[0]
         .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
         .await;
