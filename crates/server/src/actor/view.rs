@@ -89,6 +89,9 @@ fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
 /// What a broadcast told every connection: how much of the log, and the seats and offers.
 pub(super) struct Sent {
     log_len: usize,
+    /// Per viewer column: how many of those `log_len` entries its move list shows, kept as the
+    /// log grows so a delta's `moves_from` costs nothing whatever the game's length.
+    shown: Vec<usize>,
     seats: Vec<SeatInfo>,
     offers: Offers,
     /// Per viewer: a digest of each top-level field of the observation it was sent.
@@ -164,11 +167,8 @@ impl MatchActor {
             Viewer::Seat(s) => s.index(),
             Viewer::Spectator => self.state.seats(),
         };
-        let from_log = since.map_or(0, |s| s.log_len.min(self.log.len()));
-        let moves_from = self.log[..from_log]
-            .iter()
-            .filter(|p| move_view(p, column).is_some())
-            .count();
+        let from_log = since.map_or(0, |s| s.log_len);
+        let moves_from = since.map_or(0, |s| s.shown[column]);
         let moves = self.log[from_log..]
             .iter()
             .filter_map(|p| move_view(p, column))
@@ -295,8 +295,19 @@ impl MatchActor {
             };
             sub.out.try_send(Outgoing::Text(msg.clone())).is_ok()
         });
+        let (from, mut shown) = since.map_or_else(
+            || (0, vec![0; self.specs.len() + 1]),
+            |s| (s.log_len, s.shown),
+        );
+        for (column, n) in shown.iter_mut().enumerate() {
+            *n += self.log[from..]
+                .iter()
+                .filter(|p| move_view(p, column).is_some())
+                .count();
+        }
         self.sent = Some(Sent {
             log_len: self.log.len(),
+            shown,
             seats: common.seats,
             offers: common.offers,
             observations: messages.into_iter().map(|(v, (_, d))| (v, d)).collect(),
