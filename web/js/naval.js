@@ -555,7 +555,7 @@ function focusSeat() {
   const obs = obsOf();
   if (ui.focus !== null && ui.focus !== undefined) return ui.focus;
   const mine = me() ?? 0;
-  if (phase() === 'placement' || mine === null) return mine;
+  if (phase() === 'placement') return mine;
   for (let k = 1; k < 4; k += 1) {
     const s = (mine + k) % 4;
     if (!obs.boards[s]?.eliminated) return s;
