@@ -16,6 +16,7 @@ import { renderNavalBoards, describeOrder } from './naval.js';
 import { seatLabel, seatWithName } from './seats.js';
 import { renderStoredChat } from './chat.js';
 import { renderSeedCheck } from './seedcheck.js';
+import { mountAnalysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
@@ -72,6 +73,7 @@ function draw() {
 
   renderInfo(obs);
   renderMoves();
+  analysis?.draw(index);
   const current = $('moves').querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
 
@@ -85,6 +87,9 @@ function draw() {
   renderSeedCheck($('verify'), summary, serverVerified);
   if (chat) renderStoredChat($('chat-stored'), summary.game, chat);
 }
+
+/** The analysis panel (analysis.js), once the steps are known. */
+let analysis = null;
 
 /** The stored chat of the match (both rooms), or null when the server has none to give. */
 let chat = null;
@@ -257,6 +262,8 @@ async function start() {
     const replay = await api('GET', `/api/matches/${id}/replay`);
     steps = replay.steps;
     serverVerified = replay.verified;
+    $('analysis-panel').classList.remove('hidden');
+    analysis = mountAnalysis($('analysis'), { id, game: summary.game, steps, go });
   } catch {
     // No replay route: show the record's moves without positions.
     try {

@@ -30,6 +30,10 @@ pub struct Args {
     /// resigning by the game's rule.
     #[arg(long, default_value_t = 90)]
     abandon_seconds: u64,
+    /// Search iterations per judged decision of a post-game analysis [default: each game's
+    /// expert level, at least 1000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    analysis_iterations: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -135,6 +139,7 @@ pub fn run(args: Args) -> CliResult {
             test_seeds: args.test_seeds,
             abandon_after: Duration::from_secs(args.abandon_seconds),
             limits: args.limits.limits(),
+            analysis_iterations: args.analysis_iterations,
             ..Options::default()
         },
     };

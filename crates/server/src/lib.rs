@@ -8,9 +8,11 @@
 //! - `lobby`: creating, finding, reloading and stopping matches;
 //! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
 //! - `clock`, `store` (+ `store::sqlite`), `model`, `catalogue`, `assets`;
-//! - `secrecy`: the check that a viewer's messages hold only what it may know.
+//! - `secrecy`: the check that a viewer's messages hold only what it may know;
+//! - `analysis`: post-game analyses computed in the background.
 
 pub mod actor;
+pub mod analysis;
 pub mod assets;
 pub mod auth;
 pub mod botpool;

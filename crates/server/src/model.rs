@@ -375,6 +375,8 @@ codes! {
     LimitMatches = "limit/matches", TOO_MANY_REQUESTS;
     /// Too many new players (guests) from one address.
     LimitPlayers = "limit/players", TOO_MANY_REQUESTS;
+    /// Too many analyses are waiting to be computed; ask again later.
+    LimitAnalyses = "limit/analyses", TOO_MANY_REQUESTS;
     /// Something failed inside the server (details only in its log).
     Internal = "server/internal", INTERNAL_SERVER_ERROR;
     /// The server is stopping.

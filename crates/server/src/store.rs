@@ -72,6 +72,26 @@ pub struct LogEntry {
     pub at_ms: u64,
 }
 
+/// A document computed once from a finished match and kept beside it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Derived {
+    /// Every position as a spectator sees it (docs/protocol.md section 3.7).
+    Replay,
+    /// The post-game analysis (docs/protocol.md section 3.8).
+    Analysis,
+}
+
+impl Derived {
+    /// The kind's name in the store.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Derived::Replay => "replay",
+            Derived::Analysis => "analysis",
+        }
+    }
+}
+
 /// A match as stored.
 #[derive(Clone, PartialEq, Debug)]
 pub struct StoredMatch {
@@ -241,17 +261,27 @@ pub trait Store: Send + Sync + 'static {
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
-    /// The stored replay of finished match `id` (docs/protocol.md section 3.7), if computed.
+    /// The stored `kind` document of finished match `id` (a JSON text), if computed.
     ///
     /// # Errors
     /// `Database` on failure.
-    fn replay(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StoreError>>;
+    fn derived(
+        &self,
+        id: String,
+        kind: Derived,
+    ) -> BoxFuture<'_, Result<Option<String>, StoreError>>;
 
-    /// Stores the replay of finished match `id` (a later one for the same match is ignored).
+    /// Stores the `kind` document of finished match `id` (a later one of the same kind for the
+    /// same match is ignored: a finished match's documents never change).
     ///
     /// # Errors
     /// `Database` on failure.
-    fn put_replay(&self, id: String, body: String) -> BoxFuture<'_, Result<(), StoreError>>;
+    fn put_derived(
+        &self,
+        id: String,
+        kind: Derived,
+        body: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
 
     /// Appends a chat line to match `id`.
     ///

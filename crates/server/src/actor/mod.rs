@@ -56,6 +56,9 @@ pub struct Options {
     pub abandon_after: Duration,
     /// What a stranger may make the server hold.
     pub limits: crate::limits::Limits,
+    /// Search iterations per judged decision of a post-game analysis; `None` = each game's
+    /// expert level (`plateau_registry::expert_judge`).
+    pub analysis_iterations: Option<u64>,
 }
 
 impl Default for Options {
@@ -66,6 +69,7 @@ impl Default for Options {
             test_seeds: false,
             abandon_after: Duration::from_secs(90),
             limits: crate::limits::Limits::default(),
+            analysis_iterations: None,
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::limits::address_key;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
 use crate::net::ConnSlot;
-use crate::store::{ChatLine, Entry, Room, StoredMatch};
+use crate::store::{ChatLine, Derived, Entry, Room, StoredMatch};
 use crate::ws;
 
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
@@ -350,7 +350,12 @@ pub(super) async fn replay(
         ));
     }
     let store = app.lobby.store();
-    let cached = || async { store.replay(id.clone()).await.map_err(ApiError::internal) };
+    let cached = || async {
+        store
+            .derived(id.clone(), Derived::Replay)
+            .await
+            .map_err(ApiError::internal)
+    };
     if let Some(body) = cached().await? {
         return Ok(json_text(body));
     }
@@ -369,9 +374,38 @@ pub(super) async fn replay(
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
     store
-        .put_replay(id.clone(), body.clone())
+        .put_derived(id.clone(), Derived::Replay, body.clone())
         .await
         .map_err(ApiError::internal)?;
+    Ok(json_text(body))
+}
+
+/// `GET /api/matches/{id}/analysis`: where the post-game analysis of a finished match stands, and
+/// the analysis once computed (docs/protocol.md section 3.8).
+pub(super) async fn analysis(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Response, ApiError> {
+    analysis_answer(&app, &id, false).await
+}
+
+/// `POST /api/matches/{id}/analysis`: as `GET`, and puts a match without an analysis in line for
+/// one (docs/protocol.md section 3.8).
+pub(super) async fn ask_analysis(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Response, ApiError> {
+    analysis_answer(&app, &id, true).await
+}
+
+async fn analysis_answer(app: &AppState, id: &str, ask: bool) -> Result<Response, ApiError> {
+    if !is_match_id(id) {
+        return Err(ApiError::not_found(id));
+    }
+    let body = app
+        .analyses
+        .status(app.lobby.store().as_ref(), id, ask)
+        .await?;
     Ok(json_text(body))
 }
 

@@ -21,6 +21,7 @@ use axum::{Json, Router, middleware};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
+use crate::analysis::Analyses;
 use crate::assets;
 use crate::auth;
 use crate::limits::PerMinute;
@@ -45,13 +46,24 @@ pub struct AppState {
     pub per_minute: Arc<PerMinute>,
     /// One replay computed at a time (the others wait, then read it stored).
     pub replays: Arc<tokio::sync::Mutex<()>>,
+    /// Post-game analyses waiting or being computed.
+    pub analyses: Arc<Analyses>,
 }
 
 impl AppState {
     /// The state of a service over `lobby`, with empty pools and counters.
+    ///
+    /// # Panics
+    /// Outside a tokio runtime, or if the analysis thread cannot start.
     #[must_use]
     pub fn new(lobby: Arc<Lobby>) -> AppState {
+        let analyses = Analyses::start(
+            lobby.store().clone(),
+            tokio::runtime::Handle::current(),
+            lobby.options().analysis_iterations,
+        );
         AppState {
+            analyses: Arc::new(analyses),
             pairing: Pairing::start(lobby.clone()),
             lobby,
             per_minute: Arc::new(PerMinute::default()),
@@ -72,6 +84,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/matches/{id}/join", post(matches::join))
         .route("/api/matches/{id}/record", get(matches::record))
         .route("/api/matches/{id}/replay", get(matches::replay))
+        .route(
+            "/api/matches/{id}/analysis",
+            get(matches::analysis).post(matches::ask_analysis),
+        )
         .route("/api/matches/{id}/chat", get(matches::chat))
         .route("/api/matches/{id}/ws", get(matches::websocket))
         .route("/api/me", get(players::me))

@@ -133,7 +133,7 @@ async fn http_bad_input_gets_coded_errors() {
             "{seat}"
         );
     }
-    for route in ["record", "replay"] {
+    for route in ["record", "replay", "analysis"] {
         assert_eq!(
             code(app.get(&format!("/api/matches/{id}/{route}")).await),
             (409, "match/not_over".into())

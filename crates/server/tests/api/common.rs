@@ -91,6 +91,8 @@ pub fn test_options() -> Options {
             guests_per_minute: 1000,
             ..plateau_server::limits::Limits::default()
         },
+        // Analyses judge with a small search, so a whole game is analysed in a second or two.
+        analysis_iterations: Some(40),
     }
 }
 

@@ -2,6 +2,7 @@
 //! server on port 0 and a fresh SQLite file from `spawn_app()`.
 
 mod abandon;
+mod analysis;
 mod bad_input;
 mod basics;
 mod bots;

@@ -18,8 +18,8 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{
-    BoxFuture, ChatLine, Finish, LogEntry, PlayerSecret, RatingEvent, Standing, Store, StoreError,
-    StoredMatch,
+    BoxFuture, ChatLine, Derived, Finish, LogEntry, PlayerSecret, RatingEvent, Standing, Store,
+    StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
@@ -128,6 +128,17 @@ CREATE TABLE replays (
     match_id TEXT PRIMARY KEY REFERENCES matches (id),
     body     TEXT NOT NULL
 );
+",
+    // Every document derived from a finished match (the replay, the analysis), by kind.
+    r"
+CREATE TABLE derived (
+    match_id TEXT NOT NULL REFERENCES matches (id),
+    kind     TEXT NOT NULL,
+    body     TEXT NOT NULL,
+    PRIMARY KEY (match_id, kind)
+);
+INSERT INTO derived (match_id, kind, body) SELECT match_id, 'replay', body FROM replays;
+DROP TABLE replays;
 ",
 ];
 
@@ -367,22 +378,34 @@ impl Store for SqliteStore {
         }))
     }
 
-    fn replay(&self, id: String) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+    fn derived(
+        &self,
+        id: String,
+        kind: Derived,
+    ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
         self.read(move |c| {
             use rusqlite::OptionalExtension;
-            c.query_row("SELECT body FROM replays WHERE match_id = ?1", [id], |r| {
-                r.get(0)
-            })
+            c.query_row(
+                "SELECT body FROM derived WHERE match_id = ?1 AND kind = ?2",
+                [id.as_str(), kind.as_str()],
+                |r| r.get(0),
+            )
             .optional()
             .map_err(db)
         })
     }
 
-    fn put_replay(&self, id: String, body: String) -> BoxFuture<'_, Result<(), StoreError>> {
+    fn put_derived(
+        &self,
+        id: String,
+        kind: Derived,
+        body: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
         self.write(Box::new(move |c| {
             c.execute(
-                "INSERT INTO replays (match_id, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
-                [id, body],
+                "INSERT INTO derived (match_id, kind, body) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT DO NOTHING",
+                [id.as_str(), kind.as_str(), body.as_str()],
             )
             .map_err(db)?;
             Ok(())
