@@ -336,3 +336,41 @@ async fn ratings_keep_their_laws_over_a_thousand_games_per_game() {
     assert_eq!(rated_games, 2000);
     store.close().await;
 }
+
+/// A database written before the `derived` table keeps its replays: the migration moves them.
+#[tokio::test]
+async fn stored_replays_move_to_the_derived_documents() {
+    let path = temp_path();
+    {
+        let conn = Connection::open(&path).unwrap();
+        for (i, sql) in MIGRATIONS[..MIGRATIONS.len() - 1].iter().enumerate() {
+            conn.execute_batch(&format!("{sql}; PRAGMA user_version = {};", i + 1))
+                .unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, created_at) \
+             VALUES ('00000000000000aa', 'mad', 'null', 'none', 'x', 'y', 'finished', 1); \
+             INSERT INTO replays (match_id, body) VALUES ('00000000000000aa', '{\"steps\":[]}');",
+        )
+        .unwrap();
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    let got = |kind| store.derived("00000000000000aa".into(), kind);
+    assert_eq!(
+        got(Derived::Replay).await.unwrap().as_deref(),
+        Some(r#"{"steps":[]}"#)
+    );
+    assert_eq!(got(Derived::Analysis).await.unwrap(), None);
+    // A document of each kind, once: a second one of the same kind is ignored.
+    for body in ["{\"a\":1}", "{\"a\":2}"] {
+        store
+            .put_derived("00000000000000aa".into(), Derived::Analysis, body.into())
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        got(Derived::Analysis).await.unwrap().as_deref(),
+        Some("{\"a\":1}")
+    );
+    store.close().await;
+}
