@@ -30,10 +30,10 @@ export function percent(value) {
 
 /**
  * The analysis panel of one finished match. `steps` are the replay's steps (the start first),
- * `go(step)` shows a step. Returns `{ draw(step) }`, which redraws the panel for the step shown
- * (and for the language).
+ * `go(step)` shows a step, `describe(seat, text)` puts a seat's action in the move list's words.
+ * Returns `{ draw(step) }`, which redraws the panel for the step shown (and for the language).
  */
-export function mountAnalysis(panel, { id, game, steps, go }) {
+export function mountAnalysis(panel, { id, game, steps, go, describe }) {
   /** `actionStep[k]` is the replay step of the record's action k (1-based); endings are steps too. */
   const actionStep = [0];
   steps.forEach((s, v) => { if (v > 0 && s.by !== null) actionStep.push(v); });
@@ -118,11 +118,13 @@ export function mountAnalysis(panel, { id, game, steps, go }) {
       el('span', { class: 'an-key', 'data-seat': seat }, el('span', { class: `an-swatch an-s${seat}` }), ' ', seatLabel(game, seat))));
   }
 
-  /** "Move 14 (Blue): lost 23 points of chance; the judge preferred b2-b3". */
+  /** "Action 14 (Blue), a1-a2, lost 23 points of chance; the expert preferred b2-b3". */
   function lossText(loss, ply) {
+    const at = steps[actionStep[loss.index]];
     return t('analysis.loss', {
       n: loss.index, seat: seatLabel(game, loss.seat), points: Math.round(100 * loss.loss),
-      best: ply.judgement?.best ?? '?',
+      played: describe(loss.seat, at.text ?? ply.action),
+      best: ply.judgement ? describe(loss.seat, ply.judgement.best) : '?',
     });
   }
 

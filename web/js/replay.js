@@ -162,25 +162,26 @@ function entries() {
   const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text })) : moves;
   const out = [];
   for (const m of list) {
-    let label;
-    if (m.by === 'chance') {
-      if (m.text === null || m.text === undefined) continue;
-      const face = summary.game === 'moonleap' ? ml.rollFace(m.text) : null;
-      label = t('replay.chance', { text: face ? t('ml.die', { face: face === '*' ? '★' : face }) : m.text });
-    } else if (m.text === null || m.text === undefined) {
-      label = t('replay.hidden');
-    } else if (summary.game === 'moonleap' && typeof m.text === 'string' && ml.parseAction(m.text)) {
-      // "Move 4", "2 then 3": the words of the match page's choice buttons.
-      label = ml.describeChoice(ml.parseAction(m.text));
-    } else if (summary.game === 'naval' && typeof m.text === 'string') {
-      // An order in words, as the match page announces it; placements keep their notation.
-      label = describeOrder(m.text);
-    } else {
-      label = stepText(m.text);
-    }
-    out.push({ index: m.index, by: m.by, label });
+    if (m.by === 'chance' && (m.text === null || m.text === undefined)) continue;
+    out.push({ index: m.index, by: m.by, label: label(m.by, m.text) });
   }
   return out;
+}
+
+/** A step's words in the move list (`by` and `text` as in a step). */
+function label(by, text) {
+  if (by === 'chance') {
+    const face = summary.game === 'moonleap' ? ml.rollFace(text) : null;
+    return t('replay.chance', { text: face ? t('ml.die', { face: face === '*' ? '★' : face }) : text });
+  }
+  if (text === null || text === undefined) return t('replay.hidden');
+  if (summary.game === 'moonleap' && typeof text === 'string' && ml.parseAction(text)) {
+    // "Move 4", "2 then 3": the words of the match page's choice buttons.
+    return ml.describeChoice(ml.parseAction(text));
+  }
+  // An order in words, as the match page announces it; placements keep their notation.
+  if (summary.game === 'naval' && typeof text === 'string') return describeOrder(text);
+  return stepText(text);
 }
 
 /** The seat of an entry, or null for chance and early endings. */
@@ -263,7 +264,9 @@ async function start() {
     steps = replay.steps;
     serverVerified = replay.verified;
     $('analysis-panel').classList.remove('hidden');
-    analysis = mountAnalysis($('analysis'), { id, game: summary.game, steps, go });
+    analysis = mountAnalysis($('analysis'), {
+      id, game: summary.game, steps, go, describe: (seat, text) => label({ seat }, text),
+    });
   } catch {
     // No replay route: show the record's moves without positions.
     try {
