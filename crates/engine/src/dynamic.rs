@@ -4,6 +4,7 @@
 use std::any::Any;
 use std::fmt::Debug;
 
+use crate::info::ActionInfo;
 use rand::RngCore;
 use serde::Serialize;
 use thiserror::Error;
@@ -48,6 +49,9 @@ pub trait DynGame: Send + Sync + Debug {
     fn to_act(&self) -> ToAct;
     /// Legal actions of `seat` in canonical notation, sorted by byte order.
     fn legal_texts(&self, seat: Seat) -> Vec<String>;
+    /// Legal actions of `seat` as `legal_texts` gives them, each with its parts
+    /// (`Game::action_info`), in the same order.
+    fn legal_info(&self, seat: Seat) -> Vec<(String, ActionInfo)>;
     /// Chance outcomes with probabilities, in the game's order (empty unless at a chance node).
     fn chance_texts(&self) -> Vec<(String, f64)>;
     /// Parses and plays one action.
@@ -124,6 +128,17 @@ impl<G: Game> DynGame for G {
         let mut texts: Vec<String> = actions.iter().map(|a| self.format_action(a)).collect();
         texts.sort_unstable();
         texts
+    }
+
+    fn legal_info(&self, seat: Seat) -> Vec<(String, ActionInfo)> {
+        let mut actions = Vec::new();
+        self.legal_actions(seat, &mut actions);
+        let mut all: Vec<(String, ActionInfo)> = actions
+            .iter()
+            .map(|a| (self.format_action(a), self.action_info(a)))
+            .collect();
+        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        all
     }
 
     fn chance_texts(&self) -> Vec<(String, f64)> {

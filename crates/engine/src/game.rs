@@ -8,6 +8,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::error::{IllegalAction, ParseError, SetupError};
+use crate::info::ActionInfo;
 use crate::outcome::Outcome;
 use crate::seat::{Actor, Seat, ToAct, Viewer};
 
@@ -172,6 +173,14 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         let visible = !Self::INFO.hidden_information
             || matches!((actor, viewer), (Actor::Seat(a), Viewer::Seat(v)) if a == v);
         visible.then(|| self.format_action(action))
+    }
+
+    /// What `action` does, in parts a client draws and composes without the rules (`ActionInfo`:
+    /// cells from and to, pieces, covered cells, the choice). Call it on the state before the
+    /// action is applied, with an action legal there. By default only the kind `"action"`.
+    fn action_info(&self, action: &Self::Action) -> ActionInfo {
+        let _ = action;
+        ActionInfo::new("action")
     }
 
     /// The state drawn for a terminal, as `viewer` may see it. `color` allows ANSI colours.

@@ -50,6 +50,7 @@ const STATE_FIELDS: &[&str] = &[
     "to_act",
     "observation",
     "legal",
+    "legal_info",
     "moves",
     "seats",
     "offers",
@@ -227,9 +228,9 @@ fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), Str
     } else {
         Vec::new()
     };
-    let legal: Vec<String> = match viewer {
-        Viewer::Seat(s) if to_act.contains(&s.0) => state.legal_texts(s),
-        _ => Vec::new(),
+    let (legal, legal_info): (Vec<String>, Vec<_>) = match viewer {
+        Viewer::Seat(s) if to_act.contains(&s.0) => state.legal_info(s).into_iter().unzip(),
+        _ => (Vec::new(), Vec::new()),
     };
     let outcome = if finished {
         json!(state.outcome())
@@ -242,6 +243,7 @@ fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), Str
         ("seat", expected_seat),
         ("observation", state.observe_json(viewer)),
         ("legal", json!(legal)),
+        ("legal_info", json!(legal_info)),
         ("to_act", json!(to_act)),
         ("outcome", outcome),
     ];

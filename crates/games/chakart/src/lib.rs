@@ -22,8 +22,8 @@ pub mod rules;
 pub mod view;
 
 use plateau_engine::{
-    Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct,
-    Viewer,
+    ActionInfo, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat,
+    SetupError, ToAct, Viewer,
 };
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -281,6 +281,51 @@ impl Game for Chakart {
             }
         }
         next
+    }
+
+    /// The parts of each action (docs/rules/chakart.md section "Notation", ruling 11): `move`
+    /// (from, to, a promotion letter as `choice`), `stealth` (the queen's stealth move), `shell`
+    /// (the king's square and the square hit), `swap` (King Boo's swap, `to` the other piece),
+    /// `drop` (Toadette's drop: the piece letter as `choice`), `promote` (`choice`); chance
+    /// outcomes `redirect` (`to`), `egg` (the effect letter as `choice`), `luigi` and `waluigi`
+    /// (the flipped piece's square as `to`), `banana` and `bomb` (where the item lands, `to`),
+    /// `setup` (the file letter as `choice`).
+    fn action_info(&self, action: &Action) -> ActionInfo {
+        let at = |kind, to: Square| ActionInfo {
+            to: Some(to.to_string()),
+            ..ActionInfo::new(kind)
+        };
+        let choice = |kind, c: char| ActionInfo {
+            choice: Some(c.to_string()),
+            ..ActionInfo::new(kind)
+        };
+        match *action {
+            Action::Move {
+                from,
+                to,
+                promote,
+                stealth,
+            } => ActionInfo {
+                from: Some(from.to_string()),
+                choice: promote.map(|k| k.letter().to_string()),
+                ..at(if stealth { "stealth" } else { "move" }, to)
+            },
+            Action::Shell { from, to } => ActionInfo {
+                from: Some(from.to_string()),
+                ..at("shell", to)
+            },
+            Action::Swap { with } => at("swap", with),
+            Action::Drop { kind, to } => ActionInfo {
+                choice: Some(kind.letter().to_string()),
+                ..at("drop", to)
+            },
+            Action::Promote(k) => choice("promote", k.letter()),
+            Action::Redirect(to) => at("redirect", to),
+            Action::Egg(e) => choice("egg", e.letter()),
+            Action::Flip { luigi, target } => at(if luigi { "luigi" } else { "waluigi" }, target),
+            Action::ItemDrop { bomb, to } => at(if bomb { "bomb" } else { "banana" }, to),
+            Action::Setup(f) => choice("setup", char::from(b'a' + f)),
+        }
     }
 
     fn format_action(&self, action: &Action) -> String {

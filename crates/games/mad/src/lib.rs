@@ -55,8 +55,8 @@ mod position;
 mod state;
 
 use plateau_engine::{
-    Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct,
-    Viewer,
+    ActionInfo, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat,
+    SetupError, ToAct, Viewer,
 };
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -270,6 +270,50 @@ impl Game for Mad {
 
     fn parse_action(&self, text: &str) -> Result<Action, ParseError> {
         Action::parse(text)
+    }
+
+    /// A movement is `move` (from, to, the ship and any ship it expels), a permutation
+    /// `permute` and a rotation `rotate` (the ships in their notation's order and the cells of
+    /// those on the board), a bonus the movement `then` the shift, `pass` a pass
+    /// (rules/mad.md sections 5 to 7).
+    fn action_info(&self, action: &Action) -> ActionInfo {
+        let shift = |shift: Shift| {
+            let (kind, ships) = match shift {
+                Shift::Permute(p) => ("permute", vec![p, 7 - p]),
+                Shift::Rotate(r) => ("rotate", action::ROTATIONS[r as usize & 3].to_vec()),
+            };
+            ActionInfo {
+                cells: ships
+                    .iter()
+                    .filter_map(|&k| self.position_of(self.side(), k))
+                    .map(|c| Cell(c).to_string())
+                    .collect(),
+                pieces: ships
+                    .iter()
+                    .map(|&k| action::kind_code(k).to_owned())
+                    .collect(),
+                ..ActionInfo::new(kind)
+            }
+        };
+        let step = |step: Step| ActionInfo {
+            from: Some(step.from.to_string()),
+            to: Some(step.to.to_string()),
+            pieces: [step.from, step.to]
+                .iter()
+                .filter_map(|c| self.ship_at(c.index()))
+                .map(|(_, k)| action::kind_code(k).to_owned())
+                .collect(),
+            ..ActionInfo::new("move")
+        };
+        match *action {
+            Action::Move(s) => step(s),
+            Action::Shift(s) => shift(s),
+            Action::Bonus(s, b) => ActionInfo {
+                then: Some(Box::new(shift(b))),
+                ..step(s)
+            },
+            Action::Pass => ActionInfo::new("pass"),
+        }
     }
 
     fn render_text(&self, _viewer: Viewer, color: bool) -> String {

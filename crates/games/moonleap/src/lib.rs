@@ -38,8 +38,8 @@ mod state;
 use std::sync::Arc;
 
 use plateau_engine::{
-    Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct,
-    Viewer,
+    ActionInfo, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat,
+    SetupError, ToAct, Viewer,
 };
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -334,6 +334,43 @@ impl Game for MoonLeap {
 
     fn parse_action(&self, text: &str) -> Result<Action, ParseError> {
         action::parse_action(text, self.mercenaries)
+    }
+
+    /// A roll is `roll` (the face as `choice`), a move `move` and a split `split`: the astronaut
+    /// (`pieces`), the crater it leaves (`from`, none when it enters) and the one it lands on
+    /// (`to`), the split's second astronaut `then`; `pass` a forfeited roll. Craters are numbered
+    /// from 1 along the track, as the board shows them (rules sections "Turn" and "Splitting").
+    fn action_info(&self, action: &Action) -> ActionInfo {
+        let mut after = self.clone();
+        let mut leap = |piece: Piece| {
+            let colour = after.colour(piece);
+            let from = after.cell_of(colour, piece.number);
+            let to = after.step(colour, piece.number);
+            ActionInfo {
+                from: from.map(|c| c.to_string()),
+                to: to.map(|c| c.to_string()),
+                pieces: vec![piece.to_string()],
+                ..ActionInfo::new("move")
+            }
+        };
+        match *action {
+            Action::Roll(face) => ActionInfo {
+                choice: Some(face.to_string()),
+                ..ActionInfo::new("roll")
+            },
+            Action::Move(p) => leap(p),
+            Action::Split(a, b) => {
+                let first = leap(a);
+                ActionInfo {
+                    then: Some(Box::new(leap(b))),
+                    ..ActionInfo {
+                        kind: "split",
+                        ..first
+                    }
+                }
+            }
+            Action::Pass => ActionInfo::new("pass"),
+        }
     }
 
     fn render_text(&self, viewer: Viewer, color: bool) -> String {

@@ -239,7 +239,7 @@ impl MoonLeap {
 
     /// The colour a piece of the seat to move stands for.
     #[inline]
-    fn colour(&self, piece: Piece) -> Colour {
+    pub(crate) fn colour(&self, piece: Piece) -> Colour {
         self.group(piece.mercenary)
     }
 
@@ -256,7 +256,7 @@ impl MoonLeap {
     /// Moves astronaut `number` of `colour` (enter or advance) to its target; returns the new
     /// cell, or `None`, changing nothing, if it is blocked.
     #[inline]
-    fn step(&mut self, colour: Colour, number: u8) -> Option<u8> {
+    pub(crate) fn step(&mut self, colour: Colour, number: u8) -> Option<u8> {
         let slot = usize::from(number) - 1;
         let from = self.cells[colour.index()][slot];
         let to = self.target(from, self.occupied)?;

@@ -1,10 +1,10 @@
 //! Orders and actions, and their notation (rules/naval.md sections 5.3a and 13b).
 
-use plateau_engine::{ParseError, Seat};
+use plateau_engine::{ActionInfo, ParseError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::ability::{ABILITIES, Ability, DIRS, Dir};
-use crate::bits::{Cell, SIDE};
+use crate::bits::{Bits, Cell, SIDE};
 use crate::piece::{PIECE_NAMES, Piece, Ship};
 
 /// One ship's order for this turn (sections 5.3 and 13b).
@@ -431,6 +431,89 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
         }
     };
     Ok(Action::Order { ship, order })
+}
+
+/// The parts of `action` (docs/protocol.md section 4.1, `legal_info`). Cells are written as in
+/// the notation (`f7`), seats 0-based in `target`, pieces and ships by name:
+/// - `place` (a placement move: the piece, its top-left cell `to`, the cells it would cover,
+///   `h` or `v` as `choice` for a ship), `ready`;
+/// - an order of the ship in `pieces`: `pass`, `fire` (the cell `to` of seat `target`), the
+///   ability's name for a special (`to` the aim, `cells` its area, section 6.5; a bombing's
+///   `choice` is `h` or `v`), `torpedo` (its lane's cells in travel order, the direction as
+///   `choice`), `emp` (`target` only);
+/// - chance: `layout` (as `place`, for seat `target`), `first` (`target`), `rocket` (`to`,
+///   `choice` `shot` or `spared`).
+#[must_use]
+pub fn action_info(action: &Action) -> ActionInfo {
+    let cells = |bits: Bits| bits.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let placed = |kind, piece: Piece, cell: Cell, vertical: bool| ActionInfo {
+        to: Some(cell.to_string()),
+        cells: piece
+            .footprint(cell, vertical)
+            .map(cells)
+            .unwrap_or_default(),
+        pieces: vec![piece.name().to_owned()],
+        choice: (!piece.is_buoy()).then(|| if vertical { "v" } else { "h" }.to_owned()),
+        ..ActionInfo::new(kind)
+    };
+    match *action {
+        Action::Layout {
+            seat,
+            piece,
+            cell,
+            vertical,
+        } => ActionInfo {
+            target: Some(seat.0),
+            ..placed("layout", piece, cell, vertical)
+        },
+        Action::Place {
+            piece,
+            cell,
+            vertical,
+        } => placed("place", piece, cell, vertical),
+        Action::Ready => ActionInfo::new("ready"),
+        Action::First { seat } => ActionInfo {
+            target: Some(seat.0),
+            ..ActionInfo::new("first")
+        },
+        Action::Rocket { cell, shot } => ActionInfo {
+            to: Some(cell.to_string()),
+            choice: Some(if shot { "shot" } else { "spared" }.to_owned()),
+            ..ActionInfo::new("rocket")
+        },
+        Action::Order { ship, order } => {
+            let info = match order {
+                Order::Pass => ActionInfo::new("pass"),
+                Order::Fire { cell, .. } => ActionInfo {
+                    to: Some(cell.to_string()),
+                    ..ActionInfo::new("fire")
+                },
+                Order::Special {
+                    ability,
+                    cell,
+                    vertical,
+                    ..
+                } => ActionInfo {
+                    to: Some(cell.to_string()),
+                    cells: cells(ability.area(cell, vertical)),
+                    choice: (ability == Ability::Bombing)
+                        .then(|| if vertical { "v" } else { "h" }.to_owned()),
+                    ..ActionInfo::new(ability.name())
+                },
+                Order::Torpedo { dir, lane, .. } => ActionInfo {
+                    cells: dir.lane(lane).map(|c| c.to_string()).collect(),
+                    choice: Some(dir.name().to_owned()),
+                    ..ActionInfo::new("torpedo")
+                },
+                Order::Emp { .. } => ActionInfo::new("emp"),
+            };
+            ActionInfo {
+                pieces: vec![ship.name().to_owned()],
+                target: order.target().map(|s| s.0),
+                ..info
+            }
+        }
+    }
 }
 
 #[cfg(test)]

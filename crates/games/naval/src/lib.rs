@@ -44,8 +44,8 @@ mod resolve;
 pub mod state;
 
 use plateau_engine::{
-    Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet, SetupError,
-    ToAct, Viewer,
+    ActionInfo, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet,
+    SetupError, ToAct, Viewer,
 };
 use rand::Rng;
 
@@ -216,6 +216,10 @@ impl Game for Naval {
 
     fn format_action(&self, action: &Action) -> String {
         action::format_action(action)
+    }
+
+    fn action_info(&self, action: &Action) -> ActionInfo {
+        action::action_info(action)
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, ParseError> {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hasher};
 
 use axum::extract::ws::Utf8Bytes;
-use plateau_engine::{Actor, Outcome, Seat, Viewer};
+use plateau_engine::{ActionInfo, Actor, Outcome, Seat, Viewer};
 use serde::Serialize;
 use serde_json::json;
 
@@ -60,6 +60,8 @@ struct StateMessage<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     observation_removed: Vec<String>,
     legal: Vec<String>,
+    /// The parts of each legal action, in `legal`'s order.
+    legal_info: Vec<ActionInfo>,
     moves_from: usize,
     moves: Vec<MoveView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -158,9 +160,9 @@ impl MatchActor {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
         };
-        let legal = match seat {
-            Some(s) if to_act.contains(&s) => self.state.legal_texts(s),
-            _ => Vec::new(),
+        let (legal, legal_info) = match seat {
+            Some(s) if to_act.contains(&s) => self.state.legal_info(s).into_iter().unzip(),
+            _ => (Vec::new(), Vec::new()),
         };
         // Each viewer's own column of the move list: hidden actions are simply absent.
         let column = match viewer {
@@ -204,6 +206,7 @@ impl MatchActor {
             observation_patch: patch,
             observation_removed: removed,
             legal,
+            legal_info,
             moves_from,
             moves,
             seats: since
