@@ -75,6 +75,30 @@ export function parseAction(text) {
   return null;
 }
 
+/**
+ * The legal actions as the match page composes them, from the server's parts of each one
+ * (`legal` with `legal_info`, docs/protocol.md section 4.1), never from their notation: the shape
+ * of `parseAction`, a shift being `{kind: "P"|"R", codes}` (the ships as the notation lists them).
+ */
+export function legalChoices(legal, info) {
+  // An action without its parts is not offered: the page composes from the parts alone.
+  return legal.flatMap((text, i) => (info[i] ? [choice(text, info[i])] : []));
+}
+
+/** One legal action from its parts (see `legalChoices`). */
+function choice(text, part) {
+  const shift = (p) => ({ kind: p.kind === 'permute' ? 'P' : 'R', codes: p.pieces });
+  const none = { from: null, to: null, capture: false, shift: null };
+  if (part.kind === 'move') {
+    return {
+      text, kind: 'move', from: part.from, to: part.to, capture: part.pieces.length > 1,
+      shift: part.then ? shift(part.then) : null,
+    };
+  }
+  if (part.kind === 'pass') return { text, kind: 'pass', ...none };
+  return { text, kind: 'shift', ...none, shift: shift(part) };
+}
+
 function shiftOf(groups) {
   const [whole, a, b, x, y, z] = groups;
   if (a) return { kind: 'P', text: whole, codes: [a, b] };

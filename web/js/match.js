@@ -12,7 +12,7 @@ import {
 } from './notify.js';
 import { resultSentence } from './result.js';
 import {
-  parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
+  legalChoices, parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
   sideName,
 } from './mad.js';
 import * as ml from './moonleap.js';
@@ -347,7 +347,7 @@ function canAct() {
 }
 
 function legalParsed() {
-  return (state?.legal || []).map(parseAction).filter(Boolean);
+  return legalChoices(state?.legal || [], state?.legal_info || []);
 }
 
 function mySide() {
@@ -602,12 +602,12 @@ function renderMadControls() {
 /** A button for a permutation or rotation: hovering or focusing it rings the ships it moves. */
 function shiftChip(action, side) {
   const shift = action.shift;
+  // Words only; the notation is in the tooltip.
   const chip = el('button', {
-    type: 'button', class: 'chip', 'data-action': action.text, title: describeShiftLong(shift),
-    'aria-label': `${describeShiftLong(shift)} (${action.text})`,
+    type: 'button', class: 'chip', 'data-action': action.text, title: `${describeShiftLong(shift)} (${action.text})`,
+    'aria-label': describeShiftLong(shift),
     onclick: () => play(action.text),
-  },
-  el('span', { class: 'chip-code' }, shift.text), ' ', describeShift(shift));
+  }, describeShift(shift));
   const on = () => {
     involved = { side, codes: shift.codes };
     renderMadBoard();
@@ -690,7 +690,7 @@ function renderNavalPage() {
 
 /** The legal decisions of this seat, taken apart (empty when it is not this page's turn). */
 function moonLeapChoices() {
-  return canAct() ? state.legal.map(ml.parseAction).filter(Boolean) : [];
+  return canAct() ? ml.legalChoices(state.legal, state.legal_info || []) : [];
 }
 
 /** The last die face: the one awaiting a decision, else the last roll in the log. */

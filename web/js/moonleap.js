@@ -37,6 +37,21 @@ export function parseAction(text) {
   return m[2] ? { text, kind: 'split', parts: [m[1], m[2]] } : { text, kind: 'move', parts: [m[1]] };
 }
 
+/**
+ * The legal decisions as the match page offers them, from the server's parts of each one
+ * (`legal` with `legal_info`, docs/protocol.md section 4.1): `{text, kind, parts}` as
+ * `parseAction` gives them.
+ */
+export function legalChoices(legal, info) {
+  // An action without its parts is not offered: the page composes from the parts alone.
+  return legal.flatMap((text, i) => {
+    const part = info[i];
+    if (!part) return [];
+    const parts = part.kind === 'pass' ? [] : [part.pieces[0], ...(part.then ? part.then.pieces : [])];
+    return [{ text, kind: part.kind, parts }];
+  });
+}
+
 /** The face of a roll text (`r3` -> `"3"`, `r*` -> `"*"`), or null. */
 export function rollFace(text) {
   const m = /^r([1-5*])$/.exec(text || '');
