@@ -14,11 +14,12 @@ use std::thread::JoinHandle;
 mod matches;
 mod players;
 
+use plateau_engine::LogEntry;
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{
-    BoxFuture, ChatLine, Finish, LogEntry, PlayerSecret, RatingEvent, Standing, Store, StoreError,
+    BoxFuture, ChatLine, Finish, PlayerSecret, RatingEvent, Standing, Store, StoreError,
     StoredMatch,
 };
 use crate::model::{Status, unix_ms};
@@ -358,12 +359,13 @@ impl Store for SqliteStore {
     fn append(
         &self,
         id: &str,
+        first: u64,
         entries: Vec<LogEntry>,
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
         self.write(Box::new(move |c| {
-            matches::append(c, &id, &entries, finish.as_ref())
+            matches::append(c, &id, first, &entries, finish.as_ref())
         }))
     }
 
