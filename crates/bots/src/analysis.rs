@@ -22,7 +22,9 @@
 //! One search per seat decision, two where the action played was not tried: `judge` iterations
 //! each. The progress callback hears after every decision how many are done out of how many.
 
-use plateau_engine::{Actor, Ending, Game, Record, RecordStep, Seat};
+use plateau_engine::{
+    Actor, DynGame, Event, Game, GameEntry, LogEntry, Record, ReplayError, Seat, Visitor,
+};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -132,19 +134,9 @@ pub enum AnalysisError {
         /// The analyser's.
         analyser: &'static str,
     },
-    /// The game could not be set up from the record.
-    #[error("cannot set up the game: {0}")]
-    Setup(String),
-    /// An action or ending of the record does not play (`plateau replay` says more).
-    #[error("action {index} (`{action}`): {reason}")]
-    Action {
-        /// 1-based index in the record's `actions`.
-        index: usize,
-        /// Its text.
-        action: String,
-        /// Why it does not play.
-        reason: String,
-    },
+    /// The record does not replay (`Record::replay`): its setup, an action or an ending.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
 }
 
 /// Judges the decision of `seat` to play `played` in `state` with a search of `judge` seeded with
@@ -205,6 +197,49 @@ pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
     Some((judgement, values))
 }
 
+/// One action of a replayed record, typed, with the state it was played in.
+struct Played<G: Game> {
+    by: Actor,
+    action: G::Action,
+    text: String,
+    before: G,
+    /// Whether the game was over after it.
+    over: bool,
+}
+
+/// The actions of a record as `Record::replay_with` replays them.
+struct Collect<G: Game>(Vec<Played<G>>);
+
+impl<G: Game> Visitor for Collect<G> {
+    fn before(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        let Event::Action { by, action } = &logged.event else {
+            return Ok(());
+        };
+        let state = state
+            .as_any()
+            .downcast_ref::<G>()
+            .ok_or("the replayed state is not of the analysed game")?;
+        // An action that does not read is refused by the replay itself, naming it.
+        if let Ok(typed) = state.parse_action(action) {
+            self.0.push(Played {
+                by: *by,
+                action: typed,
+                text: action.clone(),
+                before: state.clone(),
+                over: false,
+            });
+        }
+        Ok(())
+    }
+
+    fn after(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        if let (Event::Action { .. }, Some(last)) = (&logged.event, self.0.last_mut()) {
+            last.over = state.outcome().is_some();
+        }
+        Ok(())
+    }
+}
+
 /// Analyses `record`, a game of `G` (module documentation), calling `progress(done, total)` after
 /// every judged decision (and once with 0 before the first).
 ///
@@ -223,47 +258,11 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
             analyser: G::INFO.name,
         });
     }
-    let config: G::Config = if record.config.is_null() {
-        G::Config::default()
-    } else {
-        serde_json::from_value(record.config.clone())
-            .map_err(|e| AnalysisError::Setup(e.to_string()))?
-    };
-    let start = match &record.start {
-        Some(text) => G::parse_position(&config, text),
-        None => G::new(&config, record.seats.len()),
-    }
-    .map_err(|e| AnalysisError::Setup(e.to_string()))?;
-
-    // First pass: every step played and checked, before any search.
-    let mut steps: Vec<(usize, Actor, G::Action, String)> = Vec::new();
-    let mut endings: Vec<(usize, Ending)> = Vec::new();
-    let mut state = start.clone();
-    for step in record.steps() {
-        match step {
-            RecordStep::End(e) => {
-                state.end(e.ending).map_err(|err| AnalysisError::Action {
-                    index: e.after,
-                    action: e.ending.to_string(),
-                    reason: err.to_string(),
-                })?;
-                endings.push((e.after, e.ending));
-            }
-            RecordStep::Action(index, a) => {
-                let bad = |reason: String| AnalysisError::Action {
-                    index,
-                    action: a.action.clone(),
-                    reason,
-                };
-                let action = state
-                    .parse_action(&a.action)
-                    .map_err(|e| bad(e.to_string()))?;
-                state.apply(a.by, &action).map_err(|e| bad(e.to_string()))?;
-                steps.push((index, a.by, action, a.action.clone()));
-            }
-        }
-    }
-    let final_values: Option<Vec<f64>> = state.outcome().map(|o| {
+    // First pass: the whole record replayed and checked (`Record::replay_with`) before any
+    // search, each action kept with the state it was played in.
+    let mut played = Collect::<G>(Vec::new());
+    let replay = record.replay_with(&GameEntry::of::<G>(), &mut played)?;
+    let final_values: Option<Vec<f64>> = replay.state.outcome().map(|o| {
         (0..record.seats.len())
             .map(|s| o.utility(Seat(s as u8)))
             .collect()
@@ -271,32 +270,24 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
 
     // Second pass: the searches.
     let seats = record.seats.len();
-    let total = steps
+    let total = played
+        .0
         .iter()
-        .filter(|s| matches!(s.1, Actor::Seat(_)))
+        .filter(|p| matches!(p.by, Actor::Seat(_)))
         .count();
     progress(0, total);
     let hidden = G::INFO.hidden_information;
     let mut values = vec![0.5; seats];
     let mut start_values = None;
-    let mut plies = Vec::with_capacity(steps.len());
-    let mut state = start;
+    let mut plies = Vec::with_capacity(played.0.len());
     let mut done = 0;
-    let mut endings = endings.into_iter().peekable();
     let mut seeds = ChaCha8Rng::seed_from_u64(options.seed);
-    for (n, (index, actor, action, text)) in steps.into_iter().enumerate() {
-        while let Some((_, ending)) = endings.next_if(|(after, _)| *after <= n) {
-            state.end(ending).map_err(|e| AnalysisError::Action {
-                index,
-                action: ending.to_string(),
-                reason: e.to_string(),
-            })?;
-        }
+    for (n, p) in played.0.into_iter().enumerate() {
         let seed = seeds.next_u64();
         let mut judgement = None;
-        if let Actor::Seat(seat) = actor
+        if let Actor::Seat(seat) = p.by
             && let Some((j, seen)) =
-                judge_decision(&state, seat, &action, options.judge, seed, evaluator)
+                judge_decision(&p.before, seat, &p.action, options.judge, seed, evaluator)
         {
             if hidden {
                 values[seat.index()] = j.played;
@@ -316,19 +307,18 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
             done += 1;
             progress(done, total);
         }
-        state.apply_legal(actor, &action);
-        if state.outcome().is_some()
+        if p.over
             && let Some(f) = &final_values
         {
             values.clone_from(f);
         }
         plies.push(Ply {
-            index,
-            seat: match actor {
+            index: n + 1,
+            seat: match p.by {
                 Actor::Seat(s) => Some(s.0),
                 Actor::Chance => None,
             },
-            action: text,
+            action: p.text,
             values: values.clone(),
             judgement,
         });

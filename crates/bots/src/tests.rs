@@ -723,7 +723,7 @@ fn bots_behind_the_factory_speak_canonical_text() {
 
 #[test]
 fn the_analysis_finds_the_losing_take_and_ends_on_the_outcome() {
-    use plateau_engine::{Record, RecordedAction, chance::Seed};
+    use plateau_engine::{LogEntry, Record, chance::Seed};
     // Nim from 10: seat 1 takes 1 where taking 2 (leaving 8, a multiple of 4) wins; from then on
     // seat 2 leaves multiples of 4 and takes the last stone.
     let mut record = Record::new(
@@ -733,11 +733,11 @@ fn the_analysis_finds_the_losing_take_and_ends_on_the_outcome() {
         &Seed::from_u64(1),
     );
     for (seat, take) in [(0u8, 1u8), (1, 1), (0, 1), (1, 3), (0, 1), (1, 3)] {
-        record.actions.push(RecordedAction {
-            by: Actor::Seat(Seat(seat)),
-            action: take.to_string(),
-            at_ms: None,
-        });
+        record.log.push(LogEntry::action(
+            Actor::Seat(Seat(seat)),
+            take.to_string(),
+            None,
+        ));
     }
     let options = crate::AnalysisOptions {
         judge: Budget::Iterations(3000),
@@ -768,10 +768,13 @@ fn the_analysis_finds_the_losing_take_and_ends_on_the_outcome() {
     assert_eq!(a.plies.last().unwrap().values, vec![0.0, 1.0]);
     // A record of another game, or with an illegal take, is refused with its place.
     let mut bad = record.clone();
-    bad.actions[2].action = "4".into();
+    bad.log[2] = LogEntry::action(Actor::Seat(Seat(0)), "4", None);
     let err =
         crate::analyse::<Nim, _>(&bad, &options, &crate::NoEvaluator, &mut |_, _| {}).unwrap_err();
-    assert!(err.to_string().starts_with("action 3 (`4`)"), "{err}");
+    assert!(
+        err.to_string().starts_with("action 3 (`4` by seat 1)"),
+        "{err}"
+    );
     bad.game = "mad".into();
     assert!(crate::analyse::<Nim, _>(&bad, &options, &crate::NoEvaluator, &mut |_, _| {}).is_err());
 }

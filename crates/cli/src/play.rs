@@ -26,8 +26,7 @@ use std::time::Instant;
 use plateau_bots::{BotSpec, DynBot};
 use plateau_engine::driver::{Driver, Next};
 use plateau_engine::{
-    ActionError, Actor, DynGame, Ending, GameEntry, Record, RecordedAction, Seat, Seed, ToAct,
-    Viewer,
+    ActionError, Actor, DynGame, Ending, GameEntry, LogEntry, Record, Seat, Seed, ToAct, Viewer,
 };
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::RngCore;
@@ -287,9 +286,7 @@ impl Table {
     /// Adds a played action to the record; `timed` (a person's action) stores when it was played.
     fn push(&mut self, by: Actor, action: String, timed: bool) {
         let at_ms = timed.then(|| self.elapsed_ms());
-        self.record
-            .actions
-            .push(RecordedAction { by, action, at_ms });
+        self.record.log.push(LogEntry::action(by, action, at_ms));
     }
 
     /// Plays until the game is over, a person quits or input ends.
@@ -447,7 +444,8 @@ impl Table {
                         writeln!(out, "{} resigns.", self.who(seat))?;
                         // At its place: in Bataille Navale the others play on.
                         let at_ms = self.elapsed_ms();
-                        self.record.push_ending(Ending::Resign(seat), Some(at_ms));
+                        let end = LogEntry::end(Ending::Resign(seat), Some(at_ms));
+                        self.record.log.push(end);
                         return Ok(None);
                     }
                     Err(e) => writeln!(out, "Cannot resign: {e}")?,

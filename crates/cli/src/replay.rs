@@ -38,31 +38,30 @@ pub fn run(args: Args) -> CliResult {
         .map_err(|e| format!("{path} does not replay: {e}"))?;
 
     let state = &replay.state;
+    let actions = record.actions().count();
     if let (Some(outcome), None) = (state.outcome(), &record.outcome) {
         return Err(format!(
             "{path} does not replay: the game is over after its {} actions ({}) but the record \
              has no outcome",
-            record.actions.len(),
-            outcome.kind
+            actions, outcome.kind
         ));
     }
     let mut report = format!(
-        "Replayed {} actions of {}: every action is legal.\nPosition: {}\n",
-        record.actions.len(),
+        "Replayed {actions} actions of {}: every action is legal.\nPosition: {}\n",
         entry.info.title,
         state.position_text()
     );
     let board = state.render_text(Viewer::Spectator, use_color(args.no_color));
     report.push_str(&format!("\n{}\n\n", board.trim_end()));
-    for end in &record.endings {
-        let what = match end.ending {
+    for (after, ending) in record.endings() {
+        let what = match ending {
             Ending::Resign(seat) => format!("Seat {seat} resigned"),
             Ending::Timeout(seat) => format!("Seat {seat} ran out of time"),
             Ending::Agreement => "The players agreed to stop".to_owned(),
         };
-        let place = match end.after {
+        let place = match after {
             0 => "before the first action".to_owned(),
-            n if n == record.actions.len() => format!("after the last action ({n})"),
+            n if n == actions => format!("after the last action ({n})"),
             n => format!("after action {n}"),
         };
         report.push_str(&format!("{what} {place}.\n"));

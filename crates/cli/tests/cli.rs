@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use plateau_engine::{Actor, Ending, Record, Seat, Seed};
+use plateau_engine::{Actor, Ending, LogEntry, Record, Seat, Seed};
 
 const PLATEAU: &str = env!("CARGO_BIN_EXE_plateau");
 
@@ -271,12 +271,9 @@ fn end_of_input_quits_cleanly_and_records_canonical_text() {
 
     let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     std::fs::remove_file(&path).unwrap();
-    assert_eq!(record.actions.len(), 2);
-    assert_eq!(record.actions[0].action, "c2-c4");
-    assert!(
-        record.actions[0].at_ms.is_some(),
-        "a person's move is timed"
-    );
+    assert_eq!(record.actions().count(), 2);
+    assert_eq!(record.actions().next().unwrap().1, "c2-c4");
+    assert!(record.log[0].at_ms.is_some(), "a person's move is timed");
     assert_eq!((record.seed, record.outcome), (None, None));
     assert_eq!(record.seed_hash, Seed::from_u64(7).hash_hex());
 }
@@ -484,7 +481,7 @@ fn seeded_bot_games_are_identical_and_replay_with_the_seed_verified() {
     assert_eq!(record.seed_hash, Seed::from_u64(7).hash_hex());
     let outcome = record.outcome.clone().expect("the game is over");
     assert!(
-        record.actions.iter().all(|a| a.at_ms.is_none()),
+        record.log.iter().all(|a| a.at_ms.is_none()),
         "bot moves carry no time"
     );
 
@@ -492,7 +489,7 @@ fn seeded_bot_games_are_identical_and_replay_with_the_seed_verified() {
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(
-        text.contains(&format!("Replayed {} actions", record.actions.len())),
+        text.contains(&format!("Replayed {} actions", record.actions().count())),
         "{text}"
     );
     assert!(
@@ -532,33 +529,37 @@ fn replay_rejects_tampered_records() {
 
     // An action changed to one that breaks the rules (a1 holds Red's own 221).
     let mut tampered = honest.clone();
-    tampered.actions[0].action = "a1-a2".into();
+    tampered.log[0] = LogEntry::action(Actor::Seat(Seat(0)), "a1-a2", None);
     let err = replay_fails(&tampered, "illegal.json");
     assert!(err.contains("action 1 (`a1-a2` by seat 1)"), "{err}");
 
     // The last action changed to another legal one that gives a different result.
     let mut tampered = honest.clone();
-    let last = tampered.actions.pop().unwrap();
-    let mut before = mad().new_game(&serde_json::Value::Null, 2).unwrap();
-    for step in &tampered.actions {
-        before.apply_text(step.by, &step.action).unwrap();
+    let last = tampered.log.pop().unwrap();
+    let before = Record {
+        outcome: None,
+        ..tampered.clone()
     }
-    let Actor::Seat(seat) = last.by else {
-        panic!("MAD has no chance")
+    .replay(mad())
+    .unwrap()
+    .state;
+    let Some(Actor::Seat(seat)) = last.by() else {
+        panic!("MAD has no chance and this game no ending")
     };
     let other = before
         .legal_texts(seat)
         .into_iter()
         .find(|a| {
             let mut after = before.clone_box();
-            after.apply_text(last.by, a).unwrap();
+            after.apply_text(Actor::Seat(seat), a).unwrap();
             after.outcome() != honest.outcome
         })
         .expect("a move that does not end the game the same way");
-    tampered.actions.push(plateau_engine::RecordedAction {
-        action: other.clone(),
-        ..last
-    });
+    tampered.log.push(LogEntry::action(
+        Actor::Seat(seat),
+        other.clone(),
+        last.at_ms,
+    ));
     let err = replay_fails(&tampered, "changed.json");
     assert!(err.contains("outcome"), "{err}");
 
@@ -598,7 +599,7 @@ fn replay_rejects_unknown_seats_and_a_finished_game_without_its_outcome() {
     // Every name the match service writes is accepted (here on an unfinished game: no outcome).
     let mut running = honest.clone();
     running.seats = vec!["human".into(), "expert".into()];
-    running.actions.truncate(4);
+    running.log.truncate(4);
     running.outcome = None;
     running.seed = None;
     let path = scratch("running.json");
@@ -615,7 +616,7 @@ fn replay_rejects_unknown_seats_and_a_finished_game_without_its_outcome() {
     assert!(
         err.contains(&format!(
             "the game is over after its {} actions ({kind}) but the record has no outcome",
-            honest.actions.len()
+            honest.actions().count()
         )),
         "{err}"
     );
@@ -709,27 +710,31 @@ fn a_naval_seat_resigns_mid_game_the_others_play_on_and_the_record_replays() {
     assert!(text.contains("seat 1 (human): rank 4"), "{text}");
 
     let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let [end] = &record.endings[..] else {
-        panic!("one ending: {:?}", record.endings);
+    let endings: Vec<_> = record.endings().collect();
+    let [(place, ending)] = endings[..] else {
+        panic!("one ending: {endings:?}");
     };
-    assert_eq!(end.ending, Ending::Resign(Seat(0)));
-    let (before, after) = record.actions.split_at(end.after);
+    assert_eq!(ending, Ending::Resign(Seat(0)));
+    let actions: Vec<_> = record.actions().collect();
+    let (before, after) = actions.split_at(place);
     let first = Actor::Seat(Seat(0));
     assert!(
-        before.iter().any(|a| a.by == first && a.action == "ready"),
+        before
+            .iter()
+            .any(|(by, action)| *by == first && *action == "ready"),
         "seat 1 got ready before it resigned"
     );
     assert!(
         after
             .iter()
-            .filter(|a| matches!(a.by, Actor::Seat(_)))
+            .filter(|(by, _)| matches!(by, Actor::Seat(_)))
             .count()
             > 10,
         "the other seats played on: {} actions after the resignation",
         after.len()
     );
     assert!(
-        after.iter().all(|a| a.by != first),
+        after.iter().all(|(by, _)| *by != first),
         "seat 1 does not act once out"
     );
 
@@ -738,7 +743,7 @@ fn a_naval_seat_resigns_mid_game_the_others_play_on_and_the_record_replays() {
     assert!(replayed.status.success(), "{}", stderr(&replayed));
     let report = stdout(&replayed);
     assert!(
-        report.contains(&format!("Seat 1 resigned after action {}.", end.after)),
+        report.contains(&format!("Seat 1 resigned after action {place}.")),
         "{report}"
     );
     assert!(report.contains("Seed: verified"), "{report}");

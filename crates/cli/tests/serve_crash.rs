@@ -327,9 +327,9 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
         assert!(replay.seed_verified);
         // MAD's move-list text is its canonical text: the record holds every acknowledged move.
         let seen = &acked[id];
-        assert_eq!(seen.len(), record.actions.len(), "{id}");
-        for (m, a) in seen.iter().zip(&record.actions) {
-            assert_eq!(m["text"], a.action.as_str());
+        assert_eq!(seen.len(), record.actions().count(), "{id}");
+        for (m, (_, action)) in seen.iter().zip(record.actions()) {
+            assert_eq!(m["text"], action);
         }
     }
     server.child.kill().unwrap();

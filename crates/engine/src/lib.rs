@@ -1,6 +1,7 @@
 //! The Plateau engine: the `Game` contract every game implements (docs/architecture.md
-//! section 2), the driver of every game loop (section 2.3), the records that replay games (section 4), perft, and the text-driven `DynGame` view that the
-//! command line and the match service use to handle any game by name.
+//! section 2), the driver of every game loop (section 2.3), game logs, their one replay and the
+//! records that hold them (section 4), perft, and the text-driven `DynGame` view that the command
+//! line and the match service use to handle any game by name.
 //!
 //! With the `testkit` feature, `testkit` runs the shared conformance checks on any game.
 
@@ -11,6 +12,7 @@ pub mod dynamic;
 pub mod error;
 pub mod game;
 pub mod info;
+pub mod log;
 pub mod outcome;
 pub mod perft;
 pub mod record;
@@ -24,6 +26,7 @@ pub use dynamic::{ActionError, DynGame, GameEntry};
 pub use error::{IllegalAction, ParseError, SetupError};
 pub use game::{Ending, Game, GameInfo};
 pub use info::ActionInfo;
+pub use log::{Event, LogEntry, ReplayError, Visitor, replay_log};
 pub use outcome::Outcome;
-pub use record::{Record, RecordStep, RecordedAction, RecordedEnding, Replay, ReplayError};
+pub use record::{Record, Replay};
 pub use seat::{Actor, Seat, SeatSet, ToAct, Viewer};

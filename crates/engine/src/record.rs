@@ -9,172 +9,40 @@
 //!  "outcome": {"ranks": [1, 2], "scores": [1.0, 0.0], "kind": "resign"}}
 //! ```
 //!
-//! An early ending has its place among the actions (`after`: how many actions came before it),
-//! because in some games it does not end the game: a Bataille Navale seat that resigns is
-//! eliminated and the others play on (rules/naval.md), so actions follow the ending.
+//! In memory a record holds its game's log (`crate::log::LogEntry`, the type the match service
+//! stores), endings in their places; the JSON keeps the actions and the endings apart, each ending
+//! with its place among the actions (`after`: how many actions came before it).
 
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 use crate::chance::Seed;
-use crate::dynamic::{ActionError, DynGame, GameEntry};
-use crate::error::{IllegalAction, SetupError};
+use crate::dynamic::{DynGame, GameEntry};
 use crate::game::Ending;
+use crate::log::{Event, LogEntry, ReplayError, Visitor, replay_log};
 use crate::outcome::Outcome;
-use crate::seat::{Actor, ToAct};
-
-/// One played action.
-#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
-pub struct RecordedAction {
-    /// Who played it.
-    pub by: Actor,
-    /// The action in canonical notation; for chance, the outcome drawn.
-    pub action: String,
-    /// Milliseconds since the game started, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at_ms: Option<u64>,
-}
-
-/// An early ending (timeout, resignation, agreed stop) at its place in the game.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct RecordedEnding {
-    /// How many actions of `Record::actions` were played before it: 0 = before the first one,
-    /// `actions.len()` = after the last one.
-    pub after: usize,
-    /// The ending, as `Game::end` takes it.
-    pub ending: Ending,
-    /// Milliseconds since the game started, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at_ms: Option<u64>,
-}
-
-/// One entry of a record in the order it happened (`Record::steps`), borrowed from the record.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum RecordStep<'a> {
-    /// An action, with its 1-based index in `Record::actions`.
-    Action(usize, &'a RecordedAction),
-    /// An early ending.
-    End(&'a RecordedEnding),
-}
+use crate::seat::Actor;
 
 /// A whole game.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(into = "wire::Record", try_from = "wire::Record")]
 pub struct Record {
     /// Registry name of the game, e.g. `"mad"`.
     pub game: String,
     /// The game's config as JSON (`null` for the default).
-    #[serde(default)]
     pub config: serde_json::Value,
     /// Who sat at each seat, e.g. `"human"`, `"random"`, `"mcts:100"`; its length is the seat count.
     pub seats: Vec<String>,
     /// Position text the game started from, when it is not the game's start.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
     /// SHA-256 of the chance seed, published when the game started.
     pub seed_hash: String,
     /// The chance seed, revealed once the game is over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<Seed>,
-    /// Every action, chance outcomes included, in order.
-    pub actions: Vec<RecordedAction>,
-    /// The early endings (timeout, resignation, agreed stop) in order, each at its place among
-    /// the actions; `after` never decreases from one to the next.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub endings: Vec<RecordedEnding>,
+    /// Every action, chance outcomes included, and every early ending, in the order they
+    /// happened.
+    pub log: Vec<LogEntry>,
     /// The result, once the game is over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
-}
-
-/// What went wrong when replaying a record. Action indices count from 1, as people read a move list.
-#[derive(Debug, Error)]
-pub enum ReplayError {
-    /// The game could not be set up from the record's game, config, seats and start.
-    #[error("cannot set up the game: {0}")]
-    Setup(#[from] SetupError),
-    /// The revealed seed does not hash to the published `seed_hash`.
-    #[error("the seed does not match seed_hash: sha256(seed) = {actual}, record says {published}")]
-    SeedHash {
-        /// The hash of the revealed seed.
-        actual: String,
-        /// The published hash.
-        published: String,
-    },
-    /// An action could not be played.
-    #[error("action {index} (`{action}` by {by}): {error}")]
-    Action {
-        /// 1-based index in `actions`.
-        index: usize,
-        /// Its text.
-        action: String,
-        /// Who played it.
-        by: Actor,
-        /// Why it was refused.
-        error: ActionError,
-    },
-    /// A chance outcome differs from what the revealed seed draws.
-    #[error("action {index}: chance drew `{drawn}` from the seed but the record says `{recorded}`")]
-    Chance {
-        /// 1-based index in `actions`.
-        index: usize,
-        /// What the seed draws.
-        drawn: String,
-        /// What the record holds.
-        recorded: String,
-    },
-    /// An early ending's place is beyond the record's actions.
-    #[error("the ending ({ending}) after {after} actions: the record has only {actions} actions")]
-    EndingBeyond {
-        /// The ending.
-        ending: Ending,
-        /// Its `after`.
-        after: usize,
-        /// How many actions the record has.
-        actions: usize,
-    },
-    /// An early ending is placed before the ending listed ahead of it.
-    #[error(
-        "the ending ({ending}) after {after} actions comes before the ending listed ahead of it \
-         (after {previous} actions)"
-    )]
-    EndingOrder {
-        /// The ending.
-        ending: Ending,
-        /// Its `after`.
-        after: usize,
-        /// The `after` of the ending listed before it.
-        previous: usize,
-    },
-    /// A recorded early ending could not be applied.
-    #[error("the ending ({ending}) after {after} actions: {error}")]
-    Ending {
-        /// The ending.
-        ending: Ending,
-        /// Its `after`.
-        after: usize,
-        /// Why it was refused.
-        error: IllegalAction,
-    },
-    /// The recorded outcome is not the outcome the rules give.
-    #[error(
-        "the record's outcome {} differs from the replayed {}",
-        outcome_text(recorded),
-        outcome_text(replayed)
-    )]
-    Outcome {
-        /// From the record.
-        recorded: Box<Option<Outcome>>,
-        /// From the rules.
-        replayed: Box<Option<Outcome>>,
-    },
-}
-
-/// An outcome as JSON for a message, or `none` for a game not over.
-fn outcome_text(outcome: &Option<Outcome>) -> String {
-    match outcome {
-        Some(o) => serde_json::to_string(o).unwrap_or_default(),
-        None => "none (the game is not over)".to_owned(),
-    }
 }
 
 /// A successful replay.
@@ -188,7 +56,7 @@ pub struct Replay {
 
 impl Record {
     /// An empty record for a game about to start with chance generator `seed` (kept secret: only
-    /// its hash is stored until `reveal`).
+    /// its hash is stored until the game is over).
     #[must_use]
     pub fn new(game: &str, config: serde_json::Value, seats: Vec<String>, seed: &Seed) -> Record {
         Record {
@@ -198,70 +66,53 @@ impl Record {
             start: None,
             seed_hash: seed.hash_hex(),
             seed: None,
-            actions: Vec::new(),
-            endings: Vec::new(),
+            log: Vec::new(),
             outcome: None,
         }
     }
 
-    /// Records `ending` as happening now, after the actions recorded so far; `at_ms` as in
-    /// `RecordedAction`.
-    pub fn push_ending(&mut self, ending: Ending, at_ms: Option<u64>) {
-        self.endings.push(RecordedEnding {
-            after: self.actions.len(),
-            ending,
-            at_ms,
-        });
-    }
-
-    /// Every action and ending in the order they happened: the endings with `after == n` come
-    /// right after action `n` (before the first action for 0), in their listed order. An ending
-    /// out of order or beyond the actions (which `replay` refuses) comes once the actions before
-    /// it have come, or at the end.
-    pub fn steps(&self) -> impl Iterator<Item = RecordStep<'_>> {
-        let mut endings = self.endings.iter().peekable();
-        let mut actions = self.actions.iter().enumerate().peekable();
-        std::iter::from_fn(move || {
-            let played = actions.peek().map_or(usize::MAX, |(i, _)| *i);
-            if let Some(end) = endings.next_if(|e| e.after <= played) {
-                return Some(RecordStep::End(end));
-            }
-            actions.next().map(|(i, a)| RecordStep::Action(i + 1, a))
+    /// The actions in order, chance outcomes included: who played and the text.
+    pub fn actions(&self) -> impl Iterator<Item = (Actor, &str)> {
+        self.log.iter().filter_map(|e| match &e.event {
+            Event::Action { by, action } => Some((*by, action.as_str())),
+            Event::End(_) => None,
         })
     }
 
-    /// Checks that every ending's `after` is at most the number of actions and never decreases.
-    fn check_ending_places(&self) -> Result<(), ReplayError> {
-        let mut previous = 0;
-        for e in &self.endings {
-            if e.after > self.actions.len() {
-                return Err(ReplayError::EndingBeyond {
-                    ending: e.ending,
-                    after: e.after,
-                    actions: self.actions.len(),
-                });
+    /// The early endings in order, each with the number of actions before it.
+    pub fn endings(&self) -> impl Iterator<Item = (usize, Ending)> {
+        let mut actions = 0;
+        self.log.iter().filter_map(move |e| match e.event {
+            Event::Action { .. } => {
+                actions += 1;
+                None
             }
-            if e.after < previous {
-                return Err(ReplayError::EndingOrder {
-                    ending: e.ending,
-                    after: e.after,
-                    previous,
-                });
-            }
-            previous = e.after;
-        }
-        Ok(())
+            Event::End(ending) => Some((actions, ending)),
+        })
     }
 
-    /// Replays every action with the rules of `entry`, each ending at its place, checking each
-    /// one and the outcome. With a revealed seed, also checks the seed against `seed_hash` and
-    /// that every chance outcome is the one the seed draws.
+    /// Replays the log with the rules of `entry` from the record's start and checks the
+    /// outcome (`replay_with` without a visitor).
+    ///
+    /// # Errors
+    /// As `replay_with`.
+    pub fn replay(&self, entry: &GameEntry) -> Result<Replay, ReplayError> {
+        self.replay_with(entry, &mut ())
+    }
+
+    /// Replays the log with the rules of `entry` (`log::replay_log`) from the record's start,
+    /// `visitor` seeing each entry, then checks the recorded outcome. With a revealed seed, also
+    /// checks the seed against `seed_hash` and that every chance outcome is the one the seed
+    /// draws.
     ///
     /// # Errors
     /// `ReplayError` at the first problem, naming the action or the ending.
-    pub fn replay(&self, entry: &GameEntry) -> Result<Replay, ReplayError> {
-        self.check_ending_places()?;
-        let mut state = match &self.start {
+    pub fn replay_with<V: Visitor + ?Sized>(
+        &self,
+        entry: &GameEntry,
+        visitor: &mut V,
+    ) -> Result<Replay, ReplayError> {
+        let start = match &self.start {
             Some(text) => entry.from_position(&self.config, text)?,
             None => entry.new_game(&self.config, self.seats.len())?,
         };
@@ -278,40 +129,7 @@ impl Record {
             }
             None => None,
         };
-        for step in self.steps() {
-            let (index, step) = match step {
-                RecordStep::Action(index, action) => (index, action),
-                RecordStep::End(&RecordedEnding { after, ending, .. }) => {
-                    state.end(ending).map_err(|error| ReplayError::Ending {
-                        ending,
-                        after,
-                        error,
-                    })?;
-                    continue;
-                }
-            };
-            if let (Actor::Chance, Some(rng), ToAct::Chance) =
-                (step.by, rng.as_mut(), state.to_act())
-            {
-                let mut probe = state.clone_box();
-                let drawn = probe.sample_chance(rng).unwrap_or_default();
-                if drawn != step.action {
-                    return Err(ReplayError::Chance {
-                        index,
-                        drawn,
-                        recorded: step.action.clone(),
-                    });
-                }
-            }
-            state
-                .apply_text(step.by, &step.action)
-                .map_err(|error| ReplayError::Action {
-                    index,
-                    action: step.action.clone(),
-                    by: step.by,
-                    error,
-                })?;
-        }
+        let state = replay_log(start, rng.as_mut(), &self.log, visitor)?;
         let replayed = state.outcome();
         if self.outcome.is_some() && self.outcome != replayed {
             return Err(ReplayError::Outcome {
@@ -326,17 +144,148 @@ impl Record {
     }
 }
 
+/// The record's JSON: the actions, then the endings each with its place among them. Records
+/// written before the log was one list read and write unchanged.
+mod wire {
+    use serde::{Deserialize, Serialize};
+
+    use crate::chance::Seed;
+    use crate::game::Ending;
+    use crate::log::{Event, LogEntry};
+    use crate::outcome::Outcome;
+    use crate::seat::Actor;
+
+    #[derive(Serialize, Deserialize)]
+    pub(super) struct Record {
+        game: String,
+        #[serde(default)]
+        config: serde_json::Value,
+        seats: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        start: Option<String>,
+        seed_hash: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<Seed>,
+        actions: Vec<Action>,
+        /// In order, `after` never decreasing and at most the number of actions.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        endings: Vec<End>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<Outcome>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Action {
+        by: Actor,
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct End {
+        after: usize,
+        ending: Ending,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
+    }
+
+    impl From<super::Record> for Record {
+        fn from(r: super::Record) -> Record {
+            let mut actions = Vec::with_capacity(r.log.len());
+            let mut endings = Vec::new();
+            for LogEntry { event, at_ms } in r.log {
+                match event {
+                    Event::Action { by, action } => actions.push(Action { by, action, at_ms }),
+                    Event::End(ending) => endings.push(End {
+                        after: actions.len(),
+                        ending,
+                        at_ms,
+                    }),
+                }
+            }
+            Record {
+                game: r.game,
+                config: r.config,
+                seats: r.seats,
+                start: r.start,
+                seed_hash: r.seed_hash,
+                seed: r.seed,
+                actions,
+                endings,
+                outcome: r.outcome,
+            }
+        }
+    }
+
+    impl TryFrom<Record> for super::Record {
+        type Error = String;
+
+        /// Puts each ending at its place among the actions.
+        fn try_from(r: Record) -> Result<super::Record, String> {
+            let count = r.actions.len();
+            let mut log = Vec::with_capacity(count + r.endings.len());
+            let mut actions = r.actions.into_iter();
+            let mut previous = 0;
+            for End {
+                after,
+                ending,
+                at_ms,
+            } in r.endings
+            {
+                if after > count {
+                    return Err(format!(
+                        "the ending ({ending}) after {after} actions: the record has only {count} \
+                         actions"
+                    ));
+                }
+                if after < previous {
+                    return Err(format!(
+                        "the ending ({ending}) after {after} actions comes before the ending \
+                         listed ahead of it (after {previous} actions)"
+                    ));
+                }
+                log.extend(
+                    actions
+                        .by_ref()
+                        .take(after - previous)
+                        .map(Action::into_entry),
+                );
+                log.push(LogEntry::end(ending, at_ms));
+                previous = after;
+            }
+            log.extend(actions.map(Action::into_entry));
+            Ok(super::Record {
+                game: r.game,
+                config: r.config,
+                seats: r.seats,
+                start: r.start,
+                seed_hash: r.seed_hash,
+                seed: r.seed,
+                log,
+                outcome: r.outcome,
+            })
+        }
+    }
+
+    impl Action {
+        fn into_entry(self) -> LogEntry {
+            LogEntry::action(self.by, self.action, self.at_ms)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use rand::Rng;
     use serde::{Deserialize, Serialize};
 
-    use super::{Record, RecordStep, RecordedAction, RecordedEnding, ReplayError};
+    use super::Record;
     use crate::chance::Seed;
     use crate::dynamic::GameEntry;
     use crate::error::{IllegalAction, ParseError, SetupError};
-    use crate::game::Ending;
-    use crate::game::{Game, GameInfo};
+    use crate::game::{Ending, Game, GameInfo};
+    use crate::log::{Event, LogEntry, ReplayError};
     use crate::outcome::Outcome;
     use crate::seat::{Actor, ToAct};
     use crate::seat::{Seat, Viewer};
@@ -480,12 +429,8 @@ mod tests {
 
     const TOKEN: GameEntry = GameEntry::of::<Token>();
 
-    fn pass(seat: u8) -> RecordedAction {
-        RecordedAction {
-            by: Actor::Seat(Seat(seat)),
-            action: "pass".into(),
-            at_ms: None,
-        }
+    fn pass(seat: u8) -> LogEntry {
+        LogEntry::action(Actor::Seat(Seat(seat)), "pass", None)
     }
 
     /// Three seats; seat 1 passes, then resigns, and seats 0 and 2 play on to the fifth pass.
@@ -496,9 +441,14 @@ mod tests {
             vec!["human".into(); 3],
             &Seed([7; 32]),
         );
-        record.actions = vec![pass(0), pass(1)];
-        record.push_ending(Ending::Resign(Seat(1)), Some(900));
-        record.actions.extend([pass(2), pass(0), pass(2)]);
+        record.log = vec![
+            pass(0),
+            pass(1),
+            LogEntry::end(Ending::Resign(Seat(1)), Some(900)),
+            pass(2),
+            pass(0),
+            pass(2),
+        ];
         record.outcome = Some(Outcome::ranked_by_score(vec![1.0, 0.0, 1.0], "passes"));
         record
     }
@@ -507,31 +457,10 @@ mod tests {
     fn an_ending_in_the_middle_replays_at_its_place() {
         let record = resigned_in_the_middle();
         assert_eq!(
-            record.endings,
-            [RecordedEnding {
-                after: 2,
-                ending: Ending::Resign(Seat(1)),
-                at_ms: Some(900)
-            }]
+            record.endings().collect::<Vec<_>>(),
+            [(2, Ending::Resign(Seat(1)))]
         );
-        let order: Vec<String> = record
-            .steps()
-            .map(|s| match s {
-                RecordStep::Action(i, a) => format!("{i}:{}", a.by),
-                RecordStep::End(e) => format!("end:{}", e.ending),
-            })
-            .collect();
-        assert_eq!(
-            order,
-            [
-                "1:seat 1",
-                "2:seat 2",
-                "end:a resignation by seat 2",
-                "3:seat 3",
-                "4:seat 1",
-                "5:seat 3"
-            ]
-        );
+        assert_eq!(record.actions().count(), 5);
         let replay = record.replay(&TOKEN).unwrap();
         assert_eq!(
             replay.state.outcome().unwrap().ranks,
@@ -539,13 +468,14 @@ mod tests {
             "shared first place"
         );
 
-        // The same ending after the last action, as a record held it before endings had a
-        // place: seat 2 is then still in and to act after action 4, so action 5 (a pass by seat 3) is
-        // refused.
+        // The same ending after the last action: seat 2 is then still in and to act after
+        // action 4, so action 5 (a pass by seat 3, log entry 5) is refused.
         let mut at_the_end = record.clone();
-        at_the_end.endings[0].after = 5;
+        let end = at_the_end.log.remove(2);
+        at_the_end.log.push(end);
         let err = at_the_end.replay(&TOKEN).unwrap_err();
         assert!(matches!(err, ReplayError::Action { index: 5, .. }), "{err}");
+        assert_eq!(err.entry(), Some(4));
     }
 
     #[test]
@@ -557,21 +487,33 @@ mod tests {
             vec!["human".into(); 4],
             &Seed([1; 32]),
         );
-        record.actions.push(pass(0));
-        record.push_ending(Ending::Resign(Seat(0)), None);
-        record.push_ending(Ending::Resign(Seat(2)), None);
-        record.actions.extend([pass(1), pass(3), pass(1), pass(3)]);
+        record.log = vec![
+            pass(0),
+            LogEntry::end(Ending::Resign(Seat(0)), None),
+            LogEntry::end(Ending::Resign(Seat(2)), None),
+            pass(1),
+            pass(3),
+            pass(1),
+            pass(3),
+        ];
         let replay = record.replay(&TOKEN).unwrap();
         assert_eq!(
             replay.state.outcome().unwrap().ranks,
             [3, 1, 3, 1],
             "shared first place"
         );
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(
+            json["endings"],
+            serde_json::json!([{"after": 1, "ending": {"resign": 0}}, {"after": 1, "ending": {"resign": 2}}])
+        );
+        assert_eq!(serde_json::from_value::<Record>(json).unwrap(), record);
 
         // A third resignation there leaves one seat, which ends the game: the passes after it
         // are refused, naming the first.
-        record.push_ending(Ending::Resign(Seat(1)), None);
-        record.endings[2].after = 1;
+        record
+            .log
+            .insert(3, LogEntry::end(Ending::Resign(Seat(1)), None));
         let err = record.replay(&TOKEN).unwrap_err();
         assert!(matches!(err, ReplayError::Action { index: 2, .. }), "{err}");
         assert!(
@@ -581,54 +523,37 @@ mod tests {
     }
 
     #[test]
-    fn an_ending_beyond_the_actions_or_out_of_order_is_refused() {
-        let mut beyond = resigned_in_the_middle();
-        beyond.endings[0].after = 6;
-        let err = beyond.replay(&TOKEN).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                ReplayError::EndingBeyond {
-                    after: 6,
-                    actions: 5,
-                    ..
-                }
-            ),
-            "{err}"
-        );
+    fn an_ending_beyond_the_actions_or_out_of_order_does_not_read() {
+        let mut json = serde_json::to_value(resigned_in_the_middle()).unwrap();
+        json["endings"][0]["after"] = 6.into();
+        let err = serde_json::from_value::<Record>(json.clone()).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the ending (a resignation by seat 2) after 6 actions: the record has only 5 actions"
         );
 
-        let mut backwards = resigned_in_the_middle();
-        backwards.endings.insert(
-            0,
-            RecordedEnding {
-                after: 4,
-                ending: Ending::Resign(Seat(2)),
-                at_ms: None,
-            },
+        json["endings"] = serde_json::json!([
+            {"after": 4, "ending": {"resign": 2}},
+            {"after": 2, "ending": {"resign": 1}},
+        ]);
+        let err = serde_json::from_value::<Record>(json).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the ending (a resignation by seat 2) after 2 actions comes before the ending listed \
+             ahead of it (after 4 actions)"
         );
-        let err = backwards.replay(&TOKEN).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                ReplayError::EndingOrder {
-                    after: 2,
-                    previous: 4,
-                    ..
-                }
-            ),
-            "{err}"
-        );
+    }
 
-        // An ending the game refuses (seat 2 has already resigned) names its place.
+    #[test]
+    fn an_ending_the_game_refuses_names_its_place() {
+        // Seat 2 has already resigned.
         let mut twice = resigned_in_the_middle();
-        twice.push_ending(Ending::Resign(Seat(1)), None);
-        twice.endings[1].after = 3;
+        twice
+            .log
+            .insert(4, LogEntry::end(Ending::Resign(Seat(1)), None));
         let err = twice.replay(&TOKEN).unwrap_err();
         assert!(matches!(err, ReplayError::Ending { after: 3, .. }), "{err}");
+        assert_eq!(err.entry(), Some(4));
     }
 
     #[test]
@@ -643,10 +568,44 @@ mod tests {
         assert_eq!(back, record);
 
         let mut none = record.clone();
-        none.endings.clear();
+        none.log.retain(|e| matches!(e.event, Event::Action { .. }));
         let json = serde_json::to_value(&none).unwrap();
         assert!(json.get("endings").is_none(), "{json}");
         let back: Record = serde_json::from_value(json).unwrap();
-        assert!(back.endings.is_empty());
+        assert_eq!(back.endings().count(), 0);
+        assert_eq!(back.log, none.log);
+    }
+
+    /// Records written by `plateau play --record` before the log was one list: a game of MAD
+    /// (`--seat 1=random --seat 2=random --seed 7`), and a game of Moon Leap with chance
+    /// outcomes, a person's timed action and a resignation (`--seat 1=human --seed 7`, the
+    /// person playing `2` then `resign`).
+    const WRITTEN: [&str; 2] = [
+        include_str!("../tests/data/records/mad-seed7.json"),
+        include_str!("../tests/data/records/moonleap-resign.json"),
+    ];
+
+    #[test]
+    fn records_already_written_read_and_write_unchanged() {
+        for text in WRITTEN {
+            let record: Record = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                serde_json::to_string_pretty(&record).unwrap(),
+                text.trim_end()
+            );
+        }
+        let moonleap: Record = serde_json::from_str(WRITTEN[1]).unwrap();
+        assert_eq!(
+            moonleap.log[..2],
+            [
+                LogEntry::action(Actor::Chance, "r2", None),
+                LogEntry::action(Actor::Seat(Seat(0)), "2", Some(0)),
+            ]
+        );
+        assert_eq!(
+            moonleap.log.last(),
+            Some(&LogEntry::end(Ending::Resign(Seat(0)), Some(0)))
+        );
+        assert_eq!(moonleap.actions().count(), 5);
     }
 }

@@ -3,7 +3,7 @@
 //! near-legal actions on walked states, default and varied configs, short records of random games
 //! and one message of each client type. The fuzzer grows the corpus from these.
 
-use plateau_engine::{Actor, DynGame, Record, RecordedAction, Seed, ToAct};
+use plateau_engine::{Actor, DynGame, LogEntry, Record, Seed, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -128,11 +128,7 @@ fn record(game: &str, n: u64) -> Vec<u8> {
                 (Actor::Seat(seat), play_random(&mut *state, seat, &mut rng))
             }
         };
-        record.actions.push(RecordedAction {
-            by,
-            action,
-            at_ms: None,
-        });
+        record.log.push(LogEntry::action(by, action, None));
     }
     record.seed = Some(seed);
     serde_json::to_vec(&record).expect("a record serializes")

@@ -19,7 +19,7 @@
 //!   anywhere in the message.
 
 use plateau_engine::{
-    DynGame, GameEntry, Record, RecordStep, Seat, ToAct, Viewer, first_difference_in,
+    DynGame, Event, GameEntry, LogEntry, Record, Seat, ToAct, Viewer, Visitor, first_difference_in,
 };
 use serde_json::{Map, Value, json};
 use thiserror::Error;
@@ -60,31 +60,38 @@ const STATE_FIELDS: &[&str] = &[
     "seed",
 ];
 
-/// Every state of `record`: index `v` is the state after `v` log entries, i.e. the first `v` of
-/// `Record::steps` (each ending counts as an entry, at its place among the actions).
+/// Every state of `record`: index `v` is the state after `v` log entries (`Record::log`, each
+/// ending an entry at its place among the actions), from one `Record::replay_with`.
 ///
 /// # Errors
 /// A message if the record does not replay.
 pub fn states(entry: &GameEntry, record: &Record) -> Result<Vec<Box<dyn DynGame>>, String> {
-    let mut state = entry
-        .new_game(&record.config, record.seats.len())
+    let mut states = States(Vec::with_capacity(record.log.len() + 1));
+    let replay = record
+        .replay_with(entry, &mut states)
         .map_err(|e| e.to_string())?;
-    let mut out = vec![state.clone_box()];
-    for step in record.steps() {
-        match step {
-            RecordStep::Action(index, action) => state
-                .apply_text(action.by, &action.action)
-                .map_err(|e| format!("action {index}: {e}"))?,
-            RecordStep::End(end) => state.end(end.ending).map_err(|e| {
-                format!(
-                    "the ending ({}) after {} actions: {e}",
-                    end.ending, end.after
-                )
-            })?,
-        }
-        out.push(state.clone_box());
+    if states.0.is_empty() {
+        // An empty log: the final state is the start.
+        states.0.push(replay.state);
     }
-    Ok(out)
+    Ok(states.0)
+}
+
+/// A copy of the state before the first entry and after every entry.
+struct States(Vec<Box<dyn DynGame>>);
+
+impl Visitor for States {
+    fn before(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        if self.0.is_empty() {
+            self.0.push(state.clone_box());
+        }
+        Ok(())
+    }
+
+    fn after(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        self.0.push(state.clone_box());
+        Ok(())
+    }
 }
 
 /// Checks every message `viewer` received during the game of `record` (which must be the whole
@@ -107,19 +114,19 @@ pub fn check_messages(
     // The move list as this viewer may see it, one item per log entry (`None` when hidden, and
     // for an ending, which is not a move).
     let mut seen = Vec::with_capacity(states.len() - 1);
-    for (v, step) in record.steps().enumerate() {
-        let RecordStep::Action(_, step) = step else {
+    for (v, logged) in record.log.iter().enumerate() {
+        let Event::Action { by, action } = &logged.event else {
             seen.push(None);
             continue;
         };
         let text = states[v]
-            .display_text(step.by, &step.action, viewer)
+            .display_text(*by, action, viewer)
             .map_err(|e| Leak {
                 index: 0,
                 version: v as u64,
                 problem: e.to_string(),
             })?;
-        seen.push(text.map(|text| serde_json::json!({"by": step.by, "text": text})));
+        seen.push(text.map(|text| serde_json::json!({"by": by, "text": text})));
     }
     // A message's version is the number of log entries its viewer can see: the states it may
     // show are those after each log position with that version (the entries its viewer cannot
@@ -190,13 +197,13 @@ fn versions_of(
     let hidden = states[0].info().hidden_information;
     let mut at = vec![0];
     let mut version = [0u64];
-    for (p, step) in record.steps().enumerate() {
-        let shown = match step {
-            RecordStep::Action(_, a) => states[p]
-                .display_text(a.by, &a.action, viewer)
+    for (p, logged) in record.log.iter().enumerate() {
+        let shown = match &logged.event {
+            Event::Action { by, action } => states[p]
+                .display_text(*by, action, viewer)
                 .map_err(|e| e.to_string())?
                 .is_some(),
-            RecordStep::End(_) => true,
+            Event::End(_) => true,
         };
         let (before, after) = if hidden {
             (

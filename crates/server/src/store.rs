@@ -12,7 +12,7 @@ pub mod sqlite;
 use std::future::Future;
 use std::pin::Pin;
 
-use plateau_engine::{Ending, Outcome, Seed};
+use plateau_engine::{LogEntry, Outcome, Seed};
 use thiserror::Error;
 
 use crate::model::{SeatSpec, Status, TimeControl};
@@ -48,28 +48,6 @@ pub struct StoredSeat {
     pub player: Option<Player>,
     /// Whether the seat's player has opened the match (connected once); bots always have.
     pub opened: bool,
-}
-
-/// What one log entry did.
-#[derive(Clone, PartialEq, Debug)]
-pub enum Entry {
-    /// A seat played `action` (canonical text).
-    Seat(u8, String),
-    /// Chance drew `action` (canonical text).
-    Chance(String),
-    /// The game ended early.
-    End(Ending),
-}
-
-/// One row of the action log.
-#[derive(Clone, PartialEq, Debug)]
-pub struct LogEntry {
-    /// Position in the log, from 0; the match's version after it is `seq + 1`.
-    pub seq: u64,
-    /// What happened.
-    pub entry: Entry,
-    /// Milliseconds since the match started.
-    pub at_ms: u64,
 }
 
 /// A document computed once from a finished match and kept beside it.
@@ -125,7 +103,8 @@ pub struct StoredMatch {
     pub ended_at: Option<i64>,
     /// Number of log entries (the version).
     pub version: u64,
-    /// The log itself, when it was asked for (else empty).
+    /// The log itself, when it was asked for (else empty): entry `i` is the row with `seq = i`,
+    /// each with its time (`at_ms` is always `Some`).
     pub log: Vec<LogEntry>,
     /// The chat of both rooms in order, with the log (else empty).
     pub chat: Vec<ChatLine>,
@@ -247,16 +226,18 @@ pub trait Store: Send + Sync + 'static {
         start: Option<i64>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
-    /// Appends `entries` (consecutive `seq`s: one client decision and the chance outcomes that
-    /// follow it) to the log of `id` in one transaction; with `finish`, also marks the match
-    /// finished with that outcome and, for a rated match, updates the ratings of its players
-    /// (`ratings::rate`) with one event each, in the same transaction. All or nothing.
+    /// Appends `entries` (one client decision and the chance outcomes that follow it) to the log
+    /// of `id` at `seq`s `first`, `first + 1`, ... in one transaction; with `finish`, also marks
+    /// the match finished with that outcome and, for a rated match, updates the ratings of its
+    /// players (`ratings::rate`) with one event each, in the same transaction. All or nothing.
     ///
     /// # Errors
-    /// `Conflict` if one of those `seq`s is already written.
+    /// `Conflict` if one of those `seq`s is already written; `Corrupt` for an entry without
+    /// `at_ms` (the service times every entry).
     fn append(
         &self,
         id: &str,
+        first: u64,
         entries: Vec<LogEntry>,
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;

@@ -2,7 +2,7 @@
 //! last, the others ranked by their scores as they stand (rules "End & scoring").
 
 use plateau_engine::{
-    Actor, Ending, Game, GameEntry, IllegalAction, Record, RecordedAction, Seat, Seed, ToAct,
+    Actor, Ending, Game, GameEntry, IllegalAction, LogEntry, Record, Seat, Seed, ToAct,
 };
 use plateau_moonleap::{Config, MoonLeap};
 
@@ -102,14 +102,12 @@ fn a_resigned_game_serializes_and_replays_from_its_record() {
     let mut state = MoonLeap::new(&Config::default(), 2).unwrap();
     for (by, text) in [(Actor::Chance, "r4"), (Actor::Seat(Seat(0)), "4")] {
         state.apply(by, &state.parse_action(text).unwrap()).unwrap();
-        record.actions.push(RecordedAction {
-            by,
-            action: text.into(),
-            at_ms: None,
-        });
+        record.log.push(LogEntry::action(by, text, None));
     }
     state.end(Ending::Resign(Seat(1))).unwrap();
-    record.push_ending(Ending::Resign(Seat(1)), None);
+    record
+        .log
+        .push(LogEntry::end(Ending::Resign(Seat(1)), None));
     record.outcome = state.outcome();
     let replay = record.replay(&entry).unwrap();
     assert_eq!(replay.state.outcome(), state.outcome());

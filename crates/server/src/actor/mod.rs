@@ -3,7 +3,8 @@
 //! viewers, and is the only code that changes them. Commands arrive on a channel and are handled one at a time, so
 //! every change is: check, commit to the store, then apply and tell everyone (an action is
 //! acknowledged only after its commit). The game advances through the engine's driver
-//! (docs/architecture.md section 2.3): chance draws, seat actions and the replay of the log.
+//! (docs/architecture.md section 2.3): chance draws and seat actions; a match is rebuilt from its
+//! stored log by the engine's one replay, `replay_log` (section 4).
 //!
 //! Secrecy: the only things built from the state for a viewer are `observe_json(viewer)`, the
 //! viewer's own legal list and its own column of the move list.
@@ -21,8 +22,9 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use plateau_bots::DynBot;
-use plateau_engine::driver::Driver;
-use plateau_engine::{Actor, DynGame, GameEntry, Seat, Seed, ToAct, Viewer};
+use plateau_engine::{
+    Actor, DynGame, Event, GameEntry, LogEntry, Seat, Seed, ToAct, Viewer, Visitor, replay_log,
+};
 use rand_chacha::ChaCha20Rng;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
@@ -33,7 +35,7 @@ use crate::clock::Clocks;
 use crate::model::{ApiError, SeatSpec, Status, TimeControl};
 use crate::players::{Player, PlayerId};
 use crate::presence::Presence;
-use crate::store::{ChatLine, Entry, LogEntry, Store, StoredMatch};
+use crate::store::{ChatLine, Store, StoredMatch};
 
 /// How often a match whose last write failed reads itself back from the store.
 const RECOVER_EVERY: Duration = Duration::from_secs(2);
@@ -194,6 +196,7 @@ struct Subscriber {
 
 /// One played log entry with its move-list text.
 struct Played {
+    /// The entry, with its time (always `Some`: the actor times every entry).
     entry: LogEntry,
     /// How each viewer sees it in the move list (see `displays`); empty for an early ending.
     display: Vec<Option<String>>,
@@ -203,7 +206,7 @@ impl Played {
     /// Whether viewer column `col` (seat index, or the seat count for spectators) can see the
     /// entry: an early ending everyone can; an action or chance outcome where it has a text.
     fn seen_by(&self, col: usize) -> bool {
-        matches!(self.entry.entry, Entry::End(_))
+        matches!(self.entry.event, Event::End(_))
             || self.display.get(col).is_some_and(Option::is_some)
     }
 }
@@ -258,6 +261,53 @@ pub(crate) fn seats_to_act(to_act: ToAct) -> Vec<Seat> {
         ToAct::Player(s) => vec![s],
         ToAct::Simultaneous(set) => set.iter().collect(),
         ToAct::Chance | ToAct::Terminal => Vec::new(),
+    }
+}
+
+/// What `MatchActor::rebuild` keeps as it replays the log: the clocks, the move list and the
+/// versions, each updated entry by entry as when the entries were played.
+struct Rebuilt {
+    clocks: Clocks,
+    log: Vec<Played>,
+    seen: Vec<u64>,
+    views: Vec<u64>,
+    /// The move-list texts of the entry being replayed, made from the state before it.
+    display: Vec<Option<String>>,
+}
+
+impl Visitor for Rebuilt {
+    fn before(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        self.display = match &logged.event {
+            Event::Action { by, action } => displays(state, *by, action)?,
+            Event::End(_) => Vec::new(),
+        };
+        Ok(())
+    }
+
+    fn after(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        // The store times every entry.
+        let at_ms = logged.at_ms.unwrap_or(0);
+        if state.outcome().is_some() {
+            self.clocks.stop(at_ms);
+        } else {
+            let acted = match logged.by() {
+                Some(Actor::Seat(seat)) => Some(seat),
+                _ => None,
+            };
+            self.clocks
+                .update(at_ms, acted, &seats_to_act(state.to_act()), |s| {
+                    state.rule_clock_seconds(s)
+                });
+        }
+        let played = Played {
+            entry: logged.clone(),
+            display: std::mem::take(&mut self.display),
+        };
+        let after = crate::versions::views(state);
+        crate::versions::count(&mut self.seen, |i| played.seen_by(i), &self.views, &after);
+        self.views = after;
+        self.log.push(played);
+        Ok(())
     }
 }
 
@@ -319,9 +369,10 @@ pub(crate) struct MatchActor {
 }
 
 impl MatchActor {
-    /// Rebuilds a match from its stored form by replaying its log: every seat action is checked
-    /// again, every chance outcome is redrawn from the seed (one draw per chance node) and must be
-    /// the logged one, and the clocks are replayed from the entries' times.
+    /// Rebuilds a match from its stored form by replaying its log (`replay_log`): every seat
+    /// action is checked again, every chance outcome is redrawn from the seed (one draw per chance
+    /// node) and must be the logged one, and the clocks, the move list and the versions are
+    /// replayed from the entries.
     ///
     /// # Errors
     /// A message naming the entry that does not replay.
@@ -330,58 +381,32 @@ impl MatchActor {
             .catalogue
             .game(&m.game)
             .ok_or_else(|| format!("match {}: unknown game `{}`", m.id, m.game))?;
-        let mut state = entry
+        let start = entry
             .new_game(&m.config, m.seats.len())
             .map_err(|e| format!("match {}: {e}", m.id))?;
-        let mut rng = m.seed.rng();
         let mut clocks = Clocks::new(m.time_control, m.seats.len());
         if m.started_at.is_some() {
-            clocks.update(0, None, &seats_to_act(state.to_act()), |s| {
-                state.rule_clock_seconds(s)
+            clocks.update(0, None, &seats_to_act(start.to_act()), |s| {
+                start.rule_clock_seconds(s)
             });
         }
-        let mut log = Vec::with_capacity(m.log.len());
-        let mut driver = Driver::checked();
-        let mut seen = vec![0; m.seats.len() + 1];
-        let mut views = crate::versions::views(&*state);
-        for e in m.log {
-            let bad = |why: String| format!("match {} entry {}: {why}", m.id, e.seq);
-            let (display, acted) = match &e.entry {
-                Entry::Seat(s, action) => {
-                    let display = displays(&*state, Actor::Seat(Seat(*s)), action).map_err(bad)?;
-                    driver
-                        .play(&mut *state, Seat(*s), action)
-                        .map_err(|x| bad(x.to_string()))?;
-                    (display, Some(Seat(*s)))
-                }
-                Entry::Chance(action) => {
-                    let display = displays(&*state, Actor::Chance, action).map_err(bad)?;
-                    let drawn = driver.draw(&mut *state, &mut rng).ok().map(|(_, d)| d);
-                    if drawn.as_deref() != Some(action.as_str()) {
-                        return Err(bad(format!(
-                            "the seed draws {drawn:?}, the log says `{action}`"
-                        )));
-                    }
-                    (display, None)
-                }
-                Entry::End(ending) => {
-                    state.end(*ending).map_err(|x| bad(x.to_string()))?;
-                    (Vec::new(), None)
-                }
-            };
-            if state.outcome().is_some() {
-                clocks.stop(e.at_ms);
-            } else {
-                clocks.update(e.at_ms, acted, &seats_to_act(state.to_act()), |s| {
-                    state.rule_clock_seconds(s)
-                });
-            }
-            let played = Played { entry: e, display };
-            let after = crate::versions::views(&*state);
-            crate::versions::count(&mut seen, |i| played.seen_by(i), &views, &after);
-            views = after;
-            log.push(played);
-        }
+        let mut rebuilt = Rebuilt {
+            clocks,
+            log: Vec::with_capacity(m.log.len()),
+            seen: vec![0; m.seats.len() + 1],
+            views: crate::versions::views(&*start),
+            display: Vec::new(),
+        };
+        let mut rng = m.seed.rng();
+        let state = replay_log(start, Some(&mut rng), &m.log, &mut rebuilt)
+            .map_err(|e| format!("match {}: {e}", m.id))?;
+        let Rebuilt {
+            clocks,
+            log,
+            seen,
+            views,
+            ..
+        } = rebuilt;
         let status = if state.outcome().is_some() {
             Status::Finished
         } else {
@@ -411,7 +436,7 @@ impl MatchActor {
             seed_hash: m.seed.hash_hex(),
             seed: m.seed,
             status,
-            time_base: log.last().map_or(0, |p: &Played| p.entry.at_ms),
+            time_base: log.last().and_then(|p| p.entry.at_ms).unwrap_or(0),
             resumed: Instant::now(),
             rematch: m.rematch,
             seen,

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use plateau_engine::driver::{Driver, Next, StepError};
-use plateau_engine::{Actor, DynGame, Ending, Seat, Viewer};
+use plateau_engine::{Actor, DynGame, Ending, Event, LogEntry, Seat, Viewer};
 use rand::RngCore;
 use rand_chacha::ChaCha20Rng;
 use tokio::time::Instant;
@@ -15,7 +15,7 @@ use super::{
 };
 use crate::botpool::Priority;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
-use crate::store::{Entry, Finish, LogEntry};
+use crate::store::Finish;
 
 impl MatchActor {
     /// Match time now, in ms: time the match has run while the service ran (the clocks' time).
@@ -80,7 +80,7 @@ impl MatchActor {
             .state
             .end(ending)
             .map_err(|e| ApiError::new(Code::from_engine(e.code()), e.to_string()))?;
-        batch.staged(Entry::End(ending), Vec::new(), None);
+        batch.staged(Event::End(ending), Vec::new(), None);
         self.flush(batch).await
     }
 
@@ -174,18 +174,18 @@ impl MatchActor {
             at: unix_ms(),
         });
         let first = self.version();
-        let entries: Vec<LogEntry> = (first..)
-            .zip(&batch.items)
-            .map(|(seq, item)| LogEntry {
-                seq,
-                entry: item.entry.clone(),
-                at_ms: now,
+        let entries: Vec<LogEntry> = batch
+            .items
+            .iter()
+            .map(|item| LogEntry {
+                event: item.event.clone(),
+                at_ms: Some(now),
             })
             .collect();
         if let Err(e) = self
             .shared
             .store
-            .append(&self.id, entries.clone(), finish.clone())
+            .append(&self.id, first, entries.clone(), finish.clone())
             .await
         {
             self.broken = true;
@@ -195,7 +195,7 @@ impl MatchActor {
         self.rng = batch.rng;
         let last = batch.items.len() - 1;
         for (i, (entry, item)) in entries.into_iter().zip(batch.items).enumerate() {
-            if matches!(entry.entry, Entry::Seat(..)) {
+            if matches!(entry.by(), Some(Actor::Seat(_))) {
                 self.offers.remove(&OfferKind::Agreement);
             }
             let played = Played {
@@ -517,7 +517,7 @@ pub(super) struct Batch {
 /// One staged entry with what applying it needs: how each viewer sees it, who acted, and of the
 /// state after it the seats to act with their rule clocks and every viewer's view digest.
 struct Staged {
-    entry: Entry,
+    event: Event,
     display: Vec<Option<String>>,
     acted: Option<Seat>,
     to_act: Vec<Seat>,
@@ -557,7 +557,11 @@ impl Batch {
         Driver::checked()
             .play(&mut *self.state, seat, &text.to_owned())
             .map_err(|e| refused(&e))?;
-        self.staged(Entry::Seat(seat.0, text.to_owned()), display, Some(seat));
+        let event = Event::Action {
+            by: Actor::Seat(seat),
+            action: text.to_owned(),
+        };
+        self.staged(event, display, Some(seat));
         Ok(())
     }
 
@@ -577,19 +581,23 @@ impl Batch {
                 }
             };
             let display = displays(&*before, Actor::Chance, &text).unwrap_or_default();
-            self.staged(Entry::Chance(text), display, None);
+            let event = Event::Action {
+                by: Actor::Chance,
+                action: text,
+            };
+            self.staged(event, display, None);
         }
     }
 
-    /// Records `entry`, already applied to `state`.
-    fn staged(&mut self, entry: Entry, display: Vec<Option<String>>, acted: Option<Seat>) {
+    /// Records `event`, already applied to `state`.
+    fn staged(&mut self, event: Event, display: Vec<Option<String>>, acted: Option<Seat>) {
         let to_act = seats_to_act(self.state.to_act());
         let rule_seconds = to_act
             .iter()
             .map(|&s| (s, self.state.rule_clock_seconds(s)))
             .collect();
         self.items.push(Staged {
-            entry,
+            event,
             display,
             acted,
             to_act,

@@ -14,7 +14,7 @@ use super::{MatchActor, OfferKind, Outgoing, Played, seats_to_act};
 use crate::clock::ClockView;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl};
 use crate::presence::MatchPresence;
-use crate::store::{ChatLine, Entry};
+use crate::store::ChatLine;
 
 #[derive(Serialize)]
 struct MoveView<'a> {
@@ -79,11 +79,8 @@ struct StateMessage<'a> {
 
 /// Entry `p` as viewer column `column` sees it in the move list, if it does.
 fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
-    let by = match &p.entry.entry {
-        Entry::Seat(s, _) => Actor::Seat(Seat(*s)),
-        Entry::Chance(_) => Actor::Chance,
-        Entry::End(_) => return None,
-    };
+    // An early ending is not a move.
+    let by = p.entry.by()?;
     let text = p.display.get(column)?.as_deref()?;
     Some(MoveView { by, text })
 }

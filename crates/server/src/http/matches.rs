@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use axum_extra::extract::cookie::CookieJar;
 use futures_util::StreamExt;
-use plateau_engine::{Actor, Ending, Record, RecordStep, RecordedAction, Seat, Viewer};
+use plateau_engine::{DynGame, Ending, Event, GameEntry, LogEntry, Record, Viewer, Visitor};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -19,7 +19,7 @@ use crate::limits::address_key;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
 use crate::net::ConnSlot;
-use crate::store::{ChatLine, Derived, Entry, Room, StoredMatch};
+use crate::store::{ChatLine, Derived, Room, StoredMatch};
 use crate::ws;
 
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
@@ -298,22 +298,7 @@ pub fn to_record(m: &StoredMatch) -> Record {
         m.seats.iter().map(|s| s.spec.record_name()).collect(),
         &m.seed,
     );
-    for e in &m.log {
-        let (by, action) = match &e.entry {
-            Entry::Seat(s, action) => (Actor::Seat(Seat(*s)), action),
-            Entry::Chance(action) => (Actor::Chance, action),
-            // In its place: a Bataille Navale resignation is followed by more actions.
-            Entry::End(ending) => {
-                record.push_ending(*ending, Some(e.at_ms));
-                continue;
-            }
-        };
-        record.actions.push(RecordedAction {
-            by,
-            action: action.clone(),
-            at_ms: Some(e.at_ms),
-        });
-    }
+    record.log.clone_from(&m.log);
     if m.status == Status::Finished {
         record.seed = Some(m.seed);
         record.outcome.clone_from(&m.outcome);
@@ -418,48 +403,73 @@ fn json_text(body: String) -> Response {
         .into_response()
 }
 
-/// The replay of finished match `m`: `verified` is the server's own `Record::replay` check
-/// (SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn).
-fn replay_body(
-    entry: &'static plateau_engine::GameEntry,
-    m: &StoredMatch,
-) -> Result<String, String> {
+/// The replay of finished match `m`, from one `Record::replay_with`: `verified` is its check
+/// (SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn), and each step the
+/// spectator's view after a log entry.
+fn replay_body(entry: &'static GameEntry, m: &StoredMatch) -> Result<String, String> {
     let record = to_record(m);
-    let verified = record.replay(entry).is_ok_and(|r| r.seed_verified);
-    let states = crate::secrecy::states(entry, &record)
+    let mut steps = Steps(Vec::with_capacity(record.log.len() + 1));
+    let replay = record
+        .replay_with(entry, &mut steps)
         .map_err(|e| format!("match {} does not replay: {e}", m.id))?;
-    // `states[v]` is the state after `v` steps (actions and endings in log order).
-    let view = |v: usize| states[v].observe_json(Viewer::Spectator);
-    let mut steps = vec![json!({"by": null, "text": null, "observation": view(0)})];
-    for (v, step) in record.steps().enumerate() {
-        let step = match step {
-            RecordStep::Action(_, action) => {
-                // What a spectator could not see while the game ran (a secret placement, an order
-                // before its turn was fired) is shown in canonical notation: the game is over and
-                // its record, every action in it, is public.
-                let text = states[v]
-                    .display_text(action.by, &action.action, Viewer::Spectator)
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| action.action.clone());
-                json!({"by": action.by, "text": text, "observation": view(v + 1)})
-            }
-            RecordStep::End(end) => {
-                json!({"by": null, "text": end.ending, "observation": view(v + 1)})
-            }
-        };
-        steps.push(step);
+    if steps.0.is_empty() {
+        // No entry to show the start before: the final state is the start.
+        steps.start(&*replay.state);
     }
     Ok(json!({
         "id": m.id,
         "game": m.game,
         "seed_hash": record.seed_hash,
         "seed": record.seed,
-        "verified": verified,
+        "verified": replay.seed_verified,
         "outcome": record.outcome,
-        "steps": steps,
+        "steps": steps.0,
     })
     .to_string())
+}
+
+/// The steps of a replay as the page shows them: the start, then one per log entry, each with who
+/// acted, the move-list text and the spectator's observation after it.
+struct Steps(Vec<Value>);
+
+impl Steps {
+    /// The first step: the game's start.
+    fn start(&mut self, state: &dyn DynGame) {
+        let observation = state.observe_json(Viewer::Spectator);
+        self.0
+            .push(json!({"by": null, "text": null, "observation": observation}));
+    }
+}
+
+impl Visitor for Steps {
+    fn before(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        if self.0.is_empty() {
+            self.start(state);
+        }
+        let (by, text) = match &logged.event {
+            // What a spectator could not see while the game ran (a secret placement, an order
+            // before its turn was fired) is shown in canonical notation: the game is over and
+            // its record, every action in it, is public.
+            Event::Action { by, action } => {
+                let text = state
+                    .display_text(*by, action, Viewer::Spectator)
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| action.clone());
+                (json!(by), json!(text))
+            }
+            Event::End(ending) => (Value::Null, json!(ending)),
+        };
+        self.0.push(json!({"by": by, "text": text}));
+        Ok(())
+    }
+
+    fn after(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        if let Some(Value::Object(step)) = self.0.last_mut() {
+            step.insert("observation".into(), state.observe_json(Viewer::Spectator));
+        }
+        Ok(())
+    }
 }
 
 /// The seat token a program sends in `Authorization: Bearer …` (a page sends it in an `auth`

@@ -81,7 +81,10 @@ async fn a_player_who_leaves_a_clocked_match_resigns_and_empty_tables_leave_the_
     assert_eq!(end["outcome"]["ranks"], json!([1, 2]));
     let (_, record) = app.get(&format!("/api/matches/{clocked}/record")).await;
     let record: plateau_engine::Record = serde_json::from_value(record).unwrap();
-    assert_eq!(record.endings[0].ending, Ending::Resign(Seat(1)));
+    assert_eq!(
+        record.endings().next().map(|(_, e)| e),
+        Some(Ending::Resign(Seat(1)))
+    );
 
     // The correspondence match waits for its players, but nobody sits at it: not listed.
     assert_eq!(app.summary(&postal).await["status"], "live");
@@ -113,12 +116,9 @@ async fn an_abandoned_naval_table_ends() {
     let (_, record) = app.get(&format!("/api/matches/{id}/record")).await;
     let record: plateau_engine::Record = serde_json::from_value(record).unwrap();
     assert!(
-        record
-            .endings
-            .iter()
-            .any(|e| e.ending == Ending::Resign(Seat(0))),
+        record.endings().any(|(_, e)| e == Ending::Resign(Seat(0))),
         "{:?}",
-        record.endings
+        record.endings().collect::<Vec<_>>()
     );
     app.shutdown().await;
 }
@@ -145,12 +145,9 @@ async fn people_who_leave_together_are_all_resigned() {
     let record: plateau_engine::Record = serde_json::from_value(record).unwrap();
     for s in 0..3 {
         assert!(
-            record
-                .endings
-                .iter()
-                .any(|e| e.ending == Ending::Resign(Seat(s))),
+            record.endings().any(|(_, e)| e == Ending::Resign(Seat(s))),
             "seat {s}: {:?}",
-            record.endings
+            record.endings().collect::<Vec<_>>()
         );
     }
     app.shutdown().await;

@@ -74,7 +74,7 @@ async fn a_finished_match_is_analysed_in_the_background_and_stored() {
     );
     assert_eq!(
         analysis["plies"].as_array().unwrap().len(),
-        record.actions.len()
+        record.actions().count()
     );
     assert_eq!(analysis["judge"], "i40");
 

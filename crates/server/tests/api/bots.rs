@@ -44,13 +44,13 @@ async fn each_bot_seat_keeps_one_bot_seeded_from_the_match_seed() {
         })
         .collect();
     let mut seat_actions = 0;
-    for (i, played) in record.actions.iter().enumerate() {
-        if let Actor::Seat(Seat(s)) = played.by {
+    for (i, (by, action)) in record.actions().enumerate() {
+        if let Actor::Seat(Seat(s)) = by {
             let chosen = bots[usize::from(s)].act(&*state, Seat(s)).unwrap();
-            assert_eq!(chosen, played.action, "action {i}, seat {s}");
+            assert_eq!(chosen, action, "action {i}, seat {s}");
             seat_actions += 1;
         }
-        state.apply_text(played.by, &played.action).unwrap();
+        state.apply_text(by, action).unwrap();
     }
     assert!(
         seat_actions > 20,
@@ -71,15 +71,11 @@ async fn a_failing_bot_never_stalls_its_match() {
         .expect("the match finishes: the failing bot's seat played on");
     app.shutdown().await;
     assert!(record.outcome.is_some());
-    let first = record
-        .actions
-        .iter()
-        .find(|a| a.by == Actor::Seat(Seat(0)))
+    let (_, first) = record
+        .actions()
+        .find(|(by, _)| *by == Actor::Seat(Seat(0)))
         .expect("seat 0 acted");
-    assert!(
-        ["keep", "fold"].contains(&first.action.as_str()),
-        "{first:?}"
-    );
+    assert!(["keep", "fold"].contains(&first), "{first:?}");
 }
 
 /// A bot that would think 3 s a move plays within its clock (`Clocks::think_time`), at 1 s per

@@ -35,7 +35,7 @@ async fn per_move_clock_runs_out_and_the_side_loses() {
     assert_eq!(end["outcome"]["ranks"], json!([2, 1]));
     assert_eq!(end["clocks"]["running"], Value::Null);
     let rec = record(&app, &id).await;
-    let endings: Vec<_> = rec.endings.iter().map(|e| (e.after, e.ending)).collect();
+    let endings: Vec<_> = rec.endings().collect();
     assert_eq!(endings, [(0, plateau_engine::Ending::Timeout(Seat(0)))]);
     assert!(rec.replay(entry("mad")).unwrap().seed_verified);
     assert!(joined["token"].is_string());

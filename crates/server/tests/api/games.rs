@@ -1,7 +1,7 @@
 //! Whole games through the service: clients playing random legal actions, bots, records that
 //! verify with their seed, and no secret reaching a seat or a spectator.
 
-use plateau_engine::{Seat, Viewer};
+use plateau_engine::{LogEntry, Seat, Viewer};
 use plateau_server::secrecy::check_messages;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -91,7 +91,7 @@ async fn a_full_mad_game_between_two_websocket_clients() {
 
     let rec = record(&app, &id).await;
     assert_eq!(rec.seed_hash, seed_hash);
-    assert_eq!(rec.actions.len() as u64, last);
+    assert_eq!(rec.log.len() as u64, last);
     let replay = rec.replay(entry("mad")).unwrap();
     assert!(replay.seed_verified);
     assert_eq!(
@@ -146,7 +146,8 @@ async fn a_seat_never_sees_another_seats_secret() {
         if forged["status"] == "live" {
             let full = check_messages(entry("toy"), &rec, Viewer::Seat(Seat(1)), &[forged.clone()]);
             assert!(full.is_err());
-            forged["observation"]["cards"][1] = json!(rec.actions[1].action.parse::<u8>().unwrap());
+            let (_, card) = rec.actions().nth(1).unwrap();
+            forged["observation"]["cards"][1] = json!(card.parse::<u8>().unwrap());
             assert!(check_messages(entry("toy"), &rec, Viewer::Seat(Seat(0)), &[forged]).is_err());
         }
     }
@@ -180,7 +181,7 @@ async fn bot_versus_bot_records_verify() {
         assert_eq!(status, 200, "{steps}");
         assert_eq!(steps["verified"], true, "{game}");
         let steps = steps["steps"].as_array().unwrap();
-        assert_eq!(steps.len(), rec.actions.len() + 1, "{game}");
+        assert_eq!(steps.len(), rec.log.len() + 1, "{game}");
         let start = entry(game).new_game(&Value::Null, 2).unwrap();
         assert_eq!(
             steps[0]["observation"],
@@ -191,19 +192,16 @@ async fn bot_versus_bot_records_verify() {
             replay.state.observe_json(Viewer::Spectator)
         );
         if game == "mad" {
-            for (step, action) in steps[1..].iter().zip(&rec.actions) {
-                assert_eq!(
-                    step["text"],
-                    action.action.as_str(),
-                    "MAD shows canonical text"
-                );
+            for (step, (_, action)) in steps[1..].iter().zip(rec.actions()) {
+                assert_eq!(step["text"], action, "MAD shows canonical text");
             }
         }
         // Tampering with a chance outcome is caught by the seed.
         if game == "toy" {
             let mut bad = rec.clone();
-            let first = bad.actions[0].action.parse::<u8>().unwrap();
-            bad.actions[0].action = (first % 6 + 1).to_string();
+            let (by, first) = bad.actions().next().unwrap();
+            let other = (first.parse::<u8>().unwrap() % 6 + 1).to_string();
+            bad.log[0] = LogEntry::action(by, other, None);
             assert!(bad.replay(entry("toy")).is_err());
         }
     }

@@ -56,24 +56,25 @@ async fn a_naval_seat_resigns_mid_game_and_the_record_replays() {
     );
 
     let rec = record(&app, &id).await;
-    let [resigned] = &rec.endings[..] else {
-        panic!("one ending: {:?}", rec.endings);
+    let endings: Vec<_> = rec.endings().collect();
+    let [(after, ending)] = endings[..] else {
+        panic!("one ending: {endings:?}");
     };
-    assert_eq!(resigned.ending, Ending::Resign(Seat(0)));
-    let after = resigned.after;
+    assert_eq!(ending, Ending::Resign(Seat(0)));
+    let actions: Vec<_> = rec.actions().collect();
     assert!(
-        rec.actions[..after]
+        actions[..after]
             .iter()
-            .any(|a| a.by == Actor::Seat(Seat(0)) && a.action == "ready"),
+            .any(|&(by, action)| by == Actor::Seat(Seat(0)) && action == "ready"),
         "the resignation comes after seat 1's `ready`"
     );
-    let later = &rec.actions[after..];
+    let later = &actions[after..];
     assert!(
-        later.iter().any(|a| matches!(a.by, Actor::Seat(_))),
+        later.iter().any(|(by, _)| matches!(by, Actor::Seat(_))),
         "the other seats played on after the resignation"
     );
     assert!(
-        later.iter().all(|a| a.by != Actor::Seat(Seat(0))),
+        later.iter().all(|(by, _)| *by != Actor::Seat(Seat(0))),
         "seat 1 does not act once out"
     );
     let replay = rec.replay(entry("naval")).unwrap();
@@ -85,24 +86,24 @@ async fn a_naval_seat_resigns_mid_game_and_the_record_replays() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["verified"], true);
     let steps = body["steps"].as_array().unwrap();
-    assert_eq!(steps.len(), 1 + rec.actions.len() + 1);
+    assert_eq!(steps.len(), 1 + actions.len() + 1);
     let step = &steps[after + 1];
     assert_eq!(step["by"], Value::Null);
     assert_eq!(step["text"], json!({"resign": 0}));
     let mut state = entry("naval").new_game(&rec.config, 4).unwrap();
-    for a in &rec.actions[..after] {
-        state.apply_text(a.by, &a.action).unwrap();
+    for &(by, action) in &actions[..after] {
+        state.apply_text(by, action).unwrap();
     }
     state.end(Ending::Resign(Seat(0))).unwrap();
     assert_eq!(step["observation"], state.observe_json(Viewer::Spectator));
-    assert_eq!(steps[after + 2]["by"], json!(rec.actions[after].by));
+    assert_eq!(steps[after + 2]["by"], json!(actions[after].0));
     // The game is over: every order and placement, secret while it ran, is named (at least in
     // canonical notation), so the replay's move list is complete.
-    for (i, a) in rec.actions.iter().enumerate() {
+    for (i, &(_, action)) in actions.iter().enumerate() {
         let s = &steps[if i < after { i + 1 } else { i + 2 }];
         assert!(s["text"].is_string(), "step for action {}: {s}", i + 1);
-        if a.action.contains(':') && !a.action.starts_with(|c: char| c.is_ascii_digit()) {
-            assert_eq!(s["text"], a.action.as_str(), "an order shows as written");
+        if action.contains(':') && !action.starts_with(|c: char| c.is_ascii_digit()) {
+            assert_eq!(s["text"], action, "an order shows as written");
         }
     }
     assert_eq!(

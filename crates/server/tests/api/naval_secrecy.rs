@@ -288,7 +288,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
     for (s, client) in clients.iter().enumerate() {
         let states_seen = client.states();
         assert!(
-            states_seen.len() >= record.actions.len() / 2,
+            states_seen.len() >= record.actions().count() / 2,
             "seat {s} saw only {} states",
             states_seen.len()
         );

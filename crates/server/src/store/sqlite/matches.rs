@@ -1,13 +1,13 @@
 //! Matches, their seats, action logs and chat in SQLite.
 
-use plateau_engine::{Ending, Outcome, Seed};
+use plateau_engine::{Actor, Ending, Event, LogEntry, Outcome, Seat, Seed};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::players::{apply_ratings, read_player_columns};
 use super::{db, from_json, to_json};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
-use crate::store::{ChatLine, Entry, Finish, LogEntry, Room, StoreError, StoredMatch, StoredSeat};
+use crate::store::{ChatLine, Finish, Room, StoreError, StoredMatch, StoredSeat};
 
 const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
      started_at, outcome, rematch, rated, ended_at, creator, \
@@ -105,16 +105,12 @@ fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
         if seq != i as i64 {
             return Err(StoreError::Corrupt(format!("log of {id} has a gap at {i}")));
         }
-        let entry = match (actor.as_str(), seat) {
-            ("seat", Some(s)) => Entry::Seat(s, action),
-            ("chance", _) => Entry::Chance(action),
-            ("end", _) => Entry::End(from_json::<Ending>("ending", &action)?),
+        let at_ms = Some(at_ms as u64);
+        log.push(match (actor.as_str(), seat) {
+            ("seat", Some(s)) => LogEntry::action(Actor::Seat(Seat(s)), action, at_ms),
+            ("chance", _) => LogEntry::action(Actor::Chance, action, at_ms),
+            ("end", _) => LogEntry::end(from_json::<Ending>("ending", &action)?, at_ms),
             _ => return Err(StoreError::Corrupt(format!("log entry {seq} of {id}"))),
-        };
-        log.push(LogEntry {
-            seq: seq as u64,
-            entry,
-            at_ms: at_ms as u64,
         });
     }
     Ok(log)
@@ -382,6 +378,7 @@ pub(super) fn open_seat(
 pub(super) fn append(
     c: &Connection,
     id: &str,
+    first: u64,
     entries: &[LogEntry],
     finish: Option<&Finish>,
 ) -> Result<(), StoreError> {
@@ -391,21 +388,23 @@ pub(super) fn append(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )
         .map_err(db)?;
-    for entry in entries {
-        let (actor, seat, action) = match &entry.entry {
-            Entry::Seat(s, a) => ("seat", Some(*s), a.clone()),
-            Entry::Chance(a) => ("chance", None, a.clone()),
-            Entry::End(e) => ("end", None, to_json(e)),
-        };
-        insert
-            .execute(params![
-                id,
-                entry.seq as i64,
-                actor,
-                seat,
+    for (seq, entry) in (first..).zip(entries) {
+        let (actor, seat, action) = match &entry.event {
+            Event::Action {
+                by: Actor::Seat(s),
                 action,
-                entry.at_ms as i64
-            ])
+            } => ("seat", Some(s.0), action.clone()),
+            Event::Action {
+                by: Actor::Chance,
+                action,
+            } => ("chance", None, action.clone()),
+            Event::End(e) => ("end", None, to_json(e)),
+        };
+        let at_ms = entry
+            .at_ms
+            .ok_or_else(|| StoreError::Corrupt(format!("log entry {seq} of {id} has no time")))?;
+        insert
+            .execute(params![id, seq as i64, actor, seat, action, at_ms as i64])
             .map_err(db)?;
     }
     if let Some(finish) = finish {

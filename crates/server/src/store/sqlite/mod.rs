@@ -14,12 +14,13 @@ use std::thread::JoinHandle;
 mod matches;
 mod players;
 
+use plateau_engine::LogEntry;
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{
-    BoxFuture, ChatLine, Derived, Finish, LogEntry, PlayerSecret, RatingEvent, Standing, Store,
-    StoreError, StoredMatch,
+    BoxFuture, ChatLine, Derived, Finish, PlayerSecret, RatingEvent, Standing, Store, StoreError,
+    StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
@@ -369,12 +370,13 @@ impl Store for SqliteStore {
     fn append(
         &self,
         id: &str,
+        first: u64,
         entries: Vec<LogEntry>,
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
         self.write(Box::new(move |c| {
-            matches::append(c, &id, &entries, finish.as_ref())
+            matches::append(c, &id, first, &entries, finish.as_ref())
         }))
     }
 

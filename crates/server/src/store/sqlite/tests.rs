@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::model::{SeatSpec, TimeControl};
-use crate::store::{Entry, StoredSeat};
-use plateau_engine::{Ending, Outcome, Seat, Seed};
+use crate::store::StoredSeat;
+use plateau_engine::{Actor, Ending, LogEntry, Outcome, Seat, Seed};
 
 fn temp_path() -> std::path::PathBuf {
     std::env::temp_dir().join(format!(
@@ -48,12 +48,9 @@ fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
     }
 }
 
+/// Entry `seq` of a log: a seat's action, timed.
 fn entry(seq: u64, text: &str) -> LogEntry {
-    LogEntry {
-        seq,
-        entry: Entry::Seat((seq % 2) as u8, text.into()),
-        at_ms: seq * 10,
-    }
+    LogEntry::action(Actor::Seat(Seat((seq % 2) as u8)), text, Some(seq * 10))
 }
 
 #[tokio::test]
@@ -81,24 +78,30 @@ async fn the_log_is_append_only_and_survives_reopening() {
     store.open_seat("m1", 1, Some(7)).await.unwrap();
     // Concurrent appends share a transaction; the duplicate seq fails alone.
     let (a, b, c) = tokio::join!(
-        store.append("m1", vec![entry(0, "c2-c4")], None),
-        store.append("m1", vec![entry(0, "d2-d4")], None),
-        store.append("m1", vec![entry(1, "c5-c3")], None),
+        store.append("m1", 0, vec![entry(0, "c2-c4")], None),
+        store.append("m1", 0, vec![entry(0, "d2-d4")], None),
+        store.append("m1", 1, vec![entry(1, "c5-c3")], None),
     );
     assert!(a.is_ok() && c.is_ok());
     assert!(matches!(b, Err(StoreError::Conflict(_))));
-    let ending = LogEntry {
-        seq: 2,
-        entry: Entry::End(Ending::Resign(Seat(0))),
-        at_ms: 30,
-    };
+    // An entry without a time is refused, and so is the whole write.
+    let untimed = LogEntry::action(Actor::Chance, "r1", None);
+    let err = store
+        .append("m1", 2, vec![entry(2, "e2-e4"), untimed], None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Corrupt(m) if m == "log entry 3 of m1 has no time"),
+        "{err}"
+    );
+    let ending = LogEntry::end(Ending::Resign(Seat(0)), Some(30));
     let outcome = Outcome::single_winner(2, Seat(1), "resign");
     let finish = Finish {
         outcome: outcome.clone(),
         at: 99,
     };
     store
-        .append("m1", vec![ending.clone()], Some(finish))
+        .append("m1", 2, vec![ending.clone()], Some(finish))
         .await
         .unwrap();
     store.close().await;
@@ -263,14 +266,11 @@ async fn ratings_keep_their_laws_over_a_thousand_games_per_game() {
                 })
                 .collect();
             store.create(m).await.unwrap();
-            let end = LogEntry {
-                seq: 0,
-                entry: Entry::End(Ending::Agreement),
-                at_ms: 0,
-            };
+            let end = LogEntry::end(Ending::Agreement, Some(0));
             store
                 .append(
                     &id,
+                    0,
                     vec![end],
                     Some(Finish {
                         outcome: outcome.clone(),
