@@ -262,22 +262,12 @@ impl Naval {
                     bad |= forbid.corvette;
                 }
             }
-            let mut list = Vec::new();
-            let orientations: &[bool] = if p.is_buoy() {
-                &[false]
-            } else {
-                &[false, true]
-            };
-            for &v in orientations {
-                for c in Cell::all() {
-                    if let Some(m) = p.footprint(c, v)
-                        && !m.meets(bad)
-                        && (p.is_buoy() || !m.within(b.hit))
-                    {
-                        list.push((c, v, m));
-                    }
-                }
-            }
+            let list = p
+                .footprints()
+                .iter()
+                .filter(|&&(_, _, m)| !m.meets(bad) && (p.is_buoy() || !m.within(b.hit)))
+                .copied()
+                .collect();
             candidates.push(list);
         }
         let search = Search {
