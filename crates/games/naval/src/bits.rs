@@ -205,6 +205,63 @@ impl Bits {
         b
     }
 
+    /// Every cell moved `rows` down and `cols` right (negative: up, left); cells that leave the
+    /// board are dropped. `rows` and `cols` must lie in -13 to 13.
+    #[inline]
+    #[must_use]
+    pub fn shifted(self, rows: i32, cols: i32) -> Bits {
+        debug_assert!(rows.abs() < i32::from(SIDE) && cols.abs() < i32::from(SIDE));
+        // Columns first, within each 16-bit row: the columns that would leave the board are
+        // masked out before the shift, so no bit crosses into the next row.
+        let keep = if cols >= 0 {
+            ROW_MASK >> cols
+        } else {
+            ROW_MASK & !((1 << -cols) - 1)
+        };
+        let keep = keep | keep << 16 | keep << 32 | keep << 48;
+        let w = self.0.map(|x| {
+            let x = x & keep;
+            if cols >= 0 { x << cols } else { x >> -cols }
+        });
+        // Then rows: a 256-bit shift by 16 bits a row, the rows past 13 masked off at the end.
+        let bits = rows.unsigned_abs() * 16;
+        let (words, rest) = ((bits / 64) as usize, bits % 64);
+        let mut out = [0u64; 4];
+        for (i, o) in out.iter_mut().enumerate() {
+            let (src, carry) = if rows >= 0 {
+                (i.checked_sub(words), i.checked_sub(words + 1))
+            } else {
+                (
+                    Some(i + words).filter(|&j| j < 4),
+                    Some(i + words + 1).filter(|&j| j < 4),
+                )
+            };
+            let main = src.map_or(0, |j| w[j]);
+            let spill = carry.map_or(0, |j| w[j]);
+            *o = match (rows >= 0, rest) {
+                (_, 0) => main,
+                (true, r) => main << r | spill >> (64 - r),
+                (false, r) => main >> r | spill << (64 - r),
+            };
+        }
+        Bits(out) & Bits::FULL
+    }
+
+    /// The cells sharing a side with a cell of the set (a cell of the set among them only when
+    /// another cell of the set is beside it).
+    #[inline]
+    #[must_use]
+    pub fn beside(self) -> Bits {
+        self.shifted(1, 0) | self.shifted(-1, 0) | self.shifted(0, 1) | self.shifted(0, -1)
+    }
+
+    /// Row `r` (0 to 13) as 14 bits, bit `c` for column `c`.
+    #[inline]
+    #[must_use]
+    pub const fn row(self, r: u8) -> u16 {
+        (self.0[(r / 4) as usize] >> ((r % 4) * 16)) as u16
+    }
+
     /// Number of cells.
     #[must_use]
     pub const fn count(self) -> u32 {
@@ -336,6 +393,53 @@ mod tests {
         assert_eq!(Bits::FULL.nth(196), None);
         assert_eq!(Cell::new(196), None);
         assert!(serde_json::from_str::<Cell>("196").is_err());
+    }
+
+    /// Shifting moves every cell by the offset and drops those leaving the board, in every
+    /// direction and at every distance, including across the words of the bit board.
+    #[test]
+    fn shifts_move_each_cell_and_drop_those_leaving_the_board() {
+        let mut checked = 0;
+        for rows in -13..=13 {
+            for cols in -13..=13 {
+                for c in Cell::all() {
+                    let (r, k) = (i32::from(c.row()) + rows, i32::from(c.col()) + cols);
+                    let moved = Bits::cell(c).shifted(rows, cols);
+                    if (0..14).contains(&r) && (0..14).contains(&k) {
+                        assert_eq!(
+                            moved,
+                            Bits::cell(Cell::at(r as u8, k as u8)),
+                            "{c} by {rows},{cols}"
+                        );
+                        checked += 1;
+                    } else {
+                        assert!(moved.is_empty(), "{c} by {rows},{cols}");
+                    }
+                }
+                // A whole board moved keeps the cells that stay on it.
+                let expected = (14 - rows.abs()) * (14 - cols.abs());
+                assert_eq!(Bits::FULL.shifted(rows, cols).count() as i32, expected);
+            }
+        }
+        assert!(checked > 30_000, "{checked}");
+        let plus = |c: Cell| {
+            let (r, k) = (i32::from(c.row()), i32::from(c.col()));
+            Bits::rect(r - 1, k, 3, 1) | Bits::rect(r, k - 1, 1, 3)
+        };
+        for c in Cell::all() {
+            let mut expected = plus(c);
+            expected.unset(c);
+            assert_eq!(Bits::cell(c).beside(), expected, "{c}");
+        }
+        let pair = Bits::cell(Cell::at(0, 0)) | Bits::cell(Cell::at(0, 1));
+        assert_eq!(pair.row(0), 0b11);
+        assert_eq!(Bits::FULL.row(13), 0x3FFF);
+        assert_eq!(Bits::cell(Cell::at(9, 13)).row(9), 1 << 13);
+        assert_eq!(
+            pair.beside().count(),
+            5,
+            "each of the pair is beside the other"
+        );
     }
 
     #[test]

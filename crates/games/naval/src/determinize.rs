@@ -262,22 +262,12 @@ impl Naval {
                     bad |= forbid.corvette;
                 }
             }
-            let mut list = Vec::new();
-            let orientations: &[bool] = if p.is_buoy() {
-                &[false]
-            } else {
-                &[false, true]
-            };
-            for &v in orientations {
-                for c in Cell::all() {
-                    if let Some(m) = p.footprint(c, v)
-                        && !m.meets(bad)
-                        && (p.is_buoy() || !m.within(b.hit))
-                    {
-                        list.push((c, v, m));
-                    }
-                }
-            }
+            let list = p
+                .footprints()
+                .iter()
+                .filter(|&&(_, _, m)| !m.meets(bad) && (p.is_buoy() || !m.within(b.hit)))
+                .copied()
+                .collect();
             candidates.push(list);
         }
         let search = Search {
@@ -373,18 +363,20 @@ impl Search {
 
     /// Whether footprint `m` of piece `p` is free and covers no required cell of the wrong kind.
     fn fits(&self, p: Piece, m: Bits, occupied: Bits) -> bool {
-        if m.meets(occupied) {
-            return false;
-        }
+        !m.meets(occupied | self.wrong_kind(p))
+    }
+
+    /// Required cells piece `p` may not cover: a ship's cells for a buoy, a contact for the
+    /// submarine, the submarine's for another ship.
+    fn wrong_kind(&self, p: Piece) -> Bits {
         let n = &self.need;
-        let wrong_kind = if p.is_buoy() {
+        if p.is_buoy() {
             n.ship | n.sub
         } else if p == Piece::Submarine {
             n.contact
         } else {
             n.sub
-        };
-        !m.meets(wrong_kind)
+        }
     }
 
     /// Whether piece `i` stands for its kind: of identical hidden buoys only the first unplaced
@@ -423,17 +415,22 @@ impl Search {
             let p = self.hidden[i];
             let represents = self.represents(i);
             let (mut count, mut top) = (0usize, [0u32; 4]);
+            let bad = occupied | self.wrong_kind(p);
             for (j, &(_, _, m)) in self.candidates[i].iter().enumerate() {
-                if !self.fits(p, m, occupied) {
+                if m.meets(bad) {
                     continue;
                 }
                 count += 1;
                 coverable |= m;
+                // Only a footprint over a missing cell counts anything: most cover none.
+                if !m.meets(missing) {
+                    continue;
+                }
                 top[0] = top[0].max((m & missing).count());
                 top[1] = top[1].max((m & miss.ship).count());
                 top[2] = top[2].max((m & miss.sub).count());
                 top[3] = top[3].max((m & miss.contact).count());
-                if represents && m.meets(missing) {
+                if represents {
                     options.push((i, j));
                 }
             }

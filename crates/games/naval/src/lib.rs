@@ -54,7 +54,7 @@ pub use action::{Action, Order};
 pub use bits::Cell;
 pub use config::Config;
 pub use observe::Observation;
-pub use odds::Odds;
+pub use odds::{Odds, QuickOdds};
 pub use piece::{Piece, Ship};
 pub use policy::Style;
 pub use position::FORMAT as POSITION_FORMAT;

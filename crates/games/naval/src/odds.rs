@@ -2,13 +2,16 @@
 //! of a ship, from what one seat knows (rules/naval.md section 13). Nothing here changes the rules;
 //! the bots' policies (`policy`) aim with these maps.
 //!
-//! Two maps, one interface (`Odds`):
-//! - `Naval::odds` counts, ship by ship, the footprints the viewer's information allows (the
-//!   determinization model of `determinize`: misses, sunk ships, buoys shown sunk, torpedo lanes,
-//!   charges, the viewer's satellite, sonar and radar results), each weighed by how many of the
-//!   hits nobody has explained yet it covers: hunt where many footprints fit, target around hits.
-//! - `Naval::quick_odds` is the playouts' cheap version: a flat hunting value on a checkerboard,
-//!   more on the cells next to an unexplained hit, most on the cells that extend a line of hits.
+//! Two maps:
+//! - `Naval::odds` (`Odds`) counts, ship by ship, the footprints the viewer's information allows
+//!   (the determinization model of `determinize`: misses, sunk ships, buoys shown sunk, torpedo
+//!   lanes, charges, the viewer's satellite, sonar and radar results), each weighed by how many of
+//!   the hits nobody has explained yet it covers: hunt where many footprints fit, target around
+//!   hits.
+//! - `Naval::quick_odds` (`QuickOdds`) is the playouts' cheap version: a flat hunting value on a
+//!   checkerboard, more on the cells next to an unexplained hit, most on the cells that extend a
+//!   line of hits. Its values come in four tiers, so it is kept as four sets of cells, made with a
+//!   few shifts of the bit boards.
 //!
 //! Both read only public markers and the viewer's own detections, never a hidden layout, so they
 //! can be computed on the true state or on any determinization for the viewer with the same
@@ -32,19 +35,6 @@ const HUNT_OFF: f32 = 0.08;
 const NEXT_TO_HIT: f32 = 0.45;
 const IN_LINE: f32 = 0.75;
 
-/// The hunting value of every cell of an untouched board (`HUNT_ON` on the checkerboard).
-const HUNT: [f32; CELLS] = {
-    let mut v = [HUNT_OFF; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        if (i / SIDE as usize + i % SIDE as usize).is_multiple_of(2) {
-            v[i] = HUNT_ON;
-        }
-        i += 1;
-    }
-    v
-};
-
 /// One opponent's board as a seat sees it: for each cell the chance that it holds an unhit cell
 /// of a ship (0 on resolved cells), and the same for the submarine alone.
 #[derive(Clone, Debug)]
@@ -56,9 +46,6 @@ pub struct Odds {
     pub sub: [f32; CELLS],
     /// Hit cells no sunk ship or sunk-looking buoy explains: a ship (or a buoy) still afloat.
     pub open_hits: Bits,
-    /// The quick map's cells by value, highest first (each cell in one tier; empty for the full
-    /// map): a policy finds the likeliest cells without reading every value.
-    pub tiers: [Bits; 4],
 }
 
 impl Odds {
@@ -67,7 +54,6 @@ impl Odds {
             ship: [0.0; CELLS],
             sub: [0.0; CELLS],
             open_hits: Bits::EMPTY,
-            tiers: [Bits::EMPTY; 4],
         }
     }
 
@@ -95,6 +81,64 @@ impl Odds {
             self.ship[c.index()] = 0.0;
             self.sub[c.index()] = 0.0;
         }
+    }
+}
+
+/// The playouts' cheap map of one opponent's board (module documentation): each open cell holds
+/// one of four values, so the map is the four sets of cells holding them. The submarine has no
+/// map of its own here (as if all 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuickOdds {
+    /// Hit cells no sunk ship or sunk-looking buoy explains.
+    pub open_hits: Bits,
+    /// The open cells by value, highest first (`QuickOdds::VALUES`): extending a line of two
+    /// unexplained hits, beside one, on the checkerboard, the rest. Each open cell is in one
+    /// tier; resolved cells (and cells cleared by `clear`) in none, their chance 0.
+    pub tiers: [Bits; 4],
+}
+
+impl QuickOdds {
+    /// The chance of an unhit ship cell in each tier of `tiers`.
+    pub const VALUES: [f32; 4] = [IN_LINE, NEXT_TO_HIT, HUNT_ON, HUNT_OFF];
+
+    /// The chance at `c`: its tier's value, 0 outside the tiers.
+    #[must_use]
+    pub fn at(&self, c: Cell) -> f32 {
+        self.tiers
+            .iter()
+            .zip(QuickOdds::VALUES)
+            .find(|(t, _)| t.has(c))
+            .map_or(0.0, |(_, v)| v)
+    }
+
+    /// The chances along row `r` (0 to 13), by column.
+    #[must_use]
+    pub fn row(&self, r: u8) -> [f32; SIDE as usize] {
+        let bits = self.tiers.map(|t| t.row(r));
+        std::array::from_fn(|c| {
+            let mut v = 0.0;
+            // Highest tier last: the tiers are disjoint, so at most one value is written.
+            for k in (0..4).rev() {
+                if bits[k] >> c & 1 != 0 {
+                    v = QuickOdds::VALUES[k];
+                }
+            }
+            v
+        })
+    }
+
+    /// The chance at every cell, by `Cell::index`.
+    #[must_use]
+    pub fn ship(&self) -> [f32; CELLS] {
+        let mut out = [0.0; CELLS];
+        for (r, chunk) in out.chunks_exact_mut(SIDE as usize).enumerate() {
+            chunk.copy_from_slice(&self.row(r as u8));
+        }
+        out
+    }
+
+    /// Sets the chance of every cell of `cells` to 0 (cells already aimed at this turn).
+    pub fn clear(&mut self, cells: Bits) {
         for tier in &mut self.tiers {
             *tier &= !cells;
         }
@@ -109,12 +153,6 @@ fn open_hits(g: &Naval, t: Seat) -> Bits {
         .filter(|&k| b.is_sunk(k))
         .fold(Bits::EMPTY, |a, k| a | b.mask(k.piece()));
     b.hit & !sunk & !b.sunk_buoys()
-}
-
-/// The up-to-4 cells sharing a side with `c`.
-fn beside(c: Cell) -> Bits {
-    let (r, col) = (i32::from(c.row()), i32::from(c.col()));
-    Bits::rect(r - 1, col, 3, 1) | Bits::rect(r, col - 1, 1, 3)
 }
 
 impl Naval {
@@ -183,51 +221,32 @@ impl Naval {
     }
 
     /// The playouts' cheap odds of board `t` (module documentation); `viewer` only decides that
-    /// its own board has none.
+    /// its own board has none (every tier empty).
     #[must_use]
-    pub fn quick_odds(&self, viewer: Seat, t: Seat) -> Odds {
-        let mut odds = Odds::empty();
+    pub fn quick_odds(&self, viewer: Seat, t: Seat) -> QuickOdds {
         let b = self.board(t);
         if b.out || t == viewer {
-            return odds;
+            return QuickOdds {
+                open_hits: Bits::EMPTY,
+                tiers: [Bits::EMPTY; 4],
+            };
         }
         let hits = open_hits(self, t);
-        odds.open_hits = hits;
         let open = !b.resolved();
-        // The hunting values of an untouched board, then the resolved cells cleared: a copy and a
-        // few writes instead of one write per cell.
-        odds.ship = HUNT;
-        for c in b.resolved().iter() {
-            odds.ship[c.index()] = 0.0;
+        // A hit with a hit beside it: the cell continuing that line past it is the likeliest,
+        // for each of the four directions a line may run.
+        let line = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .into_iter()
+            .fold(Bits::EMPTY, |a, (dr, dc)| {
+                a | (hits & hits.shifted(dr, dc)).shifted(dr, dc)
+            })
+            & open;
+        let next = hits.beside() & open & !line;
+        let on = open & Bits::CHECKER & !next & !line;
+        QuickOdds {
+            open_hits: hits,
+            tiers: [line, next, on, open & !on & !next & !line],
         }
-        let on = open & Bits::CHECKER;
-        let (mut next, mut line) = (Bits::EMPTY, Bits::EMPTY);
-        for h in hits.iter() {
-            for c in (beside(h) & open).iter() {
-                let v = &mut odds.ship[c.index()];
-                *v = v.max(NEXT_TO_HIT);
-                next.set(c);
-            }
-            // A hit with a hit beside it: the cells continuing that line are the likeliest.
-            for n in (beside(h) & hits).iter() {
-                let (dr, dc) = (
-                    i32::from(h.row()) - i32::from(n.row()),
-                    i32::from(h.col()) - i32::from(n.col()),
-                );
-                let (r, c) = (i32::from(h.row()) + dr, i32::from(h.col()) + dc);
-                if (0..i32::from(SIDE)).contains(&r) && (0..i32::from(SIDE)).contains(&c) {
-                    let cell = Cell::at(r as u8, c as u8);
-                    if open.has(cell) {
-                        odds.ship[cell.index()] = IN_LINE;
-                        line.set(cell);
-                    }
-                }
-            }
-        }
-        let next = next & !line;
-        let on = on & !next & !line;
-        odds.tiers = [line, next, on, open & !on & !next & !line];
-        odds
     }
 }
 
@@ -255,7 +274,7 @@ mod tests {
                     let (a, b) = (g.odds(v, t), other.odds(v, t));
                     assert_eq!(a.ship, b.ship, "viewer {v}, board {t}");
                     assert_eq!(a.sub, b.sub);
-                    assert_eq!(g.quick_odds(v, t).ship, other.quick_odds(v, t).ship);
+                    assert_eq!(g.quick_odds(v, t), other.quick_odds(v, t));
                     let resolved = g.board(t).resolved();
                     assert!(resolved.iter().all(|c| a.at(c) == 0.0));
                     compared += 1;
@@ -263,6 +282,82 @@ mod tests {
             }
         }
         assert!(compared >= 6, "{compared} boards compared");
+    }
+
+    /// The quick map, cell by cell as its definition reads (module documentation): a hunting
+    /// value by the checkerboard, 0 on resolved cells, more beside each unexplained hit, most on
+    /// the cell continuing a line of two hits past either end.
+    fn quick_reference(g: &Naval, t: Seat) -> [f32; CELLS] {
+        let b = g.board(t);
+        let hits = open_hits(g, t);
+        let open = !b.resolved();
+        let mut v = [0f32; CELLS];
+        for c in open.iter() {
+            v[c.index()] = if (c.row() + c.col()) % 2 == 0 {
+                HUNT_ON
+            } else {
+                HUNT_OFF
+            };
+        }
+        let on_board = |r: i32, c: i32| {
+            ((0..i32::from(SIDE)).contains(&r) && (0..i32::from(SIDE)).contains(&c))
+                .then(|| Cell::at(r as u8, c as u8))
+        };
+        let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        for h in hits.iter() {
+            let (r, c) = (i32::from(h.row()), i32::from(h.col()));
+            for (dr, dc) in steps {
+                if let Some(n) = on_board(r + dr, c + dc).filter(|&n| open.has(n)) {
+                    v[n.index()] = v[n.index()].max(NEXT_TO_HIT);
+                }
+            }
+        }
+        for h in hits.iter() {
+            let (r, c) = (i32::from(h.row()), i32::from(h.col()));
+            for (dr, dc) in steps {
+                let behind = on_board(r - dr, c - dc).is_some_and(|n| hits.has(n));
+                if let Some(n) = on_board(r + dr, c + dc).filter(|&n| open.has(n) && behind) {
+                    v[n.index()] = IN_LINE;
+                }
+            }
+        }
+        v
+    }
+
+    /// The quick map made with bit-board shifts is the map of its definition on every board of
+    /// seeded battle states, its tiers split the open cells, and clearing cells sets them to 0.
+    #[test]
+    fn the_quick_map_follows_its_definition() {
+        let mut rng = ChaCha8Rng::seed_from_u64(33);
+        let (mut boards, mut with_lines) = (0, 0);
+        for g in Naval::late_battle_states(&mut rng, 23, 10).iter().take(12) {
+            for v in Seat::all(4).filter(|&v| !g.board(v).out) {
+                for t in g.opponents(v) {
+                    let mut q = g.quick_odds(v, t);
+                    assert_eq!(q.ship(), quick_reference(g, t), "viewer {v}, board {t}");
+                    let open = !g.board(t).resolved();
+                    let union = q.tiers.iter().fold(Bits::EMPTY, |a, &b| a | b);
+                    assert_eq!(union, open);
+                    assert_eq!(q.tiers.iter().map(|b| b.count()).sum::<u32>(), open.count());
+                    if !q.tiers[0].is_empty() {
+                        with_lines += 1;
+                    }
+                    let cleared = Bits::rect(3, 3, 5, 5);
+                    q.clear(cleared);
+                    assert!(cleared.iter().all(|c| q.at(c) == 0.0));
+                    boards += 1;
+                }
+                assert_eq!(
+                    g.quick_odds(v, v).tiers,
+                    [Bits::EMPTY; 4],
+                    "no map of one's own board"
+                );
+            }
+        }
+        assert!(
+            boards >= 30 && with_lines >= 3,
+            "{boards} boards, {with_lines} with lines"
+        );
     }
 
     #[test]
@@ -288,11 +383,7 @@ mod tests {
             for t in g.opponents(v) {
                 let odds = g.odds(v, t);
                 let open = !g.board(t).resolved();
-                let near = odds
-                    .open_hits
-                    .iter()
-                    .fold(Bits::EMPTY, |a, h| a | beside(h))
-                    & open;
+                let near = odds.open_hits.beside() & open;
                 if near.is_empty() {
                     continue;
                 }

@@ -1,6 +1,8 @@
 //! The fleet (rules/naval.md section 2): six ships in importance order, then three buoys, and
 //! their footprints on the board.
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use crate::bits::{Bits, Cell, SIDE};
@@ -209,11 +211,58 @@ impl Piece {
             i32::from(w),
         ))
     }
+
+    /// Every footprint on the board, as (top-left cell, vertical, cells): lying along a row
+    /// first, then along a column (ships only), each in row-major order of the top-left cell.
+    /// Made once per process: layouts, placements and the determinization's model filter it.
+    #[must_use]
+    pub fn footprints(self) -> &'static [(Cell, bool, Bits)] {
+        static TABLE: OnceLock<Vec<Vec<(Cell, bool, Bits)>>> = OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            Piece::ALL
+                .iter()
+                .map(|&p| {
+                    let orientations: &[bool] = if p.is_buoy() {
+                        &[false]
+                    } else {
+                        &[false, true]
+                    };
+                    orientations
+                        .iter()
+                        .flat_map(|&v| {
+                            Cell::all().filter_map(move |c| p.footprint(c, v).map(|m| (c, v, m)))
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        &table[self as usize]
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table holds every footprint that fits on the board, in its documented order.
+    #[test]
+    fn the_footprint_table_lists_every_placement_in_order() {
+        for p in Piece::ALL {
+            let vertical: &[bool] = if p.is_buoy() {
+                &[false]
+            } else {
+                &[false, true]
+            };
+            let expected: Vec<(Cell, bool, Bits)> = vertical
+                .iter()
+                .flat_map(|&v| Cell::all().filter_map(move |c| Some((c, v, p.footprint(c, v)?))))
+                .collect();
+            assert_eq!(p.footprints(), &expected[..], "{p:?}");
+        }
+        // The carrier (2x6) fits 13 x 9 ways lying along a row, as many along a column.
+        assert_eq!(Piece::Carrier.footprints().len(), 2 * 13 * 9);
+        assert_eq!(Piece::Buoy1.footprints().len(), 196);
+    }
 
     #[test]
     fn ships_are_the_first_pieces() {

@@ -22,13 +22,15 @@
 //! The policy reads the state only through the acting seat's information (its odds, its own board,
 //! public markers), so it may be given the true state or a determinization with the same result.
 
+use std::cell::OnceCell;
+
 use plateau_engine::{Actor, Game, Seat, ToAct};
 use rand::Rng;
 
 use crate::ability::{Ability, Dir};
 use crate::action::{Action, Order};
 use crate::bits::{Bits, Cell, SIDE};
-use crate::odds::Odds;
+use crate::odds::{Odds, QuickOdds};
 use crate::piece::Ship;
 use crate::state::{Naval, Phase};
 
@@ -88,41 +90,89 @@ fn better(a: Option<Scored>, b: Scored) -> Option<Scored> {
     }
 }
 
-/// The odds of one opponent's board with what the acting seat may not aim at cleared, and their
-/// summed-area table for rectangle sums in constant time.
+/// The side of the summed-area table: one row and one column more than the board.
+const SUMS: usize = SIDE as usize + 1;
+
+/// The odds a style aims with on one board: the full map (boxed: it is large, and made only once
+/// per decision of the thorough and greedy styles), or the quick map's four tiers.
+enum Map {
+    Full(Box<Odds>),
+    Quick(QuickOdds),
+}
+
+/// One opponent's board with what the acting seat may not aim at cleared, and the summed-area
+/// table of its odds for rectangle sums in constant time, made on first use (a playout's order
+/// needs it only when its ship can pay for a special).
 struct Target {
     seat: Seat,
-    odds: Odds,
-    /// Weight of a cell hit on this board (damaged fleets first).
+    map: Map,
+    /// Weight of a cell hit on this board (style documentation).
     weight: f32,
     /// `sums[r][c]`: the odds summed over rows `< r` and columns `< c`.
-    sums: [[f32; SIDE as usize + 1]; SIDE as usize + 1],
+    sums: OnceCell<[[f32; SUMS]; SUMS]>,
 }
 
 impl Target {
-    fn new(seat: Seat, mut odds: Odds, weight: f32, closed: Bits) -> Target {
-        odds.clear(closed);
-        let mut sums = [[0f32; SIDE as usize + 1]; SIDE as usize + 1];
-        for r in 0..SIDE as usize {
-            for c in 0..SIDE as usize {
-                sums[r + 1][c + 1] =
-                    odds.ship[r * SIDE as usize + c] + sums[r][c + 1] + sums[r + 1][c] - sums[r][c];
-            }
+    fn new(seat: Seat, mut map: Map, weight: f32, closed: Bits) -> Target {
+        match &mut map {
+            Map::Full(odds) => odds.clear(closed),
+            Map::Quick(odds) => odds.clear(closed),
         }
         Target {
             seat,
-            odds,
+            map,
             weight,
-            sums,
+            sums: OnceCell::new(),
+        }
+    }
+
+    /// The chance that `c` holds an unhit ship cell.
+    fn at(&self, c: Cell) -> f32 {
+        match &self.map {
+            Map::Full(odds) => odds.at(c),
+            Map::Quick(odds) => odds.at(c),
+        }
+    }
+
+    /// Hit cells no sunk ship or sunk-looking buoy explains.
+    fn open_hits(&self) -> Bits {
+        match &self.map {
+            Map::Full(odds) => odds.open_hits,
+            Map::Quick(odds) => odds.open_hits,
+        }
+    }
+
+    /// The expected unhit submarine cells in `area` (0 in the quick map, which has none).
+    fn sub_sum(&self, area: Bits) -> f32 {
+        match &self.map {
+            Map::Full(odds) => odds.sub_sum(area),
+            Map::Quick(_) => 0.0,
         }
     }
 
     /// The odds summed over the area of `ability` aimed at the normalised `aim`.
     fn area_sum(&self, ability: Ability, aim: Cell, vertical: bool) -> f32 {
+        let sums = self.sums.get_or_init(|| {
+            let mut sums = [[0f32; SUMS]; SUMS];
+            for r in 0..SIDE as usize {
+                let quick;
+                let row = match &self.map {
+                    Map::Full(odds) => &odds.ship[r * SIDE as usize..(r + 1) * SIDE as usize],
+                    Map::Quick(odds) => {
+                        quick = odds.row(r as u8);
+                        &quick[..]
+                    }
+                };
+                for (c, &v) in row.iter().enumerate() {
+                    sums[r + 1][c + 1] = v + sums[r][c + 1] + sums[r + 1][c] - sums[r][c];
+                }
+            }
+            sums
+        });
         let (h, w, oh, ow) = ability.geometry(vertical);
         let (r0, c0) = (usize::from(aim.row() - oh), usize::from(aim.col() - ow));
         let (r1, c1) = (r0 + usize::from(h), c0 + usize::from(w));
-        self.sums[r1][c1] - self.sums[r0][c1] - self.sums[r1][c0] + self.sums[r0][c0]
+        sums[r1][c1] - sums[r0][c1] - sums[r1][c0] + sums[r0][c0]
     }
 }
 
@@ -226,17 +276,17 @@ impl Naval {
             let mut best: Option<Scored> = None;
             let mut cells = self.fire_targets(seat, t.seat);
             // The quick map's cells come in tiers of equal value: only the best tier is read.
-            if let Some(tier) = t
-                .odds
-                .tiers
-                .iter()
-                .map(|&b| b & cells)
-                .find(|b| !b.is_empty())
+            if let Map::Quick(odds) = &t.map
+                && let Some(tier) = odds
+                    .tiers
+                    .iter()
+                    .map(|&b| b & cells)
+                    .find(|b| !b.is_empty())
             {
                 cells = tier;
             }
             for c in cells.iter() {
-                let value = t.weight * t.odds.at(c) + jitter(c);
+                let value = t.weight * t.at(c) + jitter(c);
                 best = better(
                     best,
                     Scored {
@@ -321,22 +371,23 @@ impl Naval {
                 }
             }
         }
-        self.opponents(seat)
-            .map(|t| {
-                let odds = match style {
-                    Style::Thorough | Style::Greedy => self.odds(seat, t),
-                    Style::Quick => self.quick_odds(seat, t),
-                };
-                let b = self.board(t);
-                let damage = b.hit.count() as f32 / 32.0;
-                let weight = match style {
-                    Style::Thorough => (1.0 - HEALTHY_FIRST * damage).max(MIN_WEIGHT),
-                    Style::Greedy | Style::Quick => 1.0 + damage,
-                };
-                let closed = self.blocked_for(seat, t) | planned[t.index()];
-                Target::new(t, odds, weight, closed)
-            })
-            .collect()
+        // At most three opponents: room for all at once, rather than a vector growing by one.
+        let mut out = Vec::with_capacity(3);
+        out.extend(self.opponents(seat).map(|t| {
+            let map = match style {
+                Style::Thorough | Style::Greedy => Map::Full(Box::new(self.odds(seat, t))),
+                Style::Quick => Map::Quick(self.quick_odds(seat, t)),
+            };
+            let b = self.board(t);
+            let damage = b.hit.count() as f32 / 32.0;
+            let weight = match style {
+                Style::Thorough => (1.0 - HEALTHY_FIRST * damage).max(MIN_WEIGHT),
+                Style::Greedy | Style::Quick => 1.0 + damage,
+            };
+            let closed = self.blocked_for(seat, t) | planned[t.index()];
+            Target::new(t, map, weight, closed)
+        }));
+        out
     }
 
     /// Whether a ship of `seat` other than the corvette is damaged, afloat, and without a shield.
@@ -369,7 +420,7 @@ impl Naval {
                         let unknown: f32 = ability
                             .area(aim, false)
                             .iter()
-                            .map(|c| t.odds.at(c))
+                            .map(|c| t.at(c))
                             .filter(|&p| p < KNOWN)
                             .sum();
                         let value = SCAN_VALUE * t.weight * unknown + jitter(aim);
@@ -447,7 +498,7 @@ impl Naval {
                 }
                 for t in targets {
                     for aim in ability.aims(false).iter() {
-                        let value = t.weight * t.odds.sub_sum(ability.area(aim, false));
+                        let value = t.weight * t.sub_sum(ability.area(aim, false));
                         best = better(best, area_order(ability, t.seat, aim, false, value));
                     }
                 }
@@ -468,11 +519,10 @@ impl Naval {
                         // The quick style tries only the aims on the hits nobody explained.
                         let aims = match style {
                             Style::Thorough | Style::Greedy => ability.aims(v),
-                            Style::Quick => {
-                                t.odds.open_hits.iter().fold(Bits::EMPTY, |a, c| {
-                                    a | Bits::cell(ability.normalise(c, v))
-                                })
-                            }
+                            Style::Quick => t
+                                .open_hits()
+                                .iter()
+                                .fold(Bits::EMPTY, |a, c| a | Bits::cell(ability.normalise(c, v))),
                         };
                         for aim in aims.iter() {
                             let value =
@@ -495,12 +545,12 @@ impl Naval {
         let mut not_yet = 1f32;
         let mut value = 0f32;
         for c in dir.lane(lane) {
-            let live = if t.odds.open_hits.has(c) {
+            let live = if t.open_hits().has(c) {
                 HIT_IS_SHIP
             } else if resolved.has(c) {
                 0.0
             } else {
-                t.odds.at(c)
+                t.at(c)
             };
             if live > 0.0 {
                 let aim = Ability::Torpedo.normalise(c, false);

@@ -229,20 +229,12 @@ impl Naval {
             .placed_pieces()
             .filter(|&p| p != piece)
             .fold(Bits::EMPTY, |a, p| a | b.mask(p));
-        let orientations: &[bool] = if piece.is_buoy() {
-            &[false]
-        } else {
-            &[false, true]
-        };
-        for &v in orientations {
-            for c in Cell::all() {
-                if let Some(m) = piece.footprint(c, v)
-                    && !m.meets(others)
-                {
-                    out.push((c, v, m));
-                }
-            }
-        }
+        out.extend(
+            piece
+                .footprints()
+                .iter()
+                .filter(|&&(_, _, m)| !m.meets(others)),
+        );
     }
 
     /// The footprint of `piece` of seat `s` at `cell`, if it may go there (section 4.3).
