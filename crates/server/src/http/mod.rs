@@ -72,6 +72,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/matches/{id}/join", post(matches::join))
         .route("/api/matches/{id}/record", get(matches::record))
         .route("/api/matches/{id}/replay", get(matches::replay))
+        .route("/api/matches/{id}/history", get(matches::history))
         .route("/api/matches/{id}/chat", get(matches::chat))
         .route("/api/matches/{id}/ws", get(matches::websocket))
         .route("/api/me", get(players::me))
