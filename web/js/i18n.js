@@ -212,6 +212,9 @@ const TEXTS = {
     'ck.hint.drop': 'Toadette: choose a piece of your pool, then a square.',
     'ck.hint.daisy': 'Daisy: play one more move.',
     'ck.hint.promote': 'Choose the promotion.',
+    'ck.danger.own': 'Your king on {sq} can be taken next move!',
+    'ck.danger.white': 'White’s king on {sq} can be taken.',
+    'ck.danger.black': 'Black’s king on {sq} can be taken.',
 
     // Bataille Navale (web/js/naval.js)
     'nv.boards': 'The four Bataille Navale boards',
@@ -501,6 +504,9 @@ const TEXTS = {
     'ck.hint.drop': 'Toadette : choisissez une pièce de votre réserve, puis une case.',
     'ck.hint.daisy': 'Daisy : jouez un coup de plus.',
     'ck.hint.promote': 'Choisissez la promotion.',
+    'ck.danger.own': 'Votre roi en {sq} peut être pris au prochain coup !',
+    'ck.danger.white': 'Le roi blanc en {sq} peut être pris.',
+    'ck.danger.black': 'Le roi noir en {sq} peut être pris.',
 
     // Bataille Navale (web/js/naval.js)
     'nv.boards': 'Les quatre plateaux de la Bataille Navale',
