@@ -215,6 +215,15 @@ const TEXTS = {
     'ck.danger.own': 'Your king on {sq} can be taken next move!',
     'ck.danger.white': 'White’s king on {sq} can be taken.',
     'ck.danger.black': 'Black’s king on {sq} can be taken.',
+    'past.banner': 'Viewing move {k} of {n}.',
+    'past.moved_on': 'The game has moved on since you stepped back.',
+    'past.return': 'Back to the present',
+    'past.first': 'The start',
+    'past.prev': 'Previous move (←)',
+    'past.next': 'Next move (→)',
+    'past.last': 'The present',
+    'past.loading': 'Loading the earlier positions…',
+    'past.error': 'The earlier positions could not be loaded: {msg}',
 
     // Bataille Navale (web/js/naval.js)
     'nv.boards': 'The four Bataille Navale boards',
@@ -507,6 +516,15 @@ const TEXTS = {
     'ck.danger.own': 'Votre roi en {sq} peut être pris au prochain coup !',
     'ck.danger.white': 'Le roi blanc en {sq} peut être pris.',
     'ck.danger.black': 'Le roi noir en {sq} peut être pris.',
+    'past.banner': 'Vous regardez le coup {k} sur {n}.',
+    'past.moved_on': 'La partie a continué depuis.',
+    'past.return': 'Revenir au présent',
+    'past.first': 'Le début',
+    'past.prev': 'Coup précédent (←)',
+    'past.next': 'Coup suivant (→)',
+    'past.last': 'Le présent',
+    'past.loading': 'Chargement des positions précédentes…',
+    'past.error': 'Les positions précédentes n’ont pas pu être chargées : {msg}',
 
     // Bataille Navale (web/js/naval.js)
     'nv.boards': 'Les quatre plateaux de la Bataille Navale',
