@@ -9,9 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-/** Sends one API request and returns the decoded JSON body, or throws an ApiError. */
-export async function api(method, path, body) {
-  const init = { method, headers: {} };
+/**
+ * Sends one API request and returns the decoded JSON body, or throws an ApiError. `headers` are
+ * added to the request (a seat token goes in `Authorization`, never in the URL).
+ */
+export async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

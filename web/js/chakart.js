@@ -3,7 +3,10 @@
 // legal actions of the server (canonical texts, ruling 11) played by clicking a piece then a
 // target square. When several actions share a from/to (promotion, stealth, shell) an explicit
 // choice is offered; promotions, drops and swaps of multi-step turns are offered the same way.
-// New moves in the log are narrated one by one (redirects, egg effects) with their squares lit.
+// The squares of the last move are tinted, the pieces the seat can move now (from the legal list)
+// are marked, and a king the opponent could take next (the observation's `kings_in_danger`) is
+// ringed in red with a warning. New moves in the log are narrated one by one (redirects, egg
+// effects) with their squares lit; the text stays until the next move.
 
 import { el } from './api.js';
 import { t } from './i18n.js';
@@ -117,20 +120,33 @@ export function isItemEffect(san) {
   return /^~[a-h][1-8]$/.test(san) || /\*[BKTCDMLW]/.test(san);
 }
 
+/**
+ * Queues the new moves of the log: an effect to narrate (900 ms each, its squares lit), or `null`
+ * for a move without one, which ends the last effect's words (a new move is played: what the last
+ * one did is over).
+ */
 function narrate(moves, render) {
   if (seenMoves < 0 || moves.length < seenMoves) {
     seenMoves = moves.length;
     return;
   }
-  for (const m of moves.slice(seenMoves)) {
-    const fx = describeEffect(m.text);
-    if (fx) queue.push(fx);
-  }
+  for (const m of moves.slice(seenMoves)) queue.push(describeEffect(m.text));
   seenMoves = moves.length;
-  if (!timer && queue.length) step(render);
+  if (timer) return;
+  // Plain moves at the head of the queue clear the words now, in the drawing under way.
+  clearPlain();
+  if (queue.length) step(render);
+}
+
+/** Takes the plain moves off the head of the queue, clearing the effect's words if there were any. */
+function clearPlain() {
+  if (queue[0] !== null) return;
+  while (queue[0] === null) queue.shift();
+  flash = { squares: new Set(), text: '' };
 }
 
 function step(render) {
+  clearPlain();
   const fx = queue.shift();
   if (!fx) {
     timer = null;
@@ -144,9 +160,31 @@ function step(render) {
 }
 
 /**
- * Draws the board and the Chakart panel. `ctx`: `{ svg, panel, state, canAct, play, render }`
- * where `state` is the match state (observation, legal, moves, seat), `play(text)` sends an
- * action and `render()` redraws the page.
+ * The squares the observation `obs` asks to mark: `last` (the last move's from and to, a Set of
+ * square names; an opponent's stealth move shows its start only) and `danger` (the kings the
+ * opponent could take next).
+ */
+export function marks(obs) {
+  const last = new Set([obs?.last_move?.from, obs?.last_move?.to].filter(Boolean));
+  return { last, danger: new Set(obs?.kings_in_danger || []) };
+}
+
+/**
+ * The warning about kings in danger for the viewer: `seat` its seat (null for a spectator), `cells`
+ * from `parseBoard`. Empty when no king is in danger.
+ */
+export function kingWarning(obs, seat, cells) {
+  const squares = obs?.kings_in_danger || [];
+  if (!squares.length) return '';
+  if (seat === 0 || seat === 1) return t('ck.danger.own', { sq: squares.join(', ') });
+  return squares.map((sq) => t(cells.get(sq)?.side === 'b' ? 'ck.danger.black' : 'ck.danger.white', { sq })).join(' ');
+}
+
+/**
+ * Draws the board and the Chakart panel. `ctx`: `{ svg, panel, state, canAct, play, render,
+ * past }` where `state` is the match state (observation, legal, moves, seat), `play(text)` sends
+ * an action and `render()` redraws the page; `past` is true while the page shows an earlier
+ * position: nothing is narrated, and the panel has no choices.
  */
 export function renderChakart(ctx) {
   const { svg, panel, state } = ctx;
@@ -159,11 +197,12 @@ export function renderChakart(ctx) {
     selected = null;
     choice = null;
   }
-  narrate(state.moves || [], ctx.render);
+  if (!ctx.past) narrate(state.moves || [], ctx.render);
   const flip = state.seat === 1;
   const cells = parseBoard(obs.board);
   const froms = new Set(actions.filter((a) => a.from && !a.from.startsWith('@')).map((a) => a.from));
   const targets = new Set(actions.filter((a) => a.from === selected).map((a) => a.to));
+  const { last, danger } = marks(obs);
 
   const onSquare = (sq) => {
     if (selected && targets.has(sq)) {
@@ -180,9 +219,10 @@ export function renderChakart(ctx) {
     ctx.render();
   };
 
-  drawBoard(svg, cells, { flip, selected, froms, targets, lit: flash.squares, onSquare });
+  const lit = ctx.past ? new Set() : flash.squares;
+  drawBoard(svg, cells, { flip, selected, froms, targets, lit, last, danger, onSquare });
 
-  renderPanel(ctx, obs, actions, (a) => ctx.play(a.text), (from) => {
+  renderPanel(ctx, obs, cells, actions, (a) => ctx.play(a.text), (from) => {
     selected = selected === from ? null : from;
     choice = null;
     ctx.render();
@@ -191,11 +231,16 @@ export function renderChakart(ctx) {
 
 /**
  * Draws the 8x8 board into `svg`: `cells` from `parseBoard`; `opts` = `{ flip, selected, froms,
- * targets, lit, onSquare }` (seen from Black when `flip`; `froms`/`targets`/`lit` are Sets of square
- * names; `onSquare(sq)` is called by a click on a square of `froms` or `targets`, none without).
+ * targets, lit, last, danger, onSquare }` (seen from Black when `flip`; `froms` (the movable
+ * pieces), `targets`, `lit` (an effect's squares), `last` (the last move's) and `danger` (kings the
+ * opponent could take) are Sets of square names; `onSquare(sq)` is called by a click on a square
+ * of `froms` or `targets`, none without).
  */
 function drawBoard(svg, cells, opts) {
-  const { flip, selected: picked = null, froms = new Set(), targets = new Set(), lit = new Set(), onSquare = null } = opts;
+  const {
+    flip, selected: picked = null, froms = new Set(), targets = new Set(), lit = new Set(), last = new Set(),
+    danger = new Set(), onSquare = null,
+  } = opts;
   svg.setAttribute('viewBox', `0 0 ${CELL * 8 + 20} ${CELL * 8 + 20}`);
   svg.classList.add('chakart');
   svg.replaceChildren();
@@ -207,11 +252,21 @@ function drawBoard(svg, cells, opts) {
       const x = 20 + col * CELL;
       const y = row * CELL;
       const light = (f + r) % 2 === 1;
-      const g = svgEl('g', { class: 'ck-square', 'data-sq': sq });
+      const marked = [last.has(sq) && 'last', froms.has(sq) && 'movable', danger.has(sq) && 'danger'].filter(Boolean);
+      const g = svgEl('g', { class: ['ck-square', ...marked].join(' '), 'data-sq': sq });
       let fill = light ? '#f0d9b5' : '#b58863';
+      // The last move as lichess tints it: its squares in yellow-green.
+      if (last.has(sq)) fill = light ? '#cdd26a' : '#aaa23a';
       if (lit.has(sq)) fill = '#f7a8a8';
       if (picked === sq) fill = '#9fd39f';
       g.append(svgEl('rect', { x, y, width: CELL, height: CELL, fill }));
+      if (danger.has(sq)) {
+        g.append(svgEl('circle', { class: 'ck-danger', cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 2, fill: 'rgba(220,30,30,0.35)', stroke: '#c00', 'stroke-width': 3 }));
+      }
+      // A piece that can move now: a green frame inside its square.
+      if (froms.has(sq) && picked !== sq) {
+        g.append(svgEl('rect', { class: 'ck-movable', x: x + 2.5, y: y + 2.5, width: CELL - 5, height: CELL - 5, fill: 'none', stroke: 'rgba(20,120,20,0.75)', 'stroke-width': 3 }));
+      }
       const cell = cells.get(sq);
       if (cell?.item) drawItem(g, cell.item, x, y);
       else if (cell) {
@@ -242,10 +297,10 @@ function drawBoard(svg, cells, opts) {
 
 /**
  * Draws a position read-only (the replay page): the board of the observation `obs` (its `board`
- * field) seen from White, without highlights or click handlers.
+ * field) seen from White, with its last move and kings in danger marked, without click handlers.
  */
 export function renderChakartBoard(svg, obs) {
-  drawBoard(svg, parseBoard(obs?.board), { flip: false });
+  drawBoard(svg, parseBoard(obs?.board), { flip: false, ...marks(obs) });
 }
 
 function drawItem(g, item, x, y) {
@@ -278,8 +333,9 @@ function actionLabel(a) {
   return t('ck.move');
 }
 
-function renderPanel(ctx, obs, actions, onAction, onDrop) {
+function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
   const { panel, state } = ctx;
+  const warning = kingWarning(obs, state.seat, cells);
   const pools = parsePools(obs.captured);
   const poolLine = (side) => el('div', { class: 'ck-pool', 'data-side': side },
     el('span', { class: 'muted small' }, t(side === 'w' ? 'ck.pool.white' : 'ck.pool.black')), ' ',
@@ -304,7 +360,8 @@ function renderPanel(ctx, obs, actions, onAction, onDrop) {
   else if (obs.pending?.startsWith('D:')) hint = t('ck.hint.daisy');
   else if (obs.pending?.startsWith('=')) hint = t('ck.hint.promote');
   panel.replaceChildren(
-    el('div', { id: 'ck-effect', class: 'ck-effect', 'aria-live': 'polite' }, flash.text || ''),
+    el('div', { id: 'ck-king-warning', class: `ck-king-warning${warning ? '' : ' hidden'}`, role: 'alert' }, warning),
+    el('div', { id: 'ck-effect', class: 'ck-effect', 'aria-live': 'polite' }, ctx.past ? '' : flash.text || ''),
     hint ? el('p', { class: 'small' }, hint) : '',
     el('div', { id: 'ck-choices', class: 'chips' }, ...choices),
     poolLine(state.seat === 1 ? 'w' : 'b'), poolLine(state.seat === 1 ? 'b' : 'w'),

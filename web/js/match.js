@@ -53,6 +53,20 @@ let gameTitle = null;
 /** The game's config: the summary's when it gives one, else the game's default (Bataille Navale's costs). */
 let gameConfig = null;
 
+/**
+ * Stepping back (docs/protocol.md section 3.9): `null` at the present, else `{ index, since }`,
+ * the version of this viewer whose position is shown and the version the match was at when the
+ * player stepped back (later moves do not move the view; the banner says the game went on).
+ */
+let past = null;
+/**
+ * The positions fetched from `/history` (one per version), or null before the first step back.
+ * (Not named `history`, which would hide the browser's `window.history`.)
+ */
+let earlier = null;
+/** The step asked for while `/history` is being fetched (the latest key press wins), or null. */
+let wanted = null;
+
 let socket = null;
 /**
  * A seat token was sent in an `auth` message and its answer has not come: the spectator's state
@@ -447,6 +461,26 @@ function render() {
   $('nv-panel').hidden = !isNaval();
   renderStatus();
   renderInvites();
+  // The board and the game's panel show the position being looked at: while in the past they
+  // draw a copy of the state holding that position (`shown`), the live state is put back after.
+  // Everything else (status, clocks, result, offers, the whole move list) is the present.
+  const live = state;
+  state = shown();
+  try {
+    renderGame();
+  } finally {
+    state = live;
+  }
+  renderMoves(past ? (earlier[past.index]?.moves ?? 0) - 1 : state.moves.length - 1);
+  renderPast();
+  renderResult();
+  $('seed-hash').textContent = state.seed_hash || '';
+  $('seed').textContent = state.seed || '—';
+  tickClocks();
+}
+
+/** The board and the game's panel of `state`. */
+function renderGame() {
   if (isMad()) {
     $('generic-panel').hidden = true;
     for (const bar of ['bar-top', 'bar-bottom']) $(bar).classList.remove('hidden');
@@ -468,11 +502,96 @@ function render() {
   if (state.seat !== null && state.observation && state.observation.viewer === null) {
     $('controls-panel').classList.add('hidden');
   }
-  renderMoves();
-  renderResult();
-  $('seed-hash').textContent = state.seed_hash || '';
-  $('seed').textContent = state.seed || '—';
-  tickClocks();
+}
+
+// ---- Stepping back ---------------------------------------------------------------------------
+
+/**
+ * The state to draw: the live one, or while in the past a copy holding the position of that
+ * version (its observation, the moves played by then, nobody to act, nothing legal).
+ */
+function shown() {
+  const step = past && earlier?.[past.index];
+  if (!step) return state;
+  return { ...state, observation: step.observation, moves: state.moves.slice(0, step.moves), legal: [], to_act: [] };
+}
+
+/** The `/history` request in flight, or null. */
+let historyLoad = null;
+
+/**
+ * Fetches this viewer's positions (`/history`, one request at a time) unless those known reach
+ * version `v`; true once they do. A failure is shown in the error box.
+ */
+async function loadHistory(v) {
+  if (earlier && earlier.length > v) return true;
+  if (!historyLoad) {
+    const token = getToken(id);
+    historyLoad = api('GET', `/api/matches/${encodeURIComponent(id)}/history`, undefined,
+      token ? { Authorization: `Bearer ${token}` } : {})
+      .then((answer) => {
+        earlier = answer.steps;
+      })
+      .catch((err) => showError(t('past.error', { msg: errorText(err) }), err.code))
+      .finally(() => {
+        historyLoad = null;
+      });
+  }
+  await historyLoad;
+  return Boolean(earlier && earlier.length > v);
+}
+
+/** Shows the position of version `i` (clamped); at the current version, the present. */
+async function goTo(i) {
+  if (!state) return;
+  const target = Math.max(0, Math.min(state.version, i));
+  if (target >= state.version) {
+    past = null;
+    wanted = null;
+    render();
+    return;
+  }
+  wanted = target;
+  if (!past) {
+    $('past-text').textContent = t('past.loading');
+    renderPast();
+  }
+  const ready = await loadHistory(target);
+  // A later key press or click asked for another step meanwhile: it shows that one.
+  if (wanted !== target) return;
+  wanted = null;
+  if (ready) past = { index: target, since: past?.since ?? state.version };
+  render();
+}
+
+/** Shows the position right after move `i` of the move list (0-based). */
+async function goToMove(i) {
+  if (!(await loadHistory(0))) return;
+  let v = earlier.findIndex((step) => step.by !== null && step.moves === i + 1);
+  // A move played since the positions were fetched: fetch them again.
+  if (v < 0 && (await loadHistory(earlier.length))) v = earlier.findIndex((step) => step.by !== null && step.moves === i + 1);
+  if (v >= 0) goTo(v);
+}
+
+/** Steps by `delta` versions from the one shown. */
+function stepBy(delta) {
+  const at = wanted ?? past?.index ?? state.version;
+  goTo(at + delta);
+}
+
+/** The banner and the step buttons. */
+function renderPast() {
+  const started = state.version > 0;
+  $('step-controls').classList.toggle('hidden', !started);
+  const at = past ? past.index : state.version;
+  $('step-first').disabled = $('step-prev').disabled = at === 0;
+  $('step-next').disabled = $('step-last').disabled = !past;
+  document.body.toggleAttribute('data-past', Boolean(past));
+  document.body.dataset.step = String(at);
+  $('past-banner').classList.toggle('hidden', !past && wanted === null);
+  if (!past) return;
+  $('past-text').replaceChildren(t('past.banner', { k: past.index, n: state.version }),
+    ...(state.version > past.since ? [' ', el('span', { class: 'moved-on', id: 'past-moved-on' }, t('past.moved_on'))] : []));
 }
 
 function renderStatus() {
@@ -669,7 +788,7 @@ function renderChakartPage() {
   // Resign stays available; the actions are played on the board and in the Chakart panel.
   $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
   for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
-  renderChakart({ svg: $('board'), panel: $('ck-panel'), state, canAct: canAct(), play, render });
+  renderChakart({ svg: $('board'), panel: $('ck-panel'), state, canAct: canAct(), play, render, past: Boolean(past) });
 }
 
 // ---- Bataille Navale -------------------------------------------------------------------------
@@ -683,7 +802,21 @@ function renderNavalPage() {
   $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
   for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
   $('resign').disabled = pending;
+  if (past) {
+    // An earlier position: the boards alone, read-only; the panel (the plan of this turn) waits.
+    $('nv-panel').hidden = true;
+    nv.renderNavalBoards($('board'), navalPast(state));
+    return;
+  }
   nv.renderNaval({ svg: $('board'), panel: $('nv-panel'), state, stateAt, canAct: canAct(), config: gameConfig, play, render });
+}
+
+/**
+ * An earlier position of Bataille Navale as the boards draw it read-only (as the replay page
+ * does): no turn to plan or piece to place in it, whatever the present holds.
+ */
+function navalPast(shownState) {
+  return { ...shownState, status: 'finished', to_act: [] };
 }
 
 // ---- Moon Leap -------------------------------------------------------------------------------
@@ -803,8 +936,19 @@ function renderGeneric() {
     el('button', { type: 'button', class: 'chip', 'data-action': a, onclick: () => play(a) }, a)));
 }
 
-function renderMoves() {
+/**
+ * The move list, every move played; `current` (an index) is the move of the position shown, and
+ * the moves after it (while in the past) are greyed. A click on a move shows the position after it.
+ */
+function renderMoves(current) {
   const list = $('moves');
+  const cell = (m, i, extra = '') => el('span', {
+    class: `mv${extra}${i === current ? ' current' : ''}${i > current ? ' future' : ''}`, 'data-index': i,
+    role: 'button', tabindex: '0', onclick: () => goToMove(i),
+    onkeydown: (ev) => {
+      if (ev.key === 'Enter') goToMove(i);
+    },
+  }, m.text);
   if (isMoonLeap() || isNaval()) {
     // Three or four seats and chance entries: one line per logged action, in the seat's colour.
     list.replaceChildren(...state.moves.map((m, i) => {
@@ -814,9 +958,9 @@ function renderMoves() {
         el('span', { class: 'num' }, `${i + 1}.`),
         seat === null ? el('span', { class: 'muted small' }, face ? t('ml.die', { face: face === '*' ? '★' : face }) : '')
           : el('span', { class: `ml-swatch ml-${ml.seatLetter(seat)}` }),
-        el('span', { class: `mv${i === state.moves.length - 1 ? ' current' : ''}`, 'data-index': i }, m.text));
+        cell(m, i));
     }));
-    list.scrollTop = list.scrollHeight;
+    scrollToCurrent(list);
     return;
   }
   const rows = [];
@@ -825,17 +969,17 @@ function renderMoves() {
   state.moves.forEach((m, i) => {
     const seat = typeof m.by === 'object' && m.by !== null ? m.by.seat : null;
     const side = seat === null ? '' : seatColour(seat);
-    const cell = el('span', { class: `mv ${isMad() ? side : ''}${i === state.moves.length - 1 ? ' current' : ''}`, 'data-index': i }, m.text);
+    const node = cell(m, i, isMad() ? ` ${side}` : ' ');
     if (seat === 0 || row === null || row.filled || seat === null) {
       n += 1;
       row = { num: n, cells: [null, null], filled: false };
       rows.push(row);
     }
     if (seat === 1) {
-      row.cells[1] = cell;
+      row.cells[1] = node;
       row.filled = true;
     } else {
-      row.cells[0] = cell;
+      row.cells[0] = node;
       if (seat === null) row.filled = true;
     }
   });
@@ -843,7 +987,13 @@ function renderMoves() {
     el('span', { class: 'num' }, `${r.num}.`),
     r.cells[0] || el('span', { class: 'mv' }, '…'),
     r.cells[1] || el('span', {}, ''))));
-  list.scrollTop = list.scrollHeight;
+  scrollToCurrent(list);
+}
+
+/** Scrolls the move list to its end at the present, to the move shown while in the past. */
+function scrollToCurrent(list) {
+  if (!past) list.scrollTop = list.scrollHeight;
+  else list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
 }
 
 function renderResult() {
@@ -878,7 +1028,8 @@ function tickClocks() {
     node.classList.toggle('running', runs);
     node.classList.toggle('low', runs && ms < 10000);
   }
-  if (isNaval()) nv.tick({ state, stateAt, canAct: canAct() });
+  // While in the past the boards show an earlier position: nothing is played from them.
+  if (isNaval()) nv.tick({ state: past ? navalPast(shown()) : state, stateAt, canAct: canAct() && !past });
 }
 
 // ---- Start ---------------------------------------------------------------------------------
@@ -939,7 +1090,21 @@ async function start() {
       bonus = null;
       render();
     }
+    // The arrows step through the game, unless the player is typing (the chat) or a control
+    // of the board has the keys.
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName) || ev.target?.closest?.('svg')) return;
+    const steps = { ArrowLeft: -1, ArrowRight: 1 };
+    if (ev.key in steps) stepBy(steps[ev.key]);
+    else if (ev.key === 'Home' && state?.version) goTo(0);
+    else if (ev.key === 'End' && past) goTo(state.version);
+    else return;
+    ev.preventDefault();
   });
+  $('step-first').addEventListener('click', () => goTo(0));
+  $('step-prev').addEventListener('click', () => stepBy(-1));
+  $('step-next').addEventListener('click', () => stepBy(1));
+  $('step-last').addEventListener('click', () => goTo(state.version));
+  $('past-return').addEventListener('click', () => goTo(state.version));
   if (!id) {
     showError(t('match.notfound'));
     return;

@@ -32,7 +32,7 @@ pub use action::{Action, Effect};
 pub use board::{Kind, Side, Square};
 use position::Line;
 use rules::{EndKind, Phase, Pos};
-pub use view::Observation;
+pub use view::{LastMove, Observation, SeenMove};
 
 /// Game options.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -98,6 +98,8 @@ pub struct Chakart {
     anchor: Pos,
     line: Line,
     config: Config,
+    /// The last move or shell shot, for the observation's `last_move`.
+    last: Option<LastMove>,
 }
 
 impl Chakart {
@@ -107,6 +109,7 @@ impl Chakart {
             anchor: pos,
             line: Line::EMPTY,
             config,
+            last: None,
         }
     }
 
@@ -253,6 +256,21 @@ impl Game for Chakart {
             self.anchor = self.pos;
             self.line.clear();
         }
+        let moved = match *action {
+            Action::Move {
+                from, to, stealth, ..
+            } => Some((from, to, stealth)),
+            Action::Shell { from, to } => Some((from, to, false)),
+            _ => None,
+        };
+        if let Some((from, to, stealth)) = moved {
+            self.last = Some(LastMove {
+                from,
+                to,
+                by: self.pos.turn,
+                stealth,
+            });
+        }
         self.line.push(*action);
         self.pos.play(*action);
     }
@@ -266,7 +284,7 @@ impl Game for Chakart {
     }
 
     fn observe(&self, viewer: Viewer) -> Observation {
-        view::observe(&self.pos, viewer)
+        view::observe(&self.pos, self.last, viewer)
     }
 
     fn determinize<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Self {
@@ -276,6 +294,13 @@ impl Game for Chakart {
         };
         if let Some((from, to)) = view::resample_queen(&self.pos, side, rng) {
             view::move_queen(&mut next.pos, from, to);
+            // The stealth move that hid it went where the queen is now drawn.
+            if let Some(last) = &mut next.last
+                && last.stealth
+                && last.to == from
+            {
+                last.to = to;
+            }
             if next.anchor.at(from) == self.pos.at(from) && next.anchor.at(to) == board::EMPTY {
                 view::move_queen(&mut next.anchor, from, to);
             }

@@ -5,7 +5,8 @@
 //!
 //! A state serializes as its config, its position text and what the text does not hold: where
 //! the opponent of a hidden queen may believe it stands and where its stealth move began (ruling
-//! 17), and the result of a finished game. Reading it runs the same checked parser.
+//! 17), the result of a finished game and its last move (for the observation's `last_move`).
+//! Reading it runs the same checked parser.
 
 use plateau_engine::{Actor, Game, SetupError, ToAct};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -14,6 +15,7 @@ use crate::action::Action;
 use crate::board::{HIDDEN, Square, looks_empty, side_of};
 use crate::fen;
 use crate::rules::{EndKind, GameResult, Phase, Pos};
+use crate::view::LastMove;
 use crate::{Chakart, Config};
 
 /// The actions played since the last decision node: what the position text needs at a chance
@@ -77,6 +79,8 @@ struct Stored {
     hidden_queen: Option<Knowledge>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     result: Option<GameResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_move: Option<LastMove>,
 }
 
 impl Chakart {
@@ -249,6 +253,7 @@ impl Serialize for Chakart {
                 from: self.pos.stealth_from,
             }),
             result: self.pos.result,
+            last_move: self.last,
         }
         .serialize(s)
     }
@@ -262,6 +267,7 @@ impl<'de> Deserialize<'de> for Chakart {
         state
             .set_knowledge(stored.hidden_queen)
             .map_err(serde::de::Error::custom)?;
+        state.last = stored.last_move;
         Ok(state)
     }
 }

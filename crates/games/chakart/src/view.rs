@@ -34,12 +34,49 @@ pub struct Observation {
     pub chance: Option<String>,
     /// While a queen is hidden: the square its stealth move started from (`a1??s`), if known.
     pub stealth_from: Option<String>,
+    /// The last move or shell shot played, as this viewer may see it; `None` before the first
+    /// (and in a state read from a position text, which does not hold it).
+    #[serde(default)]
+    pub last_move: Option<SeenMove>,
+    /// The squares of kings their opponent could capture with its next move
+    /// (`Pos::kings_within_reach`), judged on the board as this viewer sees it, so a hidden queen
+    /// it cannot see neither threatens nor blocks: a seat is told of its own kings, a spectator of
+    /// both sides'. Sorted; empty once the game is over.
+    #[serde(default)]
+    pub kings_in_danger: Vec<String>,
 }
 
-/// The observation of `viewer`.
+/// A move's squares as a viewer sees them (the observation's `last_move`).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeenMove {
+    /// The square the piece left.
+    pub from: String,
+    /// The square it was sent to (before any redirect), `None` for a stealth move seen by anyone
+    /// but its mover (ruling 17: the others see `a1??s`).
+    pub to: Option<String>,
+}
+
+/// The last move or shell shot of a game (`Chakart` keeps it for the observation).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct LastMove {
+    /// The square the piece left.
+    pub from: Square,
+    /// The square it was sent to.
+    pub to: Square,
+    /// Who played it.
+    pub by: Side,
+    /// A stealth move (section 8), whose destination only its mover knows.
+    pub stealth: bool,
+}
+
+/// The observation of `viewer`; `last` is the game's last move, if known.
 #[must_use]
-pub fn observe(pos: &Pos, viewer: Viewer) -> Observation {
+pub fn observe(pos: &Pos, last: Option<LastMove>, viewer: Viewer) -> Observation {
     let hide_from = viewer_side(viewer);
+    let last_move = last.map(|m| SeenMove {
+        from: m.from.to_string(),
+        to: (!m.stealth || hide_from == Some(m.by)).then(|| m.to.to_string()),
+    });
     let chance = match pos.phase {
         Phase::Setup { .. } => Some("setup".to_owned()),
         Phase::Redirect { at, .. } => Some(format!("redirect {at}")),
@@ -58,7 +95,34 @@ pub fn observe(pos: &Pos, viewer: Viewer) -> Observation {
         pending: pending_text(pos),
         chance,
         stealth_from: pos.stealth_from.filter(|_| hidden).map(|sq| sq.to_string()),
+        last_move,
+        kings_in_danger: kings_in_danger(pos, hide_from),
     }
+}
+
+/// The observation's `kings_in_danger`: on the board as `side` sees it (`None`: a spectator, who
+/// sees no hidden queen), the kings of `side` (of both sides for a spectator) that the opponent
+/// could capture next.
+fn kings_in_danger(pos: &Pos, side: Option<Side>) -> Vec<String> {
+    if pos.phase == Phase::Over {
+        return Vec::new();
+    }
+    let mut seen = *pos;
+    for cell in &mut seen.board {
+        if *cell & HIDDEN != 0 && Some(side_of(*cell)) != side {
+            *cell = EMPTY;
+        }
+    }
+    let sides = match side {
+        Some(s) => vec![s],
+        None => Side::ALL.to_vec(),
+    };
+    let reach = sides
+        .into_iter()
+        .fold(0u64, |m, s| m | seen.kings_within_reach(s));
+    let mut squares: Vec<Square> = Square::all().filter(|s| reach & s.bit() != 0).collect();
+    squares.sort_unstable_by_key(|s| s.name_order());
+    squares.into_iter().map(|s| s.to_string()).collect()
 }
 
 /// The side a viewer plays, `None` for a spectator (who sees no hidden queen at all).

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use plateau_chakart::{Chakart, Config};
+use plateau_chakart::{Action, Chakart, Config};
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -132,4 +132,83 @@ fn a_stealth_move_onto_the_hidden_queen_shows_the_capture_to_its_mover_only() {
         let text = g.display_action(Actor::Seat(Seat(1)), &plain, viewer);
         assert_eq!(text.as_deref(), Some("Qa7"));
     }
+}
+
+#[test]
+fn the_last_move_hides_a_stealth_destination_from_all_but_its_mover() {
+    let mut g = state("4k3/8/8/8/8/8/4N3/4K3 w 0 1111 000000000000");
+    assert_eq!(g.observe(Viewer::Spectator).last_move, None);
+    g.apply(Actor::Seat(Seat(0)), &Action::parse("e2c3").unwrap())
+        .unwrap();
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        let seen = g.observe(viewer).last_move.unwrap();
+        assert_eq!((seen.from.as_str(), seen.to.as_deref()), ("e2", Some("c3")));
+    }
+
+    let g = state("4k3/8/2n5/8/3d4/8/8/2Q1K3 w 0 1111 000000000000 moves c1c5s");
+    let to = |g: &Chakart, viewer| g.observe(viewer).last_move.unwrap().to;
+    assert_eq!(
+        g.observe(Viewer::Seat(Seat(1))).last_move.unwrap().from,
+        "c1"
+    );
+    assert_eq!(to(&g, Viewer::Seat(Seat(0))).as_deref(), Some("c5"));
+    assert_eq!(to(&g, Viewer::Seat(Seat(1))), None);
+    assert_eq!(to(&g, Viewer::Spectator), None);
+    // A state drawn for Black puts the queen elsewhere: its owner's last move follows it there,
+    // so the drawn state does not keep the true square.
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let mut moved = 0;
+    for _ in 0..50 {
+        let d = g.determinize(Seat(1), &mut rng);
+        let board = &d.pos().board;
+        let q = (0..64)
+            .find(|&s| board[s] & plateau_chakart::board::HIDDEN != 0)
+            .unwrap();
+        let q = plateau_chakart::Square::new(q as u8).unwrap().to_string();
+        assert_eq!(to(&d, Viewer::Seat(Seat(0))), Some(q.clone()));
+        moved += usize::from(q != "c5");
+    }
+    assert!(moved > 0, "every draw left the queen on c5");
+}
+
+#[test]
+fn a_king_in_reach_is_told_to_its_side_and_to_spectators() {
+    // The knight leaves e2: Black's queen on e8 can take White's king on e1.
+    let mut g = state("4q2k/8/8/8/8/8/4N3/4K3 w 0 1111 000000000000");
+    assert!(g.observe(Viewer::Spectator).kings_in_danger.is_empty());
+    g.apply(Actor::Seat(Seat(0)), &Action::parse("e2c3").unwrap())
+        .unwrap();
+    assert_eq!(g.observe(Viewer::Seat(Seat(0))).kings_in_danger, ["e1"]);
+    assert_eq!(g.observe(Viewer::Spectator).kings_in_danger, ["e1"]);
+    // Black is told of its own kings only (the knight on c3 does not reach h8).
+    assert!(g.observe(Viewer::Seat(Seat(1))).kings_in_danger.is_empty());
+    // Black takes the king: the game is over, and nothing is in danger any more.
+    g.apply(Actor::Seat(Seat(1)), &Action::parse("e8e1").unwrap())
+        .unwrap();
+    assert_eq!(g.to_act(), ToAct::Terminal);
+    assert!(g.observe(Viewer::Spectator).kings_in_danger.is_empty());
+}
+
+#[test]
+fn a_hidden_queen_changes_no_warning_of_those_who_cannot_see_it() {
+    // White's queen hides on e8, between White's rook on a8 and Black's king on h8: in truth the
+    // rook is blocked by its own queen, but Black (and a spectator), who cannot see the queen,
+    // are told what their board shows, or the warning would give the queen away.
+    let g = state("R6k/8/2Q5/8/8/8/8/4K3 w 0 1111 000000000000 moves c6e8s");
+    assert_eq!(
+        g.observe(Viewer::Seat(Seat(1))).board,
+        "R6k/8/8/8/8/8/8/4K3"
+    );
+    assert_eq!(
+        g.pos().kings_within_reach(plateau_chakart::Side::Black),
+        0,
+        "the hidden queen blocks the rook"
+    );
+    assert_eq!(g.observe(Viewer::Seat(Seat(1))).kings_in_danger, ["h8"]);
+    assert_eq!(g.observe(Viewer::Spectator).kings_in_danger, ["h8"]);
+    assert!(g.observe(Viewer::Seat(Seat(0))).kings_in_danger.is_empty());
 }

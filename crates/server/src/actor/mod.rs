@@ -16,6 +16,8 @@ mod play;
 mod seats;
 mod view;
 
+pub(crate) use seats::seat_for;
+
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

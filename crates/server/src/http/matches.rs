@@ -1,5 +1,5 @@
 //! The match routes (docs/protocol.md section 3): games, creating, joining, listing, one match, its
-//! record, replay and chat, and the WebSocket.
+//! record, replay, history and chat, and the WebSocket.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -472,8 +472,93 @@ impl Visitor for Steps {
     }
 }
 
+/// `GET /api/matches/{id}/history`: every position of a match so far, open, live or finished, as
+/// its caller was shown them (docs/protocol.md section 3.9), so a player steps back through a
+/// game in play without the page computing rules. The caller is the seat of the token in
+/// `Authorization: Bearer`, else the seat its session's player holds, else a spectator (the
+/// WebSocket's rule, `actor::seat_for`); each position is the game's observation for that
+/// viewer, one per version it was shown. Replayed from the stored log at each call, one replay
+/// at a time with the finished games' replays.
+pub(super) async fn history(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+    session: Session,
+    token: Result<SeatToken, ApiError>,
+) -> Result<Json<Value>, ApiError> {
+    let SeatToken(token) = token?;
+    let m = stored(&app, &id, true).await?;
+    let hashes: Vec<Option<String>> = m.seats.iter().map(|s| s.token_hash.clone()).collect();
+    let players: Vec<_> = m.seats.iter().map(|s| s.player.clone()).collect();
+    let specs: Vec<SeatSpec> = m.seats.iter().map(|s| s.spec.clone()).collect();
+    let seat = crate::actor::seat_for(
+        token.as_deref(),
+        session.player.as_ref(),
+        &hashes,
+        &players,
+        &specs,
+    )?;
+    let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+    let entry = app
+        .lobby
+        .catalogue()
+        .game(&m.game)
+        .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
+    let _turn = app.replays.lock().await;
+    let steps = tokio::task::spawn_blocking(move || history_steps(entry, &m, viewer))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    Ok(Json(
+        json!({"id": id, "seat": seat.map(|s| s.0), "steps": steps}),
+    ))
+}
+
+/// The positions of match `m` as `viewer` was shown them: one per version of that viewer
+/// (docs/protocol.md section 1), 0 to its current one, as the WebSocket would have sent them:
+/// `observation` is the viewer's, `moves` how many entries of its move list are played by then,
+/// and `by`/`text` the entry that made the version (`null` when the viewer may not see it, a
+/// secret action whose effect it was shown; an early ending has `by: null` and the ending as
+/// `text`, as in the record).
+fn history_steps(
+    entry: &'static plateau_engine::GameEntry,
+    m: &StoredMatch,
+    viewer: Viewer,
+) -> Result<Vec<Value>, String> {
+    let record = to_record(m);
+    let fail = |e: String| format!("match {} does not replay: {e}", m.id);
+    let states = crate::secrecy::states(entry, &record).map_err(fail)?;
+    let versions = crate::secrecy::viewer_versions(entry, &record, viewer).map_err(fail)?;
+    let mut steps = vec![json!({
+        "by": null, "text": null, "moves": 0, "observation": states[0].observe_json(viewer),
+    })];
+    let mut moves = 0;
+    for (p, logged) in record.log.iter().enumerate() {
+        let (by, text) = match &logged.event {
+            Event::Action { by, action } => {
+                let shown = states[p]
+                    .display_text(*by, action, viewer)
+                    .map_err(|e| fail(e.to_string()))?;
+                moves += usize::from(shown.is_some());
+                match shown {
+                    Some(text) => (json!(by), json!(text)),
+                    None => (Value::Null, Value::Null),
+                }
+            }
+            Event::End(ending) => (Value::Null, json!(ending)),
+        };
+        if versions[p + 1] == versions[p] {
+            // Nothing this viewer is shown changed: the step stands as it was.
+            continue;
+        }
+        let observation = states[p + 1].observe_json(viewer);
+        steps.push(json!({"by": by, "text": text, "moves": moves, "observation": observation}));
+    }
+    Ok(steps)
+}
+
 /// The seat token a program sends in `Authorization: Bearer …` (a page sends it in an `auth`
-/// message once connected). A token in the URL is refused, as is any other query.
+/// message once connected to the WebSocket, and in the header for `history`). A token in the URL
+/// is refused, as is any other query.
 pub(super) struct SeatToken(Option<String>);
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
@@ -489,7 +574,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
                  connected, or in the `Authorization: Bearer` header"
                     .to_owned()
             } else {
-                format!("this WebSocket takes no query (`{query}`)")
+                format!("this route takes no query (`{query}`)")
             };
             return Err(ApiError::new(Code::RequestMalformed, message));
         }

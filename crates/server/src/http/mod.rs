@@ -88,6 +88,7 @@ pub fn app(state: AppState) -> Router {
             "/api/matches/{id}/analysis",
             get(matches::analysis).post(matches::ask_analysis),
         )
+        .route("/api/matches/{id}/history", get(matches::history))
         .route("/api/matches/{id}/chat", get(matches::chat))
         .route("/api/matches/{id}/ws", get(matches::websocket))
         .route("/api/me", get(players::me))

@@ -12,6 +12,14 @@ use crate::common::{Client, entry, id, record, spawn_app, two_humans};
 /// Plays random legal moves for every seat whose latest state offers some, until the end. Starts
 /// from each client's last state received (waiting for the match to start if it has not).
 pub async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Value {
+    let end = play_for(clients, rng, usize::MAX).await;
+    assert_eq!(end["status"], "finished", "the game did not end");
+    end
+}
+
+/// `play_out`, stopping once `actions` actions were played (or the game ended, or 5000 rounds
+/// passed); returns the first client's latest state. Every client has then had its latest state.
+pub async fn play_for(clients: &mut [&mut Client], rng: &mut ChaCha8Rng, actions: usize) -> Value {
     let mut last: Vec<Value> = Vec::new();
     for c in clients.iter_mut() {
         match c.states().pop() {
@@ -19,8 +27,9 @@ pub async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Valu
             _ => last.push(c.live().await),
         }
     }
+    let mut played = 0;
     for _ in 0..5000 {
-        if last[0]["status"] == "finished" {
+        if last[0]["status"] == "finished" || played == actions {
             return last[0].clone();
         }
         let Some(i) = last
@@ -44,6 +53,7 @@ pub async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Valu
             .to_owned();
         let version = last[i]["version"].as_u64().unwrap();
         clients[i].act(version, &action).await;
+        played += 1;
         let reply = clients[i].until(|m| m["type"] != "chat_backlog").await;
         assert_eq!(
             reply["type"], "state",
@@ -59,7 +69,7 @@ pub async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Valu
             }
         }
     }
-    panic!("the game did not end");
+    last[0].clone()
 }
 
 #[tokio::test]

@@ -13,6 +13,7 @@ mod downtime;
 mod faults;
 mod floods;
 mod games;
+mod history;
 mod lifecycle;
 mod limits;
 mod naval_resign;

@@ -127,7 +127,7 @@ fn text_leak(text: &str, s: usize, by: Option<usize>) -> Option<String> {
 }
 
 /// The leaks in one `state` message to seat `s`, judged against the true state `g`.
-fn leaks(g: &Naval, s: usize, message: &Value) -> Vec<String> {
+pub fn leaks(g: &Naval, s: usize, message: &Value) -> Vec<String> {
     let mut found = Vec::new();
     let boards = message["observation"]["boards"].as_array();
     for (t, view) in boards.into_iter().flatten().enumerate() {

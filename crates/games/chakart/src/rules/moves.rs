@@ -5,8 +5,8 @@
 use super::{Phase, Pos, pawn_passable, slide_through};
 use crate::action::Action;
 use crate::board::{
-    BANANA, BOMB, HIDDEN, JUMPS, Kind, RAY, Square, is_item, is_own, is_piece, is_visible_enemy,
-    kind, kind_of, looks_empty, side_of,
+    BANANA, BOMB, HIDDEN, JUMPS, Kind, PIECE, RAY, Side, Square, is_item, is_own, is_piece,
+    is_visible_enemy, kind, kind_of, looks_empty, side_bits, side_of,
 };
 
 /// The kinds a pawn may promote to by its own step, in the order they are listed.
@@ -64,6 +64,31 @@ impl Pos {
             }
             _ => true,
         }
+    }
+
+    /// The squares of `side`'s kings that the other side could capture with one move of sub-turn
+    /// 1 (a piece's move or the shell, sections 5 and 8) if it were to move now, the pieces
+    /// standing as they are: what losing the last king (ruling 8) is one move away from. Items on
+    /// the way count as the moves see them (a move ending on an item is listed, whatever the
+    /// redirect then does), frozen pieces do not move, a hidden queen is passed through by the
+    /// enemy and does not move itself. As a square set.
+    #[must_use]
+    pub fn kings_within_reach(&self, side: Side) -> u64 {
+        let kings = self.mask(PIECE | 0xF, PIECE | Kind::King as u8 | side_bits(side));
+        if kings == 0 {
+            return 0;
+        }
+        let mut reply = *self;
+        reply.turn = side.other();
+        reply.phase = Phase::Move;
+        let mut found = 0;
+        reply.for_each_legal(&mut |a| {
+            if let Action::Move { to, .. } | Action::Shell { to, .. } = a {
+                found |= kings & to.bit();
+            }
+            true
+        });
+        found
     }
 
     /// Whether King Boo may swap the piece on `at` with the piece on `sq` (ruling 1).

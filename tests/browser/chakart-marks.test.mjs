@@ -1,0 +1,137 @@
+// Chakart's marks on the match page, with two people playing (White and Black in two browser
+// contexts) and a spectator: the squares of the last move are tinted on every page, the pieces
+// the seat to act can move (its legal list) are framed on its page only, and after 1. f3 e5
+// 2. g4 Qh4 White's king on e1 can be taken: White and the spectator are warned, Black is not.
+// Then the words of an item effect, on a page of the module alone: shown while the effect is
+// narrated, gone once the next move is played.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, openCreatedMatch, waitMatchReady, seedOf } from './lib.mjs';
+
+const squares = (page, cls) => page.$$eval(`svg.board g.ck-square.${cls}`, (els) => els.map((e) => e.dataset.sq).sort());
+
+/** Plays `from`-`to` (a plain move) on `page` by clicking, and waits until every page in `all` shows the new version. */
+async function move(page, from, to, all) {
+  const before = await page.evaluate(() => Number(document.body.dataset.version));
+  await page.click(`svg.board .ck-hit.from[data-sq="${from}"]`);
+  await page.click(`svg.board .ck-hit.target[data-sq="${to}"]`);
+  // A queen may also go there by stealth: the plain move is then chosen explicitly.
+  const plain = `#ck-choices .ck-choice[data-action="${from}${to}"]`;
+  if (await page.$(plain)) await page.click(plain);
+  for (const p of all) {
+    await p.waitForFunction((v) => Number(document.body.dataset.version) > v, before, { timeout: 15000 }).catch(async (e) => {
+      const info = await Promise.all(all.map((q) => q.evaluate(() => [document.body.dataset.version, document.body.dataset.seat, document.getElementById('error').textContent, document.getElementById('moves').textContent])));
+      throw new Error(`${from}-${to}: ${JSON.stringify(info)} ${e}`);
+    });
+  }
+}
+
+test('Chakart: last move, movable pieces and a king in danger', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const human = { kind: 'human' };
+    const { page: white, created } = await openCreatedMatch(server, browser,
+      { game: 'chakart', seats: [human, human], creator_seat: 0, seed: seedOf('chakart-marks') });
+    const res = await fetch(`${server.url}/api/matches/${created.id}/join`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seat: 1 }),
+    });
+    assert.equal(res.status, 200);
+    const joined = await res.json();
+    const black = await newPage(browser);
+    await black.goto(`${server.url}/`);
+    await black.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, joined.token]);
+    await black.goto(`${server.url}/m/${created.id}`);
+    await waitMatchReady(black);
+    const watcher = await newPage(browser);
+    await watcher.goto(`${server.url}/m/${created.id}`);
+    await waitMatchReady(watcher);
+    const all = [white, black, watcher];
+    for (const p of all) await p.waitForFunction(() => document.body.dataset.status === 'live');
+
+    // The start: White's ten movers framed on White's page only; no last move yet.
+    const rank = (r) => [...'abcdefgh'].map((f) => `${f}${r}`);
+    assert.deepEqual(await squares(white, 'movable'), [...rank(2), 'b1', 'g1'].sort());
+    assert.deepEqual(await squares(black, 'movable'), []);
+    assert.deepEqual(await squares(watcher, 'movable'), []);
+    assert.deepEqual(await squares(white, 'last'), []);
+
+    await move(white, 'f2', 'f3', all);
+    for (const p of all) assert.deepEqual(await squares(p, 'last'), ['f2', 'f3']);
+    assert.deepEqual(await squares(white, 'movable'), []);
+    assert.deepEqual(await squares(black, 'movable'), [...rank(7), 'b8', 'g8'].sort());
+
+    await move(black, 'e7', 'e5', all);
+    for (const p of all) assert.deepEqual(await squares(p, 'last'), ['e5', 'e7']);
+    // The pawn left a mushroom on f2 (section 5): f2 is no mover any more, the king gained it.
+    assert.deepEqual(await squares(white, 'movable'), ['a2', 'b1', 'b2', 'c2', 'd2', 'e1', 'e2', 'f3', 'g1', 'g2', 'h2']);
+    for (const p of all) assert.equal(await p.isVisible('#ck-king-warning'), false);
+
+    await move(white, 'g2', 'g4', all);
+    await move(black, 'd8', 'h4', all);
+    for (const p of all) assert.deepEqual(await squares(p, 'last'), ['d8', 'h4']);
+    // The queen on h4 reaches e1 over the mushrooms of g3 and f2.
+    assert.deepEqual(await squares(white, 'danger'), ['e1']);
+    assert.equal(await white.textContent('#ck-king-warning'), 'Your king on e1 can be taken next move!');
+    assert.deepEqual(await squares(watcher, 'danger'), ['e1']);
+    assert.equal(await watcher.textContent('#ck-king-warning'), 'White’s king on e1 can be taken.');
+    assert.deepEqual(await squares(black, 'danger'), []);
+    assert.equal(await black.isVisible('#ck-king-warning'), false);
+    for (const p of all) assert.deepEqual(p.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    // A page without the match module: the Chakart module drawn alone, fed states by hand.
+    const page = await newPage(browser);
+    await page.goto(`${server.url}/leaderboard`);
+    await page.evaluate(async () => {
+      const ck = await import('/assets/js/chakart.js');
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      svg.classList.add('board');
+      const panel = document.createElement('div');
+      document.body.append(svg, panel);
+      const observation = { board: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR', flags: '1111', captured: '000000000000' };
+      const ctx = { svg, panel, canAct: false, play() {}, state: { observation, legal: [], moves: [], seat: 0 } };
+      ctx.render = () => ck.renderChakart(ctx);
+      window.feed = (moves) => {
+        ctx.state = { ...ctx.state, moves };
+        ctx.render();
+      };
+      window.stealth = [...ck.marks({ last_move: { from: 'c1', to: null } }).last];
+      ctx.render();
+    });
+    // An opponent's stealth move marks its start square only.
+    assert.deepEqual(await page.evaluate(() => window.stealth), ['c1']);
+    const words = () => page.textContent('#ck-effect');
+    const lit = () => page.$$eval('svg g.ck-square rect:first-child', (els) => els.filter((r) => r.getAttribute('fill') === '#f7a8a8').length);
+    const knight = { by: { seat: 0 }, text: 'Nc3' };
+    const redirect = { by: 'chance', text: '~e5' };
+    // A move and its redirect: the words show at once, the squares lit.
+    await page.evaluate((m) => window.feed(m), [knight, redirect]);
+    assert.equal(await words(), 'Item effect: the piece is sent to e5.');
+    assert.ok(await lit() > 0);
+    // The narration ends (the squares go dark); the words stay, nothing was played since.
+    await page.waitForFunction(() => ![...document.querySelectorAll('svg g.ck-square rect:first-child')].some((r) => r.getAttribute('fill') === '#f7a8a8'));
+    assert.equal(await words(), 'Item effect: the piece is sent to e5.');
+    // The next move: the words go with it.
+    await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }]);
+    assert.equal(await words(), '');
+    // An effect, and a move arriving while it is still narrated: the words go once it is done.
+    await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5' }]);
+    assert.equal(await words(), 'Item effect: the piece is sent to d5.');
+    await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5' }, { by: { seat: 1 }, text: 'Nf6' }]);
+    await page.waitForFunction(() => document.getElementById('ck-effect').textContent === '', null, { timeout: 5000 });
+    assert.deepEqual(page.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
