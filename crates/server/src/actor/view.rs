@@ -95,6 +95,10 @@ pub(super) struct Sent {
     offers: Offers,
     /// Per viewer: a digest of each top-level field of the observation it was sent.
     observations: HashMap<Viewer, Digests>,
+    /// Per viewer column, the version it was shown; the status and the seats to act then.
+    versions: Vec<u64>,
+    status: Status,
+    to_act: Vec<u8>,
     /// A connection was sent a whole state since (`send_state`): the next broadcast sends
     /// seats, offers and observations whole.
     stale: bool,
@@ -140,13 +144,15 @@ struct Shared {
 
 impl MatchActor {
     /// The `state` message for `viewer`: whole when `since` is `None`, else a delta from what the
-    /// broadcast `since` sent (docs/protocol.md section 4.1).
+    /// broadcast `since` sent (docs/protocol.md section 4.1), or `None` when nothing this viewer
+    /// sees changed since (another seat's secret action): an empty delta would tell it when that
+    /// seat acted, which the versions keep from it.
     fn state_message(
         &self,
         viewer: Viewer,
         common: &Shared,
         since: Option<&Sent>,
-    ) -> (Utf8Bytes, Digests) {
+    ) -> (Option<Utf8Bytes>, Digests) {
         let live = self.status == Status::Live;
         let to_act = if live {
             seats_to_act(self.state.to_act())
@@ -168,7 +174,7 @@ impl MatchActor {
         };
         let from_log = since.map_or(0, |s| s.log_len);
         let moves_from = since.map_or(0, |s| s.shown[column]);
-        let moves = self.log[from_log..]
+        let moves: Vec<MoveView> = self.log[from_log..]
             .iter()
             .filter_map(|p| move_view(p, column))
             .collect();
@@ -188,6 +194,24 @@ impl MatchActor {
             }
             (_, _, observation) => (Some(observation), None, Vec::new()),
         };
+        let version = self.version_of(viewer);
+        let to_act: Vec<u8> = to_act.iter().map(|s| s.0).collect();
+        let seats_changed = since.is_none_or(|s| s.stale || s.seats != common.seats);
+        let offers_changed = since.is_none_or(|s| s.stale || s.offers != common.offers);
+        let unchanged = since.is_some_and(|s| {
+            !s.stale
+                && s.versions.get(column) == Some(&version)
+                && s.status == self.status
+                && s.to_act == to_act
+        }) && !seats_changed
+            && !offers_changed
+            && moves.is_empty()
+            && observation.is_none()
+            && patch.as_ref().is_some_and(serde_json::Map::is_empty)
+            && removed.is_empty();
+        if unchanged {
+            return (None, now);
+        }
         let message = StateMessage {
             kind: "state",
             snapshot: whole,
@@ -197,8 +221,8 @@ impl MatchActor {
             seat: whole.then_some(seat.map(|s| s.0)),
             seed_hash: whole.then_some(self.seed_hash.as_str()),
             status: self.status,
-            version: self.version_of(viewer),
-            to_act: to_act.iter().map(|s| s.0).collect(),
+            version,
+            to_act,
             observation,
             observation_patch: patch,
             observation_removed: removed,
@@ -206,12 +230,8 @@ impl MatchActor {
             legal_info,
             moves_from,
             moves,
-            seats: since
-                .is_none_or(|s| s.stale || s.seats != common.seats)
-                .then_some(common.seats.as_slice()),
-            offers: since
-                .is_none_or(|s| s.stale || s.offers != common.offers)
-                .then_some(&common.offers),
+            seats: seats_changed.then_some(common.seats.as_slice()),
+            offers: offers_changed.then_some(&common.offers),
             // Without a clock there is nothing to count down: said once, in the whole state.
             clocks: (whole || self.control != TimeControl::None)
                 .then(|| self.clocks.view(common.now)),
@@ -219,7 +239,7 @@ impl MatchActor {
             seed: (whole || finished).then(|| finished.then(|| self.seed.to_hex())),
         };
         let text = serde_json::to_string(&message).expect("state messages serialize");
-        (Utf8Bytes::from(text), now)
+        (Some(Utf8Bytes::from(text)), now)
     }
 
     /// What every viewer is shown alike, now.
@@ -282,14 +302,14 @@ impl MatchActor {
         self.subs.retain(|s| !s.out.is_closed());
         let common = self.shared_parts();
         let since = self.sent.take();
-        let mut messages: HashMap<Viewer, (Utf8Bytes, Digests)> = HashMap::new();
+        let mut messages: HashMap<Viewer, (Option<Utf8Bytes>, Digests)> = HashMap::new();
         for sub in self.subs.iter().filter(|s| Some(s.conn) != skip) {
             messages
                 .entry(sub.viewer)
                 .or_insert_with(|| self.state_message(sub.viewer, &common, since.as_ref()));
         }
         self.subs.retain(|sub| {
-            let Some((msg, _)) = messages.get(&sub.viewer).filter(|_| Some(sub.conn) != skip)
+            let Some((Some(msg), _)) = messages.get(&sub.viewer).filter(|_| Some(sub.conn) != skip)
             else {
                 return true;
             };
@@ -311,6 +331,16 @@ impl MatchActor {
             seats: common.seats,
             offers: common.offers,
             observations: messages.into_iter().map(|(v, (_, d))| (v, d)).collect(),
+            versions: self.seen.clone(),
+            status: self.status,
+            to_act: if self.status == Status::Live {
+                seats_to_act(self.state.to_act())
+                    .iter()
+                    .map(|s| s.0)
+                    .collect()
+            } else {
+                Vec::new()
+            },
             stale: false,
         });
         // A seat whose last connection went (closed, or too slow) is away from now; the others
@@ -330,7 +360,9 @@ impl MatchActor {
         let common = self.shared_parts();
         let viewer = sub.viewer;
         let (message, observation) = self.state_message(viewer, &common, None);
-        let _ = sub.out.try_send(Outgoing::Text(message));
+        if let Some(message) = message {
+            let _ = sub.out.try_send(Outgoing::Text(message));
+        }
         let log_len = self.log.len();
         if let Some(sent) = &mut self.sent
             && (sent.log_len != log_len

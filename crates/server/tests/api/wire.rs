@@ -175,3 +175,54 @@ async fn sync_sends_a_whole_state_and_later_deltas_follow_on() {
     assert_eq!(merged, whole);
     app.shutdown().await;
 }
+
+/// Another seat's secret action shows nothing to a viewer, not even an empty delta: while three
+/// bots make their secret placement moves, the person's seat and a spectator get a `state` only
+/// when something they see changes (docs/protocol.md section 1: nobody learns how many secret
+/// moves a seat made, nor when).
+#[tokio::test]
+async fn secret_moves_of_other_seats_send_no_state() {
+    let app = spawn_app().await;
+    let bot = json!({"kind": "bot", "bot": "random"});
+    let created = app
+        .create(
+            json!({"game": "naval", "seats": [{"kind": "human"}, bot, bot, bot],
+                       "config": {"placement_moves": 4}}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut spectator = app.connect(&id, None).await;
+    let mut seat = app.connect(&id, created["token"].as_str()).await;
+    // The bots place (4 moves each, then ready) while the person does nothing.
+    let placed = |m: &Value| m["type"] == "state" && m["to_act"] == json!([0]);
+    seat.until(placed).await;
+    spectator
+        .until(|m| m["type"] == "state" && m["to_act"] == json!([0]))
+        .await;
+    for (who, client) in [("the seat", &seat), ("the spectator", &spectator)] {
+        // The messages as they came (`received` holds them merged into whole states).
+        let states: Vec<Value> = client
+            .wire
+            .iter()
+            .map(|text| serde_json::from_str::<Value>(text).unwrap())
+            .filter(|m| m["type"] == "state")
+            .collect();
+        for pair in states.windows(2) {
+            let (before, delta) = (&pair[0], &pair[1]);
+            let changed = delta["version"] != before["version"]
+                || delta["to_act"] != before["to_act"]
+                || delta["status"] != before["status"]
+                || delta.get("seats").is_some()
+                || delta.get("offers").is_some()
+                || delta["moves"].as_array().is_some_and(|m| !m.is_empty())
+                || delta["observation_patch"]
+                    .as_object()
+                    .is_some_and(|p| !p.is_empty())
+                || delta.get("observation").is_some();
+            assert!(changed, "{who}: an empty delta {delta}");
+        }
+        // At most: the whole state, the table filling up, three seats ready.
+        assert!(states.len() <= 8, "{who}: {} states", states.len());
+    }
+    app.shutdown().await;
+}
