@@ -287,8 +287,10 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
 
     for (s, client) in clients.iter().enumerate() {
         let states_seen = client.states();
+        // One state per change the seat sees (its own moves, every fired turn), so many over a
+        // whole game; none for another seat's secret moves.
         assert!(
-            states_seen.len() >= record.actions().count() / 2,
+            states_seen.len() >= 20,
             "seat {s} saw only {} states",
             states_seen.len()
         );
