@@ -375,6 +375,8 @@ codes! {
     LimitMatches = "limit/matches", TOO_MANY_REQUESTS;
     /// Too many new players (guests) from one address.
     LimitPlayers = "limit/players", TOO_MANY_REQUESTS;
+    /// Too many replays or histories are being computed; ask again in a moment.
+    LimitReplays = "limit/replays", TOO_MANY_REQUESTS;
     /// Too many analyses are waiting to be computed; ask again later.
     LimitAnalyses = "limit/analyses", TOO_MANY_REQUESTS;
     /// Something failed inside the server (details only in its log).

@@ -344,7 +344,7 @@ pub(super) async fn replay(
     if let Some(body) = cached().await? {
         return Ok(json_text(body));
     }
-    let _turn = app.replays.lock().await;
+    let _turn = app.replays.turn().await?;
     if let Some(body) = cached().await? {
         return Ok(json_text(body));
     }
@@ -503,7 +503,7 @@ pub(super) async fn history(
         .catalogue()
         .game(&m.game)
         .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
-    let _turn = app.replays.lock().await;
+    let _turn = app.replays.turn().await?;
     let steps = tokio::task::spawn_blocking(move || history_steps(entry, &m, viewer))
         .await
         .map_err(ApiError::internal)?
@@ -578,14 +578,25 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
             };
             return Err(ApiError::new(Code::RequestMalformed, message));
         }
-        Ok(SeatToken(
-            parts
-                .headers
-                .get(axum::http::header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("Bearer "))
-                .map(str::to_owned),
-        ))
+        let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
+            return Ok(SeatToken(None));
+        };
+        // `Bearer TOKEN`, the scheme in any case (RFC 9110 section 11.1). Anything else is
+        // refused rather than read as no token: a client that meant a seat must not be served
+        // quietly as a spectator.
+        let token = header
+            .to_str()
+            .ok()
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, token)| scheme.eq_ignore_ascii_case("bearer") && !token.is_empty())
+            .map(|(_, token)| token.trim().to_owned());
+        match token {
+            Some(token) => Ok(SeatToken(Some(token))),
+            None => Err(ApiError::new(
+                Code::AuthSeat,
+                "the Authorization header must be `Bearer` and a seat token",
+            )),
+        }
     }
 }
 

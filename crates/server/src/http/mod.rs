@@ -34,6 +34,52 @@ pub use matches::to_record;
 /// Largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
 
+/// Most requests waiting for the replay lane (`Replays`); past it `limit/replays`.
+pub const MAX_REPLAYS_WAITING: usize = 16;
+
+/// The lane where whole games are replayed for the replay and history routes: one at a time, so
+/// a burst of them never takes more than a core, and a bounded line, so it never grows without end.
+#[derive(Default)]
+pub struct Replays {
+    turn: tokio::sync::Mutex<()>,
+    waiting: std::sync::atomic::AtomicUsize,
+}
+
+impl Replays {
+    /// Waits for the lane.
+    ///
+    /// # Errors
+    /// `limit/replays` when `MAX_REPLAYS_WAITING` requests already wait or replay.
+    pub async fn turn(&self) -> Result<ReplayTurn<'_>, ApiError> {
+        use std::sync::atomic::Ordering;
+        if self.waiting.fetch_add(1, Ordering::SeqCst) >= MAX_REPLAYS_WAITING {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Err(ApiError::new(
+                Code::LimitReplays,
+                "too many replays are being computed; ask again in a moment",
+            ));
+        }
+        let guard = self.turn.lock().await;
+        Ok(ReplayTurn {
+            _guard: guard,
+            waiting: &self.waiting,
+        })
+    }
+}
+
+/// A turn in the replay lane; the next request goes when it is dropped.
+pub struct ReplayTurn<'a> {
+    _guard: tokio::sync::MutexGuard<'a, ()>,
+    waiting: &'a std::sync::atomic::AtomicUsize,
+}
+
+impl Drop for ReplayTurn<'_> {
+    fn drop(&mut self) {
+        self.waiting
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// The service's shared state: the lobby (and through it the store and the actors), the pairing
 /// pools and the sign-in rate limit.
 #[derive(Clone)]
@@ -44,8 +90,8 @@ pub struct AppState {
     pub pairing: Arc<Pairing>,
     /// Per-minute counts per address (and name): sign-ins, guests, matches.
     pub per_minute: Arc<PerMinute>,
-    /// One replay computed at a time (the others wait, then read it stored).
-    pub replays: Arc<tokio::sync::Mutex<()>>,
+    /// One replay (or history) computed at a time; at most `MAX_REPLAYS_WAITING` wait.
+    pub replays: Arc<Replays>,
     /// Post-game analyses waiting or being computed.
     pub analyses: Arc<Analyses>,
 }
@@ -67,7 +113,7 @@ impl AppState {
             pairing: Pairing::start(lobby.clone()),
             lobby,
             per_minute: Arc::new(PerMinute::default()),
-            replays: Arc::new(tokio::sync::Mutex::new(())),
+            replays: Arc::new(Replays::default()),
         }
     }
 }
@@ -238,5 +284,37 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         serde_json::from_slice(body)
             .map(JsonBody)
             .map_err(|e| ApiError::new(Code::RequestMalformed, e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use super::*;
+
+    /// The replay lane serves one request at a time, lets `MAX_REPLAYS_WAITING` wait in all, refuses
+    /// the next with `limit/replays`, and serves every one that waited once the first is done.
+    #[tokio::test]
+    async fn the_replay_lane_refuses_past_its_line_and_serves_the_rest() {
+        let lane = Arc::new(Replays::default());
+        let first = lane.turn().await.unwrap();
+        let waiters: Vec<_> = (1..MAX_REPLAYS_WAITING)
+            .map(|_| {
+                let lane = lane.clone();
+                tokio::spawn(async move { lane.turn().await.map(|_| ()) })
+            })
+            .collect();
+        while lane.waiting.load(Ordering::SeqCst) < MAX_REPLAYS_WAITING {
+            tokio::task::yield_now().await;
+        }
+        let refused = lane.turn().await.err().map(|e| e.code);
+        assert_eq!(refused, Some(Code::LimitReplays));
+        drop(first);
+        for waiter in waiters {
+            assert!(waiter.await.unwrap().is_ok());
+        }
+        assert_eq!(lane.waiting.load(Ordering::SeqCst), 0);
+        assert!(lane.turn().await.is_ok());
     }
 }

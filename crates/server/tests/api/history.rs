@@ -216,6 +216,22 @@ async fn the_history_is_given_to_the_seat_the_caller_proves() {
     let (status, _, body) = common::http_with(app.addr, "GET", &path, &headers, None).await;
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("auth/seat"), "{body}");
+    // The scheme in any case finds the seat; any other Authorization is refused, never read as
+    // a spectator's call.
+    for (header, expected) in [
+        (format!("bearer {alice_token}"), 200),
+        (format!("BEARER {alice_token}"), 200),
+        (format!("Basic {alice_token}"), 403),
+        (alice_token.clone(), 403),
+        ("Bearer".to_owned(), 403),
+    ] {
+        let headers = [("Authorization", header.as_str())];
+        let (status, _, body) = common::http_with(app.addr, "GET", &path, &headers, None).await;
+        assert_eq!(status, expected, "{header}: {body}");
+        if expected == 200 {
+            assert!(body.contains(r#""seat":0"#), "{header}: {body}");
+        }
+    }
     // A token in the URL is refused before anything is read; an unknown match is not found.
     let (status, body) = app
         .get(&format!("/api/matches/{id}/history?token={alice_token}"))
