@@ -163,10 +163,6 @@ impl MatchActor {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
         };
-        let (legal, legal_info) = match seat {
-            Some(s) if to_act.contains(&s) => self.state.legal_info(s).into_iter().unzip(),
-            _ => (Vec::new(), Vec::new()),
-        };
         // Each viewer's own column of the move list: hidden actions are simply absent.
         let column = match viewer {
             Viewer::Seat(s) => s.index(),
@@ -212,6 +208,12 @@ impl MatchActor {
         if unchanged {
             return (None, now);
         }
+        // Built only for a message that goes out: a long list (a Bataille Navale placement's)
+        // costs more than the rest of the message.
+        let (legal, legal_info) = match seat {
+            Some(s) if to_act.contains(&s.0) => self.state.legal_info(s).into_iter().unzip(),
+            _ => (Vec::new(), Vec::new()),
+        };
         let message = StateMessage {
             kind: "state",
             snapshot: whole,

@@ -570,6 +570,17 @@ pub async fn two_humans(app: &TestApp, game: &str) -> (String, String, String, S
 /// join per other human seat; returns its id and one connected client per human seat, in seat
 /// order.
 pub async fn seated(app: &TestApp, request: Value) -> (String, Vec<Client>) {
+    let (id, tokens) = seats_taken(app, request).await;
+    let mut clients = Vec::new();
+    for t in &tokens {
+        clients.push(app.connect(&id, Some(t)).await);
+    }
+    (id, clients)
+}
+
+/// Creates a match from `request` and takes every human seat (the creator's, then one join per
+/// other human seat); returns its id and the seat tokens, in seat order.
+pub async fn seats_taken(app: &TestApp, request: Value) -> (String, Vec<String>) {
     let humans = request["seats"]
         .as_array()
         .unwrap()
@@ -586,11 +597,7 @@ pub async fn seated(app: &TestApp, request: Value) -> (String, Vec<Client>) {
         assert_eq!(status, 200, "{joined}");
         tokens.push(token(&joined));
     }
-    let mut clients = Vec::new();
-    for t in &tokens {
-        clients.push(app.connect(&id, Some(t)).await);
-    }
-    (id, clients)
+    (id, tokens)
 }
 
 /// The finished match's record, as served.

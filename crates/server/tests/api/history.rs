@@ -33,18 +33,11 @@ async fn each_seat_steps_back_through_its_own_view_of_a_live_game() {
     let app = common::spawn_app().await;
     let human = json!({"kind": "human"});
     let config = json!({"max_rounds": 6, "placement_moves": 4});
-    let created = app
-        .create(json!({"game": "naval", "config": config, "seats": [human, human, human, human]}))
-        .await;
-    let id = id(&created);
-    let mut tokens = vec![token(&created)];
-    for _ in 1..4 {
-        let (status, joined) = app
-            .post(&format!("/api/matches/{id}/join"), &json!({}))
-            .await;
-        assert_eq!(status, 200, "{joined}");
-        tokens.push(token(&joined));
-    }
+    let (id, tokens) = common::seats_taken(
+        &app,
+        json!({"game": "naval", "config": config, "seats": [human, human, human, human]}),
+    )
+    .await;
     let mut clients = Vec::new();
     for t in &tokens {
         clients.push(app.connect(&id, Some(t)).await);

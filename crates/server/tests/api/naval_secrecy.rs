@@ -24,7 +24,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::common::{self, id, record, token};
+use crate::common::{self, record};
 use crate::games::play_out;
 
 /// Fields of a board view that name cells without saying a piece is there.
@@ -244,22 +244,11 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
     // all happen within it.
     let human = json!({"kind": "human"});
     let config = json!({"max_rounds": 6, "placement_moves": 4});
-    let created = app
-        .create(json!({"game": "naval", "config": config, "seats": [human, human, human, human]}))
-        .await;
-    let id = id(&created);
-    let mut tokens = vec![token(&created)];
-    for _ in 1..4 {
-        let (status, joined) = app
-            .post(&format!("/api/matches/{id}/join"), &json!({}))
-            .await;
-        assert_eq!(status, 200, "{joined}");
-        tokens.push(token(&joined));
-    }
-    let mut clients = Vec::new();
-    for t in &tokens {
-        clients.push(app.connect(&id, Some(t)).await);
-    }
+    let (id, mut clients) = common::seated(
+        &app,
+        json!({"game": "naval", "config": config, "seats": [human, human, human, human]}),
+    )
+    .await;
     let [a, b, c, d] = &mut clients[..] else {
         unreachable!()
     };
