@@ -2,7 +2,7 @@
 // screen, and every visible control lies within it. Screenshots of each game at both sizes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, screenshot, waitMatchReady } from './lib.mjs';
+import { startServer, launchBrowser, screenshot, waitMatchReady, watchTurnLeaves } from './lib.mjs';
 
 const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 }, hasTouch: true },
@@ -135,8 +135,9 @@ test('Bataille Navale on a phone: one board at a time, large cells, a placement 
     }
     assert.match(order || '', /^carrier:fire 2:[a-n]\d+$/);
     const sentBefore = sent.length;
+    const turnLeft = await watchTurnLeaves(page);
     await page.tap('#nv-fire');
-    await page.waitForFunction(() => document.body.dataset.nvTurn !== 'mine', null, { timeout: 40000 });
+    await turnLeft();
     const acts = sent.slice(sentBefore).map((p) => JSON.parse(p)).filter((m) => m.type === 'act');
     assert.equal(acts.length, 1, JSON.stringify(acts));
     assert.equal(acts[0].actions[0], order);

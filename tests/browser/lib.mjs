@@ -201,6 +201,21 @@ export async function waitTurnOrEnd(page, timeout = 30000) {
 }
 
 /**
+ * Bataille Navale: resolves once this page's battle turn has been over, even for a moment. Call
+ * it before firing. Bots without delay may hand the turn back before a poll of the page's state
+ * would see it leave, so every change of `data-nv-turn` is recorded as it happens.
+ */
+export async function watchTurnLeaves(page) {
+  await page.evaluate(() => {
+    window.__turnLeft = false;
+    new MutationObserver((records) => {
+      if (document.body.dataset.nvTurn !== 'mine' || records.some((r) => r.oldValue !== 'mine')) window.__turnLeft = true;
+    }).observe(document.body, { attributes: true, attributeFilter: ['data-nv-turn'], attributeOldValue: true });
+  });
+  return () => page.waitForFunction(() => window.__turnLeft, null, { timeout: 40000 });
+}
+
+/**
  * A match seed (64 hex digits) named by `label`, for a `seed` field at creation: a test that
  * creates several matches at once names each one's dice, whatever order the server sees them in.
  */

@@ -10,7 +10,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady, rng, screenshot, openCreatedMatch } from './lib.mjs';
+import { startServer, launchBrowser, newPage, waitMatchReady, rng, screenshot, openCreatedMatch, watchTurnLeaves } from './lib.mjs';
 
 const COLS = 'abcdefghijklmn';
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
@@ -143,8 +143,6 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const rand = rng(20261130);
     const myTurn = () => page.waitForFunction(() => document.body.dataset.status === 'finished'
       || (document.body.dataset.myTurn === 'true' && document.body.dataset.nvFiring === 'false'), null, { timeout: 60000 });
-    // My battle turn is over once the server moved on (not merely while an order is on its way).
-    const notMyTurn = () => page.waitForFunction(() => document.body.dataset.nvTurn !== 'mine', null, { timeout: 40000 });
     /** Hovers cells of opponents' boards until the page shows a legal (green) aim; returns its order text. */
     const aimLegal = async () => {
       for (let i = 0; i < 60; i++) {
@@ -202,8 +200,10 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         });
       }
       const sentBefore = page.wsSent.length;
+      // My battle turn is over once the server moved on (not merely while an order is on its way).
+      const turnLeft = await watchTurnLeaves(page);
       await page.click('#nv-fire');
-      await notMyTurn();
+      await turnLeft();
       // The whole turn left the page as one message: every ship's order, passes included.
       const acts = page.wsSent.slice(sentBefore).map((p) => JSON.parse(p)).filter((m) => m.type === 'act');
       assert.equal(acts.length, 1, `one message for the turn: ${JSON.stringify(acts)}`);
@@ -234,7 +234,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     await page.reload();
     await waitMatchReady(page);
     await page.waitForFunction((o) => document.querySelector('.nv-ship[data-ship="carrier"]')?.dataset.order === o, carrierOrder, { timeout: 5000 });
-    await notMyTurn();
+    await (await watchTurnLeaves(page))();
     const waited = Date.now() - started;
     assert.ok(waited > 10000, `the page waited for the clock (${waited} ms)`);
     const after = (await movesText()).slice(before);
