@@ -1,6 +1,7 @@
 // The match page (web/match.html, served at /m/{id}): play a seat or watch, over the WebSocket of
 // protocol.md section 4. Everything shown comes from the server's `state` messages; the page only
-// offers the texts of `legal` and sends one back.
+// offers the texts of `legal` and sends one back. The board, the game's panel and its controls are
+// drawn by the game's module (games.js): this page never asks which game it shows.
 
 import { api, el, getToken, setToken, idFromPath, absolute, formatClock, copyButton } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
