@@ -1,6 +1,7 @@
 // The match page (web/match.html, served at /m/{id}): play a seat or watch, over the WebSocket of
 // protocol.md section 4. Everything shown comes from the server's `state` messages; the page only
-// offers the texts of `legal` and sends one back.
+// offers the texts of `legal` and sends one back. The board, the game's panel and its controls are
+// drawn by the game's module (games.js): this page never asks which game it shows.
 
 import { api, el, getToken, setToken, idFromPath, absolute, formatClock, copyButton } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
@@ -11,13 +12,9 @@ import {
   setBaseTitle, markTitle, chime, soundOn, setSound, canAskNotifications, askNotifications, notifyTurn,
 } from './notify.js';
 import { resultSentence } from './result.js';
-import {
-  legalChoices, parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
-  sideName,
-} from './mad.js';
-import * as ml from './moonleap.js';
-import { renderChakart } from './chakart.js';
-import * as nv from './naval.js';
+import { gameModule, applyLayout, seatOf } from './games.js';
+// How the clock contract says whose clocks run (also the naval panel's countdown reads it).
+import { runningSeats } from './naval.js';
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
@@ -28,12 +25,6 @@ let state = null;
 let stateAt = 0;
 /** An action was sent and its answer (a new state or an error) has not come yet. */
 let pending = false;
-/** The selected ship's cell, or null. */
-let selected = null;
-/** The bonus choice on screen: {from, to, plain, options} or null. */
-let bonus = null;
-/** Ships to ring while a permutation or rotation is hovered: {side, codes} or null. */
-let involved = null;
 /** The rematch this page offered or accepted, to follow it when it arrives. */
 let askedRematch = false;
 /** The session's player ({name, kind}) or null. */
@@ -44,13 +35,9 @@ let chat = null;
 let wasMyTurn = false;
 /** The game has an agreed stop (`agreement` in /api/games: MAD). */
 let hasAgreement = false;
-/** The version at which a forced Moon Leap move (the only legal one) was scheduled, if any. */
-let forcedAt = null;
-/** How long a forced move waits before the page plays it, in ms: long enough to see the roll. */
-const FORCED_PAUSE_MS = 1200;
 /** The game's title from the match summary. */
 let gameTitle = null;
-/** The game's config: the summary's when it gives one, else the game's default (Bataille Navale's costs). */
+/** The game's config: the summary's when it gives one, else the game's default (for Bataille Navale, its costs). */
 let gameConfig = null;
 
 /**
@@ -172,11 +159,8 @@ function onMessage(msg) {
     stateAt = performance.now();
     pending = false;
     setConn('match.connected');
-    if (changed) {
-      selected = null;
-      bonus = null;
-      involved = null;
-    }
+    // A half-made choice belongs to the position it was made in.
+    if (changed) game()?.reset?.();
     if (moved) showError(null);
     render();
     announceTurn();
@@ -189,7 +173,7 @@ function onMessage(msg) {
   } else if (msg.type === 'error') {
     pending = false;
     if (msg.code !== 'action/stale') showError(errorText(msg), msg.code);
-    if (isNaval()) nv.onServerError(msg);
+    game()?.onError?.(msg);
     render();
   } else if (msg.type === 'rematch') {
     onRematch(msg);
@@ -331,25 +315,12 @@ function renderAgreement() {
 
 // ---- Reading the state -------------------------------------------------------------------
 
-function isMad() {
-  return state?.game === 'mad';
-}
-
-function isMoonLeap() {
-  return state?.game === 'moonleap';
-}
-
-function isChakart() {
-  return state?.game === 'chakart';
-}
-
-function isNaval() {
-  return state?.game === 'naval';
-}
-
-/** Games drawn on a board (the others show their observation as text). */
-function hasBoard() {
-  return isMad() || isMoonLeap() || isChakart() || isNaval();
+/**
+ * The game's page module (games.js), or null for a game without one: the page then shows the
+ * observation and the legal actions as text.
+ */
+function game() {
+  return state ? gameModule(state.game) : null;
 }
 
 function myTurn() {
@@ -358,14 +329,6 @@ function myTurn() {
 
 function canAct() {
   return myTurn() && !pending;
-}
-
-function legalParsed() {
-  return legalChoices(state?.legal || [], state?.legal_info || []);
-}
-
-function mySide() {
-  return state?.seat === null || state?.seat === undefined ? null : seatColour(state.seat);
 }
 
 /** Who sits at seat `s`: the player's name ("Alice, you" for this page), a bot's, or "free". */
@@ -389,35 +352,9 @@ function play(action) {
     : { type: 'act', version: state.version, action };
   if (send(msg)) {
     pending = true;
-    selected = null;
-    bonus = null;
-    involved = null;
+    game()?.reset?.();
     render();
   }
-}
-
-function onCell(name) {
-  if (!canAct()) return;
-  const moves = legalParsed().filter((a) => a.kind === 'move');
-  if (selected && moves.some((a) => a.from === selected && a.to === name)) {
-    chooseTarget(selected, name, moves);
-    return;
-  }
-  bonus = null;
-  selected = selected !== name && moves.some((a) => a.from === name) ? name : null;
-  render();
-}
-
-function chooseTarget(from, to, moves) {
-  const candidates = moves.filter((a) => a.from === from && a.to === to);
-  const plain = candidates.find((a) => !a.shift) || null;
-  const options = candidates.filter((a) => a.shift);
-  if (options.length === 0 && plain) {
-    play(plain.text);
-    return;
-  }
-  bonus = { from, to, plain, options };
-  render();
 }
 
 let resignArmed = null;
@@ -450,15 +387,11 @@ function render() {
   markTitle(Boolean(myTurn()));
   renderTurnTools();
   syncChat();
-  // MAD and Moon Leap have a board drawing; other games show their observation and legal
-  // actions as text.
-  document.querySelector('.board-column').classList.toggle('hidden', !hasBoard());
-  $('layout').classList.toggle('generic', !hasBoard());
-  $('layout').classList.toggle('moonleap', isMoonLeap());
-  $('ml-panel').hidden = !isMoonLeap();
-  $('ck-panel').hidden = !isChakart();
-  $('layout').classList.toggle('naval', isNaval());
-  $('nv-panel').hidden = !isNaval();
+  // A game with a module is drawn on a board; the others show their observation and legal actions
+  // as text, in one column.
+  const mod = game();
+  document.querySelector('.board-column').classList.toggle('hidden', !mod);
+  applyLayout($('layout'), mod, 'generic');
   renderStatus();
   renderInvites();
   // The board and the game's panel show the position being looked at: while in the past they
@@ -479,29 +412,56 @@ function render() {
   tickClocks();
 }
 
-/** The board and the game's panel of `state`. */
+/**
+ * The board and the game's panel of `state`, drawn by the game's module: the page shows the
+ * module's panel and the controls panel (resign, offers) to a seat of a live match, with the parts
+ * of it that belong to one game hidden until the module shows them; the player bars start empty.
+ */
 function renderGame() {
-  if (isMad()) {
-    $('generic-panel').hidden = true;
-    for (const bar of ['bar-top', 'bar-bottom']) $(bar).classList.remove('hidden');
-    renderMad();
-  } else if (isMoonLeap()) {
-    $('generic-panel').hidden = true;
-    renderMoonLeap();
-  } else if (isChakart()) {
-    $('generic-panel').hidden = true;
-    renderChakartPage();
-  } else if (isNaval()) {
-    $('generic-panel').hidden = true;
-    renderNavalPage();
-  } else {
+  const mod = game();
+  const panelId = mod ? mod.panel ?? null : 'generic-panel';
+  for (const panel of document.querySelectorAll('[data-game-panel]')) panel.hidden = panel.id !== panelId;
+  if (!mod) {
     renderGeneric();
+  } else {
+    $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
+    for (const part of document.querySelectorAll('[data-game-part]')) part.classList.add('hidden');
+    $('resign').disabled = pending;
+    for (const bar of ['bar-top', 'bar-bottom']) {
+      $(bar).replaceChildren();
+      $(bar).classList.add('hidden');
+    }
+    mod.render(gameContext(mod));
   }
   // A seat out of a game that goes on (a Bataille Navale seat eliminated or resigned) is sent the
   // spectators' view: it has nothing left to play or resign.
   if (state.seat !== null && state.observation && state.observation.viewer === null) {
     $('controls-panel').classList.add('hidden');
   }
+}
+
+/**
+ * What a game module draws from (the contract is in games.js): `state` is the state to draw (the
+ * live one, or while in the past the copy `shown()` makes), the rest the page's.
+ */
+function gameContext(mod, drawn = state) {
+  return {
+    state: drawn,
+    stateAt,
+    canAct: Boolean(canAct()),
+    pending,
+    past: Boolean(past),
+    config: gameConfig,
+    play,
+    redraw: render,
+    tickClocks,
+    seatWho,
+    live: () => gameContext(mod, state),
+    board: $('board'),
+    barTop: $('bar-top'),
+    barBottom: $('bar-bottom'),
+    panel: mod.panel ? $(mod.panel) : null,
+  };
 }
 
 // ---- Stepping back ---------------------------------------------------------------------------
@@ -614,13 +574,8 @@ function renderStatus() {
   } else status.textContent = '';
   $('who').textContent = state.seat === null ? t('match.spectator') : t('match.you_play', { side: seatLabel(state.game, state.seat) });
   renderAgreement();
-  const obs = state.observation;
-  if (isMad() && obs && typeof obs.ply === 'number') {
-    $('counters').textContent = `${t('match.ply', { n: obs.ply })} · ${t('match.since', { n: obs.since })}`;
-  }
-  if (isMoonLeap() && obs && Array.isArray(obs.values)) {
-    $('counters').textContent = t(obs.milestone_passed ? 'ml.milestone.open' : 'ml.milestone.closed', { n: obs.milestone_after });
-  }
+  const counters = game()?.counters?.(state.observation);
+  if (counters) $('counters').textContent = counters;
 }
 
 function renderInvites() {
@@ -637,298 +592,8 @@ function renderInvites() {
   }));
 }
 
-/** A player's bar: colour and name, the exile zone of that fleet, the clock. */
-function playerBar(container, seat, exiled, ringed) {
-  const side = seatColour(seat);
-  const toAct = state.status === 'live' && state.to_act.includes(seat);
-  container.classList.toggle('to-act', toAct);
-  const exile = el('div', { class: 'exile', id: `exile-${side}` });
-  renderExile(exile, side, exiled, ringed);
-  container.replaceChildren(
-    el('span', { class: 'player-name', 'data-seat': seat }, el('span', { class: `swatch ${side}` }), sideName(side),
-      el('span', { class: 'muted small seat-who' }, `(${seatWho(seat)})`)),
-    exile,
-    el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': `${sideName(side)}` }, ''));
-}
-
-function renderMad() {
-  renderMadBoard();
-  renderMadControls();
-}
-
-/** The board, the exile zones and the player bars (redrawn alone while a chip is hovered). */
-function renderMadBoard() {
-  const obs = state.observation;
-  const orientation = mySide() || 'r';
-  const bottomSeat = orientation === 'b' ? 1 : 0;
-  const topSeat = 1 - bottomSeat;
-  const exInv = (side) => (involved && involved.side === side ? new Set(involved.codes) : new Set());
-  for (const [bar, seat] of [['bar-top', topSeat], ['bar-bottom', bottomSeat]]) {
-    const side = seatColour(seat);
-    playerBar($(bar), seat, obs.exile?.[side] || [], exInv(side));
-  }
-
-  const acting = canAct();
-  const moves = acting ? legalParsed().filter((a) => a.kind === 'move') : [];
-  const movable = new Set(bonus ? [] : moves.map((a) => a.from));
-  const targets = new Map();
-  const from = bonus ? bonus.from : selected;
-  if (from) {
-    for (const a of moves) {
-      if (a.from !== from) continue;
-      if (bonus && a.to !== bonus.to) continue;
-      targets.set(a.to, a.capture ? 'capture' : 'move');
-    }
-  }
-  const ringed = involved ? cellsOfShips(obs.cells, involved.side, involved.codes) : new Set();
-  const lastMove = [...state.moves].reverse().map((m) => parseAction(m.text)).find(Boolean);
-  renderBoard($('board'), {
-    cells: obs.cells,
-    orientation,
-    movable,
-    selected: from,
-    targets,
-    involved: ringed,
-    lastFrom: lastMove?.kind === 'move' ? lastMove.from : null,
-    lastTo: lastMove?.kind === 'move' ? lastMove.to : null,
-    onCell: acting ? onCell : null,
-  });
-  tickClocks();
-}
-
-/** The bonus choice, the permutation/rotation chips, pass and resign. */
-function renderMadControls() {
-  const me = mySide();
-  const playing = state.seat !== null && state.status === 'live';
-  $('controls-panel').classList.toggle('hidden', !playing);
-  if (!playing) return;
-  const acting = canAct();
-  const legal = acting ? legalParsed() : [];
-  $('select-help').classList.toggle('hidden', !acting || Boolean(bonus));
-  renderBonus(me);
-  $('shifts-box').classList.toggle('hidden', Boolean(bonus));
-  const shifts = legal.filter((a) => a.kind === 'shift');
-  const box = $('shifts');
-  if (!acting) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
-  else if (shifts.length === 0) box.replaceChildren(el('span', { class: 'muted small' }, t('match.shifts.none')));
-  else box.replaceChildren(...shifts.map((a) => shiftChip(a, me)));
-  const pass = legal.find((a) => a.kind === 'pass');
-  $('pass').classList.toggle('hidden', !pass);
-  $('pass').disabled = !acting;
-  $('resign').disabled = pending;
-}
-
-/** A button for a permutation or rotation: hovering or focusing it rings the ships it moves. */
-function shiftChip(action, side) {
-  const shift = action.shift;
-  // Words only; the notation is in the tooltip.
-  const chip = el('button', {
-    type: 'button', class: 'chip', 'data-action': action.text, title: `${describeShiftLong(shift)} (${action.text})`,
-    'aria-label': describeShiftLong(shift),
-    onclick: () => play(action.text),
-  }, describeShift(shift));
-  const on = () => {
-    involved = { side, codes: shift.codes };
-    renderMadBoard();
-  };
-  const off = () => {
-    involved = null;
-    renderMadBoard();
-  };
-  chip.addEventListener('mouseenter', on);
-  chip.addEventListener('focus', on);
-  chip.addEventListener('mouseleave', off);
-  chip.addEventListener('blur', off);
-  return chip;
-}
-
-function renderBonus(side) {
-  const box = $('bonus');
-  if (!bonus) {
-    box.classList.add('hidden');
-    box.replaceChildren();
-    return;
-  }
-  const moveText = bonus.plain ? bonus.plain.text : `${bonus.from}-${bonus.to}`;
-  const chips = [];
-  if (bonus.plain) {
-    const plainText = bonus.plain.text;
-    chips.push(el('button', { type: 'button', class: 'chip plain', id: 'bonus-none', 'data-action': plainText,
-      onclick: () => play(plainText) }, t('match.bonus.none', { move: moveText })));
-  }
-  for (const a of bonus.options) chips.push(shiftChip(a, side));
-  box.replaceChildren(
-    el('h3', {}, t('match.bonus.title', { move: moveText })),
-    el('p', { class: 'small' }, t('match.bonus.help')),
-    el('div', { class: 'chips' }, chips),
-    el('p', {}, el('button', { type: 'button', class: 'secondary', id: 'bonus-cancel', onclick: () => {
-      bonus = null;
-      selected = null;
-      render();
-    } }, t('match.cancel'))));
-  box.classList.remove('hidden');
-}
-
-// ---- Chakart --------------------------------------------------------------------------------
-
-/** A bar with the side's name, who plays it and its clock (Chakart: White below unless I play Black). */
-function nameBar(container, seat) {
-  container.classList.remove('hidden');
-  container.classList.toggle('to-act', state.status === 'live' && state.to_act.includes(seat));
-  container.replaceChildren(
-    el('span', { class: 'player-name', 'data-seat': seat }, seatLabel(state.game, seat),
-      el('span', { class: 'muted small seat-who' }, `(${seatWho(seat)})`)),
-    el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': seatLabel(state.game, seat) }, ''));
-}
-
-function renderChakartPage() {
-  const bottom = state.seat === 1 ? 1 : 0;
-  nameBar($('bar-top'), 1 - bottom);
-  nameBar($('bar-bottom'), bottom);
-  // Resign stays available; the actions are played on the board and in the Chakart panel.
-  $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
-  for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
-  renderChakart({ svg: $('board'), panel: $('ck-panel'), state, canAct: canAct(), play, render, past: Boolean(past) });
-}
-
-// ---- Bataille Navale -------------------------------------------------------------------------
-
-function renderNavalPage() {
-  for (const bar of ['bar-top', 'bar-bottom']) {
-    $(bar).replaceChildren();
-    $(bar).classList.add('hidden');
-  }
-  // Resign stays in the controls panel; everything else is on the boards and in the naval panel.
-  $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
-  for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
-  $('resign').disabled = pending;
-  if (past) {
-    // An earlier position: the boards alone, read-only; the panel (the plan of this turn) waits.
-    $('nv-panel').hidden = true;
-    nv.renderNavalBoards($('board'), navalPast(state));
-    return;
-  }
-  nv.renderNaval({ svg: $('board'), panel: $('nv-panel'), state, stateAt, canAct: canAct(), config: gameConfig, play, render });
-}
-
-/**
- * An earlier position of Bataille Navale as the boards draw it read-only (as the replay page
- * does): no turn to plan or piece to place in it, whatever the present holds.
- */
-function navalPast(shownState) {
-  return { ...shownState, status: 'finished', to_act: [] };
-}
-
-// ---- Moon Leap -------------------------------------------------------------------------------
-
-/** The legal decisions of this seat, taken apart (empty when it is not this page's turn). */
-function moonLeapChoices() {
-  return canAct() ? ml.legalChoices(state.legal, state.legal_info || []) : [];
-}
-
-/** The last die face: the one awaiting a decision, else the last roll in the log. */
-function lastRoll() {
-  const obs = state.observation;
-  let index = -1;
-  for (let i = state.moves.length - 1; i >= 0; i--) {
-    if (ml.rollFace(state.moves[i].text)) {
-      index = i;
-      break;
-    }
-  }
-  const face = obs.roll ?? (index >= 0 ? ml.rollFace(state.moves[index].text) : null);
-  return { face, key: `${index}:${face}` };
-}
-
-function renderMoonLeap() {
-  const obs = state.observation;
-  for (const bar of ['bar-top', 'bar-bottom']) {
-    $(bar).replaceChildren();
-    $(bar).classList.add('hidden');
-  }
-  const choices = moonLeapChoices();
-  const me = state.seat === null ? null : ml.seatLetter(state.seat);
-  // Single moves are played by clicking the astronaut, on the track or off board.
-  const clickable = new Map();
-  for (const a of choices) {
-    if (a.kind !== 'move') continue;
-    const id = a.parts[0];
-    clickable.set(id.startsWith('m') ? id : `${me}${id}`, a.text);
-  }
-  ml.renderTrack($('board'), { obs, clickable, onAction: canAct() ? play : null });
-
-  const { face, key } = lastRoll();
-  ml.showDie($('ml-die'), face, key);
-  $('ml-roll-text').textContent = face ? t('ml.roll', { face: face === '*' ? '★' : face }) : t('ml.roll.none');
-
-  $('ml-seats').replaceChildren(...state.seats.map(({ seat }) => {
-    const letter = ml.seatLetter(seat);
-    const off = ml.offBoard(obs.track, letter).map((n) => {
-      const token = `${letter}${n}`;
-      const icon = ml.astronautIcon(token, 28);
-      const action = clickable.get(token);
-      if (!action) return icon;
-      return el('button', { type: 'button', class: 'ml-enter', 'data-action': action, 'data-astro': token,
-        'aria-label': t('ml.move', { a: n }), onclick: () => play(action) }, icon);
-    });
-    const toAct = state.status === 'live' && state.to_act.includes(seat);
-    return el('div', { class: `ml-seat${toAct ? ' to-act' : ''}`, 'data-seat': seat },
-      el('span', { class: `ml-swatch ml-${letter}` }),
-      el('span', { class: 'player-name', 'data-seat': seat }, seatLabel(state.game, seat), ' ',
-        el('span', { class: 'muted small seat-who' }, `(${seatWho(seat)})`)),
-      el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
-      el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer' }, ''),
-      el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),
-        ...(off.length ? off : [el('span', { class: 'muted small' }, '—')])));
-  }));
-
-  const box = $('ml-choices');
-  if (!canAct()) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
-  else {
-    box.replaceChildren(...choices.map((a) => el('button', {
-      type: 'button', class: `chip ml-choice ${a.kind}`, 'data-action': a.text, 'data-kind': a.kind,
-      onclick: () => play(a.text),
-    }, ml.describeChoice(a))));
-    if (choices.length === 1) {
-      box.append(el('p', { class: 'muted small', id: 'ml-forced' }, t('ml.forced')));
-      playForced(choices[0].text);
-    }
-  }
-  $('controls-panel').classList.toggle('hidden', !(state.seat !== null && state.status === 'live'));
-  for (const hide of ['select-help', 'shifts-box', 'bonus', 'pass']) $(hide).classList.add('hidden');
-  $('resign').disabled = pending;
-}
-
-/** Plays `action`, the only legal one, after a short pause, unless the match moved on meanwhile. */
-function playForced(action) {
-  if (forcedAt === state.version) return;
-  forcedAt = state.version;
-  const version = state.version;
-  setTimeout(() => {
-    if (state.version === version && canAct() && !pending && state.legal.length === 1) play(action);
-  }, FORCED_PAUSE_MS);
-}
-
-/** The final score table: one row per seat, best rank first (the outcome's ranks and scores). */
-function renderMoonLeapFinal() {
-  const table = $('ml-final');
-  const outcome = state.outcome;
-  table.hidden = !(isMoonLeap() && state.status === 'finished' && outcome);
-  if (table.hidden) return;
-  const order = outcome.ranks.map((r, s) => [r, s]).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, s]) => s);
-  const track = state.observation.track;
-  table.replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', {}, t('ml.rank')), el('th', {}, t('ml.player')), el('th', {}, t('ml.final')),
-      el('th', {}, t('ml.off')))),
-    el('tbody', {}, ...order.map((s) => el('tr', { 'data-seat': s, 'data-rank': outcome.ranks[s], 'data-score': outcome.scores[s] },
-      el('td', {}, String(outcome.ranks[s])),
-      el('td', {}, el('span', { class: `ml-swatch ml-${ml.seatLetter(s)}` }), ' ', seatLabel(state.game, s)),
-      el('td', { class: 'num' }, String(outcome.scores[s])),
-      el('td', {}, ml.offBoard(track, ml.seatLetter(s)).join(' ') || '—')))));
-}
-
+/** A game without a module: its observation as text and its legal actions as buttons. */
 function renderGeneric() {
-  $('generic-panel').hidden = false;
   $('controls-panel').classList.add('hidden');
   $('generic-obs').textContent = JSON.stringify(state.observation, null, 2);
   const acting = canAct();
@@ -949,27 +614,30 @@ function renderMoves(current) {
       if (ev.key === 'Enter') goToMove(i);
     },
   }, m.text);
-  if (isMoonLeap() || isNaval()) {
-    // Three or four seats and chance entries: one line per logged action, in the seat's colour.
+  const mod = game();
+  if (mod?.moveList === 'lines') {
+    // Three or four seats and chance entries: one line per logged action, in the seat's colour;
+    // a chance draw says what it drew when the game has words for it (Moon Leap's die).
     list.replaceChildren(...state.moves.map((m, i) => {
-      const seat = typeof m.by === 'object' && m.by !== null ? m.by.seat : null;
-      const face = ml.rollFace(m.text);
+      const seat = seatOf(m.by);
+      const drawn = m.by === 'chance' ? mod.describe?.(m.text, m.by) : null;
       return el('li', {},
         el('span', { class: 'num' }, `${i + 1}.`),
-        seat === null ? el('span', { class: 'muted small' }, face ? t('ml.die', { face: face === '*' ? '★' : face }) : '')
-          : el('span', { class: `ml-swatch ml-${ml.seatLetter(seat)}` }),
+        seat === null ? el('span', { class: 'muted small' }, drawn || '')
+          : el('span', { class: `ml-swatch ${mod.swatch?.(seat) ?? ''}` }),
         cell(m, i));
     }));
     scrollToCurrent(list);
     return;
   }
+  // Two seats in turn: numbered pairs.
   const rows = [];
   let row = null;
   let n = 0;
   state.moves.forEach((m, i) => {
-    const seat = typeof m.by === 'object' && m.by !== null ? m.by.seat : null;
-    const side = seat === null ? '' : seatColour(seat);
-    const node = cell(m, i, isMad() ? ` ${side}` : ' ');
+    const seat = seatOf(m.by);
+    const extra = seat === null ? '' : mod?.moveClass?.(seat) ?? '';
+    const node = cell(m, i, ` ${extra}`);
     if (seat === 0 || row === null || row.filled || seat === null) {
       n += 1;
       row = { num: n, cells: [null, null], filled: false };
@@ -1004,7 +672,8 @@ function renderResult() {
   $('result-panel').dataset.kind = state.outcome?.kind || '';
   renderRematch();
   $('replay-link').href = `/replay/${id}`;
-  renderMoonLeapFinal();
+  const mod = game();
+  mod?.renderFinal?.(gameContext(mod));
 }
 
 function tickClocks() {
@@ -1019,7 +688,7 @@ function tickClocks() {
       node.classList.remove('running', 'low');
       continue;
     }
-    const runs = nv.runningSeats(state).includes(s);
+    const runs = runningSeats(state).includes(s);
     let ms = clocks.remaining_ms[s];
     if (runs) ms -= performance.now() - stateAt;
     // The game's own clocks (Bataille Navale) run only in their phase: a stopped one shows no time.
@@ -1028,8 +697,8 @@ function tickClocks() {
     node.classList.toggle('running', runs);
     node.classList.toggle('low', runs && ms < 10000);
   }
-  // While in the past the boards show an earlier position: nothing is played from them.
-  if (isNaval()) nv.tick({ state: past ? navalPast(shown()) : state, stateAt, canAct: canAct() && !past });
+  const mod = game();
+  if (mod?.tick) mod.tick(gameContext(mod, shown()));
 }
 
 // ---- Start ---------------------------------------------------------------------------------
@@ -1075,21 +744,13 @@ async function start() {
     askedRematch = false;
     send({ type: 'decline', kind: 'rematch' });
   });
-  $('pass').addEventListener('click', () => {
-    const pass = legalParsed().find((a) => a.kind === 'pass');
-    if (pass) play(pass.text);
-  });
   $('resign').addEventListener('click', onResign);
   $('rematch').addEventListener('click', () => {
     askedRematch = true;
     send({ type: 'rematch' });
   });
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Escape' && (selected || bonus)) {
-      selected = null;
-      bonus = null;
-      render();
-    }
+    if (ev.key === 'Escape' && game()?.reset?.()) render();
     // The arrows step through the game, unless the player is typing (the chat) or a control
     // of the board has the keys.
     if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName) || ev.target?.closest?.('svg')) return;
@@ -1117,8 +778,7 @@ async function start() {
     const games = await api('GET', '/api/games').catch(() => ({ games: [] }));
     const entry = games.games.find((g) => g.name === summary.game);
     hasAgreement = Boolean(entry?.agreement);
-    gameConfig = summary.config ?? null;
-    if (!gameConfig && summary.game === 'naval') gameConfig = entry?.default_config ?? null;
+    gameConfig = summary.config ?? entry?.default_config ?? null;
   } catch (err) {
     showError(err.code === 'match/not_found' ? t('match.notfound') : errorText(err), err.code);
     $('layout').classList.add('hidden');

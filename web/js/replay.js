@@ -2,17 +2,14 @@
 //
 // The positions come from the server (`GET /api/matches/{id}/replay`, one observation per step):
 // the browser applies no rule. Without that route it falls back to the record's move list. Each
-// game's board is drawn read-only by the match page's own module (mad.js, moonleap.js, chakart.js,
-// naval.js), so both pages show a position the same way.
+// game's position is drawn read-only, and its moves put in words, by the game's page module
+// (games.js), the one the match page uses, so both pages show a position the same way.
 
 import { api, el, idFromPath } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity } from './identity.js';
 import { resultSentence } from './result.js';
-import { parseAction, renderBoard, renderExile, seatColour } from './mad.js';
-import * as ml from './moonleap.js';
-import { renderChakartBoard } from './chakart.js';
-import { renderNavalBoards, describeOrder } from './naval.js';
+import { gameModule, applyLayout, seatOf } from './games.js';
 import { seatLabel, seatWithName } from './seats.js';
 import { renderStoredChat } from './chat.js';
 import { renderSeedCheck } from './seedcheck.js';
@@ -20,10 +17,10 @@ import { mountAnalysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const id = idFromPath();
-/** The games played by two seats in turn: their move list reads as numbered pairs. */
-const PAIRED = new Set(['mad', 'chakart']);
 
 let summary = null;
+/** The game's page module (games.js), or null: then the page shows the move list alone. */
+let mod = null;
 /** [{by, text, observation}], steps[0] being the start; or null when only the record is known. */
 let steps = null;
 /**
@@ -58,20 +55,16 @@ function draw() {
   document.body.dataset.step = String(index);
   document.body.dataset.total = String(total());
   const obs = steps ? steps[index].observation : null;
-  const isMad = summary.game === 'mad';
-  const drawn = obs ? drawBoard(obs) : false;
-  if (!drawn) $('board').replaceChildren();
-  $('board-wrap').classList.toggle('hidden', !drawn);
-  $('layout').classList.toggle('moonleap', summary.game === 'moonleap');
-  $('layout').classList.toggle('naval', summary.game === 'naval');
+  applyLayout($('layout'), mod);
   $('nosteps').classList.toggle('hidden', Boolean(steps));
   for (const node of document.querySelectorAll('.needs-steps')) node.classList.toggle('hidden', !steps);
-  for (const node of document.querySelectorAll('.mad-only')) node.classList.toggle('hidden', !steps || !isMad);
+  const drawn = drawPosition(obs);
+  if (!drawn) $('board').replaceChildren();
+  $('board-wrap').classList.toggle('hidden', !drawn);
   $('where').textContent = index === 0 ? t('replay.start') : t('replay.position', { n: index, total: total() });
   $('first').disabled = $('prev').disabled = index === 0;
   $('next').disabled = $('last').disabled = index === total();
 
-  renderInfo(obs);
   renderMoves();
   analysis?.draw(index);
   const current = $('moves').querySelector('.current');
@@ -95,62 +88,24 @@ let analysis = null;
 let chat = null;
 
 /**
- * Draws the position `obs` with the game's own module, read-only. Returns false for a game the
- * page cannot draw (the board area is then hidden).
+ * Draws the position `obs` (null without steps) with the game's module, read-only: the board, and
+ * the player bars and the info panel when the module uses them (they are hidden otherwise).
+ * Returns false when nothing is drawn (no steps, or a game without a module): the board area is
+ * then hidden.
  */
-function drawBoard(obs) {
-  const svg = $('board');
-  switch (summary.game) {
-    case 'mad': {
-      const text = index > 0 ? steps[index].text : null;
-      const entry = typeof text === 'string' ? parseAction(text) : null;
-      renderBoard(svg, {
-        cells: obs.cells, orientation: 'r', onCell: null,
-        lastFrom: entry?.kind === 'move' ? entry.from : null,
-        lastTo: entry?.kind === 'move' ? entry.to : null,
-      });
-      renderExile($('exile-top'), 'b', obs.exile?.b || []);
-      renderExile($('exile-bottom'), 'r', obs.exile?.r || []);
-      return true;
-    }
-    case 'moonleap':
-      ml.renderTrack(svg, { obs, clickable: null, onAction: null });
-      return true;
-    case 'chakart':
-      renderChakartBoard(svg, obs);
-      return true;
-    case 'naval':
-      // The boards as the match page draws them for a spectator; no seat is shown as acting.
-      renderNavalBoards(svg, { game: summary.game, seats: summary.seats, status: 'finished', to_act: [], observation: obs });
-      return true;
-    default:
-      return false;
-  }
-}
-
-/**
- * What the board does not show, for the games that need it: Moon Leap's scores, astronauts off
- * the track and the die waiting to be used. Hidden for the other games.
- */
-function renderInfo(obs) {
-  const show = Boolean(obs) && summary.game === 'moonleap';
-  $('info-panel').classList.toggle('hidden', !show);
-  if (!show) return;
-  const face = obs.roll;
-  $('info').replaceChildren(
-    el('p', { class: 'small', id: 'info-roll' }, face ? t('ml.roll', { face: face === '*' ? '★' : face }) : t('ml.roll.none')),
-    ...summary.seats.map(({ seat }) => {
-      const letter = ml.seatLetter(seat);
-      const off = ml.offBoard(obs.track, letter).map((n) => ml.astronautIcon(`${letter}${n}`, 22));
-      const toMove = !obs.finished && obs.to_move === seat;
-      return el('div', { class: `ml-seat${toMove ? ' to-act' : ''}`, 'data-seat': seat },
-        el('span', { class: `ml-swatch ml-${letter}` }),
-        el('span', { class: 'player-name' }, seatWithName(summary.game, seat, summary.seats[seat]?.player)),
-        el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
-        el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),
-          ...(off.length ? off : [el('span', { class: 'muted small' }, '—')])));
-    }),
-  );
+function drawPosition(obs) {
+  for (const node of [$('bar-top'), $('bar-bottom'), $('info-panel')]) node.classList.add('hidden');
+  if (!obs || !mod?.renderPosition) return false;
+  const text = index > 0 ? steps[index].text : null;
+  mod.renderPosition({
+    game: summary.game, seats: summary.seats, observation: obs, text,
+    board: $('board'), barTop: $('bar-top'), barBottom: $('bar-bottom'),
+    showInfo: (...nodes) => {
+      $('info').replaceChildren(...nodes);
+      $('info-panel').classList.remove('hidden');
+    },
+  });
+  return true;
 }
 
 /**
@@ -168,39 +123,36 @@ function entries() {
   return out;
 }
 
-/** A step's words in the move list (`by` and `text` as in a step). */
+/**
+ * A step's words in the move list (`by` and `text` as in a step): the game module's words for an
+ * action or a chance draw when it has them, else the notation (or an early ending in words).
+ */
 function label(by, text) {
-  if (by === 'chance') {
-    const face = summary.game === 'moonleap' ? ml.rollFace(text) : null;
-    return t('replay.chance', { text: face ? t('ml.die', { face: face === '*' ? '★' : face }) : text });
-  }
+  const words = text === null || text === undefined ? null : mod?.describe?.(text, by);
+  if (by === 'chance') return t('replay.chance', { text: words || text });
   if (text === null || text === undefined) return t('replay.hidden');
-  if (summary.game === 'moonleap' && typeof text === 'string' && ml.parseAction(text)) {
-    // "Move 4", "2 then 3": the words of the match page's choice buttons.
-    return ml.describeChoice(ml.parseAction(text));
-  }
-  // An order in words, as the match page announces it; placements keep their notation.
-  if (summary.game === 'naval' && typeof text === 'string') return describeOrder(text);
-  return stepText(text);
+  return words || stepText(text);
 }
 
-/** The seat of an entry, or null for chance and early endings. */
-function seatOf(by) {
-  return by && typeof by === 'object' ? by.seat : null;
-}
-
-/** The move list: numbered pairs for two seats in turn (MAD, Chakart), else one entry a line. */
+/**
+ * The move list: numbered pairs for two seats in turn (the module's `moveList: 'pairs'`), else
+ * one entry a line with the seat's colour.
+ */
 function renderMoves() {
   const game = summary.game;
-  const button = (m) => el('button', {
-    type: 'button', class: `mv${game === 'mad' && seatOf(m.by) !== null ? ` ${seatColour(seatOf(m.by))}` : ''}${m.by === 'chance' ? ' chance' : ''}${m.index === index ? ' current' : ''}`,
-    'data-index': m.index ?? '', onclick: () => go(m.index), disabled: !steps,
-  }, m.label);
+  const button = (m) => {
+    const seat = seatOf(m.by);
+    const extra = seat === null ? '' : mod?.moveClass?.(seat) ?? '';
+    return el('button', {
+      type: 'button', class: `mv${extra ? ` ${extra}` : ''}${m.by === 'chance' ? ' chance' : ''}${m.index === index ? ' current' : ''}`,
+      'data-index': m.index ?? '', onclick: () => go(m.index), disabled: !steps,
+    }, m.label);
+  };
   const list = entries();
-  if (!PAIRED.has(game)) {
+  if (mod?.moveList !== 'pairs') {
     $('moves').replaceChildren(...list.map((m) => {
       const seat = seatOf(m.by);
-      const swatch = game === 'naval' ? `nv-swatch-${seat}` : `ml-${ml.seatLetter(seat)}`;
+      const swatch = seat === null ? '' : mod?.swatch?.(seat) ?? '';
       const who = seat === null ? el('span', { class: 'muted small' }, '')
         : el('span', { class: 'small', 'data-seat': seat }, el('span', { class: `ml-swatch ${swatch}` }), ' ', seatLabel(game, seat));
       return el('li', {}, el('span', { class: 'num' }, m.index ? `${m.index}.` : ''), who, button(m));
@@ -247,6 +199,7 @@ async function start() {
   });
   try {
     summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
+    mod = gameModule(summary.game);
   } catch (err) {
     $('error').textContent = err.code === 'match/not_found' ? t('match.notfound') : err.message;
     $('error').classList.remove('hidden');

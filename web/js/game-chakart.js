@@ -1,0 +1,37 @@
+// Chakart's page module (the contract is in games.js): the two name bars around the board (White
+// below unless this page plays Black); the board and the Chakart panel are chakart.js's.
+
+import { el } from './api.js';
+import { seatLabel } from './seats.js';
+import { renderChakart, renderChakartBoard } from './chakart.js';
+
+/** A bar with the side's name, who plays it and its clock. */
+function nameBar(ctx, container, seat) {
+  const { state } = ctx;
+  container.classList.remove('hidden');
+  container.classList.toggle('to-act', state.status === 'live' && state.to_act.includes(seat));
+  container.replaceChildren(
+    el('span', { class: 'player-name', 'data-seat': seat }, seatLabel(state.game, seat),
+      el('span', { class: 'muted small seat-who' }, `(${ctx.seatWho(seat)})`)),
+    el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': seatLabel(state.game, seat) }, ''));
+}
+
+export default {
+  panel: 'ck-panel',
+  moveList: 'pairs',
+
+  render(ctx) {
+    const bottom = ctx.state.seat === 1 ? 1 : 0;
+    nameBar(ctx, ctx.barTop, 1 - bottom);
+    nameBar(ctx, ctx.barBottom, bottom);
+    renderChakart({
+      svg: ctx.board, panel: ctx.panel, state: ctx.state, canAct: ctx.canAct, play: ctx.play, render: ctx.redraw,
+      past: ctx.past,
+    });
+  },
+
+  /** Seen from White, the last move and kings in danger marked, nothing to click. */
+  renderPosition(view) {
+    renderChakartBoard(view.board, view.observation);
+  },
+};

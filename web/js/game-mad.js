@@ -1,0 +1,230 @@
+// MAD's page module (the contract is in games.js): the board with its two player bars and exile
+// zones, the half-made move (a selected ship, then the bonus permutation or rotation a move may
+// carry), the permutation/rotation chips and the pass button of the match page's controls.
+// Drawing and the reading of MAD's notation live in mad.js.
+
+import { el } from './api.js';
+import { t } from './i18n.js';
+import {
+  legalChoices, parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
+  sideName,
+} from './mad.js';
+
+/** The selected ship's cell, or null. */
+let selected = null;
+/** The bonus choice on screen: {from, to, plain, options} or null. */
+let bonus = null;
+/** Ships to ring while a permutation or rotation is hovered: {side, codes} or null. */
+let involved = null;
+/** The context of the last render: the chips' hover redraws the board with it. */
+let last = null;
+
+const $ = (id) => document.getElementById(id);
+
+function legalParsed(ctx) {
+  return legalChoices(ctx.state.legal || [], ctx.state.legal_info || []);
+}
+
+/** The side this page plays ('r' or 'b'), or null for a spectator. */
+function mySide(state) {
+  return state.seat === null || state.seat === undefined ? null : seatColour(state.seat);
+}
+
+/** A click on a cell: selects a ship, moves the selected one, or opens the bonus choice. */
+function onCell(name) {
+  const ctx = last;
+  if (!ctx?.canAct) return;
+  const moves = legalParsed(ctx).filter((a) => a.kind === 'move');
+  if (selected && moves.some((a) => a.from === selected && a.to === name)) {
+    chooseTarget(ctx, selected, name, moves);
+    return;
+  }
+  bonus = null;
+  selected = selected !== name && moves.some((a) => a.from === name) ? name : null;
+  ctx.redraw();
+}
+
+/** The move from `from` to `to`: played at once when it carries no bonus, else the choice opens. */
+function chooseTarget(ctx, from, to, moves) {
+  const candidates = moves.filter((a) => a.from === from && a.to === to);
+  const plain = candidates.find((a) => !a.shift) || null;
+  const options = candidates.filter((a) => a.shift);
+  if (options.length === 0 && plain) {
+    ctx.play(plain.text);
+    return;
+  }
+  bonus = { from, to, plain, options };
+  ctx.redraw();
+}
+
+/** A player's bar: colour and name, the exile zone of that fleet, the clock. */
+function playerBar(ctx, container, seat, exiled, ringed) {
+  const { state } = ctx;
+  const side = seatColour(seat);
+  const toAct = state.status === 'live' && state.to_act.includes(seat);
+  container.classList.remove('hidden');
+  container.classList.toggle('to-act', toAct);
+  const exile = el('div', { class: 'exile', id: `exile-${side}` });
+  renderExile(exile, side, exiled, ringed);
+  container.replaceChildren(
+    el('span', { class: 'player-name', 'data-seat': seat }, el('span', { class: `swatch ${side}` }), sideName(side),
+      el('span', { class: 'muted small seat-who' }, `(${ctx.seatWho(seat)})`)),
+    exile,
+    el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': `${sideName(side)}` }, ''));
+}
+
+/** The board, the exile zones and the player bars (redrawn alone while a chip is hovered). */
+function renderMadBoard(ctx) {
+  const { state } = ctx;
+  const obs = state.observation;
+  const orientation = mySide(state) || 'r';
+  const bottomSeat = orientation === 'b' ? 1 : 0;
+  const topSeat = 1 - bottomSeat;
+  const exInv = (side) => (involved && involved.side === side ? new Set(involved.codes) : new Set());
+  for (const [bar, seat] of [[ctx.barTop, topSeat], [ctx.barBottom, bottomSeat]]) {
+    const side = seatColour(seat);
+    playerBar(ctx, bar, seat, obs.exile?.[side] || [], exInv(side));
+  }
+
+  const acting = ctx.canAct;
+  const moves = acting ? legalParsed(ctx).filter((a) => a.kind === 'move') : [];
+  const movable = new Set(bonus ? [] : moves.map((a) => a.from));
+  const targets = new Map();
+  const from = bonus ? bonus.from : selected;
+  if (from) {
+    for (const a of moves) {
+      if (a.from !== from) continue;
+      if (bonus && a.to !== bonus.to) continue;
+      targets.set(a.to, a.capture ? 'capture' : 'move');
+    }
+  }
+  const ringed = involved ? cellsOfShips(obs.cells, involved.side, involved.codes) : new Set();
+  const lastMove = [...state.moves].reverse().map((m) => parseAction(m.text)).find(Boolean);
+  renderBoard(ctx.board, {
+    cells: obs.cells,
+    orientation,
+    movable,
+    selected: from,
+    targets,
+    involved: ringed,
+    lastFrom: lastMove?.kind === 'move' ? lastMove.from : null,
+    lastTo: lastMove?.kind === 'move' ? lastMove.to : null,
+    onCell: acting ? onCell : null,
+  });
+  ctx.tickClocks();
+}
+
+/** The bonus choice, the permutation/rotation chips and pass (the controls panel's MAD parts). */
+function renderMadControls(ctx) {
+  const { state } = ctx;
+  const me = mySide(state);
+  if (!(state.seat !== null && state.status === 'live')) return;
+  const acting = ctx.canAct;
+  const legal = acting ? legalParsed(ctx) : [];
+  $('select-help').classList.toggle('hidden', !acting || Boolean(bonus));
+  renderBonus(ctx, me);
+  $('shifts-box').classList.toggle('hidden', Boolean(bonus));
+  const shifts = legal.filter((a) => a.kind === 'shift');
+  const box = $('shifts');
+  if (!acting) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
+  else if (shifts.length === 0) box.replaceChildren(el('span', { class: 'muted small' }, t('match.shifts.none')));
+  else box.replaceChildren(...shifts.map((a) => shiftChip(ctx, a, me)));
+  const pass = legal.find((a) => a.kind === 'pass');
+  $('pass').classList.toggle('hidden', !pass);
+  $('pass').disabled = !acting;
+  $('pass').onclick = pass ? () => ctx.play(pass.text) : null;
+}
+
+/** A button for a permutation or rotation: hovering or focusing it rings the ships it moves. */
+function shiftChip(ctx, action, side) {
+  const shift = action.shift;
+  // Words only; the notation is in the tooltip.
+  const chip = el('button', {
+    type: 'button', class: 'chip', 'data-action': action.text, title: `${describeShiftLong(shift)} (${action.text})`,
+    'aria-label': describeShiftLong(shift),
+    onclick: () => ctx.play(action.text),
+  }, describeShift(shift));
+  // The hover redraws the board of the latest render, which may be newer than this chip's.
+  const on = () => {
+    involved = { side, codes: shift.codes };
+    renderMadBoard(last);
+  };
+  const off = () => {
+    involved = null;
+    renderMadBoard(last);
+  };
+  chip.addEventListener('mouseenter', on);
+  chip.addEventListener('focus', on);
+  chip.addEventListener('mouseleave', off);
+  chip.addEventListener('blur', off);
+  return chip;
+}
+
+/** The choice of a move's bonus (or none), when the move to the chosen cell may carry one. */
+function renderBonus(ctx, side) {
+  const box = $('bonus');
+  if (!bonus) {
+    box.classList.add('hidden');
+    box.replaceChildren();
+    return;
+  }
+  const moveText = bonus.plain ? bonus.plain.text : `${bonus.from}-${bonus.to}`;
+  const chips = [];
+  if (bonus.plain) {
+    const plainText = bonus.plain.text;
+    chips.push(el('button', { type: 'button', class: 'chip plain', id: 'bonus-none', 'data-action': plainText,
+      onclick: () => ctx.play(plainText) }, t('match.bonus.none', { move: moveText })));
+  }
+  for (const a of bonus.options) chips.push(shiftChip(ctx, a, side));
+  box.replaceChildren(
+    el('h3', {}, t('match.bonus.title', { move: moveText })),
+    el('p', { class: 'small' }, t('match.bonus.help')),
+    el('div', { class: 'chips' }, chips),
+    el('p', {}, el('button', { type: 'button', class: 'secondary', id: 'bonus-cancel', onclick: () => {
+      bonus = null;
+      selected = null;
+      ctx.redraw();
+    } }, t('match.cancel'))));
+  box.classList.remove('hidden');
+}
+
+export default {
+  moveList: 'pairs',
+
+  moveClass: (seat) => seatColour(seat),
+
+  counters(obs) {
+    return obs && typeof obs.ply === 'number' ? `${t('match.ply', { n: obs.ply })} · ${t('match.since', { n: obs.since })}` : null;
+  },
+
+  render(ctx) {
+    last = ctx;
+    renderMadBoard(ctx);
+    renderMadControls(ctx);
+  },
+
+  reset() {
+    const had = Boolean(selected || bonus);
+    selected = null;
+    bonus = null;
+    involved = null;
+    return had;
+  },
+
+  /** Red below, as the match page shows it to Red and to spectators; the step's move is marked. */
+  renderPosition(view) {
+    const { observation: obs, text } = view;
+    const entry = typeof text === 'string' ? parseAction(text) : null;
+    renderBoard(view.board, {
+      cells: obs.cells, orientation: 'r', onCell: null,
+      lastFrom: entry?.kind === 'move' ? entry.from : null,
+      lastTo: entry?.kind === 'move' ? entry.to : null,
+    });
+    for (const [bar, side] of [[view.barTop, 'b'], [view.barBottom, 'r']]) {
+      const exile = el('div', { class: 'exile', id: `exile-${side}` });
+      renderExile(exile, side, obs.exile?.[side] || []);
+      bar.replaceChildren(el('span', { class: 'player-name' }, el('span', { class: `swatch ${side}` }), sideName(side)), exile);
+      bar.classList.remove('hidden');
+    }
+  },
+};

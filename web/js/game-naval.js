@@ -1,0 +1,51 @@
+// Bataille Navale's page module (the contract is in games.js): a thin adapter over naval.js's
+// entry points (renderNaval, renderNavalBoards, tick, onServerError, describeOrder), which draw
+// the four boards and the naval panel and plan the battle turns.
+
+import { renderNaval, renderNavalBoards, tick, onServerError, describeOrder } from './naval.js';
+
+/**
+ * A position as the boards draw it read-only (an earlier one on the match page, the replay's):
+ * no turn to plan or piece to place in it, whatever the present holds.
+ */
+function readOnly(state) {
+  return { ...state, status: 'finished', to_act: [] };
+}
+
+export default {
+  layout: 'naval',
+  panel: 'nv-panel',
+  moveList: 'lines',
+
+  swatch: (seat) => `nv-swatch-${seat}`,
+
+  /** An order in words, as the match page announces it (a placement stays as written). */
+  describe(text, by) {
+    return by === 'chance' || typeof text !== 'string' ? null : describeOrder(text);
+  },
+
+  render(ctx) {
+    if (ctx.past) {
+      // An earlier position: the boards alone, read-only; the panel (the plan of this turn) waits.
+      ctx.panel.hidden = true;
+      renderNavalBoards(ctx.board, readOnly(ctx.state));
+      return;
+    }
+    renderNaval({
+      svg: ctx.board, panel: ctx.panel, state: ctx.state, stateAt: ctx.stateAt, canAct: ctx.canAct,
+      config: ctx.config, play: ctx.play, render: ctx.redraw,
+    });
+  },
+
+  // While in the past the boards show an earlier position: nothing is played from them.
+  tick(ctx) {
+    tick({ state: ctx.past ? readOnly(ctx.state) : ctx.state, stateAt: ctx.stateAt, canAct: ctx.canAct && !ctx.past });
+  },
+
+  onError: onServerError,
+
+  /** The boards as the match page draws them for a spectator; no seat is shown as acting. */
+  renderPosition(view) {
+    renderNavalBoards(view.board, readOnly({ game: view.game, seats: view.seats, observation: view.observation }));
+  },
+};

@@ -1,0 +1,72 @@
+// The games the pages know how to draw, behind one small contract, so the match page (live play,
+// a spectator's view, stepping back) and the replay page never ask which game they show: they ask
+// the game's module. A game missing here is still playable: the match page shows its observation
+// and legal actions as text, the replay page its move list.
+//
+// A game module is a plain object; every member is optional:
+//
+//   layout    A class for the page's `#layout` grid ('moonleap', 'naval'), when the game needs
+//             another shape than the board-and-side-column one.
+//   panel     The id of the match page's side panel the module fills (a `data-game-panel`
+//             section of match.html); the page shows that one and hides the others.
+//   moveList  'pairs' (numbered rows, seat 0 then seat 1: two seats in turn) or 'lines' (one
+//             action a line, with the seat's swatch: three or more seats, chance draws).
+//   swatch(seat)       The class of a seat's colour dot in a 'lines' move list.
+//   moveClass(seat)    An extra class for a seat's entries in the move list (MAD: its side colour).
+//   describe(text, by) A logged entry in words for the move lists ("Move 4", "die 3"), `by` being
+//             `{seat}` or 'chance' as in the state's moves; null when the notation reads best.
+//   counters(obs)      A short line under the status (MAD's ply counters), or null.
+//
+//   render(ctx)        Draws the match page's board, player bars, panel and the game's own
+//             controls from `ctx` (below). Called on every change, also for a spectator and while
+//             stepping back (then `ctx.state` holds the earlier position, nobody acts in it and
+//             `ctx.past` is true).
+//   renderFinal(ctx)   The game's part of the result panel of a finished match (Moon Leap's table).
+//   reset()            Forgets the page's half-made choice (a selected piece): called when the match
+//             moves on, after an action is sent and on Escape. True when there was one to forget.
+//   tick(ctx)          Called with the clocks, ten times a second (Bataille Navale's countdown).
+//   onError(msg)       The server refused this page's last action (an `error` message).
+//
+//   renderPosition(view) Draws one position read-only (the replay page). `view`: `{game, seats,
+//             observation, text}` (`text` the step's action that led to it, or null), and the page's
+//             nodes `board`, `barTop`, `barBottom` (hidden unless the module shows them) and
+//             `info` (a side panel, hidden unless the module calls `view.showInfo()`).
+//
+// The match page's `ctx`: `state` (the match state as sent: observation, legal, legal_info, seat,
+// to_act, moves, seats, status, clocks...), `stateAt` (when it arrived, performance.now), `canAct`
+// (this page may act now), `pending` (an action is on its way), `past`, `config` (the match's
+// config or the game's default), `play(action | actions)` (one action, or a list played as one
+// whole turn), `redraw()` (renders the page again after a local choice), `tickClocks()`,
+// `seatWho(seat)` ("Alice, you"), `live()` (the context of the present, for a decision taken
+// later), and the nodes `board` (the SVG), `barTop`, `barBottom` (hidden and empty unless the
+// module fills them) and `panel` (the module's panel). Texts come from i18n.js's `t`.
+//
+// A fifth game adds its module file and one line below; nothing else changes.
+
+import mad from './game-mad.js';
+import moonleap from './game-moonleap.js';
+import chakart from './game-chakart.js';
+import naval from './game-naval.js';
+
+const MODULES = { mad, moonleap, chakart, naval };
+
+/** The module of game `name` (its engine name, as in `state.game`), or null when there is none. */
+export function gameModule(name) {
+  return Object.hasOwn(MODULES, name) ? MODULES[name] : null;
+}
+
+/**
+ * Puts the module's layout class on `node` (the pages' `#layout`), or `fallback` without a
+ * module, replacing the one put before.
+ */
+export function applyLayout(node, mod, fallback = '') {
+  const wanted = mod ? mod.layout || '' : fallback;
+  if (node.dataset.layout) node.classList.remove(node.dataset.layout);
+  if (wanted) node.classList.add(wanted);
+  node.dataset.layout = wanted;
+}
+
+/** The seat of a logged entry's `by` (`{seat}`), or null for chance and early endings. */
+export function seatOf(by) {
+  return by && typeof by === 'object' ? by.seat : null;
+}
