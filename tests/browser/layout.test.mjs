@@ -9,7 +9,7 @@ const SIZES = [
   { name: 'laptop', viewport: { width: 1366, height: 900 }, hasTouch: false },
 ];
 
-const bot = { kind: 'bot', bot: 'random', level: 1 };
+const bot = { kind: 'bot', bot: 'random' };
 const TABLES = {
   mad: [{ kind: 'human' }, bot],
   moonleap: [{ kind: 'human' }, bot],

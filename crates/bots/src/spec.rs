@@ -79,6 +79,12 @@ impl Level {
         self as u8 + 1
     }
 
+    /// The level named `name` (`"club"`, lowercase as `name` gives it), or `None`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
     /// The lowercase name (`"club"`).
     #[must_use]
     pub fn name(self) -> &'static str {

@@ -465,8 +465,11 @@ impl Lobby {
             .map_err(|e| ApiError::new(Code::ConfigInvalid, e.to_string()))?;
         let mut stored = Vec::with_capacity(seats.len());
         for (spec, seat) in seats.into_iter().zip(seated) {
+            let spec = spec
+                .checked()
+                .map_err(|e| ApiError::new(Code::RequestMalformed, e))?;
             let (token_hash, player, opened) = match &spec {
-                SeatSpec::Bot { bot, level } => {
+                SeatSpec::Bot { bot, .. } => {
                     if !self.shared.catalogue.bots.contains(&bot.as_str()) {
                         return Err(ApiError::new(
                             Code::BotUnknown,
@@ -474,12 +477,6 @@ impl Lobby {
                                 "unknown bot `{bot}` (known: {})",
                                 self.shared.catalogue.bots.join(", ")
                             ),
-                        ));
-                    }
-                    if !(1..=5).contains(level) {
-                        return Err(ApiError::new(
-                            Code::RequestMalformed,
-                            format!("bot level {level}: must be 1 to 5"),
                         ));
                     }
                     (None, Some(self.bot_player(bot).await?), true)

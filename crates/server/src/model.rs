@@ -4,13 +4,15 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use plateau_bots::Level;
 use serde::{Deserialize, Serialize};
 
 use crate::players::{Player, PlayerView};
 
 /// Who fills a seat, as sent in `POST /api/matches` (docs/protocol.md section 3.2).
 ///
-/// JSON: `{"kind": "human"}` or `{"kind": "bot", "bot": "random", "level": 1}`.
+/// JSON: `{"kind": "human"}`, `{"kind": "bot", "bot": "random"}`, `{"kind": "bot", "bot": "expert"}`
+/// or `{"kind": "bot", "level": 5}` (the same bot as `expert`).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", try_from = "SeatFields")]
 pub enum SeatSpec {
@@ -18,10 +20,13 @@ pub enum SeatSpec {
     Human,
     /// A bot played by the server.
     Bot {
-        /// The bot's name (`"random"`), one of `Catalogue::bots`.
+        /// The bot's name (`"random"`, `"expert"`), one of `Catalogue::bots`.
         bot: String,
-        /// Strength 1 to 5, reserved for stronger bots (the random bot ignores it).
-        level: u8,
+        /// The lobby's level number, 1 (`beginner`) to 5 (`expert`), when the bot is one of the
+        /// five levels (docs/bots.md section 2): the level the bot plays, named by `bot`. `None` for
+        /// the other bots (`random`, `greedy`, `mcts`). Matches created before the levels were
+        /// played may hold any number 1 to 5 here.
+        level: Option<u8>,
     },
 }
 
@@ -44,9 +49,17 @@ impl TryFrom<SeatFields> for SeatSpec {
             ("human", _) => Err("a human seat has no `bot` or `level`".into()),
             ("bot", Some(bot)) => Ok(SeatSpec::Bot {
                 bot,
-                level: f.level.unwrap_or(1),
+                level: f.level,
             }),
-            ("bot", None) => Err("missing field `bot`".into()),
+            // A level alone names its bot.
+            ("bot", None) => match f.level.map(|n| (n, Level::from_number(n))) {
+                Some((n, Some(level))) => Ok(SeatSpec::Bot {
+                    bot: level.name().to_owned(),
+                    level: Some(n),
+                }),
+                Some((n, None)) => Err(format!("bot level {n}: must be 1 to 5")),
+                None => Err("missing field `bot` (or `level`, 1 to 5)".into()),
+            },
             (other, _) => Err(format!(
                 "unknown seat kind `{other}`: expected `human` or `bot`"
             )),
@@ -55,6 +68,40 @@ impl TryFrom<SeatFields> for SeatSpec {
 }
 
 impl SeatSpec {
+    /// A seat of the bot named `bot`, with its level number when it is one of the five levels.
+    #[must_use]
+    pub fn bot(bot: &str) -> SeatSpec {
+        SeatSpec::Bot {
+            bot: bot.to_owned(),
+            level: Level::from_name(bot).map(Level::number),
+        }
+    }
+
+    /// The seat as the service stores it: a level bot with its number. Refuses a `level` that
+    /// names another bot than `bot`, or one given to a bot without levels.
+    ///
+    /// # Errors
+    /// A sentence for `request/malformed`.
+    pub fn checked(self) -> Result<SeatSpec, String> {
+        let SeatSpec::Bot { bot, level } = self else {
+            return Ok(self);
+        };
+        match (Level::from_name(&bot), level) {
+            (Some(named), Some(n)) if n != named.number() => Err(format!(
+                "bot `{bot}` is level {}, not {n}: give the level by name or by number",
+                named.number()
+            )),
+            (Some(named), _) => Ok(SeatSpec::Bot {
+                bot,
+                level: Some(named.number()),
+            }),
+            (None, Some(n)) => Err(format!(
+                "bot `{bot}` has no level (level {n} given): name a level (`beginner` to `expert`) or give `level` alone"
+            )),
+            (None, None) => Ok(SeatSpec::Bot { bot, level: None }),
+        }
+    }
+
     /// The name a record gives this seat: `"human"` or the bot's name.
     #[must_use]
     pub fn record_name(&self) -> String {
@@ -244,7 +291,7 @@ impl SeatInfo {
     ) -> SeatInfo {
         let (kind, bot, level) = match spec {
             SeatSpec::Human => ("human", None, None),
-            SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), Some(*level)),
+            SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), *level),
         };
         SeatInfo {
             seat: seat as u8,

@@ -392,10 +392,7 @@ async fn seat(lobby: &Lobby, key: &PoolKey, table: Vec<Seeker>, bots: usize, bot
                 tokens[*k] = Some((i, token));
             }
             None => {
-                seats.push(SeatSpec::Bot {
-                    bot: bot.clone(),
-                    level: 1,
-                });
+                seats.push(SeatSpec::bot(bot.as_str()));
                 seated.push(None);
             }
         }

@@ -477,13 +477,7 @@ mod tests {
                 CreateRequest {
                     game: "mad".into(),
                     config: serde_json::Value::Null,
-                    seats: vec![
-                        SeatSpec::Human,
-                        SeatSpec::Bot {
-                            bot: "random".into(),
-                            level: 1,
-                        },
-                    ],
+                    seats: vec![SeatSpec::Human, SeatSpec::bot("random")],
                     time_control: crate::model::TimeControl::None,
                     creator_seat: None,
                     seed: None,

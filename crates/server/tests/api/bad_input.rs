@@ -67,6 +67,22 @@ async fn http_bad_input_gets_coded_errors() {
             400,
             "request/malformed",
         ),
+        // A level is named or numbered, never both differently, and only a level bot has one.
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "expert", "level": 2}]}),
+            400,
+            "request/malformed",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random", "level": 3}]}),
+            400,
+            "request/malformed",
+        ),
+        (
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "level": 6}]}),
+            400,
+            "request/malformed",
+        ),
     ];
     for (request, status, expected) in cases {
         assert_eq!(

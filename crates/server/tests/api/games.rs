@@ -165,13 +165,14 @@ async fn a_seat_never_sees_another_seats_secret() {
 }
 
 /// A seeded bot-vs-bot match through the service: its record replays, the seed matches the hash
-/// published at creation and redraws every chance outcome.
+/// published at creation and redraws every chance outcome. The second seat is given by its level
+/// number alone, and plays that level's bot.
 #[tokio::test]
 async fn bot_versus_bot_records_verify() {
     let app = spawn_app().await;
     for game in ["toy", "mad"] {
         let created = app
-            .create(json!({"game": game, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": if game == "mad" { "greedy" } else { "random" }, "level": 3}]}))
+            .create(json!({"game": game, "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "level": 1}]}))
             .await;
         assert_eq!(created["seat"], Value::Null);
         assert_eq!(created["token"], Value::Null);
@@ -179,6 +180,10 @@ async fn bot_versus_bot_records_verify() {
         let summary = app.wait_finished(&id).await;
         let rec = record(&app, &id).await;
         assert_eq!(rec.seats[0], "random");
+        assert_eq!(rec.seats[1], "beginner");
+        assert_eq!(summary["seats"][0]["level"], Value::Null);
+        assert_eq!(summary["seats"][1]["level"], 1);
+        assert_eq!(summary["seats"][1]["bot"], "beginner");
         assert_eq!(rec.seed_hash, created["seed_hash"].as_str().unwrap());
         assert_eq!(
             serde_json::to_value(&rec.outcome).unwrap(),

@@ -64,7 +64,7 @@ fn read_seats(conn: &Connection, id: &str) -> Result<Vec<StoredSeat>, StoreError
             ("human", _) => SeatSpec::Human,
             ("bot", Some(bot)) => SeatSpec::Bot {
                 bot,
-                level: r.get::<_, Option<u8>>(2).map_err(db)?.unwrap_or(1),
+                level: r.get::<_, Option<u8>>(2).map_err(db)?,
             },
             _ => return Err(StoreError::Corrupt(format!("seat kind `{kind}` of {id}"))),
         };
@@ -309,7 +309,7 @@ pub(super) fn create(c: &Connection, m: &StoredMatch) -> Result<(), StoreError> 
     for (i, seat) in m.seats.iter().enumerate() {
         let (kind, bot, level) = match &seat.spec {
             SeatSpec::Human => ("human", None, None),
-            SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), Some(*level)),
+            SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), *level),
         };
         c.execute(
             "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
