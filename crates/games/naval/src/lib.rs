@@ -35,6 +35,7 @@ mod energy;
 mod eval;
 pub mod observe;
 pub mod odds;
+pub mod options;
 pub mod orders;
 pub mod piece;
 pub mod policy;

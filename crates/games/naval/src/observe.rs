@@ -12,6 +12,7 @@ use plateau_engine::Seat;
 use crate::ability::Ability;
 use crate::action::{Order, format_order};
 use crate::bits::{Bits, Cell};
+use crate::options::TurnOptions;
 use crate::piece::{Piece, Ship};
 use crate::state::{Naval, Phase, Resolution};
 
@@ -140,6 +141,9 @@ pub struct Observation {
     pub plan: Vec<String>,
     /// The viewer's ship to order next (only while it is the viewer's turn).
     pub next_ship: Option<String>,
+    /// Every order each of the viewer's ships still to act may be given (`options` module):
+    /// only while it is the viewer's battle turn, `None` for every other viewer and moment.
+    pub options: Option<TurnOptions>,
     /// A rocket cell awaiting its draw: `(board, cell)`.
     pub rocket: Option<(Seat, String)>,
     /// Eliminated seats, first out first.
@@ -256,6 +260,9 @@ impl Naval {
                 .next
                 .filter(|_| my_turn)
                 .map(|k| k.name().to_owned()),
+            options: me
+                .filter(|_| my_turn && self.turn.next.is_some())
+                .map(|s| self.turn_options(s)),
             rocket,
             eliminated: self.out_order.clone(),
             outcome: self.result(),
