@@ -8,7 +8,9 @@
 // specials' costs, the open aims and lanes, the area shapes and the order texts with the aim left
 // blank. The page highlights and writes orders from them alone; it plans all the ship orders of the
 // turn at once (the engine takes them one at a time, section 5.3a), and `distinct_fire_cells`
-// tells it to keep two planned shots off one cell (section 5.5).
+// tells it to keep two planned shots off one cell (section 5.5). A placement drop is composed from
+// `legal_info` (each legal move's piece and footprint); a drop the list does not hold is still
+// written out and sent, so that the server names the rule it breaks.
 
 import { el } from './api.js';
 import { t, lang } from './i18n.js';
@@ -54,10 +56,51 @@ function bbox(cells) {
 
 const isBuoy = (piece) => piece.startsWith('buoy');
 
-/** The placement text of `piece` with its top-left cell at (r, c) (section 13b). */
+/**
+ * The placement text of `piece` with its top-left cell at (r, c) (section 13b): only for a drop the
+ * legal list does not hold, sent anyway so that the server names the rule it breaks.
+ */
 function placementText(piece, r, c, vertical) {
   return `${piece}@${cellName(r, c)}${isBuoy(piece) ? '' : vertical ? 'v' : 'h'}`;
 }
+
+/** The legal placements by piece and footprint (`legal_info` of kind `place`), built per state. */
+let placements = { state: null, byCells: new Map() };
+
+const footprintKey = (piece, cells) => `${piece} ${[...cells].sort().join(' ')}`;
+
+/** The legal placement putting `piece` on exactly `cells`, or null: composed from `legal_info`. */
+function placementOn(piece, cells) {
+  const { state } = ui.ctx;
+  if (placements.state !== state) {
+    const byCells = new Map();
+    (state.legal_info || []).forEach((info, i) => {
+      if (info.kind === 'place' && info.pieces?.length) byCells.set(footprintKey(info.pieces[0], info.cells || []), state.legal[i]);
+    });
+    placements = { state, byCells };
+  }
+  return placements.byCells.get(footprintKey(piece, cells)) || null;
+}
+
+/** The cells on the board of a piece of sides `long` x `short` with its top-left at (r, c). */
+function footprint({ long, short, vertical, r, c }) {
+  const h = vertical ? long : short;
+  const w = vertical ? short : long;
+  const out = [];
+  for (let i = r; i < r + h; i++) for (let j = c; j < c + w; j++) if (i >= 0 && j >= 0 && i < SIDE && j < SIDE) out.push(cellName(i, j));
+  return out;
+}
+
+/** The text of a placement: the legal one on those cells, else the written one (see above). */
+function placementTo(piece, d) {
+  return placementOn(piece, footprint(d)) || placementText(piece, d.r, d.c, d.vertical);
+}
+
+/** Whether a piece lies along a column, from its cells. */
+const isVertical = (cells) => {
+  const box = bbox(cells);
+  return box.h > box.w;
+};
 
 /** Takes an order text apart: `{ship, kind, seat (0-based) | null, cell | null, extra}`. */
 export function parseOrder(text) {
@@ -468,13 +511,8 @@ function drawOverlay() {
   const v = me();
   if (ui.drag && v !== null) {
     const d = ui.drag;
-    const h = d.vertical ? d.long : d.short;
-    const w = d.vertical ? d.short : d.long;
-    const inside = d.r >= 0 && d.c >= 0 && d.r + h <= SIDE && d.c + w <= SIDE;
-    const text = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE ? placementText(d.piece, d.r, d.c, d.vertical) : null;
-    const ok = inside && (ui.ctx.state.legal || []).includes(text);
-    const cells = [];
-    for (let r = d.r; r < d.r + h; r++) for (let c = d.c; c < d.c + w; c++) if (r >= 0 && c >= 0 && r < SIDE && c < SIDE) cells.push(cellName(r, c));
+    const cells = footprint(d);
+    const ok = Boolean(placementOn(d.piece, cells));
     if (cells.length) {
       g.append(drawPiece(v, d.piece, cells, `ghost ${ok ? 'ok' : 'bad'}`));
       for (const name of cells) g.append(cellRect(v, name, `nv-aim ${ok ? 'ok' : 'bad'}`));
@@ -600,10 +638,10 @@ function onPointerDown(ev) {
   }
   ev.preventDefault();
   const box = bbox(p.cells);
-  const vertical = p.at.endsWith('v');
+  const vertical = isVertical(p.cells);
   ui.drag = {
     piece: p.piece, vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w),
-    offR: at.r - box.r0, offC: at.c - box.c0, r: box.r0, c: box.c0, from: p.at,
+    offR: at.r - box.r0, offC: at.c - box.c0, r: box.r0, c: box.c0, from: p.cells,
   };
   ui.pickedUp = true;
   ui.selectedPiece = p.piece;
@@ -639,8 +677,8 @@ function onPointerUp() {
   if (!d) return;
   ui.drag = null;
   const inBoard = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE;
-  const text = inBoard ? placementText(d.piece, d.r, d.c, d.vertical) : null;
-  const still = text === `${d.piece}@${d.from}`;
+  const text = inBoard ? placementTo(d.piece, d) : null;
+  const still = footprintKey(d.piece, footprint(d)) === footprintKey(d.piece, d.from);
   // A double-click turns the piece. It is recognised here rather than by the browser's dblclick,
   // which the redraw between the two clicks can swallow.
   const now = performance.now();
@@ -659,9 +697,7 @@ function onPointerUp() {
  */
 function sendPlacement(piece, text, d) {
   if (!ui.ctx.canAct) return;
-  const h = d.vertical ? d.long : d.short;
-  const w = d.vertical ? d.short : d.long;
-  ui.moving = { piece, cells: rectCells(d.r, d.c, Math.min(h, SIDE - d.r), Math.min(w, SIDE - d.c)), moves: myBoard()?.moves };
+  ui.moving = { piece, cells: footprint(d), moves: myBoard()?.moves };
   ui.sentPlacement = text;
   ui.ctx.play(text);
 }
@@ -671,23 +707,20 @@ function placeSelectedAt(r, c) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === ui.selectedPiece);
   if (!p || !placing() || !ui.ctx.canAct) return;
   const box = bbox(p.cells);
-  const vertical = p.at.endsWith('v');
-  sendPlacement(p.piece, placementText(p.piece, r, c, vertical), {
-    vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r, c,
-  });
+  const d = { vertical: isVertical(p.cells), long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r, c };
+  sendPlacement(p.piece, placementTo(p.piece, d), d);
 }
 
 /** Rotates a placed piece a quarter turn about its top-left cell. */
 function rotatePiece(name) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === name);
-  if (!p || isBuoy(p.piece) || !placing() || !ui.ctx.canAct) return;
-  const box = bbox(p.cells);
-  const vertical = !p.at.endsWith('v');
+  const box = p && bbox(p.cells);
+  // A one-cell piece (a buoy) has nothing to turn.
+  if (!p || box.h === box.w || !placing() || !ui.ctx.canAct) return;
+  const d = { vertical: !isVertical(p.cells), long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r: box.r0, c: box.c0 };
   ui.pickedUp = true;
   ui.selectedPiece = p.piece;
-  sendPlacement(p.piece, placementText(p.piece, box.r0, box.c0, vertical), {
-    vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r: box.r0, c: box.c0,
-  });
+  sendPlacement(p.piece, placementTo(p.piece, d), d);
 }
 
 function pieceUnderPointer(ev) {
@@ -718,7 +751,7 @@ function onClick(ev) {
 function onKey(ev) {
   if (!ui.ctx || ['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName)) return;
   if (ev.key === 'r' || ev.key === 'R') {
-    if (ui.drag && !isBuoy(ui.drag.piece)) {
+    if (ui.drag && ui.drag.long !== ui.drag.short) {
       ui.drag.vertical = !ui.drag.vertical;
       ui.drag.offR = Math.min(ui.drag.offR, (ui.drag.vertical ? ui.drag.long : ui.drag.short) - 1);
       ui.drag.offC = Math.min(ui.drag.offC, (ui.drag.vertical ? ui.drag.short : ui.drag.long) - 1);
