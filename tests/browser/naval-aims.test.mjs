@@ -1,9 +1,12 @@
 // The Bataille Navale page writes exactly the server's orders. Specials cost nothing in this match,
-// so every ship may use both of its specials; for each ship in turn (a second connection of the
-// seat passes the ships before it, so the server asks for it next), the pointer is moved over every
-// cell of the four boards in every mode (bombing in both orientations), and the set of orders the
-// page shows as possible (green) must equal the server's legal list for that ship: same texts, same
-// normalised aims (rules/naval.md section 6.5a), same torpedo lanes, shield centres and EMP targets.
+// so every ship may use both of its specials. At the start of the turn, for every ship (the one the
+// server asks next and the others, planned from the turn's options), the pointer is moved over every
+// cell of the four boards in every mode (bombing in both orientations). Then a second connection of
+// the seat passes the ships one by one, so the server asks for each in turn, and the set of orders
+// the page showed as possible (green) for that ship must equal the server's legal list for it: same
+// texts, same normalised aims (rules/naval.md section 6.5a), same torpedo lanes, shield centres and
+// EMP targets. Passing changes none of a later ship's orders, so the lists are comparable. Last,
+// a shot planned for one ship is no longer green for the next (section 5.5).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,12 +68,13 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
       return [...seen];
     });
 
-    const checked = [];
+    const start = await side(null);
+    await page.waitForFunction((v) => document.body.dataset.version === String(v), start.version);
+    const offered = new Map();
     for (const ship of SHIPS) {
-      const st = await side(null);
-      if (st.observation.next_ship !== ship) continue; // sunk by the bots' first turns
-      await page.waitForFunction((v) => document.body.dataset.version === String(v), st.version);
-      await page.click(`.nv-ship[data-ship="${ship}"]`);
+      const row = await page.$(`.nv-ship[data-ship="${ship}"]:not([disabled])`);
+      if (!row) continue; // sunk by the bots' first turns
+      await row.click();
       const modes = await page.$$eval('.nv-mode', (els) => els.filter((e) => !e.disabled).map((e) => e.dataset.mode).filter((m) => m !== 'pass'));
       const seen = new Set();
       for (const mode of modes) {
@@ -80,6 +84,38 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
           for (const text of await greenAims()) seen.add(text);
         }
       }
+      offered.set(ship, { modes, seen });
+    }
+
+    // Section 5.5: a shot planned for the first ship is not green for the next one.
+    const [first, second] = [...offered.keys()];
+    await page.click(`.nv-ship[data-ship="${first}"]`);
+    const aimed = await page.evaluate(() => {
+      const svg = document.querySelector('svg.board');
+      for (const rect of [...svg.querySelectorAll('rect.nv-cell')]) {
+        const b = rect.getBoundingClientRect();
+        const at = { clientX: b.x + b.width / 2, clientY: b.y + b.height / 2, bubbles: true };
+        svg.dispatchEvent(new PointerEvent('pointermove', at));
+        if (svg.dataset.aim === 'ok') {
+          svg.dispatchEvent(new MouseEvent('click', at));
+          return { seat: rect.dataset.seat, cell: rect.dataset.cell };
+        }
+      }
+      return null;
+    });
+    assert.ok(aimed, 'a cell to fire at');
+    await page.click(`.nv-ship[data-ship="${second}"]`);
+    const after = await greenAims();
+    const text = `${second}:fire ${Number(aimed.seat) + 1}:${aimed.cell}`;
+    assert.ok(offered.get(second).seen.has(text), text);
+    assert.ok(!after.includes(text), `${text} is green though ${first} fires there`);
+    await page.click('#nv-clear');
+
+    const checked = [];
+    for (const ship of SHIPS) {
+      const st = await side(null);
+      if (st.observation.next_ship !== ship) continue;
+      const { modes, seen } = offered.get(ship);
       const legal = st.legal.filter((x) => x !== `${ship}:pass`);
       const kinds = new Set(legal.map((x) => x.split(/[: ]/)[1]));
       assert.deepEqual([...kinds].sort(), ['fire', ...modes.filter((m) => m !== 'fire')].sort(), `${ship}: the modes offered are the server's`);

@@ -2,47 +2,27 @@
 // layout of section 3, the secret placement (drag and rotate your pieces under the placement
 // clock), and the battle turn (an order per ship, planned in any order, fired together).
 //
-// Everything drawn comes from the seat's observation (crates/games/naval/src/observe.rs); the
-// server decides legality. Two things need a little of the rules here, for feedback only:
-// - the shape of each special's area (section 6.5: sizes, shifted inward at the edges), to show the
-//   cells a click would cover and to write the aim in its normalised form;
-// - whether an order is possible for a ship the server has not asked about yet. The server's legal
-//   list covers only the ship it is waiting for (`next_ship`), because the engine takes the orders
-//   one at a time in importance order (section 5.3a); for that ship the list is the answer. For the
-//   others the page checks what it can see (energy against cost, own ship cell for a shield, EMP
-//   status, torpedo edges) and the shootable cells of the list, and when the plan is fired each
-//   order is checked against the server's list again before it is sent.
+// Everything drawn comes from the seat's observation (crates/games/naval/src/observe.rs), and the
+// rules stay in the crate: on the seat's battle turn the observation carries `options`
+// (crates/games/naval/src/options.rs), every order each ship still to act may be given, with the
+// specials' costs, the open aims and lanes, the area shapes and the order texts with the aim left
+// blank. The page highlights and writes orders from them alone; it plans all the ship orders of the
+// turn at once (the engine takes them one at a time, section 5.3a), and `distinct_fire_cells`
+// tells it to keep two planned shots off one cell (section 5.5). A placement drop is composed from
+// `legal_info` (each legal move's piece and footprint); a drop the list does not hold is still
+// written out and sent, so that the server names the rule it breaks.
 
 import { el } from './api.js';
 import { t, lang } from './i18n.js';
 import { svgEl } from './mad.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
 
-// ---- Notation and geometry (sections 2, 3, 6.5, 9, 13b) ---------------------------------------
+// ---- Cells and the board's drawing geometry --------------------------------------------------
 
 const SIDE = 14;
 const COLS = 'abcdefghijklmn';
 /** Ships in importance order (section 2); the engine takes their orders in this order. */
 export const SHIPS = ['carrier', 'cruiser', 'battleship', 'frigate', 'submarine', 'corvette'];
-/** The two specials of each ship (section 9), in the order the table lists them. */
-const SPECIALS = {
-  carrier: ['bombing', 'emp'], cruiser: ['artillery', 'heavy'], battleship: ['charges', 'radar'],
-  frigate: ['rockets', 'missile'], submarine: ['torpedo', 'sonar'], corvette: ['shield', 'satellite'],
-};
-/** Area of each aimed special: [rows, cols, row of the aim inside, col of the aim inside] (section 6.5). */
-const AREAS = {
-  satellite: [5, 5, 2, 2], sonar: [5, 5, 2, 2], rockets: [5, 5, 2, 2], missile: [4, 4, 1, 1],
-  charges: [7, 7, 3, 3], radar: [7, 7, 3, 3], artillery: [2, 2, 0, 0], heavy: [3, 3, 1, 1],
-  shield: [3, 3, 1, 1], bombingh: [1, 8, 0, 3], bombingv: [8, 1, 3, 0],
-};
-/** Torpedo direction from shooter to adjacent target (the table of section 3). */
-const TORPEDO_DIR = { '0>1': 'right', '1>0': 'left', '3>2': 'right', '2>3': 'left', '0>3': 'down', '3>0': 'up', '1>2': 'down', '2>1': 'up' };
-/** Costs when the match summary does not give the config (the defaults of section 9). */
-const DEFAULT_COSTS = {
-  shield: 350, satellite: 250, torpedo: 450, sonar: 250, rockets: 500, missile: 700,
-  charges: 300, radar: 300, artillery: 200, heavy: 450, bombing: 400, emp: 1000,
-};
-
 /** Cell name of (row, col), both 0-based: (4, 12) is `m5`. */
 export function cellName(r, c) {
   return `${COLS[c]}${r + 1}`;
@@ -64,17 +44,6 @@ function rectCells(r0, c0, h, w) {
   return out;
 }
 
-/**
- * The cells of `ability`'s area aimed at (r, c), shifted inward so it keeps its full size
- * (section 6.5), and the aim that needs no shift (the notation's normalised aim, section 6.5a).
- */
-export function areaOf(ability, r, c, vertical = false) {
-  const [h, w, oh, ow] = AREAS[ability === 'bombing' ? `bombing${vertical ? 'v' : 'h'}` : ability];
-  const ar = clamp(r, oh, SIDE - h + oh);
-  const ac = clamp(c, ow, SIDE - w + ow);
-  return { aim: cellName(ar, ac), cells: rectCells(ar - oh, ac - ow, h, w) };
-}
-
 /** The bounding box `{r0, c0, h, w}` of a list of cell names. */
 function bbox(cells) {
   const ps = cells.map(parseCell).filter(Boolean);
@@ -87,10 +56,51 @@ function bbox(cells) {
 
 const isBuoy = (piece) => piece.startsWith('buoy');
 
-/** The placement text of `piece` with its top-left cell at (r, c) (section 13b). */
+/**
+ * The placement text of `piece` with its top-left cell at (r, c) (section 13b): only for a drop the
+ * legal list does not hold, sent anyway so that the server names the rule it breaks.
+ */
 function placementText(piece, r, c, vertical) {
   return `${piece}@${cellName(r, c)}${isBuoy(piece) ? '' : vertical ? 'v' : 'h'}`;
 }
+
+/** The legal placements by piece and footprint (`legal_info` of kind `place`), built per state. */
+let placements = { state: null, byCells: new Map() };
+
+const footprintKey = (piece, cells) => `${piece} ${[...cells].sort().join(' ')}`;
+
+/** The legal placement putting `piece` on exactly `cells`, or null: composed from `legal_info`. */
+function placementOn(piece, cells) {
+  const { state } = ui.ctx;
+  if (placements.state !== state) {
+    const byCells = new Map();
+    (state.legal_info || []).forEach((info, i) => {
+      if (info.kind === 'place' && info.pieces?.length) byCells.set(footprintKey(info.pieces[0], info.cells || []), state.legal[i]);
+    });
+    placements = { state, byCells };
+  }
+  return placements.byCells.get(footprintKey(piece, cells)) || null;
+}
+
+/** The cells on the board of a piece of sides `long` x `short` with its top-left at (r, c). */
+function footprint({ long, short, vertical, r, c }) {
+  const h = vertical ? long : short;
+  const w = vertical ? short : long;
+  const out = [];
+  for (let i = r; i < r + h; i++) for (let j = c; j < c + w; j++) if (i >= 0 && j >= 0 && i < SIDE && j < SIDE) out.push(cellName(i, j));
+  return out;
+}
+
+/** The text of a placement: the legal one on those cells, else the written one (see above). */
+function placementTo(piece, d) {
+  return placementOn(piece, footprint(d)) || placementText(piece, d.r, d.c, d.vertical);
+}
+
+/** Whether a piece lies along a column, from its cells. */
+const isVertical = (cells) => {
+  const box = bbox(cells);
+  return box.h > box.w;
+};
 
 /** Takes an order text apart: `{ship, kind, seat (0-based) | null, cell | null, extra}`. */
 export function parseOrder(text) {
@@ -148,14 +158,8 @@ const ui = {
   areas: [],
   prevBoards: null,
   message: '',
-  costs: DEFAULT_COSTS,
   attached: null,
 };
-
-/** Takes the specials' costs from the match's config when the page knows it. */
-export function setConfig(config) {
-  if (config?.costs) ui.costs = { ...DEFAULT_COSTS, ...config.costs };
-}
 
 // ---- Reading the state ------------------------------------------------------------------------
 
@@ -203,105 +207,111 @@ function myRemaining() {
 const shipIndex = (ship) => SHIPS.indexOf(ship);
 const sunkNames = (b) => new Set((b?.sunk || []).map((p) => p.piece));
 
+/** The options of this seat's battle turn (`observation.options`), or null. */
+const turnOptions = () => obsOf()?.options || null;
+
+/** What `ship` may be given this turn (`options.ships[i]`), or null when it does not act. */
+function shipOptions(ship) {
+  return turnOptions()?.ships.find((o) => o.ship === ship) || null;
+}
+
+/** The options of `ship`'s special `ability`, or null when it has no such special. */
+function specialOptions(ship, ability) {
+  return shipOptions(ship)?.specials.find((x) => x.ability === ability) || null;
+}
+
 /** This seat's ships with what the panel shows about them. */
 function myShips() {
   const obs = obsOf();
   const b = myBoard();
   const sunk = sunkNames(b);
   const given = new Map((obs.plan || []).map((text) => [parseOrder(text)?.ship, text]));
-  const next = shipIndex(obs.next_ship);
   return SHIPS.map((name, i) => ({
     name,
     energy: b?.energy?.[i] ?? 0,
     sunk: sunk.has(name),
     given: given.get(name) || null,
-    // Ships before the one the server waits for have had their turn (given or skipped).
-    open: myBattleTurn() && !sunk.has(name) && i >= next,
+    // The ships still to act are those the options list.
+    open: myBattleTurn() && Boolean(shipOptions(name)),
   }));
 }
 
-/** Cells `seat:cell` the server accepts a normal shot at (any ship's `fire` texts in the list). */
-function shootable() {
-  const out = new Set();
-  for (const text of ui.ctx.state.legal || []) {
-    const m = /^[a-z]+:fire (\d):([a-n]\d+)$/.exec(text);
-    if (m) out.add(`${Number(m[1]) - 1}:${m[2]}`);
+const distance = (a, b) => Math.abs(a.r - b.r) + Math.abs(a.c - b.c);
+
+/** The cells of an area `[rows, cols, aim_row, aim_col]` aimed at `aim`, kept on the board. */
+function areaCells(area, aim) {
+  const [h, w, oh, ow] = area;
+  return rectCells(clamp(aim.r - oh, 0, SIDE - h), clamp(aim.c - ow, 0, SIDE - w), h, w);
+}
+
+/** The cells from `from` to `to` along a row or a column. */
+function lineCells(from, to) {
+  const out = [];
+  const n = Math.max(Math.abs(to.r - from.r), Math.abs(to.c - from.c));
+  for (let i = 0; i <= n; i++) {
+    out.push(cellName(from.r + Math.sign(to.r - from.r) * i, from.c + Math.sign(to.c - from.c) * i));
   }
   return out;
 }
 
-/** Whether `ship` may choose `ability` now (the legal list for the ship asked; energy otherwise). */
-function specialPossible(ship, ability) {
-  if (ship === obsOf().next_ship) return (ui.ctx.state.legal || []).some((x) => x.startsWith(`${ship}:${ability} `));
-  const energy = myBoard()?.energy?.[shipIndex(ship)] ?? 0;
-  return energy >= (ui.costs[ability] ?? Infinity);
+/** The aimed group of a special in the orientation chosen (the only one when it has one). */
+function aimedGroup(sp) {
+  const groups = sp?.aimed || [];
+  return groups.find((g) => g.vertical === ui.vertical) || groups[0] || null;
 }
 
-function aliveSeats() {
-  return obsOf().boards.filter((b) => !b.eliminated).map((b) => b.seat);
-}
-
-/** The torpedo directions from this seat to `target` (section 3, with the duel exception). */
-function torpedoDirs(target) {
-  const v = me();
-  const alive = aliveSeats();
-  if (alive.length === 2 && (v + 2) % 4 === target) return ['right', 'left', 'down', 'up'];
-  const d = TORPEDO_DIR[`${v}>${target}`];
-  return d ? [d] : [];
-}
+/** Whether a special may be aimed either way (the options list both orientations). */
+const hasOrientation = (sp) => new Set((sp?.aimed || []).map((g) => g.vertical)).size > 1;
 
 /**
  * The order `ship` would get in mode `mode` aimed at (seat, r, c): `{text, cells, ok, seat, kind}`,
- * or null when the mode aims at nothing (pass).
+ * or null when the mode aims at nothing (pass). Everything comes from the turn's options: the
+ * open cells and their text for a shot, the aims and the area of an aimed special (the aim whose
+ * area covers the pointer, nearest to it), the lanes of a torpedo (of those through the pointer,
+ * the one entering nearest to it), the targets of the EMP.
  */
 function candidate(ship, mode, seat, r, c) {
-  const obs = obsOf();
-  const v = me();
-  const board = obs.boards[seat];
-  const opponent = seat !== v && !board.eliminated;
-  const target = seat + 1;
-  const cell = cellName(r, c);
-  let text = null;
-  let cells = [cell];
-  let ok = opponent;
   if (mode === 'pass') return null;
+  const cell = cellName(r, c);
+  const here = { r, c };
+  const refused = (cells = [cell]) => ({ text: null, cells, ok: false, seat, kind: mode });
+  const options = turnOptions();
+  const o = shipOptions(ship);
+  if (!options || !o) return refused();
   if (mode === 'fire') {
-    text = `${ship}:fire ${target}:${cell}`;
-    // Two ships of one plan never fire at the same cell (section 5.5).
-    const taken = [...ui.plan].some(([s, o]) => s !== ship && o.kind === 'fire' && o.seat === seat && o.cells[0] === cell);
-    ok = opponent && shootable().has(`${seat}:${cell}`) && !taken;
-    if (ship === obs.next_ship) ok = !taken && ui.ctx.state.legal.includes(text);
-    return { text, cells, ok, seat, kind: mode };
+    const f = o.fire.find((x) => x.target === seat);
+    const open = options.fire.find((x) => x.target === seat)?.cells || [];
+    if (!f) return refused();
+    const taken = options.distinct_fire_cells
+      && [...ui.plan].some(([s, p]) => s !== ship && p.kind === 'fire' && p.seat === seat && p.cells[0] === cell);
+    return { text: f.text.replace('{cell}', cell), cells: [cell], ok: open.includes(cell) && !taken, seat, kind: mode };
   }
-  if (mode === 'emp') {
-    text = `${ship}:emp ${target}`;
-    cells = rectCells(0, 0, SIDE, SIDE);
-    ok = opponent && board.emp_turns_left === 0 && !board.emp_immune;
-  } else if (mode === 'torpedo') {
-    const dirs = opponent ? torpedoDirs(seat) : [];
-    if (dirs.length === 0) return { text: null, cells, ok: false, seat, kind: mode };
-    // In the duel every edge is open: take the one nearest the pointer.
-    const dist = { right: c, left: SIDE - 1 - c, down: r, up: SIDE - 1 - r };
-    const dir = dirs.reduce((a, d) => (dist[d] < dist[a] ? d : a));
-    const across = dir === 'right' || dir === 'left';
-    text = `${ship}:torpedo ${target}:${dir}${across ? r + 1 : COLS[c]}`;
-    cells = across ? rectCells(r, 0, 1, SIDE) : rectCells(0, c, SIDE, 1);
-  } else if (mode === 'shield') {
-    // The shield is centred on a cell of one of the owner's unsunk ships, not the corvette (10.1).
-    text = `${ship}:shield ${target}:${cell}`;
-    cells = areaOf('shield', r, c).cells;
-    const b = obs.boards[seat];
-    const sunk = sunkNames(b);
-    ok = seat === v && (b.fleet || []).some((p) => SHIPS.includes(p.piece) && p.piece !== 'corvette'
-      && !sunk.has(p.piece) && p.cells.includes(cell));
-  } else {
-    const area = areaOf(mode, r, c, ui.vertical);
-    text = `${ship}:${mode} ${target}:${area.aim}${mode === 'bombing' ? (ui.vertical ? 'v' : 'h') : ''}`;
-    cells = area.cells;
+  const sp = specialOptions(ship, mode);
+  if (!sp) return refused();
+  if (sp.emp) {
+    const e = sp.emp.find((x) => x.target === seat);
+    const board = rectCells(0, 0, SIDE, SIDE);
+    return e ? { text: e.text, cells: board, ok: true, seat, kind: mode } : refused(board);
   }
-  ok = ok && specialPossible(ship, mode);
-  if (ship === obs.next_ship) ok = ui.ctx.state.legal.includes(text);
-  return { text, cells, ok, seat, kind: mode };
+  if (sp.torpedo) {
+    const tp = sp.torpedo.find((x) => x.target === seat);
+    const through = (tp?.lanes || []).map((l) => ({ ...l, a: parseCell(l.from), b: parseCell(l.to) }))
+      .filter(({ a, b }) => (a.r === b.r && a.r === r) || (a.c === b.c && a.c === c));
+    if (!through.length) return refused();
+    const lane = through.reduce((x, y) => (distance(y.a, here) < distance(x.a, here) ? y : x));
+    return { text: tp.text.replace('{lane}', lane.lane), cells: lineCells(lane.a, lane.b), ok: true, seat, kind: mode };
+  }
+  const group = aimedGroup(sp);
+  if (!group) return refused();
+  const target = group.targets.find((x) => x.target === seat);
+  let best = null;
+  for (const name of group.aims) {
+    const aim = parseCell(name);
+    if (!aim || !areaCells(group.area, aim).includes(cell)) continue;
+    if (!best || distance(aim, here) < distance(best.aim, here)) best = { name, aim };
+  }
+  if (!target || !best) return refused(areaCells(group.area, best?.aim || here));
+  return { text: target.text.replace('{cell}', best.name), cells: areaCells(group.area, best.aim), ok: true, seat, kind: mode };
 }
 
 // ---- Drawing ----------------------------------------------------------------------------------
@@ -501,13 +511,8 @@ function drawOverlay() {
   const v = me();
   if (ui.drag && v !== null) {
     const d = ui.drag;
-    const h = d.vertical ? d.long : d.short;
-    const w = d.vertical ? d.short : d.long;
-    const inside = d.r >= 0 && d.c >= 0 && d.r + h <= SIDE && d.c + w <= SIDE;
-    const text = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE ? placementText(d.piece, d.r, d.c, d.vertical) : null;
-    const ok = inside && (ui.ctx.state.legal || []).includes(text);
-    const cells = [];
-    for (let r = d.r; r < d.r + h; r++) for (let c = d.c; c < d.c + w; c++) if (r >= 0 && c >= 0 && r < SIDE && c < SIDE) cells.push(cellName(r, c));
+    const cells = footprint(d);
+    const ok = Boolean(placementOn(d.piece, cells));
     if (cells.length) {
       g.append(drawPiece(v, d.piece, cells, `ghost ${ok ? 'ok' : 'bad'}`));
       for (const name of cells) g.append(cellRect(v, name, `nv-aim ${ok ? 'ok' : 'bad'}`));
@@ -633,10 +638,10 @@ function onPointerDown(ev) {
   }
   ev.preventDefault();
   const box = bbox(p.cells);
-  const vertical = p.at.endsWith('v');
+  const vertical = isVertical(p.cells);
   ui.drag = {
     piece: p.piece, vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w),
-    offR: at.r - box.r0, offC: at.c - box.c0, r: box.r0, c: box.c0, from: p.at,
+    offR: at.r - box.r0, offC: at.c - box.c0, r: box.r0, c: box.c0, from: p.cells,
   };
   ui.pickedUp = true;
   ui.selectedPiece = p.piece;
@@ -672,8 +677,8 @@ function onPointerUp() {
   if (!d) return;
   ui.drag = null;
   const inBoard = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE;
-  const text = inBoard ? placementText(d.piece, d.r, d.c, d.vertical) : null;
-  const still = text === `${d.piece}@${d.from}`;
+  const text = inBoard ? placementTo(d.piece, d) : null;
+  const still = footprintKey(d.piece, footprint(d)) === footprintKey(d.piece, d.from);
   // A double-click turns the piece. It is recognised here rather than by the browser's dblclick,
   // which the redraw between the two clicks can swallow.
   const now = performance.now();
@@ -692,9 +697,7 @@ function onPointerUp() {
  */
 function sendPlacement(piece, text, d) {
   if (!ui.ctx.canAct) return;
-  const h = d.vertical ? d.long : d.short;
-  const w = d.vertical ? d.short : d.long;
-  ui.moving = { piece, cells: rectCells(d.r, d.c, Math.min(h, SIDE - d.r), Math.min(w, SIDE - d.c)), moves: myBoard()?.moves };
+  ui.moving = { piece, cells: footprint(d), moves: myBoard()?.moves };
   ui.sentPlacement = text;
   ui.ctx.play(text);
 }
@@ -704,23 +707,20 @@ function placeSelectedAt(r, c) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === ui.selectedPiece);
   if (!p || !placing() || !ui.ctx.canAct) return;
   const box = bbox(p.cells);
-  const vertical = p.at.endsWith('v');
-  sendPlacement(p.piece, placementText(p.piece, r, c, vertical), {
-    vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r, c,
-  });
+  const d = { vertical: isVertical(p.cells), long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r, c };
+  sendPlacement(p.piece, placementTo(p.piece, d), d);
 }
 
 /** Rotates a placed piece a quarter turn about its top-left cell. */
 function rotatePiece(name) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === name);
-  if (!p || isBuoy(p.piece) || !placing() || !ui.ctx.canAct) return;
-  const box = bbox(p.cells);
-  const vertical = !p.at.endsWith('v');
+  const box = p && bbox(p.cells);
+  // A one-cell piece (a buoy) has nothing to turn.
+  if (!p || box.h === box.w || !placing() || !ui.ctx.canAct) return;
+  const d = { vertical: !isVertical(p.cells), long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r: box.r0, c: box.c0 };
   ui.pickedUp = true;
   ui.selectedPiece = p.piece;
-  sendPlacement(p.piece, placementText(p.piece, box.r0, box.c0, vertical), {
-    vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r: box.r0, c: box.c0,
-  });
+  sendPlacement(p.piece, placementTo(p.piece, d), d);
 }
 
 function pieceUnderPointer(ev) {
@@ -751,14 +751,14 @@ function onClick(ev) {
 function onKey(ev) {
   if (!ui.ctx || ['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName)) return;
   if (ev.key === 'r' || ev.key === 'R') {
-    if (ui.drag && !isBuoy(ui.drag.piece)) {
+    if (ui.drag && ui.drag.long !== ui.drag.short) {
       ui.drag.vertical = !ui.drag.vertical;
       ui.drag.offR = Math.min(ui.drag.offR, (ui.drag.vertical ? ui.drag.long : ui.drag.short) - 1);
       ui.drag.offC = Math.min(ui.drag.offC, (ui.drag.vertical ? ui.drag.short : ui.drag.long) - 1);
       ui.pickedUp = true;
       redrawOverlay();
     } else if (placing() && ui.selectedPiece) rotatePiece(ui.selectedPiece);
-    else if (myBattleTurn() && ui.mode === 'bombing') {
+    else if (myBattleTurn() && hasOrientation(specialOptions(ui.ship, ui.mode))) {
       ui.vertical = !ui.vertical;
       redrawOverlay();
       renderPanel();
@@ -851,7 +851,7 @@ function follow(state) {
         for (const name of now[kind]) if (!was[kind].has(name) && !changed.has(`${seat}:${name}`)) changed.set(`${seat}:${name}`, kind);
       }
     });
-    const areas = fresh.map((a) => specialArea(a.order)).filter(Boolean);
+    const areas = fresh.map(specialArea).filter(Boolean);
     if (changed.size || areas.length) {
       ui.flash = changed;
       ui.areas = areas;
@@ -868,23 +868,14 @@ function follow(state) {
 }
 
 /**
- * Where an announced special struck, to outline it for a moment: `{seat, cells}`, or null for an
- * order without an area on a board (a shot, a pass, a shield, whose centre others do not learn).
+ * Where an announced special struck, to outline it for a moment: `{seat, cells}` from the
+ * announcement's `area` (its rectangle's corners), or null for an order without one (a shot, a
+ * pass, a shield, whose outline the board shows to whom may see it).
  */
-function specialArea(order) {
-  const o = parseOrder(order);
-  if (!o || o.seat === null || ['fire', 'pass', 'shield'].includes(o.kind)) return null;
-  if (o.kind === 'emp') return { seat: o.seat, cells: rectCells(0, 0, SIDE, SIDE) };
-  if (o.kind === 'torpedo') {
-    const m = /^(right|left|down|up)([a-n]|\d+)$/.exec(o.arg || '');
-    if (!m) return null;
-    const across = m[1] === 'right' || m[1] === 'left';
-    return { seat: o.seat, cells: across ? rectCells(Number(m[2]) - 1, 0, 1, SIDE) : rectCells(0, COLS.indexOf(m[2]), SIDE, 1) };
-  }
-  const m = /^([a-n]\d+)([hv]?)$/.exec(o.arg || '');
-  const p = m && parseCell(m[1]);
-  if (!p || !(o.kind in AREAS || o.kind === 'bombing')) return null;
-  return { seat: o.seat, cells: areaOf(o.kind, p.r, p.c, m[2] === 'v').cells };
+function specialArea(a) {
+  const from = parseCell(a.area?.from);
+  const to = parseCell(a.area?.to);
+  return from && to ? { seat: a.area.target, cells: [a.area.from, a.area.to] } : null;
 }
 
 /** Where the plan of this turn is kept in the tab, so a reload does not lose it. */
@@ -930,9 +921,10 @@ function fireStep() {
   }
   if (!ui.ctx.canAct) return;
   const ship = obsOf().next_ship;
-  const text = ui.plan.get(ship)?.text || `${ship}:pass`;
+  const text = ui.plan.get(ship)?.text || shipOptions(ship)?.pass;
   if (!ui.ctx.state.legal.includes(text)) {
-    // Only possible when the page's check for a later ship was wrong: stop and let the player choose.
+    // Only when the plan was made on an older state (one kept over a reload): stop and let the
+    // player choose.
     ui.firing = false;
     ui.plan.delete(ship);
     ui.ship = ship;
@@ -952,7 +944,7 @@ function startFiring() {
   // The whole turn leaves as one message, played all or nothing (docs/protocol.md section 4.2):
   // every ship still to act, in the order the server asks for them, its planned order or a pass.
   ui.whole = true;
-  const turn = myShips().filter((s) => s.open).map((s) => ui.plan.get(s.name)?.text || `${s.name}:pass`);
+  const turn = myShips().filter((s) => s.open).map((s) => ui.plan.get(s.name)?.text || shipOptions(s.name)?.pass);
   ui.ctx.play(turn);
 }
 
@@ -1075,7 +1067,7 @@ function modeChips() {
     type: 'button', class: `chip nv-mode${ui.mode === mode ? ' selected' : ''}`, 'data-mode': mode, disabled, title,
     onclick: () => {
       if (mode === 'pass') {
-        ui.plan.set(ship, { text: `${ship}:pass`, cells: [], seat: null, kind: 'pass' });
+        ui.plan.set(ship, { text: shipOptions(ship)?.pass, cells: [], seat: null, kind: 'pass' });
         const open = myShips().filter((s) => s.open && !ui.plan.has(s.name));
         if (open.length) ui.ship = open[0].name;
         ui.mode = 'fire';
@@ -1084,15 +1076,13 @@ function modeChips() {
       redrawOverlay();
     },
   }, label);
-  const specials = SPECIALS[ship].map((ab) => {
-    const cost = ui.costs[ab];
-    const ok = specialPossible(ship, ab);
-    return chip(ab, `${t(`nv.ab.${ab}`)} (${cost})`, !ok, t('nv.cost', { cost, energy }));
-  });
+  // The ship's specials, their costs and whether they are open: all from the turn's options.
+  const specials = (shipOptions(ship)?.specials || []).map((sp) => chip(sp.ability,
+    `${t(`nv.ab.${sp.ability}`)} (${sp.cost})`, !sp.open, t('nv.cost', { cost: sp.cost, energy })));
   return el('div', { class: 'nv-modes' },
     el('h3', {}, t('nv.orders.for', { ship: t(`nv.ship.${ship}`) }), ' ', el('span', { class: 'muted small' }, t('nv.energy', { n: energy }))),
     el('div', { class: 'chips' }, chip('fire', t('nv.mode.fire'), false), ...specials, chip('pass', t('nv.mode.pass'), false)),
-    ui.mode === 'bombing'
+    hasOrientation(specialOptions(ship, ui.mode))
       ? el('p', { class: 'small' }, button('nv-orient', t(ui.vertical ? 'nv.orient.v' : 'nv.orient.h'), () => {
         ui.vertical = !ui.vertical;
         renderPanel();
@@ -1104,7 +1094,7 @@ function modeChips() {
 
 /** Which hint fits the chosen mode: the aimed area specials share one. */
 function helpKey(ship, mode) {
-  if (!SPECIALS[ship].includes(mode)) return 'fire';
+  if (!specialOptions(ship, mode)) return 'fire';
   return ['emp', 'shield', 'torpedo'].includes(mode) ? mode : 'area';
 }
 
@@ -1242,7 +1232,6 @@ function renderPanel() {
  */
 export function renderNaval(ctx) {
   ui.ctx = ctx;
-  setConfig(ctx.config);
   attach(ctx.svg);
   if (ctx.state.version !== ui.version) {
     ui.version = ctx.state.version;

@@ -20,8 +20,9 @@
 //!   end of a turn and of the game (5.6-12).
 //! - `position`: the versioned position format `naval/1` (docs/naval-position.md), also the
 //!   serialized state, read back checked.
-//! - `observe`: views (13) and the terminal drawing; `determinize`: sampling for bots; `random`:
-//!   fast random actions.
+//! - `observe`: views (13) and the terminal drawing; `options`: on a seat's own battle turn, every
+//!   order of each ship still to act, for the page to plan the turn (5.3a, 5.5); `determinize`:
+//!   sampling for bots; `random`: fast random actions.
 //! - For bots, changing no rule: `odds` (where a seat should aim, from its information only),
 //!   `policy` (a heuristic player built on them) and `eval` (a value of a running game).
 
@@ -35,6 +36,7 @@ mod energy;
 mod eval;
 pub mod observe;
 pub mod odds;
+pub mod options;
 pub mod orders;
 pub mod piece;
 pub mod policy;

@@ -12,6 +12,7 @@ use plateau_engine::Seat;
 use crate::ability::Ability;
 use crate::action::{Order, format_order};
 use crate::bits::{Bits, Cell};
+use crate::options::TurnOptions;
 use crate::piece::{Piece, Ship};
 use crate::state::{Naval, Phase, Resolution};
 
@@ -115,6 +116,54 @@ pub struct AnnouncementView {
     pub order: String,
     /// `done`, `cancelled`, `wasted`, `fizzled` or `exploded <cell>`.
     pub result: String,
+    /// Where the order struck, for the page to outline; `None` for a shot, a pass and a shield
+    /// (its outline is the board's `shield`, shown to whom may see it).
+    pub area: Option<AreaView>,
+}
+
+/// The rectangle an announced special covers on its target's board: its area (section 6.5), a
+/// torpedo's lane, the whole board for an EMP. Public, as the order is.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct AreaView {
+    /// The board struck (0-based in JSON).
+    pub target: Seat,
+    /// The rectangle's top-left cell.
+    pub from: String,
+    /// Its bottom-right cell.
+    pub to: String,
+}
+
+impl AreaView {
+    /// The rectangle of `order`, or `None` for an order without an area (module doc above).
+    fn of(order: &Order) -> Option<AreaView> {
+        let (target, cells) = match *order {
+            Order::Pass
+            | Order::Fire { .. }
+            | Order::Special {
+                ability: Ability::Shield,
+                ..
+            } => return None,
+            Order::Special {
+                ability,
+                target,
+                cell,
+                vertical,
+            } => (target, ability.area(cell, vertical)),
+            Order::Torpedo { target, dir, lane } => (
+                target,
+                dir.lane(lane).fold(Bits::EMPTY, |mut b, c| {
+                    b.set(c);
+                    b
+                }),
+            ),
+            Order::Emp { target } => (target, Bits::FULL),
+        };
+        Some(AreaView {
+            target,
+            from: cells.first()?.to_string(),
+            to: cells.iter().last()?.to_string(),
+        })
+    }
 }
 
 /// What one viewer may know of the state.
@@ -140,6 +189,9 @@ pub struct Observation {
     pub plan: Vec<String>,
     /// The viewer's ship to order next (only while it is the viewer's turn).
     pub next_ship: Option<String>,
+    /// Every order each of the viewer's ships still to act may be given (`options` module):
+    /// only while it is the viewer's battle turn, `None` for every other viewer and moment.
+    pub options: Option<TurnOptions>,
     /// A rocket cell awaiting its draw: `(board, cell)`.
     pub rocket: Option<(Seat, String)>,
     /// Eliminated seats, first out first.
@@ -214,6 +266,7 @@ impl Naval {
                     seat: a.seat,
                     order: format_order(a.ship, &a.order, own),
                     result,
+                    area: AreaView::of(&a.order),
                 }
             })
             .collect();
@@ -256,6 +309,9 @@ impl Naval {
                 .next
                 .filter(|_| my_turn)
                 .map(|k| k.name().to_owned()),
+            options: me
+                .filter(|_| my_turn && self.turn.next.is_some())
+                .map(|s| self.turn_options(s)),
             rocket,
             eliminated: self.out_order.clone(),
             outcome: self.result(),

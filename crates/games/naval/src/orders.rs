@@ -187,7 +187,7 @@ enum Exclusion {
 
 /// A set of orders of one ship sharing every condition but their aim (module doc).
 #[derive(Clone, Copy, Debug)]
-enum Family {
+pub(crate) enum Family {
     /// The pass: always open.
     Pass,
     /// Normal shots at `target`, one per cell of `cells`.
@@ -282,7 +282,7 @@ impl Family {
 
 /// The open families of one ship: at most a pass, three boards to fire at, and per special
 /// three boards times four torpedo directions or two bombing orientations.
-struct Families {
+pub(crate) struct Families {
     items: [Family; Families::CAPACITY],
     len: usize,
 }
@@ -307,7 +307,7 @@ impl Families {
         self.len += 1;
     }
 
-    fn as_slice(&self) -> &[Family] {
+    pub(crate) fn as_slice(&self) -> &[Family] {
         &self.items[..self.len]
     }
 }
@@ -330,7 +330,7 @@ impl Naval {
 
     /// Whether `ship` of seat `s` may use `ability` now: its own special, with the energy
     /// (sections 5.4 and 9).
-    fn special_ok(&self, s: Seat, ship: Ship, ability: Ability) -> Result<(), Refusal> {
+    pub(crate) fn special_ok(&self, s: Seat, ship: Ship, ability: Ability) -> Result<(), Refusal> {
         if ability.ship() != ship {
             return Err(Refusal::NotItsAbility { ship, ability });
         }
@@ -443,7 +443,7 @@ impl Naval {
 
     /// The families open to `ship` of seat `s` now, in list order: the pass, the normal shots
     /// board by board, then each special of the ship (section 9 table order) board by board.
-    fn families(&self, s: Seat, ship: Ship) -> Families {
+    pub(crate) fn families(&self, s: Seat, ship: Ship) -> Families {
         let mut out = Families::new();
         out.push(Family::Pass);
         for t in self.opponents(s) {

@@ -229,3 +229,22 @@ fn move_lists_show_each_viewer_only_what_it_may_know() {
         );
     }
 }
+
+/// The turn options (`Observation::options`) go to the seat whose battle turn it is and to no
+/// other viewer; the states compared byte for byte above include many that carry them, so what
+/// they say follows from public facts and the seat's own.
+#[test]
+fn turn_options_are_the_acting_seat_s_alone() {
+    let mut with = 0;
+    for g in states(16, 5) {
+        let acting = g.phase == Phase::Battle && !g.turn.resolving && g.turn.next.is_some();
+        for v in 0..4u8 {
+            let o = g.observe(Viewer::Seat(Seat(v)));
+            let mine = acting && g.current == Seat(v) && !g.boards[v as usize].out;
+            assert_eq!(o.options.is_some(), mine, "viewer {v} at {:?}", g.phase);
+            with += usize::from(mine);
+        }
+        assert!(g.observe(Viewer::Spectator).options.is_none());
+    }
+    assert!(with > 300, "{with} observations with options");
+}

@@ -171,6 +171,10 @@ pub fn leaks(g: &Naval, s: usize, message: &Value) -> Vec<String> {
     }
     rest["observation"]["boards"] = Value::Null;
     rest["observation"]["plan"] = Value::Null; // the seat's own orders
+    // The seat's own turn options: like `legal`, every open cell of the opponents' boards, hidden
+    // ships or not. That they follow from public facts and the seat's own is checked in the
+    // crate (crates/games/naval/tests/secrecy.rs: hidden changes leave them byte-identical).
+    rest["observation"]["options"] = Value::Null;
     let mut texts = Vec::new();
     strings(&rest, &mut Vec::new(), &mut texts);
     for (path, text) in texts {
