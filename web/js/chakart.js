@@ -93,7 +93,12 @@ export function legalChoices(legal, info) {
   });
 }
 
-/** What a logged move tells about random effects, or null: `{ text, squares }`. */
+/**
+ * What a logged move tells about random effects, or null: `{ text, squares }`. This still reads
+ * the move list's SAN (section 11): the narration goes entry by entry, and one message may bring
+ * a move with its redirect and egg draw, which an observation of the state after them could not
+ * tell apart; the log's entries carry only their text.
+ */
 export function describeEffect(san) {
   const squares = san.match(/[a-h][1-8]/g) || [];
   let m = /^~([a-h][1-8])$/.exec(san);
@@ -103,11 +108,6 @@ export function describeEffect(san) {
   m = /\*([BKTCDMLW])([a-h][1-8])?/.exec(san);
   if (m) return { text: t('ck.fx.egg', { name: t(`ck.egg.${EGGS[m[1]]}`) }), squares, kind: 'egg' };
   return null;
-}
-
-/** True when the SAN of a logged move is a random item effect: a redirect or an egg effect. */
-export function isItemEffect(san) {
-  return /^~[a-h][1-8]$/.test(san) || /\*[BKTCDMLW]/.test(san);
 }
 
 /**
