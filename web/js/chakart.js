@@ -1,7 +1,7 @@
 // Chakart on the match page (rules/chakart.md): an 8x8 SVG board from the seat's side, pieces
 // as Unicode glyphs, items on squares, immobilized pieces ringed, the captured pools, and the
-// legal actions of the server (canonical texts, ruling 11) played by clicking a piece then a
-// target square. When several actions share a from/to (promotion, stealth, shell) an explicit
+// legal actions of the server, composed from their parts (`legal_info`) and sent back as their
+// canonical texts (ruling 11), played by clicking a piece then a target square. When several actions share a from/to (promotion, stealth, shell) an explicit
 // choice is offered; promotions, drops and swaps of multi-step turns are offered the same way.
 // The squares of the last move are tinted, the pieces the seat can move now (from the legal list)
 // are marked, and a king the opponent could take next (the observation's `kings_in_danger`) is
@@ -17,11 +17,9 @@ const FILES = 'abcdefgh';
 
 /** Solid glyphs for every kind (filled with the side's colour). */
 const GLYPH = { p: '♟', r: '♜', n: '♞', b: '♝', q: '♛', k: '♚' };
-/** Immobilized letters (section 3) to their normal kind. */
-const FROZEN = { s: 'p', u: 'r', o: 'n', c: 'b', t: 'q', l: 'k' };
-/** Item letters (section 3). */
+/** Item letters of the logged effects (section 3), for their narration. */
 const ITEMS = { d: 'banana', w: 'bomb', m: 'mushroom', e: 'egg' };
-/** Pool order of the captured field (section 2). */
+/** Pool order of the panel (section 2), as glyph keys. */
 const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
 /** Egg effect letters (section 7). */
 const EGGS = { B: 'boo', K: 'koopa', T: 'toadette', C: 'chomp', D: 'daisy', M: 'bowser', L: 'luigi', W: 'waluigi' };
@@ -42,68 +40,65 @@ function svgEl(name, attrs = {}, text) {
   return node;
 }
 
+/** The crate's kind names (the observation's `pieces` and `pools`) to the page's glyph keys. */
+const KIND_KEY = { pawn: 'p', rook: 'r', knight: 'n', bishop: 'b', queen: 'q', king: 'k' };
+/** Pool order of the panel (section 2). */
+const POOL_NAMES = ['pawn', 'rook', 'knight', 'bishop', 'queen', 'king'];
+
 /**
- * The FEN board field as a map square name -> cell: `{ side: 'w'|'b', kind, frozen, hidden }`
- * for pieces, `{ item }` for items. Unknown letters are skipped.
+ * The board of the observation as a map square name -> cell: `{ side: 'w'|'b', kind, frozen,
+ * hidden }` for pieces, `{ item }` for items, from its `pieces` and `items` (built by the server
+ * from the board this viewer may see: a hidden queen not its own is not there).
  */
-export function parseBoard(field) {
+export function boardCells(obs) {
   const cells = new Map();
-  const ranks = (field || '').split('/');
-  ranks.forEach((row, i) => {
-    const rank = 8 - i;
-    let f = 0;
-    for (const ch of row) {
-      if (ch >= '1' && ch <= '8') {
-        f += Number(ch);
-        continue;
-      }
-      const sq = `${FILES[f]}${rank}`;
-      f += 1;
-      if (ITEMS[ch]) {
-        cells.set(sq, { item: ITEMS[ch] });
-        continue;
-      }
-      const side = ch === ch.toUpperCase() ? 'w' : 'b';
-      const low = ch.toLowerCase();
-      if (GLYPH[low]) cells.set(sq, { side, kind: low });
-      else if (FROZEN[low]) cells.set(sq, { side, kind: FROZEN[low], frozen: true });
-      else if (low === 'i') cells.set(sq, { side, kind: 'q', hidden: true });
-    }
-  });
+  for (const p of obs?.pieces || []) {
+    const kind = KIND_KEY[p.kind];
+    if (kind) cells.set(p.square, { side: p.side === 'white' ? 'w' : 'b', kind, frozen: p.frozen, hidden: p.hidden });
+  }
+  for (const i of obs?.items || []) cells.set(i.square, { item: i.item });
   return cells;
 }
 
-/** The captured field: `{ w: {p: n, ...}, b: {...} }` (12 digits, or 12 comma-separated numbers). */
-export function parsePools(field) {
-  const nums = (field || '').includes(',') ? field.split(',').map(Number) : [...(field || '')].map(Number);
+/** The captured pools of the observation: `{ w: {p: n, ...}, b: {...} }` from its `pools`. */
+export function poolCounts(obs) {
   const pools = { w: {}, b: {} };
-  POOL_KINDS.forEach((k, i) => {
-    pools.w[k] = nums[i] || 0;
-    pools.b[k] = nums[i + 6] || 0;
-  });
+  for (const [side, name] of [['w', 'white'], ['b', 'black']]) {
+    for (const kind of POOL_NAMES) pools[side][KIND_KEY[kind]] = obs?.pools?.[name]?.[kind] || 0;
+  }
   return pools;
 }
 
 /**
- * One legal text taken apart: `{ text, from, to, kind }` where kind is move, promote-move,
- * stealth, shell, swap, drop or promote. `from` of a drop is `@<kind>`; a swap starts from the
- * pending square; a bare promotion (`=q`) has neither from nor to.
+ * The legal actions as the page composes them, from the server's parts of each (`legal` with
+ * `legal_info`, docs/protocol.md section 4.1), never from their notation: `{ text, from, to, kind,
+ * piece }` where kind is move, promote-move, stealth, shell, swap, drop or promote. `from` of a
+ * drop is `@<kind>`; a bare promotion has neither from nor to. An action without its parts is not
+ * offered.
  */
-export function parseAction(text, pendingSquare) {
-  let m = /^([a-h][1-8])([a-h][1-8])([rnbqk]?)(s?)$/.exec(text);
-  if (m) return { text, from: m[1], to: m[2], kind: m[4] ? 'stealth' : m[3] ? 'promote-move' : 'move', piece: m[3] || null };
-  m = /^([a-h][1-8])\*([a-h][1-8])$/.exec(text);
-  if (m) return { text, from: m[1], to: m[2], kind: 'shell' };
-  m = /^S@([a-h][1-8])$/.exec(text);
-  if (m) return { text, from: pendingSquare, to: m[1], kind: 'swap' };
-  m = /^([PRNBQK])@([a-h][1-8])$/.exec(text);
-  if (m) return { text, from: `@${m[1].toLowerCase()}`, to: m[2], kind: 'drop', piece: m[1].toLowerCase() };
-  m = /^=([rnbqk])$/.exec(text);
-  if (m) return { text, from: null, to: null, kind: 'promote', piece: m[1] };
-  return null;
+export function legalChoices(legal, info) {
+  return legal.flatMap((text, i) => {
+    const part = info[i];
+    if (!part) return [];
+    const piece = part.choice || null;
+    switch (part.kind) {
+      case 'move': return [{ text, from: part.from, to: part.to, kind: piece ? 'promote-move' : 'move', piece }];
+      case 'stealth':
+      case 'shell':
+      case 'swap': return [{ text, from: part.from, to: part.to, kind: part.kind, piece: null }];
+      case 'drop': return [{ text, from: `@${piece}`, to: part.to, kind: 'drop', piece }];
+      case 'promote': return [{ text, from: null, to: null, kind: 'promote', piece }];
+      default: return [];
+    }
+  });
 }
 
-/** What a logged move tells about random effects, or null: `{ text, squares }`. */
+/**
+ * What a logged move tells about random effects, or null: `{ text, squares }`. This still reads
+ * the move list's SAN (section 11): the narration goes entry by entry, and one message may bring
+ * a move with its redirect and egg draw, which an observation of the state after them could not
+ * tell apart; the log's entries carry only their text.
+ */
 export function describeEffect(san) {
   const squares = san.match(/[a-h][1-8]/g) || [];
   let m = /^~([a-h][1-8])$/.exec(san);
@@ -113,11 +108,6 @@ export function describeEffect(san) {
   m = /\*([BKTCDMLW])([a-h][1-8])?/.exec(san);
   if (m) return { text: t('ck.fx.egg', { name: t(`ck.egg.${EGGS[m[1]]}`) }), squares, kind: 'egg' };
   return null;
-}
-
-/** True when the SAN of a logged move is a random item effect: a redirect or an egg effect. */
-export function isItemEffect(san) {
-  return /^~[a-h][1-8]$/.test(san) || /\*[BKTCDMLW]/.test(san);
 }
 
 /**
@@ -171,7 +161,7 @@ export function marks(obs) {
 
 /**
  * The warning about kings in danger for the viewer: `seat` its seat (null for a spectator), `cells`
- * from `parseBoard`. Empty when no king is in danger.
+ * from `boardCells`. Empty when no king is in danger.
  */
 export function kingWarning(obs, seat, cells) {
   const squares = obs?.kings_in_danger || [];
@@ -189,8 +179,7 @@ export function kingWarning(obs, seat, cells) {
 export function renderChakart(ctx) {
   const { svg, panel, state } = ctx;
   const obs = state.observation || {};
-  const pendingSquare = (/^[BD]:([a-h][1-8])/.exec(obs.pending || '') || [])[1] || null;
-  const actions = ctx.canAct ? (state.legal || []).map((x) => parseAction(x, pendingSquare)).filter(Boolean) : [];
+  const actions = ctx.canAct ? legalChoices(state.legal || [], state.legal_info || []) : [];
   const key = actions.map((a) => a.text).join(' ');
   if (key !== legalKey) {
     legalKey = key;
@@ -199,7 +188,7 @@ export function renderChakart(ctx) {
   }
   if (!ctx.past) narrate(state.moves || [], ctx.render);
   const flip = state.seat === 1;
-  const cells = parseBoard(obs.board);
+  const cells = boardCells(obs);
   const froms = new Set(actions.filter((a) => a.from && !a.from.startsWith('@')).map((a) => a.from));
   const targets = new Set(actions.filter((a) => a.from === selected).map((a) => a.to));
   const { last, danger } = marks(obs);
@@ -230,7 +219,7 @@ export function renderChakart(ctx) {
 }
 
 /**
- * Draws the 8x8 board into `svg`: `cells` from `parseBoard`; `opts` = `{ flip, selected, froms,
+ * Draws the 8x8 board into `svg`: `cells` from `boardCells`; `opts` = `{ flip, selected, froms,
  * targets, lit, last, danger, onSquare }` (seen from Black when `flip`; `froms` (the movable
  * pieces), `targets`, `lit` (an effect's squares), `last` (the last move's) and `danger` (kings the
  * opponent could take) are Sets of square names; `onSquare(sq)` is called by a click on a square
@@ -296,11 +285,11 @@ function drawBoard(svg, cells, opts) {
 }
 
 /**
- * Draws a position read-only (the replay page): the board of the observation `obs` (its `board`
- * field) seen from White, with its last move and kings in danger marked, without click handlers.
+ * Draws a position read-only (the replay page): the board of the observation `obs` (its `pieces`
+ * and `items`) seen from White, with its last move and kings in danger marked, no click handlers.
  */
 export function renderChakartBoard(svg, obs) {
-  drawBoard(svg, parseBoard(obs?.board), { flip: false, ...marks(obs) });
+  drawBoard(svg, boardCells(obs), { flip: false, ...marks(obs) });
 }
 
 function drawItem(g, item, x, y) {
@@ -336,7 +325,7 @@ function actionLabel(a) {
 function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
   const { panel, state } = ctx;
   const warning = kingWarning(obs, state.seat, cells);
-  const pools = parsePools(obs.captured);
+  const pools = poolCounts(obs);
   const poolLine = (side) => el('div', { class: 'ck-pool', 'data-side': side },
     el('span', { class: 'muted small' }, t(side === 'w' ? 'ck.pool.white' : 'ck.pool.black')), ' ',
     el('span', { class: 'ck-glyphs' }, POOL_KINDS.flatMap((k) => Array(pools[side][k]).fill(GLYPH[k])).join('') || '—'));

@@ -1,12 +1,12 @@
 // MAD's page module (the contract is in games.js): the board with its two player bars and exile
 // zones, the half-made move (a selected ship, then the bonus permutation or rotation a move may
 // carry), the permutation/rotation chips and the pass button of the match page's controls.
-// Drawing and the reading of MAD's notation live in mad.js.
+// Drawing and the composing of legal actions from their parts live in mad.js.
 
 import { el } from './api.js';
 import { t } from './i18n.js';
 import {
-  legalChoices, parseAction, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
+  legalChoices, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
   sideName,
 } from './mad.js';
 
@@ -99,7 +99,6 @@ function renderMadBoard(ctx) {
     }
   }
   const ringed = involved ? cellsOfShips(obs.cells, involved.side, involved.codes) : new Set();
-  const lastMove = [...state.moves].reverse().map((m) => parseAction(m.text)).find(Boolean);
   renderBoard(ctx.board, {
     cells: obs.cells,
     orientation,
@@ -107,8 +106,8 @@ function renderMadBoard(ctx) {
     selected: from,
     targets,
     involved: ringed,
-    lastFrom: lastMove?.kind === 'move' ? lastMove.from : null,
-    lastTo: lastMove?.kind === 'move' ? lastMove.to : null,
+    lastFrom: obs.last_move?.from ?? null,
+    lastTo: obs.last_move?.to ?? null,
     onCell: acting ? onCell : null,
   });
   ctx.tickClocks();
@@ -213,12 +212,11 @@ export default {
 
   /** Red below, as the match page shows it to Red and to spectators; the step's move is marked. */
   renderPosition(view) {
-    const { observation: obs, text } = view;
-    const entry = typeof text === 'string' ? parseAction(text) : null;
+    const { observation: obs } = view;
     renderBoard(view.board, {
       cells: obs.cells, orientation: 'r', onCell: null,
-      lastFrom: entry?.kind === 'move' ? entry.from : null,
-      lastTo: entry?.kind === 'move' ? entry.to : null,
+      lastFrom: obs.last_move?.from ?? null,
+      lastTo: obs.last_move?.to ?? null,
     });
     for (const [bar, side] of [[view.barTop, 'b'], [view.barBottom, 'r']]) {
       const exile = el('div', { class: 'exile', id: `exile-${side}` });

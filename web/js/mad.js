@@ -1,8 +1,8 @@
-// MAD drawing and the reading of MAD's canonical action texts (rules/mad.md sections 3 and 9).
+// MAD drawing and the legal actions as the page composes them (rules/mad.md sections 3 and 9).
 //
-// Nothing here decides legality: the server sends the legal action texts and this module only
-// takes them apart (which cell moves where, which ships a permutation or rotation involves) so the
-// page can highlight them. The board is SVG, 4 columns (a..d) by 6 rows (1..6); Red sits at the
+// Nothing here decides legality or reads notation: the server sends the legal actions with their
+// parts (`legal_info`: which cell moves where, which ships a permutation or rotation involves) and
+// the last move's cells (the observation's `last_move`), and this module draws them. The board is SVG, 4 columns (a..d) by 6 rows (1..6); Red sits at the
 // bottom (row 1), and a Blue player sees the board turned half a turn (row 6 and column d nearest).
 
 import { t } from './i18n.js';
@@ -50,35 +50,11 @@ export function shipKind(code) {
   return t(twos === 1 ? 'ship.frigate' : 'ship.destroyer');
 }
 
-const CELL_RE = '([a-d][1-6])';
-const SHIFT_RE = '(P\\((\\d{3}),(\\d{3})\\)|R\\((\\d{3})>(\\d{3})>(\\d{3})\\))';
-const MOVE_RE = new RegExp(`^${CELL_RE}([-x])${CELL_RE}(?:\\+${SHIFT_RE})?$`);
-const SHIFT_ONLY_RE = new RegExp(`^${SHIFT_RE}$`);
-
-/**
- * Takes apart one canonical MAD action text (rules/mad.md section 9).
- *
- * Returns `{text, kind: "move"|"shift"|"pass", from, to, capture, shift}` where `shift` is
- * `null` or `{kind: "P"|"R", text, codes: [...]}`; `null` if the text is not a MAD action.
- */
-export function parseAction(text) {
-  if (text === 'pass') return { text, kind: 'pass', from: null, to: null, capture: false, shift: null };
-  let m = MOVE_RE.exec(text);
-  if (m) {
-    return {
-      text, kind: 'move', from: m[1], to: m[3], capture: m[2] === 'x',
-      shift: m[4] ? shiftOf(m.slice(4)) : null,
-    };
-  }
-  m = SHIFT_ONLY_RE.exec(text);
-  if (m) return { text, kind: 'shift', from: null, to: null, capture: false, shift: shiftOf(m.slice(1)) };
-  return null;
-}
-
 /**
  * The legal actions as the match page composes them, from the server's parts of each one
- * (`legal` with `legal_info`, docs/protocol.md section 4.1), never from their notation: the shape
- * of `parseAction`, a shift being `{kind: "P"|"R", codes}` (the ships as the notation lists them).
+ * (`legal` with `legal_info`, docs/protocol.md section 4.1), never from their notation:
+ * `{text, kind: "move"|"shift"|"pass", from, to, capture, shift}` where `shift` is `null` or
+ * `{kind: "P"|"R", codes}` (the ships as the notation lists them).
  */
 export function legalChoices(legal, info) {
   // An action without its parts is not offered: the page composes from the parts alone.
@@ -97,12 +73,6 @@ function choice(text, part) {
   }
   if (part.kind === 'pass') return { text, kind: 'pass', ...none };
   return { text, kind: 'shift', ...none, shift: shift(part) };
-}
-
-function shiftOf(groups) {
-  const [whole, a, b, x, y, z] = groups;
-  if (a) return { kind: 'P', text: whole, codes: [a, b] };
-  return { kind: 'R', text: whole, codes: [x, y, z] };
 }
 
 /** The sentence describing a permutation or rotation, e.g. "Swap 112 ⇄ 221". */

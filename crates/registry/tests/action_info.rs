@@ -180,13 +180,14 @@ fn moonleap_astronauts_land_where_the_parts_say() {
 #[test]
 fn chakart_moves_go_from_and_to_the_squares_of_their_text() {
     let config = json!({"turn_limit": 40});
+    let mut swaps = 0;
     let checked = walk(
         "chakart",
         2,
         config,
         6,
         200,
-        &mut |_, _, text, info| match info.kind {
+        &mut |state, seat, text, info| match info.kind {
             "move" | "stealth" | "shell" => {
                 assert_eq!(info.from.as_deref(), Some(&text[0..2]), "{text}");
                 let to = if info.kind == "shell" {
@@ -197,12 +198,23 @@ fn chakart_moves_go_from_and_to_the_squares_of_their_text() {
                 assert_eq!(info.to.as_deref(), Some(to), "{text}");
                 assert_eq!(info.kind == "stealth", text.ends_with('s'), "{text}");
             }
-            "swap" | "drop" => assert_eq!(info.to.as_deref(), Some(&text[2..]), "{text}"),
+            "swap" => {
+                assert_eq!(info.to.as_deref(), Some(&text[2..]), "{text}");
+                // King Boo's swap starts from the piece that met the egg: the pending `B:<sq>`.
+                let obs = state.observe_json(plateau_engine::Viewer::Seat(plateau_engine::Seat(
+                    u8::try_from(seat).unwrap(),
+                )));
+                let pending = obs["pending"].as_str().unwrap();
+                assert_eq!(info.from.as_deref(), pending.strip_prefix("B:"), "{text}");
+                swaps += 1;
+            }
+            "drop" => assert_eq!(info.to.as_deref(), Some(&text[2..]), "{text}"),
             "promote" => assert_eq!(info.choice.as_deref(), Some(&text[1..]), "{text}"),
             other => panic!("{text}: a seat's action of kind {other}"),
         },
     );
     assert!(checked > 1000, "{checked}");
+    assert!(swaps > 0, "no King Boo swap met");
 }
 
 #[test]

@@ -32,7 +32,7 @@ pub use action::{Action, Effect};
 pub use board::{Kind, Side, Square};
 use position::Line;
 use rules::{EndKind, Phase, Pos};
-pub use view::{LastMove, Observation, SeenMove};
+pub use view::{Item, LastMove, Observation, Pool, Pools, SeenItem, SeenMove, SeenPiece};
 
 /// Game options.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -310,8 +310,9 @@ impl Game for Chakart {
 
     /// The parts of each action (docs/rules/chakart.md section "Notation", ruling 11): `move`
     /// (from, to, a promotion letter as `choice`), `stealth` (the queen's stealth move), `shell`
-    /// (the king's square and the square hit), `swap` (King Boo's swap, `to` the other piece),
-    /// `drop` (Toadette's drop: the piece letter as `choice`), `promote` (`choice`); chance
+    /// (the king's square and the square hit), `swap` (King Boo's swap, section 7: `from` the
+    /// piece that met the egg, `to` the other piece), `drop` (Toadette's drop: the piece letter
+    /// as `choice`), `promote` (`choice`); chance
     /// outcomes `redirect` (`to`), `egg` (the effect letter as `choice`), `luigi` and `waluigi`
     /// (the flipped piece's square as `to`), `banana` and `bomb` (where the item lands, `to`),
     /// `setup` (the file letter as `choice`).
@@ -339,7 +340,14 @@ impl Game for Chakart {
                 from: Some(from.to_string()),
                 ..at("shell", to)
             },
-            Action::Swap { with } => at("swap", with),
+            // The pending square, so a page composes the swap as a move from it.
+            Action::Swap { with } => ActionInfo {
+                from: match self.pos.phase {
+                    Phase::Swap { at: piece } => Some(piece.to_string()),
+                    _ => None,
+                },
+                ..at("swap", with)
+            },
             Action::Drop { kind, to } => ActionInfo {
                 choice: Some(kind.letter().to_string()),
                 ..at("drop", to)

@@ -44,6 +44,93 @@ pub struct Observation {
     /// both sides'. Sorted; empty once the game is over.
     #[serde(default)]
     pub kings_in_danger: Vec<String>,
+    /// The pieces of `board`, read from the same viewer-filtered board so they tell no more than
+    /// the FEN field (rules/chakart.md section 3; ruling 17): an opponent's hidden queen is
+    /// absent, the viewer's own is `hidden`. Shape `[{"square": "e1", "side": "white", "kind":
+    /// "king", "frozen": false, "hidden": false}]`, a1 to h8 by rank.
+    #[serde(default)]
+    pub pieces: Vec<SeenPiece>,
+    /// The items of `board` (rules/chakart.md section 3): `[{"square": "d4", "item": "banana"}]`.
+    #[serde(default)]
+    pub items: Vec<SeenItem>,
+    /// The captured pools of `captured` (rules/chakart.md section 2, FEN field 5) by side and
+    /// kind: `{"white": {"pawn": 0, "rook": 0, "knight": 0, "bishop": 1, "queen": 0, "king": 0},
+    /// "black": {...}}`.
+    #[serde(default)]
+    pub pools: Pools,
+}
+
+/// One piece of the observation's `pieces`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeenPiece {
+    /// Where it stands, `a1` to `h8`.
+    pub square: String,
+    /// Whose it is.
+    pub side: Side,
+    /// What it moves as (an immobilized or hidden piece keeps its kind).
+    pub kind: Kind,
+    /// Immobilized by Bowser until its side's next turn is over (rules/chakart.md section 7).
+    pub frozen: bool,
+    /// The viewer's own queen after its stealth move, which no one else sees (section 8).
+    pub hidden: bool,
+}
+
+/// An item on the board (rules/chakart.md section 3).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Item {
+    /// `d`, dropped by rooks.
+    Banana,
+    /// `w`, dropped by bishops.
+    Bomb,
+    /// `m`, dropped by pawns.
+    Mushroom,
+    /// `e`, dropped by knights.
+    Egg,
+}
+
+/// One item of the observation's `items`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeenItem {
+    /// Where it lies.
+    pub square: String,
+    /// Which item.
+    pub item: Item,
+}
+
+/// The pieces a side has lost (its captured pool, rules/chakart.md section 2), by kind.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct Pool {
+    pub pawn: u8,
+    pub rook: u8,
+    pub knight: u8,
+    pub bishop: u8,
+    pub queen: u8,
+    pub king: u8,
+}
+
+impl Pool {
+    fn of(counts: &[u8; 6]) -> Pool {
+        let [pawn, rook, knight, bishop, queen, king] = *counts;
+        Pool {
+            pawn,
+            rook,
+            knight,
+            bishop,
+            queen,
+            king,
+        }
+    }
+}
+
+/// Both captured pools (the observation's `pools`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct Pools {
+    /// The pieces White has lost.
+    pub white: Pool,
+    /// The pieces Black has lost.
+    pub black: Pool,
 }
 
 /// A move's squares as a viewer sees them (the observation's `last_move`).
@@ -86,6 +173,7 @@ pub fn observe(pos: &Pos, last: Option<LastMove>, viewer: Viewer) -> Observation
         _ => None,
     };
     let hidden = pos.board.iter().any(|&c| c & HIDDEN != 0);
+    let (pieces, items) = board_contents(pos, hide_from);
     Observation {
         board: board_text(pos, Some(hide_from)),
         turn: pos.turn.letter(),
@@ -97,7 +185,46 @@ pub fn observe(pos: &Pos, last: Option<LastMove>, viewer: Viewer) -> Observation
         stealth_from: pos.stealth_from.filter(|_| hidden).map(|sq| sq.to_string()),
         last_move,
         kings_in_danger: kings_in_danger(pos, hide_from),
+        pieces,
+        items,
+        pools: Pools {
+            white: Pool::of(&pos.pools[Side::White.index()]),
+            black: Pool::of(&pos.pools[Side::Black.index()]),
+        },
     }
+}
+
+/// The observation's `pieces` and `items`: the board as `side` sees it (`None`: a spectator),
+/// with the same rule as `board_text`'s (ruling 17): a hidden queen not the viewer's is left out.
+fn board_contents(pos: &Pos, side: Option<Side>) -> (Vec<SeenPiece>, Vec<SeenItem>) {
+    let mut pieces = Vec::new();
+    let mut items = Vec::new();
+    for sq in Square::all() {
+        let c = pos.at(sq);
+        let item = match c {
+            EMPTY => continue,
+            BANANA => Item::Banana,
+            BOMB => Item::Bomb,
+            MUSHROOM => Item::Mushroom,
+            EGG => Item::Egg,
+            _ if c & HIDDEN != 0 && Some(side_of(c)) != side => continue,
+            _ => {
+                pieces.push(SeenPiece {
+                    square: sq.to_string(),
+                    side: side_of(c),
+                    kind: kind(c),
+                    frozen: c & FROZEN != 0,
+                    hidden: c & HIDDEN != 0,
+                });
+                continue;
+            }
+        };
+        items.push(SeenItem {
+            square: sq.to_string(),
+            item,
+        });
+    }
+    (pieces, items)
 }
 
 /// The observation's `kings_in_danger`: on the board as `side` sees it (`None`: a spectator, who

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use plateau_chakart::{Action, Chakart, Config};
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn state(text: &str) -> Chakart {
@@ -211,4 +211,155 @@ fn a_hidden_queen_changes_no_warning_of_those_who_cannot_see_it() {
     assert_eq!(g.observe(Viewer::Seat(Seat(1))).kings_in_danger, ["h8"]);
     assert_eq!(g.observe(Viewer::Spectator).kings_in_danger, ["h8"]);
     assert!(g.observe(Viewer::Seat(Seat(0))).kings_in_danger.is_empty());
+}
+
+/// The FEN letter of one `pieces` or `items` entry (rules/chakart.md section 3), as JSON.
+fn letter(entry: &serde_json::Value) -> char {
+    if let Some(item) = entry["item"].as_str() {
+        return match item {
+            "banana" => 'd',
+            "bomb" => 'w',
+            "mushroom" => 'm',
+            "egg" => 'e',
+            other => panic!("item {other}"),
+        };
+    }
+    let base = match (entry["kind"].as_str().unwrap(), entry["frozen"] == true) {
+        ("queen", _) if entry["hidden"] == true => 'i',
+        ("pawn", false) => 'p',
+        ("rook", false) => 'r',
+        ("knight", false) => 'n',
+        ("bishop", false) => 'b',
+        ("queen", false) => 'q',
+        ("king", false) => 'k',
+        ("pawn", true) => 's',
+        ("rook", true) => 'u',
+        ("knight", true) => 'o',
+        ("bishop", true) => 'c',
+        ("queen", true) => 't',
+        ("king", true) => 'l',
+        other => panic!("piece {other:?}"),
+    };
+    if entry["side"] == "white" {
+        base.to_ascii_uppercase()
+    } else {
+        base
+    }
+}
+
+/// The FEN board field written back from an observation's `pieces` and `items`.
+fn board_of(obs: &serde_json::Value) -> String {
+    let mut cells = [None; 64];
+    for entry in obs["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(obs["items"].as_array().unwrap())
+    {
+        let sq = entry["square"].as_str().unwrap().as_bytes();
+        let i = usize::from(sq[1] - b'1') * 8 + usize::from(sq[0] - b'a');
+        assert!(cells[i].is_none(), "two things on one square: {obs}");
+        cells[i] = Some(letter(entry));
+    }
+    let mut out = String::new();
+    for rank in (0..8).rev() {
+        let mut run = 0;
+        for file in 0..8 {
+            match cells[rank * 8 + file] {
+                None => run += 1,
+                Some(ch) => {
+                    if run > 0 {
+                        out.push(char::from(b'0' + run));
+                        run = 0;
+                    }
+                    out.push(ch);
+                }
+            }
+        }
+        if run > 0 {
+            out.push(char::from(b'0' + run));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
+/// The structured board (`pieces`, `items`) is built from the viewer's board: it says exactly
+/// what the FEN field says, so a hidden queen is in the list of its owner only.
+#[test]
+fn the_pieces_and_items_tell_what_the_board_field_tells() {
+    let g = state("4k3/8/2n5/8/3d4/8/8/2Q1K3 w 0 1111 000000000000 moves c1c5s");
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        let obs = serde_json::to_value(g.observe(viewer)).unwrap();
+        assert_eq!(board_of(&obs), obs["board"], "{viewer:?}");
+        let hidden: Vec<_> = obs["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["kind"] == "queen")
+            .collect();
+        if viewer == Viewer::Seat(Seat(0)) {
+            assert_eq!(hidden.len(), 1, "White sees its own hidden queen");
+            assert_eq!(hidden[0]["square"], "c5");
+            assert_eq!(hidden[0]["hidden"], true);
+        } else {
+            assert!(hidden.is_empty(), "{viewer:?} sees no queen: {obs}");
+        }
+    }
+    // Over random games, for every viewer, with frozen pieces, items and pools on the way.
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let config = Config {
+        randomness: 2,
+        turn_limit: 120,
+    };
+    for _ in 0..30 {
+        let mut g = Chakart::new(&config, 2).unwrap();
+        while g.to_act() != ToAct::Terminal {
+            for viewer in [
+                Viewer::Seat(Seat(0)),
+                Viewer::Seat(Seat(1)),
+                Viewer::Spectator,
+            ] {
+                let obs = serde_json::to_value(g.observe(viewer)).unwrap();
+                assert_eq!(board_of(&obs), obs["board"], "{viewer:?}");
+                let pools = &obs["pools"];
+                let digits: Vec<u64> = ["white", "black"]
+                    .iter()
+                    .flat_map(|side| {
+                        ["pawn", "rook", "knight", "bishop", "queen", "king"]
+                            .map(|k| pools[side][k].as_u64().unwrap())
+                    })
+                    .collect();
+                let field = obs["captured"].as_str().unwrap();
+                let want: Vec<u64> = if field.contains(',') {
+                    field.split(',').map(|n| n.parse().unwrap()).collect()
+                } else {
+                    field.bytes().map(|b| u64::from(b - b'0')).collect()
+                };
+                assert_eq!(digits, want, "{field}");
+            }
+            let mut actions = Vec::new();
+            let actor = match g.to_act() {
+                ToAct::Chance => {
+                    let mut outcomes = Vec::new();
+                    g.chance_outcomes(&mut outcomes);
+                    actions.extend(outcomes.into_iter().map(|(a, _)| a));
+                    Actor::Chance
+                }
+                ToAct::Player(seat) => {
+                    g.legal_actions(seat, &mut actions);
+                    Actor::Seat(seat)
+                }
+                other => panic!("{other:?}"),
+            };
+            let pick = actions[rng.random_range(0..actions.len())];
+            g.apply(actor, &pick).unwrap();
+        }
+    }
 }

@@ -62,7 +62,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 pub use action::{Action, Cell, Kind, Shift, Step};
-pub use position::Observation;
+pub use position::{LastMove, Observation};
 pub use state::{EndKind, Mad};
 
 /// A side: Red (seat 0, moves first, back row 1) or Blue (seat 1, back row 6).

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use plateau_engine::SetupError;
 use serde::{Deserialize, Serialize};
 
-use crate::action::{COLUMNS, CORVETTE, ROWS, kind_code, parse_kind};
+use crate::action::{COLUMNS, CORVETTE, ROWS, Step, kind_code, parse_kind};
 use crate::state::{EXILE, EndKind, Mad, untoken};
 use crate::{MadConfig, Side};
 
@@ -190,6 +190,10 @@ impl Mad {
             exile,
             position: self.position_text(),
             positioning: self.positioning_now(),
+            last_move: self.last_step.map(|step| LastMove {
+                from: step.from.to_string(),
+                to: step.to.to_string(),
+            }),
         }
     }
 
@@ -395,7 +399,8 @@ struct Ended {
 
 /// How a state is serialized (docs/architecture.md section 2.2): the config, the position text
 /// and, once the game is over, its result, which the text does not always show (a timeout, a
-/// resignation, an agreed stop). Reading it checks everything `parse_position` checks.
+/// resignation, an agreed stop); and the last turn's movement, which it never shows. Reading it
+/// checks everything `parse_position` checks.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Stored {
@@ -403,6 +408,8 @@ struct Stored {
     position: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     result: Option<Ended>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_move: Option<Step>,
 }
 
 impl Serialize for Mad {
@@ -411,6 +418,7 @@ impl Serialize for Mad {
             config: self.config,
             position: self.position_text(),
             result: self.result.map(|(winner, kind)| Ended { winner, kind }),
+            last_move: self.last_step,
         }
         .serialize(s)
     }
@@ -419,14 +427,18 @@ impl Serialize for Mad {
 impl<'de> Deserialize<'de> for Mad {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let stored = Stored::deserialize(d)?;
-        Mad::read(stored.config, &stored.position, stored.result).map_err(serde::de::Error::custom)
+        let mut state = Mad::read(stored.config, &stored.position, stored.result)
+            .map_err(serde::de::Error::custom)?;
+        state.last_step = stored.last_move;
+        Ok(state)
     }
 }
 
 /// What every viewer sees (MAD has no secrets). Serializes as
 /// `{"cells": [24 x null|"R221"], "side": "r"|"b", "ply": 0, "since": 0, "last": null|"r"|"b",
-/// "exile": {"r": ["221", ...], "b": [...]}, "position": "<position text>", "positioning": false}`
-/// where `cells[(row - 1) * 4 + column]`, column a = 0, and exile codes are in ascending order.
+/// "exile": {"r": ["221", ...], "b": [...]}, "position": "<position text>", "positioning": false,
+/// "last_move": null|{"from": "c2", "to": "c4"}}` where `cells[(row - 1) * 4 + column]`, column
+/// a = 0, and exile codes are in ascending order.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Observation {
     /// The 24 cells, index `(row - 1) * 4 + column`: `None` or a ship token like `"R221"`.
@@ -445,4 +457,19 @@ pub struct Observation {
     pub position: String,
     /// Whether the positioning-turn restriction applies to the side to move now.
     pub positioning: bool,
+    /// The cells of the last turn's movement (rules/mad.md section 5.1; a bonus's movement,
+    /// section 6, included), for the page to mark: `{"from": "c2", "to": "c4"}`. `None` when that
+    /// turn was a shift or a pass, before the first turn, and in a state read from a position
+    /// text, which does not hold it.
+    #[serde(default)]
+    pub last_move: Option<LastMove>,
+}
+
+/// A movement's cells (the observation's `last_move`), named as in the notation (`c2`).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct LastMove {
+    /// The cell the ship left.
+    pub from: String,
+    /// The cell it reached.
+    pub to: String,
 }

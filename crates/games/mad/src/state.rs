@@ -105,6 +105,10 @@ pub struct Mad {
     pub(crate) since: u16,
     pub(crate) last: Option<Side>,
     pub(crate) result: Option<(Side, EndKind)>,
+    /// The movement of the last turn (rules/mad.md section 5.1, a bonus's included), `None`
+    /// when that turn moved no ship (a shift or a pass) and before the first; for the
+    /// observation's `last_move`. The position text does not hold it.
+    pub(crate) last_step: Option<Step>,
 }
 
 /// The start layout of rules/mad.md section 3, by kind: the cell of each Red ship. Blue's layout
@@ -145,6 +149,7 @@ impl Mad {
             since: 0,
             last: None,
             result: None,
+            last_step: None,
         }
     }
 
@@ -358,6 +363,10 @@ impl Mad {
     /// Plays a legal action: no checks (the fast path of `Game::apply_legal`).
     pub(crate) fn play(&mut self, action: Action) {
         let side = self.side;
+        self.last_step = match action {
+            Action::Move(step) | Action::Bonus(step, _) => Some(step),
+            Action::Shift(_) | Action::Pass => None,
+        };
         let expelled = match action {
             Action::Move(step) => self.do_step(side, step),
             Action::Shift(shift) => {

@@ -223,6 +223,7 @@ fn observation_json_shape() {
         "exile",
         "position",
         "positioning",
+        "last_move",
     ];
     expected.sort();
     let mut keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
@@ -241,8 +242,19 @@ fn observation_json_shape() {
     assert_eq!(json["exile"], serde_json::json!({"r": [], "b": []}));
     assert_eq!(json["position"], s.format_position());
     assert_eq!(json["positioning"], false);
+    assert_eq!(
+        json["last_move"],
+        serde_json::json!({"from": "c2", "to": "c4"})
+    );
     let obs = s.observe(Viewer::Spectator);
     assert_eq!(s.observe(Viewer::Seat(plateau_engine::Seat(0))), obs);
+    // A turn that moves no ship leaves nothing to mark; a bonus marks its movement.
+    common::must_play(&mut s, "P(112,221)");
+    assert_eq!(s.observe(Viewer::Spectator).last_move, None);
+    assert_eq!(
+        serde_json::to_value(start(false).observation()).unwrap()["last_move"],
+        serde_json::Value::Null
+    );
 
     let exiled = red(&[("R211", "c3"), ("B121", "c4"), ("B222", "a6")]);
     let json = serde_json::to_value(exiled.observation()).unwrap();
