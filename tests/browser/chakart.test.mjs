@@ -87,7 +87,7 @@ async function playOne(server, browser, rand) {
     await page.$eval('svg.board g[data-sq="e8"] rect', (r) => Number(r.getAttribute('y'))), 'White plays upwards');
 
   const pick = (xs) => xs[Math.floor(rand() * xs.length)];
-  const sans = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.textContent));
+  const sans = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.dataset.text));
   let turns = 0;
   let itemsSeen = 0;
   let shot = false;

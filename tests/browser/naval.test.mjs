@@ -125,7 +125,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
 
     await page.click('#nv-ready');
     await page.waitForFunction(() => document.body.dataset.nvPhase === 'battle', null, { timeout: 30000 });
-    const movesText = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.textContent));
+    const movesText = () => page.$$eval('#moves .mv[data-index]', (els) => els.map((e) => e.dataset.text));
     assert.ok((await movesText()).includes(`corvette@${corvetteAt}`), 'the drag was logged as a placement move');
 
     // A spectator sees the four boards and nobody's hidden fleet (rules/naval.md section 13).

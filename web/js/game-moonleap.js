@@ -88,6 +88,9 @@ function render(ctx) {
   }));
 
   const box = $('ml-choices');
+  // A seat's own choices: nothing to say to a spectator, nor once the game is over.
+  const chooser = state.seat !== null && state.status === 'live';
+  for (const id of ['ml-choices-title', 'ml-help', 'ml-choices']) $(id).hidden = !chooser;
   if (!ctx.canAct) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
   else {
     box.replaceChildren(...choices.map((a) => el('button', {

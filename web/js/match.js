@@ -198,6 +198,18 @@ function merged(known, msg) {
   return next;
 }
 
+/**
+ * The match's config with every field: a config given in part (`{"gains": {"pass": 10}}`) keeps
+ * the game's defaults for the rest, field by field inside objects too.
+ */
+function withDefaults(defaults, given) {
+  const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+  if (!isObject(defaults) || !isObject(given)) return given ?? defaults ?? null;
+  const out = { ...defaults };
+  for (const [k, v] of Object.entries(given)) out[k] = withDefaults(defaults[k], v);
+  return out;
+}
+
 /** Errors that answer a chat or mute message: shown under the chat, not as the match's error. */
 function isChatError(code) {
   return code?.startsWith('chat/') || code === 'player/not_found' || (code === 'auth/required' && state?.seat === null);
@@ -550,7 +562,9 @@ function renderPast() {
   document.body.dataset.step = String(at);
   $('past-banner').classList.toggle('hidden', !past && wanted === null);
   if (!past) return;
-  $('past-text').replaceChildren(t('past.banner', { k: past.index, n: state.version }),
+  // Counted in the move list's entries, as the list shows them (a version may add several).
+  const k = earlier?.[past.index]?.moves ?? past.index;
+  $('past-text').replaceChildren(t('past.banner', { k, n: state.moves.length }),
     ...(state.version > past.since ? [' ', el('span', { class: 'moved-on', id: 'past-moved-on' }, t('past.moved_on'))] : []));
 }
 
@@ -607,30 +621,36 @@ function renderGeneric() {
  */
 function renderMoves(current) {
   const list = $('moves');
-  const cell = (m, i, extra = '') => el('span', {
-    class: `mv${extra}${i === current ? ' current' : ''}${i > current ? ' future' : ''}`, 'data-index': i,
-    role: 'button', tabindex: '0', onclick: () => goToMove(i),
-    onkeydown: (ev) => {
-      if (ev.key === 'Enter') goToMove(i);
-    },
-  }, m.text);
   const mod = game();
+  // Words where the game has them (the replay page's words), the notation in `data-text` and
+  // the tooltip; a chance draw is labelled as such.
+  const cell = (m, i, extra = '') => {
+    const words = mod?.describe?.(m.text, m.by) || null;
+    const label = m.by === 'chance' ? t('replay.chance', { text: words || m.text }) : words || m.text;
+    return el('span', {
+      class: `mv${extra}${m.by === 'chance' ? ' chance' : ''}${i === current ? ' current' : ''}${i > current ? ' future' : ''}`,
+      'data-index': i, 'data-text': m.text, title: m.text,
+      role: 'button', tabindex: '0', onclick: () => goToMove(i),
+      onkeydown: (ev) => {
+        if (ev.key === 'Enter') goToMove(i);
+      },
+    }, label);
+  };
   if (mod?.moveList === 'lines') {
-    // Three or four seats and chance entries: one line per logged action, in the seat's colour;
-    // a chance draw says what it drew when the game has words for it (Moon Leap's die).
+    // Three or four seats and chance entries: one line per logged action, in the seat's colour.
     list.replaceChildren(...state.moves.map((m, i) => {
       const seat = seatOf(m.by);
-      const drawn = m.by === 'chance' ? mod.describe?.(m.text, m.by) : null;
       return el('li', {},
         el('span', { class: 'num' }, `${i + 1}.`),
-        seat === null ? el('span', { class: 'muted small' }, drawn || '')
+        seat === null ? el('span', { class: 'muted small' }, '')
           : el('span', { class: `ml-swatch ${mod.swatch?.(seat) ?? ''}` }),
         cell(m, i));
     }));
     scrollToCurrent(list);
     return;
   }
-  // Two seats in turn: numbered pairs.
+  // Two seats in turn: numbered pairs, seat 0 then seat 1; a chance draw gets a row of its own,
+  // without a number, as on the replay page.
   const rows = [];
   let row = null;
   let n = 0;
@@ -638,21 +658,20 @@ function renderMoves(current) {
     const seat = seatOf(m.by);
     const extra = seat === null ? '' : mod?.moveClass?.(seat) ?? '';
     const node = cell(m, i, ` ${extra}`);
-    if (seat === 0 || row === null || row.filled || seat === null) {
+    if (seat === null) {
+      rows.push({ num: '', cells: [node, null] });
+      row = null;
+      return;
+    }
+    if (seat === 0 || row === null || row.cells[1]) {
       n += 1;
-      row = { num: n, cells: [null, null], filled: false };
+      row = { num: `${n}.`, cells: [null, null] };
       rows.push(row);
     }
-    if (seat === 1) {
-      row.cells[1] = node;
-      row.filled = true;
-    } else {
-      row.cells[0] = node;
-      if (seat === null) row.filled = true;
-    }
+    row.cells[seat === 1 ? 1 : 0] = node;
   });
   list.replaceChildren(...rows.map((r) => el('li', {},
-    el('span', { class: 'num' }, `${r.num}.`),
+    el('span', { class: 'num' }, r.num),
     r.cells[0] || el('span', { class: 'mv' }, '…'),
     r.cells[1] || el('span', {}, ''))));
   scrollToCurrent(list);
@@ -778,7 +797,7 @@ async function start() {
     const games = await api('GET', '/api/games').catch(() => ({ games: [] }));
     const entry = games.games.find((g) => g.name === summary.game);
     hasAgreement = Boolean(entry?.agreement);
-    gameConfig = summary.config ?? entry?.default_config ?? null;
+    gameConfig = withDefaults(entry?.default_config, summary.config);
   } catch (err) {
     showError(err.code === 'match/not_found' ? t('match.notfound') : errorText(err), err.code);
     $('layout').classList.add('hidden');

@@ -1035,7 +1035,7 @@ function shipRow(s) {
   const planned = ui.plan.get(s.name);
   let what;
   if (s.sunk) what = t('nv.sunk');
-  else if (s.given) what = `${t('nv.sent')}: ${describeOrder(s.given)}`;
+  else if (s.given) what = t('nv.sent', { order: describeOrder(s.given) });
   else if (!myBattleTurn()) what = '';
   else if (planned) what = describeOrder(planned.text);
   else what = t('nv.pass.default');
@@ -1057,6 +1057,12 @@ function shipRow(s) {
   el('span', { class: 'nv-energy', title: t('nv.energy', { n: s.energy }) },
     el('span', { class: 'nv-energy-bar', style: `width:${s.sunk ? 0 : pct}%` }), el('span', { class: 'nv-energy-num' }, s.sunk ? '—' : String(s.energy))),
   el('span', { class: 'nv-ship-order small' }, what));
+}
+
+/** The pass chip's words, with the energy a pass brings when the match's config is known (section 8). */
+function passLabel() {
+  const gain = ui.ctx.config?.gains?.pass;
+  return gain === undefined ? t('nv.mode.pass.plain') : t('nv.mode.pass', { n: gain });
 }
 
 function modeChips() {
@@ -1081,7 +1087,7 @@ function modeChips() {
     `${t(`nv.ab.${sp.ability}`)} (${sp.cost})`, !sp.open, t('nv.cost', { cost: sp.cost, energy })));
   return el('div', { class: 'nv-modes' },
     el('h3', {}, t('nv.orders.for', { ship: t(`nv.ship.${ship}`) }), ' ', el('span', { class: 'muted small' }, t('nv.energy', { n: energy }))),
-    el('div', { class: 'chips' }, chip('fire', t('nv.mode.fire'), false), ...specials, chip('pass', t('nv.mode.pass'), false)),
+    el('div', { class: 'chips' }, chip('fire', t('nv.mode.fire'), false), ...specials, chip('pass', passLabel(), false)),
     hasOrientation(specialOptions(ship, ui.mode))
       ? el('p', { class: 'small' }, button('nv-orient', t(ui.vertical ? 'nv.orient.v' : 'nv.orient.h'), () => {
         ui.vertical = !ui.vertical;
@@ -1137,7 +1143,7 @@ function logList() {
   const game = ui.ctx.state.game;
   return el('ol', { class: 'nv-log small', id: 'nv-log' }, ...ui.log.map((a) => el('li', { 'data-seat': a.seat, 'data-order': a.order },
     el('span', { class: `ml-swatch nv-swatch-${a.seat}` }), ' ',
-    el('span', {}, `${seatLabel(game, a.seat)}: ${describeOrder(a.order, game)}`),
+    el('span', {}, t('nv.log.line', { fleet: seatLabel(game, a.seat), order: describeOrder(a.order, game) })),
     a.result && a.result !== 'done' ? el('span', { class: 'muted' }, ` ${describeResult(a.result)}`) : '')));
 }
 

@@ -185,7 +185,14 @@ function renderMoves() {
 async function start() {
   setupLanguageSwitch();
   setupIdentity();
-  onLangChange(draw);
+  // The heading before the match is known, and when it cannot be shown (not found, not finished).
+  const heading = () => {
+    const title = t('replay.title', { id: id.slice(0, 8) });
+    $('title').textContent = summary ? `${summary.title || summary.game} · ${title}` : title;
+    if (summary && summary.status !== 'finished') $('error').textContent = t('replay.notfinished');
+  };
+  heading();
+  onLangChange(() => (summary?.status === 'finished' ? draw() : heading()));
   $('first').addEventListener('click', () => go(0));
   $('prev').addEventListener('click', () => go(index - 1));
   $('next').addEventListener('click', () => go(index + 1));
@@ -207,7 +214,7 @@ async function start() {
     return;
   }
   if (summary.status !== 'finished') {
-    $('error').textContent = t('replay.notfinished');
+    heading();
     $('error').classList.remove('hidden');
     $('layout').classList.add('hidden');
     return;

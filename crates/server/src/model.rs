@@ -37,27 +37,34 @@ pub enum SeatSpec {
 struct SeatFields {
     kind: String,
     bot: Option<String>,
-    level: Option<u8>,
+    /// Read as any JSON value so that a level out of range or of another type is refused by a
+    /// message naming `level`, not by serde's words about `u8`.
+    level: Option<serde_json::Value>,
 }
 
 impl TryFrom<SeatFields> for SeatSpec {
     type Error = String;
 
     fn try_from(f: SeatFields) -> Result<SeatSpec, String> {
+        let level = match f.level {
+            None | Some(serde_json::Value::Null) => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .and_then(|n| u8::try_from(n).ok())
+                    .filter(|n| Level::from_number(*n).is_some())
+                    .ok_or_else(|| format!("bot level {v}: must be a whole number from 1 to 5"))?,
+            ),
+        };
         match (f.kind.as_str(), f.bot) {
-            ("human", None) if f.level.is_none() => Ok(SeatSpec::Human),
+            ("human", None) if level.is_none() => Ok(SeatSpec::Human),
             ("human", _) => Err("a human seat has no `bot` or `level`".into()),
-            ("bot", Some(bot)) => Ok(SeatSpec::Bot {
-                bot,
-                level: f.level,
-            }),
+            ("bot", Some(bot)) => Ok(SeatSpec::Bot { bot, level }),
             // A level alone names its bot.
-            ("bot", None) => match f.level.map(|n| (n, Level::from_number(n))) {
-                Some((n, Some(level))) => Ok(SeatSpec::Bot {
-                    bot: level.name().to_owned(),
+            ("bot", None) => match level.and_then(|n| Level::from_number(n).map(|l| (n, l))) {
+                Some((n, named)) => Ok(SeatSpec::Bot {
+                    bot: named.name().to_owned(),
                     level: Some(n),
                 }),
-                Some((n, None)) => Err(format!("bot level {n}: must be 1 to 5")),
                 None => Err("missing field `bot` (or `level`, 1 to 5)".into()),
             },
             (other, _) => Err(format!(

@@ -84,6 +84,22 @@ async fn http_bad_input_gets_coded_errors() {
             "request/malformed",
         ),
     ];
+    // A level that is not a whole number from 1 to 5 is named as such, whatever its type.
+    for level in [json!(-1), json!(261), json!("5"), json!(2.5), json!([5])] {
+        let request =
+            json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "level": level}]});
+        let (status, body) = app.post("/api/matches", &request).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("request/malformed")),
+            "{request}"
+        );
+        let message = body["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("bot level") && message.contains("1 to 5"),
+            "{message}"
+        );
+    }
     for (request, status, expected) in cases {
         assert_eq!(
             code(app.post("/api/matches", &request).await),
