@@ -290,7 +290,8 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
         "only {killed_mid_game} kills hit running games"
     );
     let acked = acked.lock().unwrap().clone();
-    finished.extend(matches.iter().map(|(id, _)| id.clone()));
+    let last_round: Vec<String> = matches.iter().map(|(id, _)| id.clone()).collect();
+    finished.extend(last_round.iter().cloned());
     eprintln!(
         "{kills} kills, {killed_mid_game} with matches running; {} matches, {} acknowledged \
          actions, none lost",
@@ -325,9 +326,22 @@ async fn acknowledged_actions_survive_kill_9_and_matches_finish() {
             .replay(plateau_registry::find("mad").unwrap())
             .unwrap();
         assert!(replay.seed_verified);
-        // MAD's move-list text is its canonical text: the record holds every acknowledged move.
+        // MAD's move-list text is its canonical text: the record holds every acknowledged move,
+        // in order. A match's last move may be committed and the server killed before any client
+        // saw it (nothing was promised for it, and a finished match is not watched again), so the
+        // record may go one further than what was seen; the matches of the last round were
+        // watched to their end, so there it is all of it.
         let seen = &acked[id];
-        assert_eq!(seen.len(), record.actions().count(), "{id}");
+        let count = record.actions().count();
+        if last_round.contains(id) {
+            assert_eq!(seen.len(), count, "{id}");
+        } else {
+            assert!(
+                seen.len() <= count,
+                "{id}: {} seen, {count} recorded",
+                seen.len()
+            );
+        }
         for (m, (_, action)) in seen.iter().zip(record.actions()) {
             assert_eq!(m["text"], action);
         }
