@@ -35,14 +35,61 @@ pub(crate) async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message:
     )
 }
 
+/// Most queued messages written to a socket before it is flushed.
+const BATCH_MAX: usize = 16;
+
+/// Writes `messages` and flushes them together (one system call for a few small messages),
+/// giving up after `SEND_TIMEOUT`; false if they did not all go out.
+async fn send_all_within<S: Sink<Message> + Unpin>(sink: &mut S, messages: Vec<Message>) -> bool {
+    if messages.is_empty() {
+        return true;
+    }
+    let all = async {
+        for m in messages {
+            sink.feed(m).await?;
+        }
+        sink.flush().await
+    };
+    matches!(tokio::time::timeout(SEND_TIMEOUT, all).await, Ok(Ok(())))
+}
+
+/// What the writer does with a message from the actor: the text to send, or `Err` with the close
+/// frame to end with, if any (the actor dropped the connection: shutting down, or too slow).
+fn from_actor(
+    msg: Option<Outgoing>,
+    stopping: &tokio::sync::watch::Receiver<bool>,
+) -> Result<Utf8Bytes, Option<(u16, &'static str)>> {
+    match msg {
+        Some(Outgoing::Text(text)) => Ok(text),
+        None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
+        None => Err(Some((1013, "reconnect to resume"))),
+    }
+}
+
+/// The same for the reader's answers: `Err(Some(..))` is a close the reader decided on,
+/// `Err(None)` the reader's end (the client left).
+fn from_reader(
+    reply: Option<Result<String, (u16, &'static str)>>,
+    stopping: &tokio::sync::watch::Receiver<bool>,
+) -> Result<Utf8Bytes, Option<(u16, &'static str)>> {
+    match reply {
+        Some(Ok(text)) => Ok(text.into()),
+        Some(Err(closing)) => Err(Some(closing)),
+        None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
+        None => Err(None),
+    }
+}
+
 /// The WebSocket settings of every socket: frames and messages up to `MAX_FRAME`, and small
-/// buffers (a few KiB grow as a message needs; an idle socket holds little).
+/// buffers (a few KiB grow as a message needs; an idle socket holds little). Frames wait in the
+/// write buffer until a flush, so the messages of one batch leave in one write; one larger than
+/// the buffer is written at once.
 pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
     upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
+        .write_buffer_size(16 * 1024)
 }
 
 /// A token bucket for one socket's messages (`Limits::messages_per_second` after a burst of
@@ -270,32 +317,36 @@ pub async fn session<S, R, E>(
     let writer = tokio::spawn(async move {
         // The close frame to send when the loop ends, if any.
         let close_with = loop {
-            tokio::select! {
+            let first = tokio::select! {
                 // The actor's messages first: an answer to a later message of the client (a
                 // pong) never overtakes a state already queued.
                 biased;
-                msg = out_rx.recv() => match msg {
-                    Some(Outgoing::Text(text)) => {
-                        if !send_within(&mut sink, Message::Text(text)).await {
-                            break None;
-                        }
-                    }
-                    // The actor dropped us: shutting down, or we were too slow.
-                    None if *stopping.borrow() => break Some((1001, "server shutting down")),
-                    None => break Some((1013, "reconnect to resume")),
-                },
-                reply = reply_rx.recv() => match reply {
-                    Some(Ok(text)) => {
-                        if !send_within(&mut sink, Message::Text(text.into())).await {
-                            break None;
-                        }
-                    }
-                    Some(Err(closing)) => break Some(closing),
-                    // The reader ended: the client left, or the service is stopping.
-                    None if *stopping.borrow() => break Some((1001, "server shutting down")),
-                    None => break None,
-                },
-                () = stopped(&mut writer_shutdown) => break Some((1001, "server shutting down")),
+                msg = out_rx.recv() => from_actor(msg, &stopping),
+                reply = reply_rx.recv() => from_reader(reply, &stopping),
+                () = stopped(&mut writer_shutdown) => Err(Some((1001, "server shutting down"))),
+            };
+            // What else is queued already goes out with it, in one write to the socket.
+            let mut batch = Vec::new();
+            let mut next = first;
+            let ended = loop {
+                match next {
+                    Ok(text) => batch.push(Message::Text(text)),
+                    Err(closing) => break Some(closing),
+                }
+                if batch.len() >= BATCH_MAX {
+                    break None;
+                }
+                next = match (out_rx.try_recv(), reply_rx.try_recv()) {
+                    (Ok(msg), _) => from_actor(Some(msg), &stopping),
+                    (_, Ok(reply)) => from_reader(Some(reply), &stopping),
+                    _ => break None,
+                };
+            };
+            if !send_all_within(&mut sink, batch).await {
+                break None;
+            }
+            if let Some(closing) = ended {
+                break closing;
             }
         };
         if let Some((code, reason)) = close_with {

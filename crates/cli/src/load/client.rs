@@ -124,6 +124,30 @@ pub trait Report: Send + Sync {
     fn finished(&self);
 }
 
+/// The parts of a server message the load reads; the rest is skipped unparsed (a client that
+/// built the whole message as a JSON tree would spend more than the server on it).
+#[derive(serde::Deserialize)]
+struct ServerMessage<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(default)]
+    version: Option<u64>,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    legal: Vec<String>,
+    #[serde(default)]
+    code: Option<String>,
+}
+
+/// What a seat was last told: whether the match is live, its version, its legal actions.
+#[derive(Clone)]
+struct SeatView {
+    live: bool,
+    version: u64,
+    legal: Vec<String>,
+}
+
 /// Plays matches of `game` at one table until `until`, each by random legal actions with one
 /// action in flight: the seat to act sends one of its `legal`, and it is acknowledged when that
 /// seat gets a `state` with a higher version. Every seat's socket is read as messages come, so
@@ -155,22 +179,17 @@ pub async fn play_table(
             sinks.push(sink);
             streams.push(stream.map(move |m| (k, m)));
         }
-        let mut states: Vec<Option<Value>> = vec![None; seats];
+        let mut states: Vec<Option<SeatView>> = vec![None; seats];
         let mut in_flight: Option<(usize, u64, Instant)> = None;
         loop {
             if in_flight.is_none() {
-                let to_act = states.iter().position(|s| {
-                    s.as_ref().is_some_and(|s| {
-                        s["status"] == "live"
-                            && s["legal"].as_array().is_some_and(|l| !l.is_empty())
-                    })
-                });
+                let to_act = states
+                    .iter()
+                    .position(|s| s.as_ref().is_some_and(|s| s.live && !s.legal.is_empty()));
                 if let Some(i) = to_act {
-                    let s = states[i].as_ref().unwrap_or(&Value::Null);
-                    let legal = s["legal"].as_array().cloned().unwrap_or_default();
-                    let action = legal[rng.random_range(0..legal.len())].clone();
-                    let version = s["version"].as_u64().unwrap_or(0);
-                    let act = json!({"type": "act", "version": version, "action": action});
+                    let s = states[i].as_ref().expect("found above");
+                    let action = &s.legal[rng.random_range(0..s.legal.len())];
+                    let act = json!({"type": "act", "version": s.version, "action": action});
                     if sinks[i]
                         .send(Message::Text(act.to_string().into()))
                         .await
@@ -179,7 +198,7 @@ pub async fn play_table(
                         report.failed("send failed");
                         break;
                     }
-                    in_flight = Some((i, version, Instant::now()));
+                    in_flight = Some((i, s.version, Instant::now()));
                 }
             }
             let Some((k, frame)) = streams.next().await else {
@@ -193,27 +212,31 @@ pub async fn play_table(
                 }
                 continue;
             };
-            let Ok(msg) = serde_json::from_str::<Value>(&text) else {
+            let Ok(msg) = serde_json::from_str::<ServerMessage>(&text) else {
                 continue;
             };
-            match msg["type"].as_str() {
-                Some("state") => {
+            match msg.kind.as_ref() {
+                "state" => {
                     if let Some((i, v, sent)) = in_flight
                         && i == k
-                        && msg["version"].as_u64() > Some(v)
+                        && msg.version > Some(v)
                     {
                         report.acked(sent.elapsed().as_micros() as u64);
                         in_flight = None;
                     }
-                    let over = msg["status"] == "finished";
-                    states[k] = Some(msg);
+                    let over = msg.status.as_deref() == Some("finished");
+                    states[k] = Some(SeatView {
+                        live: msg.status.as_deref() == Some("live"),
+                        version: msg.version.unwrap_or(0),
+                        legal: msg.legal,
+                    });
                     if over {
                         report.finished();
                         break;
                     }
                 }
-                Some("error") if in_flight.is_some_and(|(i, ..)| i == k) => {
-                    report.failed(msg["code"].as_str().unwrap_or("error"));
+                "error" if in_flight.is_some_and(|(i, ..)| i == k) => {
+                    report.failed(msg.code.as_deref().unwrap_or("error"));
                     in_flight = None;
                     // Act again only on a newer state of that seat.
                     states[k] = None;

@@ -5,6 +5,12 @@
 //! committed in one transaction (group commit, one fsync for many matches); each runs inside its own
 //! savepoint so one failing write does not undo the others. A read ends the group, so it sees every
 //! write queued before it.
+//!
+//! A second thread with its own connection copies the write-ahead log into the database file (a
+//! passive checkpoint, once the log holds `CHECKPOINT_PAGES`): SQLite would otherwise do it inside
+//! the commit that fills the log, and that commit's writers would wait for the copy and its fsync.
+//! Should the log still reach `CHECKPOINT_PAGES_MAX` (the checkpointer never catches up with a
+//! writer that does not pause), the writer checkpoints itself, as SQLite would.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -146,6 +152,12 @@ DROP TABLE replays;
 /// Most writes committed together.
 const GROUP_MAX: usize = 256;
 
+/// Pages in the write-ahead log that wake the checkpointer (SQLite's own default threshold).
+const CHECKPOINT_PAGES: i32 = 1000;
+
+/// Pages in the write-ahead log at which the writer checkpoints itself (32 MiB of 4 KiB pages).
+const CHECKPOINT_PAGES_MAX: i32 = 8000;
+
 type WriteFn = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
 type ReadFn = Box<dyn FnOnce(&Connection) + Send>;
 
@@ -157,7 +169,8 @@ enum Job {
 /// SQLite behind a writer thread. Cheap to share (`Arc<SqliteStore>`).
 pub struct SqliteStore {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
-    thread: Mutex<Option<JoinHandle<()>>>,
+    /// The writer, then the checkpointer (it stops when the writer drops its channel).
+    threads: Mutex<Vec<JoinHandle<()>>>,
 }
 
 fn db(e: rusqlite::Error) -> StoreError {
@@ -175,23 +188,36 @@ impl SqliteStore {
     /// # Errors
     /// `Database` if the file cannot be opened or migrated.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let conn = Connection::open(path).map_err(db)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(db)?;
+        let mut conn = connect(path)?;
         conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(db)?;
         migrate(&conn)?;
+        let checkpoints = connect(path)?;
+        let spawn_error = |e: std::io::Error| StoreError::Database(e.to_string());
+        let (wake, woken) = mpsc::sync_channel::<()>(1);
+        // Called after each commit with the log's size; it replaces SQLite's own checkpoints.
+        conn.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, pages| {
+            if pages >= CHECKPOINT_PAGES_MAX {
+                // Busy when the checkpointer is at it: then it is its work.
+                let _ = wal.checkpoint();
+            } else if pages >= CHECKPOINT_PAGES {
+                // Full: one is asked for already.
+                let _ = wake.try_send(());
+            }
+            Ok(())
+        }))
+        .map_err(db)?;
+        let checkpointer = std::thread::Builder::new()
+            .name("plateau-checkpoint".into())
+            .spawn(move || checkpointer(&checkpoints, &woken))
+            .map_err(spawn_error)?;
         let (tx, rx) = mpsc::channel::<Job>();
-        let thread = std::thread::Builder::new()
+        let writer = std::thread::Builder::new()
             .name("plateau-sqlite".into())
-            .spawn(move || writer(conn, rx))
-            .map_err(|e| StoreError::Database(e.to_string()))?;
+            .spawn(move || writer(&conn, &rx))
+            .map_err(spawn_error)?;
         Ok(SqliteStore {
             jobs: Mutex::new(Some(tx)),
-            thread: Mutex::new(Some(thread)),
+            threads: Mutex::new(vec![writer, checkpointer]),
         })
     }
 
@@ -248,6 +274,18 @@ impl SqliteStore {
     }
 }
 
+/// A connection to the file at `path` in WAL mode with `synchronous = FULL`.
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path).map_err(db)?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(db)?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(db)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(db)?;
+    Ok(conn)
+}
+
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
     let applied: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -264,7 +302,7 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
 }
 
 /// The writer thread: runs jobs in order, grouping consecutive writes into one transaction.
-fn writer(conn: Connection, rx: mpsc::Receiver<Job>) {
+fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>) {
     let mut pending: Option<Job> = None;
     loop {
         let job = match pending.take() {
@@ -275,7 +313,7 @@ fn writer(conn: Connection, rx: mpsc::Receiver<Job>) {
             },
         };
         match job {
-            Job::Read(f) => f(&conn),
+            Job::Read(f) => f(conn),
             Job::Write(f, reply) => {
                 let mut group = vec![(f, reply)];
                 while group.len() < GROUP_MAX {
@@ -288,8 +326,19 @@ fn writer(conn: Connection, rx: mpsc::Receiver<Job>) {
                         Err(_) => break,
                     }
                 }
-                commit_group(&conn, group);
+                commit_group(conn, group);
             }
+        }
+    }
+}
+
+/// The checkpointer thread: a passive checkpoint (it never blocks the writer) each time it is
+/// woken, until the writer's connection, which holds the waking end, is gone. A failed one is
+/// retried at the next wake-up; closing the last connection checkpoints whatever is left.
+fn checkpointer(conn: &Connection, woken: &mpsc::Receiver<()>) {
+    while woken.recv().is_ok() {
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::warn!("checkpoint of the SQLite log failed: {e}");
         }
     }
 }
@@ -305,13 +354,15 @@ fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(
     let mut results = Vec::with_capacity(group.len());
     let mut replies = Vec::with_capacity(group.len());
     for (f, reply) in group {
-        let result = conn
-            .execute_batch("SAVEPOINT job")
+        // Prepared once per connection: parsing them again for every write costs more than
+        // the write's own statement.
+        let run = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([]));
+        let result = run("SAVEPOINT job")
             .map_err(db)
-            .and_then(|()| match f(conn) {
-                Ok(()) => conn.execute_batch("RELEASE job").map_err(db),
+            .and_then(|_| match f(conn) {
+                Ok(()) => run("RELEASE job").map(|_| ()).map_err(db),
                 Err(e) => {
-                    let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
+                    let _ = run("ROLLBACK TO job").and_then(|_| run("RELEASE job"));
                     Err(e)
                 }
             });
@@ -538,11 +589,14 @@ impl Store for SqliteStore {
     fn close(&self) -> BoxFuture<'_, ()> {
         // Dropping the sender lets the thread finish the queued jobs, then stop.
         self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let threads = std::mem::take(&mut *self.threads.lock().unwrap_or_else(|e| e.into_inner()));
         Box::pin(async move {
-            if let Some(t) = thread {
-                let _ = tokio::task::spawn_blocking(move || t.join()).await;
-            }
+            let _ = tokio::task::spawn_blocking(move || {
+                for t in threads {
+                    let _ = t.join();
+                }
+            })
+            .await;
         })
     }
 }

@@ -374,3 +374,41 @@ async fn stored_replays_move_to_the_derived_documents() {
     );
     store.close().await;
 }
+
+#[tokio::test]
+async fn a_full_log_is_copied_into_the_database_by_the_checkpointer() {
+    let path = temp_path();
+    let wal = path.with_extension("sqlite-wal");
+    let store = SqliteStore::open(&path).unwrap();
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    store.create(new_match("m1", &ann, false)).await.unwrap();
+    // One commit of 1,200 entries of 4 KiB: more pages than `CHECKPOINT_PAGES` in the log.
+    let text = "x".repeat(4096);
+    let entries: Vec<LogEntry> = (0..1200).map(|i| entry(i, &text)).collect();
+    store.append("m1", 0, entries, None).await.unwrap();
+    let logged = std::fs::metadata(&wal).unwrap().len();
+    assert!(logged > 1000 * 4096, "the log holds {logged} bytes");
+    // The writer's connection never checkpoints below `CHECKPOINT_PAGES_MAX`: the checkpointer,
+    // woken by that commit, copies the log into the database file.
+    let copied = || std::fs::metadata(&path).map_or(0, |m| m.len()) > 1000 * 4096;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !copied() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no checkpoint in 30 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // Closing the last connection leaves no log behind, and every entry is in the file.
+    store.close().await;
+    assert!(!wal.exists());
+    let store = SqliteStore::open(&path).unwrap();
+    let m = store.get("m1", true).await.unwrap().unwrap();
+    assert_eq!(m.log.len(), 1200);
+    assert_eq!(m.version, 1200);
+    store.close().await;
+    let _ = std::fs::remove_file(&path);
+}
