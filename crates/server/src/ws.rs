@@ -53,6 +53,18 @@ async fn send_all_within<S: Sink<Message> + Unpin>(sink: &mut S, messages: Vec<M
     matches!(tokio::time::timeout(SEND_TIMEOUT, all).await, Ok(Ok(())))
 }
 
+/// A message already waiting for the writer, without waiting: the actor's first, as in the
+/// writer's `select!`, then the reader's (`Err`); `None` when neither has one.
+fn queued<A, B>(
+    actor: &mut mpsc::Receiver<A>,
+    reader: &mut mpsc::Receiver<B>,
+) -> Option<Result<A, B>> {
+    match actor.try_recv() {
+        Ok(msg) => Some(Ok(msg)),
+        Err(_) => reader.try_recv().ok().map(Err),
+    }
+}
+
 /// What the writer does with a message from the actor: the text to send, or `Err` with the close
 /// frame to end with, if any (the actor dropped the connection: shutting down, or too slow).
 fn from_actor(
@@ -336,10 +348,10 @@ pub async fn session<S, R, E>(
                 if batch.len() >= BATCH_MAX {
                     break None;
                 }
-                next = match (out_rx.try_recv(), reply_rx.try_recv()) {
-                    (Ok(msg), _) => from_actor(Some(msg), &stopping),
-                    (_, Ok(reply)) => from_reader(Some(reply), &stopping),
-                    _ => break None,
+                next = match queued(&mut out_rx, &mut reply_rx) {
+                    Some(Ok(msg)) => from_actor(Some(msg), &stopping),
+                    Some(Err(reply)) => from_reader(Some(reply), &stopping),
+                    None => break None,
                 };
             };
             if !send_all_within(&mut sink, batch).await {
@@ -501,6 +513,22 @@ mod tests {
             Some(Message::Text(t)) => serde_json::from_str(&t).unwrap(),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A batch takes every queued message once, the actor's before the reader's.
+    #[tokio::test]
+    async fn queued_messages_are_taken_in_order_and_none_is_lost() {
+        let (a_tx, mut a) = mpsc::channel::<u8>(8);
+        let (r_tx, mut r) = mpsc::channel::<u8>(8);
+        for i in 0..3 {
+            a_tx.send(i).await.unwrap();
+            r_tx.send(10 + i).await.unwrap();
+        }
+        let mut taken = Vec::new();
+        while let Some(m) = queued(&mut a, &mut r) {
+            taken.push(m);
+        }
+        assert_eq!(taken, [Ok(0), Ok(1), Ok(2), Err(10), Err(11), Err(12)]);
     }
 
     /// The session logic needs no socket: here it runs over two channels.
