@@ -15,13 +15,15 @@ const MAX_DIFFERING: usize = 12;
 
 /// Plays `games` random games of `G` and checks every `every`-th decision, with the plain search
 /// and, when `registered`, the registry's `mcts:i<iterations>`, `mcts:i1` and `greedy` bots of
-/// `G`. Returns (decisions checked, of which the two states differed in hidden parts).
+/// `G` and the bots named in `levels` (lobby levels, so the check follows whatever bot a level
+/// plays). Returns (decisions checked, of which the two states differed in hidden parts).
 fn check<G: Game>(
     seats: usize,
     games: u64,
     every: usize,
     iterations: u64,
     registered: bool,
+    levels: &[&str],
 ) -> (usize, usize) {
     let (mut checked, mut differed) = (0, 0);
     let mut legal = Vec::new();
@@ -63,11 +65,15 @@ fn check<G: Game>(
                 );
                 if registered {
                     // `mcts:i1` is the thorough policy alone (Bataille Navale's strongest bot).
-                    for spec in [
+                    let named = [
                         format!("mcts:i{iterations}"),
                         "mcts:i1".to_owned(),
                         "greedy".to_owned(),
-                    ] {
+                    ];
+                    for spec in named
+                        .into_iter()
+                        .chain(levels.iter().map(|&l| l.to_owned()))
+                    {
                         let spec = spec.parse().expect("a bot name");
                         let bot = || plateau_registry::new_bot(G::INFO.name, spec, 1234).unwrap();
                         assert_eq!(
@@ -91,7 +97,7 @@ fn check<G: Game>(
 
 #[test]
 fn chakart_bots_see_only_their_observation() {
-    let (checked, differed) = check::<plateau_chakart::Chakart>(2, 40, 25, 150, true);
+    let (checked, differed) = check::<plateau_chakart::Chakart>(2, 40, 25, 150, true, &[]);
     assert!(checked >= 20, "only {checked} decisions checked");
     // The test is only worth something where the queen could be elsewhere.
     assert!(
@@ -103,8 +109,9 @@ fn chakart_bots_see_only_their_observation() {
 #[test]
 fn naval_bots_see_only_their_observation() {
     // The plain search, and the registry's search (heuristic playouts, candidates, shared
-    // determinizations) and greedy bot (the targeting odds).
-    let (checked, differed) = check::<plateau_naval::Naval>(4, 1, 60, 20, true);
+    // determinizations), greedy bot (the targeting odds) and top two levels, whatever they play.
+    let (checked, differed) =
+        check::<plateau_naval::Naval>(4, 1, 60, 20, true, &["strong", "expert"]);
     assert!(checked >= 5, "only {checked} decisions checked");
     assert!(
         differed >= 3,
