@@ -461,13 +461,15 @@ impl Naval {
                     if b.emp_left > 0 || b.immune {
                         continue;
                     }
-                    let afloat = Ship::ALL.iter().filter(|&&k| !b.is_sunk(k)).count() as f32;
-                    let unhit = (b.ships() & !b.hit).count() as f32 / 100.0;
+                    let afloat = Ship::ALL.iter().filter(|&&k| !b.is_sunk(k));
+                    // Ties go to the larger fleet afloat: which ships are sunk is public, where
+                    // the hits fell on the others (a ship or a buoy) is not.
+                    let cells: f32 = afloat.clone().map(|k| f32::from(k.piece().size())).sum();
                     best = better(
                         best,
                         Scored {
                             order: Order::Emp { target: t.seat },
-                            value: EMP_PER_SHIP * afloat + unhit,
+                            value: EMP_PER_SHIP * afloat.count() as f32 + cells / 100.0,
                         },
                     );
                 }
