@@ -112,8 +112,10 @@ test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, 
     assert.deepEqual(await page.evaluate(() => window.stealth), ['c1']);
     const words = () => page.textContent('#ck-effect');
     const lit = () => page.$$eval('svg g.ck-square rect:first-child', (els) => els.filter((r) => r.getAttribute('fill') === '#f7a8a8').length);
-    const knight = { by: { seat: 0 }, text: 'Nc3' };
-    const redirect = { by: 'chance', text: '~e5' };
+    // Entries as the server sends them, with their parts (docs/protocol.md section 4.1): the
+    // narration reads the parts only.
+    const knight = { by: { seat: 0 }, text: 'Nc3', info: { kind: 'move', from: 'b1', to: 'c3' } };
+    const redirect = { by: 'chance', text: '~e5', info: { kind: 'redirect', to: 'e5' } };
     // A move and its redirect: the words show at once, the squares lit.
     await page.evaluate((m) => window.feed(m), [knight, redirect]);
     assert.equal(await words(), 'Item effect: the piece is sent to e5.');
@@ -125,9 +127,9 @@ test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, 
     await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }]);
     assert.equal(await words(), '');
     // An effect, and a move arriving while it is still narrated: the words go once it is done.
-    await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5' }]);
+    await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5', info: { kind: 'redirect', to: 'd5' } }]);
     assert.equal(await words(), 'Item effect: the piece is sent to d5.');
-    await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5' }, { by: { seat: 1 }, text: 'Nf6' }]);
+    await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5', info: { kind: 'redirect', to: 'd5' } }, { by: { seat: 1 }, text: 'Nf6' }]);
     await page.waitForFunction(() => document.getElementById('ck-effect').textContent === '', null, { timeout: 5000 });
     assert.deepEqual(page.jsErrors, []);
   } finally {

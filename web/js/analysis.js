@@ -30,7 +30,8 @@ export function percent(value) {
 
 /**
  * The analysis panel of one finished match. `steps` are the replay's steps (the start first),
- * `go(step)` shows a step, `describe(seat, text)` puts a seat's action in the move list's words.
+ * `go(step)` shows a step, `describe(seat, text, info)` puts a seat's action in the move list's words
+ * from its parts (`info`; the notation without them).
  * Returns `{ draw(step) }`, which redraws the panel for the step shown (and for the language).
  */
 export function mountAnalysis(panel, { id, game, steps, go, describe }) {
@@ -123,7 +124,7 @@ export function mountAnalysis(panel, { id, game, steps, go, describe }) {
     const at = steps[actionStep[loss.index]];
     return t('analysis.loss', {
       n: loss.index, seat: seatLabel(game, loss.seat), points: Math.round(100 * loss.loss),
-      played: describe(loss.seat, at.text ?? ply.action),
+      played: describe(loss.seat, at.text ?? ply.action, at.text == null ? undefined : at.info),
       best: ply.judgement ? describe(loss.seat, ply.judgement.best) : '?',
     });
   }

@@ -17,11 +17,9 @@ const FILES = 'abcdefgh';
 
 /** Solid glyphs for every kind (filled with the side's colour). */
 const GLYPH = { p: '♟', r: '♜', n: '♞', b: '♝', q: '♛', k: '♚' };
-/** Item letters of the logged effects (section 3), for their narration. */
-const ITEMS = { d: 'banana', w: 'bomb', m: 'mushroom', e: 'egg' };
 /** Pool order of the panel (section 2), as glyph keys. */
 const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
-/** Egg effect letters (section 7). */
+/** Egg effect letters (section 7), as an egg draw's parts give them (`choice`), to their names' keys. */
 const EGGS = { B: 'boo', K: 'koopa', T: 'toadette', C: 'chomp', D: 'daisy', M: 'bowser', L: 'luigi', W: 'waluigi' };
 
 // UI state of this page, reset when the legal list changes.
@@ -94,20 +92,21 @@ export function legalChoices(legal, info) {
 }
 
 /**
- * What a logged move tells about random effects, or null: `{ text, squares }`. This still reads
- * the move list's SAN (section 11): the narration goes entry by entry, and one message may bring
- * a move with its redirect and egg draw, which an observation of the state after them could not
- * tell apart; the log's entries carry only their text.
+ * What a logged entry tells about random effects, or null: `{ text, squares, kind }`, from the
+ * entry's parts (`info`, docs/protocol.md section 4.1: the chance outcomes `redirect`, `banana`,
+ * `bomb` with the square `to`, `egg` with the effect letter `choice` and the square a forced
+ * Luigi or Waluigi flipped), never from its SAN.
  */
-export function describeEffect(san) {
-  const squares = san.match(/[a-h][1-8]/g) || [];
-  let m = /^~([a-h][1-8])$/.exec(san);
-  if (m) return { text: t('ck.fx.redirect', { sq: m[1] }), squares, kind: 'redirect' };
-  m = /^~([dw])@([a-h][1-8])$/.exec(san);
-  if (m) return { text: t('ck.fx.drop', { item: t(`ck.item.${ITEMS[m[1]]}`), sq: m[2] }), squares, kind: 'drop' };
-  m = /\*([BKTCDMLW])([a-h][1-8])?/.exec(san);
-  if (m) return { text: t('ck.fx.egg', { name: t(`ck.egg.${EGGS[m[1]]}`) }), squares, kind: 'egg' };
-  return null;
+export function describeEffect(entry) {
+  const info = entry?.info;
+  const squares = info?.to ? [info.to] : [];
+  switch (info?.kind) {
+    case 'redirect': return { text: t('ck.fx.redirect', { sq: info.to }), squares, kind: 'redirect' };
+    case 'banana':
+    case 'bomb': return { text: t('ck.fx.drop', { item: t(`ck.item.${info.kind}`), sq: info.to }), squares, kind: 'drop' };
+    case 'egg': return EGGS[info.choice] ? { text: t('ck.fx.egg', { name: t(`ck.egg.${EGGS[info.choice]}`) }), squares, kind: 'egg' } : null;
+    default: return null;
+  }
 }
 
 /**
@@ -120,7 +119,7 @@ function narrate(moves, render) {
     seenMoves = moves.length;
     return;
   }
-  for (const m of moves.slice(seenMoves)) queue.push(describeEffect(m.text));
+  for (const m of moves.slice(seenMoves)) queue.push(describeEffect(m));
   seenMoves = moves.length;
   if (timer) return;
   // Plain moves at the head of the queue clear the words now, in the drawing under way.
@@ -341,20 +340,18 @@ function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
     choices.push(el('button', { type: 'button', class: `ck-drop${selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
       t('ck.drop', { piece: t(`ck.piece.${k}`) })));
   }
-  const flags = obs.flags || '';
-  const power = (i) => (flags[i] === '1' ? t('ck.power.ready') : t('ck.power.used'));
-  let hint = '';
-  if (obs.pending?.startsWith('B:')) hint = t('ck.hint.swap');
-  else if (obs.pending === 'T') hint = t('ck.hint.drop');
-  else if (obs.pending?.startsWith('D:')) hint = t('ck.hint.daisy');
-  else if (obs.pending?.startsWith('=')) hint = t('ck.hint.promote');
+  // The powers and the decision waiting, from the observation's parts (`powers`, `waiting`).
+  const power = (side, name) => (obs.powers?.[side]?.[name] ? t('ck.power.ready') : t('ck.power.used'));
+  const hint = ['swap', 'drop', 'daisy', 'promote'].includes(obs.waiting) ? t(`ck.hint.${obs.waiting}`) : '';
   panel.replaceChildren(
     el('div', { id: 'ck-king-warning', class: `ck-king-warning${warning ? '' : ' hidden'}`, role: 'alert' }, warning),
     el('div', { id: 'ck-effect', class: 'ck-effect', 'aria-live': 'polite' }, ctx.past ? '' : flash.text || ''),
     hint ? el('p', { class: 'small' }, hint) : '',
     el('div', { id: 'ck-choices', class: 'chips' }, ...choices),
     poolLine(state.seat === 1 ? 'w' : 'b'), poolLine(state.seat === 1 ? 'b' : 'w'),
-    el('p', { class: 'muted small' }, t('ck.powers', { ws: power(0), wq: power(1), bs: power(2), bq: power(3) })),
+    el('p', { class: 'muted small' }, t('ck.powers', {
+      ws: power('white', 'shell'), wq: power('white', 'stealth'), bs: power('black', 'shell'), bq: power('black', 'stealth'),
+    })),
     el('ul', { class: 'ck-legend small muted' },
       ...['banana', 'bomb', 'mushroom', 'egg'].map((item) => {
         const icon = svgEl('svg', { width: 22, height: 22, viewBox: `${CELL * 0.15} ${CELL * 0.15} ${CELL * 0.7} ${CELL * 0.7}` });

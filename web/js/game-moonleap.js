@@ -1,7 +1,7 @@
 // Moon Leap's page module (the contract is in games.js): the track, the die, one line per seat
 // with its score and its astronauts off the track, the choice buttons (a forced move plays
-// itself after a pause), the final table, and the die's draws in the move lists. Drawing and the
-// reading of the notation live in moonleap.js.
+// itself after a pause), the final table, and the die's draws in the move lists, all from the
+// parts the server sends (never from the notation). Drawing lives in moonleap.js.
 
 import { el } from './api.js';
 import { t } from './i18n.js';
@@ -28,12 +28,12 @@ function lastRoll(state) {
   const obs = state.observation;
   let index = -1;
   for (let i = state.moves.length - 1; i >= 0; i--) {
-    if (ml.rollFace(state.moves[i].text)) {
+    if (ml.rollFace(state.moves[i])) {
       index = i;
       break;
     }
   }
-  const face = obs.roll ?? (index >= 0 ? ml.rollFace(state.moves[index].text) : null);
+  const face = obs.roll ?? (index >= 0 ? ml.rollFace(state.moves[index]) : null);
   return { face, key: `${index}:${face}` };
 }
 
@@ -154,13 +154,11 @@ export default {
 
   swatch: (seat) => `ml-${ml.seatLetter(seat)}`,
 
-  describe(text, by) {
-    if (by === 'chance') {
-      const face = ml.rollFace(text);
-      return face ? t('ml.die', { face: faceText(face) }) : null;
-    }
-    // "Move 4", "2 then 3": the words of the choice buttons.
-    const action = typeof text === 'string' ? ml.parseAction(text) : null;
+  describe(entry) {
+    const face = ml.rollFace(entry);
+    if (face) return t('ml.die', { face: faceText(face) });
+    // "Move 4", "2 then 3": the words of the choice buttons, from the entry's parts.
+    const action = entry?.by === 'chance' ? null : ml.choiceOf(entry?.text, entry?.info);
     return action ? ml.describeChoice(action) : null;
   },
 

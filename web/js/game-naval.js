@@ -19,9 +19,9 @@ export default {
 
   swatch: (seat) => `nv-swatch-${seat}`,
 
-  /** An order in words, as the match page announces it (a placement stays as written). */
-  describe(text, by) {
-    return by === 'chance' || typeof text !== 'string' ? null : describeOrder(text);
+  /** An order in words from its parts, as the match page announces it (a placement stays as written). */
+  describe(entry) {
+    return entry?.by === 'chance' ? null : describeOrder(entry?.info);
   },
 
   render(ctx) {

@@ -13,8 +13,10 @@
 //             action a line, with the seat's swatch: three or more seats, chance draws).
 //   swatch(seat)       The class of a seat's colour dot in a 'lines' move list.
 //   moveClass(seat)    An extra class for a seat's entries in the move list (MAD: its side colour).
-//   describe(text, by) A logged entry in words for the move lists ("Move 4", "die 3"), `by` being
-//             `{seat}` or 'chance' as in the state's moves; null when the notation reads best.
+//   describe(entry)    A logged entry in words for the move lists ("Move 4", "die 3"), from its
+//             parts: `entry` is `{by, text, info}` as in the state's moves and the replay's steps
+//             (`by` `{seat}` or 'chance', `info` the entry's parts, docs/protocol.md section 4.1);
+//             null when the notation reads best. It never reads `text`, the notation.
 //   counters(obs)      A short line under the status (MAD's ply counters), or null.
 //
 //   render(ctx)        Draws the match page's board, player bars, panel and the game's own

@@ -625,7 +625,7 @@ function renderMoves(current) {
   // Words where the game has them (the replay page's words), the notation in `data-text` and
   // the tooltip; a chance draw is labelled as such.
   const cell = (m, i, extra = '') => {
-    const words = mod?.describe?.(m.text, m.by) || null;
+    const words = mod?.describe?.(m) || null;
     const label = m.by === 'chance' ? t('replay.chance', { text: words || m.text }) : words || m.text;
     return el('span', {
       class: `mv${extra}${m.by === 'chance' ? ' chance' : ''}${i === current ? ' current' : ''}${i > current ? ' future' : ''}`,

@@ -1,10 +1,10 @@
-// Moon Leap drawing and the reading of its canonical action texts (rules/moonleap.md "Canonical
-// notation").
+// Moon Leap drawing, and its decisions and die rolls composed from their parts (never from their
+// notation, rules/moonleap.md "Canonical notation").
 //
 // Nothing here decides legality: the server sends the observation (crates/games/moonleap
 // `Observation`: values, end_cells, milestone_after, track, roll, scores) and the legal action
-// texts (`4`, `2+3`, `m4`, `m2+m3`, `pass`); this module draws the track and turns the legal texts
-// into clickable astronauts and split buttons. The track is a winding path of craters, eight to a
+// texts (`4`, `2+3`, `m4`, `m2+m3`, `pass`) with their parts; this module draws the track and turns
+// the legal actions into clickable astronauts and split buttons. The track is a winding path of craters, eight to a
 // row, the direction turning at each row end.
 
 import { t } from './i18n.js';
@@ -26,36 +26,31 @@ export function seatLetter(seat) {
 }
 
 /**
- * Takes apart one Moon Leap decision text: returns `{text, kind: "pass"|"move"|"split", parts}`
- * where `parts` are astronaut ids (`"4"`, `"m4"`) in playing order, or `null` for a roll text
- * (`r1`..`r5`, `r*`) or anything else.
+ * A Moon Leap decision from its parts (`legal_info`, or a logged entry's `info`; docs/protocol.md
+ * section 4.1): `{text, kind: "pass"|"move"|"split", parts}` where `parts` are astronaut ids
+ * (`"4"`, `"m4"`) in playing order; null for parts of another kind (a roll).
  */
-export function parseAction(text) {
-  if (text === 'pass') return { text, kind: 'pass', parts: [] };
-  const m = /^(m?[1-5])(?:\+(m?[1-5]))?$/.exec(text);
-  if (!m) return null;
-  return m[2] ? { text, kind: 'split', parts: [m[1], m[2]] } : { text, kind: 'move', parts: [m[1]] };
+export function choiceOf(text, info) {
+  if (!info || !['pass', 'move', 'split'].includes(info.kind)) return null;
+  const parts = info.kind === 'pass' ? [] : [info.pieces[0], ...(info.then ? info.then.pieces : [])];
+  return { text, kind: info.kind, parts };
 }
 
 /**
  * The legal decisions as the match page offers them, from the server's parts of each one
- * (`legal` with `legal_info`, docs/protocol.md section 4.1): `{text, kind, parts}` as
- * `parseAction` gives them.
+ * (`legal` with `legal_info`): `{text, kind, parts}` as `choiceOf` gives them.
  */
 export function legalChoices(legal, info) {
   // An action without its parts is not offered: the page composes from the parts alone.
   return legal.flatMap((text, i) => {
-    const part = info[i];
-    if (!part) return [];
-    const parts = part.kind === 'pass' ? [] : [part.pieces[0], ...(part.then ? part.then.pieces : [])];
-    return [{ text, kind: part.kind, parts }];
+    const choice = choiceOf(text, info[i]);
+    return choice ? [choice] : [];
   });
 }
 
-/** The face of a roll text (`r3` -> `"3"`, `r*` -> `"*"`), or null. */
-export function rollFace(text) {
-  const m = /^r([1-5*])$/.exec(text || '');
-  return m ? m[1] : null;
+/** The face of a logged entry that is a die roll (its parts `{kind: "roll", choice}`), or null. */
+export function rollFace(entry) {
+  return entry?.info?.kind === 'roll' ? entry.info.choice : null;
 }
 
 /** How a person reads an astronaut id: `"4"` -> "4", `"m4"` -> "mercenary 4". */

@@ -102,13 +102,6 @@ const isVertical = (cells) => {
   return box.h > box.w;
 };
 
-/** Takes an order text apart: `{ship, kind, seat (0-based) | null, cell | null, extra}`. */
-export function parseOrder(text) {
-  const m = /^([a-z]+):([a-z]+)(?: (\d)(?::(\S+))?)?$/.exec(text || '');
-  if (!m) return null;
-  return { ship: m[1], kind: m[2], seat: m[3] ? Number(m[3]) - 1 : null, arg: m[4] || null };
-}
-
 // ---- Page state -------------------------------------------------------------------------------
 
 const ui = {
@@ -225,7 +218,8 @@ function myShips() {
   const obs = obsOf();
   const b = myBoard();
   const sunk = sunkNames(b);
-  const given = new Map((obs.plan || []).map((text) => [parseOrder(text)?.ship, text]));
+  // The orders given so far, from their parts (`plan_info`, in the order of `plan`).
+  const given = new Map((obs.plan_info || []).map((info, i) => [info.pieces?.[0], { text: obs.plan[i], info }]));
   return SHIPS.map((name, i) => ({
     name,
     energy: b?.energy?.[i] ?? 0,
@@ -284,14 +278,16 @@ function candidate(ship, mode, seat, r, c) {
     if (!f) return refused();
     const taken = options.distinct_fire_cells
       && [...ui.plan].some(([s, p]) => s !== ship && p.kind === 'fire' && p.seat === seat && p.cells[0] === cell);
-    return { text: f.text.replace('{cell}', cell), cells: [cell], ok: open.includes(cell) && !taken, seat, kind: mode };
+    return { text: f.text.replace('{cell}', cell), cells: [cell], ok: open.includes(cell) && !taken, seat, kind: mode,
+      info: { kind: mode, pieces: [ship], target: seat, to: cell } };
   }
   const sp = specialOptions(ship, mode);
   if (!sp) return refused();
   if (sp.emp) {
     const e = sp.emp.find((x) => x.target === seat);
     const board = rectCells(0, 0, SIDE, SIDE);
-    return e ? { text: e.text, cells: board, ok: true, seat, kind: mode } : refused(board);
+    return e ? { text: e.text, cells: board, ok: true, seat, kind: mode, info: { kind: mode, pieces: [ship], target: seat } }
+      : refused(board);
   }
   if (sp.torpedo) {
     const tp = sp.torpedo.find((x) => x.target === seat);
@@ -299,7 +295,9 @@ function candidate(ship, mode, seat, r, c) {
       .filter(({ a, b }) => (a.r === b.r && a.r === r) || (a.c === b.c && a.c === c));
     if (!through.length) return refused();
     const lane = through.reduce((x, y) => (distance(y.a, here) < distance(x.a, here) ? y : x));
-    return { text: tp.text.replace('{lane}', lane.lane), cells: lineCells(lane.a, lane.b), ok: true, seat, kind: mode };
+    const cells = lineCells(lane.a, lane.b);
+    return { text: tp.text.replace('{lane}', lane.lane), cells, ok: true, seat, kind: mode,
+      info: { kind: mode, pieces: [ship], target: seat, cells } };
   }
   const group = aimedGroup(sp);
   if (!group) return refused();
@@ -311,7 +309,8 @@ function candidate(ship, mode, seat, r, c) {
     if (!best || distance(aim, here) < distance(best.aim, here)) best = { name, aim };
   }
   if (!target || !best) return refused(areaCells(group.area, best?.aim || here));
-  return { text: target.text.replace('{cell}', best.name), cells: areaCells(group.area, best.aim), ok: true, seat, kind: mode };
+  return { text: target.text.replace('{cell}', best.name), cells: areaCells(group.area, best.aim), ok: true, seat, kind: mode,
+    info: { kind: mode, pieces: [ship], target: seat, to: best.name } };
 }
 
 // ---- Drawing ----------------------------------------------------------------------------------
@@ -799,28 +798,44 @@ function attach(svg) {
 
 // ---- Following the game: announcements, highlights, the plan -----------------------------------
 
-/** Words for an announced or planned order, e.g. "cruiser: heavy artillery on Seat 2 (f7)". */
-export function describeOrder(text, game = 'naval') {
-  const o = parseOrder(text);
-  if (!o) return text;
-  const ship = t(`nv.ship.${o.ship}`);
-  const seat = o.seat === null ? '' : seatLabel(game, o.seat);
-  if (o.kind === 'pass') return t('nv.say.pass', { ship });
-  if (o.kind === 'fire') return t('nv.say.fire', { ship, seat, cell: o.arg });
-  if (o.kind === 'emp') return t('nv.say.emp', { ship, seat });
-  if (o.kind === 'shield') return o.arg ? t('nv.say.shield.at', { ship, cell: o.arg }) : t('nv.say.shield', { ship });
-  if (o.kind === 'torpedo') {
-    const m = /^(right|left|down|up)(.+)$/.exec(o.arg || '');
-    return t('nv.say.torpedo', { ship, seat, lane: m ? t('nv.lane', { dir: t(`nv.dir.${m[1]}`), n: m[2].toUpperCase() }) : o.arg });
-  }
-  return t('nv.say.special', { ship, ability: t(`nv.ab.${o.kind}`), seat, cell: o.arg });
+/**
+ * A torpedo lane in words ("rightwards along 5"), from its cells in travel order (an order's
+ * `cells`): the row or column it runs along and the way it goes.
+ */
+function laneWords(cells) {
+  const a = parseCell(cells?.[0]);
+  const b = parseCell(cells?.[cells.length - 1]);
+  if (!a || !b) return '';
+  const dir = a.r === b.r ? (b.c >= a.c ? 'right' : 'left') : (b.r >= a.r ? 'down' : 'up');
+  const n = a.r === b.r ? String(a.r + 1) : COLS[a.c].toUpperCase();
+  return t('nv.lane', { dir: t(`nv.dir.${dir}`), n });
 }
 
-function describeResult(result) {
-  if (!result || result === 'done') return '';
-  const m = /^exploded ([a-n]\d+)$/.exec(result);
-  if (m) return t('nv.res.exploded', { cell: m[1] });
-  return t(`nv.res.${result}`);
+/**
+ * Words for an order from its parts (docs/protocol.md section 4.1: `kind`, the ship in `pieces`,
+ * `target`, `to`, `cells`), as an announcement (`info`), a logged order, a given one (`plan_info`)
+ * or a planned one carry them, e.g. "cruiser: heavy artillery on Seat 2 (f7)". Null for parts
+ * that are no order (a placement, `ready`).
+ */
+export function describeOrder(info, game = 'naval') {
+  const ship = info?.pieces?.[0];
+  if (!ship || ['place', 'layout', 'ready'].includes(info.kind)) return null;
+  const words = { ship: t(`nv.ship.${ship}`), seat: info.target == null ? '' : seatLabel(game, info.target) };
+  switch (info.kind) {
+    case 'pass': return t('nv.say.pass', words);
+    case 'fire': return t('nv.say.fire', { ...words, cell: info.to });
+    case 'emp': return t('nv.say.emp', words);
+    case 'shield': return info.to ? t('nv.say.shield.at', { ...words, cell: info.to }) : t('nv.say.shield', words);
+    case 'torpedo': return t('nv.say.torpedo', { ...words, lane: laneWords(info.cells) });
+    default: return t('nv.say.special', { ...words, ability: t(`nv.ab.${info.kind}`), cell: info.to });
+  }
+}
+
+/** An announcement's result in words (empty when the order was simply done). */
+function describeResult(a) {
+  if (!a.result || a.result === 'done') return '';
+  if (a.exploded_at) return t('nv.res.exploded', { cell: a.exploded_at });
+  return t(`nv.res.${a.result}`);
 }
 
 /** New announcements (section 13: every resolved order is public) and changed cells. */
@@ -833,7 +848,7 @@ function follow(state) {
   const continues = prev && prev.length <= list.length && prev.every((a, i) => same(a, list[i]));
   const fresh = continues ? list.slice(prev.length) : list;
   if (fresh.length && !(prev === null && ui.log.length)) {
-    for (const a of fresh) ui.log.push({ seat: a.seat, order: a.order, result: a.result });
+    for (const a of fresh) ui.log.push({ seat: a.seat, order: a.order, result: a.result, info: a.info, exploded_at: a.exploded_at });
     if (ui.log.length > 300) ui.log.splice(0, ui.log.length - 300);
     ui.banner = (continues ? [...ui.banner] : []).concat(fresh);
   }
@@ -921,14 +936,16 @@ function fireStep() {
   }
   if (!ui.ctx.canAct) return;
   const ship = obsOf().next_ship;
-  const text = ui.plan.get(ship)?.text || shipOptions(ship)?.pass;
+  const planned = ui.plan.get(ship);
+  const text = planned?.text || shipOptions(ship)?.pass;
   if (!ui.ctx.state.legal.includes(text)) {
     // Only when the plan was made on an older state (one kept over a reload): stop and let the
     // player choose.
     ui.firing = false;
     ui.plan.delete(ship);
     ui.ship = ship;
-    ui.message = t('nv.refused', { order: describeOrder(text, ui.ctx.state.game) });
+    const info = planned?.info || { kind: 'pass', pieces: [ship] };
+    ui.message = t('nv.refused', { order: describeOrder(info, ui.ctx.state.game) || text });
     ui.ctx.render();
     return;
   }
@@ -1035,16 +1052,16 @@ function shipRow(s) {
   const planned = ui.plan.get(s.name);
   let what;
   if (s.sunk) what = t('nv.sunk');
-  else if (s.given) what = t('nv.sent', { order: describeOrder(s.given) });
+  else if (s.given) what = t('nv.sent', { order: describeOrder(s.given.info) || s.given.text });
   else if (!myBattleTurn()) what = '';
-  else if (planned) what = describeOrder(planned.text);
+  else if (planned) what = describeOrder(planned.info) || planned.text;
   else what = t('nv.pass.default');
   const b = myBoard();
   const disabled = b?.emp_turns_left > 0 && !s.sunk;
   const pct = Math.round((s.energy / 1000) * 100);
   return el('button', {
     type: 'button', class: `nv-ship${ui.ship === s.name && s.open ? ' selected' : ''}${s.sunk ? ' sunk' : ''}`,
-    'data-ship': s.name, 'data-energy': s.energy, 'data-order': planned?.text || s.given || '',
+    'data-ship': s.name, 'data-energy': s.energy, 'data-order': planned?.text || s.given?.text || '',
     disabled: !s.open || Boolean(s.given) || ui.firing,
     onclick: () => {
       ui.ship = s.name;
@@ -1073,7 +1090,7 @@ function modeChips() {
     type: 'button', class: `chip nv-mode${ui.mode === mode ? ' selected' : ''}`, 'data-mode': mode, disabled, title,
     onclick: () => {
       if (mode === 'pass') {
-        ui.plan.set(ship, { text: shipOptions(ship)?.pass, cells: [], seat: null, kind: 'pass' });
+        ui.plan.set(ship, { text: shipOptions(ship)?.pass, cells: [], seat: null, kind: 'pass', info: { kind: 'pass', pieces: [ship] } });
         const open = myShips().filter((s) => s.open && !ui.plan.has(s.name));
         if (open.length) ui.ship = open[0].name;
         ui.mode = 'fire';
@@ -1143,8 +1160,8 @@ function logList() {
   const game = ui.ctx.state.game;
   return el('ol', { class: 'nv-log small', id: 'nv-log' }, ...ui.log.map((a) => el('li', { 'data-seat': a.seat, 'data-order': a.order },
     el('span', { class: `ml-swatch nv-swatch-${a.seat}` }), ' ',
-    el('span', {}, t('nv.log.line', { fleet: seatLabel(game, a.seat), order: describeOrder(a.order, game) })),
-    a.result && a.result !== 'done' ? el('span', { class: 'muted' }, ` ${describeResult(a.result)}`) : '')));
+    el('span', {}, t('nv.log.line', { fleet: seatLabel(game, a.seat), order: describeOrder(a.info, game) || a.order })),
+    a.result && a.result !== 'done' ? el('span', { class: 'muted' }, ` ${describeResult(a)}`) : '')));
 }
 
 function renderBanner(box) {
@@ -1152,12 +1169,12 @@ function renderBanner(box) {
   const key = JSON.stringify(ui.banner);
   if (key === ui.bannerKey) return;
   ui.bannerKey = key;
-  const lines = ui.banner.filter((a) => !/:pass$/.test(a.order));
+  const lines = ui.banner.filter((a) => a.info?.kind !== 'pass');
   box.replaceChildren(...(ui.banner.length ? [
     el('div', { class: 'nv-banner-head' }, t('nv.turn.of', { seat: seatLabel(game, ui.banner[0].seat) })),
     ...lines.map((a) => {
-      const special = !/:(fire|pass)\b/.test(a.order);
-      return el('div', { class: special ? 'nv-special' : '' }, describeOrder(a.order, game), a.result !== 'done' ? ` ${describeResult(a.result)}` : '');
+      const special = !['fire', 'pass'].includes(a.info?.kind);
+      return el('div', { class: special ? 'nv-special' : '' }, describeOrder(a.info, game) || a.order, a.result !== 'done' ? ` ${describeResult(a)}` : '');
     }),
     lines.length < ui.banner.length ? el('div', { class: 'muted small' }, t('nv.passes', { n: ui.banner.length - lines.length })) : '',
   ] : []));

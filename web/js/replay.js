@@ -114,21 +114,23 @@ function drawPosition(obs) {
  * a chance draw without text (a secret one) is left out, as it tells nothing.
  */
 function entries() {
-  const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text })) : moves;
+  const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text, info: s.info })) : moves;
   const out = [];
   for (const m of list) {
     if (m.by === 'chance' && (m.text === null || m.text === undefined)) continue;
-    out.push({ index: m.index, by: m.by, label: label(m.by, m.text) });
+    out.push({ index: m.index, by: m.by, label: label(m) });
   }
   return out;
 }
 
 /**
- * A step's words in the move list (`by` and `text` as in a step): the game module's words for an
- * action or a chance draw when it has them, else the notation (or an early ending in words).
+ * A step's words in the move list (`by`, `text` and `info` as in a step): the game module's words
+ * for an action or a chance draw, from its parts, when it has them, else the notation (or an early
+ * ending in words).
  */
-function label(by, text) {
-  const words = text === null || text === undefined ? null : mod?.describe?.(text, by);
+function label(entry) {
+  const { by, text } = entry;
+  const words = text === null || text === undefined ? null : mod?.describe?.(entry);
   if (by === 'chance') return t('replay.chance', { text: words || text });
   if (text === null || text === undefined) return t('replay.hidden');
   return words || stepText(text);
@@ -225,7 +227,7 @@ async function start() {
     serverVerified = replay.verified;
     $('analysis-panel').classList.remove('hidden');
     analysis = mountAnalysis($('analysis'), {
-      id, game: summary.game, steps, go, describe: (seat, text) => label({ seat }, text),
+      id, game: summary.game, steps, go, describe: (seat, text, info) => label({ by: { seat }, text, info }),
     });
   } catch {
     // No replay route: show the record's moves without positions.

@@ -97,6 +97,24 @@ pub trait DynGame: Send + Sync + Debug {
         text: &str,
         viewer: Viewer,
     ) -> Result<Option<String>, ParseError>;
+    /// The move-list entry of `actor`'s action given as text, as `viewer` may see it in this state
+    /// (before it is played): its text (`display_text`) with its parts (`Game::display_info`);
+    /// `None` when the viewer must not learn of it.
+    ///
+    /// # Errors
+    /// `ParseError` if the text is not an action.
+    fn display_entry(
+        &self,
+        actor: Actor,
+        text: &str,
+        viewer: Viewer,
+    ) -> Result<Option<(String, ActionInfo)>, ParseError>;
+    /// The parts of an action given as text, in this state (before it is played), as its actor
+    /// knows it (`Game::action_info`): for a record that has become public.
+    ///
+    /// # Errors
+    /// `ParseError` if the text is not an action.
+    fn text_info(&self, text: &str) -> Result<ActionInfo, ParseError>;
     /// The canonical text of an action typed in any form the parser accepts (`C2-C4` -> `c2-c4`),
     /// so records and move lists always hold canonical notation. Does not check legality.
     ///
@@ -208,6 +226,22 @@ impl<G: Game> DynGame for G {
         viewer: Viewer,
     ) -> Result<Option<String>, ParseError> {
         Ok(self.display_action(actor, &self.parse_action(text)?, viewer))
+    }
+
+    fn display_entry(
+        &self,
+        actor: Actor,
+        text: &str,
+        viewer: Viewer,
+    ) -> Result<Option<(String, ActionInfo)>, ParseError> {
+        let action = self.parse_action(text)?;
+        let shown = self.display_action(actor, &action, viewer);
+        let info = self.display_info(actor, &action, viewer);
+        Ok(shown.zip(info))
+    }
+
+    fn text_info(&self, text: &str) -> Result<ActionInfo, ParseError> {
+        Ok(self.action_info(&self.parse_action(text)?))
     }
 
     fn canonical_text(&self, text: &str) -> Result<String, ParseError> {

@@ -175,6 +175,21 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         visible.then(|| self.format_action(action))
     }
 
+    /// What `action` does as `viewer` may learn of it in a move list (its parts, `ActionInfo`), or
+    /// `None` exactly when `display_action` is `None`. Call it on the state before the action is
+    /// applied. By default `action_info` wherever the viewer sees the action; a game whose move
+    /// list hides part of an action from some viewers (Chakart's stealth move) must override this
+    /// to hide the same parts.
+    fn display_info(
+        &self,
+        actor: Actor,
+        action: &Self::Action,
+        viewer: Viewer,
+    ) -> Option<ActionInfo> {
+        self.display_action(actor, action, viewer)
+            .map(|_| self.action_info(action))
+    }
+
     /// What `action` does, in parts a client draws and composes without the rules (`ActionInfo`:
     /// cells from and to, pieces, covered cells, the choice). Call it on the state before the
     /// action is applied, with an action legal there. By default only the kind `"action"`.

@@ -119,14 +119,16 @@ pub fn check_messages(
             seen.push(None);
             continue;
         };
-        let text = states[v]
-            .display_text(*by, action, viewer)
+        let shown = states[v]
+            .display_entry(*by, action, viewer)
             .map_err(|e| Leak {
                 index: 0,
                 version: v as u64,
                 problem: e.to_string(),
             })?;
-        seen.push(text.map(|text| serde_json::json!({"by": by, "text": text})));
+        seen.push(
+            shown.map(|(text, info)| serde_json::json!({"by": by, "text": text, "info": info})),
+        );
     }
     // A message's version is the number of log entries its viewer can see: the states it may
     // show are those after each log position with that version (the entries its viewer cannot

@@ -132,6 +132,11 @@ pub fn check_playouts_from<G: Game>(config: &G::Config, start: &G, options: &Opt
                 ToAct::Chance => {
                     state.chance_outcomes(&mut outcomes);
                     check_chance(&state, &outcomes, ctx);
+                    if deep {
+                        let actions: Vec<G::Action> =
+                            outcomes.iter().map(|(a, _)| a.clone()).collect();
+                        check_entries(&state, Actor::Chance, &actions, ctx);
+                    }
                     report.chance_events += 1;
                 }
                 _ => assert!(
@@ -226,6 +231,7 @@ impl<G: Game> Policy<G> for KitPolicy<'_, G::Action> {
         check_no_duplicates(state, &legal, ctx);
         if self.deep {
             check_listed_actions(state, Actor::Seat(seat), &legal, ctx);
+            check_entries(state, Actor::Seat(seat), &legal, ctx);
             check_refusals(state, seat, &legal, &self.seen.list, ctx);
         }
         for a in &legal {
@@ -393,6 +399,39 @@ fn check_listed_actions<G: Game>(state: &G, actor: Actor, legal: &[G::Action], c
         child
             .apply(actor, a)
             .unwrap_or_else(|e| ctx.fail(&format!("listed `{text}` refused: {e}")));
+    }
+}
+
+/// The move-list entries of `actions` (docs/protocol.md section 4.1, `moves`): every viewer gets
+/// the parts of an entry (`display_info`) exactly when it gets its text (`display_action`); a
+/// seat's own action comes with the parts `legal_info` gave it (`action_info`), and a chance
+/// outcome with its kind.
+fn check_entries<G: Game>(state: &G, actor: Actor, actions: &[G::Action], ctx: Ctx) {
+    let viewers = Seat::all(state.seats())
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator]);
+    for viewer in viewers {
+        for a in actions {
+            let text = state.display_action(actor, a, viewer);
+            let info = state.display_info(actor, a, viewer);
+            assert_eq!(
+                text.is_some(),
+                info.is_some(),
+                "{ctx}: {viewer:?} is shown {actor}'s {a:?} as {text:?} with parts {info:?}"
+            );
+            let Some(info) = info else { continue };
+            let full = state.action_info(a);
+            match actor {
+                Actor::Seat(s) if viewer == Viewer::Seat(s) => assert_eq!(
+                    info, full,
+                    "{ctx}: {actor}'s own entry {a:?} has other parts than its legal_info"
+                ),
+                _ => assert_eq!(
+                    info.kind, full.kind,
+                    "{ctx}: {viewer:?} is shown {actor}'s {a:?} as another kind"
+                ),
+            }
+        }
     }
 }
 

@@ -32,7 +32,9 @@ pub use action::{Action, Effect};
 pub use board::{Kind, Side, Square};
 use position::Line;
 use rules::{EndKind, Phase, Pos};
-pub use view::{Item, LastMove, Observation, Pool, Pools, SeenItem, SeenMove, SeenPiece};
+pub use view::{
+    Item, LastMove, Observation, Pool, Pools, Power, Powers, SeenItem, SeenMove, SeenPiece,
+};
 
 /// Game options.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -375,6 +377,21 @@ impl Game for Chakart {
     fn display_action(&self, actor: Actor, action: &Action, viewer: Viewer) -> Option<String> {
         let owner = matches!((actor, viewer), (Actor::Seat(a), Viewer::Seat(v)) if a == v);
         Some(view::san(&self.pos, action, owner))
+    }
+
+    /// The parts of the move list's SAN (`display_action`): a stealth move is only its kind for
+    /// every viewer but its mover; an egg draw names the square a forced Luigi or Waluigi flipped,
+    /// as its SAN does.
+    fn display_info(&self, actor: Actor, action: &Action, viewer: Viewer) -> Option<ActionInfo> {
+        let owner = matches!((actor, viewer), (Actor::Seat(a), Viewer::Seat(v)) if a == v);
+        Some(match *action {
+            Action::Move { stealth: true, .. } if !owner => ActionInfo::new("stealth"),
+            Action::Egg(Effect::Luigi | Effect::Waluigi) => ActionInfo {
+                to: view::forced_flip(&self.pos, action).map(|sq| sq.to_string()),
+                ..self.action_info(action)
+            },
+            _ => self.action_info(action),
+        })
     }
 
     fn render_text(&self, viewer: Viewer, color: bool) -> String {

@@ -58,6 +58,15 @@ pub struct Observation {
     /// "black": {...}}`.
     #[serde(default)]
     pub pools: Pools,
+    /// The one-time powers of `flags` (section 8) by side: `{"white": {"shell": true, "stealth":
+    /// false}, "black": {...}}`, `true` while the power is still to be used.
+    #[serde(default)]
+    pub powers: Powers,
+    /// The decision of `pending` in a word, so a page explains it without reading the FEN
+    /// field: `swap` (King Boo), `daisy` (one more move), `drop` (Toadette), `promote`; `None`
+    /// between turns.
+    #[serde(default)]
+    pub waiting: Option<String>,
 }
 
 /// One piece of the observation's `pieces`.
@@ -133,6 +142,24 @@ pub struct Pools {
     pub black: Pool,
 }
 
+/// One side's one-time powers (section 8), `true` while unused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct Power {
+    /// The king's shell shot.
+    pub shell: bool,
+    /// The queen's stealth move.
+    pub stealth: bool,
+}
+
+/// Both sides' powers (the observation's `powers`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct Powers {
+    /// White's.
+    pub white: Power,
+    /// Black's.
+    pub black: Power,
+}
+
 /// A move's squares as a viewer sees them (the observation's `last_move`).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct SeenMove {
@@ -191,6 +218,24 @@ pub fn observe(pos: &Pos, last: Option<LastMove>, viewer: Viewer) -> Observation
             white: Pool::of(&pos.pools[Side::White.index()]),
             black: Pool::of(&pos.pools[Side::Black.index()]),
         },
+        powers: Powers {
+            white: Power {
+                shell: pos.has_shell(Side::White),
+                stealth: pos.has_stealth(Side::White),
+            },
+            black: Power {
+                shell: pos.has_shell(Side::Black),
+                stealth: pos.has_stealth(Side::Black),
+            },
+        },
+        waiting: match pos.phase {
+            Phase::Swap { .. } => Some("swap"),
+            Phase::Daisy { .. } => Some("daisy"),
+            Phase::Toadette => Some("drop"),
+            Phase::Promote { .. } => Some("promote"),
+            _ => None,
+        }
+        .map(str::to_owned),
     }
 }
 
@@ -361,21 +406,27 @@ pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
         Action::Promote(k) => format!("={}", upper(k)),
         Action::Egg(e) => {
             let mut s = format!("*{}", e.letter());
-            if matches!(e, Effect::Luigi | Effect::Waluigi) {
-                // A forced target has no node of its own: name it here.
-                let mut after = *pos;
-                after.play(*action);
-                if !matches!(after.phase, Phase::Flip { .. })
-                    && let Some(sq) = flipped_square(pos, &after)
-                {
-                    s.push_str(&sq.to_string());
-                }
+            if matches!(e, Effect::Luigi | Effect::Waluigi)
+                && let Some(sq) = forced_flip(pos, action)
+            {
+                s.push_str(&sq.to_string());
             }
             s
         }
         Action::Flip { target, .. } => target.to_string(),
         Action::Redirect(_) | Action::ItemDrop { .. } | Action::Setup(_) => action.text(),
     }
+}
+
+/// The square a Luigi or Waluigi egg draw flipped when its target was forced (it then has no
+/// node of its own, so the move list names it with the draw); `None` when a choice follows.
+pub(crate) fn forced_flip(pos: &Pos, action: &Action) -> Option<Square> {
+    let mut after = *pos;
+    after.play(*action);
+    if matches!(after.phase, Phase::Flip { .. }) {
+        return None;
+    }
+    flipped_square(pos, &after)
 }
 
 /// The square whose piece changed side between two positions.

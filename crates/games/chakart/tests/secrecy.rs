@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use plateau_chakart::{Action, Chakart, Config};
-use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
+use plateau_engine::{ActionInfo, Actor, Game, Seat, ToAct, Viewer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -111,6 +111,13 @@ fn only_the_mover_sees_where_a_stealth_move_goes() {
     assert_eq!(shown(Viewer::Seat(Seat(0))).as_deref(), Some("Q??a2"));
     assert_eq!(shown(Viewer::Seat(Seat(1))).as_deref(), Some("Q??"));
     assert_eq!(shown(Viewer::Spectator).as_deref(), Some("Q??"));
+    // Its parts in the move list tell as much as its SAN: the squares to the mover only.
+    let parts = |viewer| g.display_info(Actor::Seat(Seat(0)), &a, viewer).unwrap();
+    assert_eq!(parts(Viewer::Seat(Seat(0))), g.action_info(&a));
+    assert_eq!(parts(Viewer::Seat(Seat(0))).to.as_deref(), Some("a2"));
+    for viewer in [Viewer::Seat(Seat(1)), Viewer::Spectator] {
+        assert_eq!(parts(viewer), ActionInfo::new("stealth"), "{viewer:?}");
+    }
 }
 
 #[test]
@@ -361,5 +368,29 @@ fn the_pieces_and_items_tell_what_the_board_field_tells() {
             let pick = actions[rng.random_range(0..actions.len())];
             g.apply(actor, &pick).unwrap();
         }
+    }
+}
+
+/// An egg draw's parts in the move list (docs/protocol.md section 4.1) say what its SAN does:
+/// the effect's letter, and the square a forced Luigi flipped (ruling 16's case).
+#[test]
+fn an_egg_draw_names_the_square_a_forced_luigi_flipped_in_its_parts() {
+    let mut g = state("4k3/8/8/8/8/4e3/4P3/K5n1 w 0 1111 000000000000");
+    let mv = g.parse_action("e2e3").unwrap();
+    g.apply(Actor::Seat(Seat(0)), &mv).unwrap();
+    let egg = g.parse_action("~*L").unwrap();
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        assert_eq!(
+            g.display_action(Actor::Chance, &egg, viewer).as_deref(),
+            Some("*Lg1")
+        );
+        let parts = g.display_info(Actor::Chance, &egg, viewer).unwrap();
+        assert_eq!(parts.kind, "egg");
+        assert_eq!(parts.choice.as_deref(), Some("L"));
+        assert_eq!(parts.to.as_deref(), Some("g1"), "{viewer:?}");
     }
 }

@@ -228,6 +228,12 @@ fn the_observation_is_the_full_public_state() {
     let obs = g.observe(Viewer::Seat(Seat(2)));
     assert_eq!(obs, g.observe(Viewer::Spectator));
     assert_eq!(obs.position, g.format_position());
+    // In JSON an empty crater is `0`, and the observation reads back.
+    let json = serde_json::to_value(&obs).unwrap();
+    assert_eq!(json["track"][0], "a2");
+    assert_eq!(json["track"][1], 0);
+    let back: plateau_moonleap::Observation = serde_json::from_value(json).unwrap();
+    assert_eq!(back, obs);
     assert_eq!(obs.milestone_after, 13);
     assert!(obs.milestone_passed);
     assert_eq!(obs.track[0].as_deref(), Some("a2"));

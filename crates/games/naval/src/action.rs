@@ -481,38 +481,48 @@ pub fn action_info(action: &Action) -> ActionInfo {
             choice: Some(if shot { "shot" } else { "spared" }.to_owned()),
             ..ActionInfo::new("rocket")
         },
-        Action::Order { ship, order } => {
-            let info = match order {
-                Order::Pass => ActionInfo::new("pass"),
-                Order::Fire { cell, .. } => ActionInfo {
-                    to: Some(cell.to_string()),
-                    ..ActionInfo::new("fire")
-                },
-                Order::Special {
-                    ability,
-                    cell,
-                    vertical,
-                    ..
-                } => ActionInfo {
-                    to: Some(cell.to_string()),
-                    cells: cells(ability.area(cell, vertical)),
-                    choice: (ability == Ability::Bombing)
-                        .then(|| if vertical { "v" } else { "h" }.to_owned()),
-                    ..ActionInfo::new(ability.name())
-                },
-                Order::Torpedo { dir, lane, .. } => ActionInfo {
-                    cells: dir.lane(lane).map(|c| c.to_string()).collect(),
-                    choice: Some(dir.name().to_owned()),
-                    ..ActionInfo::new("torpedo")
-                },
-                Order::Emp { .. } => ActionInfo::new("emp"),
-            };
-            ActionInfo {
-                pieces: vec![ship.name().to_owned()],
-                target: order.target().map(|s| s.0),
-                ..info
-            }
-        }
+        Action::Order { ship, order } => order_info(ship, &order, true),
+    }
+}
+
+/// The parts of `ship`'s `order` (`action_info` of it); with `shield_cell` false, a shield's
+/// without its centre and area, as the announcement of section 13 gives it to all but its caster.
+#[must_use]
+pub fn order_info(ship: Ship, order: &Order, shield_cell: bool) -> ActionInfo {
+    let cells = |bits: Bits| bits.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let info = match *order {
+        Order::Special {
+            ability: Ability::Shield,
+            ..
+        } if !shield_cell => ActionInfo::new(Ability::Shield.name()),
+        Order::Pass => ActionInfo::new("pass"),
+        Order::Fire { cell, .. } => ActionInfo {
+            to: Some(cell.to_string()),
+            ..ActionInfo::new("fire")
+        },
+        Order::Special {
+            ability,
+            cell,
+            vertical,
+            ..
+        } => ActionInfo {
+            to: Some(cell.to_string()),
+            cells: cells(ability.area(cell, vertical)),
+            choice: (ability == Ability::Bombing)
+                .then(|| if vertical { "v" } else { "h" }.to_owned()),
+            ..ActionInfo::new(ability.name())
+        },
+        Order::Torpedo { dir, lane, .. } => ActionInfo {
+            cells: dir.lane(lane).map(|c| c.to_string()).collect(),
+            choice: Some(dir.name().to_owned()),
+            ..ActionInfo::new("torpedo")
+        },
+        Order::Emp { .. } => ActionInfo::new("emp"),
+    };
+    ActionInfo {
+        pieces: vec![ship.name().to_owned()],
+        target: order.target().map(|s| s.0),
+        ..info
     }
 }
 

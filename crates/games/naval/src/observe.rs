@@ -4,13 +4,13 @@
 //! belongs to the viewing seat. Cells are written in notation (`f7`) so the JSON is readable by the
 //! browser as is.
 
-use plateau_engine::{Outcome, ToAct, Viewer};
+use plateau_engine::{ActionInfo, Outcome, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 
 use plateau_engine::Seat;
 
 use crate::ability::Ability;
-use crate::action::{Order, format_order};
+use crate::action::{Order, format_order, order_info};
 use crate::bits::{Bits, Cell};
 use crate::options::TurnOptions;
 use crate::piece::{Piece, Ship};
@@ -119,6 +119,47 @@ pub struct AnnouncementView {
     /// Where the order struck, for the page to outline; `None` for a shot, a pass and a shield
     /// (its outline is the board's `shield`, shown to whom may see it).
     pub area: Option<AreaView>,
+    /// The order in parts, as `order` gives it to this viewer, so a page puts it in words
+    /// without reading its notation.
+    pub info: OrderParts,
+    /// The cell of a rocket that exploded (`result` `exploded <cell>`), else `None`.
+    pub exploded_at: Option<String>,
+}
+
+/// An order in parts: the engine's `ActionInfo` of it (docs/protocol.md section 4.1, kinds of
+/// `naval`), with the same fields, owned so that an observation reads back.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct OrderParts {
+    /// `pass`, `fire`, `torpedo`, `emp` or the special's ability name.
+    pub kind: String,
+    /// The aimed cell (a shot's, a special's aim; a shield's only for its caster).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// A special's area, a torpedo's lane in travel order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<String>,
+    /// The ship that acts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pieces: Vec<String>,
+    /// A bombing's `h` or `v`, a torpedo's direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
+    /// The board aimed at (0-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<u8>,
+}
+
+impl From<ActionInfo> for OrderParts {
+    fn from(info: ActionInfo) -> OrderParts {
+        OrderParts {
+            kind: info.kind.to_owned(),
+            to: info.to,
+            cells: info.cells,
+            pieces: info.pieces,
+            choice: info.choice,
+            target: info.target,
+        }
+    }
 }
 
 /// The rectangle an announced special covers on its target's board: its area (section 6.5), a
@@ -187,6 +228,8 @@ pub struct Observation {
     pub last_turn: Vec<AnnouncementView>,
     /// The viewer's own orders given so far this turn (only while it is the viewer's turn).
     pub plan: Vec<String>,
+    /// The same orders in parts, in the same order.
+    pub plan_info: Vec<OrderParts>,
     /// The viewer's ship to order next (only while it is the viewer's turn).
     pub next_ship: Option<String>,
     /// Every order each of the viewer's ships still to act may be given (`options` module):
@@ -267,6 +310,11 @@ impl Naval {
                     order: format_order(a.ship, &a.order, own),
                     result,
                     area: AreaView::of(&a.order),
+                    info: order_info(a.ship, &a.order, own).into(),
+                    exploded_at: match a.result {
+                        Resolution::Exploded(c) => Some(c.to_string()),
+                        _ => None,
+                    },
                 }
             })
             .collect();
@@ -275,11 +323,18 @@ impl Naval {
             Ship::ALL
                 .into_iter()
                 .filter(|&k| self.turn.has_order(k))
-                .map(|k| format_order(k, &self.turn.order(k), true))
-                .collect()
+                .collect::<Vec<_>>()
         } else {
             Vec::new()
         };
+        let plan_info = plan
+            .iter()
+            .map(|&k| order_info(k, &self.turn.order(k), true).into())
+            .collect();
+        let plan = plan
+            .into_iter()
+            .map(|k| format_order(k, &self.turn.order(k), true))
+            .collect();
         let rocket =
             self.turn
                 .rocket
@@ -304,6 +359,7 @@ impl Naval {
             boards,
             last_turn,
             plan,
+            plan_info,
             next_ship: self
                 .turn
                 .next

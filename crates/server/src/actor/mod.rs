@@ -25,7 +25,8 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use plateau_bots::DynBot;
 use plateau_engine::{
-    Actor, DynGame, Event, GameEntry, LogEntry, Seat, Seed, ToAct, Viewer, Visitor, replay_log,
+    ActionInfo, Actor, DynGame, Event, GameEntry, LogEntry, Seat, Seed, ToAct, Viewer, Visitor,
+    replay_log,
 };
 use rand_chacha::ChaCha20Rng;
 use sha2::{Digest, Sha256};
@@ -201,8 +202,12 @@ struct Played {
     /// The entry, with its time (always `Some`: the actor times every entry).
     entry: LogEntry,
     /// How each viewer sees it in the move list (see `displays`); empty for an early ending.
-    display: Vec<Option<String>>,
+    display: Vec<Shown>,
 }
+
+/// An entry as one viewer sees it in the move list: its text and its parts
+/// (`DynGame::display_entry`), or `None` when that viewer must not learn of it.
+type Shown = Option<(String, ActionInfo)>;
 
 impl Played {
     /// Whether viewer column `col` (seat index, or the seat count for spectators) can see the
@@ -215,13 +220,13 @@ impl Played {
 
 /// How each viewer sees `actor`'s action `text` in the move list: index `s` for seat `s`, then the
 /// spectator; `None` where that viewer must not learn of it (`Game::display_action`).
-fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Option<String>>, String> {
+fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Shown>, String> {
     Seat::all(state.seats())
         .map(Viewer::Seat)
         .chain([Viewer::Spectator])
         .map(|viewer| {
             state
-                .display_text(actor, text, viewer)
+                .display_entry(actor, text, viewer)
                 .map_err(|e| e.to_string())
         })
         .collect()
@@ -274,7 +279,7 @@ struct Rebuilt {
     seen: Vec<u64>,
     views: Vec<u64>,
     /// The move-list texts of the entry being replayed, made from the state before it.
-    display: Vec<Option<String>>,
+    display: Vec<Shown>,
 }
 
 impl Visitor for Rebuilt {

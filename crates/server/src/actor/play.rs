@@ -11,7 +11,8 @@ use rand_chacha::ChaCha20Rng;
 use tokio::time::Instant;
 
 use super::{
-    BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, SeatBot, displays, seats_to_act,
+    BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, SeatBot, Shown, displays,
+    seats_to_act,
 };
 use crate::botpool::Priority;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
@@ -518,7 +519,7 @@ pub(super) struct Batch {
 /// state after it the seats to act with their rule clocks and every viewer's view digest.
 struct Staged {
     event: Event,
-    display: Vec<Option<String>>,
+    display: Vec<Shown>,
     acted: Option<Seat>,
     to_act: Vec<Seat>,
     rule_seconds: Vec<(Seat, Option<u32>)>,
@@ -590,7 +591,7 @@ impl Batch {
     }
 
     /// Records `event`, already applied to `state`.
-    fn staged(&mut self, event: Event, display: Vec<Option<String>>, acted: Option<Seat>) {
+    fn staged(&mut self, event: Event, display: Vec<Shown>, acted: Option<Seat>) {
         let to_act = seats_to_act(self.state.to_act());
         let rule_seconds = to_act
             .iter()

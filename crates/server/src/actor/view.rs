@@ -20,6 +20,8 @@ use crate::store::ChatLine;
 struct MoveView<'a> {
     by: Actor,
     text: &'a str,
+    /// The entry's parts as this viewer may know them (`Game::display_info`).
+    info: &'a ActionInfo,
 }
 
 #[derive(Serialize, PartialEq, Eq)]
@@ -81,8 +83,8 @@ struct StateMessage<'a> {
 fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
     // An early ending is not a move.
     let by = p.entry.by()?;
-    let text = p.display.get(column)?.as_deref()?;
-    Some(MoveView { by, text })
+    let (text, info) = p.display.get(column)?.as_ref()?;
+    Some(MoveView { by, text, info })
 }
 
 /// What a broadcast told every connection: how much of the log, and the seats and offers.

@@ -446,21 +446,23 @@ impl Visitor for Steps {
         if self.0.is_empty() {
             self.start(state);
         }
-        let (by, text) = match &logged.event {
+        let step = match &logged.event {
             // What a spectator could not see while the game ran (a secret placement, an order
-            // before its turn was fired) is shown in canonical notation: the game is over and
-            // its record, every action in it, is public.
+            // before its turn was fired) is shown in canonical notation with all its parts: the
+            // game is over and its record, every action in it, is public.
             Event::Action { by, action } => {
-                let text = state
-                    .display_text(*by, action, Viewer::Spectator)
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| action.clone());
-                (json!(by), json!(text))
+                let (text, info) = match state.display_entry(*by, action, Viewer::Spectator) {
+                    Ok(Some(shown)) => shown,
+                    _ => (
+                        action.clone(),
+                        state.text_info(action).map_err(|e| e.to_string())?,
+                    ),
+                };
+                json!({"by": by, "text": text, "info": info})
             }
-            Event::End(ending) => (Value::Null, json!(ending)),
+            Event::End(ending) => json!({"by": null, "text": ending}),
         };
-        self.0.push(json!({"by": by, "text": text}));
+        self.0.push(step);
         Ok(())
     }
 
@@ -533,25 +535,29 @@ fn history_steps(
     })];
     let mut moves = 0;
     for (p, logged) in record.log.iter().enumerate() {
-        let (by, text) = match &logged.event {
+        let (by, text, info) = match &logged.event {
             Event::Action { by, action } => {
                 let shown = states[p]
-                    .display_text(*by, action, viewer)
+                    .display_entry(*by, action, viewer)
                     .map_err(|e| fail(e.to_string()))?;
                 moves += usize::from(shown.is_some());
                 match shown {
-                    Some(text) => (json!(by), json!(text)),
-                    None => (Value::Null, Value::Null),
+                    Some((text, info)) => (json!(by), json!(text), Some(info)),
+                    None => (Value::Null, Value::Null, None),
                 }
             }
-            Event::End(ending) => (Value::Null, json!(ending)),
+            Event::End(ending) => (Value::Null, json!(ending), None),
         };
         if versions[p + 1] == versions[p] {
             // Nothing this viewer is shown changed: the step stands as it was.
             continue;
         }
         let observation = states[p + 1].observe_json(viewer);
-        steps.push(json!({"by": by, "text": text, "moves": moves, "observation": observation}));
+        let mut step = json!({"by": by, "text": text, "moves": moves, "observation": observation});
+        if let Some(info) = info {
+            step["info"] = json!(info);
+        }
+        steps.push(step);
     }
     Ok(steps)
 }

@@ -335,7 +335,12 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     red.act(0, &first).await;
     let after = red.state().await;
     assert_eq!(after["version"], 1);
-    assert_eq!(after["moves"], json!([{"by": {"seat": 0}, "text": first}]));
+    // The entry with its parts, those `legal_info` gave the action (docs/protocol.md section 4.1).
+    let parts = &start["legal_info"][0];
+    assert_eq!(
+        after["moves"],
+        json!([{"by": {"seat": 0}, "text": first, "info": parts}])
+    );
     red.act(0, &first).await;
     assert_eq!(red.error().await["code"], "action/stale");
     let blue_legal = blue.state().await["legal"][0].as_str().unwrap().to_owned();

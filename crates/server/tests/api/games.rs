@@ -277,3 +277,82 @@ async fn every_registered_game_plays_through_the_service_without_leaks() {
     }
     app.shutdown().await;
 }
+
+/// Each move-list entry carries its parts (docs/protocol.md section 4.1, `moves`): a seat's
+/// action those `legal_info` gave it in the state it was played in, a chance outcome its own
+/// (a Moon Leap roll `{"kind": "roll", "choice": face}`, Chakart's redirects and egg draws), so a
+/// page puts the list in words without reading notation. The replay's steps carry the same.
+#[tokio::test]
+async fn move_list_entries_carry_the_parts_legal_info_gave_them() {
+    let app = spawn_app().await;
+    for (game, seed) in [("moonleap", 1), ("mad", 2), ("chakart", 3), ("chakart", 4)] {
+        let (id, t0, t1, _) = two_humans(&app, game).await;
+        let mut a = app.connect(&id, Some(&t0)).await;
+        let mut b = app.connect(&id, Some(&t1)).await;
+        let end = play_for(
+            &mut [&mut a, &mut b],
+            &mut ChaCha8Rng::seed_from_u64(seed),
+            300,
+        )
+        .await;
+        let rec = record(&app, &id).await;
+        let states = plateau_server::secrecy::states(entry(game), &rec).unwrap();
+        let moves = end["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), rec.log.len(), "{game}: every entry is shown");
+        let mut kinds = std::collections::BTreeSet::new();
+        for (v, logged) in rec.log.iter().enumerate() {
+            let plateau_engine::Event::Action { by, action } = &logged.event else {
+                continue;
+            };
+            let info = &moves[v]["info"];
+            kinds.insert(info["kind"].as_str().unwrap().to_owned());
+            // Seen by seat 0 (the client `a`): as `display_entry` gives it (a Chakart stealth
+            // move of seat 1 is its kind only), and its own actions in full.
+            let (_, shown) = states[v]
+                .display_entry(*by, action, Viewer::Seat(Seat(0)))
+                .unwrap()
+                .unwrap();
+            assert_eq!(*info, json!(shown), "{game}: `{action}` at {v}");
+            match by {
+                plateau_engine::Actor::Seat(seat) => {
+                    let legal = states[v].legal_info(*seat);
+                    let (_, parts) = legal.iter().find(|(t, _)| t == action).unwrap();
+                    if *seat == Seat(0) || info["kind"] != "stealth" {
+                        assert_eq!(*info, json!(parts), "{game}: `{action}` at {v}");
+                    }
+                }
+                plateau_engine::Actor::Chance => {
+                    let parts = states[v].text_info(action).unwrap();
+                    assert_eq!(info["kind"], parts.kind, "{game}: `{action}` at {v}");
+                    if game == "moonleap" {
+                        assert_eq!(*info, json!({"kind": "roll", "choice": &action[1..]}));
+                    }
+                }
+            }
+        }
+        match game {
+            "moonleap" => assert!(
+                kinds.contains("roll") && kinds.contains("move"),
+                "{kinds:?}"
+            ),
+            _ => assert!(kinds.contains("move"), "{kinds:?}"),
+        }
+        if end["status"] == "finished" {
+            let (status, replay) = app.get(&format!("/api/matches/{id}/replay")).await;
+            assert_eq!(status, 200);
+            let steps = replay["steps"].as_array().unwrap();
+            // The replay shows a spectator's view: the same parts but where seat 0 knew more.
+            for (v, logged) in rec.log.iter().enumerate() {
+                let plateau_engine::Event::Action { by, action } = &logged.event else {
+                    continue;
+                };
+                let (_, shown) = states[v]
+                    .display_entry(*by, action, Viewer::Spectator)
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(steps[v + 1]["info"], json!(shown), "{game}: step {}", v + 1);
+            }
+        }
+    }
+    app.shutdown().await;
+}

@@ -89,7 +89,7 @@ async fn each_seat_steps_back_through_its_own_view_of_a_live_game() {
         let listed: Vec<Value> = steps
             .iter()
             .filter(|m| !m["by"].is_null())
-            .map(|m| json!({"by": m["by"], "text": m["text"]}))
+            .map(|m| json!({"by": m["by"], "text": m["text"], "info": m["info"]}))
             .collect();
         assert_eq!(json!(listed), sent.last().unwrap()["moves"], "viewer {s}");
     }

@@ -477,3 +477,56 @@ fn resignation_eliminates_the_seat() {
         Err(plateau_engine::IllegalAction::GameOver)
     );
 }
+
+/// Section 13: an announced shield is in parts as in notation: its centre and area for its caster
+/// only; every other order in full for all (here a shot, with its board and cell). A seat's own
+/// orders given so far come in parts too (`plan_info`, in the order of `plan`).
+#[test]
+fn announcements_and_the_plan_in_parts_tell_what_their_notation_does() {
+    let mut g = setup(["", "", "", ""], 1);
+    g.boards[1].energy[Ship::Corvette as usize] = 350;
+    // Seat 1's turn, half given: its plan in parts.
+    apply(&mut g, Actor::Seat(Seat(1)), "carrier:fire 1:e5");
+    let mine = obs(&g, 1);
+    assert_eq!(mine.plan, ["carrier:fire 1:e5"]);
+    assert_eq!(mine.plan_info.len(), 1);
+    assert_eq!(mine.plan_info[0].kind, "fire");
+    assert_eq!(mine.plan_info[0].pieces, ["carrier"]);
+    assert_eq!(mine.plan_info[0].target, Some(0));
+    assert_eq!(mine.plan_info[0].to.as_deref(), Some("e5"));
+    assert!(
+        obs(&g, 0).plan_info.is_empty(),
+        "another seat's plan is not shown"
+    );
+    turn(&mut g, &["corvette:shield 2:c4"]);
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        let o = g.observe(viewer);
+        let shot = o.last_turn.iter().find(|a| a.info.kind == "fire").unwrap();
+        assert_eq!(shot.info.to.as_deref(), Some("e5"), "{viewer:?}");
+        assert_eq!(shot.info.target, Some(0));
+        let shield = o
+            .last_turn
+            .iter()
+            .find(|a| a.info.kind == "shield")
+            .unwrap();
+        assert_eq!(shield.info.pieces, ["corvette"]);
+        assert_eq!(shield.info.target, Some(1));
+        assert!(shield.exploded_at.is_none());
+        if viewer == Viewer::Seat(Seat(1)) {
+            assert_eq!(shield.order, "corvette:shield 2:c4");
+            assert_eq!(shield.info.to.as_deref(), Some("c4"));
+            assert!(!shield.info.cells.is_empty());
+        } else {
+            assert_eq!(shield.order, "corvette:shield 2", "{viewer:?}");
+            assert_eq!(
+                shield.info.to, None,
+                "{viewer:?}: the centre is the caster's"
+            );
+            assert!(shield.info.cells.is_empty(), "{viewer:?}: so is the area");
+        }
+    }
+}
