@@ -226,3 +226,36 @@ async fn secret_moves_of_other_seats_send_no_state() {
     }
     app.shutdown().await;
 }
+
+/// A Bataille Navale seat's first placement state (docs/protocol.md section 4.1): its legal
+/// placements come as each piece's anchors per orientation, not as one entry per placement with
+/// its cells, so the whole state stays small.
+#[tokio::test]
+async fn a_naval_placement_state_is_small() {
+    let app = spawn_app().await;
+    let human = json!({"kind": "human"});
+    let (_, mut clients) = seated(
+        &app,
+        json!({"game": "naval", "seats": [human, human, human, human]}),
+    )
+    .await;
+    let c = &mut clients[0];
+    c.until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
+        .await;
+    let whole = c
+        .wire
+        .iter()
+        .rev()
+        .find(|w| w.contains(r#""phase":"placement""#))
+        .unwrap();
+    let state: Value = serde_json::from_str(whole).unwrap();
+    let part = |k: &str| state[k].to_string().len();
+    eprintln!(
+        "naval placement state: {} bytes (legal {}, legal_info {}, observation {})",
+        whole.len(),
+        part("legal"),
+        part("legal_info"),
+        part("observation")
+    );
+    app.shutdown().await;
+}
