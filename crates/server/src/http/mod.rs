@@ -174,12 +174,38 @@ pub fn app(state: AppState) -> Router {
     auth::security_headers(router)
 }
 
-/// `GET /health`: the service answers, with the matches it holds in memory now.
-async fn health(
-    axum::extract::State(app): axum::extract::State<AppState>,
-) -> Json<serde_json::Value> {
-    Json(json!({"status": "ok", "matches_in_memory": app.lobby.in_memory()}))
+/// `GET /health` (docs/protocol.md section 2): the service answers, whether its database
+/// answers a cheap query (`Store::ping`, at most `HEALTH_DB_WAIT`), and the matches it holds in
+/// memory now. `200` with `"database": "ok"`, else `503` with `"status": "degraded"` and
+/// `"database": "unreachable"` (the error goes to the log, not to the client).
+async fn health(axum::extract::State(app): axum::extract::State<AppState>) -> Response {
+    let ping = tokio::time::timeout(HEALTH_DB_WAIT, app.lobby.store().ping()).await;
+    let reachable = match ping {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            tracing::warn!("health: the database does not answer: {e}");
+            false
+        }
+        Err(_) => {
+            tracing::warn!("health: the database did not answer within {HEALTH_DB_WAIT:?}");
+            false
+        }
+    };
+    let body = json!({
+        "status": if reachable { "ok" } else { "degraded" },
+        "database": if reachable { "ok" } else { "unreachable" },
+        "matches_in_memory": app.lobby.in_memory(),
+    });
+    let status = if reachable {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(body)).into_response()
 }
+
+/// Longest wait for the database's answer in `GET /health`.
+const HEALTH_DB_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The client's address, when the server was started with connect info.
 pub(crate) struct ClientAddr(pub Option<IpAddr>);

@@ -586,6 +586,11 @@ impl Store for SqliteStore {
         self.read(move |c| players::leaderboard(c, &game, limit))
     }
 
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        // Through the writer's queue: it answers only if the thread that writes is alive.
+        self.read(|c| c.query_row("SELECT 1", [], |_| Ok(())).map_err(db))
+    }
+
     fn close(&self) -> BoxFuture<'_, ()> {
         // Dropping the sender lets the thread finish the queued jobs, then stop.
         self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
