@@ -426,3 +426,6 @@ pub trait Store: Send + Sync + 'static {
     /// Finishes the writes in progress and closes the database.
     fn close(&self) -> BoxFuture<'_, ()>;
 }
+
+#[cfg(test)]
+mod tests;
