@@ -1,7 +1,7 @@
 //! Matches, their seats, action logs and chat in PostgreSQL (the SQL of `store::sqlite::matches`
 //! with PostgreSQL's types: `BIGINT` times and positions, `SMALLINT` seats, `BOOLEAN` flags).
 
-use deadpool_postgres::Transaction;
+use deadpool_postgres::{GenericClient, Transaction};
 use plateau_engine::{Actor, Ending, Event, LogEntry, Outcome, Seat, Seed};
 use tokio_postgres::Row;
 
@@ -432,12 +432,13 @@ fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionR
     Ok(out)
 }
 
-pub(super) async fn append(
-    tx: &Transaction<'_>,
+/// Writes `entries` at `first`, `first + 1`, ... in one statement (all or nothing, even outside
+/// a transaction); `Conflict` if one of those positions is taken.
+pub(super) async fn insert_actions(
+    c: &impl GenericClient,
     id: &str,
     first: u64,
     entries: &[LogEntry],
-    finish: Option<&Finish>,
 ) -> Result<(), StoreError> {
     let rows = action_rows(id, first, entries)?;
     // One statement for the decision and its chance outcomes: one round trip, not one per entry.
@@ -456,13 +457,24 @@ pub(super) async fn append(
         times.push(at_ms);
     }
     exec(
-        tx,
+        c,
         "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
          SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
          $6::BIGINT[])",
         &[&id, &seqs, &actors, &seats, &actions, &times],
     )
     .await?;
+    Ok(())
+}
+
+pub(super) async fn append(
+    tx: &Transaction<'_>,
+    id: &str,
+    first: u64,
+    entries: &[LogEntry],
+    finish: Option<&Finish>,
+) -> Result<(), StoreError> {
+    insert_actions(tx, id, first, entries).await?;
     if let Some(finish) = finish {
         exec(
             tx,

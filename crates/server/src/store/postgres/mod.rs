@@ -2,7 +2,7 @@
 //! `--database postgres://...` (docs/architecture.md section 5).
 //!
 //! A pool of connections (`deadpool-postgres`); every call is one transaction on one pooled
-//! connection, so PostgreSQL itself serialises what must be: the unique `(match, seq)` key makes a
+//! connection (an append without an outcome is one `INSERT`, its own transaction), so PostgreSQL itself serialises what must be: the unique `(match, seq)` key makes a
 //! second append at the same position fail with `StoreError::Conflict`, as in SQLite, and the rows
 //! of the players a finished match rates are locked while their ratings change. Reads run in a
 //! read-only snapshot (`REPEATABLE READ`), so a match and its seats, log and chat agree.
@@ -22,7 +22,7 @@ mod players;
 use std::str::FromStr;
 use std::time::Duration;
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use plateau_engine::LogEntry;
 use tokio_postgres::{IsolationLevel, NoTls};
 
@@ -133,7 +133,7 @@ CREATE TABLE derived (
 const MIGRATION_LOCK: i64 = 0x706c_6174_6561_75;
 
 /// Most connections in the pool: concurrent transactions beyond it wait for a free connection.
-const POOL_SIZE: usize = 16;
+const POOL_SIZE: usize = 32;
 
 /// Longest wait for a lock held by another session (see the module comment).
 const LOCK_TIMEOUT: &str = "5s";
@@ -320,7 +320,7 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
 
 /// Runs `sql` with `params`, ignoring the count of rows it changed.
 async fn exec(
-    tx: &Transaction<'_>,
+    tx: &impl GenericClient,
     sql: &str,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
 ) -> Result<u64, StoreError> {
@@ -330,7 +330,7 @@ async fn exec(
 
 /// The rows `sql` gives with `params`, through the connection's statement cache.
 async fn rows(
-    tx: &Transaction<'_>,
+    tx: &impl GenericClient,
     sql: &str,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
 ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
@@ -340,7 +340,7 @@ async fn rows(
 
 /// The row `sql` gives with `params`, if any.
 async fn row(
-    tx: &Transaction<'_>,
+    tx: &impl GenericClient,
     sql: &str,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
 ) -> Result<Option<tokio_postgres::Row>, StoreError> {
@@ -398,6 +398,15 @@ impl Store for PgStore {
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
+        if finish.is_none() {
+            // One statement writes every entry, and a statement is a transaction by itself:
+            // no BEGIN and COMMIT round trips for the common case.
+            let pool = self.pool.clone();
+            return Box::pin(async move {
+                let client = pool.get().await.map_err(pool_error)?;
+                matches::insert_actions(&client, &id, first, &entries).await
+            });
+        }
         in_tx!(self, false, |tx| matches::append(
             &tx,
             &id,
