@@ -129,8 +129,9 @@ CREATE TABLE derived (
 );
 "#];
 
-/// The advisory lock key that serialises migrations (any constant, the same for every server).
-const MIGRATION_LOCK: i64 = 0x706c_6174_6561_75;
+/// The advisory lock key that serialises migrations (any constant, the same for every server:
+/// "plateau" in ASCII).
+const MIGRATION_LOCK: i64 = 0x0070_6c61_7465_6175;
 
 /// Most connections in the pool: concurrent transactions beyond it wait for a free connection.
 const POOL_SIZE: usize = 32;
