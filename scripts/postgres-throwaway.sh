@@ -57,5 +57,5 @@ else
     -o "-k $pg_dir -p $pg_port -c fsync=on -c listen_addresses='' -c max_connections=300" \
     start >/dev/null || { cat "$pg_dir/server.log"; exit 1; }
   export PLATEAU_TEST_POSTGRES="postgres://postgres@/postgres?host=$pg_dir&port=$pg_port"
-  echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $NF}') at $pg_dir (port $pg_port)"
+  echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') at $pg_dir (port $pg_port)"
 fi

@@ -343,4 +343,47 @@ mod tests {
         assert_eq!(lane.waiting.load(Ordering::SeqCst), 0);
         assert!(lane.turn().await.is_ok());
     }
+    /// `/health` asks the database: `200` while it answers, `503` with `"database":
+    /// "unreachable"` once it does not (here SQLite's store closed under the service, whose
+    /// writer thread is gone as a lost server would be).
+    #[tokio::test]
+    async fn health_says_whether_the_database_answers() {
+        let db = std::env::temp_dir().join(format!(
+            "plateau-health-{}.sqlite",
+            hex::encode(rand::random::<[u8; 8]>())
+        ));
+        let store = crate::open_store(&format!("sqlite://{}", db.display()))
+            .await
+            .unwrap();
+        let lobby = Lobby::start(
+            store.clone(),
+            crate::Catalogue::standard(),
+            crate::Options::default(),
+        )
+        .await
+        .unwrap();
+        let state = AppState::new(lobby);
+        let answer = |state: AppState| async move {
+            let response = health(axum::extract::State(state)).await;
+            let status = response.status();
+            let body = axum::body::to_bytes(response.into_body(), 1 << 16)
+                .await
+                .unwrap();
+            (
+                status,
+                serde_json::from_slice::<serde_json::Value>(&body).unwrap(),
+            )
+        };
+        let (status, body) = answer(state.clone()).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["database"], "ok");
+        store.close().await;
+        let (status, body) = answer(state).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            body,
+            json!({"status": "degraded", "database": "unreachable", "matches_in_memory": 0})
+        );
+        let _ = std::fs::remove_file(&db);
+    }
 }
