@@ -70,6 +70,8 @@ test('the replay page shows each game\'s analysis, its progress first', { timeou
       // The graph is the server's analysis: one line per seat, one point per action and the start.
       const { analysis } = await (await fetch(`${server.url}/api/matches/${id}/analysis`)).json();
       assert.equal(analysis.game, g.game);
+      // Each judged decision gives the judge's choice in parts, so the page words it without its text.
+      for (const p of analysis.plies) if (p.judgement) assert.equal(typeof p.judgement.best_info?.kind, 'string', JSON.stringify(p));
       const lines = await page.$$eval('#an-graph polyline.an-line', (els) => els.map((e) => e.getAttribute('points').split(' ').length));
       assert.deepEqual(lines, Array(g.seats).fill(analysis.plies.length + 1));
       assert.equal(await page.$$eval('#an-graph circle.an-loss', (els) => els.length), analysis.biggest_losses.length);

@@ -96,28 +96,20 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
     assert.match(await page.textContent('#seed'), /^[0-9a-f]{64}$/);
     await screenshot(page, 'match-finished');
 
-    // The replay, with the seed check. With the server's replay route (requested in
-    // helpers' web-requests.md) it steps through every position; without it, the page shows the
-    // record's move list and says that positions are not available.
+    // The replay, with the seed check: it steps through every position (docs/protocol.md 3.7).
     await page.click('#replay-link');
     await page.waitForSelector('body[data-ready="true"]');
     assert.equal(await page.getAttribute('#verify-result', 'data-verified'), 'true');
     const total = Number(await page.evaluate(() => document.body.dataset.total));
     assert.equal(total, summary.version);
-    const hasSteps = (await fetch(`${server.url}/api/matches/${id}/replay`)).ok;
-    if (hasSteps) {
-      await page.click('#first');
-      assert.equal(await page.evaluate(() => document.body.dataset.step), '0');
-      assert.equal(await page.$$eval('svg.board g.ship', (els) => els.length), 16);
-      await page.click('#next');
-      assert.equal(await page.evaluate(() => document.body.dataset.step), '1');
-      await page.click('#last');
-      assert.equal(await page.evaluate(() => document.body.dataset.step), String(total));
-    } else {
-      t.diagnostic('GET /api/matches/{id}/replay is missing: the replay page shows the move list only');
-      assert.ok(await page.isVisible('#nosteps'));
-      assert.equal(await page.$$eval('#moves .mv[data-index]', (els) => els.length), total);
-    }
+    assert.ok(!(await page.isVisible('#nosteps')));
+    await page.click('#first');
+    assert.equal(await page.evaluate(() => document.body.dataset.step), '0');
+    assert.equal(await page.$$eval('svg.board g.ship', (els) => els.length), 16);
+    await page.click('#next');
+    assert.equal(await page.evaluate(() => document.body.dataset.step), '1');
+    await page.click('#last');
+    assert.equal(await page.evaluate(() => document.body.dataset.step), String(total));
     await screenshot(page, 'replay');
 
     // The verify page checks the same match from its id.

@@ -17,7 +17,9 @@ test('web/js reads no action notation: no parser, no notation pattern', () => {
   const allowed = ['/^([a-n])(\\d{1,2})$/', '/^([0-9a-fA-F]{2})*$/', '/[0-9a-f]{16}/'];
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js'))) {
     const code = fs.readFileSync(path.join(dir, file), 'utf8');
-    for (const name of ['parseAction', 'parseOrder', 'obs.flags', 'obs.pending', 'ITEMS']) {
+    // Rule tables and notation writers the crates' parts replaced (Chakart's egg letters, the naval
+    // fleet, placement notation, order templates filled in by the page).
+    for (const name of ['parseAction', 'parseOrder', 'obs.flags', 'obs.pending', 'ITEMS', 'EGGS', 'SHIPS', "startsWith('buoy')", "key.split(':')"]) {
       assert.ok(!code.includes(name), `${file} still has ${name}`);
     }
     // Regular expressions applied to text: every literal before .exec/.test, and in .match().
@@ -56,7 +58,10 @@ test('the page modules put entries in words from their parts alone', { timeout: 
         place: nv.describe({ by: { seat: 0 }, text, info: { kind: 'place', pieces: ['carrier'], to: 'a1', choice: 'h' } }),
         redirect: describeEffect({ by: 'chance', text, info: { kind: 'redirect', to: 'e5' } }),
         drop: describeEffect({ by: 'chance', text, info: { kind: 'bomb', to: 'c6' } }),
-        egg: describeEffect({ by: 'chance', text, info: { kind: 'egg', choice: 'L', to: 'g1' } }),
+        egg: describeEffect({ by: 'chance', text, info: { kind: 'egg', choice: 'luigi', to: 'g1' } }),
+        // Every egg word the crate gives (docs/protocol.md section 4.1, Chakart's `egg`).
+        eggs: ['boo', 'chomp', 'daisy', 'koopa', 'luigi', 'bowser', 'toadette', 'waluigi']
+          .map((choice) => describeEffect({ by: 'chance', text, info: { kind: 'egg', choice } })),
         plain: describeEffect({ by: { seat: 0 }, text: '~e5', info: { kind: 'move', from: 'e2', to: 'e4' } }),
       };
     });
@@ -76,6 +81,7 @@ test('the page modules put entries in words from their parts alone', { timeout: 
     assert.match(said.drop.text, /bomb/i);
     assert.deepEqual([said.egg.kind, said.egg.squares], ['egg', ['g1']]);
     assert.match(said.egg.text, /Luigi/);
+    assert.deepEqual(said.eggs.filter((e) => !e || /ck\.egg/.test(e.text)), [], 'every egg word has its name');
     assert.equal(said.plain, null, 'a move narrates nothing, whatever its text');
     assert.deepEqual(page.jsErrors, []);
   } finally {

@@ -125,7 +125,7 @@ export function mountAnalysis(panel, { id, game, steps, go, describe }) {
     return t('analysis.loss', {
       n: loss.index, seat: seatLabel(game, loss.seat), points: Math.round(100 * loss.loss),
       played: describe(loss.seat, at.text ?? ply.action, at.text == null ? undefined : at.info),
-      best: ply.judgement ? describe(loss.seat, ply.judgement.best) : '?',
+      best: ply.judgement ? describe(loss.seat, ply.judgement.best, ply.judgement.best_info) : '?',
     });
   }
 

@@ -19,8 +19,6 @@ const FILES = 'abcdefgh';
 const GLYPH = { p: '♟', r: '♜', n: '♞', b: '♝', q: '♛', k: '♚' };
 /** Pool order of the panel (section 2), as glyph keys. */
 const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
-/** Egg effect letters (section 7), as an egg draw's parts give them (`choice`), to their names' keys. */
-const EGGS = { B: 'boo', K: 'koopa', T: 'toadette', C: 'chomp', D: 'daisy', M: 'bowser', L: 'luigi', W: 'waluigi' };
 
 // UI state of this page, reset when the legal list changes.
 let selected = null; // a square name, or '@r' for a drop of that kind
@@ -104,7 +102,7 @@ export function describeEffect(entry) {
     case 'redirect': return { text: t('ck.fx.redirect', { sq: info.to }), squares, kind: 'redirect' };
     case 'banana':
     case 'bomb': return { text: t('ck.fx.drop', { item: t(`ck.item.${info.kind}`), sq: info.to }), squares, kind: 'drop' };
-    case 'egg': return EGGS[info.choice] ? { text: t('ck.fx.egg', { name: t(`ck.egg.${EGGS[info.choice]}`) }), squares, kind: 'egg' } : null;
+    case 'egg': return info.choice ? { text: t('ck.fx.egg', { name: t(`ck.egg.${info.choice}`) }), squares, kind: 'egg' } : null;
     default: return null;
   }
 }

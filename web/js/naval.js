@@ -21,8 +21,6 @@ import { seatLabel, seatWithName, botName } from './seats.js';
 
 const SIDE = 14;
 const COLS = 'abcdefghijklmn';
-/** Ships in importance order (section 2); the engine takes their orders in this order. */
-export const SHIPS = ['carrier', 'cruiser', 'battleship', 'frigate', 'submarine', 'corvette'];
 /** Cell name of (row, col), both 0-based: (4, 12) is `m5`. */
 export function cellName(r, c) {
   return `${COLS[c]}${r + 1}`;
@@ -54,7 +52,10 @@ function bbox(cells) {
   return { r0, c0, h: Math.max(...rs) - r0 + 1, w: Math.max(...cs) - c0 + 1 };
 }
 
-const isBuoy = (piece) => piece.startsWith('buoy');
+/** The fleet's ships in importance order, as the observation gives them (`ships`). */
+const fleetShips = () => ui.ctx?.state?.observation?.ships || [];
+/** A piece that is not one of the fleet's ships is a buoy (the observation's `ships`). */
+const isBuoy = (piece) => fleetShips().length > 0 && !fleetShips().includes(piece);
 
 /**
  * The placement text of `piece` with its top-left cell at (r, c) (section 13b): only for a drop the
@@ -197,7 +198,7 @@ function myRemaining() {
   return state.clocks.remaining_ms[v] - (performance.now() - stateAt);
 }
 
-const shipIndex = (ship) => SHIPS.indexOf(ship);
+const shipIndex = (ship) => fleetShips().indexOf(ship);
 const sunkNames = (b) => new Set((b?.sunk || []).map((p) => p.piece));
 
 /** The options of this seat's battle turn (`observation.options`), or null. */
@@ -220,7 +221,7 @@ function myShips() {
   const sunk = sunkNames(b);
   // The orders given so far, from their parts (`plan_info`, in the order of `plan`).
   const given = new Map((obs.plan_info || []).map((info, i) => [info.pieces?.[0], { text: obs.plan[i], info }]));
-  return SHIPS.map((name, i) => ({
+  return fleetShips().map((name, i) => ({
     name,
     energy: b?.energy?.[i] ?? 0,
     sunk: sunk.has(name),
@@ -481,9 +482,8 @@ function drawBoard(seat) {
   g.append(drawMarks(seat, b.sunk_buoys, 'sunk-buoy'));
   // The highlight fades out with a CSS animation; a redraw resumes it where it was, not from the start.
   const delay = `animation-delay:-${Math.round(performance.now() - ui.flashAt)}ms`;
-  for (const [key, kind] of ui.flash) {
-    const [s, name] = key.split(':');
-    if (Number(s) === seat) g.append(cellRect(seat, name, `nv-flash ${kind}`, { style: delay }));
+  for (const f of ui.flash.values()) {
+    if (f.seat === seat) g.append(cellRect(seat, f.cell, `nv-flash ${f.kind}`, { style: delay }));
   }
   for (const area of ui.areas.filter((a) => a.seat === seat)) {
     const box = bbox(area.cells);
@@ -863,7 +863,7 @@ function follow(state) {
     boards.forEach((now, seat) => {
       const was = ui.prevBoards[seat];
       for (const kind of ['sunk', 'hits', 'misses', 'deflected']) {
-        for (const name of now[kind]) if (!was[kind].has(name) && !changed.has(`${seat}:${name}`)) changed.set(`${seat}:${name}`, kind);
+        for (const cell of now[kind]) if (!was[kind].has(cell) && !changed.has(`${seat} ${cell}`)) changed.set(`${seat} ${cell}`, { seat, cell, kind });
       }
     });
     const areas = fresh.map(specialArea).filter(Boolean);

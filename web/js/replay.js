@@ -1,7 +1,7 @@
 // The replay page (web/replay.html at /replay/{id}): steps through a finished match.
 //
 // The positions come from the server (`GET /api/matches/{id}/replay`, one observation per step):
-// the browser applies no rule. Without that route it falls back to the record's move list. Each
+// the browser applies no rule, and reads no notation (each action comes with its parts). Each
 // game's position is drawn read-only, and its moves put in words, by the game's page module
 // (games.js), the one the match page uses, so both pages show a position the same way.
 
@@ -35,13 +35,11 @@ function stepText(text) {
   return t(`replay.end.${kind}`, { seat: seatLabel(summary.game, Number(seat)) });
 }
 
-/** The record's actions when there are no steps: [{by, text}]. */
-let moves = [];
 let serverVerified;
 let index = 0;
 
 function total() {
-  return steps ? steps.length - 1 : moves.length;
+  return steps ? steps.length - 1 : 0;
 }
 
 function go(i) {
@@ -114,7 +112,7 @@ function drawPosition(obs) {
  * a chance draw without text (a secret one) is left out, as it tells nothing.
  */
 function entries() {
-  const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text, info: s.info })) : moves;
+  const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text, info: s.info })) : [];
   const out = [];
   for (const m of list) {
     if (m.by === 'chance' && (m.text === null || m.text === undefined)) continue;
@@ -221,22 +219,27 @@ async function start() {
     $('layout').classList.add('hidden');
     return;
   }
-  try {
-    const replay = await api('GET', `/api/matches/${id}/replay`);
-    steps = replay.steps;
-    serverVerified = replay.verified;
-    $('analysis-panel').classList.remove('hidden');
-    analysis = mountAnalysis($('analysis'), {
-      id, game: summary.game, steps, go, describe: (seat, text, info) => label({ by: { seat }, text, info }),
-    });
-  } catch {
-    // No replay route: show the record's moves without positions.
+  // The positions, each action with its parts (`info`). The server computes a few replays at a
+  // time: while it is busy (`limit/replays`) the page asks again; any other refusal is shown in
+  // the server's words, without a move list (the page never reads the record's notation).
+  for (let tries = 0; ; tries += 1) {
     try {
-      const record = await api('GET', `/api/matches/${id}/record`);
-      moves = record.actions.map((a) => ({ by: a.by, text: a.action }));
+      const replay = await api('GET', `/api/matches/${id}/replay`);
+      steps = replay.steps;
+      serverVerified = replay.verified;
+      $('analysis-panel').classList.remove('hidden');
+      analysis = mountAnalysis($('analysis'), {
+        id, game: summary.game, steps, go, describe: (seat, text, info) => label({ by: { seat }, text, info }),
+      });
+      break;
     } catch (err) {
+      if (err.code === 'limit/replays' && tries < 60) {
+        await new Promise((done) => { setTimeout(done, 1000); });
+        continue;
+      }
       $('error').textContent = err.message;
       $('error').classList.remove('hidden');
+      break;
     }
   }
   try {

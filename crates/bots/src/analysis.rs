@@ -110,6 +110,11 @@ pub struct Judgement {
     pub loss: f64,
     /// The judge's choice, in canonical text.
     pub best: String,
+    /// The judge's choice in parts (`Game::action_info` in the position judged: the parts the
+    /// seat's legal list gave it then, docs/protocol.md section 4.1), so a page puts it in words
+    /// without reading its text. Absent from analyses stored before it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_info: Option<serde_json::Value>,
 }
 
 /// One of the biggest losses.
@@ -163,6 +168,7 @@ pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
             played: v,
             loss: 0.0,
             best: state.format_action(&best),
+            best_info: info(state, &best),
         };
         return Some((judgement, values));
     }
@@ -193,8 +199,14 @@ pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
         played: after,
         loss: (before - after).max(0.0),
         best: state.format_action(&best),
+        best_info: info(state, &best),
     };
     Some((judgement, values))
+}
+
+/// The parts of `action`, one of the seat's legal actions in `state`, as its legal list gives them.
+fn info<G: Game>(state: &G, action: &G::Action) -> Option<serde_json::Value> {
+    serde_json::to_value(state.action_info(action)).ok()
 }
 
 /// One action of a replayed record, typed, with the state it was played in.

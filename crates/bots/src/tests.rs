@@ -756,6 +756,8 @@ fn the_analysis_finds_the_losing_take_and_ends_on_the_outcome() {
     let j = blunder.judgement.as_ref().unwrap();
     assert!(j.loss > 0.3, "{j:?}");
     assert_eq!(j.best, "2");
+    // Its parts, as the seat's legal list gave them (Nim has the default `action_info`).
+    assert_eq!(j.best_info, Some(serde_json::json!({"kind": "action"})));
     assert_eq!(
         a.biggest_losses.first().map(|l| (l.index, l.seat)),
         Some((1, 0))

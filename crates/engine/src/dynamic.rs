@@ -82,6 +82,9 @@ pub trait DynGame: Send + Sync + Debug {
     fn outcome(&self) -> Option<Outcome>;
     /// `observe(viewer)` as JSON: the only view of the state that may leave the server.
     fn observe_json(&self, viewer: Viewer) -> serde_json::Value;
+    /// `observe(viewer)` as JSON text, the document `observe_json` gives, written straight from
+    /// the observation without building a `serde_json::Value` (the server's hot path).
+    fn observe_text(&self, viewer: Viewer) -> String;
     /// The canonical position text.
     fn position_text(&self) -> String;
     /// The state drawn for a terminal, as `viewer` may see it.
@@ -209,6 +212,10 @@ impl<G: Game> DynGame for G {
 
     fn observe_json(&self, viewer: Viewer) -> serde_json::Value {
         serde_json::to_value(self.observe(viewer)).expect("observations serialize to JSON")
+    }
+
+    fn observe_text(&self, viewer: Viewer) -> String {
+        serde_json::to_string(&self.observe(viewer)).expect("observations serialize to JSON")
     }
 
     fn position_text(&self) -> String {

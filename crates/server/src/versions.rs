@@ -24,7 +24,7 @@ pub fn viewers(seats: usize) -> impl Iterator<Item = Viewer> {
 #[must_use]
 pub fn view_of(state: &dyn DynGame, viewer: Viewer) -> u64 {
     let mut h = DefaultHasher::new();
-    state.observe_json(viewer).to_string().hash(&mut h);
+    state.observe_text(viewer).hash(&mut h);
     if let Viewer::Seat(s) = viewer
         && seats_to_act(state.to_act()).contains(&s)
     {

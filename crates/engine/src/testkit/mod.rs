@@ -311,11 +311,14 @@ fn check_round_trips<G: Game>(state: &G, config: &G::Config, ctx: Ctx) -> bool {
         ctx,
         "the spectator observation",
     );
+    let spectator = json(&state.observe(Viewer::Spectator));
     for seat in Seat::all(state.seats()) {
-        round_trip(
-            &state.observe(Viewer::Seat(seat)),
-            ctx,
-            "a seat observation",
+        let observation = state.observe(Viewer::Seat(seat));
+        round_trip(&observation, ctx, "a seat observation");
+        // The server builds one observation for every viewer of such a game.
+        assert!(
+            G::INFO.hidden_information || json(&observation) == spectator,
+            "{ctx}: a game without hidden information shows {seat} another observation than a spectator"
         );
     }
     let text = state.format_position();

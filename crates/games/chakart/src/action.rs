@@ -46,6 +46,16 @@ impl Effect {
         [b'B', b'C', b'D', b'K', b'L', b'M', b'T', b'W'][self as usize] as char
     }
 
+    /// The effect's stable word in `ActionInfo::choice` (docs/protocol.md section 4.1), from
+    /// which a page names it in its language: `boo chomp daisy koopa luigi bowser toadette
+    /// waluigi`.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        [
+            "boo", "chomp", "daisy", "koopa", "luigi", "bowser", "toadette", "waluigi",
+        ][self as usize]
+    }
+
     /// The effect's name, for narration.
     #[must_use]
     pub const fn name(self) -> &'static str {

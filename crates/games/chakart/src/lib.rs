@@ -315,7 +315,7 @@ impl Game for Chakart {
     /// (the king's square and the square hit), `swap` (King Boo's swap, section 7: `from` the
     /// piece that met the egg, `to` the other piece), `drop` (Toadette's drop: the piece letter
     /// as `choice`), `promote` (`choice`); chance
-    /// outcomes `redirect` (`to`), `egg` (the effect letter as `choice`), `luigi` and `waluigi`
+    /// outcomes `redirect` (`to`), `egg` (the effect's word as `choice`, `Effect::word`), `luigi` and `waluigi`
     /// (the flipped piece's square as `to`), `banana` and `bomb` (where the item lands, `to`),
     /// `setup` (the file letter as `choice`).
     fn action_info(&self, action: &Action) -> ActionInfo {
@@ -356,7 +356,10 @@ impl Game for Chakart {
             },
             Action::Promote(k) => choice("promote", k.letter()),
             Action::Redirect(to) => at("redirect", to),
-            Action::Egg(e) => choice("egg", e.letter()),
+            Action::Egg(e) => ActionInfo {
+                choice: Some(e.word().to_owned()),
+                ..ActionInfo::new("egg")
+            },
             Action::Flip { luigi, target } => at(if luigi { "luigi" } else { "waluigi" }, target),
             Action::ItemDrop { bomb, to } => at(if bomb { "bomb" } else { "banana" }, to),
             Action::Setup(f) => choice("setup", char::from(b'a' + f)),

@@ -390,7 +390,7 @@ fn an_egg_draw_names_the_square_a_forced_luigi_flipped_in_its_parts() {
         );
         let parts = g.display_info(Actor::Chance, &egg, viewer).unwrap();
         assert_eq!(parts.kind, "egg");
-        assert_eq!(parts.choice.as_deref(), Some("L"));
+        assert_eq!(parts.choice.as_deref(), Some("luigi"));
         assert_eq!(parts.to.as_deref(), Some("g1"), "{viewer:?}");
     }
 }

@@ -222,6 +222,11 @@ pub struct Observation {
     pub first: Option<Seat>,
     /// Rounds completed.
     pub rounds: u16,
+    /// The fleet's ships in importance order (section 2): the order of every per-ship list
+    /// (`BoardView::energy`) and of a turn's orders; every other piece of a fleet is a buoy.
+    /// Public: the same for every viewer.
+    #[serde(default)]
+    pub ships: Vec<String>,
     /// The four boards.
     pub boards: Vec<BoardView>,
     /// The orders of the turn resolving or last resolved.
@@ -360,6 +365,7 @@ impl Naval {
             last_turn,
             plan,
             plan_info,
+            ships: Ship::ALL.iter().map(|s| s.name().to_owned()).collect(),
             next_ship: self
                 .turn
                 .next

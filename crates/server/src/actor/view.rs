@@ -3,11 +3,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hasher};
+use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use plateau_engine::{ActionInfo, Actor, Outcome, Seat, Viewer};
 use serde::Serialize;
 use serde_json::json;
+use serde_json::value::RawValue;
 
 use super::seats::CHAT_BACKLOG;
 use super::{MatchActor, OfferKind, Outgoing, Played, seats_to_act};
@@ -56,9 +58,9 @@ struct StateMessage<'a> {
     version: u64,
     to_act: Vec<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    observation: Option<serde_json::Value>,
+    observation: Option<&'a RawValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    observation_patch: Option<serde_json::Map<String, serde_json::Value>>,
+    observation_patch: Option<Fields<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     observation_removed: Vec<String>,
     legal: Vec<String>,
@@ -107,33 +109,49 @@ pub(super) struct Sent {
 }
 
 /// A digest of each top-level field of an observation; `None` when it is not a JSON object.
-type Digests = Option<BTreeMap<String, u64>>;
+/// Shared: every viewer of a game without hidden information holds the same.
+type Digests = Option<Arc<BTreeMap<String, u64>>>;
 
-fn digests(observation: &serde_json::Value) -> Digests {
-    let fields = observation.as_object()?;
-    Some(
-        fields
-            .iter()
-            .map(|(k, v)| {
-                let mut h = HashWriter(DefaultHasher::new());
-                serde_json::to_writer(&mut h, v).expect("JSON values serialize");
-                (k.clone(), h.0.finish())
-            })
-            .collect(),
-    )
+/// The top-level fields of an observation's JSON text, each still as its text.
+type Fields<'a> = BTreeMap<&'a str, &'a RawValue>;
+
+/// The fields of `text` when it is a JSON object (with plain keys), found by one scan of the text:
+/// the observation is written once as text and never built as a tree of values.
+fn fields(text: &str) -> Option<Fields<'_>> {
+    serde_json::from_str(text).ok()
 }
 
-/// Feeds what is written to a hasher, so a value is digested without building its text.
-struct HashWriter(DefaultHasher);
+fn digests(fields: Option<&Fields<'_>>) -> Digests {
+    Some(Arc::new(
+        fields?
+            .iter()
+            .map(|(k, v)| {
+                let mut h = DefaultHasher::new();
+                h.write(v.get().as_bytes());
+                ((*k).to_owned(), h.finish())
+            })
+            .collect(),
+    ))
+}
 
-impl std::io::Write for HashWriter {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.write(bytes);
-        Ok(bytes.len())
-    }
+/// An observation as a viewer is shown it: its JSON text, its top-level fields when it is an
+/// object, and their digests. Built once per broadcast for all viewers of a game without hidden
+/// information, else once per viewer.
+struct Observed<'a> {
+    text: &'a str,
+    fields: Option<Fields<'a>>,
+    digests: Digests,
+}
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+impl<'a> Observed<'a> {
+    fn of(text: &'a str) -> Self {
+        let fields = fields(text);
+        let digests = digests(fields.as_ref());
+        Observed {
+            text,
+            fields,
+            digests,
+        }
     }
 }
 
@@ -154,6 +172,7 @@ impl MatchActor {
         viewer: Viewer,
         common: &Shared,
         since: Option<&Sent>,
+        public: Option<&Observed<'_>>,
     ) -> (Option<Utf8Bytes>, Digests) {
         let live = self.status == Status::Live;
         let to_act = if live {
@@ -178,19 +197,35 @@ impl MatchActor {
             .collect();
         let whole = since.is_none();
         let finished = self.status == Status::Finished;
-        let observation = self.state.observe_json(viewer);
-        let now = digests(&observation);
+        let own_text;
+        let own;
+        let observed = match public {
+            Some(o) => o,
+            None => {
+                own_text = self.state.observe_text(viewer);
+                own = Observed::of(&own_text);
+                &own
+            }
+        };
+        let now = observed.digests.clone();
         let before = since
             .filter(|s| !s.stale)
             .and_then(|s| s.observations.get(&viewer))
             .and_then(Option::as_ref);
-        let (observation, patch, removed) = match (before, &now, observation) {
-            (Some(before), Some(now), serde_json::Value::Object(mut fields)) => {
-                fields.retain(|k, _| before.get(k) != now.get(k));
+        let (observation, patch, removed) = match (before, &now, &observed.fields) {
+            (Some(before), Some(now), Some(fields)) => {
+                let patch = fields
+                    .iter()
+                    .filter(|(k, _)| before.get(**k) != now.get(**k))
+                    .map(|(k, v)| (*k, *v));
                 let removed = before.keys().filter(|k| !now.contains_key(*k)).cloned();
-                (None, Some(fields), removed.collect())
+                (None, Some(patch.collect()), removed.collect())
             }
-            (_, _, observation) => (Some(observation), None, Vec::new()),
+            _ => {
+                let whole: &RawValue =
+                    serde_json::from_str(observed.text).expect("observations serialize to JSON");
+                (Some(whole), None, Vec::new())
+            }
         };
         let version = self.version_of(viewer);
         let to_act: Vec<u8> = to_act.iter().map(|s| s.0).collect();
@@ -205,7 +240,7 @@ impl MatchActor {
             && !offers_changed
             && moves.is_empty()
             && observation.is_none()
-            && patch.as_ref().is_some_and(serde_json::Map::is_empty)
+            && patch.as_ref().is_some_and(BTreeMap::is_empty)
             && removed.is_empty();
         if unchanged {
             return (None, now);
@@ -306,11 +341,14 @@ impl MatchActor {
         self.subs.retain(|s| !s.out.is_closed());
         let common = self.shared_parts();
         let since = self.sent.take();
+        let public_text = (!self.entry.info.hidden_information)
+            .then(|| self.state.observe_text(Viewer::Spectator));
+        let public = public_text.as_deref().map(Observed::of);
         let mut messages: HashMap<Viewer, (Option<Utf8Bytes>, Digests)> = HashMap::new();
         for sub in self.subs.iter().filter(|s| Some(s.conn) != skip) {
-            messages
-                .entry(sub.viewer)
-                .or_insert_with(|| self.state_message(sub.viewer, &common, since.as_ref()));
+            messages.entry(sub.viewer).or_insert_with(|| {
+                self.state_message(sub.viewer, &common, since.as_ref(), public.as_ref())
+            });
         }
         self.subs.retain(|sub| {
             let Some((Some(msg), _)) = messages.get(&sub.viewer).filter(|_| Some(sub.conn) != skip)
@@ -363,7 +401,7 @@ impl MatchActor {
         };
         let common = self.shared_parts();
         let viewer = sub.viewer;
-        let (message, observation) = self.state_message(viewer, &common, None);
+        let (message, observation) = self.state_message(viewer, &common, None, None);
         if let Some(message) = message {
             let _ = sub.out.try_send(Outgoing::Text(message));
         }

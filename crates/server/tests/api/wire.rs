@@ -226,3 +226,40 @@ async fn secret_moves_of_other_seats_send_no_state() {
     }
     app.shutdown().await;
 }
+
+/// A Bataille Navale seat's first placement state (docs/protocol.md section 4.1): its size, and
+/// a bound against growth. Today `legal` lists every placement of every piece (about 24 KB) and
+/// `legal_info` each with its cells (about 140 KB): the bound is that figure, not a goal.
+#[tokio::test]
+async fn a_naval_placement_state_stays_under_its_measured_size() {
+    let app = spawn_app().await;
+    let human = json!({"kind": "human"});
+    let (_, mut clients) = seated(
+        &app,
+        json!({"game": "naval", "seats": [human, human, human, human]}),
+    )
+    .await;
+    let c = &mut clients[0];
+    c.until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
+        .await;
+    let whole = c
+        .wire
+        .iter()
+        .rev()
+        .find(|w| w.contains(r#""phase":"placement""#))
+        .unwrap();
+    let state: Value = serde_json::from_str(whole).unwrap();
+    let part = |k: &str| state[k].to_string().len();
+    eprintln!(
+        "naval placement state: {} bytes (legal {}, legal_info {})",
+        whole.len(),
+        part("legal"),
+        part("legal_info"),
+    );
+    assert!(
+        state["legal"].as_array().unwrap().len() > 100,
+        "{whole:.300}"
+    );
+    assert!(whole.len() < 180_000, "{} bytes", whole.len());
+    app.shutdown().await;
+}

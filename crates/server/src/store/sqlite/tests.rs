@@ -3,7 +3,9 @@
 //! itself); the tests of what every store does are in store/tests.rs, run on both backends.
 
 use super::*;
+use crate::model::TimeControl;
 use crate::store::tests::{entry, new_match};
+use plateau_engine::{Actor, Event, Seat, Seed};
 
 fn temp_path() -> std::path::PathBuf {
     std::env::temp_dir().join(format!(
@@ -12,16 +14,76 @@ fn temp_path() -> std::path::PathBuf {
     ))
 }
 
+/// A database at `path` with the migrations before the one containing `marker` applied.
+fn migrated_before(path: &Path, marker: &str) -> Connection {
+    let conn = Connection::open(path).unwrap();
+    let until = MIGRATIONS.iter().position(|m| m.contains(marker)).unwrap();
+    for (i, sql) in MIGRATIONS[..until].iter().enumerate() {
+        conn.execute_batch(&format!("{sql}; PRAGMA user_version = {};", i + 1))
+            .unwrap();
+    }
+    conn
+}
+
+/// A log written before its actor check was rewritten is kept whole, and the check still refuses
+/// an actor that is none of the three.
+#[tokio::test]
+async fn the_log_keeps_its_entries_through_the_rewritten_actor_check() {
+    let path = temp_path();
+    let seed = Seed([7; 32]).to_hex();
+    let control = to_json(&TimeControl::None);
+    migrated_before(&path, "CREATE TABLE actions_checked")
+        .execute_batch(&format!(
+            "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, created_at) \
+             VALUES ('00000000000000ab', 'moonleap', 'null', '{control}', '{seed}', 'y', 'live', 1); \
+             INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+             VALUES ('00000000000000ab', 0, 'seat', 0, 'roll', 5), \
+                    ('00000000000000ab', 1, 'chance', NULL, '3', 6);"
+        ))
+        .unwrap();
+    let store = SqliteStore::open(&path).unwrap();
+    let stored = store.get("00000000000000ab", true).await.unwrap().unwrap();
+    assert_eq!(stored.version, 2);
+    let events: Vec<_> = stored
+        .log
+        .iter()
+        .map(|e| (e.event.clone(), e.at_ms))
+        .collect();
+    assert_eq!(
+        events,
+        [
+            (
+                Event::Action {
+                    by: Actor::Seat(Seat(0)),
+                    action: "roll".into()
+                },
+                Some(5)
+            ),
+            (
+                Event::Action {
+                    by: Actor::Chance,
+                    action: "3".into()
+                },
+                Some(6)
+            ),
+        ]
+    );
+    store.close().await;
+    let conn = Connection::open(&path).unwrap();
+    let refused = conn.execute(
+        "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+         VALUES ('00000000000000ab', 2, 'nobody', NULL, 'x', 7)",
+        [],
+    );
+    assert!(refused.is_err(), "an unknown actor was stored");
+}
+
 /// A database written before the `derived` table keeps its replays: the migration moves them.
 #[tokio::test]
 async fn stored_replays_move_to_the_derived_documents() {
     let path = temp_path();
     {
-        let conn = Connection::open(&path).unwrap();
-        for (i, sql) in MIGRATIONS[..MIGRATIONS.len() - 1].iter().enumerate() {
-            conn.execute_batch(&format!("{sql}; PRAGMA user_version = {};", i + 1))
-                .unwrap();
-        }
+        let conn = migrated_before(&path, "CREATE TABLE derived");
         conn.execute_batch(
             "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, created_at) \
              VALUES ('00000000000000aa', 'mad', 'null', 'none', 'x', 'y', 'finished', 1); \
