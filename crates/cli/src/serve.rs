@@ -1,4 +1,4 @@
-//! `plateau serve [--addr 127.0.0.1:8080] [--database sqlite://plateau.sqlite]`: the match service
+//! `plateau serve [--addr 127.0.0.1:8080] [--database sqlite://plateau.sqlite | postgres://...]`: the match service
 //! (crate `plateau-server`, docs/protocol.md) with the web UI, until Ctrl-C or SIGTERM.
 
 use std::net::SocketAddr;
@@ -15,7 +15,9 @@ pub struct Args {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// Database URL: `sqlite://FILE` (created if missing). PostgreSQL is not supported yet.
+    /// Database URL: `sqlite://FILE` (created if missing), or a PostgreSQL server:
+    /// `postgres://USER:PASSWORD@HOST:PORT/DB` (`postgresql://` too; a Unix socket as
+    /// `postgres://USER@/DB?host=/run/postgresql`). The schema is created or migrated at start.
     #[arg(long, default_value = "sqlite://plateau.sqlite")]
     database: String,
     /// Milliseconds a bot waits before playing, so people can follow its moves.

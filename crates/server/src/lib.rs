@@ -1,5 +1,5 @@
 //! Plateau's match service (docs/architecture.md section 5): a lobby and matches over HTTP and a
-//! WebSocket, one actor task per match, an event-sourced SQLite store, clocks, bots filling seats,
+//! WebSocket, one actor task per match, an event-sourced store (SQLite or PostgreSQL), clocks, bots filling seats,
 //! fair dice (seed hash first, seed at the end) and the embedded browser UI.
 //!
 //! The protocol is docs/protocol.md. The pieces, top-down:
@@ -7,7 +7,7 @@
 //! - `ws`: one WebSocket connection;
 //! - `lobby`: creating, finding, reloading and stopping matches;
 //! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
-//! - `clock`, `store` (+ `store::sqlite`), `model`, `catalogue`, `assets`;
+//! - `clock`, `store` (+ `store::sqlite`, `store::postgres`), `model`, `catalogue`, `assets`;
 //! - `secrecy`: the check that a viewer's messages hold only what it may know;
 //! - `analysis`: post-game analyses computed in the background.
 
@@ -51,8 +51,8 @@ pub use store::{Store, StoreError};
 pub struct ServeConfig {
     /// Address to listen on, e.g. `127.0.0.1:8080`.
     pub addr: SocketAddr,
-    /// Database URL: `sqlite://path/to/file.sqlite` (or a bare path). `postgres://` is refused
-    /// for now.
+    /// Database URL: `sqlite://path/to/file.sqlite` (or a bare path), or
+    /// `postgres://user:password@host:port/database` (`postgresql://` too).
     pub database: String,
     /// Bot pacing and budget, test seeds, abandonment, limits.
     pub options: Options,
@@ -61,9 +61,6 @@ pub struct ServeConfig {
 /// Why the service could not start or run.
 #[derive(Debug, Error)]
 pub enum ServeError {
-    /// The database URL names a backend that is not built in.
-    #[error("database `{0}`: PostgreSQL is not supported yet; use sqlite://FILE")]
-    Unsupported(String),
     /// The database could not be opened or read.
     #[error("database: {0}")]
     Store(#[from] StoreError),
@@ -72,13 +69,17 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
-/// Opens the store a database URL names.
+/// Opens the store a database URL names: `postgres://...` or `postgresql://...` (libpq's URL
+/// form) connects to a PostgreSQL server, anything else is a SQLite file (`sqlite://FILE`,
+/// `sqlite:FILE` or a bare path). Either way the schema's migrations are applied.
 ///
 /// # Errors
-/// `Unsupported` for `postgres://` and `postgresql://`; `Store` if SQLite cannot open the file.
-pub fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
+/// `Store` if the URL cannot be read, the PostgreSQL server cannot be reached or refuses the
+/// login, SQLite cannot open the file, or a migration fails.
+pub async fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        return Err(ServeError::Unsupported(url.to_owned()));
+        let store = store::postgres::PgStore::open(url).await?;
+        return Ok(Arc::new(store));
     }
     let path = url
         .strip_prefix("sqlite://")
@@ -124,11 +125,11 @@ pub async fn serve(
 /// # Errors
 /// `ServeError` if the database cannot be opened or the address bound.
 pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
-    let store = open_store(&config.database)?;
+    let store = open_store(&config.database).await?;
     let lobby = Lobby::start(store, Catalogue::standard(), config.options).await?;
     net::raise_open_files();
     let listener = TcpListener::bind(config.addr).await?;
-    tracing::info!(addr = %listener.local_addr()?, database = %config.database, "plateau serve listening");
+    tracing::info!(addr = %listener.local_addr()?, database = %store::postgres::redact(&config.database), "plateau serve listening");
     serve(listener, AppState::new(lobby), shutdown_signal()).await?;
     Ok(())
 }

@@ -3,10 +3,11 @@
 //! stored but rebuilt by replaying the log. Beside the matches: players, their sessions, their
 //! ratings per game with one event per change, and each match's chat.
 //!
-//! `Store` is the interface; `sqlite::SqliteStore` the embedded implementation. The SQL keeps to
-//! what PostgreSQL also reads (TEXT, INTEGER, CHECK, composite primary keys), so a `PgStore` can be
-//! added behind the same trait.
+//! `Store` is the interface; `sqlite::SqliteStore` the embedded implementation and
+//! `postgres::PgStore` the one over a PostgreSQL server, with the same tables, keys and
+//! transactions (its SQL differs only in types).
 
+pub mod postgres;
 pub mod sqlite;
 
 use std::future::Future;
@@ -416,6 +417,15 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>>;
 
+    /// A cheap query (`SELECT 1`): whether the database answers now (`GET /health`).
+    ///
+    /// # Errors
+    /// `Database` when it does not.
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+
     /// Finishes the writes in progress and closes the database.
     fn close(&self) -> BoxFuture<'_, ()>;
 }
+
+#[cfg(test)]
+mod tests;

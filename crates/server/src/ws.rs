@@ -538,7 +538,9 @@ mod tests {
             "plateau-ws-{}.sqlite",
             hex::encode(rand::random::<[u8; 8]>())
         ));
-        let store = open_store(&format!("sqlite://{}", db.display())).unwrap();
+        let store = open_store(&format!("sqlite://{}", db.display()))
+            .await
+            .unwrap();
         let options = Options {
             bot_delay: Duration::ZERO,
             ..Options::default()

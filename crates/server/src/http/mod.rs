@@ -174,12 +174,38 @@ pub fn app(state: AppState) -> Router {
     auth::security_headers(router)
 }
 
-/// `GET /health`: the service answers, with the matches it holds in memory now.
-async fn health(
-    axum::extract::State(app): axum::extract::State<AppState>,
-) -> Json<serde_json::Value> {
-    Json(json!({"status": "ok", "matches_in_memory": app.lobby.in_memory()}))
+/// `GET /health` (docs/protocol.md section 2): the service answers, whether its database
+/// answers a cheap query (`Store::ping`, at most `HEALTH_DB_WAIT`), and the matches it holds in
+/// memory now. `200` with `"database": "ok"`, else `503` with `"status": "degraded"` and
+/// `"database": "unreachable"` (the error goes to the log, not to the client).
+async fn health(axum::extract::State(app): axum::extract::State<AppState>) -> Response {
+    let ping = tokio::time::timeout(HEALTH_DB_WAIT, app.lobby.store().ping()).await;
+    let reachable = match ping {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            tracing::warn!("health: the database does not answer: {e}");
+            false
+        }
+        Err(_) => {
+            tracing::warn!("health: the database did not answer within {HEALTH_DB_WAIT:?}");
+            false
+        }
+    };
+    let body = json!({
+        "status": if reachable { "ok" } else { "degraded" },
+        "database": if reachable { "ok" } else { "unreachable" },
+        "matches_in_memory": app.lobby.in_memory(),
+    });
+    let status = if reachable {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(body)).into_response()
 }
+
+/// Longest wait for the database's answer in `GET /health`.
+const HEALTH_DB_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The client's address, when the server was started with connect info.
 pub(crate) struct ClientAddr(pub Option<IpAddr>);
@@ -316,5 +342,48 @@ mod tests {
         }
         assert_eq!(lane.waiting.load(Ordering::SeqCst), 0);
         assert!(lane.turn().await.is_ok());
+    }
+    /// `/health` asks the database: `200` while it answers, `503` with `"database":
+    /// "unreachable"` once it does not (here SQLite's store closed under the service, whose
+    /// writer thread is gone as a lost server would be).
+    #[tokio::test]
+    async fn health_says_whether_the_database_answers() {
+        let db = std::env::temp_dir().join(format!(
+            "plateau-health-{}.sqlite",
+            hex::encode(rand::random::<[u8; 8]>())
+        ));
+        let store = crate::open_store(&format!("sqlite://{}", db.display()))
+            .await
+            .unwrap();
+        let lobby = Lobby::start(
+            store.clone(),
+            crate::Catalogue::standard(),
+            crate::Options::default(),
+        )
+        .await
+        .unwrap();
+        let state = AppState::new(lobby);
+        let answer = |state: AppState| async move {
+            let response = health(axum::extract::State(state)).await;
+            let status = response.status();
+            let body = axum::body::to_bytes(response.into_body(), 1 << 16)
+                .await
+                .unwrap();
+            (
+                status,
+                serde_json::from_slice::<serde_json::Value>(&body).unwrap(),
+            )
+        };
+        let (status, body) = answer(state.clone()).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["database"], "ok");
+        store.close().await;
+        let (status, body) = answer(state).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            body,
+            json!({"status": "degraded", "database": "unreachable", "matches_in_memory": 0})
+        );
+        let _ = std::fs::remove_file(&db);
     }
 }

@@ -11,7 +11,10 @@ async fn health_games_and_static_pages() {
     let app = spawn_app().await;
     assert_eq!(
         app.get("/health").await,
-        (200, json!({"status": "ok", "matches_in_memory": 0}))
+        (
+            200,
+            json!({"status": "ok", "database": "ok", "matches_in_memory": 0})
+        )
     );
     let (status, games) = app.get("/api/games").await;
     assert_eq!(status, 200);

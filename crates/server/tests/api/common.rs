@@ -1,5 +1,9 @@
-//! `spawn_app()`: a fresh service on port 0 over a fresh SQLite file, with a plain HTTP client and
+//! `spawn_app()`: a fresh service on port 0 over a fresh database, with a plain HTTP client and
 //! a WebSocket client that keeps every message it receives.
+//!
+//! The database is a fresh SQLite file, or, when `PLATEAU_TEST_POSTGRES` holds a PostgreSQL URL
+//! (`postgres://user@/db?host=/socket/dir&port=5432`, as scripts/test sets it), a fresh schema on
+//! that server: the whole suite runs on either backend.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -55,16 +59,109 @@ pub fn catalogue() -> Catalogue {
     }
 }
 
-/// A fresh, empty database file.
-pub fn temp_db() -> PathBuf {
-    let dir = std::env::temp_dir().join("plateau-server-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{}.sqlite", hex::encode(rand::random::<[u8; 8]>())))
+/// A test's database: a SQLite file, or a schema of the PostgreSQL server of
+/// `PLATEAU_TEST_POSTGRES`. A new app on the same `Db` is a restart on the same data.
+#[derive(Clone, Debug)]
+pub enum Db {
+    /// A SQLite file.
+    Sqlite(PathBuf),
+    /// Schema `schema` on the server `server` (a URL) names.
+    Postgres { server: String, schema: String },
+}
+
+impl Db {
+    /// The URL `open_store` reads: for PostgreSQL, the server's URL with the schema first on the
+    /// search path (created by `prepare`).
+    pub fn url(&self) -> String {
+        match self {
+            Db::Sqlite(path) => format!("sqlite://{}", path.display()),
+            Db::Postgres { server, schema } => {
+                let sep = if server.contains('?') { '&' } else { '?' };
+                format!("{server}{sep}options=-csearch_path%3D{schema}")
+            }
+        }
+    }
+
+    /// Creates the PostgreSQL schema if it is not there yet (a SQLite file creates itself).
+    async fn prepare(&self) {
+        if let Db::Postgres { server, schema } = self {
+            let (client, connection) = tokio_postgres::connect(server, tokio_postgres::NoTls)
+                .await
+                .unwrap_or_else(|e| panic!("PLATEAU_TEST_POSTGRES `{server}`: {e}"));
+            let task = tokio::spawn(connection);
+            client
+                .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
+                .await
+                .unwrap();
+            drop(client);
+            let _ = task.await;
+        }
+    }
+
+    /// The PostgreSQL server's URL when the suite runs on PostgreSQL.
+    pub fn postgres() -> Option<String> {
+        std::env::var("PLATEAU_TEST_POSTGRES")
+            .ok()
+            .filter(|v| !v.is_empty())
+    }
+
+    /// The text of `SELECT body FROM derived WHERE match_id = id AND kind = kind`, read straight
+    /// from the database (not through the service).
+    pub async fn derived(&self, id: &str, kind: &str) -> Option<String> {
+        match self {
+            Db::Sqlite(path) => {
+                use rusqlite::OptionalExtension;
+                rusqlite::Connection::open(path)
+                    .unwrap()
+                    .query_row(
+                        "SELECT body FROM derived WHERE match_id = ?1 AND kind = ?2",
+                        [id, kind],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .unwrap()
+            }
+            Db::Postgres { .. } => {
+                let (client, connection) =
+                    tokio_postgres::connect(&self.url(), tokio_postgres::NoTls)
+                        .await
+                        .unwrap();
+                let task = tokio::spawn(connection);
+                let row = client
+                    .query_opt(
+                        "SELECT body FROM derived WHERE match_id = $1 AND kind = $2",
+                        &[&id, &kind],
+                    )
+                    .await
+                    .unwrap();
+                drop(client);
+                let _ = task.await;
+                row.map(|r| r.get(0))
+            }
+        }
+    }
+}
+
+/// A fresh, empty database: a new SQLite file, or a new schema name on the PostgreSQL server of
+/// `PLATEAU_TEST_POSTGRES`.
+pub fn temp_db() -> Db {
+    let name = hex::encode(rand::random::<[u8; 8]>());
+    match Db::postgres() {
+        Some(server) => Db::Postgres {
+            server,
+            schema: format!("t_{name}"),
+        },
+        None => {
+            let dir = std::env::temp_dir().join("plateau-server-tests");
+            std::fs::create_dir_all(&dir).unwrap();
+            Db::Sqlite(dir.join(format!("{name}.sqlite")))
+        }
+    }
 }
 
 pub struct TestApp {
     pub addr: SocketAddr,
-    pub db: PathBuf,
+    pub db: Db,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
@@ -96,14 +193,15 @@ pub fn test_options() -> Options {
     }
 }
 
-/// A service over an existing database file (to test reloading).
-pub async fn spawn_app_on(db: PathBuf) -> TestApp {
+/// A service over an existing database (to test reloading).
+pub async fn spawn_app_on(db: Db) -> TestApp {
     spawn_app_with(db, test_options()).await
 }
 
 /// A service over `db` with `options`.
-pub async fn spawn_app_with(db: PathBuf, options: Options) -> TestApp {
-    let store = open_store(&format!("sqlite://{}", db.display())).unwrap();
+pub async fn spawn_app_with(db: Db, options: Options) -> TestApp {
+    db.prepare().await;
+    let store = open_store(&db.url()).await.unwrap();
     let lobby = Lobby::start(store, catalogue(), options).await.unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

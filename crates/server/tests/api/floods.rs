@@ -219,14 +219,7 @@ async fn a_replay_is_computed_once_and_stored() {
     assert_eq!(first.0, 200);
     assert_eq!(first, second);
     assert_eq!(first.1["verified"], true);
-    let db = rusqlite::Connection::open(&app.db).unwrap();
-    let stored: String = db
-        .query_row(
-            "SELECT body FROM derived WHERE match_id = ?1 AND kind = 'replay'",
-            [&id],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let stored = app.db.derived(&id, "replay").await.unwrap();
     assert_eq!(serde_json::from_str::<Value>(&stored).unwrap(), first.1);
     app.shutdown().await;
 }

@@ -1,5 +1,6 @@
 //! API tests of the match service over real sockets (docs/protocol.md): each test gets a fresh
-//! server on port 0 and a fresh SQLite file from `spawn_app()`.
+//! server on port 0 and a fresh database from `spawn_app()`: a SQLite file, or a schema on the
+//! PostgreSQL server of `PLATEAU_TEST_POSTGRES` (common.rs).
 
 mod abandon;
 mod analysis;

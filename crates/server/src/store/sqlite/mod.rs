@@ -187,6 +187,8 @@ pub struct SqliteStore {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
     /// The writer, then the checkpointer (it stops when the writer drops its channel).
     threads: Mutex<Vec<JoinHandle<()>>>,
+    /// The database file, opened once more at close (see `close`).
+    path: std::path::PathBuf,
 }
 
 fn db(e: rusqlite::Error) -> StoreError {
@@ -234,6 +236,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             jobs: Mutex::new(Some(tx)),
             threads: Mutex::new(vec![writer, checkpointer]),
+            path: path.to_owned(),
         })
     }
 
@@ -602,14 +605,28 @@ impl Store for SqliteStore {
         self.read(move |c| players::leaderboard(c, &game, limit))
     }
 
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        // Through the writer's queue: it answers only if the thread that writes is alive.
+        self.read(|c| c.query_row("SELECT 1", [], |_| Ok(())).map_err(db))
+    }
+
     fn close(&self) -> BoxFuture<'_, ()> {
         // Dropping the sender lets the thread finish the queued jobs, then stop.
         self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
         let threads = std::mem::take(&mut *self.threads.lock().unwrap_or_else(|e| e.into_inner()));
+        let path = self.path.clone();
         Box::pin(async move {
             let _ = tokio::task::spawn_blocking(move || {
                 for t in threads {
                     let _ = t.join();
+                }
+                // The writer's and the checkpointer's connections close at nearly the same
+                // time, and each may see the other still open: then neither copies the log
+                // into the file and removes it. A connection opened alone, then closed, does.
+                if path.as_os_str() != ":memory:"
+                    && let Ok(c) = Connection::open(&path)
+                {
+                    let _ = c.query_row("PRAGMA user_version", [], |_| Ok(()));
                 }
             })
             .await;

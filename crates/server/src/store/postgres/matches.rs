@@ -1,0 +1,513 @@
+//! Matches, their seats, action logs and chat in PostgreSQL (the SQL of `store::sqlite::matches`
+//! with PostgreSQL's types: `BIGINT` times and positions, `SMALLINT` seats, `BOOLEAN` flags).
+
+use deadpool_postgres::{GenericClient, Transaction};
+use plateau_engine::{Actor, Ending, Event, LogEntry, Outcome, Seat, Seed};
+use tokio_postgres::Row;
+
+use super::players::{apply_ratings, read_player_columns};
+use super::{col, exec, from_json, row, rows, to_json, unsigned};
+use crate::model::{SeatSpec, Status, TimeControl};
+use crate::players::PlayerId;
+use crate::store::{ChatLine, Finish, Room, StoreError, StoredMatch, StoredSeat};
+
+const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
+     started_at, outcome, rematch, rated, ended_at, creator, \
+     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)";
+
+/// A seat number as stored.
+fn seat_number(seat: u8) -> i16 {
+    i16::from(seat)
+}
+
+/// A stored seat number or level back as `u8`.
+fn small(what: &str, v: i16) -> Result<u8, StoreError> {
+    u8::try_from(v).map_err(|_| StoreError::Corrupt(format!("{what} {v}")))
+}
+
+async fn read_match(tx: &Transaction<'_>, r: &Row) -> Result<StoredMatch, StoreError> {
+    let id: String = col(r, 0)?;
+    let config: String = col(r, 2)?;
+    let tc: String = col(r, 3)?;
+    let seed: String = col(r, 4)?;
+    let status: String = col(r, 5)?;
+    let outcome: Option<String> = col(r, 8)?;
+    let version: i64 = col(r, 13)?;
+    let seats = read_seats(tx, &id).await?;
+    Ok(StoredMatch {
+        game: col(r, 1)?,
+        config: from_json("config", &config)?,
+        seats,
+        time_control: from_json::<TimeControl>("time_control", &tc)?,
+        seed: Seed::from_hex(&seed).map_err(StoreError::Corrupt)?,
+        status: Status::parse(&status)
+            .ok_or_else(|| StoreError::Corrupt(format!("status `{status}`")))?,
+        created_at: col(r, 6)?,
+        started_at: col(r, 7)?,
+        outcome: outcome
+            .map(|o| from_json::<Outcome>("outcome", &o))
+            .transpose()?,
+        rematch: col(r, 9)?,
+        rated: col(r, 10)?,
+        ended_at: col(r, 11)?,
+        creator: col(r, 12)?,
+        version: unsigned("version", version)?,
+        log: Vec::new(),
+        chat: Vec::new(),
+        id,
+    })
+}
+
+async fn read_seats(tx: &Transaction<'_>, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
+    let found = rows(
+        tx,
+        "SELECT s.kind, s.bot, s.level, s.token_hash, s.opened, \
+         p.id, p.name, p.kind, p.created_at \
+         FROM match_seats s LEFT JOIN players p ON p.id = s.player_id \
+         WHERE s.match_id = $1 ORDER BY s.seat",
+        &[&id],
+    )
+    .await?;
+    let mut seats = Vec::with_capacity(found.len());
+    for r in &found {
+        let kind: String = col(r, 0)?;
+        let bot: Option<String> = col(r, 1)?;
+        let spec = match (kind.as_str(), bot) {
+            ("human", _) => SeatSpec::Human,
+            ("bot", Some(bot)) => SeatSpec::Bot {
+                bot,
+                level: col::<Option<i16>>(r, 2)?
+                    .map(|l| small("level", l))
+                    .transpose()?,
+            },
+            _ => return Err(StoreError::Corrupt(format!("seat kind `{kind}` of {id}"))),
+        };
+        let player = match col::<Option<i64>>(r, 5)? {
+            Some(_) => Some(read_player_columns(r, 5)?),
+            None => None,
+        };
+        seats.push(StoredSeat {
+            spec,
+            token_hash: col(r, 3)?,
+            player,
+            opened: col(r, 4)?,
+        });
+    }
+    Ok(seats)
+}
+
+async fn read_log(tx: &Transaction<'_>, id: &str) -> Result<Vec<LogEntry>, StoreError> {
+    let found = rows(
+        tx,
+        "SELECT seq, actor, seat, action, at_ms FROM actions WHERE match_id = $1 ORDER BY seq",
+        &[&id],
+    )
+    .await?;
+    let mut log = Vec::with_capacity(found.len());
+    for (i, r) in found.iter().enumerate() {
+        let seq: i64 = col(r, 0)?;
+        let actor: String = col(r, 1)?;
+        let seat: Option<i16> = col(r, 2)?;
+        let action: String = col(r, 3)?;
+        let at_ms: i64 = col(r, 4)?;
+        if usize::try_from(seq).ok() != Some(i) {
+            return Err(StoreError::Corrupt(format!("log of {id} has a gap at {i}")));
+        }
+        let at_ms = Some(unsigned("time", at_ms)?);
+        log.push(match (actor.as_str(), seat) {
+            ("seat", Some(s)) => {
+                LogEntry::action(Actor::Seat(Seat(small("seat", s)?)), action, at_ms)
+            }
+            ("chance", _) => LogEntry::action(Actor::Chance, action, at_ms),
+            ("end", _) => LogEntry::end(from_json::<Ending>("ending", &action)?, at_ms),
+            _ => return Err(StoreError::Corrupt(format!("log entry {seq} of {id}"))),
+        });
+    }
+    Ok(log)
+}
+
+async fn read_chat(tx: &Transaction<'_>, id: &str) -> Result<Vec<ChatLine>, StoreError> {
+    let found = rows(
+        tx,
+        "SELECT c.seq, c.room, c.seat, c.text, c.at, p.id, p.name, p.kind, p.created_at \
+         FROM chat c JOIN players p ON p.id = c.player_id \
+         WHERE c.match_id = $1 ORDER BY c.seq",
+        &[&id],
+    )
+    .await?;
+    let mut lines = Vec::with_capacity(found.len());
+    for r in &found {
+        let room: String = col(r, 1)?;
+        lines.push(ChatLine {
+            seq: unsigned("chat position", col::<i64>(r, 0)?)?,
+            room: match room.as_str() {
+                "players" => Room::Players,
+                "spectators" => Room::Spectators,
+                _ => return Err(StoreError::Corrupt(format!("chat room `{room}` of {id}"))),
+            },
+            seat: col::<Option<i16>>(r, 2)?
+                .map(|s| small("seat", s))
+                .transpose()?,
+            text: col(r, 3)?,
+            at: col(r, 4)?,
+            player: read_player_columns(r, 5)?,
+        });
+    }
+    Ok(lines)
+}
+
+pub(super) async fn get_match(
+    tx: &Transaction<'_>,
+    id: &str,
+    with_log: bool,
+) -> Result<Option<StoredMatch>, StoreError> {
+    let sql = format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE id = $1");
+    let Some(r) = row(tx, &sql, &[&id]).await? else {
+        return Ok(None);
+    };
+    let mut m = read_match(tx, &r).await?;
+    if with_log {
+        m.log = read_log(tx, id).await?;
+        m.chat = read_chat(tx, id).await?;
+    }
+    Ok(Some(m))
+}
+
+/// Matches selected by `filter` (SQL after `WHERE`, over `m` and parameter `$1` when `param`),
+/// without logs.
+async fn select_matches(
+    tx: &Transaction<'_>,
+    filter: &str,
+    order: &str,
+    param: Option<i64>,
+    limit: usize,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    let sql = format!(
+        "SELECT {MATCH_COLUMNS} FROM matches m WHERE {filter} ORDER BY {order} LIMIT {limit}"
+    );
+    let found = match param {
+        Some(p) => rows(tx, &sql, &[&p]).await?,
+        None => rows(tx, &sql, &[]).await?,
+    };
+    let mut out = Vec::with_capacity(found.len());
+    for r in &found {
+        out.push(read_match(tx, r).await?);
+    }
+    Ok(out)
+}
+
+/// `status IN (...)` for `statuses` (words of a closed set, never user text).
+fn status_filter(statuses: &[Status]) -> String {
+    let words: Vec<String> = statuses
+        .iter()
+        .map(|s| format!("'{}'", s.as_str()))
+        .collect();
+    if words.is_empty() {
+        return "FALSE".into();
+    }
+    format!("m.status IN ({})", words.join(", "))
+}
+
+pub(super) async fn list(
+    tx: &Transaction<'_>,
+    statuses: &[Status],
+    limit: usize,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    select_matches(
+        tx,
+        &status_filter(statuses),
+        "m.created_at DESC, m.id",
+        None,
+        limit,
+    )
+    .await
+}
+
+pub(super) async fn player_matches(
+    tx: &Transaction<'_>,
+    player: PlayerId,
+    statuses: &[Status],
+    limit: usize,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    let filter = format!(
+        "{} AND m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)",
+        status_filter(statuses)
+    );
+    select_matches(
+        tx,
+        &filter,
+        "COALESCE(m.ended_at, m.created_at) DESC, m.id",
+        Some(player.0),
+        limit,
+    )
+    .await
+}
+
+pub(super) async fn created_by(
+    tx: &Transaction<'_>,
+    creator: &str,
+) -> Result<(usize, usize), StoreError> {
+    let r = row(
+        tx,
+        "SELECT COUNT(*) FILTER (WHERE status = 'open'), \
+         COUNT(*) FILTER (WHERE status = 'live' AND bots_only) \
+         FROM matches WHERE creator = $1 AND status <> 'finished'",
+        &[&creator],
+    )
+    .await?
+    .ok_or_else(|| StoreError::Database("COUNT gave no row".into()))?;
+    let count = |i: usize| -> Result<usize, StoreError> {
+        let n = unsigned("count", col::<i64>(&r, i)?)?;
+        usize::try_from(n).map_err(|_| StoreError::Corrupt(format!("count {n}")))
+    };
+    Ok((count(0)?, count(1)?))
+}
+
+pub(super) async fn running_with_clock(
+    tx: &Transaction<'_>,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    let none = to_json(&TimeControl::None);
+    let ids = rows(
+        tx,
+        "SELECT id FROM matches WHERE status = 'live' AND time_control <> $1 \
+         ORDER BY created_at",
+        &[&none],
+    )
+    .await?;
+    let mut out = Vec::with_capacity(ids.len());
+    for r in &ids {
+        let id: String = col(r, 0)?;
+        if let Some(m) = get_match(tx, &id, true).await? {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
+pub(super) async fn expire_open(
+    tx: &Transaction<'_>,
+    created_before: i64,
+) -> Result<Vec<String>, StoreError> {
+    let found = rows(
+        tx,
+        "SELECT id FROM matches m WHERE status = 'open' AND created_at < $1 \
+         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id) ORDER BY id",
+        &[&created_before],
+    )
+    .await?;
+    let ids: Vec<String> = found.iter().map(|r| col(r, 0)).collect::<Result<_, _>>()?;
+    if !ids.is_empty() {
+        for sql in [
+            "DELETE FROM chat WHERE match_id = ANY($1)",
+            "DELETE FROM match_seats WHERE match_id = ANY($1)",
+            "DELETE FROM matches WHERE id = ANY($1)",
+        ] {
+            exec(tx, sql, &[&ids]).await?;
+        }
+    }
+    Ok(ids)
+}
+
+pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), StoreError> {
+    exec(
+        tx,
+        "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, \
+         created_at, started_at, outcome, rematch, rated, creator, bots_only) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, NULL, $10, $11, $12)",
+        &[
+            &m.id,
+            &m.game,
+            &to_json(&m.config),
+            &to_json(&m.time_control),
+            &m.seed.to_hex(),
+            &m.seed.hash_hex(),
+            &m.status.as_str(),
+            &m.created_at,
+            &m.started_at,
+            &m.rated,
+            &m.creator,
+            &m.seats.iter().all(|s| s.spec != SeatSpec::Human),
+        ],
+    )
+    .await?;
+    for (i, seat) in m.seats.iter().enumerate() {
+        let (kind, bot, level) = match &seat.spec {
+            SeatSpec::Human => ("human", None, None),
+            SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), level.map(i16::from)),
+        };
+        let number = i16::try_from(i).map_err(|_| StoreError::Corrupt(format!("seat {i}")))?;
+        exec(
+            tx,
+            "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
+             opened) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            &[
+                &m.id,
+                &number,
+                &kind,
+                &bot,
+                &level,
+                &seat.token_hash,
+                &seat.player.as_ref().map(|p| p.id.0),
+                &seat.opened,
+            ],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+pub(super) async fn take_seat(
+    tx: &Transaction<'_>,
+    id: &str,
+    seat: u8,
+    token_hash: &str,
+    player: PlayerId,
+) -> Result<(), StoreError> {
+    let n = exec(
+        tx,
+        "UPDATE match_seats SET token_hash = $1, player_id = $2 WHERE match_id = $3 \
+         AND seat = $4 AND kind = 'human' AND token_hash IS NULL",
+        &[&token_hash, &player.0, &id, &seat_number(seat)],
+    )
+    .await?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict(format!(
+            "seat {seat} of {id} is not free"
+        )))
+    }
+}
+
+pub(super) async fn open_seat(
+    tx: &Transaction<'_>,
+    id: &str,
+    seat: u8,
+    start: Option<i64>,
+) -> Result<(), StoreError> {
+    exec(
+        tx,
+        "UPDATE match_seats SET opened = TRUE WHERE match_id = $1 AND seat = $2",
+        &[&id, &seat_number(seat)],
+    )
+    .await?;
+    if let Some(at) = start {
+        exec(
+            tx,
+            "UPDATE matches SET status = 'live', started_at = $1 WHERE id = $2 \
+             AND status = 'open'",
+            &[&at, &id],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// The entries as columns `(seq, actor, seat, action, at_ms)`, or `Corrupt` for one without a
+/// time: checked before anything is written.
+type ActionRow = (i64, &'static str, Option<i16>, String, i64);
+
+fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionRow>, StoreError> {
+    let mut out = Vec::with_capacity(entries.len());
+    for (seq, entry) in (first..).zip(entries) {
+        let (actor, seat, action) = match &entry.event {
+            Event::Action {
+                by: Actor::Seat(s),
+                action,
+            } => ("seat", Some(seat_number(s.0)), action.clone()),
+            Event::Action {
+                by: Actor::Chance,
+                action,
+            } => ("chance", None, action.clone()),
+            Event::End(e) => ("end", None, to_json(e)),
+        };
+        let at_ms = entry
+            .at_ms
+            .ok_or_else(|| StoreError::Corrupt(format!("log entry {seq} of {id} has no time")))?;
+        let seq = i64::try_from(seq).map_err(|_| StoreError::Corrupt(format!("seq {seq}")))?;
+        let at_ms =
+            i64::try_from(at_ms).map_err(|_| StoreError::Corrupt(format!("time {at_ms}")))?;
+        out.push((seq, actor, seat, action, at_ms));
+    }
+    Ok(out)
+}
+
+/// Writes `entries` at `first`, `first + 1`, ... in one statement (all or nothing, even outside
+/// a transaction); `Conflict` if one of those positions is taken.
+pub(super) async fn insert_actions(
+    c: &impl GenericClient,
+    id: &str,
+    first: u64,
+    entries: &[LogEntry],
+) -> Result<(), StoreError> {
+    let rows = action_rows(id, first, entries)?;
+    // One statement for the decision and its chance outcomes: one round trip, not one per entry.
+    let (mut seqs, mut actors, mut seats, mut actions, mut times) = (
+        Vec::with_capacity(rows.len()),
+        Vec::with_capacity(rows.len()),
+        Vec::with_capacity(rows.len()),
+        Vec::with_capacity(rows.len()),
+        Vec::with_capacity(rows.len()),
+    );
+    for (seq, actor, seat, action, at_ms) in rows {
+        seqs.push(seq);
+        actors.push(actor);
+        seats.push(seat);
+        actions.push(action);
+        times.push(at_ms);
+    }
+    exec(
+        c,
+        "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+         SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
+         $6::BIGINT[])",
+        &[&id, &seqs, &actors, &seats, &actions, &times],
+    )
+    .await?;
+    Ok(())
+}
+
+pub(super) async fn append(
+    tx: &Transaction<'_>,
+    id: &str,
+    first: u64,
+    entries: &[LogEntry],
+    finish: Option<&Finish>,
+) -> Result<(), StoreError> {
+    insert_actions(tx, id, first, entries).await?;
+    if let Some(finish) = finish {
+        exec(
+            tx,
+            "UPDATE matches SET status = 'finished', outcome = $1, ended_at = $2 WHERE id = $3",
+            &[&to_json(&finish.outcome), &finish.at, &id],
+        )
+        .await?;
+        apply_ratings(tx, id, finish).await?;
+    }
+    Ok(())
+}
+
+pub(super) async fn add_chat(
+    tx: &Transaction<'_>,
+    id: &str,
+    line: &ChatLine,
+) -> Result<(), StoreError> {
+    let seq = i64::try_from(line.seq)
+        .map_err(|_| StoreError::Corrupt(format!("chat position {}", line.seq)))?;
+    exec(
+        tx,
+        "INSERT INTO chat (match_id, seq, room, player_id, seat, text, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        &[
+            &id,
+            &seq,
+            &line.room.as_str(),
+            &line.player.id.0,
+            &line.seat.map(seat_number),
+            &line.text,
+            &line.at,
+        ],
+    )
+    .await?;
+    Ok(())
+}

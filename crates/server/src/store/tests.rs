@@ -1,0 +1,478 @@
+//! The store's tests, written once against `dyn Store` and run on each backend: SQLite on a
+//! temporary file, and PostgreSQL on a fresh schema of the server `PLATEAU_TEST_POSTGRES` names
+//! (scripts/test sets it; without it the PostgreSQL tests say so and pass without running).
+//! The tests of one backend's own machinery stay beside it (store/sqlite/tests.rs).
+
+use std::sync::Arc;
+
+use super::*;
+use crate::model::{SeatSpec, Status, TimeControl};
+use crate::players::{Player, PlayerKind};
+use plateau_engine::{Actor, Ending, LogEntry, Outcome, Seat, Seed};
+
+/// Where a test's store lives; opening it again is a restart on the same data.
+pub(crate) enum Backend {
+    /// A SQLite file.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL URL whose search path starts with a fresh schema.
+    Postgres(String),
+}
+
+impl Backend {
+    /// A fresh SQLite file in the temporary folder.
+    pub(crate) fn sqlite() -> Backend {
+        Backend::Sqlite(std::env::temp_dir().join(format!(
+            "plateau-store-{}.sqlite",
+            hex::encode(rand::random::<[u8; 8]>())
+        )))
+    }
+
+    /// A fresh schema on the server of `PLATEAU_TEST_POSTGRES`, or `None` (with a note) when
+    /// the variable is not set.
+    pub(crate) async fn postgres() -> Option<Backend> {
+        let Some(server) = std::env::var("PLATEAU_TEST_POSTGRES")
+            .ok()
+            .filter(|v| !v.is_empty())
+        else {
+            eprintln!("skipped: PLATEAU_TEST_POSTGRES is not set (scripts/test sets it)");
+            return None;
+        };
+        let schema = format!("s_{}", hex::encode(rand::random::<[u8; 8]>()));
+        let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        let task = tokio::spawn(connection);
+        client
+            .batch_execute(&format!("CREATE SCHEMA {schema}"))
+            .await
+            .unwrap();
+        drop(client);
+        let _ = task.await;
+        let sep = if server.contains('?') { '&' } else { '?' };
+        Some(Backend::Postgres(format!(
+            "{server}{sep}options=-csearch_path%3D{schema}"
+        )))
+    }
+
+    /// Opens the store (applying the migrations).
+    pub(crate) async fn open(&self) -> Arc<dyn Store> {
+        match self {
+            Backend::Sqlite(path) => Arc::new(sqlite::SqliteStore::open(path).unwrap()),
+            Backend::Postgres(url) => Arc::new(postgres::PgStore::open(url).await.unwrap()),
+        }
+    }
+
+    /// Removes a SQLite file (a PostgreSQL schema goes with the throwaway server).
+    fn remove(&self) {
+        if let Backend::Sqlite(path) = self {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+            }
+        }
+    }
+}
+
+/// A test per backend from one body: `$name(&Backend, $args...)` becomes `sqlite::$name` and
+/// `postgres::$name`.
+macro_rules! on_both {
+    ($name:ident $(, $sqlite_arg:expr, $pg_arg:expr)?) => {
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$name(&super::Backend::sqlite() $(, $sqlite_arg)?).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                if let Some(db) = super::Backend::postgres().await {
+                    super::$name(&db $(, $pg_arg)?).await;
+                }
+            }
+        }
+    };
+}
+
+on_both!(the_log_is_append_only_and_survives_reopening);
+on_both!(names_are_unique_without_regard_to_case_and_sessions_name_players);
+// Every PostgreSQL write is a commit flushed to disk, one after the other here: fewer games
+// there keep the test short; the laws are the same code's.
+on_both!(ratings_keep_their_laws_over_many_games_per_game, 1000, 200);
+on_both!(derived_documents_are_written_once);
+
+pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
+    StoredMatch {
+        id: id.into(),
+        game: "mad".into(),
+        config: serde_json::Value::Null,
+        seats: vec![
+            StoredSeat {
+                spec: SeatSpec::Human,
+                token_hash: Some("aa".into()),
+                player: Some(first.clone()),
+                opened: true,
+            },
+            StoredSeat {
+                spec: SeatSpec::Human,
+                token_hash: None,
+                player: None,
+                opened: false,
+            },
+        ],
+        time_control: TimeControl::PerMove { seconds: 30 },
+        seed: Seed::from_u64(5),
+        status: Status::Open,
+        created_at: 1,
+        started_at: None,
+        outcome: None,
+        rematch: None,
+        rated,
+        creator: None,
+        ended_at: None,
+        version: 0,
+        log: Vec::new(),
+        chat: Vec::new(),
+    }
+}
+
+/// Entry `seq` of a log: a seat's action, timed.
+pub(crate) fn entry(seq: u64, text: &str) -> LogEntry {
+    LogEntry::action(Actor::Seat(Seat((seq % 2) as u8)), text, Some(seq * 10))
+}
+
+async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
+    let store = db.open().await;
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    let bob = store
+        .create_player("Bob".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    store.create(new_match("m1", &ann, true)).await.unwrap();
+    assert!(matches!(
+        store.create(new_match("m1", &ann, true)).await,
+        Err(StoreError::Conflict(_))
+    ));
+    store.take_seat("m1", 1, "bb".into(), bob.id).await.unwrap();
+    assert!(matches!(
+        store.take_seat("m1", 1, "cc".into(), ann.id).await,
+        Err(StoreError::Conflict(_))
+    ));
+    store.open_seat("m1", 1, Some(7)).await.unwrap();
+    // Concurrent appends (SQLite: in one transaction); the duplicate seq fails alone.
+    let (a, b, c) = tokio::join!(
+        store.append("m1", 0, vec![entry(0, "c2-c4")], None),
+        store.append("m1", 0, vec![entry(0, "d2-d4")], None),
+        store.append("m1", 1, vec![entry(1, "c5-c3")], None),
+    );
+    // (On PostgreSQL the two writers at seq 0 race: either may win, the other fails.)
+    assert!(c.is_ok());
+    let first = match (&a, &b) {
+        (Ok(()), Err(StoreError::Conflict(_))) => "c2-c4",
+        (Err(StoreError::Conflict(_)), Ok(())) => "d2-d4",
+        _ => panic!("one of two appends at seq 0 must fail: {a:?} {b:?}"),
+    };
+    // An entry without a time is refused, and so is the whole write.
+    let untimed = LogEntry::action(Actor::Chance, "r1", None);
+    let err = store
+        .append("m1", 2, vec![entry(2, "e2-e4"), untimed], None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Corrupt(m) if m == "log entry 3 of m1 has no time"),
+        "{err}"
+    );
+    let ending = LogEntry::end(Ending::Resign(Seat(0)), Some(30));
+    let outcome = Outcome::single_winner(2, Seat(1), "resign");
+    let finish = Finish {
+        outcome: outcome.clone(),
+        at: 99,
+    };
+    store
+        .append("m1", 2, vec![ending.clone()], Some(finish))
+        .await
+        .unwrap();
+    store.close().await;
+
+    let store = db.open().await;
+    let m = store.get("m1", true).await.unwrap().unwrap();
+    assert_eq!(m.status, Status::Finished);
+    assert_eq!(m.started_at, Some(7));
+    assert_eq!(m.ended_at, Some(99));
+    assert_eq!(m.outcome, Some(outcome));
+    assert_eq!(m.version, 3);
+    assert_eq!(m.log, vec![entry(0, first), entry(1, "c5-c3"), ending]);
+    assert_eq!(m.seats[1].token_hash.as_deref(), Some("bb"));
+    assert_eq!(m.seats[1].player.as_ref(), Some(&bob));
+    assert!(m.seats[1].opened);
+    assert_eq!(m.time_control, TimeControl::PerMove { seconds: 30 });
+    assert!(store.running_with_clock().await.unwrap().is_empty());
+    assert_eq!(
+        store.list(vec![Status::Finished], 10).await.unwrap().len(),
+        1
+    );
+    assert!(store.get("nope", false).await.unwrap().is_none());
+    // The rated result moved both ratings in the same transaction, one event each.
+    let winner = store.standings(bob.id).await.unwrap();
+    assert_eq!(winner.len(), 1);
+    assert_eq!((winner[0].1.games, winner[0].1.wins), (1, 1));
+    assert!(winner[0].1.rating.mu > 25.0);
+    let loser = store.rating_events(ann.id).await.unwrap();
+    assert_eq!(loser.len(), 1);
+    assert!(loser[0].after.mu < loser[0].before.mu);
+    assert_eq!(
+        store
+            .player_matches(ann.id, vec![Status::Finished], 10)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    let board = store.leaderboard("mad".into(), 10).await.unwrap();
+    assert_eq!(
+        board
+            .iter()
+            .map(|(p, _)| p.name.as_str())
+            .collect::<Vec<_>>(),
+        ["Bob", "Ann"]
+    );
+    store.close().await;
+    db.remove();
+}
+
+async fn names_are_unique_without_regard_to_case_and_sessions_name_players(db: &Backend) {
+    let store = db.open().await;
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store
+            .create_player("aNN".into(), PlayerKind::Guest, None)
+            .await,
+        Err(StoreError::Conflict(_))
+    ));
+    store.create_session("h1".into(), ann.id).await.unwrap();
+    assert_eq!(store.session("h1".into()).await.unwrap(), Some(ann.clone()));
+    let account = store
+        .update_player(ann.id, Some("Annie".into()), Some("$argon2id$x".into()))
+        .await
+        .unwrap();
+    assert_eq!(
+        (account.name.as_str(), account.kind),
+        ("Annie", PlayerKind::Account)
+    );
+    let (found, hash) = store.player_by_name("ANNIE".into()).await.unwrap().unwrap();
+    assert_eq!((found.id, hash.as_deref()), (ann.id, Some("$argon2id$x")));
+    store.delete_session("h1".into()).await.unwrap();
+    assert_eq!(store.session("h1".into()).await.unwrap(), None);
+    let bot = store.bot_player("club".into()).await.unwrap();
+    assert_eq!((bot.name.as_str(), bot.kind), ("club-bot", PlayerKind::Bot));
+    assert_eq!(store.bot_player("club".into()).await.unwrap().id, bot.id);
+    store.close().await;
+    db.remove();
+}
+
+/// One seeded game of random moves to its end; returns the outcome.
+fn random_outcome(
+    entry: &plateau_engine::GameEntry,
+    config: &serde_json::Value,
+    seats: usize,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> Outcome {
+    use plateau_engine::{Actor, ToAct};
+    let mut state = entry.new_game(config, seats).unwrap();
+    loop {
+        let seat = match state.to_act() {
+            ToAct::Terminal => return state.outcome().unwrap(),
+            ToAct::Chance => {
+                state.sample_chance(rng).unwrap();
+                continue;
+            }
+            ToAct::Player(s) => s,
+            ToAct::Simultaneous(set) => set.iter().next().unwrap(),
+        };
+        let action = state.random_action(seat, rng).unwrap();
+        state.apply_text(Actor::Seat(seat), &action).unwrap();
+    }
+}
+
+/// `games` (even) seeded random games of each registered game, at tables of 2 to 4 of ten players, go
+/// through the store's finish (half rated, half casual). Weng-Lin's laws hold on every rated
+/// one: the precision-weighted changes sum to zero, a sole winner gains, a sole last loses, no
+/// uncertainty grows, and between players of equal ratings a better rank never gains less; a
+/// casual game moves nothing.
+async fn ratings_keep_their_laws_over_many_games_per_game(db: &Backend, games: u64) {
+    use crate::ratings::{Kind, Rating, rate};
+    use rand::seq::IndexedRandom;
+    use rand::{Rng, SeedableRng};
+    let store = db.open().await;
+    let mut pool = Vec::new();
+    for i in 0..10 {
+        pool.push(
+            store
+                .create_player(format!("p{i}"), PlayerKind::Guest, None)
+                .await
+                .unwrap(),
+        );
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut rated_games = 0u64;
+    for entry in plateau_registry::GAMES {
+        let info = entry.info;
+        // Bataille Navale's round limit keeps a thousand games short; its ranks stay real.
+        let config = if info.name == "naval" {
+            serde_json::json!({"max_rounds": 12})
+        } else {
+            serde_json::Value::Null
+        };
+        for i in 0..games {
+            let seats = rng.random_range(info.min_seats..=info.max_seats);
+            let outcome = random_outcome(entry, &config, seats, &mut rng);
+            let players: Vec<Player> = pool.choose_multiple(&mut rng, seats).cloned().collect();
+            let standing = |all: &[(String, Standing)]| {
+                all.iter().find(|(g, _)| g == info.name).map(|(_, s)| *s)
+            };
+            let mut before = Vec::new();
+            for p in &players {
+                before.push(standing(&store.standings(p.id).await.unwrap()));
+            }
+            let rated = i % 2 == 0;
+            let id = format!("{}{i:05}", &info.name[..3]);
+            let mut m = new_match(&id, &players[0], rated);
+            m.game = info.name.into();
+            m.seats = players
+                .iter()
+                .map(|p| StoredSeat {
+                    spec: SeatSpec::Human,
+                    token_hash: None,
+                    player: Some(p.clone()),
+                    opened: true,
+                })
+                .collect();
+            store.create(m).await.unwrap();
+            let end = LogEntry::end(Ending::Agreement, Some(0));
+            store
+                .append(
+                    &id,
+                    0,
+                    vec![end],
+                    Some(Finish {
+                        outcome: outcome.clone(),
+                        at: i as i64,
+                    }),
+                )
+                .await
+                .unwrap();
+            let mut after = Vec::new();
+            for p in &players {
+                after.push(standing(&store.standings(p.id).await.unwrap()));
+            }
+            if !rated {
+                assert_eq!(before, after, "{id}: a casual game moved a rating");
+                continue;
+            }
+            rated_games += 1;
+            let prior: Vec<Rating> = before
+                .iter()
+                .map(|s| s.map_or_else(Rating::default, |s| s.rating))
+                .collect();
+            let post: Vec<Rating> = after.iter().map(|s| s.unwrap().rating).collect();
+            let weighted: f64 = prior
+                .iter()
+                .zip(&post)
+                .map(|(b, a)| (a.mu - b.mu) / (b.sigma * b.sigma))
+                .sum();
+            assert!(
+                weighted.abs() < 1e-9,
+                "{id}: weighted changes sum to {weighted}"
+            );
+            let ranks = &outcome.ranks;
+            let best = *ranks.iter().min().unwrap();
+            let worst = *ranks.iter().max().unwrap();
+            for (s, (b, a)) in prior.iter().zip(&post).enumerate() {
+                assert!(a.sigma <= b.sigma, "{id}: seat {s}'s uncertainty grew");
+                let alone = |r: u8| ranks.iter().filter(|x| **x == r).count() == 1;
+                if ranks[s] == best && alone(best) && best != worst {
+                    assert!(a.mu > b.mu, "{id}: the sole winner did not gain");
+                }
+                if ranks[s] == worst && alone(worst) && best != worst {
+                    assert!(a.mu < b.mu, "{id}: the sole last did not lose");
+                }
+                assert_eq!(
+                    after[s].unwrap().games,
+                    before[s].map_or(0, |x| x.games) + 1
+                );
+            }
+            // Between equal ratings, order follows rank: checked on a table of newcomers.
+            let fresh = vec![(Rating::default(), Kind::Person); seats];
+            let moved = rate(&fresh, ranks);
+            for x in 0..seats {
+                for y in 0..seats {
+                    if ranks[x] < ranks[y] {
+                        assert!(moved[x].mu > moved[y].mu, "{id}: rank order");
+                    } else if ranks[x] == ranks[y] {
+                        assert!((moved[x].mu - moved[y].mu).abs() < 1e-12, "{id}: a tie");
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(
+        rated_games,
+        plateau_registry::GAMES.len() as u64 * games / 2
+    );
+    store.close().await;
+    db.remove();
+}
+
+/// A document of each kind, once: a second one of the same kind is ignored.
+async fn derived_documents_are_written_once(db: &Backend) {
+    let store = db.open().await;
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    store.create(new_match("m1", &ann, false)).await.unwrap();
+    let got = |kind| store.derived("m1".into(), kind);
+    assert_eq!(got(Derived::Analysis).await.unwrap(), None);
+    for body in ["{\"a\":1}", "{\"a\":2}"] {
+        store
+            .put_derived("m1".into(), Derived::Analysis, body.into())
+            .await
+            .unwrap();
+    }
+    store
+        .put_derived("m1".into(), Derived::Replay, "{\"steps\":[]}".into())
+        .await
+        .unwrap();
+    assert_eq!(
+        got(Derived::Analysis).await.unwrap().as_deref(),
+        Some("{\"a\":1}")
+    );
+    assert_eq!(
+        got(Derived::Replay).await.unwrap().as_deref(),
+        Some("{\"steps\":[]}")
+    );
+    store.close().await;
+    db.remove();
+}
+
+/// A URL that cannot be read, and a server that does not answer, are refused with a message
+/// that says which, without the password.
+#[tokio::test]
+async fn postgres_urls_that_cannot_work_are_refused_clearly() {
+    let err = |r: Result<postgres::PgStore, StoreError>| match r {
+        Ok(_) => panic!("opened"),
+        Err(e) => e.to_string(),
+    };
+    let bad = err(postgres::PgStore::open("postgres://ann:secret@host:notaport/db").await);
+    assert!(bad.contains("bad PostgreSQL URL"), "{bad}");
+    assert!(!bad.contains("secret"), "{bad}");
+    // Port 1 on this machine: nothing listens there, so the connection is refused at once.
+    let down = err(postgres::PgStore::open("postgres://ann:secret@127.0.0.1:1/db").await);
+    assert!(down.contains("cannot connect to PostgreSQL at"), "{down}");
+    assert!(down.contains("ann:***@127.0.0.1:1/db"), "{down}");
+    assert!(!down.contains("secret"), "{down}");
+}
