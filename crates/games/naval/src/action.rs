@@ -590,8 +590,9 @@ pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
         "ready" => Ok(Action::Ready),
         "place" => {
             let name = parts.piece.as_deref().unwrap_or_default();
-            let piece = Piece::from_name(name)
-                .ok_or_else(|| ParseError::new(name, "`piece` must name one of the fleet's pieces"))?;
+            let piece = Piece::from_name(name).ok_or_else(|| {
+                ParseError::new(name, "`piece` must name one of the fleet's pieces")
+            })?;
             let to = parts.to.as_deref().unwrap_or_default();
             let cell = Cell::parse(to)
                 .ok_or_else(|| ParseError::new(to, "`to` must be a cell from a1 to n14"))?;

@@ -46,8 +46,8 @@ mod resolve;
 pub mod state;
 
 use plateau_engine::{
-    ActionInfo, ActionParts, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet,
-    SetupError, ToAct, Viewer,
+    ActionInfo, ActionParts, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError,
+    Seat, SeatSet, SetupError, ToAct, Viewer,
 };
 use rand::Rng;
 

@@ -423,7 +423,11 @@ impl Naval {
         Piece::ALL
             .iter()
             .map(|&p| {
-                let orientations: &[bool] = if p.is_buoy() { &[false] } else { &[false, true] };
+                let orientations: &[bool] = if p.is_buoy() {
+                    &[false]
+                } else {
+                    &[false, true]
+                };
                 let ways = orientations
                     .iter()
                     .map(|&v| PlacementWay {
