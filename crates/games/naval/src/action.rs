@@ -526,6 +526,52 @@ pub fn order_info(ship: Ship, order: &Order, shield_cell: bool) -> ActionInfo {
     }
 }
 
+/// The action a seat names by its parts (docs/protocol.md section 4.2): `place` with the `piece`
+/// by name, its top-left cell `to` and, for a ship, `choice` `h` or `v` (a buoy has none), or
+/// `ready`. The placement is the one choice the state does not list one by one (section 4.2 of
+/// rules/naval.md gives each seat about a thousand); the battle's orders are sent as text.
+///
+/// # Errors
+/// `ParseError` for another kind, an unknown piece, a missing or bad cell, or an orientation
+/// missing for a ship or given for a buoy.
+pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
+    match parts.kind.as_str() {
+        "ready" => Ok(Action::Ready),
+        "place" => {
+            let name = parts.piece.as_deref().unwrap_or_default();
+            let piece = Piece::from_name(name).ok_or_else(|| {
+                ParseError::new(name, "`piece` must name one of the fleet's pieces")
+            })?;
+            let to = parts.to.as_deref().unwrap_or_default();
+            let cell = Cell::parse(to)
+                .ok_or_else(|| ParseError::new(to, "`to` must be a cell from a1 to n14"))?;
+            let vertical = match (piece.is_buoy(), parts.choice.as_deref()) {
+                (true, None) => false,
+                (false, Some("h")) => false,
+                (false, Some("v")) => true,
+                (true, Some(c)) => {
+                    return Err(ParseError::new(c, "a buoy has no orientation"));
+                }
+                (false, c) => {
+                    return Err(ParseError::new(
+                        c.unwrap_or_default(),
+                        "a ship's `choice` must be `h` or `v`",
+                    ));
+                }
+            };
+            Ok(Action::Place {
+                piece,
+                cell,
+                vertical,
+            })
+        }
+        other => Err(ParseError::new(
+            other,
+            "only `place` and `ready` are taken in parts; orders are sent as text",
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -574,51 +620,5 @@ mod tests {
         assert_eq!(parse_action("cruiser:fire 2:z7").unwrap_err().token, "z7");
         assert_eq!(parse_action("boat:pass").unwrap_err().token, "boat");
         assert_eq!(parse_action("buoy1@k10h").unwrap_err().token, "k10h");
-    }
-}
-
-/// The action a seat names by its parts (docs/protocol.md section 4.2): `place` with the `piece`
-/// by name, its top-left cell `to` and, for a ship, `choice` `h` or `v` (a buoy has none), or
-/// `ready`. The placement is the one choice the state does not list one by one (section 4.2 of
-/// rules/naval.md gives each seat about a thousand); the battle's orders are sent as text.
-///
-/// # Errors
-/// `ParseError` for another kind, an unknown piece, a missing or bad cell, or an orientation
-/// missing for a ship or given for a buoy.
-pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
-    match parts.kind.as_str() {
-        "ready" => Ok(Action::Ready),
-        "place" => {
-            let name = parts.piece.as_deref().unwrap_or_default();
-            let piece = Piece::from_name(name).ok_or_else(|| {
-                ParseError::new(name, "`piece` must name one of the fleet's pieces")
-            })?;
-            let to = parts.to.as_deref().unwrap_or_default();
-            let cell = Cell::parse(to)
-                .ok_or_else(|| ParseError::new(to, "`to` must be a cell from a1 to n14"))?;
-            let vertical = match (piece.is_buoy(), parts.choice.as_deref()) {
-                (true, None) => false,
-                (false, Some("h")) => false,
-                (false, Some("v")) => true,
-                (true, Some(c)) => {
-                    return Err(ParseError::new(c, "a buoy has no orientation"));
-                }
-                (false, c) => {
-                    return Err(ParseError::new(
-                        c.unwrap_or_default(),
-                        "a ship's `choice` must be `h` or `v`",
-                    ));
-                }
-            };
-            Ok(Action::Place {
-                piece,
-                cell,
-                vertical,
-            })
-        }
-        other => Err(ParseError::new(
-            other,
-            "only `place` and `ready` are taken in parts; orders are sent as text",
-        )),
     }
 }
