@@ -19,7 +19,7 @@ test('web/js reads no action notation: no parser, no notation pattern', () => {
     const code = fs.readFileSync(path.join(dir, file), 'utf8');
     // Rule tables and notation writers the crates' parts replaced (Chakart's egg letters, the naval
     // fleet, placement notation, order templates filled in by the page).
-    for (const name of ['parseAction', 'parseOrder', 'obs.flags', 'obs.pending', 'ITEMS', 'EGGS', 'SHIPS', "startsWith('buoy')", "key.split(':')"]) {
+    for (const name of ['parseAction', 'parseOrder', 'placementText', 'placementOn', 'obs.flags', 'obs.pending', 'ITEMS', 'EGGS', 'SHIPS', "startsWith('buoy')", "key.split(':')"]) {
       assert.ok(!code.includes(name), `${file} still has ${name}`);
     }
     // Regular expressions applied to text: every literal before .exec/.test, and in .match().

@@ -8,9 +8,11 @@
 // specials' costs, the open aims and lanes, the area shapes and the order texts with the aim left
 // blank. The page highlights and writes orders from them alone; it plans all the ship orders of the
 // turn at once (the engine takes them one at a time, section 5.3a), and `distinct_fire_cells`
-// tells it to keep two planned shots off one cell (section 5.5). A placement drop is composed from
-// `legal_info` (each legal move's piece and footprint); a drop the list does not hold is still
-// written out and sent, so that the server names the rule it breaks.
+// tells it to keep two planned shots off one cell (section 5.5). During the placement the seat's
+// observation carries `placement`: each piece's shape and its legal top-left cells per orientation.
+// A drop is drawn from the shape, judged by the anchors, and sent as its parts (piece, top-left
+// cell, the orientation's `choice`, docs/protocol.md section 4.2): a drop the anchors do not hold is
+// sent too, so that the server names the rule it breaks. The page writes no placement notation.
 
 import { el } from './api.js';
 import { t, lang } from './i18n.js';
@@ -57,51 +59,50 @@ const fleetShips = () => ui.ctx?.state?.observation?.ships || [];
 /** A piece that is not one of the fleet's ships is a buoy (the observation's `ships`). */
 const isBuoy = (piece) => fleetShips().length > 0 && !fleetShips().includes(piece);
 
-/**
- * The placement text of `piece` with its top-left cell at (r, c) (section 13b): only for a drop the
- * legal list does not hold, sent anyway so that the server names the rule it breaks.
- */
-function placementText(piece, r, c, vertical) {
-  return `${piece}@${cellName(r, c)}${isBuoy(piece) ? '' : vertical ? 'v' : 'h'}`;
+/** The placement choices of `piece` (`observation.placement`: its ways, each a shape and anchors), or null. */
+const placementOf = (piece) => (ui.ctx?.state?.observation?.placement || []).find((p) => p.piece === piece) || null;
+
+/** The way of `piece` along a column (`vertical`) or a row; a buoy's only way either way. */
+function wayOf(piece, vertical) {
+  const ways = placementOf(piece)?.ways || [];
+  return ways.find((w) => (w.choice === 'v') === vertical) || ways[0] || null;
 }
 
-/** The legal placements by piece and footprint (`legal_info` of kind `place`), built per state. */
-let placements = { state: null, byCells: new Map() };
-
-const footprintKey = (piece, cells) => `${piece} ${[...cells].sort().join(' ')}`;
-
-/** The legal placement putting `piece` on exactly `cells`, or null: composed from `legal_info`. */
-function placementOn(piece, cells) {
-  const { state } = ui.ctx;
-  if (placements.state !== state) {
-    const byCells = new Map();
-    (state.legal_info || []).forEach((info, i) => {
-      if (info.kind === 'place' && info.pieces?.length) byCells.set(footprintKey(info.pieces[0], info.cells || []), state.legal[i]);
-    });
-    placements = { state, byCells };
-  }
-  return placements.byCells.get(footprintKey(piece, cells)) || null;
-}
-
-/** The cells on the board of a piece of sides `long` x `short` with its top-left at (r, c). */
-function footprint({ long, short, vertical, r, c }) {
-  const h = vertical ? long : short;
-  const w = vertical ? short : long;
+/** The cells on the board of a drop `{piece, vertical, r, c}`: the way's shape from (r, c). */
+function footprint({ piece, vertical, r, c }) {
   const out = [];
-  for (let i = r; i < r + h; i++) for (let j = c; j < c + w; j++) if (i >= 0 && j >= 0 && i < SIDE && j < SIDE) out.push(cellName(i, j));
+  for (const [dr, dc] of wayOf(piece, vertical)?.shape || []) {
+    const i = r + dr;
+    const j = c + dc;
+    if (i >= 0 && j >= 0 && i < SIDE && j < SIDE) out.push(cellName(i, j));
+  }
   return out;
 }
 
-/** The text of a placement: the legal one on those cells, else the written one (see above). */
-function placementTo(piece, d) {
-  return placementOn(piece, footprint(d)) || placementText(piece, d.r, d.c, d.vertical);
+/** Whether two lists hold the same cell names. */
+const sameCells = (a, b) => a.length === b.length && [...a].sort().join(' ') === [...b].sort().join(' ');
+
+/** Whether the drop `d` is legal: its top-left cell is one of the way's anchors. */
+function legalDrop(d) {
+  const inBoard = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE;
+  return inBoard && (wayOf(d.piece, d.vertical)?.anchors || []).includes(cellName(d.r, d.c));
 }
 
-/** Whether a piece lies along a column, from its cells. */
-const isVertical = (cells) => {
-  const box = bbox(cells);
-  return box.h > box.w;
-};
+/** The parts of the placement action for the drop `d` (docs/protocol.md section 4.2). */
+function placementParts(d) {
+  const choice = wayOf(d.piece, d.vertical)?.choice;
+  return { kind: 'place', piece: d.piece, to: cellName(d.r, d.c), ...(choice ? { choice } : {}) };
+}
+
+/** Whether a placement move is left: some piece has a legal top-left cell. */
+const movesLeft = () => (ui.ctx?.state?.observation?.placement || []).some((p) => p.ways.some((w) => w.anchors.length));
+
+/** Whether the placed piece `p` (`{piece, cells}`) lies along a column: the way whose shape covers its cells. */
+function isVertical(p) {
+  const box = bbox(p.cells);
+  const way = (placementOf(p.piece)?.ways || []).find((w) => sameCells(footprint({ piece: p.piece, vertical: w.choice === 'v', r: box.r0, c: box.c0 }), p.cells));
+  return way?.choice === 'v';
+}
 
 // ---- Page state -------------------------------------------------------------------------------
 
@@ -109,13 +110,13 @@ const ui = {
   ctx: null,
   version: null,
   /**
-   * Placement: the piece being dragged: `{piece, long, short, vertical, offR, offC, r, c, from}`
-   * (its sides, orientation, the grabbed cell inside it, the top-left under the pointer, its spot).
+   * Placement: the piece being dragged: `{piece, vertical, offR, offC, r, c, from}` (its
+   * orientation, the grabbed cell inside it, the top-left under the pointer, its spot).
    */
   drag: null,
   /** Placement: a drop sent and not yet applied, drawn where it was dropped: `{piece, cells, moves}`. */
   moving: null,
-  /** The placement action last sent (a move or `ready`), sent again once if another seat's move made it stale. */
+  /** The placement action last sent (a move's parts or `ready`), sent again once if another seat's move made it stale. */
   sentPlacement: null,
   resending: false,
   /** Rule 4.5: Ready is enabled once a piece has been picked up (dropping it back is enough). */
@@ -511,7 +512,7 @@ function drawOverlay() {
   if (ui.drag && v !== null) {
     const d = ui.drag;
     const cells = footprint(d);
-    const ok = Boolean(placementOn(d.piece, cells));
+    const ok = legalDrop(d);
     if (cells.length) {
       g.append(drawPiece(v, d.piece, cells, `ghost ${ok ? 'ok' : 'bad'}`));
       for (const name of cells) g.append(cellRect(v, name, `nv-aim ${ok ? 'ok' : 'bad'}`));
@@ -629,6 +630,8 @@ function onPointerDown(ev) {
   const pt = svgPoint(ui.ctx.svg, ev);
   const at = locate(pt.x, pt.y);
   if (!at || at.seat !== me()) return;
+  // The pieces' shapes and anchors come with the seat's observation while it places.
+  if (!(ui.ctx.state.observation?.placement || []).length) return;
   const p = pieceAt(at.r, at.c);
   if (!p) {
     // Tap to place: with a piece picked, a tap on free water puts its top-left cell there.
@@ -637,10 +640,8 @@ function onPointerDown(ev) {
   }
   ev.preventDefault();
   const box = bbox(p.cells);
-  const vertical = isVertical(p.cells);
   ui.drag = {
-    piece: p.piece, vertical, long: Math.max(box.h, box.w), short: Math.min(box.h, box.w),
-    offR: at.r - box.r0, offC: at.c - box.c0, r: box.r0, c: box.c0, from: p.cells,
+    piece: p.piece, vertical: isVertical(p), offR: at.r - box.r0, offC: at.c - box.c0, r: box.r0, c: box.c0, from: p.cells,
   };
   ui.pickedUp = true;
   ui.selectedPiece = p.piece;
@@ -676,50 +677,49 @@ function onPointerUp() {
   if (!d) return;
   ui.drag = null;
   const inBoard = d.r >= 0 && d.c >= 0 && d.r < SIDE && d.c < SIDE;
-  const text = inBoard ? placementTo(d.piece, d) : null;
-  const still = footprintKey(d.piece, footprint(d)) === footprintKey(d.piece, d.from);
+  const parts = inBoard ? placementParts(d) : null;
+  const still = sameCells(footprint(d), d.from);
   // A double-click turns the piece. It is recognised here rather than by the browser's dblclick,
   // which the redraw between the two clicks can swallow.
   const now = performance.now();
   const second = still && ui.lastPress?.piece === d.piece && now - ui.lastPress.at < 450;
   ui.lastPress = still && !second ? { piece: d.piece, at: now } : null;
   drawAll();
-  if (!text) ui.message = t('nv.offboard');
+  if (!parts) ui.message = t('nv.offboard');
   else if (second) rotatePiece(d.piece);
-  else if (!still) sendPlacement(d.piece, text, d);
+  else if (!still) sendPlacement(parts, d);
   renderPanel();
 }
 
 /**
- * Sends a placement. Any drop inside the board goes to the server, which says why a refused one
- * is refused; until it answers, the piece is drawn where it was dropped.
+ * Sends a placement in parts (`placementParts`). Any drop inside the board goes to the server,
+ * which says why a refused one is refused; until it answers, the piece is drawn where it was dropped.
  */
-function sendPlacement(piece, text, d) {
+function sendPlacement(parts, d) {
   if (!ui.ctx.canAct) return;
-  ui.moving = { piece, cells: footprint(d), moves: myBoard()?.moves };
-  ui.sentPlacement = text;
-  ui.ctx.play(text);
+  ui.moving = { piece: d.piece, cells: footprint(d), moves: myBoard()?.moves };
+  ui.sentPlacement = parts;
+  ui.ctx.play(parts);
 }
 
 /** Moves the picked piece so that its top-left cell is (r, c), keeping its orientation. */
 function placeSelectedAt(r, c) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === ui.selectedPiece);
   if (!p || !placing() || !ui.ctx.canAct) return;
-  const box = bbox(p.cells);
-  const d = { vertical: isVertical(p.cells), long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r, c };
-  sendPlacement(p.piece, placementTo(p.piece, d), d);
+  const d = { piece: p.piece, vertical: isVertical(p), r, c };
+  sendPlacement(placementParts(d), d);
 }
 
 /** Rotates a placed piece a quarter turn about its top-left cell. */
 function rotatePiece(name) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === name);
-  const box = p && bbox(p.cells);
-  // A one-cell piece (a buoy) has nothing to turn.
-  if (!p || box.h === box.w || !placing() || !ui.ctx.canAct) return;
-  const d = { vertical: !isVertical(p.cells), long: Math.max(box.h, box.w), short: Math.min(box.h, box.w), r: box.r0, c: box.c0 };
+  // A piece with one way (a buoy) has nothing to turn.
+  if (!p || (placementOf(p.piece)?.ways || []).length < 2 || !placing() || !ui.ctx.canAct) return;
+  const box = bbox(p.cells);
+  const d = { piece: p.piece, vertical: !isVertical(p), r: box.r0, c: box.c0 };
   ui.pickedUp = true;
   ui.selectedPiece = p.piece;
-  sendPlacement(p.piece, placementTo(p.piece, d), d);
+  sendPlacement(placementParts(d), d);
 }
 
 function pieceUnderPointer(ev) {
@@ -750,10 +750,12 @@ function onClick(ev) {
 function onKey(ev) {
   if (!ui.ctx || ['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName)) return;
   if (ev.key === 'r' || ev.key === 'R') {
-    if (ui.drag && ui.drag.long !== ui.drag.short) {
+    if (ui.drag && (placementOf(ui.drag.piece)?.ways || []).length > 1) {
       ui.drag.vertical = !ui.drag.vertical;
-      ui.drag.offR = Math.min(ui.drag.offR, (ui.drag.vertical ? ui.drag.long : ui.drag.short) - 1);
-      ui.drag.offC = Math.min(ui.drag.offC, (ui.drag.vertical ? ui.drag.short : ui.drag.long) - 1);
+      // Keep the grabbed cell inside the turned shape.
+      const shape = wayOf(ui.drag.piece, ui.drag.vertical)?.shape || [[0, 0]];
+      ui.drag.offR = Math.min(ui.drag.offR, Math.max(...shape.map(([dr]) => dr)));
+      ui.drag.offC = Math.min(ui.drag.offC, Math.max(...shape.map(([, dc]) => dc)));
       ui.pickedUp = true;
       redrawOverlay();
     } else if (placing() && ui.selectedPiece) rotatePiece(ui.selectedPiece);
@@ -1028,7 +1030,7 @@ function button(id, text, onclick, attrs = {}) {
 function placementControls() {
   const b = myBoard();
   const max = ui.ctx.config?.placement_moves;
-  const left = (ui.ctx.state.legal || []).length > 1;
+  const left = movesLeft();
   return el('div', { class: 'nv-controls' },
     el('p', { class: 'small' }, t('nv.help.placement')),
     b?.moves !== null && b?.moves !== undefined

@@ -4,7 +4,7 @@
 use std::any::Any;
 use std::fmt::Debug;
 
-use crate::info::ActionInfo;
+use crate::info::{ActionInfo, ActionParts};
 use rand::RngCore;
 use serde::Serialize;
 use thiserror::Error;
@@ -52,6 +52,15 @@ pub trait DynGame: Send + Sync + Debug {
     /// Legal actions of `seat` as `legal_texts` gives them, each with its parts
     /// (`Game::action_info`), in the same order.
     fn legal_info(&self, seat: Seat) -> Vec<(String, ActionInfo)>;
+    /// `legal_info` without the actions the game does not list (`Game::listed`): what a seat's
+    /// `state` message carries (docs/protocol.md section 4.1).
+    fn listed_legal_info(&self, seat: Seat) -> Vec<(String, ActionInfo)>;
+    /// The canonical text of the action named by `parts` (`Game::action_from_parts`), to be played
+    /// as text. Does not check legality.
+    ///
+    /// # Errors
+    /// `ParseError` when the parts name no action of this game.
+    fn parts_text(&self, parts: &ActionParts) -> Result<String, ParseError>;
     /// Chance outcomes with probabilities, in the game's order (empty unless at a chance node).
     fn chance_texts(&self) -> Vec<(String, f64)>;
     /// Parses and plays one action.
@@ -160,6 +169,22 @@ impl<G: Game> DynGame for G {
             .collect();
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         all
+    }
+
+    fn listed_legal_info(&self, seat: Seat) -> Vec<(String, ActionInfo)> {
+        let mut actions = Vec::new();
+        self.legal_actions(seat, &mut actions);
+        let mut all: Vec<(String, ActionInfo)> = actions
+            .iter()
+            .filter(|a| self.listed(a))
+            .map(|a| (self.format_action(a), self.action_info(a)))
+            .collect();
+        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
+
+    fn parts_text(&self, parts: &ActionParts) -> Result<String, ParseError> {
+        Ok(self.format_action(&self.action_from_parts(parts)?))
     }
 
     fn chance_texts(&self) -> Vec<(String, f64)> {

@@ -8,7 +8,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::error::{IllegalAction, ParseError, SetupError};
-use crate::info::ActionInfo;
+use crate::info::{ActionInfo, ActionParts};
 use crate::outcome::Outcome;
 use crate::seat::{Actor, Seat, ToAct, Viewer};
 
@@ -198,6 +198,29 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     fn action_info(&self, action: &Self::Action) -> ActionInfo {
         let _ = action;
         ActionInfo::new("action")
+    }
+
+    /// Whether the legal `action` is listed one by one in a seat's `legal` and `legal_info`
+    /// (docs/protocol.md section 4.1). A game whose choices are too many to list (Bataille
+    /// Navale's placement) returns false for them and describes them compactly in the seat's own
+    /// observation; the seat then names such an action by its parts (`action_from_parts`). Bots
+    /// and rules still see every legal action (`legal_actions`). By default every one is listed.
+    fn listed(&self, action: &Self::Action) -> bool {
+        let _ = action;
+        true
+    }
+
+    /// The action a seat names by its parts (docs/protocol.md section 4.2, an `act` in parts).
+    /// Does not check legality: the action is then played as if given as text. By default a game
+    /// takes no action in parts.
+    ///
+    /// # Errors
+    /// `ParseError` when the parts name no action of this game.
+    fn action_from_parts(&self, parts: &ActionParts) -> Result<Self::Action, ParseError> {
+        Err(ParseError::new(
+            parts.kind.clone(),
+            "this game takes its actions as text",
+        ))
     }
 
     /// The state drawn for a terminal, as `viewer` may see it. `color` allows ANSI colours.

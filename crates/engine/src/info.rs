@@ -3,7 +3,7 @@
 //! it stands for (docs/protocol.md section 4.1, `legal_info`). Each game fills the parts that mean
 //! something for it (`Game::action_info`); the canonical text stays the action's identity.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The parts of one action. Serialized with empty parts left out, e.g.
 /// `{"kind": "move", "from": "c2", "to": "c3", "pieces": ["121"]}`.
@@ -44,4 +44,27 @@ impl ActionInfo {
             ..ActionInfo::default()
         }
     }
+}
+
+/// An action a seat names by its parts rather than by its text (docs/protocol.md section 4.2, an
+/// `act` in parts): the parts `ActionInfo` gives, of which a game reads those it needs. A page
+/// sends these for the choices a game does not list one by one (`Game::listed`), so that it never
+/// writes the game's notation itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionParts {
+    /// The kind, as in `ActionInfo::kind` (`place`).
+    pub kind: String,
+    /// The piece, by the game's name for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
+    /// The cell the action goes to (for a placement, the piece's anchor), in the game's notation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// The choice, as in `ActionInfo::choice` (an orientation `h` or `v`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
+    /// The seat aimed at, 0-based.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<u8>,
 }

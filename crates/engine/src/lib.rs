@@ -25,7 +25,7 @@ pub use diff::{first_difference, first_difference_in};
 pub use dynamic::{ActionError, DynGame, GameEntry};
 pub use error::{IllegalAction, ParseError, SetupError};
 pub use game::{Ending, Game, GameInfo};
-pub use info::ActionInfo;
+pub use info::{ActionInfo, ActionParts};
 pub use log::{Event, LogEntry, ReplayError, Visitor, replay_log};
 pub use outcome::Outcome;
 pub use record::{Record, Replay};

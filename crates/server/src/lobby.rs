@@ -627,7 +627,7 @@ impl Lobby {
         id: &str,
         seat: Seat,
         version: u64,
-        actions: Vec<String>,
+        actions: Vec<crate::ws::ActionRequest>,
     ) -> Result<(), ApiError> {
         self.call(id, |reply| Command::Act {
             seat,

@@ -238,7 +238,7 @@ fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), Str
         Vec::new()
     };
     let (legal, legal_info): (Vec<String>, Vec<_>) = match viewer {
-        Viewer::Seat(s) if to_act.contains(&s.0) => state.legal_info(s).into_iter().unzip(),
+        Viewer::Seat(s) if to_act.contains(&s.0) => state.listed_legal_info(s).into_iter().unzip(),
         _ => (Vec::new(), Vec::new()),
     };
     let outcome = if finished {

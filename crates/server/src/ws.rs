@@ -151,6 +151,36 @@ impl Rate {
 /// The most actions one `act` message may carry (a whole Bataille Navale turn is at most eight).
 pub const MAX_TURN_ACTIONS: usize = 32;
 
+/// One action of an `act` message (docs/protocol.md section 4.2): its canonical text, or its
+/// parts for a choice the game does not list one by one (a Bataille Navale placement), which the
+/// game turns into its text before it is played like any other.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ActionRequest {
+    /// The action's canonical text.
+    Text(String),
+    /// The action's parts (`plateau_engine::Game::action_from_parts`).
+    Parts(plateau_engine::ActionParts),
+}
+
+impl From<&str> for ActionRequest {
+    fn from(text: &str) -> Self {
+        ActionRequest::Text(text.to_owned())
+    }
+}
+
+impl ActionRequest {
+    /// Reads one action of an `act`: a string, or an object of parts.
+    fn from_json(value: &serde_json::Value) -> Option<ActionRequest> {
+        match value {
+            serde_json::Value::String(text) => Some(ActionRequest::Text(text.clone())),
+            serde_json::Value::Object(_) => serde_json::from_value(value.clone())
+                .ok()
+                .map(ActionRequest::Parts),
+            _ => None,
+        }
+    }
+}
+
 /// A client message (docs/protocol.md section 4.2).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ClientMessage {
@@ -159,8 +189,8 @@ pub enum ClientMessage {
     Act {
         /// The version the actions were based on.
         version: u64,
-        /// Canonical action texts, 1 to `MAX_TURN_ACTIONS` of them.
-        actions: Vec<String>,
+        /// The actions, as texts or parts, 1 to `MAX_TURN_ACTIONS` of them.
+        actions: Vec<ActionRequest>,
     },
     /// Ask for a whole `state` again (a client that lost track of the deltas).
     Sync,
@@ -209,22 +239,23 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
                 .and_then(serde_json::Value::as_u64)
                 .ok_or_else(|| malformed("`version` must be a non-negative integer".into()))?;
             let actions = match (obj.get("action"), obj.get("actions")) {
-                (Some(a), None) => vec![
-                    a.as_str()
-                        .ok_or_else(|| malformed("`action` must be a string".into()))?
-                        .to_owned(),
-                ],
+                (Some(a), None) => vec![ActionRequest::from_json(a).ok_or_else(|| {
+                    malformed(
+                        "`action` must be a string, or an object of parts (`kind`, `piece`, `to`, `choice`, `target`)"
+                            .into(),
+                    )
+                })?],
                 (None, Some(list)) => list
                     .as_array()
                     .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
                     .and_then(|l| {
                         l.iter()
-                            .map(|a| a.as_str().map(str::to_owned))
+                            .map(ActionRequest::from_json)
                             .collect::<Option<Vec<_>>>()
                     })
                     .ok_or_else(|| {
                         malformed(format!(
-                            "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} strings"
+                            "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} strings or objects of parts"
                         ))
                     })?,
                 _ => {

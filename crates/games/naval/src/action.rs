@@ -1,6 +1,6 @@
 //! Orders and actions, and their notation (rules/naval.md sections 5.3a and 13b).
 
-use plateau_engine::{ActionInfo, ParseError, Seat};
+use plateau_engine::{ActionInfo, ActionParts, ParseError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::ability::{ABILITIES, Ability, DIRS, Dir};
@@ -523,6 +523,52 @@ pub fn order_info(ship: Ship, order: &Order, shield_cell: bool) -> ActionInfo {
         pieces: vec![ship.name().to_owned()],
         target: order.target().map(|s| s.0),
         ..info
+    }
+}
+
+/// The action a seat names by its parts (docs/protocol.md section 4.2): `place` with the `piece`
+/// by name, its top-left cell `to` and, for a ship, `choice` `h` or `v` (a buoy has none), or
+/// `ready`. The placement is the one choice the state does not list one by one (section 4.2 of
+/// rules/naval.md gives each seat about a thousand); the battle's orders are sent as text.
+///
+/// # Errors
+/// `ParseError` for another kind, an unknown piece, a missing or bad cell, or an orientation
+/// missing for a ship or given for a buoy.
+pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
+    match parts.kind.as_str() {
+        "ready" => Ok(Action::Ready),
+        "place" => {
+            let name = parts.piece.as_deref().unwrap_or_default();
+            let piece = Piece::from_name(name).ok_or_else(|| {
+                ParseError::new(name, "`piece` must name one of the fleet's pieces")
+            })?;
+            let to = parts.to.as_deref().unwrap_or_default();
+            let cell = Cell::parse(to)
+                .ok_or_else(|| ParseError::new(to, "`to` must be a cell from a1 to n14"))?;
+            let vertical = match (piece.is_buoy(), parts.choice.as_deref()) {
+                (true, None) => false,
+                (false, Some("h")) => false,
+                (false, Some("v")) => true,
+                (true, Some(c)) => {
+                    return Err(ParseError::new(c, "a buoy has no orientation"));
+                }
+                (false, c) => {
+                    return Err(ParseError::new(
+                        c.unwrap_or_default(),
+                        "a ship's `choice` must be `h` or `v`",
+                    ));
+                }
+            };
+            Ok(Action::Place {
+                piece,
+                cell,
+                vertical,
+            })
+        }
+        other => Err(ParseError::new(
+            other,
+            "only `place` and `ready` are taken in parts; orders are sent as text",
+        )),
     }
 }
 

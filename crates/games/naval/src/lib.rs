@@ -46,8 +46,8 @@ mod resolve;
 pub mod state;
 
 use plateau_engine::{
-    ActionInfo, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet,
-    SetupError, ToAct, Viewer,
+    ActionInfo, ActionParts, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError,
+    Seat, SeatSet, SetupError, ToAct, Viewer,
 };
 use rand::Rng;
 
@@ -222,6 +222,16 @@ impl Game for Naval {
 
     fn action_info(&self, action: &Action) -> ActionInfo {
         action::action_info(action)
+    }
+
+    /// The placement moves are not listed (about a thousand per seat): the seat's observation
+    /// describes them by piece (`observe::PlacementView`) and the page names one by its parts.
+    fn listed(&self, action: &Action) -> bool {
+        !matches!(action, Action::Place { .. })
+    }
+
+    fn action_from_parts(&self, parts: &ActionParts) -> Result<Action, ParseError> {
+        action::action_from_parts(parts)
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, ParseError> {

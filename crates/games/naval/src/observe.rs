@@ -4,13 +4,13 @@
 //! belongs to the viewing seat. Cells are written in notation (`f7`) so the JSON is readable by the
 //! browser as is.
 
-use plateau_engine::{ActionInfo, Outcome, ToAct, Viewer};
+use plateau_engine::{ActionInfo, Actor, Outcome, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 
 use plateau_engine::Seat;
 
 use crate::ability::Ability;
-use crate::action::{Order, format_order, order_info};
+use crate::action::{Action, Order, format_order, order_info};
 use crate::bits::{Bits, Cell};
 use crate::options::TurnOptions;
 use crate::piece::{Piece, Ship};
@@ -207,6 +207,32 @@ impl AreaView {
     }
 }
 
+/// Where one of the viewer's own pieces may be put during the placement (section 4.2): its shape
+/// and its legal top-left cells per orientation, so a page maps a drop to an action (sent in
+/// parts, docs/protocol.md section 4.2) without knowing the pieces' sizes or the rules.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PlacementView {
+    /// The piece's name.
+    pub piece: String,
+    /// One entry per orientation: along a row (`h`) then along a column (`v`) for a ship, one
+    /// entry without `choice` for a buoy.
+    pub ways: Vec<PlacementWay>,
+}
+
+/// One orientation of a piece during the placement (`PlacementView`).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PlacementWay {
+    /// `h` or `v` for a ship (the `choice` of the action's parts), `None` for a buoy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
+    /// The cells the piece covers, as `[row, column]` offsets (0-based, rows downwards) from its
+    /// top-left cell.
+    pub shape: Vec<[u8; 2]>,
+    /// The top-left cells where putting the piece this way is legal now, in row-major order;
+    /// empty when none is (or no placement move is left).
+    pub anchors: Vec<String>,
+}
+
 /// What one viewer may know of the state.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Observation {
@@ -240,6 +266,11 @@ pub struct Observation {
     /// Every order each of the viewer's ships still to act may be given (`options` module):
     /// only while it is the viewer's battle turn, `None` for every other viewer and moment.
     pub options: Option<TurnOptions>,
+    /// Placement: where each of the viewer's pieces may be put now (`PlacementView`), only while
+    /// the viewer is to act in the placement phase, `None` for every other viewer and moment. The
+    /// placement moves are not listed in the `state`'s `legal` (docs/protocol.md section 4.1).
+    #[serde(default)]
+    pub placement: Option<Vec<PlacementView>>,
     /// A rocket cell awaiting its draw: `(board, cell)`.
     pub rocket: Option<(Seat, String)>,
     /// Eliminated seats, first out first.
@@ -374,10 +405,56 @@ impl Naval {
             options: me
                 .filter(|_| my_turn && self.turn.next.is_some())
                 .map(|s| self.turn_options(s)),
+            placement: me
+                .filter(|_| matches!(self.phase, Phase::Placement))
+                .filter(|&s| plateau_engine::Game::to_act(self).allows(Actor::Seat(s)))
+                .map(|s| self.placement_view(s)),
             rocket,
             eliminated: self.out_order.clone(),
             outcome: self.result(),
         }
+    }
+
+    /// Where each piece of seat `s` may be put now (`Observation::placement`): the `Place`
+    /// actions of `legal_actions`, by piece and orientation.
+    fn placement_view(&self, s: Seat) -> Vec<PlacementView> {
+        let mut legal = Vec::new();
+        plateau_engine::Game::legal_actions(self, s, &mut legal);
+        Piece::ALL
+            .iter()
+            .map(|&p| {
+                let orientations: &[bool] = if p.is_buoy() {
+                    &[false]
+                } else {
+                    &[false, true]
+                };
+                let ways = orientations
+                    .iter()
+                    .map(|&v| PlacementWay {
+                        choice: (!p.is_buoy()).then(|| if v { "v" } else { "h" }.to_owned()),
+                        shape: p
+                            .footprint(Cell::at(0, 0), v)
+                            .map(|b| b.iter().map(|c| [c.row(), c.col()]).collect())
+                            .unwrap_or_default(),
+                        anchors: legal
+                            .iter()
+                            .filter_map(|a| match *a {
+                                Action::Place {
+                                    piece,
+                                    cell,
+                                    vertical,
+                                } if piece == p && vertical == v => Some(cell.to_string()),
+                                _ => None,
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                PlacementView {
+                    piece: p.name().to_owned(),
+                    ways,
+                }
+            })
+            .collect()
     }
 
     fn board_view(&self, t: Seat, me: Option<Seat>, over: bool) -> BoardView {

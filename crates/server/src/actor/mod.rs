@@ -138,7 +138,7 @@ pub(crate) enum Command {
     Act {
         seat: Seat,
         version: u64,
-        actions: Vec<String>,
+        actions: Vec<crate::ws::ActionRequest>,
         reply: Reply<()>,
     },
     Snapshot {

@@ -17,6 +17,7 @@ use super::{
 use crate::botpool::Priority;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::Finish;
+use crate::ws::ActionRequest;
 
 impl MatchActor {
     /// Match time now, in ms: time the match has run while the service ran (the clocks' time).
@@ -43,7 +44,7 @@ impl MatchActor {
         &mut self,
         seat: Seat,
         version: u64,
-        actions: &[String],
+        actions: &[ActionRequest],
     ) -> Result<(), ApiError> {
         self.check_can_change()?;
         let current = self.version_of(Viewer::Seat(seat));
@@ -56,8 +57,16 @@ impl MatchActor {
             ));
         }
         let mut batch = self.batch();
-        for (i, text) in actions.iter().enumerate() {
-            batch.play(seat, text).map_err(|mut e| {
+        for (i, request) in actions.iter().enumerate() {
+            // Parts become the action's text in the state reached so far, then play as text.
+            let text = match request {
+                ActionRequest::Text(text) => text.clone(),
+                ActionRequest::Parts(parts) => batch
+                    .state
+                    .parts_text(parts)
+                    .map_err(|e| ApiError::new(Code::ActionMalformed, e.to_string()))?,
+            };
+            batch.play(seat, &text).map_err(|mut e| {
                 if actions.len() > 1 {
                     e.message = format!(
                         "action {} of {} (`{text}`): {}",
@@ -364,7 +373,7 @@ impl MatchActor {
         };
         let seen = self.version_of(Viewer::Seat(bot.seat));
         match self
-            .act(bot.seat, seen, std::slice::from_ref(&action))
+            .act(bot.seat, seen, &[ActionRequest::Text(action.clone())])
             .await
         {
             Ok(()) => {

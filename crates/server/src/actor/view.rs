@@ -248,7 +248,7 @@ impl MatchActor {
         // Built only for a message that goes out: a long list (a Bataille Navale placement's)
         // costs more than the rest of the message.
         let (legal, legal_info) = match seat {
-            Some(s) if to_act.contains(&s.0) => self.state.legal_info(s).into_iter().unzip(),
+            Some(s) if to_act.contains(&s.0) => self.state.listed_legal_info(s).into_iter().unzip(),
             _ => (Vec::new(), Vec::new()),
         };
         let message = StateMessage {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use plateau_engine::Seat;
 use serde_json::{Value, json};
 
-use crate::common::{entry, humans, id, record, spawn_app};
+use crate::common::{entry, first_placement, humans, id, record, spawn_app};
 
 #[tokio::test]
 async fn per_move_clock_runs_out_and_the_side_loses() {
@@ -146,14 +146,7 @@ async fn the_game_clock_freezes_the_placement_and_passes_a_silent_turn() {
     assert!(placing["clocks"]["remaining_ms"][0].as_u64().unwrap() <= 3000);
     // One placement move after 0.5 s: the clock goes on from where it was.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let place = placing["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .find(|a| *a != "ready")
-        .unwrap()
-        .to_owned();
+    let place = first_placement(&placing).unwrap().1;
     let mine = |m: &Value, text: &str| {
         m["moves"]
             .as_array()

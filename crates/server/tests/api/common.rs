@@ -709,3 +709,22 @@ pub async fn record(app: &TestApp, id: &str) -> Record {
 pub fn entry(name: &str) -> &'static plateau_engine::GameEntry {
     catalogue().game(name).unwrap()
 }
+
+/// The parts and the text of the first placement move a Bataille Navale `state` describes (the
+/// seat's observation's `placement`, docs/protocol.md section 4.1): the placements are not in
+/// `legal`. The text is written in the notation of rules/naval.md section 13b.
+pub fn first_placement(state: &Value) -> Option<(Value, String)> {
+    let pieces = state["observation"]["placement"].as_array()?;
+    pieces.iter().find_map(|p| {
+        p["ways"].as_array()?.iter().find_map(|w| {
+            let anchor = w["anchors"].as_array()?.first()?.as_str()?;
+            let piece = p["piece"].as_str()?;
+            let choice = w["choice"].as_str();
+            let mut parts = serde_json::json!({"kind": "place", "piece": piece, "to": anchor});
+            if let Some(c) = choice {
+                parts["choice"] = c.into();
+            }
+            Some((parts, format!("{piece}@{anchor}{}", choice.unwrap_or(""))))
+        })
+    })
+}

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::common::{seated, spawn_app};
+use crate::common::{first_placement, seated, spawn_app};
 
 #[tokio::test]
 async fn another_seats_placement_never_makes_an_action_stale() {
@@ -25,16 +25,7 @@ async fn another_seats_placement_never_makes_an_action_stale() {
     }
     let version = placing[1]["version"].as_u64().unwrap();
     assert_eq!(placing[2]["version"], version, "the same deal, seen alike");
-    let first_move = |i: usize| -> String {
-        placing[i]["legal"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap())
-            .find(|a| *a != "ready")
-            .unwrap()
-            .to_owned()
-    };
+    let first_move = |i: usize| -> String { first_placement(&placing[i]).unwrap().1 };
     // Seat 1 moves a piece; seat 2, still on the old version, moves one too: accepted.
     let (a, b) = (first_move(1), first_move(2));
     let seen = clients[2].states().len();

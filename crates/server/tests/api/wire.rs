@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::common::{Client, seated, spawn_app, two_humans};
+use crate::common::{Client, first_placement, seated, spawn_app, two_humans};
 use crate::games::play_out;
 
 /// Sizes in bytes of the `state` messages `client` received, in order.
@@ -72,13 +72,7 @@ async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
         .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
         .await;
     let version = placing["version"].as_u64().unwrap();
-    let moved = placing["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_owned())
-        .find(|a| a != "ready")
-        .unwrap();
+    let (parts, moved) = first_placement(&placing).unwrap();
     let acts = |actions: Value| json!({"type": "act", "version": version, "actions": actions});
 
     // A bad second action refuses the whole message: the first is not played either.
@@ -104,9 +98,10 @@ async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
         "{error}"
     );
 
-    // The whole turn: one acknowledgement, the version two further on, both actions in order.
+    // The whole turn, the placement in parts (docs/protocol.md section 4.2): one acknowledgement,
+    // the version two further on, both actions in order, the placement logged as its text.
     let before = c.states().len();
-    c.send(acts(json!([moved, "ready"]))).await;
+    c.send(acts(json!([parts, "ready"]))).await;
     let ack = c.until(|m| m["type"] != "chat_backlog").await;
     assert_eq!(ack["type"], "state", "{ack}");
     assert_eq!(ack["version"], version + 2);
@@ -118,9 +113,81 @@ async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
         .map(|m| m["text"].as_str().unwrap())
         .collect();
     assert_eq!(mine.len(), 2, "{mine:?}");
+    assert_eq!(mine[0], moved);
     assert_eq!(mine[1], "ready");
     c.sync().await;
     assert_eq!(c.states().len(), before + 1, "one state for the whole turn");
+    app.shutdown().await;
+}
+
+/// An action in parts that names no action is `action/malformed`, one that names an illegal
+/// placement is refused with the rule it breaks, and a game without parts refuses them; nothing
+/// is played (docs/protocol.md section 4.2).
+#[tokio::test]
+async fn an_action_in_parts_is_checked_as_its_text() {
+    let app = spawn_app().await;
+    let human = json!({"kind": "human"});
+    let (_, mut clients) = seated(
+        &app,
+        json!({"game": "naval", "seats": [human, human, human, human]}),
+    )
+    .await;
+    let placing = clients[0]
+        .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
+        .await;
+    let version = placing["version"].as_u64().unwrap();
+    let act = |action: Value| json!({"type": "act", "version": version, "action": action});
+    let c = &mut clients[0];
+    for (bad, code) in [
+        (
+            json!({"kind": "place", "piece": "yacht", "to": "a1", "choice": "h"}),
+            "action/malformed",
+        ),
+        (
+            json!({"kind": "place", "piece": "carrier", "to": "a1"}),
+            "action/malformed",
+        ),
+        (
+            json!({"kind": "fire", "piece": "carrier", "to": "a1"}),
+            "action/malformed",
+        ),
+        (
+            json!({"kind": "place", "piece": "carrier", "to": "n14", "choice": "h"}),
+            "action/illegal",
+        ),
+    ] {
+        c.send(act(bad.clone())).await;
+        let error = c.error().await;
+        assert_eq!(error["code"], code, "{bad}: {error}");
+        assert!(!error["message"].as_str().unwrap().is_empty(), "{error}");
+    }
+    c.send(act(json!({"kind": "place", "extra": 1}))).await;
+    assert_eq!(c.error().await["code"], "msg/malformed");
+    // Nothing was played: a legal placement in parts is still taken at the same version.
+    let (parts, text) = first_placement(&placing).unwrap();
+    c.send(act(parts)).await;
+    let ack = c.until(|m| m["type"] != "chat_backlog").await;
+    assert_eq!(ack["type"], "state", "{ack}");
+    assert_eq!(ack["version"], version + 1);
+    assert!(
+        ack["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["by"] == json!({"seat": 0}) && m["text"] == text.as_str()),
+        "{ack}"
+    );
+    app.shutdown().await;
+
+    let app = spawn_app().await;
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let live = red.live().await;
+    blue.live().await;
+    red.send(json!({"type": "act", "version": live["version"], "action": {"kind": "move"}}))
+        .await;
+    assert_eq!(red.error().await["code"], "action/malformed");
     app.shutdown().await;
 }
 
@@ -250,16 +317,31 @@ async fn a_naval_placement_state_stays_under_its_measured_size() {
         .unwrap();
     let state: Value = serde_json::from_str(whole).unwrap();
     let part = |k: &str| state[k].to_string().len();
+    // The whole observation, or the patch bringing it from the layout's (with all of `placement`).
+    let observation = if state["observation"].is_null() {
+        &state["observation_patch"]
+    } else {
+        &state["observation"]
+    };
     eprintln!(
-        "naval placement state: {} bytes (legal {}, legal_info {})",
+        "naval placement state: {} bytes (legal {}, legal_info {}, observation.placement {})",
         whole.len(),
         part("legal"),
         part("legal_info"),
+        observation["placement"].to_string().len(),
     );
-    assert!(
-        state["legal"].as_array().unwrap().len() > 100,
-        "{whole:.300}"
-    );
-    assert!(whole.len() < 180_000, "{} bytes", whole.len());
+    // The placements are not listed (about 1,200 of them took 160 KB): the seat's own observation
+    // gives each piece's shape and legal top-left cells per orientation instead.
+    assert_eq!(state["legal"], json!(["ready"]), "{whole:.300}");
+    let anchors: usize = observation["placement"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["ways"].as_array().unwrap())
+        .map(|w| w["anchors"].as_array().unwrap().len())
+        .sum();
+    assert!(anchors > 100, "{whole:.300}");
+    // Measured 14,018 bytes.
+    assert!(whole.len() < 15_000, "{} bytes", whole.len());
     app.shutdown().await;
 }

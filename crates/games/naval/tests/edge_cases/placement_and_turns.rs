@@ -343,3 +343,78 @@ fn case_20_importance_order() {
     let ships: Vec<u8> = g.last_turn.iter().map(|a| a.ship as u8).collect();
     assert_eq!(ships, vec![0, 1, 2, 3, 4, 5]);
 }
+
+/// The seat's observation describes exactly the placement moves `legal_actions` holds (docs/
+/// protocol.md section 4.1, `placement`), none of them is listed, and each one's parts
+/// (`action_info`) name it back (`action_from_parts`, section 4.2); only the seat sees them.
+#[test]
+fn placement_choices_are_described_by_piece_and_named_back_by_parts() {
+    use plateau_engine::{ActionParts, Viewer};
+    let mut g = Naval::new(&Config::default(), 4).unwrap();
+    layout_all(&mut g);
+    let mut legal = Vec::new();
+    g.legal_actions(Seat(0), &mut legal);
+    let places: Vec<_> = legal
+        .iter()
+        .filter(|a| matches!(a, plateau_naval::Action::Place { .. }))
+        .collect();
+    assert!(places.len() > 100);
+    let obs = g.observation(Viewer::Seat(Seat(0)));
+    let view = obs.placement.expect("the placing seat sees its choices");
+    let mut described = 0;
+    for p in &view {
+        let piece = Piece::from_name(&p.piece).unwrap();
+        assert_eq!(p.ways.len(), if piece.is_buoy() { 1 } else { 2 });
+        for w in &p.ways {
+            let vertical = w.choice.as_deref() == Some("v");
+            let shape: Vec<String> = w
+                .shape
+                .iter()
+                .map(|&[r, c]| Cell::at(r, c).to_string())
+                .collect();
+            let cells: Vec<String> = piece
+                .footprint(Cell::at(0, 0), vertical)
+                .unwrap()
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
+            assert_eq!(shape, cells, "{} {:?}", p.piece, w.choice);
+            for anchor in &w.anchors {
+                let parts = ActionParts {
+                    kind: "place".into(),
+                    piece: Some(p.piece.clone()),
+                    to: Some(anchor.clone()),
+                    choice: w.choice.clone(),
+                    target: None,
+                };
+                let action = g.action_from_parts(&parts).unwrap();
+                assert!(legal.contains(&action), "{parts:?}");
+                assert!(!g.listed(&action));
+                let info = g.action_info(&action);
+                assert_eq!(info.to.as_ref(), Some(anchor));
+                assert_eq!(info.choice, w.choice);
+                described += 1;
+            }
+        }
+    }
+    assert_eq!(described, places.len());
+    assert!(g.listed(&plateau_naval::Action::Ready));
+    assert!(g.observation(Viewer::Spectator).placement.is_none());
+    // Parts that name no action are refused with the reason.
+    for (kind, piece, to, choice) in [
+        ("place", "carrier", "a1", None),
+        ("place", "buoy1", "a1", Some("h")),
+        ("place", "yacht", "a1", Some("h")),
+        ("place", "carrier", "z9", Some("h")),
+        ("fire", "carrier", "a1", None),
+    ] {
+        let parts = ActionParts {
+            kind: kind.into(),
+            piece: Some(piece.into()),
+            to: Some(to.into()),
+            choice: choice.map(str::to_owned),
+            target: None,
+        };
+        assert!(g.action_from_parts(&parts).is_err(), "{parts:?}");
+    }
+}
