@@ -206,8 +206,10 @@ struct Played {
 }
 
 /// An entry as one viewer sees it in the move list: its text and its parts
-/// (`DynGame::display_entry`), or `None` when that viewer must not learn of it.
-type Shown = Option<(String, ActionInfo)>;
+/// (`DynGame::display_entry`), or `None` when that viewer must not learn of it. Shared between
+/// the viewers that see it alike (all of them, in a game without hidden information): a match
+/// keeps one copy per distinct view of each entry, not one per viewer.
+type Shown = Option<Arc<(String, ActionInfo)>>;
 
 impl Played {
     /// Whether viewer column `col` (seat index, or the seat count for spectators) can see the
@@ -221,15 +223,23 @@ impl Played {
 /// How each viewer sees `actor`'s action `text` in the move list: index `s` for seat `s`, then the
 /// spectator; `None` where that viewer must not learn of it (`Game::display_action`).
 fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Shown>, String> {
-    Seat::all(state.seats())
+    let mut out: Vec<Shown> = Vec::with_capacity(state.seats() + 1);
+    for viewer in Seat::all(state.seats())
         .map(Viewer::Seat)
         .chain([Viewer::Spectator])
-        .map(|viewer| {
-            state
-                .display_entry(actor, text, viewer)
-                .map_err(|e| e.to_string())
-        })
-        .collect()
+    {
+        let shown = state
+            .display_entry(actor, text, viewer)
+            .map_err(|e| e.to_string())?;
+        let shared = shown.map(|entry| {
+            out.iter()
+                .flatten()
+                .find(|seen| ***seen == entry)
+                .map_or_else(|| Arc::new(entry), Arc::clone)
+        });
+        out.push(shared);
+    }
+    Ok(out)
 }
 
 /// A seat's bot, shared between the actor and the thread it thinks on.

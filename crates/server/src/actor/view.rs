@@ -85,7 +85,7 @@ struct StateMessage<'a> {
 fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
     // An early ending is not a move.
     let by = p.entry.by()?;
-    let (text, info) = p.display.get(column)?.as_ref()?;
+    let (text, info) = &**p.display.get(column)?.as_ref()?;
     Some(MoveView { by, text, info })
 }
 
