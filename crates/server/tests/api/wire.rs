@@ -295,8 +295,8 @@ async fn secret_moves_of_other_seats_send_no_state() {
 }
 
 /// A Bataille Navale seat's first placement state (docs/protocol.md section 4.1): its size, and
-/// a bound against growth. Today `legal` lists every placement of every piece (about 24 KB) and
-/// `legal_info` each with its cells (about 140 KB): the bound is that figure, not a goal.
+/// a bound against growth. Placements are not listed in `legal`/`legal_info` (they were about
+/// 167 KB); the seat's own `placement` describes them per piece and orientation.
 #[tokio::test]
 async fn a_naval_placement_state_stays_under_its_measured_size() {
     let app = spawn_app().await;
