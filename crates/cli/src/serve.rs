@@ -36,6 +36,14 @@ pub struct Args {
     /// expert level, at least 1000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     analysis_iterations: Option<u64>,
+    /// This node's name among the `plateau serve` processes sharing one PostgreSQL database
+    /// (docs/deploy.md); unique among them [default: the address it listens on].
+    #[arg(long)]
+    node: Option<String>,
+    /// `HOST:PORT` the other nodes reach this one at, to forward the connections of the
+    /// matches it drives [default: the address it listens on].
+    #[arg(long)]
+    advertise: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -125,6 +133,29 @@ impl LimitArgs {
     }
 }
 
+/// The node's identity from `--node` and `--advertise` (either may be left out: the server then
+/// uses the address it binds, a port 0 resolved).
+fn node(
+    name: Option<String>,
+    advertise: Option<String>,
+) -> Result<Option<plateau_server::store::Node>, String> {
+    if let Some(a) = &advertise
+        && a.rsplit_once(':')
+            .is_none_or(|(host, port)| host.is_empty() || port.parse::<u16>().is_err())
+    {
+        return Err(format!(
+            "--advertise `{a}`: expected HOST:PORT, e.g. 10.0.0.2:8080"
+        ));
+    }
+    if name.is_none() && advertise.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(plateau_server::store::Node {
+        name: name.unwrap_or_default(),
+        address: advertise.unwrap_or_default(),
+    }))
+}
+
 /// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`).
 pub fn run(args: Args) -> CliResult {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -142,6 +173,7 @@ pub fn run(args: Args) -> CliResult {
             abandon_after: Duration::from_secs(args.abandon_seconds),
             limits: args.limits.limits(),
             analysis_iterations: args.analysis_iterations,
+            node: node(args.node, args.advertise)?,
             ..Options::default()
         },
     };

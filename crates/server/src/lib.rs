@@ -18,6 +18,7 @@ pub mod auth;
 pub mod botpool;
 pub mod catalogue;
 pub mod clock;
+pub mod cluster;
 pub mod http;
 pub mod limits;
 pub mod lobby;
@@ -54,7 +55,8 @@ pub struct ServeConfig {
     /// Database URL: `sqlite://path/to/file.sqlite` (or a bare path), or
     /// `postgres://user:password@host:port/database` (`postgresql://` too).
     pub database: String,
-    /// Bot pacing and budget, test seeds, abandonment, limits.
+    /// Bot pacing and budget, test seeds, abandonment, limits. A node left out of
+    /// `options.node`, or its empty name or address, is the bound address.
     pub options: Options,
 }
 
@@ -126,10 +128,24 @@ pub async fn serve(
 /// `ServeError` if the database cannot be opened or the address bound.
 pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let store = open_store(&config.database).await?;
-    let lobby = Lobby::start(store, Catalogue::standard(), config.options).await?;
     net::raise_open_files();
+    // Bound first, so that a node's default name and address are the port it really has.
     let listener = TcpListener::bind(config.addr).await?;
-    tracing::info!(addr = %listener.local_addr()?, database = %store::postgres::redact(&config.database), "plateau serve listening");
+    let addr = listener.local_addr()?;
+    let mut options = config.options;
+    let node = options.node.get_or_insert_with(|| store::Node {
+        name: String::new(),
+        address: String::new(),
+    });
+    if node.address.is_empty() {
+        node.address = addr.to_string();
+    }
+    if node.name.is_empty() {
+        node.name.clone_from(&node.address);
+    }
+    tracing::info!(node = %node.name, "this node");
+    let lobby = Lobby::start(store, Catalogue::standard(), options).await?;
+    tracing::info!(%addr, database = %store::postgres::redact(&config.database), "plateau serve listening");
     serve(listener, AppState::new(lobby), shutdown_signal()).await?;
     Ok(())
 }

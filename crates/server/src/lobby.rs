@@ -15,10 +15,11 @@ use crate::actor::{
     Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
 };
 use crate::catalogue::Catalogue;
+use crate::cluster::{LEASE_TTL, Place, RENEW_EVERY};
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::players::Player;
 use crate::presence::Presence;
-use crate::store::{Store, StoreError, StoredMatch, StoredSeat};
+use crate::store::{Node, Store, StoreError, StoredMatch, StoredSeat};
 
 /// Commands waiting for one actor, at most.
 const ACTOR_QUEUE: usize = 256;
@@ -96,6 +97,8 @@ pub struct Lobby {
     connections: AtomicU64,
     /// The bots' players by bot name, once looked up.
     bots: Mutex<HashMap<String, Player>>,
+    /// This process among the nodes of its database (`Options::node`).
+    node: Node,
 }
 
 impl Lobby {
@@ -111,6 +114,10 @@ impl Lobby {
     ) -> Result<Arc<Lobby>, StoreError> {
         let open_expiry = options.limits.open_expiry;
         let test_seeds = options.test_seeds;
+        let node = options.node.clone().unwrap_or_else(|| Node {
+            name: format!("node-{}", hex::encode(rand::random::<[u8; 4]>())),
+            address: String::new(),
+        });
         let lobby = Arc::new(Lobby {
             shared: Arc::new(Shared {
                 store,
@@ -125,6 +132,7 @@ impl Lobby {
             created: AtomicU64::new(0),
             connections: AtomicU64::new(0),
             bots: Mutex::new(HashMap::new()),
+            node,
         });
         if test_seeds {
             tracing::warn!(
@@ -148,16 +156,85 @@ impl Lobby {
         });
         // Only what runs by itself is loaded now: live matches with a clock (their clocks and the
         // abandonment rule must fire). Everything else is loaded when someone asks for it.
+        // On a database several nodes share, only those no other node drives.
         let running = lobby.shared.store.running_with_clock().await?;
-        let count = running.len();
+        let mut count = 0;
         for m in running {
             let id = m.id.clone();
-            if let Err(e) = lobby.spawn(m) {
-                tracing::error!(%id, error = %e, "match not reloaded");
+            if lobby.lease(&id).await?.is_some() {
+                continue;
+            }
+            match lobby.spawn(m) {
+                Ok(_) => count += 1,
+                Err(e) => tracing::error!(%id, error = %e, "match not reloaded"),
             }
         }
-        tracing::info!(matches = count, "live matches with a clock reloaded");
+        tracing::info!(matches = count, node = %lobby.node.name, "live matches with a clock reloaded");
+        if lobby.shared.store.node_secret().is_some() {
+            tokio::spawn(Lobby::keep_leases(Arc::downgrade(&lobby)));
+        }
         Ok(lobby)
+    }
+
+    /// Takes or renews this node's lease on match `id`: `None` when this node drives it now,
+    /// else the node that does.
+    async fn lease(&self, id: &str) -> Result<Option<Node>, StoreError> {
+        self.shared.store.lease(id, &self.node, LEASE_TTL).await
+    }
+
+    /// While the lobby lives, every `RENEW_EVERY`: renews the leases of the matches this node
+    /// drives (stopping those another node took after they expired, so their viewers connect
+    /// to it), then takes over the matches whose node stopped renewing (docs/architecture.md
+    /// section 5.3).
+    async fn keep_leases(lobby: std::sync::Weak<Lobby>) {
+        /// Matches taken over per round at most, so a node coming back to a database full of
+        /// orphans starts them over a few rounds.
+        const TAKEOVERS: usize = 64;
+        loop {
+            tokio::time::sleep(RENEW_EVERY).await;
+            let Some(lobby) = lobby.upgrade() else {
+                return;
+            };
+            if *lobby.shutdown.borrow() {
+                return;
+            }
+            let ids: Vec<String> = lobby
+                .actors
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .filter(|(_, (_, tx))| !tx.is_closed())
+                .map(|(id, _)| id.clone())
+                .collect();
+            match lobby.shared.store.renew(ids, &lobby.node, LEASE_TTL).await {
+                Ok(lost) => {
+                    for id in lost {
+                        tracing::warn!(%id, "another node took this match over");
+                        if let Some(tx) = lobby.running(&id) {
+                            let _ = tx.send(Command::Moved).await;
+                        }
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "leases not renewed");
+                    continue;
+                }
+            }
+            let orphans = match lobby.shared.store.orphans(TAKEOVERS).await {
+                Ok(ids) => ids,
+                Err(e) => {
+                    tracing::warn!(error = %e, "orphaned matches not read");
+                    continue;
+                }
+            };
+            for id in orphans {
+                match lobby.locate(&id).await {
+                    Ok(Place::Here) => tracing::info!(%id, "match taken over"),
+                    Ok(Place::There(_)) => {}
+                    Err(e) => tracing::warn!(%id, error = %e.message, "match not taken over"),
+                }
+            }
+        }
     }
 
     /// Removes the open matches nobody started within `Limits::open_expiry`, stopping their
@@ -250,11 +327,21 @@ impl Lobby {
         let generation = self.connections.fetch_add(1, Ordering::Relaxed);
         let registry = self.actors.clone();
         let key = id.clone();
+        let (store, node) = (self.shared.store.clone(), self.node.clone());
         tokio::spawn(async move {
             actor.run(rx).await;
-            let mut actors = registry.lock().unwrap_or_else(|e| e.into_inner());
-            if actors.get(&key).is_some_and(|(g, _)| *g == generation) {
-                actors.remove(&key);
+            let mine = {
+                let mut actors = registry.lock().unwrap_or_else(|e| e.into_inner());
+                let mine = actors.get(&key).is_some_and(|(g, _)| *g == generation);
+                if mine {
+                    actors.remove(&key);
+                }
+                mine
+            };
+            // Given up so another node can drive the match at once (a newer actor of this node
+            // takes it again).
+            if mine && let Err(e) = store.release(vec![key.clone()], &node).await {
+                tracing::warn!(id = %key, error = %e, "lease not released: it expires by itself");
             }
         });
         actors.insert(id, (generation, tx.clone()));
@@ -282,8 +369,39 @@ impl Lobby {
             .map(|(_, tx)| tx.clone())
     }
 
-    /// The actor of match `id`, started from storage if it is not running.
+    /// The actor of match `id`, started from storage if it is not running and no other node
+    /// drives it.
+    ///
+    /// # Errors
+    /// `match/not_found`; `match/moved` when another node drives it; `server/internal` when the
+    /// store fails or the log does not replay.
     async fn actor(&self, id: &str) -> Result<mpsc::Sender<Command>, ApiError> {
+        match self.find(id).await? {
+            Ok(tx) => Ok(tx),
+            Err(holder) => Err(ApiError::new(
+                Code::MatchMoved,
+                format!(
+                    "node `{}` drives this match now: connect again",
+                    holder.name
+                ),
+            )),
+        }
+    }
+
+    /// Where match `id` is driven (docs/architecture.md section 5.3): here (its actor is started
+    /// from storage if it was not running, after this node took its lease), or on another node.
+    ///
+    /// # Errors
+    /// As `actor`, less `match/moved`.
+    pub async fn locate(&self, id: &str) -> Result<Place, ApiError> {
+        Ok(match self.find(id).await? {
+            Ok(_) => Place::Here,
+            Err(holder) => Place::There(holder),
+        })
+    }
+
+    /// `Ok(actor)` of match `id` when this node drives it, `Err(holder)` when another does.
+    async fn find(&self, id: &str) -> Result<Result<mpsc::Sender<Command>, Node>, ApiError> {
         if *self.shutdown.borrow() {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
@@ -291,16 +409,28 @@ impl Lobby {
             return Err(ApiError::not_found(id));
         }
         if let Some(tx) = self.running(id) {
-            return Ok(tx);
+            return Ok(Ok(tx));
         }
-        let stored = self
+        // The lease first, then the log: a log read after taking the lease holds every entry the
+        // previous holder committed.
+        if let Some(holder) = self.lease(id).await.map_err(ApiError::internal)? {
+            return Ok(Err(holder));
+        }
+        let Some(stored) = self
             .shared
             .store
             .get(id, true)
             .await
             .map_err(ApiError::internal)?
-            .ok_or_else(|| ApiError::not_found(id))?;
-        self.spawn(stored).map_err(ApiError::internal)
+        else {
+            let _ = self
+                .shared
+                .store
+                .release(vec![id.to_owned()], &self.node)
+                .await;
+            return Err(ApiError::not_found(id));
+        };
+        self.spawn(stored).map(Ok).map_err(ApiError::internal)
     }
 
     /// Sends a command made by `make` to the actor of `id` and waits for its answer.
@@ -323,14 +453,6 @@ impl Lobby {
             Err(_) => return Err(stopping()),
         }
         answer.await.map_err(|_| stopping())?
-    }
-
-    /// Checks that match `id` exists (for the WebSocket route, before the upgrade).
-    ///
-    /// # Errors
-    /// `match/not_found`.
-    pub async fn ensure_exists(&self, id: &str) -> Result<(), ApiError> {
-        self.actor(id).await.map(|_| ())
     }
 
     /// Creates a match (docs/protocol.md section 3.2); `player` takes the creator's seat.
@@ -521,6 +643,8 @@ impl Lobby {
             .create(m.clone())
             .await
             .map_err(ApiError::internal)?;
+        // A new id: no other node holds its lease.
+        self.lease(&id).await.map_err(ApiError::internal)?;
         self.spawn(m).map_err(ApiError::internal)?;
         tracing::info!(%id, game = entry.info.name, "match created");
         Ok(id)
@@ -723,20 +847,26 @@ impl Lobby {
     /// closes the store.
     pub async fn shutdown(&self) {
         self.begin_shutdown();
-        let actors: Vec<mpsc::Sender<Command>> = self
+        let actors: Vec<(String, mpsc::Sender<Command>)> = self
             .actors
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .drain()
-            .map(|(_, (_, tx))| tx)
+            .map(|(id, (_, tx))| (id, tx))
             .collect();
         // An actor answers `Shutdown` after the command in progress (a commit included), then
         // stops; nothing is written after its answer.
-        for tx in actors {
+        let mut ids = Vec::with_capacity(actors.len());
+        for (id, tx) in actors {
             let (reply, done) = oneshot::channel();
             if tx.send(Command::Shutdown { reply }).await.is_ok() {
                 let _ = done.await;
             }
+            ids.push(id);
+        }
+        // Given up, so the other nodes take these matches over at once.
+        if let Err(e) = self.shared.store.release(ids, &self.node).await {
+            tracing::warn!(error = %e, "leases not released: they expire by themselves");
         }
         self.shared.store.close().await;
         tracing::info!("match service stopped");

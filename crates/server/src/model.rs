@@ -437,6 +437,9 @@ codes! {
     Internal = "server/internal", INTERNAL_SERVER_ERROR;
     /// The server is stopping.
     ShuttingDown = "server/shutting_down", SERVICE_UNAVAILABLE;
+    /// Another node drives the match now, or the node that drove it stopped answering and its
+    /// lease has not expired yet: connect again.
+    MatchMoved = "match/moved", SERVICE_UNAVAILABLE;
 }
 
 impl Code {

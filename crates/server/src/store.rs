@@ -12,6 +12,7 @@ pub mod sqlite;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use plateau_engine::{LogEntry, Outcome, Seed};
 use thiserror::Error;
@@ -425,6 +426,75 @@ pub trait Store: Send + Sync + 'static {
 
     /// Finishes the writes in progress and closes the database.
     fn close(&self) -> BoxFuture<'_, ()>;
+
+    /// Takes match `id`'s lease for `node`, or renews it if `node` holds it
+    /// (docs/architecture.md section 5.3): the lease is `node`'s for `ttl` from the database's
+    /// clock unless another node holds one that has not expired. `None` = it is `node`'s now;
+    /// `Some(holder)` = `holder` drives the match. A store that only one process opens (SQLite)
+    /// always answers `None`.
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer.
+    fn lease(
+        &self,
+        id: &str,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
+        let _ = (id, node, ttl);
+        Box::pin(async { Ok(None) })
+    }
+
+    /// `lease` for each of `ids` at once; answers those `node` no longer holds (another node took
+    /// them after they expired).
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer (then nothing was renewed).
+    fn renew(
+        &self,
+        ids: Vec<String>,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        let _ = (ids, node, ttl);
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// Gives up `node`'s leases on `ids` (its actors stopped), so another node may take them at
+    /// once.
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer (the leases then expire by themselves).
+    fn release(&self, ids: Vec<String>, node: &Node) -> BoxFuture<'_, Result<(), StoreError>> {
+        let _ = (ids, node);
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Up to `limit` matches whose lease expired without being given up: their node stopped
+    /// renewing (it died, or lost the database), oldest first.
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer.
+    fn orphans(&self, limit: usize) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        let _ = limit;
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// The secret the nodes of one database share, to trust what another node forwards (the
+    /// client's address): `None` for a store only one process opens.
+    fn node_secret(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// A `plateau serve` process among those on one database: its name and the address
+/// (`host:port`) the other nodes reach it at (docs/architecture.md section 5.3).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Node {
+    /// Unique among the nodes of one database (`--node`).
+    pub name: String,
+    /// `host:port` the other nodes connect to (`--advertise`), empty if none.
+    pub address: String,
 }
 
 #[cfg(test)]

@@ -64,6 +64,10 @@ pub struct Options {
     /// Search iterations per judged decision of a post-game analysis; `None` = each game's
     /// expert level (`plateau_registry::expert_judge`).
     pub analysis_iterations: Option<u64>,
+    /// This process among the nodes of a database several share (docs/architecture.md section
+    /// 5.3): its name and the address the others reach it at. `None` = a name of its own made at
+    /// start and no address (no other node can forward to it).
+    pub node: Option<crate::store::Node>,
 }
 
 impl Default for Options {
@@ -75,6 +79,7 @@ impl Default for Options {
             abandon_after: Duration::from_secs(90),
             limits: crate::limits::Limits::default(),
             analysis_iterations: None,
+            node: None,
         }
     }
 }
@@ -187,6 +192,9 @@ pub(crate) enum Command {
     },
     /// The match was deleted as an open match nobody started in time.
     Expired,
+    /// Another node took the match's lease: stop, so its viewers connect again (to the node
+    /// that drives it now).
+    Moved,
 }
 
 struct Subscriber {
@@ -521,6 +529,11 @@ impl MatchActor {
                         }
                         break;
                     }
+                    Some(Command::Moved) => {
+                        // Dropping the senders closes every socket with "reconnect to resume".
+                        self.subs.clear();
+                        break;
+                    }
                     Some(command) => self.handle(command).await,
                 },
                 () = sleep_until(deadline) => self.on_clock().await,
@@ -606,7 +619,7 @@ impl MatchActor {
             Command::Shutdown { reply } => {
                 let _ = reply.send(());
             }
-            Command::Expired => {}
+            Command::Expired | Command::Moved => {}
         }
     }
 

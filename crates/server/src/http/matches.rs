@@ -613,11 +613,13 @@ pub(super) async fn websocket(
     session: Session,
     token: Result<SeatToken, ApiError>,
     slot: Option<Extension<ConnSlot>>,
+    headers: axum::http::HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(e) = app.lobby.ensure_exists(&id).await {
-        return e.into_response();
-    }
+    let place = match app.lobby.locate(&id).await {
+        Ok(place) => place,
+        Err(e) => return e.into_response(),
+    };
     let SeatToken(token) = match token {
         Ok(t) => t,
         Err(e) => return e.into_response(),
@@ -633,6 +635,20 @@ pub(super) async fn websocket(
         }
     };
     let lobby = app.lobby.clone();
+    // A match another node drives: the socket is piped there (docs/architecture.md section 5.3).
+    if let crate::cluster::Place::There(holder) = place {
+        match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
+            Ok(Some(upstream)) => {
+                return ws::sized(upgrade).on_upgrade(move |socket| async move {
+                    let _slot = slot;
+                    crate::cluster::pipe(socket, upstream, &lobby).await;
+                });
+            }
+            // Taken over here meanwhile.
+            Ok(None) => {}
+            Err(e) => return e.into_response(),
+        }
+    }
     ws::sized(upgrade).on_upgrade(move |socket| async move {
         // The connection's place under the caps lasts as long as the socket.
         let _slot = slot;

@@ -127,7 +127,13 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games", get(matches::games))
         .route("/api/matches", get(matches::list).post(matches::create))
         .route("/api/matches/{id}", get(matches::one))
-        .route("/api/matches/{id}/join", post(matches::join))
+        .route(
+            "/api/matches/{id}/join",
+            post(matches::join).route_layer(middleware::from_fn_with_state(
+                state.clone(),
+                forward_elsewhere,
+            )),
+        )
         .route("/api/matches/{id}/record", get(matches::record))
         .route("/api/matches/{id}/replay", get(matches::replay))
         .route(
@@ -207,19 +213,46 @@ async fn health(axum::extract::State(app): axum::extract::State<AppState>) -> Re
 /// Longest wait for the database's answer in `GET /health`.
 const HEALTH_DB_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// The client's address, when the server was started with connect info.
+/// The client's address, when the server was started with connect info: the peer's, or, for a
+/// request another node of the database forwarded, the client's it names (`cluster`).
 pub(crate) struct ClientAddr(pub Option<IpAddr>);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+impl FromRequestParts<AppState> for ClientAddr {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        app: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let secret = app.lobby.store().node_secret();
         Ok(ClientAddr(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
+            crate::cluster::forwarded_client(&parts.headers, secret).or_else(|| {
+                parts
+                    .extensions
+                    .get::<ConnectInfo<SocketAddr>>()
+                    .map(|c| c.0.ip())
+            }),
         ))
+    }
+}
+
+/// Sends a request for a match another node drives to that node (`cluster`); serves it here
+/// otherwise (including every error: an unknown match, a stopping server).
+async fn forward_elsewhere(
+    axum::extract::State(app): axum::extract::State<AppState>,
+    ClientAddr(client): ClientAddr,
+    MatchId(id): MatchId,
+    request: Request,
+    next: middleware::Next,
+) -> Response {
+    match app.lobby.locate(&id).await {
+        Ok(crate::cluster::Place::There(holder)) => {
+            match crate::cluster::request_to(&app.lobby, &id, holder, request, client).await {
+                Ok(response) => response,
+                Err(request) => next.run(request).await,
+            }
+        }
+        _ => next.run(request).await,
     }
 }
 

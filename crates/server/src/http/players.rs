@@ -49,9 +49,10 @@ pub(super) async fn my_games(
         .player_matches(me.id, vec![Status::Live], RECENT)
         .await
         .map_err(ApiError::internal)?;
-    // A correspondence match waiting for a person may have left memory: load it to know.
+    // A correspondence match waiting for a person may have left memory: load it to know (one
+    // another node drives is known only there).
     for m in &live {
-        app.lobby.ensure_exists(&m.id).await?;
+        app.lobby.locate(&m.id).await?;
     }
     let waiting_ids = app.lobby.presence().waiting_for(me.id);
     let waiting: Vec<Value> = live

@@ -98,6 +98,7 @@ on_both!(names_are_unique_without_regard_to_case_and_sessions_name_players);
 // there keep the test short; the laws are the same code's.
 on_both!(ratings_keep_their_laws_over_many_games_per_game, 1000, 200);
 on_both!(derived_documents_are_written_once);
+on_both!(a_lease_has_one_holder_until_it_expires_or_is_given_up);
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
     StoredMatch {
@@ -475,4 +476,58 @@ async fn postgres_urls_that_cannot_work_are_refused_clearly() {
     assert!(down.contains("cannot connect to PostgreSQL at"), "{down}");
     assert!(down.contains("ann:***@127.0.0.1:1/db"), "{down}");
     assert!(!down.contains("secret"), "{down}");
+}
+
+/// Leases (docs/architecture.md section 5.3): one holder per match; another node is told who
+/// holds it; renewing keeps it, giving it up frees it at once, and one not renewed for its time
+/// to live is an orphan any node may take. Two stores on one database stand for two nodes. A
+/// SQLite store is opened by one process only: every lease is its own.
+async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
+    let (a, b) = (db.open().await, db.open().await);
+    let node = |name: &str| Node {
+        name: name.into(),
+        address: format!("{name}.example:8080"),
+    };
+    let (na, nb) = (node("a"), node("b"));
+    let long = std::time::Duration::from_secs(60);
+    assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
+    if matches!(db, Backend::Sqlite(_)) {
+        assert_eq!(b.lease("m1", &nb, long).await.unwrap(), None);
+        assert!(a.node_secret().is_none());
+        return db.remove();
+    }
+    assert_eq!(b.lease("m1", &nb, long).await.unwrap(), Some(na.clone()));
+    // Renewing one's own is taking it again.
+    assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
+    assert_eq!(
+        b.renew(vec!["m1".into(), "m2".into()], &nb, long)
+            .await
+            .unwrap(),
+        vec!["m1".to_owned()],
+        "b took m2 and was told it does not hold m1"
+    );
+    assert_eq!(a.lease("m2", &na, long).await.unwrap(), Some(nb.clone()));
+    a.release(vec!["m1".into()], &na).await.unwrap();
+    assert_eq!(b.lease("m1", &nb, long).await.unwrap(), None);
+    // Giving up what another holds changes nothing.
+    a.release(vec!["m1".into()], &na).await.unwrap();
+    assert_eq!(a.lease("m1", &na, long).await.unwrap(), Some(nb.clone()));
+    // b stops renewing m3 (it "dies"): once its lease expires, m3 is an orphan and a takes it.
+    let short = std::time::Duration::from_millis(100);
+    assert_eq!(b.lease("m3", &nb, short).await.unwrap(), None);
+    assert_eq!(a.lease("m3", &na, long).await.unwrap(), Some(nb.clone()));
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(a.orphans(10).await.unwrap(), vec!["m3".to_owned()]);
+    assert_eq!(a.lease("m3", &na, long).await.unwrap(), None);
+    assert!(a.orphans(10).await.unwrap().is_empty());
+    assert_eq!(
+        b.renew(vec!["m3".into()], &nb, long).await.unwrap(),
+        vec!["m3".to_owned()]
+    );
+    // Both nodes read the same secret, made once.
+    let secret = a.node_secret().unwrap();
+    assert_eq!(secret.len(), 64);
+    assert_eq!(b.node_secret(), Some(secret));
+    a.close().await;
+    b.close().await;
 }

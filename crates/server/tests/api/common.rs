@@ -190,6 +190,7 @@ pub fn test_options() -> Options {
         },
         // Analyses judge with a small search, so a whole game is analysed in a second or two.
         analysis_iterations: Some(40),
+        node: None,
     }
 }
 
@@ -198,13 +199,16 @@ pub async fn spawn_app_on(db: Db) -> TestApp {
     spawn_app_with(db, test_options()).await
 }
 
-/// A service over `db` with `options`.
-pub async fn spawn_app_with(db: Db, options: Options) -> TestApp {
+/// A service over `db` with `options`; a node's empty address is the port it gets.
+pub async fn spawn_app_with(db: Db, mut options: Options) -> TestApp {
     db.prepare().await;
     let store = open_store(&db.url()).await.unwrap();
-    let lobby = Lobby::start(store, catalogue(), options).await.unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    if let Some(node) = options.node.as_mut().filter(|n| n.address.is_empty()) {
+        node.address = addr.to_string();
+    }
+    let lobby = Lobby::start(store, catalogue(), options).await.unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
     let state = AppState::new(lobby.clone());
     let task = tokio::spawn(plateau_server::serve(listener, state, async {
@@ -216,6 +220,18 @@ pub async fn spawn_app_with(db: Db, options: Options) -> TestApp {
         stop: Some(stop),
         task: Some(task),
     }
+}
+
+/// Node `name` of the database `db` several nodes share (docs/architecture.md section 5.3).
+pub async fn spawn_node(db: Db, name: &str) -> TestApp {
+    let options = Options {
+        node: Some(plateau_server::store::Node {
+            name: name.to_owned(),
+            address: String::new(),
+        }),
+        ..test_options()
+    };
+    spawn_app_with(db, options).await
 }
 
 impl TestApp {
@@ -618,6 +634,11 @@ impl Client {
             }
             self
         })
+    }
+
+    /// The latest state received, whole (deltas applied).
+    pub fn latest(&self) -> Option<Value> {
+        self.known.clone()
     }
 
     /// The `state` messages received so far.

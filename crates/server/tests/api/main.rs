@@ -19,6 +19,7 @@ mod lifecycle;
 mod limits;
 mod naval_resign;
 mod naval_secrecy;
+mod nodes;
 mod pairing;
 mod players;
 mod ratings;

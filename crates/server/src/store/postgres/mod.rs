@@ -16,6 +16,7 @@
 //! an advisory lock (several servers may start at once on one database). It lives in the first
 //! schema of the connection's `search_path` (`public` unless the URL sets `options=-csearch_path=...`).
 
+mod leases;
 mod matches;
 mod players;
 
@@ -27,14 +28,15 @@ use plateau_engine::LogEntry;
 use tokio_postgres::{IsolationLevel, NoTls};
 
 use super::{
-    BoxFuture, ChatLine, Derived, Finish, PlayerSecret, RatingEvent, Standing, Store, StoreError,
-    StoredMatch,
+    BoxFuture, ChatLine, Derived, Finish, Node, PlayerSecret, RatingEvent, Standing, Store,
+    StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 
 /// The schema, one migration per entry; the row of `plateau_schema` counts those applied.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE matches (
     id           TEXT COLLATE "C" PRIMARY KEY,
     game         TEXT COLLATE "C" NOT NULL,
@@ -127,7 +129,21 @@ CREATE TABLE derived (
     body     TEXT NOT NULL,
     PRIMARY KEY (match_id, kind)
 );
-"#];
+"#,
+    r#"
+CREATE TABLE match_leases (
+    match_id   TEXT COLLATE "C" PRIMARY KEY,
+    node       TEXT NOT NULL,
+    address    TEXT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX match_leases_by_expiry ON match_leases (expires_at);
+CREATE TABLE plateau_cluster (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    secret TEXT NOT NULL
+);
+"#,
+];
 
 /// The advisory lock key that serialises migrations (any constant, the same for every server:
 /// "plateau" in ASCII).
@@ -145,6 +161,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// PostgreSQL behind a pool of connections. Cheap to share (`Arc<PgStore>`).
 pub struct PgStore {
     pool: Pool,
+    /// The database's node secret (`Store::node_secret`).
+    secret: String,
 }
 
 /// A failed statement: any integrity constraint (SQLSTATE class 23: unique key, foreign key,
@@ -251,8 +269,7 @@ impl PgStore {
             .max_size(POOL_SIZE)
             .build()
             .map_err(|e| StoreError::Database(format!("PostgreSQL pool: {e}")))?;
-        let store = PgStore { pool };
-        let mut client = store.pool.get().await.map_err(|e| {
+        let mut client = pool.get().await.map_err(|e| {
             StoreError::Database(format!(
                 "cannot connect to PostgreSQL at `{}`: {}",
                 redact(url),
@@ -260,7 +277,9 @@ impl PgStore {
             ))
         })?;
         migrate(&mut client).await?;
-        Ok(store)
+        let secret = leases::secret(&client).await?;
+        drop(client);
+        Ok(PgStore { pool, secret })
     }
 }
 
@@ -614,6 +633,56 @@ impl Store for PgStore {
             client.simple_query("SELECT 1").await.map_err(db)?;
             Ok(())
         })
+    }
+
+    fn lease(
+        &self,
+        id: &str,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
+        let (id, node) = (id.to_owned(), node.clone());
+        in_tx!(self, false, |tx| {
+            match leases::take(&tx, vec![id.clone()], &node, ttl.as_secs_f64()).await {
+                Ok(taken) if taken.is_empty() => match leases::holder(&tx, &id).await {
+                    Ok(Some(holder)) => Ok(Some(holder)),
+                    // Released between the two statements: nobody drives it; the caller asks
+                    // again.
+                    Ok(None) => Err(StoreError::Conflict(format!("lease of {id} changing"))),
+                    Err(e) => Err(e),
+                },
+                Ok(_) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn renew(
+        &self,
+        ids: Vec<String>,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        let node = node.clone();
+        in_tx!(self, false, |tx| {
+            match leases::take(&tx, ids.clone(), &node, ttl.as_secs_f64()).await {
+                Ok(held) => Ok(ids.into_iter().filter(|id| !held.contains(id)).collect()),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn release(&self, ids: Vec<String>, node: &Node) -> BoxFuture<'_, Result<(), StoreError>> {
+        let node = node.clone();
+        in_tx!(self, false, |tx| leases::release(&tx, &ids, &node).await)
+    }
+
+    fn orphans(&self, limit: usize) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        in_tx!(self, true, |tx| leases::orphans(&tx, limit).await)
+    }
+
+    fn node_secret(&self) -> Option<&str> {
+        Some(&self.secret)
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

@@ -1,0 +1,284 @@
+//! Several nodes on one database (docs/architecture.md section 5.3). Each match is driven by one
+//! node at a time, the holder of its lease (`Store::lease`): only there does its actor run, with
+//! its clocks, bots, offers and chat. A node that gets a connection or a request for a match
+//! another node drives forwards it there, as a pipe: the client is served exactly as the
+//! driving node serves its own clients. A node that does not answer is waited out: once its
+//! lease expires (it stopped renewing), the node that waited takes the match over by replaying
+//! its log from the database, where every acknowledged action is.
+//!
+//! A forwarded request carries the client's address and the database's node secret
+//! (`Store::node_secret`), so the driving node applies its limits per address to the client,
+//! not to the forwarding node.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::extract::ws::{self, WebSocket};
+use axum::http::header::{AUTHORIZATION, COOKIE, HOST, ORIGIN};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Uri};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest};
+
+use crate::lobby::Lobby;
+use crate::model::{ApiError, Code};
+use crate::store::Node;
+
+/// How long a lease lasts without renewal: a node that dies holds its matches this long at most.
+pub const LEASE_TTL: Duration = Duration::from_secs(3);
+
+/// How often a node renews its leases and looks for matches to take over.
+pub const RENEW_EVERY: Duration = Duration::from_secs(1);
+
+/// Longest wait to connect to the driving node before counting it as gone.
+const CONNECT_WAIT: Duration = Duration::from_secs(2);
+
+/// Pause between two tries to reach a match whose node does not answer.
+const RETRY_EVERY: Duration = Duration::from_millis(200);
+
+/// The header with the node secret, on a forwarded request.
+const SECRET: HeaderName = HeaderName::from_static("x-plateau-node-secret");
+
+/// The header with the client's address, on a forwarded request.
+const CLIENT: HeaderName = HeaderName::from_static("x-plateau-client-address");
+
+/// Where a match is driven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// By this node: its actor runs here.
+    Here,
+    /// By another node.
+    There(Node),
+}
+
+/// The client's address a forwarded request carries, when its node secret is this database's
+/// (`secret`); `None` for a request straight from a client.
+#[must_use]
+pub fn forwarded_client(headers: &HeaderMap, secret: Option<&str>) -> Option<IpAddr> {
+    let secret = secret?;
+    let given = headers.get(SECRET)?.as_bytes();
+    // Compared in a time that does not depend on where the texts differ.
+    let same = given.len() == secret.len()
+        && given
+            .iter()
+            .zip(secret.as_bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0;
+    if !same {
+        return None;
+    }
+    headers.get(CLIENT)?.to_str().ok()?.parse().ok()
+}
+
+/// Tries `connect` on the node that drives match `id`, and, while it does not answer, asks again
+/// where the match is (its lease expires `LEASE_TTL` after its node stopped renewing, and then
+/// this node takes it over). `Ok(Some(connection))` to forward on; `Ok(None)` once the match is
+/// driven here.
+///
+/// # Errors
+/// `match/moved` when no node answered for `LEASE_TTL` and more; the lobby's errors.
+async fn reach<T, F>(
+    lobby: &Lobby,
+    id: &str,
+    mut holder: Node,
+    connect: impl Fn(Node) -> F,
+) -> Result<Option<T>, ApiError>
+where
+    F: Future<Output = Result<T, String>>,
+{
+    let deadline = Instant::now() + LEASE_TTL + 2 * RENEW_EVERY + CONNECT_WAIT;
+    loop {
+        let tried = tokio::time::timeout(CONNECT_WAIT, connect(holder.clone())).await;
+        let why = match tried {
+            Ok(Ok(connection)) => return Ok(Some(connection)),
+            Ok(Err(e)) => e,
+            Err(_) => "no answer".to_owned(),
+        };
+        if Instant::now() >= deadline {
+            return Err(ApiError::new(
+                Code::MatchMoved,
+                format!(
+                    "node `{}` drives this match and does not answer ({why}): try again",
+                    holder.name
+                ),
+            ));
+        }
+        tracing::debug!(%id, node = %holder.name, %why, "the driving node does not answer");
+        tokio::time::sleep(RETRY_EVERY).await;
+        match lobby.locate(id).await? {
+            Place::Here => return Ok(None),
+            Place::There(now) => holder = now,
+        }
+    }
+}
+
+/// The request headers a forwarded request keeps: who the client is (session, seat token) and
+/// where it came from (for the same-origin check), plus the node secret and its address.
+fn forwarded_headers(
+    from: &HeaderMap,
+    to: &mut HeaderMap,
+    client: Option<IpAddr>,
+    secret: Option<&str>,
+) {
+    // Only this node may say who the client is.
+    to.remove(CLIENT);
+    to.remove(SECRET);
+    for name in [HOST, ORIGIN, COOKIE, AUTHORIZATION] {
+        to.remove(&name);
+        for value in from.get_all(&name) {
+            to.append(name.clone(), value.clone());
+        }
+    }
+    if let (Some(client), Some(secret)) = (client, secret)
+        && let (Ok(client), Ok(secret)) = (
+            HeaderValue::from_str(&client.to_string()),
+            HeaderValue::from_str(secret),
+        )
+    {
+        to.insert(CLIENT, client);
+        to.insert(SECRET, secret);
+    }
+}
+
+/// A match WebSocket to the driving node.
+pub(crate) type Upstream =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// Opens match `id`'s WebSocket on the node that drives it, as the client would (`headers` are
+/// the client's upgrade request's): `Ok(None)` when the match came to be driven here meanwhile.
+///
+/// # Errors
+/// As `reach`.
+pub(crate) async fn socket_to(
+    lobby: &Lobby,
+    id: &str,
+    holder: Node,
+    headers: &HeaderMap,
+    client: Option<IpAddr>,
+) -> Result<Option<Upstream>, ApiError> {
+    let secret = lobby.store().node_secret();
+    reach(lobby, id, holder, |node| async move {
+        let url = format!("ws://{}/api/matches/{id}/ws", node.address);
+        let mut request = url.into_client_request().map_err(|e| e.to_string())?;
+        forwarded_headers(headers, request.headers_mut(), client, secret);
+        let (socket, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(socket)
+    })
+    .await
+}
+
+/// Carries frames both ways between a client's socket and the driving node's until either side
+/// closes; a close from the node is passed on as is. If the node's socket breaks without a close
+/// (the node died) the client is told to reconnect (`1012`): this node, or another, then takes
+/// the match over once its lease expires.
+pub(crate) async fn pipe(client: WebSocket, upstream: Upstream, lobby: &Lobby) {
+    use tungstenite::Message as Up;
+    let (mut to_client, mut from_client) = client.split();
+    let (mut to_node, mut from_node) = upstream.split();
+    let mut shutdown = lobby.shutdown_signal();
+    let down = async {
+        while let Some(Ok(frame)) = from_node.next().await {
+            let frame = match frame {
+                Up::Text(text) => ws::Message::Text(text.as_str().into()),
+                Up::Binary(bytes) => ws::Message::Binary(bytes),
+                Up::Close(close) => {
+                    let close = close.map(|c| ws::CloseFrame {
+                        code: c.code.into(),
+                        reason: c.reason.as_str().into(),
+                    });
+                    let _ = to_client.send(ws::Message::Close(close)).await;
+                    return;
+                }
+                Up::Ping(_) | Up::Pong(_) | Up::Frame(_) => continue,
+            };
+            if to_client.send(frame).await.is_err() {
+                return;
+            }
+        }
+        let _ = to_client
+            .send(close(1012, "the match's node stopped: reconnect"))
+            .await;
+    };
+    let up = async {
+        while let Some(Ok(frame)) = from_client.next().await {
+            let frame = match frame {
+                ws::Message::Text(text) => Up::Text(text.as_str().into()),
+                ws::Message::Binary(bytes) => Up::Binary(bytes),
+                ws::Message::Close(close) => {
+                    Up::Close(close.map(|c| tungstenite::protocol::CloseFrame {
+                        code: c.code.into(),
+                        reason: c.reason.as_str().into(),
+                    }))
+                }
+                ws::Message::Ping(_) | ws::Message::Pong(_) => continue,
+            };
+            if to_node.send(frame).await.is_err() {
+                return;
+            }
+        }
+        let _ = to_node.close().await;
+    };
+    tokio::select! {
+        () = down => {}
+        () = up => {}
+        _ = shutdown.wait_for(|stopping| *stopping) => {}
+    }
+}
+
+fn close(code: u16, reason: &'static str) -> ws::Message {
+    ws::Message::Close(Some(ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}
+
+/// Sends `request` (for match `id`) to the node that drives the match and answers with its
+/// response; `Err(request)` when the match came to be driven here meanwhile, for the caller to
+/// serve.
+pub(crate) async fn request_to(
+    lobby: &Lobby,
+    id: &str,
+    holder: Node,
+    request: Request,
+    client: Option<IpAddr>,
+) -> Result<Response, Request> {
+    let secret = lobby.store().node_secret();
+    let connected = reach(lobby, id, holder, |node| async move {
+        let stream = TcpStream::connect(&node.address)
+            .await
+            .map_err(|e| e.to_string())?;
+        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| e.to_string())?;
+        tokio::spawn(connection);
+        Ok(sender)
+    })
+    .await;
+    let mut sender = match connected {
+        Ok(Some(sender)) => sender,
+        Ok(None) => return Err(request),
+        Err(e) => return Ok(e.into_response()),
+    };
+    let (mut parts, body) = request.into_parts();
+    let original = parts.headers.clone();
+    forwarded_headers(&original, &mut parts.headers, client, secret);
+    // Origin-form: the path and query only.
+    if let Some(path) = parts.uri.path_and_query().cloned() {
+        parts.uri = Uri::from(path);
+    }
+    match sender.send_request(Request::from_parts(parts, body)).await {
+        Ok(response) => Ok(response.map(Body::new)),
+        Err(e) => Ok(ApiError::new(
+            Code::MatchMoved,
+            format!("the node that drives this match did not answer ({e}): try again"),
+        )
+        .into_response()),
+    }
+}

@@ -1,0 +1,185 @@
+//! Two nodes on one PostgreSQL (docs/architecture.md section 5.3): the seats of one match on
+//! different nodes play it to its end, whichever node they came through; a node that stops hands
+//! its matches over to the other, with every acknowledged action. On SQLite (one process per
+//! database) these tests say so and pass without running.
+
+use plateau_engine::{Seat, Viewer};
+use plateau_server::secrecy::check_messages;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use crate::common::{Client, Db, TestApp, entry, first_placement, record, spawn_node, temp_db};
+
+/// Nodes `a` and `b` over one fresh schema, or `None` (with a note) when the suite runs on SQLite.
+async fn two_nodes() -> Option<(TestApp, TestApp)> {
+    if Db::postgres().is_none() {
+        eprintln!(
+            "skipped: two nodes need PostgreSQL (PLATEAU_TEST_POSTGRES; scripts/test sets it)"
+        );
+        return None;
+    }
+    let db = temp_db();
+    let a = spawn_node(db.clone(), "a").await;
+    let b = spawn_node(db, "b").await;
+    Some((a, b))
+}
+
+/// Node `k % 2` of the pair.
+fn pick<'a>(nodes: &'a (TestApp, TestApp), k: usize) -> &'a TestApp {
+    if k % 2 == 0 { &nodes.0 } else { &nodes.1 }
+}
+
+/// Creates a match of `request` on node `a` and takes its other seats through alternate nodes
+/// (seat `k` joins through node `k % 2`); returns its id and the seat tokens.
+async fn seat_across(nodes: &(TestApp, TestApp), request: Value) -> (String, Vec<String>) {
+    let seats = request["seats"].as_array().unwrap().len();
+    let created = nodes.0.create(request).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
+    for k in 1..seats {
+        let (status, joined) = pick(nodes, k)
+            .post(&format!("/api/matches/{id}/join"), &json!({}))
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        assert_eq!(joined["seat"], k);
+        tokens.push(joined["token"].as_str().unwrap().to_owned());
+    }
+    (id, tokens)
+}
+
+/// Plays one action at a time until the match ends or `actions` were played: a random legal
+/// one of the first seat that has some, else the first placement a Bataille Navale seat's
+/// observation describes (placements are not listed). After each, every client is brought up to
+/// date (a ping answered after the broadcast). Returns the number of actions played.
+async fn play(clients: &mut [Client], rng: &mut ChaCha8Rng, actions: usize) -> usize {
+    let mut last = Vec::with_capacity(clients.len());
+    for c in clients.iter_mut() {
+        last.push(match c.latest() {
+            Some(s) if s["status"] != "open" => s,
+            _ => c.live().await,
+        });
+    }
+    let mut played = 0;
+    while played < actions && last[0]["status"] != "finished" {
+        assert!(played < 20_000, "no end");
+        let chosen = last.iter().enumerate().find_map(|(i, s)| {
+            let legal = s["legal"].as_array().filter(|l| !l.is_empty());
+            match legal {
+                Some(l) => Some((i, l[rng.random_range(0..l.len())].clone())),
+                None => first_placement(s).map(|(parts, _)| (i, parts)),
+            }
+        });
+        let Some((i, action)) = chosen else {
+            // Chance is drawn at once after the action before: wait for its state.
+            last[0] = clients[0].state().await;
+            continue;
+        };
+        let version = last[i]["version"].clone();
+        clients[i]
+            .send(json!({"type": "act", "version": version, "action": action}))
+            .await;
+        let reply = clients[i]
+            .until(|m| m["type"] == "state" || m["type"] == "error")
+            .await;
+        if reply["type"] == "error" {
+            assert_eq!(reply["code"], "action/stale", "{action}: {reply}");
+        } else {
+            played += 1;
+        }
+        for (c, s) in clients.iter_mut().zip(last.iter_mut()) {
+            c.sync().await;
+            *s = c.latest().unwrap();
+        }
+    }
+    played
+}
+
+/// The seats of one match on two nodes play each of the four games to its end: the match is
+/// driven by the node it was created on, the other node forwards its seats' sockets and joins.
+/// Every seat and a spectator on the forwarding node are checked for leaks against the record,
+/// which both nodes serve alike and which replays with its seed.
+#[tokio::test]
+async fn seats_on_two_nodes_play_each_game_to_its_end() {
+    let Some(nodes) = two_nodes().await else {
+        return;
+    };
+    let naval = json!({"max_rounds": 6, "placement_moves": 1});
+    for (game, config) in [
+        ("mad", Value::Null),
+        ("moonleap", Value::Null),
+        ("chakart", Value::Null),
+        ("naval", naval),
+    ] {
+        let seats = entry(game).info.default_seats;
+        let humans: Vec<Value> = (0..seats).map(|_| json!({"kind": "human"})).collect();
+        let request = json!({"game": game, "config": config, "seats": humans});
+        let (id, tokens) = seat_across(&nodes, request).await;
+        let watcher = nodes.1.connect(&id, None).await.watch();
+        let mut clients = Vec::new();
+        for (k, t) in tokens.iter().enumerate() {
+            clients.push(pick(&nodes, k).connect(&id, Some(t)).await);
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        play(&mut clients, &mut rng, usize::MAX).await;
+        // Driven by `a` alone: `b` only forwarded.
+        assert_eq!(
+            nodes.1.get("/health").await.1["matches_in_memory"],
+            0,
+            "{game}"
+        );
+        let watcher = watcher.await.unwrap();
+        let rec = record(&nodes.1, &id).await;
+        assert_eq!(rec, record(&nodes.0, &id).await, "{game}");
+        let g = entry(game);
+        assert!(rec.replay(g).unwrap().seed_verified, "{game}");
+        assert!(rec.actions().count() > 2, "{game}: a whole game");
+        for (k, c) in clients.iter().enumerate() {
+            check_messages(g, &rec, Viewer::Seat(Seat(k as u8)), &c.received)
+                .unwrap_or_else(|e| panic!("{game}, seat {k}: {e}"));
+        }
+        check_messages(g, &rec, Viewer::Spectator, &watcher.received)
+            .unwrap_or_else(|e| panic!("{game}, spectator: {e}"));
+    }
+    nodes.0.shutdown().await;
+    nodes.1.shutdown().await;
+}
+
+/// A node that stops gives its matches up: the sockets it drove close, they connect again to
+/// the other node (as a load balancer would send them), which takes the match over from the
+/// database with every acknowledged move, and the game goes on there to its end.
+#[tokio::test]
+async fn a_stopping_node_hands_its_matches_to_the_other() {
+    let Some((a, b)) = two_nodes().await else {
+        return;
+    };
+    let nodes = (a, b);
+    let request = json!({"game": "moonleap", "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (id, tokens) = seat_across(&nodes, request).await;
+    let mut clients = vec![
+        nodes.0.connect(&id, Some(&tokens[0])).await,
+        nodes.1.connect(&id, Some(&tokens[1])).await,
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    assert_eq!(play(&mut clients, &mut rng, 8).await, 8);
+    let before = clients[1].latest().unwrap()["moves"].clone();
+    let (a, b) = nodes;
+    a.shutdown().await;
+    // Both sockets close: the one on `a` with it, the one piped through `b` when `a` closes it.
+    for c in &mut clients {
+        while c.next().await.is_some() {}
+        assert!(c.closed.is_some(), "closed with a close frame");
+    }
+    let mut clients = vec![
+        b.connect(&id, Some(&tokens[0])).await,
+        b.connect(&id, Some(&tokens[1])).await,
+    ];
+    let resumed = clients[0].live().await;
+    let moves = resumed["moves"].as_array().unwrap();
+    let known = before.as_array().unwrap();
+    assert!(moves.len() >= known.len() && moves[..known.len()] == known[..]);
+    play(&mut clients, &mut rng, usize::MAX).await;
+    let rec = record(&b, &id).await;
+    assert!(rec.replay(entry("moonleap")).unwrap().seed_verified);
+    b.shutdown().await;
+}
