@@ -340,7 +340,7 @@ impl Lobby {
             };
             // Given up so another node can drive the match at once (a newer actor of this node
             // takes it again).
-            if mine && let Err(e) = store.release(vec![key.clone()], &node).await {
+            if mine && let Err(e) = store.release(vec![key.clone()], &node, false).await {
                 tracing::warn!(id = %key, error = %e, "lease not released: it expires by itself");
             }
         });
@@ -426,7 +426,7 @@ impl Lobby {
             let _ = self
                 .shared
                 .store
-                .release(vec![id.to_owned()], &self.node)
+                .release(vec![id.to_owned()], &self.node, false)
                 .await;
             return Err(ApiError::not_found(id));
         };
@@ -864,8 +864,8 @@ impl Lobby {
             }
             ids.push(id);
         }
-        // Given up, so the other nodes take these matches over at once.
-        if let Err(e) = self.shared.store.release(ids, &self.node).await {
+        // Handed over: the other nodes take these matches over at their next look.
+        if let Err(e) = self.shared.store.release(ids, &self.node, true).await {
             tracing::warn!(error = %e, "leases not released: they expire by themselves");
         }
         self.shared.store.close().await;

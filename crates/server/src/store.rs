@@ -461,12 +461,19 @@ pub trait Store: Send + Sync + 'static {
     }
 
     /// Gives up `node`'s leases on `ids` (its actors stopped), so another node may take them at
-    /// once.
+    /// once. With `hand_over` they stay as expired leases (`orphans`), so another node takes the
+    /// matches over without waiting for a client (a node that stops while its matches run);
+    /// without, they are deleted (a match that rests).
     ///
     /// # Errors
     /// `Database` when the database does not answer (the leases then expire by themselves).
-    fn release(&self, ids: Vec<String>, node: &Node) -> BoxFuture<'_, Result<(), StoreError>> {
-        let _ = (ids, node);
+    fn release(
+        &self,
+        ids: Vec<String>,
+        node: &Node,
+        hand_over: bool,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let _ = (ids, node, hand_over);
         Box::pin(async { Ok(()) })
     }
 

@@ -66,17 +66,20 @@ pub async fn seat_socket(addr: SocketAddr, id: &str, token: Option<&str>) -> Res
     Ok(ws)
 }
 
-/// Creates a match of `game` with `seats` people from client address `from`, takes every seat
-/// (the creator's, then joins) and opens a socket per seat; returns the match id and the sockets.
+/// Creates a match of `game` with `seats` people from client address `from` on the first of
+/// `nodes`, takes every seat (the creator's, then joins) and opens a socket per seat, seat `k`'s
+/// through node `k % nodes.len()` (several nodes of one database); returns the match id and the
+/// sockets.
 ///
 /// # Errors
 /// A message if the server refuses or a socket fails.
 pub async fn open_table(
     from: std::net::IpAddr,
-    addr: SocketAddr,
+    nodes: &[SocketAddr],
     game: &str,
     seats: usize,
 ) -> Result<(String, Vec<Ws>), String> {
+    let addr = nodes[0];
     let humans: Vec<Value> = (0..seats).map(|_| json!({"kind": "human"})).collect();
     let (status, created) = request(
         from,
@@ -108,8 +111,8 @@ pub async fn open_table(
         tokens.push(joined["token"].as_str().unwrap_or_default().to_owned());
     }
     let mut sockets = Vec::with_capacity(seats);
-    for t in &tokens {
-        sockets.push(seat_socket(addr, &id, Some(t)).await?);
+    for (k, t) in tokens.iter().enumerate() {
+        sockets.push(seat_socket(nodes[k % nodes.len()], &id, Some(t)).await?);
     }
     Ok((id, sockets))
 }
@@ -118,6 +121,8 @@ pub async fn open_table(
 pub trait Report: Send + Sync {
     /// An action acknowledged after `micros`.
     fn acked(&self, micros: u64);
+    /// An action's state reached every other seat `micros` after it was sent.
+    fn seen(&self, micros: u64);
     /// An action refused, or a socket lost.
     fn failed(&self, why: &str);
     /// A match played to its end.
@@ -150,11 +155,12 @@ struct SeatView {
 
 /// Plays matches of `game` at one table until `until`, each by random legal actions with one
 /// action in flight: the seat to act sends one of its `legal`, and it is acknowledged when that
-/// seat gets a `state` with a higher version. Every seat's socket is read as messages come, so
-/// the next seat acts on its latest state. A finished match is replaced at once.
+/// seat gets a `state` with a higher version; it is seen once every other seat got a `state`
+/// after it was sent. Every seat's socket is read as messages come, so the next seat acts on its
+/// latest state. A finished match is replaced at once.
 pub async fn play_table(
     from: std::net::IpAddr,
-    addr: SocketAddr,
+    nodes: Vec<SocketAddr>,
     game: String,
     seats: usize,
     until: Instant,
@@ -164,7 +170,7 @@ pub async fn play_table(
     use futures_util::StreamExt;
     use futures_util::stream::SelectAll;
     while Instant::now() < until {
-        let (_, sockets) = match open_table(from, addr, &game, seats).await {
+        let (_, sockets) = match open_table(from, &nodes, &game, seats).await {
             Ok(t) => t,
             Err(e) => {
                 report.failed(&e);
@@ -181,6 +187,8 @@ pub async fn play_table(
         }
         let mut states: Vec<Option<SeatView>> = vec![None; seats];
         let mut in_flight: Option<(usize, u64, Instant)> = None;
+        // Since the last action was sent: when, and the seats that have not had a state since.
+        let mut unseen: Option<(Instant, Vec<bool>)> = None;
         loop {
             if in_flight.is_none() {
                 let to_act = states
@@ -198,7 +206,10 @@ pub async fn play_table(
                         report.failed("send failed");
                         break;
                     }
-                    in_flight = Some((i, s.version, Instant::now()));
+                    let now = Instant::now();
+                    in_flight = Some((i, s.version, now));
+                    let others: Vec<bool> = (0..seats).map(|k| k != i).collect();
+                    unseen = others.contains(&true).then_some((now, others));
                 }
             }
             let Some((k, frame)) = streams.next().await else {
@@ -217,6 +228,13 @@ pub async fn play_table(
             };
             match msg.kind.as_ref() {
                 "state" => {
+                    if let Some((sent, waiting)) = &mut unseen {
+                        waiting[k] = false;
+                        if !waiting.contains(&true) {
+                            report.seen(sent.elapsed().as_micros() as u64);
+                            unseen = None;
+                        }
+                    }
                     if let Some((i, v, sent)) = in_flight
                         && i == k
                         && msg.version > Some(v)

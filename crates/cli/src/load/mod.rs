@@ -40,6 +40,10 @@ pub struct Args {
     /// The server's process id, to read its memory (a spawned server's is known).
     #[arg(long)]
     server_pid: Option<u32>,
+    /// A second node of the same database (`plateau serve --node`, on loopback): each match is
+    /// created on the first, and its seat `k` connects through node `k % 2`.
+    #[arg(long, requires = "addr")]
+    node: Option<SocketAddr>,
     /// Live matches at once.
     #[arg(long, default_value_t = 100)]
     matches: usize,
@@ -177,6 +181,8 @@ pub struct Counters {
     failed: AtomicU64,
     finished: AtomicU64,
     latencies: Mutex<Vec<u64>>,
+    /// From an action sent to every other seat having had a state, µs.
+    seen: Mutex<Vec<u64>>,
     failures: Mutex<std::collections::BTreeMap<String, u64>>,
     /// Whether the window is open (latencies before it are the ramp's).
     measuring: std::sync::atomic::AtomicBool,
@@ -187,6 +193,15 @@ impl client::Report for Counters {
         if self.measuring.load(Ordering::Relaxed) {
             self.acked.fetch_add(1, Ordering::Relaxed);
             self.latencies
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(micros);
+        }
+    }
+
+    fn seen(&self, micros: u64) {
+        if self.measuring.load(Ordering::Relaxed) {
+            self.seen
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push(micros);
@@ -227,8 +242,11 @@ pub fn run(args: Args) -> CliResult {
     if !(1..=4).contains(&args.seats) || args.matches == 0 {
         return Err("--seats is 1 to 4 and --matches at least 1".into());
     }
-    if let Some(addr) = args.addr
-        && !addr.ip().is_loopback()
+    if let Some(addr) = args
+        .addr
+        .iter()
+        .chain(&args.node)
+        .find(|a| !a.ip().is_loopback())
     {
         return Err(format!(
             "{addr}: plateau load only loads a server on loopback"
@@ -272,9 +290,11 @@ async fn play(server: &Server, args: &Args) -> CliResult {
     for k in 0..args.matches {
         let rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(1_000_003) + k as u64);
         let report: Arc<dyn client::Report> = counters.clone();
+        let mut nodes = vec![server.addr];
+        nodes.extend(args.node);
         tasks.push(tokio::spawn(client::play_table(
             from,
-            server.addr,
+            nodes,
             args.game.clone(),
             args.seats,
             until,
@@ -325,6 +345,12 @@ async fn play(server: &Server, args: &Args) -> CliResult {
         .unwrap_or_else(|e| e.into_inner())
         .clone();
     lat.sort_unstable();
+    let mut seen = counters
+        .seen
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    seen.sort_unstable();
     println!(
         "{} matches of {} ({} seats), {:.0} s window after a {:.0} s ramp",
         args.matches,
@@ -341,6 +367,20 @@ async fn play(server: &Server, args: &Args) -> CliResult {
         quantile_ms(&lat, 0.999),
         quantile_ms(&lat, 1.0)
     );
+    if !seen.is_empty() {
+        let through = if args.node.is_some() {
+            " (half of them through the other node)"
+        } else {
+            ""
+        };
+        println!(
+            "seen by every other seat{through}: ms p50 {:.2}, p99 {:.2}, p99.9 {:.2}, max {:.2}",
+            quantile_ms(&seen, 0.5),
+            quantile_ms(&seen, 0.99),
+            quantile_ms(&seen, 0.999),
+            quantile_ms(&seen, 1.0)
+        );
+    }
     println!(
         "matches finished: {}; errors: {} {:?}",
         counters.finished.load(Ordering::Relaxed),

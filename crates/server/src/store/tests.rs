@@ -507,11 +507,16 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
         "b took m2 and was told it does not hold m1"
     );
     assert_eq!(a.lease("m2", &na, long).await.unwrap(), Some(nb.clone()));
-    a.release(vec!["m1".into()], &na).await.unwrap();
+    a.release(vec!["m1".into()], &na, false).await.unwrap();
     assert_eq!(b.lease("m1", &nb, long).await.unwrap(), None);
     // Giving up what another holds changes nothing.
-    a.release(vec!["m1".into()], &na).await.unwrap();
+    a.release(vec!["m1".into()], &na, true).await.unwrap();
     assert_eq!(a.lease("m1", &na, long).await.unwrap(), Some(nb.clone()));
+    assert!(a.orphans(10).await.unwrap().is_empty());
+    // A lease handed over is an orphan at once.
+    b.release(vec!["m1".into()], &nb, true).await.unwrap();
+    assert_eq!(a.orphans(10).await.unwrap(), vec!["m1".to_owned()]);
+    assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
     // b stops renewing m3 (it "dies"): once its lease expires, m3 is an orphan and a takes it.
     let short = std::time::Duration::from_millis(100);
     assert_eq!(b.lease("m3", &nb, short).await.unwrap(), None);

@@ -52,19 +52,20 @@ pub(super) async fn holder(tx: &impl GenericClient, id: &str) -> Result<Option<N
         .transpose()
 }
 
-/// Deletes `node`'s leases on `ids`.
+/// Gives up `node`'s leases on `ids`: deleted, or with `hand_over` left expired (`orphans`).
 pub(super) async fn release(
     tx: &impl GenericClient,
     ids: &[String],
     node: &Node,
+    hand_over: bool,
 ) -> Result<(), StoreError> {
-    super::exec(
-        tx,
-        "DELETE FROM match_leases WHERE node = $1 AND match_id = ANY($2)",
-        &[&node.name, &ids],
-    )
-    .await
-    .map(|_| ())
+    let sql = if hand_over {
+        "UPDATE match_leases SET expires_at = now() - interval '1 second' \
+         WHERE node = $1 AND match_id = ANY($2)"
+    } else {
+        "DELETE FROM match_leases WHERE node = $1 AND match_id = ANY($2)"
+    };
+    super::exec(tx, sql, &[&node.name, &ids]).await.map(|_| ())
 }
 
 /// Up to `limit` expired leases, oldest first.

@@ -672,9 +672,17 @@ impl Store for PgStore {
         })
     }
 
-    fn release(&self, ids: Vec<String>, node: &Node) -> BoxFuture<'_, Result<(), StoreError>> {
+    fn release(
+        &self,
+        ids: Vec<String>,
+        node: &Node,
+        hand_over: bool,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
         let node = node.clone();
-        in_tx!(self, false, |tx| leases::release(&tx, &ids, &node).await)
+        in_tx!(self, false, |tx| leases::release(
+            &tx, &ids, &node, hand_over
+        )
+        .await)
     }
 
     fn orphans(&self, limit: usize) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
