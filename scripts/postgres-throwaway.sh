@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sourced by scripts/test: starts a throwaway PostgreSQL server of its own in a temporary folder
 # (initdb with trust auth, fsync on, a Unix socket in that folder, no TCP), stopped and removed
-# by an EXIT trap, and exports PLATEAU_TEST_POSTGRES with its URL. Installs Debian's `postgresql`
+# by an EXIT trap, and exports PLATEAU_TEST_POSTGRES with its URL (and PLATEAU_TEST_PG_BIN, the
+# folder of the server's programs). Installs Debian's `postgresql`
 # package when initdb is missing. initdb refuses root: as root, the server runs as the
 # unprivileged user `postgres` (created by the package).
 # After sourcing: PG_SKIP is empty when the server runs, else it says why there is none.
@@ -57,5 +58,7 @@ else
     -o "-k $pg_dir -p $pg_port -c fsync=on -c listen_addresses='' -c max_connections=300" \
     start >/dev/null || { cat "$pg_dir/server.log"; exit 1; }
   export PLATEAU_TEST_POSTGRES="postgres://postgres@/postgres?host=$pg_dir&port=$pg_port"
+  # For a test that runs (and stops) a server of its own.
+  export PLATEAU_TEST_PG_BIN="$pg_bin"
   echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') at $pg_dir (port $pg_port)"
 fi

@@ -96,7 +96,10 @@ fn start_node(db: &str, more: &[&str]) -> Server {
             "127.0.0.1",
         ])
         .env("NO_COLOR", "1")
-        .env("RUST_LOG", "info")
+        .env(
+            "RUST_LOG",
+            std::env::var("PLATEAU_CRASH_RUST_LOG").unwrap_or("info".into()),
+        )
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -110,8 +113,21 @@ fn start_node(db: &str, more: &[&str]) -> Server {
             break rest[..end].parse().expect("an address");
         }
     };
-    // Keep draining the log so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines.by_ref() {});
+    // Keep draining the log so the server never blocks on a full pipe (into a file of
+    // `PLATEAU_CRASH_LOGS`, a folder, when set).
+    let keep = std::env::var_os("PLATEAU_CRASH_LOGS").map(|dir| {
+        let name = format!("{}-{}.log", more.join("-"), child.id());
+        std::fs::File::create(std::path::Path::new(&dir).join(name)).unwrap()
+    });
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut keep = keep;
+        for line in lines.by_ref().map_while(Result::ok) {
+            if let Some(f) = &mut keep {
+                let _ = writeln!(f, "{line}");
+            }
+        }
+    });
     Server { child, addr }
 }
 
@@ -204,6 +220,19 @@ async fn play(addr: SocketAddr, id: String, token: Option<String>, acked: Acked,
                 return;
             }
         }
+    }
+}
+
+/// `play` again and again (a socket may be closed: a node stopping, a match moving to another
+/// node) until match `id` is finished, as asked of `addr`.
+async fn play_to_end(addr: SocketAddr, id: String, token: Option<String>, acked: Acked, seed: u64) {
+    for again in 0.. {
+        play(addr, id.clone(), token.clone(), acked.clone(), seed + again).await;
+        let (_, summary) = http(addr, "GET", &format!("/api/matches/{id}"), "").await;
+        if summary["status"] == "finished" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -483,23 +512,25 @@ async fn a_killed_node_loses_no_acknowledged_action_and_its_matches_go_on_elsewh
         let mut tasks = Vec::new();
         for (k, (id, tokens)) in matches.iter().enumerate() {
             let seed = (round * 100 + k) as u64;
-            let watcher = play(
-                nodes[(k + 1) % 2].addr,
-                id.clone(),
-                None,
-                acked.clone(),
-                seed,
-            );
-            tasks.push(tokio::spawn(watcher));
+            let last = round == kills;
+            let player = |addr, token: Option<String>, seed| {
+                let (id, acked) = (id.clone(), acked.clone());
+                tokio::spawn(async move {
+                    if last {
+                        play_to_end(addr, id, token, acked, seed).await;
+                    } else {
+                        play(addr, id, token, acked, seed).await;
+                    }
+                })
+            };
+            tasks.push(player(nodes[(k + 1) % 2].addr, None, seed));
             for (s, token) in tokens.iter().enumerate() {
                 if let Some(t) = token {
-                    tasks.push(tokio::spawn(play(
+                    tasks.push(player(
                         nodes[(k + s) % 2].addr,
-                        id.clone(),
                         Some(t.clone()),
-                        acked.clone(),
                         seed * 2 + s as u64,
-                    )));
+                    ));
                 }
             }
         }
@@ -558,6 +589,249 @@ async fn a_killed_node_loses_no_acknowledged_action_and_its_matches_go_on_elsewh
         killed_mid_game,
     )
     .await;
+    for mut n in nodes {
+        n.child.kill().unwrap();
+        n.child.wait().unwrap();
+    }
+}
+
+/// A PostgreSQL server of the test's own, which it may stop and start: `initdb` in a temporary
+/// folder, a Unix socket there and no TCP, from the programs in `PLATEAU_TEST_PG_BIN`
+/// (scripts/postgres-throwaway.sh exports it). As root the programs run as `postgres`, as there.
+struct OwnPostgres {
+    bin: std::path::PathBuf,
+    dir: std::path::PathBuf,
+    as_root: bool,
+}
+
+impl OwnPostgres {
+    /// A new server, started; `None` (with a note) without `PLATEAU_TEST_PG_BIN`.
+    fn start_new() -> Option<OwnPostgres> {
+        let Some(bin) = std::env::var_os("PLATEAU_TEST_PG_BIN") else {
+            eprintln!("skipped: PLATEAU_TEST_PG_BIN is not set (scripts/test sets it)");
+            return None;
+        };
+        let dir = std::env::temp_dir().join(format!("plateau-outage-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let uid = Command::new("id").arg("-u").output().unwrap();
+        let as_root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
+        if as_root {
+            let chown = Command::new("chown").arg("postgres:").arg(&dir).status();
+            assert!(chown.unwrap().success());
+        }
+        let pg = OwnPostgres {
+            bin: bin.into(),
+            dir,
+            as_root,
+        };
+        let data = pg.dir.join("data");
+        pg.run(
+            "initdb",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "--no-locale",
+            ],
+        );
+        pg.start();
+        Some(pg)
+    }
+
+    /// Runs server program `program` with `args` (as `postgres` under root); panics if it fails.
+    fn run(&self, program: &str, args: &[&str]) {
+        let path = self.bin.join(program);
+        let mut command = if self.as_root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(path);
+            c
+        } else {
+            Command::new(path)
+        };
+        let out = command.args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{program}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn start(&self) {
+        let (data, log) = (self.dir.join("data"), self.dir.join("server.log"));
+        let options = format!("-k {} -p 5432 -c listen_addresses=''", self.dir.display());
+        let (data, log) = (data.to_str().unwrap(), log.to_str().unwrap());
+        self.run(
+            "pg_ctl",
+            &["-D", data, "-l", log, "-w", "-o", &options, "start"],
+        );
+    }
+
+    /// Stops the server at once, as a crash would (`-m immediate`).
+    fn stop(&self) {
+        let data = self.dir.join("data");
+        self.run(
+            "pg_ctl",
+            &["-D", data.to_str().unwrap(), "-m", "immediate", "stop"],
+        );
+    }
+
+    fn url(&self) -> String {
+        format!(
+            "postgres://postgres@/postgres?host={}&port=5432",
+            self.dir.display()
+        )
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        let data = self.dir.join("data");
+        let _ = Command::new("runuser")
+            .args(["-u", "postgres", "--"])
+            .arg(self.bin.join("pg_ctl"))
+            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"])
+            .output();
+        let _ = Command::new(self.bin.join("pg_ctl"))
+            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"])
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The database going away for 10 s under two nodes and six MAD matches in play, then coming
+/// back. Meanwhile every node answers `GET /health` with 503, and nothing is acknowledged (an
+/// action gets an error, not a state); once it is back the nodes recover by themselves: health
+/// 200, every match served again and played to its end, and every action a client saw
+/// acknowledged is in the records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_answer_clearly_while_the_database_is_away_and_recover_by_themselves() {
+    let Some(pg) = OwnPostgres::start_new() else {
+        return;
+    };
+    let db = pg.url();
+    let dir = std::env::temp_dir().join("plateau-crash-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let nodes = [
+        start_node(&db, &["--node", "a"]),
+        start_node(&db, &["--node", "b"]),
+    ];
+    let mut matches: Vec<(String, Vec<Option<String>>)> = Vec::new();
+    for k in 0..TABLES {
+        matches.push(new_match(nodes[k % 2].addr, k).await);
+    }
+    let acked: Acked = Arc::default();
+    let spawn_players = |round: u64| {
+        let mut tasks = Vec::new();
+        for (k, (id, tokens)) in matches.iter().enumerate() {
+            let seed = round * 100 + k as u64;
+            let player = |addr, token: Option<String>, seed| {
+                let (id, acked) = (id.clone(), acked.clone());
+                tokio::spawn(async move {
+                    if round == 0 {
+                        play(addr, id, token, acked, seed).await;
+                    } else {
+                        play_to_end(addr, id, token, acked, seed).await;
+                    }
+                })
+            };
+            tasks.push(player(nodes[(k + 1) % 2].addr, None, seed));
+            for (s, token) in tokens.iter().enumerate() {
+                if let Some(t) = token {
+                    tasks.push(player(
+                        nodes[(k + s) % 2].addr,
+                        Some(t.clone()),
+                        seed * 2 + s as u64,
+                    ));
+                }
+            }
+        }
+        tasks
+    };
+    let before = spawn_players(0);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    pg.stop();
+    let down = std::time::Instant::now();
+    let moves_at = |acked: &Acked| -> usize { acked.lock().unwrap().values().map(Vec::len).sum() };
+    // What was acknowledged before the stop may still be arriving: wait until nothing moves.
+    let mut settled = moves_at(&acked);
+    loop {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let now = moves_at(&acked);
+        if now == settled {
+            break;
+        }
+        settled = now;
+    }
+    let mut unhealthy = 0;
+    while down.elapsed() < Duration::from_secs(10) {
+        for n in &nodes {
+            let (status, health) = http(n.addr, "GET", "/health", "").await;
+            assert_eq!(status, 503, "{health}");
+            assert_eq!(health["database"], "unreachable", "{health}");
+            unhealthy += 1;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert_eq!(
+        moves_at(&acked),
+        settled,
+        "nothing is acknowledged while the database is away"
+    );
+    pg.start();
+    let up = std::time::Instant::now();
+    for n in &nodes {
+        loop {
+            let (status, _) = http(n.addr, "GET", "/health", "").await;
+            if status == 200 {
+                break;
+            }
+            assert!(up.elapsed() < Duration::from_secs(30), "health not back");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let healthy = up.elapsed();
+    for (id, _) in &matches {
+        for n in &nodes {
+            served_after(n.addr, id).await;
+        }
+    }
+    let served = up.elapsed();
+    eprintln!(
+        "database away 10 s: {unhealthy} health checks answered 503; back: health 200 after \
+         {:.2} s, every match served on both nodes after {:.2} s",
+        healthy.as_secs_f64(),
+        served.as_secs_f64()
+    );
+    // Sockets the outage closed are opened again; every match goes on to its end.
+    for t in before {
+        t.abort();
+        let _ = t.await;
+    }
+    let players = spawn_players(1);
+    while moves_at(&acked) == settled {
+        assert!(
+            up.elapsed() < Duration::from_secs(60),
+            "no action acknowledged"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    eprintln!(
+        "first action acknowledged {:.2} s after the database came back",
+        up.elapsed().as_secs_f64()
+    );
+    for t in players {
+        tokio::time::timeout(Duration::from_secs(180), t)
+            .await
+            .expect("matches finish")
+            .unwrap();
+    }
+    let ids: Vec<String> = matches.iter().map(|(id, _)| id.clone()).collect();
+    verify(nodes[0].addr, &dir, &ids, &ids, &acked, 0, 0).await;
     for mut n in nodes {
         n.child.kill().unwrap();
         n.child.wait().unwrap();

@@ -118,6 +118,7 @@ impl Lobby {
             name: format!("node-{}", hex::encode(rand::random::<[u8; 4]>())),
             address: String::new(),
         });
+        store.drive_as(&node);
         let lobby = Arc::new(Lobby {
             shared: Arc::new(Shared {
                 store,
@@ -330,18 +331,17 @@ impl Lobby {
         let (store, node) = (self.shared.store.clone(), self.node.clone());
         tokio::spawn(async move {
             actor.run(rx).await;
-            let mine = {
-                let mut actors = registry.lock().unwrap_or_else(|e| e.into_inner());
-                let mine = actors.get(&key).is_some_and(|(g, _)| *g == generation);
-                if mine {
-                    actors.remove(&key);
-                }
-                mine
-            };
-            // Given up so another node can drive the match at once (a newer actor of this node
-            // takes it again).
-            if mine && let Err(e) = store.release(vec![key.clone()], &node, false).await {
+            let mine = |actors: &Actors| actors.get(&key).is_some_and(|(g, _)| *g == generation);
+            // Given up so another node can drive the match at once. The entry stays (closed)
+            // until then, so this node starts no new actor whose fresh lease this would delete
+            // (`Lobby::find` waits for it to go).
+            let current = mine(&registry.lock().unwrap_or_else(|e| e.into_inner()));
+            if current && let Err(e) = store.release(vec![key.clone()], &node, false).await {
                 tracing::warn!(id = %key, error = %e, "lease not released: it expires by itself");
+            }
+            let mut actors = registry.lock().unwrap_or_else(|e| e.into_inner());
+            if mine(&actors) {
+                actors.remove(&key);
             }
         });
         actors.insert(id, (generation, tx.clone()));
@@ -357,6 +357,15 @@ impl Lobby {
             .values()
             .filter(|(_, tx)| !tx.is_closed())
             .count()
+    }
+
+    /// Whether an actor of `id` stopped and has not yet given its lease up.
+    fn leaving(&self, id: &str) -> bool {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .is_some_and(|(_, tx)| tx.is_closed())
     }
 
     /// The running actor of `id`, if any.
@@ -376,7 +385,7 @@ impl Lobby {
     /// `match/not_found`; `match/moved` when another node drives it; `server/internal` when the
     /// store fails or the log does not replay.
     async fn actor(&self, id: &str) -> Result<mpsc::Sender<Command>, ApiError> {
-        match self.find(id).await? {
+        match self.find(id, false).await? {
             Ok(tx) => Ok(tx),
             Err(holder) => Err(ApiError::new(
                 Code::MatchMoved,
@@ -390,18 +399,26 @@ impl Lobby {
 
     /// Where match `id` is driven (docs/architecture.md section 5.3): here (its actor is started
     /// from storage if it was not running, after this node took its lease), or on another node.
+    /// The lease is asked for even when the actor runs here: one that lost it (its node was cut
+    /// off from the database while another took the match over) stops rather than serve a
+    /// stale match to a new connection.
     ///
     /// # Errors
     /// As `actor`, less `match/moved`.
     pub async fn locate(&self, id: &str) -> Result<Place, ApiError> {
-        Ok(match self.find(id).await? {
+        Ok(match self.find(id, true).await? {
             Ok(_) => Place::Here,
             Err(holder) => Place::There(holder),
         })
     }
 
-    /// `Ok(actor)` of match `id` when this node drives it, `Err(holder)` when another does.
-    async fn find(&self, id: &str) -> Result<Result<mpsc::Sender<Command>, Node>, ApiError> {
+    /// `Ok(actor)` of match `id` when this node drives it, `Err(holder)` when another does;
+    /// with `check`, a running actor's lease is renewed first (`locate`).
+    async fn find(
+        &self,
+        id: &str,
+        check: bool,
+    ) -> Result<Result<mpsc::Sender<Command>, Node>, ApiError> {
         if *self.shutdown.borrow() {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
@@ -409,7 +426,31 @@ impl Lobby {
             return Err(ApiError::not_found(id));
         }
         if let Some(tx) = self.running(id) {
-            return Ok(Ok(tx));
+            if !check {
+                return Ok(Ok(tx));
+            }
+            return match self.lease(id).await {
+                Ok(Some(holder)) => {
+                    tracing::warn!(%id, holder = %holder.name, "another node took this match over");
+                    let _ = tx.send(Command::Moved).await;
+                    Ok(Err(holder))
+                }
+                Ok(None) => Ok(Ok(tx)),
+                // No node can take a lease over while the database does not answer: the match
+                // is served as it stands (its writes wait for the database).
+                Err(e) => {
+                    tracing::debug!(%id, error = %e, "lease not checked");
+                    Ok(Ok(tx))
+                }
+            };
+        }
+        // An actor of this match that just stopped gives its lease up first (bounded: a database
+        // that does not answer lets the lease expire instead).
+        for _ in 0..100 {
+            if !self.leaving(id) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
         // The lease first, then the log: a log read after taking the lease holds every entry the
         // previous holder committed.
@@ -430,7 +471,10 @@ impl Lobby {
                 .await;
             return Err(ApiError::not_found(id));
         };
-        self.spawn(stored).map(Ok).map_err(ApiError::internal)
+        let version = stored.version;
+        let tx = self.spawn(stored).map_err(ApiError::internal)?;
+        tracing::debug!(%id, version, node = %self.node.name, "driving this match");
+        Ok(Ok(tx))
     }
 
     /// Sends a command made by `make` to the actor of `id` and waits for its answer.

@@ -487,6 +487,13 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Ok(Vec::new()) })
     }
 
+    /// From now on `append` commits only while `node` holds the match's lease (docs/architecture.md
+    /// section 5.3): a node that lost a lease gets `Conflict` and writes nothing. Set once, by the
+    /// lobby that drives matches through this store; a store only one process opens ignores it.
+    fn drive_as(&self, node: &Node) {
+        let _ = node;
+    }
+
     /// The secret the nodes of one database share, to trust what another node forwards (the
     /// client's address): `None` for a store only one process opens.
     fn node_secret(&self) -> Option<&str> {

@@ -201,6 +201,7 @@ impl MatchActor {
             self.broken = true;
             return Err(ApiError::internal(format!("match {}: {e}", self.id)));
         }
+        tracing::debug!(id = %self.id, first, entries = entries.len(), "committed");
         self.state = batch.state;
         self.rng = batch.rng;
         let last = batch.items.len() - 1;

@@ -434,11 +434,16 @@ fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionR
 
 /// Writes `entries` at `first`, `first + 1`, ... in one statement (all or nothing, even outside
 /// a transaction); `Conflict` if one of those positions is taken.
+/// Inserts `entries` at `first` and on. With `driver`, only while that node holds the match's
+/// lease (docs/architecture.md section 5.3): the lease row is read and share-locked in the same
+/// statement, so a node that lost its lease writes nothing (`Conflict`), and a node taking the
+/// lease over waits for an append in progress to commit before it reads the log.
 pub(super) async fn insert_actions(
     c: &impl GenericClient,
     id: &str,
     first: u64,
     entries: &[LogEntry],
+    driver: Option<&str>,
 ) -> Result<(), StoreError> {
     let rows = action_rows(id, first, entries)?;
     // One statement for the decision and its chance outcomes: one round trip, not one per entry.
@@ -456,14 +461,32 @@ pub(super) async fn insert_actions(
         actions.push(action);
         times.push(at_ms);
     }
-    exec(
+    let Some(node) = driver else {
+        exec(
+            c,
+            "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+             SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
+             $6::BIGINT[])",
+            &[&id, &seqs, &actors, &seats, &actions, &times],
+        )
+        .await?;
+        return Ok(());
+    };
+    let written = exec(
         c,
-        "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-         SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
-         $6::BIGINT[])",
-        &[&id, &seqs, &actors, &seats, &actions, &times],
+        "WITH lease AS (SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $7 \
+         AND expires_at > now() FOR SHARE) \
+         INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+         SELECT $1, u.* FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
+         $6::BIGINT[]) AS u WHERE EXISTS (SELECT 1 FROM lease)",
+        &[&id, &seqs, &actors, &seats, &actions, &times, &node],
     )
     .await?;
+    if written == 0 {
+        return Err(StoreError::Conflict(format!(
+            "match {id}: node `{node}` no longer holds its lease"
+        )));
+    }
     Ok(())
 }
 
@@ -473,8 +496,9 @@ pub(super) async fn append(
     first: u64,
     entries: &[LogEntry],
     finish: Option<&Finish>,
+    driver: Option<&str>,
 ) -> Result<(), StoreError> {
-    insert_actions(tx, id, first, entries).await?;
+    insert_actions(tx, id, first, entries, driver).await?;
     if let Some(finish) = finish {
         exec(
             tx,

@@ -163,6 +163,9 @@ pub struct PgStore {
     pool: Pool,
     /// The database's node secret (`Store::node_secret`).
     secret: String,
+    /// The node whose lease every append needs, once a lobby drives matches through this store
+    /// (`Store::drive_as`).
+    driver: std::sync::OnceLock<String>,
 }
 
 /// A failed statement: any integrity constraint (SQLSTATE class 23: unique key, foreign key,
@@ -279,7 +282,11 @@ impl PgStore {
         migrate(&mut client).await?;
         let secret = leases::secret(&client).await?;
         drop(client);
-        Ok(PgStore { pool, secret })
+        Ok(PgStore {
+            pool,
+            secret,
+            driver: std::sync::OnceLock::new(),
+        })
     }
 }
 
@@ -422,17 +429,20 @@ impl Store for PgStore {
             // One statement writes every entry, and a statement is a transaction by itself:
             // no BEGIN and COMMIT round trips for the common case.
             let pool = self.pool.clone();
+            let driver = self.driver.get().cloned();
             return Box::pin(async move {
                 let client = pool.get().await.map_err(pool_error)?;
-                matches::insert_actions(&client, &id, first, &entries).await
+                matches::insert_actions(&client, &id, first, &entries, driver.as_deref()).await
             });
         }
+        let driver = self.driver.get().cloned();
         in_tx!(self, false, |tx| matches::append(
             &tx,
             &id,
             first,
             &entries,
-            finish.as_ref()
+            finish.as_ref(),
+            driver.as_deref()
         )
         .await)
     }
@@ -691,6 +701,10 @@ impl Store for PgStore {
 
     fn node_secret(&self) -> Option<&str> {
         Some(&self.secret)
+    }
+
+    fn drive_as(&self, node: &Node) {
+        let _ = self.driver.set(node.name.clone());
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
