@@ -70,6 +70,14 @@ struct Server {
     addr: SocketAddr,
 }
 
+/// A test that fails leaves no server running.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Starts `plateau serve` on a free port over `db` and waits until it listens.
 fn start(db: &str) -> Server {
     start_node(db, &[])
@@ -537,6 +545,16 @@ async fn a_killed_node_loses_no_acknowledged_action_and_its_matches_go_on_elsewh
         if round < kills {
             tokio::time::sleep(Duration::from_millis(rng.random_range(50..600))).await;
             let victim = rng.random_range(0..2);
+            if std::env::var_os("PLATEAU_CRASH_LOGS").is_some() {
+                let at = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap();
+                eprintln!(
+                    "round {round}: kill {} at unix {:.3}",
+                    names[victim],
+                    at.as_secs_f64()
+                );
+            }
             nodes[victim].child.kill().unwrap();
             nodes[victim].child.wait().unwrap();
             let other = nodes[1 - victim].addr;
@@ -589,10 +607,6 @@ async fn a_killed_node_loses_no_acknowledged_action_and_its_matches_go_on_elsewh
         killed_mid_game,
     )
     .await;
-    for mut n in nodes {
-        n.child.kill().unwrap();
-        n.child.wait().unwrap();
-    }
 }
 
 /// A PostgreSQL server of the test's own, which it may stop and start: `initdb` in a temporary
@@ -832,8 +846,4 @@ async fn nodes_answer_clearly_while_the_database_is_away_and_recover_by_themselv
     }
     let ids: Vec<String> = matches.iter().map(|(id, _)| id.clone()).collect();
     verify(nodes[0].addr, &dir, &ids, &ids, &acked, 0, 0).await;
-    for mut n in nodes {
-        n.child.kill().unwrap();
-        n.child.wait().unwrap();
-    }
 }

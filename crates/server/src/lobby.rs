@@ -174,6 +174,16 @@ impl Lobby {
         if lobby.shared.store.node_secret().is_some() {
             tokio::spawn(Lobby::keep_leases(Arc::downgrade(&lobby)));
         }
+        if let Some(notices) = lobby
+            .shared
+            .store
+            .listen(&[crate::cluster::TURNS, crate::cluster::COUNTS])
+        {
+            tokio::spawn(crate::cluster::share_presence(
+                Arc::downgrade(&lobby),
+                notices,
+            ));
+        }
         Ok(lobby)
     }
 
@@ -305,6 +315,12 @@ impl Lobby {
             .unwrap_or_else(|e| e.into_inner())
             .insert(bot.to_owned(), p.clone());
         Ok(p)
+    }
+
+    /// This process among the nodes of its database.
+    #[must_use]
+    pub fn node(&self) -> &Node {
+        &self.node
     }
 
     /// A receiver that turns `true` when the service begins to shut down.

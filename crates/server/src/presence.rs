@@ -2,9 +2,14 @@
 //! whose turn it is in correspondence matches. The match actors and the sockets report to it; the
 //! lobby list, the lobby WebSocket's counts and its "your turn" messages read from it. Nothing here
 //! is stored: after a restart everyone is away until they reconnect.
+//!
+//! Several nodes on one database (docs/architecture.md section 5.3) tell each other their counts
+//! and "your turn" announcements (`cluster::share_presence`): the counts shown are this node's
+//! plus the others' latest, and an announcement reaches the player's lobby socket on any node.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tokio::sync::{broadcast, watch};
@@ -29,7 +34,12 @@ pub struct TurnEvent {
     pub id: String,
     /// Its game's registry name.
     pub game: &'static str,
+    /// Announced by another node (so not to be passed on again).
+    pub remote: bool,
 }
+
+/// How long another node's counts count without news from it.
+const REMOTE_FRESH: Duration = Duration::from_secs(5);
 
 /// One match as its actor last reported it.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -68,6 +78,8 @@ struct Inner {
     /// How many of `matches` are `playing`, kept up to date by each change so that a report
     /// costs the same whatever the number of matches.
     playing: usize,
+    /// The other nodes' latest counts, and when they came.
+    remote: HashMap<String, (Counts, Instant)>,
 }
 
 impl Inner {
@@ -105,10 +117,16 @@ impl Presence {
     fn with<T>(&self, f: impl FnOnce(&mut Inner) -> T) -> T {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let out = f(&mut inner);
-        let counts = Counts {
-            online: inner.sockets.len(),
-            playing: inner.playing,
-        };
+        let counts = inner.remote.values().fold(
+            Counts {
+                online: inner.sockets.len(),
+                playing: inner.playing,
+            },
+            |sum, (c, _)| Counts {
+                online: sum.online + c.online,
+                playing: sum.playing + c.playing,
+            },
+        );
         self.counts.send_if_modified(|c| {
             let changed = *c != counts;
             *c = counts;
@@ -161,6 +179,7 @@ impl Presence {
                 player,
                 id: id.to_owned(),
                 game,
+                remote: false,
             });
         }
     }
@@ -186,6 +205,34 @@ impl Presence {
                 .map(|(id, _)| id.clone())
                 .collect()
         })
+    }
+
+    /// This node's own counts (without the other nodes').
+    #[must_use]
+    pub fn local_counts(&self) -> Counts {
+        self.with(|i| Counts {
+            online: i.sockets.len(),
+            playing: i.playing,
+        })
+    }
+
+    /// Another node's latest counts; the counts of nodes not heard from for 5 s stop counting.
+    /// Online players are summed over nodes (one with sockets on two nodes counts twice).
+    pub fn remote_counts(&self, node: &str, counts: Counts) {
+        self.with(|i| {
+            i.remote.insert(node.to_owned(), (counts, Instant::now()));
+            i.remote.retain(|_, (_, at)| at.elapsed() < REMOTE_FRESH);
+        });
+    }
+
+    /// Forgets the counts of the nodes not heard from for 5 s.
+    pub fn prune_remote(&self) {
+        self.with(|i| i.remote.retain(|_, (_, at)| at.elapsed() < REMOTE_FRESH));
+    }
+
+    /// Passes on another node's "your turn" announcement to this node's lobby sockets.
+    pub fn announce(&self, event: TurnEvent) {
+        let _ = self.turns.send(event);
     }
 
     /// The counts, changing as they change.

@@ -494,6 +494,31 @@ pub trait Store: Send + Sync + 'static {
         let _ = node;
     }
 
+    /// Tells every node listening on `channel` (this one included) `payload`: PostgreSQL's
+    /// `NOTIFY`, sent once committed. A store only one process opens has nobody to tell.
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer.
+    fn notify(
+        &self,
+        channel: &'static str,
+        payload: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let _ = (channel, payload);
+        Box::pin(async { Ok(()) })
+    }
+
+    /// What every node `notify`s on `channels`, as `(channel, payload)`, from now on: `None`
+    /// for a store only one process opens. Listens on a connection of its own, opened again
+    /// (every second) while the database does not answer; what was sent meanwhile is missed.
+    fn listen(
+        &self,
+        channels: &[&'static str],
+    ) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, String)>> {
+        let _ = channels;
+        None
+    }
+
     /// The secret the nodes of one database share, to trust what another node forwards (the
     /// client's address): `None` for a store only one process opens.
     fn node_secret(&self) -> Option<&str> {

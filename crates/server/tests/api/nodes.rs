@@ -9,7 +9,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::common::{Client, Db, TestApp, entry, first_placement, record, spawn_node, temp_db};
+use crate::common::{
+    Agent, Client, Db, TestApp, entry, first_placement, record, spawn_node, temp_db,
+};
 
 /// Nodes `a` and `b` over one fresh schema, or `None` (with a note) when the suite runs on SQLite.
 async fn two_nodes() -> Option<(TestApp, TestApp)> {
@@ -181,5 +183,51 @@ async fn a_stopping_node_hands_its_matches_to_the_other() {
     play(&mut clients, &mut rng, usize::MAX).await;
     let rec = record(&b, &id).await;
     assert!(rec.replay(entry("moonleap")).unwrap().seed_verified);
+    b.shutdown().await;
+}
+
+/// The lobby across nodes, told over LISTEN/NOTIFY: a player whose lobby socket is on one node
+/// hears of its turn in a correspondence match the other node drives, and each node's lobby
+/// counts the players online on both.
+#[tokio::test]
+async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
+    let Some((a, b)) = two_nodes().await else {
+        return;
+    };
+    let mut alice = Agent::guest(a.addr, "Alice").await;
+    let mut bob = Agent::guest(a.addr, "Bob").await;
+    // Alice's pages go to `b`, Bob's to `a` (one session, valid on both).
+    alice.addr = b.addr;
+    let mut alice_lobby = alice.ws("/api/lobby/ws").await;
+    let mut bob_lobby = bob.ws("/api/lobby/ws").await;
+    alice_lobby
+        .until(|m| m["type"] == "lobby" && m["online"] == 2)
+        .await;
+    bob_lobby
+        .until(|m| m["type"] == "lobby" && m["online"] == 2)
+        .await;
+    let two = json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (status, created) = bob.post("/api/matches", &two).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let (status, joined) = alice
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let mut bob_seat = bob.connect(&id, created["token"].as_str()).await;
+    let _alice_seat = alice.connect(&id, joined["token"].as_str()).await;
+    let start = bob_seat.live().await;
+    let action = start["legal"][0].as_str().unwrap().to_owned();
+    bob_seat
+        .act(start["version"].as_u64().unwrap(), &action)
+        .await;
+    let turn = alice_lobby.until(|m| m["type"] == "turn").await;
+    assert_eq!(
+        (turn["id"].as_str(), turn["game"].as_str()),
+        (Some(id.as_str()), Some("mad"))
+    );
+    // Driven by `a`, where Bob created it.
+    assert_eq!(b.get("/health").await.1["matches_in_memory"], 0);
+    a.shutdown().await;
     b.shutdown().await;
 }

@@ -166,6 +166,8 @@ pub struct PgStore {
     /// The node whose lease every append needs, once a lobby drives matches through this store
     /// (`Store::drive_as`).
     driver: std::sync::OnceLock<String>,
+    /// How to connect, for `listen`'s own connection.
+    config: tokio_postgres::Config,
 }
 
 /// A failed statement: any integrity constraint (SQLSTATE class 23: unique key, foreign key,
@@ -260,7 +262,7 @@ impl PgStore {
             config.application_name("plateau");
         }
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 // Checks a connection before reusing it, so a server restart costs one failed
@@ -286,6 +288,7 @@ impl PgStore {
             pool,
             secret,
             driver: std::sync::OnceLock::new(),
+            config,
         })
     }
 }
@@ -705,6 +708,67 @@ impl Store for PgStore {
 
     fn drive_as(&self, node: &Node) {
         let _ = self.driver.set(node.name.clone());
+    }
+
+    fn notify(
+        &self,
+        channel: &'static str,
+        payload: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let pool = self.pool.clone();
+        Box::pin(async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            exec(&client, "SELECT pg_notify($1, $2)", &[&channel, &payload]).await?;
+            Ok(())
+        })
+    }
+
+    fn listen(
+        &self,
+        channels: &[&'static str],
+    ) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, String)>> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let config = self.config.clone();
+        let sql: String = channels.iter().map(|c| format!("LISTEN {c}; ")).collect();
+        tokio::spawn(async move {
+            while !tx.is_closed() {
+                match config.connect(NoTls).await {
+                    Ok((client, mut connection)) => {
+                        let notices = tx.clone();
+                        // The connection's messages: notifications among them.
+                        let reader = tokio::spawn(async move {
+                            let mut messages = futures_util::stream::poll_fn(move |cx| {
+                                connection.poll_message(cx)
+                            });
+                            while let Some(Ok(message)) =
+                                futures_util::StreamExt::next(&mut messages).await
+                            {
+                                if let tokio_postgres::AsyncMessage::Notification(n) = message {
+                                    let notice = (n.channel().to_owned(), n.payload().to_owned());
+                                    if notices.send(notice).is_err() {
+                                        return;
+                                    }
+                                }
+                            }
+                        });
+                        match client.batch_execute(&sql).await {
+                            // Until the connection ends; `client` lives as long.
+                            Ok(()) => {
+                                let _ = reader.await;
+                            }
+                            Err(e) => {
+                                tracing::warn!(error = %e, "LISTEN failed");
+                                reader.abort();
+                            }
+                        }
+                        drop(client);
+                    }
+                    Err(e) => tracing::debug!(error = %e, "no connection to LISTEN on"),
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+        Some(rx)
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
