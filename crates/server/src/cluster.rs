@@ -413,3 +413,61 @@ fn heard(lobby: &Lobby, channel: &str, payload: &str) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A forwarded client's address is believed only with this database's node secret, and a
+    /// request never carries a client's own copy of those headers on.
+    #[test]
+    fn only_a_node_with_the_secret_names_the_client() {
+        let secret = "9f".repeat(32);
+        let mut headers = HeaderMap::new();
+        headers.insert(CLIENT, HeaderValue::from_static("203.0.113.7"));
+        assert_eq!(forwarded_client(&headers, Some(&secret)), None, "no secret");
+        headers.insert(SECRET, HeaderValue::from_static("guess"));
+        assert_eq!(
+            forwarded_client(&headers, Some(&secret)),
+            None,
+            "a wrong one"
+        );
+        headers.insert(SECRET, HeaderValue::from_str(&secret).unwrap());
+        assert_eq!(
+            forwarded_client(&headers, None),
+            None,
+            "one process, no secret"
+        );
+        assert_eq!(
+            forwarded_client(&headers, Some(&secret)),
+            Some("203.0.113.7".parse().unwrap())
+        );
+        headers.insert(CLIENT, HeaderValue::from_static("not an address"));
+        assert_eq!(forwarded_client(&headers, Some(&secret)), None);
+
+        // What a node forwards: the client's identity and origin, its own word on the address.
+        let mut from = HeaderMap::new();
+        from.insert(HOST, HeaderValue::from_static("plateau.example"));
+        from.insert(COOKIE, HeaderValue::from_static("plateau_session=abc"));
+        from.insert(CLIENT, HeaderValue::from_static("198.51.100.1"));
+        from.insert(SECRET, HeaderValue::from_static("guess"));
+        from.insert("x-other", HeaderValue::from_static("dropped"));
+        let mut to = HeaderMap::new();
+        forwarded_headers(
+            &from,
+            &mut to,
+            Some("192.0.2.9".parse().unwrap()),
+            Some(&secret),
+        );
+        assert_eq!(to[HOST], "plateau.example");
+        assert_eq!(to[COOKIE], "plateau_session=abc");
+        assert_eq!(to[CLIENT], "192.0.2.9");
+        assert_eq!(to[SECRET], secret.as_str());
+        assert!(to.get("x-other").is_none());
+        // Without a secret (one process) nothing is said about the client, and the client's own
+        // claims are dropped.
+        let mut to = from.clone();
+        forwarded_headers(&from, &mut to, Some("192.0.2.9".parse().unwrap()), None);
+        assert!(to.get(CLIENT).is_none() && to.get(SECRET).is_none());
+    }
+}

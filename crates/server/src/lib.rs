@@ -69,6 +69,9 @@ pub enum ServeError {
     /// Binding or serving failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The settings do not fit together.
+    #[error("{0}")]
+    Config(String),
 }
 
 /// Opens the store a database URL names: `postgres://...` or `postgresql://...` (libpq's URL
@@ -138,6 +141,14 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
         address: String::new(),
     });
     if node.address.is_empty() {
+        // Another node would reach its own port at 0.0.0.0: on a database several nodes may
+        // share, the address to give them must be said.
+        if addr.ip().is_unspecified() && store.node_secret().is_some() {
+            return Err(ServeError::Config(format!(
+                "listening on {addr} with PostgreSQL: give --advertise HOST:PORT, the address \
+                 other nodes reach this one at (docs/deploy.md)"
+            )));
+        }
         node.address = addr.to_string();
     }
     if node.name.is_empty() {

@@ -157,17 +157,21 @@ impl Lobby {
         });
         // Only what runs by itself is loaded now: live matches with a clock (their clocks and the
         // abandonment rule must fire). Everything else is loaded when someone asks for it.
-        // On a database several nodes share, only those no other node drives.
+        // On a database several nodes share, only those no other node drives, each read again
+        // once its lease is taken (another node may have written to it meanwhile).
         let running = lobby.shared.store.running_with_clock().await?;
+        let shared = lobby.shared.store.node_secret().is_some();
         let mut count = 0;
         for m in running {
             let id = m.id.clone();
-            if lobby.lease(&id).await?.is_some() {
-                continue;
-            }
-            match lobby.spawn(m) {
-                Ok(_) => count += 1,
-                Err(e) => tracing::error!(%id, error = %e, "match not reloaded"),
+            let started = if shared {
+                lobby.locate(&id).await.map(|p| p == Place::Here)
+            } else {
+                lobby.spawn(m).map(|_| true).map_err(ApiError::internal)
+            };
+            match started {
+                Ok(here) => count += usize::from(here),
+                Err(e) => tracing::error!(%id, error = %e.message, "match not reloaded"),
             }
         }
         tracing::info!(matches = count, node = %lobby.node.name, "live matches with a clock reloaded");

@@ -222,13 +222,15 @@ pub async fn spawn_app_with(db: Db, mut options: Options) -> TestApp {
     }
 }
 
-/// Node `name` of the database `db` several nodes share (docs/architecture.md section 5.3).
-pub async fn spawn_node(db: Db, name: &str) -> TestApp {
+/// Node `name` of the database `db` several nodes share (docs/architecture.md section 5.3),
+/// with `limits`.
+pub async fn spawn_node(db: Db, name: &str, limits: plateau_server::limits::Limits) -> TestApp {
     let options = Options {
         node: Some(plateau_server::store::Node {
             name: name.to_owned(),
             address: String::new(),
         }),
+        limits,
         ..test_options()
     };
     spawn_app_with(db, options).await

@@ -9,12 +9,19 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
+use plateau_server::limits::Limits;
+
 use crate::common::{
-    Agent, Client, Db, TestApp, entry, first_placement, record, spawn_node, temp_db,
+    Agent, Client, Db, TestApp, entry, first_placement, record, spawn_node, temp_db, test_options,
 };
 
 /// Nodes `a` and `b` over one fresh schema, or `None` (with a note) when the suite runs on SQLite.
 async fn two_nodes() -> Option<(TestApp, TestApp)> {
+    two_nodes_with(test_options().limits).await
+}
+
+/// `two_nodes` with `limits`.
+async fn two_nodes_with(limits: Limits) -> Option<(TestApp, TestApp)> {
     if Db::postgres().is_none() {
         eprintln!(
             "skipped: two nodes need PostgreSQL (PLATEAU_TEST_POSTGRES; scripts/test sets it)"
@@ -22,8 +29,8 @@ async fn two_nodes() -> Option<(TestApp, TestApp)> {
         return None;
     }
     let db = temp_db();
-    let a = spawn_node(db.clone(), "a").await;
-    let b = spawn_node(db, "b").await;
+    let a = spawn_node(db.clone(), "a", limits.clone()).await;
+    let b = spawn_node(db, "b", limits).await;
     Some((a, b))
 }
 
@@ -228,6 +235,48 @@ async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
     );
     // Driven by `a`, where Bob created it.
     assert_eq!(b.get("/health").await.1["matches_in_memory"], 0);
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+/// The limits hold through a forwarded socket: the node that drives the match applies its
+/// message rate to a client that came through the other node, as to its own.
+#[tokio::test]
+async fn a_forwarded_socket_keeps_the_limits() {
+    let Some((a, b)) = two_nodes_with(Limits {
+        messages_per_second: 2.0,
+        message_burst: 3.0,
+        ..test_options().limits
+    })
+    .await
+    else {
+        return;
+    };
+    let created = a
+        .create(json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let mut flood = b.connect(id, None).await;
+    flood.state().await;
+    for _ in 0..20 {
+        flood.send(json!({"type": "ping"})).await;
+    }
+    let mut refused = 0;
+    for _ in 0..20 {
+        let m = flood
+            .until(|m| m["type"] == "pong" || m["type"] == "error")
+            .await;
+        if m["type"] == "error" {
+            assert_eq!(m["code"], "limit/messages", "{m}");
+            refused += 1;
+        }
+    }
+    assert!(refused > 0 && refused <= 17, "{refused} refused");
+    assert_eq!(
+        b.get("/health").await.1["matches_in_memory"],
+        0,
+        "driven by a"
+    );
     a.shutdown().await;
     b.shutdown().await;
 }
