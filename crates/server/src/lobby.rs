@@ -449,18 +449,26 @@ impl Lobby {
             if !check {
                 return Ok(Ok(tx));
             }
-            return match self.lease(id).await {
+            // Asked twice: a pooled connection the database closed fails once, then is dropped.
+            let lease = match self.lease(id).await {
+                Err(_) => self.lease(id).await,
+                answer => answer,
+            };
+            return match lease {
                 Ok(Some(holder)) => {
                     tracing::warn!(%id, holder = %holder.name, "another node took this match over");
                     let _ = tx.send(Command::Moved).await;
                     Ok(Err(holder))
                 }
                 Ok(None) => Ok(Ok(tx)),
-                // No node can take a lease over while the database does not answer: the match
-                // is served as it stands (its writes wait for the database).
+                // Whether another node took the match over cannot be known: serving it from
+                // here could show a new connection less than was acknowledged elsewhere.
                 Err(e) => {
-                    tracing::debug!(%id, error = %e, "lease not checked");
-                    Ok(Ok(tx))
+                    tracing::warn!(%id, error = %e, "lease not checked");
+                    Err(ApiError::new(
+                        Code::Internal,
+                        "the database does not answer now: try again in a moment",
+                    ))
                 }
             };
         }
