@@ -225,10 +225,13 @@ pub(crate) async fn pipe(client: WebSocket, upstream: Upstream, lobby: &Lobby) {
         }
         let _ = to_node.close().await;
     };
-    tokio::select! {
-        () = down => {}
-        () = up => {}
-        _ = shutdown.wait_for(|stopping| *stopping) => {}
+    let stopping = tokio::select! {
+        () = down => false,
+        () = up => false,
+        _ = shutdown.wait_for(|stopping| *stopping) => true,
+    };
+    if stopping {
+        let _ = to_client.send(close(1001, "server shutting down")).await;
     }
 }
 

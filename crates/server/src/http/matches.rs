@@ -606,6 +606,10 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
     }
 }
 
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one argument per extractor, as axum passes them"
+)]
 pub(super) async fn websocket(
     State(app): State<AppState>,
     MatchId(id): MatchId,

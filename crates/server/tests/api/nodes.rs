@@ -35,8 +35,12 @@ async fn two_nodes_with(limits: Limits) -> Option<(TestApp, TestApp)> {
 }
 
 /// Node `k % 2` of the pair.
-fn pick<'a>(nodes: &'a (TestApp, TestApp), k: usize) -> &'a TestApp {
-    if k % 2 == 0 { &nodes.0 } else { &nodes.1 }
+fn pick(nodes: &(TestApp, TestApp), k: usize) -> &TestApp {
+    if k.is_multiple_of(2) {
+        &nodes.0
+    } else {
+        &nodes.1
+    }
 }
 
 /// Creates a match of `request` on node `a` and takes its other seats through alternate nodes
