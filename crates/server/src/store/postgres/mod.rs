@@ -656,17 +656,21 @@ impl Store for PgStore {
     ) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
         let (id, node) = (id.to_owned(), node.clone());
         in_tx!(self, false, |tx| {
-            match leases::take(&tx, vec![id.clone()], &node, ttl.as_secs_f64()).await {
-                Ok(taken) if taken.is_empty() => match leases::holder(&tx, &id).await {
-                    Ok(Some(holder)) => Ok(Some(holder)),
-                    // Released between the two statements: nobody drives it; the caller asks
-                    // again.
-                    Ok(None) => Err(StoreError::Conflict(format!("lease of {id} changing"))),
+            let mut answer = Err(StoreError::Conflict(format!("lease of {id} changing")));
+            // Twice at most: a lease given up between the two statements is taken at the second.
+            for _ in 0..2 {
+                answer = match leases::take(&tx, vec![id.clone()], &node, ttl.as_secs_f64()).await {
+                    Ok(taken) if taken.is_empty() => match leases::holder(&tx, &id).await {
+                        Ok(Some(holder)) => Ok(Some(holder)),
+                        Ok(None) => continue,
+                        Err(e) => Err(e),
+                    },
+                    Ok(_) => Ok(None),
                     Err(e) => Err(e),
-                },
-                Ok(_) => Ok(None),
-                Err(e) => Err(e),
+                };
+                break;
             }
+            answer
         })
     }
 
