@@ -60,19 +60,42 @@ pub enum Place {
 /// (`secret`); `None` for a request straight from a client.
 #[must_use]
 pub fn forwarded_client(headers: &HeaderMap, secret: Option<&str>) -> Option<IpAddr> {
-    let secret = secret?;
-    let given = headers.get(SECRET)?.as_bytes();
+    if !from_a_node(headers, secret) {
+        return None;
+    }
+    headers.get(CLIENT)?.to_str().ok()?.parse().ok()
+}
+
+/// Whether the request carries this database's node secret: another node forwarded it.
+fn from_a_node(headers: &HeaderMap, secret: Option<&str>) -> bool {
+    let (Some(secret), Some(given)) = (secret, headers.get(SECRET)) else {
+        return false;
+    };
+    let given = given.as_bytes();
     // Compared in a time that does not depend on where the texts differ.
-    let same = given.len() == secret.len()
+    given.len() == secret.len()
         && given
             .iter()
             .zip(secret.as_bytes())
             .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0;
-    if !same {
-        return None;
+            == 0
+}
+
+/// A request another node forwarded here, for a match this node does not drive either, goes no
+/// further: one hop at most, so a wrong `--advertise` (a node's address naming another) cannot
+/// send a request round in circles. The client connects again and is sent to the driver.
+fn one_hop(headers: &HeaderMap, lobby: &Lobby, holder: &Node) -> Result<(), ApiError> {
+    if from_a_node(headers, lobby.store().node_secret()) {
+        return Err(ApiError::new(
+            Code::MatchMoved,
+            format!(
+                "forwarded here, but node `{}` drives this match: connect again (if this \
+                 repeats, check each node's --advertise address)",
+                holder.name
+            ),
+        ));
     }
-    headers.get(CLIENT)?.to_str().ok()?.parse().ok()
+    Ok(())
 }
 
 /// Tries `connect` on the node that drives match `id`, and, while it does not answer, asks again
@@ -161,6 +184,7 @@ pub(crate) async fn socket_to(
     headers: &HeaderMap,
     client: Option<IpAddr>,
 ) -> Result<Option<Upstream>, ApiError> {
+    one_hop(headers, lobby, &holder)?;
     let secret = lobby.store().node_secret();
     reach(lobby, id, holder, |node| async move {
         let url = format!("ws://{}/api/matches/{id}/ws", node.address);
@@ -252,6 +276,9 @@ pub(crate) async fn request_to(
     request: Request,
     client: Option<IpAddr>,
 ) -> Result<Response, Request> {
+    if let Err(e) = one_hop(request.headers(), lobby, &holder) {
+        return Ok(e.into_response());
+    }
     let secret = lobby.store().node_secret();
     let connected = reach(lobby, id, holder, |node| async move {
         let stream = TcpStream::connect(&node.address)
@@ -447,6 +474,10 @@ mod tests {
         );
         headers.insert(CLIENT, HeaderValue::from_static("not an address"));
         assert_eq!(forwarded_client(&headers, Some(&secret)), None);
+        // Forwarded by a node all the same (`one_hop` forwards it no further).
+        assert!(from_a_node(&headers, Some(&secret)));
+        headers.remove(SECRET);
+        assert!(!from_a_node(&headers, Some(&secret)));
 
         // What a node forwards: the client's identity and origin, its own word on the address.
         let mut from = HeaderMap::new();
