@@ -480,6 +480,19 @@ impl Lobby {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        // A match that does not exist gets no lease row (a read, not a write, for any id asked).
+        let clustered = self.shared.store.node_secret().is_some();
+        if clustered
+            && self
+                .shared
+                .store
+                .get(id, false)
+                .await
+                .map_err(ApiError::internal)?
+                .is_none()
+        {
+            return Err(ApiError::not_found(id));
+        }
         // The lease first, then the log: a log read after taking the lease holds every entry the
         // previous holder committed.
         if let Some(holder) = self.lease(id).await.map_err(ApiError::internal)? {
@@ -492,6 +505,7 @@ impl Lobby {
             .await
             .map_err(ApiError::internal)?
         else {
+            // Deleted meanwhile (an open match expired).
             let _ = self
                 .shared
                 .store
