@@ -37,11 +37,11 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     analysis_iterations: Option<u64>,
     /// This node's name among the `plateau serve` processes sharing one PostgreSQL database
-    /// (docs/deploy.md); unique among them [default: the address it listens on].
+    /// (docs/deploy.md); unique among them [default: its --advertise address].
     #[arg(long)]
     node: Option<String>,
-    /// `HOST:PORT` the other nodes reach this one at, to forward the connections of the
-    /// matches it drives [default: the address it listens on].
+    /// `HOST:PORT` the other nodes reach this one at (no scheme, not 0.0.0.0), to forward the
+    /// connections of the matches it drives [default: the address it listens on].
     #[arg(long)]
     advertise: Option<String>,
     #[command(flatten)]
@@ -140,12 +140,21 @@ fn node(
     advertise: Option<String>,
 ) -> Result<Option<plateau_server::store::Node>, String> {
     if let Some(a) = &advertise
-        && a.rsplit_once(':')
-            .is_none_or(|(host, port)| host.is_empty() || port.parse::<u16>().is_err())
+        && a.rsplit_once(':').is_none_or(|(host, port)| {
+            let unspecified = host
+                .trim_matches(['[', ']'])
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_unspecified());
+            host.is_empty() || host.contains('/') || unspecified || port.parse::<u16>().is_err()
+        })
     {
         return Err(format!(
-            "--advertise `{a}`: expected HOST:PORT, e.g. 10.0.0.2:8080"
+            "--advertise `{a}`: expected HOST:PORT that other nodes can reach (no scheme, \
+             not 0.0.0.0), e.g. 10.0.0.2:8080"
         ));
+    }
+    if name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+        return Err("--node: give the node a name (unique among the nodes of its database)".into());
     }
     if name.is_none() && advertise.is_none() {
         return Ok(None);

@@ -85,6 +85,20 @@ fn from_a_node(headers: &HeaderMap, secret: Option<&str>) -> bool {
 /// further: one hop at most, so a wrong `--advertise` (a node's address naming another) cannot
 /// send a request round in circles. The client connects again and is sent to the driver.
 fn one_hop(headers: &HeaderMap, lobby: &Lobby, holder: &Node) -> Result<(), ApiError> {
+    if !holder.address.is_empty() && holder.address == lobby.node().address {
+        tracing::error!(
+            node = %holder.name,
+            address = %holder.address,
+            "another node advertises this node's address: check each node's --advertise"
+        );
+        return Err(ApiError::new(
+            Code::Internal,
+            format!(
+                "node `{}` drives this match but advertises this node's address",
+                holder.name
+            ),
+        ));
+    }
     if from_a_node(headers, lobby.store().node_secret()) {
         return Err(ApiError::new(
             Code::MatchMoved,
@@ -241,7 +255,10 @@ pub(crate) async fn pipe(client: WebSocket, upstream: Upstream, lobby: &Lobby) {
                         reason: c.reason.as_str().into(),
                     }))
                 }
-                ws::Message::Ping(_) | ws::Message::Pong(_) => continue,
+                // A ping keeps the socket alive on the driver too (its idle timeout counts
+                // every frame); its pong is the forwarding node's, as the client's is.
+                ws::Message::Ping(bytes) => Up::Ping(bytes),
+                ws::Message::Pong(_) => continue,
             };
             if to_node.send(frame).await.is_err() {
                 return;

@@ -136,6 +136,9 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let mut options = config.options;
+    if options.node.is_some() && store.node_secret().is_none() {
+        tracing::warn!("--node and --advertise only matter with PostgreSQL: SQLite is one process");
+    }
     let node = options.node.get_or_insert_with(|| store::Node {
         name: String::new(),
         address: String::new(),
@@ -154,7 +157,7 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     if node.name.is_empty() {
         node.name.clone_from(&node.address);
     }
-    tracing::info!(node = %node.name, "this node");
+    tracing::info!(node = %node.name, address = %node.address, "this node");
     let lobby = Lobby::start(store, Catalogue::standard(), options).await?;
     tracing::info!(%addr, database = %store::postgres::redact(&config.database), "plateau serve listening");
     serve(listener, AppState::new(lobby), shutdown_signal()).await?;

@@ -118,6 +118,19 @@ impl Lobby {
             name: format!("node-{}", hex::encode(rand::random::<[u8; 4]>())),
             address: String::new(),
         });
+        if let Some(other) = store.node_in_use(&node).await? {
+            // An earlier run of this node, killed, holds leases until they expire; a live node
+            // of the same name renews them.
+            tracing::info!(node = %node.name, %other, "leases of this node's name still run: waiting for them to expire");
+            tokio::time::sleep(LEASE_TTL + RENEW_EVERY).await;
+            if let Some(other) = store.node_in_use(&node).await? {
+                return Err(StoreError::Conflict(format!(
+                    "node name `{}` is in use by a running node at {other}: give this node \
+                     another --node",
+                    node.name
+                )));
+            }
+        }
         store.drive_as(&node);
         let lobby = Arc::new(Lobby {
             shared: Arc::new(Shared {

@@ -477,6 +477,17 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Ok(()) })
     }
 
+    /// The address of another node named like `node` (same name, another address) that holds
+    /// a lease not expired: an earlier run of this node that was killed, until its leases
+    /// expire, or a second node given the same name by mistake.
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer.
+    fn node_in_use(&self, node: &Node) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        let _ = node;
+        Box::pin(async { Ok(None) })
+    }
+
     /// Up to `limit` matches whose lease expired without being given up: their node stopped
     /// renewing (it died, or lost the database), oldest first.
     ///

@@ -348,6 +348,11 @@ pub async fn session<S, R, E>(
             return;
         }
     };
+    // Only the actor holds the connection's sender from now on: when it lets the connection go
+    // (too slow, or the match stopped here: moved to another node, expired), the writer sees the
+    // channel close and closes the socket ("reconnect to resume"). An `auth` borrows it back.
+    let out_weak = out_tx.downgrade();
+    drop(out_tx);
     if let Some(p) = &player {
         lobby.presence().socket_opened(p.id);
     }
@@ -440,8 +445,12 @@ pub async fn session<S, R, E>(
             Some(too_large(text.len()).to_ws_json())
         } else if let Ok(ClientMessage::Auth(token)) = parse_client_message(text.as_str()) {
             // The connection becomes its seat's; the new state follows from the actor.
+            let Some(out) = out_weak.upgrade() else {
+                // The actor let the connection go: the writer is closing the socket.
+                break;
+            };
             match lobby
-                .subscribe(&id, conn, Some(token), player.clone(), out_tx.clone())
+                .subscribe(&id, conn, Some(token), player.clone(), out)
                 .await
             {
                 Ok(s) => {

@@ -529,6 +529,17 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
         b.renew(vec!["m3".into()], &nb, long).await.unwrap(),
         vec!["m3".to_owned()]
     );
+    // A second node named `b` elsewhere sees b's live leases; b itself, or an unknown name, not.
+    let elsewhere = Node {
+        name: "b".into(),
+        address: "b2.example:8080".into(),
+    };
+    assert_eq!(
+        a.node_in_use(&elsewhere).await.unwrap().as_deref(),
+        Some("b.example:8080")
+    );
+    assert_eq!(b.node_in_use(&nb).await.unwrap(), None);
+    assert_eq!(a.node_in_use(&node("c")).await.unwrap(), None);
     // Both nodes read the same secret, made once.
     let secret = a.node_secret().unwrap();
     assert_eq!(secret.len(), 64);

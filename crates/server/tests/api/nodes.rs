@@ -284,3 +284,47 @@ async fn a_forwarded_socket_keeps_the_limits() {
     a.shutdown().await;
     b.shutdown().await;
 }
+
+/// A node that finds at its lease's renewal that another node took its match over (as after a
+/// stall past its lease) stops it at once: its sockets close, the one piped through the other
+/// node too, so nobody stays on a match that moved on; connecting again reaches the new driver.
+#[tokio::test]
+async fn a_node_that_lost_a_match_closes_its_sockets() {
+    let Some(nodes) = two_nodes().await else {
+        return;
+    };
+    let request = json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (id, tokens) = seat_across(&nodes, request).await;
+    let (a, b) = &nodes;
+    let mut seat = a.connect(&id, Some(&tokens[0])).await;
+    let mut watcher = b.connect(&id, None).await;
+    seat.state().await;
+    watcher.state().await;
+    // `b` takes the lease, as it would once `a` had stopped renewing it.
+    let (client, connection) = tokio_postgres::connect(&a.db.url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let task = tokio::spawn(connection);
+    let moved = client
+        .execute(
+            "UPDATE match_leases SET node = 'b', address = $2, \
+             expires_at = now() + interval '1 hour' WHERE match_id = $1",
+            &[&id, &b.addr.to_string()],
+        )
+        .await
+        .unwrap();
+    assert_eq!(moved, 1);
+    drop(client);
+    let _ = task.await;
+    for c in [&mut seat, &mut watcher] {
+        while c.next().await.is_some() {}
+        assert!(c.closed.is_some(), "closed with a close frame");
+    }
+    let mut again = a.connect(&id, Some(&tokens[0])).await;
+    assert_eq!(again.state().await["seat"], 0);
+    assert_eq!(b.get("/health").await.1["matches_in_memory"], 1);
+    assert_eq!(a.get("/health").await.1["matches_in_memory"], 0);
+    let (a, b) = nodes;
+    a.shutdown().await;
+    b.shutdown().await;
+}

@@ -68,6 +68,22 @@ pub(super) async fn release(
     super::exec(tx, sql, &[&node.name, &ids]).await.map(|_| ())
 }
 
+/// The address of a node named `node.name` at another address with a lease not expired.
+pub(super) async fn node_in_use(
+    tx: &impl GenericClient,
+    node: &Node,
+) -> Result<Option<String>, StoreError> {
+    row(
+        tx,
+        "SELECT address FROM match_leases WHERE node = $1 AND address <> $2 \
+         AND expires_at > now() LIMIT 1",
+        &[&node.name, &node.address],
+    )
+    .await?
+    .map(|r| col(&r, 0))
+    .transpose()
+}
+
 /// Up to `limit` expired leases, oldest first.
 pub(super) async fn orphans(
     tx: &impl GenericClient,

@@ -702,6 +702,11 @@ impl Store for PgStore {
         .await)
     }
 
+    fn node_in_use(&self, node: &Node) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        let node = node.clone();
+        in_tx!(self, true, |tx| leases::node_in_use(&tx, &node).await)
+    }
+
     fn orphans(&self, limit: usize) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         in_tx!(self, true, |tx| leases::orphans(&tx, limit).await)
     }
