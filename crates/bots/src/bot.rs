@@ -4,12 +4,12 @@
 use std::time::Duration;
 
 use plateau_engine::{DynGame, Game, Record, Seat};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::analysis::{Analysis, AnalysisError, AnalysisOptions, analyse};
-use crate::eval::{Evaluator, NoEvaluator, greedy_action};
+use crate::eval::{Evaluator, NoEvaluator, greedy_action, worst_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
 use crate::playout::{PlayoutRate, random_playouts};
 use crate::random_action;
@@ -24,6 +24,10 @@ pub struct Bot<G: Game, E: Evaluator<G> = NoEvaluator> {
 enum Kind<G: Game, E: Evaluator<G>> {
     Random(ChaCha8Rng),
     Greedy(ChaCha8Rng, E),
+    /// The greedy choice at `greedy_percent` of decisions (`BotSpec::EpsilonGreedy`).
+    EpsilonGreedy(ChaCha8Rng, E, u8),
+    /// The worst choice at `blunder_percent` of decisions (`BotSpec::Blunder`).
+    Blunder(ChaCha8Rng, E, u8),
     Mcts(Box<Mcts<G, E>>),
     Plain(Box<Mcts<G, NoEvaluator>>),
 }
@@ -41,6 +45,12 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
             // `default_spec` never names a level, so `Level` here is only for completeness.
             BotSpec::Random | BotSpec::Level(_) => Kind::Random(ChaCha8Rng::seed_from_u64(seed)),
             BotSpec::Greedy => Kind::Greedy(ChaCha8Rng::seed_from_u64(seed), evaluator),
+            BotSpec::EpsilonGreedy { greedy_percent } => {
+                Kind::EpsilonGreedy(ChaCha8Rng::seed_from_u64(seed), evaluator, greedy_percent)
+            }
+            BotSpec::Blunder { blunder_percent } => {
+                Kind::Blunder(ChaCha8Rng::seed_from_u64(seed), evaluator, blunder_percent)
+            }
             BotSpec::PlainMcts(budget) => {
                 Kind::Plain(Box::new(Mcts::new(SearchConfig::with_budget(budget), seed)))
             }
@@ -75,6 +85,21 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
         match &mut self.kind {
             Kind::Random(rng) => random_action(state, seat, rng),
             Kind::Greedy(rng, evaluator) => greedy_action(state, seat, evaluator, rng),
+            Kind::EpsilonGreedy(rng, evaluator, greedy_percent) => {
+                // One draw per decision, whichever way it goes, keeps the games reproducible.
+                if rng.random_range(0..100) < *greedy_percent {
+                    greedy_action(state, seat, evaluator, rng)
+                } else {
+                    random_action(state, seat, rng)
+                }
+            }
+            Kind::Blunder(rng, evaluator, blunder_percent) => {
+                if rng.random_range(0..100) < *blunder_percent {
+                    worst_action(state, seat, evaluator, rng)
+                } else {
+                    random_action(state, seat, rng)
+                }
+            }
             Kind::Mcts(mcts) => mcts.choose_within(state, seat, limit),
             Kind::Plain(mcts) => mcts.choose_within(state, seat, limit),
         }

@@ -101,33 +101,82 @@ pub fn greedy_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
     evaluator: &E,
     rng: &mut R,
 ) -> Option<G::Action> {
+    let (base, legal) = match look_ahead_from(state, seat, rng) {
+        LookAhead::From(base, legal) => (base, legal),
+        LookAhead::Answer(answer) => return answer,
+    };
+    let mut policy_rng = rand_chacha::ChaCha8Rng::seed_from_u64(rng.next_u64());
+    if let Some(action) = evaluator.greedy_action(&base, seat, &mut policy_rng) {
+        return Some(action);
+    }
+    Some(one_ply_choice(&base, seat, evaluator, rng, legal, 1.0))
+}
+
+/// The blundering bot's mistake: the legal action of `seat` whose result is *worst* for it by the
+/// same one-move look-ahead as `greedy_action` (ties broken at random; with hidden information on
+/// one determinization). Ignores `Evaluator::greedy_action`, which only ever names a best choice.
+/// `None` when `seat` has no legal action.
+pub fn worst_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
+    state: &G,
+    seat: Seat,
+    evaluator: &E,
+    rng: &mut R,
+) -> Option<G::Action> {
+    let (base, legal) = match look_ahead_from(state, seat, rng) {
+        LookAhead::From(base, legal) => (base, legal),
+        LookAhead::Answer(answer) => return answer,
+    };
+    Some(one_ply_choice(&base, seat, evaluator, rng, legal, -1.0))
+}
+
+/// Where a one-move look-ahead starts.
+enum LookAhead<G: Game> {
+    /// Fewer than two legal actions: the only one, or `None`, without looking.
+    Answer(Option<G::Action>),
+    /// The state to look ahead from and the seat's legal actions (two or more).
+    From(G, Vec<G::Action>),
+}
+
+/// The look-ahead for `seat`: from `state` itself, or from one determinization with hidden
+/// information.
+fn look_ahead_from<G: Game, R: Rng + ?Sized>(state: &G, seat: Seat, rng: &mut R) -> LookAhead<G> {
     let mut legal = Vec::new();
     state.legal_actions(seat, &mut legal);
     if legal.len() <= 1 {
-        return legal.pop();
+        return LookAhead::Answer(legal.pop());
     }
     let base = if G::INFO.hidden_information {
         state.determinize(seat, rng)
     } else {
         state.clone()
     };
-    let mut policy_rng = rand_chacha::ChaCha8Rng::seed_from_u64(rng.next_u64());
-    if let Some(action) = evaluator.greedy_action(&base, seat, &mut policy_rng) {
-        return Some(action);
-    }
-    let mut values = vec![0.0; state.seats()];
+    LookAhead::From(base, legal)
+}
+
+/// The action of `legal` (at least one) whose result maximises `sign` times its value for `seat`
+/// (a finished game by its utility, a running one by `evaluator`), ties broken at random.
+fn one_ply_choice<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
+    base: &G,
+    seat: Seat,
+    evaluator: &E,
+    rng: &mut R,
+    mut legal: Vec<G::Action>,
+    sign: f64,
+) -> G::Action {
+    let mut values = vec![0.0; base.seats()];
     let mut best: Vec<usize> = Vec::new();
     let mut best_value = f64::NEG_INFINITY;
     for (i, action) in legal.iter().enumerate() {
         let mut next = base.clone();
         next.apply_legal(plateau_engine::Actor::Seat(seat), action);
-        let value = match next.outcome() {
-            Some(outcome) => outcome.utility(seat),
-            None => {
-                evaluator.evaluate(&next, &mut values);
-                values[seat.index()]
-            }
-        };
+        let value = sign
+            * match next.outcome() {
+                Some(outcome) => outcome.utility(seat),
+                None => {
+                    evaluator.evaluate(&next, &mut values);
+                    values[seat.index()]
+                }
+            };
         if value > best_value + 1e-12 {
             best_value = value;
             best.clear();
@@ -137,5 +186,5 @@ pub fn greedy_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
         }
     }
     let pick = best[rng.random_range(0..best.len())];
-    Some(legal.swap_remove(pick))
+    legal.swap_remove(pick)
 }

@@ -16,7 +16,7 @@ pub use analysis::{
     Analysis, AnalysisError, AnalysisOptions, Judgement, Loss, Ply, analyse, judge_decision,
 };
 pub use bot::{Bot, BotError, BotFactory, DynBot};
-pub use eval::{Evaluator, NoEvaluator, greedy_action};
+pub use eval::{Evaluator, NoEvaluator, greedy_action, worst_action};
 pub use mcts::{ChildStats, MAX_POOL, Mcts, SearchConfig, SearchStats};
 pub use playout::{PlayoutRate, random_playouts};
 pub use spec::{BotSpec, Budget, Level, UnknownBot};

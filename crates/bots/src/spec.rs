@@ -1,7 +1,9 @@
 //! Bot names as written on the command line and offered in the lobby: `random`, `greedy`,
-//! `mcts:100` (100 ms per move), `mcts:i5000` (5000 iterations per move), and the named levels
-//! `beginner`, `casual`, `club`, `strong`, `expert` (the lobby's levels 1 to 5). The suffix `:plain` (`mcts:100:plain`) asks for a search that
-//! ignores the game's evaluation and plays every playout to the end, for comparisons.
+//! `greedy:30` (the greedy move at 30% of decisions, a random one otherwise), `blunder:30` (the
+//! worst move at 30% of decisions, a random one otherwise), `mcts:100` (100 ms per move),
+//! `mcts:i5000` (5000 iterations per move), and the named levels `beginner`, `casual`, `club`,
+//! `strong`, `expert` (the lobby's levels 1 to 5). The suffix `:plain` (`mcts:100:plain`) asks for
+//! a search that ignores the game's evaluation and plays every playout to the end, for comparisons.
 
 use std::fmt;
 use std::str::FromStr;
@@ -120,6 +122,21 @@ pub enum BotSpec {
     /// One move of look-ahead with the game's evaluation (see `Evaluator`); without one it takes an
     /// immediate win when there is one and plays randomly otherwise.
     Greedy,
+    /// ε-greedy: at each decision the greedy bot's action with probability `greedy_percent` / 100
+    /// (1 to 99), otherwise a uniformly random legal action, so ε = 1 - `greedy_percent` / 100.
+    /// A strength between `random` and `greedy` for the lower levels. Written `greedy:<percent>`.
+    EpsilonGreedy {
+        /// The share of decisions played greedily, in percent, 1 to 99.
+        greedy_percent: u8,
+    },
+    /// At each decision, with probability `blunder_percent` / 100 (1 to 99), the action the greedy
+    /// look-ahead values *least* (`worst_action`), otherwise a uniformly random legal action: a
+    /// bot weaker than `random`, for a beginner level where random play is already hard to beat.
+    /// Written `blunder:<percent>`.
+    Blunder {
+        /// The share of decisions given to the worst action, in percent, 1 to 99.
+        blunder_percent: u8,
+    },
     /// Monte-Carlo tree search (information-set MCTS in games with hidden information), with the
     /// game's evaluation when it offers one (playouts cut off and scored by it).
     Mcts(Budget),
@@ -136,7 +153,10 @@ impl BotSpec {
     #[must_use]
     pub fn budget(self) -> Option<Budget> {
         match self {
-            BotSpec::Random | BotSpec::Greedy => None,
+            BotSpec::Random
+            | BotSpec::Greedy
+            | BotSpec::EpsilonGreedy { .. }
+            | BotSpec::Blunder { .. } => None,
             BotSpec::Mcts(b) | BotSpec::PlainMcts(b) => Some(b),
             BotSpec::Level(l) => l.default_spec().budget(),
         }
@@ -146,8 +166,9 @@ impl BotSpec {
 /// A bot name that does not parse; the message names the offending text and the known forms.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 #[error(
-    "unknown bot `{0}` (known: random, greedy, beginner, casual, club, strong, expert, \
-     mcts:<ms>, mcts:i<iterations>, and either MCTS form with the suffix `:plain`)"
+    "unknown bot `{0}` (known: random, greedy, greedy:<percent 1 to 99>, blunder:<percent 1 to \
+     99>, beginner, casual, club, strong, expert, mcts:<ms>, mcts:i<iterations>, and either \
+     MCTS form with the suffix `:plain`)"
 )]
 pub struct UnknownBot(pub String);
 
@@ -167,6 +188,20 @@ impl FromStr for BotSpec {
         }
         if let Some(level) = Level::ALL.into_iter().find(|l| l.name() == s) {
             return Ok(BotSpec::Level(level));
+        }
+        // A share in percent, 1 to 99, in digits only so that each bot has one text (no `+30`,
+        // no `030`).
+        let percent = |text: &str| match text.parse::<u8>() {
+            Ok(p @ 1..=99) if !text.starts_with(['+', '0']) => Ok(p),
+            _ => Err(bad()),
+        };
+        if let Some(p) = s.strip_prefix("greedy:") {
+            let greedy_percent = percent(p)?;
+            return Ok(BotSpec::EpsilonGreedy { greedy_percent });
+        }
+        if let Some(p) = s.strip_prefix("blunder:") {
+            let blunder_percent = percent(p)?;
+            return Ok(BotSpec::Blunder { blunder_percent });
         }
         let budget = s.strip_prefix("mcts:").ok_or_else(bad)?;
         let (budget, plain) = match budget.strip_suffix(":plain") {
@@ -192,6 +227,8 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::EpsilonGreedy { greedy_percent } => write!(f, "greedy:{greedy_percent}"),
+            BotSpec::Blunder { blunder_percent } => write!(f, "blunder:{blunder_percent}"),
             BotSpec::Mcts(b) => write!(f, "mcts:{b}"),
             BotSpec::PlainMcts(b) => write!(f, "mcts:{b}:plain"),
             BotSpec::Level(l) => f.write_str(l.name()),
@@ -221,6 +258,15 @@ mod tests {
         let cases = [
             ("random", BotSpec::Random),
             ("greedy", BotSpec::Greedy),
+            ("greedy:30", BotSpec::EpsilonGreedy { greedy_percent: 30 }),
+            ("greedy:1", BotSpec::EpsilonGreedy { greedy_percent: 1 }),
+            ("greedy:99", BotSpec::EpsilonGreedy { greedy_percent: 99 }),
+            (
+                "blunder:40",
+                BotSpec::Blunder {
+                    blunder_percent: 40,
+                },
+            ),
             ("mcts:100", BotSpec::Mcts(Budget::Millis(100))),
             ("mcts:i5000", BotSpec::Mcts(Budget::Iterations(5000))),
             ("mcts:100:plain", BotSpec::PlainMcts(Budget::Millis(100))),
@@ -264,6 +310,16 @@ mod tests {
             "mcts::plain",
             "mcts:100:Plain",
             "club:plain",
+            "greedy:",
+            "greedy:0",
+            "greedy:100",
+            "greedy:030",
+            "greedy:+30",
+            "greedy:x",
+            "greedy:30:plain",
+            "blunder:0",
+            "blunder:100",
+            "blunder",
         ] {
             let err = text.parse::<BotSpec>().unwrap_err();
             assert_eq!(err, UnknownBot(text.to_owned()));

@@ -7,7 +7,8 @@ use plateau_engine::{
     Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SeatSet, SetupError, ToAct,
     Viewer,
 };
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::{Bot, BotFactory, BotSpec, Budget, Mcts, SearchConfig, greedy_action};
@@ -691,6 +692,57 @@ fn an_evaluation_guides_greedy_and_sets_the_search() {
     // Without the hooks the configuration stays as given.
     let plain = Mcts::<Nim>::new(iterations(30), 4);
     assert_eq!(plain.config().exploration, iterations(30).exploration);
+}
+
+#[test]
+fn the_worst_action_is_the_lowest_valued_and_ties_are_drawn() {
+    // From 10 stones taking 2 wins (Nim's theory); taking 1 or 3 both lose, so the worst action is
+    // either of those, drawn at random.
+    let mut seen = Vec::new();
+    for seed in 0..20 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let got = crate::worst_action(&Nim::with_pile(10, 2), Seat(0), &NimTheory, &mut rng);
+        seen.push(got.unwrap());
+    }
+    assert!(!seen.contains(&2), "{seen:?}");
+    assert!(seen.contains(&1) && seen.contains(&3), "{seen:?}");
+    // An immediate win is the best action, so never the worst.
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let got = crate::worst_action(
+        &Nim::with_pile(3, 2),
+        Seat(0),
+        &crate::NoEvaluator,
+        &mut rng,
+    );
+    assert_ne!(got, Some(3));
+}
+
+#[test]
+fn mixed_bots_play_their_share_of_greedy_and_worst_actions() {
+    // From 10 stones the greedy action is 2 and the worst 1 or 3; a random action is 2 one time in
+    // three. So `greedy:50` takes 2 at 1/2 + 1/2 x 1/3 = 2/3 of its first decisions, and
+    // `blunder:50` at 1/2 x 1/3 = 1/6, over 600 seeds (each a fixed draw).
+    let share_of_two = |spec: BotSpec| {
+        let twos = (0..600)
+            .filter(|&seed| {
+                let mut bot = Bot::<Nim, NimTheory>::new(spec, seed, NimTheory);
+                bot.choose(&Nim::with_pile(10, 2), Seat(0)) == Some(2)
+            })
+            .count();
+        twos as f64 / 600.0
+    };
+    let greedy = share_of_two(BotSpec::EpsilonGreedy { greedy_percent: 50 });
+    assert!(
+        (0.60..0.73).contains(&greedy),
+        "greedy:50 took 2 at {greedy}"
+    );
+    let blunder = share_of_two(BotSpec::Blunder {
+        blunder_percent: 50,
+    });
+    assert!(
+        (0.11..0.23).contains(&blunder),
+        "blunder:50 took 2 at {blunder}"
+    );
 }
 
 #[test]

@@ -14,8 +14,8 @@ use rand_chacha::ChaCha8Rng;
 const MAX_DIFFERING: usize = 12;
 
 /// Plays `games` random games of `G` and checks every `every`-th decision, with the plain search
-/// and, when `registered`, the registry's `mcts:i<iterations>`, `mcts:i1` and `greedy` bots of
-/// `G` and the bots named in `levels` (lobby levels, so the check follows whatever bot a level
+/// and, when `registered`, the registry's `mcts:i<iterations>`, `mcts:i1`, `greedy`, `greedy:50`
+/// and `blunder:50` bots of `G` and the bots named in `levels` (lobby levels, so the check follows whatever bot a level
 /// plays). Returns (decisions checked, of which the two states differed in hidden parts).
 fn check<G: Game>(
     seats: usize,
@@ -69,6 +69,8 @@ fn check<G: Game>(
                         format!("mcts:i{iterations}"),
                         "mcts:i1".to_owned(),
                         "greedy".to_owned(),
+                        "greedy:50".to_owned(),
+                        "blunder:50".to_owned(),
                     ];
                     for spec in named
                         .into_iter()
@@ -109,9 +111,9 @@ fn chakart_bots_see_only_their_observation() {
 #[test]
 fn naval_bots_see_only_their_observation() {
     // The plain search, and the registry's search (heuristic playouts, candidates, shared
-    // determinizations), greedy bot (the targeting odds) and top two levels, whatever they play.
-    let (checked, differed) =
-        check::<plateau_naval::Naval>(4, 1, 60, 20, true, &["strong", "expert"]);
+    // determinizations), greedy bots (the targeting odds) and the five levels, whatever they play.
+    let levels = ["beginner", "casual", "club", "strong", "expert"];
+    let (checked, differed) = check::<plateau_naval::Naval>(4, 1, 60, 20, true, &levels);
     assert!(checked >= 5, "only {checked} decisions checked");
     assert!(
         differed >= 3,

@@ -28,6 +28,10 @@ fn every_game_has_bots_that_play_legal_actions() {
         for spec in [
             BotSpec::Random,
             BotSpec::Greedy,
+            BotSpec::EpsilonGreedy { greedy_percent: 50 },
+            BotSpec::Blunder {
+                blunder_percent: 50,
+            },
             BotSpec::Mcts(Budget::Iterations(8)),
             BotSpec::PlainMcts(Budget::Iterations(8)),
         ] {

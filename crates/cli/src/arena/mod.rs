@@ -45,7 +45,9 @@ use stats::{GameResult, Tally, tally};
 pub struct Args {
     /// Game name (`mad`, `moonleap`, ...).
     game: String,
-    /// Bots, comma-separated: random, greedy, beginner, casual, club, strong, expert, mcts:<ms>,
+    /// Bots, comma-separated: random, greedy, greedy:<percent> (greedy at that share of
+    /// decisions, random otherwise), blunder:<percent> (the worst move at that share), beginner,
+    /// casual, club, strong, expert, mcts:<ms>,
     /// mcts:i<iterations>;
     /// an MCTS form ending in `:plain` searches without the game's evaluation.
     #[arg(long, value_delimiter = ',', required = true)]
