@@ -70,8 +70,8 @@ struct LimitArgs {
     /// Minutes an open match may wait for its players before it is removed [default: 120].
     #[arg(long)]
     open_match_minutes: Option<u64>,
-    /// Seconds a match nobody watches, in which nothing runs by itself, stays in memory
-    /// [default: 60].
+    /// Seconds a match nobody watches, in which nothing runs by itself, stays in memory (a
+    /// finished one with no offer pending: at most 5) [default: 60].
     #[arg(long)]
     idle_unload_seconds: Option<u64>,
     /// Matches one address may create per minute [default: 20].

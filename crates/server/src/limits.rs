@@ -31,7 +31,8 @@ pub struct Limits {
     pub open_expiry: Duration,
     /// A match nobody watches and in which nothing runs by itself (finished, open, or a
     /// correspondence match waiting for a person) leaves memory after this time; it is rebuilt
-    /// from the store when asked for.
+    /// from the store when asked for. A finished one with no offer pending leaves after 5 s if
+    /// that is sooner.
     pub idle_unload: Duration,
     /// Matches one address may create per minute.
     pub matches_per_minute: usize,

@@ -112,6 +112,17 @@ impl Ability {
         matches!(self, Ability::Bombing)
     }
 
+    /// Its orientations, as the `vertical` flags of its orders: the bombing line has two
+    /// (`false` first), every other ability one (`false`).
+    #[must_use]
+    pub const fn orientations(self) -> &'static [bool] {
+        if self.has_orientation() {
+            &[false, true]
+        } else {
+            &[false]
+        }
+    }
+
     /// Area shape (rows, cols) and the aim's offset inside it (row, col), for `vertical` (section
     /// 6.5 and the sizes of section 9). Only the bombing line has an orientation.
     pub(crate) const fn geometry(self, vertical: bool) -> (u8, u8, u8, u8) {

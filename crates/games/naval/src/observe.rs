@@ -423,12 +423,8 @@ impl Naval {
         Piece::ALL
             .iter()
             .map(|&p| {
-                let orientations: &[bool] = if p.is_buoy() {
-                    &[false]
-                } else {
-                    &[false, true]
-                };
-                let ways = orientations
+                let ways = p
+                    .orientations()
                     .iter()
                     .map(|&v| PlacementWay {
                         choice: (!p.is_buoy()).then(|| if v { "v" } else { "h" }.to_owned()),

@@ -476,13 +476,8 @@ impl Naval {
                     }
                 }
                 _ => {
-                    let orientations: &[bool] = if ability.has_orientation() {
-                        &[false, true]
-                    } else {
-                        &[false]
-                    };
                     for t in self.opponents(s) {
-                        for &vertical in orientations {
+                        for &vertical in ability.orientations() {
                             out.push(Family::Special {
                                 ability,
                                 target: t,

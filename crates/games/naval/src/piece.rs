@@ -166,6 +166,18 @@ impl Piece {
         self as usize >= SHIPS
     }
 
+    /// Its orientations, as the `vertical` flags of its placements (section 13b): a buoy has
+    /// one (`false`: `vertical` means nothing to it), a ship two, lying along a row (`false`)
+    /// first, then along a column (`true`).
+    #[must_use]
+    pub const fn orientations(self) -> &'static [bool] {
+        if self.is_buoy() {
+            &[false]
+        } else {
+            &[false, true]
+        }
+    }
+
     /// The ship, unless it is a buoy.
     #[inline]
     #[must_use]
@@ -222,12 +234,7 @@ impl Piece {
             Piece::ALL
                 .iter()
                 .map(|&p| {
-                    let orientations: &[bool] = if p.is_buoy() {
-                        &[false]
-                    } else {
-                        &[false, true]
-                    };
-                    orientations
+                    p.orientations()
                         .iter()
                         .flat_map(|&v| {
                             Cell::all().filter_map(move |c| p.footprint(c, v).map(|m| (c, v, m)))
@@ -248,12 +255,8 @@ mod tests {
     #[test]
     fn the_footprint_table_lists_every_placement_in_order() {
         for p in Piece::ALL {
-            let vertical: &[bool] = if p.is_buoy() {
-                &[false]
-            } else {
-                &[false, true]
-            };
-            let expected: Vec<(Cell, bool, Bits)> = vertical
+            let expected: Vec<(Cell, bool, Bits)> = p
+                .orientations()
                 .iter()
                 .flat_map(|&v| Cell::all().filter_map(move |c| Some((c, v, p.footprint(c, v)?))))
                 .collect();

@@ -506,18 +506,13 @@ impl Naval {
                 }
             }
             _ => {
-                let vertical: &[bool] = if ability.has_orientation() {
-                    &[false, true]
-                } else {
-                    &[false]
-                };
                 let (scale, cost) = match ability {
                     Ability::Rockets => (0.5, 0.0),
                     Ability::Missile => (1.0, MISSILE_REVEAL),
                     _ => (1.0, 0.0),
                 };
                 for t in targets {
-                    for &v in vertical {
+                    for &v in ability.orientations() {
                         // The quick style tries only the aims on the hits nobody explained.
                         let aims = match style {
                             Style::Thorough | Style::Greedy => ability.aims(v),

@@ -59,12 +59,17 @@ impl MatchActor {
         let mut batch = self.batch();
         for (i, request) in actions.iter().enumerate() {
             // Parts become the action's text in the state reached so far, then play as text.
+            // The turn is checked first, as for a text (docs/protocol.md section 4.2): a seat
+            // not to act learns that, not what is wrong with its parts.
             let text = match request {
                 ActionRequest::Text(text) => text.clone(),
-                ActionRequest::Parts(parts) => batch
-                    .state
-                    .parts_text(parts)
-                    .map_err(|e| ApiError::new(Code::ActionMalformed, e.to_string()))?,
+                ActionRequest::Parts(parts) => {
+                    batch.check_turn(seat)?;
+                    batch
+                        .state
+                        .parts_text(parts)
+                        .map_err(|e| ApiError::new(Code::ActionMalformed, e.to_string()))?
+                }
             };
             batch.play(seat, &text).map_err(|mut e| {
                 if actions.len() > 1 {
@@ -537,15 +542,22 @@ struct Staged {
 }
 
 impl Batch {
+    /// `action/not_your_turn` unless `seat` may act in the state reached so far.
+    fn check_turn(&self, seat: Seat) -> Result<(), ApiError> {
+        if self.state.to_act().allows(Actor::Seat(seat)) {
+            Ok(())
+        } else {
+            Err(ApiError::new(
+                Code::ActionNotYourTurn,
+                format!("seat {seat} is not to act now"),
+            ))
+        }
+    }
+
     /// Stages seat `seat`'s action `text` after the checks of docs/protocol.md section 4.2 that
     /// follow the version check: the seat is to act, the text parses, the action is legal.
     fn play(&mut self, seat: Seat, text: &str) -> Result<(), ApiError> {
-        if !self.state.to_act().allows(Actor::Seat(seat)) {
-            return Err(ApiError::new(
-                Code::ActionNotYourTurn,
-                format!("seat {seat} is not to act now"),
-            ));
-        }
+        self.check_turn(seat)?;
         let legal = self.state.legal_texts(seat);
         if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
             if let Err(e) = self.state.canonical_text(text) {

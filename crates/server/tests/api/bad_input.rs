@@ -285,6 +285,23 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
             "blue",
             "action/not_your_turn",
         ),
+        // Parts sent out of turn answer the turn first, as a text does (docs/protocol.md
+        // section 4.2), whatever the parts say; the seat to act learns what is wrong with them.
+        (
+            r#"{"type": "act", "version": 0, "action": {"kind": "place", "piece": "buoy"}}"#.into(),
+            "blue",
+            "action/not_your_turn",
+        ),
+        (
+            r#"{"type": "act", "version": 0, "actions": [{"kind": "ready"}]}"#.into(),
+            "blue",
+            "action/not_your_turn",
+        ),
+        (
+            r#"{"type": "act", "version": 0, "action": {"kind": "place", "piece": "buoy"}}"#.into(),
+            "red",
+            "action/malformed",
+        ),
         (
             r#"{"type": "act", "version": 3, "action": "c2-c4"}"#.into(),
             "red",

@@ -133,9 +133,7 @@ async fn the_game_clock_freezes_the_placement_and_passes_a_silent_turn() {
         json!({"placement_seconds": 3, "turn_seconds": 3})
     );
     let mut me = app.connect(&id, created["token"].as_str()).await;
-    let placing = me
-        .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
-        .await;
+    let placing = me.placing().await;
     assert_eq!(placing["clocks"]["kind"], "game");
     assert!(
         placing["clocks"]["running_seats"]

@@ -592,6 +592,12 @@ impl Client {
             .await
     }
 
+    /// The next `state` of a Bataille Navale seat in the placement phase (the deal drawn).
+    pub async fn placing(&mut self) -> Value {
+        self.until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
+            .await
+    }
+
     /// The next `state` message.
     pub async fn state(&mut self) -> Value {
         self.until(|m| m["type"] == "state").await
@@ -697,6 +703,17 @@ pub async fn seated(app: &TestApp, request: Value) -> (String, Vec<Client>) {
         clients.push(app.connect(&id, Some(t)).await);
     }
     (id, clients)
+}
+
+/// A Bataille Navale match of four people with `config` (`None`: the game's defaults), seated
+/// and connected as `seated` does: its id and one client per seat, in seat order.
+pub async fn naval_four(app: &TestApp, config: Option<Value>) -> (String, Vec<Client>) {
+    let human = json!({"kind": "human"});
+    let mut request = json!({"game": "naval", "seats": [human, human, human, human]});
+    if let Some(config) = config {
+        request["config"] = config;
+    }
+    seated(app, request).await
 }
 
 /// Creates a match from `request` and takes every human seat (the creator's, then one join per

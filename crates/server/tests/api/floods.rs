@@ -7,7 +7,9 @@ use std::time::Duration;
 use plateau_server::limits::Limits;
 use serde_json::{Value, json};
 
-use crate::common::{Agent, TestApp, spawn_app_on, spawn_app_with, temp_db, test_options};
+use crate::common::{
+    Agent, TestApp, seated, seats_taken, spawn_app_on, spawn_app_with, temp_db, test_options,
+};
 
 async fn app_with(limits: Limits, bot_delay: Duration) -> TestApp {
     spawn_app_with(
@@ -156,6 +158,20 @@ async fn a_match_nobody_starts_expires() {
     app.shutdown().await;
 }
 
+/// A correspondence match of two people, red's first move played, then both gone: its id and
+/// blue's seat token.
+async fn left_after_one_move(app: &TestApp) -> (String, String) {
+    let (id, tokens) = seats_taken(app, humans()).await;
+    let mut red = app.connect(&id, Some(&tokens[0])).await;
+    let blue = app.connect(&id, Some(&tokens[1])).await;
+    let start = red.live().await;
+    red.act(0, start["legal"][0].as_str().unwrap()).await;
+    red.until(|m| m["type"] == "state" && m["version"] == 1)
+        .await;
+    drop((red, blue));
+    (id, tokens[1].clone())
+}
+
 #[tokio::test]
 async fn idle_matches_leave_memory_and_a_restart_loads_only_clocked_ones() {
     let limits = Limits {
@@ -163,23 +179,10 @@ async fn idle_matches_leave_memory_and_a_restart_loads_only_clocked_ones() {
         ..test_options().limits
     };
     let app = app_with(limits, Duration::ZERO).await;
-    // A correspondence match: one move, then both players leave.
-    let created = app.create(humans()).await;
-    let id = created["id"].as_str().unwrap().to_owned();
-    let (_, joined) = app
-        .post(&format!("/api/matches/{id}/join"), &json!({}))
-        .await;
-    let mut red = app.connect(&id, created["token"].as_str()).await;
-    let blue = app.connect(&id, joined["token"].as_str()).await;
-    let start = red.live().await;
-    red.act(0, start["legal"][0].as_str().unwrap()).await;
-    red.until(|m| m["type"] == "state" && m["version"] == 1)
-        .await;
-    drop(red);
-    drop(blue);
+    let (id, blue_token) = left_after_one_move(&app).await;
     in_memory(&app, 0).await;
     // Asked for again, it comes back from the store where it was.
-    let mut blue = app.connect(&id, joined["token"].as_str()).await;
+    let mut blue = app.connect(&id, Some(&blue_token)).await;
     let back = blue.live().await;
     assert_eq!(
         (back["version"].clone(), back["to_act"].clone()),
@@ -191,19 +194,41 @@ async fn idle_matches_leave_memory_and_a_restart_loads_only_clocked_ones() {
     // A clocked live match and an open one: after a restart only the clocked one is loaded.
     let mut clocked = humans();
     clocked["time_control"] = json!({"kind": "per_move", "seconds": 600});
-    let c = app.create(clocked).await;
-    let cid = c["id"].as_str().unwrap().to_owned();
-    let (_, cj) = app
-        .post(&format!("/api/matches/{cid}/join"), &json!({}))
-        .await;
-    let mut a = app.connect(&cid, c["token"].as_str()).await;
-    let _b = app.connect(&cid, cj["token"].as_str()).await;
-    a.live().await;
+    let (_, mut players) = seated(&app, clocked).await;
+    players[0].live().await;
     app.create(humans()).await;
     let db = app.db.clone();
     app.shutdown().await;
     let app = spawn_app_on(db).await;
     assert_eq!(app.get("/health").await.1["matches_in_memory"], 1);
+    app.shutdown().await;
+}
+
+/// Finished matches nobody watches leave memory within seconds, long before the idle time of
+/// other matches: under load, matches finish faster than that time would empty memory, so the
+/// matches in memory must come back to the live ones after any number of finished ones.
+#[tokio::test]
+async fn finished_matches_nobody_watches_leave_memory_soon() {
+    let limits = Limits {
+        idle_unload: Duration::from_secs(3600),
+        ..test_options().limits
+    };
+    let app = app_with(limits, Duration::ZERO).await;
+    // A correspondence match left after one move: it stays (the idle time is an hour).
+    let (waiting, _) = left_after_one_move(&app).await;
+    for _ in 0..3 {
+        let (_, mut players) = seated(&app, humans()).await;
+        let red = &mut players[0];
+        red.live().await;
+        red.send(json!({"type": "resign"})).await;
+        red.until(|m| m["type"] == "state" && m["status"] == "finished")
+            .await;
+        drop(players);
+    }
+    in_memory(&app, 1).await;
+    // The one left is the live match.
+    let (_, summary) = app.get(&format!("/api/matches/{waiting}")).await;
+    assert_eq!(summary["status"], "live", "{summary}");
     app.shutdown().await;
 }
 

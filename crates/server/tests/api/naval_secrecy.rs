@@ -246,13 +246,8 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
     // A short game keeps the run to a few seconds: four placement moves per seat, then `ready`
     // (section 4.5a), and a limit of 6 rounds; placement, shots, specials and their announcements
     // all happen within it.
-    let human = json!({"kind": "human"});
     let config = json!({"max_rounds": 6, "placement_moves": 4});
-    let (id, mut clients) = common::seated(
-        &app,
-        json!({"game": "naval", "config": config, "seats": [human, human, human, human]}),
-    )
-    .await;
+    let (id, mut clients) = common::naval_four(&app, Some(config)).await;
     let [a, b, c, d] = &mut clients[..] else {
         unreachable!()
     };

@@ -4,24 +4,15 @@
 
 use serde_json::json;
 
-use crate::common::{first_placement, seated, spawn_app};
+use crate::common::{first_placement, naval_four, spawn_app};
 
 #[tokio::test]
 async fn another_seats_placement_never_makes_an_action_stale() {
     let app = spawn_app().await;
-    let human = json!({"kind": "human"});
-    let (id, mut clients) = seated(
-        &app,
-        json!({"game": "naval", "config": {"placement_moves": 4},
-               "seats": [human, human, human, human]}),
-    )
-    .await;
+    let (id, mut clients) = naval_four(&app, Some(json!({"placement_moves": 4}))).await;
     let mut placing = Vec::new();
     for c in &mut clients {
-        placing.push(
-            c.until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
-                .await,
-        );
+        placing.push(c.placing().await);
     }
     let version = placing[1]["version"].as_u64().unwrap();
     assert_eq!(placing[2]["version"], version, "the same deal, seen alike");

@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::common::{Client, first_placement, seated, spawn_app, two_humans};
+use crate::common::{Client, first_placement, naval_four, spawn_app, two_humans};
 use crate::games::play_out;
 
 /// Sizes in bytes of the `state` messages `client` received, in order.
@@ -61,16 +61,8 @@ async fn moon_leap_states_average_under_600_bytes_and_do_not_grow_with_the_game(
 #[tokio::test]
 async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
     let app = spawn_app().await;
-    let human = json!({"kind": "human"});
-    let (_, mut clients) = seated(
-        &app,
-        json!({"game": "naval", "config": {"placement_moves": 4},
-               "seats": [human, human, human, human]}),
-    )
-    .await;
-    let placing = clients[0]
-        .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
-        .await;
+    let (_, mut clients) = naval_four(&app, Some(json!({"placement_moves": 4}))).await;
+    let placing = clients[0].placing().await;
     let version = placing["version"].as_u64().unwrap();
     let (parts, moved) = first_placement(&placing).unwrap();
     let acts = |actions: Value| json!({"type": "act", "version": version, "actions": actions});
@@ -126,15 +118,8 @@ async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
 #[tokio::test]
 async fn an_action_in_parts_is_checked_as_its_text() {
     let app = spawn_app().await;
-    let human = json!({"kind": "human"});
-    let (_, mut clients) = seated(
-        &app,
-        json!({"game": "naval", "seats": [human, human, human, human]}),
-    )
-    .await;
-    let placing = clients[0]
-        .until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
-        .await;
+    let (_, mut clients) = naval_four(&app, None).await;
+    let placing = clients[0].placing().await;
     let version = placing["version"].as_u64().unwrap();
     let act = |action: Value| json!({"type": "act", "version": version, "action": action});
     let c = &mut clients[0];
@@ -300,15 +285,9 @@ async fn secret_moves_of_other_seats_send_no_state() {
 #[tokio::test]
 async fn a_naval_placement_state_stays_under_its_measured_size() {
     let app = spawn_app().await;
-    let human = json!({"kind": "human"});
-    let (_, mut clients) = seated(
-        &app,
-        json!({"game": "naval", "seats": [human, human, human, human]}),
-    )
-    .await;
+    let (_, mut clients) = naval_four(&app, None).await;
     let c = &mut clients[0];
-    c.until(|m| m["type"] == "state" && m["observation"]["phase"] == "placement")
-        .await;
+    c.placing().await;
     let whole = c
         .wire
         .iter()
