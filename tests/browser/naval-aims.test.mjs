@@ -3,8 +3,8 @@
 // server asks next and the others, planned from the turn's options), the pointer is moved over every
 // cell of the four boards in every mode (bombing in both orientations). Then a second connection of
 // the seat passes the ships one by one, so the server asks for each in turn, and the set of orders
-// the page showed as possible (green) for that ship must equal the server's legal list for it: same
-// texts, same normalised aims (rules/naval.md section 6.5a), same torpedo lanes, shield centres and
+// the page showed as possible (green) for that ship, in the parts it would send, must equal the
+// server's legal list for it in parts (`legal_info`): same orders, same normalised aims (rules/naval.md section 6.5a), same torpedo lanes, shield centres and
 // EMP targets. Passing changes none of a later ship's orders, so the lists are comparable. Last,
 // a shot planned for one ship is no longer green for the next (section 5.5).
 
@@ -13,6 +13,8 @@ import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openCreatedMatch } from './lib.mjs';
 
 const SHIPS = ['carrier', 'cruiser', 'battleship', 'frigate', 'submarine', 'corvette'];
+/** An order's parts as one comparable string, from the page's `data-aim-parts` or from `legal_info`. */
+const key = (p) => JSON.stringify([p.kind, p.piece ?? p.pieces?.[0], p.target ?? null, p.to ?? null, p.choice ?? null]);
 const ABILITIES = ['shield', 'satellite', 'torpedo', 'sonar', 'rockets', 'missile', 'charges', 'radar', 'artillery', 'heavy', 'bombing', 'emp'];
 
 test('Bataille Navale: the green aims of every mode are exactly the server legal orders', { timeout: 180000 }, async () => {
@@ -63,7 +65,7 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
       for (const rect of [...svg.querySelectorAll('rect.nv-cell')]) {
         const b = rect.getBoundingClientRect();
         svg.dispatchEvent(new PointerEvent('pointermove', { clientX: b.x + b.width / 2, clientY: b.y + b.height / 2, bubbles: true }));
-        if (svg.dataset.aim === 'ok') seen.add(svg.dataset.aimText);
+        if (svg.dataset.aim === 'ok') seen.add(svg.dataset.aimParts);
       }
       return [...seen];
     });
@@ -81,7 +83,7 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
         for (const vertical of mode === 'bombing' ? [false, true] : [false]) {
           await page.click(`.nv-mode[data-mode="${mode}"]`);
           if (vertical) await page.click('#nv-orient');
-          for (const text of await greenAims()) seen.add(text);
+          for (const parts of await greenAims()) seen.add(key(JSON.parse(parts)));
         }
       }
       offered.set(ship, { modes, seen });
@@ -105,8 +107,8 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
     });
     assert.ok(aimed, 'a cell to fire at');
     await page.click(`.nv-ship[data-ship="${second}"]`);
-    const after = await greenAims();
-    const text = `${second}:fire ${Number(aimed.seat) + 1}:${aimed.cell}`;
+    const after = (await greenAims()).map((parts) => key(JSON.parse(parts)));
+    const text = key({ kind: 'fire', piece: second, target: Number(aimed.seat), to: aimed.cell });
     assert.ok(offered.get(second).seen.has(text), text);
     assert.ok(!after.includes(text), `${text} is green though ${first} fires there`);
     await page.click('#nv-clear');
@@ -116,8 +118,9 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
       const st = await side(null);
       if (st.observation.next_ship !== ship) continue;
       const { modes, seen } = offered.get(ship);
-      const legal = st.legal.filter((x) => x !== `${ship}:pass`);
-      const kinds = new Set(legal.map((x) => x.split(/[: ]/)[1]));
+      // The server's legal orders in parts, the pass aside.
+      const legal = st.legal_info.filter((x) => x.kind !== 'pass').map(key);
+      const kinds = new Set(legal.map((x) => JSON.parse(x)[0]));
       assert.deepEqual([...kinds].sort(), ['fire', ...modes.filter((m) => m !== 'fire')].sort(), `${ship}: the modes offered are the server's`);
       assert.deepEqual([...seen].sort(), [...legal].sort(), `${ship}: the green aims are the legal orders`);
       checked.push(ship);

@@ -15,6 +15,11 @@ import { startServer, launchBrowser, newPage, waitMatchReady, rng, screenshot, o
 const COLS = 'abcdefghijklmn';
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
 const parse = (name) => ({ r: Number(name.slice(1)) - 1, c: COLS.indexOf(name[0]) });
+/** The text (rules/naval.md section 13b) of a shot or an aimed special the page sent in parts. */
+const notation = (json) => {
+  const p = JSON.parse(json);
+  return `${p.piece}:${p.kind} ${p.target + 1}:${p.to}`;
+};
 
 test('play Bataille Navale: drag the fleet into place, plan and fire orders, a special, the clock fires a partial plan', { timeout: 180000 }, async () => {
   const server = await startServer();
@@ -143,13 +148,13 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const rand = rng(20261130);
     const myTurn = () => page.waitForFunction(() => document.body.dataset.status === 'finished'
       || (document.body.dataset.myTurn === 'true' && document.body.dataset.nvFiring === 'false'), null, { timeout: 60000 });
-    /** Hovers cells of opponents' boards until the page shows a legal (green) aim; returns its order text. */
+    /** Hovers cells of opponents' boards until the page shows a legal (green) aim; returns its order's parts as JSON. */
     const aimLegal = async () => {
       for (let i = 0; i < 60; i++) {
         const seat = 1 + Math.floor(rand() * 3);
         const [x, y] = await centre(seat, cellName(Math.floor(rand() * 14), Math.floor(rand() * 14)));
         await page.mouse.move(x, y);
-        const aim = await page.evaluate(() => [document.querySelector('svg.board').dataset.aim, document.querySelector('svg.board').dataset.aimText]);
+        const aim = await page.evaluate(() => [document.querySelector('svg.board').dataset.aim, document.querySelector('svg.board').dataset.aimParts]);
         if (aim[0] === 'ok') return [x, y, aim[1]];
       }
       throw new Error('no legal aim found');
@@ -173,20 +178,23 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         await page.click('.nv-ship[data-ship="cruiser"]');
         assert.equal(await artillery.isDisabled(), false, `artillery costs 200, the cruiser has ${cruiser}`);
         await artillery.click();
-        const [x, y, text] = await aimLegal();
-        assert.match(text, /^cruiser:artillery [234]:[a-m]\d+$/);
+        const [x, y, parts] = await aimLegal();
+        const p = JSON.parse(parts);
+        assert.deepEqual([p.kind, p.piece, Object.keys(p).join()], ['artillery', 'cruiser', 'kind,piece,target,to'], parts);
+        assert.ok([1, 2, 3].includes(p.target) && /^[a-m]\d+$/.test(p.to), parts);
         await page.mouse.click(x, y);
-        assert.equal(await page.getAttribute('.nv-ship[data-ship="cruiser"]', 'data-order'), text);
-        special = text;
+        assert.equal(await page.getAttribute('.nv-ship[data-ship="cruiser"]', 'data-order'), parts);
+        special = notation(parts);
       } else {
         await page.click('.nv-ship[data-ship="cruiser"]');
         assert.equal(await artillery.isDisabled(), true, `the cruiser has ${cruiser} energy, artillery costs 200`);
       }
       // The carrier fires a normal shot; everyone else passes by default.
       await page.click('.nv-ship[data-ship="carrier"]');
-      const [x, y, text] = await aimLegal();
+      const [x, y, parts] = await aimLegal();
       await page.mouse.click(x, y);
-      assert.equal(await page.getAttribute('.nv-ship[data-ship="carrier"]', 'data-order'), text);
+      assert.equal(await page.getAttribute('.nv-ship[data-ship="carrier"]', 'data-order'), parts);
+      const text = notation(parts);
       if (special) {
         // Every text the banner shows from now on: the bots' turns may replace this turn's
         // announcement before the test reads it.
@@ -204,10 +212,11 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
       const turnLeft = await watchTurnLeaves(page);
       await page.click('#nv-fire');
       await turnLeft();
-      // The whole turn left the page as one message: every ship's order, passes included.
+      // The whole turn left the page as one message: every ship's order in parts, passes included.
       const acts = page.wsSent.slice(sentBefore).map((p) => JSON.parse(p)).filter((m) => m.type === 'act');
       assert.equal(acts.length, 1, `one message for the turn: ${JSON.stringify(acts)}`);
-      assert.ok(acts[0].actions.includes(text) && acts[0].actions.some((a) => a.endsWith(':pass')), JSON.stringify(acts[0]));
+      const sent = acts[0].actions;
+      assert.ok(sent.some((a) => JSON.stringify(a) === parts) && sent.some((a) => a.kind === 'pass'), JSON.stringify(acts[0]));
       if (special) {
         // The turn just resolved: its announcements reach the banner and its cells light up.
         await page.evaluate(() => window.scrollTo(0, 0));
@@ -239,7 +248,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     assert.ok(waited > 10000, `the page waited for the clock (${waited} ms)`);
     const after = (await movesText()).slice(before);
     const mine = after.filter((m) => /^[a-z]+:/.test(m)).slice(0, 6);
-    assert.equal(mine[0], carrierOrder, 'the planned order went first, fired by the page before the clock ran out');
+    assert.equal(mine[0], notation(carrierOrder), 'the planned order went first, fired by the page before the clock ran out');
     const sunk = await page.$$eval('.nv-ship.sunk', (els) => els.map((e) => e.dataset.ship));
     const rest = ['cruiser', 'battleship', 'frigate', 'submarine', 'corvette'].filter((s) => !sunk.includes(s)).map((s) => `${s}:pass`);
     assert.deepEqual(mine.slice(1, 1 + rest.length), rest, 'the ships without an order passed');

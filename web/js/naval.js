@@ -5,14 +5,15 @@
 // Everything drawn comes from the seat's observation (crates/games/naval/src/observe.rs), and the
 // rules stay in the crate: on the seat's battle turn the observation carries `options`
 // (crates/games/naval/src/options.rs), every order each ship still to act may be given, with the
-// specials' costs, the open aims and lanes, the area shapes and the order texts with the aim left
-// blank. The page highlights and writes orders from them alone; it plans all the ship orders of the
-// turn at once (the engine takes them one at a time, section 5.3a), and `distinct_fire_cells`
-// tells it to keep two planned shots off one cell (section 5.5). During the placement the seat's
+// specials' costs, the open boards, aims and lanes and the area shapes. The page highlights from
+// them alone and sends each order as its parts (ship, kind, board, aim, `choice`; docs/protocol.md
+// section 4.2); it plans all the ship orders of the turn at once (the engine takes them one at a
+// time, section 5.3a), and `distinct_fire_cells` tells it to keep two planned shots off one cell
+// (section 5.5). During the placement the seat's
 // observation carries `placement`: each piece's shape and its legal top-left cells per orientation.
 // A drop is drawn from the shape, judged by the anchors, and sent as its parts (piece, top-left
 // cell, the orientation's `choice`, docs/protocol.md section 4.2): a drop the anchors do not hold is
-// sent too, so that the server names the rule it breaks. The page writes no placement notation.
+// sent too, so that the server names the rule it breaks. The page writes no notation.
 
 import { el } from './api.js';
 import { t, lang } from './i18n.js';
@@ -125,7 +126,7 @@ const ui = {
   lastPress: null,
   /** The piece the Rotate button and the R key act on. */
   selectedPiece: null,
-  /** Battle: the turn the plan belongs to, the plan (ship -> {text, seat, cells, kind}), choices. */
+  /** Battle: the turn the plan belongs to, the plan (ship -> {info, seat, cells, kind}), choices. */
   turnKey: null,
   plan: new Map(),
   ship: null,
@@ -220,8 +221,8 @@ function myShips() {
   const obs = obsOf();
   const b = myBoard();
   const sunk = sunkNames(b);
-  // The orders given so far, from their parts (`plan_info`, in the order of `plan`).
-  const given = new Map((obs.plan_info || []).map((info, i) => [info.pieces?.[0], { text: obs.plan[i], info }]));
+  // The orders given so far, from their parts (`plan_info`).
+  const given = new Map((obs.plan_info || []).map((info) => [info.pieces?.[0], info]));
   return fleetShips().map((name, i) => ({
     name,
     energy: b?.energy?.[i] ?? 0,
@@ -260,36 +261,47 @@ function aimedGroup(sp) {
 const hasOrientation = (sp) => new Set((sp?.aimed || []).map((g) => g.vertical)).size > 1;
 
 /**
- * The order `ship` would get in mode `mode` aimed at (seat, r, c): `{text, cells, ok, seat, kind}`,
- * or null when the mode aims at nothing (pass). Everything comes from the turn's options: the
- * open cells and their text for a shot, the aims and the area of an aimed special (the aim whose
- * area covers the pointer, nearest to it), the lanes of a torpedo (of those through the pointer,
- * the one entering nearest to it), the targets of the EMP.
+ * An order's parts as the server takes them (`act` in parts, docs/protocol.md section 4.2), from
+ * its description as `legal_info` gives it (`{kind, pieces, target, to, choice}`): always the same
+ * keys in the same order, so that two descriptions of one order give the same JSON.
+ */
+export function orderParts(info) {
+  const parts = { kind: info.kind, piece: info.pieces?.[0] };
+  for (const key of ['target', 'to', 'choice']) if (info[key] != null) parts[key] = info[key];
+  return parts;
+}
+
+const sameOrder = (a, b) => JSON.stringify(orderParts(a)) === JSON.stringify(orderParts(b));
+const passInfo = (ship) => ({ kind: 'pass', pieces: [ship] });
+
+/**
+ * The order `ship` would get in mode `mode` aimed at (seat, r, c): `{info, cells, ok, seat, kind}`
+ * (`info` the order's description, as `legal_info` gives it, when `ok`), or null when the mode
+ * aims at nothing (pass). Everything comes from the turn's options: the open boards and cells for
+ * a shot, the aims and the area of an aimed special (the aim whose area covers the pointer,
+ * nearest to it), the lanes of a torpedo (of those through the pointer, the one entering nearest
+ * to it), the targets of the EMP.
  */
 function candidate(ship, mode, seat, r, c) {
   if (mode === 'pass') return null;
   const cell = cellName(r, c);
   const here = { r, c };
-  const refused = (cells = [cell]) => ({ text: null, cells, ok: false, seat, kind: mode });
+  const refused = (cells = [cell]) => ({ info: null, cells, ok: false, seat, kind: mode });
+  const aimed = (cells, parts) => ({ cells, ok: true, seat, kind: mode, info: { kind: mode, pieces: [ship], target: seat, ...parts } });
   const options = turnOptions();
   const o = shipOptions(ship);
   if (!options || !o) return refused();
   if (mode === 'fire') {
-    const f = o.fire.find((x) => x.target === seat);
     const open = options.fire.find((x) => x.target === seat)?.cells || [];
-    if (!f) return refused();
     const taken = options.distinct_fire_cells
       && [...ui.plan].some(([s, p]) => s !== ship && p.kind === 'fire' && p.seat === seat && p.cells[0] === cell);
-    return { text: f.text.replace('{cell}', cell), cells: [cell], ok: open.includes(cell) && !taken, seat, kind: mode,
-      info: { kind: mode, pieces: [ship], target: seat, to: cell } };
+    return o.fire.includes(seat) && open.includes(cell) && !taken ? aimed([cell], { to: cell }) : refused();
   }
   const sp = specialOptions(ship, mode);
   if (!sp) return refused();
   if (sp.emp) {
-    const e = sp.emp.find((x) => x.target === seat);
     const board = rectCells(0, 0, SIDE, SIDE);
-    return e ? { text: e.text, cells: board, ok: true, seat, kind: mode, info: { kind: mode, pieces: [ship], target: seat } }
-      : refused(board);
+    return sp.emp.includes(seat) ? aimed(board, {}) : refused(board);
   }
   if (sp.torpedo) {
     const tp = sp.torpedo.find((x) => x.target === seat);
@@ -298,21 +310,18 @@ function candidate(ship, mode, seat, r, c) {
     if (!through.length) return refused();
     const lane = through.reduce((x, y) => (distance(y.a, here) < distance(x.a, here) ? y : x));
     const cells = lineCells(lane.a, lane.b);
-    return { text: tp.text.replace('{lane}', lane.lane), cells, ok: true, seat, kind: mode,
-      info: { kind: mode, pieces: [ship], target: seat, cells } };
+    return aimed(cells, { to: lane.from, choice: lane.dir, cells });
   }
   const group = aimedGroup(sp);
   if (!group) return refused();
-  const target = group.targets.find((x) => x.target === seat);
   let best = null;
   for (const name of group.aims) {
     const aim = parseCell(name);
     if (!aim || !areaCells(group.area, aim).includes(cell)) continue;
     if (!best || distance(aim, here) < distance(best.aim, here)) best = { name, aim };
   }
-  if (!target || !best) return refused(areaCells(group.area, best?.aim || here));
-  return { text: target.text.replace('{cell}', best.name), cells: areaCells(group.area, best.aim), ok: true, seat, kind: mode,
-    info: { kind: mode, pieces: [ship], target: seat, to: best.name } };
+  if (!group.targets.includes(seat) || !best) return refused(areaCells(group.area, best?.aim || here));
+  return aimed(areaCells(group.area, best.aim), { to: best.name, choice: group.choice });
 }
 
 // ---- Drawing ----------------------------------------------------------------------------------
@@ -507,7 +516,7 @@ function drawOverlay() {
   const g = svgEl('g', { class: 'nv-overlay', id: 'nv-overlay' });
   const svg = ui.ctx.svg;
   delete svg.dataset.aim;
-  delete svg.dataset.aimText;
+  delete svg.dataset.aimParts;
   const v = me();
   if (ui.drag && v !== null) {
     const d = ui.drag;
@@ -536,7 +545,7 @@ function drawOverlay() {
       if (cand) {
         for (const name of cand.cells) g.append(cellRect(hv.seat, name, `nv-aim ${cand.ok ? 'ok' : 'bad'}`));
         svg.dataset.aim = cand.ok ? 'ok' : 'bad';
-        if (cand.text) svg.dataset.aimText = cand.text;
+        if (cand.info) svg.dataset.aimParts = JSON.stringify(orderParts(cand.info));
       }
     }
   }
@@ -901,7 +910,8 @@ const planKey = () => `plateau.naval.plan.${ui.ctx.state.id}`;
 function storedPlan(turn) {
   try {
     const saved = JSON.parse(sessionStorage.getItem(planKey()) || 'null');
-    return saved?.turn === turn && Array.isArray(saved.plan) ? saved.plan : [];
+    // Only entries with their parts: a plan kept by an older page is dropped.
+    return saved?.turn === turn && Array.isArray(saved.plan) ? saved.plan.filter(([, p]) => p?.info) : [];
   } catch {
     return [];
   }
@@ -938,20 +948,18 @@ function fireStep() {
   }
   if (!ui.ctx.canAct) return;
   const ship = obsOf().next_ship;
-  const planned = ui.plan.get(ship);
-  const text = planned?.text || shipOptions(ship)?.pass;
-  if (!ui.ctx.state.legal.includes(text)) {
+  const info = ui.plan.get(ship)?.info || passInfo(ship);
+  if (!(ui.ctx.state.legal_info || []).some((x) => sameOrder(x, info))) {
     // Only when the plan was made on an older state (one kept over a reload): stop and let the
     // player choose.
     ui.firing = false;
     ui.plan.delete(ship);
     ui.ship = ship;
-    const info = planned?.info || { kind: 'pass', pieces: [ship] };
-    ui.message = t('nv.refused', { order: describeOrder(info, ui.ctx.state.game) || text });
+    ui.message = t('nv.refused', { order: describeOrder(info, ui.ctx.state.game) });
     ui.ctx.render();
     return;
   }
-  ui.ctx.play(text);
+  ui.ctx.play(orderParts(info));
 }
 
 function startFiring() {
@@ -963,7 +971,7 @@ function startFiring() {
   // The whole turn leaves as one message, played all or nothing (docs/protocol.md section 4.2):
   // every ship still to act, in the order the server asks for them, its planned order or a pass.
   ui.whole = true;
-  const turn = myShips().filter((s) => s.open).map((s) => ui.plan.get(s.name)?.text || shipOptions(s.name)?.pass);
+  const turn = myShips().filter((s) => s.open).map((s) => orderParts(ui.plan.get(s.name)?.info || passInfo(s.name)));
   ui.ctx.play(turn);
 }
 
@@ -1044,7 +1052,7 @@ function placementControls() {
       // Rule 4.5: Ready only once a piece was picked up (a move made counts, after a reload).
       button('nv-ready', t('nv.ready'), () => {
         ui.sentPlacement = 'ready';
-        ui.ctx.play('ready');
+        ui.ctx.play({ kind: 'ready' });
       }, {
         disabled: !ui.ctx.canAct || !(ui.pickedUp || (b?.moves || 0) > 0),
       })));
@@ -1054,16 +1062,16 @@ function shipRow(s) {
   const planned = ui.plan.get(s.name);
   let what;
   if (s.sunk) what = t('nv.sunk');
-  else if (s.given) what = t('nv.sent', { order: describeOrder(s.given.info) || s.given.text });
+  else if (s.given) what = t('nv.sent', { order: describeOrder(s.given) });
   else if (!myBattleTurn()) what = '';
-  else if (planned) what = describeOrder(planned.info) || planned.text;
+  else if (planned) what = describeOrder(planned.info);
   else what = t('nv.pass.default');
   const b = myBoard();
   const disabled = b?.emp_turns_left > 0 && !s.sunk;
   const pct = Math.round((s.energy / 1000) * 100);
   return el('button', {
     type: 'button', class: `nv-ship${ui.ship === s.name && s.open ? ' selected' : ''}${s.sunk ? ' sunk' : ''}`,
-    'data-ship': s.name, 'data-energy': s.energy, 'data-order': planned?.text || s.given?.text || '',
+    'data-ship': s.name, 'data-energy': s.energy, 'data-order': planned || s.given ? JSON.stringify(orderParts(planned?.info || s.given)) : '',
     disabled: !s.open || Boolean(s.given) || ui.firing,
     onclick: () => {
       ui.ship = s.name;
@@ -1092,7 +1100,7 @@ function modeChips() {
     type: 'button', class: `chip nv-mode${ui.mode === mode ? ' selected' : ''}`, 'data-mode': mode, disabled, title,
     onclick: () => {
       if (mode === 'pass') {
-        ui.plan.set(ship, { text: shipOptions(ship)?.pass, cells: [], seat: null, kind: 'pass', info: { kind: 'pass', pieces: [ship] } });
+        ui.plan.set(ship, { cells: [], seat: null, kind: 'pass', info: passInfo(ship) });
         const open = myShips().filter((s) => s.open && !ui.plan.has(s.name));
         if (open.length) ui.ship = open[0].name;
         ui.mode = 'fire';

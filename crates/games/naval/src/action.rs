@@ -439,8 +439,8 @@ pub fn parse_action(text: &str) -> Result<Action, ParseError> {
 ///   `h` or `v` as `choice` for a ship), `ready`;
 /// - an order of the ship in `pieces`: `pass`, `fire` (the cell `to` of seat `target`), the
 ///   ability's name for a special (`to` the aim, `cells` its area, section 6.5; a bombing's
-///   `choice` is `h` or `v`), `torpedo` (its lane's cells in travel order, the direction as
-///   `choice`), `emp` (`target` only);
+///   `choice` is `h` or `v`), `torpedo` (its lane's cells in travel order, the first as `to`,
+///   the direction as `choice`), `emp` (`target` only);
 /// - chance: `layout` (as `place`, for seat `target`), `first` (`target`), `rocket` (`to`,
 ///   `choice` `shot` or `spared`).
 #[must_use]
@@ -513,6 +513,7 @@ pub fn order_info(ship: Ship, order: &Order, shield_cell: bool) -> ActionInfo {
             ..ActionInfo::new(ability.name())
         },
         Order::Torpedo { dir, lane, .. } => ActionInfo {
+            to: dir.lane(lane).next().map(|c| c.to_string()),
             cells: dir.lane(lane).map(|c| c.to_string()).collect(),
             choice: Some(dir.name().to_owned()),
             ..ActionInfo::new("torpedo")
@@ -526,32 +527,41 @@ pub fn order_info(ship: Ship, order: &Order, shield_cell: bool) -> ActionInfo {
     }
 }
 
-/// The action a seat names by its parts (docs/protocol.md section 4.2): `place` with the `piece`
-/// by name, its top-left cell `to` and, for a ship, `choice` `h` or `v` (a buoy has none), or
-/// `ready`. The placement is the one choice the state does not list one by one (section 4.2 of
-/// rules/naval.md gives each seat about a thousand); the battle's orders are sent as text.
+/// The action a seat names by its parts (docs/protocol.md section 4.2), the fields `action_info`
+/// gives it:
+/// - `place` with the `piece` by name, its top-left cell `to` and, for a ship, `choice` `h` or
+///   `v` (a buoy has none); `ready`;
+/// - an order of the ship `piece`: `pass`; `fire` at cell `to` of seat `target`; an area special
+///   or the shield by the ability's name, aimed at `to` of `target` (an area's aim is normalised
+///   as in the text, section 6.5a; the bombing's `choice` is `h` or `v`); `torpedo` at `target`
+///   along the lane whose first cell in travel order is `to`, `choice` the direction (`right`,
+///   `left`, `down`, `up`); `emp` at `target`.
+///
+/// Whether the action is legal is not judged here: the text it names is then played as if sent.
 ///
 /// # Errors
-/// `ParseError` for another kind, an unknown piece, a missing or bad cell, or an orientation
-/// missing for a ship or given for a buoy.
+/// `ParseError` for a kind the seat never sends (a chance outcome's), an unknown piece, a buoy
+/// given an order, a missing or bad cell, seat or orientation, an orientation given where there is
+/// none, or a torpedo whose `to` does not start a lane in its direction.
 pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
-    match parts.kind.as_str() {
-        "ready" => Ok(Action::Ready),
+    let cell = || {
+        let to = parts.to.as_deref().unwrap_or_default();
+        Cell::parse(to).ok_or_else(|| ParseError::new(to, "`to` must be a cell from a1 to n14"))
+    };
+    let piece = || {
+        let name = parts.piece.as_deref().unwrap_or_default();
+        Piece::from_name(name)
+            .ok_or_else(|| ParseError::new(name, "`piece` must name one of the fleet's pieces"))
+    };
+    let kind = parts.kind.as_str();
+    match kind {
+        "ready" => return Ok(Action::Ready),
         "place" => {
-            let name = parts.piece.as_deref().unwrap_or_default();
-            let piece = Piece::from_name(name).ok_or_else(|| {
-                ParseError::new(name, "`piece` must name one of the fleet's pieces")
-            })?;
-            let to = parts.to.as_deref().unwrap_or_default();
-            let cell = Cell::parse(to)
-                .ok_or_else(|| ParseError::new(to, "`to` must be a cell from a1 to n14"))?;
+            let piece = piece()?;
             let vertical = match (piece.is_buoy(), parts.choice.as_deref()) {
-                (true, None) => false,
-                (false, Some("h")) => false,
+                (true, None) | (false, Some("h")) => false,
                 (false, Some("v")) => true,
-                (true, Some(c)) => {
-                    return Err(ParseError::new(c, "a buoy has no orientation"));
-                }
+                (true, Some(c)) => return Err(ParseError::new(c, "a buoy has no orientation")),
                 (false, c) => {
                     return Err(ParseError::new(
                         c.unwrap_or_default(),
@@ -559,17 +569,112 @@ pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
                     ));
                 }
             };
-            Ok(Action::Place {
+            return Ok(Action::Place {
                 piece,
-                cell,
+                cell: cell()?,
                 vertical,
-            })
+            });
         }
-        other => Err(ParseError::new(
-            other,
-            "only `place` and `ready` are taken in parts; orders are sent as text",
-        )),
+        "layout" | "first" | "rocket" => {
+            return Err(ParseError::new(
+                kind,
+                "chance outcomes are not played by a seat",
+            ));
+        }
+        _ => {}
     }
+    let ship = piece()?
+        .ship()
+        .ok_or_else(|| ParseError::new(kind, "buoys take no orders"))?;
+    let target = || match parts.target {
+        Some(t) if t < 4 => Ok(Seat(t)),
+        Some(t) => Err(ParseError::new(
+            t.to_string(),
+            "`target` must be a seat from 0 to 3",
+        )),
+        None => Err(ParseError::new(kind, "this order needs a `target` seat")),
+    };
+    let no_choice = || match parts.choice.as_deref() {
+        None => Ok(()),
+        Some(c) => Err(ParseError::new(c, "this order takes no `choice`")),
+    };
+    let order = match kind {
+        "pass" => {
+            no_choice()?;
+            Order::Pass
+        }
+        "emp" => {
+            no_choice()?;
+            Order::Emp { target: target()? }
+        }
+        "fire" => {
+            no_choice()?;
+            Order::Fire {
+                target: target()?,
+                cell: cell()?,
+            }
+        }
+        "torpedo" => {
+            let choice = parts.choice.as_deref().unwrap_or_default();
+            let dir = DIRS
+                .into_iter()
+                .find(|d| d.name() == choice)
+                .ok_or_else(|| {
+                    ParseError::new(choice, "a torpedo's `choice` is right, left, down or up")
+                })?;
+            let from = cell()?;
+            let lane = if dir.along_row() {
+                from.row()
+            } else {
+                from.col()
+            };
+            if dir.lane(lane).next() != Some(from) {
+                return Err(ParseError::new(
+                    from.to_string(),
+                    "a torpedo's `to` is the cell its lane enters by",
+                ));
+            }
+            Order::Torpedo {
+                target: target()?,
+                dir,
+                lane,
+            }
+        }
+        name => {
+            let ability = ABILITIES
+                .into_iter()
+                .find(|a| a.name() == name && (a.is_area() || *a == Ability::Shield))
+                .ok_or_else(|| {
+                    ParseError::new(name, "expected a kind of action: place, ready, pass, fire, an ability's name, torpedo or emp")
+                })?;
+            let vertical = match (ability == Ability::Bombing, parts.choice.as_deref()) {
+                (true, Some("h")) => false,
+                (true, Some("v")) => true,
+                (true, c) => {
+                    return Err(ParseError::new(
+                        c.unwrap_or_default(),
+                        "a bombing's `choice` must be `h` or `v`",
+                    ));
+                }
+                (false, _) => {
+                    no_choice()?;
+                    false
+                }
+            };
+            let cell = cell()?;
+            Order::Special {
+                ability,
+                target: target()?,
+                cell: if ability == Ability::Shield {
+                    cell
+                } else {
+                    ability.normalise(cell, vertical)
+                },
+                vertical,
+            }
+        }
+    };
+    Ok(Action::Order { ship, order })
 }
 
 #[cfg(test)]
@@ -620,5 +725,76 @@ mod tests {
         assert_eq!(parse_action("cruiser:fire 2:z7").unwrap_err().token, "z7");
         assert_eq!(parse_action("boat:pass").unwrap_err().token, "boat");
         assert_eq!(parse_action("buoy1@k10h").unwrap_err().token, "k10h");
+    }
+
+    fn parts(kind: &str, piece: &str, target: Option<u8>, to: &str, choice: &str) -> ActionParts {
+        let some = |x: &str| (!x.is_empty()).then(|| x.to_owned());
+        ActionParts {
+            kind: kind.to_owned(),
+            piece: some(piece),
+            to: some(to),
+            choice: some(choice),
+            target,
+        }
+    }
+
+    #[test]
+    fn orders_in_parts_name_their_text() {
+        let text = |p: ActionParts| format_action(&action_from_parts(&p).unwrap());
+        assert_eq!(text(parts("pass", "cruiser", None, "", "")), "cruiser:pass");
+        assert_eq!(
+            text(parts("fire", "carrier", Some(1), "f7", "")),
+            "carrier:fire 2:f7"
+        );
+        assert_eq!(
+            text(parts("emp", "carrier", Some(3), "", "")),
+            "carrier:emp 4"
+        );
+        // Aims are normalised as the text's are (section 6.5a); the shield's centre is not.
+        assert_eq!(
+            text(parts("rockets", "frigate", Some(1), "a1", "")),
+            "frigate:rockets 2:c3"
+        );
+        assert_eq!(
+            text(parts("bombing", "carrier", Some(2), "m5", "h")),
+            "carrier:bombing 3:j5h"
+        );
+        assert_eq!(
+            text(parts("shield", "corvette", Some(0), "a1", "")),
+            "corvette:shield 1:a1"
+        );
+        assert_eq!(
+            text(parts("torpedo", "submarine", Some(1), "a5", "right")),
+            "submarine:torpedo 2:right5"
+        );
+        assert_eq!(
+            text(parts("torpedo", "submarine", Some(3), "c14", "up")),
+            "submarine:torpedo 4:upc"
+        );
+    }
+
+    #[test]
+    fn bad_parts_are_refused_with_the_part_named() {
+        let token = |p: ActionParts| action_from_parts(&p).unwrap_err().token;
+        assert_eq!(token(parts("fire", "boat", Some(1), "f7", "")), "boat");
+        assert_eq!(token(parts("fire", "buoy1", Some(1), "f7", "")), "fire");
+        assert_eq!(token(parts("fire", "carrier", Some(4), "f7", "")), "4");
+        assert_eq!(token(parts("fire", "carrier", None, "f7", "")), "fire");
+        assert_eq!(token(parts("fire", "carrier", Some(1), "z7", "")), "z7");
+        assert_eq!(token(parts("fire", "carrier", Some(1), "f7", "v")), "v");
+        assert_eq!(token(parts("bombing", "carrier", Some(1), "f7", "")), "");
+        assert_eq!(
+            token(parts("torpedo", "submarine", Some(1), "b5", "right")),
+            "b5"
+        );
+        assert_eq!(
+            token(parts("torpedo", "submarine", Some(1), "a5", "sideways")),
+            "sideways"
+        );
+        assert_eq!(
+            token(parts("layout", "carrier", Some(1), "a1", "h")),
+            "layout"
+        );
+        assert_eq!(token(parts("dance", "carrier", Some(1), "a1", "")), "dance");
     }
 }

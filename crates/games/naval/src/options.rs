@@ -6,27 +6,21 @@
 //! only the ship it asks next; a player plans all the ship orders of the turn at once. The options
 //! list, for each ship still to act, the families `orders` builds for it on the same state (the
 //! list `list_orders` would write for that ship), grouped so the JSON stays a few kilobytes:
-//! cells are written once per set, and each family carries the text of its orders with the aim
-//! left as a placeholder, formatted by the crate's own notation (`format_order`).
+//! cells are written once per set. The page sends an order by its parts (`action_from_parts`:
+//! the ship, the kind, the board, the aim), never by its text, so nothing here is notation.
 //!
 //! One rule spans ships: two ships of one turn may not pick the same cell for their normal shots
 //! (section 5.5). The lists here already leave out the cells of orders given; the flag
 //! `distinct_fire_cells` tells the page to leave out the cells its own plan picks too.
 
-use plateau_engine::Seat;
+use plateau_engine::{ActionParts, Seat};
 use serde::{Deserialize, Serialize};
 
-use crate::ability::Ability;
-use crate::action::{Order, format_order};
-use crate::bits::{Bits, Cell, SIDE};
+use crate::ability::{Ability, Dir};
+use crate::bits::{Bits, SIDE};
 use crate::orders::Family;
 use crate::piece::Ship;
 use crate::state::Naval;
-
-/// The placeholder of an order text for the aimed cell (`carrier:fire 2:{cell}`).
-pub const CELL: &str = "{cell}";
-/// The placeholder of a torpedo text for the lane (`submarine:torpedo 2:{lane}`).
-pub const LANE: &str = "{lane}";
 
 /// The options of the viewing seat's battle turn: `Observation::options`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -51,24 +45,14 @@ pub struct FireCells {
     pub cells: Vec<String>,
 }
 
-/// One order text for a target: `{cell}` or `{lane}` stands for the aim where there is one.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct TargetText {
-    /// The board (0-based in JSON).
-    pub target: Seat,
-    /// The order's text, e.g. `cruiser:fire 2:{cell}`, `carrier:emp 3`.
-    pub text: String,
-}
-
 /// Every order one ship may be given this turn.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct ShipOptions {
-    /// `carrier` .. `corvette`.
+    /// `carrier` .. `corvette`. Its pass is always open.
     pub ship: String,
-    /// The pass (always open): `carrier:pass`.
-    pub pass: String,
-    /// The normal shot's text per board; the cells are `TurnOptions::fire`.
-    pub fire: Vec<TargetText>,
+    /// The boards its normal shot may aim at (0-based in JSON); the cells are
+    /// `TurnOptions::fire`.
+    pub fire: Vec<Seat>,
     /// Its two specials, in the order of the section 9 table.
     pub specials: Vec<SpecialOptions>,
 }
@@ -91,9 +75,9 @@ pub struct SpecialOptions {
     /// The torpedo (sections 3 and 9): its lanes per board.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub torpedo: Vec<TorpedoOptions>,
-    /// The EMP (section 9 rule 5): the seats it may hit.
+    /// The EMP (section 9 rule 5): the seats it may hit (0-based in JSON).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub emp: Vec<TargetText>,
+    pub emp: Vec<Seat>,
 }
 
 /// A special aimed at a cell, in one orientation, with the same aims on every board listed.
@@ -101,13 +85,17 @@ pub struct SpecialOptions {
 pub struct AimedOptions {
     /// The bombing line along a column; false for every other special.
     pub vertical: bool,
+    /// The orientation as the order's `choice` (`h` or `v`) for the bombing, the one special
+    /// that has one; none for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
     /// The area's shape: `[rows, cols, aim_row, aim_col]`, the aim's place inside it (section
     /// 6.5).
     pub area: [u8; 4],
     /// The legal aims: the normalised ones (section 6.5a), or the shield's centres (10.1).
     pub aims: Vec<String>,
-    /// The boards and the text for each (`frigate:rockets 2:{cell}`).
-    pub targets: Vec<TargetText>,
+    /// The boards it may aim at (0-based in JSON): the owner's own for the shield.
+    pub targets: Vec<Seat>,
 }
 
 /// The torpedo at one board.
@@ -115,17 +103,15 @@ pub struct AimedOptions {
 pub struct TorpedoOptions {
     /// The board (0-based in JSON).
     pub target: Seat,
-    /// The text with `{lane}` for the lane (`submarine:torpedo 2:{lane}`).
-    pub text: String,
     /// Every lane it may take (section 3: the edge it enters by is fixed but in a duel).
     pub lanes: Vec<Lane>,
 }
 
-/// One torpedo lane: its word in the text and its first and last cells in travel order.
+/// One torpedo lane: its direction and its first and last cells in travel order.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Lane {
-    /// `right5`, `downc`.
-    pub lane: String,
+    /// The direction of travel (`right`, `left`, `down`, `up`).
+    pub dir: Dir,
     /// The cell it enters by.
     pub from: String,
     /// The cell it leaves by.
@@ -143,15 +129,6 @@ fn special(specials: &mut [SpecialOptions], ability: Ability) -> &mut SpecialOpt
 
 fn names(b: Bits) -> Vec<String> {
     b.iter().map(|c| c.to_string()).collect()
-}
-
-/// `text` with its last `cell` replaced by the placeholder: the aim is written last.
-fn template(text: &str, cell: Cell) -> String {
-    let name = cell.to_string();
-    match text.rfind(&name) {
-        Some(i) => format!("{}{CELL}{}", &text[..i], &text[i + name.len()..]),
-        None => text.to_owned(),
-    }
 }
 
 impl Naval {
@@ -183,7 +160,6 @@ impl Naval {
     fn ship_options(&self, s: Seat, ship: Ship) -> ShipOptions {
         let mut out = ShipOptions {
             ship: ship.name().to_owned(),
-            pass: format_order(ship, &Order::Pass, true),
             fire: Vec::new(),
             specials: Ability::of_ship(ship)
                 .into_iter()
@@ -204,42 +180,16 @@ impl Naval {
         for family in self.families(s, ship).as_slice() {
             match *family {
                 Family::Pass => {}
-                Family::Fire { target, cells } => {
-                    let text = format_order(
-                        ship,
-                        &Order::Fire {
-                            target,
-                            cell: cells.first().unwrap_or_default(),
-                        },
-                        true,
-                    );
-                    let cell = cells.first().unwrap_or_default();
-                    out.fire.push(TargetText {
-                        target,
-                        text: template(&text, cell),
-                    });
-                }
+                Family::Fire { target, .. } => out.fire.push(target),
                 Family::Special {
                     ability,
                     target,
                     vertical,
                     cells,
                 } => {
-                    let Some(cell) = cells.first() else { continue };
-                    let text = format_order(
-                        ship,
-                        &Order::Special {
-                            ability,
-                            target,
-                            cell,
-                            vertical,
-                        },
-                        true,
-                    );
-                    let entry = TargetText {
-                        target,
-                        text: template(&text, cell),
-                    };
+                    if cells.is_empty() {
+                        continue;
+                    }
                     let aims = names(cells);
                     let sp = special(&mut out.specials, ability);
                     sp.open = true;
@@ -248,14 +198,17 @@ impl Naval {
                         .iter_mut()
                         .find(|a| a.vertical == vertical && a.aims == aims)
                     {
-                        Some(group) => group.targets.push(entry),
+                        Some(group) => group.targets.push(target),
                         None => {
                             let (h, w, oh, ow) = ability.geometry(vertical);
                             sp.aimed.push(AimedOptions {
                                 vertical,
+                                choice: ability
+                                    .has_orientation()
+                                    .then(|| if vertical { "v" } else { "h" }.to_owned()),
                                 area: [h, w, oh, ow],
                                 aims,
-                                targets: vec![entry],
+                                targets: vec![target],
                             });
                         }
                     }
@@ -264,15 +217,11 @@ impl Naval {
                     let sp = special(&mut out.specials, Ability::Torpedo);
                     sp.open = true;
                     for lane in 0..SIDE {
-                        let text = format_order(ship, &Order::Torpedo { target, dir, lane }, true);
-                        // The lane's word is the text's last part: `right5`, `downc`.
-                        let word = text.rsplit(':').next().unwrap_or_default();
-                        let template = format!("{}{LANE}", &text[..text.len() - word.len()]);
                         let mut cells = dir.lane(lane);
                         let from = cells.next().unwrap_or_default();
                         let to = cells.last().unwrap_or(from);
                         let lane = Lane {
-                            lane: word.to_owned(),
+                            dir,
                             from: from.to_string(),
                             to: to.to_string(),
                         };
@@ -280,7 +229,6 @@ impl Naval {
                             Some(group) => group.lanes.push(lane),
                             None => sp.torpedo.push(TorpedoOptions {
                                 target,
-                                text: template,
                                 lanes: vec![lane],
                             }),
                         }
@@ -289,10 +237,7 @@ impl Naval {
                 Family::Emp { target } => {
                     let sp = special(&mut out.specials, Ability::Emp);
                     sp.open = true;
-                    sp.emp.push(TargetText {
-                        target,
-                        text: format_order(ship, &Order::Emp { target }, true),
-                    });
+                    sp.emp.push(target);
                 }
             }
         }
@@ -300,30 +245,44 @@ impl Naval {
     }
 }
 
-/// Every order text the options give `ship` (with the page's one cross-ship rule left aside):
-/// the expansion the browser makes, for tests.
+/// Every order the options give `ship`, in the parts the page sends (`action_from_parts`), with
+/// the page's one cross-ship rule left aside: the expansion the browser makes, for tests.
 #[must_use]
-pub fn expand(options: &TurnOptions, ship: &ShipOptions) -> Vec<String> {
-    let mut out = vec![ship.pass.clone()];
-    for f in &ship.fire {
+pub fn expand(options: &TurnOptions, ship: &ShipOptions) -> Vec<ActionParts> {
+    let order =
+        |kind: &str, target: Option<Seat>, to: Option<&str>, choice: Option<&str>| ActionParts {
+            kind: kind.to_owned(),
+            piece: Some(ship.ship.clone()),
+            to: to.map(str::to_owned),
+            choice: choice.map(str::to_owned),
+            target: target.map(|t| t.0),
+        };
+    let mut out = vec![order("pass", None, None, None)];
+    for &t in &ship.fire {
         let cells = options
             .fire
             .iter()
-            .find(|c| c.target == f.target)
+            .find(|c| c.target == t)
             .map(|c| c.cells.as_slice())
             .unwrap_or_default();
-        out.extend(cells.iter().map(|c| f.text.replace(CELL, c)));
+        out.extend(cells.iter().map(|c| order("fire", Some(t), Some(c), None)));
     }
     for sp in &ship.specials {
+        let name = sp.ability.name();
         for a in &sp.aimed {
-            for t in &a.targets {
-                out.extend(a.aims.iter().map(|c| t.text.replace(CELL, c)));
+            for &t in &a.targets {
+                let choice = a.choice.as_deref();
+                out.extend(a.aims.iter().map(|c| order(name, Some(t), Some(c), choice)));
             }
         }
         for tp in &sp.torpedo {
-            out.extend(tp.lanes.iter().map(|l| tp.text.replace(LANE, &l.lane)));
+            out.extend(
+                tp.lanes
+                    .iter()
+                    .map(|l| order(name, Some(tp.target), Some(&l.from), Some(l.dir.name()))),
+            );
         }
-        out.extend(sp.emp.iter().map(|e| e.text.clone()));
+        out.extend(sp.emp.iter().map(|&t| order(name, Some(t), None, None)));
     }
     out
 }

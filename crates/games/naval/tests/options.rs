@@ -7,8 +7,8 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
-use plateau_naval::action::format_action;
+use plateau_engine::{ActionParts, Actor, Game, Seat, ToAct, Viewer};
+use plateau_naval::action::{action_from_parts, action_info, format_action};
 use plateau_naval::options::expand;
 use plateau_naval::piece::Ship;
 use plateau_naval::{Action, Config, Naval, Phase};
@@ -76,7 +76,11 @@ fn the_options_of_every_ship_are_its_legal_orders() {
         assert_eq!(named, still.iter().map(|k| k.name()).collect::<Vec<_>>());
         assert_eq!(obs.next_ship.as_deref(), named.first().copied());
         for (o, &ship) in options.ships.iter().zip(&still) {
-            let described: Vec<String> = expand(options, o);
+            // Each order the page can send names back, through its parts, an order on the list.
+            let described: Vec<String> = expand(options, o)
+                .iter()
+                .map(|p| format_action(&action_from_parts(p).expect("the options' parts parse")))
+                .collect();
             let set: BTreeSet<String> = described.iter().cloned().collect();
             assert_eq!(set.len(), described.len(), "each order once");
             let mut listed = Vec::new();
@@ -96,6 +100,40 @@ fn the_options_of_every_ship_are_its_legal_orders() {
     });
     assert!(turns > 300, "{turns} turns");
     assert!(ships > 1000, "{ships} ships");
+}
+
+/// Every legal order, described in parts (`action_info`) and sent back in those parts, names the
+/// same order: the page never needs the notation.
+#[test]
+fn every_legal_order_is_named_back_by_its_parts() {
+    let mut kinds = BTreeSet::new();
+    battle_turns(4, |g, s| {
+        let mut legal = Vec::new();
+        g.legal_actions(s, &mut legal);
+        for a in &legal {
+            let info = action_info(a);
+            let parts = ActionParts {
+                kind: info.kind.to_owned(),
+                piece: info.pieces.first().cloned(),
+                to: info.to.clone(),
+                choice: info.choice.clone(),
+                target: info.target,
+            };
+            assert_eq!(action_from_parts(&parts).as_ref(), Ok(a), "{parts:?}");
+            kinds.insert(info.kind.to_owned());
+        }
+    });
+    for kind in [
+        "pass",
+        "fire",
+        "torpedo",
+        "emp",
+        "bombing",
+        "shield",
+        "artillery",
+    ] {
+        assert!(kinds.contains(kind), "{kind} seen among {kinds:?}");
+    }
 }
 
 #[test]

@@ -113,7 +113,7 @@ async fn a_whole_turn_is_one_message_applied_all_or_nothing() {
 }
 
 /// An action in parts that names no action is `action/malformed`, one that names an illegal
-/// placement is refused with the rule it breaks, and a game without parts refuses them; nothing
+/// placement or order is refused with the rule it breaks, and a game without parts refuses them; nothing
 /// is played (docs/protocol.md section 4.2).
 #[tokio::test]
 async fn an_action_in_parts_is_checked_as_its_text() {
@@ -138,6 +138,11 @@ async fn an_action_in_parts_is_checked_as_its_text() {
         ),
         (
             json!({"kind": "place", "piece": "carrier", "to": "n14", "choice": "h"}),
+            "action/illegal",
+        ),
+        // A well-formed order, but the battle has not begun.
+        (
+            json!({"kind": "fire", "piece": "carrier", "target": 1, "to": "a1"}),
             "action/illegal",
         ),
     ] {
