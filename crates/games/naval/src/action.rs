@@ -544,6 +544,42 @@ pub fn order_info(ship: Ship, order: &Order, shield_cell: bool) -> ActionInfo {
 /// given an order, a missing or bad cell, seat or orientation, an orientation given where there is
 /// none, or a torpedo whose `to` does not start a lane in its direction.
 pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
+    let kind = parts.kind.as_str();
+    let special = ABILITIES
+        .into_iter()
+        .find(|a| a.name() == kind && (a.is_area() || *a == Ability::Shield));
+    // The parts each kind takes: any other part given is refused, never ignored.
+    let takes: &[&str] = match kind {
+        "ready" => &[],
+        "place" => &["piece", "to", "choice"],
+        "pass" => &["piece"],
+        "emp" => &["piece", "target"],
+        "fire" => &["piece", "target", "to"],
+        "torpedo" | "bombing" => &["piece", "target", "to", "choice"],
+        _ if special.is_some() => &["piece", "target", "to"],
+        "layout" | "first" | "rocket" => {
+            return Err(ParseError::new(
+                kind,
+                "chance outcomes are not played by a seat",
+            ));
+        }
+        _ => {
+            return Err(ParseError::new(
+                kind,
+                "expected a kind of action: place, ready, pass, fire, an ability's name, torpedo or emp",
+            ));
+        }
+    };
+    for (name, given) in [
+        ("piece", parts.piece.is_some()),
+        ("target", parts.target.is_some()),
+        ("to", parts.to.is_some()),
+        ("choice", parts.choice.is_some()),
+    ] {
+        if given && !takes.contains(&name) {
+            return Err(ParseError::new(name, format!("`{kind}` takes no `{name}`")));
+        }
+    }
     let cell = || {
         let to = parts.to.as_deref().unwrap_or_default();
         Cell::parse(to).ok_or_else(|| ParseError::new(to, "`to` must be a cell from a1 to n14"))
@@ -553,68 +589,47 @@ pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
         Piece::from_name(name)
             .ok_or_else(|| ParseError::new(name, "`piece` must name one of the fleet's pieces"))
     };
-    let kind = parts.kind.as_str();
-    match kind {
-        "ready" => return Ok(Action::Ready),
-        "place" => {
-            let piece = piece()?;
-            let vertical = match (piece.is_buoy(), parts.choice.as_deref()) {
-                (true, None) | (false, Some("h")) => false,
-                (false, Some("v")) => true,
-                (true, Some(c)) => return Err(ParseError::new(c, "a buoy has no orientation")),
-                (false, c) => {
-                    return Err(ParseError::new(
-                        c.unwrap_or_default(),
-                        "a ship's `choice` must be `h` or `v`",
-                    ));
-                }
-            };
-            return Ok(Action::Place {
-                piece,
-                cell: cell()?,
-                vertical,
-            });
-        }
-        "layout" | "first" | "rocket" => {
-            return Err(ParseError::new(
-                kind,
-                "chance outcomes are not played by a seat",
-            ));
-        }
-        _ => {}
-    }
-    let ship = piece()?
-        .ship()
-        .ok_or_else(|| ParseError::new(kind, "buoys take no orders"))?;
     let target = || match parts.target {
         Some(t) if t < 4 => Ok(Seat(t)),
         Some(t) => Err(ParseError::new(
             t.to_string(),
-            "`target` must be a seat from 0 to 3",
+            "`target` must be a seat from 0 to 3 (counted from 0, as in `legal_info`)",
         )),
         None => Err(ParseError::new(kind, "this order needs a `target` seat")),
     };
-    let no_choice = || match parts.choice.as_deref() {
-        None => Ok(()),
-        Some(c) => Err(ParseError::new(c, "this order takes no `choice`")),
-    };
-    let order = match kind {
-        "pass" => {
-            no_choice()?;
-            Order::Pass
-        }
-        "emp" => {
-            no_choice()?;
-            Order::Emp { target: target()? }
-        }
-        "fire" => {
-            no_choice()?;
-            Order::Fire {
-                target: target()?,
-                cell: cell()?,
+    if kind == "ready" {
+        return Ok(Action::Ready);
+    }
+    if kind == "place" {
+        let piece = piece()?;
+        let vertical = match (piece.is_buoy(), parts.choice.as_deref()) {
+            (true, None) | (false, Some("h")) => false,
+            (false, Some("v")) => true,
+            (true, Some(c)) => return Err(ParseError::new(c, "a buoy has no orientation")),
+            (false, c) => {
+                return Err(ParseError::new(
+                    c.unwrap_or_default(),
+                    "a ship's `choice` must be `h` or `v`",
+                ));
             }
-        }
-        "torpedo" => {
+        };
+        return Ok(Action::Place {
+            piece,
+            cell: cell()?,
+            vertical,
+        });
+    }
+    let ship = piece()?
+        .ship()
+        .ok_or_else(|| ParseError::new(kind, "buoys take no orders"))?;
+    let order = match (kind, special) {
+        ("pass", _) => Order::Pass,
+        ("emp", _) => Order::Emp { target: target()? },
+        ("fire", _) => Order::Fire {
+            target: target()?,
+            cell: cell()?,
+        },
+        ("torpedo", _) => {
             let choice = parts.choice.as_deref().unwrap_or_default();
             let dir = DIRS
                 .into_iter()
@@ -640,25 +655,17 @@ pub fn action_from_parts(parts: &ActionParts) -> Result<Action, ParseError> {
                 lane,
             }
         }
-        name => {
-            let ability = ABILITIES
-                .into_iter()
-                .find(|a| a.name() == name && (a.is_area() || *a == Ability::Shield))
-                .ok_or_else(|| {
-                    ParseError::new(name, "expected a kind of action: place, ready, pass, fire, an ability's name, torpedo or emp")
-                })?;
+        (_, special) => {
+            // Every other kind was refused above.
+            let ability = special.ok_or_else(|| ParseError::new(kind, "unknown kind"))?;
             let vertical = match (ability == Ability::Bombing, parts.choice.as_deref()) {
-                (true, Some("h")) => false,
+                (false, _) | (true, Some("h")) => false,
                 (true, Some("v")) => true,
                 (true, c) => {
                     return Err(ParseError::new(
                         c.unwrap_or_default(),
                         "a bombing's `choice` must be `h` or `v`",
                     ));
-                }
-                (false, _) => {
-                    no_choice()?;
-                    false
                 }
             };
             let cell = cell()?;
@@ -781,7 +788,16 @@ mod tests {
         assert_eq!(token(parts("fire", "carrier", Some(4), "f7", "")), "4");
         assert_eq!(token(parts("fire", "carrier", None, "f7", "")), "fire");
         assert_eq!(token(parts("fire", "carrier", Some(1), "z7", "")), "z7");
-        assert_eq!(token(parts("fire", "carrier", Some(1), "f7", "v")), "v");
+        assert_eq!(
+            token(parts("fire", "carrier", Some(1), "f7", "v")),
+            "choice"
+        );
+        // A part the kind does not take is refused, not ignored.
+        assert_eq!(token(parts("ready", "carrier", None, "", "")), "piece");
+        assert_eq!(token(parts("pass", "carrier", Some(1), "", "")), "target");
+        assert_eq!(token(parts("emp", "carrier", Some(2), "a1", "")), "to");
+        assert_eq!(token(parts("place", "buoy1", Some(2), "a1", "")), "target");
+        assert_eq!(token(parts("nuke", "", None, "", "")), "nuke");
         assert_eq!(token(parts("bombing", "carrier", Some(1), "f7", "")), "");
         assert_eq!(
             token(parts("torpedo", "submarine", Some(1), "b5", "right")),

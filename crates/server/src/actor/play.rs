@@ -58,30 +58,36 @@ impl MatchActor {
         }
         let mut batch = self.batch();
         for (i, request) in actions.iter().enumerate() {
-            // Parts become the action's text in the state reached so far, then play as text.
-            // The turn is checked first, as for a text (docs/protocol.md section 4.2): a seat
-            // not to act learns that, not what is wrong with its parts.
-            let text = match request {
-                ActionRequest::Text(text) => text.clone(),
-                ActionRequest::Parts(parts) => {
-                    batch.check_turn(seat)?;
-                    batch
-                        .state
-                        .parts_text(parts)
-                        .map_err(|e| ApiError::new(Code::ActionMalformed, e.to_string()))?
-                }
-            };
-            batch.play(seat, &text).map_err(|mut e| {
+            // In a whole turn an error names the action it is about (section 4.2).
+            let at = |mut e: ApiError, what: &str| {
                 if actions.len() > 1 {
                     e.message = format!(
-                        "action {} of {} (`{text}`): {}",
+                        "action {} of {} ({what}): {}",
                         i + 1,
                         actions.len(),
                         e.message
                     );
                 }
                 e
-            })?;
+            };
+            // Parts become the action's text in the state reached so far, then play as text.
+            // The turn is checked first, as for a text (docs/protocol.md section 4.2): a seat
+            // not to act learns that, not what is wrong with its parts.
+            let text = match request {
+                ActionRequest::Text(text) => text.clone(),
+                ActionRequest::Parts(parts) => {
+                    batch.check_turn(seat).map_err(|e| at(e, "in parts"))?;
+                    batch.state.parts_text(parts).map_err(|e| {
+                        at(
+                            ApiError::new(Code::ActionMalformed, e.to_string()),
+                            "in parts",
+                        )
+                    })?
+                }
+            };
+            batch
+                .play(seat, &text)
+                .map_err(|e| at(e, &format!("`{text}`")))?;
             batch.draw_chance(&self.id);
         }
         self.flush(batch).await
@@ -549,7 +555,7 @@ impl Batch {
         } else {
             Err(ApiError::new(
                 Code::ActionNotYourTurn,
-                format!("seat {seat} is not to act now"),
+                "your seat is not to act now".to_owned(),
             ))
         }
     }

@@ -153,6 +153,19 @@ async fn an_action_in_parts_is_checked_as_its_text() {
     }
     c.send(act(json!({"kind": "place", "extra": 1}))).await;
     assert_eq!(c.error().await["code"], "msg/malformed");
+    // In a whole turn, an error in parts names the action it is about.
+    let (parts, _) = first_placement(&placing).unwrap();
+    c.send(json!({"type": "act", "version": version, "actions": [parts, {"kind": "ready", "piece": "carrier"}]}))
+        .await;
+    let error = c.error().await;
+    assert_eq!(error["code"], "action/malformed", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("action 2 of 2 (in parts): "),
+        "{error}"
+    );
     // Nothing was played: a legal placement in parts is still taken at the same version.
     let (parts, text) = first_placement(&placing).unwrap();
     c.send(act(parts)).await;
