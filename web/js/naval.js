@@ -9,11 +9,11 @@
 // them alone and sends each order as its parts (ship, kind, board, aim, `choice`; docs/protocol.md
 // section 4.2); it plans all the ship orders of the turn at once (the engine takes them one at a
 // time, section 5.3a), and `distinct_fire_cells` tells it to keep two planned shots off one cell
-// (section 5.5). During the placement the seat's
-// observation carries `placement`: each piece's shape and its legal top-left cells per orientation.
-// A drop is drawn from the shape, judged by the anchors, and sent as its parts (piece, top-left
-// cell, the orientation's `choice`, docs/protocol.md section 4.2): a drop the anchors do not hold is
-// sent too, so that the server names the rule it breaks. The page writes no notation.
+// (section 5.5). During the placement the seat's observation carries `placement`: each piece's
+// shape and its legal top-left cells per orientation. A drop is drawn from the shape, judged by
+// the anchors, and sent as its parts (piece, top-left cell, the orientation's `choice`): a drop
+// the anchors do not hold is sent too, so that the server names the rule it breaks. The page
+// writes no notation.
 
 import { el } from './api.js';
 import { t, lang } from './i18n.js';
