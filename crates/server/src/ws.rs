@@ -170,16 +170,55 @@ impl From<&str> for ActionRequest {
 
 impl ActionRequest {
     /// Reads one action of an `act`: a string, or an object of parts.
-    fn from_json(value: &serde_json::Value) -> Option<ActionRequest> {
-        match value {
-            serde_json::Value::String(text) => Some(ActionRequest::Text(text.clone())),
-            serde_json::Value::Object(_) => serde_json::from_value(value.clone())
-                .ok()
-                .map(ActionRequest::Parts),
-            _ => None,
+    ///
+    /// # Errors
+    /// What is wrong with it, naming the part (`target` not a seat number, a part no action has,
+    /// a missing `kind`), for a `msg/malformed`.
+    fn from_json(value: &serde_json::Value) -> Result<ActionRequest, String> {
+        let parts = match value {
+            serde_json::Value::String(text) => return Ok(ActionRequest::Text(text.clone())),
+            serde_json::Value::Object(parts) => parts,
+            _ => {
+                return Err(format!(
+                    "an action is a string, or an object of parts ({PARTS})"
+                ));
+            }
+        };
+        for (name, part) in parts {
+            let fits = match name.as_str() {
+                "kind" | "piece" | "to" | "choice" => part.is_string(),
+                "target" => part.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)),
+                _ => {
+                    return Err(format!(
+                        "an action has no part `{name}` (its parts: {PARTS})"
+                    ));
+                }
+            };
+            if !fits {
+                let shape = if name == "target" {
+                    "a seat number, from 0"
+                } else {
+                    "a string"
+                };
+                let found = match part {
+                    serde_json::Value::Null => "null".to_owned(),
+                    serde_json::Value::Bool(_) => "a boolean".to_owned(),
+                    serde_json::Value::Number(n) => n.to_string(),
+                    serde_json::Value::String(_) => "a string".to_owned(),
+                    serde_json::Value::Array(_) => "a list".to_owned(),
+                    serde_json::Value::Object(_) => "an object".to_owned(),
+                };
+                return Err(format!("the part `{name}` must be {shape}, not {found}"));
+            }
         }
+        serde_json::from_value(value.clone())
+            .map(ActionRequest::Parts)
+            .map_err(|e| format!("an action in parts: {e}"))
     }
 }
+
+/// The parts an action may be sent as (`plateau_engine::ActionParts`).
+const PARTS: &str = "`kind`, `piece`, `to`, `choice`, `target`";
 
 /// A client message (docs/protocol.md section 4.2).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -239,25 +278,30 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
                 .and_then(serde_json::Value::as_u64)
                 .ok_or_else(|| malformed("`version` must be a non-negative integer".into()))?;
             let actions = match (obj.get("action"), obj.get("actions")) {
-                (Some(a), None) => vec![ActionRequest::from_json(a).ok_or_else(|| {
-                    malformed(
-                        "`action` must be a string, or an object of parts (`kind`, `piece`, `to`, `choice`, `target`)"
-                            .into(),
-                    )
-                })?],
-                (None, Some(list)) => list
-                    .as_array()
-                    .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
-                    .and_then(|l| {
-                        l.iter()
-                            .map(ActionRequest::from_json)
-                            .collect::<Option<Vec<_>>>()
-                    })
-                    .ok_or_else(|| {
-                        malformed(format!(
-                            "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} strings or objects of parts"
-                        ))
-                    })?,
+                (Some(a), None) => {
+                    vec![
+                        ActionRequest::from_json(a)
+                            .map_err(|e| malformed(format!("`action`: {e}")))?,
+                    ]
+                }
+                (None, Some(list)) => {
+                    let list = list
+                        .as_array()
+                        .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
+                        .ok_or_else(|| {
+                            malformed(format!(
+                                "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} actions"
+                            ))
+                        })?;
+                    list.iter()
+                        .enumerate()
+                        .map(|(k, a)| {
+                            ActionRequest::from_json(a).map_err(|e| {
+                                malformed(format!("`actions` {} of {}: {e}", k + 1, list.len()))
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()?
+                }
                 _ => {
                     return Err(malformed(
                         "an `act` has either `action` (a string) or `actions` (a list)".into(),
@@ -663,6 +707,42 @@ mod tests {
         session.await.unwrap();
         lobby.shutdown().await;
         let _ = std::fs::remove_file(db);
+    }
+
+    /// An action in parts of the wrong shape is refused with the part named and nothing echoed.
+    #[test]
+    fn a_bad_part_is_named() {
+        let message = |t: &str| {
+            let e = parse_client_message(t).unwrap_err();
+            assert_eq!(e.code, Code::MsgMalformed, "{t}");
+            e.message
+        };
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":{"kind":"fire","target":"2"}}"#),
+            "`action`: the part `target` must be a seat number, from 0, not a string"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":{"kind":"fire","target":256}}"#),
+            "`action`: the part `target` must be a seat number, from 0, not 256"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"actions":["ready",{"kind":"fire","to":7}]}"#),
+            "`actions` 2 of 2: the part `to` must be a string, not 7"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":{"kind":"fire","aim":"a1"}}"#),
+            "`action`: an action has no part `aim` (its parts: `kind`, `piece`, `to`, `choice`, \
+             `target`)"
+        );
+        assert!(
+            message(r#"{"type":"act","version":1,"action":{"to":"a1"}}"#)
+                .contains("missing field `kind`")
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":null}"#),
+            "`action`: an action is a string, or an object of parts (`kind`, `piece`, `to`, \
+             `choice`, `target`)"
+        );
     }
 
     #[test]
