@@ -68,6 +68,9 @@ pub struct Board {
     pub sub_known: Bits,
     /// Public: cells anti-submarine charges showed free of an unhit submarine cell.
     pub sub_clear: Bits,
+    /// Public: the hit cells that were the first hit on their piece, one per piece hit (each
+    /// raised a block, section 7.1, so everyone saw it happen; section 13).
+    pub first_hits: Bits,
 }
 
 impl Board {

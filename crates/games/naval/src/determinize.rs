@@ -4,7 +4,8 @@
 //! For every other living board the hidden pieces (all but sunk ships, sunk-looking buoys, a
 //! revealed frigate and pieces the viewer's satellite found) are laid out again so that every
 //! public marker and every detection result of the viewer stays as it is: hits are covered, misses
-//! are water, torpedo lanes and charges agree, sonar and radar areas show the same marks, no hidden
+//! are water, every piece hit holds exactly one of the first hits (and a later hit is a ship's),
+//! torpedo lanes and charges agree, sonar and radar areas show the same marks, no hidden
 //! ship is fully hit, no deflected cell is the corvette's. The model reads only what the viewer
 //! knows, so the sample depends on the viewer's information and the generator alone; the true
 //! layout is never used, not even as a fallback.
@@ -227,6 +228,8 @@ impl Naval {
                 not_buoy.set(c);
             }
         }
+        // A hit that was not the first on its piece is a later hit on a piece hit before: a ship.
+        let later_hits = b.hit & !b.first_hits;
         let forbid = Forbid {
             all: b.miss | fixed,
             ship: b.lane_clear | (scan.sonar & !sonar_marks),
@@ -235,6 +238,7 @@ impl Naval {
                 | b.ship_known
                 | b.sub_known
                 | not_buoy
+                | later_hits
                 | (scan.radar & !radar_marks),
             sub: b.sub_clear,
             surface: scan.satellite | b.sub_known | (scan.radar & !radar_marks),
@@ -242,7 +246,7 @@ impl Naval {
         };
         let need = Need {
             any: b.hit & !fixed,
-            ship: (b.ship_known | sonar_marks | not_buoy) & !fixed,
+            ship: (b.ship_known | sonar_marks | not_buoy | later_hits) & !fixed,
             sub: b.sub_known & !fixed,
             contact: radar_marks & !fixed,
         };
@@ -265,7 +269,15 @@ impl Naval {
             let list = p
                 .footprints()
                 .iter()
-                .filter(|&&(_, _, m)| !m.meets(bad) && (p.is_buoy() || !m.within(b.hit)))
+                .filter(|&&(_, _, m)| {
+                    // A hidden ship is not fully hit, and a piece hit at all holds exactly one
+                    // first hit (section 7.1).
+                    let firsts = (m & b.first_hits).count();
+                    !m.meets(bad)
+                        && (p.is_buoy() || !m.within(b.hit))
+                        && firsts <= 1
+                        && (firsts == 1 || !m.meets(b.hit))
+                })
                 .copied()
                 .collect();
             candidates.push(list);

@@ -97,6 +97,9 @@ pub struct BoardView {
     pub charges_hit: Vec<String>,
     /// Cells anti-submarine charges showed free of unhit submarine cells.
     pub charges_clear: Vec<String>,
+    /// The hits that were the first on their piece (each raised a block, section 7.1): a hit not
+    /// listed is a later hit on a piece hit before, so a ship's, not a buoy's.
+    pub first_hits: Vec<String>,
     /// The whole fleet: to its owner, and to all once the board is eliminated or the game over.
     pub fleet: Option<Vec<PieceView>>,
     /// Energy of each ship in importance order: owner only.
@@ -518,6 +521,7 @@ impl Naval {
             torpedo_triggers: names(b.ship_known),
             charges_hit: names(b.sub_known),
             charges_clear: names(b.sub_clear),
+            first_hits: names(b.first_hits),
             fleet: open.then(|| b.placed_pieces().map(|p| piece_view(self, t, p)).collect()),
             energy: own.then(|| b.energy.to_vec()),
             moves: own.then_some(b.moves),

@@ -228,6 +228,7 @@ impl Naval {
         let fresh = !b.mask(p).meets(b.hit);
         b.hit.set(c);
         if fresh {
+            b.first_hits.set(c);
             self.blocks[t.index()][s.index()] |= Bits::around(c);
         }
         let mut sank = false;

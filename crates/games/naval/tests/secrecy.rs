@@ -183,6 +183,19 @@ fn determinized_layouts_differ_but_agree_with_the_markers() {
             assert!(a.hit.within(b.occ), "every hit is on a piece");
             assert!(!b.occ.meets(a.miss), "no piece on a miss");
             assert_eq!(b.occ.count(), 32);
+            assert_eq!(a.first_hits, b.first_hits);
+            for p in plateau_naval::Piece::ALL {
+                let hits = b.mask(p) & b.hit;
+                let firsts = (b.mask(p) & b.first_hits).count();
+                assert_eq!(
+                    firsts,
+                    u32::from(!hits.is_empty()),
+                    "{p:?}: one first hit if hit"
+                );
+                if p.is_buoy() {
+                    assert!(hits.within(b.first_hits), "a buoy is hit once, first");
+                }
+            }
             if a.occ != b.occ {
                 moved += 1;
             }

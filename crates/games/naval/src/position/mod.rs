@@ -79,6 +79,8 @@ struct BoardDoc {
     charges_hit: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     charges_clear: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    first_hits: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -292,6 +294,7 @@ fn board_doc(b: &Board) -> BoardDoc {
         torpedo_triggers: cells_text(b.ship_known),
         charges_hit: cells_text(b.sub_known),
         charges_clear: cells_text(b.sub_clear),
+        first_hits: cells_text(b.first_hits),
     }
 }
 

@@ -230,6 +230,7 @@ fn read_board(g: &mut Naval, config: &Config, s: Seat, d: &BoardDoc) -> Result<(
     b.ship_known = cells(&at("torpedo_triggers"), &d.torpedo_triggers)?;
     b.sub_known = cells(&at("charges_hit"), &d.charges_hit)?;
     b.sub_clear = cells(&at("charges_clear"), &d.charges_clear)?;
+    b.first_hits = read_first_hits(&b, &at("first_hits"), &d.first_hits)?;
     let sub = b.mask(Piece::Submarine);
     let checks = [
         (
@@ -580,4 +581,114 @@ fn check_play(g: &Naval) -> Result<(), SetupError> {
         _ => {}
     }
     Ok(())
+}
+
+/// The board's first hits (one per piece hit, section 7.1): as written, or when the field is
+/// absent, each hit piece's first hit cell in row-major order.
+///
+/// # Errors
+/// `SetupError::Impossible` naming `part` when a written cell is not a hit, or a hit piece has
+/// none or several of them.
+fn read_first_hits(b: &Board, part: &str, text: &str) -> Result<Bits, SetupError> {
+    let written = cells(part, text)?;
+    let mut first_hits = Bits::EMPTY;
+    for p in b.placed_pieces() {
+        let hits = b.mask(p) & b.hit;
+        let firsts = hits & written;
+        if text.is_empty() {
+            first_hits |= hits.first().map_or(Bits::EMPTY, Bits::cell);
+        } else if !hits.is_empty() && firsts.count() != 1 {
+            return Err(impossible(
+                part,
+                format!(
+                    "the {} is hit, so exactly one of its hits is its first, not {}",
+                    p.name(),
+                    firsts.count()
+                ),
+            ));
+        } else {
+            first_hits |= firsts;
+        }
+    }
+    if let Some(c) = (written & !first_hits).first() {
+        return Err(impossible(part, format!("{c} is not a hit")));
+    }
+    Ok(first_hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use plateau_engine::Game;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// The board fields of a late battle state's document, and the state.
+    fn late_document() -> (Naval, serde_json::Value) {
+        let g = Naval::late_battle_states(&mut ChaCha8Rng::seed_from_u64(5), 1, 40)
+            .pop()
+            .unwrap();
+        let doc = serde_json::from_str(&g.format_position()).unwrap();
+        (g, doc)
+    }
+
+    fn read(doc: &serde_json::Value) -> Result<Naval, SetupError> {
+        Naval::parse_position(&Config::default(), &doc.to_string())
+    }
+
+    /// Without the field each hit piece's first hit is its first hit cell in row-major order;
+    /// a written list is kept as written.
+    #[test]
+    fn first_hits_are_read_or_derived() {
+        let (g, mut doc) = late_document();
+        assert_eq!(read(&doc).unwrap().boards, g.boards);
+        for b in doc["boards"].as_array_mut().unwrap() {
+            b.as_object_mut().unwrap().remove("first_hits");
+        }
+        let derived = read(&doc).unwrap();
+        let mut hit_pieces = 0;
+        for (b, truth) in derived.boards.iter().zip(&g.boards) {
+            for p in b.placed_pieces() {
+                let hits = b.mask(p) & b.hit;
+                let expected = hits.first().map_or(Bits::EMPTY, Bits::cell);
+                assert_eq!(b.mask(p) & b.first_hits, expected, "{p:?}");
+                hit_pieces += u32::from(!hits.is_empty());
+            }
+            assert_eq!(b.first_hits.count(), truth.first_hits.count());
+        }
+        assert!(hit_pieces >= 8, "{hit_pieces} pieces hit");
+    }
+
+    /// A written list must name one hit per hit piece and nothing else.
+    #[test]
+    fn wrong_first_hits_are_refused_by_name() {
+        let (g, mut doc) = late_document();
+        let (t, b) = g
+            .boards
+            .iter()
+            .enumerate()
+            .find(|(_, b)| b.miss.count() > 0 && (b.hit & !b.first_hits).count() > 0)
+            .unwrap();
+        let field = format!("boards[{t}].first_hits");
+        let names = |bits: Bits| bits.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let mut with = |extra: Cell| {
+            let mut list = names(b.first_hits);
+            list.push(extra.to_string());
+            doc["boards"][t]["first_hits"] = list.join(" ").into();
+            read(&doc).unwrap_err().to_string()
+        };
+        let miss = b.miss.first().unwrap();
+        let e = with(miss);
+        assert!(
+            e.contains(&field) && e.contains(&format!("{miss} is not a hit")),
+            "{e}"
+        );
+        let later = (b.hit & !b.first_hits).first().unwrap();
+        let e = with(later);
+        assert!(
+            e.contains(&field) && e.contains("exactly one of its hits"),
+            "{e}"
+        );
+    }
 }
