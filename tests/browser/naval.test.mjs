@@ -119,7 +119,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
       fleet = await pieces();
     }
 
-    // 4. A drop on the carrier is refused by the server and the corvette goes back.
+    // 4. A drop on the carrier is refused, with the reason in words, and the corvette goes back.
     const corvetteAt = fleet.corvette.at;
     const carrierTop = fleet.carrier.cells[0];
     await drag('corvette', carrierTop);

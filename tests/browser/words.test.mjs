@@ -56,6 +56,10 @@ test('the page modules put entries in words from their parts alone', { timeout: 
         torpedo: nv.describe({ by: { seat: 0 }, text, info: { kind: 'torpedo', pieces: ['submarine'], target: 1, choice: 'right', cells: ['a5', 'b5', 'n5'] } }),
         shield: nv.describe({ by: { seat: 0 }, text, info: { kind: 'shield', pieces: ['corvette'], target: 0 } }),
         place: nv.describe({ by: { seat: 0 }, text, info: { kind: 'place', pieces: ['carrier'], to: 'a1', choice: 'h' } }),
+        buoy: nv.describe({ by: 'chance', text, info: { kind: 'layout', pieces: ['buoy2'], to: 'k10', target: 0 } }),
+        ready: nv.describe({ by: { seat: 3 }, text, info: { kind: 'ready' } }),
+        first: nv.describe({ by: 'chance', text, info: { kind: 'first', target: 3 } }),
+        rocket: nv.describe({ by: 'chance', text, info: { kind: 'rocket', to: 'c4', choice: 'spared' } }),
         redirect: describeEffect({ by: 'chance', text, info: { kind: 'redirect', to: 'e5' } }),
         drop: describeEffect({ by: 'chance', text, info: { kind: 'bomb', to: 'c6' } }),
         egg: describeEffect({ by: 'chance', text, info: { kind: 'egg', choice: 'luigi', to: 'g1' } }),
@@ -74,7 +78,11 @@ test('the page modules put entries in words from their parts alone', { timeout: 
     assert.match(said.fire, /cruiser.*Fleet 2.*f7/i);
     assert.match(said.torpedo, /submarine.*torpedo.*Fleet 2.*rightwards along 5/i);
     assert.match(said.shield, /corvette.*shield/i);
-    assert.equal(said.place, null, 'a placement stays as written');
+    assert.equal(said.place, 'aircraft carrier → a1 (horizontal)');
+    assert.equal(said.buoy, 'buoy → k10');
+    assert.equal(said.ready, 'Ready');
+    assert.equal(said.first, 'Fleet 4 plays first');
+    assert.equal(said.rocket, 'no rocket on c4');
     assert.deepEqual([said.redirect.kind, said.redirect.squares], ['redirect', ['e5']]);
     assert.match(said.redirect.text, /e5/);
     assert.deepEqual([said.drop.kind, said.drop.squares], ['drop', ['c6']]);

@@ -31,10 +31,11 @@ export function percent(value) {
 /**
  * The analysis panel of one finished match. `steps` are the replay's steps (the start first),
  * `go(step)` shows a step, `describe(seat, text, info)` puts a seat's action in the move list's words
- * from its parts (`info`; the notation without them).
+ * from its parts (`info`; the notation without them), `moveNumber(step)` is the number the move
+ * list shows for a step.
  * Returns `{ draw(step) }`, which redraws the panel for the step shown (and for the language).
  */
-export function mountAnalysis(panel, { id, game, steps, go, describe }) {
+export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber }) {
   /** `actionStep[k]` is the replay step of the record's action k (1-based); endings are steps too. */
   const actionStep = [0];
   steps.forEach((s, v) => { if (v > 0 && s.by !== null) actionStep.push(v); });
@@ -119,11 +120,11 @@ export function mountAnalysis(panel, { id, game, steps, go, describe }) {
       el('span', { class: 'an-key', 'data-seat': seat }, el('span', { class: `an-swatch an-s${seat}` }), ' ', seatLabel(game, seat))));
   }
 
-  /** "Action 14 (Blue), a1-a2, lost 23 points of chance; the expert preferred b2-b3". */
+  /** "Move 7 (Blue), a1-a2, lost 23 points of chance; the expert preferred b2-b3". */
   function lossText(loss, ply) {
     const at = steps[actionStep[loss.index]];
     return t('analysis.loss', {
-      n: loss.index, seat: seatLabel(game, loss.seat), points: Math.round(100 * loss.loss),
+      n: moveNumber(actionStep[loss.index]), seat: seatLabel(game, loss.seat), points: Math.round(100 * loss.loss),
       played: describe(loss.seat, at.text ?? ply.action, at.text == null ? undefined : at.info),
       best: ply.judgement ? describe(loss.seat, ply.judgement.best, ply.judgement.best_info) : '?',
     });

@@ -1,8 +1,8 @@
 // Bataille Navale's page module (the contract is in games.js): a thin adapter over naval.js's
-// entry points (renderNaval, renderNavalBoards, tick, onServerError, describeOrder), which draw
+// entry points (renderNaval, renderNavalBoards, tick, onServerError, describeStep), which draw
 // the four boards and the naval panel and plan the battle turns.
 
-import { renderNaval, renderNavalBoards, tick, onServerError, describeOrder } from './naval.js';
+import { renderNaval, renderNavalBoards, tick, onServerError, describeStep } from './naval.js';
 
 /**
  * A position as the boards draw it read-only (an earlier one on the match page, the replay's):
@@ -19,9 +19,9 @@ export default {
 
   swatch: (seat) => `nv-swatch-${seat}`,
 
-  /** An order in words from its parts, as the match page announces it (a placement stays as written). */
+  /** A step in words from its parts: an order as the match page announces it, a placement, a draw. */
   describe(entry) {
-    return entry?.by === 'chance' ? null : describeOrder(entry?.info);
+    return describeStep(entry?.info);
   },
 
   render(ctx) {

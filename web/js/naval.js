@@ -476,7 +476,9 @@ function drawBoard(seat) {
     for (const p of b.fleet) {
       const moving = own && ui.moving?.piece === p.piece;
       if ((own && ui.drag?.piece === p.piece) || moving) continue;
-      g.append(drawPiece(seat, p.piece, p.cells, `${own ? 'mine' : 'revealed'}${sunk.has(p.piece) ? ' sunk' : ''}`, { 'data-at': p.at }));
+      // While placing, the piece picked for tap to place is outlined.
+      const picked = own && placing() && ui.selectedPiece === p.piece ? ' picked' : '';
+      g.append(drawPiece(seat, p.piece, p.cells, `${own ? 'mine' : 'revealed'}${sunk.has(p.piece) ? ' sunk' : ''}${picked}`, { 'data-at': p.at }));
     }
     if (own && ui.moving) g.append(drawPiece(seat, ui.moving.piece, ui.moving.cells, 'mine moving'));
   } else {
@@ -700,12 +702,28 @@ function onPointerUp() {
   renderPanel();
 }
 
+/** Why the anchors refuse the drop `d`, in words: past the edge, on another piece, or no move left. */
+function refusal(d) {
+  if (footprint(d).length < (wayOf(d.piece, d.vertical)?.shape || []).length) return t('nv.refused.edge');
+  const taken = new Set((myBoard()?.fleet || []).filter((p) => p.piece !== d.piece).flatMap((p) => p.cells));
+  if (footprint(d).some((cell) => taken.has(cell))) return t('nv.refused.overlap');
+  return t('nv.refused.moves');
+}
+
 /**
- * Sends a placement in parts (`placementParts`). Any drop inside the board goes to the server,
- * which says why a refused one is refused; until it answers, the piece is drawn where it was dropped.
+ * Sends a placement in parts (`placementParts`). A drop the anchors refuse is not sent: the piece
+ * stays where it was and the reason is shown in words. Until the server answers a sent one, the
+ * piece is drawn where it was dropped.
  */
 function sendPlacement(parts, d) {
   if (!ui.ctx.canAct) return;
+  if (!legalDrop(d)) {
+    ui.message = refusal(d);
+    ui.moving = null;
+    drawAll();
+    renderPanel();
+    return;
+  }
   ui.moving = { piece: d.piece, cells: footprint(d), moves: myBoard()?.moves };
   ui.sentPlacement = parts;
   ui.ctx.play(parts);
@@ -839,6 +857,26 @@ export function describeOrder(info, game = 'naval') {
     case 'shield': return info.to ? t('nv.say.shield.at', { ...words, cell: info.to }) : t('nv.say.shield', words);
     case 'torpedo': return t('nv.say.torpedo', { ...words, lane: laneWords(info.cells) });
     default: return t('nv.say.special', { ...words, ability: t(`nv.ab.${info.kind}`), cell: info.to });
+  }
+}
+
+/**
+ * Words for any step of a Bataille Navale move list from its parts: a layout draw or a placement
+ * move ("aircraft carrier → i7 (horizontal)"), `ready`, the first player, a rocket's draw, else
+ * the order (`describeOrder`). Null without parts.
+ */
+export function describeStep(info, game = 'naval') {
+  const piece = info?.pieces?.[0];
+  const way = info?.choice === 'h' || info?.choice === 'v' ? t(`nv.way.${info.choice}`) : '';
+  switch (info?.kind) {
+    case 'layout':
+    case 'place':
+      // A ship's placement has an orientation, a buoy's none.
+      return piece ? t('nv.say.placed', { ship: t(`nv.ship.${way ? piece : 'buoy'}`), cell: info.to, way }) : null;
+    case 'ready': return t('nv.ready');
+    case 'first': return t('nv.say.first', { seat: seatLabel(game, info.target) });
+    case 'rocket': return t(`nv.say.rocket.${info.choice === 'shot' ? 'shot' : 'spared'}`, { cell: info.to });
+    default: return describeOrder(info, game);
   }
 }
 
@@ -984,8 +1022,7 @@ export function onServerError(msg) {
   const sent = ui.sentPlacement;
   ui.sentPlacement = null;
   if (msg?.code === 'action/stale' && sent && placing()) {
-    // Another seat's move got in first: the drop still stands, send it again once. An illegal
-    // drop is sent too, so the player reads the server's reason rather than a silent snap back.
+    // Another seat's move got in first: the drop still stands, send it again once.
     ui.resending = true;
     setTimeout(() => {
       ui.resending = false;
@@ -1138,7 +1175,7 @@ function battleControls() {
     el('h3', {}, t('nv.fleet')),
     el('div', { class: 'nv-ships', id: 'nv-ships' }, ...ships.map(shipRow)),
     mine ? modeChips() : '',
-    mine ? el('div', { class: 'chips' },
+    mine ? el('div', { class: 'chips nv-fire-row' },
       button('nv-clear', t('nv.clear'), () => {
         ui.plan = new Map();
         ui.ship = obsOf().next_ship;

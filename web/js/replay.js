@@ -135,6 +135,28 @@ function label(entry) {
 }
 
 /**
+ * The number the move list shows for each entry of `list`, by its step index: with pairs, seat 0
+ * opens a numbered move and seat 1 completes it (a chance draw or an ending between them starts
+ * the next number afresh, and has none itself); else each entry's step index.
+ */
+function moveNumbers(list) {
+  const out = new Map();
+  let n = 0;
+  let open = false;
+  for (const m of list) {
+    const seat = seatOf(m.by);
+    if (mod?.moveList !== 'pairs') out.set(m.index, m.index);
+    else if (seat === null) open = false;
+    else {
+      if (seat === 0 || !open) n += 1;
+      out.set(m.index, n);
+      open = seat === 0;
+    }
+  }
+  return out;
+}
+
+/**
  * The move list: numbered pairs for two seats in turn (the module's `moveList: 'pairs'`), else
  * one entry a line with the seat's colour.
  */
@@ -149,6 +171,7 @@ function renderMoves() {
     }, m.label);
   };
   const list = entries();
+  const number = moveNumbers(list);
   if (mod?.moveList !== 'pairs') {
     $('moves').replaceChildren(...list.map((m) => {
       const seat = seatOf(m.by);
@@ -159,11 +182,10 @@ function renderMoves() {
     }));
     return;
   }
-  // Pairs: seat 0 opens a numbered row, seat 1 closes it; a chance draw or an ending gets a row
+  // Pairs: one row per move number (seat 0, then seat 1); a chance draw or an ending gets a row
   // of its own, without a number.
   const rows = [];
   let row = null;
-  let n = 0;
   for (const m of list) {
     const seat = seatOf(m.by);
     if (seat === null) {
@@ -171,9 +193,8 @@ function renderMoves() {
       row = null;
       continue;
     }
-    if (seat === 0 || !row || row.cells[1]) {
-      n += 1;
-      row = { num: `${n}.`, cells: [null, null] };
+    if (!row || row.num !== `${number.get(m.index)}.`) {
+      row = { num: `${number.get(m.index)}.`, cells: [null, null] };
       rows.push(row);
     }
     row.cells[seat === 1 ? 1 : 0] = button(m);
@@ -229,7 +250,12 @@ async function start() {
       serverVerified = replay.verified;
       $('analysis-panel').classList.remove('hidden');
       analysis = mountAnalysis($('analysis'), {
-        id, game: summary.game, steps, go, describe: (seat, text, info) => label({ by: { seat }, text, info }),
+        id,
+        game: summary.game,
+        steps,
+        go,
+        describe: (seat, text, info) => label({ by: { seat }, text, info }),
+        moveNumber: (step) => moveNumbers(entries()).get(step) ?? step,
       });
       break;
     } catch (err) {
