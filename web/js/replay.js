@@ -249,13 +249,15 @@ async function start() {
       steps = replay.steps;
       serverVerified = replay.verified;
       $('analysis-panel').classList.remove('hidden');
+      // The numbers depend on the steps alone: counted once, not at every redraw of the panel.
+      const numbers = moveNumbers(entries());
       analysis = mountAnalysis($('analysis'), {
         id,
         game: summary.game,
         steps,
         go,
         describe: (seat, text, info) => label({ by: { seat }, text, info }),
-        moveNumber: (step) => moveNumbers(entries()).get(step) ?? step,
+        moveNumber: (step) => numbers.get(step) ?? step,
       });
       break;
     } catch (err) {
