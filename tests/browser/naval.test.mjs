@@ -221,7 +221,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         // The turn just resolved: its announcements reach the banner and its cells light up.
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, 'naval-battle');
-        const announced = /Turn of Fleet 1[^]*cruiser: artillery on Fleet [234] [a-m]\d+/;
+        const announced = /Turn of Fleet 1[^]*cruiser: artillery at Fleet [234] [a-m]\d+/;
         await page.waitForFunction((source) => window.__banners.some((b) => new RegExp(source).test(b)), announced.source, { timeout: 10000 });
       }
       const log = await movesText();
@@ -243,6 +243,10 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     await page.reload();
     await waitMatchReady(page);
     await page.waitForFunction((o) => document.querySelector('.nv-ship[data-ship="carrier"]')?.dataset.order === o, carrierOrder, { timeout: 5000 });
+    // ... and the ship picked is the first one still without an order, not the carrier.
+    const picked = await page.$$eval('.nv-ship', (els) => [els.find((e) => !e.disabled && !e.dataset.order)?.dataset.ship, document.querySelector('.nv-ship.selected')?.dataset.ship]);
+    assert.ok(picked[0] && picked[0] !== 'carrier', `a ship without an order: ${picked}`);
+    assert.equal(picked[1], picked[0], 'after a reload the first ship without an order is picked');
     await (await watchTurnLeaves(page))();
     const waited = Date.now() - started;
     assert.ok(waited > 10000, `the page waited for the clock (${waited} ms)`);

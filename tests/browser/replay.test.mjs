@@ -16,11 +16,11 @@ async function post(url, body) {
 }
 
 /**
- * Creates an all-bot match with its own seed (the three are created at once) and waits (at most
- * 60 s) until it is finished; returns its replay.
+ * Creates an all-bot match (random bots unless `bot` is given) with its own seed (the three are
+ * created at once) and waits (at most 60 s) until it is finished; returns its replay.
  */
-async function finishedMatch(server, game, seats, config = null) {
-  const { id } = await post(`${server.url}/api/matches`, { game, config, seats: Array(seats).fill(BOT), seed: seedOf(`replay ${game}`) });
+async function finishedMatch(server, game, seats, config = null, bot = BOT) {
+  const { id } = await post(`${server.url}/api/matches`, { game, config, seats: Array(seats).fill(bot), seed: seedOf(`replay ${game}`) });
   const deadline = Date.now() + 60000;
   for (;;) {
     const summary = await (await fetch(`${server.url}/api/matches/${id}`)).json();
@@ -85,7 +85,8 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     const [moon, chakart, naval] = await Promise.all([
       finishedMatch(server, 'moonleap', 3),
       finishedMatch(server, 'chakart', 2, { turn_limit: 20 }),
-      finishedMatch(server, 'naval', 4, { max_rounds: 5, placement_moves: 2 }),
+      // Greedy bots aim, so ships are sunk within the five rounds.
+      finishedMatch(server, 'naval', 4, { max_rounds: 5, placement_moves: 2 }, { kind: 'bot', bot: 'greedy' }),
     ]);
     const page = await newPage(browser);
 
@@ -149,12 +150,20 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     const shot = naval.steps.findIndex((s) => typeof s.text === 'string' && /^[a-z]+:fire \d:[a-n]\d+$/.test(s.text));
     if (shot > 0) {
       const [, , seat, cell] = naval.steps[shot].text.split(/[: ]/);
-      assert.match(await page.textContent(`#moves .mv[data-index="${shot}"]`), new RegExp(` fires at Fleet ${seat} ${cell}$`));
+      assert.match(await page.textContent(`#moves .mv[data-index="${shot}"]`), new RegExp(`: shot at Fleet ${seat} ${cell}$`));
     }
     await page.click('#first');
     assert.equal(await page.$$eval('svg#board g.nv-piece', (els) => els.length), 0, 'no fleet is public at the start');
     await stepChangesBoard(page, naval.steps.length - 1);
     await page.click('#last');
+    // A sunk ship is drawn with its name, no hit cross over its cells to hide it.
+    const sunkShips = await page.$$eval('svg#board g.nv-piece.sunk', (els) => els.map((g) => {
+      const seat = g.closest('.nv-board').dataset.seat;
+      const crossed = g.dataset.cells.split(' ').filter((c) => document.querySelector(`svg#board .nv-hit[data-seat="${seat}"][data-cell="${c}"]`));
+      return { label: g.querySelector('.nv-label')?.textContent, crossed: crossed.length };
+    }));
+    assert.ok(sunkShips.length > 0, 'ships were sunk by the end');
+    assert.deepEqual(sunkShips.filter((s) => !s.label || s.crossed > 0), [], 'every sunk ship named and uncrossed');
     await screenshot(page, 'replay-naval');
 
     // A click on an entry goes to its step.

@@ -192,8 +192,10 @@ export default {
 
   moveClass: (seat) => seatColour(seat),
 
+  // The move list numbers a move of each side as one (`pairs`): so does the count, where the
+  // observation counts turns (rules/mad.md section 8: the tie-break counts turns).
   counters(obs) {
-    return obs && typeof obs.ply === 'number' ? `${t('match.ply', { n: obs.ply })} · ${t('match.since', { n: obs.since })}` : null;
+    return obs && typeof obs.ply === 'number' ? `${t('match.played', { n: Math.ceil(obs.ply / 2) })} · ${t('match.since', { n: obs.since })}` : null;
   },
 
   render(ctx) {

@@ -490,7 +490,9 @@ function drawBoard(seat) {
   g.append(drawMarks(seat, [...(b.torpedo_clear || []), ...(b.charges_clear || [])], 'clear'));
   g.append(drawMarks(seat, b.misses, 'miss'));
   g.append(drawMarks(seat, b.deflected, 'deflected'));
-  g.append(drawMarks(seat, b.hits, 'hit'));
+  // A sunk ship is drawn whole and dark, its name on it: crosses on its cells would hide the name.
+  const sunkCells = new Set((b.sunk || []).flatMap((p) => p.cells));
+  g.append(drawMarks(seat, (b.hits || []).filter((name) => !sunkCells.has(name)), 'hit'));
   g.append(drawMarks(seat, b.sunk_buoys, 'sunk-buoy'));
   // The highlight fades out with a CSS animation; a redraw resumes it where it was, not from the start.
   const delay = `animation-delay:-${Math.round(performance.now() - ui.flashAt)}ms`;
@@ -973,7 +975,9 @@ function syncTurn() {
   if (key) ui.message = '';
   ui.mode = 'fire';
   ui.vertical = false;
-  ui.ship = key ? obs.next_ship : null;
+  // A plan kept over a reload may already give orders: the first ship still without one is picked.
+  const open = key ? myShips().filter((s) => s.open && !ui.plan.has(s.name)) : [];
+  ui.ship = key ? (open[0]?.name ?? obs.next_ship) : null;
 }
 
 /** Fire, one order per state in ship order (ships without an order pass): what the page falls
