@@ -357,6 +357,22 @@ impl MatchActor {
             };
             sub.out.try_send(Outgoing::Text(msg.clone())).is_ok()
         });
+        let observations = messages.into_iter().map(|(v, (_, d))| (v, d)).collect();
+        self.sent = Some(self.baseline(since, common, observations));
+        // A seat whose last connection went (closed, or too slow) is away from now; the others
+        // see it in their next state.
+        self.mark_away(&had);
+        self.report();
+    }
+
+    /// What the viewers were shown as of now, for the next broadcast's deltas: `since` (the
+    /// baseline before, if any) moved on to the present, with the observations' `digests`.
+    fn baseline(
+        &self,
+        since: Option<Sent>,
+        common: Shared,
+        observations: HashMap<Viewer, Digests>,
+    ) -> Sent {
         let (from, mut shown) = since.map_or_else(
             || (0, vec![0; self.specs.len() + 1]),
             |s| (s.log_len, s.shown),
@@ -367,12 +383,12 @@ impl MatchActor {
                 .filter(|p| move_view(p, column).is_some())
                 .count();
         }
-        self.sent = Some(Sent {
+        Sent {
             log_len: self.log.len(),
             shown,
             seats: common.seats,
             offers: common.offers,
-            observations: messages.into_iter().map(|(v, (_, d))| (v, d)).collect(),
+            observations,
             versions: self.seen.clone(),
             status: self.status,
             to_act: if self.status == Status::Live {
@@ -384,17 +400,17 @@ impl MatchActor {
                 Vec::new()
             },
             stale: false,
-        });
-        // A seat whose last connection went (closed, or too slow) is away from now; the others
-        // see it in their next state.
-        self.mark_away(&had);
-        self.report();
+        }
     }
 
     /// Sends connection `conn` a whole `state` (on connecting, and when it asks with `sync`).
     /// Its next delta may repeat moves it has: `moves_from` tells where they go. When it shows
     /// what the last broadcast did not (the match changed since), the next broadcast sends
-    /// seats, offers and observations whole, whatever they are then (`Sent::stale`).
+    /// seats, offers and observations whole, whatever they are then (`Sent::stale`). Otherwise
+    /// what it shows joins the baseline of the next broadcast's deltas, so that a viewer new
+    /// since the last broadcast (or the first since the match was loaded) is sent nothing when
+    /// nothing it sees changes: a whole observation then would tell it when another seat made a
+    /// secret move (docs/protocol.md section 1).
     pub(super) fn send_state(&mut self, conn: u64) {
         let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
             return;
@@ -406,16 +422,25 @@ impl MatchActor {
             let _ = sub.out.try_send(Outgoing::Text(message));
         }
         let log_len = self.log.len();
-        if let Some(sent) = &mut self.sent
-            && (sent.log_len != log_len
-                || sent.seats != common.seats
-                || sent.offers != common.offers
-                || sent
-                    .observations
-                    .get(&viewer)
-                    .is_some_and(|o| *o != observation))
-        {
-            sent.stale = true;
+        match &mut self.sent {
+            Some(sent)
+                if sent.log_len != log_len
+                    || sent.seats != common.seats
+                    || sent.offers != common.offers
+                    || sent
+                        .observations
+                        .get(&viewer)
+                        .is_some_and(|o| *o != observation) =>
+            {
+                sent.stale = true;
+            }
+            Some(sent) => {
+                sent.observations.entry(viewer).or_insert(observation);
+            }
+            None => {
+                let observations = HashMap::from([(viewer, observation)]);
+                self.sent = Some(self.baseline(None, common, observations));
+            }
         }
     }
 
