@@ -57,7 +57,8 @@ struct LimitArgs {
     /// Open connections in all [default: 4000].
     #[arg(long)]
     max_connections: Option<usize>,
-    /// Seconds a connection has to send a request's headers [default: 10].
+    /// Seconds a connection has to send a request's headers, and then as many for its body
+    /// [default: 10].
     #[arg(long)]
     header_timeout_seconds: Option<u64>,
     /// Seconds a silent WebSocket stays open [default: 60].

@@ -19,7 +19,7 @@ pub struct Limits {
     /// Open connections in all.
     pub connections: usize,
     /// Time a connection has to send the complete headers of a request, also while it idles
-    /// between requests.
+    /// between requests; then as long again for the request's body.
     pub header_timeout: Duration,
     /// A WebSocket silent for this long is closed (the pages ping every 20 seconds).
     pub socket_idle: Duration,
@@ -132,5 +132,14 @@ impl PerMinute {
             events.entry(k.clone()).or_default().push_back(now);
         }
         Ok(())
+    }
+
+    /// Takes back the latest event of `key`: what it counted was refused after all, and a refused
+    /// request changes nothing (docs/protocol.md section 6 counts what was done).
+    pub fn forget(&self, key: &str) {
+        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = events.get_mut(key) {
+            t.pop_back();
+        }
     }
 }

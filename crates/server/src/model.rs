@@ -347,6 +347,8 @@ codes! {
     RequestMalformed = "request/malformed", BAD_REQUEST;
     /// The HTTP request body is over 16 KiB.
     RequestTooLarge = "request/too_large", PAYLOAD_TOO_LARGE;
+    /// The HTTP request body did not arrive in time (docs/protocol.md section 6).
+    RequestTimeout = "request/timeout", REQUEST_TIMEOUT;
     /// No API route at that path.
     RequestNotFound = "request/not_found", NOT_FOUND;
     /// The path does not take that HTTP method.

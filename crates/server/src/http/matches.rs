@@ -104,12 +104,17 @@ async fn creation_allowed(
         ));
     }
     app.per_minute.record(
-        &[format!("match {key}")],
+        &[creation_key(&key)],
         limits.matches_per_minute,
         Code::LimitMatches,
         "too many matches created from your address: wait a minute",
     )?;
     Ok(Some(key))
+}
+
+/// The per-minute counter of the matches created from the address whose key is `key`.
+fn creation_key(key: &str) -> String {
+    format!("match {key}")
 }
 
 /// `POST /api/matches`: the session's player (a new guest without one) takes the creator's seat.
@@ -121,9 +126,19 @@ pub(super) async fn create(
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
     let creator = creation_allowed(&app, addr, &req).await?;
-    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
-    let grant = app.lobby.create(req, player, creator).await?;
-    Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
+    let created = async {
+        let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
+        let grant = app.lobby.create(req, player, creator.clone()).await?;
+        Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
+    }
+    .await;
+    // Only matches created count toward the limit per minute.
+    if created.is_err()
+        && let Some(key) = &creator
+    {
+        app.per_minute.forget(&creation_key(key));
+    }
+    created
 }
 
 #[derive(Deserialize)]

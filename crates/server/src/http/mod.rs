@@ -9,12 +9,15 @@ mod players;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request};
-use axum::http::header::CONTENT_TYPE;
+use axum::extract::{
+    ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State,
+};
+use axum::http::header::{CONNECTION, CONTENT_TYPE};
 use axum::http::request::Parts;
-use axum::http::{Method, StatusCode, Uri};
+use axum::http::{HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
@@ -176,6 +179,7 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(auth::same_origin))
+        .layer(middleware::from_fn_with_state(state.clone(), body_in_time))
         .with_state(state);
     auth::security_headers(router)
 }
@@ -298,6 +302,51 @@ impl<S: Send + Sync> FromRequestParts<S> for MatchId {
     }
 }
 
+/// Reads a request's whole body, at most `MAX_BODY` bytes, within the time its headers have
+/// (`Limits::header_timeout`, docs/protocol.md section 6) before any route sees it: the HTTP
+/// server times the headers alone, so a client that sent them and then its body a byte at a time,
+/// or never, would hold its connection as long as it liked. Past the deadline `request/timeout`
+/// and the connection closes; over `MAX_BODY`, `request/too_large`.
+async fn body_in_time(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    let deadline = app.lobby.options().limits.header_timeout;
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(deadline, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Ok(Err(e)) => {
+            let over = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            if over {
+                too_large().into_response()
+            } else {
+                ApiError::new(Code::RequestMalformed, format!("the request body: {e}"))
+                    .into_response()
+            }
+        }
+        Err(_) => {
+            let message = format!(
+                "the request body did not arrive within {} s",
+                deadline.as_secs()
+            );
+            let mut response = ApiError::new(Code::RequestTimeout, message).into_response();
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
+    }
+}
+
+/// `request/too_large`.
+fn too_large() -> ApiError {
+    ApiError::new(
+        Code::RequestTooLarge,
+        format!("the request body is over {MAX_BODY} bytes"),
+    )
+}
+
 /// A JSON body read with the service's own errors: `request/media_type` unless it is sent as
 /// `application/json`, `request/too_large` over `MAX_BODY`,
 /// `request/malformed` naming the field otherwise.
@@ -315,19 +364,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    Code::RequestTooLarge,
-                    format!("the request body is over {MAX_BODY} bytes"),
-                )
+                too_large()
             } else {
                 ApiError::new(Code::RequestMalformed, e.body_text())
             }
         })?;
         if bytes.len() > MAX_BODY {
-            return Err(ApiError::new(
-                Code::RequestTooLarge,
-                format!("the request body is over {MAX_BODY} bytes"),
-            ));
+            return Err(too_large());
         }
         if !json && !bytes.is_empty() {
             return Err(ApiError::new(

@@ -98,6 +98,16 @@ async fn one_address_may_create_only_so_many_matches() {
     )
     .await;
     let mut me = Agent::guest(app.addr, "Quick").await;
+    // Refused requests create nothing, so they count for nothing.
+    for _ in 0..3 {
+        let (status, body) = me
+            .post(
+                "/api/matches",
+                &json!({"game": "nope", "seats": [{"kind": "human"}]}),
+            )
+            .await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("game/unknown")));
+    }
     for _ in 0..2 {
         assert_eq!(me.post("/api/matches", &humans()).await.0, 201);
     }

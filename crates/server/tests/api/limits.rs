@@ -1,5 +1,5 @@
 //! The front door's limits (docs/protocol.md section 6): connections per address and in all,
-//! request headers in time, silent sockets, message floods. Each is met with a coded refusal.
+//! request headers and bodies in time, silent sockets, message floods. Each is met with a coded refusal.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -72,6 +72,33 @@ async fn silent_and_half_sent_connections_close_and_caps_refuse_the_rest() {
     for stream in held.iter_mut().chain([&mut half]) {
         until_closed(stream).await;
     }
+    // A body has as long as the headers: one never finished, and one sent a byte at a time, are
+    // answered `request/timeout` and closed.
+    let post = "POST /api/guest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                Content-Length: 100\r\n\r\n{";
+    let mut stalled = connect_from("127.0.0.1", app.addr).await;
+    stalled.write_all(post.as_bytes()).await.unwrap();
+    let mut dripped = connect_from("127.0.0.1", app.addr).await;
+    dripped.write_all(post.as_bytes()).await.unwrap();
+    let answer = until_closed(&mut stalled).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("request/timeout"), "{answer}");
+    // A byte every 200 ms, until the answer is there to read (never writing after it, which the
+    // closed connection would answer with a reset that loses the answer); at most 20 s.
+    for _ in 0..100 {
+        tokio::select! {
+            biased;
+            ready = dripped.readable() => {
+                ready.unwrap();
+                break;
+            }
+            () = tokio::time::sleep(Duration::from_millis(200)) => {
+                dripped.write_all(b" ").await.unwrap();
+            }
+        }
+    }
+    let answer = until_closed(&mut dripped).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     let (status, _) = app.get("/health").await;
     assert_eq!(status, 200);
     app.shutdown().await;
