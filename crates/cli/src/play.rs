@@ -11,7 +11,11 @@
 //! the dice's is not.
 //!
 //! In a game with hidden information, when a person is at the table, chance outcomes and the bots'
-//! actions are not printed (the person's board shows what they may know); the record holds them.
+//! actions are printed as that person may see them (`DynGame::display_text`: a Chakart move in
+//! full, the invisible queen's as `Q??`); those the person must not learn of are only counted
+//! ("seat 2 played 1 hidden action"). The record holds them all. With a record file, the game so
+//! far is written at every prompt to a person and when the game stops for any reason, so a game
+//! interrupted at the keyboard keeps its record.
 //!
 //! A person types, at the prompt: an action in canonical notation; `?`, `help` or `moves` for the
 //! legal actions; `resign`; or `quit`. Bad input is refused with the reason (the parse error names
@@ -122,24 +126,44 @@ pub fn run(args: Args) -> CliResult {
     let players = seat_players(state.seats(), &args.seats)?;
     let seed = args.seed.unwrap_or_else(Seed::random);
     let color = crate::common::use_color(args.no_color);
-    let mut table = Table::new(entry, config, state, players, seed, color)?;
-    if let Some(path) = &args.record {
-        // Written now as well, so that a path that cannot be written fails before the game.
-        save_record(&table.record, path)?;
-    }
+    let mut table = Table::new(
+        entry,
+        config,
+        state,
+        players,
+        seed,
+        color,
+        args.record.clone(),
+    )?;
+    // Written now as well, so that a path that cannot be written fails before the game.
+    table.save().map_err(|e| e.to_string())?;
 
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let stop = table
+    let played = table
         .play(&mut stdin.lock(), &mut out)
-        .map_err(|e| e.to_string())?;
-    table.finish(stop, &mut out).map_err(|e| e.to_string())?;
+        .and_then(|stop| table.finish(stop, &mut out));
+    // The game so far is kept even when it stopped on an error (the output closed, say).
+    table.save().map_err(|e| e.to_string())?;
+    played.map_err(|e| match &args.record {
+        Some(path) => format!("{e} (the game so far is in {})", path.display()),
+        None => e.to_string(),
+    })?;
     if let Some(path) = &args.record {
-        save_record(&table.record, path)?;
         writeln!(out, "Record written to {}.", path.display()).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// Reads a line of input into `line` (replacing what it held), bytes that are not UTF-8 made
+/// U+FFFD so the line is refused like any other bad input rather than ending the game. The
+/// number of bytes read; 0 at the end of input.
+fn read_line(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
+    let mut bytes = Vec::new();
+    let n = input.read_until(b'\n', &mut bytes)?;
+    *line = String::from_utf8_lossy(&bytes).into_owned();
+    Ok(n)
 }
 
 /// Writes `record` as pretty JSON.
@@ -182,6 +206,8 @@ struct Table {
     driver: Driver<String>,
     players: Vec<Player>,
     record: Record,
+    /// Where the record is written (`--record`), if anywhere.
+    record_path: Option<PathBuf>,
     seed: Seed,
     /// Stream 0 of the seed: chance nodes only.
     chance: ChaCha20Rng,
@@ -192,8 +218,9 @@ struct Table {
     /// Whether stdin is a terminal. If not (a scripted game), each input line is repeated after
     /// its prompt so that the output reads like a session, and nobody is asked to roll the dice.
     interactive: bool,
-    /// Whether chance outcomes and the bots' actions are kept off the screen: the game has hidden
-    /// information and a person sits at the table. The person's board shows what they may know.
+    /// Whether chance outcomes and the bots' actions are shown as the table's person may see them
+    /// (`viewer`), some not at all: the game has hidden information and a person sits at the
+    /// table.
     secret: bool,
     /// Per seat, the actions played out of sight since the last report (see `secret`).
     unseen: Vec<usize>,
@@ -207,6 +234,7 @@ impl Table {
         players: Vec<Player>,
         seed: Seed,
         color: bool,
+        record_path: Option<PathBuf>,
     ) -> CliResult<Table> {
         let game = entry.info.name;
         let names = players.iter().map(Player::to_string).collect();
@@ -223,6 +251,7 @@ impl Table {
             .collect::<CliResult<_>>()?;
         Ok(Table {
             record: Record::new(entry.info.name, config, names, &seed),
+            record_path,
             state,
             driver: Driver::checked(),
             seed,
@@ -283,6 +312,14 @@ impl Table {
         self.started.elapsed().as_millis() as u64
     }
 
+    /// Writes the record as it stands to the record file, if there is one.
+    fn save(&self) -> io::Result<()> {
+        match &self.record_path {
+            Some(path) => save_record(&self.record, path).map_err(io::Error::other),
+            None => Ok(()),
+        }
+    }
+
     /// Adds a played action to the record; `timed` (a person's action) stores when it was played.
     fn push(&mut self, by: Actor, action: String, timed: bool) {
         let at_ms = timed.then(|| self.elapsed_ms());
@@ -315,12 +352,21 @@ impl Table {
                     {
                         return Ok(stop);
                     }
+                    // What the table's person may see of the outcome, from the state before it.
+                    let before = self.secret.then(|| self.state.clone_box());
                     let (_, drawn) = self
                         .driver
                         .draw(&mut *self.state, &mut self.chance)
                         .map_err(io::Error::other)?;
-                    if !self.secret {
-                        writeln!(out, "Chance: {drawn}")?;
+                    let shown = match &before {
+                        Some(state) => state
+                            .display_text(Actor::Chance, &drawn, self.viewer(None))
+                            .ok()
+                            .flatten(),
+                        None => Some(drawn.clone()),
+                    };
+                    if let Some(shown) = shown {
+                        writeln!(out, "Chance: {shown}")?;
                     }
                     self.push(Actor::Chance, drawn, false);
                     continue;
@@ -358,8 +404,8 @@ impl Table {
         loop {
             write!(out, "Seat {seat}: press Enter to roll (or `quit`). ")?;
             out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
+            self.save()?;
+            if read_line(input, &mut line)? == 0 {
                 writeln!(out)?;
                 return Ok(Some(Stop::EndOfInput));
             }
@@ -384,23 +430,28 @@ impl Table {
                 self.state.position_text()
             ))
         })?;
-        // Shown only at tables without secrets (see `secret`), so the actor's own view is fine.
+        // At a table with secrets, what its person may see; else the actor's own view.
+        let viewer = if self.secret {
+            self.viewer(None)
+        } else {
+            Viewer::Seat(seat)
+        };
         let shown = self
             .state
-            .display_text(Actor::Seat(seat), &action, Viewer::Seat(seat))
+            .display_text(Actor::Seat(seat), &action, viewer)
             .ok()
-            .flatten()
-            .unwrap_or_default();
+            .flatten();
         self.driver
             .play(&mut *self.state, seat, &action)
             .map_err(|e| io::Error::other(format!("the bot's action: {e}")))?;
         let who = self.who(seat);
-        if self.secret {
-            self.unseen[seat.index()] += 1;
-        } else if shown.is_empty() || shown == action {
-            writeln!(out, "{who} plays {action}")?;
-        } else {
-            writeln!(out, "{who} plays {action} ({shown})")?;
+        match shown {
+            None if self.secret => self.unseen[seat.index()] += 1,
+            Some(shown) if self.secret => writeln!(out, "{who} plays {shown}")?,
+            Some(shown) if shown != action && !shown.is_empty() => {
+                writeln!(out, "{who} plays {action} ({shown})")?;
+            }
+            _ => writeln!(out, "{who} plays {action}")?,
         }
         self.push(Actor::Seat(seat), action, false);
         Ok(())
@@ -422,8 +473,8 @@ impl Table {
         loop {
             write!(out, "seat {seat}> ")?;
             out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
+            self.save()?;
+            if read_line(input, &mut line)? == 0 {
                 writeln!(out)?;
                 return Ok(Some(Stop::EndOfInput));
             }

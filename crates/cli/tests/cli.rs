@@ -22,7 +22,7 @@ fn plateau(args: &[&str]) -> Output {
         .expect("the plateau binary runs")
 }
 
-fn plateau_with_input(args: &[&str], input: &str) -> Output {
+fn plateau_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(PLATEAU)
         .args(args)
         .stdin(Stdio::piped())
@@ -34,7 +34,7 @@ fn plateau_with_input(args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .unwrap()
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .unwrap();
     child.wait_with_output().unwrap()
 }
@@ -278,21 +278,107 @@ fn end_of_input_quits_cleanly_and_records_canonical_text() {
     assert_eq!(record.seed_hash, Seed::from_u64(7).hash_hex());
 }
 
-/// In a game with hidden information, a person sees neither the chance outcomes nor the bots'
-/// actions (they may be secret, like another seat's ship layout), only their own board. Runs for
-/// every registered game with hidden information (none is named here).
+/// A line that is not UTF-8 is refused like any other bad input, and the game goes on to its
+/// record.
 #[test]
-fn a_person_does_not_see_hidden_chance_outcomes_or_bot_actions() {
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let path = scratch("not-utf8.json");
+    let output = plateau_with_input(
+        &[
+            "play",
+            "mad",
+            "--seed",
+            "1",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        b"\xff\xfe\nc2-c3\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Refused `\u{fffd}\u{fffd}`"), "{text}");
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        record.actions().next(),
+        Some((Actor::Seat(Seat(0)), "c2-c3"))
+    );
+}
+
+/// In a game with hidden information, a person sees the chance outcomes and the bots' actions as
+/// the game lets that seat see them (`display_text`: another seat's ship layout not at all, a
+/// Chakart move in full), and only a count of those it must not learn of. Each game is played up
+/// to the person's first prompt (as the second seat, so a bot acts first) and the printed lines
+/// are checked against the engine's view of every entry of the record. Runs for every registered
+/// game with hidden information (none is named here).
+#[test]
+fn a_person_sees_only_what_its_seat_may_of_chance_and_bots() {
+    struct Shown(Vec<String>, usize);
+    impl plateau_engine::Visitor for Shown {
+        fn before(
+            &mut self,
+            _: usize,
+            logged: &LogEntry,
+            state: &dyn plateau_engine::DynGame,
+        ) -> Result<(), String> {
+            let plateau_engine::Event::Action { by: actor, action } = &logged.event else {
+                return Ok(());
+            };
+            let actor = *actor;
+            let seen = state
+                .display_text(actor, action, plateau_engine::Viewer::Seat(Seat(1)))
+                .map_err(|e| e.to_string())?;
+            match (actor, seen) {
+                (Actor::Chance, Some(s)) => self.0.push(format!("Chance: {s}")),
+                (Actor::Seat(seat), Some(s)) => {
+                    self.0.push(format!("seat {seat} (random) plays {s}"));
+                }
+                (Actor::Seat(_), None) => self.1 += 1,
+                (Actor::Chance, None) => {}
+            }
+            Ok(())
+        }
+    }
     for game in plateau_registry::GAMES
         .iter()
         .filter(|g| g.info.hidden_information)
     {
-        let output = plateau_with_input(&["play", game.info.name, "--seed", "3"], "quit\n");
+        let name = game.info.name;
+        let path = scratch(&format!("{name}-seen.json"));
+        let args = [
+            "play", name, "--seed", "3", "--seat", "1=random", "--seat", "2=human",
+        ];
+        let output = plateau_with_input(
+            &[&args[..], &["--record", path.to_str().unwrap()]].concat(),
+            "quit\n",
+        );
         assert!(output.status.success(), "{}", stderr(&output));
         let text = stdout(&output);
-        assert!(text.contains("seat 1> "), "{text}");
-        assert!(!text.contains("Chance: "), "{text}");
-        assert!(!text.contains(" plays "), "{text}");
+        assert!(text.contains("seat 2> "), "{text}");
+        let record: Record =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut shown = Shown(Vec::new(), 0);
+        record.replay_with(game, &mut shown).unwrap();
+        let printed: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("Chance: ") || l.contains(" plays "))
+            .collect();
+        assert_eq!(printed, shown.0, "{name}: {text}");
+        assert!(
+            !shown.0.is_empty(),
+            "{name}: something is public before the first prompt"
+        );
+        let hidden: usize = text
+            .lines()
+            .filter_map(|l| {
+                l.split(" played ")
+                    .nth(1)?
+                    .split(' ')
+                    .next()?
+                    .parse::<usize>()
+                    .ok()
+            })
+            .sum();
+        assert_eq!(hidden, shown.1, "{name}: {text}");
     }
 }
 
