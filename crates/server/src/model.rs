@@ -151,7 +151,10 @@ pub enum TimeControl {
 /// A time control as read from JSON: serde's tagged enums ignore a field that does not belong to
 /// the kind (`{"kind": "none", "seconds": 5}`), so every field is read here and checked against it.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object with `kind` (`none`, `per_move`, `fischer` or `game`) and its fields"
+)]
 struct TimeControlFields {
     kind: String,
     seconds: Option<u32>,

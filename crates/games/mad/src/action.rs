@@ -278,7 +278,11 @@ impl Step {
     }
 
     fn parse(text: &str) -> Result<Step, ParseError> {
-        let Some(sep) = text.find(['-', 'x', 'X']) else {
+        // A separator with a cell on each side: `x` alone, or `c2-`, is no movement at all.
+        let Some(sep) = text
+            .find(['-', 'x', 'X'])
+            .filter(|&i| i > 0 && i + 1 < text.len())
+        else {
             return Err(ParseError::new(
                 text,
                 "expected a movement like c2-c4 or c3xc4, P(a,b), R(x>y>z) or pass",

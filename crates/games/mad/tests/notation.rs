@@ -165,6 +165,8 @@ fn malformed_actions_name_the_token() {
         ("pas", "pas", "permutation"),
         ("", "", "empty"),
         ("hello", "hello", "expected a movement"),
+        ("x", "x", "expected a movement"),
+        ("c2-", "c2-", "expected a movement"),
     ];
     for (text, token, message) in cases {
         let (t, m) = action_error(text);

@@ -23,15 +23,27 @@ pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
 /// Chat lines of a room sent to a viewer when it connects.
 pub const CHAT_BACKLOG: usize = 100;
 
-/// Checks a chat line: trimmed, 1 to 300 characters, no control characters.
+/// Checks a chat line: trimmed, 1 to 300 characters, something visible, no control characters
+/// and none that turn the text around (bidirectional overrides and isolates, which would make
+/// the lines below read backwards).
 ///
 /// # Errors
 /// `chat/invalid` saying what is wrong.
 pub fn check_chat(text: &str) -> Result<String, ApiError> {
     let text = text.trim();
     let bad = |why: &str| ApiError::new(Code::ChatInvalid, why);
-    if text.is_empty() {
+    // Zero-width spaces and joiners, the word joiner and the byte-order mark show nothing.
+    let blank = |c: char| {
+        c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+    };
+    if text.chars().all(blank) {
         return Err(bad("an empty chat line is not sent"));
+    }
+    if text
+        .chars()
+        .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+    {
+        return Err(bad("a chat line cannot change the direction of the text"));
     }
     if text.chars().count() > CHAT_MAX {
         return Err(bad("a chat line has at most 300 characters"));

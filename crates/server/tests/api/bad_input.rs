@@ -100,6 +100,19 @@ async fn http_bad_input_gets_coded_errors() {
             "{message}"
         );
     }
+    // A time control that is not an object says what it should be, in the API's words.
+    let request = json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}],
+                         "time_control": null});
+    let (status, body) = app.post("/api/matches", &request).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("request/malformed"))
+    );
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("an object with `kind`") && !message.contains("struct"),
+        "{message}"
+    );
     for (request, status, expected) in cases {
         assert_eq!(
             code(app.post("/api/matches", &request).await),

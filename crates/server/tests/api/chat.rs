@@ -80,8 +80,16 @@ async fn players_and_spectators_have_their_own_rooms() {
         assert_eq!(lines(client), std::slice::from_ref(expected));
     }
 
-    // Limits: empty, too long, control characters; then at most 5 lines in 10 s.
-    for bad in ["   ", &"x".repeat(301), "red\u{1b}[31m", "two\nlines"] {
+    // Limits: empty (or only invisible), too long, control characters, the direction of the
+    // text turned; then at most 5 lines in 10 s.
+    for bad in [
+        "   ",
+        "\u{200b}\u{200b}",
+        &"x".repeat(301),
+        "red\u{1b}[31m",
+        "two\nlines",
+        "gg \u{202e}llew",
+    ] {
         a.send(says(bad)).await;
         assert_eq!(a.error().await["code"], "chat/invalid", "{bad:?}");
     }
