@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use plateau_bots::{Analysis, AnalysisOptions, Budget};
 use plateau_engine::Record;
 
-use crate::common::{CliResult, emit, find_game, read_record};
+use crate::common::{CliResult, check_writable, emit, find_game, read_record};
 
 /// Arguments of `plateau analyse`.
 #[derive(clap::Args)]
@@ -54,6 +54,9 @@ pub fn run(args: Args) -> CliResult {
             args.threshold
         ));
     }
+    if let Some(out) = &args.out {
+        check_writable(out)?;
+    }
     let judge = match args.iterations {
         Some(0) => return Err("--iterations must be at least 1".into()),
         Some(n) => Budget::Iterations(n),
@@ -84,14 +87,15 @@ pub fn run(args: Args) -> CliResult {
     bar.finish_and_clear();
 
     let json = serde_json::to_string_pretty(&analysis).map_err(|e| e.to_string())?;
-    if let Some(out) = &args.out {
-        std::fs::write(out, format!("{json}\n"))
-            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    }
     if args.json {
-        emit(&format!("{json}\n"))
+        emit(&format!("{json}\n"))?;
     } else {
-        emit(&table(&analysis, &record, args.threshold))
+        emit(&table(&analysis, &record, args.threshold))?;
+    }
+    match &args.out {
+        Some(out) => std::fs::write(out, format!("{json}\n"))
+            .map_err(|e| format!("cannot write {}: {e}", out.display())),
+        None => Ok(()),
     }
 }
 

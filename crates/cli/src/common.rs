@@ -73,7 +73,8 @@ pub fn use_color(no_color: bool) -> bool {
 /// The result as lines for people: how the game ended, then each seat's rank and score, e.g.
 /// `seat 1 (human): rank 1, score 1`. `who` names the player at each seat, when known.
 pub fn describe_outcome(outcome: &Outcome, who: &[String]) -> String {
-    let mut text = format!("Result: {}\n", outcome.kind);
+    // The kind as words (`king_captured` reads "king captured").
+    let mut text = format!("Result: {}\n", outcome.kind.replace('_', " "));
     for seat in Seat::all(outcome.seats()) {
         let i = seat.index();
         let name = who.get(i).map(|w| format!(" ({w})")).unwrap_or_default();
@@ -94,6 +95,17 @@ pub fn describe_outcome(outcome: &Outcome, who: &[String]) -> String {
     };
     text.push_str(&format!("{label}: {}\n", winners.join(", ")));
     text
+}
+
+/// Fails, naming `path`, when a file cannot be written there: checked before long work whose
+/// result goes there (`--out`), so the work is not lost at the end. Creates the file if missing.
+pub fn check_writable(path: &std::path::Path) -> CliResult {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Writes `text` to stdout. A closed pipe (`plateau legal ... | head -1`) is not an error.

@@ -179,7 +179,10 @@ fn seat_players(seats: usize, chosen: &[(usize, Player)]) -> CliResult<Vec<Playe
     if let Some(first) = players.first_mut() {
         *first = Player::Human;
     }
-    for (number, player) in chosen {
+    for (k, (number, player)) in chosen.iter().enumerate() {
+        if chosen[..k].iter().any(|(n, _)| n == number) {
+            return Err(format!("--seat {number} is given twice"));
+        }
         let slot = players.get_mut(number - 1).ok_or_else(|| {
             format!("--seat {number}: the table has seats 1 to {seats} (see --players)")
         })?;

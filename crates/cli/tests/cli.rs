@@ -579,7 +579,7 @@ fn seeded_bot_games_are_identical_and_replay_with_the_seed_verified() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("Result: {}", outcome.kind)),
+        text.contains(&format!("Result: {}", outcome.kind.replace('_', " "))),
         "{text}"
     );
     assert!(text.contains("Seed: verified"), "{text}");

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use indicatif::{ProgressBar, ProgressStyle};
 use plateau_bots::BotSpec;
 
-use crate::common::{CliResult, emit, find_game, parse_config};
+use crate::common::{CliResult, check_writable, emit, find_game, parse_config};
 use report::{PairingReport, Report};
 use stats::{GameResult, Tally, tally};
 
@@ -89,6 +89,12 @@ pub fn run(args: Args) -> CliResult {
         .map_err(|e| format!("cannot set up {}: {e}", entry.info.name))?;
     if args.games == 0 {
         return Err("--games must be at least 1".into());
+    }
+    if args.threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    for path in args.out.iter().chain(&args.plot) {
+        check_writable(path)?;
     }
     let tables = schedule::tables(args.bots.len(), players)?;
     let names: Vec<String> = args.bots.iter().map(ToString::to_string).collect();

@@ -29,7 +29,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::CliResult;
+use crate::common::{CliResult, find_game};
 
 /// Arguments of `plateau load`.
 #[derive(clap::Args)]
@@ -239,9 +239,13 @@ pub fn run(args: Args) -> CliResult {
     if args.seconds == 0 || args.seconds > 3600 {
         return Err("--seconds is 1 to 3600".into());
     }
-    if !(1..=4).contains(&args.seats) || args.matches == 0 {
-        return Err("--seats is 1 to 4 and --matches at least 1".into());
+    if args.matches == 0 {
+        return Err("--matches must be at least 1".into());
     }
+    // The game and its table size, checked before any server starts.
+    find_game(&args.game)?
+        .new_game(&serde_json::json!({}), args.seats)
+        .map_err(|e| format!("--game {} --seats {}: {e}", args.game, args.seats))?;
     if let Some(addr) = args
         .addr
         .iter()
@@ -381,12 +385,22 @@ async fn play(server: &Server, args: &Args) -> CliResult {
             quantile_ms(&seen, 1.0)
         );
     }
+    let failed = counters.failed.load(Ordering::Relaxed);
     println!(
-        "matches finished: {}; errors: {} {:?}",
-        counters.finished.load(Ordering::Relaxed),
-        counters.failed.load(Ordering::Relaxed),
-        counters.failures.lock().unwrap_or_else(|e| e.into_inner())
+        "matches finished: {}; errors: {failed}",
+        counters.finished.load(Ordering::Relaxed)
     );
+    for (why, n) in counters
+        .failures
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        println!("  {n} x {why}");
+    }
+    if acked == 0 && failed > 0 {
+        return Err("no decision was made: every match failed (the errors above)".into());
+    }
     if let (Some(before), Some(ramped)) = (rss_before, rss_ramped) {
         let sockets = args.matches * args.seats + idle.len();
         println!(
