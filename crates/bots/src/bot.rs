@@ -13,7 +13,7 @@ use crate::eval::{Evaluator, NoEvaluator, greedy_action, worst_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
 use crate::playout::{PlayoutRate, random_playouts};
 use crate::random_action;
-use crate::spec::{BotSpec, Level};
+use crate::spec::{BotSpec, Level, Levels};
 
 /// A bot of game `G` for one seat; keep it for the whole game (MCTS reuses its tree).
 pub struct Bot<G: Game, E: Evaluator<G> = NoEvaluator> {
@@ -248,8 +248,8 @@ impl DynBot for Named {
 #[derive(Clone, Copy, Debug)]
 pub struct BotFactory {
     game: &'static str,
-    /// The bot of each level, weakest first (`Level::default_spec` when `None`).
-    levels: Option<&'static [BotSpec; 5]>,
+    /// The game's levels, weakest first (`Level::default_spec` plays them when `None`).
+    levels: Option<&'static Levels>,
     make: fn(BotSpec, u64) -> Box<dyn DynBot>,
     playouts: fn(&dyn DynGame, Duration, u64) -> Result<PlayoutRate, BotError>,
     analyse: AnalyseFn,
@@ -305,11 +305,18 @@ impl BotFactory {
         }
     }
 
-    /// The same factory playing `levels` (weakest first) for the named levels.
+    /// The same factory with the game's level table (weakest first): its bots play the named
+    /// levels, and the registry reads their think times and ratings from it.
     #[must_use]
-    pub const fn with_levels(mut self, levels: &'static [BotSpec; 5]) -> Self {
+    pub const fn with_levels(mut self, levels: &'static Levels) -> Self {
         self.levels = Some(levels);
         self
+    }
+
+    /// The game's level table, if it has one (`with_levels`).
+    #[must_use]
+    pub fn levels(&self) -> Option<&'static Levels> {
+        self.levels
     }
 
     /// The registry name of the game (`GameInfo::name`).
@@ -322,7 +329,7 @@ impl BotFactory {
     #[must_use]
     pub fn level_spec(&self, level: Level) -> BotSpec {
         self.levels
-            .map_or_else(|| level.default_spec(), |t| t[level as usize])
+            .map_or_else(|| level.default_spec(), |t| t[level as usize].spec)
     }
 
     /// What `spec` plays in this game: a level's bot (`level_spec`), any other spec itself.

@@ -19,7 +19,7 @@ pub use bot::{Bot, BotError, BotFactory, DynBot};
 pub use eval::{Evaluator, NoEvaluator, greedy_action, worst_action};
 pub use mcts::{ChildStats, MAX_POOL, Mcts, SearchConfig, SearchStats};
 pub use playout::{PlayoutRate, random_playouts};
-pub use spec::{BotSpec, Budget, Level, UnknownBot};
+pub use spec::{BotSpec, Budget, Level, LevelEntry, Levels, UnknownBot};
 
 use plateau_engine::{Game, Seat};
 use rand::Rng;

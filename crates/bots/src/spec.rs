@@ -113,6 +113,27 @@ impl Level {
     }
 }
 
+/// One level of one game: the bot that plays it, measured on the game's ladder (docs/bots.md).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct LevelEntry {
+    /// The level.
+    pub level: Level,
+    /// The bot that plays it.
+    pub spec: BotSpec,
+    /// Mean wall-clock milliseconds per decision on the 2-core test machine under load
+    /// (docs/bots.md), a guide for clocks: a match runner still caps each decision
+    /// (`DynBot::act_within`).
+    pub think_ms: f64,
+    /// The level's rating on its game's ladder, in shown points of the service's Weng-Lin ratings
+    /// (60 points per unit of mu, so a newcomer's 25 is 1500), with `club` at 1500: the bot's
+    /// starting rating.
+    pub rating: f64,
+}
+
+/// A game's five levels, weakest first (`Level::ALL`'s order); a game registers its table once,
+/// with its bots (`BotFactory::with_levels`).
+pub type Levels = [LevelEntry; 5];
+
 /// Which bot plays a seat. Written and read as text (`random`, `greedy`, `mcts:100`, `mcts:i5000`,
 /// `beginner` .. `expert`), also in JSON.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -248,7 +248,12 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
         None
     }
 
-    /// Ends the game early: a timeout loss, a resignation or an agreed stop.
+    /// Ends the game early: a timeout loss, a resignation or an agreed stop. Every game must take
+    /// `Ending::Resign` from a seat that is to act (the service offers it at every table; the
+    /// test kit checks it): that seat acts no more, and a game it ends has an outcome it did not
+    /// win. `Ending::Timeout` is for a game whose rule for a spent clock is a loss (else
+    /// `timeout_actions`), `Ending::Agreement` for one whose rules have an agreed stop (the lobby
+    /// offers it where a new game accepts it).
     ///
     /// # Errors
     /// `IllegalAction::GameOver` after the end; `IllegalAction::Unsupported` when the game has no

@@ -2,30 +2,10 @@
 //! bot that plays each, the time it takes per decision, and its rating on the game's ladder. The
 //! ladders, their commands and intervals are in docs/bots.md; the figures here are copied from there.
 
-use plateau_bots::{BotSpec, Budget, Level};
+use plateau_bots::{BotSpec, Budget, Level, LevelEntry, Levels};
 use thiserror::Error;
 
 use crate::{UnknownGame, unknown};
-
-/// One level of one game.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub struct LevelEntry {
-    /// The level.
-    pub level: Level,
-    /// The bot that plays it.
-    pub spec: BotSpec,
-    /// Mean wall-clock milliseconds per decision on the 2-core test machine under load
-    /// (docs/bots.md), a guide for clocks: a match runner still caps each decision
-    /// (`DynBot::act_within`).
-    pub think_ms: f64,
-    /// The level's rating on its game's ladder, in shown points of the service's Weng-Lin ratings
-    /// (60 points per unit of mu, so a newcomer's 25 is 1500), with `club` at 1500: the bot's
-    /// starting rating.
-    pub rating: f64,
-}
-
-/// A game's five levels, weakest first.
-pub type Levels = [LevelEntry; 5];
 
 const fn entry(level: Level, spec: BotSpec, think_ms: f64, rating: f64) -> LevelEntry {
     LevelEntry {
@@ -51,7 +31,7 @@ const fn blunder(blunder_percent: u8) -> BotSpec {
 }
 
 /// MAD (docs/bots.md, "MAD" ladder: 80%, 77%, 85%, 80% between neighbours).
-static MAD: Levels = [
+pub(crate) static MAD: Levels = [
     entry(Level::Beginner, iterations(30), 0.3, 581.0),
     entry(Level::Casual, iterations(100), 0.9, 1072.0),
     entry(Level::Club, iterations(300), 2.6, 1500.0),
@@ -63,7 +43,7 @@ static MAD: Levels = [
 /// the top: past about 3000 iterations more search wins no more games (i3000 scored 51.5% against
 /// i1000), so the ladder reaches down instead: the beginner blunders (`blunder:60`) and loses to
 /// random play.
-static MOONLEAP: Levels = [
+pub(crate) static MOONLEAP: Levels = [
     entry(Level::Beginner, blunder(60), 0.1, 634.0),
     entry(Level::Casual, BotSpec::Random, 0.0, 1052.0),
     entry(Level::Club, BotSpec::Greedy, 0.1, 1500.0),
@@ -72,7 +52,7 @@ static MOONLEAP: Levels = [
 ];
 
 /// Chakart (docs/bots.md, "Chakart" ladder: 77%, 77%, 79%, 78%).
-static CHAKART: Levels = [
+pub(crate) static CHAKART: Levels = [
     entry(Level::Beginner, iterations(30), 1.4, 644.0),
     entry(Level::Casual, iterations(50), 2.3, 1072.0),
     entry(Level::Club, iterations(300), 14.0, 1500.0),
@@ -84,36 +64,12 @@ static CHAKART: Levels = [
 /// of the level below, the win share turned into a rating gap by Luce's choice rule). The
 /// thorough policy alone (`mcts:i1`) is the strongest bot measured and plays `expert`; below it
 /// the greedy policy, a short search, and the greedy policy at 30% and 10% of decisions.
-static NAVAL: Levels = [
+pub(crate) static NAVAL: Levels = [
     entry(Level::Beginner, greedy_share(10), 0.1, 591.0),
     entry(Level::Casual, greedy_share(30), 0.3, 1154.0),
     entry(Level::Club, iterations(100), 20.0, 1500.0),
     entry(Level::Strong, BotSpec::Greedy, 1.0, 1670.0),
     entry(Level::Expert, iterations(1), 1.0, 1824.0),
-];
-
-/// The bot specs of each table, for the bot factories (`BotFactory::with_levels`).
-pub(crate) const fn specs(levels: &Levels) -> [BotSpec; 5] {
-    [
-        levels[0].spec,
-        levels[1].spec,
-        levels[2].spec,
-        levels[3].spec,
-        levels[4].spec,
-    ]
-}
-
-pub(crate) static MAD_SPECS: [BotSpec; 5] = specs(&MAD);
-pub(crate) static MOONLEAP_SPECS: [BotSpec; 5] = specs(&MOONLEAP);
-pub(crate) static CHAKART_SPECS: [BotSpec; 5] = specs(&CHAKART);
-pub(crate) static NAVAL_SPECS: [BotSpec; 5] = specs(&NAVAL);
-
-/// The level tables by game name.
-static TABLES: [(&str, &Levels); 4] = [
-    ("mad", &MAD),
-    ("moonleap", &MOONLEAP),
-    ("chakart", &CHAKART),
-    ("naval", &NAVAL),
 ];
 
 /// A lobby level that does not exist.
@@ -127,15 +83,14 @@ pub enum LevelError {
     Number(u8),
 }
 
-/// The five levels of `game`, weakest first.
+/// The five levels of `game`, weakest first: the table its bots are registered with
+/// (`crate::BOTS`).
 ///
 /// # Errors
 /// `UnknownGame` for a game without levels (every registered game has them).
 pub fn levels(game: &str) -> Result<&'static Levels, UnknownGame> {
-    TABLES
-        .iter()
-        .find(|(name, _)| *name == game)
-        .map(|(_, table)| *table)
+    crate::bot_factory(game)?
+        .levels()
         .ok_or_else(|| unknown(game))
 }
 
@@ -169,7 +124,9 @@ mod tests {
     #[test]
     fn every_game_has_five_levels_in_order() {
         for g in crate::GAMES {
-            let table = levels(g.info.name).unwrap();
+            let table = levels(g.info.name).unwrap_or_else(|e| {
+                panic!("{e}: give the game's level table to its entry of BOTS (`with_levels`)")
+            });
             for (i, e) in table.iter().enumerate() {
                 assert_eq!(e.level, Level::ALL[i]);
                 assert_eq!(level(g.info.name, i as u8 + 1).unwrap(), e);

@@ -5,7 +5,8 @@
 pub mod evaluators;
 mod levels;
 
-pub use levels::{LevelEntry, LevelError, Levels, bot_rating, level, levels};
+pub use levels::{LevelError, bot_rating, level, levels};
+pub use plateau_bots::{LevelEntry, Levels};
 
 use plateau_bots::{
     Analysis, AnalysisError, AnalysisOptions, BotFactory, BotSpec, Budget, DynBot, Level,
@@ -42,18 +43,19 @@ pub fn find(name: &str) -> Result<&'static GameEntry, UnknownGame> {
         .ok_or_else(|| unknown(name))
 }
 
-/// The bots of every game, one line per game; a game crate that offers an evaluation registers
-/// `BotFactory::with_evaluator::<Game, Evaluation>()` instead, and each game plays its level
-/// table (`levels`) for the named levels.
+/// The bots of every game, one entry per game: `BotFactory::of::<Game>()`, or
+/// `BotFactory::with_evaluator::<Game, Evaluation>()` for a game crate that offers an evaluation,
+/// with the game's level table (`levels`: the bot, think time and rating of each named level),
+/// its one place.
 pub static BOTS: &[BotFactory] = &[
     BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>()
-        .with_levels(&levels::MAD_SPECS),
+        .with_levels(&levels::MAD),
     BotFactory::with_evaluator::<plateau_moonleap::MoonLeap, evaluators::MoonLeapEvaluation>()
-        .with_levels(&levels::MOONLEAP_SPECS),
+        .with_levels(&levels::MOONLEAP),
     BotFactory::with_evaluator::<plateau_naval::Naval, evaluators::NavalEvaluation>()
-        .with_levels(&levels::NAVAL_SPECS),
+        .with_levels(&levels::NAVAL),
     BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>()
-        .with_levels(&levels::CHAKART_SPECS),
+        .with_levels(&levels::CHAKART),
 ];
 
 /// A bot `spec` for game `game`, seeded with `seed`: build it once per seat and keep it for the

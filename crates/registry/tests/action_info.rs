@@ -59,6 +59,20 @@ fn mad_index(cell: &str) -> usize {
     usize::from(b[1] - b'1') * 4 + usize::from(b[0] - b'a')
 }
 
+/// The games whose parts the tests below read by hand: a new game needs its own test here.
+const CHECKED: [&str; 4] = ["mad", "moonleap", "chakart", "naval"];
+
+#[test]
+fn every_registered_game_has_its_parts_checked() {
+    for g in plateau_registry::GAMES {
+        assert!(
+            CHECKED.contains(&g.info.name),
+            "{}: add a test of its action parts against its notation here",
+            g.info.name
+        );
+    }
+}
+
 #[test]
 fn mad_parts_match_the_notation_and_the_board() {
     let checked = walk(

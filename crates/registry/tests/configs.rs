@@ -130,13 +130,21 @@ fn a_config_under_which_the_game_cannot_end_is_refused() {
 #[test]
 fn every_default_config_bounds_the_game() {
     // The field that bounds each game's length (docs/rulings.md), set in the default config.
-    for (game, field, value) in [
+    let bounds = [
         ("mad", "tiebreak_limit", 40),
         ("moonleap", "ply_limit", 5_000),
         ("chakart", "turn_limit", 2_000),
         ("naval", "max_rounds", 200),
-    ] {
+    ];
+    for (game, field, value) in bounds {
         let config = plateau_registry::find(game).unwrap().default_config();
         assert_eq!(config[field], json!(value), "{game}: {config}");
+    }
+    for g in plateau_registry::GAMES {
+        assert!(
+            bounds.iter().any(|b| b.0 == g.info.name),
+            "{}: name here the config field that bounds its length",
+            g.info.name
+        );
     }
 }

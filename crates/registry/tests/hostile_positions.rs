@@ -53,11 +53,12 @@ fn every_hostile_position_is_refused_naming_its_problem() {
 fn each_file_holds_impossible_positions_too() {
     for entry in plateau_registry::GAMES {
         let name = entry.info.name;
-        let text = std::fs::read_to_string(format!(
+        let path = format!(
             "{}/tests/data/hostile/{name}.txt",
             env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
+        );
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{name}: no hostile positions at {path}: {e}"));
         let impossible = text
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

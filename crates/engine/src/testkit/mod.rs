@@ -24,7 +24,7 @@ pub use secrecy::{Leak, check_secrecy};
 
 use crate::driver::{Driver, Policy, Step};
 use crate::error::SetupError;
-use crate::game::Game;
+use crate::game::{Ending, Game};
 use crate::seat::{Actor, Seat, SeatSet, ToAct, Viewer};
 
 /// How many games to play and what to check.
@@ -139,10 +139,18 @@ pub fn check_playouts_from<G: Game>(config: &G::Config, start: &G, options: &Opt
                     }
                     report.chance_events += 1;
                 }
-                _ => assert!(
-                    state.outcome().is_none(),
-                    "{ctx}: outcome while the game runs"
-                ),
+                to_act => {
+                    assert!(
+                        state.outcome().is_none(),
+                        "{ctx}: outcome while the game runs"
+                    );
+                    if deep
+                        && let Some(seat) =
+                            Seat::all(state.seats()).find(|s| to_act.allows(Actor::Seat(*s)))
+                    {
+                        check_resign(&state, config, seat, ctx);
+                    }
+                }
             }
             let before = state.clone();
             let mut policy = KitPolicy {
@@ -243,6 +251,31 @@ impl<G: Game> Policy<G> for KitPolicy<'_, G::Action> {
         let i = rng.random_range(0..legal.len());
         Some(legal.swap_remove(i))
     }
+}
+
+/// Every game can be resigned (the service offers it at every table; `Game::end`): `seat`, about
+/// to act, resigns; it acts no more, the state still round-trips through serde and its texts, and
+/// a game the resignation ends has an outcome that `seat` did not win.
+fn check_resign<G: Game>(state: &G, config: &G::Config, seat: Seat, ctx: Ctx) {
+    let mut resigned = state.clone();
+    resigned
+        .end(Ending::Resign(seat))
+        .unwrap_or_else(|e| ctx.fail(&format!("{seat} cannot resign: {e}")));
+    let to_act = resigned.to_act();
+    assert!(
+        !to_act.allows(Actor::Seat(seat)),
+        "{ctx}: {seat} still acts after resigning"
+    );
+    if to_act == ToAct::Terminal {
+        let outcome = resigned
+            .outcome()
+            .unwrap_or_else(|| ctx.fail("a resignation ended the game without an outcome"));
+        assert!(
+            !outcome.winners().contains(seat),
+            "{ctx}: {seat} resigned and won"
+        );
+    }
+    check_round_trips(&resigned, config, ctx);
 }
 
 /// A finished game: an outcome for every seat, counted in the report, and no seat may act.

@@ -187,14 +187,18 @@ impl Chakart {
     }
 
     /// A stored result against the position read: the rules' own end must be the one stored; an
-    /// ending by the players (resignation, timeout, agreed stop) ends the game as stored.
+    /// ending by the players (resignation, timeout, agreed stop) ends the game as stored, even
+    /// where the position would end it by the rules: it may come in the middle of a turn whose
+    /// first part took the last enemy king, which only the turn's end decides (rules/chakart.md
+    /// section 10).
     fn check_result(&mut self, stored: GameResult) -> Result<(), SetupError> {
         let by_players = matches!(
             stored.kind,
             EndKind::Resign | EndKind::Timeout | EndKind::Agreement
         );
         match self.pos.result {
-            None if by_players => {
+            Some(shown) if shown == stored => Ok(()),
+            _ if by_players => {
                 if (stored.kind == EndKind::Agreement) != stored.winner.is_none() {
                     return Err(SetupError::impossible(
                         "result",
@@ -204,7 +208,6 @@ impl Chakart {
                 self.pos.finish(stored.winner, stored.kind);
                 Ok(())
             }
-            Some(shown) if shown == stored => Ok(()),
             shown => Err(SetupError::impossible(
                 "result",
                 format!(
