@@ -78,7 +78,7 @@ function render(ctx) {
     });
     const toAct = state.status === 'live' && state.to_act.includes(seat);
     return el('div', { class: `ml-seat${toAct ? ' to-act' : ''}`, 'data-seat': seat },
-      el('span', { class: `ml-swatch ml-${letter}` }),
+      el('span', { class: `swatch ml-${letter}` }),
       el('span', { class: 'player-name', 'data-seat': seat }, seatLabel(state.game, seat), ' ',
         el('span', { class: 'muted small seat-who' }, `(${ctx.seatWho(seat)})`)),
       el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
@@ -118,7 +118,7 @@ function renderFinal(ctx) {
       el('th', {}, t('ml.off')))),
     el('tbody', {}, ...order.map((s) => el('tr', { 'data-seat': s, 'data-rank': outcome.ranks[s], 'data-score': outcome.scores[s] },
       el('td', {}, String(outcome.ranks[s])),
-      el('td', {}, el('span', { class: `ml-swatch ml-${ml.seatLetter(s)}` }), ' ', seatLabel(state.game, s)),
+      el('td', {}, el('span', { class: `swatch ml-${ml.seatLetter(s)}` }), ' ', seatLabel(state.game, s)),
       el('td', { class: 'num' }, String(outcome.scores[s])),
       el('td', {}, ml.offBoard(track, ml.seatLetter(s)).join(' ') || '—')))));
 }
@@ -138,7 +138,7 @@ function renderPosition(view) {
       const off = ml.offBoard(obs.track, letter).map((n) => ml.astronautIcon(`${letter}${n}`, 22));
       const toMove = !obs.finished && obs.to_move === seat;
       return el('div', { class: `ml-seat${toMove ? ' to-act' : ''}`, 'data-seat': seat },
-        el('span', { class: `ml-swatch ml-${letter}` }),
+        el('span', { class: `swatch ml-${letter}` }),
         el('span', { class: 'player-name' }, seatWithName(game, seat, seats[seat]?.player)),
         el('span', { class: 'ml-score', 'data-score': obs.scores[seat] }, t('ml.score', { n: obs.scores[seat] })),
         el('span', { class: 'ml-off' }, el('span', { class: 'muted small' }, t('ml.off')),

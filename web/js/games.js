@@ -43,7 +43,8 @@
 // later), and the nodes `board` (the SVG), `barTop`, `barBottom` (hidden and empty unless the
 // module fills them) and `panel` (the module's panel). Texts come from i18n.js's `t`.
 //
-// A fifth game adds its module file and one line below; nothing else changes.
+// A fifth game adds its module file, its import and its entry in MODULES below, and its words
+// (docs/adding-a-game.md section 5); nothing else in the pages changes.
 
 import mad from './game-mad.js';
 import moonleap from './game-moonleap.js';

@@ -6,21 +6,13 @@
 // bottom (row 1), and a Blue player sees the board turned half a turn (row 6 and column d nearest).
 
 import { t } from './i18n.js';
+import { svgEl } from './svg.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Cell size in SVG units. */
 export const CELL = 80;
 /** Margin for the coordinates. */
 const MARGIN = 26;
 const COLUMNS = 'abcd';
-
-/** Makes an SVG element with attributes. */
-export function svgEl(name, attrs = {}, children = []) {
-  const el = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, v);
-  for (const c of children) el.append(c);
-  return el;
-}
 
 /** "R" or "B" colour letter of a seat (seat 0 = Red, seat 1 = Blue). */
 export function seatColour(seat) {

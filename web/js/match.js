@@ -643,7 +643,7 @@ function renderMoves(current) {
       return el('li', {},
         el('span', { class: 'num' }, `${i + 1}.`),
         seat === null ? el('span', { class: 'muted small' }, '')
-          : el('span', { class: `ml-swatch ${mod.swatch?.(seat) ?? ''}` }),
+          : el('span', { class: `swatch ${mod.swatch?.(seat) ?? ''}` }),
         cell(m, i));
     }));
     scrollToCurrent(list);

@@ -8,7 +8,7 @@
 // row, the direction turning at each row end.
 
 import { t } from './i18n.js';
-import { svgEl } from './mad.js';
+import { svgEl } from './svg.js';
 
 /** Colour letters of seats 0..3 (rules: `a b c d` in turn order); `m` is a mercenary. */
 const LETTERS = 'abcd';

@@ -17,7 +17,7 @@
 
 import { el } from './api.js';
 import { t, lang } from './i18n.js';
-import { svgEl } from './mad.js';
+import { svgEl } from './svg.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
 
 // ---- Cells and the board's drawing geometry --------------------------------------------------
@@ -1197,7 +1197,7 @@ function seatList() {
     const b = obs.boards[seat];
     const toAct = state.status === 'live' && state.to_act.includes(seat);
     return el('div', { class: `nv-seat-row${toAct ? ' to-act' : ''}${b.eliminated ? ' out' : ''}`, 'data-seat': seat },
-      el('span', { class: `ml-swatch nv-swatch-${seat}` }),
+      el('span', { class: `swatch nv-swatch-${seat}` }),
       el('span', { class: 'player-name', 'data-seat': seat },
         seatWithName(state.game, seat, state.seats.find((x) => x.seat === seat)?.player)),
       b.eliminated ? el('span', { class: 'nv-badge out' }, t('nv.out')) : '',
@@ -1210,7 +1210,7 @@ function seatList() {
 function logList() {
   const game = ui.ctx.state.game;
   return el('ol', { class: 'nv-log small', id: 'nv-log' }, ...ui.log.map((a) => el('li', { 'data-seat': a.seat, 'data-order': a.order },
-    el('span', { class: `ml-swatch nv-swatch-${a.seat}` }), ' ',
+    el('span', { class: `swatch nv-swatch-${a.seat}` }), ' ',
     el('span', {}, t('nv.log.line', { fleet: seatLabel(game, a.seat), order: describeOrder(a.info, game) || a.order })),
     a.result && a.result !== 'done' ? el('span', { class: 'muted' }, ` ${describeResult(a)}`) : '')));
 }

@@ -177,7 +177,7 @@ function renderMoves() {
       const seat = seatOf(m.by);
       const swatch = seat === null ? '' : mod?.swatch?.(seat) ?? '';
       const who = seat === null ? el('span', { class: 'muted small' }, '')
-        : el('span', { class: 'small', 'data-seat': seat }, el('span', { class: `ml-swatch ${swatch}` }), ' ', seatLabel(game, seat));
+        : el('span', { class: 'small', 'data-seat': seat }, el('span', { class: `swatch ${swatch}` }), ' ', seatLabel(game, seat));
       return el('li', {}, el('span', { class: 'num' }, m.index ? `${m.index}.` : ''), who, button(m));
     }));
     return;

@@ -1,4 +1,5 @@
-// How seats are named to people: each game's own words for its sides, never "Seat 2".
+// How seats are named to people: each game's own words for its sides ("Seat 2" only for a game
+// that gives none).
 // MAD's fleets are Red (seat 0) and Blue (seat 1); Chakart's camps White and Black; Moon Leap's
 // seats are the colours of their astronauts (a blue, b orange, c green, d purple, as moonleap.js
 // draws them); Bataille Navale's seats are Fleets 1 to 4, counted from 1 as everywhere a person reads.

@@ -80,7 +80,10 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     type Action: Clone + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// What one viewer may know of the state, and nothing more (the secrecy choke point).
     type Observation: Clone + PartialEq + Debug + Send + Serialize + DeserializeOwned;
-    /// Game options (variants, limits). `Default` is the standard game.
+    /// Game options (variants, limits). `Default` is the standard game. Serialized as a JSON
+    /// object of at least one field, one of which bounds the game's length, refusing unknown
+    /// fields (`#[serde(deny_unknown_fields)]`); the registry's tests check all three
+    /// (docs/adding-a-game.md section 2).
     type Config: Default + Clone + Debug + Send + Sync + Serialize + DeserializeOwned;
 
     /// Static facts.

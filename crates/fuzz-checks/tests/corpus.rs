@@ -45,3 +45,19 @@ fn the_seed_inputs_pass_their_checks() {
         assert!(result.is_ok(), "{target}: seed {name} fails its check");
     }
 }
+
+/// Every registered game's position and action parsers have their targets (a new game adds its
+/// two names to `TARGETS`, to `seeds.rs`, and to `fuzz/run.sh`; docs/adding-a-game.md).
+#[test]
+fn every_registered_game_is_fuzzed() {
+    for g in plateau_registry::GAMES {
+        for kind in ["position", "action"] {
+            let target = format!("{kind}_{}", g.info.name);
+            assert!(
+                TARGETS.contains(&target.as_str()),
+                "{}: no fuzz target `{target}`",
+                g.info.name
+            );
+        }
+    }
+}
