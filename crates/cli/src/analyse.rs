@@ -1,7 +1,8 @@
 //! `plateau analyse <record.json>`: the post-game analysis of a recorded game (the library is
 //! `plateau_bots::analysis`, reached through `plateau_registry::analyse`). The judge is the game's
 //! expert level unless `--iterations` says otherwise; a progress bar counts the judged decisions
-//! on stderr. The terminal table has one line per seat decision: each seat's chance after it, the
+//! on stderr. The terminal table has one line per seat decision: each seat's expected score after
+//! it (its chance to win in two seats; with more, the share of the others it ends ahead of), the
 //! loss against the judge's choice, `?` on a loss of at least `--threshold` and `??` on the
 //! biggest. `--json` prints the analysis in its documented shape (docs/bots.md, "Analysis")
 //! instead; `--out` writes that JSON to a file as well.
@@ -118,6 +119,18 @@ fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
         a.seats,
         record.seats.join(", "),
         a.judge
+    );
+    // What the columns are, since they need not add up to 100% (docs/bots.md section 3).
+    let _ = writeln!(
+        out,
+        "p1..p{}: each seat's expected score after the move: its chance to win in two seats, with \
+         more the share of the other seats it ends ahead of{}",
+        a.seats,
+        if find_game(&a.game).is_ok_and(|g| g.info.hidden_information) {
+            "; each judged from what that seat knew, so a seat's value moves only at its own moves"
+        } else {
+            ""
+        }
     );
     let mut head = format!("{:>6}  {:>4}  {:<28}", "ply", "seat", "action");
     for s in 1..=a.seats {

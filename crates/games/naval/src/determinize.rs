@@ -19,7 +19,11 @@
 //! once. A few attempts run with a node budget, each with a fresh random order; the last one runs
 //! without a budget, so the search is complete, and since the true layout satisfies every
 //! constraint it always finds a layout.
-//! Hidden energies are drawn afresh (multiples of 25), a hidden shield is recentred on a sampled
+//! Hidden energies are drawn afresh (multiples of 25), uniformly up to twice the mean meter of the
+//! viewer's own ships afloat (at most 1000): another fleet has had the same turns to gain it, and
+//! an uninformed draw up to 1000 gave every fleet but the viewer's about 500 a ship from the first
+//! turn, which the evaluation counts as seven cells of strength (a searching seat judged itself
+//! at 17% where four equal seats stand at 50%). A hidden shield is recentred on a sampled
 //! ship, another seat's unresolved orders become passes, and other seats' placement move counts and
 //! scan areas are forgotten (zero, empty).
 
@@ -108,6 +112,20 @@ struct Cover {
 }
 
 impl Naval {
+    /// The most a hidden meter is drawn at, in steps of 25: twice the mean meter of `viewer`'s
+    /// ships afloat, at most 1000 (module documentation).
+    fn energy_steps(&self, viewer: Seat) -> u16 {
+        let own = self.board(viewer);
+        let afloat: Vec<u16> = Ship::ALL
+            .into_iter()
+            .filter(|k| !own.is_sunk(*k))
+            .map(|k| own.energy[k.index()])
+            .collect();
+        let total: u32 = afloat.iter().map(|&e| u32::from(e)).sum();
+        let mean = total / (afloat.len().max(1) as u32);
+        ((2 * mean).min(1000) / 25) as u16
+    }
+
     /// See the module documentation.
     pub(crate) fn sample_for<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Naval {
         self.sample_with(viewer, BUDGET, rng)
@@ -120,6 +138,7 @@ impl Naval {
         if matches!(self.phase, Phase::Over { .. }) || viewer.index() >= 4 {
             return g;
         }
+        let steps = self.energy_steps(viewer);
         for t in Seat::all(4) {
             if t == viewer || self.board(t).out {
                 continue;
@@ -128,7 +147,7 @@ impl Naval {
             let b = &mut g.boards[t.index()];
             for k in Ship::ALL {
                 if !b.is_sunk(k) {
-                    b.energy[k.index()] = 25 * rng.random_range(0..=40u16);
+                    b.energy[k.index()] = 25 * rng.random_range(0..=steps);
                 }
             }
         }
