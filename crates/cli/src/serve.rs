@@ -166,13 +166,16 @@ fn node(
     }))
 }
 
-/// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`).
+/// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`), coloured only
+/// on a terminal, so a log file holds plain text.
 pub fn run(args: Args) -> CliResult {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .try_init();
     let config = ServeConfig {
         addr: args.addr,
