@@ -15,7 +15,8 @@
 //! full, the invisible queen's as `Q??`); those the person must not learn of are only counted
 //! ("seat 2 played 1 hidden action"). The record holds them all. With a record file, the game so
 //! far is written at every prompt to a person and when the game stops for any reason, so a game
-//! interrupted at the keyboard keeps its record.
+//! interrupted at the keyboard keeps its record. People sharing a keyboard in such a game pass it
+//! over a cleared screen, each pressing Enter alone before its board is drawn (at a terminal).
 //!
 //! A person types, at the prompt: an action in canonical notation; `?`, `help` or `moves` for the
 //! legal actions; `resign`; or `quit`. Bad input is refused with the reason (the parse error names
@@ -227,6 +228,8 @@ struct Table {
     secret: bool,
     /// Per seat, the actions played out of sight since the last report (see `secret`).
     unseen: Vec<usize>,
+    /// The person who had the keyboard last (see `hand_over`).
+    at_keyboard: Option<Seat>,
 }
 
 impl Table {
@@ -265,6 +268,7 @@ impl Table {
             interactive: io::stdin().is_terminal(),
             secret: entry.info.hidden_information && players.contains(&Player::Human),
             unseen: vec![0; players.len()],
+            at_keyboard: None,
             players,
         })
     }
@@ -289,15 +293,22 @@ impl Table {
     /// Reports how many actions each seat played out of sight since the last report.
     fn report_unseen(&mut self, out: &mut dyn Write) -> io::Result<()> {
         for seat in Seat::all(self.players.len()) {
-            let count = std::mem::take(&mut self.unseen[seat.index()]);
-            if count > 0 {
-                let plural = if count == 1 { "" } else { "s" };
-                writeln!(
-                    out,
-                    "{} played {count} hidden action{plural}.",
-                    self.who(seat)
-                )?;
-            }
+            self.report_unseen_of(seat, out)?;
+        }
+        Ok(())
+    }
+
+    /// Reports how many actions `seat` played out of sight since the last report, if any: before
+    /// an action of that seat the person sees, so the lines keep the order of play.
+    fn report_unseen_of(&mut self, seat: Seat, out: &mut dyn Write) -> io::Result<()> {
+        let count = std::mem::take(&mut self.unseen[seat.index()]);
+        if count > 0 {
+            let plural = if count == 1 { "" } else { "s" };
+            writeln!(
+                out,
+                "{} played {count} hidden action{plural}.",
+                self.who(seat)
+            )?;
         }
         Ok(())
     }
@@ -450,7 +461,10 @@ impl Table {
         let who = self.who(seat);
         match shown {
             None if self.secret => self.unseen[seat.index()] += 1,
-            Some(shown) if self.secret => writeln!(out, "{who} plays {shown}")?,
+            Some(shown) if self.secret => {
+                self.report_unseen_of(seat, out)?;
+                writeln!(out, "{who} plays {shown}")?;
+            }
             Some(shown) if shown != action && !shown.is_empty() => {
                 writeln!(out, "{who} plays {action} ({shown})")?;
             }
@@ -467,12 +481,15 @@ impl Table {
         input: &mut dyn BufRead,
         out: &mut dyn Write,
     ) -> io::Result<Option<Stop>> {
+        let mut line = String::new();
+        if let Some(stop) = self.hand_over(seat, input, out, &mut line)? {
+            return Ok(Some(stop));
+        }
         self.draw(out, Some(seat))?;
         writeln!(
             out,
             "Seat {seat} to play: an action, `?` for the legal actions, `resign` or `quit`."
         )?;
-        let mut line = String::new();
         loop {
             write!(out, "seat {seat}> ")?;
             out.flush()?;
@@ -515,6 +532,41 @@ impl Table {
                     }
                     Err(e) => writeln!(out, "Refused `{text}`: {e}")?,
                 },
+            }
+        }
+    }
+
+    /// People sharing a keyboard in a game with hidden information: when the keyboard passes to
+    /// `seat`, the screen is cleared (so the one before cannot read it, nor the other read what
+    /// was there) and `seat` presses Enter once alone before its board is drawn. Only at a
+    /// terminal. `Some(stop)` when the person quits or input ends.
+    fn hand_over(
+        &mut self,
+        seat: Seat,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        line: &mut String,
+    ) -> io::Result<Option<Stop>> {
+        let before = self.at_keyboard.replace(seat);
+        let people = self.players.iter().filter(|p| **p == Player::Human).count();
+        if !self.secret || !self.interactive || people < 2 || before.is_none_or(|b| b == seat) {
+            return Ok(None);
+        }
+        write!(out, "\x1b[2J\x1b[H")?;
+        loop {
+            write!(
+                out,
+                "Pass the keyboard to seat {seat}, then press Enter (or `quit`). "
+            )?;
+            out.flush()?;
+            if read_line(input, line)? == 0 {
+                writeln!(out)?;
+                return Ok(Some(Stop::EndOfInput));
+            }
+            match line.trim() {
+                "" => return Ok(None),
+                "quit" => return Ok(Some(Stop::Quit)),
+                _ => {}
             }
         }
     }
@@ -583,9 +635,13 @@ fn listing(texts: &[String], width: usize) -> String {
     out
 }
 
-/// The head and the rest of an action's text: split at the first `@` or space.
+/// The head and the rest of an action's text, split at the first `@` (kept with the head, so
+/// `carrier@ (2): a1h a1v` reads as `carrier@a1h`) or space (`cruiser:fire (40): 2:a1`).
 fn head(text: &str) -> Option<(&str, &str)> {
-    text.find(['@', ' ']).map(|i| (&text[..i], &text[i + 1..]))
+    text.find(['@', ' ']).map(|i| {
+        let cut = if text.as_bytes()[i] == b'@' { i + 1 } else { i };
+        (&text[..cut], &text[i + 1..])
+    })
 }
 
 /// Writes `lead` then `items` separated by spaces, two spaces in from the margin and wrapped at
@@ -630,7 +686,7 @@ mod tests {
         ]);
         assert_eq!(
             listing(&legal, 100),
-            "  ready\n  buoy1 (2): a1 a2\n  carrier (2): a1h a1v\n"
+            "  ready\n  buoy1@ (2): a1 a2\n  carrier@ (2): a1h a1v\n"
         );
     }
 

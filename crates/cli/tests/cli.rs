@@ -404,7 +404,7 @@ fn placement_moves_are_listed_by_piece() {
         "corvette",
     ] {
         assert_eq!(
-            listing.matches(&format!("\n  {piece} (")).count(),
+            listing.matches(&format!("\n  {piece}@ (")).count(),
             1,
             "{piece}: {listing}"
         );

@@ -6,7 +6,8 @@
 
 use plateau_engine::testkit::{Options, check_playouts, check_secrecy};
 use plateau_engine::{
-    Actor, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct, Viewer,
+    Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct,
+    Viewer,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -29,6 +30,9 @@ struct Cards {
     plant: Plant,
     cards: [Option<u8>; 2],
     bets: Vec<String>,
+    /// The seat that resigned, if one did (every game takes a resignation).
+    #[serde(default)]
+    resigned: Option<Seat>,
 }
 
 /// What a seat sees.
@@ -67,6 +71,7 @@ impl Game for Cards {
             plant: *plant,
             cards: [None; 2],
             bets: Vec::new(),
+            resigned: None,
         })
     }
 
@@ -86,6 +91,9 @@ impl Game for Cards {
     }
 
     fn to_act(&self) -> ToAct {
+        if self.resigned.is_some() {
+            return ToAct::Terminal;
+        }
         match (self.cards, self.bets.len()) {
             ([None, _] | [_, None], _) => ToAct::Chance,
             (_, n) if n < 2 => ToAct::Player(Seat(n as u8)),
@@ -142,6 +150,11 @@ impl Game for Cards {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if let Some(s) = self.resigned {
+            let mut scores = vec![1.0; 2];
+            scores[s.index()] = 0.0;
+            return Some(Outcome::ranked_by_score(scores, "resign"));
+        }
         (self.to_act() == ToAct::Terminal).then(|| {
             let scores = self
                 .cards
@@ -182,6 +195,19 @@ impl Game for Cards {
 
     fn parse_action(&self, text: &str) -> Result<String, ParseError> {
         Ok(text.to_owned())
+    }
+
+    fn end(&mut self, ending: Ending) -> Result<(), IllegalAction> {
+        match ending {
+            _ if self.to_act() == ToAct::Terminal => Err(IllegalAction::GameOver),
+            Ending::Resign(s) => {
+                self.resigned = Some(s);
+                Ok(())
+            }
+            other => Err(IllegalAction::Unsupported {
+                what: other.to_string(),
+            }),
+        }
     }
 }
 

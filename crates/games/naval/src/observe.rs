@@ -577,6 +577,17 @@ impl Naval {
             }
             out.push('\n');
         }
+        // The symbols, as the other games' drawings give theirs.
+        let pieces: Vec<String> = Ship::ALL
+            .iter()
+            .map(|k| format!("{} {}", piece_letter(k.piece()), k.name()))
+            .chain([format!("{} buoy", piece_letter(Piece::Buoy1))])
+            .collect();
+        out.push_str(&format!(
+            "pieces: {} (lower case: hit)\nmarks: . unknown, X hit, ~ miss, # sunk ship, @ sunk \
+             buoy, + blocked, * deflected, ? detection contact\n",
+            pieces.join(", ")
+        ));
         if let Some(v) = obs.viewer {
             if let Some(e) = &obs.boards[v.index()].energy {
                 let parts: Vec<String> = Ship::ALL
