@@ -414,9 +414,20 @@ impl Table {
         if self.players[seat.index()] != Player::Human {
             return Ok(None);
         }
+        self.wait_for_enter(&format!("Seat {seat}: press Enter to roll"), input, out)
+    }
+
+    /// Shows `prompt` with "(or `quit`)" until the person presses Enter (`None`) or quits or
+    /// input ends (`Some(stop)`); the record is written first, as at every prompt.
+    fn wait_for_enter(
+        &self,
+        prompt: &str,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> io::Result<Option<Stop>> {
         let mut line = String::new();
         loop {
-            write!(out, "Seat {seat}: press Enter to roll (or `quit`). ")?;
+            write!(out, "{prompt} (or `quit`). ")?;
             out.flush()?;
             self.save()?;
             if read_line(input, &mut line)? == 0 {
@@ -481,10 +492,10 @@ impl Table {
         input: &mut dyn BufRead,
         out: &mut dyn Write,
     ) -> io::Result<Option<Stop>> {
-        let mut line = String::new();
-        if let Some(stop) = self.hand_over(seat, input, out, &mut line)? {
+        if let Some(stop) = self.hand_over(seat, input, out)? {
             return Ok(Some(stop));
         }
+        let mut line = String::new();
         self.draw(out, Some(seat))?;
         writeln!(
             out,
@@ -545,7 +556,6 @@ impl Table {
         seat: Seat,
         input: &mut dyn BufRead,
         out: &mut dyn Write,
-        line: &mut String,
     ) -> io::Result<Option<Stop>> {
         let before = self.at_keyboard.replace(seat);
         let people = self.players.iter().filter(|p| **p == Player::Human).count();
@@ -553,22 +563,8 @@ impl Table {
             return Ok(None);
         }
         write!(out, "\x1b[2J\x1b[H")?;
-        loop {
-            write!(
-                out,
-                "Pass the keyboard to seat {seat}, then press Enter (or `quit`). "
-            )?;
-            out.flush()?;
-            if read_line(input, line)? == 0 {
-                writeln!(out)?;
-                return Ok(Some(Stop::EndOfInput));
-            }
-            match line.trim() {
-                "" => return Ok(None),
-                "quit" => return Ok(Some(Stop::Quit)),
-                _ => {}
-            }
-        }
+        let prompt = format!("Pass the keyboard to seat {seat}, then press Enter");
+        self.wait_for_enter(&prompt, input, out)
     }
 
     /// The canonical text of a legal action of `seat` typed as `text` (MAD reads `C2-C4` as
