@@ -42,7 +42,7 @@ use crate::state::{Naval, Phase};
 const ATTEMPTS: usize = 4;
 
 /// Search nodes allowed to each attempt but the last.
-const BUDGET: usize = 2000;
+pub(crate) const BUDGET: usize = 2000;
 
 /// One board as a viewer knows it (`Naval::belief`).
 pub(crate) struct Belief {
@@ -191,7 +191,7 @@ impl Naval {
 
     /// Lays out the hidden pieces of board `t` again for `viewer` (see the module documentation)
     /// and recentres a hidden shield on the sample.
-    fn resample_board<R: Rng + ?Sized>(
+    pub(crate) fn resample_board<R: Rng + ?Sized>(
         &self,
         g: &mut Naval,
         viewer: Seat,

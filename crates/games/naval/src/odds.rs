@@ -2,24 +2,31 @@
 //! of a ship, from what one seat knows (rules/naval.md section 13). Nothing here changes the rules;
 //! the bots' policies (`policy`) aim with these maps.
 //!
-//! Two maps:
+//! Three maps:
 //! - `Naval::odds` (`Odds`) counts, ship by ship, the footprints the viewer's information allows
 //!   (the determinization model of `determinize`: misses, sunk ships, buoys shown sunk, torpedo
 //!   lanes, charges, the viewer's satellite, sonar and radar results), each weighed by how many of
 //!   the hits nobody has explained yet it covers: hunt where many footprints fit, target around
-//!   hits.
+//!   hits. Ship by ship, every hidden ship claims each unexplained hit, so the cells around a hit
+//!   read near certain and the hunting cells elsewhere too low.
+//! - `Naval::sampled_odds` (`Odds` too) is the share of whole layouts, drawn by the
+//!   determinization from the same model, in which a cell holds an unhit ship cell: the pieces
+//!   share the board and the hits (a hit is one piece's, a buoy's or a ship's), so it estimates
+//!   the chances themselves. It costs a layout per sample and aims better: the strongest bot's.
 //! - `Naval::quick_odds` (`QuickOdds`) is the playouts' cheap version: a flat hunting value on a
 //!   checkerboard, more on the cells next to an unexplained hit, most on the cells that extend a
 //!   line of hits. Its values come in four tiers, so it is kept as four sets of cells, made with a
 //!   few shifts of the bit boards.
 //!
-//! Both read only public markers and the viewer's own detections, never a hidden layout, so they
+//! All read only public markers and the viewer's own detections, never a hidden layout, so they
 //! can be computed on the true state or on any determinization for the viewer with the same
-//! result.
+//! result (the sampled map given the same random generator).
 
 use plateau_engine::Seat;
+use rand::Rng;
 
 use crate::bits::{Bits, CELLS, Cell, SIDE};
+use crate::determinize::BUDGET;
 use crate::piece::{Piece, Ship};
 use crate::state::Naval;
 
@@ -36,11 +43,12 @@ const NEXT_TO_HIT: f32 = 0.45;
 const IN_LINE: f32 = 0.75;
 
 /// One opponent's board as a seat sees it: for each cell the chance that it holds an unhit cell
-/// of a ship (0 on resolved cells), and the same for the submarine alone.
+/// of a ship (0 on resolved cells), and the same for the submarine alone, counted
+/// (`Naval::odds`) or sampled (`Naval::sampled_odds`).
 #[derive(Clone, Debug)]
 pub struct Odds {
-    /// Chance of an unhit ship cell, by `Cell::index`, in [0, 1] (sums of per-ship chances,
-    /// capped at 1).
+    /// Chance of an unhit ship cell, by `Cell::index`, in [0, 1] (counted: sums of per-ship
+    /// chances, capped at 1).
     pub ship: [f32; CELLS],
     /// Chance of an unhit submarine cell, by `Cell::index` (all 0 in the quick map).
     pub sub: [f32; CELLS],
@@ -220,6 +228,47 @@ impl Naval {
         odds
     }
 
+    /// The odds of board `t` as seat `viewer` knows it, from `samples` layouts of its hidden
+    /// pieces drawn by the determinization (module documentation): each cell's share of the
+    /// layouts in which it holds an unhit ship cell (the submarine's for `Odds::sub`). Pieces the
+    /// viewer knows exactly stay in place, so their unhit cells count 1. Empty for the viewer's
+    /// own board and a board out of the game; every chance 0 when `samples` is 0. Reads only the
+    /// viewer's information and `rng` (section 13). Costs about `samples` determinizations of one
+    /// board.
+    pub fn sampled_odds<R: Rng + ?Sized>(
+        &self,
+        viewer: Seat,
+        t: Seat,
+        samples: usize,
+        rng: &mut R,
+    ) -> Odds {
+        let mut odds = Odds::empty();
+        let b = self.board(t);
+        if b.out || t == viewer || samples == 0 {
+            return odds;
+        }
+        odds.open_hits = open_hits(self, t);
+        let unresolved = !b.resolved();
+        let mut layout = self.clone();
+        for _ in 0..samples {
+            self.resample_board(&mut layout, viewer, t, BUDGET, rng);
+            let lb = layout.board(t);
+            for k in Ship::ALL.into_iter().filter(|&k| !lb.is_sunk(k)) {
+                for c in (lb.mask(k.piece()) & unresolved).iter() {
+                    odds.ship[c.index()] += 1.0;
+                    if k == Ship::Submarine {
+                        odds.sub[c.index()] += 1.0;
+                    }
+                }
+            }
+        }
+        let share = 1.0 / samples as f32;
+        for v in odds.ship.iter_mut().chain(odds.sub.iter_mut()) {
+            *v *= share;
+        }
+        odds
+    }
+
     /// The playouts' cheap odds of board `t` (module documentation); `viewer` only decides that
     /// its own board has none (every tier empty).
     #[must_use]
@@ -254,6 +303,8 @@ impl Naval {
 mod tests {
     use plateau_engine::{Game, Viewer};
     use rand::SeedableRng;
+
+    use crate::state::Phase;
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
@@ -277,6 +328,61 @@ mod tests {
                     assert_eq!(g.quick_odds(v, t), other.quick_odds(v, t));
                     let resolved = g.board(t).resolved();
                     assert!(resolved.iter().all(|c| a.at(c) == 0.0));
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 6, "{compared} boards compared");
+    }
+
+    /// The sampled odds are shares of whole layouts. At the battle's start each layout holds
+    /// every ship unhit, so on each opponent's board the chances add up to the 29 ship cells and
+    /// the submarine's to its 3. Later they are 0 on resolved cells, at most 1, 1 on the unhit
+    /// cells of a ship the viewer found with its satellite, between 29 less the hits and 29 in
+    /// all, and the same on a state the viewer cannot tell apart, given the same generator.
+    #[test]
+    fn sampled_odds_are_shares_of_layouts_the_viewer_allows() {
+        let mut rng = ChaCha8Rng::seed_from_u64(22);
+        let mut g = Naval::start(&crate::Config::default()).unwrap();
+        while g.phase != Phase::Battle {
+            let (actor, a) = g.random_action(&mut rng).unwrap();
+            g.apply_legal(actor, &a);
+        }
+        for t in g.opponents(Seat(0)) {
+            let odds = g.sampled_odds(Seat(0), t, 40, &mut rng);
+            let total: f32 = odds.ship.iter().sum();
+            let sub: f32 = odds.sub.iter().sum();
+            assert!((total - 29.0).abs() < 1e-3, "board {t}: {total}");
+            assert!((sub - 3.0).abs() < 1e-4, "board {t}: {sub}");
+        }
+        assert_eq!(
+            g.sampled_odds(Seat(0), Seat(0), 40, &mut rng).ship,
+            [0.0; CELLS]
+        );
+
+        let states = Naval::late_battle_states(&mut rng, 37, 30);
+        let mut compared = 0;
+        for g in states.iter().take(4) {
+            for v in Seat::all(4).filter(|&v| !g.board(v).out) {
+                let other = g.determinize(v, &mut rng);
+                for t in g.opponents(v) {
+                    let odds = g.sampled_odds(v, t, 30, &mut ChaCha8Rng::seed_from_u64(3));
+                    let again = other.sampled_odds(v, t, 30, &mut ChaCha8Rng::seed_from_u64(3));
+                    assert_eq!(odds.ship, again.ship, "viewer {v}, board {t}");
+                    assert_eq!(odds.sub, again.sub);
+                    let b = g.board(t);
+                    assert!(b.resolved().iter().all(|c| odds.at(c) == 0.0));
+                    assert!(odds.ship.iter().all(|&p| (0.0..=1.0).contains(&p)));
+                    let total: f32 = odds.ship.iter().sum();
+                    let hits = b.hit.count() as f32;
+                    assert!(total > 29.0 - hits - 1e-3 && total < 29.0 + 1e-3, "{total}");
+                    let scan = g.scans[v.index()][t.index()];
+                    for k in Ship::ALL.into_iter().filter(|&k| !b.is_sunk(k)) {
+                        let m = b.mask(k.piece());
+                        if k != Ship::Submarine && m.meets(scan.satellite) {
+                            assert!((m & !b.resolved()).iter().all(|c| odds.at(c) == 1.0));
+                        }
+                    }
                     compared += 1;
                 }
             }
