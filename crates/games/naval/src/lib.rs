@@ -24,7 +24,8 @@
 //!   order of each ship still to act, for the page to plan the turn (5.3a, 5.5); `determinize`:
 //!   sampling for bots; `random`: fast random actions.
 //! - For bots, changing no rule: `odds` (where a seat should aim, from its information only),
-//!   `policy` (a heuristic player built on them) and `eval` (a value of a running game).
+//!   `policy` (a heuristic player built on them), `layout` (its placement) and `eval` (a value
+//!   of a running game).
 
 pub mod ability;
 pub mod action;
@@ -34,6 +35,7 @@ pub mod config;
 mod determinize;
 mod energy;
 mod eval;
+mod layout;
 pub mod observe;
 pub mod odds;
 pub mod options;

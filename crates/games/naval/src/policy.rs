@@ -1,7 +1,8 @@
 //! A heuristic player for bots (the rules are in rules/naval.md; nothing here changes them): which
 //! order to give the ship whose turn it is, from the targeting odds (`odds`) of the acting seat:
 //! sampled from whole layouts in the thorough style, counted ship by ship in the greedy style, the
-//! cheap map in the quick style.
+//! cheap map in the quick style. (The thorough style's placement is in `layout`; the others keep
+//! the random layout.)
 //!
 //! Every option is valued in expected enemy ship cells hit, weighed per target board (the greedy
 //! and quick styles finish damaged fleets first, closer to elimination, section 12; the thorough
@@ -184,9 +185,10 @@ impl Target {
 }
 
 impl Naval {
-    /// The heuristic's action for `seat` (module documentation): `ready` in the placement (the
-    /// random layout is kept), the order of the ship whose turn it is in the battle, `None` when
-    /// `seat` does not act now.
+    /// The heuristic's action for `seat` (module documentation): in the placement, the thorough
+    /// style's next piece move or `ready` (`layout`), `ready` in the other styles (the random
+    /// layout is kept); the order of the ship whose turn it is in the battle; `None` when `seat`
+    /// does not act now.
     pub fn heuristic_action<R: Rng + ?Sized>(
         &self,
         seat: Seat,
@@ -197,6 +199,7 @@ impl Naval {
             return None;
         }
         match self.phase {
+            Phase::Placement if style == Style::Thorough => Some(self.placement_move(seat)),
             Phase::Placement => Some(Action::Ready),
             Phase::Battle => {
                 let ship = self.turn.next?;
@@ -215,7 +218,8 @@ impl Naval {
 
     /// A short list of sensible actions for `seat` for a search to choose among: the thorough
     /// heuristic's choice first, the pass, the best normal shots and the best aim of each
-    /// affordable special. Empty when `seat` does not act now; `ready` alone in the placement.
+    /// affordable special. Empty when `seat` does not act now; in the placement, the thorough
+    /// style's action alone (`layout`).
     /// `rng` only breaks ties between equal values.
     pub fn candidate_actions<R: Rng + ?Sized>(
         &self,
@@ -229,7 +233,7 @@ impl Naval {
             return;
         }
         match self.phase {
-            Phase::Placement => out.push(Action::Ready),
+            Phase::Placement => out.push(self.placement_move(seat)),
             Phase::Battle => {
                 let Some(ship) = self.turn.next else { return };
                 let mut options = Vec::new();
@@ -592,13 +596,29 @@ mod tests {
     use super::*;
 
     /// Along seeded random games, the heuristic's action and every candidate are legal, and both
-    /// are the same on a state the seat cannot tell from the true one.
+    /// are the same on a state the seat cannot tell from the true one, in the battle and (the
+    /// thorough style's layout) in the placement.
     #[test]
     fn the_heuristic_plays_legal_orders_from_its_information() {
         let mut rng = ChaCha8Rng::seed_from_u64(8);
         let mut g = Naval::new(&crate::Config::default(), 4).unwrap();
         let (mut checked, mut legal, mut candidates) = (0, Vec::new(), Vec::new());
+        let mut placements = 0;
         while let Some((actor, a)) = g.random_action(&mut rng) {
+            // The thorough style's placement (`layout`) reads the seat's own board alone.
+            if let (Actor::Seat(s), Phase::Placement) = (actor, g.phase)
+                && placements < 20
+            {
+                let other = g.determinize(s, &mut rng);
+                let mine =
+                    g.heuristic_action(s, Style::Thorough, &mut ChaCha8Rng::seed_from_u64(1));
+                let theirs =
+                    other.heuristic_action(s, Style::Thorough, &mut ChaCha8Rng::seed_from_u64(1));
+                assert_eq!(mine, theirs, "the placement read hidden state");
+                g.legal_actions(s, &mut legal);
+                assert!(legal.contains(&mine.unwrap()), "{mine:?} is not legal");
+                placements += 1;
+            }
             if let (Actor::Seat(s), Phase::Battle) = (actor, g.phase)
                 && checked < 200
             {
@@ -628,5 +648,6 @@ mod tests {
             g.apply_legal(actor, &a);
         }
         assert!(checked >= 100, "{checked} decisions checked");
+        assert_eq!(placements, 20);
     }
 }
