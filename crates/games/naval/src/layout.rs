@@ -100,7 +100,15 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::bits::Cell;
     use crate::state::Phase;
+
+    /// The four corner cells.
+    fn corners() -> impl Iterator<Item = Cell> {
+        ["a1", "a14", "n1", "n14"]
+            .into_iter()
+            .map(|c| Cell::parse(c).unwrap())
+    }
 
     /// The cover adds up to the fleet's 29 cells and is least in the corners.
     #[test]
@@ -109,23 +117,19 @@ mod tests {
         let total: f32 = cover.iter().sum();
         assert!((total - 29.0).abs() < 1e-3, "{total}");
         let least = cover.iter().copied().fold(f32::INFINITY, f32::min);
-        for corner in ["a1", "a14", "n1", "n14"] {
-            let c = crate::bits::Cell::parse(corner).unwrap();
-            assert_eq!(cover[c.index()], least, "{corner}");
+        for c in corners() {
+            assert_eq!(cover[c.index()], least, "{c}");
         }
-        let middle = crate::bits::Cell::parse("g7").unwrap();
+        let middle = Cell::parse("g7").unwrap();
         assert!(cover[middle.index()] > 3.0 * least);
     }
 
     /// From seeded random layouts, every move is legal and the search says `ready` by itself,
-    /// well before the moves allowed run out; the ships end up sharing no side, off the board's outer ring, and the
-    /// buoys on three of its four corners.
+    /// well before the moves allowed run out; the ships end up sharing no side, off the board's
+    /// outer ring, and the buoys on three of its four corners.
     #[test]
     fn the_layout_gathers_ships_apart_and_sends_buoys_to_the_corners() {
-        let corners: Bits = ["a1", "a14", "n1", "n14"]
-            .iter()
-            .map(|c| Bits::cell(crate::bits::Cell::parse(c).unwrap()))
-            .fold(Bits::EMPTY, |a, b| a | b);
+        let corners = corners().fold(Bits::EMPTY, |a, c| a | Bits::cell(c));
         let ring = !Bits::rect(1, 1, 12, 12) & Bits::rect(0, 0, 14, 14);
         for seed in 0..8 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
