@@ -370,16 +370,14 @@ pub(crate) async fn share_presence(
                     }
                     continue;
                 };
-                if !turn.remote {
-                    let payload = serde_json::json!({
-                        "cluster": cluster_tag(&lobby),
-                        "node": lobby.node().name,
-                        "player": turn.player.0,
-                        "id": turn.id,
-                        "game": turn.game,
-                    });
-                    tell(&lobby, TURNS, payload).await;
-                }
+                let payload = serde_json::json!({
+                    "cluster": cluster_tag(&lobby),
+                    "node": lobby.node().name,
+                    "player": turn.player.0,
+                    "id": turn.id,
+                    "game": turn.game,
+                });
+                tell(&lobby, TURNS, payload).await;
             }
             _ = tick.tick() => {
                 let Some(lobby) = lobby.upgrade() else {
@@ -450,11 +448,10 @@ fn heard(lobby: &Lobby, channel: &str, payload: &str) {
             else {
                 return;
             };
-            lobby.presence().announce(crate::presence::TurnEvent {
+            lobby.presence().announce(&crate::presence::TurnEvent {
                 player: crate::players::PlayerId(player),
                 id: id.to_owned(),
                 game,
-                remote: true,
             });
         }
         _ => {}

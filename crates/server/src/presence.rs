@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::players::PlayerId;
 
@@ -34,8 +34,6 @@ pub struct TurnEvent {
     pub id: String,
     /// Its game's registry name.
     pub game: &'static str,
-    /// Announced by another node (so not to be passed on again).
-    pub remote: bool,
 }
 
 /// How long another node's counts count without news from it.
@@ -80,6 +78,9 @@ struct Inner {
     playing: usize,
     /// The other nodes' latest counts, and when they came.
     remote: HashMap<String, (Counts, Instant)>,
+    /// Per player, the lobby sockets that hear its "your turn" messages: (connection, its queue of
+    /// messages to send).
+    listeners: HashMap<PlayerId, Vec<(u64, mpsc::Sender<String>)>>,
 }
 
 impl Inner {
@@ -100,6 +101,9 @@ impl Inner {
 pub struct Presence {
     inner: Mutex<Inner>,
     counts: watch::Sender<Counts>,
+    /// This node's own announcements, for the other nodes (`cluster::share_presence`). The lobby
+    /// sockets do not read it: each hears only its player's turns (`listen`), so a turn costs
+    /// the same whatever the number of lobby sockets open.
     turns: broadcast::Sender<TurnEvent>,
 }
 
@@ -175,13 +179,46 @@ impl Presence {
             fresh
         });
         for player in fresh {
-            let _ = self.turns.send(TurnEvent {
+            let event = TurnEvent {
                 player,
                 id: id.to_owned(),
                 game,
-                remote: false,
-            });
+            };
+            self.deliver(&event);
+            // No receiver (a single node) is not an error.
+            let _ = self.turns.send(event);
         }
+    }
+
+    /// Sends the `turn` message (docs/protocol.md section 7.6) to the lobby sockets of the
+    /// event's player. A socket whose queue is full or closed misses it: the lobby list still
+    /// shows the match waiting.
+    fn deliver(&self, event: &TurnEvent) {
+        let message =
+            serde_json::json!({"type": "turn", "id": event.id, "game": event.game}).to_string();
+        self.with(|i| {
+            for (_, out) in i.listeners.get(&event.player).into_iter().flatten() {
+                let _ = out.try_send(message.clone());
+            }
+        });
+    }
+
+    /// Lobby socket `conn` of `player` hears its "your turn" messages on `out` until
+    /// `unlisten(player, conn)`.
+    pub fn listen(&self, player: PlayerId, conn: u64, out: mpsc::Sender<String>) {
+        self.with(|i| i.listeners.entry(player).or_default().push((conn, out)));
+    }
+
+    /// Lobby socket `conn` of `player` closed; unknown sockets are ignored.
+    pub fn unlisten(&self, player: PlayerId, conn: u64) {
+        self.with(|i| {
+            if let Some(list) = i.listeners.get_mut(&player) {
+                list.retain(|(c, _)| *c != conn);
+                if list.is_empty() {
+                    i.listeners.remove(&player);
+                }
+            }
+        });
     }
 
     /// Match `id` left memory (finished and idle, or the service stops).
@@ -231,8 +268,8 @@ impl Presence {
     }
 
     /// Passes on another node's "your turn" announcement to this node's lobby sockets.
-    pub fn announce(&self, event: TurnEvent) {
-        let _ = self.turns.send(event);
+    pub fn announce(&self, event: &TurnEvent) {
+        self.deliver(event);
     }
 
     /// The counts, changing as they change.
@@ -241,7 +278,7 @@ impl Presence {
         self.counts.subscribe()
     }
 
-    /// Every "your turn" announcement from now on.
+    /// This node's own "your turn" announcements from now on (not those `announce` passes on).
     #[must_use]
     pub fn turns(&self) -> broadcast::Receiver<TurnEvent> {
         self.turns.subscribe()
@@ -295,5 +332,45 @@ mod tests {
         p.forget("m");
         p.forget("n");
         assert_eq!(counts.borrow().playing, 0);
+    }
+
+    #[test]
+    fn a_turn_reaches_only_its_players_lobby_sockets() {
+        let p = Presence::default();
+        let (bob_out, mut bob) = mpsc::channel(4);
+        let (carol_out, mut carol) = mpsc::channel(4);
+        p.listen(PlayerId(2), 7, bob_out);
+        p.listen(PlayerId(3), 8, carol_out);
+        let waiting_for = |player| MatchPresence {
+            live: true,
+            connected: vec![true, false],
+            to_act: vec![PlayerId(player)],
+            correspondence: true,
+            game: "mad",
+            public_version: 0,
+        };
+        p.report("m", waiting_for(2));
+        let message: serde_json::Value = serde_json::from_str(&bob.try_recv().unwrap()).unwrap();
+        assert_eq!(
+            message,
+            serde_json::json!({"type": "turn", "id": "m", "game": "mad"})
+        );
+        assert!(
+            carol.try_recv().is_err(),
+            "another player's turn is not sent"
+        );
+        // Another node's announcement reaches the player's socket here too.
+        p.announce(&TurnEvent {
+            player: PlayerId(3),
+            id: "n".into(),
+            game: "chakart",
+        });
+        assert!(carol.try_recv().unwrap().contains(r#""id":"n""#));
+        // Once the socket closed, nothing more is queued for it.
+        p.unlisten(PlayerId(2), 7);
+        p.report("m", waiting_for(3));
+        p.report("m", waiting_for(2));
+        assert!(bob.try_recv().is_err());
+        assert!(carol.try_recv().unwrap().contains(r#""id":"m""#));
     }
 }

@@ -56,14 +56,15 @@ fn counts_message(app: &AppState) -> String {
 
 async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     let conn = app.lobby.next_connection();
+    let (out, mut outgoing) = mpsc::channel::<String>(32);
     if let Some(p) = &player {
         app.lobby.presence().socket_opened(p.id);
+        // The player's "your turn" messages come through `out`, as pairing's do.
+        app.lobby.presence().listen(p.id, conn, out.clone());
     }
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outgoing) = mpsc::channel::<String>(32);
     let mut counts = app.lobby.presence().counts();
     let mut pools = app.pairing.pools();
-    let mut turns = app.lobby.presence().turns();
     let mut shutdown = app.lobby.shutdown_signal();
     let mut last_counts: Option<Instant> = None;
     let mut counts_due = true;
@@ -114,12 +115,6 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
             // all (thousands of idle lobby sockets would otherwise each wake at every change).
             Ok(()) = counts.changed(), if !counts_due => counts_due = true,
             Ok(()) = pools.changed(), if !counts_due => counts_due = true,
-            Ok(turn) = turns.recv() => {
-                if player.as_ref().is_some_and(|p| p.id == turn.player) {
-                    let message = json!({"type": "turn", "id": turn.id, "game": turn.game});
-                    if !send_within(&mut sink, Message::Text(message.to_string().into())).await { break; }
-                }
-            }
             () = sleep_until_due(counts_due, next_counts) => {}
             () = tokio::time::sleep_until(heard + idle) => {
                 send_within(&mut sink, close(4001, "idle: no message for a while")).await;
@@ -133,6 +128,7 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     }
     app.pairing.cancel(conn);
     if let Some(p) = &player {
+        app.lobby.presence().unlisten(p.id, conn);
         app.lobby.presence().socket_closed(p.id);
     }
 }
