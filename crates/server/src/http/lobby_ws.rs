@@ -72,11 +72,13 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     // page pings every 20 s).
     let idle = app.lobby.options().limits.socket_idle;
     let mut heard = Instant::now();
+    // Between one and two seconds, by connection: one change of the counts makes every lobby
+    // socket due at once, and with the same period thousands of them would keep sending in the
+    // same instant each second, holding the live matches up meanwhile.
+    let every = COUNTS_EVERY + Duration::from_millis(conn % 1000);
     loop {
         if counts_due {
-            let wait = last_counts.map_or(Duration::ZERO, |at| {
-                COUNTS_EVERY.saturating_sub(at.elapsed())
-            });
+            let wait = last_counts.map_or(Duration::ZERO, |at| every.saturating_sub(at.elapsed()));
             if wait.is_zero() {
                 // What is sent now is seen: only a later change makes counts due again.
                 counts.borrow_and_update();
@@ -88,7 +90,7 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
                 counts_due = false;
             }
         }
-        let next_counts = last_counts.map(|at| at + COUNTS_EVERY);
+        let next_counts = last_counts.map(|at| at + every);
         tokio::select! {
             frame = stream.next() => {
                 heard = Instant::now();
