@@ -26,7 +26,8 @@ const SILENT_PER_ADDRESS: usize = 50;
 
 /// Holds `n` lobby sockets open, each reading what the server sends and pinging every 20
 /// seconds, as an idle page does; returns their tasks (dropped, they stop). Opens up to 64 at a
-/// time.
+/// time. The pings are spread over the 20 seconds, as pages opened at different times would
+/// send them, rather than all at once.
 pub async fn hold_idle(addr: SocketAddr, n: usize) -> Vec<tokio::task::JoinHandle<()>> {
     let url = format!("ws://{addr}/api/lobby/ws");
     let opened: Vec<_> = futures_util::stream::iter(0..n)
@@ -35,10 +36,11 @@ pub async fn hold_idle(addr: SocketAddr, n: usize) -> Vec<tokio::task::JoinHandl
         .collect()
         .await;
     let mut held = Vec::with_capacity(n);
-    for (mut ws, _) in opened.into_iter().flatten() {
+    let every = Duration::from_secs(20);
+    for (i, (mut ws, _)) in opened.into_iter().flatten().enumerate() {
+        let first = tokio::time::Instant::now() + every.mul_f64((i + 1) as f64 / n as f64);
         held.push(tokio::spawn(async move {
-            let mut ping = tokio::time::interval(Duration::from_secs(20));
-            ping.tick().await;
+            let mut ping = tokio::time::interval_at(first, every);
             loop {
                 tokio::select! {
                     _ = ping.tick() => {
