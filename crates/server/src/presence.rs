@@ -194,13 +194,18 @@ impl Presence {
     /// event's player. A socket whose queue is full or closed misses it: the lobby list still
     /// shows the match waiting.
     fn deliver(&self, event: &TurnEvent) {
+        let outs: Vec<mpsc::Sender<String>> = self.with(|i| {
+            let list = i.listeners.get(&event.player).into_iter().flatten();
+            list.map(|(_, out)| out.clone()).collect()
+        });
+        if outs.is_empty() {
+            return;
+        }
         let message =
             serde_json::json!({"type": "turn", "id": event.id, "game": event.game}).to_string();
-        self.with(|i| {
-            for (_, out) in i.listeners.get(&event.player).into_iter().flatten() {
-                let _ = out.try_send(message.clone());
-            }
-        });
+        for out in outs {
+            let _ = out.try_send(message.clone());
+        }
     }
 
     /// Lobby socket `conn` of `player` hears its "your turn" messages on `out` until
