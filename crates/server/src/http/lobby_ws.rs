@@ -25,6 +25,10 @@ use crate::ws::{MAX_MESSAGE, close, send_within};
 /// The shortest time between two `lobby` messages to one connection.
 const COUNTS_EVERY: Duration = Duration::from_secs(1);
 
+/// "Your turn" messages waiting for one lobby socket; past them a turn is not announced there
+/// (the lobby list still shows the match waiting).
+const TURNS_QUEUED: usize = 16;
+
 pub(super) async fn websocket(
     State(app): State<AppState>,
     session: Session,
@@ -57,10 +61,15 @@ fn counts_message(app: &AppState) -> String {
 async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     let conn = app.lobby.next_connection();
     let (out, mut outgoing) = mpsc::channel::<String>(32);
+    // The player's "your turn" messages have a queue of their own, so that many of them at once
+    // never crowd out pairing's `paired` (which carries the seat's token). A guest has none:
+    // thousands of idle lobby pages would each hold an empty one.
+    let mut turns = None;
     if let Some(p) = &player {
         app.lobby.presence().socket_opened(p.id);
-        // The player's "your turn" messages come through `out`, as pairing's do.
-        app.lobby.presence().listen(p.id, conn, out.clone());
+        let (turn_out, turns_in) = mpsc::channel::<String>(TURNS_QUEUED);
+        app.lobby.presence().listen(p.id, conn, turn_out);
+        turns = Some(turns_in);
     }
     let (mut sink, mut stream) = socket.split();
     let mut counts = app.lobby.presence().counts();
@@ -74,7 +83,8 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     let mut heard = Instant::now();
     // Between one and two seconds, by connection: one change of the counts makes every lobby
     // socket due at once, and with the same period thousands of them would keep sending in the
-    // same instant each second, holding the live matches up meanwhile.
+    // same instant each second, holding the live matches up meanwhile. (The first change after
+    // a quiet spell still reaches them all at once; the periods spread the sends that follow.)
     let every = COUNTS_EVERY + Duration::from_millis(conn % 1000);
     loop {
         if counts_due {
@@ -113,6 +123,9 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
             Some(message) = outgoing.recv() => {
                 if !send_within(&mut sink, Message::Text(message.into())).await { break; }
             }
+            Some(message) = next_turn(&mut turns) => {
+                if !send_within(&mut sink, Message::Text(message.into())).await { break; }
+            }
             // Once counts are due, further changes need no wake-up: the next send reads them
             // all (thousands of idle lobby sockets would otherwise each wake at every change).
             Ok(()) = counts.changed(), if !counts_due => counts_due = true,
@@ -132,6 +145,13 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     if let Some(p) = &player {
         app.lobby.presence().unlisten(p.id, conn);
         app.lobby.presence().socket_closed(p.id);
+    }
+}
+
+async fn next_turn(turns: &mut Option<mpsc::Receiver<String>>) -> Option<String> {
+    match turns {
+        Some(turns) => turns.recv().await,
+        None => std::future::pending().await,
     }
 }
 
