@@ -20,7 +20,8 @@ pub struct Args {
     /// `postgres://USER@/DB?host=/run/postgresql`). The schema is created or migrated at start.
     #[arg(long, default_value = "sqlite://plateau.sqlite")]
     database: String,
-    /// Milliseconds a bot waits before playing, so people can follow its moves.
+    /// Milliseconds a bot waits before playing, so people can follow its moves (not at a
+    /// simultaneous node, such as Bataille Navale's placement, whose moves are secret).
     #[arg(long, default_value_t = 250)]
     bot_delay_ms: u64,
     /// For tests only: accept a fixed `seed` when a match is created, and derive the seed of every

@@ -53,7 +53,8 @@ const FINISHED_UNLOAD: Duration = Duration::from_secs(5);
 /// Settings every match actor shares.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Pause before a bot plays, so people can follow (0 in tests).
+    /// Pause before a bot plays, so people can follow (0 in tests); none at a simultaneous
+    /// node, where the moves are secret.
     pub bot_delay: Duration,
     /// Hard cap on a bot's thinking (each bot also has its own budget, at most 1 s for the
     /// lobby's bots); past it the seat plays a random legal action.

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use plateau_engine::driver::{Driver, Next, StepError};
-use plateau_engine::{Actor, DynGame, Ending, Event, LogEntry, Seat, Viewer};
+use plateau_engine::{Actor, DynGame, Ending, Event, LogEntry, Seat, ToAct, Viewer};
 use rand::RngCore;
 use rand_chacha::ChaCha20Rng;
 use tokio::time::Instant;
@@ -291,6 +291,7 @@ impl MatchActor {
             return;
         }
         let version = self.version();
+        let simultaneous = matches!(self.state.to_act(), ToAct::Simultaneous(_));
         for seat in seats_to_act(self.state.to_act()) {
             let SeatSpec::Bot { bot, .. } = &self.specs[seat.index()] else {
                 continue;
@@ -324,8 +325,17 @@ impl MatchActor {
                     let now = std::time::Instant::now();
                     (now + share, now + left)
                 });
-            let delay = clock.map_or(bot_delay, |(think_by, _)| {
-                bot_delay.min(think_by.saturating_duration_since(std::time::Instant::now()) / 4)
+            // No pause at a simultaneous node (Bataille Navale's placement): its moves are
+            // secret, so there is nothing to follow, and each seat's move there makes the other
+            // bots choose again, so that three bots placing their fleets one move at a time
+            // kept a person who was ready waiting about 7 s.
+            let pause = if simultaneous {
+                Duration::ZERO
+            } else {
+                bot_delay
+            };
+            let delay = clock.map_or(pause, |(think_by, _)| {
+                pause.min(think_by.saturating_duration_since(std::time::Instant::now()) / 4)
             });
             tokio::spawn(async move {
                 tokio::time::sleep(delay).await;

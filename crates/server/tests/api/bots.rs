@@ -9,7 +9,9 @@ use plateau_engine::{Actor, Record, Seat, Seed};
 use rand::RngCore;
 use serde_json::{Value, json};
 
-use crate::common::{TestApp, spawn_app};
+use plateau_server::Options;
+
+use crate::common::{TestApp, id, spawn_app, spawn_app_with, temp_db, test_options, token};
 
 async fn finished_record(app: &TestApp, request: Value) -> Record {
     let created = app.create(request).await;
@@ -117,5 +119,30 @@ async fn a_bot_thinks_within_its_clock() {
             "{clock}: {slow_moves}"
         );
     }
+    app.shutdown().await;
+}
+
+/// The pause before a bot plays, so that people can follow, is not taken at a simultaneous node,
+/// whose moves are secret: with a pause of an hour, three expert bots that lay out their
+/// Bataille Navale fleets one move at a time (each move making the others choose again) are all
+/// ready as soon as they have chosen, where one pause would have outlasted the test.
+#[tokio::test]
+async fn bots_lay_out_their_fleets_without_the_pause() {
+    let options = Options {
+        bot_delay: Duration::from_secs(3600),
+        ..test_options()
+    };
+    let app = spawn_app_with(temp_db(), options).await;
+    let bot = json!({"kind": "bot", "bot": "expert"});
+    let created = app
+        .create(json!({"game": "naval", "seats": [{"kind": "human"}, bot, bot, bot]}))
+        .await;
+    let mut human = app.connect(&id(&created), Some(&token(&created))).await;
+    let placing = human.placing().await;
+    assert_eq!(placing["to_act"][0], 0, "{placing}");
+    let ready = human
+        .until(|m| m["type"] == "state" && m["to_act"] == json!([0]))
+        .await;
+    assert_eq!(ready["observation"]["phase"], "placement", "{ready}");
     app.shutdown().await;
 }
