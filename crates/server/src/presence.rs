@@ -84,6 +84,12 @@ struct Inner {
 }
 
 impl Inner {
+    /// The queues of `player`'s lobby sockets.
+    fn listeners_of(&self, player: PlayerId) -> Vec<mpsc::Sender<String>> {
+        let list = self.listeners.get(&player).into_iter().flatten();
+        list.map(|(_, out)| out.clone()).collect()
+    }
+
     /// Puts `now` (or nothing) as match `id`'s presence, keeping `playing` up to date.
     fn set(&mut self, id: &str, now: Option<MatchPresence>) -> Option<MatchPresence> {
         let adds = now.as_ref().is_some_and(MatchPresence::playing);
@@ -94,6 +100,20 @@ impl Inner {
         let removes = old.as_ref().is_some_and(MatchPresence::playing);
         self.playing = self.playing + usize::from(adds) - usize::from(removes);
         old
+    }
+}
+
+/// Sends the `turn` message (docs/protocol.md section 7.6) to the queues `outs` of the event's
+/// player's lobby sockets. A socket whose queue is full or closed misses it: the lobby list still
+/// shows the match waiting.
+fn send_turn(event: &TurnEvent, outs: Vec<mpsc::Sender<String>>) {
+    if outs.is_empty() {
+        return;
+    }
+    let message =
+        serde_json::json!({"type": "turn", "id": event.id, "game": event.game}).to_string();
+    for out in outs {
+        let _ = out.try_send(message.clone());
     }
 }
 
@@ -160,7 +180,8 @@ impl Presence {
     /// players who became to act.
     pub fn report(&self, id: &str, now: MatchPresence) {
         let game = now.game;
-        let fresh: Vec<PlayerId> = self.with(|i| {
+        // The fresh players and their lobby sockets, under the one lock the report takes anyway.
+        let fresh: Vec<(PlayerId, Vec<mpsc::Sender<String>>)> = self.with(|i| {
             let fresh = if now.live && now.correspondence {
                 let before = i
                     .matches
@@ -170,7 +191,7 @@ impl Presence {
                 now.to_act
                     .iter()
                     .filter(|p| !before.contains(p))
-                    .copied()
+                    .map(|&p| (p, i.listeners_of(p)))
                     .collect()
             } else {
                 Vec::new()
@@ -178,33 +199,15 @@ impl Presence {
             i.set(id, Some(now));
             fresh
         });
-        for player in fresh {
+        for (player, outs) in fresh {
             let event = TurnEvent {
                 player,
                 id: id.to_owned(),
                 game,
             };
-            self.deliver(&event);
+            send_turn(&event, outs);
             // No receiver (a single node) is not an error.
             let _ = self.turns.send(event);
-        }
-    }
-
-    /// Sends the `turn` message (docs/protocol.md section 7.6) to the lobby sockets of the
-    /// event's player. A socket whose queue is full or closed misses it: the lobby list still
-    /// shows the match waiting.
-    fn deliver(&self, event: &TurnEvent) {
-        let outs: Vec<mpsc::Sender<String>> = self.with(|i| {
-            let list = i.listeners.get(&event.player).into_iter().flatten();
-            list.map(|(_, out)| out.clone()).collect()
-        });
-        if outs.is_empty() {
-            return;
-        }
-        let message =
-            serde_json::json!({"type": "turn", "id": event.id, "game": event.game}).to_string();
-        for out in outs {
-            let _ = out.try_send(message.clone());
         }
     }
 
@@ -274,7 +277,7 @@ impl Presence {
 
     /// Passes on another node's "your turn" announcement to this node's lobby sockets.
     pub fn announce(&self, event: &TurnEvent) {
-        self.deliver(event);
+        send_turn(event, self.with(|i| i.listeners_of(event.player)));
     }
 
     /// The counts, changing as they change.
