@@ -166,6 +166,10 @@ async fn play(addr: SocketAddr, id: String, token: Option<String>, acked: Acked,
             .headers_mut()
             .insert("Authorization", format!("Bearer {t}").parse().unwrap());
     }
+    // Every move acknowledged before this connection is asked for must be in its first state.
+    // (One acknowledged meanwhile may or may not be: this connection's snapshot may be built
+    // just before it, and reach this task after another connection saw it.)
+    let before = acked.lock().unwrap().get(&id).map_or(0, Vec::len);
     let Ok((mut ws, _)) = tokio_tungstenite::connect_async(request).await else {
         return;
     };
@@ -197,15 +201,19 @@ async fn play(addr: SocketAddr, id: String, token: Option<String>, acked: Acked,
                 known[..from].to_vec()
             };
             moves.extend(delta.iter().cloned());
-            // The first state after a (re)connection must extend everything acknowledged before.
             if first {
                 assert!(
-                    moves.len() >= known.len() && moves[..known.len()] == known[..],
-                    "match {id}: acknowledged moves lost: had {}, now {}",
-                    known.len(),
+                    moves.len() >= before,
+                    "match {id}: acknowledged moves lost: had {before}, now {}",
                     moves.len()
                 );
             }
+            // No two connections ever see different histories: the shorter is the longer's start.
+            let common = moves.len().min(known.len());
+            assert!(
+                moves[..common] == known[..common],
+                "match {id}: a move list that differs from one acknowledged before"
+            );
             if moves.len() > known.len() {
                 *known = moves;
             }
