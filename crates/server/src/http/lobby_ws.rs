@@ -19,10 +19,11 @@ use crate::auth::Session;
 use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
 use crate::pairing::SeekRequest;
-use crate::players::Player;
+use crate::players::{Player, PlayerId};
 use crate::ws::{MAX_MESSAGE, close, send_within};
 
-/// The shortest time between two `lobby` messages to one connection.
+/// The shortest time between two `lobby` messages to one connection: each sends at most once a
+/// second, at its own instant of the second.
 const COUNTS_EVERY: Duration = Duration::from_secs(1);
 
 /// "Your turn" messages waiting for one lobby socket; past them a turn is not announced there
@@ -71,36 +72,43 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
         app.lobby.presence().listen(p.id, conn, turn_out);
         turns = Some(turns_in);
     }
+    let _left = Left {
+        app: &app,
+        conn,
+        player: player.as_ref().map(|p| p.id),
+    };
     let (mut sink, mut stream) = socket.split();
     let mut counts = app.lobby.presence().counts();
     let mut pools = app.pairing.pools();
     let mut shutdown = app.lobby.shutdown_signal();
-    let mut last_counts: Option<Instant> = None;
-    let mut counts_due = true;
+    // When the next `lobby` message is due (`None`: nothing new to send), and when the last went.
+    let mut counts_at = Some(Instant::now());
+    let mut last_counts = Instant::now();
     // A lobby socket that says nothing for the idle time closes, as a match socket does (the
     // page pings every 20 s).
     let idle = app.lobby.options().limits.socket_idle;
     let mut heard = Instant::now();
-    // Between one and two seconds, by connection: one change of the counts makes every lobby
-    // socket due at once, and with the same period thousands of them would keep sending in the
-    // same instant each second, holding the live matches up meanwhile. (The first change after
-    // a quiet spell still reaches them all at once; the periods spread the sends that follow.)
-    let every = COUNTS_EVERY + Duration::from_millis(conn % 1000);
+    // Each connection sends at its own instant of the second: one change of the counts makes
+    // every lobby socket due at once, and thousands of them sending in the same instant would
+    // hold the live matches up meanwhile.
+    let phase = Duration::from_millis(conn % 1000);
     loop {
-        if counts_due {
-            let wait = last_counts.map_or(Duration::ZERO, |at| every.saturating_sub(at.elapsed()));
-            if wait.is_zero() {
-                // What is sent now is seen: only a later change makes counts due again.
-                counts.borrow_and_update();
-                pools.borrow_and_update();
-                if !send_within(&mut sink, Message::Text(counts_message(&app).into())).await {
-                    break;
-                }
-                last_counts = Some(Instant::now());
-                counts_due = false;
+        if counts_at.is_some_and(|at| at <= Instant::now()) {
+            // What is sent now is seen: only a later change makes counts due again.
+            counts.borrow_and_update();
+            pools.borrow_and_update();
+            if !send_within(&mut sink, Message::Text(counts_message(&app).into())).await {
+                break;
             }
+            last_counts = Instant::now();
+            counts_at = None;
         }
-        let next_counts = last_counts.map(|at| at + every);
+        let due = || {
+            Some(slot_from(
+                (last_counts + COUNTS_EVERY).max(Instant::now()),
+                phase,
+            ))
+        };
         tokio::select! {
             frame = stream.next() => {
                 heard = Instant::now();
@@ -128,9 +136,9 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
             }
             // Once counts are due, further changes need no wake-up: the next send reads them
             // all (thousands of idle lobby sockets would otherwise each wake at every change).
-            Ok(()) = counts.changed(), if !counts_due => counts_due = true,
-            Ok(()) = pools.changed(), if !counts_due => counts_due = true,
-            () = sleep_until_due(counts_due, next_counts) => {}
+            Ok(()) = counts.changed(), if counts_at.is_none() => counts_at = due(),
+            Ok(()) = pools.changed(), if counts_at.is_none() => counts_at = due(),
+            () = sleep_until_some(counts_at) => {}
             () = tokio::time::sleep_until(heard + idle) => {
                 send_within(&mut sink, close(4001, "idle: no message for a while")).await;
                 break;
@@ -141,10 +149,23 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
             }
         }
     }
-    app.pairing.cancel(conn);
-    if let Some(p) = &player {
-        app.lobby.presence().unlisten(p.id, conn);
-        app.lobby.presence().socket_closed(p.id);
+}
+
+/// What a lobby socket leaves behind is undone when its task ends, however it ends (a panic
+/// included): its seek, its player's presence and its queue of turn messages.
+struct Left<'a> {
+    app: &'a AppState,
+    conn: u64,
+    player: Option<PlayerId>,
+}
+
+impl Drop for Left<'_> {
+    fn drop(&mut self) {
+        self.app.pairing.cancel(self.conn);
+        if let Some(id) = self.player {
+            self.app.lobby.presence().unlisten(id, self.conn);
+            self.app.lobby.presence().socket_closed(id);
+        }
     }
 }
 
@@ -155,11 +176,22 @@ async fn next_turn(turns: &mut Option<mpsc::Receiver<String>>) -> Option<String>
     }
 }
 
-async fn sleep_until_due(due: bool, at: Option<Instant>) {
-    match (due, at) {
-        (true, Some(at)) => tokio::time::sleep_until(at).await,
-        _ => std::future::pending().await,
+async fn sleep_until_some(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
+}
+
+/// The first instant at or after `t` that is `phase` past a whole second of the process's clock
+/// (`phase` under one second).
+fn slot_from(t: Instant, phase: Duration) -> Instant {
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    let second = COUNTS_EVERY.as_nanos();
+    let since = (t.saturating_duration_since(epoch) + COUNTS_EVERY - phase).as_nanos();
+    let seconds = since.div_ceil(second);
+    epoch + phase + COUNTS_EVERY * u32::try_from(seconds).unwrap_or(u32::MAX) - COUNTS_EVERY
 }
 
 /// Handles one client message; returns the direct answer, if any.
@@ -221,4 +253,38 @@ async fn handle(
         Ok(v) => v.to_string(),
         Err(e) => e.to_ws_json(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connection's sends fall on its own instant of each second, the first one at or after
+    /// the time asked, and two phases stay apart by their difference.
+    #[test]
+    fn each_phase_has_its_own_instant_of_the_second() {
+        let t = Instant::now() + Duration::from_millis(2_345);
+        for ms in [0, 1, 344, 345, 346, 999] {
+            let phase = Duration::from_millis(ms);
+            let at = slot_from(t, phase);
+            assert!(at >= t && at < t + COUNTS_EVERY, "phase {ms} ms");
+            assert_eq!(slot_from(at, phase), at);
+            assert_eq!(
+                slot_from(at + Duration::from_nanos(1), phase),
+                at + COUNTS_EVERY
+            );
+            assert_eq!(
+                slot_from(t + 3 * COUNTS_EVERY, phase),
+                at + 3 * COUNTS_EVERY
+            );
+        }
+        let (a, b) = (Duration::from_millis(100), Duration::from_millis(700));
+        let (sa, sb) = (slot_from(t, a), slot_from(t, b));
+        let apart = if sb >= sa {
+            sb - sa
+        } else {
+            COUNTS_EVERY - (sa - sb)
+        };
+        assert_eq!(apart, b - a);
+    }
 }
