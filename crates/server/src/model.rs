@@ -420,6 +420,8 @@ codes! {
     ChatRateLimited = "chat/rate_limited", TOO_MANY_REQUESTS;
     /// The player already seeks a game in that pool.
     SeekDuplicate = "seek/duplicate", CONFLICT;
+    /// The player already seeks games in as many pools as one may (`SEEKS_PER_PLAYER`).
+    LimitSeeks = "limit/seeks", TOO_MANY_REQUESTS;
     /// Not a JSON object with a string `type`, bad field types, or a binary frame.
     MsgMalformed = "msg/malformed", BAD_REQUEST;
     /// Unknown message `type`.

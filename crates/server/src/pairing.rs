@@ -28,6 +28,9 @@ pub const WINDOW_START: f64 = 200.0;
 pub const WINDOW_PER_SECOND: f64 = 50.0;
 /// Shortest and longest wait a seeker may choose before bots fill the table, in seconds.
 pub const BOTS_AFTER: std::ops::RangeInclusive<u32> = 1..=600;
+/// Pools one player may seek in at once (every lobby message lists the pools, so a stranger
+/// must not be able to make thousands).
+pub const SEEKS_PER_PLAYER: usize = 4;
 
 /// A seek as the lobby WebSocket receives it.
 #[derive(Clone, Debug, Deserialize)]
@@ -85,6 +88,9 @@ pub struct PoolView {
 struct Seeker {
     conn: u64,
     player: Player,
+    /// The key of the seeker's address when the limits per address apply to it: a table that
+    /// bots fill counts as a match this address created (docs/protocol.md section 6).
+    address: Option<String>,
     /// The shown rating in the pool's game.
     rating: f64,
     since: Instant,
@@ -107,6 +113,7 @@ enum PairCommand {
     Seek {
         conn: u64,
         player: Player,
+        address: Option<String>,
         request: SeekRequest,
         out: mpsc::Sender<String>,
         reply: oneshot::Sender<Result<serde_json::Value, ApiError>>,
@@ -132,16 +139,18 @@ impl Pairing {
         Arc::new(Pairing { tx, pools })
     }
 
-    /// Adds connection `conn`'s seek for `player`; paired, the match goes to `out` as a `paired`
-    /// message. Returns the `seeking` message.
+    /// Adds connection `conn`'s seek for `player`, from the address whose key is `address` (for
+    /// a seek that bots may fill, where the limits per address apply); paired, the match goes to
+    /// `out` as a `paired` message. Returns the `seeking` message.
     ///
     /// # Errors
-    /// `seek/duplicate`, `game/unknown`, `config/invalid`, `time_control/invalid`,
-    /// `bot/unknown`, `request/malformed`.
+    /// `seek/duplicate`, `limit/seeks`, `game/unknown`, `config/invalid`,
+    /// `time_control/invalid`, `bot/unknown`, `request/malformed`.
     pub async fn seek(
         &self,
         conn: u64,
         player: Player,
+        address: Option<String>,
         request: SeekRequest,
         out: mpsc::Sender<String>,
     ) -> Result<serde_json::Value, ApiError> {
@@ -150,6 +159,7 @@ impl Pairing {
             .send(PairCommand::Seek {
                 conn,
                 player,
+                address,
                 request,
                 out,
                 reply,
@@ -186,8 +196,9 @@ async fn run(
         tokio::select! {
             command = rx.recv() => match command {
                 None => return,
-                Some(PairCommand::Seek { conn, player, request, out, reply }) => {
-                    let answer = add(&lobby, &mut pools, conn, player, request, out).await;
+                Some(PairCommand::Seek { conn, player, address, request, out, reply }) => {
+                    let seeker = (conn, player, address);
+                    let answer = add(&lobby, &mut pools, seeker, request, out).await;
                     let _ = reply.send(answer);
                 }
                 Some(PairCommand::Cancel { conn }) => {
@@ -222,8 +233,7 @@ async fn run(
 async fn add(
     lobby: &Lobby,
     pools: &mut Pools,
-    conn: u64,
-    player: Player,
+    (conn, player, address): (u64, Player, Option<String>),
     r: SeekRequest,
     out: mpsc::Sender<String>,
 ) -> Result<serde_json::Value, ApiError> {
@@ -262,11 +272,23 @@ async fn add(
         time_control: serde_json::to_string(&r.time_control).unwrap_or_default(),
         rated: r.rated,
     };
-    let pool = pools.entry(key.clone()).or_default();
-    if pool.iter().any(|s| s.player.id == player.id) {
+    let seeks = |pools: &Pools| {
+        let all = pools.values().flatten();
+        all.filter(|s| s.player.id == player.id).count()
+    };
+    if pools
+        .get(&key)
+        .is_some_and(|pool| pool.iter().any(|s| s.player.id == player.id))
+    {
         return Err(ApiError::new(
             Code::SeekDuplicate,
             "you already seek a game in this pool",
+        ));
+    }
+    if seeks(pools) >= SEEKS_PER_PLAYER {
+        return Err(ApiError::new(
+            Code::LimitSeeks,
+            format!("you already seek games in {SEEKS_PER_PLAYER} pools: cancel one first"),
         ));
     }
     let rating = lobby
@@ -277,9 +299,10 @@ async fn add(
         .into_iter()
         .find(|(g, _)| *g == key.game)
         .map_or_else(|| Rating::default().shown(), |(_, s)| s.rating.shown());
-    pool.push(Seeker {
+    pools.entry(key.clone()).or_default().push(Seeker {
         conn,
         player,
+        address,
         rating: rating as f64,
         since: Instant::now(),
         bots_after: r
@@ -406,7 +429,10 @@ async fn seat(lobby: &Lobby, key: &PoolKey, table: Vec<Seeker>, bots: usize, bot
             seated,
             seed: None,
             rated: key.rated,
-            creator: None,
+            // A table of people alone was asked for by none of them more than the others.
+            creator: (bots > 0)
+                .then(|| table.iter().find_map(|s| s.address.clone()))
+                .flatten(),
         })
         .await;
     for (k, seeker) in table.iter().enumerate() {
@@ -436,6 +462,7 @@ mod tests {
                 kind: PlayerKind::Guest,
                 created_at: 0,
             },
+            address: None,
             rating,
             since: Instant::now() - Duration::from_secs(waited),
             bots_after: bots_after.map(Duration::from_secs),

@@ -177,24 +177,20 @@ impl Presence {
     }
 
     /// The actor of match `id` reports how it stands; a correspondence match announces the
-    /// players who became to act.
+    /// players who became to act since its last report. Its first report (the match loaded into
+    /// memory, by anyone who asks for it) announces nothing: nothing was played.
     pub fn report(&self, id: &str, now: MatchPresence) {
         let game = now.game;
         // The fresh players and their lobby sockets, under the one lock the report takes anyway.
         let fresh: Vec<(PlayerId, Vec<mpsc::Sender<String>>)> = self.with(|i| {
-            let fresh = if now.live && now.correspondence {
-                let before = i
-                    .matches
-                    .get(id)
-                    .map(|m| m.to_act.as_slice())
-                    .unwrap_or_default();
-                now.to_act
+            let fresh = match i.matches.get(id) {
+                Some(before) if now.live && now.correspondence => now
+                    .to_act
                     .iter()
-                    .filter(|p| !before.contains(p))
+                    .filter(|p| !before.to_act.contains(p))
                     .map(|&p| (p, i.listeners_of(p)))
-                    .collect()
-            } else {
-                Vec::new()
+                    .collect(),
+                _ => Vec::new(),
             };
             i.set(id, Some(now));
             fresh
@@ -318,16 +314,23 @@ mod tests {
             game: "mad",
             public_version: 0,
         };
-        p.report("m", table(vec![false, false], vec![PlayerId(2)]));
+        p.report("m", table(vec![false, false], vec![PlayerId(1)]));
         assert_eq!(counts.borrow().playing, 0, "nobody at the table");
+        assert!(turns.try_recv().is_err(), "loaded: nothing was played");
         p.report("m", table(vec![true, false], vec![PlayerId(2)]));
         assert_eq!(counts.borrow().playing, 1);
         assert_eq!(turns.try_recv().unwrap().player, PlayerId(2));
+        p.report("m", table(vec![true, false], vec![PlayerId(2)]));
         assert!(
             turns.try_recv().is_err(),
             "announced once while it stays to act"
         );
         assert_eq!(p.waiting_for(PlayerId(2)), ["m"]);
+        // Unloaded and loaded again (a spectator opened it): still nothing new to announce.
+        p.forget("m");
+        p.report("m", table(vec![false, false], vec![PlayerId(2)]));
+        assert!(turns.try_recv().is_err(), "a reload announces nothing");
+        p.report("m", table(vec![true, false], vec![PlayerId(2)]));
         // The count follows each table as it changes, and forgetting an unknown match is harmless.
         p.report("n", table(vec![true, true], vec![]));
         p.report("n", table(vec![false, true], vec![]));
@@ -357,6 +360,8 @@ mod tests {
             game: "mad",
             public_version: 0,
         };
+        p.report("m", waiting_for(3));
+        assert!(carol.try_recv().is_err(), "the match was only loaded");
         p.report("m", waiting_for(2));
         let message: serde_json::Value = serde_json::from_str(&bob.try_recv().unwrap()).unwrap();
         assert_eq!(

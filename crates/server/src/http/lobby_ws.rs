@@ -2,6 +2,7 @@
 //! players online and games in play, quick pairing (`seek`, `cancel`, `paired`), and "your turn"
 //! messages for the player's correspondence matches.
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use axum::Extension;
@@ -14,13 +15,13 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::AppState;
+use super::{AppState, ClientAddr};
 use crate::auth::Session;
 use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
 use crate::pairing::SeekRequest;
 use crate::players::{Player, PlayerId};
-use crate::ws::{MAX_MESSAGE, close, send_within};
+use crate::ws::{MAX_MESSAGE, Rate, close, send_within};
 
 /// The shortest time between two `lobby` messages to one connection: each sends at most once a
 /// second, at its own instant of the second.
@@ -32,6 +33,7 @@ const TURNS_QUEUED: usize = 16;
 
 pub(super) async fn websocket(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     session: Session,
     slot: Option<Extension<ConnSlot>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -39,7 +41,7 @@ pub(super) async fn websocket(
     match upgrade {
         Ok(upgrade) => crate::ws::sized(upgrade).on_upgrade(move |socket| async move {
             let _slot = slot;
-            run(app, session.player, socket).await;
+            run(app, session.player, addr, socket).await;
         }),
         Err(e) => ApiError::new(
             Code::RequestUpgradeRequired,
@@ -59,7 +61,7 @@ fn counts_message(app: &AppState) -> String {
         .to_string()
 }
 
-async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
+async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket: WebSocket) {
     let conn = app.lobby.next_connection();
     let (out, mut outgoing) = mpsc::channel::<String>(32);
     // The player's "your turn" messages have a queue of their own, so that many of them at once
@@ -86,21 +88,27 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
     let mut last_counts = Instant::now();
     // A lobby socket that says nothing for the idle time closes, as a match socket does (the
     // page pings every 20 s).
-    let idle = app.lobby.options().limits.socket_idle;
+    let limits = &app.lobby.options().limits;
+    let idle = limits.socket_idle;
     let mut heard = Instant::now();
+    // The same message rate as a match socket's (docs/protocol.md section 6).
+    let mut rate = Rate::new(limits);
+    let limited = addr.is_none_or(|a| limits.applies_to(a));
     // Each connection sends at its own instant of the second: one change of the counts makes
     // every lobby socket due at once, and thousands of them sending in the same instant would
     // hold the live matches up meanwhile.
     let phase = Duration::from_millis(conn % 1000);
     loop {
-        if counts_at.is_some_and(|at| at <= Instant::now()) {
+        if let Some(at) = counts_at.filter(|at| *at <= Instant::now()) {
             // What is sent now is seen: only a later change makes counts due again.
             counts.borrow_and_update();
             pools.borrow_and_update();
             if !send_within(&mut sink, Message::Text(counts_message(&app).into())).await {
                 break;
             }
-            last_counts = Instant::now();
+            // Counted from when it was due, not from when the send ended, so that the next one
+            // may go at this connection's very next instant.
+            last_counts = at;
             counts_at = None;
         }
         let due = || {
@@ -113,6 +121,10 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
             frame = stream.next() => {
                 heard = Instant::now();
                 let text = match frame {
+                    Some(Ok(Message::Text(_) | Message::Binary(_))) if limited && let Err(e) = rate.take() => {
+                        if !send_within(&mut sink, Message::Text(e.to_ws_json().into())).await { break; }
+                        continue;
+                    }
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Binary(_))) => {
@@ -122,7 +134,8 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
                     }
                     _ => break,
                 };
-                if let Some(reply) = handle(&app, conn, player.as_ref(), &text, &out).await
+                let from = Sender { conn, player: player.as_ref(), addr, out: &out };
+                if let Some(reply) = handle(&app, &from, &text).await
                     && !send_within(&mut sink, Message::Text(reply.into())).await
                 {
                     break;
@@ -144,7 +157,7 @@ async fn run(app: AppState, player: Option<Player>, socket: WebSocket) {
                 break;
             }
             () = async { let _ = shutdown.wait_for(|s| *s).await; } => {
-                send_within(&mut sink, Message::Close(None)).await;
+                send_within(&mut sink, close(1001, "server shutting down")).await;
                 break;
             }
         }
@@ -167,6 +180,31 @@ impl Drop for Left<'_> {
             self.app.lobby.presence().socket_closed(id);
         }
     }
+}
+
+/// A seek of `player`. One that bots may fill may become a match of this address with nobody
+/// else in it, so it is held to the limits on creating matches (docs/protocol.md section 6).
+async fn seek(
+    app: &AppState,
+    from: &Sender<'_>,
+    player: &Player,
+    request: SeekRequest,
+) -> Result<Value, ApiError> {
+    let address = match request.bots_after_seconds {
+        Some(_) => super::matches::creation_allowed(app, from.addr, false).await?,
+        None => None,
+    };
+    let out = from.out.clone();
+    let answer = app
+        .pairing
+        .seek(from.conn, player.clone(), address.clone(), request, out)
+        .await;
+    if answer.is_err()
+        && let Some(key) = &address
+    {
+        super::matches::creation_refused(app, key);
+    }
+    answer
 }
 
 async fn next_turn(turns: &mut Option<mpsc::Receiver<String>>) -> Option<String> {
@@ -194,14 +232,16 @@ fn slot_from(t: Instant, phase: Duration) -> Instant {
     epoch + phase + COUNTS_EVERY * u32::try_from(seconds).unwrap_or(u32::MAX) - COUNTS_EVERY
 }
 
-/// Handles one client message; returns the direct answer, if any.
-async fn handle(
-    app: &AppState,
+/// Who sent a lobby message: the connection, its player, its address and its queue.
+struct Sender<'a> {
     conn: u64,
-    player: Option<&Player>,
-    text: &str,
-    out: &mpsc::Sender<String>,
-) -> Option<String> {
+    player: Option<&'a Player>,
+    addr: Option<IpAddr>,
+    out: &'a mpsc::Sender<String>,
+}
+
+/// Handles one client message; returns the direct answer, if any.
+async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String> {
     if text.len() > MAX_MESSAGE {
         return Some(
             ApiError::new(Code::MsgTooLarge, "a lobby message is at most 16 KiB").to_ws_json(),
@@ -221,22 +261,18 @@ async fn handle(
     let answer = match kind.as_str() {
         "ping" => return Some(r#"{"type":"pong"}"#.to_owned()),
         "cancel" => {
-            app.pairing.cancel(conn);
+            app.pairing.cancel(from.conn);
             return Some(r#"{"type":"cancelled"}"#.to_owned());
         }
         "seek" => {
-            let Some(player) = player else {
+            let Some(player) = from.player else {
                 return Some(
                     ApiError::new(Code::AuthRequired, "choose a name before you seek a game")
                         .to_ws_json(),
                 );
             };
             match serde_json::from_value::<SeekRequest>(value) {
-                Ok(request) => {
-                    app.pairing
-                        .seek(conn, player.clone(), request, out.clone())
-                        .await
-                }
+                Ok(request) => seek(app, from, player, request).await,
                 Err(e) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
             }
         }

@@ -66,12 +66,13 @@ fn grant_json(g: &SeatGrant) -> Value {
 }
 
 /// The limits per address on creating a match (docs/protocol.md section 6): so many a minute,
-/// so many open at once, so many of bots alone running at once. Returns the address's key for
-/// the store.
-async fn creation_allowed(
+/// so many open at once, so many of bots alone (`bots_only`) running at once. Returns the
+/// address's key for the store, `None` where the limits do not apply. A creation counted here
+/// and then refused is taken back with `creation_refused`.
+pub(super) async fn creation_allowed(
     app: &AppState,
     addr: Option<std::net::IpAddr>,
-    req: &CreateRequest,
+    bots_only: bool,
 ) -> Result<Option<String>, ApiError> {
     let limits = &app.lobby.options().limits;
     let Some(addr) = addr.filter(|a| limits.applies_to(*a)) else {
@@ -84,7 +85,6 @@ async fn creation_allowed(
         .created_by(key.clone())
         .await
         .map_err(ApiError::internal)?;
-    let bots_only = req.seats.iter().all(|s| *s != SeatSpec::Human);
     if bots_only && bots >= limits.bot_matches {
         return Err(ApiError::new(
             Code::LimitMatches,
@@ -112,6 +112,12 @@ async fn creation_allowed(
     Ok(Some(key))
 }
 
+/// Takes back a creation `creation_allowed` counted for the address whose key is `key`: only
+/// matches created count toward the limit per minute.
+pub(super) fn creation_refused(app: &AppState, key: &str) {
+    app.per_minute.forget(&creation_key(key));
+}
+
 /// The per-minute counter of the matches created from the address whose key is `key`.
 fn creation_key(key: &str) -> String {
     format!("match {key}")
@@ -125,18 +131,18 @@ pub(super) async fn create(
     jar: CookieJar,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
-    let creator = creation_allowed(&app, addr, &req).await?;
+    let bots_only = req.seats.iter().all(|s| *s != SeatSpec::Human);
+    let creator = creation_allowed(&app, addr, bots_only).await?;
     let created = async {
         let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
         let grant = app.lobby.create(req, player, creator.clone()).await?;
         Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
     }
     .await;
-    // Only matches created count toward the limit per minute.
     if created.is_err()
         && let Some(key) = &creator
     {
-        app.per_minute.forget(&creation_key(key));
+        creation_refused(&app, key);
     }
     created
 }

@@ -190,9 +190,15 @@ async fn matches_survive_a_restart() {
     }
     let before = last[0].clone();
     let db = app.db.clone();
+    let mut lobby = crate::common::Agent::new(app.addr)
+        .ws("/api/lobby/ws")
+        .await;
+    lobby.until(|m| m["type"] == "lobby").await;
     app.shutdown().await;
     assert_eq!(red.next().await, None);
     assert_eq!(red.closed, Some(1001));
+    while lobby.next().await.is_some() {}
+    assert_eq!(lobby.closed, Some(1001), "the lobby's socket too");
 
     let app = spawn_app_on(db).await;
     let mut red = app.connect(&id, Some(&t0)).await;

@@ -104,6 +104,29 @@ async fn silent_and_half_sent_connections_close_and_caps_refuse_the_rest() {
     app.shutdown().await;
 }
 
+/// Twenty pings at once on `socket`, whose limit is 2 messages a second after a burst of 3: the
+/// burst is answered, most of the rest refused (sending all twenty within the refill would take
+/// over 8 s), each with `limit/messages`.
+async fn flooded(socket: &mut crate::common::Client) {
+    for _ in 0..20 {
+        socket.send(json!({"type": "ping"})).await;
+    }
+    let mut answers = Vec::new();
+    for _ in 0..20 {
+        let m = socket
+            .until(|m| m["type"] == "pong" || m["type"] == "error")
+            .await;
+        answers.push(m);
+    }
+    let pongs = answers.iter().filter(|m| m["type"] == "pong").count();
+    assert!((3..20).contains(&pongs), "{answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|m| m["type"] == "pong" || m["code"] == "limit/messages")
+    );
+}
+
 #[tokio::test]
 async fn silent_sockets_close_and_message_floods_are_refused() {
     let app = app_with(Limits {
@@ -119,39 +142,26 @@ async fn silent_sockets_close_and_message_floods_are_refused() {
     let id = created["id"].as_str().unwrap();
     let mut flood = app.connect(id, None).await;
     flood.state().await;
-    // Twenty at once: the burst of three is answered, most of the rest refused (sending all twenty
-    // within the refill of 2 a second would take over 8 s).
-    for _ in 0..20 {
-        flood.send(json!({"type": "ping"})).await;
-    }
-    let mut answers = Vec::new();
-    for _ in 0..20 {
-        let m = flood
-            .until(|m| m["type"] == "pong" || m["type"] == "error")
-            .await;
-        answers.push(m);
-    }
-    let pongs = answers.iter().filter(|m| m["type"] == "pong").count();
-    assert!((3..20).contains(&pongs), "{answers:?}");
-    assert!(
-        answers
-            .iter()
-            .all(|m| m["type"] == "pong" || m["code"] == "limit/messages")
-    );
+    flooded(&mut flood).await;
+    // The lobby's socket has the same limit.
+    let agent = crate::common::Agent::new(app.addr);
+    let mut lobby_flood = agent.ws("/api/lobby/ws").await;
+    lobby_flood.until(|m| m["type"] == "lobby").await;
+    flooded(&mut lobby_flood).await;
+    drop(lobby_flood);
     // Then nothing: the idle socket is closed with 4001, and so is a silent lobby socket, while
     // one that pings stays open past the idle time.
     let mut idle = app.connect(id, None).await;
     idle.state().await;
     while idle.next().await.is_some() {}
     assert_eq!(idle.closed, Some(4001));
-    let agent = crate::common::Agent::new(app.addr);
     let mut silent_lobby = agent.ws("/api/lobby/ws").await;
     let mut pinging_lobby = agent.ws("/api/lobby/ws").await;
-    // Pings well inside the idle time, for longer than it.
-    for _ in 0..8 {
+    // Pings well inside the idle time (and the message rate), for longer than it.
+    for _ in 0..4 {
         pinging_lobby.send(json!({"type": "ping"})).await;
         pinging_lobby.until(|m| m["type"] == "pong").await;
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
     }
     while silent_lobby.next().await.is_some() {}
     assert_eq!(silent_lobby.closed, Some(4001));

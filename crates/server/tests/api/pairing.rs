@@ -129,3 +129,60 @@ async fn bots_fill_a_table_after_the_wait_and_leaving_is_instant() {
         .await;
     app.shutdown().await;
 }
+
+/// A stranger cannot make the lobby's pools, or its matches, grow without bound through
+/// seeks: a player seeks in at most four pools at once, and a seek that bots may fill counts
+/// as a match its address creates (docs/protocol.md section 6).
+#[tokio::test]
+async fn seeks_are_held_to_the_limits_on_pools_and_matches() {
+    let app = crate::common::spawn_app_with(
+        crate::common::temp_db(),
+        plateau_server::Options {
+            limits: plateau_server::limits::Limits {
+                open_matches: 1,
+                ..crate::common::test_options().limits
+            },
+            ..crate::common::test_options()
+        },
+    )
+    .await;
+    let mut alice = Agent::guest(app.addr, "Alice").await;
+    let mut a = lobby(&alice).await;
+    let per_move = |seconds: u32| json!({"kind": "per_move", "seconds": seconds});
+    for seconds in 1..=4 {
+        a.send(seek("mad", 2, per_move(seconds), None)).await;
+        a.until(|m| m["type"] == "seeking").await;
+    }
+    a.send(seek("mad", 2, per_move(5), None)).await;
+    assert_eq!(a.error().await["code"], "limit/seeks");
+    // A second socket of hers is held to the same four.
+    let mut a2 = lobby(&alice).await;
+    a2.send(seek("moonleap", 2, per_move(5), None)).await;
+    assert_eq!(a2.error().await["code"], "limit/seeks");
+    a.send(json!({"type": "cancel"})).await;
+    a.until(|m| m["type"] == "cancelled").await;
+
+    // A table that bots fill is a match of her address: it waits for her to open it, and while
+    // it does, her address may hold no other open match, by seek or by request.
+    a.send(seek("moonleap", 2, json!({"kind": "none"}), Some(1)))
+        .await;
+    a.until(|m| m["type"] == "paired").await;
+    a.send(seek("moonleap", 2, per_move(30), Some(1))).await;
+    let refused = a.until(|m| m["type"] == "error").await;
+    assert_eq!(refused["code"], "limit/matches", "{refused}");
+    let (status, body) = alice
+        .post(
+            "/api/matches",
+            &json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("limit/matches")),
+        "{body}"
+    );
+    // A seek that waits for people alone creates nothing by itself, and is taken.
+    a.send(seek("moonleap", 2, per_move(30), None)).await;
+    a.until(|m| m["type"] == "seeking").await;
+    app.shutdown().await;
+}
