@@ -467,14 +467,7 @@ pub async fn session<S, R, E>(
         let text = match frame {
             Some(Ok(Message::Text(t))) => t,
             Some(Ok(Message::Binary(b))) => {
-                let e = if b.len() > MAX_MESSAGE {
-                    too_large(b.len())
-                } else {
-                    ApiError::new(
-                        Code::MsgMalformed,
-                        "binary frames are not read; send JSON text",
-                    )
-                };
+                let e = binary_refused(b.len());
                 if reply_tx.send(Ok(e.to_ws_json())).await.is_err() {
                     break;
                 }
@@ -527,11 +520,25 @@ async fn stopped(signal: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = signal.wait_for(|s| *s).await;
 }
 
-fn too_large(len: usize) -> ApiError {
+/// The refusal of a message of `len` bytes over `MAX_MESSAGE` (`msg/too_large`).
+pub(crate) fn too_large(len: usize) -> ApiError {
     ApiError::new(
         Code::MsgTooLarge,
         format!("a message of {len} bytes is over the limit of {MAX_MESSAGE} bytes"),
     )
+}
+
+/// The refusal of a binary frame of `len` bytes: too large, or not read at any size (the
+/// protocol is JSON text).
+pub(crate) fn binary_refused(len: usize) -> ApiError {
+    if len > MAX_MESSAGE {
+        too_large(len)
+    } else {
+        ApiError::new(
+            Code::MsgMalformed,
+            "binary frames are not read; send JSON text",
+        )
+    }
 }
 
 /// Handles one text message of connection `conn`; returns the reply for it, if any.

@@ -21,7 +21,7 @@ use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
 use crate::pairing::SeekRequest;
 use crate::players::{Player, PlayerId};
-use crate::ws::{MAX_MESSAGE, Rate, close, send_within};
+use crate::ws::{MAX_MESSAGE, Rate, binary_refused, close, send_within, too_large};
 
 /// The shortest time between two `lobby` messages to one connection: each sends at most once a
 /// second, at its own instant of the second.
@@ -127,8 +127,8 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
                     }
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Binary(_))) => {
-                        let e = ApiError::new(Code::MsgMalformed, "binary frames are not read; send JSON text");
+                    Some(Ok(Message::Binary(b))) => {
+                        let e = binary_refused(b.len());
                         if !send_within(&mut sink, Message::Text(e.to_ws_json().into())).await { break; }
                         continue;
                     }
@@ -243,9 +243,7 @@ struct Sender<'a> {
 /// Handles one client message; returns the direct answer, if any.
 async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String> {
     if text.len() > MAX_MESSAGE {
-        return Some(
-            ApiError::new(Code::MsgTooLarge, "a lobby message is at most 16 KiB").to_ws_json(),
-        );
+        return Some(too_large(text.len()).to_ws_json());
     }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,

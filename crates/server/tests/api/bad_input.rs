@@ -352,6 +352,14 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     assert_eq!(red.error().await["code"], "msg/malformed");
     red.send_binary(vec![0; 20_000]).await;
     assert_eq!(red.error().await["code"], "msg/too_large");
+    // The lobby's socket answers the same frames alike.
+    let mut lobby = crate::common::Agent::new(app.addr).ws("/api/lobby/ws").await;
+    lobby.send_binary(vec![1, 2, 3]).await;
+    assert_eq!(lobby.error().await["code"], "msg/malformed");
+    lobby.send_binary(vec![0; 20_000]).await;
+    assert_eq!(lobby.error().await["code"], "msg/too_large");
+    lobby.send_text(&" ".repeat(20_000)).await;
+    assert_eq!(lobby.error().await["code"], "msg/too_large");
     // The connection still works, and nothing changed.
     red.sync().await;
     assert_eq!(app.summary(&id).await["version"], 0);
