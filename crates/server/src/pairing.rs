@@ -272,10 +272,6 @@ async fn add(
         time_control: serde_json::to_string(&r.time_control).unwrap_or_default(),
         rated: r.rated,
     };
-    let seeks = |pools: &Pools| {
-        let all = pools.values().flatten();
-        all.filter(|s| s.player.id == player.id).count()
-    };
     if pools
         .get(&key)
         .is_some_and(|pool| pool.iter().any(|s| s.player.id == player.id))
@@ -285,7 +281,8 @@ async fn add(
             "you already seek a game in this pool",
         ));
     }
-    if seeks(pools) >= SEEKS_PER_PLAYER {
+    let seeking = pools.values().flatten();
+    if seeking.filter(|s| s.player.id == player.id).count() >= SEEKS_PER_PLAYER {
         return Err(ApiError::new(
             Code::LimitSeeks,
             format!("you already seek games in {SEEKS_PER_PLAYER} pools: cancel one first"),

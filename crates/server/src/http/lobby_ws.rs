@@ -83,7 +83,7 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
     let mut counts = app.lobby.presence().counts();
     let mut pools = app.pairing.pools();
     let mut shutdown = app.lobby.shutdown_signal();
-    // When the next `lobby` message is due (`None`: nothing new to send), and when the last went.
+    // When the next `lobby` message is due (`None`: nothing new to send), and when the last was.
     let mut counts_at = Some(Instant::now());
     let mut last_counts = Instant::now();
     // A lobby socket that says nothing for the idle time closes, as a match socket does (the

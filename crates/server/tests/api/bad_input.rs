@@ -353,7 +353,9 @@ async fn websocket_bad_input_gets_coded_errors_and_changes_nothing() {
     red.send_binary(vec![0; 20_000]).await;
     assert_eq!(red.error().await["code"], "msg/too_large");
     // The lobby's socket answers the same frames alike.
-    let mut lobby = crate::common::Agent::new(app.addr).ws("/api/lobby/ws").await;
+    let mut lobby = crate::common::Agent::new(app.addr)
+        .ws("/api/lobby/ws")
+        .await;
     lobby.send_binary(vec![1, 2, 3]).await;
     assert_eq!(lobby.error().await["code"], "msg/malformed");
     lobby.send_binary(vec![0; 20_000]).await;
