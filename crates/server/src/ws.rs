@@ -35,6 +35,12 @@ pub(crate) async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message:
     )
 }
 
+/// Ends a socket's closing handshake: answers the client's close, or sends and flushes ours,
+/// giving up after `SEND_TIMEOUT`.
+pub(crate) async fn finish<S: Sink<Message> + Unpin>(sink: &mut S) {
+    let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
+}
+
 /// Most queued messages written to a socket before it is flushed.
 const BATCH_MAX: usize = 16;
 
@@ -444,7 +450,7 @@ pub async fn session<S, R, E>(
         if let Some((code, reason)) = close_with {
             send_within(&mut sink, close(code, reason)).await;
         }
-        let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
+        finish(&mut sink).await;
     });
     let mut writer = writer;
     let limits = lobby.options().limits.clone();

@@ -21,7 +21,7 @@ use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
 use crate::pairing::SeekRequest;
 use crate::players::{Player, PlayerId};
-use crate::ws::{MAX_MESSAGE, Rate, binary_refused, close, send_within, too_large};
+use crate::ws::{MAX_MESSAGE, Rate, binary_refused, close, finish, send_within, too_large};
 
 /// The shortest time between two `lobby` messages to one connection: each sends at most once a
 /// second, at its own instant of the second.
@@ -86,6 +86,8 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
     // When the next `lobby` message is due (`None`: nothing new to send), and when the last was.
     let mut counts_at = Some(Instant::now());
     let mut last_counts = Instant::now();
+    // A digest of the last `lobby` message sent (none yet).
+    let mut last_digest = None;
     // A lobby socket that says nothing for the idle time closes, as a match socket does (the
     // page pings every 20 s).
     let limits = &app.lobby.options().limits;
@@ -103,13 +105,19 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
             // What is sent now is seen: only a later change makes counts due again.
             counts.borrow_and_update();
             pools.borrow_and_update();
-            if !send_within(&mut sink, Message::Text(counts_message(&app).into())).await {
-                break;
-            }
-            // Counted from when it was due, not from when the send ended, so that the next one
-            // may go at this connection's very next instant.
-            last_counts = at;
             counts_at = None;
+            let message = counts_message(&app);
+            // Changes undone within the second (a page reloaded) are no change to tell.
+            let digest = digest(&message);
+            if digest != last_digest {
+                if !send_within(&mut sink, Message::Text(message.into())).await {
+                    break;
+                }
+                // Counted from when it was due, not from when the send ended, so that the next
+                // one may go at this connection's very next instant.
+                last_counts = at;
+                last_digest = digest;
+            }
         }
         let due = || {
             Some(slot_from(
@@ -162,6 +170,15 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
             }
         }
     }
+    finish(&mut sink).await;
+}
+
+/// A digest of a `lobby` message, to tell one that says nothing new.
+fn digest(message: &str) -> Option<u64> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut h = DefaultHasher::new();
+    message.hash(&mut h);
+    Some(h.finish())
 }
 
 /// What a lobby socket leaves behind is undone when its task ends, however it ends (a panic
