@@ -1,0 +1,192 @@
+//! A match server that does no work: the floor under any server's latency as the Node load
+//! client of docs/performance.md section 2 measures it.
+//!
+//! It speaks just enough of docs/protocol.md for that client: `GET /health`,
+//! `POST /api/matches` (two seats, the creator takes seat 0), `POST /api/matches/{id}/join`
+//! (seat 1) and `GET /api/matches/{id}/ws` with the seat token in the `Authorization` header.
+//! An `act` with the match's version from the seat to act is accepted at once, without rules,
+//! storage or a die: the version goes up, both seats get a `state` about the size of a real Moon
+//! Leap one (the seat to act alternates, and every third ply the same seat acts again), and a
+//! match finishes after 60 plies. Anything else is ignored.
+//!
+//! ```sh
+//! cargo build --release --example null_server -p plateau-server
+//! target/release/examples/null_server 18999     # port; listens on 127.0.0.1 only
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use tokio::sync::mpsc;
+
+/// Plies after which a match is finished (a Moon Leap game of the load lasts 60 to 120).
+const PLIES: u64 = 60;
+
+/// Filler that brings a `state` to about 600 bytes, the mean of a real Moon Leap `state`.
+const FILLER: &str = concat!(
+    "an observation of about the size a Moon Leap observation has on the wire, ",
+    "repeated so that parsing it costs the client what a real one costs it; ",
+    "it carries nothing and the client reads nothing in it. ",
+    "an observation of about the size a Moon Leap observation has on the wire, ",
+    "repeated so that parsing it costs the client what a real one costs it; ",
+    "it carries nothing and the client reads nothing in it. ",
+    "(the mean real state, first snapshots included, is about 600 bytes.)"
+);
+
+/// One match: its version, the seat to act, and each seat's socket queue once connected.
+struct Table {
+    version: u64,
+    to_act: usize,
+    sockets: [Option<mpsc::UnboundedSender<String>>; 2],
+}
+
+impl Table {
+    /// The `state` seat `seat` is sent: the legal list only for the seat to act.
+    fn state(&self, seat: usize) -> String {
+        let finished = self.version >= PLIES;
+        let legal = if !finished && self.to_act == seat {
+            json!(["1", "2", "3+1"])
+        } else {
+            json!([])
+        };
+        json!({
+            "type": "state",
+            "version": self.version,
+            "status": if finished { "finished" } else { "live" },
+            "to_act": [self.to_act],
+            "legal": legal,
+            "moves_from": self.version,
+            "moves": [self.version.to_string()],
+            "observation": { "filler": FILLER },
+        })
+        .to_string()
+    }
+}
+
+#[derive(Default)]
+struct Tables {
+    next: Mutex<u64>,
+    all: Mutex<HashMap<String, Arc<Mutex<Table>>>>,
+}
+
+async fn create(State(tables): State<Arc<Tables>>) -> Json<serde_json::Value> {
+    let id = {
+        let mut next = tables.next.lock().unwrap();
+        *next += 1;
+        format!("{:016x}", *next)
+    };
+    let table = Table {
+        version: 0,
+        to_act: 0,
+        sockets: [None, None],
+    };
+    tables
+        .all
+        .lock()
+        .unwrap()
+        .insert(id.clone(), Arc::new(Mutex::new(table)));
+    Json(json!({ "id": id, "seat": 0, "token": format!("0{id}") }))
+}
+
+async fn join(Path(id): Path<String>) -> Json<serde_json::Value> {
+    Json(json!({ "seat": 1, "token": format!("1{id}") }))
+}
+
+async fn connect(
+    State(tables): State<Arc<Tables>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let token = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    let seat = usize::from(token.starts_with('1'));
+    let Some(table) = tables.all.lock().unwrap().get(&id).cloned() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    upgrade.on_upgrade(move |socket| session(socket, table, seat))
+}
+
+/// Sends the seat its state, then answers each of its accepted actions with a state to both
+/// seats, until the socket closes.
+async fn session(socket: WebSocket, table: Arc<Mutex<Table>>, seat: usize) {
+    let (mut sink, mut stream) = socket.split();
+    let (queue, mut queued) = mpsc::unbounded_channel::<String>();
+    {
+        let mut t = table.lock().unwrap();
+        let _ = queue.send(t.state(seat));
+        t.sockets[seat] = Some(queue);
+    }
+    let writer = tokio::spawn(async move {
+        while let Some(text) = queued.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+    });
+    while let Some(Ok(message)) = stream.next().await {
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Close(_) => break,
+            _ => continue,
+        };
+        let Ok(act) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let mut t = table.lock().unwrap();
+        if act["type"] != "act" || act["version"].as_u64() != Some(t.version) || t.to_act != seat {
+            continue;
+        }
+        t.version += 1;
+        if !t.version.is_multiple_of(3) {
+            t.to_act = 1 - t.to_act;
+        }
+        for (s, socket) in t.sockets.iter().enumerate() {
+            if let Some(queue) = socket {
+                let _ = queue.send(t.state(s));
+            }
+        }
+    }
+    writer.abort();
+}
+
+#[tokio::main]
+async fn main() {
+    let Some(port) = std::env::args().nth(1).and_then(|p| p.parse::<u16>().ok()) else {
+        eprintln!("usage: null_server PORT");
+        std::process::exit(2);
+    };
+    let router = Router::new()
+        .route("/health", get(|| async { "ok" }))
+        .route("/api/matches", post(create))
+        .route("/api/matches/{id}/join", post(join))
+        .route("/api/matches/{id}/ws", get(connect))
+        .with_state(Arc::new(Tables::default()));
+    let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("null_server: cannot listen on 127.0.0.1:{port}: {e}");
+            std::process::exit(1);
+        }
+    };
+    // As Plateau does: no Nagle wait on any accepted socket.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    if let Err(e) = axum::serve(listener, router).await {
+        eprintln!("null_server: {e}");
+        std::process::exit(1);
+    }
+}
