@@ -3,7 +3,8 @@
 //!
 //! It speaks just enough of docs/protocol.md for that client: `GET /health`,
 //! `POST /api/matches` (two seats, the creator takes seat 0), `POST /api/matches/{id}/join`
-//! (seat 1) and `GET /api/matches/{id}/ws` with the seat token in the `Authorization` header.
+//! (seat 1) and `GET /api/matches/{id}/ws` with the seat token in the `Authorization` header
+//! (404 for an unknown match; a token only names its seat and is not checked).
 //! An `act` with the match's version from the seat to act is accepted at once, without rules,
 //! storage or a die: the version goes up, both seats get a `state` about the size of a real Moon
 //! Leap one (the seat to act alternates, and every third ply the same seat acts again), and a
@@ -11,7 +12,7 @@
 //!
 //! ```sh
 //! cargo build --release --example null_server -p plateau-server
-//! target/release/examples/null_server 18999     # port; listens on 127.0.0.1 only
+//! target/release/examples/null_server 18999     # port (0: any); listens on 127.0.0.1 only
 //! ```
 
 use std::collections::HashMap;
@@ -96,8 +97,11 @@ async fn create(State(tables): State<Arc<Tables>>) -> Json<serde_json::Value> {
     Json(json!({ "id": id, "seat": 0, "token": format!("0{id}") }))
 }
 
-async fn join(Path(id): Path<String>) -> Json<serde_json::Value> {
-    Json(json!({ "seat": 1, "token": format!("1{id}") }))
+async fn join(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Response {
+    if !tables.all.lock().unwrap().contains_key(&id) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    Json(json!({ "seat": 1, "token": format!("1{id}") })).into_response()
 }
 
 async fn connect(
@@ -180,6 +184,9 @@ async fn main() {
             std::process::exit(1);
         }
     };
+    if let Ok(address) = listener.local_addr() {
+        eprintln!("null_server: listening on {address}");
+    }
     // As Plateau does: no Nagle wait on any accepted socket.
     use axum::serve::ListenerExt;
     let listener = listener.tap_io(|tcp| {
