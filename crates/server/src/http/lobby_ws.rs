@@ -108,7 +108,7 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
             counts_at = None;
             let message = counts_message(&app);
             // Changes undone within the second (a page reloaded) are no change to tell.
-            let digest = digest(&message);
+            let digest = Some(digest(&message));
             if digest != last_digest {
                 if !send_within(&mut sink, Message::Text(message.into())).await {
                     break;
@@ -174,11 +174,11 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
 }
 
 /// A digest of a `lobby` message, to tell one that says nothing new.
-fn digest(message: &str) -> Option<u64> {
+fn digest(message: &str) -> u64 {
     use std::hash::{DefaultHasher, Hash, Hasher};
     let mut h = DefaultHasher::new();
     message.hash(&mut h);
-    Some(h.finish())
+    h.finish()
 }
 
 /// What a lobby socket leaves behind is undone when its task ends, however it ends (a panic
