@@ -112,8 +112,10 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
     assert.equal(await page.evaluate(() => document.body.dataset.step), String(total));
     await screenshot(page, 'replay');
 
-    // The verify page checks the same match from its id.
-    await page.click('nav a[href="/verify"]');
+    // The verify page (linked from the replay, no longer from the top menu) checks the same match
+    // from its id.
+    assert.equal(await page.$$eval('nav a[href="/verify"]', (els) => els.length), 0, 'not in the top menu');
+    await page.click('#verify-page-link');
     await page.fill('#match-id', id);
     await page.click('#form button[type="submit"]');
     await page.waitForSelector('#verify-result');

@@ -21,7 +21,7 @@ test('every game has a page module; the match and replay pages name no game', { 
       const { gameModule } = await import('/assets/js/games.js');
       const shape = (m) => m && {
         render: typeof m.render, renderPosition: typeof m.renderPosition, moveList: m.moveList ?? null,
-        panel: m.panel ?? null,
+        panel: m.panel ?? null, describe: typeof m.describe,
       };
       return { known: names.map((n) => [n, shape(gameModule(n))]), unknown: gameModule('no-such-game'),
         inherited: gameModule('toString') };
@@ -30,6 +30,8 @@ test('every game has a page module; the match and replay pages name no game', { 
       assert.ok(m, `${name} has a module`);
       assert.equal(m.render, 'function', `${name}: render`);
       assert.equal(m.renderPosition, 'function', `${name}: renderPosition`);
+      // Words for the move lists, narrations and replays come from one place per game.
+      assert.equal(m.describe, 'function', `${name}: describe`);
       assert.ok(['pairs', 'lines'].includes(m.moveList), `${name}: moveList ${m.moveList}`);
     }
     assert.equal(modules.unknown, null, 'an unknown game has no module');

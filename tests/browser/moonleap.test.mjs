@@ -24,7 +24,7 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
     assert.deepEqual(firstValues, [['-3', true], ['-3', true], ['-3', true]]);
     assert.deepEqual(await page.$$eval('svg.board circle.ml-crater.end', (els) => els.map((e) => e.dataset.cell)), ['35', '36', '37']);
     assert.equal(await page.getAttribute('svg.board line.ml-milestone', 'data-after'), '13');
-    assert.equal(await page.$$eval('#ml-seats .ml-seat', (els) => els.length), 3);
+    assert.equal(await page.$$eval('#bar-top .ml-seat', (els) => els.length), 3, 'one chip per player above the track');
 
     const rand = rng(20261130);
     let turns = 0;

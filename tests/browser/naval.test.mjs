@@ -221,7 +221,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         // The turn just resolved: its announcements reach the banner and its cells light up.
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, 'naval-battle');
-        const announced = /Turn of Fleet 1[^]*cruiser: artillery at Fleet [234] [a-m]\d+/;
+        const announced = /Your turn[^]*cruiser: artillery at Fleet [234] [a-m]\d+/;
         await page.waitForFunction((source) => window.__banners.some((b) => new RegExp(source).test(b)), announced.source, { timeout: 10000 });
       }
       const log = await movesText();

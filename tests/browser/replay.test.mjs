@@ -101,18 +101,19 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     // One line per entry, the die's draws as chance, every seat action with its seat's name.
     const rolls = moon.steps.filter((s) => s.by === 'chance').length;
     assert.equal(await page.$$eval('#moves .mv.chance', (els) => els.length), rolls);
-    assert.match(await page.textContent('#moves .mv.chance'), /^chance: die [1-5★]$/);
+    assert.match(await page.textContent('#moves .mv.chance'), /^rolled [1-5★]$/);
     assert.equal(await page.$$eval('#moves [data-seat]', (els) => els.length), moon.steps.length - 1 - rolls);
     assert.equal(await page.$$eval('#moves .num', (els) => els.length), moon.steps.length - 1);
     const seatIndex = moon.steps.findIndex((s) => s.by && typeof s.by === 'object');
-    assert.match(await page.textContent(`#moves .mv[data-index="${seatIndex}"]`), /^(Move [1-5]|[1-5] then [1-5]|Pass \(no move\))$/);
+    assert.match(await page.textContent(`#moves .mv[data-index="${seatIndex}"]`),
+      /^(astronaut [1-5] (leaps from crater \d+ to \d+|enters at crater \d+)|.* then .*|no astronaut can move: the roll is lost)$/);
     // The scores of the last position, one line per seat.
     const scores = await page.$$eval('#info [data-score]', (els) => els.map((e) => Number(e.dataset.score)));
     assert.deepEqual(scores, moon.steps.at(-1).observation.scores);
     await stepChangesBoard(page, 4);
     // The words follow the language.
     await page.selectOption('#lang', 'fr');
-    assert.match(await page.textContent('#moves .mv.chance'), /^hasard : dé [1-5★]$/);
+    assert.match(await page.textContent('#moves .mv.chance'), /^a fait [1-5★]$/);
     await page.selectOption('#lang', 'en');
     await page.click('#first');
     assert.equal(await page.$$eval('svg#board g[data-cell]', (els) => els.length), 0, 'nobody on the track at the start');
@@ -122,15 +123,17 @@ test('the replay page draws Moon Leap, Chakart and Bataille Navale', { timeout: 
     await openReplay(page, server, chakart);
     await page.click('#first');
     assert.equal(await page.$$eval('svg#board g.ck-square', (els) => els.length), 64);
-    assert.equal(await page.$$eval('svg#board text.ck-piece', (els) => els.length), 32);
+    assert.equal(await page.$$eval('svg#board .ck-piece', (els) => els.length), 32);
     assert.equal(await page.$$eval('svg#board .ck-hit', (els) => els.length), 0, 'read-only: nothing to click');
-    assert.equal(await page.textContent('svg#board g[data-sq="e1"] text.ck-piece'), '♚');
+    assert.equal(await page.getAttribute('svg#board g[data-sq="e1"] .ck-piece', 'data-piece'), 'k');
     await page.click('#next');
-    // The first move is White's (seat 0): its text opens row 1.
+    // The first move is White's (seat 0): its words open row 1 ("Toad e2 → e4"), not its SAN.
     const first = chakart.steps[1];
     assert.deepEqual(first.by, { seat: 0 });
     assert.equal(await page.textContent('#moves li:first-child .num'), '1.');
-    assert.equal(await page.textContent('#moves .mv[data-index="1"]'), first.text);
+    const said = await page.textContent('#moves .mv[data-index="1"]');
+    assert.match(said, new RegExp(`^(Toad|Donkey Kong|Yoshi|Wario|Mario|Peach) ${first.info.from} → ${first.info.to}`));
+    assert.notEqual(said, first.text);
     assert.equal(await page.getAttribute('#moves .mv.current', 'data-index'), '1');
     const seatMoves = chakart.steps.filter((s) => s.by && typeof s.by === 'object').length;
     const numbered = await page.$$eval('#moves .num', (els) => els.filter((e) => e.textContent).length);

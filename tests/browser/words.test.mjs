@@ -49,7 +49,8 @@ test('the page modules put entries in words from their parts alone', { timeout: 
         roll: ml.describe({ by: 'chance', text, info: { kind: 'roll', choice: '4' } }),
         star: ml.describe({ by: 'chance', text, info: { kind: 'roll', choice: '*' } }),
         move: ml.describe({ by: { seat: 0 }, text, info: { kind: 'move', to: '3', pieces: ['m2'] } }),
-        split: ml.describe({ by: { seat: 1 }, text, info: { kind: 'split', pieces: ['2'], then: { kind: 'move', pieces: ['5'] } } }),
+        leap: ml.describe({ by: { seat: 0 }, text, info: { kind: 'move', from: '4', to: '9', pieces: ['4'] } }),
+        split: ml.describe({ by: { seat: 1 }, text, info: { kind: 'split', from: '1', to: '2', pieces: ['2'], then: { kind: 'move', from: '5', to: '7', pieces: ['5'] } } }),
         pass: ml.describe({ by: { seat: 1 }, text, info: { kind: 'pass' } }),
         bare: ml.describe({ by: { seat: 1 }, text: '4' }),
         fire: nv.describe({ by: { seat: 2 }, text, info: { kind: 'fire', to: 'f7', pieces: ['cruiser'], target: 1 } }),
@@ -69,11 +70,12 @@ test('the page modules put entries in words from their parts alone', { timeout: 
         plain: describeEffect({ by: { seat: 0 }, text: '~e5', info: { kind: 'move', from: 'e2', to: 'e4' } }),
       };
     });
-    assert.equal(said.roll, 'die 4');
-    assert.equal(said.star, 'die ★');
-    assert.match(said.move, /^Move mercenary 2$/);
-    assert.match(said.split, /^2 then 5$/);
-    assert.match(said.pass, /^Pass/);
+    assert.equal(said.roll, 'rolled 4');
+    assert.equal(said.star, 'rolled ★');
+    assert.equal(said.move, 'mercenary 2 enters at crater 3');
+    assert.equal(said.leap, 'astronaut 4 leaps from crater 4 to 9');
+    assert.equal(said.split, 'astronaut 2 leaps from crater 1 to 2, then astronaut 5 leaps from crater 5 to 7');
+    assert.match(said.pass, /roll is lost/);
     assert.equal(said.bare, null, 'no parts, no words: the notation is shown');
     assert.match(said.fire, /cruiser.*Fleet 2.*f7/i);
     assert.match(said.torpedo, /submarine.*torpedo.*Fleet 2.*rightwards along 5/i);
@@ -125,8 +127,11 @@ test('a finished Moon Leap match lists its moves in words on the match page', { 
     })));
     assert.equal(entries.length, summary.version, 'every logged action is listed');
     for (const e of entries) {
-      if (e.chance) assert.match(e.label, /^chance: die [1-5★]$/, JSON.stringify(e));
-      else assert.match(e.label, /^(Move (mercenary )?[1-5]|(mercenary )?[1-5] then (mercenary )?[1-5]|Pass.*)$/, JSON.stringify(e));
+      // A leap names its astronaut and its craters; a split its two leaps; nothing reads as the
+      // notation (`4`, `2+3`, `r4`, `pass`).
+      const leap = '(astronaut|mercenary) [1-5] (leaps from crater \\d+ to \\d+|enters at crater \\d+)';
+      if (e.chance) assert.match(e.label, /^rolled [1-5★]$/, JSON.stringify(e));
+      else assert.match(e.label, new RegExp(`^(${leap}(, then ${leap})?|no astronaut can move: the roll is lost)$`), JSON.stringify(e));
     }
     // The last die shown comes from the log's parts too.
     assert.match(await page.getAttribute('#ml-die', 'data-face'), /^[1-5*]$/);

@@ -120,7 +120,7 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
       el('span', { class: 'an-key', 'data-seat': seat }, el('span', { class: `an-swatch an-s${seat}` }), ' ', seatLabel(game, seat))));
   }
 
-  /** "Move 7 (Blue), a1-a2, lost 23 points of chance; the expert preferred b2-b3". */
+  /** "Move 7 (Blue): frigate 121 a1 → a2 lowered the odds by 23 %; the expert preferred …". */
   function lossText(loss, ply) {
     const at = steps[actionStep[loss.index]];
     return t('analysis.loss', {

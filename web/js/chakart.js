@@ -1,23 +1,24 @@
 // Chakart on the match page (rules/chakart.md): an 8x8 SVG board from the seat's side, pieces
-// as Unicode glyphs, items on squares, immobilized pieces ringed, the captured pools, and the
+// drawn (chakart-pieces.js), items on squares, immobilized pieces ringed, the captured pools, and the
 // legal actions of the server, composed from their parts (`legal_info`) and sent back as their
 // canonical texts (ruling 11), played by clicking a piece then a target square. When several actions share a from/to (promotion, stealth, shell) an explicit
 // choice is offered; promotions, drops and swaps of multi-step turns are offered the same way.
 // The squares of the last move are tinted, the pieces the seat can move now (from the legal list)
 // are marked, and a king the opponent could take next (the observation's `kings_in_danger`) is
 // ringed in red with a warning. New moves in the log are narrated one by one (redirects, egg
-// effects) with their squares lit; the text stays until the next move.
+// effects) with their squares lit; the text stays until the next move. The move lists put every
+// entry in words from its parts (`describeEntry`).
 
 import { el } from './api.js';
 import { t } from './i18n.js';
+import { drawPiece, pieceIcon } from './chakart-pieces.js';
+import { showLegend } from './legend.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 60;
 const FILES = 'abcdefgh';
 
-/** Solid glyphs for every kind (filled with the side's colour). */
-const GLYPH = { p: '♟', r: '♜', n: '♞', b: '♝', q: '♛', k: '♚' };
-/** Pool order of the panel (section 2), as glyph keys. */
+/** Pool order of the panel (section 2), as piece letters. */
 const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
 
 // UI state of this page, reset when the legal list changes.
@@ -87,6 +88,11 @@ export function legalChoices(legal, info) {
       default: return [];
     }
   });
+}
+
+/** Whether the player has yet to pick a piece (nothing selected, no choice open). */
+export function picking() {
+  return !selected && !choice;
 }
 
 /**
@@ -168,10 +174,11 @@ export function kingWarning(obs, seat, cells) {
 }
 
 /**
- * Draws the board and the Chakart panel. `ctx`: `{ svg, panel, state, canAct, play, render,
- * past }` where `state` is the match state (observation, legal, moves, seat), `play(text)` sends
- * an action and `render()` redraws the page; `past` is true while the page shows an earlier
- * position: nothing is narrated, and the panel has no choices.
+ * Draws the board and the Chakart panel. `ctx`: `{ svg, panel, decision, legend, state, canAct,
+ * play, render, past }` where `state` is the match state (observation, legal, moves, seat),
+ * `play(text)` sends an action and `render()` redraws the page, `decision` is the turn panel's
+ * node for the choices and `legend` the slot of the board's legend; `past` is true while the page
+ * shows an earlier position: nothing is narrated, and the panel has no choices.
  */
 export function renderChakart(ctx) {
   const { svg, panel, state } = ctx;
@@ -257,13 +264,9 @@ function drawBoard(svg, cells, opts) {
       if (cell?.item) drawItem(g, cell.item, x, y);
       else if (cell) {
         if (cell.frozen) g.append(svgEl('circle', { class: 'ck-frozen', cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 3, fill: 'none', stroke: '#1e7fd6', 'stroke-width': 4, 'stroke-dasharray': '6 3' }));
-        const glyph = svgEl('text', {
-          x: x + CELL / 2, y: y + CELL / 2 + 2, 'text-anchor': 'middle', 'dominant-baseline': 'central',
-          'font-size': CELL * 0.78, class: `ck-piece ${cell.side}${cell.frozen ? ' frozen' : ''}`,
-          fill: cell.side === 'w' ? '#fff' : '#222', stroke: cell.side === 'w' ? '#222' : '#eee', 'stroke-width': 1.2,
-          opacity: cell.hidden ? 0.4 : 1, 'data-piece': cell.kind,
-        }, GLYPH[cell.kind]);
-        g.append(glyph);
+        const piece = drawPiece(cell.kind, cell.side, x + 4, y + 4, CELL - 8, cell.frozen ? ' frozen' : '');
+        if (cell.hidden) piece.setAttribute('opacity', '0.4');
+        g.append(piece);
       }
       if (targets.has(sq)) g.append(svgEl('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 9, fill: 'rgba(20,120,20,0.6)' }));
       if (onSquare && (froms.has(sq) || targets.has(sq))) {
@@ -282,11 +285,19 @@ function drawBoard(svg, cells, opts) {
 }
 
 /**
- * Draws a position read-only (the replay page): the board of the observation `obs` (its `pieces`
- * and `items`) seen from White, with its last move and kings in danger marked, no click handlers.
+ * Draws a position read-only (the replay page, the how-to page): the board of the observation
+ * `obs` (its `pieces` and `items`) seen from White, with its last move and kings in danger marked,
+ * no click handlers; `extra` adds marks (`selected`, `targets`, `lit`: as `drawBoard` takes them).
  */
-export function renderChakartBoard(svg, obs) {
-  drawBoard(svg, boardCells(obs), { flip: false, ...marks(obs) });
+export function renderChakartBoard(svg, obs, extra = {}) {
+  drawBoard(svg, boardCells(obs), { flip: false, ...marks(obs), ...extra });
+}
+
+/** An item drawn alone (the legends, the how-to page): a small SVG `px` pixels wide. */
+export function itemIcon(item, px = 22) {
+  const icon = svgEl('svg', { width: px, height: px, viewBox: `${CELL * 0.15} ${CELL * 0.15} ${CELL * 0.7} ${CELL * 0.7}`, 'aria-hidden': 'true' });
+  drawItem(icon, item, 0, 0);
+  return icon;
 }
 
 function drawItem(g, item, x, y) {
@@ -319,43 +330,95 @@ function actionLabel(a) {
   return t('ck.move');
 }
 
+/**
+ * The turn panel's part (`ctx.decision`: a king in danger, the effect being narrated, the hint
+ * and the choices of the decision) and the Chakart panel (the captured pools, the powers) and the
+ * legend of the pieces and items.
+ */
 function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
   const { panel, state } = ctx;
   const warning = kingWarning(obs, state.seat, cells);
   const pools = poolCounts(obs);
-  const poolLine = (side) => el('div', { class: 'ck-pool', 'data-side': side },
-    el('span', { class: 'muted small' }, t(side === 'w' ? 'ck.pool.white' : 'ck.pool.black')), ' ',
-    el('span', { class: 'ck-glyphs' }, POOL_KINDS.flatMap((k) => Array(pools[side][k]).fill(GLYPH[k])).join('') || '—'));
+  const poolLine = (side) => {
+    const icons = POOL_KINDS.flatMap((k) => Array.from({ length: pools[side][k] }, () => pieceIcon(k, side, 20)));
+    return el('div', { class: 'ck-pool', 'data-side': side, 'data-count': icons.length },
+      el('span', { class: 'muted small' }, t(side === 'w' ? 'ck.pool.white' : 'ck.pool.black')), ' ',
+      el('span', { class: 'ck-glyphs' }, ...(icons.length ? icons : ['—'])));
+  };
   const choices = [];
   if (choice) {
-    choices.push(...choice.actions.map((a) => el('button', { type: 'button', class: `ck-choice ${a.kind}`, 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a))));
+    choices.push(...choice.actions.map((a) => el('button', { type: 'button', class: `chip ck-choice ${a.kind}`, 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a))));
   }
   for (const a of actions.filter((x) => x.kind === 'promote')) {
-    choices.push(el('button', { type: 'button', class: 'ck-choice promote', 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a)));
+    choices.push(el('button', { type: 'button', class: 'chip ck-choice promote', 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a)));
   }
   const dropKinds = [...new Set(actions.filter((a) => a.kind === 'drop').map((a) => a.piece))];
   for (const k of dropKinds) {
-    choices.push(el('button', { type: 'button', class: `ck-drop${selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
+    choices.push(el('button', { type: 'button', class: `chip ck-drop${selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
       t('ck.drop', { piece: t(`ck.piece.${k}`) })));
   }
   // The powers and the decision waiting, from the observation's parts (`powers`, `waiting`).
   const power = (side, name) => (obs.powers?.[side]?.[name] ? t('ck.power.ready') : t('ck.power.used'));
   const hint = ['swap', 'drop', 'daisy', 'promote'].includes(obs.waiting) ? t(`ck.hint.${obs.waiting}`) : '';
-  panel.replaceChildren(
+  const effect = ctx.past ? '' : flash.text || '';
+  ctx.decision.replaceChildren(
     el('div', { id: 'ck-king-warning', class: `ck-king-warning${warning ? '' : ' hidden'}`, role: 'alert' }, warning),
-    el('div', { id: 'ck-effect', class: 'ck-effect', 'aria-live': 'polite' }, ctx.past ? '' : flash.text || ''),
+    el('div', { id: 'ck-effect', class: `ck-effect${effect ? '' : ' hidden'}`, 'aria-live': 'polite' }, effect),
     hint ? el('p', { class: 'small' }, hint) : '',
-    el('div', { id: 'ck-choices', class: 'chips' }, ...choices),
+    el('div', { id: 'ck-choices', class: `chips${choices.length ? '' : ' hidden'}` }, ...choices));
+  panel.replaceChildren(
     poolLine(state.seat === 1 ? 'w' : 'b'), poolLine(state.seat === 1 ? 'b' : 'w'),
     el('p', { class: 'muted small' }, t('ck.powers', {
       ws: power('white', 'shell'), wq: power('white', 'stealth'), bs: power('black', 'shell'), bq: power('black', 'stealth'),
-    })),
-    el('ul', { class: 'ck-legend small muted' },
-      ...['banana', 'bomb', 'mushroom', 'egg'].map((item) => {
-        const icon = svgEl('svg', { width: 22, height: 22, viewBox: `${CELL * 0.15} ${CELL * 0.15} ${CELL * 0.7} ${CELL * 0.7}` });
-        drawItem(icon, item, 0, 0);
-        return el('li', {}, icon, ' ', t(`ck.item.${item}`));
-      }),
-      el('li', {}, el('span', { style: 'color:#1e7fd6' }, '◌'), ' ', t('ck.frozen'))),
-  );
+    })));
+  showLegend(ctx.legend, t('ck.legend'), [
+    ...POOL_KINDS.map((k) => [pieceIcon(k, 'w', 22), t('ck.legend.piece', { name: t(`ck.name.${k}`), piece: t(`ck.piece.${k}`) })]),
+    ...['banana', 'bomb', 'mushroom', 'egg'].map((item) => [itemIcon(item), t(`ck.item.${item}`)]),
+    [el('span', { style: 'color:#1e7fd6' }, '◌'), t('ck.frozen')],
+  ]);
+}
+
+/** The words of a piece or item letter met on a square (`pieces` of an entry's parts). */
+function metWords(letter) {
+  return 'mdew'.includes(letter) ? t(`ck.met.${letter}`) : t(`ck.name.${letter}`);
+}
+
+/**
+ * A logged entry in words from its parts (`info`, crates/games/chakart `action_info`), for the
+ * move lists: "Toad e2 → e4", "Mario d1 → d5, takes Wario", "a banana lands on c6", "the egg holds
+ * Luigi (…)". Null without parts.
+ */
+export function describeEntry(entry) {
+  const info = entry?.info;
+  if (!info) return null;
+  const name = (letter) => t(`ck.name.${letter}`);
+  const [mover, met] = info.pieces || [];
+  const moved = () => {
+    let words = t('ck.say.move', { piece: mover ? name(mover) : '?', from: info.from, to: info.to });
+    if (met) words = t('mdew'.includes(met) ? 'ck.say.meets' : 'ck.say.takes', { move: words, what: metWords(met) });
+    if (info.choice) words = t('ck.say.becomes', { move: words, piece: name(info.choice) });
+    return words;
+  };
+  switch (info.kind) {
+    case 'move': return info.from && info.to ? moved() : null;
+    case 'stealth': return info.from && info.to ? t('ck.say.stealth', { move: moved() }) : t('ck.say.stealth.hidden');
+    case 'shell': {
+      const words = t('ck.say.shell', { to: info.to });
+      return met ? t('ck.say.takes', { move: words, what: metWords(met) }) : words;
+    }
+    case 'swap': return t('ck.say.swap', { from: info.from ?? '?', to: info.to });
+    case 'drop': return t('ck.say.drop', { piece: name(info.choice), to: info.to });
+    case 'promote': return t('ck.say.promote', { piece: name(info.choice) });
+    case 'redirect': return t('ck.say.redirect', { sq: info.to });
+    case 'banana':
+    case 'bomb': return t(`ck.say.${info.kind}`, { sq: info.to });
+    case 'egg': {
+      const egg = t(`ck.egg.${info.choice}`);
+      return info.to ? t('ck.say.egg.flip', { name: egg, sq: info.to }) : t('ck.say.egg', { name: egg });
+    }
+    case 'luigi':
+    case 'waluigi': return t('ck.say.flip', { sq: info.to });
+    case 'setup': return t('ck.say.setup', { file: info.choice });
+    default: return null;
+  }
 }

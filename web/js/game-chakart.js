@@ -1,9 +1,11 @@
 // Chakart's page module (the contract is in games.js): the two name bars around the board (White
-// below unless this page plays Black); the board and the Chakart panel are chakart.js's.
+// below unless this page plays Black); the board, the choices, the Chakart panel and the move
+// list's words are chakart.js's.
 
 import { el } from './api.js';
 import { seatLabel } from './seats.js';
-import { renderChakart, renderChakartBoard } from './chakart.js';
+import { t } from './i18n.js';
+import { renderChakart, renderChakartBoard, describeEntry, picking } from './chakart.js';
 
 /** A bar with the side's name, who plays it and its clock. */
 function nameBar(ctx, container, seat) {
@@ -20,14 +22,22 @@ export default {
   panel: 'ck-panel',
   moveList: 'pairs',
 
+  /** A move or a draw in words, from its parts: "Toad e2 → e4", "a banana lands on c6". */
+  describe: describeEntry,
+
   render(ctx) {
     const bottom = ctx.state.seat === 1 ? 1 : 0;
     nameBar(ctx, ctx.barTop, 1 - bottom);
     nameBar(ctx, ctx.barBottom, bottom);
     renderChakart({
-      svg: ctx.board, panel: ctx.panel, state: ctx.state, canAct: ctx.canAct, play: ctx.play, render: ctx.redraw,
-      past: ctx.past,
+      svg: ctx.board, panel: ctx.panel, decision: ctx.decision, legend: ctx.legend, state: ctx.state,
+      canAct: ctx.canAct, play: ctx.play, render: ctx.redraw, past: ctx.past,
     });
+  },
+
+  hint(ctx) {
+    if (!ctx.canAct) return t('learn.wait');
+    return t(picking() ? 'learn.ck.pick' : 'learn.ck.target');
   },
 
   /** Seen from White, the last move and kings in danger marked, nothing to click. */

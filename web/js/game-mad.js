@@ -4,11 +4,14 @@
 // Drawing and the composing of legal actions from their parts live in mad.js.
 
 import { el } from './api.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import {
   legalChoices, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
-  sideName,
+  sideName, shipKind, shiftOf, lastMoveCells, shipIcon, describeShiftShort,
 } from './mad.js';
+import { seatOf } from './games.js';
+import { lastTouch, tapTwice, armedKey } from './touch.js';
+import { showLegend } from './legend.js';
 
 /** The selected ship's cell, or null. */
 let selected = null;
@@ -106,8 +109,7 @@ function renderMadBoard(ctx) {
     selected: from,
     targets,
     involved: ringed,
-    lastFrom: obs.last_move?.from ?? null,
-    lastTo: obs.last_move?.to ?? null,
+    last: lastMoveCells(state.moves),
     onCell: acting ? onCell : null,
   });
   ctx.tickClocks();
@@ -134,21 +136,33 @@ function renderMadControls(ctx) {
   $('pass').onclick = pass ? () => ctx.play(pass.text) : null;
 }
 
-/** A button for a permutation or rotation: hovering or focusing it rings the ships it moves. */
+/**
+ * A button for a permutation or rotation: hovering or focusing it rings the ships it moves; on a
+ * touch screen the first tap rings them (the chip then says "tap again") and the second plays it.
+ */
 function shiftChip(ctx, action, side) {
   const shift = action.shift;
+  const key = `mad:${action.text}`;
+  const armed = armedKey() === key;
   // Words only; the notation is in the tooltip.
   const chip = el('button', {
-    type: 'button', class: 'chip', 'data-action': action.text, title: `${describeShiftLong(shift)} (${action.text})`,
-    'aria-label': describeShiftLong(shift),
-    onclick: () => ctx.play(action.text),
-  }, describeShift(shift));
-  // The hover redraws the board of the latest render, which may be newer than this chip's.
+    type: 'button', class: `chip${armed ? ' armed' : ''}`, 'data-action': action.text,
+    title: `${describeShiftLong(shift)} (${action.text})`, 'aria-label': describeShiftLong(shift),
+    'data-again': t('table.tap.again'), 'aria-pressed': armed ? 'true' : undefined,
+    onclick: () => tapTwice(key, () => {
+      involved = { side, codes: shift.codes };
+      ctx.redraw();
+    }, () => ctx.play(action.text)),
+  }, el('span', { class: 'long' }, describeShift(shift)), el('span', { class: 'short' }, describeShiftShort(shift)));
+  // The hover redraws the board of the latest render, which may be newer than this chip's. A
+  // finger's tap also hovers and focuses: there the tap itself shows the ships.
   const on = () => {
+    if (lastTouch()) return;
     involved = { side, codes: shift.codes };
     renderMadBoard(last);
   };
   const off = () => {
+    if (lastTouch()) return;
     involved = null;
     renderMadBoard(last);
   };
@@ -187,21 +201,67 @@ function renderBonus(ctx, side) {
   box.classList.remove('hidden');
 }
 
+/** The legend's lines: the digits (on a drawn frigate), the crown, the rings, the last move. */
+function legendItems() {
+  return [
+    [shipIcon('121', 'r', 28), t('mad.legend.digits')],
+    [shipIcon('111', 'r', 28), t('mad.legend.crown')],
+    t('mad.legend.rings'),
+    t('mad.legend.last'),
+  ];
+}
+
+/** A ship as the move list names it: "frigate 121". */
+const shipWords = (code) => t('mad.say.ship', { kind: shipKind(code), code });
+
+/**
+ * A logged entry in words from its parts (`info`, crates/games/mad `action_info`): "frigate 121
+ * c2 → c3, expels 212, then Swap 112 ⇄ 221", "Rotate 112 → 121 → 211 → 112", "Pass".
+ */
+function describe(entry) {
+  const info = entry?.info;
+  if (!info || seatOf(entry.by) === null) return null;
+  switch (info.kind) {
+    case 'move': {
+      const [mover, expelled] = info.pieces || [];
+      let words = t('mad.say.move', { ship: shipWords(mover), from: info.from, to: info.to });
+      if (expelled) words = t('mad.say.expel', { move: words, ship: shipWords(expelled) });
+      if (info.then) words = t('mad.say.then', { move: words, shift: describeShift(shiftOf(info.then)) });
+      return words;
+    }
+    case 'permute':
+    case 'rotate': return describeShift(shiftOf(info));
+    case 'pass': return t('match.pass');
+    default: return null;
+  }
+}
+
 export default {
   moveList: 'pairs',
 
   moveClass: (seat) => seatColour(seat),
 
-  // The move list numbers a move of each side as one (`pairs`): so does the count, where the
-  // observation counts turns (rules/mad.md section 8: the tie-break counts turns).
+  describe,
+
+  // Both counts in turns, as the tie-break counts them (rules/mad.md section 8).
   counters(obs) {
-    return obs && typeof obs.ply === 'number' ? `${t('match.played', { n: Math.ceil(obs.ply / 2) })} · ${t('match.since', { n: obs.since })}` : null;
+    return obs && typeof obs.ply === 'number'
+      ? `${tn('mad.count.turns', obs.ply)} · ${tn('mad.count.since', obs.since)}`
+      : null;
   },
 
   render(ctx) {
     last = ctx;
     renderMadBoard(ctx);
     renderMadControls(ctx);
+    // The legend of the digits, the crown and the marks, open to a tap (no hover-only tooltip).
+    showLegend(ctx.legend, t('mad.legend'), legendItems());
+  },
+
+  hint(ctx) {
+    if (!ctx.canAct) return t('learn.wait');
+    if (bonus) return t('learn.mad.bonus');
+    return t(selected ? 'learn.mad.target' : 'learn.mad.pick');
   },
 
   reset() {
@@ -217,8 +277,7 @@ export default {
     const { observation: obs } = view;
     renderBoard(view.board, {
       cells: obs.cells, orientation: 'r', onCell: null,
-      lastFrom: obs.last_move?.from ?? null,
-      lastTo: obs.last_move?.to ?? null,
+      last: lastMoveCells(view.info ? [{ by: { seat: 0 }, info: view.info }] : []),
     });
     for (const [bar, side] of [[view.barTop, 'b'], [view.barBottom, 'r']]) {
       const exile = el('div', { class: 'exile', id: `exile-${side}` });

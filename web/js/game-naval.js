@@ -2,7 +2,7 @@
 // entry points (renderNaval, renderNavalBoards, tick, onServerError, describeStep), which draw
 // the four boards and the naval panel and plan the battle turns.
 
-import { renderNaval, renderNavalBoards, tick, onServerError, describeStep } from './naval.js';
+import { renderNaval, renderNavalBoards, tick, onServerError, describeStep, hint } from './naval.js';
 
 /**
  * A position as the boards draw it read-only (an earlier one on the match page, the replay's):
@@ -28,12 +28,13 @@ export default {
     if (ctx.past) {
       // An earlier position: the boards alone, read-only; the panel (the plan of this turn) waits.
       ctx.panel.hidden = true;
+      ctx.decision.replaceChildren();
       renderNavalBoards(ctx.board, readOnly(ctx.state));
       return;
     }
     renderNaval({
-      svg: ctx.board, panel: ctx.panel, state: ctx.state, stateAt: ctx.stateAt, canAct: ctx.canAct,
-      config: ctx.config, play: ctx.play, render: ctx.redraw,
+      svg: ctx.board, panel: ctx.panel, decision: ctx.decision, legend: ctx.legend, state: ctx.state,
+      stateAt: ctx.stateAt, canAct: ctx.canAct, config: ctx.config, play: ctx.play, render: ctx.redraw,
     });
   },
 
@@ -43,6 +44,8 @@ export default {
   },
 
   onError: onServerError,
+
+  hint,
 
   /** The boards as the match page draws them for a spectator; no seat is shown as acting. */
   renderPosition(view) {

@@ -13,7 +13,8 @@
 //             action a line, with the seat's swatch: three or more seats, chance draws).
 //   swatch(seat)       The class of a seat's colour dot in a 'lines' move list.
 //   moveClass(seat)    An extra class for a seat's entries in the move list (MAD: its side colour).
-//   describe(entry)    A logged entry in words for the move lists ("Move 4", "die 3"), from its
+//   describe(entry)    A logged entry in words for the move lists ("rolled 3", "frigate 121 c2 →
+//             c3"), from its
 //             parts: `entry` is `{by, text, info}` as in the state's moves and the replay's steps
 //             (`by` `{seat}` or 'chance', `info` the entry's parts, docs/protocol.md section 4.1);
 //             null when the notation reads best. It never reads `text`, the notation.
@@ -28,20 +29,27 @@
 //             moves on, after an action is sent and on Escape. True when there was one to forget.
 //   tick(ctx)          Called with the clocks, ten times a second (Bataille Navale's countdown).
 //   onError(msg)       The server refused this page's last action (an `error` message).
+//   hint(ctx)          In a first game (the how-to page's, `?learn`): what to do now, in words
+//             ("Tap one of your ships with a dashed ring"), or '' when nothing needs saying.
 //
 //   renderPosition(view) Draws one position read-only (the replay page). `view`: `{game, seats,
-//             observation, text}` (`text` the step's action that led to it, or null), and the page's
-//             nodes `board`, `barTop`, `barBottom` (hidden unless the module shows them) and
-//             `info` (a side panel, hidden unless the module calls `view.showInfo()`).
+//             observation, text, info, by}` (the step that led to it: its notation, its parts and
+//             who played it, or null at the start; the module marks it on the board), and the
+//             page's nodes `board`, `barTop`, `barBottom` (hidden unless the module shows them)
+//             and `info` (a side panel, hidden unless the module calls `view.showInfo()`).
 //
 // The match page's `ctx`: `state` (the match state as sent: observation, legal, legal_info, seat,
 // to_act, moves, seats, status, clocks...), `stateAt` (when it arrived, performance.now), `canAct`
 // (this page may act now), `pending` (an action is on its way), `past`, `config` (the match's
 // config or the game's default), `play(action | actions)` (one action, or a list played as one
-// whole turn), `redraw()` (renders the page again after a local choice), `tickClocks()`,
+// whole turn; `play(action, {confirmed: true})` skips the confirm-move setting, for a forced
+// move), `redraw()` (renders the page again after a local choice), `tickClocks()`,
 // `seatWho(seat)` ("Alice, you"), `live()` (the context of the present, for a decision taken
 // later), and the nodes `board` (the SVG), `barTop`, `barBottom` (hidden and empty unless the
-// module fills them) and `panel` (the module's panel). Texts come from i18n.js's `t`.
+// module fills them), `panel` (the module's panel), `decision` (in the turn panel, beside whose
+// turn it is: the controls of the decision to take now, which on a phone must fit the screen
+// with the board; the module owns its content) and `legend` (a slot for the board's legend,
+// legend.js). Texts come from i18n.js's `t`; touch.js says whether the player uses a finger.
 //
 // A fifth game adds its module file, its import and its entry in MODULES below, and its words
 // (docs/adding-a-game.md section 5); nothing else in the pages changes.

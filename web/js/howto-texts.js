@@ -17,7 +17,7 @@ export const HOWTO = {
       ]],
       ['Bonus move', ['A one-cell move that ends on your last row (the enemy\u2019s back row) may be followed by a permutation or rotation involving the ship that just arrived.']],
       ['The end', ['The game ends the moment a corvette is exiled: full victory. After 40 turns in a row without an expulsion, the last player who expelled wins a semi-victory (Blue if nobody ever did). Both players may also agree to stop, which the same tie-break decides. There are no draws.']],
-      ['On Plateau', ['Click one of your ships, then a highlighted cell. Permutations and rotations are the chips beside the board; hovering one rings the ships it moves. Red moves first.']],
+      ['On Plateau', ['Choose one of your ships, then a highlighted cell. Permutations and rotations are the buttons under the board: pointing at one (or a first tap on a phone) rings the ships it moves, a click (or a second tap) plays it. Red moves first.']],
     ],
     fr: [
       ['Le but', ['Deux flottes, Rouge et Bleue, de huit vaisseaux chacune s\u2019affrontent sur un plateau de 4 colonnes et 6 rangées. Exilez la corvette adverse (le vaisseau 111) et vous gagnez complètement.']],
@@ -31,7 +31,7 @@ export const HOWTO = {
       ]],
       ['Coup bonus', ['Un déplacement d\u2019une case qui se termine sur votre dernière rangée (la rangée de départ adverse) peut être suivi d\u2019une permutation ou d\u2019une rotation avec le vaisseau qui vient d\u2019arriver.']],
       ['La fin', ['La partie s\u2019arrête dès qu\u2019une corvette est exilée : victoire complète. Après 40 tours de suite sans expulsion, le dernier joueur à avoir expulsé gagne une semi-victoire (Bleu si personne ne l\u2019a fait). Les deux joueurs peuvent aussi convenir d\u2019arrêter ; le même départage décide. Il n\u2019y a pas de nulle.']],
-      ['Sur Plateau', ['Cliquez un de vos vaisseaux, puis une case en surbrillance. Les permutations et rotations sont les pastilles à côté du plateau ; en survoler une entoure les vaisseaux qu\u2019elle déplace. Rouge commence.']],
+      ['Sur Plateau', ['Choisissez un de vos vaisseaux, puis une case en surbrillance. Les permutations et rotations sont les boutons sous le plateau : en pointer un (ou le toucher une fois sur un téléphone) entoure les vaisseaux qu\u2019il déplace, un clic (ou un second toucher) le joue. Rouge commence.']],
     ],
   },
   moonleap: {
@@ -46,7 +46,7 @@ export const HOWTO = {
       ['Splitting', ['Once any astronaut has passed the milestone line, a 3, 4 or 5 may be split between two of your astronauts whose numbers add up to it (3 = 1 + 2, 4 = 1 + 3, 5 = 1 + 4 or 2 + 3), in the order you choose.']],
       ['Runs', ['If your move makes a run of three or more of your astronauts on consecutive craters, using an astronaut you just moved, you roll again.']],
       ['The end', ['The game stops at once when the last three craters are all taken. An astronaut that never entered the track costs five times its number.']],
-      ['On Plateau', ['The die rolls by itself. Click one of your highlighted astronauts, on the track or beside it, or a split button.']],
+      ['On Plateau', ['The die rolls by itself. Choose one of your highlighted astronauts on the track, or a button under it; the arrows show where the others\u2019 astronauts last leapt.']],
     ],
     fr: [
       ['Le but', ['De deux à quatre joueurs font avancer chacun cinq astronautes, numérotés de 1 à 5, sur une piste de cratères. Chaque cratère a une valeur, parfois négative ; à la fin, chaque astronaute rapporte son numéro multiplié par la valeur de son cratère. Le plus haut total gagne ; les premiers ex aequo partagent la victoire.']],
@@ -58,7 +58,7 @@ export const HOWTO = {
       ['Partager', ['Dès qu\u2019un astronaute a franchi le jalon, un 3, un 4 ou un 5 peut se partager entre deux de vos astronautes dont les numéros font ce total (3 = 1 + 2, 4 = 1 + 3, 5 = 1 + 4 ou 2 + 3), dans l\u2019ordre de votre choix.']],
       ['Les suites', ['Si votre coup forme une suite d\u2019au moins trois de vos astronautes sur des cratères consécutifs, avec un astronaute que vous venez de jouer, vous relancez le dé.']],
       ['La fin', ['La partie s\u2019arrête dès que les trois derniers cratères sont occupés. Un astronaute qui n\u2019est jamais entré sur la piste coûte cinq fois son numéro.']],
-      ['Sur Plateau', ['Le dé se lance tout seul. Cliquez un de vos astronautes en surbrillance, sur la piste ou à côté, ou un bouton de partage.']],
+      ['Sur Plateau', ['Le dé se lance tout seul. Choisissez un de vos astronautes en surbrillance sur la piste, ou un bouton dessous ; les flèches montrent le dernier saut des astronautes des autres.']],
     ],
   },
   chakart: {
@@ -73,7 +73,7 @@ export const HOWTO = {
         'An egg hatches a random effect: swapping pieces (King Boo), an extra move (Daisy), a piece sent home (Koopa), eaten (Chomp) or frozen (Bowser), a captured piece dropped back (Toadette), a piece changing side (Luigi, Waluigi).',
       ]],
       ['Powers, once per game', ['Your queen may make one stealth move: it becomes invisible to the opponent for their next turn. Your king may fire one shell along a line, removing the first enemy piece or item it meets.']],
-      ['On Plateau', ['Click a piece, then its target. Every random effect is drawn by the server from the match\u2019s published seed, which you can check after the game.']],
+      ['On Plateau', ['Choose a piece, then its target. Every random effect is drawn by the server from the match\u2019s published seed (see \u201cFair dice\u201d on the match page), which anyone can check after the game.']],
     ],
     fr: [
       ['Le but', ['Les échecs avec des objets de course, Blancs contre Noirs. Il n\u2019y a ni échec ni mat : prenez le roi adverse (tous les rois adverses, si un pion a été promu en roi) et vous gagnez. Un joueur qui n\u2019a plus aucun coup perd.']],
@@ -85,7 +85,7 @@ export const HOWTO = {
         'Un œuf fait éclore un effet au hasard : échange de pièces (King Boo), coup de plus (Daisy), pièce renvoyée chez elle (Koopa), mangée (Chomp) ou immobilisée (Bowser), pièce capturée reparachutée (Toadette), pièce qui change de camp (Luigi, Waluigi).',
       ]],
       ['Pouvoirs, une fois par partie', ['Votre dame peut faire un coup furtif : elle devient invisible pour l\u2019adversaire pendant son tour suivant. Votre roi peut tirer une carapace en ligne, qui enlève la première pièce ou le premier objet adverse rencontré.']],
-      ['Sur Plateau', ['Cliquez une pièce, puis sa destination. Chaque effet aléatoire est tiré par le serveur à partir de la graine publiée de la partie, vérifiable après la partie.']],
+      ['Sur Plateau', ['Choisissez une pièce, puis sa destination. Chaque effet aléatoire est tiré par le serveur à partir de la graine publiée de la partie (voir \u00ab\u00a0Dés équitables\u00a0\u00bb sur la page de la partie), vérifiable après la partie.']],
     ],
   },
   naval: {
@@ -100,7 +100,7 @@ export const HOWTO = {
       ]],
       ['Energy and specials', ['Ships earn energy by passing, by hitting, and from hits and nearby misses they take. Energy pays for the specials: shield, spy satellite, torpedo, sonar, rockets, ballistic missile, anti-submarine charges, radar, artillery, heavy artillery, linear bombing and the electromagnetic pulse that stops a whole fleet for two turns.']],
       ['The end', ['A fleet whose ships are all sunk is out. The last fleet with a ship afloat wins; after the round limit, the fleet with the most ship cells unhit wins.']],
-      ['On Plateau', ['Drag pieces to place them (R or a right-click turns one). In battle, choose a ship and its order in the panel, aim on a board (green can be shot), then Fire.']],
+      ['On Plateau', ['Drag your pieces, or tap one and then tap where it goes; the Rotate button turns the picked piece (with a mouse, R or a right-click too). In battle, pick a ship (in the row under the board, or on your own board) and its order, aim on an opponent\u2019s board (green can be shot; on a phone a first tap shows the aim large, a second confirms), then Fire.']],
     ],
     fr: [
       ['Le but', ['Quatre flottes sur quatre plateaux cachés de 14 sur 14. Chacune a six navires (porte-avions, croiseur, cuirassé, frégate, sous-marin, corvette) et trois bouées qui servent de leurres. Soyez la dernière flotte à flot.']],
@@ -112,7 +112,7 @@ export const HOWTO = {
       ]],
       ['Énergie et armes spéciales', ['Les navires gagnent de l\u2019énergie en passant, en touchant, et avec les touchés et ratés qu\u2019ils subissent à côté d\u2019eux. L\u2019énergie paie les armes spéciales : bouclier, satellite espion, torpille, sonar, roquettes, missile balistique, charges anti-sous-marines, radar, artillerie, artillerie lourde, bombardement linéaire et l\u2019impulsion électromagnétique qui paralyse une flotte entière pendant deux tours.']],
       ['La fin', ['Une flotte dont tous les navires sont coulés est éliminée. La dernière flotte avec un navire à flot gagne ; à la limite de tours, la flotte qui a le plus de cases de navire intactes gagne.']],
-      ['Sur Plateau', ['Glissez les pièces pour les placer (R ou un clic droit en tourne une). En bataille, choisissez un navire et son ordre dans le panneau, visez sur un plateau (vert : on peut tirer), puis Feu.']],
+      ['Sur Plateau', ['Glissez vos pièces, ou touchez-en une puis l\u2019endroit où la mettre ; le bouton Tourner fait pivoter la pièce choisie (à la souris, R ou un clic droit aussi). En bataille, choisissez un navire (dans la rangée sous le plateau, ou sur votre propre plateau) et son ordre, visez sur un plateau adverse (vert : on peut tirer ; sur un téléphone un premier toucher montre la visée en grand, un second la confirme), puis Feu.']],
     ],
   },
 };

@@ -5,6 +5,7 @@
 // data-i18n-attr="attr:key,attr:key" get attributes (aria-label, title, placeholder).
 
 import { PLAYER_TEXTS } from './i18n-players.js';
+import { TABLE_TEXTS } from './i18n-table.js';
 
 const STORE_KEY = 'plateau.lang';
 
@@ -98,7 +99,7 @@ const TEXTS = {
     'match.pass': 'Pass',
     'ml.board': 'Moon Leap track of {n} craters',
     'ml.choices': 'Your choices',
-    'ml.help': 'Click one of your highlighted astronauts, or a split button.',
+    'ml.help': 'Choose an astronaut on the track (highlighted) or a button.',
     'ml.move': 'Move {a}',
     'ml.split': '{a} then {b}',
     'ml.pass': 'Pass (no move)',
@@ -121,7 +122,7 @@ const TEXTS = {
     'match.bonus.help': 'You may add one permutation or rotation with the ship that just arrived.',
     'match.bonus.none': 'No bonus, just {move}',
     'match.cancel': 'Cancel',
-    'match.select.help': 'Click one of your ships, then a highlighted cell.',
+    'match.select.help': 'Choose one of your ships (dashed ring), then a highlighted cell.',
     'match.result': 'Game over',
     'match.result.corvette': '{side} wins: the enemy corvette is exiled (full victory).',
     'match.result.tiebreak': '{side} wins on the tie-break (semi-victory): no expulsion for {n} turns.',
@@ -139,14 +140,12 @@ const TEXTS = {
     'match.replay': 'Replay this game',
     'match.notfound': 'This match does not exist.',
     'match.error': 'Error: {msg}',
-    'match.played': 'Moves played: {n}',
-    'match.since': 'Turns without expulsion: {n}',
     'match.invite': 'Invite link',
     'match.clock.none': 'no clock',
     'match.seed.hash': 'Seed hash (SHA-256)',
     'match.seed.revealed': 'Revealed seed',
     'move.perm': 'Swap {a} ⇄ {b}',
-    'move.rot': 'Rotate {x} → {y} → {z} → {x}',
+    'move.rot': 'Rotate {x} → {y} → {z}',
     'move.rot.long': '{x} takes the place of {y}, {y} of {z}, {z} of {x}',
     'board.label': 'MAD board seen by {side}',
     'board.cell': 'cell {cell}',
@@ -165,7 +164,6 @@ const TEXTS = {
     'replay.end.resign': '{seat} resigns',
     'replay.end.timeout': '{seat} runs out of time',
     'replay.end.agreement': 'Stopped by agreement',
-    'replay.chance': 'chance: {text}',
     'replay.hidden': 'hidden',
     'replay.notfinished': 'This match is not finished yet; its replay will be here when it ends.',
     'verify.title': 'Verify a game’s dice',
@@ -183,8 +181,8 @@ const TEXTS = {
     'analysis.running': 'Analysing: {done} of {total} decisions judged',
     'analysis.failed': 'The analysis could not be computed. You may ask again.',
     'analysis.graph': 'Each player\'s expected score after every action',
-    'analysis.loss': 'Move {n} ({seat}), {played}, lost {points} points of chance; the expert preferred {best}',
-    'analysis.nolosses': 'No decision lost more than 5 points of chance.',
+    'analysis.loss': 'Move {n} ({seat}): {played} lowered the odds by {points} %; the expert preferred {best}',
+    'analysis.nolosses': 'No decision lowered the odds by more than 5 %.',
     'analysis.marked': 'One of the decisions that lost the most',
     'verify.pending': 'The seed is revealed only when the match ends.',
     'verify.local': 'Hash computed in this browser',
@@ -250,13 +248,12 @@ const TEXTS = {
     'nv.out': 'OUT',
     'nv.placing': 'placing',
     'nv.ready.badge': 'ready',
-    'nv.emp.badge': 'EMP: {n} turn(s) lost',
     'nv.immune': 'immune to EMP',
     'nv.shield.up': 'shield raised',
     'nv.shield.charges': 'shield ({n} charges)',
     'nv.phase.placement': 'Placement: drag your pieces, rotate them, then press Ready.',
     'nv.phase.placed': 'Your layout is final; waiting for the other players.',
-    'nv.phase.you': 'Your turn: give each ship an order, then Fire.',
+    'nv.phase.you': 'Give each ship an order, then Fire.',
     'nv.phase.firing': 'Firing…',
     'nv.phase.other': '{seat} is playing.',
     'nv.phase.over': 'The game is over: every board is revealed.',
@@ -291,13 +288,12 @@ const TEXTS = {
     'nv.help.area': 'Point at an opponent’s board: the area is shown, green if the order is possible.',
     'nv.help.torpedo': 'Point at a row or column of an adjacent board: the torpedo runs from its edge.',
     'nv.help.shield': 'Click one of your ships (not the corvette): the 3x3 around it is shielded.',
-    'nv.help.emp': 'Click the board of the player to disable for {n} turn(s).',
+    'nv.help.emp': 'Click the board of the player to disable (their next turns are lost).',
     'nv.clear': 'Clear the orders',
     'nv.fire': 'Fire',
     'nv.refused': 'The order “{order}” is no longer possible; choose again.',
     'nv.log': 'Battle log',
     'nv.turn.of': 'Turn of {seat}',
-    'nv.passes': '{n} ship(s) passed',
     'nv.say.pass': '{ship} passes',
     'nv.say.placed': '{ship} → {cell}{way}',
     'nv.way.h': ' (horizontal)',
@@ -420,7 +416,7 @@ const TEXTS = {
     'match.pass': 'Passer',
     'ml.board': 'Piste de Moon Leap, {n} cratères',
     'ml.choices': 'Vos choix',
-    'ml.help': 'Cliquez sur un de vos astronautes en surbrillance, ou sur un bouton de partage.',
+    'ml.help': 'Choisissez un astronaute sur la piste (en surbrillance) ou un bouton.',
     'ml.move': 'Avancer {a}',
     'ml.split': '{a} puis {b}',
     'ml.pass': 'Passer (aucun coup)',
@@ -443,7 +439,7 @@ const TEXTS = {
     'match.bonus.help': 'Vous pouvez ajouter une permutation ou une rotation avec le vaisseau qui vient d’arriver.',
     'match.bonus.none': 'Pas de bonus, seulement {move}',
     'match.cancel': 'Annuler',
-    'match.select.help': 'Cliquez sur un de vos vaisseaux, puis sur une case en surbrillance.',
+    'match.select.help': 'Choisissez un de vos vaisseaux (cercle pointillé), puis une case en surbrillance.',
     'match.result': 'Partie terminée',
     'match.result.corvette': '{side} gagne : la corvette adverse est exilée (victoire complète).',
     'match.result.tiebreak': '{side} gagne au départage (semi-victoire) : aucune expulsion depuis {n} tours.',
@@ -461,14 +457,12 @@ const TEXTS = {
     'match.replay': 'Revoir la partie',
     'match.notfound': 'Cette partie n’existe pas.',
     'match.error': 'Erreur : {msg}',
-    'match.played': 'Coups joués : {n}',
-    'match.since': 'Tours sans expulsion : {n}',
     'match.invite': 'Lien d’invitation',
     'match.clock.none': 'sans pendule',
     'match.seed.hash': 'Empreinte de la graine (SHA-256)',
     'match.seed.revealed': 'Graine révélée',
     'move.perm': 'Échanger {a} ⇄ {b}',
-    'move.rot': 'Rotation {x} → {y} → {z} → {x}',
+    'move.rot': 'Rotation {x} → {y} → {z}',
     'move.rot.long': '{x} prend la place de {y}, {y} celle de {z}, {z} celle de {x}',
     'board.label': 'Plateau de MAD vu par {side}',
     'board.cell': 'case {cell}',
@@ -484,10 +478,9 @@ const TEXTS = {
     'replay.last': 'Fin',
     'replay.position': 'Position après {n} actions sur {total}',
     'replay.start': 'Position de départ',
-    'replay.end.resign': '{seat} abandonne',
-    'replay.end.timeout': '{seat} dépasse son temps',
+    'replay.end.resign': 'Abandon : {seat}',
+    'replay.end.timeout': 'Temps dépassé : {seat}',
     'replay.end.agreement': 'Arrêt d’un commun accord',
-    'replay.chance': 'hasard : {text}',
     'replay.hidden': 'caché',
     'replay.notfinished': 'Cette partie n’est pas finie ; sa relecture sera ici quand elle se terminera.',
     'verify.title': 'Vérifier les dés d’une partie',
@@ -505,8 +498,8 @@ const TEXTS = {
     'analysis.running': 'Analyse : {done} décisions jugées sur {total}',
     'analysis.failed': 'L’analyse n’a pas pu être calculée. Vous pouvez la redemander.',
     'analysis.graph': 'Score attendu de chaque joueur après chaque action',
-    'analysis.loss': 'Coup {n} ({seat}), {played} : {points} points de chance perdus ; l’expert préférait {best}',
-    'analysis.nolosses': 'Aucune décision n’a coûté plus de 5 points de chance.',
+    'analysis.loss': 'Coup {n} ({seat}) : {played} a fait baisser les chances de {points} % ; l’expert préférait {best}',
+    'analysis.nolosses': 'Aucune décision n’a fait baisser les chances de plus de 5 %.',
     'analysis.marked': 'Une des décisions qui ont le plus coûté',
     'verify.pending': 'La graine n’est révélée qu’à la fin de la partie.',
     'verify.local': 'Empreinte calculée dans ce navigateur',
@@ -572,13 +565,12 @@ const TEXTS = {
     'nv.out': 'ÉLIMINÉ',
     'nv.placing': 'en placement',
     'nv.ready.badge': 'prêt',
-    'nv.emp.badge': 'IEM : {n} tour(s) perdu(s)',
     'nv.immune': 'immunisé contre l’IEM',
     'nv.shield.up': 'bouclier levé',
     'nv.shield.charges': 'bouclier ({n} charges)',
     'nv.phase.placement': 'Placement : déplacez vos pièces, tournez-les, puis appuyez sur Prêt.',
     'nv.phase.placed': 'Votre placement est définitif ; on attend les autres joueurs.',
-    'nv.phase.you': 'À vous : donnez un ordre à chaque navire, puis Feu.',
+    'nv.phase.you': 'Donnez un ordre à chaque navire, puis Feu.',
     'nv.phase.firing': 'Tir en cours…',
     'nv.phase.other': '{seat} joue.',
     'nv.phase.over': 'La partie est finie : tous les plateaux sont dévoilés.',
@@ -613,13 +605,12 @@ const TEXTS = {
     'nv.help.area': 'Visez un plateau adverse : la zone s’affiche, verte si l’ordre est possible.',
     'nv.help.torpedo': 'Visez une ligne ou une colonne d’un plateau voisin : la torpille part de son bord.',
     'nv.help.shield': 'Cliquez un de vos navires (pas la corvette) : le 3x3 autour est protégé.',
-    'nv.help.emp': 'Cliquez le plateau du joueur à neutraliser pendant {n} tour(s).',
+    'nv.help.emp': 'Cliquez le plateau du joueur à neutraliser (ses prochains tours sont perdus).',
     'nv.clear': 'Effacer les ordres',
     'nv.fire': 'Feu',
     'nv.refused': 'L’ordre « {order} » n’est plus possible ; choisissez à nouveau.',
     'nv.log': 'Journal de bataille',
     'nv.turn.of': 'Tour de {seat}',
-    'nv.passes': '{n} navire(s) ont passé',
     'nv.say.pass': '{ship} passe',
     'nv.say.placed': '{ship} → {cell}{way}',
     'nv.way.h': ' (horizontal)',
@@ -655,7 +646,9 @@ const TEXTS = {
   },
 };
 
-for (const [code, table] of Object.entries(PLAYER_TEXTS)) Object.assign(TEXTS[code], table);
+for (const texts of [PLAYER_TEXTS, TABLE_TEXTS]) {
+  for (const [code, table] of Object.entries(texts)) Object.assign(TEXTS[code], table);
+}
 
 /** The languages offered, in menu order. */
 export const LANGUAGES = [
@@ -685,6 +678,15 @@ export function lang() {
 export function t(key, vars = {}) {
   const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+/**
+ * The text of `key` for a count `n`, by the language's plural rule: `key.one` or `key.other`
+ * ("1 player online", "2 players online"; French counts 0 and 1 as one), with `{n}` filled.
+ */
+export function tn(key, n, vars = {}) {
+  const form = new Intl.PluralRules(current).select(n) === 'one' ? 'one' : 'other';
+  return t(`${key}.${form}`, { n, ...vars });
 }
 
 /** Fills every data-i18n / data-i18n-attr element under `root`. */

@@ -4,7 +4,7 @@
 // lists of matches. Routes: docs/protocol.md sections 3.1 to 3.5 and "Quick pairing".
 
 import { api, el, getToken, setToken, absolute, copyButton } from './api.js';
-import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { t, tn, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
 import {
   setupIdentity, currentPlayer, chooseName, suggestName, onPlayerChange, errorText, NAME_PATTERN,
@@ -278,11 +278,18 @@ function onLobby(msg) {
   const before = [$('count-online').textContent, $('count-playing').textContent];
   $('count-online').textContent = String(msg.online);
   $('count-playing').textContent = String(msg.playing);
+  countWords();
   document.body.dataset.online = String(msg.online);
   document.body.dataset.playing = String(msg.playing);
   renderCards();
   renderSeeking();
   if (before[1] !== String(msg.playing)) refreshLists();
+}
+
+/** "1 player online", "2 players online": the words after the counts, by the plural rule. */
+function countWords() {
+  $('online-word').textContent = tn('lobby.online', lobbyInfo?.online ?? 0);
+  $('playing-word').textContent = tn('lobby.playing', lobbyInfo?.playing ?? 0);
 }
 
 // ---- Games waiting for this player -----------------------------------------------------------
@@ -337,7 +344,7 @@ async function joinSeat(id, seat) {
 
 function seatPill(m, s) {
   let who;
-  if (s.kind === 'bot') who = s.player?.name || botName(s.bot);
+  if (s.kind === 'bot') who = botName(s.bot);
   else if (s.player?.name) who = s.player.name;
   else who = s.taken ? t('seat.human') : t('lobby.free');
   const free = s.kind === 'human' && !s.taken;
@@ -419,6 +426,8 @@ async function start() {
   $('seek-cancel').addEventListener('click', cancelSeek);
   $('refresh').addEventListener('click', refreshLists);
   onLangChange(renderAll);
+  onLangChange(countWords);
+  countWords();
   onPlayerChange((p) => {
     player = p;
     renderWelcome();

@@ -2,7 +2,7 @@
 //
 // Nothing here decides legality or reads notation: the server sends the legal actions with their
 // parts (`legal_info`: which cell moves where, which ships a permutation or rotation involves) and
-// the last move's cells (the observation's `last_move`), and this module draws them. The board is SVG, 4 columns (a..d) by 6 rows (1..6); Red sits at the
+// each logged action with its parts (the last one's cells are marked), and this module draws them. The board is SVG, 4 columns (a..d) by 6 rows (1..6); Red sits at the
 // bottom (row 1), and a Blue player sees the board turned half a turn (row 6 and column d nearest).
 
 import { t } from './i18n.js';
@@ -53,9 +53,28 @@ export function legalChoices(legal, info) {
   return legal.flatMap((text, i) => (info[i] ? [choice(text, info[i])] : []));
 }
 
+/** A permutation or rotation from its parts (`{kind: "permute"|"rotate", pieces}`): `{kind: "P"|"R", codes}`. */
+export function shiftOf(part) {
+  return { kind: part.kind === 'permute' ? 'P' : 'R', codes: part.pieces || [] };
+}
+
+/**
+ * The cells to mark as the last move: those of the last logged action of a seat in `moves` (the
+ * state's move list, each entry with its parts `info`): a move's from and to, the cells of the
+ * ships a permutation or rotation moved (also a bonus's), as a Set of cell names.
+ */
+export function lastMoveCells(moves) {
+  const last = [...(moves || [])].reverse().find((m) => m.by && typeof m.by === 'object' && m.info);
+  const out = new Set();
+  for (let part = last?.info; part; part = part.then) {
+    for (const c of [part.from, part.to, ...(part.cells || [])]) if (c) out.add(c);
+  }
+  return out;
+}
+
 /** One legal action from its parts (see `legalChoices`). */
 function choice(text, part) {
-  const shift = (p) => ({ kind: p.kind === 'permute' ? 'P' : 'R', codes: p.pieces });
+  const shift = shiftOf;
   const none = { from: null, to: null, capture: false, shift: null };
   if (part.kind === 'move') {
     return {
@@ -72,6 +91,13 @@ export function describeShift(shift) {
   if (shift.kind === 'P') return t('move.perm', { a: shift.codes[0], b: shift.codes[1] });
   const [x, y, z] = shift.codes;
   return t('move.rot', { x, y, z });
+}
+
+/** The short form of a permutation or rotation, for a phone's buttons: "112 ⇄ 221", "↻ 112 121 211". */
+export function describeShiftShort(shift) {
+  if (shift.kind === 'P') return t('move.perm.short', { a: shift.codes[0], b: shift.codes[1] });
+  const [x, y, z] = shift.codes;
+  return t('move.rot.short', { x, y, z });
 }
 
 /** The long description of a rotation (who takes whose place), for tooltips. */
@@ -143,7 +169,7 @@ export function shipIcon(code, side, size = 40) {
  *   cells: the observation's 24 cells, orientation: "r" | "b" (whose side is at the bottom),
  *   movable: Set of cell names with a ship that has a move, selected: cell name or null,
  *   targets: Map cell name -> "move" | "capture", involved: Set of cell names to ring,
- *   lastFrom, lastTo: cell names or null, onCell: function(cellName) or null
+ *   last: Set of the cells of the last move, onCell: function(cellName) or null
  * }
  */
 export function renderBoard(svg, view) {
@@ -188,8 +214,8 @@ export function renderBoard(svg, view) {
       class: `cell ${(col + row) % 2 === 0 ? 'dark' : 'light'}`, x, y, width: CELL, height: CELL,
       'data-cell': name,
     }));
-    if (name === view.lastFrom || name === view.lastTo) {
-      svg.append(svgEl('rect', { class: 'last-to', x, y, width: CELL, height: CELL }));
+    if (view.last?.has(name)) {
+      svg.append(svgEl('rect', { class: 'last-to', x, y, width: CELL, height: CELL, 'data-last': name }));
     }
     const token = view.cells[i];
     if (token) svg.append(drawShip(token.slice(1), token[0].toLowerCase(), cx, cy));

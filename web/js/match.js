@@ -9,10 +9,12 @@ import { seatLabel, seatWithName, botName } from './seats.js';
 import { setupIdentity, currentPlayer, chooseName, errorText, onPlayerChange } from './identity.js';
 import { createChat } from './chat.js';
 import {
-  setBaseTitle, markTitle, chime, soundOn, setSound, canAskNotifications, askNotifications, notifyTurn,
+  setBaseTitle, markTitle, chime, moveSound, endSound, soundOn, setSound, canAskNotifications, askNotifications,
+  notifyTurn,
 } from './notify.js';
 import { resultSentence } from './result.js';
 import { gameModule, applyLayout, seatOf } from './games.js';
+import { lastTouch, disarm } from './touch.js';
 // How the clock contract says whose clocks run (also the naval panel's countdown reads it).
 import { runningSeats } from './naval.js';
 
@@ -39,6 +41,20 @@ let hasAgreement = false;
 let gameTitle = null;
 /** The game's config: the summary's when it gives one, else the game's default (for Bataille Navale, its costs). */
 let gameConfig = null;
+/** A move waiting for the player's confirmation (the confirm-move setting): `{action, words}`. */
+let toConfirm = null;
+/** The moves and status last announced by a sound (the other seats' moves, the end). */
+let heard = null;
+
+/** A first game (the how-to page's, `?learn`): the turn panel says what to tap at each step. */
+let learning = false;
+
+const CONFIRM_KEY = 'plateau.confirm';
+const NOTATION_KEY = 'plateau.notation';
+/** Whether moves wait for a confirmation before they are sent (the table setting, off by default). */
+const confirmMoves = () => localStorage.getItem(CONFIRM_KEY) === 'on';
+/** Whether the move list shows the notation rather than words (the table setting). */
+const notation = () => localStorage.getItem(NOTATION_KEY) === 'on';
 
 /**
  * Stepping back (docs/protocol.md section 3.9): `null` at the present, else `{ index, since }`,
@@ -160,9 +176,13 @@ function onMessage(msg) {
     pending = false;
     setConn('match.connected');
     // A half-made choice belongs to the position it was made in.
-    if (changed) game()?.reset?.();
+    if (changed) {
+      game()?.reset?.();
+      disarm();
+    }
     if (moved) showError(null);
     render();
+    announceMoves();
     announceTurn();
   } else if (msg.type === 'chat') {
     chat.add(msg);
@@ -230,6 +250,23 @@ function onRematch(msg) {
 
 // ---- Your turn --------------------------------------------------------------------------------
 
+/**
+ * A sound for every move another seat made since the last state (not for this page's own, nor
+ * chance draws), and one when the game ends; nothing for the state the page starts with.
+ */
+function announceMoves() {
+  const now = { moves: state.moves.length, status: state.status };
+  const before = heard;
+  heard = now;
+  if (!before || past) return;
+  if (now.status === 'finished' && before.status !== 'finished') {
+    endSound();
+    return;
+  }
+  const others = state.moves.slice(before.moves).some((m) => seatOf(m.by) !== null && seatOf(m.by) !== state.seat);
+  if (others) moveSound();
+}
+
 /** Marks the tab, notifies and chimes when the turn passes to this page (once per turn). */
 function announceTurn() {
   const now = Boolean(myTurn());
@@ -243,12 +280,46 @@ function announceTurn() {
 }
 
 function renderTurnTools() {
-  const seated = state?.seat !== null && state?.status !== 'finished';
+  // A seat still to play: not a spectator, nor a seat out of a game that goes on (resigned or
+  // eliminated at Bataille Navale: its observation has no viewer).
+  const seated = state?.seat !== null && state?.status !== 'finished' && state?.observation?.viewer !== null;
   $('notify-ask').classList.toggle('hidden', !seated || !canAskNotifications());
-  const clocked = state?.clocks && state.clocks.kind !== 'none';
-  $('sound-toggle').classList.toggle('hidden', !seated || !clocked);
-  $('sound-toggle').textContent = t(soundOn() ? 'notify.sound.on' : 'notify.sound.off');
-  $('sound-toggle').setAttribute('aria-pressed', String(soundOn()));
+  // The sound (the others' moves, the end, your turn) can be muted by anyone at the table.
+  const on = soundOn();
+  $('sound-toggle').replaceChildren(speaker(on));
+  $('sound-toggle').title = t(on ? 'table.sound.on' : 'table.sound.off');
+  $('sound-toggle').setAttribute('aria-label', t(on ? 'table.sound.on' : 'table.sound.off'));
+  $('sound-toggle').setAttribute('aria-pressed', String(on));
+  $('confirm-option').checked = confirmMoves();
+  $('notation-option').checked = notation();
+}
+
+/** A small drawn loudspeaker, with waves when the sound is on and a cross when it is off. */
+function speaker(on) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '18');
+  svg.setAttribute('height', '18');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = (d, fill = 'none') => {
+    const p = document.createElementNS(ns, 'path');
+    p.setAttribute('d', d);
+    p.setAttribute('fill', fill);
+    p.setAttribute('stroke', 'currentColor');
+    p.setAttribute('stroke-width', '2');
+    p.setAttribute('stroke-linecap', 'round');
+    p.setAttribute('stroke-linejoin', 'round');
+    svg.append(p);
+  };
+  path('M4 9h4l5-4v14l-5-4H4z', 'currentColor');
+  if (on) {
+    path('M16 9a4 4 0 0 1 0 6');
+    path('M18.5 6.5a8 8 0 0 1 0 11');
+  } else {
+    path('M16 9l5 6M21 9l-5 6');
+  }
+  return svg;
 }
 
 // ---- Names ------------------------------------------------------------------------------------
@@ -349,16 +420,28 @@ function seatWho(s) {
   if (!info) return '';
   const name = info.player?.name;
   if (state.seat === s) return name ? t('seat.you.named', { name }) : t('seat.you');
-  if (info.kind === 'bot') return name || `${t('seat.bot')} ${botName(info.bot)}`;
+  if (info.kind === 'bot') return botName(info.bot);
   if (name) return info.connected === false && state.status !== 'finished' ? t('seat.away', { name }) : name;
   return info.taken ? t('seat.human') : t('lobby.free');
 }
 
 // ---- Actions -------------------------------------------------------------------------------
 
-/** Sends one action, or a list of this seat's actions played as one whole turn (all or nothing). */
-function play(action) {
+/**
+ * Sends one action, or a list of this seat's actions played as one whole turn (all or nothing).
+ * With the confirm-move setting on, a single listed action waits in the turn panel, in words,
+ * for "Play it" (`confirmed` skips that: a forced move, or the confirmation itself).
+ */
+function play(action, { confirmed = false } = {}) {
   if (!canAct()) return;
+  const index = typeof action === 'string' ? state.legal.indexOf(action) : -1;
+  if (!confirmed && confirmMoves() && index >= 0) {
+    const entry = { by: { seat: state.seat }, text: action, info: state.legal_info?.[index] };
+    toConfirm = { action, words: game()?.describe?.(entry) || action };
+    render();
+    return;
+  }
+  toConfirm = null;
   const msg = Array.isArray(action)
     ? { type: 'act', version: state.version, actions: action }
     : { type: 'act', version: state.version, action };
@@ -394,7 +477,7 @@ function render() {
   document.body.dataset.version = String(state.version);
   document.body.dataset.myTurn = String(Boolean(canAct()));
   document.body.dataset.seat = state.seat === null ? 'spectator' : String(state.seat);
-  $('title').textContent = `${gameTitle || state.game} · ${t('match.title', { id: id.slice(0, 8) })}`;
+  $('title').replaceChildren(gameTitle || state.game, el('span', { class: 'match-id' }, ` · ${t('match.title', { id: id.slice(0, 8) })}`));
   setBaseTitle(`${gameTitle || state.game} · ${t('app.title')}`);
   markTitle(Boolean(myTurn()));
   renderTurnTools();
@@ -420,8 +503,52 @@ function render() {
   renderPast();
   renderResult();
   $('seed-hash').textContent = state.seed_hash || '';
-  $('seed').textContent = state.seed || '—';
+  $('seed').textContent = state.seed || t('table.fair.pending');
+  renderConfirm();
+  renderHint();
   tickClocks();
+  fitBoard();
+}
+
+/** In a first game, the hint of the game's module for the decision at hand (`hint(ctx)`, a text). */
+function renderHint() {
+  const mod = game();
+  const text = learning && state.status === 'live' && !past && state.seat !== null ? mod?.hint?.(gameContext(mod)) || '' : '';
+  $('learn-hint').textContent = text;
+  $('learn-hint').classList.toggle('hidden', !text);
+}
+
+/** The move waiting for a confirmation, if any, in words with Play and Cancel. */
+function renderConfirm() {
+  if (toConfirm && !(canAct() && state.legal.includes(toConfirm.action))) toConfirm = null;
+  $('confirm-box').classList.toggle('hidden', !toConfirm);
+  $('confirm-text').textContent = toConfirm ? t('table.confirm.ask', { move: toConfirm.words }) : '';
+}
+
+/** A phone or a narrow window: one column, the board above the turn panel. */
+const NARROW = window.matchMedia('(max-width: 900px)');
+
+/**
+ * On a narrow screen, makes the board small enough that the board, its bars and the turn panel
+ * (whose turn, the clocks, the controls of the decision) fit the screen together without
+ * scrolling; the game's details, the chat and the moves come below. On a wide screen the board
+ * keeps its own size.
+ */
+function fitBoard() {
+  const board = $('board');
+  if (!NARROW.matches || !game()) {
+    board.style.maxHeight = '';
+    return;
+  }
+  const top = (node) => node.getBoundingClientRect().top + window.scrollY;
+  const shown = (node) => node && !node.classList.contains('hidden') && node.offsetParent !== null;
+  const height = (node) => (shown(node) ? node.getBoundingClientRect().height : 0);
+  const boardTop = top(board);
+  const below = top($('bar-bottom')) - (top(board) + board.getBoundingClientRect().height);
+  const gap = parseFloat(getComputedStyle($('layout')).rowGap) || 0;
+  const rest = Math.max(0, below) + height($('bar-bottom')) + gap + height($('turn-panel')) + 4;
+  const room = window.innerHeight - boardTop - rest;
+  board.style.maxHeight = `${Math.max(150, Math.floor(room))}px`;
 }
 
 /**
@@ -473,6 +600,9 @@ function gameContext(mod, drawn = state) {
     barTop: $('bar-top'),
     barBottom: $('bar-bottom'),
     panel: mod.panel ? $(mod.panel) : null,
+    decision: $('game-decision'),
+    legend: $('board-legend'),
+    touch: lastTouch,
   };
 }
 
@@ -622,11 +752,12 @@ function renderGeneric() {
 function renderMoves(current) {
   const list = $('moves');
   const mod = game();
-  // Words where the game has them (the replay page's words), the notation in `data-text` and
-  // the tooltip; a chance draw is labelled as such.
+  // Words where the game has them (the replay page's words), or the notation when the player
+  // asked for it (a table setting); the notation always in `data-text` and the tooltip. A chance
+  // draw is marked by its style (a die before it), not by a word.
   const cell = (m, i, extra = '') => {
-    const words = mod?.describe?.(m) || null;
-    const label = m.by === 'chance' ? t('replay.chance', { text: words || m.text }) : words || m.text;
+    const words = notation() ? null : mod?.describe?.(m) || null;
+    const label = words || m.text;
     return el('span', {
       class: `mv${extra}${m.by === 'chance' ? ' chance' : ''}${i === current ? ' current' : ''}${i > current ? ' future' : ''}`,
       'data-index': i, 'data-text': m.text, title: m.text,
@@ -756,6 +887,28 @@ async function start() {
     if (soundOn()) chime();
     renderTurnTools();
   });
+  $('confirm-option').addEventListener('change', (ev) => {
+    localStorage.setItem(CONFIRM_KEY, ev.target.checked ? 'on' : 'off');
+    render();
+  });
+  $('notation-option').addEventListener('change', (ev) => {
+    localStorage.setItem(NOTATION_KEY, ev.target.checked ? 'on' : 'off');
+    render();
+  });
+  $('confirm-play').addEventListener('click', () => {
+    const waiting = toConfirm;
+    toConfirm = null;
+    if (waiting) play(waiting.action, { confirmed: true });
+  });
+  $('confirm-cancel').addEventListener('click', () => {
+    toConfirm = null;
+    game()?.reset?.();
+    render();
+  });
+  // The board, its bars and the turn panel change size with the decision: fit them again.
+  new ResizeObserver(() => fitBoard()).observe($('turn-panel'));
+  NARROW.addEventListener('change', () => fitBoard());
+  window.addEventListener('resize', () => fitBoard());
   $('offer-stop').addEventListener('click', () => send({ type: 'offer', kind: 'agreement' }));
   $('agree-accept').addEventListener('click', () => send({ type: 'offer', kind: 'agreement' }));
   $('agree-decline').addEventListener('click', () => send({ type: 'decline', kind: 'agreement' }));
@@ -769,7 +922,11 @@ async function start() {
     send({ type: 'rematch' });
   });
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Escape' && game()?.reset?.()) render();
+    if (ev.key === 'Escape' && (toConfirm || game()?.reset?.())) {
+      toConfirm = null;
+      game()?.reset?.();
+      render();
+    }
     // The arrows step through the game, unless the player is typing (the chat) or a control
     // of the board has the keys.
     if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName) || ev.target?.closest?.('svg')) return;
@@ -805,6 +962,12 @@ async function start() {
   }
   // An invite link: take the offered seat unless this browser already holds one of this match.
   const params = new URLSearchParams(location.search);
+  // A first game keeps its hints over reloads of the tab.
+  if (params.has('learn')) {
+    sessionStorage.setItem(`plateau.learn.${id}`, '1');
+    history.replaceState(null, '', `/m/${id}`);
+  }
+  learning = sessionStorage.getItem(`plateau.learn.${id}`) === '1';
   if (params.has('join')) {
     if (!getToken(id)) {
       try {

@@ -4,8 +4,9 @@
 // Nothing here decides legality: the server sends the observation (crates/games/moonleap
 // `Observation`: values, end_cells, milestone_after, track, roll, scores) and the legal action
 // texts (`4`, `2+3`, `m4`, `m2+m3`, `pass`) with their parts; this module draws the track and turns
-// the legal actions into clickable astronauts and split buttons. The track is a winding path of craters, eight to a
-// row, the direction turning at each row end.
+// the legal actions into clickable astronauts and split buttons. The track is a winding path of
+// craters, eight to a row (six on a phone), the direction turning at each row end; leaps (the
+// others' last ones, a choice previewed) are drawn over it as arrows.
 
 import { t } from './i18n.js';
 import { svgEl } from './svg.js';
@@ -14,8 +15,9 @@ import { svgEl } from './svg.js';
 const LETTERS = 'abcd';
 /** Astronauts per colour, numbered 1..5 (rules/moonleap.md "Components"). */
 export const ASTRONAUTS = 5;
-/** Craters per row of the drawing. */
+/** Craters per row of the drawing: 8 on a wide screen, 6 on a phone (larger craters). */
 const PER_ROW = 8;
+export const PER_ROW_NARROW = 6;
 /** Distance between crater centres and the margin, in SVG units. */
 const STEP = 62;
 const MARGIN = 40;
@@ -65,12 +67,25 @@ export function describeChoice(action) {
   return t('ml.move', { a: astronautName(action.parts[0]) });
 }
 
-/** Centre of cell `i` (0-based) on the winding path. */
-function cellCentre(i) {
-  const row = Math.floor(i / PER_ROW);
-  const k = i % PER_ROW;
-  const col = row % 2 === 0 ? k : PER_ROW - 1 - k;
+/** Centre of cell `i` (0-based) on the winding path of `perRow` craters a row. */
+function centreOf(i, perRow) {
+  const row = Math.floor(i / perRow);
+  const k = i % perRow;
+  const col = row % 2 === 0 ? k : perRow - 1 - k;
   return [MARGIN + col * STEP, MARGIN + row * STEP];
+}
+
+/**
+ * The leaps of a decision or a logged action, from its parts (`info`: `from` and `to` crater
+ * numbers as text, a split's second leap in `then`): `[{from, to}]` as numbers, `from` null for an
+ * astronaut entering the track.
+ */
+export function leapsOf(info) {
+  const out = [];
+  for (let part = info; part; part = part.then) {
+    if (part.to) out.push({ from: part.from ? Number(part.from) : null, to: Number(part.to) });
+  }
+  return out;
 }
 
 /** The astronaut numbers of colour `letter` that are not on the track (off board). */
@@ -103,13 +118,17 @@ export function astronautIcon(token, size = 30) {
  * Draws the track into `svg` (cleared first).
  *
  * `view` = { obs: the observation, clickable: Map astronaut token (`"a4"`, `"m2"`) -> action text
- * of a single move, onAction: function(text) or null }.
+ * of a single move, onAction: function(text) or null, perRow: craters a row (8 by default),
+ * arrows: leaps to draw, `[{from, to, cls}]` (crater numbers, `from` null for an entry; `cls` a
+ * colour class such as `ml-b`, or `ml-preview`) }.
  */
 export function renderTrack(svg, view) {
   const { obs } = view;
   const n = obs.values.length;
-  const rows = Math.ceil(n / PER_ROW);
-  const width = 2 * MARGIN + (PER_ROW - 1) * STEP;
+  const perRow = view.perRow || PER_ROW;
+  const cellCentre = (i) => centreOf(i, perRow);
+  const rows = Math.ceil(n / perRow);
+  const width = 2 * MARGIN + (perRow - 1) * STEP;
   const height = 2 * MARGIN + (rows - 1) * STEP + 10;
   svg.replaceChildren();
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -156,7 +175,43 @@ export function renderTrack(svg, view) {
     svg.append(svgEl('line', { class: `ml-milestone${obs.milestone_passed ? ' passed' : ''}`, 'data-after': k,
       x1: mx - px * 30, y1: my - py * 30, x2: mx + px * 30, y2: my + py * 30 }));
   }
+  for (const arrow of view.arrows || []) svg.append(drawLeap(arrow, cellCentre));
   svg.append(hits);
+}
+
+/**
+ * A leap drawn over the track: a bowed arrow from crater `from` to crater `to` (an entry, `from`
+ * null: a ring around `to` with a short stroke coming in), in the colour class `cls`.
+ */
+function drawLeap({ from, to, cls }, centre) {
+  const g = svgEl('g', { class: `ml-leap ${cls || ''}`, 'data-from': from ?? '', 'data-to': to });
+  const [x2, y2] = centre(to - 1);
+  if (!from) {
+    g.append(svgEl('circle', { class: 'ml-leap-line', cx: x2, cy: y2, r: 27 }));
+    g.append(svgEl('path', { class: 'ml-leap-line', d: `M${x2 - 30} ${y2 - 30} L${x2 - 19} ${y2 - 19}` }));
+    return g;
+  }
+  const [x1, y1] = centre(from - 1);
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  // The bend, to one side of the straight line, so the arrow does not lie on the path.
+  const [nx, ny] = [-(y2 - y1) / len, (x2 - x1) / len];
+  const bow = Math.min(40, len / 3);
+  const [cx, cy] = [(x1 + x2) / 2 + nx * bow, (y1 + y2) / 2 + ny * bow];
+  // Stop short of the craters' rims.
+  const along = (x, y, tx, ty, d) => {
+    const l = Math.hypot(tx - x, ty - y) || 1;
+    return [x + ((tx - x) / l) * d, y + ((ty - y) / l) * d];
+  };
+  const [sx, sy] = along(x1, y1, cx, cy, 22);
+  const [ex, ey] = along(x2, y2, cx, cy, 24);
+  g.append(svgEl('path', { class: 'ml-leap-line', d: `M${sx.toFixed(1)} ${sy.toFixed(1)} Q${cx.toFixed(1)} ${cy.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}` }));
+  // The head, along the curve's last direction.
+  const [dx, dy] = [ex - cx, ey - cy];
+  const dl = Math.hypot(dx, dy) || 1;
+  const [ux, uy] = [dx / dl, dy / dl];
+  const head = [[ex, ey], [ex - ux * 11 - uy * 6, ey - uy * 11 + ux * 6], [ex - ux * 11 + uy * 6, ey - uy * 11 - ux * 6]];
+  g.append(svgEl('polygon', { class: 'ml-leap-head', points: head.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ') }));
+  return g;
 }
 
 /** An invisible, focusable circle over an astronaut that plays `action` when clicked. */

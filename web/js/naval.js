@@ -16,9 +16,11 @@
 // writes no notation.
 
 import { el } from './api.js';
-import { t, lang } from './i18n.js';
+import { t, tn, lang } from './i18n.js';
 import { svgEl } from './svg.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
+import { lastTouch } from './touch.js';
+import { showLegend } from './legend.js';
 
 // ---- Cells and the board's drawing geometry --------------------------------------------------
 
@@ -134,6 +136,11 @@ const ui = {
   vertical: false,
   /** The cell under the pointer: `{seat, r, c}` or null. */
   hover: null,
+  /** A finger's aim waiting for its second tap on the same cell: `{seat, r, c}` or null. */
+  aim: null,
+  /** On a phone, the part of a board shown large while aiming: `{seat, r0, c0}` (a window of
+   * `ZOOM` cells from its top-left cell), or null for the whole board. */
+  zoom: null,
   /** The board a phone shows when the player picked one (`focusSeat`), else null. */
   focus: null,
   /** The plan is being sent: as one whole turn (`whole`), or one order per state after the
@@ -141,10 +148,10 @@ const ui = {
   firing: false,
   whole: false,
   autoFired: false,
-  /** Announcements: the last turn as last seen, the log, the banner lines. */
+  /** Announcements: the last turn as last seen, the log (announcements as the observation gives
+   * them), and what the account last drew. */
   lastTurn: null,
   log: [],
-  banner: [],
   bannerKey: '',
   /** Cells that changed with the last states, to highlight: key `seat:cell` -> kind. */
   flash: new Map(),
@@ -192,13 +199,15 @@ export function runningSeats(state) {
   return state.status === 'live' && state.to_act.length > 1 ? state.to_act : [];
 }
 
-/** Milliseconds left on this seat's running clock, or null when it does not run. */
-function myRemaining() {
+/** Milliseconds left on the running clock of `seat`, or null when it does not run. */
+function remaining(seat) {
   const { state, stateAt } = ui.ctx;
-  const v = me();
-  if (v === null || !runningSeats(state).includes(v)) return null;
-  return state.clocks.remaining_ms[v] - (performance.now() - stateAt);
+  if (seat === null || seat === undefined || !runningSeats(state).includes(seat)) return null;
+  return state.clocks.remaining_ms[seat] - (performance.now() - stateAt);
 }
+
+/** Milliseconds left on this seat's running clock, or null when it does not run. */
+const myRemaining = () => remaining(me());
 
 const shipIndex = (ship) => fleetShips().indexOf(ship);
 const sunkNames = (b) => new Set((b?.sunk || []).map((p) => p.piece));
@@ -332,6 +341,8 @@ const HEAD = 24;
 const PAD = 14;
 const BW = LABEL + SIDE * CELL + PAD;
 const BH = HEAD + LABEL + SIDE * CELL + PAD;
+/** Cells a side of the window a phone shows while aiming: 9 of 14, so a cell is over 28 px wide. */
+const ZOOM = 9;
 /** Grid slot [column, row] of each seat: 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left. */
 const SLOT = [[0, 0], [1, 0], [1, 1], [0, 1]];
 
@@ -432,12 +443,12 @@ function drawBoard(seat) {
   // Title: seat, player, statuses.
   const bits = [seatLabel(state.game, seat)];
   const info = state.seats.find((x) => x.seat === seat);
-  if (info?.player?.name) bits.push(own ? t('seat.you.named', { name: info.player.name }) : info.player.name);
+  if (info?.kind === 'bot') bits.push(botName(info.bot));
+  else if (info?.player?.name) bits.push(own ? t('seat.you.named', { name: info.player.name }) : info.player.name);
   else if (own) bits.push(t('seat.you'));
-  else if (info?.kind === 'bot') bits.push(`${t('seat.bot')} ${botName(info.bot)}`);
   if (b.eliminated) bits.push(t('nv.out'));
   if (obs.phase === 'placement' || obs.phase === 'layout') bits.push(t(b.ready ? 'nv.ready.badge' : 'nv.placing'));
-  if (b.emp_turns_left > 0) bits.push(t('nv.emp.badge', { n: b.emp_turns_left }));
+  if (b.emp_turns_left > 0) bits.push(tn('nv.emp.badge', b.emp_turns_left));
   else if (b.emp_immune) bits.push(t('nv.immune'));
   if (b.shield_up) bits.push(b.shield ? t('nv.shield.charges', { n: b.shield.charges }) : t('nv.shield.up'));
   const title = svgEl('text', { class: 'nv-title', x: ox, y: oy - LABEL - 8 });
@@ -494,6 +505,9 @@ function drawBoard(seat) {
   const sunkCells = new Set((b.sunk || []).flatMap((p) => p.cells));
   g.append(drawMarks(seat, (b.hits || []).filter((name) => !sunkCells.has(name)), 'hit'));
   g.append(drawMarks(seat, b.sunk_buoys, 'sunk-buoy'));
+  // What the other fleets' turns since this seat's last did on this board stays framed, in the
+  // shooter's colour, until the seat's next turn (the account below says it in words).
+  for (const cell of recentCells(seat)) g.append(cellRect(seat, cell.name, `nv-recent nv-owner-stroke-${cell.by}`, { 'data-cell': cell.name, 'data-by': cell.by }));
   // The highlight fades out with a CSS animation; a redraw resumes it where it was, not from the start.
   const delay = `animation-delay:-${Math.round(performance.now() - ui.flashAt)}ms`;
   for (const f of ui.flash.values()) {
@@ -543,7 +557,8 @@ function drawOverlay() {
         g.append(svgEl('rect', { class: 'nv-planned area', x: ox + box.c0 * CELL + 2, y: oy + box.r0 * CELL + 2, width: box.w * CELL - 4, height: box.h * CELL - 4, 'data-ship': ship }));
       }
     }
-    const hv = ui.hover;
+    // A finger's aim waits for its second tap; a mouse aims where it points.
+    const hv = ui.aim || ui.hover;
     if (hv && ui.ship && !ui.firing) {
       const cand = candidate(ui.ship, ui.mode, hv.seat, hv.r, hv.c);
       if (cand) {
@@ -553,7 +568,45 @@ function drawOverlay() {
       }
     }
   }
+  if (ui.zoom) g.append(zoomLabels(ui.zoom));
   return g;
+}
+
+/** The coordinates of the aiming window, along its top and left edges (the board's own are out of view). */
+function zoomLabels({ seat, r0, c0, rows, cols }) {
+  const [ox, oy] = origin(seat);
+  const x0 = ox + c0 * CELL;
+  const y0 = oy + r0 * CELL;
+  const g = svgEl('g', { class: 'nv-zoom-labels' });
+  g.append(svgEl('rect', { class: 'nv-zoom-strip', x: x0 - LABEL, y: y0 - LABEL, width: cols * CELL + LABEL + 2, height: LABEL }));
+  g.append(svgEl('rect', { class: 'nv-zoom-strip', x: x0 - LABEL, y: y0 - LABEL, width: LABEL, height: rows * CELL + LABEL + 2 }));
+  for (let i = 0; i < cols; i++) {
+    const col = svgEl('text', { class: 'coord', x: x0 + i * CELL + CELL / 2, y: y0 - 7 });
+    col.textContent = COLS[c0 + i];
+    g.append(col);
+  }
+  for (let i = 0; i < rows; i++) {
+    const row = svgEl('text', { class: 'coord', x: x0 - 8, y: y0 + i * CELL + CELL / 2 });
+    row.textContent = String(r0 + i + 1);
+    g.append(row);
+  }
+  return g;
+}
+
+/**
+ * Shows a window of board `seat` around (r, c), kept inside the board: `ZOOM` rows, and as many
+ * columns as the drawing's shape holds (so no other board shows in its margins).
+ */
+function zoomTo(seat, r, c) {
+  const box = ui.ctx.svg.getBoundingClientRect();
+  const aspect = box.height > 0 ? box.width / box.height : 1;
+  const rows = ZOOM;
+  const cols = clamp(Math.round(((ZOOM * CELL + LABEL) * aspect - LABEL) / CELL), ZOOM, SIDE);
+  ui.zoom = {
+    seat, rows, cols,
+    r0: clamp(r - Math.floor(rows / 2), 0, SIDE - rows),
+    c0: clamp(c - Math.floor(cols / 2), 0, SIDE - cols),
+  };
 }
 
 function redrawOverlay() {
@@ -566,6 +619,8 @@ function redrawOverlay() {
 
 /** A phone's screen: one board at a time, large enough to tap, chosen with tabs above it. */
 const PHONE = window.matchMedia('(max-width: 600px)');
+/** A touch screen (no right-click, no R key): the placement help says so. */
+const COARSE = window.matchMedia('(pointer: coarse)');
 
 /** The board a phone shows: the one picked, else the own board while placing, else the next fleet
  * afloat after the own one (the one most likely to be aimed at). */
@@ -603,18 +658,28 @@ function drawTabs(svg) {
 
 function drawAll() {
   const svg = ui.ctx.svg;
-  if (PHONE.matches) {
+  if (ui.zoom && !(PHONE.matches && myBattleTurn() && ui.zoom.seat === focusSeat())) ui.zoom = null;
+  if (ui.zoom) {
+    // The aiming window: its cells and a strip for their coordinates (drawn by the overlay).
+    const [ox, oy] = origin(ui.zoom.seat);
+    const { r0, c0, rows, cols } = ui.zoom;
+    svg.setAttribute('viewBox', `${ox + c0 * CELL - LABEL} ${oy + r0 * CELL - LABEL} ${cols * CELL + LABEL + 2} ${rows * CELL + LABEL + 2}`);
+  } else if (PHONE.matches) {
     const [sx, sy] = SLOT[focusSeat()];
     svg.setAttribute('viewBox', `${sx * BW} ${sy * BH} ${BW} ${BH}`);
   } else {
     svg.setAttribute('viewBox', `0 0 ${2 * BW} ${2 * BH}`);
   }
+  svg.dataset.zoom = ui.zoom ? `${ui.zoom.seat}:${cellName(ui.zoom.r0, ui.zoom.c0)}` : '';
+  // The window fills the drawing (a sliver may be cut): no neighbouring cell shows beside it.
+  svg.setAttribute('preserveAspectRatio', ui.zoom ? 'xMidYMid slice' : 'xMidYMid meet');
   drawTabs(svg);
   // While placing, a finger on the board drags a piece rather than scrolling the page.
   svg.setAttribute('class', `board naval${placing() ? ' placing' : ''}`);
   svg.setAttribute('role', 'group');
   svg.setAttribute('aria-label', t('nv.boards'));
-  svg.replaceChildren(...[0, 1, 2, 3].map(drawBoard), drawOverlay());
+  // A phone shows one board: only that one is drawn (the others would show in its margins).
+  svg.replaceChildren(...(PHONE.matches ? [focusSeat()] : [0, 1, 2, 3]).map(drawBoard), drawOverlay());
 }
 
 /**
@@ -627,6 +692,34 @@ export function renderNavalBoards(svg, state) {
   ui.flash = new Map();
   ui.areas = [];
   drawAll();
+}
+
+/**
+ * One board drawn alone as an example (the how-to page): `board` holds the markers of a board's
+ * view (`hits`, `misses`, `deflected`, `sunk`, `blocks`, `shield`, as the observation's boards);
+ * `areas` are rectangles to outline, `[{from, to, cls}]` (corner cells). Draws with the page's own
+ * board drawing, seen by a spectator.
+ */
+export function renderNavalExample(svg, board, areas = []) {
+  const empty = { hits: [], misses: [], deflected: [], sunk: [], sunk_buoys: [], blocks: [], shield: null, fleet: null };
+  const boards = [0, 1, 2, 3].map((seat) => ({ ...empty, seat, ...(seat === 0 ? board : {}) }));
+  ui.ctx = {
+    svg,
+    state: {
+      game: 'naval', status: 'finished', to_act: [], seats: [],
+      // The pieces drawn are ships (no buoy in an example).
+      observation: { viewer: null, phase: 'battle', ships: (board.sunk || []).map((p) => p.piece), boards },
+    },
+  };
+  ui.flash = new Map();
+  ui.areas = [];
+  const [ox, oy] = origin(0);
+  svg.setAttribute('viewBox', `${ox - LABEL} ${oy - LABEL} ${SIDE * CELL + LABEL + 2} ${SIDE * CELL + LABEL + 2}`);
+  svg.setAttribute('class', 'naval nv-example');
+  svg.replaceChildren(drawBoard(0), ...areas.map((a) => {
+    const box = bbox([a.from, a.to]);
+    return svgEl('rect', { class: `nv-planned area ${a.cls || ''}`, x: ox + box.c0 * CELL + 1, y: oy + box.r0 * CELL + 1, width: box.w * CELL - 2, height: box.h * CELL - 2 });
+  }));
 }
 
 // ---- Pointer and keys -------------------------------------------------------------------------
@@ -757,13 +850,35 @@ function pieceUnderPointer(ev) {
   return at && at.seat === me() ? pieceAt(at.r, at.c) : null;
 }
 
+/**
+ * A click or a tap on the boards during this seat's battle turn. A tap on one of its own ships
+ * (not while aiming a shield) picks that ship. Otherwise it aims the picked ship's order: a mouse
+ * plans it at once (its hover showed it); a finger's first tap shows the aim (on a phone, in a
+ * window of the board large enough to tap), the second tap on the same cell plans it.
+ */
 function onClick(ev) {
   if (!myBattleTurn() || ui.firing || !ui.ctx.canAct || !ui.ship) return;
   const pt = svgPoint(ui.ctx.svg, ev);
   const at = locate(pt.x, pt.y);
-  if (!at) return;
+  if (!at?.inside) return;
+  const own = at.seat === me() ? pieceAt(at.r, at.c) : null;
+  if (own && ui.mode !== 'shield' && myShips().some((s) => s.name === own.piece && s.open)) {
+    pickShip(own.piece);
+    return;
+  }
+  const touch = lastTouch();
+  if (touch && !(ui.aim && ui.aim.seat === at.seat && ui.aim.r === at.r && ui.aim.c === at.c)) {
+    if (PHONE.matches && !ui.zoom) zoomTo(at.seat, at.r, at.c);
+    ui.aim = { seat: at.seat, r: at.r, c: at.c };
+    const cand = candidate(ui.ship, ui.mode, at.seat, at.r, at.c);
+    ui.message = cand?.ok ? t('nv.aim.confirm') : '';
+    drawAll();
+    renderPanel();
+    return;
+  }
   const cand = candidate(ui.ship, ui.mode, at.seat, at.r, at.c);
   if (!cand || !cand.ok) return;
+  ui.aim = null;
   ui.plan.set(ui.ship, cand);
   ui.message = '';
   // On to the next ship without an order, so a plan is a few clicks.
@@ -772,6 +887,16 @@ function onClick(ev) {
     ui.ship = open[0].name;
     ui.mode = 'fire';
   }
+  drawAll();
+  renderPanel();
+}
+
+/** Picks `ship` to give its order (from the row of ships, or a tap on it on the own board). */
+function pickShip(ship) {
+  ui.ship = ship;
+  ui.mode = 'fire';
+  ui.aim = null;
+  ui.message = '';
   drawAll();
   renderPanel();
 }
@@ -898,11 +1023,15 @@ function follow(state) {
   // While a turn resolves (rocket draws) its list grows: only the tail is new.
   const continues = prev && prev.length <= list.length && prev.every((a, i) => same(a, list[i]));
   const fresh = continues ? list.slice(prev.length) : list;
-  if (fresh.length && !(prev === null && ui.log.length)) {
-    for (const a of fresh) ui.log.push({ seat: a.seat, order: a.order, result: a.result, info: a.info, exploded_at: a.exploded_at });
-    if (ui.log.length > 300) ui.log.splice(0, ui.log.length - 300);
-    ui.banner = (continues ? [...ui.banner] : []).concat(fresh);
+  if (prev === null) {
+    // The first state: the log starts with the turns the observation keeps.
+    if (!ui.log.length) for (const turn of [...(obs.earlier_turns || []), list]) ui.log.push(...turn);
+  } else {
+    // A salvo adds markers to its announcement as its rockets fall: the logged copy follows.
+    if (continues && prev.length) ui.log.splice(ui.log.length - prev.length, prev.length, ...list.slice(0, prev.length));
+    ui.log.push(...fresh);
   }
+  if (ui.log.length > 300) ui.log.splice(0, ui.log.length - 300);
   ui.lastTurn = list;
 
   const boards = obs.boards.map((b) => ({
@@ -1017,6 +1146,13 @@ function startFiring() {
   ui.ctx.play(turn);
 }
 
+/** In a first game: what to do now (place, aim, or wait for the others), in words. */
+export function hint() {
+  if (!ui.ctx?.state?.observation) return '';
+  if (placing()) return t('learn.nv.place');
+  return t(myBattleTurn() ? 'learn.nv.aim' : 'learn.nv.wait');
+}
+
 /**
  * The server refused the last action: a refused drop snaps back, a plan being fired stops. The
  * reason stays in the naval panel until the next action (the page's error box is cleared by the
@@ -1059,9 +1195,11 @@ export function tick(ctx) {
   if (ctx.state?.game !== 'naval' || !ui.ctx) return;
   ui.ctx = { ...ui.ctx, ...ctx };
   const ms = myRemaining();
+  // The own clock while it runs, else the clock of the seat playing (whose turn it is, in time).
+  const shown = ms ?? remaining(runningSeats(ui.ctx.state)[0]);
   const box = document.getElementById('nv-countdown');
   if (box) {
-    box.textContent = ms === null ? '' : t('nv.countdown', { s: (Math.max(0, ms) / 1000).toFixed(1) });
+    box.textContent = shown === null ? '' : t('nv.countdown', { s: (Math.max(0, shown) / 1000).toFixed(1) });
     box.classList.toggle('low', ms !== null && ms < 10000);
   }
   if (ms !== null && ms <= 1500 && myBattleTurn() && !ui.firing && ui.ctx.canAct) {
@@ -1081,7 +1219,7 @@ function placementControls() {
   const max = ui.ctx.config?.placement_moves;
   const left = movesLeft();
   return el('div', { class: 'nv-controls' },
-    el('p', { class: 'small' }, t('nv.help.placement')),
+    el('p', { class: 'small' }, t(COARSE.matches ? 'nv.help.placement.touch' : 'nv.help.placement')),
     b?.moves !== null && b?.moves !== undefined
       ? el('p', { class: 'muted small', id: 'nv-moves' }, max ? t('nv.moves.max', { n: b.moves, max }) : t('nv.moves', { n: b.moves }))
       : '',
@@ -1099,6 +1237,10 @@ function placementControls() {
       })));
 }
 
+/**
+ * One ship of the fleet in the row of ships: its name (short on a phone: the legend says what
+ * CV, CR... stand for), its energy and its order this turn. A press picks it to give its order.
+ */
 function shipRow(s) {
   const planned = ui.plan.get(s.name);
   let what;
@@ -1110,18 +1252,17 @@ function shipRow(s) {
   const b = myBoard();
   const disabled = b?.emp_turns_left > 0 && !s.sunk;
   const pct = Math.round((s.energy / 1000) * 100);
+  const state = s.sunk ? 'sunk' : planned && planned.kind !== 'pass' ? 'planned' : planned ? 'passes' : '';
   return el('button', {
     type: 'button', class: `nv-ship${ui.ship === s.name && s.open ? ' selected' : ''}${s.sunk ? ' sunk' : ''}`,
-    'data-ship': s.name, 'data-energy': s.energy, 'data-order': planned || s.given ? JSON.stringify(orderParts(planned?.info || s.given)) : '',
+    'data-ship': s.name, 'data-energy': s.energy, 'data-state': state,
+    'data-order': planned || s.given ? JSON.stringify(orderParts(planned?.info || s.given)) : '',
+    'aria-label': `${t(`nv.ship.${s.name}`)}: ${what}`,
     disabled: !s.open || Boolean(s.given) || ui.firing,
-    onclick: () => {
-      ui.ship = s.name;
-      ui.mode = 'fire';
-      renderPanel();
-      redrawOverlay();
-    },
+    onclick: () => pickShip(s.name),
   },
-  el('span', { class: 'nv-ship-name' }, t(`nv.ship.${s.name}`), disabled ? ` · ${t('nv.disabled')}` : ''),
+  el('span', { class: 'nv-ship-name' }, el('span', { class: 'nv-long' }, t(`nv.ship.${s.name}`)),
+    el('span', { class: 'nv-short' }, t(`nv.short.${s.name}`)), disabled ? ` · ${t('nv.disabled')}` : ''),
   el('span', { class: 'nv-energy', title: t('nv.energy', { n: s.energy }) },
     el('span', { class: 'nv-energy-bar', style: `width:${s.sunk ? 0 : pct}%` }), el('span', { class: 'nv-energy-num' }, s.sunk ? '—' : String(s.energy))),
   el('span', { class: 'nv-ship-order small' }, what));
@@ -1140,6 +1281,7 @@ function modeChips() {
   const chip = (mode, label, disabled, title) => el('button', {
     type: 'button', class: `chip nv-mode${ui.mode === mode ? ' selected' : ''}`, 'data-mode': mode, disabled, title,
     onclick: () => {
+      ui.aim = null;
       if (mode === 'pass') {
         ui.plan.set(ship, { cells: [], seat: null, kind: 'pass', info: passInfo(ship) });
         const open = myShips().filter((s) => s.open && !ui.plan.has(s.name));
@@ -1147,7 +1289,7 @@ function modeChips() {
         ui.mode = 'fire';
       } else ui.mode = mode;
       renderPanel();
-      redrawOverlay();
+      drawAll();
     },
   }, label);
   // The ship's specials, their costs and whether they are open: all from the turn's options.
@@ -1163,7 +1305,7 @@ function modeChips() {
         redrawOverlay();
       }, { class: 'secondary' }), ' ', t('nv.orient.help'))
       : '',
-    el('p', { class: 'muted small' }, t(`nv.help.${helpKey(ship, ui.mode)}`, { n: ui.ctx.config?.emp_turns ?? 2 })));
+    el('p', { class: 'muted small nv-help' }, lastTouch() ? t('nv.aim.tap') : t(`nv.help.${helpKey(ship, ui.mode)}`, { n: ui.ctx.config?.emp_turns ?? 2 })));
 }
 
 /** Which hint fits the chosen mode: the aimed area specials share one. */
@@ -1177,9 +1319,15 @@ function battleControls() {
   const ships = myShips();
   return el('div', { class: 'nv-controls' },
     el('h3', {}, t('nv.fleet')),
-    el('div', { class: 'nv-ships', id: 'nv-ships' }, ...ships.map(shipRow)),
+    el('div', { class: 'nv-ships', id: 'nv-ships', role: 'group', 'aria-label': t('nv.ships.row') }, ...ships.map(shipRow)),
     mine ? modeChips() : '',
     mine ? el('div', { class: 'chips nv-fire-row' },
+      ui.zoom ? button('nv-zoom-out', t('nv.zoom.out'), () => {
+        ui.zoom = null;
+        ui.aim = null;
+        drawAll();
+        renderPanel();
+      }, { class: 'secondary' }) : '',
       button('nv-clear', t('nv.clear'), () => {
         ui.plan = new Map();
         ui.ship = obsOf().next_ship;
@@ -1201,7 +1349,7 @@ function seatList() {
       el('span', { class: 'player-name', 'data-seat': seat },
         seatWithName(state.game, seat, state.seats.find((x) => x.seat === seat)?.player)),
       b.eliminated ? el('span', { class: 'nv-badge out' }, t('nv.out')) : '',
-      b.emp_turns_left > 0 ? el('span', { class: 'nv-badge emp' }, t('nv.emp.badge', { n: b.emp_turns_left })) : '',
+      b.emp_turns_left > 0 ? el('span', { class: 'nv-badge emp' }, tn('nv.emp.badge', b.emp_turns_left)) : '',
       b.shield_up ? el('span', { class: 'nv-badge shield' }, b.shield ? t('nv.shield.charges', { n: b.shield.charges }) : t('nv.shield.up')) : '',
       el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer' }, ''));
   }));
@@ -1211,27 +1359,154 @@ function logList() {
   const game = ui.ctx.state.game;
   return el('ol', { class: 'nv-log small', id: 'nv-log' }, ...ui.log.map((a) => el('li', { 'data-seat': a.seat, 'data-order': a.order },
     el('span', { class: `swatch nv-swatch-${a.seat}` }), ' ',
-    el('span', {}, t('nv.log.line', { fleet: seatLabel(game, a.seat), order: describeOrder(a.info, game) || a.order })),
-    a.result && a.result !== 'done' ? el('span', { class: 'muted' }, ` ${describeResult(a)}`) : '')));
+    el('span', {}, t('nv.log.line', { fleet: seatLabel(game, a.seat), order: orderWords(a) || a.order })),
+    resultWords(a) ? el('span', { class: 'muted' }, `: ${resultWords(a)}`) : '')));
 }
 
-function renderBanner(box) {
+// ---- The account of the turns since this seat's last ----------------------------------------------
+
+/** The own piece on cell `name` of the viewer's board (its fleet is in its observation), or null. */
+function ownPieceOn(name) {
+  return (myBoard()?.fleet || []).find((p) => p.cells.includes(name))?.piece ?? null;
+}
+
+/** A piece as the account names it: a ship by its name, any buoy as "buoy". */
+const pieceWords = (piece) => t(`nv.ship.${isBuoy(piece) ? 'buoy' : piece}`);
+
+/**
+ * An announced order in words, "your" when it was aimed at the viewer's own board: "cruiser:
+ * shot at Fleet 2 f7", "carrier: shot at your h9".
+ */
+function orderWords(a) {
+  const info = a.info;
+  const ship = info?.pieces?.[0];
+  if (!ship || info.target == null || info.target !== me() || a.seat === me()) return describeOrder(info);
+  const words = { ship: t(`nv.ship.${ship}`), cell: info.to };
+  switch (info.kind) {
+    case 'fire': return t('nv.say.fire.you', words);
+    case 'emp': return t('nv.say.emp.you', words);
+    case 'torpedo': return t('nv.say.torpedo.you', { ...words, lane: laneWords(info.cells) });
+    case 'shield':
+    case 'pass': return describeOrder(info);
+    default: return t('nv.say.special.you', { ...words, ability: t(`nv.ab.${info.kind}`) });
+  }
+}
+
+/**
+ * What an announced order did, in words, from its result and the markers it left (the
+ * announcement's `hits`, `misses`, `deflected`, `sunk`: public, docs/protocol.md section 4.1):
+ * "hit", "2 hits, 3 misses, submarine sunk"; on the viewer's own board the ships it struck are
+ * named ("your cruiser is hit", "your submarine is sunk"), which only the owner knows. Empty for
+ * an order that shoots nothing (a pass, a detection, a shield, an EMP).
+ */
+function resultWords(a) {
+  const parts = [];
+  if (a.result && a.result !== 'done') parts.push(describeResult(a));
+  const hits = a.hits || [];
+  const sunk = a.sunk || [];
+  if (a.info?.target != null && a.info.target === me() && a.seat !== me()) {
+    const struck = [...new Set(hits.map(ownPieceOn).filter(Boolean))];
+    for (const piece of struck) {
+      if (!sunk.includes(piece)) parts.push(t('nv.res.your.hit', { ship: pieceWords(piece) }));
+    }
+    for (const ship of sunk) parts.push(t('nv.res.your.sunk', { ship: t(`nv.ship.${ship}`) }));
+  } else {
+    if (hits.length) parts.push(hits.length === 1 ? t('nv.res.hit') : t('nv.res.hits', { n: hits.length }));
+    for (const ship of sunk) parts.push(t('nv.res.sunk', { ship: t(`nv.ship.${ship}`) }));
+  }
+  const misses = a.misses || [];
+  if (misses.length) parts.push(misses.length === 1 ? t('nv.res.miss') : t('nv.res.misses', { n: misses.length }));
+  if ((a.deflected || []).length) parts.push(t('nv.res.deflected'));
+  const shoots = ['fire', 'artillery', 'heavy', 'bombing', 'rockets', 'missile', 'charges', 'torpedo'].includes(a.info?.kind);
+  if (!parts.length && shoots && a.result === 'done') parts.push(t('nv.res.nothing'));
+  return parts.join(', ');
+}
+
+/**
+ * The turns to tell this viewer about: from its own last turn on (the turns the observation keeps,
+ * `earlier_turns` then `last_turn`: up to one round), every turn for a spectator. Each is
+ * `{seat, orders}`.
+ */
+function accountTurns() {
+  const obs = obsOf();
+  const turns = [...(obs.earlier_turns || []), obs.last_turn || []].filter((turn) => turn.length)
+    .map((orders) => ({ seat: orders[0].seat, orders }));
+  const mine = me();
+  const own = mine === null || mine === undefined ? -1 : turns.map((x) => x.seat).lastIndexOf(mine);
+  return own >= 0 ? turns.slice(own) : turns;
+}
+
+/** The account: one block per turn, "Fleet 2's turn", then each order with what it did. */
+function renderAccount(box) {
   const game = ui.ctx.state.game;
-  const key = JSON.stringify(ui.banner);
+  const turns = accountTurns();
+  const key = JSON.stringify([lang(), turns, me()]);
   if (key === ui.bannerKey) return;
+  const fresh = ui.bannerKey !== '';
   ui.bannerKey = key;
-  const lines = ui.banner.filter((a) => a.info?.kind !== 'pass');
-  box.replaceChildren(...(ui.banner.length ? [
-    el('div', { class: 'nv-banner-head' }, t('nv.turn.of', { seat: seatLabel(game, ui.banner[0].seat) })),
-    ...lines.map((a) => {
-      const special = !['fire', 'pass'].includes(a.info?.kind);
-      return el('div', { class: special ? 'nv-special' : '' }, describeOrder(a.info, game) || a.order, a.result !== 'done' ? ` ${describeResult(a)}` : '');
-    }),
-    lines.length < ui.banner.length ? el('div', { class: 'muted small' }, t('nv.passes', { n: ui.banner.length - lines.length })) : '',
-  ] : []));
+  const seated = me() !== null && me() !== undefined;
+  box.replaceChildren(
+    el('div', { class: 'nv-banner-head' }, t(seated ? 'nv.account' : 'nv.account.all')),
+    ...(turns.length ? turns.map(({ seat, orders }) => {
+      const acted = orders.filter((a) => a.info?.kind !== 'pass');
+      return el('div', { class: 'nv-turn', 'data-seat': seat },
+        el('div', { class: 'nv-turn-head' }, el('span', { class: `swatch nv-swatch-${seat}` }), ' ',
+          seat === me() ? t('nv.account.yours') : t('nv.account.turn', { fleet: seatLabel(game, seat) })),
+        ...acted.map((a) => {
+          const special = !['fire', 'pass'].includes(a.info?.kind);
+          const result = resultWords(a);
+          return el('div', { class: `nv-said${special ? ' nv-special' : ''}`, 'data-order': a.order }, orderWords(a) || a.order,
+            result ? el('span', { class: 'nv-result' }, `: ${result}`) : '');
+        }),
+        acted.length < orders.length ? el('div', { class: 'muted small' }, tn('nv.passes', orders.length - acted.length)) : '');
+    }) : [el('div', { class: 'muted small' }, t('nv.account.none'))]));
   box.classList.remove('fresh');
   void box.offsetWidth;
-  if (ui.banner.length) box.classList.add('fresh');
+  if (fresh && turns.length) box.classList.add('fresh');
+}
+
+/**
+ * The cells of board `seat` that the other fleets' shots marked since this viewer's last turn
+ * (hits, misses, deflections of the turns of its account): `[{name, by}]`, `by` the shooter.
+ */
+function recentCells(seat) {
+  const obs = ui.ctx?.state?.observation;
+  if (!obs || obs.phase !== 'battle' || !obs.last_turn) return [];
+  const out = [];
+  for (const { seat: by, orders } of accountTurns()) {
+    if (by === me()) continue;
+    for (const a of orders) {
+      if (a.info?.target !== seat) continue;
+      for (const name of [...(a.hits || []), ...(a.misses || []), ...(a.deflected || [])]) out.push({ name, by });
+    }
+  }
+  return out;
+}
+
+/**
+ * What the other fleets did to this seat's ships since its last turn, for the turn panel: "Your
+ * submarine has been sunk. Your cruiser was hit." Empty when nothing of its was hit.
+ */
+function hurtWords() {
+  const mine = me();
+  if (mine === null || mine === undefined) return '';
+  const hit = new Set();
+  const sunk = new Set();
+  for (const { seat, orders } of accountTurns()) {
+    if (seat === mine) continue;
+    for (const a of orders) {
+      if (a.info?.target !== mine) continue;
+      for (const cell of a.hits || []) {
+        const piece = ownPieceOn(cell);
+        if (piece) hit.add(piece);
+      }
+      for (const ship of a.sunk || []) sunk.add(ship);
+    }
+  }
+  return [
+    ...[...sunk].map((ship) => t('nv.sunk.yours', { ship: t(`nv.ship.${ship}`) })),
+    ...[...hit].filter((p) => !sunk.has(p)).map((piece) => t('nv.hit.yours', { ship: pieceWords(piece) })),
+  ].join(' ');
 }
 
 /** What the marks on the boards mean, each with a small drawing of it. */
@@ -1254,55 +1529,73 @@ function legend() {
     ['block', () => [cellRect(0, 'a1', 'nv-block nv-owner-1')]],
     ['shield', () => [svgEl('rect', { class: 'nv-shield', x: origin(0)[0] + 1, y: origin(0)[1] + 1, width: CELL - 2, height: CELL - 2, rx: 6 })]],
   ];
-  return el('details', { class: 'nv-legend small' }, el('summary', {}, t('nv.legend')),
-    el('ul', {}, ...items.map(([key, draw]) => el('li', {}, icon(draw), ' ', t(`nv.legend.${key}`)))));
+  return [
+    ...items.map(([key, draw]) => [icon(draw), t(`nv.legend.${key}`)]),
+    ...fleetShips().map((ship) => `${t(`nv.short.${ship}`)}: ${t(`nv.ship.${ship}`)}`),
+  ];
 }
 
+/**
+ * The turn panel's part (`ctx.decision`: the phase and the countdown, what hit this seat, the
+ * placement controls or the ships, their orders and Fire) and the Bataille Navale panel (the
+ * account of the turns since this seat's last, the fleets with their clocks, the battle log), and
+ * the legend of the marks.
+ */
 function renderPanel() {
   const { state } = ui.ctx;
   const panel = ui.ctx.panel;
+  const box = ui.ctx.decision;
+  if (box && (box.dataset.lang !== lang() || !box.querySelector('#nv-controls'))) {
+    // The frames are built once per language; their parts are refreshed below.
+    box.dataset.lang = lang();
+    box.replaceChildren(
+      el('div', { class: 'nv-phase' }, el('span', { id: 'nv-phase-text' }), ' ', el('span', { id: 'nv-countdown', class: 'nv-countdown', role: 'timer' })),
+      el('div', { id: 'nv-hurt', class: 'nv-hurt', role: 'alert' }),
+      el('div', { id: 'nv-message', class: 'nv-message small', role: 'status' }),
+      el('div', { id: 'nv-controls' }));
+  }
   if (panel.dataset.lang !== lang()) {
-    // The frame is built once per language; its parts are refreshed below.
     panel.dataset.lang = lang();
     ui.bannerKey = '';
     panel.replaceChildren(
       el('div', { id: 'nv-banner', class: 'nv-banner', 'aria-live': 'polite' }),
-      el('div', { class: 'nv-phase' }, el('span', { id: 'nv-phase-text' }), ' ', el('span', { id: 'nv-countdown', class: 'nv-countdown', role: 'timer' })),
-      el('div', { id: 'nv-message', class: 'nv-message small', role: 'status' }),
-      el('div', { id: 'nv-controls' }),
       el('div', { id: 'nv-seats' }),
       el('h3', {}, t('nv.log')),
-      el('div', { id: 'nv-log-box' }),
-      legend());
+      el('div', { id: 'nv-log-box' }));
   }
-  renderBanner(panel.querySelector('#nv-banner'));
-  savePlan();
   const obs = state.observation;
+  if (obs.phase === 'battle' || obs.phase === 'over') renderAccount(panel.querySelector('#nv-banner'));
+  else panel.querySelector('#nv-banner').replaceChildren();
+  savePlan();
   let phaseText = '';
   if (state.status === 'finished') phaseText = t('nv.phase.over');
   else if (obs.phase === 'placement') phaseText = t(placing() ? 'nv.phase.placement' : 'nv.phase.placed');
   else if (myBattleTurn()) phaseText = t(ui.firing ? 'nv.phase.firing' : 'nv.phase.you');
   else if (obs.phase === 'battle' && obs.current !== null) phaseText = t('nv.phase.other', { seat: seatLabel(state.game, obs.current) });
-  panel.querySelector('#nv-phase-text').textContent = phaseText;
-  panel.querySelector('#nv-message').textContent = typeof ui.message === 'function' ? ui.message() : ui.message;
-  const controls = panel.querySelector('#nv-controls');
+  box.querySelector('#nv-phase-text').textContent = phaseText;
+  box.querySelector('#nv-hurt').textContent = state.status === 'live' ? hurtWords() : '';
+  box.querySelector('#nv-message').textContent = typeof ui.message === 'function' ? ui.message() : ui.message;
+  const controls = box.querySelector('#nv-controls');
   if (placing()) controls.replaceChildren(placementControls());
-  else if (me() !== null && me() !== undefined && obs.phase !== 'placement') controls.replaceChildren(battleControls());
+  else if (me() !== null && me() !== undefined && obs.phase !== 'placement' && state.status === 'live') controls.replaceChildren(battleControls());
   else controls.replaceChildren();
   panel.querySelector('#nv-seats').replaceChildren(seatList());
   const logBox = panel.querySelector('#nv-log-box');
   logBox.replaceChildren(logList());
   const list = logBox.firstChild;
   list.scrollTop = list.scrollHeight;
+  showLegend(ui.ctx.legend, t('nv.legend'), legend());
   document.body.dataset.nvPhase = obs.phase;
   document.body.dataset.nvFiring = String(ui.firing);
   document.body.dataset.nvTurn = myBattleTurn() ? 'mine' : 'other';
 }
 
 /**
- * Draws the boards and the Bataille Navale panel. `ctx`: `{svg, panel, state, stateAt, canAct,
- * config, play, render}`: the match state, when it arrived (performance.now), whether this page may
- * act now, the game's config if known, `play(text)` to send an action, `render()` to redraw.
+ * Draws the boards and the Bataille Navale panel. `ctx`: `{svg, panel, decision, legend, state,
+ * stateAt, canAct, config, play, render}`: the match state, when it arrived (performance.now),
+ * whether this page may act now, the game's config if known, `play(text)` to send an action,
+ * `render()` to redraw; `decision` is the turn panel's node for the controls of the decision and
+ * `legend` the slot of the board's legend.
  */
 export function renderNaval(ctx) {
   ui.ctx = ctx;

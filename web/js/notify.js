@@ -29,32 +29,54 @@ export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
 }
 
+/** The page's audio context, made at the first sound (browsers start audio only after a gesture). */
+function context() {
+  audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+  if (audio.state === 'suspended') audio.resume();
+  return audio;
+}
+
 /**
- * Two short notes (about 0.25 s). Browsers start audio only after a user gesture on the page; a
- * context that cannot start yet is simply silent.
+ * Plays `notes` (`[start s, frequency Hz, length s, loudness]`) with WebAudio, unless the sound is
+ * off, and counts it in `data-<counter>` on the body (tests read it). A context that cannot start
+ * yet is simply silent.
  */
-export function chime() {
+function notes(list, counter, type = 'sine') {
   if (!soundOn()) return;
   try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    if (audio.state === 'suspended') audio.resume();
-    const now = audio.currentTime;
-    for (const [i, freq] of [[0, 660], [1, 880]]) {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.type = 'sine';
+    const ctx = context();
+    const now = ctx.currentTime;
+    for (const [at, freq, length, loud] of list) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = type;
       osc.frequency.value = freq;
-      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
-      gain.gain.exponentialRampToValueAtTime(0.18, now + i * 0.12 + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.12);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(now + i * 0.12);
-      osc.stop(now + i * 0.12 + 0.13);
+      gain.gain.setValueAtTime(0.0001, now + at);
+      gain.gain.exponentialRampToValueAtTime(loud, now + at + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + length);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(now + at);
+      osc.stop(now + at + length + 0.01);
     }
-    document.body.dataset.chimes = String(Number(document.body.dataset.chimes || 0) + 1);
+    document.body.dataset[counter] = String(Number(document.body.dataset[counter] || 0) + 1);
   } catch {
-    // No audio on this browser: the title and the notification still tell.
+    // No audio on this browser: the board and the title still tell.
   }
+}
+
+/** Your turn: two short rising notes (about 0.25 s). */
+export function chime() {
+  notes([[0, 660, 0.12, 0.18], [0.12, 880, 0.12, 0.18]], 'chimes');
+}
+
+/** Another seat moved: one soft low knock, like a piece set down (0.08 s). */
+export function moveSound() {
+  notes([[0, 220, 0.08, 0.22]], 'moveSounds', 'triangle');
+}
+
+/** The game is over: three notes down to the tonic (about 0.6 s). */
+export function endSound() {
+  notes([[0, 784, 0.2, 0.16], [0.18, 659, 0.2, 0.16], [0.36, 523, 0.3, 0.16]], 'endSounds');
 }
 
 /** Whether the page may ask for notifications (the API exists and nobody answered yet). */

@@ -95,8 +95,10 @@ function drawPosition(obs) {
   for (const node of [$('bar-top'), $('bar-bottom'), $('info-panel')]) node.classList.add('hidden');
   if (!obs || !mod?.renderPosition) return false;
   const text = index > 0 ? steps[index].text : null;
+  const info = index > 0 ? steps[index].info ?? null : null;
+  const by = index > 0 ? steps[index].by : null;
   mod.renderPosition({
-    game: summary.game, seats: summary.seats, observation: obs, text,
+    game: summary.game, seats: summary.seats, observation: obs, text, info, by,
     board: $('board'), barTop: $('bar-top'), barBottom: $('bar-bottom'),
     showInfo: (...nodes) => {
       $('info').replaceChildren(...nodes);
@@ -108,8 +110,8 @@ function drawPosition(obs) {
 
 /**
  * The move list's entries: `{index, by, label}` where `index` is the step it shows (undefined
- * without steps). A chance draw reads "chance: ...", an action a spectator may not see "hidden";
- * a chance draw without text (a secret one) is left out, as it tells nothing.
+ * without steps). A chance draw is marked by its style, an action a spectator may not see reads
+ * "hidden"; a chance draw without text (a secret one) is left out, as it tells nothing.
  */
 function entries() {
   const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text, info: s.info })) : [];
@@ -129,7 +131,7 @@ function entries() {
 function label(entry) {
   const { by, text } = entry;
   const words = text === null || text === undefined ? null : mod?.describe?.(entry);
-  if (by === 'chance') return t('replay.chance', { text: words || text });
+  if (by === 'chance') return words || text;
   if (text === null || text === undefined) return t('replay.hidden');
   return words || stepText(text);
 }

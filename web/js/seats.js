@@ -26,7 +26,7 @@ export function seatLabel(game, seat) {
  */
 export function seatWithName(game, seat, player) {
   const side = seatLabel(game, seat);
-  return player?.name ? t('seat.named', { name: player.name, side }) : side;
+  return player?.name ? t('seat.named', { name: personName(player), side }) : side;
 }
 
 /** A bot's name as people read it: the levels by their translated names ("Club player"). */
@@ -34,4 +34,14 @@ export function botName(bot) {
   const key = `bot.${bot}`;
   const text = t(key);
   return text === key ? bot : text;
+}
+
+/**
+ * A player's name as people read it (`player` is the protocol's PLAYER, `{name, kind}`): a
+ * person's own name, a bot's level in words ("Casual player" for `casual-bot`, docs/protocol.md
+ * section 1: each bot's player is named after its level).
+ */
+export function personName(player) {
+  if (player?.kind !== 'bot') return player?.name ?? '';
+  return botName(player.name.replace(/-bot$/, ''));
 }

@@ -161,6 +161,30 @@ impl Chakart {
         }
     }
 
+    /// The `pieces` of a move from `from` to `to` (`action_info`): the lowercase letter of the
+    /// piece that moves, then that of what it meets on `to` (a piece kind `p r n b q k`, an item
+    /// `m e d w`) when the mover sees something there. The opponent's hidden queen looks empty to
+    /// the mover (ruling 17), so a legal list's parts never tell where it hides.
+    fn met(&self, from: Square, to: Square) -> Vec<String> {
+        let word = |c: u8| match c {
+            board::MUSHROOM => Some('m'),
+            board::EGG => Some('e'),
+            board::BANANA => Some('d'),
+            board::BOMB => Some('w'),
+            _ if board::is_piece(c) => Some(board::kind(c).letter()),
+            _ => None,
+        };
+        let mover = self.pos.at(from);
+        let met = self.pos.at(to);
+        let seen = !board::looks_empty(met, board::side_of(mover));
+        [Some(mover), seen.then_some(met)]
+            .into_iter()
+            .flatten()
+            .filter_map(word)
+            .map(String::from)
+            .collect()
+    }
+
     fn setup_pos(config: &Config) -> Pos {
         let mut pos = match config.randomness {
             0 => Pos::orthodox(),
@@ -311,7 +335,9 @@ impl Game for Chakart {
     }
 
     /// The parts of each action (docs/rules/chakart.md section "Notation", ruling 11): `move`
-    /// (from, to, a promotion letter as `choice`), `stealth` (the queen's stealth move), `shell`
+    /// (from, to, a promotion letter as `choice`, and as `pieces` the letter of the piece that
+    /// moves then that of the piece or item it meets on `to`, if the mover can see one: never
+    /// the opponent's hidden queen, ruling 17), `stealth` (the queen's stealth move), `shell`
     /// (the king's square and the square hit), `swap` (King Boo's swap, section 7: `from` the
     /// piece that met the egg, `to` the other piece), `drop` (Toadette's drop: the piece letter
     /// as `choice`), `promote` (`choice`); chance
@@ -336,10 +362,12 @@ impl Game for Chakart {
             } => ActionInfo {
                 from: Some(from.to_string()),
                 choice: promote.map(|k| k.letter().to_string()),
+                pieces: self.met(from, to),
                 ..at(if stealth { "stealth" } else { "move" }, to)
             },
             Action::Shell { from, to } => ActionInfo {
                 from: Some(from.to_string()),
+                pieces: self.met(from, to),
                 ..at("shell", to)
             },
             // The pending square, so a page composes the swap as a move from it.

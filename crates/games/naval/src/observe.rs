@@ -14,7 +14,7 @@ use crate::action::{Action, Order, format_order, order_info};
 use crate::bits::{Bits, Cell};
 use crate::options::TurnOptions;
 use crate::piece::{Piece, Ship};
-use crate::state::{Naval, Phase, Resolution};
+use crate::state::{Announcement, Naval, Phase, Resolution};
 
 /// One piece as shown: name, position in notation (`c3h`, `k10`) and cells.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -127,6 +127,19 @@ pub struct AnnouncementView {
     pub info: OrderParts,
     /// The cell of a rocket that exploded (`result` `exploded <cell>`), else `None`.
     pub exploded_at: Option<String>,
+    /// The cells its shots hit on the board it struck (`info.target`): public markers, whose
+    /// pieces stay unnamed until they sink (section 13).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hits: Vec<String>,
+    /// The cells its shots missed there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub misses: Vec<String>,
+    /// The cells where a shield stopped its shots (section 10.7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deflected: Vec<String>,
+    /// The ships it sank there (section 11.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sunk: Vec<String>,
 }
 
 /// An order in parts: the engine's `ActionInfo` of it (docs/protocol.md section 4.1, kinds of
@@ -260,6 +273,10 @@ pub struct Observation {
     pub boards: Vec<BoardView>,
     /// The orders of the turn resolving or last resolved.
     pub last_turn: Vec<AnnouncementView>,
+    /// The orders of the turns before it, one list per turn, oldest first: with `last_turn`,
+    /// up to one round, so a seat learns everything that happened since its own last turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_turns: Vec<Vec<AnnouncementView>>,
     /// The viewer's own orders given so far this turn (only while it is the viewer's turn).
     pub plan: Vec<String>,
     /// The same orders in parts, in the same order.
@@ -332,30 +349,40 @@ impl Naval {
         };
         let battle = matches!(self.phase, Phase::Battle | Phase::Over { .. });
         let boards = Seat::all(4).map(|t| self.board_view(t, me, over)).collect();
-        let last_turn = self
-            .last_turn
+        let announced = |a: &Announcement| {
+            let own = Some(a.seat) == me;
+            let result = match a.result {
+                Resolution::Done => "done".to_owned(),
+                Resolution::Cancelled => "cancelled".to_owned(),
+                Resolution::Wasted => "wasted".to_owned(),
+                Resolution::Fizzled => "fizzled".to_owned(),
+                Resolution::Exploded(c) => format!("exploded {c}"),
+            };
+            AnnouncementView {
+                seat: a.seat,
+                order: format_order(a.ship, &a.order, own),
+                result,
+                area: AreaView::of(&a.order),
+                info: order_info(a.ship, &a.order, own).into(),
+                exploded_at: match a.result {
+                    Resolution::Exploded(c) => Some(c.to_string()),
+                    _ => None,
+                },
+                hits: names(a.effect.hits),
+                misses: names(a.effect.misses),
+                deflected: names(a.effect.deflected),
+                sunk: Ship::ALL
+                    .into_iter()
+                    .filter(|k| a.effect.sunk & k.bit() != 0)
+                    .map(|k| k.name().to_owned())
+                    .collect(),
+            }
+        };
+        let last_turn = self.last_turn.iter().map(announced).collect();
+        let earlier_turns = self
+            .earlier_turns
             .iter()
-            .map(|a| {
-                let own = Some(a.seat) == me;
-                let result = match a.result {
-                    Resolution::Done => "done".to_owned(),
-                    Resolution::Cancelled => "cancelled".to_owned(),
-                    Resolution::Wasted => "wasted".to_owned(),
-                    Resolution::Fizzled => "fizzled".to_owned(),
-                    Resolution::Exploded(c) => format!("exploded {c}"),
-                };
-                AnnouncementView {
-                    seat: a.seat,
-                    order: format_order(a.ship, &a.order, own),
-                    result,
-                    area: AreaView::of(&a.order),
-                    info: order_info(a.ship, &a.order, own).into(),
-                    exploded_at: match a.result {
-                        Resolution::Exploded(c) => Some(c.to_string()),
-                        _ => None,
-                    },
-                }
-            })
+            .map(|turn| turn.iter().map(announced).collect())
             .collect();
         let my_turn = battle && me == Some(self.current) && !self.turn.resolving && !over;
         let plan = if my_turn {
@@ -397,6 +424,7 @@ impl Naval {
             rounds: self.rounds,
             boards,
             last_turn,
+            earlier_turns,
             plan,
             plan_info,
             ships: Ship::ALL.iter().map(|s| s.name().to_owned()).collect(),

@@ -9,7 +9,7 @@ use crate::action::Order;
 use crate::bits::{Bits, Cell};
 use crate::board::Shield;
 use crate::piece::{SHIPS, Ship};
-use crate::state::{Announcement, Naval, Phase, Resolution, Turn};
+use crate::state::{Announcement, Effect, Naval, Phase, Resolution, Turn};
 
 impl Naval {
     /// Resolves orders from the cursor until a rocket node or the end of the turn.
@@ -38,7 +38,16 @@ impl Naval {
             ship,
             order,
             result,
+            effect: Effect::default(),
         });
+    }
+
+    /// Notes a marker the order resolving left (its announcement is the last one: `shoot` runs
+    /// only for the order just announced).
+    fn note(&mut self, mark: impl FnOnce(&mut Effect)) {
+        if let Some(a) = self.last_turn.last_mut() {
+            mark(&mut a.effect);
+        }
     }
 
     /// Resolves ship `k`'s order.
@@ -218,11 +227,13 @@ impl Naval {
             if b.shield.charges == 0 {
                 b.shield.active = false;
             }
+            self.note(|e| e.deflected.set(c));
             return false;
         }
         let Some(p) = b.piece_at(c) else {
             b.miss.set(c);
             self.gain_for_near_miss(t, c);
+            self.note(|e| e.misses.set(c));
             return false;
         };
         let fresh = !b.mask(p).meets(b.hit);
@@ -231,6 +242,7 @@ impl Naval {
             b.first_hits.set(c);
             self.blocks[t.index()][s.index()] |= Bits::around(c);
         }
+        self.note(|e| e.hits.set(c));
         let mut sank = false;
         if let Some(ship) = p.ship() {
             let b = &mut self.boards[t.index()];
@@ -238,6 +250,7 @@ impl Naval {
                 b.sunk |= ship.bit();
                 b.energy[ship.index()] = 0;
                 sank = true;
+                self.note(|e| e.sunk |= ship.bit());
             } else {
                 self.gain_for_damage(t, p);
             }

@@ -39,7 +39,38 @@ pub struct Announcement {
     pub order: Order,
     /// What became of it.
     pub result: Resolution,
+    /// What its shots did to the board it struck.
+    pub effect: Effect,
 }
+
+/// What the shots of one order did to the board it was aimed at (`Order::target`): the markers
+/// they left, all public (section 13: hit, miss, deflected and sunk markers), so that an account
+/// of the turn can say "hit", "miss" or "sunk" without anyone reading the boards before and
+/// after. Detection specials, the shield and the EMP shoot nothing and leave it empty.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct Effect {
+    /// Cells hit (section 6.3).
+    pub hits: Bits,
+    /// Cells missed.
+    pub misses: Bits,
+    /// Cells whose shot a shield absorbed (section 10.7).
+    pub deflected: Bits,
+    /// Ships it sank, by `Ship::bit` (section 11.1).
+    pub sunk: u8,
+}
+
+impl Effect {
+    /// Whether the order left no marker.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Effect::default()
+    }
+}
+
+/// How many turns before the last one the state keeps the announcements of (`Naval::
+/// earlier_turns`): with the last turn, one round of four seats, so that every seat can be told
+/// what happened since its own last turn.
+pub const EARLIER_TURNS: usize = 3;
 
 /// The phase of the game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -144,6 +175,9 @@ pub struct Naval {
     pub out_order: Vec<Seat>,
     /// The orders of the turn resolving or last resolved, in resolution order.
     pub last_turn: Vec<Announcement>,
+    /// The announcements of the turns before `last_turn`, oldest first, at most
+    /// `EARLIER_TURNS` of them (public, as every announcement).
+    pub earlier_turns: Vec<Vec<Announcement>>,
 }
 
 /// The first layout node: seat 1's carrier.
@@ -157,6 +191,23 @@ pub(crate) fn rule(reason: impl Into<String>) -> IllegalAction {
 }
 
 impl Naval {
+    /// Moves the last turn's announcements to `earlier_turns` (dropping the oldest beyond
+    /// `EARLIER_TURNS`) and leaves `last_turn` empty for the turn about to resolve; the dropped
+    /// turn's buffer is reused, so a long playout allocates nothing here.
+    fn keep_last_turn(&mut self) {
+        if self.last_turn.is_empty() {
+            return;
+        }
+        let mut spare = if self.earlier_turns.len() >= EARLIER_TURNS {
+            self.earlier_turns.remove(0)
+        } else {
+            Vec::new()
+        };
+        spare.clear();
+        std::mem::swap(&mut spare, &mut self.last_turn);
+        self.earlier_turns.push(spare);
+    }
+
     /// A new game: the layout chance nodes come first.
     ///
     /// # Errors
@@ -175,6 +226,7 @@ impl Naval {
             turn: Turn::default(),
             out_order: Vec::new(),
             last_turn: Vec::new(),
+            earlier_turns: Vec::new(),
         })
     }
 
@@ -416,7 +468,7 @@ impl Naval {
         if self.turn.next.is_none() {
             self.turn.resolving = true;
             self.turn.cursor = Some(Ship::Carrier);
-            self.last_turn.clear();
+            self.keep_last_turn();
             self.resume();
         }
         Ok(())

@@ -16,7 +16,7 @@ use crate::bits::Bits;
 use crate::board::{Board, Scan};
 use crate::config::Config;
 use crate::piece::{SHIPS, Ship};
-use crate::state::{Naval, Phase, Resolution};
+use crate::state::{Announcement, Naval, Phase, Resolution};
 
 /// The version this module writes and reads.
 pub const FORMAT: &str = "naval/1";
@@ -46,6 +46,8 @@ struct Doc {
     eliminated: Vec<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     last_turn: Vec<AnnouncementDoc>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    earlier_turns: Vec<Vec<AnnouncementDoc>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -136,6 +138,38 @@ struct AnnouncementDoc {
     seat: u8,
     order: String,
     result: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    hits: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    misses: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    deflected: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sunk: Vec<String>,
+}
+
+impl AnnouncementDoc {
+    fn of(a: &Announcement) -> AnnouncementDoc {
+        AnnouncementDoc {
+            seat: seat_number(a.seat),
+            order: format_order(a.ship, &a.order, true),
+            result: match a.result {
+                Resolution::Done => "done".to_owned(),
+                Resolution::Cancelled => "cancelled".to_owned(),
+                Resolution::Wasted => "wasted".to_owned(),
+                Resolution::Fizzled => "fizzled".to_owned(),
+                Resolution::Exploded(c) => format!("exploded {c}"),
+            },
+            hits: cells_text(a.effect.hits),
+            misses: cells_text(a.effect.misses),
+            deflected: cells_text(a.effect.deflected),
+            sunk: Ship::ALL
+                .into_iter()
+                .filter(|k| a.effect.sunk & k.bit() != 0)
+                .map(|k| k.name().to_owned())
+                .collect(),
+        }
+    }
 }
 
 fn is_false(b: &bool) -> bool {
@@ -233,20 +267,11 @@ impl Naval {
                 miss_gain: self.turn.miss_gain,
             }),
             eliminated: self.out_order.iter().map(|&s| seat_number(s)).collect(),
-            last_turn: self
-                .last_turn
+            last_turn: self.last_turn.iter().map(AnnouncementDoc::of).collect(),
+            earlier_turns: self
+                .earlier_turns
                 .iter()
-                .map(|a| AnnouncementDoc {
-                    seat: seat_number(a.seat),
-                    order: format_order(a.ship, &a.order, true),
-                    result: match a.result {
-                        Resolution::Done => "done".to_owned(),
-                        Resolution::Cancelled => "cancelled".to_owned(),
-                        Resolution::Wasted => "wasted".to_owned(),
-                        Resolution::Fizzled => "fizzled".to_owned(),
-                        Resolution::Exploded(c) => format!("exploded {c}"),
-                    },
-                })
+                .map(|turn| turn.iter().map(AnnouncementDoc::of).collect())
                 .collect(),
         }
     }

@@ -11,7 +11,7 @@ use crate::board::{Board, Scan, Shield};
 use crate::config::Config;
 use crate::energy::MAX_ENERGY;
 use crate::piece::{PIECES, Piece, Ship};
-use crate::state::{Announcement, Naval, Phase, Resolution, Turn};
+use crate::state::{Announcement, EARLIER_TURNS, Effect, Naval, Phase, Resolution, Turn};
 
 /// A cell list of the format: names separated by spaces, each once.
 fn cells(part: &str, text: &str) -> Result<Bits, SetupError> {
@@ -79,6 +79,7 @@ impl Naval {
         let extras = !doc.blocks.is_empty()
             || !doc.scans.is_empty()
             || !doc.last_turn.is_empty()
+            || !doc.earlier_turns.is_empty()
             || g.boards.iter().any(|b| b.energy.iter().any(|&e| e > 0))
             || doc.rounds > 0;
         match (battle, doc.first, doc.current, &doc.turn) {
@@ -518,28 +519,87 @@ fn read_extras(g: &mut Naval, doc: &Doc) -> Result<(), SetupError> {
         g.scans[c.index()][t.index()] = scan;
     }
     for a in &doc.last_turn {
-        let s = seat("last_turn", a.seat)?;
-        let Ok(Action::Order { ship, order }) = parse_action(&a.order) else {
-            return Err(bad("last_turn", format!("`{}` is not an order", a.order)));
-        };
-        let result = match a.result.as_str() {
-            "done" => Resolution::Done,
-            "cancelled" => Resolution::Cancelled,
-            "wasted" => Resolution::Wasted,
-            "fizzled" => Resolution::Fizzled,
-            other => match other.strip_prefix("exploded ").and_then(Cell::parse) {
-                Some(c) => Resolution::Exploded(c),
-                None => return Err(bad("last_turn", format!("`{other}` is no result"))),
-            },
-        };
-        g.last_turn.push(Announcement {
-            seat: s,
-            ship,
-            order,
-            result,
-        });
+        let a = announcement(g, "last_turn", a)?;
+        g.last_turn.push(a);
+    }
+    if doc.earlier_turns.len() > EARLIER_TURNS {
+        return Err(bad(
+            "earlier_turns",
+            format!("at most {EARLIER_TURNS} turns are kept before the last one"),
+        ));
+    }
+    for (i, turn) in doc.earlier_turns.iter().enumerate() {
+        let part = format!("earlier_turns[{i}]");
+        let turn = turn
+            .iter()
+            .map(|a| announcement(g, &part, a))
+            .collect::<Result<Vec<_>, _>>()?;
+        if turn.is_empty() || turn.iter().any(|a| a.seat != turn[0].seat) {
+            return Err(impossible(part, "a turn is one seat's orders, at least one"));
+        }
+        g.earlier_turns.push(turn);
     }
     Ok(())
+}
+
+/// One announced order (`last_turn`, `earlier_turns`): its seat, order and result, and the
+/// markers it left, which must be on the board it struck (they stay there for good).
+fn announcement(
+    g: &Naval,
+    part: &str,
+    a: &super::AnnouncementDoc,
+) -> Result<Announcement, SetupError> {
+    let s = seat(part, a.seat)?;
+    let Ok(Action::Order { ship, order }) = parse_action(&a.order) else {
+        return Err(bad(part, format!("`{}` is not an order", a.order)));
+    };
+    let result = match a.result.as_str() {
+        "done" => Resolution::Done,
+        "cancelled" => Resolution::Cancelled,
+        "wasted" => Resolution::Wasted,
+        "fizzled" => Resolution::Fizzled,
+        other => match other.strip_prefix("exploded ").and_then(Cell::parse) {
+            Some(c) => Resolution::Exploded(c),
+            None => return Err(bad(part, format!("`{other}` is no result"))),
+        },
+    };
+    let mut sunk = 0;
+    for name in &a.sunk {
+        let ship = Ship::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| bad(part, format!("`{name}` is not a ship")))?;
+        sunk |= ship.bit();
+    }
+    let effect = Effect {
+        hits: cells(part, &a.hits)?,
+        misses: cells(part, &a.misses)?,
+        deflected: cells(part, &a.deflected)?,
+        sunk,
+    };
+    if !effect.is_empty() {
+        let Some(t) = order.target().filter(|&t| t.index() < 4) else {
+            return Err(impossible(part, format!("`{}` shoots at no board", a.order)));
+        };
+        let b = g.board(t);
+        let stray = (effect.hits & !b.hit) | (effect.misses & !b.miss) | (effect.deflected & !b.deflected);
+        if !stray.is_empty() {
+            return Err(impossible(
+                part,
+                format!("{} is not marked so on board {t}", first(stray)),
+            ));
+        }
+        if effect.sunk & !b.sunk != 0 {
+            return Err(impossible(part, format!("a ship it sank is afloat on board {t}")));
+        }
+    }
+    Ok(Announcement {
+        seat: s,
+        ship,
+        order,
+        result,
+        effect,
+    })
 }
 
 /// Who plays and when the game ends, against the boards.

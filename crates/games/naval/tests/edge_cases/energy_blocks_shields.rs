@@ -478,6 +478,62 @@ fn resignation_eliminates_the_seat() {
     );
 }
 
+/// Section 13: every announcement says what its shots did on the board it struck (hits, misses,
+/// ships sunk: public markers), the same for every viewer; the turns before the last one are kept
+/// (one round with it), so a seat learns everything since its own last turn; and both read back
+/// from the position text.
+#[test]
+fn announcements_name_their_hits_misses_and_sinks_and_a_round_is_kept() {
+    let mut g = setup(["", "", "", ""], 0);
+    // DEFAULT puts seat 2's corvette on a12-b12; m14 is open water.
+    turn(
+        &mut g,
+        &["carrier:fire 2:a12", "cruiser:fire 2:b12", "battleship:fire 2:m14"],
+    );
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Seat(Seat(2)),
+        Viewer::Spectator,
+    ] {
+        let o = g.observe(viewer);
+        let said: Vec<_> = o
+            .last_turn
+            .iter()
+            .map(|a| (a.hits.join(" "), a.misses.join(" "), a.sunk.join(" ")))
+            .collect();
+        let text = |a: &str, b: &str, c: &str| (a.to_owned(), b.to_owned(), c.to_owned());
+        assert_eq!(
+            said,
+            [
+                text("a12", "", ""),
+                text("b12", "", "corvette"),
+                text("", "m14", ""),
+                text("", "", ""),
+                text("", "", ""),
+                text("", "", ""),
+            ],
+            "{viewer:?}"
+        );
+        assert!(o.earlier_turns.is_empty());
+    }
+    let first = obs(&g, 2).last_turn;
+    turn(&mut g, &[]);
+    assert_eq!(obs(&g, 2).earlier_turns, [first.clone()]);
+    assert_eq!(obs(&g, 2).last_turn[0].seat, Seat(1));
+    for _ in 0..3 {
+        turn(&mut g, &[]);
+    }
+    // Seats 2, 3, 4 and 1 again have played since: the first turn is forgotten, three are kept.
+    let o = obs(&g, 2);
+    assert_eq!(o.last_turn[0].seat, Seat(0));
+    let seats: Vec<_> = o.earlier_turns.iter().map(|t| t[0].seat).collect();
+    assert_eq!(seats, [Seat(1), Seat(2), Seat(3)]);
+    let back = Naval::parse_position(&g.config, &g.format_position()).unwrap();
+    assert_eq!(back.earlier_turns, g.earlier_turns);
+    assert_eq!(back.last_turn, g.last_turn);
+}
+
 /// Section 13: an announced shield is in parts as in notation: its centre and area for its caster
 /// only; every other order in full for all (here a shot, with its board and cell). A seat's own
 /// orders given so far come in parts too (`plan_info`, in the order of `plan`).

@@ -132,6 +132,11 @@ fn case_26_and_53_torpedo_passes_sunk_ships_and_ignores_shields() {
         cells("f4 g4")
     );
     assert_eq!(g.boards[1].miss, cells("e3 f3 g3 e4 e5 f5 g5"));
+    assert_eq!(
+        (a.effect.hits, a.effect.misses),
+        (cells("f4 g4"), cells("e3 f3 g3 e4 e5 f5 g5")),
+        "the announcement names the blast's markers"
+    );
     assert_eq!(g.boards[1].shield.charges, 5, "no charge used");
     assert!(g.boards[1].deflected.is_empty());
 }
