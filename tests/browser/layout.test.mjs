@@ -45,6 +45,12 @@ test('every page fits a phone and a laptop screen', async () => {
         await page.waitForLoadState('networkidle');
         assert.deepEqual(await overflow(page), [], `${url} on a ${size.name}`);
       }
+      // A how-to page with its pictures (the boards drawn as at the table).
+      await page.goto(`${server.url}/howto/mad`);
+      await page.waitForSelector('#howto-pictures svg.board');
+      assert.deepEqual(await overflow(page), [], `/howto/mad on a ${size.name}`);
+      await page.locator('#howto-pictures').scrollIntoViewIfNeeded();
+      await screenshot(page, `howto-${size.name}`);
       await page.goto(`${server.url}/`);
       await screenshot(page, `lobby-${size.name}`);
       for (const [game, seats] of Object.entries(TABLES)) {

@@ -361,3 +361,35 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
     await server.stop();
   }
 });
+
+test('a small phone (360x640): every game\'s first decision fits the screen with its board', { timeout: 300000 }, async () => {
+  const server = await startServer({ args: ['--bot-delay-ms', '0'] });
+  const browser = await launchBrowser();
+  try {
+    const tables = {
+      mad: [['#clock-0', 'svg#board rect.hit[data-movable="true"]'], [{ kind: 'human' }, BOT]],
+      moonleap: [['#clock-0', '#ml-die'], [{ kind: 'human' }, BOT, BOT, BOT]],
+      chakart: [['#clock-0', 'svg.board .ck-hit.from'], [{ kind: 'human' }, BOT]],
+      naval: [['#nv-countdown', '#nv-ready'], [{ kind: 'human' }, BOT, BOT, BOT]],
+    };
+    for (const [game, [more, seats]] of Object.entries(tables)) {
+      const res = await fetch(`${server.url}/api/matches`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ game, seats, seed: seedOf(`small ${game}`), time_control: game === 'naval' ? { kind: 'game' } : { kind: 'fischer', base_seconds: 600, increment_seconds: 5 } }),
+      });
+      const created = await res.json();
+      const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true, locale: 'en-GB' });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+      await page.goto(`${server.url}${created.url}`);
+      await waitMatchReady(page);
+      await turnOrEnd(page);
+      assert.deepEqual(await outOfView(page, more), [], `${game} on a 360x640 screen`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});

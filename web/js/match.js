@@ -14,7 +14,8 @@ import {
 } from './notify.js';
 import { resultSentence } from './result.js';
 import { gameModule, applyLayout, seatOf } from './games.js';
-import { lastTouch, disarm } from './touch.js';
+import { disarm } from './touch.js';
+import { svgEl } from './svg.js';
 // How the clock contract says whose clocks run (also the naval panel's countdown reads it).
 import { runningSeats } from './naval.js';
 
@@ -251,11 +252,12 @@ function onRematch(msg) {
 // ---- Your turn --------------------------------------------------------------------------------
 
 /**
- * A sound for every move another seat made since the last state (not for this page's own, nor
- * chance draws), and one when the game ends; nothing for the state the page starts with.
+ * A sound when another seat has moved (not for this page's own moves, nor chance draws): once
+ * its turn is over, so that a Bataille Navale fleet's six orders make one sound; and one when
+ * the game ends. Nothing for the state the page starts with.
  */
 function announceMoves() {
-  const now = { moves: state.moves.length, status: state.status };
+  const now = { moves: state.moves.length, status: state.status, toAct: state.to_act.join() };
   const before = heard;
   heard = now;
   if (!before || past) return;
@@ -264,7 +266,7 @@ function announceMoves() {
     return;
   }
   const others = state.moves.slice(before.moves).some((m) => seatOf(m.by) !== null && seatOf(m.by) !== state.seat);
-  if (others) moveSound();
+  if (others && now.toAct !== before.toAct) moveSound();
 }
 
 /** Marks the tab, notifies and chimes when the turn passes to this page (once per turn). */
@@ -296,30 +298,11 @@ function renderTurnTools() {
 
 /** A small drawn loudspeaker, with waves when the sound is on and a cross when it is off. */
 function speaker(on) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '18');
-  svg.setAttribute('height', '18');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = (d, fill = 'none') => {
-    const p = document.createElementNS(ns, 'path');
-    p.setAttribute('d', d);
-    p.setAttribute('fill', fill);
-    p.setAttribute('stroke', 'currentColor');
-    p.setAttribute('stroke-width', '2');
-    p.setAttribute('stroke-linecap', 'round');
-    p.setAttribute('stroke-linejoin', 'round');
-    svg.append(p);
-  };
-  path('M4 9h4l5-4v14l-5-4H4z', 'currentColor');
-  if (on) {
-    path('M16 9a4 4 0 0 1 0 6');
-    path('M18.5 6.5a8 8 0 0 1 0 11');
-  } else {
-    path('M16 9l5 6M21 9l-5 6');
-  }
-  return svg;
+  const line = { fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' };
+  return svgEl('svg', { viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true' }, [
+    svgEl('path', { d: 'M4 9h4l5-4v14l-5-4H4z', fill: 'currentColor' }),
+    ...(on ? ['M16 9a4 4 0 0 1 0 6', 'M18.5 6.5a8 8 0 0 1 0 11'] : ['M16 9l5 6M21 9l-5 6']).map((d) => svgEl('path', { d, ...line })),
+  ]);
 }
 
 // ---- Names ------------------------------------------------------------------------------------
@@ -602,7 +585,6 @@ function gameContext(mod, drawn = state) {
     panel: mod.panel ? $(mod.panel) : null,
     decision: $('game-decision'),
     legend: $('board-legend'),
-    touch: lastTouch,
   };
 }
 
@@ -922,10 +904,10 @@ async function start() {
     send({ type: 'rematch' });
   });
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Escape' && (toConfirm || game()?.reset?.())) {
+    if (ev.key === 'Escape') {
+      const waiting = Boolean(toConfirm);
       toConfirm = null;
-      game()?.reset?.();
-      render();
+      if (game()?.reset?.() || waiting) render();
     }
     // The arrows step through the game, unless the player is typing (the chat) or a control
     // of the board has the keys.
