@@ -76,8 +76,9 @@ test('a 1-step move onto the last row offers the bonus choices', { timeout: 1200
     assert.match(await shipOn(red, 'a6'), /Red ship 212/);
     assert.match(await shipOn(red, 'd1'), /Red ship 121/);
     assert.match(await red.textContent('#exile-b'), /221/);
-    const last = await red.$$eval('#moves .mv[data-index]', (els) => els.at(-1).textContent);
-    assert.equal(last, 'a5xa6+P(121,212)');
+    // The move list says it in words, the notation kept in the entry's data.
+    const last = await red.$$eval('#moves .mv[data-index]', (els) => [els.at(-1).textContent, els.at(-1).dataset.text]);
+    assert.deepEqual(last, ['frigate 121 a5 → a6, expels destroyer 221, then Swap 121 ⇄ 212', 'a5xa6+P(121,212)']);
     // Blue sees the same board, from its side.
     await blue.waitForFunction(() => document.body.dataset.myTurn === 'true');
     assert.match(await shipOn(blue, 'a6'), /Red ship 212/);

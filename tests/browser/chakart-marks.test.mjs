@@ -97,9 +97,10 @@ test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, 
       const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
       svg.classList.add('board');
       const panel = document.createElement('div');
-      document.body.append(svg, panel);
+      const decision = document.createElement('div');
+      document.body.append(svg, decision, panel);
       const observation = { board: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR', flags: '1111', captured: '000000000000' };
-      const ctx = { svg, panel, canAct: false, play() {}, state: { observation, legal: [], moves: [], seat: 0 } };
+      const ctx = { svg, panel, decision, canAct: false, play() {}, state: { observation, legal: [], moves: [], seat: 0 } };
       ctx.render = () => ck.renderChakart(ctx);
       window.feed = (moves) => {
         ctx.state = { ...ctx.state, moves };

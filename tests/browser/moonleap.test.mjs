@@ -97,7 +97,7 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
     assert.deepEqual(rows.map((r) => r.seat).sort(), [0, 1, 2]);
     // Best rank first; the running scores beside the seats agree with the final ones.
     assert.deepEqual(rows.map((r) => r.rank), [...rows.map((r) => r.rank)].sort((a, b) => a - b));
-    const running = await page.$$eval('#ml-seats .ml-score', (els) => els.map((e) => Number(e.dataset.score)));
+    const running = await page.$$eval('#bar-top .ml-score', (els) => els.map((e) => Number(e.dataset.score)));
     assert.deepEqual(running, summary.outcome.scores);
     assert.ok(turns > 3, `played ${turns} turns (${splits} splits)`);
     assert.ok(forced > 0, `a forced move was played by the page (${forced} of ${turns} turns)`);

@@ -54,7 +54,11 @@ test('Moon Leap quick play for 4: two guests and two bots after the wait', { tim
     await ada.waitForFunction(() => document.body.dataset.status === 'live');
     const rows = await ada.$$eval('.ml-seat .player-name', (els) => els.map((e) => e.textContent));
     assert.deepEqual(rows.map((r) => r.split(' ')[0]), ['Blue', 'Orange', 'Green', 'Purple']);
-    for (const s of m.seats) assert.ok(rows[s.seat].includes(s.player.name), `${rows[s.seat]} names ${s.player.name}`);
+    // A person by name, a bot by its level in words ("Beginner", not its player name `beginner-bot`).
+    for (const s of m.seats) {
+      const who = s.kind === 'bot' ? 'Beginner' : s.player.name;
+      assert.ok(rows[s.seat].includes(who) && !rows[s.seat].includes('-bot'), `${rows[s.seat]} names ${who}`);
+    }
     await ada.fill('#chat-input', 'good luck all');
     await ada.click('#chat-send');
     await bob.waitForSelector('#chat-lines .chat-text:text-is("good luck all")');
@@ -93,8 +97,8 @@ test('play the computer: levels by name, the side chosen, the game starts at onc
     assert.equal(m.seats[0].kind, 'bot');
     assert.equal(m.seats[0].bot, 'beginner');
     assert.equal(m.seats[1].player.name, 'Ada');
-    // The bar of the bot's side names its player, Ada's says it is her.
-    assert.equal(await page.textContent('.player-name[data-seat="0"] .seat-who'), `(${m.seats[0].player.name})`);
+    // The bar of the bot's side names its level in words, Ada's says it is her.
+    assert.equal(await page.textContent('.player-name[data-seat="0"] .seat-who'), '(Beginner)');
     assert.equal(await page.textContent('.player-name[data-seat="1"] .seat-who'), '(Ada, you)');
     assert.deepEqual(page.jsErrors, []);
   } finally {

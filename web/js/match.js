@@ -749,6 +749,7 @@ function renderMoves(current) {
       },
     }, label);
   };
+  list.classList.toggle('lines', mod?.moveList === 'lines');
   if (mod?.moveList === 'lines') {
     // Three or four seats and chance entries: one line per logged action, in the seat's colour.
     list.replaceChildren(...state.moves.map((m, i) => {

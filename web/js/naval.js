@@ -138,8 +138,8 @@ const ui = {
   hover: null,
   /** A finger's aim waiting for its second tap on the same cell: `{seat, r, c}` or null. */
   aim: null,
-  /** On a phone, the part of a board shown large while aiming: `{seat, r0, c0}` (a window of
-   * `ZOOM` cells from its top-left cell), or null for the whole board. */
+  /** On a phone, the part of a board shown large while aiming: `{seat, r0, c0, rows, cols}` (a
+   * window of `ZOOM` rows from its top-left cell, `zoomTo`), or null for the whole board. */
   zoom: null,
   /** The board a phone shows when the player picked one (`focusSeat`), else null. */
   focus: null,
@@ -1104,6 +1104,8 @@ function syncTurn() {
   if (key) ui.message = '';
   ui.mode = 'fire';
   ui.vertical = false;
+  ui.aim = null;
+  ui.zoom = null;
   // A plan kept over a reload may already give orders: the first ship still without one is picked.
   const open = key ? myShips().filter((s) => s.open && !ui.plan.has(s.name)) : [];
   ui.ship = key ? (open[0]?.name ?? obs.next_ship) : null;

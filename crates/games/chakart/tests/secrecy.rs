@@ -394,3 +394,23 @@ fn an_egg_draw_names_the_square_a_forced_luigi_flipped_in_its_parts() {
         assert_eq!(parts.to.as_deref(), Some("g1"), "{viewer:?}");
     }
 }
+
+/// A move's parts name the piece that moves and what it meets, as its mover sees the board: a
+/// visible piece or item, never the opponent's hidden queen (ruling 17), so a seat's `legal_info`
+/// does not say where that queen hides.
+#[test]
+fn a_moves_parts_name_what_its_mover_sees_on_the_target() {
+    // White's queen went invisible to a3 (`I`); a banana on d4; Black's rook on a6, knight on b5.
+    let board = "4k3/8/r7/1n6/3d4/I7/1P6/4K3";
+    let parts = |side: &str, text: &str| {
+        let g = state(&format!("{board} {side} 1 1011 000000000000"));
+        let a = g.parse_action(text).unwrap();
+        assert!(g.is_legal(&a), "{text} is legal");
+        g.action_info(&a).pieces
+    };
+    assert_eq!(parts("w", "b2b3"), ["p"], "an empty square: the mover alone");
+    assert_eq!(parts("w", "a3a6"), ["q", "r"], "the hidden queen takes the rook");
+    assert_eq!(parts("b", "b5d4"), ["n", "d"], "an item, seen by all");
+    assert_eq!(parts("b", "b5c3"), ["n"], "an empty square");
+    assert_eq!(parts("b", "b5a3"), ["n"], "the hidden queen looks empty to Black");
+}

@@ -535,7 +535,10 @@ fn read_extras(g: &mut Naval, doc: &Doc) -> Result<(), SetupError> {
             .map(|a| announcement(g, &part, a))
             .collect::<Result<Vec<_>, _>>()?;
         if turn.is_empty() || turn.iter().any(|a| a.seat != turn[0].seat) {
-            return Err(impossible(part, "a turn is one seat's orders, at least one"));
+            return Err(impossible(
+                part,
+                "a turn is one seat's orders, at least one",
+            ));
         }
         g.earlier_turns.push(turn);
     }
@@ -579,10 +582,14 @@ fn announcement(
     };
     if !effect.is_empty() {
         let Some(t) = order.target().filter(|&t| t.index() < 4) else {
-            return Err(impossible(part, format!("`{}` shoots at no board", a.order)));
+            return Err(impossible(
+                part,
+                format!("`{}` shoots at no board", a.order),
+            ));
         };
         let b = g.board(t);
-        let stray = (effect.hits & !b.hit) | (effect.misses & !b.miss) | (effect.deflected & !b.deflected);
+        let stray =
+            (effect.hits & !b.hit) | (effect.misses & !b.miss) | (effect.deflected & !b.deflected);
         if !stray.is_empty() {
             return Err(impossible(
                 part,
@@ -590,7 +597,10 @@ fn announcement(
             ));
         }
         if effect.sunk & !b.sunk != 0 {
-            return Err(impossible(part, format!("a ship it sank is afloat on board {t}")));
+            return Err(impossible(
+                part,
+                format!("a ship it sank is afloat on board {t}"),
+            ));
         }
     }
     Ok(Announcement {

@@ -488,7 +488,11 @@ fn announcements_name_their_hits_misses_and_sinks_and_a_round_is_kept() {
     // DEFAULT puts seat 2's corvette on a12-b12; m14 is open water.
     turn(
         &mut g,
-        &["carrier:fire 2:a12", "cruiser:fire 2:b12", "battleship:fire 2:m14"],
+        &[
+            "carrier:fire 2:a12",
+            "cruiser:fire 2:b12",
+            "battleship:fire 2:m14",
+        ],
     );
     for viewer in [
         Viewer::Seat(Seat(0)),
