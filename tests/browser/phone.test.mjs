@@ -116,9 +116,30 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
     const rand = rng(7);
     let k = 0;
     let previews = 0;
+    let confirmed = false;
     while ((await turnOrEnd(page)) === 'turn') {
       await checkDecision(page, 'mad', k, ['#clock-0', '#clock-1', 'svg#board rect.hit[data-movable="true"]']);
       const before = await version(page);
+      if (k === 2) {
+        // The confirm-move setting (among the table's settings, below): the move then waits in
+        // the turn panel, in words, for "Play it".
+        await page.tap('#confirm-option');
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const ship = (await page.$$eval('svg.board rect.hit[data-movable="true"]', (els) => els.map((e) => e.dataset.cell)))[0];
+        await page.tap(`svg.board rect.hit[data-cell="${ship}"]`);
+        const to = await page.$eval('svg.board rect.hit[data-target]', (e) => e.dataset.cell);
+        await page.tap(`svg.board rect.hit[data-cell="${to}"]`);
+        await page.waitForSelector('#confirm-box:not(.hidden)');
+        assert.match(await page.textContent('#confirm-text'), new RegExp(`^(Play|Jouer) .*${ship} → ${to} ?\\?$`));
+        assert.equal(await version(page), before, 'nothing is sent before the confirmation');
+        await checkDecision(page, 'mad', k, ['#confirm-play', '#confirm-cancel']);
+        await tapAndWait(page, '#confirm-play', before);
+        await page.tap('#confirm-option');
+        await page.evaluate(() => window.scrollTo(0, 0));
+        confirmed = true;
+        k += 1;
+        continue;
+      }
       const movable = await page.$$eval('svg.board rect.hit[data-movable="true"]', (els) => els.map((e) => e.dataset.cell));
       const chips = await page.$$eval('#shifts .chip', (els) => els.map((e) => e.dataset.action));
       if (chips.length && rand() < 0.2) {
@@ -149,6 +170,10 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
     }
     assert.ok(k > 3, `${k} decisions`);
     assert.ok(previews > 0, 'a swap or rotation was previewed by a first tap');
+    assert.ok(confirmed, 'a move was played through the confirmation');
+    // A sound for the other side's moves, one for the end (the speaker in the head mutes them).
+    const sounds = await page.evaluate(() => [Number(document.body.dataset.moveSounds || 0), Number(document.body.dataset.endSounds || 0)]);
+    assert.ok(sounds[0] > 0 && sounds[1] === 1, `sounds: ${sounds}`);
     // The last move of the other seat is marked on the board, and the whole list reads in words.
     assert.ok(await page.$$eval('svg.board rect.last-to', (els) => els.length) >= 1);
     for (const lang of ['en', 'fr']) {
@@ -388,6 +413,35 @@ test('a small phone (360x640): every game\'s first decision fits the screen with
       assert.deepEqual(await outOfView(page, more), [], `${game} on a 360x640 screen`);
       await context.close();
     }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+test('a first game from the how-to page: against the beginner bot, a hint at every step', { timeout: 120000 }, async () => {
+  const server = await startServer({ args: ['--bot-delay-ms', '0'] });
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ ...PHONE, locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/howto/mad`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // The how-to page draws its pictures with the table's own board drawing.
+    assert.ok(await page.$$eval('#howto-pictures svg.board g.ship', (els) => els.length) >= 16);
+    await page.tap('#howto-learn');
+    await page.waitForURL(/\/m\/[0-9a-f]{16}$/);
+    await waitMatchReady(page);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    const summary = await (await fetch(`${server.url}/api/matches/${id}`)).json();
+    assert.deepEqual(summary.seats.map((s) => s.bot ?? s.kind), ['human', 'beginner']);
+    await turnOrEnd(page);
+    assert.equal(await page.textContent('#learn-hint'), 'Tap one of your ships with a dashed ring.');
+    const ship = await page.$eval('svg.board rect.hit[data-movable="true"]', (e) => e.dataset.cell);
+    await page.tap(`svg.board rect.hit[data-cell="${ship}"]`);
+    assert.match(await page.textContent('#learn-hint'), /^Now tap a dot/);
+    assert.deepEqual(await outOfView(page, ['#learn-hint']), []);
+    await context.close();
   } finally {
     await browser.close();
     await server.stop();
