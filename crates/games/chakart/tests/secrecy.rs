@@ -400,17 +400,15 @@ fn an_egg_draw_names_the_square_a_forced_luigi_flipped_in_its_parts() {
 /// does not say where that queen hides.
 #[test]
 fn a_moves_parts_name_what_its_mover_sees_on_the_target() {
-    // White's queen went invisible to a3 (`I`); a banana on d4; Black's rook on a6, knight on b5.
-    let board = "4k3/8/r7/1n6/3d4/I7/1P6/4K3";
-    let parts = |side: &str, text: &str| {
-        let g = state(&format!("{board} {side} 1 1011 000000000000"));
+    // Black's queen went invisible to c3 (`i`); a Black knight on c5, a banana on e1.
+    let g = state("4k3/8/8/2n5/8/2i5/1P6/2R1d2K w 1 1110 000000000000");
+    let parts = |text: &str| {
         let a = g.parse_action(text).unwrap();
         assert!(g.is_legal(&a), "{text} is legal");
         g.action_info(&a).pieces
     };
-    assert_eq!(parts("w", "b2b3"), ["p"], "an empty square: the mover alone");
-    assert_eq!(parts("w", "a3a6"), ["q", "r"], "the hidden queen takes the rook");
-    assert_eq!(parts("b", "b5d4"), ["n", "d"], "an item, seen by all");
-    assert_eq!(parts("b", "b5c3"), ["n"], "an empty square");
-    assert_eq!(parts("b", "b5a3"), ["n"], "the hidden queen looks empty to Black");
+    assert_eq!(parts("b2b3"), ["p"], "an empty square: the mover alone");
+    assert_eq!(parts("c1c5"), ["r", "n"], "a visible piece taken");
+    assert_eq!(parts("c1e1"), ["r", "d"], "an item, seen by all");
+    assert_eq!(parts("c1c3"), ["r"], "the hidden queen looks empty to White");
 }

@@ -351,17 +351,10 @@ impl Naval {
         let boards = Seat::all(4).map(|t| self.board_view(t, me, over)).collect();
         let announced = |a: &Announcement| {
             let own = Some(a.seat) == me;
-            let result = match a.result {
-                Resolution::Done => "done".to_owned(),
-                Resolution::Cancelled => "cancelled".to_owned(),
-                Resolution::Wasted => "wasted".to_owned(),
-                Resolution::Fizzled => "fizzled".to_owned(),
-                Resolution::Exploded(c) => format!("exploded {c}"),
-            };
             AnnouncementView {
                 seat: a.seat,
                 order: format_order(a.ship, &a.order, own),
-                result,
+                result: a.result.text(),
                 area: AreaView::of(&a.order),
                 info: order_info(a.ship, &a.order, own).into(),
                 exploded_at: match a.result {
@@ -371,11 +364,7 @@ impl Naval {
                 hits: names(a.effect.hits),
                 misses: names(a.effect.misses),
                 deflected: names(a.effect.deflected),
-                sunk: Ship::ALL
-                    .into_iter()
-                    .filter(|k| a.effect.sunk & k.bit() != 0)
-                    .map(|k| k.name().to_owned())
-                    .collect(),
+                sunk: a.effect.sunk_names(),
             }
         };
         let last_turn = self.last_turn.iter().map(announced).collect();

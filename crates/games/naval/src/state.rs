@@ -28,6 +28,21 @@ pub enum Resolution {
     Exploded(Cell),
 }
 
+impl Resolution {
+    /// The result as written in announcements and positions: `done`, `cancelled`, `wasted`,
+    /// `fizzled` or `exploded <cell>`.
+    #[must_use]
+    pub fn text(self) -> String {
+        match self {
+            Resolution::Done => "done".to_owned(),
+            Resolution::Cancelled => "cancelled".to_owned(),
+            Resolution::Wasted => "wasted".to_owned(),
+            Resolution::Fizzled => "fizzled".to_owned(),
+            Resolution::Exploded(c) => format!("exploded {c}"),
+        }
+    }
+}
+
 /// One resolved order, as everyone sees it (section 13).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Announcement {
@@ -64,6 +79,16 @@ impl Effect {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self == Effect::default()
+    }
+
+    /// The names of the ships it sank, in importance order.
+    #[must_use]
+    pub fn sunk_names(&self) -> Vec<String> {
+        Ship::ALL
+            .into_iter()
+            .filter(|k| self.sunk & k.bit() != 0)
+            .map(|k| k.name().to_owned())
+            .collect()
     }
 }
 

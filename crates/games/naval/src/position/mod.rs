@@ -16,7 +16,7 @@ use crate::bits::Bits;
 use crate::board::{Board, Scan};
 use crate::config::Config;
 use crate::piece::{SHIPS, Ship};
-use crate::state::{Announcement, Naval, Phase, Resolution};
+use crate::state::{Announcement, Naval, Phase};
 
 /// The version this module writes and reads.
 pub const FORMAT: &str = "naval/1";
@@ -153,21 +153,11 @@ impl AnnouncementDoc {
         AnnouncementDoc {
             seat: seat_number(a.seat),
             order: format_order(a.ship, &a.order, true),
-            result: match a.result {
-                Resolution::Done => "done".to_owned(),
-                Resolution::Cancelled => "cancelled".to_owned(),
-                Resolution::Wasted => "wasted".to_owned(),
-                Resolution::Fizzled => "fizzled".to_owned(),
-                Resolution::Exploded(c) => format!("exploded {c}"),
-            },
+            result: a.result.text(),
             hits: cells_text(a.effect.hits),
             misses: cells_text(a.effect.misses),
             deflected: cells_text(a.effect.deflected),
-            sunk: Ship::ALL
-                .into_iter()
-                .filter(|k| a.effect.sunk & k.bit() != 0)
-                .map(|k| k.name().to_owned())
-                .collect(),
+            sunk: a.effect.sunk_names(),
         }
     }
 }

@@ -523,7 +523,7 @@ fn announcements_name_their_hits_misses_and_sinks_and_a_round_is_kept() {
     }
     let first = obs(&g, 2).last_turn;
     turn(&mut g, &[]);
-    assert_eq!(obs(&g, 2).earlier_turns, [first.clone()]);
+    assert_eq!(obs(&g, 2).earlier_turns, [first]);
     assert_eq!(obs(&g, 2).last_turn[0].seat, Seat(1));
     for _ in 0..3 {
         turn(&mut g, &[]);
