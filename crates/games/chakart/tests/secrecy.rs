@@ -410,5 +410,9 @@ fn a_moves_parts_name_what_its_mover_sees_on_the_target() {
     assert_eq!(parts("b2b3"), ["p"], "an empty square: the mover alone");
     assert_eq!(parts("c1c5"), ["r", "n"], "a visible piece taken");
     assert_eq!(parts("c1e1"), ["r", "d"], "an item, seen by all");
-    assert_eq!(parts("c1c3"), ["r"], "the hidden queen looks empty to White");
+    assert_eq!(
+        parts("c1c3"),
+        ["r"],
+        "the hidden queen looks empty to White"
+    );
 }

@@ -119,13 +119,15 @@ pub struct AnnouncementView {
     pub order: String,
     /// `done`, `cancelled`, `wasted`, `fizzled` or `exploded <cell>`.
     pub result: String,
-    /// Where the order struck, for the page to outline; `None` for a shot, a pass and a shield
-    /// (its outline is the board's `shield`, shown to whom may see it).
+    /// Where the order struck, for the page to outline; `None` (left out) for a shot, a pass and
+    /// a shield (its outline is the board's `shield`, shown to whom may see it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<AreaView>,
     /// The order in parts, as `order` gives it to this viewer, so a page puts it in words
     /// without reading its notation.
     pub info: OrderParts,
-    /// The cell of a rocket that exploded (`result` `exploded <cell>`), else `None`.
+    /// The cell of a rocket that exploded (`result` `exploded <cell>`), else `None` (left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exploded_at: Option<String>,
     /// The cells its shots hit on the board it struck (`info.target`): public markers, whose
     /// pieces stay unnamed until they sink (section 13).
