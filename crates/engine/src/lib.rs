@@ -3,7 +3,7 @@
 //! records that hold them (section 4), perft, and the text-driven `DynGame` view that the command
 //! line and the match service use to handle any game by name.
 //!
-//! With the `testkit` feature, `testkit` runs the shared conformance checks on any game.
+//! The shared conformance checks that every game's tests run are the crate `plateau-testkit`.
 
 pub mod chance;
 pub mod diff;
@@ -17,8 +17,6 @@ pub mod outcome;
 pub mod perft;
 pub mod record;
 pub mod seat;
-#[cfg(feature = "testkit")]
-pub mod testkit;
 
 pub use chance::Seed;
 pub use diff::{first_difference, first_difference_in};

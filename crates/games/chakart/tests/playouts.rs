@@ -5,7 +5,7 @@
 use plateau_chakart::{Chakart, Config, DEFAULT_TURN_LIMIT};
 use plateau_engine::Game;
 use plateau_engine::driver::Driver;
-use plateau_engine::testkit::{Options, check_playouts};
+use plateau_testkit::{Options, check_playouts};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

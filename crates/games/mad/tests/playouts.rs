@@ -1,7 +1,7 @@
 //! The engine's conformance kit on seeded random MAD games (rules/mad.md section 8.3: every game
 //! ends within 600 plies).
 
-use plateau_engine::testkit::{Options, Report, check_playouts};
+use plateau_testkit::{Options, Report, check_playouts};
 use plateau_mad::{Mad, MadConfig};
 
 /// The bound of rules/mad.md section 8.3: 15 expulsions, each followed by at most 40 turns.

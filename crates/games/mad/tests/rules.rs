@@ -420,10 +420,10 @@ fn case_29_never_a_draw() {
         tiebreak_limit: 10,
         ..MadConfig::default()
     };
-    let report = plateau_engine::testkit::check_playouts::<Mad>(
+    let report = plateau_testkit::check_playouts::<Mad>(
         &config,
         2,
-        &plateau_engine::testkit::Options {
+        &plateau_testkit::Options {
             games: 200,
             seed: 29,
             max_actions: 600,

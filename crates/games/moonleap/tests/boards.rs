@@ -7,7 +7,7 @@ mod compare;
 mod reference;
 
 use common::{legal, play};
-use plateau_engine::testkit::{Options, check_playouts};
+use plateau_testkit::{Options, check_playouts};
 use plateau_engine::{Game, Seat, SetupError, ToAct};
 use plateau_moonleap::{Board, BoardDesc, Colour, Config, DEFAULT_BOARD_JSON, MoonLeap};
 

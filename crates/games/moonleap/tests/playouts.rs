@@ -7,7 +7,7 @@ mod compare;
 mod reference;
 
 use compare::against_reference;
-use plateau_engine::testkit::{Options, check_playouts};
+use plateau_testkit::{Options, check_playouts};
 use plateau_moonleap::{Config, DEFAULT_BOARD_JSON, DEFAULT_PLY_LIMIT, MoonLeap};
 
 const GAMES: usize = 10_000;

@@ -1,14 +1,14 @@
-//! The conformance kit every game runs (feature `testkit`; docs/architecture.md section 7):
+//! The conformance kit every game runs in its tests (docs/architecture.md section 7):
 //! seeded random playouts that check the `Game` contract at every step. Failures panic with the
 //! seed, the action index and what broke, so a game crate's test is a few lines:
 //!
 //! ```ignore
 //! let config = Config::default();
-//! let report = plateau_engine::testkit::check_playouts::<Mad>(&config, 2, &Options::new(1000, 600));
+//! let report = plateau_testkit::check_playouts::<Mad>(&config, 2, &Options::new(1000, 600));
 //! assert_eq!(report.games, 1000);
 //! ```
 //!
-//! The games advance through the engine's driver (`crate::driver`), with a policy that picks a
+//! The games advance through the engine's driver (`plateau_engine::driver`), with a policy that picks a
 //! random seat of the acting set and a random legal action, checking the list on the way.
 
 mod secrecy;
@@ -22,10 +22,10 @@ use serde::{Serialize, de::DeserializeOwned};
 
 pub use secrecy::{Leak, check_secrecy};
 
-use crate::driver::{Driver, Policy, Step};
-use crate::error::SetupError;
-use crate::game::{Ending, Game};
-use crate::seat::{Actor, Seat, SeatSet, ToAct, Viewer};
+use plateau_engine::driver::{Driver, Policy, Step};
+use plateau_engine::error::SetupError;
+use plateau_engine::game::{Ending, Game};
+use plateau_engine::seat::{Actor, Seat, SeatSet, ToAct, Viewer};
 
 /// How many games to play and what to check.
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 //! Its config plants one leak at a time: the parity of the other seat's card as one field of the
 //! observation, or a legal action that exists only when the other seat's card is low.
 
-use plateau_engine::testkit::{Options, check_playouts, check_secrecy};
+use plateau_testkit::{Options, check_playouts, check_secrecy};
 use plateau_engine::{
     Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct,
     Viewer,

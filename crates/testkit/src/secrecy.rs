@@ -9,10 +9,10 @@ use std::fmt;
 use rand::Rng;
 use serde_json::Value;
 
-use crate::diff::first_difference;
+use plateau_engine::diff::first_difference;
 
-use crate::game::Game;
-use crate::seat::{Seat, Viewer};
+use plateau_engine::game::Game;
+use plateau_engine::seat::{Seat, Viewer};
 
 /// A field of a seat's view that changed when only what the seat may not know changed.
 #[derive(Clone, PartialEq, Debug)]
