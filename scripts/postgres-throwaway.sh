@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sourced by scripts/test: starts a throwaway PostgreSQL server of its own in a temporary folder
-# (initdb with trust auth, fsync on, a Unix socket in that folder, no TCP), stopped and removed
+# (initdb with trust auth, a Unix socket in that folder, no TCP), stopped and removed
 # by an EXIT trap, and exports PLATEAU_TEST_POSTGRES with its URL (and PLATEAU_TEST_PG_BIN, the
 # folder of the server's programs). Installs Debian's `postgresql`
 # package when initdb is missing. initdb refuses root: as root, the server runs as the
@@ -53,9 +53,11 @@ else
   trap pg_stop EXIT
   "${pg_as[@]}" "$pg_bin/initdb" -D "$pg_dir/data" -U postgres -A trust -E UTF8 --no-locale \
     >"$pg_dir/initdb.log" 2>&1 || { cat "$pg_dir/initdb.log"; exit 1; }
-  # No TCP (listen_addresses empty): only the socket in the folder, so runs never collide.
+  # No TCP (listen_addresses empty): only the socket in the folder, so runs never collide. No
+  # fsync: the tests kill Plateau's processes, not the machine, so a commit in the system's cache
+  # is as good as one on the disk, and a run spends its time on Plateau instead of the disk.
   "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w \
-    -o "-k $pg_dir -p $pg_port -c fsync=on -c listen_addresses='' -c max_connections=300" \
+    -o "-k $pg_dir -p $pg_port -c fsync=off -c full_page_writes=off -c listen_addresses='' -c max_connections=300" \
     start >/dev/null || { cat "$pg_dir/server.log"; exit 1; }
   export PLATEAU_TEST_POSTGRES="postgres://postgres@/postgres?host=$pg_dir&port=$pg_port"
   # For a test that runs (and stops) a server of its own.

@@ -63,10 +63,12 @@ const PER_ADDRESS = [
  * Starts the server and waits for /health. Returns {url, stop(), restart()}.
  * The server runs with `--test-seeds`: every match's dice come from its creation order (or from a
  * `seed` given at creation), so a test plays the same games every run.
- * `args`: more arguments of `plateau serve` (e.g. `['--bot-delay-ms', '0']`).
+ * `args`: more arguments of `plateau serve` (e.g. `['--abandon-seconds', '3']`). Bots play at once
+ * (`--bot-delay-ms 0`) unless `args` sets the delay: a test of the pacing itself gives its own.
  * PLATEAU_SERVE_CMD (a command with {port} and {db}) replaces the binary, e.g. for a mock.
  */
 export async function startServer({ args = [] } = {}) {
+  if (!args.includes('--bot-delay-ms')) args = ['--bot-delay-ms', '0', ...args];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-browser-'));
   const db = path.join(dir, 'plateau.sqlite');
   const port = await freePort();
