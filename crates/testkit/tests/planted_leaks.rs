@@ -4,11 +4,11 @@
 //! Its config plants one leak at a time: the parity of the other seat's card as one field of the
 //! observation, or a legal action that exists only when the other seat's card is low.
 
-use plateau_testkit::{Options, check_playouts, check_secrecy};
 use plateau_engine::{
     Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat, SetupError, ToAct,
     Viewer,
 };
+use plateau_testkit::{Options, check_playouts, check_secrecy};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};

@@ -1,8 +1,8 @@
 //! The engine's conformance kit on seeded random MAD games (rules/mad.md section 8.3: every game
 //! ends within 600 plies).
 
-use plateau_testkit::{Options, Report, check_playouts};
 use plateau_mad::{Mad, MadConfig};
+use plateau_testkit::{Options, Report, check_playouts};
 
 /// The bound of rules/mad.md section 8.3: 15 expulsions, each followed by at most 40 turns.
 const MAX_PLIES: usize = 600;

@@ -7,9 +7,9 @@ mod compare;
 mod reference;
 
 use common::{legal, play};
-use plateau_testkit::{Options, check_playouts};
 use plateau_engine::{Game, Seat, SetupError, ToAct};
 use plateau_moonleap::{Board, BoardDesc, Colour, Config, DEFAULT_BOARD_JSON, MoonLeap};
+use plateau_testkit::{Options, check_playouts};
 
 const SHORT: &str = include_str!("data/short_board.json");
 

@@ -7,8 +7,8 @@ mod compare;
 mod reference;
 
 use compare::against_reference;
-use plateau_testkit::{Options, check_playouts};
 use plateau_moonleap::{Config, DEFAULT_BOARD_JSON, DEFAULT_PLY_LIMIT, MoonLeap};
+use plateau_testkit::{Options, check_playouts};
 
 const GAMES: usize = 10_000;
 /// Random games end long before this: every decision but `pass` moves an astronaut forward (at

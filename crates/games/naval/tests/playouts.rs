@@ -1,8 +1,8 @@
 //! Seeded random four-bot games through the engine's conformance kit (docs/architecture.md section 7): every game ends
 //! with exactly one winner.
 
-use plateau_testkit::{Options, check_playouts};
 use plateau_naval::{Config, Naval};
+use plateau_testkit::{Options, check_playouts};
 
 fn run(games: usize, seed: u64, deep_every: usize) {
     let options = Options {
