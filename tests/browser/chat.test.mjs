@@ -113,15 +113,15 @@ test('friends: invite, chat rooms, mute, rate limit, agreed stop, rematch offer 
       await playOneTurn(p, rand);
     }
     await ada.waitForFunction(() => document.body.dataset.myTurn === 'true');
-    await ada.click('#offer-stop');
-    await bob.waitForSelector('#offer-panel:not(.hidden)');
-    assert.match(await bob.textContent('#offer-text'), /Ada \(Red\) offers to stop the game here/);
-    await bob.click('#agree-decline');
-    for (const p of [ada, bob]) await p.waitForSelector('#offer-panel.hidden', { state: 'attached' });
-    await ada.waitForSelector('#offer-stop:not(.hidden)');
-    await ada.click('#offer-stop');
-    await bob.waitForSelector('#offer-panel:not(.hidden)');
-    await bob.click('#agree-accept');
+    await ada.click('#offer-agreement');
+    await bob.waitForSelector('#request-panel[data-kind="agreement"]:not(.hidden)');
+    assert.match(await bob.textContent('#request-text'), /Ada \(Red\) offers to stop the game here/);
+    await bob.click('#request-decline');
+    for (const p of [ada, bob]) await p.waitForSelector('#request-panel.hidden', { state: 'attached' });
+    await ada.waitForSelector('#offer-agreement');
+    await ada.click('#offer-agreement');
+    await bob.waitForSelector('#request-panel[data-kind="agreement"]:not(.hidden)');
+    await bob.click('#request-accept');
     for (const p of [ada, bob, cleo]) await p.waitForFunction(() => document.body.dataset.status === 'finished');
     assert.equal(await ada.getAttribute('#result-panel', 'data-kind'), 'agreement');
 

@@ -188,8 +188,14 @@ export async function openCreatedMatch(server, browser, request) {
   return { page, created };
 }
 
-/** Waits until the match page is connected and shows a state. */
+/**
+ * Waits until the match page is connected and shows a state. A new visitor following an invite is
+ * first asked a name: the suggested one is accepted with one tap, as a person in a hurry would.
+ */
 export async function waitMatchReady(page) {
+  await page.waitForFunction(() => (document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined)
+    || document.querySelector('#name-dialog[open]'), null, { timeout: 20000 });
+  if (await page.$('#name-dialog[open]')) await page.click('#name-go');
   await page.waitForFunction(() => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined, null, { timeout: 20000 });
 }
 

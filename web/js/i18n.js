@@ -6,6 +6,7 @@
 
 import { PLAYER_TEXTS } from './i18n-players.js';
 import { TABLE_TEXTS } from './i18n-table.js';
+import { MANNERS_TEXTS } from './i18n-manners.js';
 
 const STORE_KEY = 'plateau.lang';
 
@@ -646,7 +647,7 @@ const TEXTS = {
   },
 };
 
-for (const texts of [PLAYER_TEXTS, TABLE_TEXTS]) {
+for (const texts of [PLAYER_TEXTS, TABLE_TEXTS, MANNERS_TEXTS]) {
   for (const [code, table] of Object.entries(texts)) Object.assign(TEXTS[code], table);
 }
 

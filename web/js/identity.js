@@ -9,6 +9,8 @@ import { t, onLangChange } from './i18n.js';
 export const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9_\\-]{2,19}';
 
 let player;
+/** Whether the player may still rename itself (`can_rename` of `GET /api/me`). */
+let canRename = false;
 let loaded = null;
 const listeners = [];
 
@@ -17,6 +19,7 @@ export function currentPlayer() {
   if (!loaded) {
     loaded = api('GET', '/api/me').then((res) => {
       player = res?.player ?? null;
+      canRename = Boolean(res?.can_rename);
       return player;
     }).catch(() => {
       player = null;
@@ -41,6 +44,8 @@ function setPlayer(p) {
 /** Becomes (or renames the current guest to) `name`: `POST /api/guest`. Throws the ApiError. */
 export async function chooseName(name) {
   const res = await api('POST', '/api/guest', { name });
+  // A new guest, or one renamed: its name stays changeable until its first rated game.
+  if (!player) canRename = true;
   setPlayer(res.player);
   return res.player;
 }
@@ -85,6 +90,9 @@ function renderIdentity() {
   if (player) {
     parts.push(el('a', { id: 'me-link', class: 'me', href: playerHref(player.name), 'data-kind': player.kind }, player.name));
     if (player.kind === 'guest') parts.push(el('span', { class: 'badge' }, t('id.guest')));
+    if (player.kind === 'guest' && canRename) {
+      parts.push(el('button', { type: 'button', class: 'link', id: 'rename', onclick: rename }, t('id.rename')));
+    }
   }
   if (!player || player.kind === 'guest') {
     parts.push(el('button', { type: 'button', class: 'link', id: 'open-account', onclick: () => openDialog('account-dialog') }, t('id.create')));
@@ -95,6 +103,12 @@ function renderIdentity() {
   }
   slot.replaceChildren(...parts);
   document.body.dataset.player = player ? player.name : '';
+}
+
+/** The guest's Rename: the name dialog, prefilled with the current name. */
+async function rename() {
+  const { askName } = await import('./nameprompt.js');
+  await askName({ purpose: 'rename', current: player?.name ?? '' });
 }
 
 function openDialog(id) {

@@ -13,6 +13,7 @@ import { setupAdvanced, renderAdvanced } from './advanced.js';
 import { connectLobby } from './lobbysocket.js';
 import { kindWord } from './result.js';
 import { clockPresets, timeControlText, samePool } from './clocks.js';
+import { renderSeekWait, renderChallenges } from './quickplay.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -121,8 +122,9 @@ function playFields(name, action) {
     rows.push(el('div', { class: 'form-row' }, labelled(t('play.side'), select('play-side', sides, 'random'))));
   }
   if (action === 'quick' && game.max_seats > 2) {
+    // Bots fill a table of three or four by default: such a table rarely fills with people alone.
     rows.push(el('div', { class: 'form-row' },
-      el('label', {}, el('input', { type: 'checkbox', id: 'play-fill' }), ' ', t('play.fill')),
+      el('label', {}, el('input', { type: 'checkbox', id: 'play-fill', checked: game.default_seats > 2 }), ' ', t('play.fill')),
       el('input', { type: 'number', id: 'play-fill-seconds', min: 5, max: 600, value: 30, style: 'width:5rem', 'aria-label': t('play.fill.seconds') }),
       el('span', {}, t('play.fill.after')),
       select('play-fill-level', levels.map((l) => [l, botName(l)]), levels[Math.min(1, levels.length - 1)])));
@@ -143,6 +145,9 @@ function openPlay(name, action) {
   $('play-title').textContent = `${t(`play.${action}`)} · ${game.title}`;
   $('play-go').textContent = t(`play.${action}.go`);
   $('play-fields').replaceChildren(...playFields(name, action));
+  $('play-seats')?.addEventListener('change', () => {
+    if ($('play-fill')) $('play-fill').checked = Number($('play-seats').value) > 2;
+  });
   $('play-error').classList.add('hidden');
   $('play-dialog').showModal();
 }
@@ -245,6 +250,40 @@ function cancelSeek() {
   renderSeeking();
 }
 
+/** Accepts the open challenge `seek` of `pool`: a seek in its pool, paired with it at once. */
+async function acceptChallenge(seek, pool) {
+  showError(null);
+  try {
+    if (!player) await chooseName($('welcome-name').value.trim() || suggestName());
+    await lobbySocket.whenOpen();
+    const request = { type: 'seek', game: pool.game, seats: pool.seats, time_control: pool.time_control, rated: pool.rated };
+    if (!lobbySocket.send({ type: 'accept', seek })) throw Object.assign(new Error(t('match.reconnecting')), { code: 'network' });
+    seeking = { request, since: null };
+    renderSeeking();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** The offer after a long wait, a table of two: the computer instead (a casual game). */
+async function playComputerInstead(level) {
+  const r = seeking.request;
+  cancelSeek();
+  try {
+    const mySeat = Math.floor(Math.random() * r.seats);
+    const seats = [];
+    for (let s = 0; s < r.seats; s++) seats.push(s === mySeat ? { kind: 'human' } : { kind: 'bot', bot: level });
+    await create({ game: r.game, seats, time_control: r.time_control, rated: false, creator_seat: mySeat });
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** The offer after a long wait, a bigger table: bots fill the empty seats now. */
+function fillWithBots() {
+  lobbySocket.send({ type: 'fill' });
+}
+
 function renderSeeking() {
   $('seeking').classList.toggle('hidden', !seeking);
   document.body.dataset.seeking = seeking ? (seeking.since === null ? 'sent' : 'yes') : 'no';
@@ -257,6 +296,10 @@ function renderSeeking() {
   if (pool) parts.push(t('seek.waiting', { n: pool.waiting }));
   if (r.bots_after_seconds) parts.push(t('seek.fill', { s: r.bots_after_seconds }));
   $('seeking-text').textContent = parts.join(' · ');
+  renderSeekWait({
+    seeking, pools: lobbyInfo?.pools, game: gameOf(r.game),
+    actions: { computer: playComputerInstead, fill: fillWithBots },
+  });
 }
 
 function onPaired(msg) {
@@ -283,6 +326,7 @@ function onLobby(msg) {
   document.body.dataset.playing = String(msg.playing);
   renderCards();
   renderSeeking();
+  renderOpenChallenges();
   if (before[1] !== String(msg.playing)) refreshLists();
 }
 
@@ -290,6 +334,10 @@ function onLobby(msg) {
 function countWords() {
   $('online-word').textContent = tn('lobby.online', lobbyInfo?.online ?? 0);
   $('playing-word').textContent = tn('lobby.playing', lobbyInfo?.playing ?? 0);
+}
+
+function renderOpenChallenges() {
+  renderChallenges({ pools: lobbyInfo?.pools, player, games, accept: acceptChallenge });
 }
 
 // ---- Games waiting for this player -----------------------------------------------------------
@@ -410,6 +458,7 @@ function renderAll() {
   renderWelcome();
   renderCards();
   renderSeeking();
+  renderOpenChallenges();
   renderAdvanced();
   renderCreated();
   renderWaiting();
@@ -431,6 +480,7 @@ async function start() {
   onPlayerChange((p) => {
     player = p;
     renderWelcome();
+    renderOpenChallenges();
     refreshWaiting();
     // The socket was opened without a session: open it again with the new cookie.
     lobbySocket?.reconnect();
@@ -452,7 +502,10 @@ async function start() {
   lobbySocket = connectLobby({
     lobby: onLobby,
     seeking: (msg) => {
-      if (seeking) seeking.since = msg.since ?? Date.now();
+      if (seeking) {
+        seeking.since = Date.now();
+        seeking.estimate = msg.estimate_seconds ?? null;
+      }
       renderSeeking();
     },
     paired: onPaired,
@@ -470,6 +523,11 @@ async function start() {
   renderAll();
   await Promise.all([refreshLists(), refreshWaiting()]);
   setInterval(refreshLists, 5000);
+  // The time waited moves on by itself.
+  setInterval(() => {
+    if (seeking) renderSeeking();
+    renderOpenChallenges();
+  }, 1000);
   setInterval(refreshWaiting, 15000);
   document.body.dataset.ready = 'true';
 }

@@ -12,7 +12,9 @@ import {
   setBaseTitle, markTitle, chime, moveSound, endSound, soundOn, setSound, canAskNotifications, askNotifications,
   notifyTurn,
 } from './notify.js';
-import { resultSentence } from './result.js';
+import { resultSentence, ratingChanges } from './result.js';
+import { renderManners } from './manners.js';
+import { askName } from './nameprompt.js';
 import { gameModule, applyLayout, seatOf } from './games.js';
 import { disarm } from './touch.js';
 import { svgEl } from './svg.js';
@@ -36,8 +38,8 @@ let player = null;
 let chat = null;
 /** Whether the last state rendered was this page's turn (to tell only when the turn arrives). */
 let wasMyTurn = false;
-/** The game has an agreed stop (`agreement` in /api/games: MAD). */
-let hasAgreement = false;
+/** The game's entry of /api/games (its agreed ending, for the manners), or null. */
+let gameEntry = null;
 /** The game's title from the match summary. */
 let gameTitle = null;
 /** The game's config: the summary's when it gives one, else the game's default (for Bataille Navale, its costs). */
@@ -169,6 +171,12 @@ function onMessage(msg) {
       return;
     }
     awaitingAuth = false;
+    // A whole state may follow a takeback: the positions fetched for stepping back are of
+    // another past, and a step past the present is no step.
+    if (msg.snapshot) {
+      earlier = null;
+      if (past && past.index >= msg.version) past = null;
+    }
     const changed = !state || state.version !== msg.version || state.status !== msg.status;
     // A refusal from before the page knew the match (a taken seat) stays until the match moves.
     const moved = Boolean(state) && changed;
@@ -361,22 +369,6 @@ function renderRematch() {
     info.textContent = '';
   }
   info.dataset.offered = offered.join(',');
-}
-
-function renderAgreement() {
-  const offered = offersOf('agreement');
-  const live = state.status === 'live' && state.seat !== null;
-  const botAtTable = state.seats.some((x) => x.kind === 'bot');
-  const possible = live && hasAgreement && !botAtTable;
-  const mine = offered.includes(state.seat);
-  const others = offered.filter((s) => s !== state.seat);
-  $('offer-stop').classList.toggle('hidden', !possible || mine || others.length > 0);
-  $('offer-panel').classList.toggle('hidden', !possible || offered.length === 0);
-  $('offer-panel').dataset.offered = offered.join(',');
-  if (!possible || offered.length === 0) return;
-  $('offer-text').textContent = mine ? t('offer.stop.sent') : t('offer.stop.by', { names: seatNames(others) });
-  $('agree-accept').classList.toggle('hidden', mine);
-  $('agree-decline').textContent = t(mine ? 'offer.withdraw' : 'offer.decline');
 }
 
 // ---- Reading the state -------------------------------------------------------------------
@@ -693,13 +685,14 @@ function renderStatus() {
   }
   else if (state.status === 'finished') status.textContent = t('match.result');
   else if (myTurn()) {
-    status.textContent = t('match.turn.you');
+    const waits = state.clocks?.first_move_ms?.[state.seat] ?? null;
+    status.textContent = waits === null ? t('match.turn.you') : `${t('match.turn.you')} · ${t('clock.first_move.you')}`;
     status.classList.add('you');
   } else if (state.to_act.length) {
     status.textContent = t('match.turn.other', { side: seatNames(state.to_act) });
   } else status.textContent = '';
   $('who').textContent = state.seat === null ? t('match.spectator') : t('match.you_play', { side: seatLabel(state.game, state.seat) });
-  renderAgreement();
+  renderManners({ state, game: gameEntry, send, names: seatNames });
   const counters = game()?.counters?.(state.observation);
   if (counters) $('counters').textContent = counters;
 }
@@ -802,11 +795,24 @@ function renderResult() {
   $('result-panel').classList.toggle('hidden', !finished);
   if (!finished) return;
   $('result-text').textContent = resultSentence(state.game, state.outcome, state.observation?.since ?? '', seatName);
+  renderRatings();
   $('result-panel').dataset.kind = state.outcome?.kind || '';
   renderRematch();
   $('replay-link').href = `/replay/${id}`;
   const mod = game();
   mod?.renderFinal?.(gameContext(mod));
+}
+
+/** The rating changes of a finished rated match, under the result; this seat's first. */
+function renderRatings() {
+  const box = $('result-ratings');
+  const changes = ratingChanges(state.ratings, seatName)
+    .sort((a, b) => (b.seat === state.seat) - (a.seat === state.seat));
+  box.hidden = changes.length === 0;
+  box.replaceChildren(...changes.map((c) => el('div', {
+    class: `rating-change${c.delta > 0 ? ' up' : c.delta < 0 ? ' down' : ''}`,
+    'data-seat': c.seat, 'data-delta': c.delta,
+  }, c.text)));
 }
 
 function tickClocks() {
@@ -821,9 +827,16 @@ function tickClocks() {
       node.classList.remove('running', 'low');
       continue;
     }
-    const runs = runningSeats(state).includes(s);
+    // A seat's clock starts with its first move, or once its first-move time is over.
+    const elapsed = performance.now() - stateAt;
+    const firstMove = clocks.first_move_ms?.[s] ?? null;
+    const waiting = firstMove !== null && elapsed < firstMove;
+    const runs = runningSeats(state).includes(s) || (firstMove !== null && !waiting);
     let ms = clocks.remaining_ms[s];
-    if (runs) ms -= performance.now() - stateAt;
+    if (runs) ms -= firstMove === null ? elapsed : elapsed - firstMove;
+    node.classList.toggle('first-move', waiting);
+    if (waiting) node.title = t('clock.first_move', { s: Math.ceil((firstMove - elapsed) / 1000) });
+    else node.removeAttribute('title');
     // The game's own clocks (Bataille Navale) run only in their phase: a stopped one shows no time.
     node.textContent = clocks.kind === 'game' && !runs ? '—' : formatClock(ms);
     node.dataset.ms = String(Math.max(0, Math.round(ms)));
@@ -892,9 +905,6 @@ async function start() {
   new ResizeObserver(() => fitBoard()).observe($('turn-panel'));
   NARROW.addEventListener('change', () => fitBoard());
   window.addEventListener('resize', () => fitBoard());
-  $('offer-stop').addEventListener('click', () => send({ type: 'offer', kind: 'agreement' }));
-  $('agree-accept').addEventListener('click', () => send({ type: 'offer', kind: 'agreement' }));
-  $('agree-decline').addEventListener('click', () => send({ type: 'decline', kind: 'agreement' }));
   $('rematch-decline').addEventListener('click', () => {
     askedRematch = false;
     send({ type: 'decline', kind: 'rematch' });
@@ -936,7 +946,7 @@ async function start() {
     $('howto-link').classList.remove('hidden');
     const games = await api('GET', '/api/games').catch(() => ({ games: [] }));
     const entry = games.games.find((g) => g.name === summary.game);
-    hasAgreement = Boolean(entry?.agreement);
+    gameEntry = entry ?? null;
     gameConfig = withDefaults(entry?.default_config, summary.config);
   } catch (err) {
     showError(err.code === 'match/not_found' ? t('match.notfound') : errorText(err), err.code);
@@ -954,6 +964,9 @@ async function start() {
   if (params.has('join')) {
     if (!getToken(id)) {
       try {
+        // A new visitor says who they are before sitting down: the seat holds their player, the
+        // others see that name at the table and in the chat.
+        if (!player) player = await askName({ purpose: 'join' });
         const res = await api('POST', `/api/matches/${encodeURIComponent(id)}/join`, { seat: Number(params.get('join')) });
         setToken(id, res.token);
       } catch (err) {

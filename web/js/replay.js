@@ -242,6 +242,8 @@ async function start() {
     $('layout').classList.add('hidden');
     return;
   }
+  $('export-link').href = `/api/matches/${encodeURIComponent(id)}/export`;
+  $('export-panel').classList.remove('hidden');
   // The positions, each action with its parts (`info`). The server computes a few replays at a
   // time: while it is busy (`limit/replays`) the page asks again; any other refusal is shown in
   // the server's words, without a move list (the page never reads the record's notation).

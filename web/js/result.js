@@ -47,3 +47,17 @@ export function kindWord(kind) {
   const word = t(`kind.${kind}`);
   return word === `kind.${kind}` ? kind : word;
 }
+
+/**
+ * How a finished rated match moved its players' ratings (the state's `ratings`: per seat `null`
+ * or `{before, after}`), one entry per seat whose rating moved: `{seat, delta, text}`, the text
+ * "Alice (Red): 1500 → 1524 (+24)" with `label(seat)` naming the seat.
+ */
+export function ratingChanges(ratings, label) {
+  return (ratings || []).flatMap((r, seat) => {
+    if (!r) return [];
+    const delta = r.after - r.before;
+    const signed = delta > 0 ? `+${delta}` : delta < 0 ? `−${-delta}` : '±0';
+    return [{ seat, delta, text: t('result.rating', { who: label(seat), before: r.before, after: r.after, delta: signed }) }];
+  });
+}

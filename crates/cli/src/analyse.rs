@@ -19,7 +19,8 @@ use crate::common::{CliResult, check_writable, emit, find_game, read_record};
 /// Arguments of `plateau analyse`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The record, a JSON file written by `plateau play --record` or the match service.
+    /// The record: a JSON file written by `plateau play --record` or the match service, or the
+    /// text record a replay page exports.
     file: PathBuf,
     /// Search iterations per judged decision (default: the game's expert level, at least 1000).
     #[arg(long)]

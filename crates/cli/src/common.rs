@@ -11,13 +11,19 @@ pub type CliResult<T = ()> = Result<T, String>;
 /// The word that stands for a game's initial position (docs/architecture.md section 3).
 pub const START: &str = "start";
 
-/// The game record in `file` (the JSON of `plateau play --record` or the match service).
+/// The game record in `file`: the JSON of `plateau play --record` or the match service, or the
+/// text a match page exports (`Record::from_text`).
 ///
 /// # Errors
 /// The file cannot be read, or is not a record.
 pub fn read_record(file: &std::path::Path) -> CliResult<plateau_engine::Record> {
     let path = file.display();
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {path}: {e}"))?;
+    // The text form (tag pairs, then the moves) starts with a tag; JSON with a brace.
+    if text.trim_start().starts_with('[') {
+        return plateau_engine::Record::from_text(&text)
+            .map_err(|e| format!("{path} is not a game record: {e}"));
+    }
     serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))
 }
 

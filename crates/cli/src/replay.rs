@@ -1,7 +1,7 @@
-//! `plateau replay <record.json>`: re-plays a game record with `Record::replay`, which checks
-//! every action against the rules, the revealed seed against `seed_hash` and every chance outcome
-//! against the seed, each early ending at its place, and the recorded result (docs/architecture.md
-//! section 4). Prints the final position, the board, each early ending with its place, the result and
+//! `plateau replay <record>`: re-plays a game record (JSON, or the exported text form) with
+//! `Record::replay`, which checks every action against the rules, the revealed seed against
+//! `seed_hash` and every chance outcome against the seed, each early ending at its place, and the
+//! recorded result (docs/architecture.md section 4). Prints the final position, the board, each early ending with its place, the result and
 //! whether the seed was verified. Any mismatch is an error naming the action (1-based) or the
 //! ending, and the reason. Beyond what the engine checks, a seat must be `human` or a bot name
 //! `play --seat` accepts, and a record whose game is over must say its outcome (a running game's
@@ -17,7 +17,8 @@ use crate::play::Player;
 /// Arguments of `plateau replay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The record, a JSON file written by `plateau play --record` or the match service.
+    /// The record: a JSON file written by `plateau play --record` or the match service, or the
+    /// text record a replay page exports.
     file: PathBuf,
     /// Draw without ANSI colours (also off when NO_COLOR is set or stdout is not a terminal).
     #[arg(long)]

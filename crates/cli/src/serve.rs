@@ -33,6 +33,10 @@ pub struct Args {
     /// resigning by the game's rule.
     #[arg(long, default_value_t = 90)]
     abandon_seconds: u64,
+    /// Seconds a seat's per-move or Fischer clock waits for the seat's first move before it runs
+    /// anyway (0: clocks run from the first instant).
+    #[arg(long, default_value_t = 30)]
+    first_move_seconds: u64,
     /// Search iterations per judged decision of a post-game analysis [default: each game's
     /// expert level, at least 1000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -185,6 +189,7 @@ pub fn run(args: Args) -> CliResult {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
             test_seeds: args.test_seeds,
             abandon_after: Duration::from_secs(args.abandon_seconds),
+            first_move: Duration::from_secs(args.first_move_seconds),
             limits: args.limits.limits(),
             analysis_iterations: args.analysis_iterations,
             node: node(args.node, args.advertise)?,

@@ -592,6 +592,50 @@ fn seeded_bot_games_are_identical_and_replay_with_the_seed_verified() {
     }
 }
 
+/// The text a replay page exports replays as its JSON record does, and a changed move is refused
+/// with the action's number.
+#[test]
+fn a_text_record_replays_as_its_json_does() {
+    let (json, text) = (scratch("t.json"), scratch("t.txt"));
+    bot_game("9", &json);
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let written = record.to_text(&[("Event", "a test".to_owned())]);
+    std::fs::write(&text, &written).unwrap();
+    let report = |path: &std::path::Path| {
+        let output = plateau(&["replay", path.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    assert_eq!(report(&json), report(&text));
+    assert!(report(&text).contains("Seed: verified"));
+    let first = record.actions().next().unwrap().1.to_owned();
+    let start = mad().new_game(&serde_json::Value::Null, 2).unwrap();
+    let other = start
+        .legal_texts(plateau_engine::Seat(0))
+        .into_iter()
+        .find(|a| *a != first)
+        .unwrap();
+    std::fs::write(
+        &text,
+        written.replacen(
+            &format!("1. seat 1: {first}\n"),
+            &format!("1. seat 1: {other}\n"),
+            1,
+        ),
+    )
+    .unwrap();
+    let output = plateau(&["replay", text.to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("does not replay"),
+        "{}",
+        stderr(&output)
+    );
+    for path in [json, text] {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
 /// Writes `record` to a scratch file, replays it, and returns stderr, asserting failure.
 fn replay_fails(record: &Record, name: &str) -> String {
     let path = scratch(name);

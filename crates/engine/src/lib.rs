@@ -1,7 +1,7 @@
 //! The Plateau engine: the `Game` contract every game implements (docs/architecture.md
 //! section 2), the driver of every game loop (section 2.3), game logs, their one replay and the
-//! records that hold them (section 4), perft, and the text-driven `DynGame` view that the command
-//! line and the match service use to handle any game by name.
+//! records that hold them, as JSON and as text (section 4), perft, and the text-driven `DynGame`
+//! view that the command line and the match service use to handle any game by name.
 //!
 //! The shared conformance checks that every game's tests run are the crate `plateau-testkit`.
 
@@ -16,6 +16,7 @@ pub mod log;
 pub mod outcome;
 pub mod perft;
 pub mod record;
+pub mod record_text;
 pub mod seat;
 
 pub use chance::Seed;
@@ -27,4 +28,5 @@ pub use info::{ActionInfo, ActionParts};
 pub use log::{Event, LogEntry, ReplayError, Visitor, replay_log};
 pub use outcome::Outcome;
 pub use record::{Record, Replay};
+pub use record_text::TextError;
 pub use seat::{Actor, Seat, SeatSet, ToAct, Viewer};

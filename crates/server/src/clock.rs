@@ -2,6 +2,11 @@
 //! clock. Pure bookkeeping on match time (milliseconds the match has run while the service ran),
 //! so the same code runs live and when a match is rebuilt from its log: each entry's `at_ms`
 //! replays the clock exactly, and time the server was down counts for no seat.
+//!
+//! As on lichess, a seat's per-move or Fischer clock starts with its first move: before it, the
+//! seat's clock is not charged. So that nobody waits for a first move forever, this lasts the
+//! first-move time (`Options::first_move`, 30 s) from when the seat is first to act; then the
+//! clock runs as usual. The game's own clocks (Bataille Navale) keep the rules' timing.
 
 use std::time::Duration;
 
@@ -20,6 +25,13 @@ pub struct Clocks {
     running: Vec<bool>,
     /// Milliseconds since the start when `remaining` was last brought up to date.
     since: u64,
+    /// How long a seat's clock waits for its first move, in ms (0: it runs at once).
+    first_move: u64,
+    /// Per seat: whether it has acted.
+    moved: Vec<bool>,
+    /// Per seat that has not acted yet and was to act: the match time until which its clock is
+    /// not charged (its first move's free time ends then).
+    free_until: Vec<Option<u64>>,
 }
 
 /// The clocks as the `state` message shows them (docs/protocol.md section 4.1).
@@ -31,20 +43,51 @@ pub struct ClockView {
     pub remaining_ms: Option<Vec<u64>>,
     /// The one seat whose clock runs, else `null`.
     pub running: Option<u8>,
-    /// Every seat whose clock runs (several at once in a simultaneous phase), in seat order.
+    /// Every seat whose clock runs (several at once in a simultaneous phase), in seat order. A
+    /// seat waiting for its first move is not among them.
     pub running_seats: Vec<u8>,
+    /// Per seat: the milliseconds it has left to make its first move before its clock starts
+    /// anyway, for a seat to act that has not moved yet, else `null`; `null` without a clock.
+    pub first_move_ms: Option<Vec<Option<u64>>>,
 }
 
 impl Clocks {
-    /// Clocks for `seats` seats, none running.
+    /// Clocks for `seats` seats, none running. A per-move or Fischer clock of a seat starts
+    /// with its first move or `first_move` after the seat is first to act, whichever is first.
     #[must_use]
-    pub fn new(control: TimeControl, seats: usize) -> Clocks {
+    pub fn new(control: TimeControl, seats: usize, first_move: Duration) -> Clocks {
+        let first_move = match control {
+            TimeControl::PerMove { .. } | TimeControl::Fischer { .. } => {
+                u64::try_from(first_move.as_millis()).unwrap_or(u64::MAX)
+            }
+            TimeControl::None | TimeControl::Game => 0,
+        };
         Clocks {
             control,
             remaining: vec![Self::allowance(control); seats],
             running: vec![false; seats],
             since: 0,
+            first_move,
+            moved: vec![false; seats],
+            free_until: vec![None; seats],
         }
+    }
+
+    /// Where seat `i`'s clock is charged from at `now`: `since`, or the end of its first move's
+    /// free time.
+    fn charged_from(&self, i: usize) -> u64 {
+        self.free_until[i].map_or(self.since, |free| free.max(self.since))
+    }
+
+    /// Milliseconds seat `i`'s running clock has lost between `since` and `now`.
+    fn spent(&self, i: usize, now: u64) -> i64 {
+        now.saturating_sub(self.charged_from(i)) as i64
+    }
+
+    /// How many seats the clocks are for.
+    #[must_use]
+    pub fn seats(&self) -> usize {
+        self.remaining.len()
     }
 
     /// A full allowance: the per-move time or the Fischer base, in ms (0 without a clock).
@@ -57,10 +100,9 @@ impl Clocks {
     }
 
     fn charge(&mut self, now: u64) {
-        let elapsed = now.saturating_sub(self.since) as i64;
-        for (left, on) in self.remaining.iter_mut().zip(&self.running) {
-            if *on {
-                *left -= elapsed;
+        for i in 0..self.remaining.len() {
+            if self.running[i] {
+                self.remaining[i] -= self.spent(i, now);
             }
         }
         self.since = self.since.max(now);
@@ -97,6 +139,8 @@ impl Clocks {
         if let Some(seat) = acted
             && let Some(left) = self.remaining.get_mut(seat.index())
         {
+            self.moved[seat.index()] = true;
+            self.free_until[seat.index()] = None;
             match self.control {
                 TimeControl::None | TimeControl::Game => {}
                 TimeControl::PerMove { seconds } => *left = i64::from(seconds) * 1000,
@@ -107,8 +151,12 @@ impl Clocks {
         }
         self.running.iter_mut().for_each(|r| *r = false);
         for seat in to_act {
-            if let Some(r) = self.running.get_mut(seat.index()) {
+            let i = seat.index();
+            if let Some(r) = self.running.get_mut(i) {
                 *r = true;
+                if !self.moved[i] && self.free_until[i].is_none() {
+                    self.free_until[i] = Some(now + self.first_move);
+                }
             }
         }
     }
@@ -127,7 +175,7 @@ impl Clocks {
             .enumerate()
             .filter(|(_, on)| **on)
             .map(|(i, _)| {
-                let at = self.since as i64 + self.remaining[i].max(0);
+                let at = self.charged_from(i) as i64 + self.remaining[i].max(0);
                 (Seat(i as u8), at as u64)
             })
             .min_by_key(|(_, at)| *at)
@@ -145,8 +193,7 @@ impl Clocks {
         if !*self.running.get(seat.index())? {
             return None;
         }
-        let elapsed = now.saturating_sub(self.since) as i64;
-        let left = (self.remaining[seat.index()] - elapsed).max(0);
+        let left = (self.remaining[seat.index()] - self.spent(seat.index(), now)).max(0);
         let share = match self.control {
             TimeControl::None => return None,
             TimeControl::PerMove { .. } => left / 2,
@@ -174,17 +221,31 @@ impl Clocks {
                 remaining_ms: None,
                 running: None,
                 running_seats: Vec::new(),
+                first_move_ms: None,
             };
         }
-        let elapsed = now.saturating_sub(self.since) as i64;
-        let remaining = self
-            .remaining
-            .iter()
-            .zip(&self.running)
-            .map(|(left, on)| (if *on { left - elapsed } else { *left }).max(0) as u64)
+        let seats = 0..self.running.len();
+        let remaining = seats
+            .clone()
+            .map(|i| {
+                let left = self.remaining[i];
+                (if self.running[i] {
+                    left - self.spent(i, now)
+                } else {
+                    left
+                })
+                .max(0) as u64
+            })
             .collect();
-        let on: Vec<u8> = (0..self.running.len())
-            .filter(|i| self.running[*i])
+        let waiting: Vec<Option<u64>> = seats
+            .clone()
+            .map(|i| {
+                let free = self.free_until[i].filter(|_| self.running[i])?;
+                (free > now).then(|| free - now)
+            })
+            .collect();
+        let on: Vec<u8> = seats
+            .filter(|i| self.running[*i] && waiting[*i].is_none())
             .map(|i| i as u8)
             .collect();
         ClockView {
@@ -192,6 +253,7 @@ impl Clocks {
             remaining_ms: Some(remaining),
             running: if on.len() == 1 { Some(on[0]) } else { None },
             running_seats: on,
+            first_move_ms: Some(waiting),
         }
     }
 }
@@ -209,6 +271,7 @@ mod tests {
                 increment_seconds: 2,
             },
             2,
+            Duration::ZERO,
         );
         assert_eq!(blitz.think_time(Seat(0), 0), None, "no clock runs yet");
         blitz.update(0, None, &[Seat(0)], |_| None);
@@ -224,18 +287,18 @@ mod tests {
             blitz.think_time(Seat(0), 178_000),
             Some((ms(900), ms(1_900)))
         );
-        let mut per_move = Clocks::new(TimeControl::PerMove { seconds: 60 }, 2);
+        let mut per_move = Clocks::new(TimeControl::PerMove { seconds: 60 }, 2, Duration::ZERO);
         per_move.update(0, None, &[Seat(1)], |_| None);
         assert_eq!(
             per_move.think_time(Seat(1), 10_000),
             Some((ms(24_900), ms(49_900)))
         );
-        let mut rules = Clocks::new(TimeControl::Game, 4);
+        let mut rules = Clocks::new(TimeControl::Game, 4, Duration::ZERO);
         rules.update(0, None, &[Seat(2)], |_| Some(60));
         assert_eq!(rules.think_time(Seat(2), 0), Some((ms(5_900), ms(59_900))));
         // Out of time: nothing left to think with.
         assert_eq!(rules.think_time(Seat(2), 70_000), Some((ms(0), ms(0))));
-        let none = Clocks::new(TimeControl::None, 2);
+        let none = Clocks::new(TimeControl::None, 2, Duration::ZERO);
         assert_eq!(none.think_time(Seat(0), 0), None);
     }
 
@@ -247,6 +310,7 @@ mod tests {
                 increment_seconds: 2,
             },
             2,
+            Duration::ZERO,
         );
         c.update(0, None, &[Seat(0)], |_| None);
         // Seat 0 thinks 10 s, gets 2 s back: 52 s; then seat 1 runs.
@@ -259,7 +323,7 @@ mod tests {
 
     #[test]
     fn per_move_resets_after_each_move() {
-        let mut c = Clocks::new(TimeControl::PerMove { seconds: 30 }, 2);
+        let mut c = Clocks::new(TimeControl::PerMove { seconds: 30 }, 2, Duration::ZERO);
         c.update(0, None, &[Seat(0)], |_| None);
         c.update(25_000, Some(Seat(0)), &[Seat(1)], |_| None);
         assert_eq!(c.view(25_000).remaining_ms, Some(vec![30_000, 30_000]));
@@ -271,7 +335,7 @@ mod tests {
 
     #[test]
     fn no_clock_never_runs_out() {
-        let mut c = Clocks::new(TimeControl::None, 2);
+        let mut c = Clocks::new(TimeControl::None, 2, Duration::ZERO);
         c.update(0, None, &[Seat(0)], |_| None);
         assert_eq!(c.deadline(), None);
         assert_eq!(c.view(5).remaining_ms, None);
@@ -279,7 +343,7 @@ mod tests {
 
     #[test]
     fn the_game_clock_runs_for_a_whole_phase_and_restarts_with_the_next_turn() {
-        let mut c = Clocks::new(TimeControl::Game, 3);
+        let mut c = Clocks::new(TimeControl::Game, 3, Duration::ZERO);
         // A simultaneous phase of 90 s: seats 0 and 2 act, seat 1 has no clock now.
         let placement = |s: Seat| (s != Seat(1)).then_some(90);
         c.update(0, None, &[Seat(0), Seat(1), Seat(2)], placement);
@@ -307,5 +371,38 @@ mod tests {
         c.update(80_000, Some(Seat(2)), &[Seat(0)], turn);
         assert_eq!(c.deadline(), Some((Seat(0), 140_000)));
         assert_eq!(c.view(80_000).kind, "game");
+    }
+
+    /// A seat's clock is not charged before its first move, for at most the first-move time;
+    /// the game's own clocks ignore it.
+    #[test]
+    fn a_clock_starts_with_the_seats_first_move() {
+        let fischer = TimeControl::Fischer {
+            base_seconds: 60,
+            increment_seconds: 0,
+        };
+        let mut c = Clocks::new(fischer, 2, Duration::from_secs(30));
+        c.update(0, None, &[Seat(0)], |_| None);
+        // Red thinks 10 s over its first move: nothing is charged, nothing runs.
+        let view = c.view(10_000);
+        assert_eq!(view.remaining_ms, Some(vec![60_000, 60_000]));
+        assert_eq!(view.running_seats, Vec::<u8>::new());
+        assert_eq!(view.first_move_ms, Some(vec![Some(20_000), None]));
+        c.update(10_000, Some(Seat(0)), &[Seat(1)], |_| None);
+        assert_eq!(c.view(10_000).remaining_ms, Some(vec![60_000, 60_000]));
+        // Blue takes 45 s over its first: the last 15 of them count.
+        assert_eq!(c.view(40_000).first_move_ms, Some(vec![None, None]));
+        assert_eq!(c.view(55_000).remaining_ms, Some(vec![60_000, 45_000]));
+        assert_eq!(c.view(55_000).running_seats, vec![1]);
+        assert_eq!(c.deadline(), Some((Seat(1), 100_000)));
+        c.update(55_000, Some(Seat(1)), &[Seat(0)], |_| None);
+        // From then on both clocks run from the first instant of each turn.
+        assert_eq!(c.view(56_000).remaining_ms, Some(vec![59_000, 45_000]));
+        assert_eq!(c.view(56_000).first_move_ms, Some(vec![None, None]));
+        // The game's own clock keeps the rules' timing.
+        let mut rules = Clocks::new(TimeControl::Game, 2, Duration::from_secs(30));
+        rules.update(0, None, &[Seat(0)], |_| Some(60));
+        assert_eq!(rules.view(5_000).remaining_ms, Some(vec![55_000, 0]));
+        assert_eq!(rules.view(5_000).running_seats, vec![0]);
     }
 }

@@ -398,6 +398,8 @@ codes! {
     NameInvalid = "name/invalid", BAD_REQUEST;
     /// A name another player has (without regard to case).
     NameTaken = "name/taken", CONFLICT;
+    /// A guest's name once it played a rated game: it stays (an account keeps it too).
+    NameLocked = "name/locked", CONFLICT;
     /// A password of the wrong length.
     PasswordInvalid = "password/invalid", BAD_REQUEST;
     /// The player is already an account (sign out first, or it cannot become a guest).
@@ -420,6 +422,8 @@ codes! {
     ChatRateLimited = "chat/rate_limited", TOO_MANY_REQUESTS;
     /// The player already seeks a game in that pool.
     SeekDuplicate = "seek/duplicate", CONFLICT;
+    /// The seek to accept is gone (paired, cancelled) or is the player's own.
+    SeekNotFound = "seek/not_found", NOT_FOUND;
     /// The player already seeks games in as many pools as one may (`SEEKS_PER_PLAYER`).
     LimitSeeks = "limit/seeks", TOO_MANY_REQUESTS;
     /// Not a JSON object with a string `type`, bad field types, or a binary frame.

@@ -1,25 +1,29 @@
 //! Quick pairing (docs/protocol.md section 7.6): players seek a game in a pool (game, table size,
 //! time control, rated or casual), and a small actor pairs them into an ordinary match as soon as
 //! enough of them are there, preferring close ratings. A seeker may let bots fill the empty seats
-//! after a wait it chooses. A seek lives as long as its lobby socket: leaving is instant.
+//! after a wait it chooses, or at once when it asks (`fill`). Every seek is shown in the lobby as
+//! an open challenge another player may accept, whatever the ratings. A seek lives as long as its
+//! lobby socket: leaving is instant.
 //!
 //! One task holds every pool, so a seek, a cancel and a pairing never race; it wakes on each
 //! command and twice a second (the rating window widens with the wait, and bots come in time).
+//! It also keeps, per pool, how long its last seekers waited, for the estimate shown to the next.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::collections::VecDeque;
+
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use crate::actor::new_token;
 use crate::lobby::{Lobby, NewMatch};
-use crate::model::{ApiError, Code, SeatSpec, TimeControl};
-use crate::players::{Player, PlayerId};
+use crate::model::{ApiError, Code, SeatSpec, TimeControl, unix_ms};
+use crate::players::{Player, PlayerId, PlayerKind};
 use crate::ratings::Rating;
 
 /// Shown rating points two seekers may differ by when they arrive.
@@ -31,6 +35,10 @@ pub const BOTS_AFTER: std::ops::RangeInclusive<u32> = 1..=600;
 /// Pools one player may seek in at once (every lobby message lists the pools, so a stranger
 /// must not be able to make thousands).
 pub const SEEKS_PER_PLAYER: usize = 4;
+/// Seekers of a pool listed in the lobby, the longest waiting first.
+pub const SEEKERS_SHOWN: usize = 20;
+/// Waits remembered per pool for the estimate.
+const WAITS_KEPT: usize = 15;
 
 /// A seek as the lobby WebSocket receives it.
 #[derive(Clone, Debug, Deserialize)]
@@ -83,9 +91,82 @@ pub struct PoolView {
     pub rated: bool,
     /// Seekers waiting now.
     pub waiting: usize,
+    /// Its seekers as open challenges, the longest waiting first, at most `SEEKERS_SHOWN`.
+    pub seekers: Vec<SeekerView>,
+    /// How long a seeker of this pool waited lately, in seconds (the median of the last
+    /// pairings); `None` before any.
+    pub estimate_seconds: Option<u64>,
+}
+
+/// A seek as the lobby shows it: an open challenge (`accept` takes it).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct SeekerView {
+    /// The seek's number, for `accept`.
+    pub seek: u64,
+    /// Who seeks.
+    pub name: String,
+    /// `"guest"` or `"account"`.
+    pub kind: PlayerKind,
+    /// Their shown rating in the pool's game.
+    pub rating: i64,
+    /// Unix ms since when they wait.
+    pub since: i64,
+    /// After how many seconds of waiting bots may fill their table (`None`: people only).
+    pub bots_after_seconds: Option<u64>,
+}
+
+/// The answer to a seek or an accepted challenge (docs/protocol.md section 7.6).
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct Seeking {
+    /// `"seeking"`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The pool entered.
+    pub pool: PoolInfo,
+    /// The seek's number.
+    pub seek: u64,
+    /// The pool's recent wait (`PoolView::estimate_seconds`).
+    pub estimate_seconds: Option<u64>,
+}
+
+/// A pool named in a `seeking` answer.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct PoolInfo {
+    /// Registry name of the game.
+    pub game: String,
+    /// Table size.
+    pub seats: u8,
+    /// The clock.
+    pub time_control: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+}
+
+/// This connection's seek was paired: its seat and token in the new match.
+#[derive(Serialize)]
+struct Paired<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    id: &'a str,
+    seat: usize,
+    token: &'a str,
+    url: String,
+}
+
+/// A pool's match could not be created.
+#[derive(Serialize)]
+struct Failed<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    code: &'static str,
+    message: &'a str,
 }
 
 struct Seeker {
+    /// The seek's number, unique in the process.
+    seek: u64,
+    /// The seek this one accepted: the two are paired whatever their ratings.
+    partner: Option<u64>,
     conn: u64,
     player: Player,
     /// The key of the seeker's address when the limits per address apply to it: a table that
@@ -94,6 +175,8 @@ struct Seeker {
     /// The shown rating in the pool's game.
     rating: f64,
     since: Instant,
+    /// The same instant as unix ms, as the lobby shows it.
+    since_ms: i64,
     bots_after: Option<Duration>,
     bot: String,
     out: mpsc::Sender<String>,
@@ -104,19 +187,56 @@ impl Seeker {
         WINDOW_START + WINDOW_PER_SECOND * now.duration_since(self.since).as_secs_f64()
     }
 
+    /// Whether `self` and `other` may sit at one table now: one accepted the other's seek, or
+    /// their ratings are inside both windows.
+    fn close_to(&self, other: &Seeker, now: Instant) -> bool {
+        if self.partner == Some(other.seek) || other.partner == Some(self.seek) {
+            return true;
+        }
+        let gap = (self.rating - other.rating).abs();
+        gap <= self.window(now) && gap <= other.window(now)
+    }
+
+    fn view(&self) -> SeekerView {
+        SeekerView {
+            seek: self.seek,
+            name: self.player.name.clone(),
+            kind: self.player.kind,
+            rating: self.rating as i64,
+            since: self.since_ms,
+            bots_after_seconds: self.bots_after.map(|d| d.as_secs()),
+        }
+    }
+
     fn bots_due(&self, now: Instant) -> bool {
         self.bots_after.is_some_and(|d| now >= self.since + d)
     }
 }
 
+/// Who seeks, from where, and whose seek it accepts, if any.
+pub struct SeekerId {
+    /// The lobby connection.
+    pub conn: u64,
+    /// Its player.
+    pub player: Player,
+    /// The key of its address where the limits per address apply (a table bots may fill
+    /// counts as a match this address created, docs/protocol.md section 6).
+    pub address: Option<String>,
+    /// The seek accepted (`accept`), if any.
+    pub partner: Option<u64>,
+}
+
 enum PairCommand {
     Seek {
-        conn: u64,
-        player: Player,
-        address: Option<String>,
+        who: SeekerId,
         request: SeekRequest,
         out: mpsc::Sender<String>,
-        reply: oneshot::Sender<Result<serde_json::Value, ApiError>>,
+        reply: oneshot::Sender<Result<Seeking, ApiError>>,
+    },
+    Fill {
+        conn: u64,
+        address: Option<String>,
+        reply: oneshot::Sender<bool>,
     },
     Cancel {
         conn: u64,
@@ -139,27 +259,24 @@ impl Pairing {
         Arc::new(Pairing { tx, pools })
     }
 
-    /// Adds connection `conn`'s seek for `player`, from the address whose key is `address` (for
-    /// a seek that bots may fill, where the limits per address apply); paired, the match goes to
-    /// `out` as a `paired` message. Returns the `seeking` message.
+    /// Adds the seek of `who` (its connection and player; for a seek that bots may fill, the
+    /// key of its address, where the limits per address apply; the seek it accepts, if any);
+    /// paired, the match goes to `out` as a `paired` message. Returns the `seeking` answer.
     ///
     /// # Errors
-    /// `seek/duplicate`, `limit/seeks`, `game/unknown`, `config/invalid`,
-    /// `time_control/invalid`, `bot/unknown`, `request/malformed`.
+    /// `seek/duplicate`, `seek/not_found` (the seek accepted is gone, or is the player's own),
+    /// `limit/seeks`, `game/unknown`, `config/invalid`, `time_control/invalid`, `bot/unknown`,
+    /// `request/malformed`.
     pub async fn seek(
         &self,
-        conn: u64,
-        player: Player,
-        address: Option<String>,
+        who: SeekerId,
         request: SeekRequest,
         out: mpsc::Sender<String>,
-    ) -> Result<serde_json::Value, ApiError> {
+    ) -> Result<Seeking, ApiError> {
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(PairCommand::Seek {
-                conn,
-                player,
-                address,
+                who,
                 request,
                 out,
                 reply,
@@ -168,6 +285,18 @@ impl Pairing {
         answer
             .await
             .map_err(|_| ApiError::new(Code::ShuttingDown, "the server is stopping"))?
+    }
+
+    /// Lets bots fill the tables of connection `conn`'s seeks now, with the seekers of their
+    /// pools who accept bots (`address`: as for a seek that bots may fill). Whether it had a seek.
+    pub async fn fill(&self, conn: u64, address: Option<String>) -> bool {
+        let (reply, answer) = oneshot::channel();
+        let sent = self.tx.send(PairCommand::Fill {
+            conn,
+            address,
+            reply,
+        });
+        sent.is_ok() && answer.await.unwrap_or(false)
     }
 
     /// Removes every seek of connection `conn`, at once.
@@ -184,22 +313,60 @@ impl Pairing {
 
 type Pools = BTreeMap<PoolKey, Vec<Seeker>>;
 
+/// Per pool, how long its last seekers waited until seated, the latest last.
+#[derive(Default)]
+struct Waits(BTreeMap<PoolKey, VecDeque<Duration>>);
+
+impl Waits {
+    fn record(&mut self, key: &PoolKey, waited: Duration) {
+        let kept = self.0.entry(key.clone()).or_default();
+        if kept.len() == WAITS_KEPT {
+            kept.pop_front();
+        }
+        kept.push_back(waited);
+    }
+
+    /// The median of the pool's recent waits, in whole seconds (rounded up).
+    fn estimate(&self, key: &PoolKey) -> Option<u64> {
+        let mut waits: Vec<Duration> = self.0.get(key)?.iter().copied().collect();
+        waits.sort_unstable();
+        let middle = *waits.get(waits.len() / 2)?;
+        Some(middle.as_millis().div_ceil(1000) as u64)
+    }
+}
+
 async fn run(
     lobby: Arc<Lobby>,
     mut rx: mpsc::UnboundedReceiver<PairCommand>,
     views: watch::Sender<Vec<PoolView>>,
 ) {
     let mut pools: Pools = BTreeMap::new();
+    let mut waits = Waits::default();
+    let mut next_seek = 1;
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             command = rx.recv() => match command {
                 None => return,
-                Some(PairCommand::Seek { conn, player, address, request, out, reply }) => {
-                    let seeker = (conn, player, address);
-                    let answer = add(&lobby, &mut pools, seeker, request, out).await;
+                Some(PairCommand::Seek { who, request, out, reply }) => {
+                    let answer = add(&lobby, &mut pools, (next_seek, who), request, out)
+                        .await
+                        .map(|mut seeking| {
+                            seeking.estimate_seconds = waits.estimate(&seeking_key(&seeking));
+                            seeking
+                        });
+                    next_seek += 1;
                     let _ = reply.send(answer);
+                }
+                Some(PairCommand::Fill { conn, address, reply }) => {
+                    let mut found = false;
+                    for seeker in pools.values_mut().flatten().filter(|s| s.conn == conn) {
+                        seeker.bots_after = Some(Duration::ZERO);
+                        seeker.address = seeker.address.take().or_else(|| address.clone());
+                        found = true;
+                    }
+                    let _ = reply.send(found);
                 }
                 Some(PairCommand::Cancel { conn }) => {
                     for seekers in pools.values_mut() {
@@ -209,7 +376,7 @@ async fn run(
             },
             _ = tick.tick() => {}
         }
-        pair_all(&lobby, &mut pools).await;
+        pair_all(&lobby, &mut pools, &mut waits).await;
         pools.retain(|_, s| !s.is_empty());
         let now: Vec<PoolView> = pools
             .iter()
@@ -219,6 +386,9 @@ async fn run(
                 time_control: serde_json::from_str(&k.time_control).unwrap_or_default(),
                 rated: k.rated,
                 waiting: s.len(),
+                // Seekers are kept in arrival order.
+                seekers: s.iter().take(SEEKERS_SHOWN).map(Seeker::view).collect(),
+                estimate_seconds: waits.estimate(k),
             })
             .collect();
         views.send_if_modified(|v| {
@@ -229,14 +399,30 @@ async fn run(
     }
 }
 
-/// Checks a seek and puts it in its pool.
+/// The pool a `seeking` answer names, as a key.
+fn seeking_key(s: &Seeking) -> PoolKey {
+    PoolKey {
+        game: s.pool.game.clone(),
+        seats: s.pool.seats,
+        time_control: serde_json::to_string(&s.pool.time_control).unwrap_or_default(),
+        rated: s.pool.rated,
+    }
+}
+
+/// Checks a seek and puts it in its pool as seek number `seek`.
 async fn add(
     lobby: &Lobby,
     pools: &mut Pools,
-    (conn, player, address): (u64, Player, Option<String>),
+    (seek, who): (u64, SeekerId),
     r: SeekRequest,
     out: mpsc::Sender<String>,
-) -> Result<serde_json::Value, ApiError> {
+) -> Result<Seeking, ApiError> {
+    let SeekerId {
+        conn,
+        player,
+        address,
+        partner,
+    } = who;
     let catalogue = lobby.catalogue();
     let entry = catalogue
         .game(&r.game)
@@ -272,6 +458,18 @@ async fn add(
         time_control: serde_json::to_string(&r.time_control).unwrap_or_default(),
         rated: r.rated,
     };
+    if let Some(accepted) = partner {
+        let open = pools.get(&key).is_some_and(|pool| {
+            pool.iter()
+                .any(|s| s.seek == accepted && s.player.id != player.id && !s.out.is_closed())
+        });
+        if !open {
+            return Err(ApiError::new(
+                Code::SeekNotFound,
+                "this challenge is no longer open: it was taken or withdrawn",
+            ));
+        }
+    }
     if pools
         .get(&key)
         .is_some_and(|pool| pool.iter().any(|s| s.player.id == player.id))
@@ -297,25 +495,36 @@ async fn add(
         .find(|(g, _)| *g == key.game)
         .map_or_else(|| Rating::default().shown(), |(_, s)| s.rating.shown());
     pools.entry(key.clone()).or_default().push(Seeker {
+        seek,
+        partner,
         conn,
         player,
         address,
         rating: rating as f64,
         since: Instant::now(),
+        since_ms: unix_ms(),
         bots_after: r
             .bots_after_seconds
             .map(|s| Duration::from_secs(u64::from(s))),
         bot,
         out,
     });
-    Ok(
-        json!({"type": "seeking", "pool": {"game": key.game, "seats": key.seats,
-        "time_control": r.time_control, "rated": key.rated}}),
-    )
+    Ok(Seeking {
+        kind: "seeking",
+        pool: PoolInfo {
+            game: key.game,
+            seats: key.seats,
+            time_control: r.time_control,
+            rated: key.rated,
+        },
+        seek,
+        estimate_seconds: None,
+    })
 }
 
-/// Pairs what can be paired in every pool now. A player seated in one pool leaves the others.
-async fn pair_all(lobby: &Lobby, pools: &mut Pools) {
+/// Pairs what can be paired in every pool now, remembering how long the seated waited. A player
+/// seated in one pool leaves the others.
+async fn pair_all(lobby: &Lobby, pools: &mut Pools, waits: &mut Waits) {
     let now = Instant::now();
     let mut seated: Vec<PlayerId> = Vec::new();
     for (key, seekers) in pools.iter_mut() {
@@ -328,6 +537,9 @@ async fn pair_all(lobby: &Lobby, pools: &mut Pools) {
                 }
             }
             seated.extend(table.iter().map(|s| s.player.id));
+            for s in &table {
+                waits.record(key, now.duration_since(s.since));
+            }
             seat(lobby, key, table, group.bots, group.bot).await;
         }
     }
@@ -345,8 +557,8 @@ struct Table {
 }
 
 /// The next table to seat in a pool: the longest-waiting seeker with the closest others inside
-/// everyone's window, or, once its wait for bots is over, with those of them that accept bots and
-/// bots for the rest.
+/// everyone's window (a seeker whose seek it accepted, or who accepted its, first), or, once its
+/// wait for bots is over, with those of them that accept bots and bots for the rest.
 fn next_table(seekers: &[Seeker], size: usize, now: Instant) -> Option<Table> {
     let mut order: Vec<&Seeker> = seekers.iter().collect();
     order.sort_by_key(|s| s.since);
@@ -354,16 +566,16 @@ fn next_table(seekers: &[Seeker], size: usize, now: Instant) -> Option<Table> {
         let mut near: Vec<&Seeker> = order
             .iter()
             .filter(|s| s.conn != first.conn && s.player.id != first.player.id)
-            .filter(|s| {
-                let gap = (s.rating - first.rating).abs();
-                gap <= first.window(now) && gap <= s.window(now)
-            })
+            .filter(|s| first.close_to(s, now))
             .copied()
             .collect();
+        let partnered = |s: &Seeker| s.partner == Some(first.seek) || first.partner == Some(s.seek);
         near.sort_by(|a, b| {
-            (a.rating - first.rating)
-                .abs()
-                .total_cmp(&(b.rating - first.rating).abs())
+            partnered(b).cmp(&partnered(a)).then(
+                (a.rating - first.rating)
+                    .abs()
+                    .total_cmp(&(b.rating - first.rating).abs()),
+            )
         });
         if near.len() + 1 >= size {
             let conns = std::iter::once(first.conn)
@@ -434,13 +646,23 @@ async fn seat(lobby: &Lobby, key: &PoolKey, table: Vec<Seeker>, bots: usize, bot
         .await;
     for (k, seeker) in table.iter().enumerate() {
         let message = match (&created, &tokens[k]) {
-            (Ok(id), Some((seat, token))) => json!({
-                "type": "paired", "id": id, "seat": seat, "token": token, "url": format!("/m/{id}"),
+            (Ok(id), Some((seat, token))) => serde_json::to_string(&Paired {
+                kind: "paired",
+                id,
+                seat: *seat,
+                token,
+                url: format!("/m/{id}"),
             }),
-            (Err(e), _) => json!({"type": "error", "code": e.code.as_str(), "message": e.message}),
+            (Err(e), _) => serde_json::to_string(&Failed {
+                kind: "error",
+                code: e.code.as_str(),
+                message: &e.message,
+            }),
             (Ok(_), None) => continue,
         };
-        let _ = seeker.out.try_send(message.to_string());
+        if let Ok(message) = message {
+            let _ = seeker.out.try_send(message);
+        }
     }
 }
 
@@ -452,6 +674,8 @@ mod tests {
     fn seeker(conn: u64, rating: f64, waited: u64, bots_after: Option<u64>) -> Seeker {
         let (out, _) = mpsc::channel(1);
         Seeker {
+            seek: conn,
+            partner: None,
             conn,
             player: Player {
                 id: PlayerId(conn as i64),
@@ -462,6 +686,7 @@ mod tests {
             address: None,
             rating,
             since: Instant::now() - Duration::from_secs(waited),
+            since_ms: 0,
             bots_after: bots_after.map(Duration::from_secs),
             bot: "club".into(),
             out,
@@ -492,5 +717,41 @@ mod tests {
         let t = next_table(&few, 4, now).unwrap();
         assert_eq!((t.conns, t.bots), (vec![1, 3], 2));
         assert!(next_table(&few[1..], 4, now).is_none(), "no wait is over");
+        // A challenge accepted pairs whatever the ratings, and before a closer seeker.
+        let mut taker = seeker(3, 2400.0, 0, None);
+        taker.partner = Some(2);
+        let accepted = [
+            seeker(1, 1500.0, 0, None),
+            seeker(2, 1500.0, 0, None),
+            taker,
+        ];
+        let t = next_table(&accepted[1..], 2, now).unwrap();
+        assert_eq!(t.conns, vec![2, 3]);
+        let t = next_table(&accepted, 2, now).unwrap();
+        assert_eq!(
+            t.conns,
+            vec![1, 2],
+            "the longest waiting first, with the closest"
+        );
+    }
+
+    #[test]
+    fn the_estimate_is_the_median_of_the_last_waits() {
+        let key = PoolKey {
+            game: "mad".into(),
+            seats: 2,
+            time_control: "{}".into(),
+            rated: true,
+        };
+        let mut waits = Waits::default();
+        assert_eq!(waits.estimate(&key), None);
+        for ms in [4_000, 61_000, 9_500] {
+            waits.record(&key, Duration::from_millis(ms));
+        }
+        assert_eq!(waits.estimate(&key), Some(10));
+        for _ in 0..WAITS_KEPT {
+            waits.record(&key, Duration::from_secs(2));
+        }
+        assert_eq!(waits.estimate(&key), Some(2), "only the last waits count");
     }
 }

@@ -222,8 +222,14 @@ fn versions_of(
 }
 
 fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), String> {
-    let obj = object(msg, "(the message)", STATE_FIELDS)?;
     let seats = state.seats();
+    // A finished rated match's rating changes, the one field a state may leave out.
+    let mut rest = msg.clone();
+    if let Some(ratings) = rest.as_object_mut().and_then(|m| m.remove("ratings")) {
+        check_ratings(&ratings, seats)?;
+    }
+    let msg = &rest;
+    let obj = object(msg, "(the message)", STATE_FIELDS)?;
     // What comes from the game: equal to what this viewer may see, value by value.
     let expected_seat = match viewer {
         Viewer::Seat(s) => Value::from(s.0),
@@ -276,7 +282,11 @@ fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), Str
         seed => hex64(seed, "seed")?,
     }
     check_seats(&obj["seats"], seats)?;
-    let offers = object(&obj["offers"], "offers", &["rematch", "agreement"])?;
+    let offers = object(
+        &obj["offers"],
+        "offers",
+        &["rematch", "agreement", "takeback"],
+    )?;
     for (kind, list) in offers {
         seat_list(list, &format!("offers.{kind}"), seats)?;
     }
@@ -359,7 +369,39 @@ fn check_clocks(value: &Value, seats: usize) -> Result<(), String> {
     if !clocks["running"].is_null() {
         seat_number(&clocks["running"], "clocks.running", seats)?;
     }
+    match &clocks["first_move_ms"] {
+        Value::Null => {}
+        Value::Array(left) if left.len() == seats => {
+            for (i, ms) in left.iter().enumerate() {
+                if !ms.is_null() {
+                    number(ms, &format!("clocks.first_move_ms[{i}]"))?;
+                }
+            }
+        }
+        _ => {
+            return Err(format!(
+                "`clocks.first_move_ms` is not {seats} numbers or nulls, or null"
+            ));
+        }
+    }
     seat_list(&clocks["running_seats"], "clocks.running_seats", seats)
+}
+
+/// `ratings`: per seat, `null` or the rating before and after the match.
+fn check_ratings(value: &Value, seats: usize) -> Result<(), String> {
+    let list = value
+        .as_array()
+        .filter(|l| l.len() == seats)
+        .ok_or_else(|| format!("`ratings` is not {seats} entries"))?;
+    for (i, change) in list.iter().enumerate() {
+        if change.is_null() {
+            continue;
+        }
+        let change = object(change, &format!("ratings[{i}]"), &["before", "after"])?;
+        number(&change["before"], &format!("ratings[{i}].before"))?;
+        number(&change["after"], &format!("ratings[{i}].after"))?;
+    }
+    Ok(())
 }
 
 const SEAT_FIELDS: &[&str] = &[
@@ -372,7 +414,13 @@ const SEAT_FIELDS: &[&str] = &[
     "connected",
 ];
 
-const CLOCK_FIELDS: &[&str] = &["kind", "remaining_ms", "running", "running_seats"];
+const CLOCK_FIELDS: &[&str] = &[
+    "kind",
+    "remaining_ms",
+    "running",
+    "running_seats",
+    "first_move_ms",
+];
 
 /// `value` as an object with exactly the keys `keys`.
 fn object<'a>(

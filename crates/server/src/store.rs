@@ -1,6 +1,7 @@
 //! Durable, event-sourced storage (docs/architecture.md section 5): a row per match and
-//! an append-only action log per match with a unique `(match, seq)` key; the live state is never
-//! stored but rebuilt by replaying the log. Beside the matches: players, their sessions, their
+//! an append-only action log per match with a unique `(match, seq)` key (a takeback, agreed at the
+//! table, deletes its last entries); the live state is never stored but rebuilt by replaying the
+//! log. Beside the matches: players, their sessions, their
 //! ratings per game with one event per change, and each match's chat.
 //!
 //! `Store` is the interface; `sqlite::SqliteStore` the embedded implementation and
@@ -244,6 +245,15 @@ pub trait Store: Send + Sync + 'static {
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
+    /// Deletes the log entries of live match `id` from `seq = from` on, in one transaction: a
+    /// takeback (docs/protocol.md section 7.4), the one write that is not an append. Fenced as
+    /// `append` is on a database several nodes share.
+    ///
+    /// # Errors
+    /// `Conflict` when the match is not live, no entry is at `from`, or this node no longer holds
+    /// the match's lease.
+    fn take_back(&self, id: &str, from: u64) -> BoxFuture<'_, Result<(), StoreError>>;
+
     /// The stored `kind` document of finished match `id` (a JSON text), if computed.
     ///
     /// # Errors
@@ -407,6 +417,15 @@ pub trait Store: Send + Sync + 'static {
         &self,
         player: PlayerId,
     ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>>;
+
+    /// The rating changes finished match `id` made, one per player whose rating it changed.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn match_rating_events(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Vec<(PlayerId, RatingEvent)>, StoreError>>;
 
     /// The `limit` people (not bots) with the best ratings in `game`, best first.
     ///

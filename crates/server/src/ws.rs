@@ -241,8 +241,8 @@ pub enum ClientMessage {
     Sync,
     /// Resign.
     Resign,
-    /// Offer (or accept) a rematch or an agreed stop (`{"type": "rematch"}` is the rematch
-    /// offer's short form).
+    /// Offer (or accept) a rematch, an agreed stop or a takeback (`{"type": "rematch"}` is the
+    /// rematch offer's short form).
     Offer(OfferKind),
     /// Withdraw or decline the offers of a kind.
     Decline(OfferKind),
@@ -349,14 +349,15 @@ fn string(
         .ok_or_else(|| ApiError::new(Code::MsgMalformed, format!("`{field}` must be a string")))
 }
 
-/// The `kind` of an offer: `"rematch"` or `"agreement"`.
+/// The `kind` of an offer: `"rematch"`, `"agreement"` or `"takeback"`.
 fn offer_kind(obj: &serde_json::Map<String, serde_json::Value>) -> Result<OfferKind, ApiError> {
     match string(obj, "kind")?.as_str() {
         "rematch" => Ok(OfferKind::Rematch),
         "agreement" => Ok(OfferKind::Agreement),
+        "takeback" => Ok(OfferKind::Takeback),
         other => Err(ApiError::new(
             Code::MsgMalformed,
-            format!("unknown offer kind `{other}` (known: rematch, agreement)"),
+            format!("unknown offer kind `{other}` (known: rematch, agreement, takeback)"),
         )),
     }
 }
@@ -806,6 +807,10 @@ mod tests {
         assert_eq!(
             parse_client_message(r#"{"type":"rematch"}"#),
             Ok(ClientMessage::Offer(OfferKind::Rematch))
+        );
+        assert_eq!(
+            parse_client_message(r#"{"type":"decline","kind":"takeback"}"#),
+            Ok(ClientMessage::Decline(OfferKind::Takeback))
         );
         assert_eq!(
             parse_client_message(r#"{"type":"unmute","name":"Bob"}"#),

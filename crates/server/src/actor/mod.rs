@@ -9,11 +9,13 @@
 //! Secrecy: the only things built from the state for a viewer are `observe_json(viewer)`, the
 //! viewer's own legal list and its own column of the move list.
 //!
-//! The parts: `play` (actions, chance, bots, clocks, offers, abandonment), `seats` (connections,
-//! joining, opening, rematches, chat), `view` (the messages and the presence report).
+//! The parts: `play` (actions, chance, bots, clocks, offers, abandonment), `takeback` (taking
+//! back a seat's last turn), `seats` (connections, joining, opening, rematches, chat), `view` (the
+//! messages and the presence report).
 
 mod play;
 mod seats;
+mod takeback;
 mod view;
 
 pub(crate) use seats::seat_for;
@@ -67,6 +69,9 @@ pub struct Options {
     /// In a live match with a clock, a human seat with no open socket for this long resigns by
     /// the game's rule (docs/protocol.md section 7.4).
     pub abandon_after: Duration,
+    /// How long a seat's per-move or Fischer clock waits for the seat's first move before it
+    /// runs anyway (docs/protocol.md section 4.1); 0 runs it at once.
+    pub first_move: Duration,
     /// What a stranger may make the server hold.
     pub limits: crate::limits::Limits,
     /// Search iterations per judged decision of a post-game analysis; `None` = each game's
@@ -85,6 +90,7 @@ impl Default for Options {
             bot_budget: Duration::from_secs(5),
             test_seeds: false,
             abandon_after: Duration::from_secs(90),
+            first_move: Duration::from_secs(30),
             limits: crate::limits::Limits::default(),
             analysis_iterations: None,
             node: None,
@@ -130,8 +136,11 @@ pub(crate) struct RematchInfo {
 pub enum OfferKind {
     /// A rematch of a finished match.
     Rematch,
-    /// An agreed stop of a live one (`Ending::Agreement`).
+    /// An agreed stop of a live one (`Ending::Agreement`): a draw where the game's rule makes
+    /// it one.
     Agreement,
+    /// Taking back the asking seat's last turn in a live match.
+    Takeback,
 }
 
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
@@ -262,6 +271,8 @@ fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Shown>,
 type SeatBot = Arc<Mutex<Box<dyn DynBot>>>;
 
 struct BotMove {
+    /// The match's `epoch` when the bot was asked: a takeback makes its move stale.
+    epoch: u64,
     version: u64,
     seat: Seat,
     action: Option<String>,
@@ -344,6 +355,64 @@ impl Visitor for Rebuilt {
     }
 }
 
+/// A match replayed from its log: the state, the chance generator after its last draw, and what
+/// `Rebuilt` kept.
+struct Replayed {
+    state: Box<dyn DynGame>,
+    rng: ChaCha20Rng,
+    clocks: Clocks,
+    log: Vec<Played>,
+    seen: Vec<u64>,
+    views: Vec<u64>,
+}
+
+/// Replays `log` from the start of game `entry` with `config` (`replay_log`, the chance outcomes
+/// redrawn from `seed`), the clocks `clocks` running from the start when the match `started`;
+/// for a rebuild, and for a takeback (the log up to where it cuts).
+///
+/// # Errors
+/// A message naming the entry that does not replay.
+fn replayed(
+    entry: &GameEntry,
+    config: &serde_json::Value,
+    mut clocks: Clocks,
+    started: bool,
+    seed: &Seed,
+    log: &[LogEntry],
+) -> Result<Replayed, String> {
+    let seats = clocks.seats();
+    let start = entry.new_game(config, seats).map_err(|e| e.to_string())?;
+    if started {
+        clocks.update(0, None, &seats_to_act(start.to_act()), |s| {
+            start.rule_clock_seconds(s)
+        });
+    }
+    let mut rebuilt = Rebuilt {
+        clocks,
+        log: Vec::with_capacity(log.len()),
+        seen: vec![0; seats + 1],
+        views: crate::versions::views(&*start),
+        display: Vec::new(),
+    };
+    let mut rng = seed.rng();
+    let state = replay_log(start, Some(&mut rng), log, &mut rebuilt).map_err(|e| e.to_string())?;
+    let Rebuilt {
+        clocks,
+        log,
+        seen,
+        views,
+        ..
+    } = rebuilt;
+    Ok(Replayed {
+        state,
+        rng,
+        clocks,
+        log,
+        seen,
+        views,
+    })
+}
+
 /// The actor's state.
 pub(crate) struct MatchActor {
     shared: Arc<Shared>,
@@ -366,6 +435,9 @@ pub(crate) struct MatchActor {
     /// counts against no clock.
     time_base: u64,
     resumed: Instant,
+    /// Match time stands still (at `time_base`): the one person at a table of bots is away, and
+    /// the game waits for them (`play::MatchActor::hold_time`).
+    paused: bool,
     rematch: Option<String>,
     state: Box<dyn DynGame>,
     rng: ChaCha20Rng,
@@ -381,8 +453,16 @@ pub(crate) struct MatchActor {
     /// (docs/protocol.md section 4.1); `None` before the first, and after a recovery (the next
     /// broadcast is then whole).
     sent: Option<view::Sent>,
-    /// The seats that offered a rematch / an agreed stop, now.
+    /// The seats that offered a rematch / an agreed stop / a takeback, now.
     offers: HashMap<OfferKind, BTreeSet<u8>>,
+    /// The seat whose last turn the takeback offered now would take back (the one who asked).
+    takeback_by: Option<Seat>,
+    /// How many takebacks the match had since it was loaded: a bot's move asked for before the
+    /// last one is stale, even if the log is as long again.
+    epoch: u64,
+    /// Per seat of a finished rated match: how its player's rating moved (`None` for a seat whose
+    /// rating did not move); empty until read from the store.
+    ratings: Vec<Option<view::RatingChange>>,
     /// Per human seat: since when it has had no open socket (for abandonment).
     away_since: Vec<Option<Instant>>,
     chat: Vec<ChatLine>,
@@ -414,32 +494,23 @@ impl MatchActor {
             .catalogue
             .game(&m.game)
             .ok_or_else(|| format!("match {}: unknown game `{}`", m.id, m.game))?;
-        let start = entry
-            .new_game(&m.config, m.seats.len())
-            .map_err(|e| format!("match {}: {e}", m.id))?;
-        let mut clocks = Clocks::new(m.time_control, m.seats.len());
-        if m.started_at.is_some() {
-            clocks.update(0, None, &seats_to_act(start.to_act()), |s| {
-                start.rule_clock_seconds(s)
-            });
-        }
-        let mut rebuilt = Rebuilt {
-            clocks,
-            log: Vec::with_capacity(m.log.len()),
-            seen: vec![0; m.seats.len() + 1],
-            views: crate::versions::views(&*start),
-            display: Vec::new(),
-        };
-        let mut rng = m.seed.rng();
-        let state = replay_log(start, Some(&mut rng), &m.log, &mut rebuilt)
-            .map_err(|e| format!("match {}: {e}", m.id))?;
-        let Rebuilt {
+        let clocks = Clocks::new(m.time_control, m.seats.len(), shared.options.first_move);
+        let Replayed {
+            state,
+            rng,
             clocks,
             log,
             seen,
             views,
-            ..
-        } = rebuilt;
+        } = replayed(
+            entry,
+            &m.config,
+            clocks,
+            m.started_at.is_some(),
+            &m.seed,
+            &m.log,
+        )
+        .map_err(|e| format!("match {}: {e}", m.id))?;
         let status = if state.outcome().is_some() {
             Status::Finished
         } else {
@@ -471,6 +542,7 @@ impl MatchActor {
             status,
             time_base: log.last().and_then(|p| p.entry.at_ms).unwrap_or(0),
             resumed: Instant::now(),
+            paused: false,
             rematch: m.rematch,
             seen,
             views,
@@ -481,6 +553,9 @@ impl MatchActor {
             subs: Vec::new(),
             sent: None,
             offers: HashMap::new(),
+            takeback_by: None,
+            epoch: 0,
+            ratings: Vec::new(),
             away_since,
             chat: m.chat,
             chat_times: HashMap::new(),
@@ -495,6 +570,9 @@ impl MatchActor {
 
     /// Runs the actor until `Shutdown` or until every sender is gone.
     pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        // Nobody is connected yet: a game against bots alone waits for its person.
+        self.hold_time();
+        self.load_ratings().await;
         // A match reloaded after a crash may stop at a chance node or a bot's turn.
         self.advance().await;
         self.report();

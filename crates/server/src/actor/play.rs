@@ -25,11 +25,39 @@ impl MatchActor {
         if self.status == Status::Open {
             return 0;
         }
+        if self.paused {
+            return self.time_base;
+        }
         self.time_base + self.resumed.elapsed().as_millis() as u64
     }
 
+    /// Whether the match is one person's against bots alone.
+    pub(super) fn against_bots_alone(&self) -> bool {
+        self.specs.iter().filter(|s| **s == SeatSpec::Human).count() == 1
+    }
+
+    /// Stops match time while the one person at a table of bots is away, and starts it again
+    /// when they come back: against bots alone the game waits (no clock runs, nobody resigns;
+    /// docs/protocol.md section 7.4). Called whenever a seat connects or leaves.
+    pub(super) fn hold_time(&mut self) {
+        let away = self.against_bots_alone()
+            && self.status == Status::Live
+            && self
+                .specs
+                .iter()
+                .zip(&self.away_since)
+                .any(|(spec, away)| *spec == SeatSpec::Human && away.is_some());
+        if away && !self.paused {
+            self.time_base = self.now_ms();
+            self.paused = true;
+        } else if !away && self.paused {
+            self.resumed = Instant::now();
+            self.paused = false;
+        }
+    }
+
     pub(super) fn deadline(&self) -> Option<Instant> {
-        if self.status != Status::Live || self.broken {
+        if self.status != Status::Live || self.broken || self.paused {
             return None;
         }
         let (_, at) = self.clocks.deadline()?;
@@ -137,6 +165,8 @@ impl MatchActor {
                 self.status = fresh.status;
                 self.time_base = fresh.time_base;
                 self.resumed = fresh.resumed;
+                self.paused = false;
+                self.hold_time();
                 self.token_hashes = fresh.token_hashes;
                 self.players = fresh.players;
                 self.opened = fresh.opened;
@@ -153,7 +183,7 @@ impl MatchActor {
         }
     }
 
-    fn check_can_change(&self) -> Result<(), ApiError> {
+    pub(super) fn check_can_change(&self) -> Result<(), ApiError> {
         if self.shutting_down {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
@@ -184,7 +214,8 @@ impl MatchActor {
 
     /// Writes the entries of `batch` in one commit, and only once they are committed makes its
     /// state the match's, entry by entry for the versions and clocks. A seat's action withdraws
-    /// the offers of an agreed stop (they were made about the position before it).
+    /// the offers of an agreed stop and of a takeback (they were made about the position before
+    /// it).
     async fn flush(&mut self, batch: Batch) -> Result<(), ApiError> {
         if batch.items.is_empty() {
             return Ok(());
@@ -219,6 +250,8 @@ impl MatchActor {
         for (i, (entry, item)) in entries.into_iter().zip(batch.items).enumerate() {
             if matches!(entry.by(), Some(Actor::Seat(_))) {
                 self.offers.remove(&OfferKind::Agreement);
+                self.offers.remove(&OfferKind::Takeback);
+                self.takeback_by = None;
             }
             let played = Played {
                 entry,
@@ -244,10 +277,39 @@ impl MatchActor {
         if finish.is_some() {
             self.status = Status::Finished;
             self.offers.clear();
+            self.takeback_by = None;
             self.clocks.stop(now);
             tracing::info!(id = %self.id, version = self.version(), "match finished");
+            self.load_ratings().await;
         }
         Ok(())
+    }
+
+    /// Reads how a finished rated match moved its players' ratings, for the result
+    /// (`RatingChange`); a store that fails leaves them unknown (logged): the result shows
+    /// without them.
+    pub(super) async fn load_ratings(&mut self) {
+        if self.status != Status::Finished || !self.rated || !self.ratings.is_empty() {
+            return;
+        }
+        match self.shared.store.match_rating_events(self.id.clone()).await {
+            Ok(events) => {
+                self.ratings = self
+                    .players
+                    .iter()
+                    .map(|p| {
+                        let (_, e) = events
+                            .iter()
+                            .find(|(id, _)| Some(*id) == p.as_ref().map(|p| p.id))?;
+                        Some(super::view::RatingChange {
+                            before: e.before.shown(),
+                            after: e.after.shown(),
+                        })
+                    })
+                    .collect();
+            }
+            Err(e) => tracing::warn!(id = %self.id, error = %e, "rating changes not read"),
+        }
     }
 
     /// After a change: draws every chance node from the match's generator (all committed in one
@@ -309,6 +371,7 @@ impl MatchActor {
             let stream = 1 + version * 8 + u64::from(seat.0);
             let seed = self.seed;
             let tx = self.bot_tx.clone();
+            let epoch = self.epoch;
             let pool = self.shared.bots.clone();
             let priority = if self.specs.contains(&SeatSpec::Human) {
                 Priority::People
@@ -377,6 +440,7 @@ impl MatchActor {
                 let action = action
                     .or_else(|| fallback.random_action(seat, &mut seed.rng_for_stream(stream)));
                 let _ = tx.send(BotMove {
+                    epoch,
                     version,
                     seat,
                     action,
@@ -386,7 +450,7 @@ impl MatchActor {
     }
 
     pub(super) async fn on_bot(&mut self, bot: BotMove) {
-        if bot.version != self.version() || self.status != Status::Live {
+        if bot.epoch != self.epoch || bot.version != self.version() || self.status != Status::Live {
             return;
         }
         let Some(action) = bot.action else {
@@ -445,9 +509,14 @@ impl MatchActor {
     }
 
     /// When the first human seat that left a live match with a clock runs out of time to come
-    /// back (`Options::abandon_after`). Correspondence matches (no clock) are never abandoned.
+    /// back (`Options::abandon_after`). Correspondence matches (no clock) are never abandoned,
+    /// nor is a person playing bots alone: that game waits for them (`hold_time`).
     pub(super) fn abandon_deadline(&self) -> Option<Instant> {
-        if self.status != Status::Live || self.broken || self.control == TimeControl::None {
+        if self.status != Status::Live
+            || self.broken
+            || self.control == TimeControl::None
+            || self.against_bots_alone()
+        {
             return None;
         }
         let after = self.shared.options.abandon_after;
@@ -514,6 +583,7 @@ impl MatchActor {
                 Ok(None)
             }
             OfferKind::Rematch => self.offer_rematch(seat),
+            OfferKind::Takeback => self.offer_takeback(seat).await.map(|()| None),
         }
     }
 
@@ -521,6 +591,9 @@ impl MatchActor {
     pub(super) fn decline(&mut self, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
         let _ = seat;
         self.offers.remove(&kind);
+        if kind == OfferKind::Takeback {
+            self.takeback_by = None;
+        }
         Ok(())
     }
 }

@@ -125,6 +125,7 @@ impl MatchActor {
     async fn open(&mut self, seat: Seat) -> Result<(), ApiError> {
         let i = seat.index();
         self.away_since[i] = None;
+        self.hold_time();
         if self.opened[i] {
             return Ok(());
         }
@@ -204,6 +205,9 @@ impl MatchActor {
                 self.away_since[seat.index()] = Some(now);
                 left = true;
             }
+        }
+        if left {
+            self.hold_time();
         }
         left
     }

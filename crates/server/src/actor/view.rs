@@ -30,6 +30,17 @@ struct MoveView<'a> {
 struct Offers {
     rematch: Vec<u8>,
     agreement: Vec<u8>,
+    /// The seats that agree to take back a turn, the one whose turn it is (who asked) first.
+    takeback: Vec<u8>,
+}
+
+/// How a finished rated match moved a seat's rating (the numbers people read).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+pub(crate) struct RatingChange {
+    /// The rating before the match.
+    pub before: i64,
+    /// The rating after it.
+    pub after: i64,
 }
 
 /// A `state` message (docs/protocol.md section 4.1). A whole one (`snapshot: true`) has every
@@ -79,6 +90,10 @@ struct StateMessage<'a> {
     outcome: Option<Option<Outcome>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<Option<String>>,
+    /// Once a rated match is finished: per seat, how its rating moved (`null` for a seat whose
+    /// rating did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratings: Option<&'a [Option<RatingChange>]>,
 }
 
 /// Entry `p` as viewer column `column` sees it in the move list, if it does.
@@ -276,6 +291,7 @@ impl MatchActor {
                 .then(|| self.clocks.view(common.now)),
             outcome: (whole || finished).then(|| self.state.outcome().filter(|_| finished)),
             seed: (whole || finished).then(|| finished.then(|| self.seed.to_hex())),
+            ratings: (finished && !self.ratings.is_empty()).then_some(self.ratings.as_slice()),
         };
         let text = serde_json::to_string(&message).expect("state messages serialize");
         (Some(Utf8Bytes::from(text)), now)
@@ -294,6 +310,12 @@ impl MatchActor {
             offers: Offers {
                 rematch: offered(OfferKind::Rematch),
                 agreement: offered(OfferKind::Agreement),
+                takeback: self.takeback_by.map_or_else(Vec::new, |asker| {
+                    let others = offered(OfferKind::Takeback).into_iter();
+                    std::iter::once(asker.0)
+                        .chain(others.filter(|s| *s != asker.0))
+                        .collect()
+                }),
             },
             now: self.now_ms(),
         }

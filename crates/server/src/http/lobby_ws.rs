@@ -19,7 +19,7 @@ use super::{AppState, ClientAddr};
 use crate::auth::Session;
 use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
-use crate::pairing::SeekRequest;
+use crate::pairing::{SeekRequest, SeekerId};
 use crate::players::{Player, PlayerId};
 use crate::ws::{MAX_MESSAGE, Rate, binary_refused, close, finish, send_within, too_large};
 
@@ -199,29 +199,80 @@ impl Drop for Left<'_> {
     }
 }
 
-/// A seek of `player`. One that bots may fill may become a match of this address with nobody
-/// else in it, so it is held to the limits on creating matches (docs/protocol.md section 6).
+/// A seek of `player`, or (`partner`) its acceptance of another seek. One that bots may fill may
+/// become a match of this address with nobody else in it, so it is held to the limits on
+/// creating matches (docs/protocol.md section 6).
 async fn seek(
     app: &AppState,
     from: &Sender<'_>,
     player: &Player,
     request: SeekRequest,
-) -> Result<Value, ApiError> {
+    partner: Option<u64>,
+) -> Result<String, ApiError> {
     let address = match request.bots_after_seconds {
         Some(_) => super::matches::creation_allowed(app, from.addr, false).await?,
         None => None,
     };
-    let out = from.out.clone();
-    let answer = app
-        .pairing
-        .seek(from.conn, player.clone(), address.clone(), request, out)
-        .await;
+    let who = SeekerId {
+        conn: from.conn,
+        player: player.clone(),
+        address: address.clone(),
+        partner,
+    };
+    let answer = app.pairing.seek(who, request, from.out.clone()).await;
     if answer.is_err()
         && let Some(key) = &address
     {
         super::matches::creation_refused(app, key);
     }
-    answer
+    Ok(serde_json::to_string(&answer?).unwrap_or_default())
+}
+
+/// `accept`: a seek in the pool of the open challenge `seek` (as the lobby lists it), paired
+/// with it whatever the ratings; its table takes bots as the challenger's does.
+async fn accept(
+    app: &AppState,
+    from: &Sender<'_>,
+    player: &Player,
+    seek_id: u64,
+) -> Result<String, ApiError> {
+    let found = app.pairing.pools().borrow().iter().find_map(|pool| {
+        let challenger = pool.seekers.iter().find(|s| s.seek == seek_id)?;
+        Some(SeekRequest {
+            kind: "seek".to_owned(),
+            game: pool.game.clone(),
+            seats: pool.seats,
+            time_control: serde_json::from_value(pool.time_control.clone()).ok()?,
+            rated: pool.rated,
+            bots_after_seconds: challenger
+                .bots_after_seconds
+                .map(|s| u32::try_from(s).unwrap_or(u32::MAX).max(1)),
+            bot: None,
+        })
+    });
+    let request = found.ok_or_else(|| {
+        ApiError::new(
+            Code::SeekNotFound,
+            "this challenge is no longer open: it was taken or withdrawn",
+        )
+    })?;
+    seek(app, from, player, request, Some(seek_id)).await
+}
+
+/// `fill`: bots fill the tables of this connection's seeks now. It counts as a match this address
+/// creates, as a seek that bots may fill does.
+async fn fill(app: &AppState, from: &Sender<'_>) -> Result<String, ApiError> {
+    let address = super::matches::creation_allowed(app, from.addr, false).await?;
+    if app.pairing.fill(from.conn, address.clone()).await {
+        return Ok(r#"{"type":"filling"}"#.to_owned());
+    }
+    if let Some(key) = &address {
+        super::matches::creation_refused(app, key);
+    }
+    Err(ApiError::new(
+        Code::SeekNotFound,
+        "you are not looking for a game: there is no table to fill",
+    ))
 }
 
 async fn next_turn(turns: &mut Option<mpsc::Receiver<String>>) -> Option<String> {
@@ -273,37 +324,47 @@ async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String>
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
+    let named = || {
+        from.player.ok_or_else(|| {
+            ApiError::new(Code::AuthRequired, "choose a name before you seek a game")
+        })
+    };
     let answer = match kind.as_str() {
         "ping" => return Some(r#"{"type":"pong"}"#.to_owned()),
         "cancel" => {
             app.pairing.cancel(from.conn);
             return Some(r#"{"type":"cancelled"}"#.to_owned());
         }
-        "seek" => {
-            let Some(player) = from.player else {
-                return Some(
-                    ApiError::new(Code::AuthRequired, "choose a name before you seek a game")
-                        .to_ws_json(),
-                );
-            };
-            match serde_json::from_value::<SeekRequest>(value) {
-                Ok(request) => seek(app, from, player, request).await,
-                Err(e) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
-            }
-        }
+        "seek" => match (named(), serde_json::from_value::<SeekRequest>(value)) {
+            (Err(e), _) => Err(e),
+            (Ok(player), Ok(request)) => seek(app, from, player, request, None).await,
+            (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
+        },
+        "accept" => match (named(), serde_json::from_value::<AcceptRequest>(value)) {
+            (Err(e), _) => Err(e),
+            (Ok(player), Ok(request)) => accept(app, from, player, request.seek).await,
+            (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
+        },
+        "fill" => fill(app, from).await,
         "" => Err(ApiError::new(
             Code::MsgMalformed,
             "a message is a JSON object with a string `type`",
         )),
         other => Err(ApiError::new(
             Code::MsgUnknown,
-            format!("unknown message type `{other}` (known: seek, cancel, ping)"),
+            format!("unknown message type `{other}` (known: seek, accept, fill, cancel, ping)"),
         )),
     };
-    Some(match answer {
-        Ok(v) => v.to_string(),
-        Err(e) => e.to_ws_json(),
-    })
+    Some(answer.unwrap_or_else(|e| e.to_ws_json()))
+}
+
+/// `{"type": "accept", "seek": 17}`: take the open challenge `seek`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AcceptRequest {
+    #[serde(rename = "type")]
+    _kind: String,
+    seek: u64,
 }
 
 #[cfg(test)]

@@ -10,14 +10,14 @@ use axum::{Extension, Json};
 use axum_extra::extract::cookie::CookieJar;
 use futures_util::StreamExt;
 use plateau_engine::{DynGame, Ending, Event, GameEntry, LogEntry, Record, Viewer, Visitor};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{AppState, ClientAddr, JsonBody, MatchId, bad_query};
 use crate::auth::{Session, player_or_guest};
 use crate::limits::address_key;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
-use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
+use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status, TimeControl};
 use crate::net::ConnSlot;
 use crate::store::{ChatLine, Derived, Room, StoredMatch};
 use crate::ws;
@@ -25,32 +25,70 @@ use crate::ws;
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
 pub const LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "expert"];
 
-pub(super) async fn games(State(app): State<AppState>) -> Json<Value> {
+/// One game of `GET /api/games` (docs/protocol.md section 3.1).
+#[derive(Serialize)]
+pub(super) struct GameView {
+    name: &'static str,
+    title: &'static str,
+    min_seats: usize,
+    max_seats: usize,
+    default_seats: usize,
+    chance: bool,
+    hidden_information: bool,
+    simultaneous: bool,
+    rule_clock: bool,
+    default_config: Value,
+    bots: &'static [&'static str],
+    levels: Vec<&'static str>,
+    /// The game has an agreed stop (`Ending::Agreement`).
+    agreement: bool,
+    /// Agreeing to stop is a draw: every seat shares first place (Chakart), rather than the
+    /// game's rule naming a winner (MAD's tie-break).
+    agreement_draw: bool,
+}
+
+/// The answer of `GET /api/games`.
+#[derive(Serialize)]
+pub(super) struct Games {
+    games: Vec<GameView>,
+}
+
+pub(super) async fn games(State(app): State<AppState>) -> Json<Games> {
     let catalogue = app.lobby.catalogue();
     let levels: Vec<&str> = LEVELS
         .into_iter()
         .filter(|l| catalogue.bots.contains(l))
         .collect();
-    let games: Vec<Value> = catalogue
+    let games = catalogue
         .games
         .iter()
         .map(|g| {
             let i = g.info;
-            // An agreed stop exists where the game accepts one at its start (MAD).
-            let agreement = g
+            // An agreed stop exists where the game accepts one at its start (MAD, Chakart); it
+            // is a draw where it leaves every seat first.
+            let agreed = g
                 .new_game(&Value::Null, i.default_seats)
-                .is_ok_and(|mut s| s.end(Ending::Agreement).is_ok());
-            json!({
-                "name": i.name, "title": i.title, "min_seats": i.min_seats,
-                "max_seats": i.max_seats, "default_seats": i.default_seats, "chance": i.chance,
-                "hidden_information": i.hidden_information, "simultaneous": i.simultaneous,
-                "rule_clock": g.rule_clock,
-                "default_config": g.default_config(), "bots": catalogue.bots,
-                "levels": levels, "agreement": agreement,
-            })
+                .ok()
+                .and_then(|mut s| s.end(Ending::Agreement).ok().and_then(|()| s.outcome()));
+            GameView {
+                name: i.name,
+                title: i.title,
+                min_seats: i.min_seats,
+                max_seats: i.max_seats,
+                default_seats: i.default_seats,
+                chance: i.chance,
+                hidden_information: i.hidden_information,
+                simultaneous: i.simultaneous,
+                rule_clock: g.rule_clock,
+                default_config: g.default_config(),
+                bots: catalogue.bots,
+                levels: levels.clone(),
+                agreement: agreed.is_some(),
+                agreement_draw: agreed.is_some_and(|o| o.ranks.iter().all(|r| *r == 1)),
+            }
         })
         .collect();
-    Json(json!({ "games": games }))
+    Json(Games { games })
 }
 
 fn grant_json(g: &SeatGrant) -> Value {
@@ -339,6 +377,86 @@ pub(super) async fn record(
         ));
     }
     Ok(Json(to_record(&m)))
+}
+
+/// `GET /api/matches/{id}/export`: the finished game as text (docs/protocol.md section 3.10), in
+/// the manner of PGN: tags for people (the players, the date, the clock), the record's own tags,
+/// then the moves in the game's notation. `plateau replay` reads it back.
+pub(super) async fn export(
+    State(app): State<AppState>,
+    MatchId(id): MatchId,
+) -> Result<Response, ApiError> {
+    let m = stored(&app, &id, true).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            "the game is exported once it is over",
+        ));
+    }
+    let title = app
+        .lobby
+        .catalogue()
+        .game(&m.game)
+        .map_or("", |g| g.info.title);
+    let casual = if m.rated { "rated" } else { "casual" };
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", format!("Plateau {casual} game of {title}")),
+        ("Site", format!("/m/{}", m.id)),
+        ("Date", date(m.ended_at.unwrap_or(m.created_at))),
+    ];
+    let players: Vec<(String, String)> = m
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let name = s
+                .player
+                .as_ref()
+                .map_or_else(|| "?".to_owned(), |p| p.name.clone());
+            (format!("Player{}", i + 1), name)
+        })
+        .collect();
+    tags.extend(players.iter().map(|(k, v)| (k.as_str(), v.clone())));
+    let clock = match m.time_control {
+        TimeControl::None => "-".to_owned(),
+        TimeControl::PerMove { seconds } => format!("{seconds} per move"),
+        TimeControl::Fischer {
+            base_seconds,
+            increment_seconds,
+        } => format!("{base_seconds}+{increment_seconds}"),
+        TimeControl::Game => "the game's own".to_owned(),
+    };
+    tags.push(("TimeControl", clock));
+    tags.push(("Rated", if m.rated { "yes" } else { "no" }.to_owned()));
+    let text = to_record(&m).to_text(&tags);
+    let file = format!("attachment; filename=\"plateau-{}-{}.txt\"", m.game, m.id);
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_owned(),
+            ),
+            (axum::http::header::CONTENT_DISPOSITION, file),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// A unix time in ms as PGN writes a date, `YYYY.MM.DD` (UTC).
+fn date(unix_ms: i64) -> String {
+    // Days to a civil date (the proleptic Gregorian calendar), after Howard Hinnant's
+    // `civil_from_days`.
+    let z = unix_ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Every position of a finished match as a spectator sees it (docs/protocol.md section 3.7), so
@@ -680,4 +798,15 @@ pub(super) async fn websocket(
         let (sink, stream) = socket.split();
         ws::session(lobby, id, token, session.player, peer, sink, stream).await;
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_read_as_pgn_writes_them() {
+        assert_eq!(super::date(0), "1970.01.01");
+        // 2000-02-29T12:00:00Z and 2025-11-30T23:59:59Z.
+        assert_eq!(super::date(951_825_600_000), "2000.02.29");
+        assert_eq!(super::date(1_764_547_199_000), "2025.11.30");
+    }
 }

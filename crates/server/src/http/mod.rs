@@ -138,6 +138,7 @@ pub fn app(state: AppState) -> Router {
             )),
         )
         .route("/api/matches/{id}/record", get(matches::record))
+        .route("/api/matches/{id}/export", get(matches::export))
         .route("/api/matches/{id}/replay", get(matches::replay))
         .route(
             "/api/matches/{id}/analysis",

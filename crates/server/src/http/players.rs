@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::matches::summary;
@@ -30,9 +30,41 @@ fn player_json(p: &Player) -> Value {
     json!({"player": p.view()})
 }
 
-/// `GET /api/me`: the session's player, or `null` (no guest is made here).
-pub(super) async fn me(session: Session) -> Json<Value> {
-    Json(json!({"player": session.player.as_ref().map(Player::view)}))
+/// What `GET /api/me` answers (docs/protocol.md section 7.1).
+#[derive(Serialize)]
+pub(super) struct Me {
+    /// The session's player, `None` without a session.
+    player: Option<crate::players::PlayerView>,
+    /// Whether `POST /api/guest` may rename the player now: a guest until its first rated game.
+    can_rename: bool,
+}
+
+/// `GET /api/me`: the session's player, or `null` (no guest is made here), and whether it may
+/// still rename itself.
+pub(super) async fn me(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<Me>, ApiError> {
+    let can_rename = match &session.player {
+        Some(p) if p.kind == PlayerKind::Guest => !played_rated(&app, p).await?,
+        _ => false,
+    };
+    Ok(Json(Me {
+        player: session.player.as_ref().map(Player::view),
+        can_rename,
+    }))
+}
+
+/// Whether `p` has played a rated game that counted (it has a rated game in some game's
+/// standing): its name is then on leaderboards and in others' histories, and stays.
+async fn played_rated(app: &AppState, p: &Player) -> Result<bool, ApiError> {
+    let standings = app
+        .lobby
+        .store()
+        .standings(p.id)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(standings.iter().any(|(_, s)| s.games > 0))
 }
 
 /// `GET /api/me/games`: the session player's live matches, and those waiting for its move.
@@ -70,7 +102,8 @@ pub(super) struct GuestRequest {
     name: String,
 }
 
-/// `POST /api/guest`: plays as a guest named so: the current guest renamed, or a new one.
+/// `POST /api/guest`: plays as a guest named so: the current guest renamed (until its first rated
+/// game), or a new one.
 pub(super) async fn guest(
     State(app): State<AppState>,
     ClientAddr(addr): ClientAddr,
@@ -85,6 +118,16 @@ pub(super) async fn guest(
             "you are signed in to an account: sign out to play as a guest",
         )),
         Some(p) => {
+            if p.name != req.name && played_rated(&app, p).await? {
+                return Err(ApiError::new(
+                    Code::NameLocked,
+                    format!(
+                        "{:?} has played rated games: the name stays (create an account to keep it \
+                         on every device)",
+                        p.name
+                    ),
+                ));
+            }
             let renamed = rename(&app, p, Some(req.name), None).await?;
             Ok((jar, Json(player_json(&renamed))).into_response())
         }

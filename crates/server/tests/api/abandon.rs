@@ -1,6 +1,6 @@
 //! Abandoned tables (docs/protocol.md section 7.4): a person who leaves a live match with a clock
-//! resigns by the game's rule after the abandonment delay; a correspondence match waits; the
-//! lobby lists only matches with a person at the table.
+//! resigns by the game's rule after the abandonment delay; a correspondence match waits, and so
+//! does a match against bots alone; the lobby lists only matches with a person at the table.
 
 use std::time::Duration;
 
@@ -93,10 +93,11 @@ async fn a_player_who_leaves_a_clocked_match_resigns_and_empty_tables_leave_the_
     app.shutdown().await;
 }
 
-/// Bataille Navale: the one person leaves; resigned by the game's rule (the seat is out), the
-/// bots play on to the end.
+/// Bataille Navale against bots alone: the one person leaves and the game waits for them (no
+/// resignation, and no clock runs while they are away: the placement clock they come back to has
+/// what it had).
 #[tokio::test]
-async fn an_abandoned_naval_table_ends() {
+async fn a_table_of_bots_waits_for_its_one_person() {
     let app = short_abandon().await;
     let mut alice = Agent::guest(app.addr, "Alice").await;
     let bot = json!({"kind": "bot", "bot": "random"});
@@ -109,16 +110,19 @@ async fn an_abandoned_naval_table_ends() {
         .await;
     let id = created["id"].as_str().unwrap().to_owned();
     let mut me = alice.connect(&id, None).await;
-    me.live().await;
+    let placing = me.placing().await;
+    let left = placing["clocks"]["remaining_ms"][0].as_u64().unwrap();
     drop(me);
-    let summary = app.wait_finished(&id).await;
-    assert_eq!(summary["outcome"]["ranks"].as_array().unwrap().len(), 4);
-    let (_, record) = app.get(&format!("/api/matches/{id}/record")).await;
-    let record: plateau_engine::Record = serde_json::from_value(record).unwrap();
+    // Three times the abandonment delay away.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(app.summary(&id).await["status"], "live");
+    let mut back = alice.connect(&id, None).await;
+    let again = back.placing().await;
+    assert_eq!(again["observation"]["phase"], "placement");
+    let now = again["clocks"]["remaining_ms"][0].as_u64().unwrap();
     assert!(
-        record.endings().any(|(_, e)| e == Ending::Resign(Seat(0))),
-        "{:?}",
-        record.endings().collect::<Vec<_>>()
+        now + 1_000 > left && now <= left,
+        "the placement clock stood still while away: {left} ms then {now} ms"
     );
     app.shutdown().await;
 }

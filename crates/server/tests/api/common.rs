@@ -178,6 +178,8 @@ pub fn test_options() -> Options {
         bot_budget: Duration::from_secs(2),
         test_seeds: true,
         abandon_after: Duration::from_secs(90),
+        // Clocks run from the first instant unless a test asks for the first-move time.
+        first_move: Duration::ZERO,
         // Test clients play as fast as they can.
         limits: plateau_server::limits::Limits {
             messages_per_second: 1e6,

@@ -17,6 +17,7 @@ mod games;
 mod history;
 mod lifecycle;
 mod limits;
+mod manners;
 mod naval_resign;
 mod naval_secrecy;
 mod nodes;

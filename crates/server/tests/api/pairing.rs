@@ -186,3 +186,80 @@ async fn seeks_are_held_to_the_limits_on_pools_and_matches() {
     a.until(|m| m["type"] == "seeking").await;
     app.shutdown().await;
 }
+
+/// Every seek shows in the lobby as an open challenge (who, their rating, since when); another
+/// player accepts it and the two are paired at once; one's own, or one gone, cannot be accepted.
+/// The next seeker of that pool is told how long seekers there waited.
+#[tokio::test]
+async fn an_open_challenge_is_accepted_and_the_pool_learns_its_wait() {
+    let app = spawn_app().await;
+    let alice = Agent::guest(app.addr, "Alice").await;
+    let bob = Agent::guest(app.addr, "Bob").await;
+    let mut a = lobby(&alice).await;
+    let mut b = lobby(&bob).await;
+    let clock = json!({"kind": "per_move", "seconds": 60});
+    a.send(seek("mad", 2, clock.clone(), None)).await;
+    let seeking = a.until(|m| m["type"] == "seeking").await;
+    let number = seeking["seek"].as_u64().unwrap();
+    assert_eq!(
+        seeking["estimate_seconds"],
+        Value::Null,
+        "nobody waited here yet"
+    );
+    let listed = b
+        .until(|m| m["type"] == "lobby" && m["pools"][0]["waiting"] == 1)
+        .await;
+    let challenge = &listed["pools"][0]["seekers"][0];
+    assert_eq!(challenge["seek"], number);
+    assert_eq!(challenge["name"], "Alice");
+    assert_eq!(challenge["kind"], "guest");
+    assert_eq!(challenge["rating"], 1500);
+    assert!(challenge["since"].as_i64().unwrap() > 1_700_000_000_000);
+    assert_eq!(challenge["bots_after_seconds"], Value::Null);
+
+    a.send(json!({"type": "accept", "seek": number})).await;
+    assert_eq!(a.error().await["code"], "seek/not_found", "one's own");
+    b.send(json!({"type": "accept", "seek": number + 100}))
+        .await;
+    assert_eq!(b.error().await["code"], "seek/not_found");
+    b.send(json!({"type": "accept", "seek": "x"})).await;
+    assert_eq!(b.error().await["code"], "msg/malformed");
+    b.send(json!({"type": "accept", "seek": number})).await;
+    let pa = a.until(|m| m["type"] == "paired").await;
+    let pb = b.until(|m| m["type"] == "paired").await;
+    assert_eq!(pa["id"], pb["id"]);
+    let summary = app.summary(pa["id"].as_str().unwrap()).await;
+    assert_eq!(summary["rated"], true);
+    assert_eq!(summary["time_control"], clock);
+
+    // The pool now knows how long its seekers waited.
+    a.send(seek("mad", 2, clock.clone(), None)).await;
+    let again = a.until(|m| m["type"] == "seeking").await;
+    assert!(again["estimate_seconds"].is_u64(), "{again}");
+    app.shutdown().await;
+}
+
+/// A seeker who has waited long enough starts at once: `fill` seats bots in the empty seats of
+/// its table (with the others of the pool who accept bots).
+#[tokio::test]
+async fn fill_starts_a_table_with_bots_now() {
+    let app = spawn_app().await;
+    let alice = Agent::guest(app.addr, "Alice").await;
+    let mut a = lobby(&alice).await;
+    a.send(json!({"type": "fill"})).await;
+    assert_eq!(a.error().await["code"], "seek/not_found", "no seek to fill");
+    a.send(seek("moonleap", 3, json!({"kind": "none"}), None))
+        .await;
+    a.until(|m| m["type"] == "seeking").await;
+    a.send(json!({"type": "fill"})).await;
+    let paired = a.until(|m| m["type"] == "paired").await;
+    let summary = app.summary(paired["id"].as_str().unwrap()).await;
+    let bots = summary["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "bot")
+        .count();
+    assert_eq!((summary["seats"].as_array().unwrap().len(), bots), (3, 2));
+    app.shutdown().await;
+}

@@ -490,6 +490,33 @@ pub(super) async fn insert_actions(
     Ok(())
 }
 
+/// Deletes the entries of live match `id` from `from` on; with `driver`, only while that node
+/// holds the match's lease (as `insert_actions`).
+pub(super) async fn take_back(
+    c: &impl GenericClient,
+    id: &str,
+    from: u64,
+    driver: Option<&str>,
+) -> Result<(), StoreError> {
+    let from = i64::try_from(from).map_err(|_| StoreError::Corrupt(format!("seq {from}")))?;
+    let deleted = exec(
+        c,
+        "WITH lease AS (SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $3 \
+         AND expires_at > now() FOR SHARE) \
+         DELETE FROM actions WHERE match_id = $1 AND seq >= $2 \
+         AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'live') \
+         AND ($3::TEXT IS NULL OR EXISTS (SELECT 1 FROM lease))",
+        &[&id, &from, &driver],
+    )
+    .await?;
+    if deleted == 0 {
+        return Err(StoreError::Conflict(format!(
+            "match {id}: no entry at {from} of a live match this node drives to take back"
+        )));
+    }
+    Ok(())
+}
+
 pub(super) async fn append(
     tx: &Transaction<'_>,
     id: &str,

@@ -450,6 +450,17 @@ impl Store for PgStore {
         .await)
     }
 
+    fn take_back(&self, id: &str, from: u64) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        let pool = self.pool.clone();
+        let driver = self.driver.get().cloned();
+        // One statement: a transaction by itself.
+        Box::pin(async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            matches::take_back(&client, &id, from, driver.as_deref()).await
+        })
+    }
+
     fn derived(
         &self,
         id: String,
@@ -628,6 +639,14 @@ impl Store for PgStore {
         player: PlayerId,
     ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>> {
         in_tx!(self, true, |tx| players::rating_events(&tx, player).await)
+    }
+
+    fn match_rating_events(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Vec<(PlayerId, RatingEvent)>, StoreError>> {
+        in_tx!(self, true, |tx| players::match_rating_events(&tx, &id)
+            .await)
     }
 
     fn leaderboard(

@@ -204,6 +204,38 @@ pub(super) async fn rating_events(
         .collect()
 }
 
+pub(super) async fn match_rating_events(
+    tx: &Transaction<'_>,
+    id: &str,
+) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
+    let found = rows(
+        tx,
+        "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
+         FROM rating_events WHERE match_id = $1 ORDER BY player_id",
+        &[&id],
+    )
+    .await?;
+    found
+        .iter()
+        .map(|r| {
+            let event = RatingEvent {
+                game: col(r, 1)?,
+                match_id: col(r, 2)?,
+                at: col(r, 3)?,
+                before: Rating {
+                    mu: col(r, 4)?,
+                    sigma: col(r, 5)?,
+                },
+                after: Rating {
+                    mu: col(r, 6)?,
+                    sigma: col(r, 7)?,
+                },
+            };
+            Ok((PlayerId(col(r, 0)?), event))
+        })
+        .collect()
+}
+
 pub(super) async fn leaderboard(
     tx: &Transaction<'_>,
     game: &str,

@@ -418,6 +418,22 @@ pub(super) fn append(
     Ok(())
 }
 
+pub(super) fn take_back(c: &Connection, id: &str, from: u64) -> Result<(), StoreError> {
+    let n = c
+        .execute(
+            "DELETE FROM actions WHERE match_id = ?1 AND seq >= ?2 \
+             AND EXISTS (SELECT 1 FROM matches WHERE id = ?1 AND status = 'live')",
+            params![id, from as i64],
+        )
+        .map_err(db)?;
+    if n == 0 {
+        return Err(StoreError::Conflict(format!(
+            "match {id}: no entry at {from} of a live match to take back"
+        )));
+    }
+    Ok(())
+}
+
 pub(super) fn set_rematch(c: &Connection, id: &str, rematch: &str) -> Result<(), StoreError> {
     c.execute(
         "UPDATE matches SET rematch = ?1 WHERE id = ?2",

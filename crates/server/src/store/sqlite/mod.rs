@@ -450,6 +450,11 @@ impl Store for SqliteStore {
         }))
     }
 
+    fn take_back(&self, id: &str, from: u64) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        self.write(Box::new(move |c| matches::take_back(c, &id, from)))
+    }
+
     fn derived(
         &self,
         id: String,
@@ -595,6 +600,13 @@ impl Store for SqliteStore {
         player: PlayerId,
     ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>> {
         self.read(move |c| players::rating_events(c, player))
+    }
+
+    fn match_rating_events(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Vec<(PlayerId, RatingEvent)>, StoreError>> {
+        self.read(move |c| players::match_rating_events(c, &id))
     }
 
     fn leaderboard(

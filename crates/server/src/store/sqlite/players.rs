@@ -205,6 +205,37 @@ pub(super) fn rating_events(
     Ok(out)
 }
 
+pub(super) fn match_rating_events(
+    c: &Connection,
+    id: &str,
+) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
+    let mut stmt = c
+        .prepare_cached(
+            "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
+             FROM rating_events WHERE match_id = ?1 ORDER BY player_id",
+        )
+        .map_err(db)?;
+    let mut rows = stmt.query([id]).map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        let rating = |i: usize| -> Result<Rating, StoreError> {
+            Ok(Rating {
+                mu: r.get(i).map_err(db)?,
+                sigma: r.get(i + 1).map_err(db)?,
+            })
+        };
+        let event = RatingEvent {
+            game: r.get(1).map_err(db)?,
+            match_id: r.get(2).map_err(db)?,
+            at: r.get(3).map_err(db)?,
+            before: rating(4)?,
+            after: rating(6)?,
+        };
+        out.push((PlayerId(r.get(0).map_err(db)?), event));
+    }
+    Ok(out)
+}
+
 pub(super) fn leaderboard(
     c: &Connection,
     game: &str,

@@ -1,0 +1,66 @@
+// The name a new visitor is asked for before sitting down at a table from an invite link: a name
+// already typed in (a suggestion), so one tap accepts it, or any other name; or "I have an
+// account" to sign in. The name is the visitor's guest name (`POST /api/guest`), which the other
+// players see at the table, in the chat and on the profiles; a guest may change it until its
+// first rated game (the header's Rename).
+
+import { el } from './api.js';
+import { t } from './i18n.js';
+import { chooseName, suggestName, errorText, NAME_PATTERN } from './identity.js';
+
+/**
+ * Shows the name dialog and resolves with the player once the server took the name
+ * (`{name, kind}`). `purpose` picks the words: `'join'` (an invite) or `'rename'` (the header's
+ * Rename, prefilled with `current`); a rename may be cancelled (resolves with null).
+ */
+export function askName({ purpose = 'join', current = '' } = {}) {
+  return new Promise((resolve) => {
+    const input = el('input', {
+      id: 'name-input', name: 'name', required: true, maxlength: 20, pattern: NAME_PATTERN,
+      autocomplete: 'nickname', value: current || suggestName(), 'aria-labelledby': 'name-title',
+    });
+    const error = el('div', { class: 'error-box hidden', role: 'alert', id: 'name-error' });
+    const go = el('button', { type: 'submit', id: 'name-go' }, t(`name.${purpose}.go`));
+    const extra = purpose === 'join'
+      ? el('button', {
+        type: 'button', class: 'link', id: 'name-signin',
+        // The sign-in dialog opens above this one; signing in reloads the page.
+        onclick: () => document.getElementById('open-signin')?.click(),
+      }, t('welcome.signin'))
+      : el('button', { type: 'button', class: 'secondary', id: 'name-cancel', onclick: () => done(null) }, t('match.cancel'));
+    const form = el('form', { method: 'dialog' },
+      el('h2', { id: 'name-title' }, t(`name.${purpose}.title`)),
+      el('p', { class: 'small muted' }, t(`name.${purpose}.help`)),
+      el('div', { class: 'form-row' }, input),
+      error,
+      el('div', { class: 'actions' }, go, extra));
+    const dialog = el('dialog', { id: 'name-dialog', class: 'dialog' }, form);
+    const done = (player) => {
+      dialog.close();
+      dialog.remove();
+      resolve(player);
+    };
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      go.disabled = true;
+      error.classList.add('hidden');
+      try {
+        done(await chooseName(input.value.trim()));
+      } catch (err) {
+        error.textContent = errorText(err);
+        error.dataset.code = err.code || '';
+        error.classList.remove('hidden');
+      } finally {
+        go.disabled = false;
+      }
+    });
+    // Escape must not leave an invited visitor without a name (the seat would hold none).
+    dialog.addEventListener('cancel', (ev) => {
+      if (purpose === 'join') ev.preventDefault();
+      else done(null);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.select();
+  });
+}
