@@ -51,11 +51,9 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
     await page.mouse.move(0, 0);
     assert.equal(await page.$$eval('svg.board .involved-ring', (els) => els.length), 0);
 
-    // My clock runs on my turn (Fischer 30 minutes): it counts down between two looks.
-    const ms1 = Number(await page.getAttribute('#clock-0', 'data-ms'));
-    assert.ok(ms1 <= 30 * 60 * 1000, `clock ${ms1}`);
-    await page.waitForFunction((before) => Number(document.getElementById('clock-0').dataset.ms) < before, ms1, { timeout: 10000 });
-    assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
+    // My clock (Fischer 30 minutes) waits for my first move, as on lichess.
+    assert.equal(await page.getAttribute('#clock-0', 'data-ms'), String(30 * 60 * 1000));
+    assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('first-move')));
 
     const rand = rng(20261130);
     let turns = 0;
@@ -63,6 +61,13 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
     for (;;) {
       const now = await waitTurnOrEnd(page, 60000);
       if (now === 'finished') break;
+      if (turns === 1) {
+        // From my second move on my clock runs on my turn: it counts down between two looks.
+        const ms1 = Number(await page.getAttribute('#clock-0', 'data-ms'));
+        assert.ok(ms1 <= 30 * 60 * 1000 + 5000, `clock ${ms1}`);
+        await page.waitForFunction((before) => Number(document.getElementById('clock-0').dataset.ms) < before, ms1, { timeout: 10000 });
+        assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
+      }
       await playOneTurn(page, rand);
       turns += 1;
       if (turns === 3) {

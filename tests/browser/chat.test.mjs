@@ -148,13 +148,13 @@ test('friends: invite, chat rooms, mute, rate limit, agreed stop, rematch offer 
     assert.ok(!(await ada.$$eval('.clock.running', (els) => els.length)), 'no clock runs');
     assert.equal(await ada.getAttribute('#clock-0', 'data-ms'), '180000');
 
-    // Bob opens it: the match goes live and Red's clock (Bob's) runs.
+    // Bob opens it: the match goes live, and Red's clock (Bob's) waits for his first move.
     await bob.unroute('**/m/*');
     await bob.goto(`${server.url}/m/${second}`);
     await waitMatchReady(bob);
     assert.equal(await bob.evaluate(() => document.body.dataset.seat), '0');
     for (const p of [ada, bob]) await p.waitForFunction(() => document.body.dataset.status === 'live');
-    await ada.waitForSelector('#clock-0.running');
+    await ada.waitForSelector('#clock-0.first-move');
     await waitApi(ada, `/api/matches/${id}`, (m) => m.rematch === second);
 
     // The replay of the first match shows both rooms of its chat.

@@ -1,10 +1,12 @@
-// The early endings as the page shows them: a player who lets the per-move clock run out loses on
-// time, and a player who resigns (two clicks: the button asks for confirmation) loses by
+// The early endings as the page shows them: a player who lets the per-move clock run out (after
+// a first move: the clock waits for it) loses on time, and a player who resigns (two clicks: the button asks for confirmation) loses by
 // resignation; the other side's page says so too.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady, enterLobby, openAdvanced } from './lib.mjs';
+import {
+  startServer, launchBrowser, newPage, waitMatchReady, enterLobby, openAdvanced, playOneTurn, rng,
+} from './lib.mjs';
 
 // Creates a MAD match in the lobby's Advanced form as "Red": against a random bot (the page goes
 // to the match at once) or a human seat (the page shows the invite link, returned).
@@ -35,6 +37,10 @@ test('the per-move clock runs out: the page shows the loss on time', { timeout: 
   try {
     const page = await newPage(browser);
     await createFromLobby(page, server, { blue: 'bot', clock: 2 });
+    await page.waitForFunction(() => document.body.dataset.myTurn === 'true');
+    // The clock waits for Red's first move; Red makes it, then lets the next one run out.
+    assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('first-move')));
+    await playOneTurn(page, rng(1));
     await page.waitForFunction(() => document.body.dataset.myTurn === 'true');
     assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
     // Nobody clicks: two seconds later the server ends the game.

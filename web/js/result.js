@@ -19,6 +19,8 @@ export function resultSentence(game, outcome, since = '', label = (s) => seatLab
     if (outcome.kind === 'score' && winners.length > 1 && winners.length < outcome.ranks.length) {
       return t('match.result.score.shared', { sides: winners.map((s) => label(s)).join(', ') });
     }
+    // A draw agreed at the table (Chakart): every seat first.
+    if (outcome.kind === 'agreement' && winners.length === outcome.ranks.length) return t('match.result.draw.agreed');
     if (outcome.kind === 'round_limit' && winners.length > 1) {
       return t('match.result.round_limit.shared', { sides: winners.map((s) => label(s)).join(', ') });
     }

@@ -84,6 +84,13 @@ impl MatchActor {
             return;
         }
         let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+        // A guest renamed since it took the seat (`POST /api/guest`): the table shows the new name.
+        if let (Some(s), Some(now)) = (seat, &player)
+            && let Some(held) = self.players[s.index()].as_mut()
+            && held.id == now.id
+        {
+            held.name.clone_from(&now.name);
+        }
         let player = match seat {
             Some(s) => self.players[s.index()].clone(),
             None => player,

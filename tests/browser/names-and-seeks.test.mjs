@@ -1,0 +1,113 @@
+// Every person has a name, and quick play strands nobody: an invited visitor is asked a name
+// before sitting down (a suggestion already typed in) and can rename until a first rated game;
+// a seek shows to the others as an open challenge they accept; a lone seeker sees the time waited
+// and, after 30 s, is offered the computer; tables of three or four take bots by default.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, enterLobby, waitMatchReady, apiGet } from './lib.mjs';
+
+test('an invited visitor is asked a name first, and may rename until a rated game', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const ada = await newPage(browser);
+    await enterLobby(ada, server, 'Ada');
+    await ada.click('#friend-mad');
+    await ada.selectOption('#play-side', '0');
+    await ada.click('#play-go');
+    const invite = await ada.inputValue('.invite-link[data-seat="1"]');
+    await ada.click('#go-match');
+    await ada.waitForFunction(() => document.body.dataset.conn === 'up');
+
+    // A new visitor: the name comes first, prefilled with a suggestion that the server takes.
+    const zoe = await newPage(browser, { lang: 'fr-FR' });
+    await zoe.goto(invite);
+    await zoe.waitForSelector('#name-dialog[open]');
+    assert.equal(await zoe.textContent('#name-go'), 'M’asseoir sous ce nom');
+    const suggested = await zoe.inputValue('#name-input');
+    assert.match(suggested, /^[A-Za-z][A-Za-z0-9_-]{2,19}$/);
+    assert.equal(await zoe.evaluate(() => document.body.dataset.conn), undefined, 'not seated before a name');
+    await zoe.fill('#name-input', 'Zoe');
+    await zoe.click('#name-go');
+    await waitMatchReady(zoe);
+    assert.equal(await zoe.evaluate(() => document.body.dataset.seat), '1');
+    assert.equal(await zoe.evaluate(() => document.body.dataset.player), 'Zoe');
+    // The inviter sees the name at the table.
+    await ada.waitForFunction(() => document.body.dataset.status === 'live');
+    const bars = await ada.$$eval('.player-bar .player-name', (els) => els.map((e) => e.textContent));
+    assert.ok(bars.some((b) => b.includes('Zoe')), bars.join(' | '));
+
+    // Until a rated game, the header's Rename changes it.
+    await zoe.click('#rename');
+    await zoe.waitForSelector('#name-dialog[open]');
+    assert.equal(await zoe.inputValue('#name-input'), 'Zoe');
+    await zoe.fill('#name-input', 'Zoe_B');
+    await zoe.click('#name-go');
+    await zoe.waitForFunction(() => document.body.dataset.player === 'Zoe_B');
+    await ada.waitForFunction(() => [...document.querySelectorAll('.player-bar .player-name')].some((e) => e.textContent.includes('Zoe_B')));
+    for (const p of [ada, zoe]) assert.deepEqual(p.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+test('a seek is an open challenge others accept; a lone seeker is offered the computer', { timeout: 180000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const ada = await newPage(browser);
+    const bob = await newPage(browser);
+    await enterLobby(ada, server, 'Ada');
+    await enterLobby(bob, server, 'Bob');
+
+    // Tables of three or four take bots by default.
+    await ada.click('#quick-moonleap');
+    assert.equal(await ada.isChecked('#play-fill'), false, 'a table of two waits for people');
+    await ada.selectOption('#play-seats', '4');
+    assert.equal(await ada.isChecked('#play-fill'), true);
+    await ada.click('#play-close');
+
+    // Ada seeks; Bob sees her among the open challenges and accepts.
+    await ada.click('#quick-mad');
+    await ada.selectOption('#play-tc', { label: 'Blitz 3 + 2' });
+    await ada.click('#play-go');
+    await ada.waitForFunction(() => document.body.dataset.seeking === 'yes');
+    const row = bob.locator('#challenges .challenge[data-game="mad"]');
+    await row.waitFor();
+    assert.match(await row.textContent(), /Ada \(1500\)MAD · 3′ \+ 2″ · Rated/);
+    assert.ok(!(await ada.isVisible('#challenges .challenge')), 'one\'s own seek is no challenge');
+    await row.locator('.challenge-accept').click();
+    for (const p of [ada, bob]) {
+      await p.waitForURL(/\/m\/[0-9a-f]{16}$/);
+      await waitMatchReady(p);
+    }
+    assert.equal(new URL(ada.url()).pathname, new URL(bob.url()).pathname, 'paired together');
+
+    // Ada alone now: the wait counts up, and after 30 s the computer is offered.
+    await enterLobby(ada, server);
+    await ada.click('#quick-mad');
+    await ada.selectOption('#play-tc', { label: 'Rapid 10 + 5' });
+    await ada.click('#play-go');
+    await ada.waitForSelector('#seek-elapsed');
+    assert.match(await ada.textContent('#seek-elapsed'), /^waiting 0:0\d · no estimate yet for this pool$/);
+    assert.ok(!(await ada.isVisible('#seek-offer')), 'no offer at once');
+    await ada.waitForSelector('#seek-offer', { timeout: 40000 });
+    assert.ok(Number(await ada.getAttribute('#seek-elapsed', 'data-ms')) >= 30000);
+    await ada.selectOption('#seek-level', 'beginner');
+    await ada.click('#seek-computer');
+    await ada.waitForURL(/\/m\/[0-9a-f]{16}$/);
+    await waitMatchReady(ada);
+    const id = new URL(ada.url()).pathname.split('/').pop();
+    const m = (await apiGet(ada, `/api/matches/${id}`)).body;
+    assert.equal(m.rated, false, 'a game against the computer is casual');
+    assert.deepEqual(m.time_control, { kind: 'fischer', base_seconds: 600, increment_seconds: 5 });
+    assert.deepEqual(m.seats.map((s) => s.kind).sort(), ['bot', 'human']);
+    assert.equal(m.seats.find((s) => s.kind === 'bot').bot, 'beginner');
+    for (const p of [ada, bob]) assert.deepEqual(p.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
