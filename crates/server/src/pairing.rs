@@ -721,8 +721,8 @@ mod tests {
         let mut taker = seeker(3, 2400.0, 0, None);
         taker.partner = Some(2);
         let accepted = [
-            seeker(1, 1500.0, 0, None),
-            seeker(2, 1500.0, 0, None),
+            seeker(1, 1500.0, 10, None),
+            seeker(2, 1500.0, 5, None),
             taker,
         ];
         let t = next_table(&accepted[1..], 2, now).unwrap();

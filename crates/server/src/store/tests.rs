@@ -99,6 +99,7 @@ on_both!(names_are_unique_without_regard_to_case_and_sessions_name_players);
 on_both!(ratings_keep_their_laws_over_many_games_per_game, 1000, 200);
 on_both!(derived_documents_are_written_once);
 on_both!(a_lease_has_one_holder_until_it_expires_or_is_given_up);
+on_both!(a_takeback_cuts_a_live_log_only);
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
     StoredMatch {
@@ -222,6 +223,13 @@ async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
     let loser = store.rating_events(ann.id).await.unwrap();
     assert_eq!(loser.len(), 1);
     assert!(loser[0].after.mu < loser[0].before.mu);
+    // The match's own changes, one per player (the final state's `ratings`).
+    let changes = store.match_rating_events("m1".into()).await.unwrap();
+    assert_eq!(
+        changes.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        [ann.id, bob.id]
+    );
+    assert_eq!(changes[0].1, loser[0]);
     assert_eq!(
         store
             .player_matches(ann.id, vec![Status::Finished], 10)
@@ -482,6 +490,75 @@ async fn postgres_urls_that_cannot_work_are_refused_clearly() {
 /// holds it; renewing keeps it, giving it up frees it at once, and one not renewed for its time
 /// to live is an orphan any node may take. Two stores on one database stand for two nodes. A
 /// SQLite store is opened by one process only: every lease is its own.
+/// A takeback deletes the log's last entries of a live match, at once; nothing of a finished
+/// match, nor past the end of a log; and on a database several nodes share, only while the node
+/// holds the match's lease.
+async fn a_takeback_cuts_a_live_log_only(db: &Backend) {
+    let store = db.open().await;
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    for id in ["m1", "m2"] {
+        store.create(new_match(id, &ann, false)).await.unwrap();
+        store.open_seat(id, 1, Some(7)).await.unwrap();
+        let log = (0..3).map(|i| entry(i, "a1-a2")).collect();
+        store.append(id, 0, log, None).await.unwrap();
+    }
+    store.take_back("m1", 1).await.unwrap();
+    assert_eq!(
+        store.get("m1", true).await.unwrap().unwrap().log,
+        [entry(0, "a1-a2")]
+    );
+    assert!(matches!(
+        store.take_back("m1", 1).await,
+        Err(StoreError::Conflict(_))
+    ));
+    // The cut place is free again.
+    store
+        .append("m1", 1, vec![entry(1, "b1-b2")], None)
+        .await
+        .unwrap();
+    let finish = Finish {
+        outcome: Outcome::single_winner(2, Seat(0), "resign"),
+        at: 9,
+    };
+    let end = LogEntry::end(Ending::Resign(Seat(1)), Some(40));
+    store
+        .append("m2", 3, vec![end], Some(finish))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.take_back("m2", 2).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(store.get("m2", true).await.unwrap().unwrap().log.len(), 4);
+    if matches!(db, Backend::Postgres(_)) {
+        // Node `a` drives m1 until `b` holds its lease: then its takeback writes nothing.
+        let node = |name: &str| Node {
+            name: name.into(),
+            address: format!("{name}.example:8080"),
+        };
+        let long = std::time::Duration::from_secs(60);
+        let (a, b) = (db.open().await, db.open().await);
+        a.drive_as(&node("a"));
+        assert_eq!(a.lease("m1", &node("a"), long).await.unwrap(), None);
+        a.release(vec!["m1".into()], &node("a"), false)
+            .await
+            .unwrap();
+        assert_eq!(b.lease("m1", &node("b"), long).await.unwrap(), None);
+        assert!(matches!(
+            a.take_back("m1", 1).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(store.get("m1", true).await.unwrap().unwrap().log.len(), 2);
+        a.close().await;
+        b.close().await;
+    }
+    store.close().await;
+    db.remove();
+}
+
 async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     let (a, b) = (db.open().await, db.open().await);
     let node = |name: &str| Node {

@@ -97,7 +97,6 @@ async fn a_takeback_against_a_bot_is_at_once_and_never_rerolls() {
     let db = app.db.clone();
     app.shutdown().await;
     let app = spawn_app_on(db).await;
-    let mut alice = alice;
     alice.addr = app.addr;
     let mut me = alice.connect(&id, None).await;
     let reloaded = my_turn(&mut me).await;
