@@ -18,7 +18,10 @@ fn cookie_attributes(agent: &Agent) -> String {
 async fn a_guest_becomes_an_account_and_signs_in_elsewhere() {
     let app = spawn_app().await;
     let mut alice = Agent::new(app.addr);
-    assert_eq!(alice.get("/api/me").await, (200, json!({"player": null})));
+    assert_eq!(
+        alice.get("/api/me").await,
+        (200, json!({"player": null, "can_rename": false}))
+    );
     let (status, body) = alice.post("/api/guest", &json!({"name": "Alice"})).await;
     assert_eq!(
         (status, body),
@@ -80,7 +83,10 @@ async fn a_guest_becomes_an_account_and_signs_in_elsewhere() {
     );
     let mut stale = Agent::new(app.addr);
     stale.session = guest_session;
-    assert_eq!(stale.get("/api/me").await.1, json!({"player": null}));
+    assert_eq!(
+        stale.get("/api/me").await.1,
+        json!({"player": null, "can_rename": false})
+    );
     let (status, body) = alice.post("/api/guest", &json!({"name": "Ali"})).await;
     assert_eq!(
         (status, body["code"].clone()),
@@ -124,12 +130,18 @@ async fn a_guest_becomes_an_account_and_signs_in_elsewhere() {
     assert_ne!(device.session.as_deref(), Some(planted.as_str()));
     let mut fixer = Agent::new(app.addr);
     fixer.session = Some(planted);
-    assert_eq!(fixer.get("/api/me").await.1, json!({"player": null}));
+    assert_eq!(
+        fixer.get("/api/me").await.1,
+        json!({"player": null, "can_rename": false})
+    );
     assert_eq!(device.get("/api/me").await.1["player"]["kind"], "account");
 
     let (status, _) = device.post("/api/logout", &json!({})).await;
     assert_eq!(status, 204);
-    assert_eq!(device.get("/api/me").await.1, json!({"player": null}));
+    assert_eq!(
+        device.get("/api/me").await.1,
+        json!({"player": null, "can_rename": false})
+    );
     assert_eq!(
         alice.get("/api/me").await.1["player"]["name"],
         "Alicia",
