@@ -470,3 +470,37 @@ async fn a_finished_game_exports_as_text_that_replays() {
     assert!(read.replay(entry("mad")).unwrap().seed_verified);
     app.shutdown().await;
 }
+
+/// A turn played with the others at once (Bataille Navale's placement, whose pieces may still be
+/// moved) is no turn to take back.
+#[tokio::test]
+async fn a_simultaneous_placement_is_not_taken_back() {
+    let app = spawn_app().await;
+    let mut alice = Agent::guest(app.addr, "Alice").await;
+    let bot = json!({"kind": "bot", "bot": "random"});
+    let (_, created) = alice
+        .post(
+            "/api/matches",
+            &json!({"game": "naval", "seats": [{"kind": "human"}, bot, bot, bot]}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let mut me = alice.connect(&id, None).await;
+    let placing = me.placing().await;
+    let (parts, _) = crate::common::first_placement(&placing).unwrap();
+    me.send(json!({"type": "act", "version": placing["version"], "action": parts}))
+        .await;
+    me.until(|m| m["type"] == "state" && m["version"] != placing["version"])
+        .await;
+    me.send(json!({"type": "offer", "kind": "takeback"})).await;
+    let refused = me.error().await;
+    assert_eq!(refused["code"], "offer/unsupported");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("with the others at once"),
+        "{refused}"
+    );
+    app.shutdown().await;
+}

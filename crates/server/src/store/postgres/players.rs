@@ -177,44 +177,29 @@ pub(super) async fn rating_events(
     tx: &Transaction<'_>,
     player: PlayerId,
 ) -> Result<Vec<RatingEvent>, StoreError> {
-    let found = rows(
-        tx,
-        "SELECT game, match_id, at, mu_before, sigma_before, mu, sigma FROM rating_events \
-         WHERE player_id = $1 ORDER BY at, match_id",
-        &[&player.0],
-    )
-    .await?;
-    found
-        .iter()
-        .map(|r| {
-            Ok(RatingEvent {
-                game: col(r, 0)?,
-                match_id: col(r, 1)?,
-                at: col(r, 2)?,
-                before: Rating {
-                    mu: col(r, 3)?,
-                    sigma: col(r, 4)?,
-                },
-                after: Rating {
-                    mu: col(r, 5)?,
-                    sigma: col(r, 6)?,
-                },
-            })
-        })
-        .collect()
+    let found = events(tx, "player_id = $1 ORDER BY at, match_id", &player.0).await?;
+    Ok(found.into_iter().map(|(_, e)| e).collect())
 }
 
 pub(super) async fn match_rating_events(
     tx: &Transaction<'_>,
     id: &str,
 ) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
-    let found = rows(
-        tx,
+    events(tx, "match_id = $1 ORDER BY player_id", &id).await
+}
+
+/// The rating events `filter` (a condition on `$1`, `param`, and an order) selects, each with
+/// its player.
+async fn events(
+    tx: &Transaction<'_>,
+    filter: &str,
+    param: &(dyn tokio_postgres::types::ToSql + Sync),
+) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
+    let sql = format!(
         "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
-         FROM rating_events WHERE match_id = $1 ORDER BY player_id",
-        &[&id],
-    )
-    .await?;
+         FROM rating_events WHERE {filter}"
+    );
+    let found = rows(tx, &sql, &[param]).await?;
     found
         .iter()
         .map(|r| {

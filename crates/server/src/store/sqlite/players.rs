@@ -179,43 +179,30 @@ pub(super) fn rating_events(
     c: &Connection,
     player: PlayerId,
 ) -> Result<Vec<RatingEvent>, StoreError> {
-    let mut stmt = c
-        .prepare_cached(
-            "SELECT game, match_id, at, mu_before, sigma_before, mu, sigma FROM rating_events \
-             WHERE player_id = ?1 ORDER BY at, match_id",
-        )
-        .map_err(db)?;
-    let mut rows = stmt.query([player.0]).map_err(db)?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next().map_err(db)? {
-        let rating = |i: usize| -> Result<Rating, StoreError> {
-            Ok(Rating {
-                mu: r.get(i).map_err(db)?,
-                sigma: r.get(i + 1).map_err(db)?,
-            })
-        };
-        out.push(RatingEvent {
-            game: r.get(0).map_err(db)?,
-            match_id: r.get(1).map_err(db)?,
-            at: r.get(2).map_err(db)?,
-            before: rating(3)?,
-            after: rating(5)?,
-        });
-    }
-    Ok(out)
+    let found = events(c, "player_id = ?1 ORDER BY at, match_id", &player.0)?;
+    Ok(found.into_iter().map(|(_, e)| e).collect())
 }
 
 pub(super) fn match_rating_events(
     c: &Connection,
     id: &str,
 ) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
-    let mut stmt = c
-        .prepare_cached(
-            "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
-             FROM rating_events WHERE match_id = ?1 ORDER BY player_id",
-        )
-        .map_err(db)?;
-    let mut rows = stmt.query([id]).map_err(db)?;
+    events(c, "match_id = ?1 ORDER BY player_id", &id)
+}
+
+/// The rating events `filter` (a condition on `?1`, `param`, and an order) selects, each with
+/// its player.
+fn events(
+    c: &Connection,
+    filter: &str,
+    param: &dyn rusqlite::ToSql,
+) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
+    let sql = format!(
+        "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
+         FROM rating_events WHERE {filter}"
+    );
+    let mut stmt = c.prepare_cached(&sql).map_err(db)?;
+    let mut rows = stmt.query([param]).map_err(db)?;
     let mut out = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
         let rating = |i: usize| -> Result<Rating, StoreError> {
