@@ -1,6 +1,7 @@
 // Table manners as lichess and Board Game Arena players expect them: a takeback against the
 // computer (on a phone, by touch) and one asked and accepted between two people; a draw offer
-// declined then accepted in Chakart, and the words where a game has none; the clock that waits for
+// declined then accepted in Chakart, and the words where a game has none (its draw button says
+// why); the clock that waits for
 // each seat's first move; the rating change on the result; the game downloaded as text from the
 // replay page.
 
@@ -52,10 +53,18 @@ test('a takeback against the computer on a phone, and one accepted between two p
     await waitMatchReady(solo);
     assert.equal(await waitTurnOrEnd(solo), 'turn');
     assert.ok(!(await solo.isVisible('#takeback')), 'nothing to take back before a first move');
+    // The draw button says why there is none against the computer.
+    assert.equal(await solo.getAttribute('#offer-agreement', 'data-none'), 'true');
+    await solo.tap('#offer-agreement');
     assert.match(await solo.textContent('#no-draw'), /computer never agrees/);
+    await solo.tap('#no-draw-close');
+    await solo.waitForSelector('#request-panel.hidden', { state: 'attached' });
     await playOneTurn(solo, rng(3));
     await solo.waitForFunction(() => document.body.dataset.version === '2' && document.body.dataset.myTurn === 'true');
     assert.equal(await solo.$$eval('#moves .mv[data-index]', (els) => els.length), 2, 'my move and the bot\'s');
+    // On the phone take back, the draw button and Resign share one row beside the board.
+    const tops = await solo.$$eval('#takeback, #offer-agreement, #resign', (els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    assert.equal(new Set(tops).size, 1, `one row: ${tops}`);
     await solo.tap('#takeback');
     await solo.waitForFunction(() => document.body.dataset.version === '0' && document.body.dataset.myTurn === 'true');
     assert.equal(await solo.$$eval('#moves .mv[data-index]', (els) => els.length), 0);
@@ -102,7 +111,7 @@ test('a draw offered in Chakart: declined, then accepted; Moon Leap says it has 
     await enterLobby(ada, server, 'Ada');
     await enterLobby(bob, server, 'Bob');
     await twoPeople(server, ada, bob, 'chakart');
-    assert.equal(await ada.textContent('#offer-agreement'), 'Offer a draw');
+    assert.equal(await ada.textContent('#offer-agreement .words'), 'Offer a draw');
     await ada.click('#offer-agreement');
     await bob.waitForSelector('#request-panel[data-kind="agreement"]:not(.hidden)');
     assert.equal(await bob.textContent('#request-text'), 'Ada (White) offers a draw.');
@@ -128,8 +137,10 @@ test('a draw offered in Chakart: declined, then accepted; Moon Leap says it has 
     await other.goto(`${server.url}/m/${mid}?join=1`);
     await waitMatchReady(other);
     await moon.waitForFunction(() => document.body.dataset.status === 'live');
-    assert.ok(!(await moon.isVisible('#offer-agreement')));
+    assert.equal(await moon.getAttribute('#offer-agreement', 'data-none'), 'true');
+    await moon.click('#offer-agreement');
     assert.match(await moon.textContent('#no-draw'), /^Moon Leap has no draw by agreement/);
+    assert.ok(!moon.wsSent.some((f) => f.includes('"agreement"')), 'nothing was offered');
     for (const p of [ada, bob, moon, other]) assert.deepEqual(p.jsErrors, []);
   } finally {
     await browser.close();

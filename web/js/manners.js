@@ -1,8 +1,8 @@
 // Table manners on the match page (docs/protocol.md section 7.4): taking back one's last move
 // (at once against the computer in a casual game, once the others accept against people), the
 // draw offer where the game's rules have an agreed ending (a draw in Chakart, MAD's agreed stop
-// that the tie-break decides), the words saying so where they have none, and the others'
-// requests with Accept and Decline.
+// that the tie-break decides), the words saying why where there is none (pressing the same
+// button), and the others' requests with Accept and Decline.
 //
 // The page gives two mount points: `#manners` (the buttons, beside Resign) and `#request-panel`
 // (a request waiting for an answer, close to the board). `renderManners` fills both from the
@@ -12,6 +12,26 @@ import { el } from './api.js';
 import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
+
+/** The draw button was pressed where the table has no agreed ending: its words are shown. */
+let explaining = false;
+
+/**
+ * A button of the table's row: its sign, and its words (which a phone's narrow row leaves out,
+ * manners.css: the sign, the title and the accessible name stay), so that it fits one row with
+ * Resign beside the board.
+ */
+function button(id, sign, words, title, onclick) {
+  return el('button', { type: 'button', class: 'secondary manner', id, title, 'aria-label': words, onclick },
+    el('span', { class: 'sign', 'aria-hidden': 'true' }, sign), el('span', { class: 'words' }, words));
+}
+
+/** Why there is no draw to offer here: the computer never agrees, or the game's own rule. */
+function noDraw(state, game, botAtTable) {
+  if (game.agreement && botAtTable) return t('manners.nodraw.bot');
+  const key = `manners.nodraw.${state.game}`;
+  return t(key) === key ? t('manners.nodraw', { game: game.title }) : t(key);
+}
 
 /**
  * Draws the manners of `state` (the live `state`) into the page's mount points. `game` is the
@@ -30,42 +50,54 @@ export function renderManners({ state, game, send, names }) {
   const agreement = offers.agreement || [];
 
   // Buttons: take back (once this seat has moved; never against the computer in a rated game),
-  // the agreed ending (people only: the computer never agrees), or the game's rule in words.
+  // and the draw offer: the agreed ending where people alone sit at a game that has one, else
+  // the same button tells the game's rule (the computer never agrees; Moon Leap has no draw), so
+  // that one who looks for it learns why, and the turn panel stays short on a phone.
   const moved = seated && state.moves.some((m) => m.by?.seat === state.seat);
-  const canTakeBack = moved && !(state.rated && botAtTable) && takeback.length === 0;
+  // Nothing is taken back while seats act at once (Bataille Navale's placement: pieces move).
+  const together = state.to_act.length > 1;
+  const canTakeBack = moved && !together && !(state.rated && botAtTable) && takeback.length === 0;
   const draw = Boolean(game?.agreement_draw);
-  const canAgree = seated && game?.agreement && !botAtTable && agreement.length === 0;
+  const canAgree = Boolean(seated && game?.agreement && !botAtTable);
   const parts = [];
   if (canTakeBack) {
-    parts.push(el('button', {
-      type: 'button', class: 'secondary', id: 'takeback', title: t('manners.takeback.title'),
-      onclick: () => send({ type: 'offer', kind: 'takeback' }),
-    }, t('manners.takeback')));
+    parts.push(button('takeback', '↶', t('manners.takeback'), t('manners.takeback.title'),
+      () => send({ type: 'offer', kind: 'takeback' })));
   }
-  if (canAgree) {
-    parts.push(el('button', {
-      type: 'button', class: 'secondary', id: 'offer-agreement', 'data-draw': String(draw),
-      onclick: () => send({ type: 'offer', kind: 'agreement' }),
-    }, t(draw ? 'manners.draw' : 'offer.stop')));
-  }
-  if (seated && game && !game.agreement) {
-    const key = `manners.nodraw.${state.game}`;
-    const words = t(key) === key ? t('manners.nodraw', { game: game.title }) : t(key);
-    parts.push(el('p', { class: 'muted small', id: 'no-draw' }, words));
-  } else if (seated && game?.agreement && botAtTable) {
-    parts.push(el('p', { class: 'muted small', id: 'no-draw' }, t('manners.nodraw.bot')));
+  if (seated && game && agreement.length === 0) {
+    const label = t(draw || !game.agreement ? 'manners.draw' : 'offer.stop');
+    const offer = button('offer-agreement', draw || !game.agreement ? '½' : '⚑', label, label, () => {
+      if (canAgree) send({ type: 'offer', kind: 'agreement' });
+      else {
+        explaining = !explaining;
+        renderManners({ state, game, send, names });
+      }
+    });
+    offer.dataset.draw = String(draw);
+    offer.dataset.none = String(!canAgree);
+    parts.push(offer);
   }
   mount.replaceChildren(...parts);
+  if (!seated || canAgree) explaining = false;
 
   // The request waiting for an answer: a takeback first (it is about the last move), else the
   // agreed ending.
   const pending = takeback.length ? { kind: 'takeback', seats: takeback } : agreement.length ? { kind: 'agreement', seats: agreement } : null;
   const shown = Boolean(seated && pending);
-  box.classList.toggle('hidden', !shown);
-  box.dataset.kind = shown ? pending.kind : '';
+  box.classList.toggle('hidden', !shown && !explaining);
+  box.dataset.kind = shown ? pending.kind : explaining ? 'none' : '';
   box.dataset.offered = shown ? pending.seats.join(',') : '';
   if (!shown) {
-    box.replaceChildren();
+    box.replaceChildren(...(explaining ? [
+      el('p', { id: 'no-draw' }, noDraw(state, game, botAtTable)),
+      el('div', { class: 'offer-actions' }, el('button', {
+        type: 'button', class: 'secondary', id: 'no-draw-close',
+        onclick: () => {
+          explaining = false;
+          renderManners({ state, game, send, names });
+        },
+      }, t('manners.nodraw.close'))),
+    ] : []));
     return;
   }
   const mine = pending.seats.includes(state.seat);
