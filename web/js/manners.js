@@ -9,12 +9,25 @@
 // state alone; everything it sends is an `offer` or a `decline`.
 
 import { el } from './api.js';
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
 /** The draw button was pressed where the table has no agreed ending: its words are shown. */
 let explaining = false;
+/** The arguments of the last `renderManners`, for the buttons that draw again. */
+let last = null;
+
+/**
+ * Puts what `make()` builds into `node`, unless it already shows what `key` describes. A state
+ * that changes nothing here (a bot's move, someone connecting) leaves the buttons as they are,
+ * so a tap on its way is never lost on a button replaced under the finger.
+ */
+function redraw(node, key, make) {
+  if (node.dataset.drawn === key) return;
+  node.dataset.drawn = key;
+  node.replaceChildren(...make());
+}
 
 /**
  * A button of the table's row: its sign, and its words (which a phone's narrow row leaves out,
@@ -33,12 +46,19 @@ function noDraw(state, game, botAtTable) {
   return t(key) === key ? t('manners.nodraw', { game: game.title }) : t(key);
 }
 
+/** Shows or hides the words saying why there is no draw here. */
+function explain(on) {
+  explaining = on;
+  if (last) renderManners(last);
+}
+
 /**
  * Draws the manners of `state` (the live `state`) into the page's mount points. `game` is the
  * game's entry of `/api/games` (its `agreement` and `agreement_draw`, and its `title`), `send` sends
  * a message over the match socket, `names(seats)` names seats as people read them.
  */
 export function renderManners({ state, game, send, names }) {
+  last = { state, game, send, names };
   const mount = $('manners');
   const box = $('request-panel');
   if (!mount || !box) return;
@@ -59,25 +79,25 @@ export function renderManners({ state, game, send, names }) {
   const canTakeBack = moved && !together && !(state.rated && botAtTable) && takeback.length === 0;
   const draw = Boolean(game?.agreement_draw);
   const canAgree = Boolean(seated && game?.agreement && !botAtTable);
-  const parts = [];
-  if (canTakeBack) {
-    parts.push(button('takeback', '↶', t('manners.takeback'), t('manners.takeback.title'),
-      () => send({ type: 'offer', kind: 'takeback' })));
-  }
-  if (seated && game && agreement.length === 0) {
-    const label = t(draw || !game.agreement ? 'manners.draw' : 'offer.stop');
-    const offer = button('offer-agreement', draw || !game.agreement ? '½' : '⚑', label, label, () => {
-      if (canAgree) send({ type: 'offer', kind: 'agreement' });
-      else {
-        explaining = !explaining;
-        renderManners({ state, game, send, names });
-      }
-    });
-    offer.dataset.draw = String(draw);
-    offer.dataset.none = String(!canAgree);
-    parts.push(offer);
-  }
-  mount.replaceChildren(...parts);
+  const showOffer = Boolean(seated && game && agreement.length === 0);
+  const label = t(draw || !game?.agreement ? 'manners.draw' : 'offer.stop');
+  redraw(mount, JSON.stringify([lang(), canTakeBack, showOffer, label, draw, canAgree]), () => {
+    const parts = [];
+    if (canTakeBack) {
+      parts.push(button('takeback', '↶', t('manners.takeback'), t('manners.takeback.title'),
+        () => send({ type: 'offer', kind: 'takeback' })));
+    }
+    if (showOffer) {
+      const offer = button('offer-agreement', draw || !game.agreement ? '½' : '⚑', label, label, () => {
+        if (canAgree) send({ type: 'offer', kind: 'agreement' });
+        else explain(!explaining);
+      });
+      offer.dataset.draw = String(draw);
+      offer.dataset.none = String(!canAgree);
+      parts.push(offer);
+    }
+    return parts;
+  });
   if (!seated || canAgree) explaining = false;
 
   // The request waiting for an answer: a takeback first (it is about the last move), else the
@@ -88,14 +108,11 @@ export function renderManners({ state, game, send, names }) {
   box.dataset.kind = shown ? pending.kind : explaining ? 'none' : '';
   box.dataset.offered = shown ? pending.seats.join(',') : '';
   if (!shown) {
-    box.replaceChildren(...(explaining ? [
-      el('p', { id: 'no-draw' }, noDraw(state, game, botAtTable)),
+    const why = explaining ? noDraw(state, game, botAtTable) : '';
+    redraw(box, JSON.stringify(['none', why]), () => (explaining ? [
+      el('p', { id: 'no-draw' }, why),
       el('div', { class: 'offer-actions' }, el('button', {
-        type: 'button', class: 'secondary', id: 'no-draw-close',
-        onclick: () => {
-          explaining = false;
-          renderManners({ state, game, send, names });
-        },
+        type: 'button', class: 'secondary', id: 'no-draw-close', onclick: () => explain(false),
       }, t('manners.nodraw.close'))),
     ] : []));
     return;
@@ -115,7 +132,8 @@ export function renderManners({ state, game, send, names }) {
   } else {
     text = t(draw ? 'manners.draw.by' : 'offer.stop.by', { names: names(others) });
   }
-  box.replaceChildren(
+  const answer = t(mine ? 'offer.withdraw' : 'offer.decline');
+  redraw(box, JSON.stringify([pending.kind, text, mine, answer]), () => [
     el('p', { id: 'request-text' }, text),
     el('div', { class: 'offer-actions' },
       mine ? null : el('button', {
@@ -124,5 +142,6 @@ export function renderManners({ state, game, send, names }) {
       el('button', {
         type: 'button', class: 'secondary', id: 'request-decline',
         onclick: () => send({ type: 'decline', kind: pending.kind }),
-      }, t(mine ? 'offer.withdraw' : 'offer.decline'))));
+      }, answer)),
+  ]);
 }

@@ -7,7 +7,7 @@
 // it keeps the seek and the lobby message, and passes what to do on a click.
 
 import { el } from './api.js';
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { botName } from './seats.js';
 import { timeControlText, samePool } from './clocks.js';
 
@@ -27,6 +27,8 @@ function clock(ms) {
  * seek, or null before): the time waited, the pool's estimate, and once `OFFER_AFTER_MS` have
  * passed the offer. `pools` are the lobby message's; `game` the seek's game entry; `actions` has
  * `computer(level)` (a table of two: play the computer instead) and `fill()` (start with bots).
+ * Called every second: the words change in place, and the offer, once shown, stays as it is, so
+ * a tap or an open list of levels is never taken from under the finger.
  */
 export function renderSeekWait({ seeking, pools, game, actions }) {
   const box = $('seek-wait');
@@ -35,33 +37,47 @@ export function renderSeekWait({ seeking, pools, game, actions }) {
     box.replaceChildren();
     return;
   }
+  // Another language: the panel is drawn anew in it.
+  if (box.dataset.lang !== lang()) {
+    box.replaceChildren();
+    box.dataset.lang = lang();
+  }
   const waited = Date.now() - seeking.since;
   const pool = (pools || []).find((p) => samePool(p, seeking.request));
   const estimate = pool?.estimate_seconds ?? seeking.estimate ?? null;
   const words = [t('seek.elapsed', { t: clock(waited) })];
   words.push(estimate === null ? t('seek.estimate.none') : t('seek.estimate', { t: clock(estimate * 1000) }));
-  const parts = [el('span', { id: 'seek-elapsed', 'data-ms': String(waited) }, words.join(' · '))];
-  // The offer stays once shown, so a choice being made is not taken away by a tick.
-  if (waited >= OFFER_AFTER_MS || box.querySelector('#seek-offer')) {
-    const levels = game?.levels || [];
-    const kept = box.querySelector('#seek-level')?.value;
-    const level = el('select', { id: 'seek-level', 'aria-label': t('play.level') },
-      ...levels.map((l) => el('option', { value: l, selected: l === (kept || levels[Math.min(1, levels.length - 1)]) }, botName(l))));
-    const two = seeking.request.seats === 2;
-    parts.push(el('div', { id: 'seek-offer', class: 'seek-offer' },
-      el('span', {}, t(two ? 'seek.offer.computer.why' : 'seek.offer.fill.why')),
-      two ? level : null,
-      el('button', {
-        type: 'button', id: two ? 'seek-computer' : 'seek-fill',
-        onclick: () => (two ? actions.computer(level.value) : actions.fill()),
-      }, t(two ? 'seek.offer.computer' : 'seek.offer.fill'))));
+  let elapsed = $('seek-elapsed');
+  if (!elapsed) {
+    elapsed = el('span', { id: 'seek-elapsed' });
+    box.replaceChildren(elapsed);
   }
-  box.replaceChildren(...parts);
+  elapsed.textContent = words.join(' · ');
+  elapsed.dataset.ms = String(waited);
+  if (waited >= OFFER_AFTER_MS && !$('seek-offer')) box.append(offer(seeking.request, game, actions));
+}
+
+/** The offer after a long wait: the computer at a chosen level (a table of two), or bots now. */
+function offer(request, game, actions) {
+  const levels = game?.levels || [];
+  const level = el('select', { id: 'seek-level', 'aria-label': t('play.level') },
+    ...levels.map((l) => el('option', { value: l, selected: l === levels[Math.min(1, levels.length - 1)] }, botName(l))));
+  const two = request.seats === 2;
+  return el('div', { id: 'seek-offer', class: 'seek-offer' },
+    el('span', {}, t(two ? 'seek.offer.computer.why' : 'seek.offer.fill.why')),
+    two ? level : null,
+    el('button', {
+      type: 'button', id: two ? 'seek-computer' : 'seek-fill',
+      onclick: () => (two ? actions.computer(level.value) : actions.fill()),
+    }, t(two ? 'seek.offer.computer' : 'seek.offer.fill')));
 }
 
 /**
  * The open challenges: every seeker of every pool but this player's own seeks, the longest
  * waiting first, each with an Accept button (`accept(seek, pool)`). `games` names the games.
+ * Called on every lobby message and every second: the list is drawn again only when its
+ * challenges (or the language) change, else only the times waited move on, so that an Accept
+ * being pressed stays the button it was.
  */
 export function renderChallenges({ pools, player, games, accept }) {
   const box = $('challenges');
@@ -75,14 +91,21 @@ export function renderChallenges({ pools, player, games, accept }) {
   }
   rows.sort((a, b) => a.s.since - b.s.since);
   $('challenges-panel')?.classList.toggle('hidden', rows.length === 0);
-  box.replaceChildren(...rows.map(({ pool, s }) => {
-    const title = games.find((g) => g.name === pool.game)?.title || pool.game;
-    const facts = [title, timeControlText(pool.time_control), t(pool.rated ? 'play.rated' : 'play.casual')];
-    if (pool.seats > 2) facts.push(t('play.table', { n: pool.seats }));
-    return el('li', { class: 'challenge', 'data-seek': s.seek, 'data-game': pool.game },
-      el('span', { class: 'challenge-who' }, el('strong', {}, s.name), ` (${s.rating})`),
-      el('span', { class: 'muted small' }, facts.join(' · ')),
-      el('span', { class: 'muted small challenge-since', 'data-since': s.since }, t('seek.elapsed', { t: clock(Date.now() - s.since) })),
-      el('button', { type: 'button', class: 'challenge-accept', onclick: () => accept(s.seek, pool) }, t('challenges.accept')));
-  }));
+  const drawn = [lang(), ...rows.map(({ s }) => `${s.seek}:${s.name}:${s.rating}`)].join(' ');
+  if (box.dataset.drawn !== drawn) {
+    box.dataset.drawn = drawn;
+    box.replaceChildren(...rows.map(({ pool, s }) => {
+      const title = games.find((g) => g.name === pool.game)?.title || pool.game;
+      const facts = [title, timeControlText(pool.time_control), t(pool.rated ? 'play.rated' : 'play.casual')];
+      if (pool.seats > 2) facts.push(t('play.table', { n: pool.seats }));
+      return el('li', { class: 'challenge', 'data-seek': s.seek, 'data-game': pool.game },
+        el('span', { class: 'challenge-who' }, el('strong', {}, s.name), ` (${s.rating})`),
+        el('span', { class: 'muted small' }, facts.join(' · ')),
+        el('span', { class: 'muted small challenge-since', 'data-since': s.since }),
+        el('button', { type: 'button', class: 'challenge-accept', onclick: () => accept(s.seek, pool) }, t('challenges.accept')));
+    }));
+  }
+  for (const since of box.querySelectorAll('.challenge-since')) {
+    since.textContent = t('seek.elapsed', { t: clock(Date.now() - Number(since.dataset.since)) });
+  }
 }
