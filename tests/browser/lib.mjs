@@ -191,11 +191,14 @@ export async function openCreatedMatch(server, browser, request) {
 /**
  * Waits until the match page is connected and shows a state. A new visitor following an invite is
  * first asked a name: the suggested one is accepted with one tap, as a person in a hurry would.
+ * A name already sent (its button disabled until the server answers) is waited for, not sent
+ * again.
  */
 export async function waitMatchReady(page) {
-  await page.waitForFunction(() => (document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined)
-    || document.querySelector('#name-dialog[open]'), null, { timeout: 20000 });
-  if (await page.$('#name-dialog[open]')) await page.click('#name-go');
+  const asked = '#name-dialog[open] #name-go:not([disabled])';
+  await page.waitForFunction((sel) => (document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined)
+    || document.querySelector(sel), asked, { timeout: 20000 });
+  if (await page.$(asked)) await page.click(asked);
   await page.waitForFunction(() => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined, null, { timeout: 20000 });
 }
 

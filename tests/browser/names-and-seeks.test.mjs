@@ -35,8 +35,7 @@ test('an invited visitor is asked a name first, and may rename until a rated gam
     assert.equal(await zoe.evaluate(() => document.body.dataset.player), 'Zoe');
     // The inviter sees the name at the table.
     await ada.waitForFunction(() => document.body.dataset.status === 'live');
-    const bars = await ada.$$eval('.player-bar .player-name', (els) => els.map((e) => e.textContent));
-    assert.ok(bars.some((b) => b.includes('Zoe')), bars.join(' | '));
+    await ada.waitForFunction(() => [...document.querySelectorAll('.player-bar .player-name')].some((e) => e.textContent.includes('Zoe')));
 
     // Until a rated game, the header's Rename changes it.
     await zoe.click('#rename');
