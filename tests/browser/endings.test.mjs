@@ -1,6 +1,6 @@
 // The early endings as the page shows them: a player who lets the per-move clock run out (after
-// a first move: the clock waits for it) loses on time, and a player who resigns (two clicks: the button asks for confirmation) loses by
-// resignation; the other side's page says so too.
+// a first move: the clock waits for it) loses on time, and a player who resigns (two clicks: the
+// button asks for confirmation) loses by resignation; the other side's page says so too.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,9 +1,8 @@
 // Table manners as lichess and Board Game Arena players expect them: a takeback against the
 // computer (on a phone, by touch) and one asked and accepted between two people; a draw offer
 // declined then accepted in Chakart, and the words where a game has none (its draw button says
-// why); the clock that waits for
-// each seat's first move; the rating change on the result; the game downloaded as text from the
-// replay page.
+// why); the clock that waits for each seat's first move; the rating change on the result; the
+// game downloaded as text from the replay page.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';

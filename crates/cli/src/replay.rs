@@ -1,11 +1,11 @@
 //! `plateau replay <record>`: re-plays a game record (JSON, or the exported text form) with
 //! `Record::replay`, which checks every action against the rules, the revealed seed against
 //! `seed_hash` and every chance outcome against the seed, each early ending at its place, and the
-//! recorded result (docs/architecture.md section 4). Prints the final position, the board, each early ending with its place, the result and
-//! whether the seed was verified. Any mismatch is an error naming the action (1-based) or the
-//! ending, and the reason. Beyond what the engine checks, a seat must be `human` or a bot name
-//! `play --seat` accepts, and a record whose game is over must say its outcome (a running game's
-//! record, with no outcome, replays as unfinished).
+//! recorded result (docs/architecture.md section 4). Prints the final position, the board, each
+//! early ending with its place, the result and whether the seed was verified. Any mismatch is an
+//! error naming the action (1-based) or the ending, and the reason. Beyond what the engine checks,
+//! a seat must be `human` or a bot name `play --seat` accepts, and a record whose game is over
+//! must say its outcome (a running game's record, with no outcome, replays as unfinished).
 
 use std::path::PathBuf;
 

@@ -9,11 +9,9 @@
 //! command and twice a second (the rating window widens with the wait, and bots come in time).
 //! It also keeps, per pool, how long its last seekers waited, for the estimate shown to the next.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
-
-use std::collections::VecDeque;
 
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};

@@ -1,8 +1,8 @@
-//! Durable, event-sourced storage (docs/architecture.md section 5): a row per match and
-//! an append-only action log per match with a unique `(match, seq)` key (a takeback, agreed at the
+//! Durable, event-sourced storage (docs/architecture.md section 5): a row per match and an
+//! append-only action log per match with a unique `(match, seq)` key (a takeback, agreed at the
 //! table, deletes its last entries); the live state is never stored but rebuilt by replaying the
-//! log. Beside the matches: players, their sessions, their
-//! ratings per game with one event per change, and each match's chat.
+//! log. Beside the matches: players, their sessions, their ratings per game with one event per
+//! change, and each match's chat.
 //!
 //! `Store` is the interface; `sqlite::SqliteStore` the embedded implementation and
 //! `postgres::PgStore` the one over a PostgreSQL server, with the same tables, keys and

@@ -312,6 +312,27 @@ async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch,
         .ok_or_else(|| ApiError::not_found(id))
 }
 
+/// Finished match `id` from the store (`with_log`: with its log), for `what` is given once the
+/// match is over.
+///
+/// # Errors
+/// `match/not_found`; `match/not_over` naming `what` while it runs; `server/internal`.
+async fn finished(
+    app: &AppState,
+    id: &str,
+    with_log: bool,
+    what: &str,
+) -> Result<StoredMatch, ApiError> {
+    let m = stored(app, id, with_log).await?;
+    if m.status != Status::Finished {
+        return Err(ApiError::new(
+            Code::MatchNotOver,
+            format!("{what} is given once the match is over"),
+        ));
+    }
+    Ok(m)
+}
+
 pub(super) async fn one(
     State(app): State<AppState>,
     MatchId(id): MatchId,
@@ -325,13 +346,7 @@ pub(super) async fn chat(
     State(app): State<AppState>,
     MatchId(id): MatchId,
 ) -> Result<Json<Value>, ApiError> {
-    let m = stored(&app, &id, true).await?;
-    if m.status != Status::Finished {
-        return Err(ApiError::new(
-            Code::MatchNotOver,
-            "the chat is given once the match is over",
-        ));
-    }
+    let m = finished(&app, &id, true, "the chat").await?;
     let room = |room: Room| -> Vec<Value> {
         m.chat
             .iter()
@@ -369,13 +384,7 @@ pub(super) async fn record(
     State(app): State<AppState>,
     MatchId(id): MatchId,
 ) -> Result<Json<Record>, ApiError> {
-    let m = stored(&app, &id, true).await?;
-    if m.status != Status::Finished {
-        return Err(ApiError::new(
-            Code::MatchNotOver,
-            "the record is given once the match is over",
-        ));
-    }
+    let m = finished(&app, &id, true, "the record").await?;
     Ok(Json(to_record(&m)))
 }
 
@@ -386,13 +395,7 @@ pub(super) async fn export(
     State(app): State<AppState>,
     MatchId(id): MatchId,
 ) -> Result<Response, ApiError> {
-    let m = stored(&app, &id, true).await?;
-    if m.status != Status::Finished {
-        return Err(ApiError::new(
-            Code::MatchNotOver,
-            "the game is exported once it is over",
-        ));
-    }
+    let m = finished(&app, &id, true, "the text record").await?;
     let title = app
         .lobby
         .catalogue()
@@ -466,13 +469,7 @@ pub(super) async fn replay(
     State(app): State<AppState>,
     MatchId(id): MatchId,
 ) -> Result<Response, ApiError> {
-    let m = stored(&app, &id, false).await?;
-    if m.status != Status::Finished {
-        return Err(ApiError::new(
-            Code::MatchNotOver,
-            "the replay is given once the match is over",
-        ));
-    }
+    finished(&app, &id, false, "the replay").await?;
     let store = app.lobby.store();
     let cached = || async {
         store

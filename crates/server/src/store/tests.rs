@@ -486,10 +486,6 @@ async fn postgres_urls_that_cannot_work_are_refused_clearly() {
     assert!(!down.contains("secret"), "{down}");
 }
 
-/// Leases (docs/architecture.md section 5.3): one holder per match; another node is told who
-/// holds it; renewing keeps it, giving it up frees it at once, and one not renewed for its time
-/// to live is an orphan any node may take. Two stores on one database stand for two nodes. A
-/// SQLite store is opened by one process only: every lease is its own.
 /// A takeback deletes the log's last entries of a live match, at once; nothing of a finished
 /// match, nor past the end of a log; and on a database several nodes share, only while the node
 /// holds the match's lease.
@@ -559,6 +555,10 @@ async fn a_takeback_cuts_a_live_log_only(db: &Backend) {
     db.remove();
 }
 
+/// Leases (docs/architecture.md section 5.3): one holder per match; another node is told who
+/// holds it; renewing keeps it, giving it up frees it at once, and one not renewed for its time
+/// to live is an orphan any node may take. Two stores on one database stand for two nodes. A
+/// SQLite store is opened by one process only: every lease is its own.
 async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     let (a, b) = (db.open().await, db.open().await);
     let node = |name: &str| Node {
