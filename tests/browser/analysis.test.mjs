@@ -47,21 +47,28 @@ test('the replay page shows each game\'s analysis, its progress first', { timeou
       await page.selectOption('#lang', g.lang);
       await page.waitForSelector('#analysis[data-status="none"]');
       assert.equal(await page.textContent('#an-ask'), g.lang === 'fr' ? 'Analyser cette partie' : 'Analyse this game');
-      // Every status the panel goes through, recorded as it changes.
+      // Every status the panel goes through, and every text of its progress, recorded as they
+      // change: an analysis of 30 iterations may be done at the first poll, 0.4 s after it
+      // showed its progress, too short a time to be sure to look at it.
       await page.evaluate(() => {
         window.statuses = [];
+        window.progress = [];
         const panel = document.getElementById('analysis');
         new MutationObserver(() => {
           if (window.statuses.at(-1) !== panel.dataset.status) window.statuses.push(panel.dataset.status);
-        }).observe(panel, { attributes: true, attributeFilter: ['data-status'] });
+          const words = document.getElementById('an-progress-text')?.textContent;
+          if (words && window.progress.at(-1) !== words) window.progress.push(words);
+        }).observe(panel, { attributes: true, attributeFilter: ['data-status'], childList: true, subtree: true, characterData: true });
       });
       await page.click('#an-ask');
       // The server answers the request with the analysis in line: the page shows it waiting.
-      await page.waitForSelector('#an-progress');
-      const words = await page.textContent('#an-progress-text');
-      assert.match(words, g.lang === 'fr' ? /^(L’analyse va commencer…|Analyse : \d+ décisions jugées sur \d+)$/
-        : /^(Waiting for the analysis to start…|Analysing: \d+ of \d+ decisions judged)$/);
       await page.waitForSelector('#analysis[data-status="done"]', { timeout: 120000 });
+      const progress = await page.evaluate(() => window.progress);
+      assert.ok(progress.length > 0, 'the progress was worded');
+      for (const words of progress) {
+        assert.match(words, g.lang === 'fr' ? /^(L’analyse va commencer…|Analyse : \d+ décisions jugées sur \d+)$/
+          : /^(Waiting for the analysis to start…|Analysing: \d+ of \d+ decisions judged)$/);
+      }
       const seen = await page.evaluate(() => window.statuses);
       assert.equal(seen.at(-1), 'done');
       assert.ok(seen.slice(0, -1).every((s) => s === 'queued' || s === 'running'), seen.join(', '));
