@@ -189,17 +189,20 @@ export async function openCreatedMatch(server, browser, request) {
 }
 
 /**
- * Waits until the match page is connected and shows a state. A new visitor following an invite is
- * first asked a name: the suggested one is accepted with one tap, as a person in a hurry would.
- * A name already sent (its button disabled until the server answers) is waited for, not sent
- * again.
+ * Waits until the match page is connected and shows a state. A new visitor is first asked a name:
+ * following an invite, the suggested one is accepted with one tap, as a person in a hurry would;
+ * come to watch, they choose "Just watch" (the chat asks a name later), unless `watcherName` is
+ * true, when they too take the suggestion. A name already sent (its button disabled until the
+ * server answers) is waited for, not sent again.
  */
-export async function waitMatchReady(page) {
+export async function waitMatchReady(page, { watcherName = false } = {}) {
   const asked = '#name-dialog[open] #name-go:not([disabled])';
   await page.waitForFunction((sel) => (document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined)
-    || document.querySelector(sel), asked, { timeout: 20000 });
-  if (await page.$(asked)) await page.click(asked);
-  await page.waitForFunction(() => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined, null, { timeout: 20000 });
+    || document.querySelector(sel), asked, { timeout: 30000 });
+  const skip = '#name-dialog[open] #name-skip';
+  if (!watcherName && await page.$(skip)) await page.click(skip);
+  else if (await page.$(asked)) await page.click(asked);
+  await page.waitForFunction(() => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined, null, { timeout: 30000 });
 }
 
 /** Waits until it is this page's turn or the game is over; returns "turn" or "finished". */

@@ -1,11 +1,16 @@
 // Every person has a name, and quick play strands nobody: an invited visitor is asked a name
-// before sitting down (a suggestion already typed in) and can rename until a first rated game;
+// before sitting down (a suggestion already typed in) and can rename until a first rated game; a
+// new visitor come to watch is offered one too, or just watches;
 // a seek shows to the others as an open challenge they accept; a lone seeker sees the time waited
 // and, after 30 s, is offered the computer; tables of three or four take bots by default.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, enterLobby, waitMatchReady, apiGet } from './lib.mjs';
+import {
+  startServer, launchBrowser, newPage, enterLobby, waitMatchReady, apiGet, openCreatedMatch,
+} from './lib.mjs';
+
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 
 test('an invited visitor is asked a name first, and may rename until a rated game', { timeout: 120000 }, async () => {
   const server = await startServer();
@@ -46,6 +51,94 @@ test('an invited visitor is asked a name first, and may rename until a rated gam
     await zoe.waitForFunction(() => document.body.dataset.player === 'Zoe_B');
     await ada.waitForFunction(() => [...document.querySelectorAll('.player-bar .player-name')].some((e) => e.textContent.includes('Zoe_B')));
     for (const p of [ada, zoe]) assert.deepEqual(p.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+/** A fresh phone-sized browser context with touch (no player, no seat), and its page. */
+async function phonePage(browser, locale) {
+  const context = await browser.newContext({ ...PHONE, locale });
+  const page = await context.newPage();
+  page.jsErrors = [];
+  page.on('pageerror', (e) => page.jsErrors.push(String(e)));
+  return page;
+}
+
+/** Whether the node `sel` lies wholly inside the page's viewport. */
+async function inView(page, sel) {
+  return page.$eval(sel, (node) => {
+    const r = node.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  });
+}
+
+const connected = () => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined;
+
+test('a new visitor opening a match link is offered a name, taken with one tap, or just watches', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    // A seated player (its seat token in the browser) is not asked: the seat is who they are.
+    const { page: red, created } = await openCreatedMatch(server, browser, {
+      game: 'mad', seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }],
+    });
+    assert.equal(await red.$('#name-dialog'), null);
+    assert.equal(await red.evaluate(() => document.body.dataset.player), '');
+    const link = `${server.url}/m/${created.id}`;
+
+    // A new visitor on a phone: the dialog comes before the table, a suggestion typed in, and
+    // one tap on the first button takes it.
+    const eve = await phonePage(browser, 'en-GB');
+    await eve.goto(link);
+    await eve.waitForSelector('#name-dialog[open][data-purpose="watch"]');
+    assert.equal(await eve.evaluate(() => document.body.dataset.conn), undefined, 'not connected before the answer');
+    assert.equal(await eve.textContent('#name-go'), 'Use this name');
+    assert.equal(await eve.textContent('#name-skip'), 'Just watch');
+    for (const sel of ['#name-input', '#name-go', '#name-skip']) assert.ok(await inView(eve, sel), `${sel} on the screen`);
+    const suggested = await eve.inputValue('#name-input');
+    assert.match(suggested, /^[A-Za-z][A-Za-z0-9_-]{2,19}$/);
+    await eve.tap('#name-go');
+    await eve.waitForFunction(connected);
+    assert.equal(await eve.evaluate(() => document.body.dataset.player), suggested);
+    assert.equal(await eve.textContent('#me-link'), suggested);
+    assert.equal(await eve.evaluate(() => document.body.dataset.seat), 'spectator');
+    // The name is hers in the spectators' chat at once: no second question there.
+    assert.equal(await eve.getAttribute('#chat-panel', 'data-room'), 'spectators');
+    assert.ok(!(await eve.isVisible('#chat-name-form')));
+    await eve.fill('#chat-input', 'watching from the stands');
+    await eve.tap('#chat-send');
+    await eve.waitForSelector(`#chat-lines .chat-line[data-name="${suggested}"]`);
+    assert.equal((await apiGet(eve, '/api/me')).body.player.name, suggested);
+
+    // Another new visitor, in French, just watches: the board, and no name anywhere.
+    const max = await phonePage(browser, 'fr-FR');
+    await max.goto(link);
+    await max.waitForSelector('#name-dialog[open][data-purpose="watch"]');
+    assert.equal(await max.textContent('#name-go'), 'Prendre ce nom');
+    assert.equal(await max.textContent('#name-skip'), 'Juste regarder');
+    assert.match(await max.textContent('#name-title'), /^Bienvenue/);
+    await max.tap('#name-skip');
+    await max.waitForFunction(connected);
+    assert.equal(await max.$('#name-dialog'), null);
+    assert.ok(await max.isVisible('svg#board'));
+    assert.equal(await max.evaluate(() => document.body.dataset.player), '');
+    assert.equal(await max.$('#me-link'), null);
+    assert.equal((await apiGet(max, '/api/me')).body?.player ?? null, null);
+    // The chat asks for a name when they want to write, as before.
+    assert.ok(await max.isVisible('#chat-name-form'));
+
+    // A finished game is only looked at: nobody is asked.
+    await red.click('#resign');
+    await red.click('#resign');
+    await red.waitForFunction(() => document.body.dataset.status === 'finished');
+    const late = await phonePage(browser, 'en-GB');
+    await late.goto(link);
+    await late.waitForFunction(connected);
+    assert.equal(await late.$('#name-dialog'), null);
+    assert.equal(await late.evaluate(() => document.body.dataset.status), 'finished');
+    for (const p of [red, eve, max, late]) assert.deepEqual(p.jsErrors, []);
   } finally {
     await browser.close();
     await server.stop();

@@ -1,5 +1,5 @@
 // Texts of the table's manners and flow (takebacks, draw offers, the first-move clock, the rating
-// change on the result, the name asked of an invited visitor, quick play's wait and challenges,
+// change on the result, the name asked of a new visitor, quick play's wait and challenges,
 // the game export), in English and French; merged into the tables of i18n.js.
 
 export const MANNERS_TEXTS = {
@@ -23,6 +23,10 @@ export const MANNERS_TEXTS = {
     'name.join.title': 'Welcome! What name shall the others see?',
     'name.join.help': 'You take your seat under this name; it shows at the table and in the chat. You can change it until your first rated game.',
     'name.join.go': 'Sit down under this name',
+    'name.watch.title': 'Welcome! What name shall the others see?',
+    'name.watch.help': 'You are watching this game. Under a name you can chat with the other spectators; it shows in the chat and on your page. You can change it until your first rated game. Watching needs no name.',
+    'name.watch.go': 'Use this name',
+    'name.watch.skip': 'Just watch',
     'name.rename.title': 'Change your name',
     'name.rename.help': 'A guest may change their name until their first rated game.',
     'name.rename.go': 'Use this name',
@@ -61,6 +65,10 @@ export const MANNERS_TEXTS = {
     'name.join.title': 'Bienvenue ! Sous quel nom les autres vous verront-ils ?',
     'name.join.help': 'Vous prenez votre place sous ce nom ; il s’affiche à la table et dans la discussion. Vous pourrez le changer jusqu’à votre première partie classée.',
     'name.join.go': 'M’asseoir sous ce nom',
+    'name.watch.title': 'Bienvenue ! Sous quel nom les autres vous verront-ils ?',
+    'name.watch.help': 'Vous regardez cette partie. Sous un nom, vous pouvez discuter avec les autres spectateurs ; il s’affiche dans la discussion et sur votre page. Vous pourrez le changer jusqu’à votre première partie classée. Regarder ne demande pas de nom.',
+    'name.watch.go': 'Prendre ce nom',
+    'name.watch.skip': 'Juste regarder',
     'name.rename.title': 'Changer de nom',
     'name.rename.help': 'Un invité peut changer de nom jusqu’à sa première partie classée.',
     'name.rename.go': 'Prendre ce nom',

@@ -939,8 +939,9 @@ async function start() {
     showError(t('match.notfound'));
     return;
   }
+  let summary;
   try {
-    const summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
+    summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
     gameTitle = summary.title;
     $('howto-link').href = `/howto/${encodeURIComponent(summary.game)}`;
     $('howto-link').classList.remove('hidden');
@@ -974,6 +975,10 @@ async function start() {
       }
     }
     history.replaceState(null, '', `/m/${id}`);
+  } else if (!player && !getToken(id) && summary.status !== 'finished') {
+    // A new visitor come to watch is offered a name too (one tap takes the suggestion), so they
+    // have one when they chat; "Just watch" needs none. A finished game is only looked at.
+    player = await askName({ purpose: 'watch' });
   }
   connect();
   setInterval(tickClocks, 100);

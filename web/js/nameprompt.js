@@ -1,8 +1,9 @@
-// The name a new visitor is asked for before sitting down at a table from an invite link: a name
-// already typed in (a suggestion), so one tap accepts it, or any other name; or "I have an
-// account" to sign in. The name is the visitor's guest name (`POST /api/guest`), which the other
-// players see at the table, in the chat and on the profiles; a guest may change it until its
-// first rated game (the header's Rename).
+// The name a new visitor is asked for on arriving at a table, before sitting down from an invite
+// link or on opening a match to watch: a name already typed in (a suggestion), so one tap accepts
+// it, or any other name; or "I have an account" to sign in. A watcher needs no name, so its
+// dialog also has "Just watch" (the chat asks again when they first write). The name is the
+// visitor's guest name (`POST /api/guest`), which the others see at the table, in the chat and on
+// the profiles; a guest may change it until its first rated game (the header's Rename).
 
 import { el } from './api.js';
 import { t } from './i18n.js';
@@ -10,8 +11,9 @@ import { chooseName, suggestName, errorText, NAME_PATTERN } from './identity.js'
 
 /**
  * Shows the name dialog and resolves with the player once the server took the name
- * (`{name, kind}`). `purpose` picks the words: `'join'` (an invite) or `'rename'` (the header's
- * Rename, prefilled with `current`); a rename may be cancelled (resolves with null).
+ * (`{name, kind}`). `purpose` picks the words: `'join'` (an invite: a name is required),
+ * `'watch'` (a match opened to watch: "Just watch" or Escape resolves with null) or `'rename'`
+ * (the header's Rename, prefilled with `current`; Cancel or Escape resolves with null).
  */
 export function askName({ purpose = 'join', current = '' } = {}) {
   return new Promise((resolve) => {
@@ -21,20 +23,23 @@ export function askName({ purpose = 'join', current = '' } = {}) {
     });
     const error = el('div', { class: 'error-box hidden', role: 'alert', id: 'name-error' });
     const go = el('button', { type: 'submit', id: 'name-go' }, t(`name.${purpose}.go`));
-    const extra = purpose === 'join'
-      ? el('button', {
-        type: 'button', class: 'link', id: 'name-signin',
-        // The sign-in dialog opens above this one; signing in reloads the page.
-        onclick: () => document.getElementById('open-signin')?.click(),
-      }, t('welcome.signin'))
-      : el('button', { type: 'button', class: 'secondary', id: 'name-cancel', onclick: () => done(null) }, t('match.cancel'));
+    const signin = el('button', {
+      type: 'button', class: 'link', id: 'name-signin',
+      // The sign-in dialog opens above this one; signing in reloads the page.
+      onclick: () => document.getElementById('open-signin')?.click(),
+    }, t('welcome.signin'));
+    const extra = {
+      join: [signin],
+      watch: [el('button', { type: 'button', class: 'secondary', id: 'name-skip', onclick: () => done(null) }, t('name.watch.skip')), signin],
+      rename: [el('button', { type: 'button', class: 'secondary', id: 'name-cancel', onclick: () => done(null) }, t('match.cancel'))],
+    }[purpose];
     const form = el('form', { method: 'dialog' },
       el('h2', { id: 'name-title' }, t(`name.${purpose}.title`)),
       el('p', { class: 'small muted' }, t(`name.${purpose}.help`)),
       el('div', { class: 'form-row' }, input),
       error,
-      el('div', { class: 'actions' }, go, extra));
-    const dialog = el('dialog', { id: 'name-dialog', class: 'dialog' }, form);
+      el('div', { class: 'actions' }, go, ...extra));
+    const dialog = el('dialog', { id: 'name-dialog', class: 'dialog', 'data-purpose': purpose }, form);
     const done = (player) => {
       dialog.close();
       dialog.remove();
