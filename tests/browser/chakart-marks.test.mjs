@@ -131,7 +131,7 @@ test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, 
     await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5', info: { kind: 'redirect', to: 'd5' } }]);
     assert.equal(await words(), 'Item effect: the piece is sent to d5.');
     await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5', info: { kind: 'redirect', to: 'd5' } }, { by: { seat: 1 }, text: 'Nf6' }]);
-    await page.waitForFunction(() => document.getElementById('ck-effect').textContent === '', null, { timeout: 5000 });
+    await page.waitForFunction(() => document.getElementById('ck-effect').textContent === '');
     assert.deepEqual(page.jsErrors, []);
   } finally {
     await browser.close();

@@ -68,7 +68,7 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
       await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
       turns += 1;
       if (!shot && turns >= 12) {
-        await page.waitForFunction(() => document.getElementById('ml-die').dataset.face !== '', null, { timeout: 5000 }).catch(() => {});
+        await page.waitForFunction(() => document.getElementById('ml-die').dataset.face !== '').catch(() => {});
         // The die shows the face the status line names (after its short roll animation).
         const face = await page.getAttribute('#ml-die', 'data-face');
         const said = (await page.textContent('#ml-roll-text')).trim().slice(-1);

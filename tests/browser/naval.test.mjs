@@ -124,7 +124,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const carrierTop = fleet.carrier.cells[0];
     await drag('corvette', carrierTop);
     await page.waitForFunction(() => /another piece/.test(document.getElementById('nv-message').textContent), null, { timeout: 10000 });
-    await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.at === at, corvetteAt, { timeout: 5000 });
+    await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.at === at, corvetteAt);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'naval-placement');
 
@@ -242,7 +242,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     // The plan survives a reload of the page.
     await page.reload();
     await waitMatchReady(page);
-    await page.waitForFunction((o) => document.querySelector('.nv-ship[data-ship="carrier"]')?.dataset.order === o, carrierOrder, { timeout: 5000 });
+    await page.waitForFunction((o) => document.querySelector('.nv-ship[data-ship="carrier"]')?.dataset.order === o, carrierOrder);
     // ... and the ship picked is the first one still without an order, not the carrier.
     const picked = await page.$$eval('.nv-ship', (els) => [els.find((e) => !e.disabled && !e.dataset.order)?.dataset.ship, document.querySelector('.nv-ship.selected')?.dataset.ship]);
     assert.ok(picked[0] && picked[0] !== 'carrier', `a ship without an order: ${picked}`);
@@ -263,9 +263,9 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     // The first click arms the button for a few seconds, the second confirms.
     const label = await page.textContent('#resign');
     await page.click('#resign');
-    await page.waitForFunction((l) => document.getElementById('resign').textContent !== l, label, { timeout: 5000 });
+    await page.waitForFunction((l) => document.getElementById('resign').textContent !== l, label);
     await page.click('#resign');
-    await page.waitForFunction(() => document.getElementById('controls-panel').classList.contains('hidden'), null, { timeout: 20000 });
+    await page.waitForFunction(() => document.getElementById('controls-panel').classList.contains('hidden'));
     assert.ok(!(await page.isVisible('#resign')), 'no Resign button once out of the game');
     assert.deepEqual(page.jsErrors, []);
   } finally {

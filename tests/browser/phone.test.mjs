@@ -39,13 +39,15 @@ async function notationLines(page, game) {
  * status, the turn panel's controls and `more` (the clock, Fire...) must lie within the viewport.
  * Returns the list of what sticks out (empty when all is in view); `more` must all exist.
  * `standing`: the version of a decision that may play itself (Moon Leap's forced move, after a
- * pause a loaded machine can outlast): if the page has moved on from it, there is nothing left to
- * check and the list is empty. One evaluation, so the page cannot move on in between.
+ * pause a loaded machine can outlast): once the page has sent it (no longer this seat's turn to
+ * act) or moved on from it, there is nothing left to check and the list is empty. One
+ * evaluation, so the page cannot move on in between.
  */
 async function outOfView(page, more, standing = null) {
   return page.evaluate(([extra, version]) => {
     const out = [];
-    if (version !== null && document.body.dataset.version !== version) return out;
+    const gone = document.body.dataset.version !== version || document.body.dataset.myTurn !== 'true';
+    if (version !== null && gone) return out;
     if (window.scrollY !== 0) out.push(`the page scrolled by ${window.scrollY} px`);
     const check = (node, name) => {
       const r = node.getBoundingClientRect();
