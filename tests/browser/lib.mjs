@@ -152,6 +152,9 @@ export async function launchBrowser() {
 /** A new browser context (its own localStorage) with a page sized like a laptop screen. */
 export async function newPage(browser, { lang = 'en-GB' } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: lang });
+  // A page loads its modules one by one from a debug build: on a loaded 2-core machine its load
+  // event can come later than Playwright's 30 s default.
+  context.setDefaultNavigationTimeout(60000);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
