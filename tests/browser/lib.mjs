@@ -51,13 +51,28 @@ function serverBinary() {
 }
 
 /**
- * Every page of a test comes from 127.0.0.1, where a public server sees one visitor: the limits
- * per address (docs/protocol.md section 6) are raised so a test's players and matches fit in.
+ * Every page of a test comes from 127.0.0.1. The server trusts that address as a proxy
+ * (`--exempt-address`, docs/deploy.md), and each browser context of `newPage` names a client
+ * address of its own in `X-Forwarded-For`, as a proxy in front of a public server would: two
+ * players of a test are two visitors, so the rule that players of one address play no rated
+ * game together (docs/protocol.md section 7.3) holds as it does for people. Requests without the
+ * header (the tests' own fetches) are the proxy's, to which no limit applies. The limits per
+ * address (docs/protocol.md section 6) are raised so one context's matches fit in.
  */
 const PER_ADDRESS = [
+  '--exempt-address', '127.0.0.1',
   '--matches-per-minute', '500', '--open-matches-per-address', '100', '--bot-matches-per-address', '50',
-  '--guests-per-minute', '500', '--max-connections-per-address', '1000',
+  '--bot-tables-per-address', '50', '--guests-per-minute', '500', '--max-connections-per-address', '1000',
 ];
+
+/** How many visitors `visitorAddress` has given out in this process. */
+let visitors = 0;
+
+/** A client address of its own for a new visitor (a browser context): 10.x.y.z, counted. */
+export function visitorAddress() {
+  visitors += 1;
+  return `10.${(visitors >> 16) & 255}.${(visitors >> 8) & 255}.${visitors & 255}`;
+}
 
 /**
  * Starts the server and waits for /health. Returns {url, stop(), restart()}.
@@ -149,9 +164,15 @@ export async function launchBrowser() {
   });
 }
 
-/** A new browser context (its own localStorage) with a page sized like a laptop screen. */
+/**
+ * A new browser context (its own localStorage) with a page sized like a laptop screen, for a
+ * visitor of its own address (`visitorAddress`, sent as a proxy would).
+ */
 export async function newPage(browser, { lang = 'en-GB' } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: lang });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 }, locale: lang,
+    extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
+  });
   // A page loads its modules one by one from a debug build: on a loaded 2-core machine its load
   // event can come later than Playwright's 30 s default.
   context.setDefaultNavigationTimeout(60000);

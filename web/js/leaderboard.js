@@ -1,5 +1,6 @@
 // The leaderboard (web/leaderboard.html at /leaderboard): one tab per game, the best players of
-// `GET /api/leaderboard/{game}` (humans only, best first). The tab is kept in the query (?game=).
+// `GET /api/leaderboard/{game}` (people past their provisional games, best first). The tab is
+// kept in the query (?game=).
 
 import { api, el } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
@@ -33,7 +34,7 @@ function renderBoard() {
     },
     el('td', { class: 'num' }, String(i + 1)),
     el('td', {}, el('a', { href: playerHref(p.name) }, p.name)),
-    el('td', {}, el('strong', {}, `${p.rating}${p.provisional ? '?' : ''}`)),
+    el('td', {}, el('strong', {}, String(p.rating))),
     el('td', { class: 'muted' }, `± ${p.deviation}`),
     el('td', { class: 'num' }, String(p.games)))))));
 }

@@ -49,6 +49,11 @@ pub struct Args {
     /// connections of the matches it drives [default: the address it listens on].
     #[arg(long)]
     advertise: Option<String>,
+    /// The server is reached only over TLS (a proxy in front terminates it): every answer
+    /// carries HSTS and its cookies `Secure`. Without it, so are the answers to requests that a
+    /// proxy given as --exempt-address marks `X-Forwarded-Proto: https`.
+    #[arg(long)]
+    secure_cookies: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -89,6 +94,15 @@ struct LimitArgs {
     /// Live matches of bots alone one address may have started [default: 2].
     #[arg(long)]
     bot_matches_per_address: Option<usize>,
+    /// Unfinished matches of people and bots one address may have made, rematches included
+    /// [default: 8].
+    #[arg(long)]
+    bot_tables_per_address: Option<usize>,
+    /// Password hashes (sign-ins, new accounts) computed at once, 19 MiB of memory each; more
+    /// wait in a line of 16, and past it are refused `limit/busy` [default: all cores but one,
+    /// at most 3].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    password_hashes: Option<u64>,
     /// New players (guests) one address may make per minute [default: 20].
     #[arg(long)]
     guests_per_minute: Option<usize>,
@@ -131,10 +145,15 @@ impl LimitArgs {
             matches_per_minute: self.matches_per_minute.unwrap_or(d.matches_per_minute),
             open_matches: self.open_matches_per_address.unwrap_or(d.open_matches),
             bot_matches: self.bot_matches_per_address.unwrap_or(d.bot_matches),
+            bot_tables: self.bot_tables_per_address.unwrap_or(d.bot_tables),
+            password_hashes: self
+                .password_hashes
+                .map_or(d.password_hashes, |n| n as usize),
             guests_per_minute: self.guests_per_minute.unwrap_or(d.guests_per_minute),
             sign_ins_per_minute: self.sign_ins_per_minute.unwrap_or(d.sign_ins_per_minute),
             bot_threads: self.bot_threads.unwrap_or(d.bot_threads).max(1),
             exempt: self.exempt.clone(),
+            ..d
         }
     }
 }
@@ -192,6 +211,7 @@ pub fn run(args: Args) -> CliResult {
             first_move: Duration::from_secs(args.first_move_seconds),
             limits: args.limits.limits(),
             analysis_iterations: args.analysis_iterations,
+            secure_cookies: args.secure_cookies,
             node: node(args.node, args.advertise)?,
             ..Options::default()
         },

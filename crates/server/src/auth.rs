@@ -98,14 +98,67 @@ impl FromRequestParts<AppState> for Session {
     }
 }
 
-/// The cookie that carries session id `id` (HttpOnly, SameSite=Lax, for the whole site).
+/// The cookie that carries session id `id` (HttpOnly, SameSite=Lax, for the whole site), kept
+/// by the browser for a year; the server forgets a session unused for 30 days
+/// (`store::SESSION_IDLE_MS`). `Secure` is added where the request came over TLS
+/// (`transport_security`).
 fn session_cookie(id: String) -> Cookie<'static> {
-    Cookie::build((SESSION_COOKIE, id))
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .path("/")
-        .permanent()
-        .build()
+    let year = 365 * 24 * 3600;
+    let text = format!("{SESSION_COOKIE}={id}; HttpOnly; SameSite=Lax; Path=/; Max-Age={year}");
+    Cookie::parse(text).unwrap_or_else(|_| {
+        // The text above always parses (the id is hex); without it, a cookie for the browser's
+        // session.
+        Cookie::build((SESSION_COOKIE, id))
+            .http_only(true)
+            .same_site(SameSite::Lax)
+            .path("/")
+            .build()
+    })
+}
+
+/// HSTS: browsers that saw a page over TLS come back over TLS only, for a year.
+const HSTS: &str = "max-age=31536000";
+
+/// Whether a request came over TLS: always with `Options::secure_cookies` (the server is only
+/// reached over TLS), else when a proxy the limits exempt (`Limits::exempt`, trusted) says so
+/// in `X-Forwarded-Proto: https`. Such a request's answer gets `Strict-Transport-Security`, and
+/// its cookies `Secure`.
+pub(crate) async fn transport_security(
+    axum::extract::State(app): axum::extract::State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let forwarded_https = request
+        .headers()
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"));
+    let trusted = crate::http::peer(request.extensions())
+        .is_some_and(|a| !app.lobby.options().limits.applies_to(a));
+    let secure = app.lobby.options().secure_cookies || (forwarded_https && trusted);
+    let mut response = next.run(request).await;
+    if secure {
+        secure_answer(response.headers_mut());
+    }
+    response
+}
+
+/// Marks an answer sent over TLS: HSTS, and `Secure` on each cookie it sets.
+fn secure_answer(headers: &mut axum::http::HeaderMap) {
+    use axum::http::header::{SET_COOKIE, STRICT_TRANSPORT_SECURITY};
+    headers.insert(STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
+    let cookies: Vec<HeaderValue> = headers
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| HeaderValue::from_str(&format!("{v}; Secure")).ok())
+        .collect();
+    if !cookies.is_empty() {
+        headers.remove(SET_COOKIE);
+        for c in cookies {
+            headers.append(SET_COOKIE, c);
+        }
+    }
 }
 
 /// Starts a fresh session for `player`: a new id in the cookie (never an id the client chose, so
@@ -115,10 +168,12 @@ fn session_cookie(id: String) -> Cookie<'static> {
 /// `server/internal` if the store fails.
 pub async fn new_session(
     app: &AppState,
+    addr: Option<std::net::IpAddr>,
     old: &Session,
     player: &Player,
     jar: CookieJar,
 ) -> Result<CookieJar, ApiError> {
+    note_whence(app, addr, old, player);
     let store = app.lobby.store();
     if let Some(hash) = &old.hash {
         store
@@ -132,6 +187,24 @@ pub async fn new_session(
         .await
         .map_err(ApiError::internal)?;
     Ok(jar.add(session_cookie(id)))
+}
+
+/// Where `player` came from, for the rule that players of one address play no rated game
+/// together (`presence::Whence`): the address of its new session, and, when the session replaces
+/// another player's in the same browser, that browser, for both of them.
+fn note_whence(app: &AppState, addr: Option<std::net::IpAddr>, old: &Session, player: &Player) {
+    let whence = &app.lobby.presence().whence;
+    let limits = &app.lobby.options().limits;
+    if let Some(a) = addr.filter(|a| limits.applies_to(*a)) {
+        whence.came_from(player.id, crate::limits::address_key(a));
+    }
+    if let (Some(before), Some(hash)) = (&old.player, &old.hash)
+        && before.id != player.id
+    {
+        let browser = format!("browser {hash}");
+        whence.came_from(before.id, browser.clone());
+        whence.came_from(player.id, browser);
+    }
 }
 
 /// The session's player, or a new guest named `guest-xxxxxx` with a new session (the cookie is
@@ -150,7 +223,7 @@ pub async fn player_or_guest(
     }
     guest_allowed(app, addr)?;
     let guest = create_named(app, None, PlayerKind::Guest, None).await?;
-    let jar = new_session(app, session, &guest, jar).await?;
+    let jar = new_session(app, addr, session, &guest, jar).await?;
     Ok((guest, jar))
 }
 
@@ -163,7 +236,7 @@ pub fn guest_allowed(app: &AppState, addr: Option<std::net::IpAddr>) -> Result<(
         return Ok(());
     };
     app.per_minute.record(
-        &[format!("guest {addr}")],
+        &[format!("guest {}", crate::limits::network(addr))],
         app.lobby.options().limits.guests_per_minute,
         Code::LimitPlayers,
         "too many new players from your address: wait a minute",
@@ -196,11 +269,92 @@ pub async fn create_named(
     Err(ApiError::internal("no free guest name after 8 tries"))
 }
 
-/// `name/taken` for `name`.
+/// `name/taken` for `name`: another player has it, or another person a name that looks like it
+/// (`players::similar_key`).
 #[must_use]
 pub fn name_taken(name: &str) -> ApiError {
     ApiError::new(
         Code::NameTaken,
-        format!("the name {name:?} is taken (names are unique without regard to case)"),
+        format!(
+            "the name {name:?} is taken, or looks like a name that is (names are unique without \
+             regard to case or to letters that look alike, such as I and l)"
+        ),
     )
+}
+
+/// Sign-in failures one address (network) may have for one name in `FAILURE_WINDOW`: a stranger
+/// guessing locks only itself out, never the name's owner at another address.
+pub const FAILURES_PER_NAME_AND_ADDRESS: usize = 10;
+/// The window of the failure counts.
+pub const FAILURE_WINDOW: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+/// Sign-in failures a minute in all past which an address that failed within `FAILURE_WINDOW`
+/// may not try again until the crowd slows: a crowd of addresses guessing one name (or spraying
+/// one password over many) gets a few tries each, while an address that has not failed, the
+/// owner's, still signs in.
+pub const FAILURES_PER_MINUTE: usize = 60;
+
+/// A sign-in attempt let through: the keys its failure is counted under.
+pub struct Attempt {
+    /// `(name, network)` and the network's own failure key, when the limits apply to it.
+    keys: Option<(String, String)>,
+}
+
+/// Checks a sign-in attempt for `name` from `addr` against the limits (docs/protocol.md
+/// section 6): attempts per address a minute (`Limits::sign_ins_per_minute`), failures per name
+/// and address (`FAILURES_PER_NAME_AND_ADDRESS` in `FAILURE_WINDOW`), and, while failures in all
+/// run over `FAILURES_PER_MINUTE`, none from an address that failed lately. No limit is per name
+/// alone, so nobody can lock an owner out.
+///
+/// # Errors
+/// `auth/rate_limited`.
+pub fn sign_in_allowed(
+    app: &AppState,
+    addr: Option<std::net::IpAddr>,
+    name: &str,
+) -> Result<Attempt, ApiError> {
+    let limits = &app.lobby.options().limits;
+    let Some(network) = addr
+        .filter(|a| limits.applies_to(*a))
+        .map(crate::limits::network)
+    else {
+        return Ok(Attempt { keys: None });
+    };
+    let refused = |why: &str| ApiError::new(Code::AuthRateLimited, why);
+    let pair = format!(
+        "sign-in failed {} {network}",
+        crate::players::name_key(name)
+    );
+    let mine = format!("sign-in failed {network}");
+    if app.per_minute.count(&pair, FAILURE_WINDOW) >= FAILURES_PER_NAME_AND_ADDRESS {
+        return Err(refused(
+            "too many wrong passwords for this name from your address: wait 15 minutes",
+        ));
+    }
+    let crowd = app.per_minute.count(SPRAY_KEY, crate::limits::MINUTE) >= FAILURES_PER_MINUTE;
+    if crowd && app.per_minute.count(&mine, FAILURE_WINDOW) > 0 {
+        return Err(refused(
+            "too many wrong passwords are being tried: wait a few minutes",
+        ));
+    }
+    app.per_minute.record(
+        &[format!("sign-in {network}")],
+        limits.sign_ins_per_minute,
+        Code::AuthRateLimited,
+        "too many sign-in attempts: wait a minute",
+    )?;
+    Ok(Attempt {
+        keys: Some((pair, mine)),
+    })
+}
+
+/// The counter of sign-in failures in all.
+const SPRAY_KEY: &str = "sign-in failed";
+
+/// Counts the failure of `attempt` (a wrong password, an unknown name).
+pub fn sign_in_failed(app: &AppState, attempt: &Attempt) {
+    app.per_minute.note(SPRAY_KEY);
+    if let Some((pair, mine)) = &attempt.keys {
+        app.per_minute.note(pair);
+        app.per_minute.note(mine);
+    }
 }

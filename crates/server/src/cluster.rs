@@ -216,7 +216,12 @@ pub(crate) async fn socket_to(
 /// closes; a close from the node is passed on as is. If the node's socket breaks without a close
 /// (the node died) the client is told to reconnect (`1012`): this node, or another, then takes
 /// the match over once its lease expires.
-pub(crate) async fn pipe(client: WebSocket, upstream: Upstream, lobby: &Lobby) {
+pub(crate) async fn pipe(
+    client: WebSocket,
+    upstream: Upstream,
+    lobby: &Lobby,
+    slot: Option<crate::net::ConnSlot>,
+) {
     use tungstenite::Message as Up;
     let (mut to_client, mut from_client) = client.split();
     let (mut to_node, mut from_node) = upstream.split();
@@ -246,6 +251,11 @@ pub(crate) async fn pipe(client: WebSocket, upstream: Upstream, lobby: &Lobby) {
     };
     let up = async {
         while let Some(Ok(frame)) = from_client.next().await {
+            if matches!(frame, ws::Message::Text(_) | ws::Message::Binary(_))
+                && let Some(s) = &slot
+            {
+                s.touch();
+            }
             let frame = match frame {
                 ws::Message::Text(text) => Up::Text(text.as_str().into()),
                 ws::Message::Binary(bytes) => Up::Binary(bytes),
@@ -255,8 +265,8 @@ pub(crate) async fn pipe(client: WebSocket, upstream: Upstream, lobby: &Lobby) {
                         reason: c.reason.as_str().into(),
                     }))
                 }
-                // A ping keeps the socket alive on the driver too (its idle timeout counts
-                // every frame); its pong is the forwarding node's, as the client's is.
+                // Passed on as it came (the driver's idle time counts messages only); its pong
+                // is the forwarding node's, as the client's is.
                 ws::Message::Ping(bytes) => Up::Ping(bytes),
                 ws::Message::Pong(_) => continue,
             };
@@ -266,13 +276,16 @@ pub(crate) async fn pipe(client: WebSocket, upstream: Upstream, lobby: &Lobby) {
         }
         let _ = to_node.close().await;
     };
-    let stopping = tokio::select! {
-        () = down => false,
-        () = up => false,
-        _ = shutdown.wait_for(|stopping| *stopping) => true,
+    let closing = tokio::select! {
+        () = down => None,
+        () = up => None,
+        _ = shutdown.wait_for(|stopping| *stopping) => Some(close(1001, "server shutting down")),
+        () = crate::net::evicted(slot.as_ref()) => {
+            Some(close(crate::ws::EVICTED.0, crate::ws::EVICTED.1))
+        }
     };
-    if stopping {
-        let _ = to_client.send(close(1001, "server shutting down")).await;
+    if let Some(closing) = closing {
+        let _ = to_client.send(closing).await;
     }
 }
 

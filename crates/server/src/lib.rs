@@ -9,7 +9,8 @@
 //! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
 //! - `clock`, `store` (+ `store::sqlite`, `store::postgres`), `model`, `catalogue`, `assets`;
 //! - `secrecy`: the check that a viewer's messages hold only what it may know;
-//! - `analysis`: post-game analyses computed in the background.
+//! - `analysis`: post-game analyses computed in the background;
+//! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
 
 pub mod actor;
 pub mod analysis;
@@ -25,6 +26,7 @@ pub mod lobby;
 pub mod model;
 pub mod net;
 pub mod pairing;
+pub mod passwords;
 pub mod players;
 pub mod presence;
 pub mod ratings;
@@ -131,7 +133,6 @@ pub async fn serve(
 /// `ServeError` if the database cannot be opened or the address bound.
 pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let store = open_store(&config.database).await?;
-    net::raise_open_files();
     // Bound first, so that a node's default name and address are the port it really has.
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

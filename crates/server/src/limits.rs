@@ -40,10 +40,23 @@ pub struct Limits {
     pub open_matches: usize,
     /// Live matches of bots alone one address may have started.
     pub bot_matches: usize,
+    /// Unfinished matches of people and bots one address may have made (rematches included):
+    /// each keeps bots thinking on the shared bot threads.
+    pub bot_tables: usize,
     /// Guests (new players) one address may make per minute.
     pub guests_per_minute: usize,
     /// Sign-in attempts per minute from one address, and for one name.
     pub sign_ins_per_minute: usize,
+    /// Password hashes (sign-ins, new accounts) computed at once, each with 19 MiB of working
+    /// memory (`passwords`).
+    pub password_hashes: usize,
+    /// Password hashes that may wait for a thread; past them `limit/busy`.
+    pub hashes_waiting: usize,
+    /// A quick-pairing match whose players have not all opened it after this long is called
+    /// off, and counts for nothing.
+    pub no_show: Duration,
+    /// A player who did not come to a paired match may seek again after this long.
+    pub no_show_wait: Duration,
     /// Threads bots think on, whatever the number of matches (`botpool`).
     pub bot_threads: usize,
     /// Addresses the limits per address do not apply to: a load generator, or a reverse proxy
@@ -73,8 +86,16 @@ impl Default for Limits {
             matches_per_minute: 20,
             open_matches: 10,
             bot_matches: 2,
+            bot_tables: 8,
             guests_per_minute: 20,
             sign_ins_per_minute: 10,
+            // All cores but one (the service keeps one for people), at most three: 57 MiB.
+            password_hashes: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1))
+                .clamp(1, 3),
+            hashes_waiting: 16,
+            no_show: Duration::from_secs(30),
+            no_show_wait: Duration::from_secs(120),
             // All cores but one, so the service always has one for people.
             bot_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1))
@@ -84,14 +105,42 @@ impl Default for Limits {
     }
 }
 
-/// How the store knows a client address without keeping it: the first 16 hex digits of its
-/// SHA-256 (enough to count one address's matches, not to read the address back).
+/// The network a client address stands for in every limit per address: an IPv4 address itself,
+/// an IPv6 address's /64 (one subscriber's share, which holds addresses by the billion), an
+/// IPv4 address written as IPv6 (`::ffff:a.b.c.d`) its IPv4 address.
 #[must_use]
-pub fn address_key(addr: IpAddr) -> String {
-    hex::encode(&Sha256::digest(addr.to_string().as_bytes())[..8])
+pub fn network(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(_) => addr,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(
+                u128::from(v6) & !((1u128 << 64) - 1),
+            )),
+        },
+    }
 }
 
-/// Counts events per key within the last minute (a sliding window), for the per-minute limits.
+/// How the store knows a client address without keeping it: the first 16 hex digits of the
+/// SHA-256 of its network (`network`; enough to count one network's matches, not to read the
+/// address back).
+#[must_use]
+pub fn address_key(addr: IpAddr) -> String {
+    hex::encode(&Sha256::digest(network(addr).to_string().as_bytes())[..8])
+}
+
+/// One minute, the window of the limits "per minute".
+pub const MINUTE: Duration = Duration::from_secs(60);
+
+/// The longest window an event is kept for (`Recent::count` looks at most this far back).
+pub const LONGEST_WINDOW: Duration = Duration::from_secs(3600);
+
+/// Counts events per key within a sliding window (at most `LONGEST_WINDOW`), for the limits per
+/// address, name or player.
+///
+/// A hand-written window rather than a rate limiter crate's token bucket: these limits count
+/// what was done (a refused creation is taken back, `forget`) or what failed (a sign-in
+/// failure, counted once its answer is known), and a bucket takes its token when asked.
 #[derive(Default)]
 pub struct PerMinute {
     events: Mutex<HashMap<String, VecDeque<Instant>>>,
@@ -110,28 +159,46 @@ impl PerMinute {
         code: Code,
         message: &str,
     ) -> Result<(), ApiError> {
+        self.record_within(keys, max, MINUTE, code, message)
+    }
+
+    /// `record` over the last `window` (at most `LONGEST_WINDOW`).
+    ///
+    /// # Errors
+    /// `code` when a key is over `max`.
+    pub fn record_within(
+        &self,
+        keys: &[String],
+        max: usize,
+        window: Duration,
+        code: Code,
+        message: &str,
+    ) -> Result<(), ApiError> {
         let now = Instant::now();
-        let window = Duration::from_secs(60);
-        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
-        events.retain(|_, t| {
-            while t
-                .front()
-                .is_some_and(|at| now.duration_since(*at) >= window)
-            {
-                t.pop_front();
-            }
-            !t.is_empty()
-        });
-        if keys
-            .iter()
-            .any(|k| events.get(k).is_some_and(|t| t.len() >= max))
-        {
+        let mut events = self.pruned(now);
+        if keys.iter().any(|k| within(&events, k, window, now) >= max) {
             return Err(ApiError::new(code, message));
         }
         for k in keys {
             events.entry(k.clone()).or_default().push_back(now);
         }
         Ok(())
+    }
+
+    /// Records an event for `key` whatever the count.
+    pub fn note(&self, key: &str) {
+        let now = Instant::now();
+        self.pruned(now)
+            .entry(key.to_owned())
+            .or_default()
+            .push_back(now);
+    }
+
+    /// The events of `key` in the last `window` (at most `LONGEST_WINDOW`).
+    #[must_use]
+    pub fn count(&self, key: &str, window: Duration) -> usize {
+        let now = Instant::now();
+        within(&self.pruned(now), key, window, now)
     }
 
     /// Takes back the latest event of `key`: what it counted was refused after all, and a refused
@@ -141,5 +208,80 @@ impl PerMinute {
         if let Some(t) = events.get_mut(key) {
             t.pop_back();
         }
+    }
+
+    /// The events, without those older than `LONGEST_WINDOW` (and keys left with none).
+    fn pruned(
+        &self,
+        now: Instant,
+    ) -> std::sync::MutexGuard<'_, HashMap<String, VecDeque<Instant>>> {
+        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        events.retain(|_, t| {
+            while t
+                .front()
+                .is_some_and(|at| now.duration_since(*at) >= LONGEST_WINDOW)
+            {
+                t.pop_front();
+            }
+            !t.is_empty()
+        });
+        events
+    }
+}
+
+/// The events of `key` less than `window` old.
+fn within(
+    events: &HashMap<String, VecDeque<Instant>>,
+    key: &str,
+    window: Duration,
+    now: Instant,
+) -> usize {
+    events.get(key).map_or(0, |t| {
+        t.iter()
+            .rev()
+            .take_while(|at| now.duration_since(**at) < window)
+            .count()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_64_is_one_network_and_ipv4_stays_itself() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert_eq!(network(ip("2001:db8:1:2:aaaa::1")), ip("2001:db8:1:2::"));
+        assert_eq!(network(ip("2001:db8:1:2:ffff:1:2:3")), ip("2001:db8:1:2::"));
+        assert_ne!(
+            network(ip("2001:db8:1:3::1")),
+            network(ip("2001:db8:1:2::1"))
+        );
+        assert_eq!(network(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(network(ip("192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(
+            address_key(ip("2001:db8::1")),
+            address_key(ip("2001:db8::ffff:2"))
+        );
+        assert_ne!(address_key(ip("192.0.2.7")), address_key(ip("192.0.2.8")));
+    }
+
+    #[test]
+    fn windows_count_what_they_hold() {
+        let recent = PerMinute::default();
+        let keys = ["a".to_owned()];
+        for _ in 0..3 {
+            recent
+                .record(&keys, 3, Code::LimitMatches, "too many")
+                .unwrap();
+        }
+        let refused = recent.record(&keys, 3, Code::LimitMatches, "too many");
+        assert_eq!(refused.unwrap_err().code, Code::LimitMatches);
+        recent.forget("a");
+        assert_eq!(recent.count("a", MINUTE), 2);
+        recent.note("b");
+        assert_eq!(recent.count("b", LONGEST_WINDOW), 1);
+        assert_eq!(recent.count("b", Duration::ZERO), 0);
+        assert_eq!(recent.count("c", MINUTE), 0);
     }
 }

@@ -16,6 +16,7 @@ use crate::actor::{
 };
 use crate::catalogue::Catalogue;
 use crate::cluster::{LEASE_TTL, Place, RENEW_EVERY};
+use crate::limits::{PerMinute, address_key};
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::players::Player;
 use crate::presence::Presence;
@@ -99,6 +100,32 @@ pub struct Lobby {
     bots: Mutex<HashMap<String, Player>>,
     /// This process among the nodes of its database (`Options::node`).
     node: Node,
+    /// Recent events per address, name or player, for the limits per minute (and hour).
+    recent: Arc<PerMinute>,
+}
+
+/// What a new table holds, for the limits on creating (docs/protocol.md section 6).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Table {
+    /// People only.
+    People,
+    /// People and bots.
+    WithBots,
+    /// Bots alone.
+    BotsOnly,
+}
+
+impl Table {
+    /// The kind of a table with these seats.
+    #[must_use]
+    pub fn of(seats: &[SeatSpec]) -> Table {
+        let humans = seats.iter().filter(|s| **s == SeatSpec::Human).count();
+        match humans {
+            0 => Table::BotsOnly,
+            n if n == seats.len() => Table::People,
+            _ => Table::WithBots,
+        }
+    }
 }
 
 impl Lobby {
@@ -147,6 +174,7 @@ impl Lobby {
             connections: AtomicU64::new(0),
             bots: Mutex::new(HashMap::new()),
             node,
+            recent: Arc::new(PerMinute::default()),
         });
         if test_seeds {
             tracing::warn!(
@@ -554,6 +582,81 @@ impl Lobby {
         answer.await.map_err(|_| stopping())?
     }
 
+    /// The recent events the limits per minute count.
+    #[must_use]
+    pub fn recent(&self) -> &Arc<PerMinute> {
+        &self.recent
+    }
+
+    /// The limits per address on making a table (docs/protocol.md section 6), for a creation,
+    /// a rematch, a seek that bots may fill or a join: so many a minute, so many open at once,
+    /// so many with bots or of bots alone unfinished. Returns the address's key for the store,
+    /// `None` where the limits do not apply. Counted here; a creation refused later is taken
+    /// back with `creation_refused`.
+    ///
+    /// # Errors
+    /// `limit/matches`; `server/internal` if the store fails.
+    pub async fn creation_allowed(
+        &self,
+        addr: Option<std::net::IpAddr>,
+        table: Table,
+    ) -> Result<Option<String>, ApiError> {
+        let limits = &self.shared.options.limits;
+        let Some(addr) = addr.filter(|a| limits.applies_to(*a)) else {
+            return Ok(None);
+        };
+        let key = address_key(addr);
+        let created = self
+            .shared
+            .store
+            .created_by(key.clone())
+            .await
+            .map_err(ApiError::internal)?;
+        let over = |n: usize, max: usize, what: &str| {
+            ApiError::new(
+                Code::LimitMatches,
+                format!("{n} {what} from your address: at most {max}"),
+            )
+        };
+        match table {
+            Table::BotsOnly if created.bots_only >= limits.bot_matches => {
+                return Err(over(
+                    created.bots_only,
+                    limits.bot_matches,
+                    "matches of bots alone are running",
+                ));
+            }
+            Table::WithBots if created.with_bots >= limits.bot_tables => {
+                return Err(over(
+                    created.with_bots,
+                    limits.bot_tables,
+                    "unfinished matches against bots",
+                ));
+            }
+            Table::People | Table::WithBots if created.open >= limits.open_matches => {
+                return Err(over(
+                    created.open,
+                    limits.open_matches,
+                    "matches wait for players",
+                ));
+            }
+            _ => {}
+        }
+        self.recent.record(
+            &[creation_key(&key)],
+            limits.matches_per_minute,
+            Code::LimitMatches,
+            "too many matches made or joined from your address: wait a minute",
+        )?;
+        Ok(Some(key))
+    }
+
+    /// Takes back a creation `creation_allowed` counted for the address whose key is `key`:
+    /// only tables made count toward the limit per minute.
+    pub fn creation_refused(&self, key: &str) {
+        self.recent.forget(&creation_key(key));
+    }
+
     /// Creates a match (docs/protocol.md section 3.2); `player` takes the creator's seat.
     ///
     /// # Errors
@@ -730,6 +833,7 @@ impl Lobby {
             outcome: None,
             rematch: None,
             rated: rated && !all_bots,
+            unrated: None,
             creator,
             ended_at: None,
             version: 0,
@@ -773,9 +877,9 @@ impl Lobby {
         Ok(grant)
     }
 
-    /// Connects viewer `conn` (`next_connection`): `token` for a seat; without one, `player`'s
-    /// own seat of the match if it has one; else a spectator. The current `state` is queued on
-    /// `out` before this returns.
+    /// Connects viewer `conn` (`next_connection`) from `addr`: `token` for a seat; without one,
+    /// `player`'s own seat of the match if it has one; else a spectator. The current `state` is
+    /// queued on `out` before this returns.
     ///
     /// # Errors
     /// `auth/seat` for a token that is not a seat token of the match or whose seat is another
@@ -786,16 +890,33 @@ impl Lobby {
         conn: u64,
         token: Option<String>,
         player: Option<Player>,
+        addr: Option<std::net::IpAddr>,
         out: mpsc::Sender<Outgoing>,
     ) -> Result<Option<Seat>, ApiError> {
+        let limits = &self.shared.options.limits;
+        let from = addr.filter(|a| limits.applies_to(*a)).map(address_key);
         self.call(id, |reply| Command::Subscribe {
             conn,
             token,
             player,
+            from,
             out,
             reply,
         })
         .await
+    }
+
+    /// Calls off match `id` if a seat's player has not opened it (a quick-pairing table nobody
+    /// came to): the players who did not come; none if it started or is gone.
+    pub(crate) async fn call_off(&self, id: &str) -> Vec<crate::players::PlayerId> {
+        let Ok(tx) = self.actor(id).await else {
+            return Vec::new();
+        };
+        let (reply, answer) = oneshot::channel();
+        if tx.send(Command::CallOff { reply }).await.is_err() {
+            return Vec::new();
+        }
+        answer.await.unwrap_or_default()
     }
 
     /// Connection `conn` asks for a whole `state` again.
@@ -876,15 +997,37 @@ impl Lobby {
     ///
     /// # Errors
     /// `match/not_over` (rematch), `offer/unsupported`, `match/not_started`, `match/over`.
-    pub async fn offer(&self, id: &str, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
+    /// A rematch is a new table made by the client that completed the offers, from `addr`: it
+    /// is held to the limits on creating (`creation_allowed`); refused, the offers are cleared,
+    /// so the players may ask again later.
+    pub async fn offer(
+        &self,
+        id: &str,
+        seat: Seat,
+        kind: OfferKind,
+        addr: Option<std::net::IpAddr>,
+    ) -> Result<(), ApiError> {
         let _guard = self.rematch_lock.lock().await;
         let info = self
             .call(id, |reply| Command::Offer { seat, kind, reply })
             .await?;
-        if let Some(info) = info {
-            self.create_rematch(id, info).await?;
+        let Some(info) = info else {
+            return Ok(());
+        };
+        let creator = match self.creation_allowed(addr, Table::of(&info.specs)).await {
+            Ok(creator) => creator,
+            Err(e) => {
+                self.decline(id, seat, OfferKind::Rematch).await?;
+                return Err(e);
+            }
+        };
+        let made = self.create_rematch(id, info, creator.clone()).await;
+        if made.is_err()
+            && let Some(key) = &creator
+        {
+            self.creation_refused(key);
         }
-        Ok(())
+        made
     }
 
     /// `seat` withdraws or declines the offers of `kind`.
@@ -896,7 +1039,12 @@ impl Lobby {
             .await
     }
 
-    async fn create_rematch(&self, id: &str, info: RematchInfo) -> Result<(), ApiError> {
+    async fn create_rematch(
+        &self,
+        id: &str,
+        info: RematchInfo,
+        creator: Option<String>,
+    ) -> Result<(), ApiError> {
         let mut specs = info.specs;
         specs.rotate_right(1);
         let mut players = info.players;
@@ -925,7 +1073,7 @@ impl Lobby {
                 seated,
                 seed: None,
                 rated: info.rated,
-                creator: None,
+                creator,
             })
             .await?;
         self.call(id, |reply| Command::RematchDone {
@@ -970,6 +1118,11 @@ impl Lobby {
         self.shared.store.close().await;
         tracing::info!("match service stopped");
     }
+}
+
+/// The per-minute counter of the tables made (or joined) from the address whose key is `key`.
+fn creation_key(key: &str) -> String {
+    format!("match {key}")
 }
 
 fn free_seats(seats: &[StoredSeat]) -> Vec<u8> {

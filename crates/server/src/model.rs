@@ -424,6 +424,8 @@ codes! {
     SeekDuplicate = "seek/duplicate", CONFLICT;
     /// The seek to accept is gone (paired, cancelled) or is the player's own.
     SeekNotFound = "seek/not_found", NOT_FOUND;
+    /// The player did not come to its last paired match, and must wait before seeking again.
+    SeekNoShow = "seek/no_show", TOO_MANY_REQUESTS;
     /// The player already seeks games in as many pools as one may (`SEEKS_PER_PLAYER`).
     LimitSeeks = "limit/seeks", TOO_MANY_REQUESTS;
     /// Not a JSON object with a string `type`, bad field types, or a binary frame.
@@ -440,10 +442,14 @@ codes! {
     LimitMatches = "limit/matches", TOO_MANY_REQUESTS;
     /// Too many new players (guests) from one address.
     LimitPlayers = "limit/players", TOO_MANY_REQUESTS;
+    /// Too many renames of one guest in an hour.
+    LimitRenames = "limit/renames", TOO_MANY_REQUESTS;
     /// Too many replays or histories are being computed; ask again in a moment.
     LimitReplays = "limit/replays", TOO_MANY_REQUESTS;
     /// Too many analyses are waiting to be computed; ask again later.
     LimitAnalyses = "limit/analyses", TOO_MANY_REQUESTS;
+    /// The line of password checks (sign-ins, new accounts) is full; ask again in a moment.
+    LimitBusy = "limit/busy", SERVICE_UNAVAILABLE;
     /// Something failed inside the server (details only in its log).
     Internal = "server/internal", INTERNAL_SERVER_ERROR;
     /// The server is stopping.

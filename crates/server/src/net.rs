@@ -1,8 +1,11 @@
 //! The front door (docs/protocol.md section 6): accepts TCP connections, caps them per client
-//! address and in all, closes a connection that sends no complete request headers in time (a
-//! silent or half-sent request holds nothing for long), turns Nagle's delay off, and drains the
-//! connections on shutdown. Over a cap, the connection gets one `429` with the code
-//! `limit/connections` and is closed.
+//! network (an IPv4 address, an IPv6 /64) and in all, shares the connections in all fairly
+//! between networks (a newcomer with few takes the place of the longest idle connection of the
+//! network with the most), closes a connection that sends no complete request headers in time
+//! or more than 16 KiB of them (a silent or half-sent request holds little, and not for long),
+//! keeps the kernel's send buffer small, turns Nagle's delay off, and drains the connections on
+//! shutdown. Over a cap, the connection gets one `429` with the code `limit/connections` and is
+//! closed.
 //!
 //! A connection's slot is released when the connection ends; a WebSocket keeps the slot of the
 //! connection it was upgraded from (`ConnSlot` travels in the request to the socket's task).
@@ -11,8 +14,11 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::ConnectInfo;
@@ -21,54 +27,132 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tower::Service;
 
 use crate::limits::Limits;
 
-/// The open connections, per address and in all.
+/// The open connections, per network (`limits::network`) and in all.
 #[derive(Default)]
 struct Counts {
-    per_address: HashMap<IpAddr, usize>,
+    per_network: HashMap<IpAddr, Vec<Weak<SlotInner>>>,
     total: usize,
 }
 
-/// One connection's place under the caps; given back when the last holder drops it.
+/// One connection's place under the caps; given back when the last holder drops it. A
+/// WebSocket keeps the place of the connection it was upgraded from, marks it active at each
+/// message (`touch`), and closes when the place is taken back for a newcomer (`evicted`).
 #[derive(Clone)]
-pub struct ConnSlot(#[allow(dead_code)] Arc<SlotInner>);
+pub struct ConnSlot(Arc<SlotInner>);
 
 struct SlotInner {
     counts: Arc<Mutex<Counts>>,
-    addr: IpAddr,
+    network: IpAddr,
+    /// Whether the limits per address apply to the client (not an exempt address).
+    limited: bool,
+    /// Milliseconds from `EPOCH` to the connection's last request or WebSocket message.
+    active: AtomicU64,
+    /// Turns `true` when the place was taken back for a newcomer.
+    evict: watch::Sender<bool>,
+}
+
+/// The instant `SlotInner::active` counts from.
+fn since_epoch() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed().as_millis() as u64
+}
+
+impl ConnSlot {
+    /// The connection was active now (a request, a WebSocket message): the last to be evicted.
+    pub fn touch(&self) {
+        self.0.active.store(since_epoch(), Ordering::Relaxed);
+    }
+
+    /// Completes once the place was taken back for a newcomer: the connection must close.
+    pub async fn evicted(&self) {
+        let mut evict = self.0.evict.subscribe();
+        let _ = evict.wait_for(|e| *e).await;
+    }
+}
+
+/// Completes once `slot`'s place was taken back; never without a slot.
+pub async fn evicted(slot: Option<&ConnSlot>) {
+    match slot {
+        Some(s) => s.evicted().await,
+        None => std::future::pending().await,
+    }
 }
 
 impl Drop for SlotInner {
     fn drop(&mut self) {
+        if *self.evict.borrow() {
+            // Already taken out of the counts when it was evicted.
+            return;
+        }
         let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         c.total -= 1;
-        if let Some(n) = c.per_address.get_mut(&self.addr) {
-            *n -= 1;
-            if *n == 0 {
-                c.per_address.remove(&self.addr);
-            }
+        remove_dead(&mut c, self.network);
+    }
+}
+
+/// Drops the entries of `network` whose connection is gone (or evicted), and the network once
+/// it has none.
+fn remove_dead(c: &mut Counts, network: IpAddr) {
+    if let Some(list) = c.per_network.get_mut(&network) {
+        list.retain(|w| w.upgrade().is_some_and(|s| !*s.evict.borrow()));
+        if list.is_empty() {
+            c.per_network.remove(&network);
         }
     }
 }
 
+/// Admits a connection from `addr`, or refuses it (`None`). Past the cap per address (its
+/// network: an IPv6 /64), refused. Under the cap in all, admitted. At the cap in all, a
+/// newcomer whose network holds `k` connections takes the place of the longest idle connection
+/// of the network that holds the most, if that network holds `k + 2` or more (so an eviction
+/// always makes the shares more even): a crowd that holds every connection it may cannot keep
+/// a client with few out, and never evicts a client with fewer than it.
 fn take_slot(counts: &Arc<Mutex<Counts>>, addr: IpAddr, limits: &Limits) -> Option<ConnSlot> {
+    let network = crate::limits::network(addr);
+    let limited = limits.applies_to(addr);
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
-    let mine = c.per_address.get(&addr).copied().unwrap_or(0);
-    let over_mine = limits.applies_to(addr) && mine >= limits.connections_per_address;
-    if over_mine || c.total >= limits.connections {
+    remove_dead(&mut c, network);
+    let mine = c.per_network.get(&network).map_or(0, Vec::len);
+    if limited && mine >= limits.connections_per_address {
         return None;
     }
+    if c.total >= limits.connections {
+        let victim = c
+            .per_network
+            .iter()
+            .filter(|(n, list)| **n != network && list.len() >= mine + 2)
+            .max_by_key(|(_, list)| list.len())
+            .and_then(|(_, list)| {
+                list.iter()
+                    .filter_map(Weak::upgrade)
+                    .filter(|s| s.limited && !*s.evict.borrow())
+                    .min_by_key(|s| s.active.load(Ordering::Relaxed))
+            })?;
+        victim.evict.send_replace(true);
+        c.total -= 1;
+        remove_dead(&mut c, victim.network);
+        tracing::debug!(network = %victim.network, "connection evicted for a newcomer");
+    }
     c.total += 1;
-    *c.per_address.entry(addr).or_default() += 1;
-    Some(ConnSlot(Arc::new(SlotInner {
+    let slot = Arc::new(SlotInner {
         counts: counts.clone(),
-        addr,
-    })))
+        network,
+        limited,
+        active: AtomicU64::new(since_epoch()),
+        evict: watch::channel(false).0,
+    });
+    c.per_network
+        .entry(network)
+        .or_default()
+        .push(Arc::downgrade(&slot));
+    Some(ConnSlot(slot))
 }
 
 /// Answers a connection over a cap with one `429` and closes it.
@@ -87,13 +171,50 @@ async fn refuse(mut stream: TcpStream) {
 }
 
 /// Raises the process's limit of open files to the system's hard limit, so the caps above, not
-/// the default 1,024 descriptors, decide who is refused.
-pub fn raise_open_files() {
+/// the default 1,024 descriptors, decide who is refused; returns the limit in force.
+pub fn raise_open_files() -> Option<u64> {
     match rlimit::increase_nofile_limit(u64::MAX) {
-        Ok(n) => tracing::debug!(limit = n, "open files"),
-        Err(e) => tracing::warn!(error = %e, "open files limit left as it was"),
+        Ok(n) => {
+            tracing::debug!(limit = n, "open files");
+            Some(n)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "open files limit left as it was");
+            rlimit::getrlimit(rlimit::Resource::NOFILE)
+                .ok()
+                .map(|(soft, _)| soft)
+        }
     }
 }
+
+/// Descriptors kept for everything but client connections: the database, its log, the bots'
+/// and the store's threads, connections to other nodes.
+const DESCRIPTORS_KEPT: u64 = 128;
+
+/// The cap on connections in all, lowered to what the open files limit can hold: past it
+/// `accept` itself fails, and then nobody, the clients with few connections included, gets
+/// in (the fair share above needs the cap to be met first).
+fn connections_cap(limits: &Limits, open_files: Option<u64>) -> usize {
+    let Some(files) = open_files else {
+        return limits.connections;
+    };
+    let room = usize::try_from(files.saturating_sub(DESCRIPTORS_KEPT)).unwrap_or(usize::MAX);
+    if room < limits.connections {
+        tracing::warn!(
+            open_files = files,
+            cap = room,
+            "the open files limit holds fewer connections than --max-connections: the cap is lowered"
+        );
+    }
+    limits.connections.min(room.max(1))
+}
+
+/// The kernel's send buffer of a client connection. Left to itself the kernel grows it to
+/// megabytes for a client that does not read; this holds a few whole states.
+pub const SEND_BUFFER: usize = 64 * 1024;
+
+/// Longest request headers a connection may send (hyper's buffer; past it `431`).
+pub const MAX_HEADERS: usize = 16 * 1024;
 
 /// Serves `router` on `listener` until `signal` completes, then stops accepting and waits (at
 /// most `drain`) for the HTTP connections in progress.
@@ -108,12 +229,15 @@ pub async fn serve(
     drain: Duration,
 ) -> io::Result<()> {
     let counts = Arc::new(Mutex::new(Counts::default()));
+    let mut limits = limits;
+    limits.connections = connections_cap(&limits, raise_open_files());
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
+        .max_buf_size(MAX_HEADERS)
         .keep_alive(true);
     tokio::pin!(signal);
     loop {
@@ -130,13 +254,17 @@ pub async fn serve(
         };
         while connections.try_join_next().is_some() {}
         let _ = stream.set_nodelay(true);
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
         let Some(slot) = take_slot(&counts, peer.ip(), &limits) else {
             tokio::spawn(refuse(stream));
             continue;
         };
         let service = connection_service(router.clone(), peer, slot.clone());
         let conn = builder
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+            .serve_connection(
+                TokioIo::new(Stalled::new(stream)),
+                TowerToHyperService::new(service),
+            )
             .with_upgrades();
         let mut stopping = stopping.clone();
         connections.spawn(async move {
@@ -145,6 +273,10 @@ pub async fn serve(
                 _ = conn.as_mut() => {}
                 _ = stopping.changed() => {
                     // Finish the request in progress, then close.
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+                () = slot.evicted() => {
                     conn.as_mut().graceful_shutdown();
                     let _ = conn.await;
                 }
@@ -163,6 +295,104 @@ pub async fn serve(
     Ok(())
 }
 
+/// How long a write to a client may make no progress before the connection is dropped: an
+/// answer the client does not read (a large replay, a history) is not held longer.
+pub const WRITE_STALL: Duration = Duration::from_secs(10);
+
+/// A client connection whose writes fail once they made no progress for `WRITE_STALL` (the
+/// kernel's send buffer full, the client reading nothing). Reads are left to the header and
+/// idle timeouts.
+struct Stalled {
+    stream: TcpStream,
+    /// When the pending write gives up, while one is pending.
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Stalled {
+    fn new(stream: TcpStream) -> Stalled {
+        Stalled {
+            stream,
+            deadline: None,
+        }
+    }
+
+    /// A pending write: past its deadline, an error; else the deadline armed.
+    fn stalled(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let deadline = self
+            .deadline
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_STALL)));
+        match deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client reads nothing",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    /// Passes a write's answer on: progress disarms the deadline, waiting arms it.
+    fn written<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        match poll {
+            Poll::Pending => match self.stalled(cx) {
+                Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+                _ => Poll::Pending,
+            },
+            done => {
+                self.deadline = None;
+                done
+            }
+        }
+    }
+}
+
+impl AsyncRead for Stalled {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Stalled {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.written(cx, poll)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.written(cx, poll)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let poll = Pin::new(&mut self.stream).poll_flush(cx);
+        self.written(cx, poll)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let poll = Pin::new(&mut self.stream).poll_shutdown(cx);
+        self.written(cx, poll)
+    }
+}
+
 /// The router for one connection: each request carries the peer's address and the slot.
 fn connection_service(
     router: Router,
@@ -177,8 +407,77 @@ fn connection_service(
 + Send {
     tower::service_fn(move |mut req: Request<Incoming>| {
         req.extensions_mut().insert(ConnectInfo(peer));
+        slot.touch();
         req.extensions_mut().insert(slot.clone());
         let mut router = router.clone();
         async move { router.call(req.map(axum::body::Body::new)).await }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(per_address: usize, all: usize) -> Limits {
+        Limits {
+            connections_per_address: per_address,
+            connections: all,
+            ..Limits::default()
+        }
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_cap_in_all_fits_the_open_files() {
+        assert_eq!(connections_cap(&limits(64, 4000), Some(1024)), 896);
+        assert_eq!(connections_cap(&limits(64, 4000), Some(1 << 20)), 4000);
+        assert_eq!(connections_cap(&limits(64, 4000), None), 4000);
+    }
+
+    /// An IPv6 /64 is one address for the cap per address.
+    #[tokio::test]
+    async fn a_64_is_one_address() {
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let l = limits(2, 100);
+        let a = take_slot(&counts, ip("2001:db8::1"), &l).unwrap();
+        let b = take_slot(&counts, ip("2001:db8::ffff:2"), &l).unwrap();
+        assert!(take_slot(&counts, ip("2001:db8::3"), &l).is_none());
+        assert!(take_slot(&counts, ip("2001:db8:0:1::1"), &l).is_some());
+        drop(a);
+        assert!(take_slot(&counts, ip("2001:db8::3"), &l).is_some());
+        drop(b);
+    }
+
+    /// At the cap in all, a newcomer with few evicts the longest idle connection of the network
+    /// with the most, and only when that makes the shares more even.
+    #[tokio::test]
+    async fn a_newcomer_with_few_takes_the_longest_idle_place_of_the_most() {
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let l = limits(10, 5);
+        let crowd: Vec<ConnSlot> = (0..4)
+            .map(|_| take_slot(&counts, ip("192.0.2.1"), &l).unwrap())
+            .collect();
+        let other = take_slot(&counts, ip("192.0.2.2"), &l).unwrap();
+        // The crowd's first three were active later than its fourth: the fourth is evicted.
+        std::thread::sleep(Duration::from_millis(5));
+        for s in &crowd[..3] {
+            s.touch();
+        }
+        let honest = take_slot(&counts, ip("192.0.2.3"), &l).expect("evicts one");
+        assert!(*crowd[3].0.evict.borrow());
+        assert!(crowd[..3].iter().all(|s| !*s.0.evict.borrow()));
+        assert!(!*other.0.evict.borrow());
+        // The crowd (3 now) may not evict anyone: nobody holds 5.
+        assert!(take_slot(&counts, ip("192.0.2.1"), &l).is_none());
+        // The honest one (1) may evict from the crowd (3 >= 1 + 2)...
+        let again = take_slot(&counts, ip("192.0.2.3"), &l).expect("evicts one");
+        assert_eq!(crowd.iter().filter(|s| *s.0.evict.borrow()).count(), 2);
+        // ...but the other one (1) may not from the crowd or the honest one (2 each).
+        assert!(take_slot(&counts, ip("192.0.2.2"), &l).is_none());
+        drop((crowd, other, honest, again));
+        assert_eq!(counts.lock().unwrap().total, 0);
+    }
 }

@@ -333,6 +333,45 @@ impl Waits {
     }
 }
 
+/// The paired matches not yet known to have started, by when each is due to be checked, and the
+/// players who did not come to one, each with the time it may seek again.
+#[derive(Default)]
+struct NoShows {
+    pending: Vec<(Instant, String)>,
+    waiting: BTreeMap<PlayerId, Instant>,
+}
+
+impl NoShows {
+    /// Calls off the paired matches due whose players did not all come, and makes those
+    /// players wait (`Limits::no_show_wait`).
+    async fn check(&mut self, lobby: &Lobby) {
+        let wait = lobby.options().limits.no_show_wait;
+        let now = Instant::now();
+        self.waiting.retain(|_, until| *until > now);
+        let (due, later) = self.pending.drain(..).partition(|(at, _)| *at <= now);
+        self.pending = later;
+        for (_, id) in due {
+            for player in lobby.call_off(&id).await {
+                self.waiting.insert(player, now + wait);
+            }
+        }
+    }
+
+    /// `seek/no_show` while `player` must wait.
+    fn allowed(&self, player: PlayerId) -> Result<(), ApiError> {
+        match self.waiting.get(&player) {
+            Some(until) if *until > Instant::now() => Err(ApiError::new(
+                Code::SeekNoShow,
+                format!(
+                    "you did not come to your last paired match: you may seek again in {} s",
+                    until.duration_since(Instant::now()).as_secs() + 1
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 async fn run(
     lobby: Arc<Lobby>,
     mut rx: mpsc::UnboundedReceiver<PairCommand>,
@@ -341,6 +380,7 @@ async fn run(
     let mut pools: Pools = BTreeMap::new();
     let mut waits = Waits::default();
     let mut next_seek = 1;
+    let mut no_shows = NoShows::default();
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -348,8 +388,11 @@ async fn run(
             command = rx.recv() => match command {
                 None => return,
                 Some(PairCommand::Seek { who, request, out, reply }) => {
-                    let answer = add(&lobby, &mut pools, (next_seek, who), request, out)
-                        .await
+                    let answer = match no_shows.allowed(who.player.id) {
+                        Ok(()) => add(&lobby, &mut pools, (next_seek, who), request, out).await,
+                        Err(e) => Err(e),
+                    };
+                    let answer = answer
                         .map(|mut seeking| {
                             seeking.estimate_seconds = waits.estimate(&seeking_key(&seeking));
                             seeking
@@ -374,7 +417,12 @@ async fn run(
             },
             _ = tick.tick() => {}
         }
-        pair_all(&lobby, &mut pools, &mut waits).await;
+        let paired = pair_all(&lobby, &mut pools, &mut waits).await;
+        let due = Instant::now() + lobby.options().limits.no_show;
+        no_shows
+            .pending
+            .extend(paired.into_iter().map(|id| (due, id)));
+        no_shows.check(&lobby).await;
         pools.retain(|_, s| !s.is_empty());
         let now: Vec<PoolView> = pools
             .iter()
@@ -521,10 +569,11 @@ async fn add(
 }
 
 /// Pairs what can be paired in every pool now, remembering how long the seated waited. A player
-/// seated in one pool leaves the others.
-async fn pair_all(lobby: &Lobby, pools: &mut Pools, waits: &mut Waits) {
+/// seated in one pool leaves the others. Returns the matches made.
+async fn pair_all(lobby: &Lobby, pools: &mut Pools, waits: &mut Waits) -> Vec<String> {
     let now = Instant::now();
     let mut seated: Vec<PlayerId> = Vec::new();
+    let mut made = Vec::new();
     for (key, seekers) in pools.iter_mut() {
         seekers.retain(|s| !s.out.is_closed() && !seated.contains(&s.player.id));
         while let Some(group) = next_table(seekers, usize::from(key.seats), now) {
@@ -538,7 +587,7 @@ async fn pair_all(lobby: &Lobby, pools: &mut Pools, waits: &mut Waits) {
             for s in &table {
                 waits.record(key, now.duration_since(s.since));
             }
-            seat(lobby, key, table, group.bots, group.bot).await;
+            made.extend(seat(lobby, key, table, group.bots, group.bot).await);
         }
     }
     if !seated.is_empty() {
@@ -546,6 +595,7 @@ async fn pair_all(lobby: &Lobby, pools: &mut Pools, waits: &mut Waits) {
             seekers.retain(|s| !seated.contains(&s.player.id));
         }
     }
+    made
 }
 
 struct Table {
@@ -603,8 +653,15 @@ fn next_table(seekers: &[Seeker], size: usize, now: Instant) -> Option<Table> {
     None
 }
 
-/// Creates the match of a paired table (seats in random order) and tells each seeker its seat.
-async fn seat(lobby: &Lobby, key: &PoolKey, table: Vec<Seeker>, bots: usize, bot: String) {
+/// Creates the match of a paired table (seats in random order) and tells each seeker its seat;
+/// returns its id.
+async fn seat(
+    lobby: &Lobby,
+    key: &PoolKey,
+    table: Vec<Seeker>,
+    bots: usize,
+    bot: String,
+) -> Option<String> {
     let mut places: Vec<Option<usize>> = (0..table.len())
         .map(Some)
         .chain((0..bots).map(|_| None))
@@ -662,6 +719,7 @@ async fn seat(lobby: &Lobby, key: &PoolKey, table: Vec<Seeker>, bots: usize, bot
             let _ = seeker.out.try_send(message);
         }
     }
+    created.ok()
 }
 
 #[cfg(test)]

@@ -3,10 +3,9 @@
 //!
 //! A session is a random 256-bit id in an HttpOnly cookie; the store keeps only its SHA-256, as
 //! for seat tokens. Passwords are hashed with Argon2id (the `argon2` crate's defaults) and a salt
-//! per password. This module holds the rules; the store holds the rows.
+//! per password, on the threads of `passwords`. This module holds the rules; the store holds the
+//! rows.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use serde::Serialize;
 
 use crate::model::{ApiError, Code};
@@ -127,6 +126,46 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// The key under which names that look alike are one name: Unicode's confusables skeleton
+/// (UTS 39 section 4, the `unicode-security` crate) of the name, in lower case, its skeleton again,
+/// without `-` and `_`. `AIice` (a capital i) and `Alice` share one, as do `club_bot`,
+/// `clubbot` and `club-bot`. The store keeps it with each person and refuses a second person
+/// with the same one (`Store::create_player`).
+#[must_use]
+pub fn similar_key(name: &str) -> String {
+    use unicode_security::confusable_detection::skeleton;
+    let once: String = skeleton(name).collect::<String>().to_lowercase();
+    skeleton(&once)
+        .filter(|c| !matches!(c, '-' | '_'))
+        .collect()
+}
+
+/// Checks a name a person chose (`check_name`), and that it does not pass for a bot's name
+/// (`bots`: the catalogue's bot names) or for a name the server makes for guests
+/// (`guest-` and 6 hex digits).
+///
+/// # Errors
+/// `name/invalid` saying which.
+pub fn check_chosen_name(name: &str, bots: &[&str]) -> Result<(), ApiError> {
+    check_name(name)?;
+    let bad = |why: &str| ApiError::new(Code::NameInvalid, format!("the name {name:?} {why}"));
+    let key = similar_key(name);
+    if bots.iter().any(|b| similar_key(&bot_name(b)) == key) {
+        return Err(bad("looks like a bot's name"));
+    }
+    let plain: String = name_key(name)
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .collect();
+    if plain
+        .strip_prefix("guest")
+        .is_some_and(|rest| rest.len() == 6 && rest.chars().all(|c| c.is_ascii_hexdigit()))
+    {
+        return Err(bad("looks like a name the server gives guests"));
+    }
+    Ok(())
+}
+
 /// The bot player's name for bot `bot` (`club` → `club-bot`).
 #[must_use]
 pub fn bot_name(bot: &str) -> String {
@@ -152,41 +191,6 @@ pub fn check_password(password: &str) -> Result<(), ApiError> {
             "a password has 8 to 128 characters",
         ))
     }
-}
-
-/// Hashes a password with Argon2id and a fresh salt (PHC string format). Slow on purpose
-/// (tens of milliseconds): call it from a blocking thread.
-///
-/// # Errors
-/// `server/internal` if hashing fails (it does not with these parameters).
-pub fn hash_password(password: &str) -> Result<String, ApiError> {
-    let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| ApiError::internal(format!("argon2: {e}")))
-}
-
-/// A hash of no password anybody has, verified against when the name is unknown, so an unknown
-/// name costs the same time as a wrong password.
-fn decoy_hash() -> &'static str {
-    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DECOY
-        .get_or_init(|| hash_password(&hex::encode(rand::random::<[u8; 16]>())).unwrap_or_default())
-}
-
-/// Whether `password` matches `stored` (a PHC string); `None` (an unknown name or a guest)
-/// verifies against a decoy and answers false. Slow on purpose: call it from a blocking thread.
-#[must_use]
-pub fn verify_password(password: &str, stored: Option<&str>) -> bool {
-    let phc = stored.unwrap_or_else(|| decoy_hash());
-    let Ok(parsed) = PasswordHash::new(phc) else {
-        return false;
-    };
-    let ok = Argon2::default()
-        .verify_password(password.as_bytes(), &parsed)
-        .is_ok();
-    ok && stored.is_some()
 }
 
 #[cfg(test)]
@@ -218,12 +222,30 @@ mod tests {
     }
 
     #[test]
-    fn passwords_verify_and_unknown_names_fail_the_same_way() {
-        let hash = hash_password("correct horse").unwrap();
-        assert!(hash.starts_with("$argon2id$"));
-        assert!(verify_password("correct horse", Some(&hash)));
-        assert!(!verify_password("wrong horse", Some(&hash)));
-        assert!(!verify_password("correct horse", None));
+    fn names_that_pass_for_others_are_known() {
+        assert_eq!(similar_key("AIice"), similar_key("Alice"));
+        assert_eq!(similar_key("A1ice"), similar_key("alice"));
+        assert_eq!(similar_key("club_bot"), similar_key("club-bot"));
+        assert_ne!(similar_key("Alice"), similar_key("Alicia"));
+        let bots = ["club", "expert", "random"];
+        for bad in [
+            "club_bot",
+            "clubbot",
+            "CIub_bot",
+            "expertbot",
+            "guest-abcdef",
+            "guest_0a1b2c",
+        ] {
+            let e = check_chosen_name(bad, &bots).unwrap_err();
+            assert_eq!(e.code, Code::NameInvalid, "{bad}");
+        }
+        for good in ["Alice", "clubber", "guestbook", "guest-xyz123", "Robot"] {
+            assert!(check_chosen_name(good, &bots).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn passwords_have_a_length() {
         assert!(check_password("short").is_err());
         assert!(check_password("long enough").is_ok());
     }

@@ -125,6 +125,9 @@ pub struct Presence {
     /// sockets do not read it: each hears only its player's turns (`listen`), so a turn costs
     /// the same whatever the number of lobby sockets open.
     turns: broadcast::Sender<TurnEvent>,
+    /// Where each player came from lately, for the rule that players of one address play no
+    /// rated game together (`ratings::Unrated::SameAddress`).
+    pub whence: Whence,
 }
 
 impl Default for Presence {
@@ -133,7 +136,70 @@ impl Default for Presence {
             inner: Mutex::new(Inner::default()),
             counts: watch::channel(Counts::default()).0,
             turns: broadcast::channel(256).0,
+            whence: Whence::default(),
         }
+    }
+}
+
+/// How long an address a player came from is remembered.
+pub const WHENCE_KEPT: Duration = Duration::from_secs(24 * 3600);
+
+/// Addresses kept per player: the latest.
+const WHENCE_PER_PLAYER: usize = 8;
+
+/// The addresses (`limits::address_key`) each player's sessions and seat connections came from
+/// in the last `WHENCE_KEPT`, at most `WHENCE_PER_PLAYER` each, in memory only (a restart
+/// forgets them, as it forgets who is online).
+#[derive(Default)]
+pub struct Whence {
+    seen: Mutex<Seen>,
+}
+
+/// Per player, its addresses with when each was last seen; and the notes taken so far.
+#[derive(Default)]
+struct Seen {
+    players: HashMap<PlayerId, Vec<(String, Instant)>>,
+    notes: u64,
+}
+
+impl Whence {
+    /// `player` came from the address whose key is `key`, now.
+    pub fn came_from(&self, player: PlayerId, key: String) {
+        let now = Instant::now();
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        // Every 1,024 notes, whoever was not seen for the whole time is forgotten.
+        seen.notes += 1;
+        if seen.notes.is_multiple_of(1024) {
+            seen.players
+                .retain(|_, list| list.iter().any(|(_, at)| now - *at < WHENCE_KEPT));
+        }
+        let list = seen.players.entry(player).or_default();
+        list.retain(|(k, at)| *k != key && now - *at < WHENCE_KEPT);
+        list.push((key, now));
+        if list.len() > WHENCE_PER_PLAYER {
+            list.remove(0);
+        }
+    }
+
+    /// Whether two of `players` came from one address within `WHENCE_KEPT`.
+    #[must_use]
+    pub fn shared(&self, players: &[PlayerId]) -> bool {
+        let now = Instant::now();
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let recent = |p: &PlayerId| -> Vec<&str> {
+            seen.players.get(p).map_or_else(Vec::new, |list| {
+                list.iter()
+                    .filter(|(_, at)| now - *at < WHENCE_KEPT)
+                    .map(|(k, _)| k.as_str())
+                    .collect()
+            })
+        };
+        players.iter().enumerate().any(|(i, a)| {
+            let mine = recent(a);
+            players[i + 1..]
+                .iter()
+                .any(|b| a != b && recent(b).iter().any(|k| mine.contains(k)))
+        })
     }
 }
 

@@ -10,13 +10,78 @@
 //! What the system keeps, and the tests check: in a game's update the precision-weighted changes
 //! sum to zero (`sum(delta_mu / sigma^2) = 0`), a better rank never gains less than a worse one
 //! between players of equal ratings, the sole winner gains, the sole last loses, and no sigma
-//! grows.
+//! grows. Beside it, what keeps ratings from being farmed or sunk: no rating below `FLOOR`, and a
+//! rated game counts only if each seat played (`MIN_ACTIONS`), its players came from different
+//! addresses, and the same two players have not had `SAME_OPPONENT_PER_DAY` counted games that
+//! day (`Unrated`).
 
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
-/// Rated games in a game below which a rating is shown as provisional.
+/// Rated games in a game below which a rating is shown as provisional (and left off the
+/// leaderboard).
 pub const PROVISIONAL_GAMES: u32 = 10;
+
+/// The lowest rating a person can have, in shown points (lichess's Glicko floor): losing on
+/// purpose cannot sink a rating without end.
+pub const FLOOR: f64 = 100.0;
+
+/// Actions each seat must have made for a rated game to count: one that ends before (a
+/// resignation at the first move, a seat that never came) is an abort and changes no rating.
+pub const MIN_ACTIONS: usize = 2;
+
+/// Rated games of one game between the same two players (a bot is a player) that count in 24
+/// hours; the next ones change no rating.
+pub const SAME_OPPONENT_PER_DAY: usize = 5;
+
+/// The window of `SAME_OPPONENT_PER_DAY`, in ms.
+pub const CAP_WINDOW_MS: i64 = 24 * 3600 * 1000;
+
+/// The pairs `(person, other)` of `ids` whose counted games together the daily cap looks at: a
+/// person (`persons[i]`) with each other player, each pair of persons once. A person's rating
+/// events are the ones counted, so a bot (no person) is looked at from its opponent's side.
+#[must_use]
+pub fn capped_pairs(ids: &[i64], persons: &[bool]) -> Vec<(i64, i64)> {
+    let mut pairs = Vec::new();
+    for (i, &a) in ids.iter().enumerate() {
+        for (j, &b) in ids.iter().enumerate() {
+            if i != j && persons[i] && !(persons[j] && j < i) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Why a rated match changed no rating (docs/protocol.md section 7.3); shown as `unrated`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Unrated {
+    /// A seat made fewer than `MIN_ACTIONS` actions.
+    Abort,
+    /// Two of its players came from one address (their sessions or their connections) within
+    /// the last day.
+    SameAddress,
+    /// Two of its players already had `SAME_OPPONENT_PER_DAY` counted games together that day.
+    DailyCap,
+}
+
+impl Unrated {
+    /// The stored and shown word.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unrated::Abort => "abort",
+            Unrated::SameAddress => "same_address",
+            Unrated::DailyCap => "daily_cap",
+        }
+    }
+}
+
+/// Whether a game in which seat `i` made `actions[i]` actions is an abort (`MIN_ACTIONS`).
+#[must_use]
+pub fn aborted(actions: &[usize]) -> bool {
+    actions.iter().any(|n| *n < MIN_ACTIONS)
+}
 
 /// The factor from `mu`/`sigma` to the numbers people read.
 pub const SCALE: f64 = 60.0;
@@ -105,7 +170,7 @@ pub fn rate(table: &[(Rating, Kind)], ranks: &[u8]) -> Vec<Rating> {
         .map(|((before, kind), after)| match kind {
             Kind::Anchor => *before,
             Kind::Person => Rating {
-                mu: after[0].rating,
+                mu: after[0].rating.max(FLOOR / SCALE),
                 sigma: after[0].uncertainty,
             },
         })
@@ -166,6 +231,29 @@ mod tests {
         let c = (2.0 * beta * beta + 2.0 * new.sigma * new.sigma).sqrt();
         assert!((gain - new.sigma * new.sigma / c * 0.5).abs() < 1e-9);
         assert!(after[0].sigma < new.sigma && after[1].sigma < new.sigma);
+    }
+
+    #[test]
+    fn the_daily_cap_looks_at_each_pair_once_from_a_persons_side() {
+        // Two persons and a bot: the persons once, each person with the bot.
+        assert_eq!(
+            capped_pairs(&[1, 2, 3], &[true, true, false]),
+            [(1, 2), (1, 3), (2, 3)]
+        );
+        // A bot first: looked at from the person's side only.
+        assert_eq!(capped_pairs(&[7, 4], &[false, true]), [(4, 7)]);
+        assert!(capped_pairs(&[7, 8], &[false, false]).is_empty());
+    }
+
+    #[test]
+    fn no_rating_falls_below_the_floor_and_early_ends_are_aborts() {
+        let low = Rating::anchored(101.0, 2.0);
+        let after = rate(&[person(low.mu, low.sigma), person(25.0, 8.0)], &[2, 1]);
+        assert_eq!(after[0].shown(), 100);
+        assert!(after[1].mu > 25.0);
+        assert!(aborted(&[5, 1]));
+        assert!(aborted(&[0, 0, 3, 3]));
+        assert!(!aborted(&[2, 2]));
     }
 
     #[test]

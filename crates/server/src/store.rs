@@ -100,6 +100,8 @@ pub struct StoredMatch {
     pub rematch: Option<String>,
     /// Whether the outcome changes the players' ratings.
     pub rated: bool,
+    /// For a rated match that changed no rating: why (`ratings::Unrated::as_str`).
+    pub unrated: Option<String>,
     /// The creating address's key (`limits::address_key`), if a client created it.
     pub creator: Option<String>,
     /// Unix ms when it finished.
@@ -151,6 +153,35 @@ pub struct ChatLine {
     pub at: i64,
 }
 
+/// The unfinished matches one address created (`Store::created_by`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Created {
+    /// Open: not started yet.
+    pub open: usize,
+    /// Live, of bots alone.
+    pub bots_only: usize,
+    /// Open or live, with a bot and a person.
+    pub with_bots: usize,
+}
+
+/// The `Conflict` of `update_player` giving a password to a player that is no guest any more
+/// (two upgrades at once: the second).
+pub const NOT_A_GUEST: &str = "the player is no guest";
+
+/// A session unused for this long (30 days, in ms) names nobody any more.
+pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// A session's last use is written again once it is this old (a day, in ms).
+pub const SESSION_RENEW_MS: i64 = 24 * 3600 * 1000;
+
+/// The look-alike key a player of `kind` named `name` is stored with: its name's
+/// (`players::similar_key`) for a person, none for a bot (bots' names are kept from look-alikes
+/// by `players::check_chosen_name`, against the catalogue).
+#[must_use]
+pub fn stored_similar_key(name: &str, kind: PlayerKind) -> Option<String> {
+    (kind != PlayerKind::Bot).then(|| crate::players::similar_key(name))
+}
+
 /// A player with its password hash (accounts only), as sign-in needs it.
 pub type PlayerSecret = (Player, Option<String>);
 
@@ -161,6 +192,9 @@ pub struct Finish {
     pub outcome: Outcome,
     /// Unix ms.
     pub at: i64,
+    /// Why a rated match changes no rating, as the match's actor found (an abort, players of one
+    /// address); the store adds the daily cap (`ratings::SAME_OPPONENT_PER_DAY`).
+    pub unrated: Option<crate::ratings::Unrated>,
 }
 
 /// A player's standing in one game.
@@ -308,12 +342,12 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>>;
 
-    /// The matches created from address key `creator` (`limits::address_key`) that are open,
-    /// and those of bots alone that are live: `(open, live bots-only)`.
+    /// The unfinished matches created from address key `creator` (`limits::address_key`), as
+    /// the limits on creating count them.
     ///
     /// # Errors
     /// `Database` on failure.
-    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<(usize, usize), StoreError>>;
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<Created, StoreError>>;
 
     /// Every live match with a clock, with its log: what must run from the start (its clocks
     /// and the abandonment rule fire by themselves).
@@ -329,6 +363,13 @@ pub trait Store: Send + Sync + 'static {
     /// `Database` on failure.
     fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
 
+    /// Deletes open match `id` if it never started (a quick-pairing table a player never
+    /// came to), with its seats and chat; whether it did.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn call_off(&self, id: String) -> BoxFuture<'_, Result<bool, StoreError>>;
+
     /// Up to `limit` matches of `player` with one of `statuses`, the latest ended (then created)
     /// first, without logs.
     ///
@@ -341,10 +382,12 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>>;
 
-    /// Creates a player named `name`.
+    /// Creates a player named `name`; a person (not a bot) is kept with its name's look-alike
+    /// key (`players::similar_key`).
     ///
     /// # Errors
-    /// `Conflict` if another player has that name without regard to case.
+    /// `Conflict` if another player has that name without regard to case, or another person a
+    /// name that looks like it (`AIice` once `Alice` exists).
     fn create_player(
         &self,
         name: String,
@@ -367,10 +410,11 @@ pub trait Store: Send + Sync + 'static {
         name: String,
     ) -> BoxFuture<'_, Result<Option<PlayerSecret>, StoreError>>;
 
-    /// Renames player `id` and/or gives it a password (making it an account).
+    /// Renames player `id` and/or gives it a password (making it an account), all or nothing.
     ///
     /// # Errors
-    /// `Conflict` if the name is taken.
+    /// `Conflict` if the name is taken or looks like a person's that is (as `create_player`),
+    /// `Conflict(NOT_A_GUEST)` for a password given to a player that is no guest.
     fn update_player(
         &self,
         id: PlayerId,
@@ -388,7 +432,9 @@ pub trait Store: Send + Sync + 'static {
         player: PlayerId,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
-    /// The player of the session whose id hashes to `hash`.
+    /// The player of the session whose id hashes to `hash`, if it was used within
+    /// `SESSION_IDLE_MS`; a use renews it (at most once per `SESSION_RENEW_MS`, so a session in
+    /// use never expires).
     ///
     /// # Errors
     /// `Database`/`Corrupt` on failure.

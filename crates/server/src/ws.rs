@@ -16,10 +16,20 @@ use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
 use crate::players::Player;
 
-/// Largest client message read, in bytes (docs/protocol.md section 6).
+/// Largest client message read, in bytes (docs/protocol.md section 6): a frame (or a message in
+/// fragments) announced larger is not read at all, and the connection closes with 1009, so an
+/// unfinished frame holds at most this much of the server's memory.
 pub const MAX_MESSAGE: usize = 16 * 1024;
-/// Largest frame the socket accepts at all; bigger ones end the connection.
-pub const MAX_FRAME: usize = 1024 * 1024;
+
+/// The close of a socket whose place was given to a newcomer (`net`): its network held more
+/// connections than the newcomer's while the server held as many as it may.
+pub const EVICTED: (u16, &str) = (
+    4002,
+    "too many connections from your network: closed for another client",
+);
+
+/// The close after a frame that is not read: over `MAX_MESSAGE`, or not a WebSocket frame.
+pub const UNREADABLE: (u16, &str) = (1009, "a frame over 16 KiB, or not a WebSocket frame");
 
 /// Messages a connection's queue holds before the connection is dropped as too slow.
 const QUEUE: usize = 64;
@@ -98,14 +108,14 @@ fn from_reader(
     }
 }
 
-/// The WebSocket settings of every socket: frames and messages up to `MAX_FRAME`, and small
-/// buffers (a few KiB grow as a message needs; an idle socket holds little). Frames wait in the
-/// write buffer until a flush, so the messages of one batch leave in one write; one larger than
-/// the buffer is written at once.
+/// The WebSocket settings of every socket: frames and messages up to `MAX_MESSAGE`, and small
+/// buffers (a few KiB grow as a message needs, at most to `MAX_MESSAGE`; an idle socket holds
+/// little). Frames wait in the write buffer until a flush, so the messages of one batch leave in
+/// one write; one larger than the buffer is written at once.
 pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
     upgrade
-        .max_message_size(MAX_FRAME)
-        .max_frame_size(MAX_FRAME)
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(16 * 1024)
 }
@@ -374,12 +384,17 @@ pub(crate) fn close(code: u16, reason: &str) -> Message {
 /// `token` names a seat; `player` is the session's player, if any (it counts as online while
 /// the connection is open, and may hold a seat of the match without a token); `peer` is the
 /// client's address (the message rate does not apply to an exempt one, `Limits::exempt`).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the connection's parts as the route has them: match, seat token, player, address, place under the caps, and the socket's two halves"
+)]
 pub async fn session<S, R, E>(
     lobby: Arc<Lobby>,
     id: String,
     token: Option<String>,
     player: Option<Player>,
     peer: Option<std::net::IpAddr>,
+    slot: Option<crate::net::ConnSlot>,
     mut sink: S,
     mut stream: R,
 ) where
@@ -389,7 +404,7 @@ pub async fn session<S, R, E>(
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
     let conn = lobby.next_connection();
     let mut seat = match lobby
-        .subscribe(&id, conn, token, player.clone(), out_tx.clone())
+        .subscribe(&id, conn, token, player.clone(), peer, out_tx.clone())
         .await
     {
         Ok(seat) => seat,
@@ -457,31 +472,52 @@ pub async fn session<S, R, E>(
     let limits = lobby.options().limits.clone();
     let mut rate = Rate::new(&limits);
     let limited = peer.is_none_or(|p| limits.applies_to(p));
+    // When the client last sent a message: control frames (pings) do not count, so a socket
+    // that only pings still closes after the idle time.
+    let mut heard = tokio::time::Instant::now();
     loop {
         let frame = tokio::select! {
-            frame = tokio::time::timeout(limits.socket_idle, stream.next()) => match frame {
-                Ok(frame) => frame,
-                Err(_) => {
-                    let _ = reply_tx.send(Err((4001, "idle: no message for a while"))).await;
-                    break;
-                }
-            },
+            frame = stream.next() => frame,
+            () = tokio::time::sleep_until(heard + limits.socket_idle) => {
+                let _ = reply_tx.send(Err((4001, "idle: no message for a while"))).await;
+                break;
+            }
             () = stopped(&mut shutdown) => break,
+            () = crate::net::evicted(slot.as_ref()) => {
+                let _ = reply_tx.send(Err(EVICTED)).await;
+                break;
+            }
             // The writer gave up (the client reads nothing, or left): so does the reader, and
             // the socket closes.
             _ = &mut writer => break,
         };
-        let text = match frame {
-            Some(Ok(Message::Text(t))) => t,
-            Some(Ok(Message::Binary(b))) => {
-                let e = binary_refused(b.len());
+        let message = match frame {
+            Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => m,
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            Some(Ok(Message::Close(_))) | None => break,
+            // A frame over `MAX_MESSAGE` (or not a WebSocket frame): nothing more is read.
+            Some(Err(_)) => {
+                let _ = reply_tx.send(Err(UNREADABLE)).await;
+                break;
+            }
+        };
+        heard = tokio::time::Instant::now();
+        if let Some(s) = &slot {
+            s.touch();
+        }
+        let text = match message {
+            Message::Text(t) => t,
+            // Counted by the message limit like any other message, then refused.
+            other => {
+                let e = match limited.then(|| rate.take()).and_then(Result::err) {
+                    Some(e) => e,
+                    None => binary_refused(other.into_data().len()),
+                };
                 if reply_tx.send(Ok(e.to_ws_json())).await.is_err() {
                     break;
                 }
                 continue;
             }
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-            Some(Ok(Message::Close(_)) | Err(_)) | None => break,
         };
         let reply = if let Some(e) = limited.then(|| rate.take()).and_then(Result::err) {
             Some(e.to_ws_json())
@@ -494,7 +530,7 @@ pub async fn session<S, R, E>(
                 break;
             };
             match lobby
-                .subscribe(&id, conn, Some(token), player.clone(), out)
+                .subscribe(&id, conn, Some(token), player.clone(), peer, out)
                 .await
             {
                 Ok(s) => {
@@ -504,7 +540,7 @@ pub async fn session<S, R, E>(
                 Err(e) => Some(e.to_ws_json()),
             }
         } else {
-            handle(&lobby, &id, conn, seat, text.as_str()).await
+            handle(&lobby, &id, conn, seat, peer, text.as_str()).await
         };
         if let Some(reply) = reply
             && reply_tx.send(Ok(reply)).await.is_err()
@@ -535,8 +571,8 @@ pub(crate) fn too_large(len: usize) -> ApiError {
     )
 }
 
-/// The refusal of a binary frame of `len` bytes: too large, or not read at any size (the
-/// protocol is JSON text).
+/// The refusal of a binary message of `len` bytes: not read at any size (the protocol is JSON
+/// text).
 pub(crate) fn binary_refused(len: usize) -> ApiError {
     if len > MAX_MESSAGE {
         too_large(len)
@@ -554,6 +590,7 @@ async fn handle(
     id: &str,
     conn: u64,
     seat: Option<Seat>,
+    peer: Option<std::net::IpAddr>,
     text: &str,
 ) -> Option<String> {
     let message = match parse_client_message(text) {
@@ -585,7 +622,7 @@ async fn handle(
             Err(e) => Err(e),
         },
         ClientMessage::Offer(kind) => match need_seat() {
-            Ok(s) => lobby.offer(id, s, kind).await,
+            Ok(s) => lobby.offer(id, s, kind, peer).await,
             Err(e) => Err(e),
         },
         ClientMessage::Decline(kind) => match need_seat() {
@@ -686,6 +723,7 @@ mod tests {
             grant.id.clone(),
             grant.token,
             Some(ann),
+            None,
             None,
             sink,
             stream,

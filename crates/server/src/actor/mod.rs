@@ -77,6 +77,9 @@ pub struct Options {
     /// Search iterations per judged decision of a post-game analysis; `None` = each game's
     /// expert level (`plateau_registry::expert_judge`).
     pub analysis_iterations: Option<u64>,
+    /// Whether the server is reached only over TLS (a proxy in front that terminates it): every
+    /// answer then carries HSTS and its cookies `Secure` (`auth::transport_security`).
+    pub secure_cookies: bool,
     /// This process among the nodes of a database several share (docs/architecture.md section
     /// 5.3): its name and the address the others reach it at. `None` = a name of its own made at
     /// start and no address (no other node can forward to it).
@@ -93,6 +96,7 @@ impl Default for Options {
             first_move: Duration::from_secs(30),
             limits: crate::limits::Limits::default(),
             analysis_iterations: None,
+            secure_cookies: false,
             node: None,
         }
     }
@@ -151,6 +155,8 @@ pub(crate) enum Command {
         conn: u64,
         token: Option<String>,
         player: Option<Player>,
+        /// The client's address key (`limits::address_key`), where the limits apply to it.
+        from: Option<String>,
         out: mpsc::Sender<Outgoing>,
         reply: Reply<Option<Seat>>,
     },
@@ -209,6 +215,11 @@ pub(crate) enum Command {
     },
     /// The match was deleted as an open match nobody started in time.
     Expired,
+    /// A quick-pairing table not started in time: called off if a seat's player never opened
+    /// it; the answer names those players (none if the match started).
+    CallOff {
+        reply: oneshot::Sender<Vec<PlayerId>>,
+    },
     /// Another node took the match's lease: stop, so its viewers connect again (to the node
     /// that drives it now).
     Moved,
@@ -427,6 +438,9 @@ pub(crate) struct MatchActor {
     opened: Vec<bool>,
     control: TimeControl,
     rated: bool,
+    /// Whose turn its bots' moves take in the bot pool (`botpool`): the key of the address that
+    /// made the match, or the match's own id where no address counts.
+    pool_owner: String,
     seed: Seed,
     seed_hash: String,
     status: Status,
@@ -525,8 +539,10 @@ impl MatchActor {
             .map(|s| (s.spec == SeatSpec::Human).then_some(now))
             .collect();
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
+        let pool_owner = m.creator.unwrap_or_else(|| format!("match {}", m.id));
         Ok(MatchActor {
             shared,
+            pool_owner,
             id: m.id,
             entry,
             config: m.config,
@@ -606,14 +622,17 @@ impl MatchActor {
                         break;
                     }
                     Some(Command::Expired) => {
-                        let gone = crate::model::ApiError::new(
-                            crate::model::Code::MatchExpired,
-                            "nobody started this match in time: it was removed",
-                        );
-                        for sub in self.subs.drain(..) {
-                            let _ = sub.out.try_send(Outgoing::Text(gone.to_ws_json().into()));
-                        }
+                        self.removed("nobody started this match in time: it was removed");
                         break;
+                    }
+                    Some(Command::CallOff { reply }) => {
+                        let absent = self.call_off().await;
+                        let called_off = !absent.is_empty();
+                        let _ = reply.send(absent);
+                        if called_off {
+                            self.removed("a player did not come: the match was called off");
+                            break;
+                        }
                     }
                     Some(Command::Moved) => {
                         // Dropping the senders closes every socket with "reconnect to resume".
@@ -638,9 +657,10 @@ impl MatchActor {
                 conn,
                 token,
                 player,
+                from,
                 out,
                 reply,
-            } => self.subscribe(conn, token, player, out, reply).await,
+            } => self.subscribe(conn, token, player, from, out, reply).await,
             Command::Unsubscribe { conn } => self.unsubscribe(conn),
             Command::Snapshot { conn } => self.send_state(conn),
             Command::Act {
@@ -705,7 +725,44 @@ impl MatchActor {
             Command::Shutdown { reply } => {
                 let _ = reply.send(());
             }
+            Command::CallOff { reply } => {
+                let _ = reply.send(Vec::new());
+            }
             Command::Expired | Command::Moved => {}
+        }
+    }
+
+    /// Tells every viewer the match was removed (`match/expired`, with `why`) and lets them go.
+    fn removed(&mut self, why: &str) {
+        let gone = crate::model::ApiError::new(crate::model::Code::MatchExpired, why);
+        for sub in self.subs.drain(..) {
+            let _ = sub.out.try_send(Outgoing::Text(gone.to_ws_json().into()));
+        }
+    }
+
+    /// Calls the match off if it is still open: the players of the human seats that never
+    /// opened it, once it is deleted; none if it started (or cannot be deleted now).
+    async fn call_off(&mut self) -> Vec<PlayerId> {
+        if self.status != Status::Open {
+            return Vec::new();
+        }
+        let absent: Vec<PlayerId> = (0..self.specs.len())
+            .filter(|i| self.specs[*i] == SeatSpec::Human && !self.opened[*i])
+            .filter_map(|i| self.players[i].as_ref().map(|p| p.id))
+            .collect();
+        if absent.is_empty() {
+            return absent;
+        }
+        match self.shared.store.call_off(self.id.clone()).await {
+            Ok(true) => {
+                tracing::info!(id = %self.id, "paired match called off: a player did not come");
+                absent
+            }
+            Ok(false) => Vec::new(),
+            Err(e) => {
+                tracing::warn!(id = %self.id, error = %e, "paired match not called off");
+                Vec::new()
+            }
         }
     }
 

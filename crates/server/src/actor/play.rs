@@ -224,6 +224,7 @@ impl MatchActor {
         let finish = batch.state.outcome().map(|outcome| Finish {
             outcome,
             at: unix_ms(),
+            unrated: self.unrated(&batch),
         });
         let first = self.version();
         let entries: Vec<LogEntry> = batch
@@ -312,6 +313,43 @@ impl MatchActor {
         }
     }
 
+    /// Why this rated match, ending with `batch`, changes no rating, as far as the match knows:
+    /// a seat made fewer than `ratings::MIN_ACTIONS` actions (an abort), or two of its players
+    /// came from one address lately (`presence::Whence`). `None` for a casual match. The store
+    /// adds the daily cap.
+    fn unrated(&self, batch: &Batch) -> Option<crate::ratings::Unrated> {
+        use crate::ratings::{Unrated, aborted};
+        if !self.rated {
+            return None;
+        }
+        let mut actions = vec![0; self.specs.len()];
+        let events = self.log.iter().map(|p| &p.entry.event);
+        for event in events.chain(batch.items.iter().map(|i| &i.event)) {
+            if let Event::Action {
+                by: Actor::Seat(s), ..
+            } = event
+                && let Some(n) = actions.get_mut(s.index())
+            {
+                *n += 1;
+            }
+        }
+        if aborted(&actions) {
+            return Some(Unrated::Abort);
+        }
+        let people: Vec<_> = self
+            .players
+            .iter()
+            .zip(&self.specs)
+            .filter(|(_, spec)| **spec == SeatSpec::Human)
+            .filter_map(|(p, _)| p.as_ref().map(|p| p.id))
+            .collect();
+        self.shared
+            .presence
+            .whence
+            .shared(&people)
+            .then_some(Unrated::SameAddress)
+    }
+
     /// After a change: draws every chance node from the match's generator (all committed in one
     /// write), then lets bots to act think.
     pub(super) async fn advance(&mut self) {
@@ -373,6 +411,7 @@ impl MatchActor {
             let tx = self.bot_tx.clone();
             let epoch = self.epoch;
             let pool = self.shared.bots.clone();
+            let owner = self.pool_owner.clone();
             let priority = if self.specs.contains(&SeatSpec::Human) {
                 Priority::People
             } else {
@@ -405,7 +444,7 @@ impl MatchActor {
                 let fallback = state.clone_box();
                 let (started, on_start) = tokio::sync::oneshot::channel();
                 let (done, thinking) = tokio::sync::oneshot::channel();
-                pool.submit(priority, move || {
+                pool.submit(priority, owner, move || {
                     let _ = started.send(());
                     let limit = clock.map(|(think_by, _)| {
                         think_by.saturating_duration_since(std::time::Instant::now())

@@ -32,11 +32,7 @@ pub const CHAT_BACKLOG: usize = 100;
 pub fn check_chat(text: &str) -> Result<String, ApiError> {
     let text = text.trim();
     let bad = |why: &str| ApiError::new(Code::ChatInvalid, why);
-    // Zero-width spaces and joiners, the word joiner and the byte-order mark show nothing.
-    let blank = |c: char| {
-        c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
-    };
-    if text.chars().all(blank) {
+    if !text.chars().any(shows_something) {
         return Err(bad("an empty chat line is not sent"));
     }
     if text
@@ -54,6 +50,24 @@ pub fn check_chat(text: &str) -> Result<String, ApiError> {
     Ok(text.to_owned())
 }
 
+/// Whether a character draws something: a letter, a digit, a punctuation mark or a symbol, but
+/// not the fillers that are letters and draw nothing (Hangul fillers) nor the blank braille
+/// cell. Spaces, marks alone (combining accents), format characters (zero-width joiners, tag
+/// characters) and control characters draw nothing a reader sees.
+fn shows_something(c: char) -> bool {
+    use unicode_properties::{GeneralCategoryGroup as Group, UnicodeGeneralCategory};
+    if matches!(
+        c,
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
+    ) {
+        return false;
+    }
+    matches!(
+        c.general_category_group(),
+        Group::Letter | Group::Number | Group::Punctuation | Group::Symbol
+    )
+}
+
 impl MatchActor {
     /// Connects a viewer. A `token` names its seat; without one, a `player` who holds a seat of
     /// this match gets it (another device, signed in); anyone else watches. A token whose seat
@@ -63,6 +77,7 @@ impl MatchActor {
         conn: u64,
         token: Option<String>,
         player: Option<Player>,
+        from: Option<String>,
         out: mpsc::Sender<Outgoing>,
         reply: Reply<Option<Seat>>,
     ) {
@@ -82,6 +97,11 @@ impl MatchActor {
         {
             let _ = reply.send(Err(e));
             return;
+        }
+        if let (Some(s), Some(key)) = (seat, from)
+            && let Some(p) = &self.players[s.index()]
+        {
+            self.shared.presence.whence.came_from(p.id, key);
         }
         let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
         // A guest renamed since it took the seat (`POST /api/guest`): the table shows the new name.
@@ -499,5 +519,31 @@ pub(crate) fn seat_for(
             "this seat belongs to another player: sign in as that player",
         )),
         _ => Ok(Some(Seat(i as u8))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_lines_that_draw_nothing_are_refused() {
+        for blank in [
+            "   ",
+            "\u{3164}",
+            "\u{3164}\u{3164} \u{115F}",
+            "\u{2800}\u{2800}",
+            "\u{0301}\u{0308}",
+            "\u{E0041}\u{E0042}\u{E007F}",
+            "\u{200B}\u{FEFF}",
+            "\u{FE0F}",
+        ] {
+            let e = check_chat(blank).unwrap_err();
+            assert_eq!(e.code, Code::ChatInvalid, "{blank:?}");
+        }
+        for seen in ["gg", "é", "?", "\u{1F44D}", "e\u{0301}", "\u{3164}ok", "5"] {
+            assert!(check_chat(seen).is_ok(), "{seen:?}");
+        }
+        assert!(check_chat("\u{202E}olleh").is_err());
     }
 }

@@ -21,7 +21,9 @@ use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
 use crate::pairing::{SeekRequest, SeekerId};
 use crate::players::{Player, PlayerId};
-use crate::ws::{MAX_MESSAGE, Rate, binary_refused, close, finish, send_within, too_large};
+use crate::ws::{
+    EVICTED, MAX_MESSAGE, Rate, UNREADABLE, binary_refused, close, finish, send_within, too_large,
+};
 
 /// The shortest time between two `lobby` messages to one connection: each sends at most once a
 /// second, at its own instant of the second.
@@ -40,8 +42,14 @@ pub(super) async fn websocket(
 ) -> Response {
     match upgrade {
         Ok(upgrade) => crate::ws::sized(upgrade).on_upgrade(move |socket| async move {
-            let _slot = slot;
-            run(app, session.player, addr, socket).await;
+            run(
+                app,
+                session.player,
+                addr,
+                slot.map(|Extension(s)| s),
+                socket,
+            )
+            .await;
         }),
         Err(e) => ApiError::new(
             Code::RequestUpgradeRequired,
@@ -61,7 +69,13 @@ fn counts_message(app: &AppState) -> String {
         .to_string()
 }
 
-async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket: WebSocket) {
+async fn run(
+    app: AppState,
+    player: Option<Player>,
+    addr: Option<IpAddr>,
+    slot: Option<ConnSlot>,
+    socket: WebSocket,
+) {
     let conn = app.lobby.next_connection();
     let (out, mut outgoing) = mpsc::channel::<String>(32);
     // The player's "your turn" messages have a queue of their own, so that many of them at once
@@ -89,7 +103,7 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
     // A digest of the last `lobby` message sent (none yet).
     let mut last_digest = None;
     // A lobby socket that says nothing for the idle time closes, as a match socket does (the
-    // page pings every 20 s).
+    // page pings every 20 s); control frames (pings) say nothing.
     let limits = &app.lobby.options().limits;
     let idle = limits.socket_idle;
     let mut heard = Instant::now();
@@ -127,7 +141,12 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
         };
         tokio::select! {
             frame = stream.next() => {
-                heard = Instant::now();
+                if let Some(Ok(Message::Text(_) | Message::Binary(_))) = &frame {
+                    heard = Instant::now();
+                    if let Some(s) = &slot {
+                        s.touch();
+                    }
+                }
                 let text = match frame {
                     Some(Ok(Message::Text(_) | Message::Binary(_))) if limited && let Err(e) = rate.take() => {
                         if !send_within(&mut sink, Message::Text(e.to_ws_json().into())).await { break; }
@@ -139,6 +158,10 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
                         let e = binary_refused(b.len());
                         if !send_within(&mut sink, Message::Text(e.to_ws_json().into())).await { break; }
                         continue;
+                    }
+                    Some(Err(_)) => {
+                        send_within(&mut sink, close(UNREADABLE.0, UNREADABLE.1)).await;
+                        break;
                     }
                     _ => break,
                 };
@@ -162,6 +185,10 @@ async fn run(app: AppState, player: Option<Player>, addr: Option<IpAddr>, socket
             () = sleep_until_some(counts_at) => {}
             () = tokio::time::sleep_until(heard + idle) => {
                 send_within(&mut sink, close(4001, "idle: no message for a while")).await;
+                break;
+            }
+            () = crate::net::evicted(slot.as_ref()) => {
+                send_within(&mut sink, close(EVICTED.0, EVICTED.1)).await;
                 break;
             }
             () = async { let _ = shutdown.wait_for(|s| *s).await; } => {
@@ -210,7 +237,10 @@ async fn seek(
     partner: Option<u64>,
 ) -> Result<String, ApiError> {
     let address = match request.bots_after_seconds {
-        Some(_) => super::matches::creation_allowed(app, from.addr, false).await?,
+        Some(_) => {
+            let table = crate::lobby::Table::WithBots;
+            app.lobby.creation_allowed(from.addr, table).await?
+        }
         None => None,
     };
     let who = SeekerId {
@@ -223,7 +253,7 @@ async fn seek(
     if answer.is_err()
         && let Some(key) = &address
     {
-        super::matches::creation_refused(app, key);
+        app.lobby.creation_refused(key);
     }
     Ok(serde_json::to_string(&answer?).unwrap_or_default())
 }
@@ -262,12 +292,13 @@ async fn accept(
 /// `fill`: bots fill the tables of this connection's seeks now. It counts as a match this address
 /// creates, as a seek that bots may fill does.
 async fn fill(app: &AppState, from: &Sender<'_>) -> Result<String, ApiError> {
-    let address = super::matches::creation_allowed(app, from.addr, false).await?;
+    let table = crate::lobby::Table::WithBots;
+    let address = app.lobby.creation_allowed(from.addr, table).await?;
     if app.pairing.fill(from.conn, address.clone()).await {
         return Ok(r#"{"type":"filling"}"#.to_owned());
     }
     if let Some(key) = &address {
-        super::matches::creation_refused(app, key);
+        app.lobby.creation_refused(key);
     }
     Err(ApiError::new(
         Code::SeekNotFound,

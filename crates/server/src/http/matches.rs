@@ -15,7 +15,6 @@ use serde_json::{Value, json};
 
 use super::{AppState, ClientAddr, JsonBody, MatchId, bad_query};
 use crate::auth::{Session, player_or_guest};
-use crate::limits::address_key;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
 use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status, TimeControl};
 use crate::net::ConnSlot;
@@ -103,64 +102,6 @@ fn grant_json(g: &SeatGrant) -> Value {
     })
 }
 
-/// The limits per address on creating a match (docs/protocol.md section 6): so many a minute,
-/// so many open at once, so many of bots alone (`bots_only`) running at once. Returns the
-/// address's key for the store, `None` where the limits do not apply. A creation counted here
-/// and then refused is taken back with `creation_refused`.
-pub(super) async fn creation_allowed(
-    app: &AppState,
-    addr: Option<std::net::IpAddr>,
-    bots_only: bool,
-) -> Result<Option<String>, ApiError> {
-    let limits = &app.lobby.options().limits;
-    let Some(addr) = addr.filter(|a| limits.applies_to(*a)) else {
-        return Ok(None);
-    };
-    let key = address_key(addr);
-    let (open, bots) = app
-        .lobby
-        .store()
-        .created_by(key.clone())
-        .await
-        .map_err(ApiError::internal)?;
-    if bots_only && bots >= limits.bot_matches {
-        return Err(ApiError::new(
-            Code::LimitMatches,
-            format!(
-                "{bots} matches of bots alone from your address are running: at most {}",
-                limits.bot_matches
-            ),
-        ));
-    }
-    if !bots_only && open >= limits.open_matches {
-        return Err(ApiError::new(
-            Code::LimitMatches,
-            format!(
-                "{open} matches from your address wait for players: at most {}",
-                limits.open_matches
-            ),
-        ));
-    }
-    app.per_minute.record(
-        &[creation_key(&key)],
-        limits.matches_per_minute,
-        Code::LimitMatches,
-        "too many matches created from your address: wait a minute",
-    )?;
-    Ok(Some(key))
-}
-
-/// Takes back a creation `creation_allowed` counted for the address whose key is `key`: only
-/// matches created count toward the limit per minute.
-pub(super) fn creation_refused(app: &AppState, key: &str) {
-    app.per_minute.forget(&creation_key(key));
-}
-
-/// The per-minute counter of the matches created from the address whose key is `key`.
-fn creation_key(key: &str) -> String {
-    format!("match {key}")
-}
-
 /// `POST /api/matches`: the session's player (a new guest without one) takes the creator's seat.
 pub(super) async fn create(
     State(app): State<AppState>,
@@ -169,8 +110,8 @@ pub(super) async fn create(
     jar: CookieJar,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
-    let bots_only = req.seats.iter().all(|s| *s != SeatSpec::Human);
-    let creator = creation_allowed(&app, addr, bots_only).await?;
+    let table = crate::lobby::Table::of(&req.seats);
+    let creator = app.lobby.creation_allowed(addr, table).await?;
     let created = async {
         let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
         let grant = app.lobby.create(req, player, creator.clone()).await?;
@@ -180,7 +121,7 @@ pub(super) async fn create(
     if created.is_err()
         && let Some(key) = &creator
     {
-        creation_refused(&app, key);
+        app.lobby.creation_refused(key);
     }
     created
 }
@@ -193,6 +134,7 @@ pub(super) struct JoinRequest {
 }
 
 /// `POST /api/matches/{id}/join`: the session's player (a new guest without one) takes the seat.
+/// A join counts as a table made (`Lobby::creation_allowed`); a join refused makes no guest.
 pub(super) async fn join(
     State(app): State<AppState>,
     ClientAddr(addr): ClientAddr,
@@ -201,9 +143,56 @@ pub(super) async fn join(
     jar: CookieJar,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
-    let grant = app.lobby.join(&id, req.seat, player).await?;
-    Ok((jar, Json(grant_json(&grant))).into_response())
+    if session.player.is_none() {
+        seat_free(&app, &id, req.seat).await?;
+    }
+    let counted = app
+        .lobby
+        .creation_allowed(addr, crate::lobby::Table::People)
+        .await?;
+    let joined = async {
+        let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
+        let grant = app.lobby.join(&id, req.seat, player).await?;
+        Ok((jar, Json(grant_json(&grant))).into_response())
+    }
+    .await;
+    if joined.is_err()
+        && let Some(key) = &counted
+    {
+        app.lobby.creation_refused(key);
+    }
+    joined
+}
+
+/// Whether match `id` has the human seat `seat` free (any free one without `seat`), as stored
+/// now: checked before a guest is made for the join, so a join bound to fail makes none.
+///
+/// # Errors
+/// `match/not_found`, `match/over`, `seat/invalid`, `seat/taken`.
+async fn seat_free(app: &AppState, id: &str, seat: Option<u8>) -> Result<(), ApiError> {
+    let m = stored(app, id, false).await?;
+    if m.status == Status::Finished {
+        return Err(ApiError::new(Code::MatchOver, "the match is over"));
+    }
+    let free = |s: &crate::store::StoredSeat| s.spec == SeatSpec::Human && s.token_hash.is_none();
+    match seat {
+        Some(n) => match m.seats.get(usize::from(n)) {
+            Some(s) if free(s) => Ok(()),
+            Some(s) if s.spec == SeatSpec::Human => Err(ApiError::new(
+                Code::SeatTaken,
+                format!("seat {} is taken", u16::from(n) + 1),
+            )),
+            _ => Err(ApiError::new(
+                Code::SeatInvalid,
+                format!(
+                    "seat {} is not a human seat of this match",
+                    u16::from(n) + 1
+                ),
+            )),
+        },
+        None if m.seats.iter().any(free) => Ok(()),
+        None => Err(ApiError::new(Code::SeatTaken, "no free human seat is left")),
+    }
 }
 
 /// The public facts of a stored match (docs/protocol.md section 3.3), with who sits where and
@@ -246,7 +235,7 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
     json!({
         "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
         "config": m.config, "time_control": m.time_control, "created_at": m.created_at,
-        "version": version, "rated": m.rated, "ended_at": m.ended_at,
+        "version": version, "rated": m.rated, "unrated": m.unrated, "ended_at": m.ended_at,
         "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
         "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
     })
@@ -615,14 +604,16 @@ impl Visitor for Steps {
 /// game in play without the page computing rules. The caller is the seat of the token in
 /// `Authorization: Bearer`, else the seat its session's player holds, else a spectator (the
 /// WebSocket's rule, `actor::seat_for`); each position is the game's observation for that
-/// viewer, one per version it was shown. Replayed from the stored log at each call, one replay
-/// at a time with the finished games' replays.
+/// viewer, one per version it was shown. Replayed from the stored log, one replay at a time with
+/// the finished games' replays and at most one for each address, and kept for the next asker of
+/// the same match, viewer and version (`Histories`).
 pub(super) async fn history(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     MatchId(id): MatchId,
     session: Session,
     token: Result<SeatToken, ApiError>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let SeatToken(token) = token?;
     let m = stored(&app, &id, true).await?;
     let hashes: Vec<Option<String>> = m.seats.iter().map(|s| s.token_hash.clone()).collect();
@@ -636,19 +627,43 @@ pub(super) async fn history(
         &specs,
     )?;
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+    let key = (
+        id.clone(),
+        seat.map_or(m.seats.len(), |s| s.index()),
+        m.version,
+    );
+    if let Some(body) = app.histories.get(&key) {
+        return Ok(json_bytes(body));
+    }
     let entry = app
         .lobby
         .catalogue()
         .game(&m.game)
         .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
+    let limited = addr.filter(|a| app.lobby.options().limits.applies_to(*a));
+    let _mine = app.histories.one_at_a_time(limited)?;
     let _turn = app.replays.turn().await?;
+    if let Some(body) = app.histories.get(&key) {
+        return Ok(json_bytes(body));
+    }
     let steps = tokio::task::spawn_blocking(move || history_steps(entry, &m, viewer))
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
-    Ok(Json(
-        json!({"id": id, "seat": seat.map(|s| s.0), "steps": steps}),
-    ))
+    let body = axum::body::Bytes::from(
+        json!({"id": id, "seat": seat.map(|s| s.0), "steps": steps}).to_string(),
+    );
+    app.histories.put(key, body.clone());
+    Ok(json_bytes(body))
+}
+
+/// A JSON body kept as bytes, as a response.
+fn json_bytes(body: axum::body::Bytes) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
 }
 
 /// The positions of match `m` as `viewer` was shown them: one per version of that viewer
@@ -775,13 +790,13 @@ pub(super) async fn websocket(
         }
     };
     let lobby = app.lobby.clone();
+    let slot = slot.map(|Extension(s)| s);
     // A match another node drives: the socket is piped there (docs/architecture.md section 5.3).
     if let crate::cluster::Place::There(holder) = place {
         match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
             Ok(Some(upstream)) => {
                 return ws::sized(upgrade).on_upgrade(move |socket| async move {
-                    let _slot = slot;
-                    crate::cluster::pipe(socket, upstream, &lobby).await;
+                    crate::cluster::pipe(socket, upstream, &lobby, slot).await;
                 });
             }
             // Taken over here meanwhile.
@@ -791,9 +806,8 @@ pub(super) async fn websocket(
     }
     ws::sized(upgrade).on_upgrade(move |socket| async move {
         // The connection's place under the caps lasts as long as the socket.
-        let _slot = slot;
         let (sink, stream) = socket.split();
-        ws::session(lobby, id, token, session.player, peer, sink, stream).await;
+        ws::session(lobby, id, token, session.player, peer, slot, sink, stream).await;
     })
 }
 

@@ -83,6 +83,99 @@ impl Drop for ReplayTurn<'_> {
     }
 }
 
+/// Bytes of history bodies kept for the next asker (`Histories`).
+pub const HISTORY_CACHE: usize = 16 * 1024 * 1024;
+
+/// The histories computed lately (docs/protocol.md section 3.9), by match, viewer and version,
+/// so that asking again is free; and who is computing one now, so that one address has at most
+/// one in the replay lane and cannot fill it for everyone.
+#[derive(Default)]
+pub struct Histories {
+    inner: std::sync::Mutex<HistoriesInner>,
+}
+
+/// A history's key: the match, the viewer's column (a seat, or the seat count for spectators)
+/// and the match's version (its log length).
+type HistoryKey = (String, usize, u64);
+
+#[derive(Default)]
+struct HistoriesInner {
+    bodies: std::collections::HashMap<HistoryKey, Bytes>,
+    /// The keys in the order they came, the oldest first out.
+    order: std::collections::VecDeque<HistoryKey>,
+    bytes: usize,
+    /// Networks (`limits::network`) with a history in the lane.
+    computing: std::collections::HashSet<IpAddr>,
+}
+
+impl Histories {
+    /// The body kept for `key`, if any.
+    pub fn get(&self, key: &HistoryKey) -> Option<Bytes> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.bodies.get(key).cloned()
+    }
+
+    /// Keeps `body` for `key`, dropping the oldest past `HISTORY_CACHE` bytes.
+    pub fn put(&self, key: HistoryKey, body: Bytes) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if body.len() > HISTORY_CACHE || inner.bodies.contains_key(&key) {
+            return;
+        }
+        inner.bytes += body.len();
+        inner.bodies.insert(key.clone(), body);
+        inner.order.push_back(key);
+        while inner.bytes > HISTORY_CACHE {
+            let Some(old) = inner.order.pop_front() else {
+                break;
+            };
+            if let Some(b) = inner.bodies.remove(&old) {
+                inner.bytes -= b.len();
+            }
+        }
+    }
+
+    /// A place in the lane for `addr`'s network, none for an address the limits do not apply
+    /// to (`None`).
+    ///
+    /// # Errors
+    /// `limit/replays` when that network already has a history computing or waiting.
+    pub fn one_at_a_time(&self, addr: Option<IpAddr>) -> Result<HistoryTurn<'_>, ApiError> {
+        let network = addr.map(crate::limits::network);
+        if let Some(n) = network {
+            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            if !inner.computing.insert(n) {
+                return Err(ApiError::new(
+                    Code::LimitReplays,
+                    "a history asked from your address is being computed: ask again once it is there",
+                ));
+            }
+        }
+        Ok(HistoryTurn {
+            histories: self,
+            network,
+        })
+    }
+}
+
+/// One address's history in the lane; the address may ask another once it is dropped.
+pub struct HistoryTurn<'a> {
+    histories: &'a Histories,
+    network: Option<IpAddr>,
+}
+
+impl Drop for HistoryTurn<'_> {
+    fn drop(&mut self) {
+        if let Some(n) = self.network {
+            let mut inner = self
+                .histories
+                .inner
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            inner.computing.remove(&n);
+        }
+    }
+}
+
 /// The service's shared state: the lobby (and through it the store and the actors), the pairing
 /// pools and the sign-in rate limit.
 #[derive(Clone)]
@@ -95,8 +188,12 @@ pub struct AppState {
     pub per_minute: Arc<PerMinute>,
     /// One replay (or history) computed at a time; at most `MAX_REPLAYS_WAITING` wait.
     pub replays: Arc<Replays>,
+    /// Histories computed lately, and the addresses computing one.
+    pub histories: Arc<Histories>,
     /// Post-game analyses waiting or being computed.
     pub analyses: Arc<Analyses>,
+    /// The password hashing threads and their line.
+    pub hasher: Arc<crate::passwords::Hasher>,
 }
 
 impl AppState {
@@ -111,12 +208,16 @@ impl AppState {
             tokio::runtime::Handle::current(),
             lobby.options().analysis_iterations,
         );
+        let limits = &lobby.options().limits;
+        let hasher = crate::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
         AppState {
             analyses: Arc::new(analyses),
+            hasher: Arc::new(hasher),
             pairing: Pairing::start(lobby.clone()),
+            per_minute: lobby.recent().clone(),
             lobby,
-            per_minute: Arc::new(PerMinute::default()),
             replays: Arc::new(Replays::default()),
+            histories: Arc::new(Histories::default()),
         }
     }
 }
@@ -180,6 +281,10 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(auth::same_origin))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::transport_security,
+        ))
         .layer(middleware::from_fn_with_state(state.clone(), body_in_time))
         .with_state(state);
     auth::security_headers(router)
@@ -218,8 +323,11 @@ async fn health(axum::extract::State(app): axum::extract::State<AppState>) -> Re
 /// Longest wait for the database's answer in `GET /health`.
 const HEALTH_DB_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// The client's address, when the server was started with connect info: the peer's, or, for a
-/// request another node of the database forwarded, the client's it names (`cluster`).
+/// The client's address, when the server was started with connect info (docs/deploy.md): for a
+/// request another node of the database forwarded, the client's it names (`cluster`); for a
+/// request from a proxy the limits exempt (`Limits::exempt`: a reverse proxy or load balancer,
+/// trusted) that carries `X-Forwarded-For`, the last address there, the one that proxy added;
+/// else the peer's.
 pub(crate) struct ClientAddr(pub Option<IpAddr>);
 
 impl FromRequestParts<AppState> for ClientAddr {
@@ -230,15 +338,40 @@ impl FromRequestParts<AppState> for ClientAddr {
         app: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let secret = app.lobby.store().node_secret();
-        Ok(ClientAddr(
-            crate::cluster::forwarded_client(&parts.headers, secret).or_else(|| {
-                parts
-                    .extensions
-                    .get::<ConnectInfo<SocketAddr>>()
-                    .map(|c| c.0.ip())
-            }),
-        ))
+        if let Some(client) = crate::cluster::forwarded_client(&parts.headers, secret) {
+            return Ok(ClientAddr(Some(client)));
+        }
+        let peer = peer(&parts.extensions);
+        let proxied = peer
+            .filter(|p| !app.lobby.options().limits.applies_to(*p))
+            .and_then(|_| forwarded_for(&parts.headers));
+        Ok(ClientAddr(proxied.or(peer)))
     }
+}
+
+/// The address of the connection's other end (a client, a proxy, another node).
+pub(crate) fn peer(extensions: &axum::http::Extensions) -> Option<IpAddr> {
+    extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip())
+}
+
+/// The last address of the last `X-Forwarded-For` header: the client as the proxy that sent the
+/// request saw it (the ones before it are the client's own word). `None` if absent or not an
+/// address.
+fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    let last = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()?
+        .to_str()
+        .ok()?
+        .rsplit(',')
+        .next()?
+        .trim();
+    last.parse::<IpAddr>()
+        .ok()
+        .or_else(|| last.parse::<SocketAddr>().ok().map(|a| a.ip()))
 }
 
 /// Sends a request for a match another node drives to that node (`cluster`); serves it here
@@ -420,6 +553,31 @@ mod tests {
         assert_eq!(lane.waiting.load(Ordering::SeqCst), 0);
         assert!(lane.turn().await.is_ok());
     }
+    /// One history at a time per network (an IPv6 /64 is one), none for an exempt client; what
+    /// is kept comes back, the oldest leaving past `HISTORY_CACHE`.
+    #[test]
+    fn histories_are_one_at_a_time_per_address_and_kept() {
+        let histories = Histories::default();
+        let ip = |s: &str| Some(s.parse::<IpAddr>().unwrap());
+        let first = histories.one_at_a_time(ip("2001:db8::1")).unwrap();
+        let again = histories.one_at_a_time(ip("2001:db8::2"));
+        assert_eq!(again.err().map(|e| e.code), Some(Code::LimitReplays));
+        assert!(histories.one_at_a_time(ip("2001:db8:0:1::1")).is_ok());
+        assert!(histories.one_at_a_time(None).is_ok());
+        drop(first);
+        assert!(histories.one_at_a_time(ip("2001:db8::2")).is_ok());
+        let key = |n: u64| ("0123456789abcdef".to_owned(), 0, n);
+        histories.put(key(1), Bytes::from(vec![b'x'; HISTORY_CACHE / 2]));
+        histories.put(key(2), Bytes::from(vec![b'y'; HISTORY_CACHE / 2]));
+        assert_eq!(
+            histories.get(&key(1)).map(|b| b.len()),
+            Some(HISTORY_CACHE / 2)
+        );
+        histories.put(key(3), Bytes::from_static(b"{}"));
+        assert!(histories.get(&key(1)).is_none(), "the oldest left");
+        assert!(histories.get(&key(2)).is_some() && histories.get(&key(3)).is_some());
+    }
+
     /// `/health` asks the database: `200` while it answers, `503` with `"database":
     /// "unreachable"` once it does not (here SQLite's store closed under the service, whose
     /// writer thread is gone as a lost server would be).

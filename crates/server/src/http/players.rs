@@ -15,9 +15,7 @@ use super::matches::summary;
 use super::{AppState, ClientAddr, JsonBody};
 use crate::auth::{Session, create_named, guest_allowed, name_taken, new_session, player_or_guest};
 use crate::model::{ApiError, Code, Status};
-use crate::players::{
-    Player, PlayerKind, SESSION_COOKIE, check_name, check_password, hash_password, verify_password,
-};
+use crate::players::{Player, PlayerKind, SESSION_COOKIE, check_chosen_name, check_password};
 use crate::ratings::{self, PROVISIONAL_GAMES, Rating};
 use crate::store::{Standing, StoreError};
 
@@ -111,7 +109,7 @@ pub(super) async fn guest(
     jar: CookieJar,
     JsonBody(req): JsonBody<GuestRequest>,
 ) -> Result<Response, ApiError> {
-    check_name(&req.name)?;
+    check_chosen_name(&req.name, app.lobby.catalogue().bots)?;
     match &session.player {
         Some(p) if p.kind != PlayerKind::Guest => Err(ApiError::new(
             Code::PlayerAccount,
@@ -128,16 +126,41 @@ pub(super) async fn guest(
                     ),
                 ));
             }
-            let renamed = rename(&app, p, Some(req.name), None).await?;
+            rename_allowed(&app, p)?;
+            let renamed = rename(&app, p, Some(req.name), None)
+                .await
+                .inspect_err(|_| app.per_minute.forget(&rename_key(p)))?;
             Ok((jar, Json(player_json(&renamed))).into_response())
         }
         None => {
             guest_allowed(&app, addr)?;
             let p = create_named(&app, Some(req.name), PlayerKind::Guest, None).await?;
-            let jar = new_session(&app, &session, &p, jar).await?;
+            let jar = new_session(&app, addr, &session, &p, jar).await?;
             Ok((jar, Json(player_json(&p))).into_response())
         }
     }
+}
+
+/// Renames of one guest in an hour.
+pub const RENAMES_PER_HOUR: usize = 5;
+
+/// Counts a rename of `p` against `RENAMES_PER_HOUR` (a rename refused is taken back).
+///
+/// # Errors
+/// `limit/renames` past it.
+fn rename_allowed(app: &AppState, p: &Player) -> Result<(), ApiError> {
+    app.per_minute.record_within(
+        &[rename_key(p)],
+        RENAMES_PER_HOUR,
+        crate::limits::LONGEST_WINDOW,
+        Code::LimitRenames,
+        "you renamed yourself 5 times this hour: keep this name a while",
+    )
+}
+
+/// The counter of `p`'s renames.
+fn rename_key(p: &Player) -> String {
+    format!("rename {}", p.id.0)
 }
 
 async fn rename(
@@ -151,6 +174,9 @@ async fn rename(
         .update_player(p.id, name.clone(), password_hash)
         .await
         .map_err(|e| match e {
+            StoreError::Conflict(m) if m == crate::store::NOT_A_GUEST => {
+                ApiError::new(Code::PlayerAccount, "you already have an account")
+            }
             StoreError::Conflict(_) => name_taken(name.as_deref().unwrap_or(&p.name)),
             e => ApiError::internal(e),
         })
@@ -174,7 +200,7 @@ pub(super) async fn account(
     JsonBody(req): JsonBody<AccountRequest>,
 ) -> Result<Response, ApiError> {
     if let Some(name) = &req.name {
-        check_name(name)?;
+        check_chosen_name(name, app.lobby.catalogue().bots)?;
     }
     check_password(&req.password)?;
     if session
@@ -187,11 +213,10 @@ pub(super) async fn account(
             "you already have an account",
         ));
     }
+    // A place in the hashing line first: refused busy, nothing was made.
+    let place = app.hasher.place()?;
     let (guest, jar) = player_or_guest(&app, addr, &session, jar).await?;
-    let password = req.password;
-    let hash = tokio::task::spawn_blocking(move || hash_password(&password))
-        .await
-        .map_err(ApiError::internal)??;
+    let hash = place.hash(req.password).await?;
     let account = rename(&app, &guest, req.name, Some(hash)).await?;
     let session = Session {
         hash: jar
@@ -199,7 +224,7 @@ pub(super) async fn account(
             .map(|c| crate::actor::token_hash(c.value())),
         player: Some(account.clone()),
     };
-    let jar = new_session(&app, &session, &account, jar).await?;
+    let jar = new_session(&app, addr, &session, &account, jar).await?;
     Ok((jar, Json(player_json(&account))).into_response())
 }
 
@@ -211,7 +236,8 @@ pub(super) struct LoginRequest {
 }
 
 /// `POST /api/login`: signs in to an account. A wrong password and an unknown name get the same
-/// answer after the same work; attempts are limited per address and per name.
+/// answer after the same work; attempts are limited per address, failures per name and address,
+/// and in all (`auth::sign_in_allowed`).
 pub(super) async fn login(
     State(app): State<AppState>,
     ClientAddr(addr): ClientAddr,
@@ -219,21 +245,10 @@ pub(super) async fn login(
     jar: CookieJar,
     JsonBody(req): JsonBody<LoginRequest>,
 ) -> Result<Response, ApiError> {
-    let mut keys = vec![format!(
-        "sign-in name {}",
-        crate::players::name_key(&req.name)
-    )];
-    let limits = &app.lobby.options().limits;
-    keys.extend(
-        addr.filter(|a| limits.applies_to(*a))
-            .map(|a| format!("sign-in {a}")),
-    );
-    app.per_minute.record(
-        &keys,
-        limits.sign_ins_per_minute,
-        Code::AuthRateLimited,
-        "too many sign-in attempts: wait a minute",
-    )?;
+    // A place in the hashing line first: refused busy, the attempt asked the database nothing
+    // and counts for nothing.
+    let place = app.hasher.place()?;
+    let attempt = crate::auth::sign_in_allowed(&app, addr, &req.name)?;
     let found = app
         .lobby
         .store()
@@ -245,14 +260,12 @@ pub(super) async fn login(
         Some((p, hash)) => (Some(p), hash),
         None => (None, None),
     };
-    let password = req.password;
-    let ok = tokio::task::spawn_blocking(move || verify_password(&password, stored.as_deref()))
-        .await
-        .map_err(ApiError::internal)?;
+    let ok = place.verify(req.password, stored).await?;
     let Some(player) = player.filter(|_| ok) else {
+        crate::auth::sign_in_failed(&app, &attempt);
         return Err(ApiError::new(Code::AuthFailed, "wrong name or password"));
     };
-    let jar = new_session(&app, &session, &player, jar).await?;
+    let jar = new_session(&app, addr, &session, &player, jar).await?;
     Ok((jar, Json(player_json(&player))).into_response())
 }
 
@@ -346,6 +359,7 @@ pub(super) async fn profile(
                 "id": m.id, "game": m.game, "title": title, "seat": seat,
                 "seats": m.seats.len(), "rank": ranks.get(seat),
                 "result": ratings::result_word(ranks, seat), "rated": m.rated,
+                "unrated": m.unrated,
                 "rating_change": change, "opponents": opponents, "ended_at": m.ended_at,
             }))
         })

@@ -62,6 +62,25 @@ impl Backend {
         }
     }
 
+    /// Runs `sql` on the database itself, beside the store (to set up what an older server left).
+    async fn exec(&self, sql: &str) {
+        match self {
+            Backend::Sqlite(path) => rusqlite::Connection::open(path)
+                .unwrap()
+                .execute_batch(sql)
+                .unwrap(),
+            Backend::Postgres(url) => {
+                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                    .await
+                    .unwrap();
+                let task = tokio::spawn(connection);
+                client.batch_execute(sql).await.unwrap();
+                drop(client);
+                let _ = task.await;
+            }
+        }
+    }
+
     /// Removes a SQLite file (a PostgreSQL schema goes with the throwaway server).
     fn remove(&self) {
         if let Backend::Sqlite(path) = self {
@@ -94,6 +113,7 @@ macro_rules! on_both {
 
 on_both!(the_log_is_append_only_and_survives_reopening);
 on_both!(names_are_unique_without_regard_to_case_and_sessions_name_players);
+on_both!(names_that_look_alike_are_one_name_and_older_players_get_their_key);
 // Every PostgreSQL write is a commit flushed to disk, one after the other here: fewer games
 // there keep the test short; the laws are the same code's.
 on_both!(ratings_keep_their_laws_over_many_games_per_game, 1000, 200);
@@ -128,6 +148,7 @@ pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
         outcome: None,
         rematch: None,
         rated,
+        unrated: None,
         creator: None,
         ended_at: None,
         version: 0,
@@ -190,6 +211,7 @@ async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
     let finish = Finish {
         outcome: outcome.clone(),
         at: 99,
+        unrated: None,
     };
     store
         .append("m1", 2, vec![ending.clone()], Some(finish))
@@ -238,14 +260,9 @@ async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
             .len(),
         1
     );
+    // One rated game each: provisional, so not on the leaderboard.
     let board = store.leaderboard("mad".into(), 10).await.unwrap();
-    assert_eq!(
-        board
-            .iter()
-            .map(|(p, _)| p.name.as_str())
-            .collect::<Vec<_>>(),
-        ["Bob", "Ann"]
-    );
+    assert!(board.is_empty(), "{board:?}");
     store.close().await;
     db.remove();
 }
@@ -279,6 +296,69 @@ async fn names_are_unique_without_regard_to_case_and_sessions_name_players(db: &
     let bot = store.bot_player("club".into()).await.unwrap();
     assert_eq!((bot.name.as_str(), bot.kind), ("club-bot", PlayerKind::Bot));
     assert_eq!(store.bot_player("club".into()).await.unwrap().id, bot.id);
+    store.close().await;
+    db.remove();
+}
+
+/// A person's name is kept with its look-alike key (`players::similar_key`): another person
+/// whose name looks like it is refused, made or renamed. Players made before the key was kept
+/// get it at the next open, the older of two look-alikes first; the younger keeps its name
+/// without a key.
+async fn names_that_look_alike_are_one_name_and_older_players_get_their_key(db: &Backend) {
+    let conflict = |r: Result<Player, StoreError>| matches!(r, Err(StoreError::Conflict(_)));
+    let store = db.open().await;
+    let alice = store
+        .create_player("Alice".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    let made = store
+        .create_player("AIice".into(), PlayerKind::Guest, None)
+        .await;
+    assert!(conflict(made), "a capital i for an l");
+    let bob = store
+        .create_player("Bob".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    assert!(conflict(
+        store
+            .update_player(bob.id, Some("A1ice".into()), None)
+            .await
+    ));
+    assert_eq!(
+        store.player_by_name("Bob".into()).await.unwrap().unwrap().0,
+        bob
+    );
+    // A bot's name is not a person's: kept from look-alikes by the catalogue's names instead.
+    store.bot_player("club".into()).await.unwrap();
+    store.close().await;
+
+    // As an older server left it: no keys, and a look-alike of Alice's made after her.
+    db.exec(
+        "UPDATE players SET similar_key = NULL; \
+         INSERT INTO players (name, name_key, kind, created_at) VALUES ('AIice', 'aiice', 'guest', 9)",
+    )
+    .await;
+    let store = db.open().await;
+    let made = store
+        .create_player("al-ice".into(), PlayerKind::Guest, None)
+        .await;
+    assert!(conflict(made), "Alice holds her key again");
+    let (younger, _) = store.player_by_name("aiice".into()).await.unwrap().unwrap();
+    assert_eq!(younger.name, "AIice", "the younger keeps its name");
+    // The younger holds no key: once Alice is renamed, her old look-alikes are free.
+    store
+        .update_player(alice.id, Some("Alicia".into()), None)
+        .await
+        .unwrap();
+    store
+        .create_player("A1ice".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    assert!(conflict(
+        store
+            .create_player("AIicia".into(), PlayerKind::Guest, None)
+            .await
+    ));
     store.close().await;
     db.remove();
 }
@@ -369,7 +449,9 @@ async fn ratings_keep_their_laws_over_many_games_per_game(db: &Backend, games: u
                     vec![end],
                     Some(Finish {
                         outcome: outcome.clone(),
-                        at: i as i64,
+                        // A day and more apart: no two players meet past the daily cap.
+                        at: i as i64 * (24 * 3600 * 1000 + 1),
+                        unrated: None,
                     }),
                 )
                 .await
@@ -432,6 +514,29 @@ async fn ratings_keep_their_laws_over_many_games_per_game(db: &Backend, games: u
         rated_games,
         plateau_registry::GAMES.len() as u64 * games / 2
     );
+    // Each game's leaderboard: the players past their provisional games, best first (the
+    // provisional ones are left off: `the_log_is_append_only_and_survives_reopening`).
+    for entry in plateau_registry::GAMES {
+        let game = entry.info.name;
+        let mut shown = Vec::new();
+        for p in &pool {
+            let all = store.standings(p.id).await.unwrap();
+            if let Some((_, s)) = all.iter().find(|(g, _)| g == game)
+                && s.games >= crate::ratings::PROVISIONAL_GAMES
+            {
+                shown.push((p.name.clone(), s.rating.mu));
+            }
+        }
+        shown.sort_by(|a, b| b.1.total_cmp(&a.1));
+        assert!(
+            !shown.is_empty(),
+            "{game}: nobody past the provisional games"
+        );
+        let board = store.leaderboard(game.into(), 100).await.unwrap();
+        let on_board: Vec<&str> = board.iter().map(|(p, _)| p.name.as_str()).collect();
+        let expected: Vec<&str> = shown.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(on_board, expected, "{game}");
+    }
     store.close().await;
     db.remove();
 }
@@ -518,6 +623,7 @@ async fn a_takeback_cuts_a_live_log_only(db: &Backend) {
     let finish = Finish {
         outcome: Outcome::single_winner(2, Seat(0), "resign"),
         at: 9,
+        unrated: None,
     };
     let end = LogEntry::end(Ending::Resign(Seat(1)), Some(40));
     store

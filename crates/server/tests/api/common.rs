@@ -192,6 +192,7 @@ pub fn test_options() -> Options {
         },
         // Analyses judge with a small search, so a whole game is analysed in a second or two.
         analysis_iterations: Some(40),
+        secure_cookies: false,
         node: None,
     }
 }
@@ -312,7 +313,32 @@ pub async fn http_with(
     headers: &[(&str, &str)],
     body: Option<&str>,
 ) -> (u16, Vec<(String, String)>, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
+    http_from(None, addr, method, path, headers, body).await
+}
+
+/// A TCP connection to `addr`, from the loopback address `from` if given (the server's limits
+/// per address see each one as another client).
+pub async fn tcp_from(from: Option<std::net::IpAddr>, addr: SocketAddr) -> TcpStream {
+    match from {
+        Some(ip) => {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind(SocketAddr::new(ip, 0)).unwrap();
+            socket.connect(addr).await.unwrap()
+        }
+        None => TcpStream::connect(addr).await.unwrap(),
+    }
+}
+
+/// `http_with` from the loopback address `from`.
+pub async fn http_from(
+    from: Option<std::net::IpAddr>,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, Vec<(String, String)>, String) {
+    let mut stream = tcp_from(from, addr).await;
     let body = body.unwrap_or("");
     let mut extra = String::new();
     if !headers
@@ -362,6 +388,10 @@ pub async fn http_with(
 /// it back, on requests and WebSockets alike.
 pub struct Agent {
     pub addr: SocketAddr,
+    /// The loopback address it connects from (`None`: the system's choice, 127.0.0.1).
+    pub from: Option<std::net::IpAddr>,
+    /// The `X-Forwarded-For` it sends, as a proxy in front of the server would.
+    pub forwarded_for: Option<String>,
     /// The session cookie's value, once set.
     pub session: Option<String>,
     /// The `Set-Cookie` headers of the last response.
@@ -372,8 +402,18 @@ impl Agent {
     pub fn new(addr: SocketAddr) -> Agent {
         Agent {
             addr,
+            from: None,
+            forwarded_for: None,
             session: None,
             set_cookies: Vec::new(),
+        }
+    }
+
+    /// An agent connecting from loopback address `from` (`127.0.0.0/8`).
+    pub fn from(addr: SocketAddr, from: &str) -> Agent {
+        Agent {
+            from: Some(from.parse().unwrap()),
+            ..Agent::new(addr)
         }
     }
 
@@ -387,10 +427,25 @@ impl Agent {
             .session
             .as_ref()
             .map(|v| format!("plateau_session={v}"));
-        let headers: Vec<(&str, &str)> = cookie.iter().map(|c| ("Cookie", c.as_str())).collect();
+        let headers: Vec<(&str, &str)> = cookie
+            .iter()
+            .map(|c| ("Cookie", c.as_str()))
+            .chain(
+                self.forwarded_for
+                    .iter()
+                    .map(|f| ("X-Forwarded-For", f.as_str())),
+            )
+            .collect();
         let body = body.map(Value::to_string);
-        let (status, response, text) =
-            http_with(self.addr, method, path, &headers, body.as_deref()).await;
+        let (status, response, text) = http_from(
+            self.from,
+            self.addr,
+            method,
+            path,
+            &headers,
+            body.as_deref(),
+        )
+        .await;
         self.set_cookies = response
             .iter()
             .filter(|(n, _)| n == "set-cookie")
@@ -426,6 +481,12 @@ impl Agent {
 
     /// A WebSocket to `path` with this agent's cookie.
     pub async fn ws(&self, path: &str) -> Client {
+        self.try_ws(path).await.expect("the WebSocket opens")
+    }
+
+    /// A WebSocket to `path` with this agent's cookie, or `None` when the server refuses the
+    /// connection (a cap met).
+    pub async fn try_ws(&self, path: &str) -> Option<Client> {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let mut request = format!("ws://{}{path}", self.addr)
             .into_client_request()
@@ -435,14 +496,22 @@ impl Agent {
                 .headers_mut()
                 .insert("Cookie", format!("plateau_session={v}").parse().unwrap());
         }
-        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        Client {
+        if let Some(f) = &self.forwarded_for {
+            request
+                .headers_mut()
+                .insert("X-Forwarded-For", f.parse().unwrap());
+        }
+        let stream = MaybeTlsStream::Plain(tcp_from(self.from, self.addr).await);
+        let (ws, _) = tokio_tungstenite::client_async(request, stream)
+            .await
+            .ok()?;
+        Some(Client {
             ws,
             received: Vec::new(),
             wire: Vec::new(),
             known: None,
             closed: None,
-        }
+        })
     }
 
     /// This agent's connection to match `id`; a seat token, if given, is sent in an `auth`
@@ -618,6 +687,12 @@ impl Client {
         self.ws.send(Message::Text(text.into())).await.unwrap();
     }
 
+    /// Sends a WebSocket ping (a control frame, not a message).
+    pub async fn send_ping(&mut self) {
+        // The server may have closed the socket meanwhile: the next read says so.
+        let _ = self.ws.send(Message::Ping(Vec::new().into())).await;
+    }
+
     pub async fn send_binary(&mut self, bytes: Vec<u8>) {
         self.ws.send(Message::Binary(bytes.into())).await.unwrap();
     }
@@ -769,4 +844,50 @@ pub fn first_placement(state: &Value) -> Option<(Value, String)> {
             Some((parts, format!("{piece}@{anchor}{}", choice.unwrap_or(""))))
         })
     })
+}
+
+/// Each client (one per human seat of a live match, each past `live()`) makes `n` actions, the
+/// first legal one each time, as its turns come; bots answer by themselves.
+pub async fn play_each(clients: &mut [Client], n: usize) {
+    let version = |m: &Value| m["version"].as_u64().unwrap_or(0);
+    let mut made = vec![0; clients.len()];
+    while made.iter().any(|m| *m < n) {
+        let mut acted = false;
+        for (i, c) in clients.iter_mut().enumerate() {
+            let s = c.latest().expect("a state");
+            assert_eq!(
+                s["status"], "live",
+                "the match ended before each seat played"
+            );
+            if let Some(action) = s["legal"].as_array().and_then(|l| l.first()) {
+                let v = version(&s);
+                c.act(v, action.as_str().unwrap()).await;
+                c.until(|m| m["type"] == "state" && version(m) > v).await;
+                made[i] += 1;
+                acted = true;
+                break;
+            }
+        }
+        if !acted {
+            // Nobody may act on what it knows: the late ones catch up, or all wait for a bot.
+            let newest = clients
+                .iter()
+                .map(|c| version(&c.latest().unwrap()))
+                .max()
+                .unwrap();
+            let mut behind = false;
+            for c in clients.iter_mut() {
+                if version(&c.latest().unwrap()) < newest {
+                    c.until(|m| m["type"] == "state" && version(m) >= newest)
+                        .await;
+                    behind = true;
+                }
+            }
+            if !behind {
+                clients[0]
+                    .until(|m| m["type"] == "state" && version(m) > newest)
+                    .await;
+            }
+        }
+    }
 }

@@ -10,6 +10,7 @@ mod bots;
 mod chat;
 mod clocks;
 mod common;
+mod crowd;
 mod downtime;
 mod faults;
 mod floods;

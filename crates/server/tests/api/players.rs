@@ -34,10 +34,14 @@ async fn a_guest_becomes_an_account_and_signs_in_elsewhere() {
     assert_eq!(alice.session.as_ref().map(String::len), Some(64));
     assert_eq!(alice.get("/api/me").await.1["player"]["name"], "Alice");
 
-    // Names are unique without regard to case, short and plain; nothing is made otherwise.
+    // Names are unique without regard to case and to letters that look alike, short and plain;
+    // nothing is made otherwise.
     let mut other = Agent::new(app.addr);
     for (name, code) in [
         ("aLiCe", "name/taken"),
+        ("AIice", "name/taken"),
+        ("A1ice", "name/taken"),
+        ("al-ice", "name/taken"),
         ("ab", "name/invalid"),
         ("<b>bold</b>", "name/invalid"),
         ("bell\u{7}", "name/invalid"),
@@ -51,6 +55,20 @@ async fn a_guest_becomes_an_account_and_signs_in_elsewhere() {
     assert_eq!(
         other.get("/api/players/%3Cb%3Ebold%3C%2Fb%3E").await.1["code"],
         "player/not_found"
+    );
+    // Nor may a guest rename itself to a look-alike: it keeps its name.
+    let mut mallory = Agent::guest(app.addr, "Mallory").await;
+    let (status, body) = mallory.post("/api/guest", &json!({"name": "AIice"})).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (409, &json!("name/taken")),
+        "{body}"
+    );
+    assert_eq!(mallory.get("/api/me").await.1["player"]["name"], "Mallory");
+    assert_eq!(
+        other.get("/api/players/Alice").await.1["name"],
+        "Alice",
+        "Alice is still herself"
     );
 
     // A guest may rename itself; then it becomes an account (a new session id).

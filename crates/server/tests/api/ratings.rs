@@ -3,7 +3,15 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Agent, TestApp, spawn_app};
+use crate::common::{Agent, TestApp, play_each, spawn_app};
+
+/// The guest `name`, whose requests come from loopback address `from`.
+pub async fn guest_from(addr: std::net::SocketAddr, from: &str, name: &str) -> Agent {
+    let mut agent = Agent::from(addr, from);
+    let (status, body) = agent.post("/api/guest", &json!({"name": name})).await;
+    assert_eq!(status, 200, "{body}");
+    agent
+}
 
 /// The Weng-Lin change of two newcomers (mu 25, sigma 25/3, beta 25/6), winner's view, as people
 /// read it (x 60): sigma^2 / c x (1 - 1/2) with c^2 = 2 beta^2 + 2 sigma^2.
@@ -13,7 +21,8 @@ fn newcomers_gain() -> i64 {
     ((25.0 + sigma * sigma / c * 0.5) * 60.0).round() as i64 - 1500
 }
 
-/// Alice (seat 0) and Bob (seat 1) play a MAD match, `rated` or not, that Bob resigns.
+/// Alice (seat 0) and Bob (seat 1) play a MAD match, `rated` or not, that Bob resigns once each
+/// made `ratings::MIN_ACTIONS` actions (sooner, it would be an abort).
 async fn bob_resigns(app: &TestApp, alice: &mut Agent, bob: &mut Agent, rated: bool) -> String {
     let (status, created) = alice
         .post(
@@ -31,17 +40,24 @@ async fn bob_resigns(app: &TestApp, alice: &mut Agent, bob: &mut Agent, rated: b
     let mut blue = bob.connect(&id, None).await;
     red.live().await;
     blue.live().await;
+    let mut both = [red, blue];
+    play_each(&mut both, 2).await;
+    let [mut red, blue] = both;
+    let mut blue = blue;
     blue.send(json!({"type": "resign"})).await;
     red.until(|m| m["status"] == "finished").await;
-    assert_eq!(app.summary(&id).await["rated"], rated);
+    let summary = app.summary(&id).await;
+    assert_eq!(summary["rated"], rated);
+    assert_eq!(summary["unrated"], Value::Null);
     id
 }
 
 #[tokio::test]
 async fn a_rated_win_moves_both_ratings_by_weng_lin_and_a_casual_one_moves_nothing() {
     let app = spawn_app().await;
-    let mut alice = Agent::guest(app.addr, "Alice").await;
-    let mut bob = Agent::guest(app.addr, "Bob").await;
+    // From two addresses: players of one address play no rated game together.
+    let mut alice = guest_from(app.addr, "127.0.0.21", "Alice").await;
+    let mut bob = guest_from(app.addr, "127.0.0.22", "Bob").await;
     let id = bob_resigns(&app, &mut alice, &mut bob, true).await;
     let gain = newcomers_gain();
     assert_eq!(gain, 158);
@@ -86,14 +102,9 @@ async fn a_rated_win_moves_both_ratings_by_weng_lin_and_a_casual_one_moves_nothi
     let (_, bob_profile) = bob.get("/api/players/Bob").await;
     assert_eq!(bob_profile["ratings"]["mad"]["rating"], 1500 - gain);
     assert_eq!(bob_profile["recent"][0]["result"], "loss");
+    // Provisional players (under 10 rated games) are left off the leaderboard.
     let (_, board) = bob.get("/api/leaderboard/mad").await;
-    let names: Vec<&str> = board["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["Alice", "Bob"]);
+    assert_eq!(board["players"], json!([]));
 
     // A casual game: listed, rating unchanged.
     bob_resigns(&app, &mut alice, &mut bob, false).await;
@@ -133,6 +144,10 @@ async fn bots_are_fixed_anchors() {
     let id = created["id"].as_str().unwrap();
     let mut me = alice.connect(id, None).await;
     me.live().await;
+    // Three actions of Alice's: the bot has made two by then (sooner it is an abort).
+    let mut mine = [me];
+    play_each(&mut mine, 3).await;
+    let [mut me] = mine;
     me.send(json!({"type": "resign"})).await;
     me.until(|m| m["status"] == "finished").await;
     let (_, bot) = alice.get("/api/players/club-bot").await;
@@ -149,10 +164,6 @@ async fn bots_are_fixed_anchors() {
         "losing to a 1500 anchor costs rating: {after}"
     );
     let (_, board) = alice.get("/api/leaderboard/mad").await;
-    assert_eq!(
-        board["players"].as_array().unwrap().len(),
-        1,
-        "bots are not on the board"
-    );
+    assert_eq!(board["players"], json!([]), "bots are not on the board");
     app.shutdown().await;
 }

@@ -9,11 +9,11 @@ use super::players::{apply_ratings, read_player_columns};
 use super::{col, exec, from_json, row, rows, to_json, unsigned};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
-use crate::store::{ChatLine, Finish, Room, StoreError, StoredMatch, StoredSeat};
+use crate::store::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
 
 const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
      started_at, outcome, rematch, rated, ended_at, creator, \
-     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)";
+     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id), unrated";
 
 /// A seat number as stored.
 fn seat_number(seat: u8) -> i16 {
@@ -51,6 +51,7 @@ async fn read_match(tx: &Transaction<'_>, r: &Row) -> Result<StoredMatch, StoreE
         rated: col(r, 10)?,
         ended_at: col(r, 11)?,
         creator: col(r, 12)?,
+        unrated: col(r, 14)?,
         version: unsigned("version", version)?,
         log: Vec::new(),
         chat: Vec::new(),
@@ -243,15 +244,14 @@ pub(super) async fn player_matches(
     .await
 }
 
-pub(super) async fn created_by(
-    tx: &Transaction<'_>,
-    creator: &str,
-) -> Result<(usize, usize), StoreError> {
+pub(super) async fn created_by(tx: &Transaction<'_>, creator: &str) -> Result<Created, StoreError> {
     let r = row(
         tx,
         "SELECT COUNT(*) FILTER (WHERE status = 'open'), \
-         COUNT(*) FILTER (WHERE status = 'live' AND bots_only) \
-         FROM matches WHERE creator = $1 AND status <> 'finished'",
+         COUNT(*) FILTER (WHERE status = 'live' AND bots_only), \
+         COUNT(*) FILTER (WHERE NOT bots_only AND EXISTS \
+             (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.kind = 'bot')) \
+         FROM matches m WHERE creator = $1 AND status <> 'finished'",
         &[&creator],
     )
     .await?
@@ -260,7 +260,11 @@ pub(super) async fn created_by(
         let n = unsigned("count", col::<i64>(&r, i)?)?;
         usize::try_from(n).map_err(|_| StoreError::Corrupt(format!("count {n}")))
     };
-    Ok((count(0)?, count(1)?))
+    Ok(Created {
+        open: count(0)?,
+        bots_only: count(1)?,
+        with_bots: count(2)?,
+    })
 }
 
 pub(super) async fn running_with_clock(
@@ -296,6 +300,26 @@ pub(super) async fn expire_open(
     )
     .await?;
     let ids: Vec<String> = found.iter().map(|r| col(r, 0)).collect::<Result<_, _>>()?;
+    delete_matches(tx, &ids).await?;
+    Ok(ids)
+}
+
+pub(super) async fn call_off(tx: &Transaction<'_>, id: &str) -> Result<bool, StoreError> {
+    let found = row(
+        tx,
+        "SELECT id FROM matches m WHERE id = $1 AND status = 'open' \
+         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id) FOR UPDATE",
+        &[&id],
+    )
+    .await?;
+    if found.is_some() {
+        delete_matches(tx, &[id.to_owned()]).await?;
+    }
+    Ok(found.is_some())
+}
+
+/// Deletes matches `ids` with their seats and chat (ones that never started: no log).
+async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<(), StoreError> {
     if !ids.is_empty() {
         for sql in [
             "DELETE FROM chat WHERE match_id = ANY($1)",
@@ -305,7 +329,7 @@ pub(super) async fn expire_open(
             exec(tx, sql, &[&ids]).await?;
         }
     }
-    Ok(ids)
+    Ok(())
 }
 
 pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), StoreError> {

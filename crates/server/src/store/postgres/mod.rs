@@ -28,8 +28,8 @@ use plateau_engine::LogEntry;
 use tokio_postgres::{IsolationLevel, NoTls};
 
 use super::{
-    BoxFuture, ChatLine, Derived, Finish, Node, PlayerSecret, RatingEvent, Standing, Store,
-    StoreError, StoredMatch,
+    BoxFuture, ChatLine, Created, Derived, Finish, Node, PlayerSecret, RatingEvent, Standing,
+    Store, StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
@@ -142,6 +142,15 @@ CREATE TABLE plateau_cluster (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     secret TEXT NOT NULL
 );
+"#,
+    // Why a rated match changed no rating; when a session was last used (sessions expire); the
+    // look-alike key of each person's name, unique (filled for existing players by
+    // `players::fill_similar_keys`).
+    r#"
+ALTER TABLE matches ADD COLUMN unrated TEXT;
+ALTER TABLE sessions ADD COLUMN last_seen BIGINT;
+UPDATE sessions SET last_seen = created_at;
+ALTER TABLE players ADD COLUMN similar_key TEXT COLLATE "C" UNIQUE;
 "#,
 ];
 
@@ -345,6 +354,7 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
             .await
             .map_err(db)?;
     }
+    players::fill_similar_keys(&tx).await?;
     tx.commit().await.map_err(db)
 }
 
@@ -531,12 +541,16 @@ impl Store for PgStore {
         in_tx!(self, true, |tx| matches::list(&tx, &statuses, limit).await)
     }
 
-    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<(usize, usize), StoreError>> {
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<Created, StoreError>> {
         in_tx!(self, true, |tx| matches::created_by(&tx, &creator).await)
     }
 
     fn running_with_clock(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
         in_tx!(self, true, |tx| matches::running_with_clock(&tx).await)
+    }
+
+    fn call_off(&self, id: String) -> BoxFuture<'_, Result<bool, StoreError>> {
+        in_tx!(self, false, |tx| matches::call_off(&tx, &id).await)
     }
 
     fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
@@ -606,7 +620,8 @@ impl Store for PgStore {
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| exec(
             &tx,
-            "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
+            "INSERT INTO sessions (token_hash, player_id, created_at, last_seen) \
+             VALUES ($1, $2, $3, $3)",
             &[&hash, &player.0, &unix_ms()],
         )
         .await
@@ -614,7 +629,8 @@ impl Store for PgStore {
     }
 
     fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<Player>, StoreError>> {
-        in_tx!(self, true, |tx| players::session(&tx, &hash).await)
+        in_tx!(self, false, |tx| players::session(&tx, &hash, unix_ms())
+            .await)
     }
 
     fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {

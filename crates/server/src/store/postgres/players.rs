@@ -4,9 +4,12 @@ use deadpool_postgres::Transaction;
 use tokio_postgres::Row;
 
 use super::{col, exec, row, rows};
-use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key};
-use crate::ratings::{self, Kind, Rating};
-use crate::store::{Finish, PlayerSecret, RatingEvent, Standing, StoreError};
+use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
+use crate::ratings::{self, Kind, PROVISIONAL_GAMES, Rating, Unrated};
+use crate::store::{
+    Finish, NOT_A_GUEST, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing,
+    StoreError, stored_similar_key,
+};
 
 /// Reads a player from four columns `id, name, kind, created_at` starting at `at`.
 pub(super) fn read_player_columns(r: &Row, at: usize) -> Result<Player, StoreError> {
@@ -39,9 +42,16 @@ pub(super) async fn create_player(
 ) -> Result<Player, StoreError> {
     let r = row(
         tx,
-        "INSERT INTO players (name, name_key, kind, password_hash, created_at) \
-         VALUES ($1, $2, $3, $4, $5) RETURNING id",
-        &[&name, &name_key(name), &kind.as_str(), &password_hash, &now],
+        "INSERT INTO players (name, name_key, similar_key, kind, password_hash, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        &[
+            &name,
+            &name_key(name),
+            &stored_similar_key(name, kind),
+            &kind.as_str(),
+            &password_hash,
+            &now,
+        ],
     )
     .await?
     .ok_or_else(|| StoreError::Database("INSERT ... RETURNING gave no row".into()))?;
@@ -95,36 +105,79 @@ pub(super) async fn update_player(
     password_hash: Option<&str>,
 ) -> Result<Player, StoreError> {
     if let Some(name) = name {
+        // Only people are renamed: the new name gets its look-alike key.
         exec(
             tx,
-            "UPDATE players SET name = $1, name_key = $2 WHERE id = $3",
-            &[&name, &name_key(name), &id.0],
+            "UPDATE players SET name = $1, name_key = $2, similar_key = $3 WHERE id = $4",
+            &[&name, &name_key(name), &similar_key(name), &id.0],
         )
         .await?;
     }
     if let Some(hash) = password_hash {
-        exec(
+        // Only a guest becomes an account: of two upgrades at once, the second changes nothing
+        // (the row is locked by the first until it commits).
+        let changed = exec(
             tx,
-            "UPDATE players SET password_hash = $1, kind = 'account' WHERE id = $2",
+            "UPDATE players SET password_hash = $1, kind = 'account' \
+             WHERE id = $2 AND kind = 'guest'",
             &[&hash, &id.0],
         )
         .await?;
+        if changed == 0 {
+            return Err(StoreError::Conflict(NOT_A_GUEST.into()));
+        }
     }
     player(tx, id).await
 }
 
+/// Gives each person stored without a look-alike key (players made before the key was kept)
+/// its name's, in the order they were made: of two such players whose names look alike, the
+/// older gets the key and the younger keeps its name without one (its next rename gives it one),
+/// so no new name can look like either. Run in the migrations' transaction, after them.
+pub(super) async fn fill_similar_keys(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let missing = rows(
+        tx,
+        "SELECT id, name FROM players WHERE similar_key IS NULL AND kind <> 'bot' ORDER BY id",
+        &[],
+    )
+    .await?;
+    for r in missing {
+        let (id, name): (i64, String) = (col(&r, 0)?, col(&r, 1)?);
+        exec(
+            tx,
+            "UPDATE players SET similar_key = $1 WHERE id = $2 \
+             AND NOT EXISTS (SELECT 1 FROM players WHERE similar_key = $1)",
+            &[&similar_key(&name), &id],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// The player of a session used within `SESSION_IDLE_MS` of `now`, the use written again if it
+/// is `SESSION_RENEW_MS` old.
 pub(super) async fn session(
     tx: &Transaction<'_>,
     hash: &str,
+    now: i64,
 ) -> Result<Option<Player>, StoreError> {
     let sql = format!(
-        "SELECT {PLAYER_COLUMNS} FROM sessions s JOIN players p ON p.id = s.player_id \
-         WHERE s.token_hash = $1"
+        "SELECT {PLAYER_COLUMNS}, s.last_seen FROM sessions s \
+         JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1 AND s.last_seen > $2"
     );
-    row(tx, &sql, &[&hash])
-        .await?
-        .map(|r| read_player_columns(&r, 0))
-        .transpose()
+    let Some(r) = row(tx, &sql, &[&hash, &(now - SESSION_IDLE_MS)]).await? else {
+        return Ok(None);
+    };
+    let last_seen: i64 = col(&r, 4)?;
+    if last_seen < now - SESSION_RENEW_MS {
+        exec(
+            tx,
+            "UPDATE sessions SET last_seen = $1 WHERE token_hash = $2",
+            &[&now, &hash],
+        )
+        .await?;
+    }
+    read_player_columns(&r, 0).map(Some)
 }
 
 fn read_standing(r: &Row, at: usize) -> Result<Standing, StoreError> {
@@ -221,6 +274,7 @@ async fn events(
         .collect()
 }
 
+/// The best-rated people of `game` past their provisional games (`ratings::PROVISIONAL_GAMES`).
 pub(super) async fn leaderboard(
     tx: &Transaction<'_>,
     game: &str,
@@ -229,7 +283,8 @@ pub(super) async fn leaderboard(
     let sql = format!(
         "SELECT {PLAYER_COLUMNS}, {STANDING_COLUMNS} FROM ratings r \
          JOIN players p ON p.id = r.player_id \
-         WHERE r.game = $1 AND p.kind <> 'bot' ORDER BY r.mu DESC, p.name_key LIMIT {limit}"
+         WHERE r.game = $1 AND p.kind <> 'bot' AND r.games >= {PROVISIONAL_GAMES} \
+         ORDER BY r.mu DESC, p.name_key LIMIT {limit}"
     );
     rows(tx, &sql, &[&game])
         .await?
@@ -256,6 +311,9 @@ pub(super) async fn apply_ratings(
     let (game, rated): (String, bool) = (col(&r, 0)?, col(&r, 1)?);
     if !rated {
         return Ok(());
+    }
+    if let Some(why) = finish.unrated {
+        return mark_unrated(tx, id, why).await;
     }
     let seats = rows(
         tx,
@@ -300,6 +358,10 @@ pub(super) async fn apply_ratings(
             finish.outcome.ranks.len()
         )));
     }
+    let persons: Vec<bool> = table.iter().map(|(_, k)| *k == Kind::Person).collect();
+    if daily_cap_reached(tx, &game, &ids, &persons, finish.at).await? {
+        return mark_unrated(tx, id, Unrated::DailyCap).await;
+    }
     let after = ratings::rate(&table, &finish.outcome.ranks);
     for (seat, ((before, kind), new)) in table.iter().zip(&after).enumerate() {
         let player = ids[seat];
@@ -338,4 +400,44 @@ pub(super) async fn apply_ratings(
         }
     }
     Ok(())
+}
+
+/// Records why rated match `id` changed no rating.
+async fn mark_unrated(tx: &Transaction<'_>, id: &str, why: Unrated) -> Result<(), StoreError> {
+    exec(
+        tx,
+        "UPDATE matches SET unrated = $1 WHERE id = $2",
+        &[&why.as_str(), &id],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Whether two of the players `ids` (a person where `persons` says so) already had
+/// `ratings::SAME_OPPONENT_PER_DAY` counted games of `game` together in the 24 hours before
+/// `at`: the person's rating events in matches where the other sat.
+async fn daily_cap_reached(
+    tx: &Transaction<'_>,
+    game: &str,
+    ids: &[i64],
+    persons: &[bool],
+    at: i64,
+) -> Result<bool, StoreError> {
+    let since = at - ratings::CAP_WINDOW_MS;
+    for (a, b) in ratings::capped_pairs(ids, persons) {
+        let r = row(
+            tx,
+            "SELECT COUNT(*) FROM rating_events e JOIN match_seats s \
+             ON s.match_id = e.match_id \
+             WHERE e.player_id = $1 AND s.player_id = $2 AND e.at > $3 AND e.game = $4",
+            &[&a, &b, &since, &game],
+        )
+        .await?
+        .ok_or_else(|| StoreError::Database("COUNT gave no row".into()))?;
+        let n: i64 = col(&r, 0)?;
+        if usize::try_from(n).unwrap_or(usize::MAX) >= ratings::SAME_OPPONENT_PER_DAY {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }

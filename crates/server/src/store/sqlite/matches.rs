@@ -7,11 +7,11 @@ use super::players::{apply_ratings, read_player_columns};
 use super::{db, from_json, to_json};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
-use crate::store::{ChatLine, Finish, Room, StoreError, StoredMatch, StoredSeat};
+use crate::store::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
 
 const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
      started_at, outcome, rematch, rated, ended_at, creator, \
-     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id)";
+     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id), unrated";
 
 fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch, StoreError> {
     let id: String = row.get(0).map_err(db)?;
@@ -39,6 +39,7 @@ fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch,
         rated: row.get(10).map_err(db)?,
         ended_at: row.get(11).map_err(db)?,
         creator: row.get(12).map_err(db)?,
+        unrated: row.get(14).map_err(db)?,
         version: version as u64,
         log: Vec::new(),
         chat: Vec::new(),
@@ -230,13 +231,22 @@ pub(super) fn player_matches(
     )
 }
 
-pub(super) fn created_by(c: &Connection, creator: &str) -> Result<(usize, usize), StoreError> {
+pub(super) fn created_by(c: &Connection, creator: &str) -> Result<Created, StoreError> {
     c.query_row(
         "SELECT COUNT(*) FILTER (WHERE status = 'open'), \
-         COUNT(*) FILTER (WHERE status = 'live' AND bots_only = 1) \
-         FROM matches WHERE creator = ?1 AND status <> 'finished'",
+         COUNT(*) FILTER (WHERE status = 'live' AND bots_only = 1), \
+         COUNT(*) FILTER (WHERE bots_only = 0 AND EXISTS \
+             (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.kind = 'bot')) \
+         FROM matches m WHERE creator = ?1 AND status <> 'finished'",
         [creator],
-        |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, i64>(1)? as usize)),
+        |r| {
+            let n = |i: usize| r.get::<_, i64>(i).map(|n| n as usize);
+            Ok(Created {
+                open: n(0)?,
+                bots_only: n(1)?,
+                with_bots: n(2)?,
+            })
+        },
     )
     .map_err(db)
 }
@@ -276,13 +286,34 @@ pub(super) fn expire_open(c: &Connection, created_before: i64) -> Result<Vec<Str
         .collect::<Result<_, _>>()
         .map_err(db)?;
     for id in &ids {
-        for table in ["chat", "match_seats", "matches"] {
-            let key = if table == "matches" { "id" } else { "match_id" };
-            c.execute(&format!("DELETE FROM {table} WHERE {key} = ?1"), [id])
-                .map_err(db)?;
-        }
+        delete_match(c, id)?;
     }
     Ok(ids)
+}
+
+pub(super) fn call_off(c: &Connection, id: &str) -> Result<bool, StoreError> {
+    let open: bool = c
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM matches m WHERE id = ?1 AND status = 'open' \
+             AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id))",
+            [id],
+            |r| r.get(0),
+        )
+        .map_err(db)?;
+    if open {
+        delete_match(c, id)?;
+    }
+    Ok(open)
+}
+
+/// Deletes match `id` with its seats and chat (one that never started: it has no log).
+fn delete_match(c: &Connection, id: &str) -> Result<(), StoreError> {
+    for table in ["chat", "match_seats", "matches"] {
+        let key = if table == "matches" { "id" } else { "match_id" };
+        c.execute(&format!("DELETE FROM {table} WHERE {key} = ?1"), [id])
+            .map_err(db)?;
+    }
+    Ok(())
 }
 
 pub(super) fn create(c: &Connection, m: &StoredMatch) -> Result<(), StoreError> {

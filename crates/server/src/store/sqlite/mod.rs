@@ -25,8 +25,8 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{
-    BoxFuture, ChatLine, Derived, Finish, PlayerSecret, RatingEvent, Standing, Store, StoreError,
-    StoredMatch,
+    BoxFuture, ChatLine, Created, Derived, Finish, PlayerSecret, RatingEvent, Standing, Store,
+    StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
@@ -163,6 +163,16 @@ INSERT INTO actions_checked SELECT match_id, seq, actor, seat, action, at_ms FRO
 DROP TABLE actions;
 ALTER TABLE actions_checked RENAME TO actions;
 ",
+    // Why a rated match changed no rating; when a session was last used (sessions expire); the
+    // look-alike key of each person's name, unique (filled for existing players by
+    // `players::fill_similar_keys`).
+    r"
+ALTER TABLE matches ADD COLUMN unrated TEXT;
+ALTER TABLE sessions ADD COLUMN last_seen INTEGER;
+UPDATE sessions SET last_seen = created_at;
+ALTER TABLE players ADD COLUMN similar_key TEXT;
+CREATE UNIQUE INDEX players_by_similar_key ON players (similar_key);
+",
 ];
 
 /// Most writes committed together.
@@ -209,6 +219,7 @@ impl SqliteStore {
         let mut conn = connect(path)?;
         conn.pragma_update(None, "foreign_keys", "ON").map_err(db)?;
         migrate(&conn)?;
+        players::fill_similar_keys(&conn)?;
         let checkpoints = connect(path)?;
         let spawn_error = |e: std::io::Error| StoreError::Database(e.to_string());
         let (wake, woken) = mpsc::sync_channel::<()>(1);
@@ -516,7 +527,7 @@ impl Store for SqliteStore {
         self.read(move |c| matches::list(c, &statuses, limit))
     }
 
-    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<(usize, usize), StoreError>> {
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<Created, StoreError>> {
         self.read(move |c| matches::created_by(c, &creator))
     }
 
@@ -526,6 +537,10 @@ impl Store for SqliteStore {
 
     fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         self.write_value(move |c| matches::expire_open(c, created_before))
+    }
+
+    fn call_off(&self, id: String) -> BoxFuture<'_, Result<bool, StoreError>> {
+        self.write_value(move |c| matches::call_off(c, &id))
     }
 
     fn player_matches(
@@ -581,7 +596,7 @@ impl Store for SqliteStore {
     }
 
     fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<Player>, StoreError>> {
-        self.read(move |c| players::session(c, &hash))
+        self.read(move |c| players::session(c, &hash, unix_ms()))
     }
 
     fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {

@@ -3,9 +3,12 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::db;
-use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key};
-use crate::ratings::{self, Kind, Rating};
-use crate::store::{Finish, PlayerSecret, RatingEvent, Standing, StoreError};
+use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
+use crate::ratings::{self, Kind, PROVISIONAL_GAMES, Rating, Unrated};
+use crate::store::{
+    Finish, NOT_A_GUEST, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing,
+    StoreError, stored_similar_key,
+};
 
 /// Reads a player from four columns `id, name, kind, created_at` starting at `at`.
 pub(super) fn read_player_columns(r: &rusqlite::Row<'_>, at: usize) -> Result<Player, StoreError> {
@@ -37,9 +40,16 @@ pub(super) fn create_player(
     now: i64,
 ) -> Result<Player, StoreError> {
     c.execute(
-        "INSERT INTO players (name, name_key, kind, password_hash, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![name, name_key(name), kind.as_str(), password_hash, now],
+        "INSERT INTO players (name, name_key, similar_key, kind, password_hash, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            name,
+            name_key(name),
+            stored_similar_key(name, kind),
+            kind.as_str(),
+            password_hash,
+            now
+        ],
     )
     .map_err(db)?;
     Ok(Player {
@@ -83,20 +93,53 @@ pub(super) fn update_player(
     password_hash: Option<&str>,
 ) -> Result<Player, StoreError> {
     if let Some(name) = name {
+        // Only people are renamed: the new name gets its look-alike key.
         c.execute(
-            "UPDATE players SET name = ?1, name_key = ?2 WHERE id = ?3",
-            params![name, name_key(name), id.0],
+            "UPDATE players SET name = ?1, name_key = ?2, similar_key = ?3 WHERE id = ?4",
+            params![name, name_key(name), similar_key(name), id.0],
         )
         .map_err(db)?;
     }
     if let Some(hash) = password_hash {
-        c.execute(
-            "UPDATE players SET password_hash = ?1, kind = 'account' WHERE id = ?2",
-            params![hash, id.0],
+        // Only a guest becomes an account: of two upgrades at once, the second changes nothing.
+        let changed = c
+            .execute(
+                "UPDATE players SET password_hash = ?1, kind = 'account' \
+                 WHERE id = ?2 AND kind = 'guest'",
+                params![hash, id.0],
+            )
+            .map_err(db)?;
+        if changed == 0 {
+            return Err(StoreError::Conflict(NOT_A_GUEST.into()));
+        }
+    }
+    player(c, id)
+}
+
+/// Gives each person stored without a look-alike key (players made before the key was kept)
+/// its name's, in the order they were made: of two such players whose names look alike, the
+/// older gets the key and the younger keeps its name without one (its next rename gives it one),
+/// so no new name can look like either. Run at each open, after the migrations.
+pub(super) fn fill_similar_keys(c: &Connection) -> Result<(), StoreError> {
+    let tx = c.unchecked_transaction().map_err(db)?;
+    let missing: Vec<(i64, String)> = tx
+        .prepare(
+            "SELECT id, name FROM players WHERE similar_key IS NULL AND kind <> 'bot' ORDER BY id",
+        )
+        .map_err(db)?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(db)?
+        .collect::<Result<_, _>>()
+        .map_err(db)?;
+    for (id, name) in missing {
+        tx.execute(
+            "UPDATE players SET similar_key = ?1 WHERE id = ?2 \
+             AND NOT EXISTS (SELECT 1 FROM players WHERE similar_key = ?1)",
+            params![similar_key(&name), id],
         )
         .map_err(db)?;
     }
-    player(c, id)
+    tx.commit().map_err(db)
 }
 
 pub(super) fn create_session(
@@ -106,24 +149,40 @@ pub(super) fn create_session(
     now: i64,
 ) -> Result<(), StoreError> {
     c.execute(
-        "INSERT INTO sessions (token_hash, player_id, created_at) VALUES (?1, ?2, ?3)",
+        "INSERT INTO sessions (token_hash, player_id, created_at, last_seen) \
+         VALUES (?1, ?2, ?3, ?3)",
         params![hash, player.0, now],
     )
     .map_err(db)?;
     Ok(())
 }
 
-pub(super) fn session(c: &Connection, hash: &str) -> Result<Option<Player>, StoreError> {
+/// The player of a session used within `SESSION_IDLE_MS` of `now`, the use written again if it
+/// is `SESSION_RENEW_MS` old (on the writer's connection, outside any group: a write a day).
+pub(super) fn session(c: &Connection, hash: &str, now: i64) -> Result<Option<Player>, StoreError> {
     let sql = format!(
-        "SELECT {PLAYER_COLUMNS} FROM sessions s JOIN players p ON p.id = s.player_id \
-         WHERE s.token_hash = ?1"
+        "SELECT {PLAYER_COLUMNS}, s.last_seen FROM sessions s \
+         JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?1 AND s.last_seen > ?2"
     );
-    c.prepare_cached(&sql)
+    let found = c
+        .prepare_cached(&sql)
         .map_err(db)?
-        .query_row([hash], |r| Ok(read_player_columns(r, 0)))
+        .query_row(params![hash, now - SESSION_IDLE_MS], |r| {
+            Ok((read_player_columns(r, 0), r.get::<_, i64>(4)?))
+        })
         .optional()
-        .map_err(db)?
-        .transpose()
+        .map_err(db)?;
+    let Some((player, last_seen)) = found else {
+        return Ok(None);
+    };
+    if last_seen < now - SESSION_RENEW_MS {
+        c.execute(
+            "UPDATE sessions SET last_seen = ?1 WHERE token_hash = ?2",
+            params![now, hash],
+        )
+        .map_err(db)?;
+    }
+    player.map(Some)
 }
 
 pub(super) fn delete_session(c: &Connection, hash: &str) -> Result<(), StoreError> {
@@ -223,6 +282,7 @@ fn events(
     Ok(out)
 }
 
+/// The best-rated people of `game` past their provisional games (`ratings::PROVISIONAL_GAMES`).
 pub(super) fn leaderboard(
     c: &Connection,
     game: &str,
@@ -231,7 +291,8 @@ pub(super) fn leaderboard(
     let sql = format!(
         "SELECT {PLAYER_COLUMNS}, {STANDING_COLUMNS} FROM ratings r \
          JOIN players p ON p.id = r.player_id \
-         WHERE r.game = ?1 AND p.kind <> 'bot' ORDER BY r.mu DESC, p.name_key LIMIT {limit}"
+         WHERE r.game = ?1 AND p.kind <> 'bot' AND r.games >= {PROVISIONAL_GAMES} \
+         ORDER BY r.mu DESC, p.name_key LIMIT {limit}"
     );
     let mut stmt = c.prepare_cached(&sql).map_err(db)?;
     let mut rows = stmt.query([game]).map_err(db)?;
@@ -253,6 +314,9 @@ pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result
         .map_err(db)?;
     if !rated {
         return Ok(());
+    }
+    if let Some(why) = finish.unrated {
+        return mark_unrated(c, id, why);
     }
     let mut stmt = c
         .prepare_cached(
@@ -292,6 +356,10 @@ pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result
             finish.outcome.ranks.len()
         )));
     }
+    let persons: Vec<bool> = table.iter().map(|(_, k)| *k == Kind::Person).collect();
+    if daily_cap_reached(c, &game, &ids, &persons, finish.at)? {
+        return mark_unrated(c, id, Unrated::DailyCap);
+    }
     let after = ratings::rate(&table, &finish.outcome.ranks);
     for (seat, ((before, kind), new)) in table.iter().zip(&after).enumerate() {
         let player = ids[seat];
@@ -329,4 +397,42 @@ pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result
         }
     }
     Ok(())
+}
+
+/// Records why rated match `id` changed no rating.
+fn mark_unrated(c: &Connection, id: &str, why: Unrated) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE matches SET unrated = ?1 WHERE id = ?2",
+        params![why.as_str(), id],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+/// Whether two of the players `ids` (a person where `persons` says so) already had
+/// `ratings::SAME_OPPONENT_PER_DAY` counted games of `game` together in the 24 hours before
+/// `at`: the person's rating events in matches where the other sat.
+fn daily_cap_reached(
+    c: &Connection,
+    game: &str,
+    ids: &[i64],
+    persons: &[bool],
+    at: i64,
+) -> Result<bool, StoreError> {
+    let since = at - ratings::CAP_WINDOW_MS;
+    let mut stmt = c
+        .prepare_cached(
+            "SELECT COUNT(*) FROM rating_events e JOIN match_seats s ON s.match_id = e.match_id \
+             WHERE e.player_id = ?1 AND s.player_id = ?2 AND e.at > ?3 AND e.game = ?4",
+        )
+        .map_err(db)?;
+    for (a, b) in ratings::capped_pairs(ids, persons) {
+        let n: i64 = stmt
+            .query_row(params![a, b, since, game], |r| r.get(0))
+            .map_err(db)?;
+        if usize::try_from(n).unwrap_or(usize::MAX) >= ratings::SAME_OPPONENT_PER_DAY {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
