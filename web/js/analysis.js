@@ -137,14 +137,14 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
         lossText(loss, a.plies[loss.index - 1])))));
   }
 
-  /** The move list's entries of the biggest losses get "??" (the list is redrawn at each step). */
+  /** The move list's entries of the biggest losses get their mark, "?!", "?" or "??" (the list is redrawn at each step). */
   function markMoves() {
     if (status.status !== 'done') return;
     for (const loss of status.analysis.biggest_losses) {
       const button = document.querySelector(`#moves .mv[data-index="${actionStep[loss.index]}"]`);
       if (!button || button.classList.contains('an-lost')) continue;
       button.classList.add('an-lost');
-      button.append(el('span', { class: 'an-mark', title: t('analysis.marked') }, '??'));
+      button.append(el('span', { class: 'an-mark', title: t('analysis.marked') }, loss.mark ?? '??'));
     }
   }
 

@@ -2,25 +2,38 @@
 //! search estimates it, and how much each decision lost against the best the search found.
 //!
 //! # How a decision is judged
-//! At each seat decision the judge (an MCTS search, `AnalysisOptions::judge`) searches the
-//! position for the seat that acted, exactly as that seat's bot would have: with hidden
+//! At each seat decision the judge (an MCTS search, `AnalysisOptions::judge`) first searches the
+//! position for the seat that acted, exactly as that seat's bot would have (with hidden
 //! information from that seat's determinizations, so from what the seat knew then, never with
-//! hindsight. The seat's value before the action is the mean utility of the search's best root
-//! action; the value of the action played is its own mean, or, where the search did not try it,
-//! the value of a second search whose root offers that action alone (still from the seat's
-//! information: each iteration plays it on a determinization).
-//! The loss is the difference, never below 0.
+//! hindsight), and takes its choice as the best action. Then each of the two actions, the best
+//! and the one played, gets a search of its own whose every iteration goes through it
+//! (`Mcts::action_values`): the same budget for both, the chance after them sampled by its
+//! probabilities (so averaged), both seeded alike so that their difference is not a difference
+//! of luck. A root child with a handful of visits, the old measure, is never read.
+//! The loss is the best action's value minus the played action's, never below 0 (a played
+//! action the second search values higher was as good as the judge's).
 //!
-//! # The curve
-//! `values[s]` after each action is seat `s`'s expected `Outcome::utility` (in a two-seat game its
-//! chance to win, a draw counting half). With perfect information it is read from the acting seat's
-//! search, which scores every seat. With hidden information each seat's value comes from its own
-//! searches only (the seat's own information), so it changes at its own decisions and keeps its
-//! last value in between. Chance outcomes keep the values; the final entry is the outcome.
+//! # One measure for the curve and the marks
+//! `values[s]` after a seat's decision is the played action's search, for every seat: the very
+//! value the loss subtracts, so a mark's loss is the drop the curve shows at that ply against
+//! the judge's best. `values[s]` is seat `s`'s expected `Outcome::utility` (in a two-seat game
+//! its chance to win, a draw counting half). With perfect information every seat's value is read
+//! from the acting seat's searches, which score every seat; a chance outcome and a forced action
+//! take the value of the next judged decision's best action (the position's value once the dice
+//! have spoken). With hidden information each seat's value comes from its own searches only (the
+//! seat's own information), so it changes at its own decisions and keeps its last value in
+//! between. The final entry is the outcome.
+//!
+//! # Marks
+//! A decision is marked `?!`, `?` or `??` when its loss reaches `Marks::dubious`, `mistake` or
+//! `blunder`. The registry sets them per game above the judge's own noise, measured by analysing
+//! the same games twice with different seeds (docs/bots.md, "Analysis"): a smaller loss is not
+//! told apart from the judge's luck, and is not marked.
 //!
 //! # Cost
-//! One search per seat decision, two where the action played was not tried: `judge` iterations
-//! each. The progress callback hears after every decision how many are done out of how many.
+//! Three searches per seat decision of `judge` iterations each (two when the action played is
+//! the judge's choice). The progress callback hears after every decision how many are done out
+//! of how many.
 
 use plateau_engine::{
     Actor, DynGame, Event, Game, GameEntry, LogEntry, Record, ReplayError, Seat, Visitor,
@@ -44,20 +57,93 @@ pub struct AnalysisOptions {
     pub judge: Budget,
     /// Seed of every search (each decision's search is seeded from it and its index).
     pub seed: u64,
-    /// How many of the biggest losses to list.
+    /// How many of the marked decisions to list among the biggest losses.
     pub biggest: usize,
-    /// Least loss worth listing among the biggest, in utility (0.05: five points of chance).
-    pub threshold: f64,
+    /// The least losses marked `?!`, `?` and `??` (the registry's are per game, above the
+    /// judge's measured noise).
+    pub marks: Marks,
 }
 
 impl Default for AnalysisOptions {
-    /// 2000 iterations per decision, seed 0, the 5 biggest losses of at least 0.05.
+    /// 2000 iterations per decision, seed 0, the 5 biggest marked losses, `Marks::default`.
     fn default() -> Self {
         AnalysisOptions {
             judge: Budget::Iterations(2000),
             seed: 0,
             biggest: 5,
-            threshold: 0.05,
+            marks: Marks::default(),
+        }
+    }
+}
+
+/// The least loss, in utility (0.05: five points of chance), of each mark. A loss below
+/// `dubious` is not marked: the judge cannot tell it from its own noise.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Marks {
+    /// `?!`, a dubious decision.
+    pub dubious: f64,
+    /// `?`, a mistake.
+    pub mistake: f64,
+    /// `??`, a blunder.
+    pub blunder: f64,
+}
+
+impl Default for Marks {
+    /// 10, 20 and 30 points.
+    fn default() -> Self {
+        Marks {
+            dubious: 0.10,
+            mistake: 0.20,
+            blunder: 0.30,
+        }
+    }
+}
+
+impl Marks {
+    /// The mark a decision that lost `loss` earns, if any.
+    #[must_use]
+    pub fn of(&self, loss: f64) -> Option<Mark> {
+        if loss >= self.blunder {
+            Some(Mark::Blunder)
+        } else if loss >= self.mistake {
+            Some(Mark::Mistake)
+        } else if loss >= self.dubious {
+            Some(Mark::Dubious)
+        } else {
+            None
+        }
+    }
+}
+
+/// How bad a marked decision was, written as chess annotators do.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize, Deserialize)]
+pub enum Mark {
+    /// A loss of at least `Marks::dubious`.
+    #[serde(rename = "?!")]
+    Dubious,
+    /// At least `Marks::mistake`.
+    #[serde(rename = "?")]
+    Mistake,
+    /// At least `Marks::blunder`.
+    #[serde(rename = "??")]
+    Blunder,
+}
+
+impl Default for Mark {
+    /// `Mark::Blunder`: what a listed loss meant before marks had levels.
+    fn default() -> Self {
+        Mark::Blunder
+    }
+}
+
+impl Mark {
+    /// `?!`, `?` or `??`.
+    #[must_use]
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Dubious => "?!",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
         }
     }
 }
@@ -78,8 +164,7 @@ pub struct Analysis {
     pub start: Vec<f64>,
     /// One entry per recorded action, in order.
     pub plies: Vec<Ply>,
-    /// The biggest losses, largest first, at most `AnalysisOptions::biggest`, each at least
-    /// `AnalysisOptions::threshold`.
+    /// The biggest marked losses, largest first, at most `AnalysisOptions::biggest`.
     pub biggest_losses: Vec<Loss>,
 }
 
@@ -102,9 +187,10 @@ pub struct Ply {
 /// How the judge saw one decision.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Judgement {
-    /// The acting seat's value of the position before the action (its best action's mean).
+    /// The acting seat's value of the position before the action: its best action's value
+    /// (the judge's choice, or the action played where that searched higher).
     pub before: f64,
-    /// The value of the action played.
+    /// The value of the action played (its own search).
     pub played: f64,
     /// `before - played`, at least 0.
     pub loss: f64,
@@ -115,6 +201,9 @@ pub struct Judgement {
     /// without reading its text. Absent from analyses stored before it was added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_info: Option<serde_json::Value>,
+    /// `?!`, `?` or `??` when the loss reaches the analysis's `Marks`; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<Mark>,
 }
 
 /// One of the biggest losses.
@@ -126,6 +215,9 @@ pub struct Loss {
     pub seat: u8,
     /// How much it lost.
     pub loss: f64,
+    /// Its mark (`??` in analyses stored before marks had levels, which listed blunders only).
+    #[serde(default)]
+    pub mark: Mark,
 }
 
 /// Why a record could not be analysed. Nothing is analysed then.
@@ -144,10 +236,22 @@ pub enum AnalysisError {
     Replay(#[from] ReplayError),
 }
 
-/// Judges the decision of `seat` to play `played` in `state` with a search of `judge` seeded with
-/// `seed` (module documentation); `None` when `seat` has no legal action. With hidden information
-/// it reads nothing of `state` but what the search reads (`Mcts::choose`), so two states the seat
-/// cannot tell apart get the same judgement.
+/// One judged decision: the judgement and every seat's values from its searches.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Judged {
+    /// The judgement (its `mark` unset: the caller's `Marks` give it).
+    pub judgement: Judgement,
+    /// Every seat's value after the action played (its own search), by seat index.
+    pub after: Vec<f64>,
+    /// Every seat's value before it: after the best action (the judge's choice, or the one
+    /// played where that searched higher).
+    pub before: Vec<f64>,
+}
+
+/// Judges the decision of `seat` to play `played` in `state` with searches of `judge` seeded
+/// from `seed` (module documentation); `None` when `seat` has no legal action or `played` is not
+/// one of them. With hidden information it reads nothing of `state` but what the search reads
+/// (`Mcts::choose`), so two states the seat cannot tell apart get the same judgement.
 pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
     state: &G,
     seat: Seat,
@@ -155,53 +259,37 @@ pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
     judge: Budget,
     seed: u64,
     evaluator: &E,
-) -> Option<(Judgement, Vec<f64>)> {
-    let mut search =
-        Mcts::with_evaluator(SearchConfig::with_budget(judge), seed, evaluator.clone());
-    let best = search.choose(state, seat)?;
-    if search.stats().iterations == 0 {
-        // A forced (or evaluator-decided) action: nothing to judge, the position's value only.
-        let values = search.estimate(state, seat);
-        let v = values[seat.index()];
-        let judgement = Judgement {
-            before: v,
-            played: v,
-            loss: 0.0,
-            best: state.format_action(&best),
-            best_info: info(state, &best),
-        };
-        return Some((judgement, values));
-    }
-    let children = search.root_children();
-    let mean = |a: &G::Action| {
-        children
-            .iter()
-            .find(|c| &c.action == a && c.visits > 0)
-            .map(|c| c.mean)
+) -> Option<Judged> {
+    let search = || Mcts::with_evaluator(SearchConfig::with_budget(judge), seed, evaluator.clone());
+    let best = search().choose(state, seat)?;
+    // Both actions valued by searches through them alone, seeded alike.
+    let after = search().action_values(state, seat, played)?;
+    let before = if &best == played {
+        after.clone()
+    } else {
+        search()
+            .action_values(state, seat, &best)
+            .unwrap_or_else(|| after.clone())
     };
-    let values = search.root_values();
-    let before = mean(&best).unwrap_or(values[seat.index()]);
-    let after = match mean(played) {
-        Some(v) => v,
-        None => {
-            // Not tried by the search: a search of its own, which plays it on determinizations
-            // (the true state's results of the action would be hindsight).
-            let mut again = Mcts::with_evaluator(
-                SearchConfig::with_budget(judge),
-                seed ^ 1,
-                evaluator.clone(),
-            );
-            again.action_value(state, seat, played)?
-        }
+    let s = seat.index();
+    let (before, best) = if after[s] > before[s] {
+        (after.clone(), played.clone())
+    } else {
+        (before, best)
     };
     let judgement = Judgement {
-        before,
-        played: after,
-        loss: (before - after).max(0.0),
+        before: before[s],
+        played: after[s],
+        loss: before[s] - after[s],
         best: state.format_action(&best),
         best_info: info(state, &best),
+        mark: None,
     };
-    Some((judgement, values))
+    Some(Judged {
+        judgement,
+        after,
+        before,
+    })
 }
 
 /// The parts of `action`, one of the seat's legal actions in `state`, as its legal list gives them.
@@ -298,23 +386,30 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
         let seed = seeds.next_u64();
         let mut judgement = None;
         if let Actor::Seat(seat) = p.by
-            && let Some((j, seen)) =
+            && let Some(judged) =
                 judge_decision(&p.before, seat, &p.action, options.judge, seed, evaluator)
         {
+            let Judged {
+                judgement: mut j,
+                after,
+                before,
+            } = judged;
+            j.mark = options.marks.of(j.loss);
             if hidden {
-                values[seat.index()] = j.played;
+                values[seat.index()] = after[seat.index()];
             } else {
-                // The plies since the last judged decision end in this position.
+                // The plies since the last judged decision (chance outcomes) end in this
+                // position: they show its value under the judge's best play.
                 for p in plies.iter_mut().rev() {
                     let p: &mut Ply = p;
-                    p.values.clone_from(&seen);
                     if p.judgement.is_some() {
                         break;
                     }
+                    p.values.clone_from(&before);
                 }
-                values.clone_from(&seen);
+                values.clone_from(&after);
             }
-            start_values.get_or_insert_with(|| seen.clone());
+            start_values.get_or_insert(before);
             judgement = Some(j);
             done += 1;
             progress(done, total);
@@ -347,10 +442,11 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
         .iter()
         .filter_map(|p| {
             let j = p.judgement.as_ref()?;
-            (j.loss >= options.threshold).then(|| Loss {
+            Some(Loss {
                 index: p.index,
                 seat: p.seat.unwrap_or_default(),
                 loss: j.loss,
+                mark: j.mark?,
             })
         })
         .collect();

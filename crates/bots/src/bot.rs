@@ -8,12 +8,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::analysis::{Analysis, AnalysisError, AnalysisOptions, analyse};
+use crate::analysis::{Analysis, AnalysisError, AnalysisOptions, Judged, analyse, judge_decision};
 use crate::eval::{Evaluator, NoEvaluator, greedy_action, worst_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
 use crate::playout::{PlayoutRate, random_playouts};
 use crate::random_action;
-use crate::spec::{BotSpec, Level, Levels};
+use crate::spec::{BotSpec, Budget, Level, Levels};
 
 /// A bot of game `G` for one seat; keep it for the whole game (MCTS reuses its tree).
 pub struct Bot<G: Game, E: Evaluator<G> = NoEvaluator> {
@@ -253,6 +253,26 @@ pub struct BotFactory {
     make: fn(BotSpec, u64) -> Box<dyn DynBot>,
     playouts: fn(&dyn DynGame, Duration, u64) -> Result<PlayoutRate, BotError>,
     analyse: AnalyseFn,
+    judge: JudgeFn,
+}
+
+/// `analysis::judge_decision` for one game, behind the factory, the action as text.
+type JudgeFn = fn(&dyn DynGame, Seat, &str, Budget, u64) -> Result<Option<Judged>, BotError>;
+
+/// `judge_decision` with `evaluator`, for a state and an action given untyped.
+fn dyn_judge<G: Game, E: Evaluator<G> + Clone>(
+    state: &dyn DynGame,
+    seat: Seat,
+    action: &str,
+    judge: Budget,
+    seed: u64,
+    evaluator: &E,
+) -> Result<Option<Judged>, BotError> {
+    let state = typed::<G>(state)?;
+    let Ok(action) = state.parse_action(action) else {
+        return Ok(None);
+    };
+    Ok(judge_decision(state, seat, &action, judge, seed, evaluator))
 }
 
 /// `analysis::analyse` for one game, behind the factory.
@@ -288,6 +308,9 @@ impl BotFactory {
             analyse: |record, options, progress| {
                 analyse::<G, _>(record, options, &NoEvaluator, progress)
             },
+            judge: |state, seat, action, judge, seed| {
+                dyn_judge::<G, _>(state, seat, action, judge, seed, &NoEvaluator)
+            },
         }
     }
 
@@ -301,6 +324,9 @@ impl BotFactory {
             playouts: dyn_playouts::<G>,
             analyse: |record, options, progress| {
                 analyse::<G, E>(record, options, &E::default(), progress)
+            },
+            judge: |state, seat, action, judge, seed| {
+                dyn_judge::<G, E>(state, seat, action, judge, seed, &E::default())
             },
         }
     }
@@ -369,6 +395,23 @@ impl BotFactory {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Analysis, AnalysisError> {
         (self.analyse)(record, options, progress)
+    }
+
+    /// The analysis's judgement of `seat` playing `action` (canonical text) in `state`, by
+    /// searches of `judge` seeded from `seed` with the game's evaluation
+    /// (`analysis::judge_decision`); `None` when the text is not a legal action of the seat.
+    ///
+    /// # Errors
+    /// `BotError::WrongGame` if `state` is not of this factory's game.
+    pub fn judge(
+        &self,
+        state: &dyn DynGame,
+        seat: Seat,
+        action: &str,
+        judge: Budget,
+        seed: u64,
+    ) -> Result<Option<Judged>, BotError> {
+        (self.judge)(state, seat, action, judge, seed)
     }
 
     /// Uniformly random games from `state` for about `budget` (single thread, typed, no text):

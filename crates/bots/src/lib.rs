@@ -13,7 +13,8 @@ mod spec;
 mod tests;
 
 pub use analysis::{
-    Analysis, AnalysisError, AnalysisOptions, Judgement, Loss, Ply, analyse, judge_decision,
+    Analysis, AnalysisError, AnalysisOptions, Judged, Judgement, Loss, Mark, Marks, Ply, analyse,
+    judge_decision,
 };
 pub use bot::{Bot, BotError, BotFactory, DynBot};
 pub use eval::{Evaluator, NoEvaluator, greedy_action, worst_action};

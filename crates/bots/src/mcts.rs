@@ -416,16 +416,21 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// determinization, so its results are drawn, never read from `state`). `None` when `action`
     /// is not legal for `seat`.
     pub fn action_value(&mut self, state: &G, seat: Seat, action: &G::Action) -> Option<f64> {
+        Some(self.action_values(state, seat, action)?[seat.index()])
+    }
+
+    /// Every seat's mean utility, by seat index, when `seat` plays `action` in `state`: the
+    /// search of `action_value`, whose every iteration goes through `action`, so the whole
+    /// budget values it (chance after it sampled by its probabilities, so averaged). `None` when
+    /// `action` is not legal for `seat`.
+    pub fn action_values(&mut self, state: &G, seat: Seat, action: &G::Action) -> Option<Vec<f64>> {
         let started = Instant::now();
         state.legal_actions(seat, &mut self.root_legal);
         if !self.root_legal.contains(action) {
             return None;
         }
         self.fresh_search(state, seat, Some(vec![action.clone()]), started);
-        self.root_children()
-            .into_iter()
-            .find(|c| &c.action == action)
-            .map(|c| c.mean)
+        Some(self.root_values())
     }
 
     /// Searches `state` within the budget from the point of view of `seat`, whether or not it is

@@ -3,15 +3,15 @@
 //! expert level unless `--iterations` says otherwise; a progress bar counts the judged decisions
 //! on stderr. The terminal table has one line per seat decision: each seat's expected score after
 //! it (its chance to win in two seats; with more, the share of the others it ends ahead of), the
-//! loss against the judge's choice, `?` on a loss of at least `--threshold` and `??` on the
-//! biggest. `--json` prints the analysis in its documented shape (docs/bots.md, "Analysis")
+//! loss against the judge's choice and its mark (`?!`, `?`, `??` from the game's thresholds,
+//! set above the judge's own noise: docs/bots.md, "Analysis"; `--marks` overrides them). `--json` prints the analysis in its documented shape (docs/bots.md, "Analysis")
 //! instead; `--out` writes that JSON to a file as well.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use plateau_bots::{Analysis, AnalysisOptions, Budget};
+use plateau_bots::{Analysis, AnalysisOptions, Budget, Marks};
 use plateau_engine::Record;
 
 use crate::common::{CliResult, check_writable, emit, find_game, read_record};
@@ -28,12 +28,13 @@ pub struct Args {
     /// Seed of the judge's searches.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// How many of the biggest losses to mark `??`.
+    /// How many of the biggest marked losses to list.
     #[arg(long, default_value_t = 5)]
     biggest: usize,
-    /// Least loss (in chance, 0 to 1) marked `?`.
-    #[arg(long, default_value_t = 0.05)]
-    threshold: f64,
+    /// The least losses (in chance, 0 to 1) marked `?!`, `?` and `??`, comma-separated and
+    /// rising (default: the game's, above the judge's measured noise).
+    #[arg(long, value_delimiter = ',', num_args = 3)]
+    marks: Option<Vec<f64>>,
     /// Print the analysis as JSON instead of the table.
     #[arg(long)]
     json: bool,
@@ -50,12 +51,10 @@ pub fn run(args: Args) -> CliResult {
     let path = args.file.display();
     let record = read_record(&args.file)?;
     find_game(&record.game)?;
-    if !(0.0..=1.0).contains(&args.threshold) {
-        return Err(format!(
-            "--threshold must be 0 to 1, not {}",
-            args.threshold
-        ));
-    }
+    let marks = match &args.marks {
+        Some(m) => marks(m)?,
+        None => plateau_registry::judge_marks(&record.game).map_err(|e| e.to_string())?,
+    };
     if let Some(out) = &args.out {
         check_writable(out)?;
     }
@@ -68,7 +67,7 @@ pub fn run(args: Args) -> CliResult {
         judge,
         seed: args.seed,
         biggest: args.biggest,
-        threshold: args.threshold,
+        marks,
     };
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -92,13 +91,30 @@ pub fn run(args: Args) -> CliResult {
     if args.json {
         emit(&format!("{json}\n"))?;
     } else {
-        emit(&table(&analysis, &record, args.threshold))?;
+        emit(&table(&analysis, &record))?;
     }
     match &args.out {
         Some(out) => std::fs::write(out, format!("{json}\n"))
             .map_err(|e| format!("cannot write {}: {e}", out.display())),
         None => Ok(()),
     }
+}
+
+/// `--marks`: three losses in [0, 1], rising.
+fn marks(m: &[f64]) -> Result<Marks, String> {
+    let ok = m.len() == 3
+        && m.iter().all(|v| (0.0..=1.0).contains(v))
+        && m.windows(2).all(|w| w[0] <= w[1]);
+    if !ok {
+        return Err(format!(
+            "--marks wants three losses from 0 to 1, rising (`0.1,0.2,0.3`), not {m:?}"
+        ));
+    }
+    Ok(Marks {
+        dubious: m[0],
+        mistake: m[1],
+        blunder: m[2],
+    })
 }
 
 /// Each seat's chance of winning, as percentages in columns.
@@ -111,7 +127,7 @@ fn percents(values: &[f64]) -> String {
 }
 
 /// The terminal table (module documentation).
-fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
+fn table(a: &Analysis, record: &Record) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -150,13 +166,7 @@ fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
         let (Some(seat), Some(j)) = (p.seat, &p.judgement) else {
             continue;
         };
-        let mark = if a.biggest_losses.iter().any(|l| l.index == p.index) {
-            "??"
-        } else if j.loss >= threshold {
-            "?"
-        } else {
-            ""
-        };
+        let mark = j.mark.map_or("", |m| m.symbol());
         let best = if j.best == p.action {
             ""
         } else {
@@ -164,7 +174,7 @@ fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
         };
         let _ = writeln!(
             out,
-            "{:>6}  {:>4}  {:<28}  {}  {:>5.1}{:<2} {best}",
+            "{:>6}  {:>4}  {:<28}  {}  {:>5.1}{:<3} {best}",
             p.index,
             seat + 1,
             p.action,
@@ -183,7 +193,7 @@ fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
             percents(&last.values)
         );
     }
-    let _ = writeln!(out, "biggest losses:");
+    let _ = writeln!(out, "biggest marked losses:");
     if a.biggest_losses.is_empty() {
         let _ = writeln!(out, "  none");
     }
@@ -195,9 +205,10 @@ fn table(a: &Analysis, record: &Record, threshold: f64) -> String {
             .map_or("", |p| p.action.as_str());
         let _ = writeln!(
             out,
-            "  ply {} seat {}: {action} lost {:.1} points of chance",
+            "  ply {} seat {}: {action}{} lost {:.1} points of chance",
             l.index,
             l.seat + 1,
+            l.mark.symbol(),
             100.0 * l.loss
         );
     }

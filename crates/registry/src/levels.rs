@@ -2,7 +2,7 @@
 //! bot that plays each, the time it takes per decision, and its rating on the game's ladder. The
 //! ladders, their commands and intervals are in docs/bots.md; the figures here are copied from there.
 
-use plateau_bots::{BotSpec, Budget, Level, LevelEntry, Levels};
+use plateau_bots::{BotSpec, Budget, Level, LevelEntry, Levels, Marks};
 use thiserror::Error;
 
 use crate::{UnknownGame, unknown};
@@ -72,6 +72,24 @@ pub(crate) static NAVAL: Levels = [
     entry(Level::Club, greedy_share(30), 0.3, 1500.0),
     entry(Level::Strong, BotSpec::Greedy, 1.0, 1939.0),
     entry(Level::Expert, iterations(1), 17.0, 2344.0),
+];
+
+const fn marks(dubious: f64, mistake: f64, blunder: f64) -> Marks {
+    Marks {
+        dubious,
+        mistake,
+        blunder,
+    }
+}
+
+/// The analysis's marks per game (`crate::judge_marks`): the least loss marked `?!` is above the
+/// judge's own spread, the 99th percentile of the difference between two runs' losses on the
+/// same decisions (docs/bots.md, "Analysis").
+pub(crate) static JUDGE_MARKS: [(&str, Marks); 4] = [
+    ("mad", marks(0.10, 0.20, 0.30)),
+    ("moonleap", marks(0.10, 0.20, 0.30)),
+    ("chakart", marks(0.10, 0.20, 0.30)),
+    ("naval", marks(0.10, 0.20, 0.30)),
 ];
 
 /// A lobby level that does not exist.

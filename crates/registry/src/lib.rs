@@ -9,7 +9,7 @@ pub use levels::{LevelError, bot_rating, level, levels};
 pub use plateau_bots::{LevelEntry, Levels};
 
 use plateau_bots::{
-    Analysis, AnalysisError, AnalysisOptions, BotFactory, BotSpec, Budget, DynBot, Level,
+    Analysis, AnalysisError, AnalysisOptions, BotFactory, BotSpec, Budget, DynBot, Level, Marks,
 };
 use plateau_engine::{GameEntry, Record};
 use thiserror::Error;
@@ -93,6 +93,20 @@ pub fn expert_judge(game: &str) -> Result<Budget, UnknownGame> {
         Some(other) => other,
         None => Budget::Iterations(MIN_JUDGE_ITERATIONS),
     })
+}
+
+/// The least losses the analysis marks `?!`, `?` and `??` in `game`: above the spread of its
+/// judge (`expert_judge`) between two runs with different seeds on the same games, so that a
+/// mark is never the judge's luck (docs/bots.md, "Analysis", gives the measurements).
+///
+/// # Errors
+/// `UnknownGame` for a game that is not registered.
+pub fn judge_marks(game: &str) -> Result<Marks, UnknownGame> {
+    levels::JUDGE_MARKS
+        .iter()
+        .find(|(name, _)| *name == game)
+        .map(|(_, marks)| *marks)
+        .ok_or_else(|| unknown(game))
 }
 
 /// Analyses `record` (its game found by name) with `options` (`plateau_bots::analysis`): every

@@ -163,6 +163,7 @@ fn compute(
     };
     let options = AnalysisOptions {
         judge,
+        marks: plateau_registry::judge_marks(&m.game).map_err(|e| e.to_string())?,
         ..AnalysisOptions::default()
     };
     let analysis =

@@ -20,7 +20,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Serialize, de::DeserializeOwned};
 
-pub use secrecy::{Leak, check_secrecy};
+pub use secrecy::{Leak, check_secrecy, compare_views};
 
 use plateau_engine::driver::{Driver, Policy, Step};
 use plateau_engine::error::SetupError;

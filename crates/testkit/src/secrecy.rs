@@ -1,8 +1,15 @@
-//! The secrecy check (docs/architecture.md section 2.5): a seat's view is the same in every state
-//! the seat cannot tell from the true one. For each seat, several states are drawn with
-//! `determinize(seat)`, and the seat's observation is compared with the true one field by field,
-//! as JSON, so one leaked value (another seat's energy, a hidden square) is caught and named by
-//! its path; its legal actions and who acts must not change either.
+//! The secrecy checks (docs/architecture.md section 2.5): a seat's view is the same in every state
+//! the seat cannot tell from the true one, compared field by field as JSON, so one leaked value
+//! (another seat's energy, a hidden square) is caught and named by its path; its legal actions
+//! (text and parts) and who acts must not change either.
+//!
+//! - `check_secrecy` draws the other states with `determinize(seat)`. It cannot see a leak
+//!   through a field the determinization copies from the true state: that field is equal on
+//!   both sides by construction.
+//! - `compare_views` compares two states the caller built apart, each by the rules from its own
+//!   history (the same observation history for the seat, other hidden facts: another layout,
+//!   another shield centre), so that no field of one is a copy of the other's. A game's
+//!   indistinguishable-states test builds such pairs (crates/bots/tests/no_peeking.rs).
 
 use std::fmt;
 
@@ -99,6 +106,60 @@ pub fn check_secrecy<G: Game, R: Rng + ?Sized>(
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// Compares what `seat` is shown in `a` and in `b`, two states it must not tell apart: its
+/// observation field by field, who acts, and its legal actions with their parts
+/// (`Game::action_info`, what a client is sent with them). `draw` is reported in the `Leak`.
+///
+/// # Errors
+/// The first `Leak`, its `truth` the value in `a` and `drawn` the value in `b`.
+pub fn compare_views<G: Game>(a: &G, b: &G, seat: Seat, draw: usize) -> Result<(), Leak> {
+    let leak = |path: String, truth: String, drawn: String| Leak {
+        seat,
+        draw,
+        path,
+        truth,
+        drawn,
+    };
+    let (va, vb) = (
+        json(&a.observe(Viewer::Seat(seat))),
+        json(&b.observe(Viewer::Seat(seat))),
+    );
+    if let Some((path, x, y)) = first_difference(&va, &vb) {
+        return Err(leak(path, x, y));
+    }
+    if a.to_act() != b.to_act() {
+        return Err(leak(
+            "to_act".into(),
+            format!("{:?}", a.to_act()),
+            format!("{:?}", b.to_act()),
+        ));
+    }
+    let listed = |g: &G| {
+        let mut actions = Vec::new();
+        g.legal_actions(seat, &mut actions);
+        let mut out: Vec<(String, Value)> = actions
+            .iter()
+            .map(|x| (g.format_action(x), json(&g.action_info(x))))
+            .collect();
+        out.sort_by(|x, y| x.0.cmp(&y.0));
+        out
+    };
+    let (la, lb) = (listed(a), listed(b));
+    if la != lb {
+        let (x, y) = la.iter().zip(&lb).find(|(x, y)| x != y).map_or_else(
+            || {
+                (
+                    format!("{} actions", la.len()),
+                    format!("{} actions", lb.len()),
+                )
+            },
+            |(x, y)| (format!("{x:?}"), format!("{y:?}")),
+        );
+        return Err(leak("legal actions".into(), x, y));
     }
     Ok(())
 }

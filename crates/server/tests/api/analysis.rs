@@ -63,6 +63,7 @@ async fn a_finished_match_is_analysed_in_the_background_and_stored() {
     let record: Record = serde_json::from_value(record).unwrap();
     let options = AnalysisOptions {
         judge: Budget::Iterations(40),
+        marks: plateau_registry::judge_marks(&record.game).unwrap(),
         ..AnalysisOptions::default()
     };
     let expected = plateau_registry::analyse(&record, &options, &mut |_, _| {}).unwrap();
