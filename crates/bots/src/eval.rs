@@ -78,6 +78,23 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     fn iterations_per_determinization(&self) -> usize {
         0
     }
+
+    /// Progressive widening at the decisions of a game with hidden information: `(k, alpha)`
+    /// lets a node visited `n` times have at most `max(1, floor(k * n^alpha))` children, added in
+    /// the order of `candidates` (best first), so that a small budget searches the policy's first
+    /// choices and each further one only once the others have been visited enough. `None`: every
+    /// candidate is tried once before any is tried twice.
+    fn widening(&self) -> Option<(f64, f64)> {
+        None
+    }
+
+    /// A bonus for the first of the root's `candidates` (the policy's own choice): `w` in
+    /// `w * sqrt(N) / (1 + n)` added to its UCB1 score (N the root's visits, n its own), as in
+    /// PUCT with the policy's whole prior on its choice, so that the search leaves it only for an
+    /// action whose mean is clearly better. 0: no bonus.
+    fn prior_weight(&self) -> f64 {
+        0.0
+    }
 }
 
 /// No heuristic: every running game is worth 0.5 to every seat (an even game).

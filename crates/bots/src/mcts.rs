@@ -13,7 +13,11 @@
 //! 2. **Select** down the tree. At a seat's node, UCB1 on that seat's mean utility; at a chance node,
 //!    an outcome drawn by its probability (`chance::sample`). A node's children are the seat's legal
 //!    actions, or the evaluator's short list of them (`Evaluator::candidates`; at the root made
-//!    once per search, from a determinization).
+//!    once per search, from a determinization). With hidden information an evaluator may widen
+//!    the nodes progressively (`Evaluator::widening`: children added in its list's order as the
+//!    visits grow) and give its own first choice at the root a prior's bonus
+//!    (`Evaluator::prior_weight`): a policy's choice is then the search's until another action's
+//!    mean is clearly better, and more iterations search more of its options.
 //! 3. **Expand** one new child, then **play out** to the end (or to the evaluator's cut-off), each
 //!    seat acting at random or by the evaluator's policy (`Evaluator::playout_action`).
 //! 4. **Back up** the utility of every seat; each node adds the utility of the seat that moved into it.
@@ -693,10 +697,18 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             c = cn.next_sibling;
         }
         let untried = self.seen.iter().filter(|s| !**s).count();
-        if untried > 0 && self.nodes.len() < self.config.max_nodes {
+        // Progressive widening (`Evaluator::widening`): a new child only once the node's visits
+        // allow one more.
+        let room = self.evaluator.widening().is_none_or(|(k, alpha)| {
+            let visits = f64::from(self.nodes[node as usize].visits.max(1));
+            (self.candidates.len() as f64) < (k * visits.powf(alpha)).floor().max(1.0)
+        });
+        if untried > 0 && room && self.nodes.len() < self.config.max_nodes {
             // The evaluator's root list comes best first: tried in its order, so that a small
-            // budget still sees its first choices.
-            let k = if node == 0 && self.root_candidates.is_some() {
+            // budget still sees its first choices (inside the tree too when it widens).
+            let k = if (node == 0 && self.root_candidates.is_some())
+                || self.evaluator.widening().is_some()
+            {
                 0
             } else {
                 self.rng.random_range(0..untried)
@@ -711,12 +723,22 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             return (child, true);
         }
         let c = self.config.exploration;
+        // The policy's choice (the root list's first) gets the prior's bonus.
+        let prior = self.evaluator.prior_weight();
+        let favoured = match (&self.root_candidates, node) {
+            (Some(list), 0) if prior > 0.0 => list.first(),
+            _ => None,
+        };
+        let root_visits = f64::from(self.nodes[node as usize].visits.max(1)).sqrt();
         let mut best = (NONE, f64::NEG_INFINITY);
         for &child in &self.candidates {
             let cn = &self.nodes[child as usize];
             let visits = f64::from(cn.visits.max(1));
             let ln_available = f64::from(cn.available.max(1)).ln();
-            let score = cn.reward / visits + c * (ln_available / visits).sqrt();
+            let mut score = cn.reward / visits + c * (ln_available / visits).sqrt();
+            if favoured.is_some() && cn.action.as_ref() == favoured {
+                score += prior * root_visits / (1.0 + f64::from(cn.visits));
+            }
             if score > best.1 {
                 best = (child, score);
             }

@@ -251,7 +251,7 @@ mod naval {
                     b.apply(Actor::Seat(t), &Action::Ready).unwrap();
                 }
             }
-            let judge = seen.decisions % 8 == 0;
+            let judge = seen.decisions.is_multiple_of(8);
             let watch = a.to_act().allows(Actor::Seat(seat))
                 && a.phase == Phase::Battle
                 && i % bots_every == 0;
@@ -403,7 +403,7 @@ mod chakart {
                     (Actor::Seat(s), legal[rng.random_range(0..legal.len())])
                 }
             };
-            let a0 = a.clone();
+            let a0 = a;
             a.apply_legal(actor, &action);
             let Some((b, seat)) = twin.as_mut() else {
                 // A stealth move: its twin ends on another square it could reach.
@@ -429,7 +429,7 @@ mod chakart {
                         .collect();
                     if !others.is_empty() && hidden_queen(&a, seat).is_some() {
                         let mine = others[rng.random_range(0..others.len())];
-                        let mut b = a0.clone();
+                        let mut b = a0;
                         b.apply_legal(actor, &mine);
                         // A stealth move that meets an item shows the queen: no twin.
                         if hidden_queen(&b, seat).is_none_or(|q| !may_be(&a, seat, q)) {
@@ -454,7 +454,7 @@ mod chakart {
                 continue;
             };
             let seat = *seat;
-            let b0 = b.clone();
+            let b0 = *b;
             let ok = b.apply(actor, &action).is_ok()
                 && hidden_queen(b, seat).is_some_and(|q| may_be(&a, seat, q))
                 && hidden_queen(&a, seat).is_some_and(|q| may_be(b, seat, q));
@@ -490,7 +490,7 @@ mod chakart {
     ) {
         let (a, b) = step.after;
         let decision = a.to_act().allows(Actor::Seat(seat));
-        same_for_seat(step, seat, label, decision && seen.decisions % 2 == 0);
+        same_for_seat(step, seat, label, decision && seen.decisions.is_multiple_of(2));
         seen.decisions += usize::from(decision);
         seen.steps += 1;
         seen.apart += usize::from(a != b);

@@ -3,9 +3,13 @@
 //!
 //! Each living seat gets a strength: its unhit ship cells, a cell of a damaged ship counting less
 //! (everyone sees the hits and aims beside them), its ships' energy as future shots, less while an
-//! EMP holds it. A seat's value is the expected `Outcome::utility` of section 12.5's ranking: the
-//! seats already out are beaten in their elimination order, and each living pair is decided by a
-//! logistic of the strength difference.
+//! EMP holds it; what its detections revealed, as shots sure to hit (`KNOWN_CELL` per unhit enemy
+//! ship cell in its satellite, sonar and radar areas: what a detection is worth is what it finds);
+//! and how hard its pieces not yet hit are to find (`LAYOUT` times minus the thorough layout's
+//! cost, `Naval::layout_cost`: what a layout is worth is what it protects), which alone tells the
+//! seats apart before the battle. A seat's value is the expected `Outcome::utility` of section
+//! 12.5's ranking: the seats already out are beaten in their elimination order, and each living
+//! pair is decided by a logistic of the strength difference.
 
 use plateau_engine::Seat;
 
@@ -18,6 +22,13 @@ const DAMAGED_CELL: f64 = 0.6;
 const PER_ENERGY: f64 = 0.0025;
 /// Strength lost per turn slot still lost to an EMP.
 const PER_EMP_TURN: f64 = 1.5;
+/// Strength per unhit enemy ship cell inside the seat's own detection areas: a found cell is a
+/// later hit, short of the hit itself (the thorough policy values a detection at one hit's worth
+/// per such cell, `policy::SCAN_VALUE`, before the odds of finding it).
+const KNOWN_CELL: f64 = 0.6;
+/// Strength per unit of the layout's cost saved: the thorough layout's gain over a random one
+/// (about 1.5 units) is then worth about a cell and a half.
+const LAYOUT: f64 = 1.0;
 /// Strength difference at which the stronger seat outlasts the weaker with chance 1/(1+e^-1).
 const SCALE: f64 = 5.0;
 
@@ -43,12 +54,27 @@ impl Naval {
             };
             s += PER_ENERGY * f64::from(b.energy[k.index()]);
         }
+        s += KNOWN_CELL * f64::from(self.known_cells(seat))
+            - LAYOUT * f64::from(self.layout_cost(seat));
         if b.shield.active {
             // Each charge left saves about a tenth of a cell where the shield covers ships.
             let covered = f64::from((b.shield.area & b.live_ships()).count().min(5)) / 5.0;
             s += 0.1 * f64::from(b.shield.charges) * covered;
         }
         s - PER_EMP_TURN * f64::from(b.emp_left)
+    }
+
+    /// Unhit cells of other living seats' ships inside `seat`'s satellite, sonar and radar
+    /// areas: what its detections found and nobody has hit yet.
+    #[must_use]
+    pub fn known_cells(&self, seat: Seat) -> u32 {
+        self.opponents(seat)
+            .map(|t| {
+                let scan = self.scans[seat.index()][t.index()];
+                let b = self.board(t);
+                (b.live_ships() & !b.hit & (scan.satellite | scan.sonar | scan.radar)).count()
+            })
+            .sum()
     }
 
     /// The expected utility of every seat (module documentation), by seat index; each in [0, 1].
@@ -62,7 +88,10 @@ impl Naval {
             }
             return out;
         }
-        if !matches!(self.phase, Phase::Battle) {
+        if !matches!(
+            self.phase,
+            Phase::Battle | Phase::Placement | Phase::FirstPlayer
+        ) {
             return [0.5; 4];
         }
         let strength: [f64; 4] = std::array::from_fn(|i| self.strength(Seat(i as u8)));

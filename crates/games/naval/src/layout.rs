@@ -49,7 +49,33 @@ fn cover() -> &'static [f32; CELLS] {
     })
 }
 
+/// The cost of `piece` lying on `cells` (module documentation), `others` the other pieces'
+/// cells and `ships` every ship cell of its board.
+fn piece_cost(piece: Piece, cells: Bits, others: Bits, ships: Bits) -> f32 {
+    let covered: f32 = cells.iter().map(|c| cover()[c.index()]).sum();
+    if piece.is_buoy() {
+        covered
+    } else {
+        TOUCH * (cells.beside() & others & ships).count() as f32 - covered
+    }
+}
+
 impl Naval {
+    /// The cost of `seat`'s layout (module documentation) over its pieces not hit yet: how easy
+    /// its fleet is to find, for the evaluation (`eval`). A hit piece is found, and its cost no
+    /// longer counts. Reads `seat`'s own board only.
+    #[must_use]
+    pub fn layout_cost(&self, seat: Seat) -> f32 {
+        let b = self.board(seat);
+        let ships = b.ships();
+        Piece::ALL
+            .into_iter()
+            .map(|p| (p, b.mask(p)))
+            .filter(|&(_, m)| !m.is_empty() && !m.meets(b.hit))
+            .map(|(p, m)| piece_cost(p, m, b.occ & !m, ships))
+            .sum()
+    }
+
     /// The thorough policy's placement action for `seat` (module documentation): the piece move
     /// that lowers the layout's cost most, or `ready` when no move lowers it, when `seat` is
     /// already ready, or when its placement moves are spent (section 4.5a). Reads `seat`'s own
@@ -59,16 +85,9 @@ impl Naval {
         if b.ready || b.moves >= self.config.placement_moves {
             return Action::Ready;
         }
-        let cover = cover();
         let ships = b.ships();
-        let cost = |piece: Piece, cells: Bits, others: Bits| -> f32 {
-            let covered: f32 = cells.iter().map(|c| cover[c.index()]).sum();
-            if piece.is_buoy() {
-                covered
-            } else {
-                TOUCH * (cells.beside() & others & ships).count() as f32 - covered
-            }
-        };
+        let cost =
+            |piece: Piece, cells: Bits, others: Bits| piece_cost(piece, cells, others, ships);
         let mut best: Option<(f32, Action)> = None;
         for piece in Piece::ALL {
             let here = b.mask(piece);
