@@ -1,6 +1,7 @@
 //! The post-game analysis on a real game (docs/bots.md, "Analysis"): a MAD game of the expert
-//! level (`mcts:i3000`) against the casual level (`mcts:i100`), `plateau play mad --seat
-//! 1=mcts:i3000 --seat 2=mcts:i100 --seed 3 --record f` (46 plies). Its turning point is the
+//! level against the casual level as they were before the MAD ladder was retuned (`mcts:i3000`
+//! and `mcts:i100`), `plateau play mad --seat 1=mcts:i3000 --seat 2=mcts:i100 --seed 3 --record
+//! f` (46 plies), judged at the expert's budget of then. Its turning point is the
 //! casual seat's ply 12 (`c4-b3`): the expert's own searches put the casual seat's chance at
 //! about 45% with its best move there (`b6-c6` or `c4-a4`, by the seed) and near 12% after it.
 

@@ -30,13 +30,14 @@ const fn blunder(blunder_percent: u8) -> BotSpec {
     BotSpec::Blunder { blunder_percent }
 }
 
-/// MAD (docs/bots.md, "MAD" ladder: 80%, 77%, 85%, 80% between neighbours).
+/// MAD (docs/bots.md, "MAD" ladder: 75.5%, 73.3%, 78.5%, 75.3% between neighbours, each over 600
+/// games and three seeds).
 pub(crate) static MAD: Levels = [
-    entry(Level::Beginner, iterations(30), 0.3, 581.0),
-    entry(Level::Casual, iterations(100), 0.9, 1072.0),
-    entry(Level::Club, iterations(300), 2.6, 1500.0),
-    entry(Level::Strong, iterations(1000), 8.6, 2114.0),
-    entry(Level::Expert, iterations(3000), 26.0, 2605.0),
+    entry(Level::Beginner, iterations(30), 0.3, 744.0),
+    entry(Level::Casual, iterations(70), 0.6, 1142.0),
+    entry(Level::Club, iterations(250), 2.2, 1500.0),
+    entry(Level::Strong, iterations(600), 5.2, 1958.0),
+    entry(Level::Expert, iterations(2000), 17.0, 2353.0),
 ];
 
 /// Moon Leap, two seats (docs/bots.md, "Moon Leap" ladder: 76.5%, 78%, 75.5%, 67%). The dice cap
@@ -87,8 +88,8 @@ const fn marks(dubious: f64, mistake: f64, blunder: f64) -> Marks {
 /// same decisions (docs/bots.md, "Analysis").
 pub(crate) static JUDGE_MARKS: [(&str, Marks); 4] = [
     ("mad", marks(0.10, 0.20, 0.30)),
-    ("moonleap", marks(0.10, 0.20, 0.30)),
-    ("chakart", marks(0.10, 0.20, 0.30)),
+    ("moonleap", marks(0.05, 0.10, 0.20)),
+    ("chakart", marks(0.05, 0.10, 0.20)),
     ("naval", marks(0.10, 0.20, 0.30)),
 ];
 
@@ -125,7 +126,7 @@ pub fn level(game: &str, number: u8) -> Result<&'static LevelEntry, LevelError> 
 }
 
 /// The starting rating of the bot named `bot` in `game`, in shown points, when the ladder
-/// measured it: a level's name (`"club"`) or the spec it plays (`"mcts:i300"` in MAD). `None`
+/// measured it: a level's name (`"club"`) or the spec it plays (`"mcts:i250"` in MAD). `None`
 /// for any other bot or game: the service then keeps its own default.
 #[must_use]
 pub fn bot_rating(game: &str, bot: &str) -> Option<f64> {
@@ -166,7 +167,7 @@ mod tests {
         assert_eq!(level("mad", 6), Err(LevelError::Number(6)));
         assert!(matches!(level("go", 3), Err(LevelError::Game(_))));
         assert_eq!(bot_rating("mad", "club"), Some(MAD[2].rating));
-        assert_eq!(bot_rating("mad", "mcts:i300"), Some(MAD[2].rating));
+        assert_eq!(bot_rating("mad", "mcts:i250"), Some(MAD[2].rating));
         assert_eq!(bot_rating("mad", "mcts:i7"), None);
     }
 }
