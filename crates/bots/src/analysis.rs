@@ -13,6 +13,12 @@
 //! The loss is the best action's value minus the played action's, never below 0 (a played
 //! action the second search values higher was as good as the judge's).
 //!
+//! Two judges do all of this, each with a seed of its own, and the smaller of their two losses
+//! stands, with that judge's values: a search at these budgets now and then misses the best
+//! action, or values the same action ten or twenty points apart from another seed's search
+//! (measured in MAD, docs/bots.md "Analysis"), and a mark must not be one judge's accident. A loss
+//! both judges see is kept; one that only one sees is not.
+//!
 //! # One measure for the curve and the marks
 //! `values[s]` after a seat's decision is the played action's search, for every seat: the very
 //! value the loss subtracts, so a mark's loss is the drop the curve shows at that ply against
@@ -31,8 +37,8 @@
 //! told apart from the judge's luck, and is not marked.
 //!
 //! # Cost
-//! Three searches per seat decision of `judge` iterations each (two when the action played is
-//! the judge's choice). The progress callback hears after every decision how many are done out
+//! Six searches per seat decision of `judge` iterations each (four when the action played is
+//! each judge's choice). The progress callback hears after every decision how many are done out
 //! of how many.
 
 use plateau_engine::{
@@ -253,6 +259,28 @@ pub struct Judged {
 /// one of them. With hidden information it reads nothing of `state` but what the search reads
 /// (`Mcts::choose`), so two states the seat cannot tell apart get the same judgement.
 pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
+    state: &G,
+    seat: Seat,
+    played: &G::Action,
+    judge: Budget,
+    seed: u64,
+    evaluator: &E,
+) -> Option<Judged> {
+    // Two judges with seeds of their own; the smaller loss stands (module documentation).
+    let first = judge_once(state, seat, played, judge, seed, evaluator)?;
+    let second = judge_once(state, seat, played, judge, seed ^ SECOND_JUDGE, evaluator)?;
+    Some(if second.judgement.loss < first.judgement.loss {
+        second
+    } else {
+        first
+    })
+}
+
+/// What the second judge's seed differs from the first's by (any fixed odd pattern).
+const SECOND_JUDGE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// One judge's view of the decision: its choice, then a search through each action.
+fn judge_once<G: Game, E: Evaluator<G> + Clone>(
     state: &G,
     seat: Seat,
     played: &G::Action,

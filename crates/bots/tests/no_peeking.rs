@@ -490,7 +490,12 @@ mod chakart {
     ) {
         let (a, b) = step.after;
         let decision = a.to_act().allows(Actor::Seat(seat));
-        same_for_seat(step, seat, label, decision && seen.decisions.is_multiple_of(2));
+        same_for_seat(
+            step,
+            seat,
+            label,
+            decision && seen.decisions.is_multiple_of(2),
+        );
         seen.decisions += usize::from(decision);
         seen.steps += 1;
         seen.apart += usize::from(a != b);
