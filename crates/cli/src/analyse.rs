@@ -33,7 +33,7 @@ pub struct Args {
     biggest: usize,
     /// The least losses (in chance, 0 to 1) marked `?!`, `?` and `??`, comma-separated and
     /// rising (default: the game's, above the judge's measured noise).
-    #[arg(long, value_delimiter = ',', num_args = 3)]
+    #[arg(long, value_delimiter = ',')]
     marks: Option<Vec<f64>>,
     /// Print the analysis as JSON instead of the table.
     #[arg(long)]

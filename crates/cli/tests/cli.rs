@@ -878,3 +878,40 @@ fn a_naval_seat_resigns_mid_game_the_others_play_on_and_the_record_replays() {
     );
     assert!(report.contains("Seed: verified"), "{report}");
 }
+
+/// `plateau analyse` marks with the game's thresholds or `--marks`, and refuses marks that are not
+/// three rising losses from 0 to 1 with the text it was given, analysing nothing.
+#[test]
+fn analyse_marks_with_the_games_thresholds_or_the_ones_given() {
+    let record = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../bots/tests/data/mad-expert-casual-seed3.json"
+    );
+    for bad in ["0.3,0.2,0.1", "0.1,0.2", "0.1,0.2,1.5"] {
+        let out = plateau(&["analyse", record, "--quiet", "--marks", bad]);
+        assert!(!out.status.success(), "--marks {bad}");
+        assert!(stdout(&out).is_empty());
+        assert!(stderr(&out).contains("--marks"), "{}", stderr(&out));
+    }
+    let out = plateau(&["analyse", record, "--quiet", "--iterations", "3000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The casual seat's ply 12 is the game's worst move, a blunder at MAD's marks (10, 20, 30).
+    assert!(
+        text.contains("  ply 12 seat 2: c4-b3??"),
+        "{}",
+        text.lines().rev().take(8).collect::<Vec<_>>().join("\n")
+    );
+    // With marks from 50 points its 33-point loss is not marked.
+    let out = plateau(&[
+        "analyse",
+        record,
+        "--quiet",
+        "--iterations",
+        "3000",
+        "--marks",
+        "0.5,0.6,0.7",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("c4-b3?"));
+}
