@@ -72,7 +72,7 @@ pub(crate) static NAVAL: Levels = [
     entry(Level::Casual, greedy_share(10), 0.1, 1002.0),
     entry(Level::Club, greedy_share(28), 0.3, 1500.0),
     entry(Level::Strong, BotSpec::Greedy, 1.0, 1974.0),
-    entry(Level::Expert, iterations(1), 17.0, 2405.0),
+    entry(Level::Expert, iterations(1), 17.0, 2389.0),
 ];
 
 const fn marks(dubious: f64, mistake: f64, blunder: f64) -> Marks {
