@@ -17,8 +17,8 @@
 //! where the pairs do not; in Chakart through the position text's board.
 
 use plateau_bots::Budget;
-use plateau_engine::testkit::compare_views;
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer, chance};
+use plateau_testkit::compare_views;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
