@@ -1,14 +1,17 @@
 // The post-game analysis on the replay page (web/js/analysis.js, docs/protocol.md section 3.8):
 // for a finished all-bot game of each of the four games, "Analyse this game" shows the analysis
 // waiting or running (a progress bar and its words), then a graph with one line per seat, the
-// biggest losses circled and marked in the move list ("?!", "?" or "??"), all from the server's analysis. Two
-// games are asked for in French, two in English. A click on a circled loss shows its position.
+// biggest losses circled and marked in the move list ("?!", "?" or "??"), all from the server's analysis, each loss
+// in the game's words. Two games are asked for in French, two in English. A click on a circled loss
+// shows its position; at 390x844 the panel fits the screen.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, newPage, screenshot, seedOf } from './lib.mjs';
 
 const BOT = { kind: 'bot', bot: 'random' };
+const PHONE = { width: 390, height: 844 };
+const LAPTOP = { width: 1280, height: 860 };
 
 const GAMES = [
   { game: 'mad', seats: 2, config: null, lang: 'en' },
@@ -88,6 +91,16 @@ test('the replay page shows each game\'s analysis, its progress first', { timeou
       assert.deepEqual(ticks, g.lang === 'fr' ? ['0\u00a0%', '50\u00a0%', '100\u00a0%'] : ['0%', '50%', '100%']);
       assert.equal(await page.textContent('#analysis-title'), g.lang === 'fr' ? 'Analyse' : 'Analysis');
 
+      // Words, not notation: each loss names the played action and the judge's choice in the game's
+      // words (a notation that is more than a number, like "c6xc4" or "carrier@e4h", never shows).
+      const texts = await page.$$eval('#an-losses li', (els) => els.map((e) => e.textContent));
+      for (const [k, loss] of analysis.biggest_losses.entries()) {
+        const ply = analysis.plies[loss.index - 1];
+        for (const notation of [ply.action, ply.judgement?.best]) {
+          if (notation && !/^\d+$/.test(notation)) assert.ok(!texts[k].includes(notation), `${notation} in "${texts[k]}"`);
+        }
+        assert.match(texts[k], g.lang === 'fr' ? /l’expert préférait \S/ : /the expert preferred \S/);
+      }
       if (analysis.biggest_losses.length) {
         // The biggest loss's circle leads to the position after that action.
         const at = Number(await page.getAttribute('#an-graph circle.an-loss', 'data-index'));
@@ -100,6 +113,16 @@ test('the replay page shows each game\'s analysis, its progress first', { timeou
         assert.ok((await page.textContent('#moves .mv.current')).endsWith(mark));
       }
       await screenshot(page, `analysis-${g.game}`);
+      // On a phone the panel fits the screen: nothing wider than it, the graph and the losses in reach.
+      await page.setViewportSize(PHONE);
+      const fit = await page.evaluate(() => {
+        const right = (sel) => Math.max(0, ...[...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().right));
+        return { page: document.documentElement.scrollWidth, graph: right('#an-graph'), losses: right('#an-losses li button') };
+      });
+      assert.ok(fit.page <= PHONE.width && fit.graph <= PHONE.width && fit.losses <= PHONE.width, JSON.stringify(fit));
+      await page.locator('#an-graph').scrollIntoViewIfNeeded();
+      await screenshot(page, `analysis-${g.game}-phone`);
+      await page.setViewportSize(LAPTOP);
     }
     assert.deepEqual(page.jsErrors, []);
   } finally {
