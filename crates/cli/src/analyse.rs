@@ -4,8 +4,9 @@
 //! on stderr. The terminal table has one line per seat decision: each seat's expected score after
 //! it (its chance to win in two seats; with more, the share of the others it ends ahead of), the
 //! loss against the judge's choice and its mark (`?!`, `?`, `??` from the game's thresholds,
-//! set above the judge's own noise: docs/bots.md, "Analysis"; `--marks` overrides them). `--json` prints the analysis in its documented shape (docs/bots.md, "Analysis")
-//! instead; `--out` writes that JSON to a file as well.
+//! set above the judge's own noise: docs/bots.md, "Analysis"; `--marks` overrides them).
+//! `--json` prints the analysis in its documented shape (docs/bots.md, "Analysis") instead;
+//! `--out` writes that JSON to a file as well.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
