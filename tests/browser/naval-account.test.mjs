@@ -24,12 +24,18 @@ test('a Bataille Navale turn whose account names a hit, a miss and a sink', { ti
     await waitMatchReady(two);
     for (const page of [one, two]) {
       await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
-      // Rule 4.5: a piece picked up (and put back) opens Ready.
-      const box = await page.$eval('.nv-board.own .nv-piece[data-at]', (e) => {
-        const r = e.getBoundingClientRect();
-        return [r.x + 6, r.y + 6];
-      });
-      await page.mouse.click(...box);
+      // Rule 4.5: a piece picked up (and put back) opens Ready. The board is redrawn whenever
+      // another seat places a piece: a click whose point was read before such a redraw (the board
+      // fitted anew) may miss the piece, so it is read and clicked again until Ready opens.
+      for (let tries = 0; await page.isDisabled('#nv-ready'); tries++) {
+        assert.ok(tries < 10, 'picking a piece up opens Ready');
+        const box = await page.$eval('.nv-board.own .nv-piece[data-at]', (e) => {
+          const r = e.getBoundingClientRect();
+          return [r.x + 6, r.y + 6];
+        });
+        await page.mouse.click(...box);
+        await page.waitForFunction(() => document.querySelector('#nv-ready')?.disabled === false, null, { timeout: 5000 }).catch(() => {});
+      }
       await page.click('#nv-ready');
     }
     const centre = (page, seat, cell) => page.evaluate(([s, c]) => {

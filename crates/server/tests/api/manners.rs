@@ -340,40 +340,26 @@ async fn the_clock_starts_with_each_seats_first_move() {
 #[tokio::test]
 async fn the_final_state_shows_the_rating_change() {
     let app = spawn_app().await;
-    let mut ann = Agent::guest(app.addr, "Ann").await;
-    let mut bob = Agent::guest(app.addr, "Bob").await;
-    let (_, created) = ann
-        .post(
-            "/api/matches",
-            &json!({"game": "mad", "rated": true, "creator_seat": 0,
-                    "seats": [{"kind": "human"}, {"kind": "human"}]}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap().to_owned();
-    let (status, _) = bob
-        .post(&format!("/api/matches/{id}/join"), &json!({}))
-        .await;
-    assert_eq!(status, 200);
-    let mut a = ann.connect(&id, None).await;
-    let mut b = bob.connect(&id, None).await;
-    a.live().await;
-    b.live().await;
-    a.send(json!({"type": "resign"})).await;
-    let end = b.until(|m| m["status"] == "finished").await;
+    // From two addresses, and moves on both sides: players of one address, or a game resigned
+    // before each seat has moved twice, change no rating.
+    let mut ann = crate::ratings::guest_from(app.addr, "127.0.0.31", "Ann").await;
+    let mut bob = crate::ratings::guest_from(app.addr, "127.0.0.32", "Bob").await;
+    let id = crate::ratings::bob_resigns(&app, &mut bob, &mut ann, true).await;
+    let mut late = bob.connect(&id, None).await;
+    let end = late.state().await;
+    assert_eq!(end["status"], "finished");
     let ratings = end["ratings"].as_array().expect("a rated match's ratings");
     let (_, profile) = ann.get("/api/players/Ann").await;
     let change = profile["recent"][0]["rating_change"].as_i64().unwrap();
     assert!(change < 0);
-    assert_eq!(ratings[0]["before"], 1500);
+    // Bob made the match (seat 0) and won; Ann resigned from seat 1.
+    assert_eq!(ratings[1]["before"], 1500);
     assert_eq!(
-        ratings[0]["after"].as_i64().unwrap() - 1500,
+        ratings[1]["after"].as_i64().unwrap() - 1500,
         change,
         "the profile's change"
     );
-    assert!(ratings[1]["after"].as_i64().unwrap() > 1500);
-    // A page opened later is told too.
-    let mut late = bob.connect(&id, None).await;
-    assert_eq!(late.state().await["ratings"], end["ratings"]);
+    assert!(ratings[0]["after"].as_i64().unwrap() > 1500);
 
     // Ann's name stays now; before, it could change. A new guest may still rename.
     let (_, me) = ann.get("/api/me").await;

@@ -23,7 +23,7 @@ fn newcomers_gain() -> i64 {
 
 /// Alice (seat 0) and Bob (seat 1) play a MAD match, `rated` or not, that Bob resigns once each
 /// made `ratings::MIN_ACTIONS` actions (sooner, it would be an abort).
-async fn bob_resigns(app: &TestApp, alice: &mut Agent, bob: &mut Agent, rated: bool) -> String {
+pub async fn bob_resigns(app: &TestApp, alice: &mut Agent, bob: &mut Agent, rated: bool) -> String {
     let (status, created) = alice
         .post(
             "/api/matches",
