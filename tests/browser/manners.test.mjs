@@ -174,6 +174,11 @@ test('the clock waits for each seat\'s first move; the rating change shows on th
     // From Ada's second move on, her clock runs from the first instant.
     await ada.waitForSelector('#clock-0.running');
     await ada.waitForFunction(() => Number(document.getElementById('clock-0').dataset.ms) < 60000);
+    // A second move each: a game resigned sooner is an abort, which changes no rating.
+    await playOneTurn(ada, rng(10));
+    await bob.waitForFunction(() => document.body.dataset.myTurn === 'true');
+    await playOneTurn(bob, rng(11));
+    await ada.waitForFunction(() => document.body.dataset.myTurn === 'true');
 
     // Bob resigns; both results say how the ratings moved, as the profiles do.
     await bob.click('#resign');
@@ -197,7 +202,7 @@ test('the clock waits for each seat\'s first move; the rating change shows on th
     const text = await ada.evaluate(async (h) => (await fetch(h)).text(), href);
     assert.match(text, /^\[Event "Plateau rated game of MAD"\]\n/);
     assert.match(text, /\[Player1 "Ada"\]\n\[Player2 "Bob"\]\n/);
-    assert.match(text, /\n1\. seat 1: \S+\n2\. seat 2: \S+\nend: resign seat 2\n$/);
+    assert.match(text, /\n1\. seat 1: \S+\n2\. seat 2: \S+\n(\d+\. seat [12]: \S+\n){2,}end: resign seat 2\n$/);
     for (const p of [ada, bob]) assert.deepEqual(p.jsErrors, []);
   } finally {
     await browser.close();
