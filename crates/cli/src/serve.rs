@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use clap::builder::TypedValueParser as _;
 use plateau_server::limits::Limits;
 use plateau_server::{Options, ServeConfig};
 
@@ -20,6 +21,16 @@ pub struct Args {
     /// `postgres://USER@/DB?host=/run/postgresql`). The schema is created or migrated at start.
     #[arg(long, default_value = "sqlite://plateau.sqlite")]
     database: String,
+    /// Most connections this node opens to a PostgreSQL server at once, besides one to listen
+    /// on: with N nodes PostgreSQL needs N x (this + 1) connections below its
+    /// `max_connections` (docs/deploy.md). SQLite ignores it.
+    #[arg(
+        long,
+        env = "PLATEAU_DATABASE_POOL",
+        default_value_t = plateau_server::store::postgres::DEFAULT_POOL,
+        value_parser = clap::value_parser!(u16).range(1..=1000).map(usize::from)
+    )]
+    database_pool: usize,
     /// Milliseconds a bot waits before playing, so people can follow its moves (not at a
     /// simultaneous node, such as Bataille Navale's placement, whose moves are secret).
     #[arg(long, default_value_t = 250)]
@@ -204,6 +215,7 @@ pub fn run(args: Args) -> CliResult {
     let config = ServeConfig {
         addr: args.addr,
         database: args.database,
+        database_pool: args.database_pool,
         options: Options {
             bot_delay: Duration::from_millis(args.bot_delay_ms),
             test_seeds: args.test_seeds,

@@ -845,3 +845,188 @@ async fn nodes_answer_clearly_while_the_database_is_away_and_recover_by_themselv
     }
     verify(nodes[0].addr, &dir, Vec::new(), &matches, &acked, 0, 0).await;
 }
+
+/// Sends `signal` (`STOP`, `CONT`) to `server`'s process.
+fn signal(server: &Server, signal: &str) {
+    let sent = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(server.child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal}");
+}
+
+/// The first `state` a fresh socket to match `id` at `addr` is shown, as `(status, moves,
+/// version)`; `None` when the node answers otherwise (an error such as `match/moved`, a close).
+async fn first_state(addr: SocketAddr, id: &str) -> Option<(String, usize, u64)> {
+    let url = format!("ws://{addr}/api/matches/{id}/ws");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.ok()?;
+    while let Some(Ok(frame)) = ws.next().await {
+        let Message::Text(text) = frame else { continue };
+        let msg: Value = serde_json::from_str(&text).unwrap();
+        if msg["type"] == "state" {
+            assert_eq!(msg["snapshot"], true, "a fresh socket's first state is whole");
+            return Some((
+                msg["status"].as_str().unwrap().to_owned(),
+                msg["moves"].as_array().unwrap().len(),
+                msg["version"].as_u64().unwrap(),
+            ));
+        }
+        if msg["type"] == "error" {
+            return None;
+        }
+    }
+    None
+}
+
+/// A node stalled past its leases (SIGSTOP) while the other node takes its matches over and
+/// plays them to their end, then woken (SIGCONT), serves nothing from memory: every socket
+/// opened to either node after the wake (those that knocked on the stalled node during the
+/// stall first, answered as it wakes; then fresh ones to both nodes, some forwarded) is shown
+/// each match finished, with every move, never the position it held when it stalled. The
+/// other node's time to take the matches over is printed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_node_never_shows_an_old_position_when_it_wakes() {
+    const MATCHES: usize = 4;
+    let Some(db) = postgres_schema().await else {
+        return;
+    };
+    let (a, b) = (
+        start_node(&db, &["--node", "a"]),
+        start_node(&db, &["--node", "b"]),
+    );
+    let acked: Acked = Arc::default();
+    let mut matches = Vec::new();
+    for k in 0..MATCHES {
+        // Two people: nothing moves but what the test plays.
+        let (id, tokens) = new_match(a.addr, 0).await;
+        assert!(tokens.iter().all(Option::is_some), "table {k}: two people");
+        matches.push((id, tokens));
+    }
+    // Some moves on `a`, then its clients leave.
+    let seated: Vec<_> = matches
+        .iter()
+        .enumerate()
+        .flat_map(|(k, (id, tokens))| {
+            let acked = acked.clone();
+            tokens.iter().enumerate().map(move |(s, t)| {
+                tokio::spawn(play(a.addr, id.clone(), t.clone(), acked.clone(), (k * 2 + s) as u64))
+            }).collect::<Vec<_>>()
+        })
+        .collect();
+    let moves_of = |id: &str| acked.lock().unwrap().get(id).map_or(0, Vec::len);
+    while matches.iter().any(|(id, _)| moves_of(id) < 6) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    for t in seated {
+        t.abort();
+        let _ = t.await;
+    }
+    let stalled: Vec<usize> = matches.iter().map(|(id, _)| moves_of(id)).collect();
+
+    signal(&a, "STOP");
+    let stop = std::time::Instant::now();
+    // `b` takes each match over once `a`'s lease expired, and its seats play it to its end.
+    let mut taken = Duration::ZERO;
+    for (id, _) in &matches {
+        taken = taken.max(served_after(b.addr, id).await);
+    }
+    eprintln!(
+        "node stopped: the other node served all {MATCHES} matches after {:.2} s",
+        taken.as_secs_f64()
+    );
+    let mut tasks = Vec::new();
+    for (k, (id, tokens)) in matches.iter().enumerate() {
+        for (s, t) in tokens.iter().enumerate() {
+            let (id, t, acked) = (id.clone(), t.clone(), acked.clone());
+            tasks.push(tokio::spawn(play_to_end(b.addr, id, t, acked, (100 + k * 2 + s) as u64)));
+        }
+    }
+    for t in tasks {
+        tokio::time::timeout(Duration::from_secs(120), t)
+            .await
+            .expect("matches finish on the other node")
+            .unwrap();
+    }
+    let ended: Vec<usize> = matches.iter().map(|(id, _)| moves_of(id)).collect();
+    for (k, (before, after)) in stalled.iter().zip(&ended).enumerate() {
+        assert!(after > before, "table {k}: played on after the stall");
+    }
+    // Sockets that knock on the stalled node: answered as it wakes.
+    let knocking: Vec<_> = matches
+        .iter()
+        .map(|(id, _)| {
+            let (addr, id) = (a.addr, id.clone());
+            tokio::spawn(async move { first_state(addr, &id).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let stalled_for = stop.elapsed();
+    signal(&a, "CONT");
+    let shown = |k: usize, node: &str, state: &(String, usize, u64)| {
+        assert_eq!(
+            (state.0.as_str(), state.1),
+            ("finished", ended[k]),
+            "table {k}, through node {node}: an old position ({} moves when the node stalled)",
+            stalled[k]
+        );
+    };
+    let mut answered = 0;
+    for (k, knock) in knocking.into_iter().enumerate() {
+        if let Some(state) = knock.await.unwrap() {
+            shown(k, "a (knocking in the stall)", &state);
+            answered += 1;
+        }
+    }
+    // Fresh sockets to both nodes, each match shown three times through each (a refusal, such
+    // as `match/moved` while `a` hands the match back, is asked again).
+    let mut fresh = 0;
+    for round in 0..3 {
+        for (k, (id, _)) in matches.iter().enumerate() {
+            for (node, addr) in [("a", a.addr), ("b", b.addr)] {
+                let asked = std::time::Instant::now();
+                let state = loop {
+                    if let Some(state) = first_state(addr, id).await {
+                        break state;
+                    }
+                    assert!(
+                        asked.elapsed() < Duration::from_secs(20),
+                        "round {round}: table {k} not served through node {node}"
+                    );
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                };
+                shown(k, node, &state);
+                fresh += 1;
+            }
+        }
+    }
+    eprintln!(
+        "stalled {:.1} s; after the wake {answered} knocking and {fresh} fresh sockets, every one \
+         shown the finished match",
+        stalled_for.as_secs_f64()
+    );
+}
+
+/// A second process given the name of a node that runs refuses to start (after waiting out the
+/// heartbeat's time to live, as for a killed earlier run), with a message that names the
+/// running node's address; the running node goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_of_a_running_node_name_refuses_to_start() {
+    let Some(db) = postgres_schema().await else {
+        return;
+    };
+    let first = start_node(&db, &["--node", "a"]);
+    let second = Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(["serve", "--node", "a", "--addr", "127.0.0.1:0", "--database", &db])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{said}");
+    assert!(
+        said.contains("node name `a` is in use by a running node at"),
+        "{said}"
+    );
+    let (status, _) = http(first.addr, "GET", "/health", "").await;
+    assert_eq!(status, 200);
+}

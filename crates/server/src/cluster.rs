@@ -35,6 +35,11 @@ pub const LEASE_TTL: Duration = Duration::from_secs(3);
 /// How often a node renews its leases and looks for matches to take over.
 pub const RENEW_EVERY: Duration = Duration::from_secs(1);
 
+/// How long after its expiry another node's lease becomes an orphan this node takes over (its
+/// own expired leases it takes back at once): after an outage every node's leases have expired
+/// together, and each takes its own matches back before the others look.
+pub const ORPHAN_GRACE: Duration = Duration::from_secs(1);
+
 /// Longest wait to connect to the driving node before counting it as gone.
 const CONNECT_WAIT: Duration = Duration::from_secs(2);
 
@@ -187,7 +192,8 @@ pub(crate) type Upstream =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// Opens match `id`'s WebSocket on the node that drives it, as the client would (`headers` are
-/// the client's upgrade request's): `Ok(None)` when the match came to be driven here meanwhile.
+/// the client's upgrade request's), with that node: `Ok(None)` when the match came to be driven
+/// here meanwhile.
 ///
 /// # Errors
 /// As `reach`.
@@ -197,7 +203,7 @@ pub(crate) async fn socket_to(
     holder: Node,
     headers: &HeaderMap,
     client: Option<IpAddr>,
-) -> Result<Option<Upstream>, ApiError> {
+) -> Result<Option<(Upstream, Node)>, ApiError> {
     one_hop(headers, lobby, &holder)?;
     let secret = lobby.store().node_secret();
     reach(lobby, id, holder, |node| async move {
@@ -207,20 +213,23 @@ pub(crate) async fn socket_to(
         let (socket, _) = tokio_tungstenite::connect_async(request)
             .await
             .map_err(|e| e.to_string())?;
-        Ok(socket)
+        Ok((socket, node))
     })
     .await
 }
 
-/// Carries frames both ways between a client's socket and the driving node's until either side
-/// closes; a close from the node is passed on as is. If the node's socket breaks without a close
-/// (the node died) the client is told to reconnect (`1012`): this node, or another, then takes
-/// the match over once its lease expires.
+/// Carries frames both ways between a client's socket and the socket to `holder`, the node
+/// that drove match `id` when it was opened, until either side closes; a close from the node is
+/// passed on as is. If the node's socket breaks without a close (the node died), or the
+/// database names another driver (`holder` stalled and lost the match, maybe to this node), the
+/// client is told to reconnect (`1012`), and reaches the driver again.
 pub(crate) async fn pipe(
     client: WebSocket,
     upstream: Upstream,
     lobby: &Lobby,
     slot: Option<crate::net::ConnSlot>,
+    id: &str,
+    holder: &Node,
 ) {
     use tungstenite::Message as Up;
     let (mut to_client, mut from_client) = client.split();
@@ -276,9 +285,28 @@ pub(crate) async fn pipe(
         }
         let _ = to_node.close().await;
     };
+    // Who drives the match, asked every `RENEW_EVERY`; a database that does not answer leaves
+    // the pipe as it is (the driver fences itself if it loses the lease).
+    let moved = async {
+        loop {
+            tokio::time::sleep(RENEW_EVERY).await;
+            let driver = if lobby.drives(id) {
+                Some(lobby.node().clone())
+            } else {
+                match lobby.store().holder(id).await {
+                    Ok(driver) => driver,
+                    Err(_) => continue,
+                }
+            };
+            if driver.as_ref() != Some(holder) {
+                return;
+            }
+        }
+    };
     let closing = tokio::select! {
         () = down => None,
         () = up => None,
+        () = moved => Some(close(1012, "the match moved to another node: reconnect")),
         _ = shutdown.wait_for(|stopping| *stopping) => Some(close(1001, "server shutting down")),
         () = crate::net::evicted(slot.as_ref()) => {
             Some(close(crate::ws::EVICTED.0, crate::ws::EVICTED.1))

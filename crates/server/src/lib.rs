@@ -57,6 +57,9 @@ pub struct ServeConfig {
     /// Database URL: `sqlite://path/to/file.sqlite` (or a bare path), or
     /// `postgres://user:password@host:port/database` (`postgresql://` too).
     pub database: String,
+    /// Most connections to a PostgreSQL server at once (`store::postgres::DEFAULT_POOL` by
+    /// default; docs/deploy.md sizes it); SQLite ignores it.
+    pub database_pool: usize,
     /// Bot pacing and budget, test seeds, abandonment, limits. A node left out of
     /// `options.node`, or its empty name or address, is the bound address.
     pub options: Options,
@@ -84,8 +87,16 @@ pub enum ServeError {
 /// `Store` if the URL cannot be read, the PostgreSQL server cannot be reached or refuses the
 /// login, SQLite cannot open the file, or a migration fails.
 pub async fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
+    open_store_pooled(url, store::postgres::DEFAULT_POOL).await
+}
+
+/// `open_store` with at most `pool` connections to a PostgreSQL server.
+///
+/// # Errors
+/// As `open_store`.
+pub async fn open_store_pooled(url: &str, pool: usize) -> Result<Arc<dyn Store>, ServeError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        let store = store::postgres::PgStore::open(url).await?;
+        let store = store::postgres::PgStore::open_pooled(url, pool).await?;
         return Ok(Arc::new(store));
     }
     let path = url
@@ -110,13 +121,17 @@ pub async fn serve(
     let lobby = state.lobby.clone();
     let limits = lobby.options().limits.clone();
     let stopping = lobby.clone();
+    // The lobby may stop by itself: another process took this node's name.
+    let mut stopped = lobby.shutdown_signal();
     let result = net::serve(
         listener,
         app(state),
         limits,
         async move {
-            signal.await;
-            tracing::info!("shutting down");
+            tokio::select! {
+                () = signal => tracing::info!("shutting down"),
+                _ = stopped.wait_for(|s| *s) => tracing::info!("the match service stopped: shutting down"),
+            }
             stopping.begin_shutdown();
         },
         std::time::Duration::from_secs(10),
@@ -132,7 +147,7 @@ pub async fn serve(
 /// # Errors
 /// `ServeError` if the database cannot be opened or the address bound.
 pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
-    let store = open_store(&config.database).await?;
+    let store = open_store_pooled(&config.database, config.database_pool).await?;
     // Bound first, so that a node's default name and address are the port it really has.
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

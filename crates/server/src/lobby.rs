@@ -15,7 +15,7 @@ use crate::actor::{
     Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
 };
 use crate::catalogue::Catalogue;
-use crate::cluster::{LEASE_TTL, Place, RENEW_EVERY};
+use crate::cluster::{LEASE_TTL, ORPHAN_GRACE, Place, RENEW_EVERY};
 use crate::limits::{PerMinute, address_key};
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::players::Player;
@@ -145,12 +145,12 @@ impl Lobby {
             name: format!("node-{}", hex::encode(rand::random::<[u8; 4]>())),
             address: String::new(),
         });
-        if let Some(other) = store.node_in_use(&node).await? {
-            // An earlier run of this node, killed, holds leases until they expire; a live node
-            // of the same name renews them.
-            tracing::info!(node = %node.name, %other, "leases of this node's name still run: waiting for them to expire");
+        if let Some(other) = store.claim_node(&node, LEASE_TTL).await? {
+            // An earlier run of this node, killed, beat its heartbeat until then; a live node of
+            // the same name beats it still.
+            tracing::info!(node = %node.name, %other, "a process of this node's name was alive lately: waiting for its heartbeat to stop");
             tokio::time::sleep(LEASE_TTL + RENEW_EVERY).await;
-            if let Some(other) = store.node_in_use(&node).await? {
+            if let Some(other) = store.claim_node(&node, LEASE_TTL).await? {
                 return Err(StoreError::Conflict(format!(
                     "node name `{}` is in use by a running node at {other}: give this node \
                      another --node",
@@ -232,10 +232,36 @@ impl Lobby {
         Ok(lobby)
     }
 
-    /// Takes or renews this node's lease on match `id`: `None` when this node drives it now,
-    /// else the node that does.
+    /// Takes this node's lease on match `id`: `None` when this node drives it now, else the
+    /// node that does.
     async fn lease(&self, id: &str) -> Result<Option<Node>, StoreError> {
         self.shared.store.lease(id, &self.node, LEASE_TTL).await
+    }
+
+    /// Self-fencing (docs/architecture.md section 5.3): stops every actor here whose lease was
+    /// not renewed within its time by this process's own clock, database or not, so its
+    /// sockets close and reconnect to whichever node drives the match next. (Each actor also
+    /// checks its own before it serves anything, `MatchActor::run`.)
+    fn fence_expired(&self) {
+        let now = tokio::time::Instant::now();
+        let expired: Vec<(String, mpsc::Sender<Command>)> = self
+            .actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|(_, (_, tx))| !tx.is_closed())
+            .filter(|(id, _)| {
+                self.shared
+                    .store
+                    .lease_deadline(id)
+                    .is_some_and(|until| until <= now)
+            })
+            .map(|(id, (_, tx))| (id.clone(), tx.clone()))
+            .collect();
+        for (id, tx) in expired {
+            tracing::warn!(%id, "lease not renewed within its time: match unloaded here (self-fenced)");
+            let _ = tx.try_send(Command::Moved);
+        }
     }
 
     /// While the lobby lives, every `RENEW_EVERY`: renews the leases of the matches this node
@@ -262,21 +288,44 @@ impl Lobby {
                 .filter(|(_, (_, tx))| !tx.is_closed())
                 .map(|(id, _)| id.clone())
                 .collect();
-            match lobby.shared.store.renew(ids, &lobby.node, LEASE_TTL).await {
+            // Bounded: a database that hangs must not hold the self-fencing below back.
+            let renewed = tokio::time::timeout(
+                RENEW_EVERY,
+                lobby.shared.store.renew(ids, &lobby.node, LEASE_TTL),
+            )
+            .await
+            .unwrap_or_else(|_| Err(StoreError::Database("renewal timed out".into())));
+            let renewed = match renewed {
                 Ok(lost) => {
                     for id in lost {
                         tracing::warn!(%id, "another node took this match over");
                         if let Some(tx) = lobby.running(&id) {
-                            let _ = tx.send(Command::Moved).await;
+                            let _ = tx.try_send(Command::Moved);
                         }
                     }
+                    true
+                }
+                Err(StoreError::LeaseLost(why)) => {
+                    tracing::error!(%why, "this node's name was taken over: every match unloaded, stopping");
+                    lobby.fence_expired();
+                    lobby.begin_shutdown();
+                    return;
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "leases not renewed");
-                    continue;
+                    false
                 }
+            };
+            lobby.fence_expired();
+            if !renewed {
+                continue;
             }
-            let orphans = match lobby.shared.store.orphans(TAKEOVERS).await {
+            let orphans = match lobby
+                .shared
+                .store
+                .orphans(&lobby.node, ORPHAN_GRACE, TAKEOVERS)
+                .await
+            {
                 Ok(ids) => ids,
                 Err(e) => {
                     tracing::warn!(error = %e, "orphaned matches not read");
@@ -354,7 +403,7 @@ impl Lobby {
             .store
             .bot_player(bot.to_owned())
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(ApiError::store)?;
         self.bots
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -391,13 +440,14 @@ impl Lobby {
         let key = id.clone();
         let (store, node) = (self.shared.store.clone(), self.node.clone());
         tokio::spawn(async move {
-            actor.run(rx).await;
+            let hand_over = actor.run(rx).await;
             let mine = |actors: &Actors| actors.get(&key).is_some_and(|(g, _)| *g == generation);
-            // Given up so another node can drive the match at once. The entry stays (closed)
-            // until then, so this node starts no new actor whose fresh lease this would delete
-            // (`Lobby::find` waits for it to go).
+            // Given up so another node can drive the match at once (handed over when it must go
+            // on: another node's orphan scan takes it). The entry stays (closed) until then, so
+            // this node starts no new actor whose fresh lease this would give up (`Lobby::find`
+            // waits for it to go).
             let current = mine(&registry.lock().unwrap_or_else(|e| e.into_inner()));
-            if current && let Err(e) = store.release(vec![key.clone()], &node, false).await {
+            if current && let Err(e) = store.release(vec![key.clone()], &node, hand_over).await {
                 tracing::warn!(id = %key, error = %e, "lease not released: it expires by itself");
             }
             let mut actors = registry.lock().unwrap_or_else(|e| e.into_inner());
@@ -427,6 +477,11 @@ impl Lobby {
             .unwrap_or_else(|e| e.into_inner())
             .get(id)
             .is_some_and(|(_, tx)| tx.is_closed())
+    }
+
+    /// Whether an actor of match `id` runs here now.
+    pub(crate) fn drives(&self, id: &str) -> bool {
+        self.running(id).is_some()
     }
 
     /// The running actor of `id`, if any.
@@ -490,28 +545,33 @@ impl Lobby {
             if !check {
                 return Ok(Ok(tx));
             }
-            // Asked twice: a pooled connection the database closed fails once, then is dropped.
-            let lease = match self.lease(id).await {
-                Err(_) => self.lease(id).await,
+            // Renewed at its epoch (never taken again): asked twice, as a pooled connection the
+            // database closed fails once, then is dropped.
+            let renew = || self.shared.store.renew(vec![id.to_owned()], &self.node, LEASE_TTL);
+            let renewed = match renew().await {
+                Err(StoreError::Database(_)) => renew().await,
                 answer => answer,
             };
-            return match lease {
-                Ok(Some(holder)) => {
-                    tracing::warn!(%id, holder = %holder.name, "another node took this match over");
-                    let _ = tx.send(Command::Moved).await;
-                    Ok(Err(holder))
+            match renewed {
+                Ok(lost) if lost.is_empty() => return Ok(Ok(tx)),
+                // Taken over meanwhile (a stall past the lease): the actor here stops, and the
+                // match is looked for again below.
+                Ok(_) => {
+                    tracing::warn!(%id, "another node took this match over");
+                    let _ = tx.try_send(Command::Moved);
                 }
-                Ok(None) => Ok(Ok(tx)),
+                Err(StoreError::LeaseLost(why)) => {
+                    tracing::error!(%why, "this node's name was taken over");
+                    let _ = tx.try_send(Command::Moved);
+                    return Err(ApiError::store(StoreError::LeaseLost(why)));
+                }
                 // Whether another node took the match over cannot be known: serving it from
                 // here could show a new connection less than was acknowledged elsewhere.
                 Err(e) => {
                     tracing::warn!(%id, error = %e, "lease not checked");
-                    Err(ApiError::new(
-                        Code::Internal,
-                        "the database does not answer now: try again in a moment",
-                    ))
+                    return Err(ApiError::store(e));
                 }
-            };
+            }
         }
         // An actor of this match that just stopped gives its lease up first (bounded: a database
         // that does not answer lets the lease expire instead).
@@ -529,14 +589,14 @@ impl Lobby {
                 .store
                 .get(id, false)
                 .await
-                .map_err(ApiError::internal)?
+                .map_err(ApiError::store)?
                 .is_none()
         {
             return Err(ApiError::not_found(id));
         }
         // The lease first, then the log: a log read after taking the lease holds every entry the
         // previous holder committed.
-        if let Some(holder) = self.lease(id).await.map_err(ApiError::internal)? {
+        if let Some(holder) = self.lease(id).await.map_err(ApiError::store)? {
             return Ok(Err(holder));
         }
         let Some(stored) = self
@@ -544,7 +604,7 @@ impl Lobby {
             .store
             .get(id, true)
             .await
-            .map_err(ApiError::internal)?
+            .map_err(ApiError::store)?
         else {
             // Deleted meanwhile (an open match expired).
             let _ = self
@@ -579,7 +639,18 @@ impl Lobby {
             }
             Err(_) => return Err(stopping()),
         }
-        answer.await.map_err(|_| stopping())?
+        // An actor that stops without answering, the service running, lost its lease (it
+        // found it moved, or fenced itself): the match is driven elsewhere, or will be.
+        answer.await.map_err(|_| {
+            if *self.shutdown.borrow() {
+                stopping()
+            } else {
+                ApiError::new(
+                    Code::MatchMoved,
+                    "this match is driven by another node now: connect again",
+                )
+            }
+        })?
     }
 
     /// The recent events the limits per minute count.
@@ -611,7 +682,7 @@ impl Lobby {
             .store
             .created_by(key.clone())
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(ApiError::store)?;
         let over = |n: usize, max: usize, what: &str| {
             ApiError::new(
                 Code::LimitMatches,
@@ -732,7 +803,7 @@ impl Lobby {
             .store
             .get(&id, false)
             .await
-            .map_err(ApiError::internal)?
+            .map_err(ApiError::store)?
             .ok_or_else(|| ApiError::not_found(&id))?;
         Ok(SeatGrant {
             seed_hash: m.seed.hash_hex(),
@@ -845,9 +916,9 @@ impl Lobby {
             .store
             .create(m.clone())
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(ApiError::store)?;
         // A new id: no other node holds its lease.
-        self.lease(&id).await.map_err(ApiError::internal)?;
+        self.lease(&id).await.map_err(ApiError::store)?;
         self.spawn(m).map_err(ApiError::internal)?;
         tracing::info!(%id, game = entry.info.name, "match created");
         Ok(id)

@@ -457,6 +457,8 @@ codes! {
     /// Another node drives the match now, or the node that drove it stopped answering and its
     /// lease has not expired yet: connect again.
     MatchMoved = "match/moved", SERVICE_UNAVAILABLE;
+    /// The database does not answer now: nothing was changed; try again in a moment.
+    StoreUnavailable = "store/unavailable", SERVICE_UNAVAILABLE;
 }
 
 impl Code {
@@ -496,6 +498,31 @@ impl ApiError {
     pub fn internal(detail: impl std::fmt::Display) -> ApiError {
         tracing::error!(%detail, "internal error");
         ApiError::new(Code::Internal, "internal error (see the server log)")
+    }
+
+    /// The error a failed store call gives a client: `match/moved` when this node no longer
+    /// holds the match's lease (docs/architecture.md section 5.3), `store/unavailable` when the
+    /// database does not answer, else `server/internal` (`internal`, which logs `e`).
+    #[must_use]
+    pub fn store(e: crate::store::StoreError) -> ApiError {
+        use crate::store::StoreError;
+        match e {
+            StoreError::LeaseLost(detail) => {
+                tracing::info!(%detail, "write refused: the lease moved");
+                ApiError::new(
+                    Code::MatchMoved,
+                    "another node drives this match now: connect again",
+                )
+            }
+            StoreError::Database(detail) => {
+                tracing::warn!(%detail, "the database does not answer");
+                ApiError::new(
+                    Code::StoreUnavailable,
+                    "the database does not answer now: nothing was changed, try again in a moment",
+                )
+            }
+            e => ApiError::internal(e),
+        }
     }
 
     /// `match/not_found` for `id`.

@@ -38,6 +38,10 @@ pub enum StoreError {
     /// A stored value could not be read back.
     #[error("corrupt row: {0}")]
     Corrupt(String),
+    /// This node no longer holds the lease a write needs (another node drives the match now,
+    /// docs/architecture.md section 5.3), or its node name was taken over: nothing was written.
+    #[error("lease lost: {0}")]
+    LeaseLost(String),
 }
 
 /// One seat of a stored match.
@@ -270,7 +274,8 @@ pub trait Store: Send + Sync + 'static {
     ///
     /// # Errors
     /// `Conflict` if one of those `seq`s is already written; `Corrupt` for an entry without
-    /// `at_ms` (the service times every entry).
+    /// `at_ms` (the service times every entry); `LeaseLost` when this node no longer holds the
+    /// match's lease (`drive_as`).
     fn append(
         &self,
         id: &str,
@@ -284,8 +289,8 @@ pub trait Store: Send + Sync + 'static {
     /// `append` is on a database several nodes share.
     ///
     /// # Errors
-    /// `Conflict` when the match is not live, no entry is at `from`, or this node no longer holds
-    /// the match's lease.
+    /// `Conflict` when the match is not live or no entry is at `from`; `LeaseLost` when this
+    /// node no longer holds the match's lease (`drive_as`).
     fn take_back(&self, id: &str, from: u64) -> BoxFuture<'_, Result<(), StoreError>>;
 
     /// The stored `kind` document of finished match `id` (a JSON text), if computed.
@@ -492,11 +497,12 @@ pub trait Store: Send + Sync + 'static {
     /// Finishes the writes in progress and closes the database.
     fn close(&self) -> BoxFuture<'_, ()>;
 
-    /// Takes match `id`'s lease for `node`, or renews it if `node` holds it
-    /// (docs/architecture.md section 5.3): the lease is `node`'s for `ttl` from the database's
-    /// clock unless another node holds one that has not expired. `None` = it is `node`'s now;
-    /// `Some(holder)` = `holder` drives the match. A store that only one process opens (SQLite)
-    /// always answers `None`.
+    /// Takes match `id`'s lease for `node` (docs/architecture.md section 5.3): the lease is
+    /// `node`'s for `ttl` from the database's clock, with an epoch one more than the last one
+    /// taken for the match, unless another node holds one that has not expired. `None` = it is
+    /// `node`'s now (the store remembers its epoch, and conditions this node's writes for the
+    /// match on it); `Some(holder)` = `holder` drives the match. A store that only one process
+    /// opens (SQLite) always answers `None`.
     ///
     /// # Errors
     /// `Database` when the database does not answer.
@@ -510,11 +516,14 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Ok(None) })
     }
 
-    /// `lease` for each of `ids` at once; answers those `node` no longer holds (another node took
-    /// them after they expired).
+    /// Renews for `ttl` the leases `node` holds on `ids`, each only if its row still holds the
+    /// epoch this store took (never taking or making a row again: a lease another node took, or
+    /// one given up, stays so); beats `node`'s heartbeat in the same transaction. Answers the ids
+    /// `node` no longer holds; the store forgets them.
     ///
     /// # Errors
-    /// `Database` when the database does not answer (then nothing was renewed).
+    /// `Database` when the database does not answer (then nothing was renewed); `LeaseLost` when
+    /// another process took `node`'s name (it had not beaten for `ttl`): every lease is lost.
     fn renew(
         &self,
         ids: Vec<String>,
@@ -525,10 +534,21 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Ok(Vec::new()) })
     }
 
+    /// Until when, by this process's own clock (`tokio::time::Instant`), the lease on match `id`
+    /// is surely still this node's: `ttl` after the start of its last taking or renewal that
+    /// succeeded (the database counts its `ttl` from a later instant, and another node takes an
+    /// expired lease only later still). A past instant when this node does not hold it; `None`
+    /// for a store only one process opens (no lease is needed).
+    fn lease_deadline(&self, id: &str) -> Option<tokio::time::Instant> {
+        let _ = id;
+        None
+    }
+
     /// Gives up `node`'s leases on `ids` (its actors stopped), so another node may take them at
     /// once. With `hand_over` they stay as expired leases (`orphans`), so another node takes the
     /// matches over without waiting for a client (a node that stops while its matches run);
-    /// without, they are deleted (a match that rests).
+    /// without, they rest (no node drives them until one is asked for them). The row stays,
+    /// with its epoch, so the next epoch is larger still. The store forgets them either way.
     ///
     /// # Errors
     /// `Database` when the database does not answer (the leases then expire by themselves).
@@ -542,30 +562,54 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Ok(()) })
     }
 
-    /// The address of another node named like `node` (same name, another address) that holds
-    /// a lease not expired: an earlier run of this node that was killed, until its leases
-    /// expire, or a second node given the same name by mistake.
+    /// The node driving match `id` now, as the database says: `None` when none does (never
+    /// driven, resting, or a store only one process opens).
     ///
     /// # Errors
     /// `Database` when the database does not answer.
-    fn node_in_use(&self, node: &Node) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
-        let _ = node;
+    fn holder(&self, id: &str) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
+        let _ = id;
+        Box::pin(async { Ok(None) })
+    }
+
+    /// Claims `node`'s name for this process: its row in the table of nodes, with a heartbeat
+    /// `renew` beats. Taken when free, or when its last heartbeat is older than `ttl` (an
+    /// earlier run, killed). `None` = claimed; `Some(address)` = a live process of that name runs
+    /// at `address`.
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer.
+    fn claim_node(
+        &self,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        let _ = (node, ttl);
         Box::pin(async { Ok(None) })
     }
 
     /// Up to `limit` matches whose lease expired without being given up: their node stopped
-    /// renewing (it died, or lost the database), oldest first.
+    /// renewing (it died, stalled, or lost the database), oldest first. Those of `node` itself
+    /// as soon as they expire; another node's only once expired for `grace` more, so that after
+    /// an outage each node takes its own matches back first.
     ///
     /// # Errors
     /// `Database` when the database does not answer.
-    fn orphans(&self, limit: usize) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
-        let _ = limit;
+    fn orphans(
+        &self,
+        node: &Node,
+        grace: Duration,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        let _ = (node, grace, limit);
         Box::pin(async { Ok(Vec::new()) })
     }
 
-    /// From now on `append` commits only while `node` holds the match's lease (docs/architecture.md
-    /// section 5.3): a node that lost a lease gets `Conflict` and writes nothing. Set once, by the
-    /// lobby that drives matches through this store; a store only one process opens ignores it.
+    /// From now on every write of a match (`append`, `take_back`, a seat taken or opened, a chat
+    /// line) commits only while `node` holds the match's lease at the epoch this store took
+    /// (docs/architecture.md section 5.3): a node that lost a lease gets `LeaseLost` and writes
+    /// nothing. Set once, by the lobby that drives matches through this store; a store only one
+    /// process opens ignores it.
     fn drive_as(&self, node: &Node) {
         let _ = node;
     }

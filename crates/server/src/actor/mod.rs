@@ -492,6 +492,9 @@ pub(crate) struct MatchActor {
     bot_pending: Option<u64>,
     /// Set when a commit failed: the match stops changing until the service restarts and replays.
     broken: bool,
+    /// Set when a write was refused because another node holds the match's lease now: the
+    /// actor stops after the command in hand.
+    moved: bool,
     shutting_down: bool,
 }
 
@@ -580,12 +583,16 @@ impl MatchActor {
             bot_rx,
             bot_pending: None,
             broken: false,
+            moved: false,
             shutting_down: false,
         })
     }
 
-    /// Runs the actor until `Shutdown` or until every sender is gone.
-    pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+    /// Runs the actor until `Shutdown`, until every sender is gone, or until the match is no
+    /// longer this node's to drive. Answers whether its lease is to be handed over (the match
+    /// must go on elsewhere: it moved, or this node fenced itself) rather than left to rest.
+    pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) -> bool {
+        let mut hand_over = false;
         // Nobody is connected yet: a game against bots alone waits for its person.
         self.hold_time();
         self.load_ratings().await;
@@ -601,17 +608,39 @@ impl MatchActor {
             let idle = (self.subs.is_empty() && self.can_rest())
                 .then(|| Instant::now() + self.idle_time());
             let retry = self.broken.then(|| Instant::now() + RECOVER_EVERY);
-            tokio::select! {
-                () = sleep_until(idle) => {
+            let fence = self.shared.store.lease_deadline(&self.id);
+            let wake = tokio::select! {
+                () = sleep_until(idle) => Wake::Idle,
+                command = commands.recv() => Wake::Command(command),
+                () = sleep_until(deadline) => Wake::Clock,
+                () = sleep_until(abandon) => Wake::Abandon,
+                () = sleep_until(retry) => Wake::Retry,
+                Some(bot) = self.bot_rx.recv() => Wake::Bot(bot),
+                () = sleep_until(fence) => Wake::Fence,
+            };
+            // Whatever woke it, nothing is served from memory, nor done, once the lease may be
+            // another node's (a stall past it, a database away): the actor stops, its sockets
+            // close and connect again to the node that drives the match.
+            if self.fenced() || self.moved {
+                self.subs.clear();
+                hand_over = true;
+                break;
+            }
+            match wake {
+                Wake::Fence => {}
+                Wake::Idle => {
                     // Commands already queued are still answered; later senders find the channel
                     // closed and start a fresh actor.
                     commands.close();
                     while let Some(command) = commands.recv().await {
+                        if self.fenced() {
+                            break;
+                        }
                         self.handle(command).await;
                     }
                     break;
                 }
-                command = commands.recv() => match command {
+                Wake::Command(command) => match command {
                     None => break,
                     Some(Command::Shutdown { reply }) => {
                         // Dropping the senders ends every connection's writer, which sends a close
@@ -637,17 +666,39 @@ impl MatchActor {
                     Some(Command::Moved) => {
                         // Dropping the senders closes every socket with "reconnect to resume".
                         self.subs.clear();
+                        hand_over = true;
                         break;
                     }
                     Some(command) => self.handle(command).await,
                 },
-                () = sleep_until(deadline) => self.on_clock().await,
-                () = sleep_until(abandon) => self.on_abandon().await,
-                () = sleep_until(retry) => self.recover().await,
-                Some(bot) = self.bot_rx.recv() => self.on_bot(bot).await,
+                Wake::Clock => self.on_clock().await,
+                Wake::Abandon => self.on_abandon().await,
+                Wake::Retry => self.recover().await,
+                Wake::Bot(bot) => self.on_bot(bot).await,
+            }
+            // A write refused for a lost lease: the match is another node's now.
+            if self.moved {
+                self.subs.clear();
+                hand_over = true;
+                break;
             }
         }
         self.shared.presence.forget(&self.id);
+        hand_over
+    }
+
+    /// Whether this node's lease on the match may have run out by its own clock
+    /// (`Store::lease_deadline`): the match must not be served from here any more.
+    fn fenced(&self) -> bool {
+        let fenced = self
+            .shared
+            .store
+            .lease_deadline(&self.id)
+            .is_some_and(|until| until <= Instant::now());
+        if fenced {
+            tracing::warn!(id = %self.id, "lease not renewed within its time: match unloaded here (self-fenced)");
+        }
+        fenced
     }
 
     async fn handle(&mut self, command: Command) {
@@ -813,6 +864,24 @@ impl MatchActor {
     fn version_of(&self, viewer: Viewer) -> u64 {
         self.seen[column(viewer, self.specs.len())]
     }
+}
+
+/// What woke an actor up.
+enum Wake {
+    /// Nobody watches and nothing runs by itself: time to leave memory.
+    Idle,
+    /// A command, or `None` once every sender is gone.
+    Command(Option<Command>),
+    /// A clock's deadline.
+    Clock,
+    /// A seat away for the abandonment delay.
+    Abandon,
+    /// Time to try a failed write's recovery again.
+    Retry,
+    /// A bot's move.
+    Bot(BotMove),
+    /// The lease's deadline by this process's clock (renewed meanwhile, or not).
+    Fence,
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

@@ -183,13 +183,36 @@ impl MatchActor {
         }
     }
 
+    /// What a failed write of the match means. Refused for a lost lease: the match is another
+    /// node's, and this actor stops after the command in hand (`moved`), so its viewers connect
+    /// again to that node. Otherwise the store may or may not hold the write: the match stops
+    /// changing until it is read back (`broken`, `recover`).
+    pub(super) fn write_failed(&mut self, e: crate::store::StoreError) -> ApiError {
+        if matches!(e, crate::store::StoreError::LeaseLost(_)) {
+            self.moved = true;
+        } else {
+            self.broken = true;
+        }
+        ApiError::store(e)
+    }
+
+    /// What a failed write that is not the log's means (a seat, a chat line): refused for a
+    /// lost lease, the actor stops after the command in hand (`moved`); the match is unchanged
+    /// either way.
+    pub(super) fn refused_write(&mut self, e: crate::store::StoreError) -> ApiError {
+        if matches!(e, crate::store::StoreError::LeaseLost(_)) {
+            self.moved = true;
+        }
+        ApiError::store(e)
+    }
+
     pub(super) fn check_can_change(&self) -> Result<(), ApiError> {
         if self.shutting_down {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
         if self.broken {
             return Err(ApiError::new(
-                Code::Internal,
+                Code::StoreUnavailable,
                 "this match cannot be stored now; try again in a moment",
             ));
         }
@@ -241,8 +264,7 @@ impl MatchActor {
             .append(&self.id, first, entries.clone(), finish.clone())
             .await
         {
-            self.broken = true;
-            return Err(ApiError::internal(format!("match {}: {e}", self.id)));
+            return Err(self.write_failed(e));
         }
         tracing::debug!(id = %self.id, first, entries = entries.len(), "committed");
         self.state = batch.state;

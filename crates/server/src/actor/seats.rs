@@ -168,7 +168,7 @@ impl MatchActor {
             .store
             .open_seat(&self.id, seat.0, start)
             .await
-            .map_err(|e| ApiError::internal(format!("match {}: {e}", self.id)))?;
+            .map_err(|e| self.refused_write(e))?;
         self.opened[i] = true;
         if start.is_some() {
             self.start();
@@ -299,7 +299,7 @@ impl MatchActor {
                     format!("seat {} is taken", seat + 1),
                 ));
             }
-            Err(e) => return Err(ApiError::internal(format!("match {}: {e}", self.id))),
+            Err(e) => return Err(self.refused_write(e)),
         }
         let i = usize::from(seat);
         self.token_hashes[i] = Some(hash);
@@ -351,7 +351,7 @@ impl MatchActor {
                 .store
                 .set_rematch(&self.id, &id)
                 .await
-                .map_err(|e| ApiError::internal(format!("match {}: {e}", self.id)))?;
+                .map_err(|e| self.refused_write(e))?;
             self.rematch = Some(id.clone());
         }
         self.offers.remove(&OfferKind::Rematch);
@@ -416,7 +416,7 @@ impl MatchActor {
             .store
             .add_chat(&self.id, line.clone())
             .await
-            .map_err(|e| ApiError::internal(format!("match {}: {e}", self.id)))?;
+            .map_err(|e| self.refused_write(e))?;
         self.chat_times
             .entry(line.player.id)
             .or_default()

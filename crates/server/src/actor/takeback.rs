@@ -114,8 +114,7 @@ impl MatchActor {
         let point = self.takeback_point(asker)?;
         let replay = self.replay_to(point, asker)?;
         if let Err(e) = self.shared.store.take_back(&self.id, point as u64).await {
-            self.broken = true;
-            return Err(ApiError::internal(format!("match {}: {e}", self.id)));
+            return Err(self.write_failed(e));
         }
         tracing::info!(id = %self.id, seat = %asker, from = point, "turn taken back");
         let Replayed {

@@ -794,9 +794,9 @@ pub(super) async fn websocket(
     // A match another node drives: the socket is piped there (docs/architecture.md section 5.3).
     if let crate::cluster::Place::There(holder) = place {
         match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
-            Ok(Some(upstream)) => {
+            Ok(Some((upstream, holder))) => {
                 return ws::sized(upgrade).on_upgrade(move |socket| async move {
-                    crate::cluster::pipe(socket, upstream, &lobby, slot).await;
+                    crate::cluster::pipe(socket, upstream, &lobby, slot, &id, &holder).await;
                 });
             }
             // Taken over here meanwhile.

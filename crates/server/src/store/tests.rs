@@ -651,7 +651,7 @@ async fn a_takeback_cuts_a_live_log_only(db: &Backend) {
         assert_eq!(b.lease("m1", &node("b"), long).await.unwrap(), None);
         assert!(matches!(
             a.take_back("m1", 1).await,
-            Err(StoreError::Conflict(_))
+            Err(StoreError::LeaseLost(_))
         ));
         assert_eq!(store.get("m1", true).await.unwrap().unwrap().log.len(), 2);
         a.close().await;
@@ -663,8 +663,11 @@ async fn a_takeback_cuts_a_live_log_only(db: &Backend) {
 
 /// Leases (docs/architecture.md section 5.3): one holder per match; another node is told who
 /// holds it; renewing keeps it, giving it up frees it at once, and one not renewed for its time
-/// to live is an orphan any node may take. Two stores on one database stand for two nodes. A
-/// SQLite store is opened by one process only: every lease is its own.
+/// to live is an orphan any node may take (its own node's at once, another's after a grace).
+/// Renewing never takes a lease again: not one another node took, nor one given up. Every
+/// taking has a larger epoch, and a write at an older one is refused. Two stores on one
+/// database stand for two nodes. A SQLite store is opened by one process only: every lease is
+/// its own.
 async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     let (a, b) = (db.open().await, db.open().await);
     let node = |name: &str| Node {
@@ -673,56 +676,114 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     };
     let (na, nb) = (node("a"), node("b"));
     let long = std::time::Duration::from_secs(60);
+    let none = std::time::Duration::ZERO;
     assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
     if matches!(db, Backend::Sqlite(_)) {
         assert_eq!(b.lease("m1", &nb, long).await.unwrap(), None);
         assert!(a.node_secret().is_none());
+        assert_eq!(a.lease_deadline("m1"), None, "one process needs no lease");
         return db.remove();
     }
+    let epoch = |m: &str| {
+        let url = match db {
+            Backend::Postgres(url) => url.clone(),
+            Backend::Sqlite(_) => unreachable!(),
+        };
+        let m = m.to_owned();
+        async move {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            let task = tokio::spawn(connection);
+            let row = client
+                .query_one("SELECT epoch FROM match_leases WHERE match_id = $1", &[&m])
+                .await
+                .unwrap();
+            drop(client);
+            let _ = task.await;
+            row.get::<_, i64>(0)
+        }
+    };
+    a.drive_as(&na);
+    b.drive_as(&nb);
+    assert_eq!(a.claim_node(&na, long).await.unwrap(), None);
+    assert_eq!(b.claim_node(&nb, long).await.unwrap(), None);
     assert_eq!(b.lease("m1", &nb, long).await.unwrap(), Some(na.clone()));
-    // Renewing one's own is taking it again.
-    assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
+    assert!(b.lease_deadline("m1").unwrap() <= tokio::time::Instant::now());
+    assert!(a.lease_deadline("m1").unwrap() > tokio::time::Instant::now() + long / 2);
+    assert_eq!(epoch("m1").await, 1);
+    assert_eq!(b.lease("m2", &nb, long).await.unwrap(), None);
     assert_eq!(
         b.renew(vec!["m1".into(), "m2".into()], &nb, long)
             .await
             .unwrap(),
         vec!["m1".to_owned()],
-        "b took m2 and was told it does not hold m1"
+        "b renews m2 and is told it does not hold m1"
     );
     assert_eq!(a.lease("m2", &na, long).await.unwrap(), Some(nb.clone()));
+    // Given up to rest: nobody's orphan, free to take at once, at the next epoch.
     a.release(vec!["m1".into()], &na, false).await.unwrap();
+    assert!(b.orphans(&nb, none, 10).await.unwrap().is_empty());
+    assert!(a.lease_deadline("m1").unwrap() <= tokio::time::Instant::now());
+    assert_eq!(
+        a.renew(vec!["m1".into()], &na, long).await.unwrap(),
+        vec!["m1".to_owned()],
+        "a lease given up is not renewed"
+    );
     assert_eq!(b.lease("m1", &nb, long).await.unwrap(), None);
+    assert_eq!(epoch("m1").await, 2);
     // Giving up what another holds changes nothing.
     a.release(vec!["m1".into()], &na, true).await.unwrap();
     assert_eq!(a.lease("m1", &na, long).await.unwrap(), Some(nb.clone()));
-    assert!(a.orphans(10).await.unwrap().is_empty());
-    // A lease handed over is an orphan at once.
+    assert!(a.orphans(&na, none, 10).await.unwrap().is_empty());
+    // A lease handed over is an orphan at once, even with a grace.
     b.release(vec!["m1".into()], &nb, true).await.unwrap();
-    assert_eq!(a.orphans(10).await.unwrap(), vec!["m1".to_owned()]);
+    assert_eq!(a.orphans(&na, long, 10).await.unwrap(), vec!["m1".to_owned()]);
     assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
-    // b stops renewing m3 (it "dies"): once its lease expires, m3 is an orphan and a takes it.
+    assert_eq!(epoch("m1").await, 3);
+    // b stops renewing m3 (it "stalls"): once its lease expires, m3 is b's orphan at once and
+    // a's only after the grace; a takes it, and b's renewal, coming back, does not take it again.
     let short = std::time::Duration::from_millis(100);
     assert_eq!(b.lease("m3", &nb, short).await.unwrap(), None);
     assert_eq!(a.lease("m3", &na, long).await.unwrap(), Some(nb.clone()));
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    assert_eq!(a.orphans(10).await.unwrap(), vec!["m3".to_owned()]);
+    assert!(b.lease_deadline("m3").unwrap() <= tokio::time::Instant::now());
+    assert_eq!(b.orphans(&nb, long, 10).await.unwrap(), vec!["m3".to_owned()]);
+    assert!(a.orphans(&na, long, 10).await.unwrap().is_empty());
+    assert_eq!(a.orphans(&na, none, 10).await.unwrap(), vec!["m3".to_owned()]);
     assert_eq!(a.lease("m3", &na, long).await.unwrap(), None);
-    assert!(a.orphans(10).await.unwrap().is_empty());
+    assert!(a.orphans(&na, none, 10).await.unwrap().is_empty());
+    assert_eq!(epoch("m3").await, 2);
+    // b's writes at its old epoch are refused by the database.
+    assert!(matches!(
+        b.take_back("m3", 0).await,
+        Err(StoreError::LeaseLost(_))
+    ));
     assert_eq!(
         b.renew(vec!["m3".into()], &nb, long).await.unwrap(),
         vec!["m3".to_owned()]
     );
-    // A second node named `b` elsewhere sees b's live leases; b itself, or an unknown name, not.
+    assert_eq!(epoch("m3").await, 2);
+    // A second process named `b` is refused while b beats; once b's heartbeat is older than
+    // the time to live, it may claim the name, and b's next renewal learns it lost everything.
+    let b2 = db.open().await;
     let elsewhere = Node {
         name: "b".into(),
         address: "b2.example:8080".into(),
     };
     assert_eq!(
-        a.node_in_use(&elsewhere).await.unwrap().as_deref(),
+        b2.claim_node(&elsewhere, long).await.unwrap().as_deref(),
         Some("b.example:8080")
     );
-    assert_eq!(b.node_in_use(&nb).await.unwrap(), None);
-    assert_eq!(a.node_in_use(&node("c")).await.unwrap(), None);
+    assert_eq!(b.renew(vec![], &nb, long).await.unwrap(), Vec::<String>::new());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(b2.claim_node(&elsewhere, short).await.unwrap(), None);
+    assert!(matches!(
+        b.renew(vec!["m2".into()], &nb, long).await,
+        Err(StoreError::LeaseLost(_))
+    ));
+    assert_eq!(a.claim_node(&node("c"), long).await.unwrap(), None);
+    b2.close().await;
     // Both nodes read the same secret, made once.
     let secret = a.node_secret().unwrap();
     assert_eq!(secret.len(), 64);

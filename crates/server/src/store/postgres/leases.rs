@@ -7,38 +7,62 @@ use deadpool_postgres::GenericClient;
 use super::{col, row, rows};
 use crate::store::{Node, StoreError};
 
-/// Takes the lease or renews one's own: a row written unless another node holds one that has not
-/// expired. `$4` is the time to live in seconds.
-const TAKE: &str = "INSERT INTO match_leases (match_id, node, address, expires_at) \
-     SELECT id, $2, $3, now() + make_interval(secs => $4) FROM unnest($1::text[]) AS id \
+/// Takes the lease: a row written (or taken over with the next epoch) unless another node holds
+/// one that has not expired. `$4` is the time to live in seconds. A resting lease has expired.
+const TAKE: &str = "INSERT INTO match_leases (match_id, node, address, expires_at, epoch, resting) \
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4), 1, FALSE) \
      ON CONFLICT (match_id) DO UPDATE \
-     SET node = EXCLUDED.node, address = EXCLUDED.address, expires_at = EXCLUDED.expires_at \
+     SET node = EXCLUDED.node, address = EXCLUDED.address, expires_at = EXCLUDED.expires_at, \
+     epoch = match_leases.epoch + 1, resting = FALSE \
      WHERE match_leases.node = EXCLUDED.node OR match_leases.expires_at < now() \
-     RETURNING match_id";
+     RETURNING epoch";
 
-/// Takes or renews `node`'s leases on `ids` for `ttl` seconds; returns the ids it holds now.
-/// The ids are taken in order, so two nodes renewing overlapping sets never wait on each other
-/// in a cycle.
+/// Takes `node`'s lease on match `id` for `ttl` seconds: its epoch, or `None` when another node
+/// holds it.
 pub(super) async fn take(
     tx: &impl GenericClient,
-    mut ids: Vec<String>,
+    id: &str,
+    node: &Node,
+    ttl: f64,
+) -> Result<Option<i64>, StoreError> {
+    row(tx, TAKE, &[&id, &node.name, &node.address, &ttl])
+        .await?
+        .map(|r| col(&r, 0))
+        .transpose()
+}
+
+/// Renews `node`'s leases on `held` (match id and epoch) for `ttl` seconds, each only while its
+/// row still names `node` at that epoch and is not resting: an update, never an insert, so a
+/// lease another node took or gave up is never made again. The rows are locked in the order of
+/// their ids, so two nodes never wait on each other in a cycle. Returns the ids renewed.
+pub(super) async fn renew(
+    tx: &impl GenericClient,
+    held: &[(String, i64)],
     node: &Node,
     ttl: f64,
 ) -> Result<Vec<String>, StoreError> {
-    ids.sort_unstable();
-    ids.dedup();
-    rows(tx, TAKE, &[&ids, &node.name, &node.address, &ttl])
-        .await?
-        .iter()
-        .map(|r| col(r, 0))
-        .collect()
+    let (ids, epochs): (Vec<&str>, Vec<i64>) = held.iter().map(|(i, e)| (i.as_str(), *e)).unzip();
+    rows(
+        tx,
+        "WITH mine AS (SELECT l.match_id FROM match_leases l \
+         JOIN unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
+         ON l.match_id = h.id AND l.epoch = h.epoch \
+         WHERE l.node = $3 AND NOT l.resting ORDER BY l.match_id FOR UPDATE OF l) \
+         UPDATE match_leases SET expires_at = now() + make_interval(secs => $4) \
+         WHERE match_id IN (SELECT match_id FROM mine) RETURNING match_id",
+        &[&ids, &epochs, &node.name, &ttl],
+    )
+    .await?
+    .iter()
+    .map(|r| col(r, 0))
+    .collect()
 }
 
-/// The node holding match `id`'s lease, if any.
+/// The node holding match `id`'s lease, if any (a resting lease has none).
 pub(super) async fn holder(tx: &impl GenericClient, id: &str) -> Result<Option<Node>, StoreError> {
     let found = row(
         tx,
-        "SELECT node, address FROM match_leases WHERE match_id = $1",
+        "SELECT node, address FROM match_leases WHERE match_id = $1 AND NOT resting",
         &[&id],
     )
     .await?;
@@ -52,49 +76,133 @@ pub(super) async fn holder(tx: &impl GenericClient, id: &str) -> Result<Option<N
         .transpose()
 }
 
-/// Gives up `node`'s leases on `ids`: deleted, or with `hand_over` left expired (`orphans`).
+/// Gives up `node`'s leases on `held` (match id and epoch): expired long enough ago that any
+/// node takes them over at once (`hand_over`), or resting. Rows another node took since are left.
 pub(super) async fn release(
     tx: &impl GenericClient,
-    ids: &[String],
+    held: &[(String, i64)],
     node: &Node,
     hand_over: bool,
 ) -> Result<(), StoreError> {
-    let sql = if hand_over {
-        "UPDATE match_leases SET expires_at = now() - interval '1 second' \
-         WHERE node = $1 AND match_id = ANY($2)"
-    } else {
-        "DELETE FROM match_leases WHERE node = $1 AND match_id = ANY($2)"
-    };
-    super::exec(tx, sql, &[&node.name, &ids]).await.map(|_| ())
+    let (ids, epochs): (Vec<&str>, Vec<i64>) = held.iter().map(|(i, e)| (i.as_str(), *e)).unzip();
+    super::exec(
+        tx,
+        "UPDATE match_leases l SET expires_at = now() - interval '1 hour', resting = NOT $4 \
+         FROM unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
+         WHERE l.match_id = h.id AND l.epoch = h.epoch AND l.node = $3",
+        &[&ids, &epochs, &node.name, &hand_over],
+    )
+    .await
+    .map(|_| ())
 }
 
-/// The address of a node named `node.name` at another address with a lease not expired.
-pub(super) async fn node_in_use(
+/// Whether a write of match `id` may commit: `node` holds its lease at `epoch`. The row is
+/// share-locked until the transaction ends, so a node taking the lease over waits for this
+/// write to commit before it reads the log.
+pub(super) async fn fence(
+    tx: &impl GenericClient,
+    id: &str,
+    node: &str,
+    epoch: i64,
+) -> Result<(), StoreError> {
+    let held = row(
+        tx,
+        "SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $2 AND epoch = $3 \
+         AND NOT resting FOR SHARE",
+        &[&id, &node, &epoch],
+    )
+    .await?;
+    match held {
+        Some(_) => Ok(()),
+        None => Err(lost(id, node)),
+    }
+}
+
+/// The error of a write refused because `node` no longer holds match `id`'s lease.
+pub(super) fn lost(id: &str, node: &str) -> StoreError {
+    StoreError::LeaseLost(format!("match {id}: node `{node}` no longer holds its lease"))
+}
+
+/// Claims node name `node.name` for the process `instance`: free, or its last heartbeat older
+/// than `ttl` seconds. `None` = claimed; `Some(address)` = a live process has it.
+pub(super) async fn claim_node(
     tx: &impl GenericClient,
     node: &Node,
+    instance: &str,
+    ttl: f64,
 ) -> Result<Option<String>, StoreError> {
-    row(
+    let claimed = row(
         tx,
-        "SELECT address FROM match_leases WHERE node = $1 AND address <> $2 \
-         AND expires_at > now() LIMIT 1",
-        &[&node.name, &node.address],
+        "INSERT INTO plateau_nodes (name, address, instance, heartbeat_at) \
+         VALUES ($1, $2, $3, now()) ON CONFLICT (name) DO UPDATE \
+         SET address = EXCLUDED.address, instance = EXCLUDED.instance, heartbeat_at = now() \
+         WHERE plateau_nodes.heartbeat_at < now() - make_interval(secs => $4) \
+         RETURNING name",
+        &[&node.name, &node.address, &instance, &ttl],
     )
-    .await?
-    .map(|r| col(&r, 0))
-    .transpose()
+    .await?;
+    if claimed.is_some() {
+        return Ok(None);
+    }
+    let r = row(
+        tx,
+        "SELECT address FROM plateau_nodes WHERE name = $1",
+        &[&node.name],
+    )
+    .await?;
+    Ok(Some(match r {
+        Some(r) => col(&r, 0)?,
+        None => String::new(),
+    }))
 }
 
-/// Up to `limit` expired leases, oldest first.
+/// Beats the heartbeat of node `name` for process `instance`; false when another process took
+/// the name (this one's heartbeat had stopped for the time to live).
+pub(super) async fn heartbeat(
+    tx: &impl GenericClient,
+    name: &str,
+    instance: &str,
+) -> Result<bool, StoreError> {
+    let beaten = super::exec(
+        tx,
+        "UPDATE plateau_nodes SET heartbeat_at = now() WHERE name = $1 AND instance = $2",
+        &[&name, &instance],
+    )
+    .await?;
+    Ok(beaten == 1)
+}
+
+/// Frees node name `name` held by process `instance` (a node that stops), so it may start again
+/// at once.
+pub(super) async fn leave(
+    tx: &impl GenericClient,
+    name: &str,
+    instance: &str,
+) -> Result<(), StoreError> {
+    super::exec(
+        tx,
+        "DELETE FROM plateau_nodes WHERE name = $1 AND instance = $2",
+        &[&name, &instance],
+    )
+    .await
+    .map(|_| ())
+}
+
+/// Up to `limit` expired leases not given up to rest, oldest first: `node`'s own at once,
+/// another node's once expired `grace` seconds ago.
 pub(super) async fn orphans(
     tx: &impl GenericClient,
+    node: &str,
+    grace: f64,
     limit: usize,
 ) -> Result<Vec<String>, StoreError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     rows(
         tx,
-        "SELECT match_id FROM match_leases WHERE expires_at < now() \
-         ORDER BY expires_at LIMIT $1",
-        &[&limit],
+        "SELECT match_id FROM match_leases WHERE NOT resting AND expires_at < now() \
+         AND (node = $1 OR expires_at < now() - make_interval(secs => $2)) \
+         ORDER BY expires_at LIMIT $3",
+        &[&node, &grace, &limit],
     )
     .await?
     .iter()

@@ -457,17 +457,17 @@ fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionR
 }
 
 /// Writes `entries` at `first`, `first + 1`, ... in one statement (all or nothing, even outside
-/// a transaction); `Conflict` if one of those positions is taken.
-/// Inserts `entries` at `first` and on. With `driver`, only while that node holds the match's
-/// lease (docs/architecture.md section 5.3): the lease row is read and share-locked in the same
-/// statement, so a node that lost its lease writes nothing (`Conflict`), and a node taking the
-/// lease over waits for an append in progress to commit before it reads the log.
+/// a transaction); `Conflict` if one of those positions is taken. With `driver` (a node and its
+/// epoch), only while that node holds the match's lease at that epoch (docs/architecture.md
+/// section 5.3): the lease row is read and share-locked in the same statement, so a node that
+/// lost its lease writes nothing (`LeaseLost`), and a node taking the lease over waits for an
+/// append in progress to commit before it reads the log.
 pub(super) async fn insert_actions(
     c: &impl GenericClient,
     id: &str,
     first: u64,
     entries: &[LogEntry],
-    driver: Option<&str>,
+    driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
     let rows = action_rows(id, first, entries)?;
     // One statement for the decision and its chance outcomes: one round trip, not one per entry.
@@ -485,7 +485,7 @@ pub(super) async fn insert_actions(
         actions.push(action);
         times.push(at_ms);
     }
-    let Some(node) = driver else {
+    let Some((node, epoch)) = driver else {
         exec(
             c,
             "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
@@ -499,38 +499,36 @@ pub(super) async fn insert_actions(
     let written = exec(
         c,
         "WITH lease AS (SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $7 \
-         AND expires_at > now() FOR SHARE) \
+         AND epoch = $8 AND NOT resting FOR SHARE) \
          INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
          SELECT $1, u.* FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
          $6::BIGINT[]) AS u WHERE EXISTS (SELECT 1 FROM lease)",
-        &[&id, &seqs, &actors, &seats, &actions, &times, &node],
+        &[&id, &seqs, &actors, &seats, &actions, &times, &node, &epoch],
     )
     .await?;
     if written == 0 {
-        return Err(StoreError::Conflict(format!(
-            "match {id}: node `{node}` no longer holds its lease"
-        )));
+        return Err(super::leases::lost(id, node));
     }
     Ok(())
 }
 
 /// Deletes the entries of live match `id` from `from` on; with `driver`, only while that node
-/// holds the match's lease (as `insert_actions`).
+/// holds the match's lease at that epoch (as `insert_actions`).
 pub(super) async fn take_back(
-    c: &impl GenericClient,
+    tx: &Transaction<'_>,
     id: &str,
     from: u64,
-    driver: Option<&str>,
+    driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
     let from = i64::try_from(from).map_err(|_| StoreError::Corrupt(format!("seq {from}")))?;
+    if let Some((node, epoch)) = driver {
+        super::leases::fence(tx, id, node, epoch).await?;
+    }
     let deleted = exec(
-        c,
-        "WITH lease AS (SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $3 \
-         AND expires_at > now() FOR SHARE) \
-         DELETE FROM actions WHERE match_id = $1 AND seq >= $2 \
-         AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'live') \
-         AND ($3::TEXT IS NULL OR EXISTS (SELECT 1 FROM lease))",
-        &[&id, &from, &driver],
+        tx,
+        "DELETE FROM actions WHERE match_id = $1 AND seq >= $2 \
+         AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'live')",
+        &[&id, &from],
     )
     .await?;
     if deleted == 0 {
@@ -547,7 +545,7 @@ pub(super) async fn append(
     first: u64,
     entries: &[LogEntry],
     finish: Option<&Finish>,
-    driver: Option<&str>,
+    driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
     insert_actions(tx, id, first, entries, driver).await?;
     if let Some(finish) = finish {

@@ -152,14 +152,37 @@ ALTER TABLE sessions ADD COLUMN last_seen BIGINT;
 UPDATE sessions SET last_seen = created_at;
 ALTER TABLE players ADD COLUMN similar_key TEXT COLLATE "C" UNIQUE;
 "#,
+    // Fencing (docs/architecture.md section 5.3): each lease's epoch, one more at every taking,
+    // kept when the lease is given up (the row rests instead of going), so it only grows; the
+    // orphan scan reads only leases that do not rest. A row per node name, with a heartbeat.
+    r#"
+ALTER TABLE match_leases ADD COLUMN epoch BIGINT NOT NULL DEFAULT 1;
+ALTER TABLE match_leases ADD COLUMN resting BOOLEAN NOT NULL DEFAULT FALSE;
+DROP INDEX match_leases_by_expiry;
+CREATE INDEX match_leases_unrested ON match_leases (expires_at) WHERE NOT resting;
+CREATE TABLE plateau_nodes (
+    name         TEXT PRIMARY KEY,
+    address      TEXT NOT NULL,
+    instance     TEXT NOT NULL,
+    heartbeat_at TIMESTAMPTZ NOT NULL
+);
+"#,
 ];
 
 /// The advisory lock key that serialises migrations (any constant, the same for every server:
 /// "plateau" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0070_6c61_7465_6175;
 
-/// Most connections in the pool: concurrent transactions beyond it wait for a free connection.
-const POOL_SIZE: usize = 32;
+/// The pool's default size (`plateau serve --database-pool`): concurrent transactions beyond it
+/// wait for a free connection. Each node opens one more connection to listen on, so four nodes
+/// use 4 x 17 = 68 of a default PostgreSQL's 100 (`max_connections`), leaving room for its
+/// reserved connections and an operator's sessions (docs/deploy.md).
+pub const DEFAULT_POOL: usize = 16;
+
+/// Longest wait for a pooled connection (all busy, or the server slow to accept a new one),
+/// and for a check of a pooled connection before it is reused: a call then fails with
+/// `Database` rather than hang while the database is away.
+const POOL_WAIT: Duration = Duration::from_secs(5);
 
 /// Longest wait for a lock held by another session (see the module comment).
 const LOCK_TIMEOUT: &str = "5s";
@@ -172,11 +195,24 @@ pub struct PgStore {
     pool: Pool,
     /// The database's node secret (`Store::node_secret`).
     secret: String,
-    /// The node whose lease every append needs, once a lobby drives matches through this store
-    /// (`Store::drive_as`).
+    /// The node whose lease every write of a match needs, once a lobby drives matches through
+    /// this store (`Store::drive_as`).
     driver: std::sync::OnceLock<String>,
+    /// The leases this node holds: per match, the epoch it took and until when its lease is
+    /// surely its own by this process's clock (`Store::lease_deadline`).
+    held: std::sync::Mutex<std::collections::HashMap<String, Held>>,
+    /// This process among any of the same node name (`Store::claim_node`): 32 random hex digits.
+    instance: String,
     /// How to connect, for `listen`'s own connection.
     config: tokio_postgres::Config,
+}
+
+/// A lease this node holds.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    epoch: i64,
+    /// The start of the last taking or renewal that succeeded, plus the time to live.
+    until: tokio::time::Instant,
 }
 
 /// A failed statement: any integrity constraint (SQLSTATE class 23: unique key, foreign key,
@@ -255,6 +291,14 @@ impl PgStore {
     /// `Database` with a clear message when the URL cannot be read, the server cannot be reached
     /// or refuses the login, or a migration fails.
     pub async fn open(url: &str) -> Result<PgStore, StoreError> {
+        PgStore::open_pooled(url, DEFAULT_POOL).await
+    }
+
+    /// `open` with a pool of at most `pool` connections (at least 1).
+    ///
+    /// # Errors
+    /// As `open`.
+    pub async fn open_pooled(url: &str, pool: usize) -> Result<PgStore, StoreError> {
         let mut config = tokio_postgres::Config::from_str(url).map_err(|e| {
             StoreError::Database(format!("bad PostgreSQL URL `{}`: {e}", redact(url)))
         })?;
@@ -280,7 +324,10 @@ impl PgStore {
             },
         );
         let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
+            .max_size(pool.max(1))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(POOL_WAIT))
+            .recycle_timeout(Some(POOL_WAIT))
             .build()
             .map_err(|e| StoreError::Database(format!("PostgreSQL pool: {e}")))?;
         let mut client = pool.get().await.map_err(|e| {
@@ -297,9 +344,42 @@ impl PgStore {
             pool,
             secret,
             driver: std::sync::OnceLock::new(),
+            held: std::sync::Mutex::default(),
+            instance: hex::encode(rand::random::<[u8; 16]>()),
             config,
         })
     }
+}
+
+impl PgStore {
+    /// What a write of match `id` is conditioned on: `None` before a lobby drives matches
+    /// through this store; else this node and the epoch of its lease on `id`.
+    ///
+    /// # Errors
+    /// `LeaseLost` when this node holds no lease on `id` (never taken, given up, or lost).
+    fn fence_of(&self, id: &str) -> Result<Option<(String, i64)>, StoreError> {
+        let Some(node) = self.driver.get() else {
+            return Ok(None);
+        };
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        match held.get(id) {
+            Some(h) => Ok(Some((node.clone(), h.epoch))),
+            None => Err(leases::lost(id, node)),
+        }
+    }
+
+    /// The leases this node holds on `ids`, with their epochs.
+    fn held_of(&self, ids: &[String]) -> Vec<(String, i64)> {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        ids.iter()
+            .filter_map(|id| held.get(id).map(|h| (id.clone(), h.epoch)))
+            .collect()
+    }
+}
+
+/// A future that fails at once with `e`.
+fn failed<T: Send + 'static>(e: StoreError) -> BoxFuture<'static, Result<T, StoreError>> {
+    Box::pin(async move { Err(e) })
 }
 
 /// `url` without its password (`user:***@host`), for messages and logs; other text unchanged.
@@ -358,6 +438,19 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
     tx.commit().await.map_err(db)
 }
 
+/// Checks, in transaction `tx`, that this node still holds match `id`'s lease at the epoch of
+/// `fence` (`PgStore::fence_of`; `None`: nothing to check), share-locking it until the commit.
+async fn fenced(
+    tx: &impl GenericClient,
+    id: &str,
+    fence: Option<&(String, i64)>,
+) -> Result<(), StoreError> {
+    match fence {
+        Some((node, epoch)) => leases::fence(tx, id, node, *epoch).await,
+        None => Ok(()),
+    }
+}
+
 /// Runs `sql` with `params`, ignoring the count of rows it changed.
 async fn exec(
     tx: &impl GenericClient,
@@ -409,14 +502,16 @@ impl Store for PgStore {
         player: PlayerId,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        in_tx!(self, false, |tx| matches::take_seat(
-            &tx,
-            &id,
-            seat,
-            &token_hash,
-            player
-        )
-        .await)
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::take_seat(&tx, &id, seat, &token_hash, player).await,
+                Err(e) => Err(e),
+            }
+        })
     }
 
     fn open_seat(
@@ -426,8 +521,16 @@ impl Store for PgStore {
         start: Option<i64>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        in_tx!(self, false, |tx| matches::open_seat(&tx, &id, seat, start)
-            .await)
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::open_seat(&tx, &id, seat, start).await,
+                Err(e) => Err(e),
+            }
+        })
     }
 
     fn append(
@@ -438,37 +541,44 @@ impl Store for PgStore {
         finish: Option<Finish>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
         if finish.is_none() {
             // One statement writes every entry, and a statement is a transaction by itself:
             // no BEGIN and COMMIT round trips for the common case.
             let pool = self.pool.clone();
-            let driver = self.driver.get().cloned();
             return Box::pin(async move {
                 let client = pool.get().await.map_err(pool_error)?;
-                matches::insert_actions(&client, &id, first, &entries, driver.as_deref()).await
+                let driver = fence.as_ref().map(|(n, e)| (n.as_str(), *e));
+                matches::insert_actions(&client, &id, first, &entries, driver).await
             });
         }
-        let driver = self.driver.get().cloned();
         in_tx!(self, false, |tx| matches::append(
             &tx,
             &id,
             first,
             &entries,
             finish.as_ref(),
-            driver.as_deref()
+            fence.as_ref().map(|(n, e)| (n.as_str(), *e))
         )
         .await)
     }
 
     fn take_back(&self, id: &str, from: u64) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        let pool = self.pool.clone();
-        let driver = self.driver.get().cloned();
-        // One statement: a transaction by itself.
-        Box::pin(async move {
-            let client = pool.get().await.map_err(pool_error)?;
-            matches::take_back(&client, &id, from, driver.as_deref()).await
-        })
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| matches::take_back(
+            &tx,
+            &id,
+            from,
+            fence.as_ref().map(|(n, e)| (n.as_str(), *e))
+        )
+        .await)
     }
 
     fn derived(
@@ -509,7 +619,16 @@ impl Store for PgStore {
 
     fn add_chat(&self, id: &str, line: ChatLine) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        in_tx!(self, false, |tx| matches::add_chat(&tx, &id, &line).await)
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::add_chat(&tx, &id, &line).await,
+                Err(e) => Err(e),
+            }
+        })
     }
 
     fn set_rematch(&self, id: &str, rematch: &str) -> BoxFuture<'_, Result<(), StoreError>> {
@@ -550,7 +669,16 @@ impl Store for PgStore {
     }
 
     fn call_off(&self, id: String) -> BoxFuture<'_, Result<bool, StoreError>> {
-        in_tx!(self, false, |tx| matches::call_off(&tx, &id).await)
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::call_off(&tx, &id).await,
+                Err(e) => Err(e),
+            }
+        })
     }
 
     fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
@@ -690,22 +818,42 @@ impl Store for PgStore {
         ttl: Duration,
     ) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
         let (id, node) = (id.to_owned(), node.clone());
-        in_tx!(self, false, |tx| {
-            let mut answer = Err(StoreError::Conflict(format!("lease of {id} changing")));
-            // Twice at most: a lease given up between the two statements is taken at the second.
-            for _ in 0..2 {
-                answer = match leases::take(&tx, vec![id.clone()], &node, ttl.as_secs_f64()).await {
-                    Ok(taken) if taken.is_empty() => match leases::holder(&tx, &id).await {
-                        Ok(Some(holder)) => Ok(Some(holder)),
-                        Ok(None) => continue,
+        Box::pin(async move {
+            let sent = tokio::time::Instant::now();
+            let secs = ttl.as_secs_f64();
+            let key = id.clone();
+            let taken: Result<Result<i64, Node>, StoreError> = in_tx!(self, false, |tx| {
+                let id = key;
+                let mut answer = Err(StoreError::Conflict(format!("lease of {id} changing")));
+                // Twice at most: a lease given up between the two statements is taken at the
+                // second.
+                for _ in 0..2 {
+                    answer = match leases::take(&tx, &id, &node, secs).await {
+                        Ok(Some(epoch)) => Ok(Ok(epoch)),
+                        Ok(None) => match leases::holder(&tx, &id).await {
+                            Ok(Some(holder)) => Ok(Err(holder)),
+                            Ok(None) => continue,
+                            Err(e) => Err(e),
+                        },
                         Err(e) => Err(e),
-                    },
-                    Ok(_) => Ok(None),
-                    Err(e) => Err(e),
-                };
-                break;
+                    };
+                    break;
+                }
+                answer
+            })
+            .await;
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            match taken? {
+                Ok(epoch) => {
+                    let until = sent + ttl;
+                    held.insert(id, Held { epoch, until });
+                    Ok(None)
+                }
+                Err(holder) => {
+                    held.remove(&id);
+                    Ok(Some(holder))
+                }
             }
-            answer
         })
     }
 
@@ -716,12 +864,53 @@ impl Store for PgStore {
         ttl: Duration,
     ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         let node = node.clone();
-        in_tx!(self, false, |tx| {
-            match leases::take(&tx, ids.clone(), &node, ttl.as_secs_f64()).await {
-                Ok(held) => Ok(ids.into_iter().filter(|id| !held.contains(id)).collect()),
-                Err(e) => Err(e),
+        let mine = self.held_of(&ids);
+        Box::pin(async move {
+            let sent = tokio::time::Instant::now();
+            let instance = self.instance.clone();
+            let secs = ttl.as_secs_f64();
+            let (asked, by) = (mine.clone(), node.clone());
+            let renewed: Result<Option<Vec<String>>, StoreError> = in_tx!(self, false, |tx| {
+                match leases::heartbeat(&tx, &by.name, &instance).await {
+                    Ok(false) => Ok(None),
+                    Ok(true) => leases::renew(&tx, &asked, &by, secs).await.map(Some),
+                    Err(e) => Err(e),
+                }
+            })
+            .await;
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(renewed) = renewed? else {
+                held.clear();
+                return Err(StoreError::LeaseLost(format!(
+                    "another process took the node name `{}`",
+                    node.name
+                )));
+            };
+            let mut lost = Vec::new();
+            for id in ids {
+                let kept = renewed.contains(&id)
+                    && mine.iter().any(|(m, e)| *m == id && held.get(m).is_some_and(|h| h.epoch == *e));
+                if kept {
+                    if let Some(h) = held.get_mut(&id) {
+                        h.until = sent + ttl;
+                    }
+                } else {
+                    held.remove(&id);
+                    lost.push(id);
+                }
             }
+            Ok(lost)
         })
+    }
+
+    fn lease_deadline(&self, id: &str) -> Option<tokio::time::Instant> {
+        self.driver.get()?;
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        // Not held: a deadline already past.
+        Some(held.get(id).map_or_else(
+            || tokio::time::Instant::now() - Duration::from_millis(1),
+            |h| h.until,
+        ))
     }
 
     fn release(
@@ -731,19 +920,53 @@ impl Store for PgStore {
         hand_over: bool,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let node = node.clone();
+        let mine = self.held_of(&ids);
+        {
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            for id in &ids {
+                held.remove(id);
+            }
+        }
         in_tx!(self, false, |tx| leases::release(
-            &tx, &ids, &node, hand_over
+            &tx, &mine, &node, hand_over
         )
         .await)
     }
 
-    fn node_in_use(&self, node: &Node) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
-        let node = node.clone();
-        in_tx!(self, true, |tx| leases::node_in_use(&tx, &node).await)
+    fn holder(&self, id: &str) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
+        let id = id.to_owned();
+        in_tx!(self, true, |tx| leases::holder(&tx, &id).await)
     }
 
-    fn orphans(&self, limit: usize) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
-        in_tx!(self, true, |tx| leases::orphans(&tx, limit).await)
+    fn claim_node(
+        &self,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        let (node, instance) = (node.clone(), self.instance.clone());
+        in_tx!(self, false, |tx| leases::claim_node(
+            &tx,
+            &node,
+            &instance,
+            ttl.as_secs_f64()
+        )
+        .await)
+    }
+
+    fn orphans(
+        &self,
+        node: &Node,
+        grace: Duration,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        let name = node.name.clone();
+        in_tx!(self, true, |tx| leases::orphans(
+            &tx,
+            &name,
+            grace.as_secs_f64(),
+            limit
+        )
+        .await)
     }
 
     fn node_secret(&self) -> Option<&str> {
@@ -816,9 +1039,19 @@ impl Store for PgStore {
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
-        // Every call holds its connection until its transaction ends, so closing the pool only
-        // refuses new calls and drops idle connections; the writes in progress finish.
-        self.pool.close();
-        Box::pin(async {})
+        Box::pin(async move {
+            // The node's name is free at once for its next start.
+            if let Some(name) = self.driver.get().cloned() {
+                let instance = self.instance.clone();
+                let left: Result<(), StoreError> =
+                    in_tx!(self, false, |tx| leases::leave(&tx, &name, &instance).await).await;
+                if let Err(e) = left {
+                    tracing::debug!(error = %e, "node name not freed: it frees itself");
+                }
+            }
+            // Every call holds its connection until its transaction ends, so closing the pool
+            // only refuses new calls and drops idle connections; the writes in progress finish.
+            self.pool.close();
+        })
     }
 }
