@@ -860,12 +860,24 @@ fn signal(server: &Server, signal: &str) {
 /// version)`; `None` when the node answers otherwise (an error such as `match/moved`, a close).
 async fn first_state(addr: SocketAddr, id: &str) -> Option<(String, usize, u64)> {
     let url = format!("ws://{addr}/api/matches/{id}/ws");
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.ok()?;
-    while let Some(Ok(frame)) = ws.next().await {
+    let opened = tokio::time::timeout(Duration::from_secs(30), async {
+        tokio_tungstenite::connect_async(url).await
+    });
+    let (mut ws, _) = opened
+        .await
+        .unwrap_or_else(|_| panic!("match {id}: no answer from {addr} within 30 s"))
+        .ok()?;
+    while let Some(Ok(frame)) = tokio::time::timeout(Duration::from_secs(30), ws.next())
+        .await
+        .unwrap_or_else(|_| panic!("match {id}: nothing from {addr} within 30 s"))
+    {
         let Message::Text(text) = frame else { continue };
         let msg: Value = serde_json::from_str(&text).unwrap();
         if msg["type"] == "state" {
-            assert_eq!(msg["snapshot"], true, "a fresh socket's first state is whole");
+            assert_eq!(
+                msg["snapshot"], true,
+                "a fresh socket's first state is whole"
+            );
             return Some((
                 msg["status"].as_str().unwrap().to_owned(),
                 msg["moves"].as_array().unwrap().len(),
@@ -909,9 +921,19 @@ async fn a_stalled_node_never_shows_an_old_position_when_it_wakes() {
         .enumerate()
         .flat_map(|(k, (id, tokens))| {
             let acked = acked.clone();
-            tokens.iter().enumerate().map(move |(s, t)| {
-                tokio::spawn(play(a.addr, id.clone(), t.clone(), acked.clone(), (k * 2 + s) as u64))
-            }).collect::<Vec<_>>()
+            tokens
+                .iter()
+                .enumerate()
+                .map(move |(s, t)| {
+                    tokio::spawn(play(
+                        a.addr,
+                        id.clone(),
+                        t.clone(),
+                        acked.clone(),
+                        (k * 2 + s) as u64,
+                    ))
+                })
+                .collect::<Vec<_>>()
         })
         .collect();
     let moves_of = |id: &str| acked.lock().unwrap().get(id).map_or(0, Vec::len);
@@ -939,7 +961,13 @@ async fn a_stalled_node_never_shows_an_old_position_when_it_wakes() {
     for (k, (id, tokens)) in matches.iter().enumerate() {
         for (s, t) in tokens.iter().enumerate() {
             let (id, t, acked) = (id.clone(), t.clone(), acked.clone());
-            tasks.push(tokio::spawn(play_to_end(b.addr, id, t, acked, (100 + k * 2 + s) as u64)));
+            tasks.push(tokio::spawn(play_to_end(
+                b.addr,
+                id,
+                t,
+                acked,
+                (100 + k * 2 + s) as u64,
+            )));
         }
     }
     for t in tasks {
@@ -1017,7 +1045,15 @@ async fn a_second_process_of_a_running_node_name_refuses_to_start() {
     };
     let first = start_node(&db, &["--node", "a"]);
     let second = Command::new(env!("CARGO_BIN_EXE_plateau"))
-        .args(["serve", "--node", "a", "--addr", "127.0.0.1:0", "--database", &db])
+        .args([
+            "serve",
+            "--node",
+            "a",
+            "--addr",
+            "127.0.0.1:0",
+            "--database",
+            &db,
+        ])
         .env("NO_COLOR", "1")
         .output()
         .unwrap();

@@ -285,24 +285,7 @@ pub(crate) async fn pipe(
         }
         let _ = to_node.close().await;
     };
-    // Who drives the match, asked every `RENEW_EVERY`; a database that does not answer leaves
-    // the pipe as it is (the driver fences itself if it loses the lease).
-    let moved = async {
-        loop {
-            tokio::time::sleep(RENEW_EVERY).await;
-            let driver = if lobby.drives(id) {
-                Some(lobby.node().clone())
-            } else {
-                match lobby.store().holder(id).await {
-                    Ok(driver) => driver,
-                    Err(_) => continue,
-                }
-            };
-            if driver.as_ref() != Some(holder) {
-                return;
-            }
-        }
-    };
+    let moved = moved_from(lobby, id, holder);
     let closing = tokio::select! {
         () = down => None,
         () = up => None,
@@ -314,6 +297,27 @@ pub(crate) async fn pipe(
     };
     if let Some(closing) = closing {
         let _ = to_client.send(closing).await;
+    }
+}
+
+/// Completes once match `id` is no longer driven by `holder`, as this node or the database says
+/// (asked every `RENEW_EVERY`; a database that does not answer changes nothing: the driver
+/// fences itself if it loses the lease): a forwarded socket or request to `holder` is then
+/// given up, and the client reaches the driver again.
+async fn moved_from(lobby: &Lobby, id: &str, holder: &Node) {
+    loop {
+        tokio::time::sleep(RENEW_EVERY).await;
+        let driver = if lobby.drives(id) {
+            Some(lobby.node().clone())
+        } else {
+            match lobby.store().holder(id).await {
+                Ok(driver) => driver,
+                Err(_) => continue,
+            }
+        };
+        if driver.as_ref() != Some(holder) {
+            return;
+        }
     }
 }
 
@@ -346,11 +350,11 @@ pub(crate) async fn request_to(
             .await
             .map_err(|e| e.to_string())?;
         tokio::spawn(connection);
-        Ok(sender)
+        Ok((sender, node))
     })
     .await;
-    let mut sender = match connected {
-        Ok(Some(sender)) => sender,
+    let (mut sender, holder) = match connected {
+        Ok(Some(connected)) => connected,
         Ok(None) => return Err(request),
         Err(e) => return Ok(e.into_response()),
     };
@@ -361,11 +365,21 @@ pub(crate) async fn request_to(
     if let Some(path) = parts.uri.path_and_query().cloned() {
         parts.uri = Uri::from(path);
     }
-    match sender.send_request(Request::from_parts(parts, body)).await {
-        Ok(response) => Ok(response.map(Body::new)),
-        Err(e) => Ok(ApiError::new(
+    // A node that stalls after the connection was made answers nothing: once another node
+    // drives the match, the client is told to ask again rather than wait for it.
+    tokio::select! {
+        answer = sender.send_request(Request::from_parts(parts, body)) => match answer {
+            Ok(response) => Ok(response.map(Body::new)),
+            Err(e) => Ok(ApiError::new(
+                Code::MatchMoved,
+                format!("the node that drives this match did not answer ({e}): try again"),
+            )
+            .into_response()),
+        },
+        () = moved_from(lobby, id, &holder) => Ok(ApiError::new(
             Code::MatchMoved,
-            format!("the node that drives this match did not answer ({e}): try again"),
+            "the node that drove this match stopped answering, and another drives it now: \
+             try again",
         )
         .into_response()),
     }

@@ -547,7 +547,11 @@ impl Lobby {
             }
             // Renewed at its epoch (never taken again): asked twice, as a pooled connection the
             // database closed fails once, then is dropped.
-            let renew = || self.shared.store.renew(vec![id.to_owned()], &self.node, LEASE_TTL);
+            let renew = || {
+                self.shared
+                    .store
+                    .renew(vec![id.to_owned()], &self.node, LEASE_TTL)
+            };
             let renewed = match renew().await {
                 Err(StoreError::Database(_)) => renew().await,
                 answer => answer,

@@ -738,7 +738,10 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     assert!(a.orphans(&na, none, 10).await.unwrap().is_empty());
     // A lease handed over is an orphan at once, even with a grace.
     b.release(vec!["m1".into()], &nb, true).await.unwrap();
-    assert_eq!(a.orphans(&na, long, 10).await.unwrap(), vec!["m1".to_owned()]);
+    assert_eq!(
+        a.orphans(&na, long, 10).await.unwrap(),
+        vec!["m1".to_owned()]
+    );
     assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
     assert_eq!(epoch("m1").await, 3);
     // b stops renewing m3 (it "stalls"): once its lease expires, m3 is b's orphan at once and
@@ -748,9 +751,15 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     assert_eq!(a.lease("m3", &na, long).await.unwrap(), Some(nb.clone()));
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert!(b.lease_deadline("m3").unwrap() <= tokio::time::Instant::now());
-    assert_eq!(b.orphans(&nb, long, 10).await.unwrap(), vec!["m3".to_owned()]);
+    assert_eq!(
+        b.orphans(&nb, long, 10).await.unwrap(),
+        vec!["m3".to_owned()]
+    );
     assert!(a.orphans(&na, long, 10).await.unwrap().is_empty());
-    assert_eq!(a.orphans(&na, none, 10).await.unwrap(), vec!["m3".to_owned()]);
+    assert_eq!(
+        a.orphans(&na, none, 10).await.unwrap(),
+        vec!["m3".to_owned()]
+    );
     assert_eq!(a.lease("m3", &na, long).await.unwrap(), None);
     assert!(a.orphans(&na, none, 10).await.unwrap().is_empty());
     assert_eq!(epoch("m3").await, 2);
@@ -775,7 +784,10 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
         b2.claim_node(&elsewhere, long).await.unwrap().as_deref(),
         Some("b.example:8080")
     );
-    assert_eq!(b.renew(vec![], &nb, long).await.unwrap(), Vec::<String>::new());
+    assert_eq!(
+        b.renew(vec![], &nb, long).await.unwrap(),
+        Vec::<String>::new()
+    );
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(b2.claim_node(&elsewhere, short).await.unwrap(), None);
     assert!(matches!(

@@ -120,7 +120,9 @@ pub(super) async fn fence(
 
 /// The error of a write refused because `node` no longer holds match `id`'s lease.
 pub(super) fn lost(id: &str, node: &str) -> StoreError {
-    StoreError::LeaseLost(format!("match {id}: node `{node}` no longer holds its lease"))
+    StoreError::LeaseLost(format!(
+        "match {id}: node `{node}` no longer holds its lease"
+    ))
 }
 
 /// Claims node name `node.name` for the process `instance`: free, or its last heartbeat older

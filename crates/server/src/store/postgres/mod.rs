@@ -889,7 +889,9 @@ impl Store for PgStore {
             let mut lost = Vec::new();
             for id in ids {
                 let kept = renewed.contains(&id)
-                    && mine.iter().any(|(m, e)| *m == id && held.get(m).is_some_and(|h| h.epoch == *e));
+                    && mine
+                        .iter()
+                        .any(|(m, e)| *m == id && held.get(m).is_some_and(|h| h.epoch == *e));
                 if kept {
                     if let Some(h) = held.get_mut(&id) {
                         h.until = sent + ttl;
