@@ -599,15 +599,25 @@ impl MatchActor {
         // A match reloaded after a crash may stop at a chance node or a bot's turn.
         self.advance().await;
         self.report();
+        // The idle and retry times run from the last wake that changed anything: a lease's
+        // deadline passing (renewed meanwhile) does not start them again.
+        let (mut idle, mut retry) = (None, None);
+        let mut fence_only = false;
         loop {
             let deadline = self.deadline();
             let abandon = self.abandon_deadline();
             // A match nobody watches and in which nothing runs by itself leaves memory after a
             // while; the lobby reloads it from the store if it is asked for again.
             self.prune();
-            let idle = (self.subs.is_empty() && self.can_rest())
-                .then(|| Instant::now() + self.idle_time());
-            let retry = self.broken.then(|| Instant::now() + RECOVER_EVERY);
+            let resting = self.subs.is_empty() && self.can_rest();
+            idle = match idle {
+                Some(at) if fence_only && resting => Some(at),
+                _ => resting.then(|| Instant::now() + self.idle_time()),
+            };
+            retry = match retry {
+                Some(at) if fence_only && self.broken => Some(at),
+                _ => self.broken.then(|| Instant::now() + RECOVER_EVERY),
+            };
             let fence = self.shared.store.lease_deadline(&self.id);
             let wake = tokio::select! {
                 () = sleep_until(idle) => Wake::Idle,
@@ -626,6 +636,7 @@ impl MatchActor {
                 hand_over = true;
                 break;
             }
+            fence_only = matches!(wake, Wake::Fence);
             match wake {
                 Wake::Fence => {}
                 Wake::Idle => {

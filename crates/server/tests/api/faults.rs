@@ -106,17 +106,17 @@ async fn a_full_disk_refuses_actions_clearly_and_the_match_recovers_when_space_r
     let filler = fill(&fs.0);
     let refused = try_move(&mut red, 0).await;
     assert_eq!(refused["type"], "error", "{refused}");
-    assert_eq!(refused["code"], "server/internal");
+    assert_eq!(refused["code"], "store/unavailable");
     assert!(
         refused["message"]
             .as_str()
             .unwrap()
-            .contains("internal error")
+            .contains("nothing was changed")
     );
     // Nothing unstored was acknowledged: the version did not move, and asking again is refused.
     assert_eq!(app.summary(&id).await["version"], 0);
     let again = try_move(&mut red, 0).await;
-    assert_eq!(again["code"], "server/internal", "{again}");
+    assert_eq!(again["code"], "store/unavailable", "{again}");
     // Space returns: the match reads itself back (before its next command) and play goes on,
     // without a restart.
     std::fs::remove_file(filler).unwrap();
@@ -177,7 +177,7 @@ async fn an_unwritable_database_refuses_actions_and_recovers() {
     let (id, mut red, _blue) = live_match(&app).await;
     let intruder = Intruder::lock(&app.db).await;
     let refused = try_move(&mut red, 0).await;
-    assert_eq!(refused["code"], "server/internal", "{refused}");
+    assert_eq!(refused["code"], "store/unavailable", "{refused}");
     assert_eq!(app.summary(&id).await["version"], 0);
     intruder.release().await;
     let answer = try_move(&mut red, 0).await;
