@@ -479,7 +479,10 @@ async fn postgres_schema() -> Option<String> {
         );
         return None;
     };
-    let schema = format!("crash_{}", std::process::id());
+    // One schema per test: the tests of this file run at once in one process.
+    static SCHEMAS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SCHEMAS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let schema = format!("crash_{}_{n}", std::process::id());
     let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
         .await
         .unwrap();

@@ -91,17 +91,31 @@ impl Drop for SlotInner {
             // Already taken out of the counts when it was evicted.
             return;
         }
-        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        c.total -= 1;
-        remove_dead(&mut c, self.network);
+        let mut held = Vec::new();
+        {
+            let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            c.total -= 1;
+            remove_dead(&mut c, self.network, &mut held);
+        }
+        // Dropped once the counts are unlocked: one may be another slot's last reference.
+        drop(held);
     }
 }
 
 /// Drops the entries of `network` whose connection is gone (or evicted), and the network once
-/// it has none.
-fn remove_dead(c: &mut Counts, network: IpAddr) {
+/// it has none. Each slot looked at is kept in `held`, for the caller to drop after it unlocks
+/// the counts: a connection may end meanwhile on another thread, and the reference taken here
+/// be its last, whose drop locks the counts again (a lock held here would never be given).
+fn remove_dead(c: &mut Counts, network: IpAddr, held: &mut Vec<Arc<SlotInner>>) {
     if let Some(list) = c.per_network.get_mut(&network) {
-        list.retain(|w| w.upgrade().is_some_and(|s| !*s.evict.borrow()));
+        list.retain(|w| match w.upgrade() {
+            Some(s) => {
+                let live = !*s.evict.borrow();
+                held.push(s);
+                live
+            }
+            None => false,
+        });
         if list.is_empty() {
             c.per_network.remove(&network);
         }
@@ -117,27 +131,32 @@ fn remove_dead(c: &mut Counts, network: IpAddr) {
 fn take_slot(counts: &Arc<Mutex<Counts>>, addr: IpAddr, limits: &Limits) -> Option<ConnSlot> {
     let network = crate::limits::network(addr);
     let limited = limits.applies_to(addr);
+    // Declared before the lock's guard, so dropped after it (see `remove_dead`).
+    let mut held = Vec::new();
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
-    remove_dead(&mut c, network);
+    remove_dead(&mut c, network, &mut held);
     let mine = c.per_network.get(&network).map_or(0, Vec::len);
     if limited && mine >= limits.connections_per_address {
         return None;
     }
     if c.total >= limits.connections {
-        let victim = c
+        let candidates: Vec<Arc<SlotInner>> = c
             .per_network
             .iter()
             .filter(|(n, list)| **n != network && list.len() >= mine + 2)
             .max_by_key(|(_, list)| list.len())
-            .and_then(|(_, list)| {
-                list.iter()
-                    .filter_map(Weak::upgrade)
-                    .filter(|s| s.limited && !*s.evict.borrow())
-                    .min_by_key(|s| s.active.load(Ordering::Relaxed))
-            })?;
+            .map(|(_, list)| list.iter().filter_map(Weak::upgrade).collect())
+            .unwrap_or_default();
+        let victim = candidates
+            .iter()
+            .filter(|s| s.limited && !*s.evict.borrow())
+            .min_by_key(|s| s.active.load(Ordering::Relaxed))
+            .cloned();
+        held.extend(candidates);
+        let victim = victim?;
         victim.evict.send_replace(true);
         c.total -= 1;
-        remove_dead(&mut c, victim.network);
+        remove_dead(&mut c, victim.network, &mut held);
         tracing::debug!(network = %victim.network, "connection evicted for a newcomer");
     }
     c.total += 1;
