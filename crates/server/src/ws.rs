@@ -3,7 +3,9 @@
 //!
 //! `session` is generic over the sink and the stream, so it can run over a real socket or channels.
 
+use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
@@ -120,47 +122,55 @@ pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSock
         .write_buffer_size(16 * 1024)
 }
 
-/// A token bucket for one socket's messages (`Limits::messages_per_second` after a burst of
-/// `Limits::message_burst`).
+/// One socket's message rate (`Limits::messages_per_second` after a burst of
+/// `Limits::message_burst`): governor's GCRA limiter, which is a token bucket kept as one
+/// timestamp. A burst under one message is one; a rate too high for a nanosecond period is no
+/// limit; a rate of zero or less lets the burst through and nothing after it.
 pub struct Rate {
-    tokens: f64,
-    burst: f64,
+    /// `None`: no limit.
+    limiter: Option<governor::DefaultDirectRateLimiter>,
     per_second: f64,
-    at: tokio::time::Instant,
 }
 
 impl Rate {
     /// A full bucket for `limits`.
     #[must_use]
     pub fn new(limits: &Limits) -> Rate {
+        let per_second = limits.messages_per_second;
+        // A century stands for never: governor counts in nanoseconds, as a u64.
+        let never = Duration::from_secs(100 * 365 * 24 * 3600);
+        let period = if per_second > 0.0 {
+            Duration::try_from_secs_f64(1.0 / per_second).unwrap_or(never)
+        } else {
+            never
+        };
+        // Truncated as the bucket's fractional tokens were: 40.9 lets 40 through at once.
+        let burst = NonZeroU32::new(limits.message_burst.clamp(1.0, f64::from(u32::MAX)) as u32)
+            .unwrap_or(NonZeroU32::MIN);
+        let limiter = governor::Quota::with_period(period)
+            .map(|q| governor::RateLimiter::direct(q.allow_burst(burst)));
         Rate {
-            tokens: limits.message_burst,
-            burst: limits.message_burst,
-            per_second: limits.messages_per_second,
-            at: tokio::time::Instant::now(),
+            limiter,
+            per_second,
         }
     }
 
-    /// Takes one message's token.
+    /// Takes one message's place.
     ///
     /// # Errors
-    /// `limit/messages` when the bucket is empty (the message is then not read).
+    /// `limit/messages` when the socket sent its burst and more than the rate since (the message
+    /// is then not read).
     pub fn take(&mut self) -> Result<(), ApiError> {
-        let now = tokio::time::Instant::now();
-        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
-        self.tokens = (self.tokens + refill).min(self.burst);
-        self.at = now;
-        if self.tokens < 1.0 {
-            return Err(ApiError::new(
+        match &self.limiter {
+            Some(l) if l.check().is_err() => Err(ApiError::new(
                 Code::LimitMessages,
                 format!(
                     "more than {} messages a second: this one was not read",
                     self.per_second
                 ),
-            ));
+            )),
+            _ => Ok(()),
         }
-        self.tokens -= 1.0;
-        Ok(())
     }
 }
 
@@ -641,13 +651,34 @@ mod tests {
     use crate::lobby::CreateRequest;
     use crate::model::SeatSpec;
     use crate::{Catalogue, Options, open_store};
-    use std::time::Duration;
 
     async fn next_json(rx: &mut mpsc::Receiver<Message>) -> serde_json::Value {
         match rx.recv().await {
             Some(Message::Text(t)) => serde_json::from_str(&t).unwrap(),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A socket's burst passes at once and the next message is refused with `limit/messages`;
+    /// a rate of zero lets the burst through and nothing after it.
+    #[test]
+    fn the_rate_lets_the_burst_through_then_refuses() {
+        let limits = |per_second: f64, burst: f64| Limits {
+            messages_per_second: per_second,
+            message_burst: burst,
+            ..Limits::default()
+        };
+        let mut rate = Rate::new(&limits(0.5, 3.0));
+        assert!((0..3).all(|_| rate.take().is_ok()));
+        let refused = rate.take().unwrap_err();
+        assert_eq!(refused.code, Code::LimitMessages);
+        assert_eq!(
+            refused.message,
+            "more than 0.5 messages a second: this one was not read"
+        );
+        let mut closed = Rate::new(&limits(0.0, 2.0));
+        assert!(closed.take().is_ok() && closed.take().is_ok());
+        assert!(closed.take().is_err());
     }
 
     /// A batch takes every queued message once, the actor's before the reader's.
