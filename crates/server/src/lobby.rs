@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tracing::Instrument as _;
 
 use plateau_engine::{Seat, Seed};
 use serde::Deserialize;
@@ -390,8 +391,10 @@ impl Lobby {
         let registry = self.actors.clone();
         let key = id.clone();
         let (store, node) = (self.shared.store.clone(), self.node.clone());
+        // Every log line of the match's actor says which match it is.
+        let span = tracing::info_span!("match", id = %id);
         tokio::spawn(async move {
-            actor.run(rx).await;
+            actor.run(rx).instrument(span).await;
             let mine = |actors: &Actors| actors.get(&key).is_some_and(|(g, _)| *g == generation);
             // Given up so another node can drive the match at once. The entry stays (closed)
             // until then, so this node starts no new actor whose fresh lease this would delete
