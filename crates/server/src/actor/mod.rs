@@ -135,17 +135,7 @@ pub(crate) struct RematchInfo {
     pub rated: bool,
 }
 
-/// The offers a seat can make (docs/protocol.md section 7.4).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum OfferKind {
-    /// A rematch of a finished match.
-    Rematch,
-    /// An agreed stop of a live one (`Ending::Agreement`): a draw where the game's rule makes
-    /// it one.
-    Agreement,
-    /// Taking back the asking seat's last turn in a live match.
-    Takeback,
-}
+pub use plateau_protocol::OfferKind;
 
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 

@@ -1,0 +1,641 @@
+//! Plateau's wire (docs/protocol.md): the error codes (section 5) and the messages a client sends
+//! over a match's WebSocket (section 4.2), as types, with the one reader of those messages and
+//! their JSON form for clients written in Rust (the tests, the load generator).
+//!
+//! The messages are read by hand over a `serde_json::Value`, not by a derived `Deserialize`: each
+//! refusal names the field and what it must be in the protocol's words (`` `version` must be a
+//! non-negative integer ``), which the documentation and the clients rely on.
+
+use http::StatusCode;
+use serde::Serialize;
+
+pub use plateau_engine::ActionParts;
+
+/// Declares `Code` from one table: each code's variant, text, HTTP status and meaning.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $text:literal, $status:ident;)*) => {
+        /// The stable error codes of docs/protocol.md section 5.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// The code's text, e.g. `"action/stale"`.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $text,)*
+                }
+            }
+
+            /// The HTTP status of the code when it answers an HTTP request (codes that only a
+            /// WebSocket sends have the status they would have over HTTP).
+            #[must_use]
+            pub fn status(self) -> StatusCode {
+                match self {
+                    $(Code::$variant => StatusCode::$status,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// The HTTP request body or query is not what the route takes.
+    RequestMalformed = "request/malformed", BAD_REQUEST;
+    /// The HTTP request body is over 16 KiB.
+    RequestTooLarge = "request/too_large", PAYLOAD_TOO_LARGE;
+    /// The HTTP request body did not arrive in time (docs/protocol.md section 6).
+    RequestTimeout = "request/timeout", REQUEST_TIMEOUT;
+    /// No API route at that path.
+    RequestNotFound = "request/not_found", NOT_FOUND;
+    /// The path does not take that HTTP method.
+    RequestMethodNotAllowed = "request/method_not_allowed", METHOD_NOT_ALLOWED;
+    /// A WebSocket path asked without a WebSocket upgrade.
+    RequestUpgradeRequired = "request/upgrade_required", UPGRADE_REQUIRED;
+    /// A state-changing request from another site (its `Origin` is not this host).
+    RequestCrossSite = "request/cross_site", FORBIDDEN;
+    /// A request body that is not `Content-Type: application/json`.
+    RequestMediaType = "request/media_type", UNSUPPORTED_MEDIA_TYPE;
+    /// No game of that name.
+    GameUnknown = "game/unknown", BAD_REQUEST;
+    /// The game refused the config or the seat count.
+    ConfigInvalid = "config/invalid", BAD_REQUEST;
+    /// No bot of that name.
+    BotUnknown = "bot/unknown", BAD_REQUEST;
+    /// A time control out of range, of an unknown kind, or not suited to the game.
+    TimeControlInvalid = "time_control/invalid", BAD_REQUEST;
+    /// No such seat, or it is a bot seat.
+    SeatInvalid = "seat/invalid", BAD_REQUEST;
+    /// The seat already has a player (or no free human seat is left).
+    SeatTaken = "seat/taken", CONFLICT;
+    /// A fixed seed asked of a server not run for tests.
+    SeedNotAllowed = "seed/not_allowed", FORBIDDEN;
+    /// No match with that id.
+    MatchNotFound = "match/not_found", NOT_FOUND;
+    /// The match is finished.
+    MatchOver = "match/over", CONFLICT;
+    /// The record, the chat or a rematch is only available once finished.
+    MatchNotOver = "match/not_over", CONFLICT;
+    /// An open match nobody started in time was removed.
+    MatchExpired = "match/expired", GONE;
+    /// The match still waits for its players.
+    MatchNotStarted = "match/not_started", CONFLICT;
+    /// No valid seat token (or the seat belongs to another player).
+    AuthSeat = "auth/seat", FORBIDDEN;
+    /// Wrong name or password (the same answer for both).
+    AuthFailed = "auth/failed", UNAUTHORIZED;
+    /// Too many sign-in attempts from one address or for one name.
+    AuthRateLimited = "auth/rate_limited", TOO_MANY_REQUESTS;
+    /// The request needs a player (a session), and has none.
+    AuthRequired = "auth/required", UNAUTHORIZED;
+    /// A name that breaks the naming rules.
+    NameInvalid = "name/invalid", BAD_REQUEST;
+    /// A name another player has (without regard to case).
+    NameTaken = "name/taken", CONFLICT;
+    /// A guest's name once it played a rated game: it stays (an account keeps it too).
+    NameLocked = "name/locked", CONFLICT;
+    /// A password of the wrong length.
+    PasswordInvalid = "password/invalid", BAD_REQUEST;
+    /// The player is already an account (sign out first, or it cannot become a guest).
+    PlayerAccount = "player/account", CONFLICT;
+    /// No player of that name.
+    PlayerNotFound = "player/not_found", NOT_FOUND;
+    /// `version` is not the current version (stale or repeated action).
+    ActionStale = "action/stale", CONFLICT;
+    /// This seat is not to act now.
+    ActionNotYourTurn = "action/not_your_turn", CONFLICT;
+    /// The action text does not parse.
+    ActionMalformed = "action/malformed", BAD_REQUEST;
+    /// The action is not legal now.
+    ActionIllegal = "action/illegal", BAD_REQUEST;
+    /// An offer (agreed stop) the game or the table does not allow.
+    OfferUnsupported = "offer/unsupported", BAD_REQUEST;
+    /// A chat line that is empty, too long or holds control characters.
+    ChatInvalid = "chat/invalid", BAD_REQUEST;
+    /// Too many chat lines in a short time.
+    ChatRateLimited = "chat/rate_limited", TOO_MANY_REQUESTS;
+    /// The player already seeks a game in that pool.
+    SeekDuplicate = "seek/duplicate", CONFLICT;
+    /// The seek to accept is gone (paired, cancelled) or is the player's own.
+    SeekNotFound = "seek/not_found", NOT_FOUND;
+    /// The player did not come to its last paired match, and must wait before seeking again.
+    SeekNoShow = "seek/no_show", TOO_MANY_REQUESTS;
+    /// The player already seeks games in as many pools as one may (`SEEKS_PER_PLAYER`).
+    LimitSeeks = "limit/seeks", TOO_MANY_REQUESTS;
+    /// Not a JSON object with a string `type`, bad field types, or a binary frame.
+    MsgMalformed = "msg/malformed", BAD_REQUEST;
+    /// Unknown message `type`.
+    MsgUnknown = "msg/unknown", BAD_REQUEST;
+    /// A frame over 16 KiB.
+    MsgTooLarge = "msg/too_large", PAYLOAD_TOO_LARGE;
+    /// Too many connections from one address, or in all.
+    LimitConnections = "limit/connections", TOO_MANY_REQUESTS;
+    /// Too many messages on one socket.
+    LimitMessages = "limit/messages", TOO_MANY_REQUESTS;
+    /// Too many matches created, held open, or of bots alone, from one address.
+    LimitMatches = "limit/matches", TOO_MANY_REQUESTS;
+    /// Too many new players (guests) from one address.
+    LimitPlayers = "limit/players", TOO_MANY_REQUESTS;
+    /// Too many renames of one guest in an hour.
+    LimitRenames = "limit/renames", TOO_MANY_REQUESTS;
+    /// Too many replays or histories are being computed; ask again in a moment.
+    LimitReplays = "limit/replays", TOO_MANY_REQUESTS;
+    /// Too many analyses are waiting to be computed; ask again later.
+    LimitAnalyses = "limit/analyses", TOO_MANY_REQUESTS;
+    /// The line of password checks (sign-ins, new accounts) is full; ask again in a moment.
+    LimitBusy = "limit/busy", SERVICE_UNAVAILABLE;
+    /// Something failed inside the server (details only in its log).
+    Internal = "server/internal", INTERNAL_SERVER_ERROR;
+    /// The server is stopping.
+    ShuttingDown = "server/shutting_down", SERVICE_UNAVAILABLE;
+    /// Another node drives the match now, or the node that drove it stopped answering and its
+    /// lease has not expired yet: connect again.
+    MatchMoved = "match/moved", SERVICE_UNAVAILABLE;
+}
+
+impl Code {
+    /// The code of an engine error code string (`IllegalAction::code`, `ActionError::code`).
+    #[must_use]
+    pub fn from_engine(code: &str) -> Code {
+        match code {
+            "match/over" => Code::MatchOver,
+            "action/not_your_turn" => Code::ActionNotYourTurn,
+            "action/malformed" => Code::ActionMalformed,
+            _ => Code::ActionIllegal,
+        }
+    }
+}
+
+/// A refusal of a client message: its code and a sentence for people.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct WireError {
+    /// The stable code.
+    pub code: Code,
+    /// What was wrong, naming the field.
+    pub message: String,
+}
+
+impl WireError {
+    /// An error with `code` and `message`.
+    pub fn new(code: Code, message: impl Into<String>) -> WireError {
+        WireError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// The offers a seat can make (docs/protocol.md section 7.4).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferKind {
+    /// A rematch of a finished match.
+    Rematch,
+    /// An agreed stop of a live one (`Ending::Agreement`): a draw where the game's rule makes
+    /// it one.
+    Agreement,
+    /// Taking back the asking seat's last turn in a live match.
+    Takeback,
+}
+
+/// The most actions one `act` message may carry (a whole Bataille Navale turn is at most eight).
+pub const MAX_TURN_ACTIONS: usize = 32;
+
+/// One action of an `act` message (docs/protocol.md section 4.2): its canonical text, or its
+/// parts for a choice the game does not list one by one (a Bataille Navale placement), which the
+/// game turns into its text before it is played like any other.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ActionRequest {
+    /// The action's canonical text.
+    Text(String),
+    /// The action's parts (`plateau_engine::Game::action_from_parts`).
+    Parts(ActionParts),
+}
+
+impl From<&str> for ActionRequest {
+    fn from(text: &str) -> Self {
+        ActionRequest::Text(text.to_owned())
+    }
+}
+
+impl ActionRequest {
+    /// Reads one action of an `act`: a string, or an object of parts.
+    ///
+    /// # Errors
+    /// What is wrong with it, naming the part (`target` not a seat number, a part no action has,
+    /// a missing `kind`), for a `msg/malformed`.
+    fn from_json(value: &serde_json::Value) -> Result<ActionRequest, String> {
+        let parts = match value {
+            serde_json::Value::String(text) => return Ok(ActionRequest::Text(text.clone())),
+            serde_json::Value::Object(parts) => parts,
+            _ => {
+                return Err(format!(
+                    "an action is a string, or an object of parts ({PARTS})"
+                ));
+            }
+        };
+        for (name, part) in parts {
+            let fits = match name.as_str() {
+                "kind" | "piece" | "to" | "choice" => part.is_string(),
+                "target" => part.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)),
+                _ => {
+                    return Err(format!(
+                        "an action has no part `{name}` (its parts: {PARTS})"
+                    ));
+                }
+            };
+            if !fits {
+                let shape = if name == "target" {
+                    "a seat number, from 0"
+                } else {
+                    "a string"
+                };
+                let found = match part {
+                    serde_json::Value::Null => "null".to_owned(),
+                    serde_json::Value::Bool(_) => "a boolean".to_owned(),
+                    serde_json::Value::Number(n) => n.to_string(),
+                    serde_json::Value::String(_) => "a string".to_owned(),
+                    serde_json::Value::Array(_) => "a list".to_owned(),
+                    serde_json::Value::Object(_) => "an object".to_owned(),
+                };
+                return Err(format!("the part `{name}` must be {shape}, not {found}"));
+            }
+        }
+        serde_json::from_value(value.clone())
+            .map(ActionRequest::Parts)
+            .map_err(|e| format!("an action in parts: {e}"))
+    }
+}
+
+/// The parts an action may be sent as (`plateau_engine::ActionParts`).
+const PARTS: &str = "`kind`, `piece`, `to`, `choice`, `target`";
+
+/// A client message (docs/protocol.md section 4.2).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ClientMessage {
+    /// Play `actions` (one seat's decision: one action, or a whole turn applied all or nothing)
+    /// based on `version`.
+    Act {
+        /// The version the actions were based on.
+        version: u64,
+        /// The actions, as texts or parts, 1 to `MAX_TURN_ACTIONS` of them.
+        actions: Vec<ActionRequest>,
+    },
+    /// Ask for a whole `state` again (a client that lost track of the deltas).
+    Sync,
+    /// Resign.
+    Resign,
+    /// Offer (or accept) a rematch, an agreed stop or a takeback (`{"type": "rematch"}` is the
+    /// rematch offer's short form).
+    Offer(OfferKind),
+    /// Withdraw or decline the offers of a kind.
+    Decline(OfferKind),
+    /// A chat line.
+    Chat(String),
+    /// Stop (`true`) or start again receiving a player's chat lines.
+    Mute {
+        /// The player's name.
+        name: String,
+        /// Mute or unmute.
+        mute: bool,
+    },
+    /// Take a seat with its token (sent in a message rather than in the URL, where logs and
+    /// histories keep it).
+    Auth(String),
+    /// Keep-alive.
+    Ping,
+}
+
+/// Reads one client message (docs/protocol.md section 4.2).
+///
+/// # Errors
+/// `msg/malformed` (not a JSON object with a string `type`, or bad fields) or `msg/unknown`.
+pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
+    let malformed = |m: String| WireError::new(Code::MsgMalformed, m);
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| malformed("a message is a JSON object".into()))?;
+    let kind = obj
+        .get("type")
+        .and_then(|t| t.as_str())
+        .ok_or_else(|| malformed("`type` must be a string".into()))?;
+    match kind {
+        "act" => {
+            let version = obj
+                .get("version")
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| malformed("`version` must be a non-negative integer".into()))?;
+            let actions = match (obj.get("action"), obj.get("actions")) {
+                (Some(a), None) => {
+                    vec![
+                        ActionRequest::from_json(a)
+                            .map_err(|e| malformed(format!("`action`: {e}")))?,
+                    ]
+                }
+                (None, Some(list)) => {
+                    let list = list
+                        .as_array()
+                        .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
+                        .ok_or_else(|| {
+                            malformed(format!(
+                                "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} actions"
+                            ))
+                        })?;
+                    list.iter()
+                        .enumerate()
+                        .map(|(k, a)| {
+                            ActionRequest::from_json(a).map_err(|e| {
+                                malformed(format!("`actions` {} of {}: {e}", k + 1, list.len()))
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()?
+                }
+                _ => {
+                    return Err(malformed(
+                        "an `act` has either `action` (a string) or `actions` (a list)".into(),
+                    ));
+                }
+            };
+            Ok(ClientMessage::Act { version, actions })
+        }
+        "sync" => Ok(ClientMessage::Sync),
+        "resign" => Ok(ClientMessage::Resign),
+        "rematch" => Ok(ClientMessage::Offer(OfferKind::Rematch)),
+        "offer" => offer_kind(obj).map(ClientMessage::Offer),
+        "decline" => offer_kind(obj).map(ClientMessage::Decline),
+        "chat" => Ok(ClientMessage::Chat(string(obj, "text")?)),
+        "mute" | "unmute" => Ok(ClientMessage::Mute {
+            name: string(obj, "name")?,
+            mute: kind == "mute",
+        }),
+        "auth" => Ok(ClientMessage::Auth(string(obj, "token")?)),
+        "ping" => Ok(ClientMessage::Ping),
+        other => Err(WireError::new(
+            Code::MsgUnknown,
+            format!(
+                "unknown message type `{other}` (known: auth, act, sync, resign, offer, \
+                 decline, rematch, chat, mute, unmute, ping)"
+            ),
+        )),
+    }
+}
+
+/// The string field `field` of a client message.
+fn string(
+    obj: &serde_json::Map<String, serde_json::Value>,
+    field: &str,
+) -> Result<String, WireError> {
+    obj.get(field)
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| WireError::new(Code::MsgMalformed, format!("`{field}` must be a string")))
+}
+
+/// The `kind` of an offer: `"rematch"`, `"agreement"` or `"takeback"`.
+fn offer_kind(obj: &serde_json::Map<String, serde_json::Value>) -> Result<OfferKind, WireError> {
+    match string(obj, "kind")?.as_str() {
+        "rematch" => Ok(OfferKind::Rematch),
+        "agreement" => Ok(OfferKind::Agreement),
+        "takeback" => Ok(OfferKind::Takeback),
+        other => Err(WireError::new(
+            Code::MsgMalformed,
+            format!("unknown offer kind `{other}` (known: rematch, agreement, takeback)"),
+        )),
+    }
+}
+
+/// A client message's JSON form, as `parse` reads it.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Wire<'a> {
+    Act {
+        version: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        action: Option<&'a ActionRequest>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        actions: Option<&'a [ActionRequest]>,
+    },
+    Sync,
+    Resign,
+    Offer {
+        kind: OfferKind,
+    },
+    Decline {
+        kind: OfferKind,
+    },
+    Chat {
+        text: &'a str,
+    },
+    Mute {
+        name: &'a str,
+    },
+    Unmute {
+        name: &'a str,
+    },
+    Auth {
+        token: &'a str,
+    },
+    Ping,
+}
+
+impl ClientMessage {
+    /// The message as a client sends it: `parse` reads it back as it was. One action is sent
+    /// as `action`, several as `actions`; a rematch offer in its long form.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let wire = match self {
+            ClientMessage::Act { version, actions } => Wire::Act {
+                version: *version,
+                action: match actions.as_slice() {
+                    [one] => Some(one),
+                    _ => None,
+                },
+                actions: (actions.len() != 1).then_some(actions.as_slice()),
+            },
+            ClientMessage::Sync => Wire::Sync,
+            ClientMessage::Resign => Wire::Resign,
+            ClientMessage::Offer(kind) => Wire::Offer { kind: *kind },
+            ClientMessage::Decline(kind) => Wire::Decline { kind: *kind },
+            ClientMessage::Chat(text) => Wire::Chat { text },
+            ClientMessage::Mute { name, mute: true } => Wire::Mute { name },
+            ClientMessage::Mute { name, mute: false } => Wire::Unmute { name },
+            ClientMessage::Auth(token) => Wire::Auth { token },
+            ClientMessage::Ping => Wire::Ping,
+        };
+        serde_json::to_string(&wire).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An action in parts of the wrong shape is refused with the part named and nothing echoed.
+    #[test]
+    fn a_bad_part_is_named() {
+        let message = |t: &str| {
+            let e = parse(t).unwrap_err();
+            assert_eq!(e.code, Code::MsgMalformed, "{t}");
+            e.message
+        };
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":{"kind":"fire","target":"2"}}"#),
+            "`action`: the part `target` must be a seat number, from 0, not a string"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":{"kind":"fire","target":256}}"#),
+            "`action`: the part `target` must be a seat number, from 0, not 256"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"actions":["ready",{"kind":"fire","to":7}]}"#),
+            "`actions` 2 of 2: the part `to` must be a string, not 7"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":{"kind":"fire","aim":"a1"}}"#),
+            "`action`: an action has no part `aim` (its parts: `kind`, `piece`, `to`, `choice`, \
+             `target`)"
+        );
+        assert!(
+            message(r#"{"type":"act","version":1,"action":{"to":"a1"}}"#)
+                .contains("missing field `kind`")
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":null}"#),
+            "`action`: an action is a string, or an object of parts (`kind`, `piece`, `to`, \
+             `choice`, `target`)"
+        );
+    }
+
+    #[test]
+    fn client_messages_parse_or_get_their_code() {
+        assert_eq!(
+            parse(r#"{"type":"act","version":3,"action":"a1-a2"}"#),
+            Ok(ClientMessage::Act {
+                version: 3,
+                actions: vec!["a1-a2".into()]
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"act","version":3,"actions":["a","b"]}"#),
+            Ok(ClientMessage::Act {
+                version: 3,
+                actions: vec!["a".into(), "b".into()]
+            })
+        );
+        assert_eq!(parse(r#"{"type":"sync"}"#), Ok(ClientMessage::Sync));
+        let code = |t: &str| parse(t).unwrap_err().code;
+        assert_eq!(code("{not json"), Code::MsgMalformed);
+        assert_eq!(code("[1,2]"), Code::MsgMalformed);
+        assert_eq!(code(r#"{"type":7}"#), Code::MsgMalformed);
+        assert_eq!(
+            code(r#"{"type":"act","version":-1,"action":"x"}"#),
+            Code::MsgMalformed
+        );
+        assert_eq!(code(r#"{"type":"act","version":1}"#), Code::MsgMalformed);
+        for bad in [
+            r#"{"type":"act","version":1,"actions":[]}"#,
+            r#"{"type":"act","version":1,"actions":"a"}"#,
+            r#"{"type":"act","version":1,"actions":["a",2]}"#,
+            r#"{"type":"act","version":1,"action":"a","actions":["a"]}"#,
+        ] {
+            assert_eq!(code(bad), Code::MsgMalformed, "{bad}");
+        }
+        let too_many = serde_json::json!({"type": "act", "version": 1,
+            "actions": vec!["a"; MAX_TURN_ACTIONS + 1]});
+        assert_eq!(code(&too_many.to_string()), Code::MsgMalformed);
+        assert_eq!(code(r#"{"type":"dance"}"#), Code::MsgUnknown);
+        assert_eq!(
+            parse(r#"{"type":"offer","kind":"agreement"}"#),
+            Ok(ClientMessage::Offer(OfferKind::Agreement))
+        );
+        assert_eq!(
+            parse(r#"{"type":"rematch"}"#),
+            Ok(ClientMessage::Offer(OfferKind::Rematch))
+        );
+        assert_eq!(
+            parse(r#"{"type":"decline","kind":"takeback"}"#),
+            Ok(ClientMessage::Decline(OfferKind::Takeback))
+        );
+        assert_eq!(
+            parse(r#"{"type":"unmute","name":"Bob"}"#),
+            Ok(ClientMessage::Mute {
+                name: "Bob".into(),
+                mute: false
+            })
+        );
+        assert_eq!(
+            code(r#"{"type":"offer","kind":"draw"}"#),
+            Code::MsgMalformed
+        );
+        assert_eq!(code(r#"{"type":"chat","text":5}"#), Code::MsgMalformed);
+    }
+
+    /// Every message serialises to a form `parse` reads back as it was.
+    #[test]
+    fn messages_read_back_as_they_were_written() {
+        let parts = ActionParts {
+            kind: "place".into(),
+            piece: Some("carrier".into()),
+            to: Some("d4".into()),
+            choice: Some("h".into()),
+            target: None,
+        };
+        let messages = [
+            ClientMessage::Act {
+                version: 12,
+                actions: vec!["c2-c3".into()],
+            },
+            ClientMessage::Act {
+                version: 12,
+                actions: vec![ActionRequest::Parts(parts), "ready".into()],
+            },
+            ClientMessage::Sync,
+            ClientMessage::Resign,
+            ClientMessage::Offer(OfferKind::Rematch),
+            ClientMessage::Offer(OfferKind::Takeback),
+            ClientMessage::Decline(OfferKind::Agreement),
+            ClientMessage::Chat("good game".into()),
+            ClientMessage::Mute {
+                name: "Bob".into(),
+                mute: true,
+            },
+            ClientMessage::Mute {
+                name: "Bob".into(),
+                mute: false,
+            },
+            ClientMessage::Auth("ab".repeat(32)),
+            ClientMessage::Ping,
+        ];
+        for m in messages {
+            assert_eq!(parse(&m.to_json()), Ok(m.clone()), "{}", m.to_json());
+        }
+    }
+
+    /// The client messages of docs/protocol.md section 4.2, as written there, are read (the
+    /// table's placeholders `…` filled in).
+    #[test]
+    fn the_documented_messages_parse() {
+        let doc = include_str!("../../../docs/protocol.md");
+        let section = doc
+            .split("### 4.2 Client to server")
+            .nth(1)
+            .and_then(|s| s.split("\n## 5.").next())
+            .expect("docs/protocol.md has section 4.2");
+        let mut read = 0;
+        for line in section.lines().filter(|l| l.starts_with("| `{")) {
+            let example = line[3..].split('`').next().unwrap_or_default();
+            let example = example
+                .replace("\"…64 hex…\"", &format!("\"{}\"", "ab".repeat(32)))
+                .replace("\"…\"", "\"hello\"")
+                .replace(" \\| \"agreement\" \\| \"takeback\"", "");
+            assert!(parse(&example).is_ok(), "{example}: {:?}", parse(&example));
+            read += 1;
+        }
+        assert_eq!(read, 12, "the table's examples");
+    }
+}
