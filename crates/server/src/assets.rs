@@ -1,20 +1,27 @@
 //! The browser UI, embedded at build time from the workspace's `web/` directory (see `build.rs`),
 //! and how it is served (docs/protocol.md section 2, docs/architecture.md section 5).
 //!
-//! Each file has a version: the first 16 hex digits of a SHA-256 over its own bytes and those of
-//! every file it names, directly or through others (an import circle included). The references
-//! are rewritten once, at first use, to carry their target's version: the pages' `src="/assets/..."`
-//! and `href="/assets/..."`, and the modules' import specifiers (`from './x.js'`, `import('./x.js')`)
-//! become `...?v=<version>`. A change to any module thus changes the URL of every page and module
-//! that leads to it, and a URL with the current version never changes: it is cached for a year,
+//! Each file has a version, the first 16 hex digits of the SHA-256 of the bytes served. A URL
+//! with the current version (`?v=<version>`) never changes meaning: it is cached for a year,
 //! `immutable`. Anything asked without it (the pages, an old version) is served `no-cache` with an
 //! `ETag` (the version), and asked again with `If-None-Match` it is a `304` without a body.
+//!
+//! The pages are the one place versions are written, once, at first use: their
+//! `src="/assets/..."` and `href="/assets/..."` get `?v=<version>`, and an import map in their
+//! head sends every module's plain URL to its versioned one. The modules themselves are served as
+//! they are, importing each other by relative path: the browser maps `./api.js` to
+//! `/assets/js/api.js?v=...` through the page's import map, so each module is one instance, by
+//! whatever path it is imported (a page's `import('/assets/js/games.js')` included), and a
+//! changed module changes every page's version, which the pages' revalidation brings in. The
+//! import map is an inline script: the pages' `Content-Security-Policy` allows it by its hash.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 mod files {
@@ -23,21 +30,29 @@ mod files {
 
 /// One embedded file as served.
 struct Asset {
-    /// The file with its references versioned (the file itself when it names none).
-    bytes: Vec<u8>,
+    /// The file, a page with its references versioned and the import map.
+    bytes: Cow<'static, [u8]>,
     /// 16 hex digits (see the module's documentation).
     version: String,
     /// `W/"<version>"`: weak, since the compression layer may send other bytes of the same file.
     etag: HeaderValue,
 }
 
+/// What the pages share: their `Content-Security-Policy`, which allows their import map.
+struct Pages {
+    csp: HeaderValue,
+}
+
 /// Every embedded file by its path relative to `web/`, built at first use.
 static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(build);
 
-/// The bytes of `web/<path>` as served (its references versioned), if embedded.
+/// Built with `ASSETS`.
+static PAGES: LazyLock<Pages> = LazyLock::new(pages);
+
+/// The bytes of `web/<path>` as served (a page's references versioned), if embedded.
 #[must_use]
 pub fn file(path: &str) -> Option<&'static [u8]> {
-    ASSETS.get(path).map(|a| a.bytes.as_slice())
+    ASSETS.get(path).map(|a| &*a.bytes)
 }
 
 /// The version of `web/<path>` (16 hex digits), if embedded: `/assets/<path>?v=<version>` is
@@ -84,20 +99,33 @@ pub fn serve(path: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
             .any(|pair| pair.strip_prefix("v=") == Some(asset.version.as_str()))
     });
     let cache = if versioned { FOREVER } else { "no-cache" };
-    let cache = (header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    let etag = (header::ETAG, asset.etag.clone());
-    if headers
+    let mut response = if headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
         .any(|v| names(v, &asset.version))
     {
-        return (StatusCode::NOT_MODIFIED, [cache, etag]).into_response();
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let kind = HeaderValue::from_static(content_type(path));
+        ([(header::CONTENT_TYPE, kind)], asset.bytes.clone()).into_response()
+    };
+    let h = response.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    h.insert(header::ETAG, asset.etag.clone());
+    // On a `304` too: the browser takes the `304`'s headers for the page it keeps, and the
+    // policy without the import map's hash would block it.
+    if is_page(path) {
+        h.insert(header::CONTENT_SECURITY_POLICY, PAGES.csp.clone());
     }
-    let kind = (
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(content_type(path)),
-    );
-    ([kind, cache, etag], asset.bytes.as_slice()).into_response()
+    response
+}
+
+fn is_page(path: &str) -> bool {
+    path.ends_with(".html")
+}
+
+fn is_module(path: &str) -> bool {
+    path.ends_with(".js") || path.ends_with(".mjs")
 }
 
 /// Whether an `If-None-Match` value names `version` (weakly, as RFC 9110 section 13.1.2 compares),
@@ -139,34 +167,18 @@ fn resolve(from: &str, spec: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// The references in a file of kind `ext` (`html` or `js`): (start, end) of each quoted
-/// specifier's text, and the path it names. A page's are the values of `src=` and `href=`; a
-/// module's follow `from`, `import` or `import(`.
-fn references(from: &str, ext: &str, text: &str) -> Vec<(usize, usize, String)> {
-    let keywords: &[&str] = match ext {
-        "html" => &["src=", "href="],
-        "js" | "mjs" => &["from", "import"],
-        _ => return Vec::new(),
-    };
+/// The references of a page: (start, end) of each `src=` or `href=` value in quotes, and the
+/// path (relative to `web/`) it names.
+fn references(page: &str, text: &str) -> Vec<(usize, usize, String)> {
     let bytes = text.as_bytes();
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
     let mut found = Vec::new();
-    for keyword in keywords {
-        for (at, _) in text.match_indices(keyword) {
-            let end = at + keyword.len();
-            // A whole word, not the end of `transform` or the start of `fromage`.
-            if (at > 0 && word(bytes[at - 1]))
-                || (!keyword.ends_with('=') && bytes.get(end).copied().is_some_and(word))
-            {
+    for attribute in ["src=", "href="] {
+        for (at, _) in text.match_indices(attribute) {
+            // A whole attribute name (`src=`, not the end of `xsrc=`).
+            if at > 0 && bytes[at - 1].is_ascii_alphanumeric() {
                 continue;
             }
-            let rest = &text[end..];
-            let mut skipped = rest.len() - rest.trim_start().len();
-            if keyword == &"import" && rest[skipped..].starts_with('(') {
-                skipped += 1;
-                skipped += rest[skipped..].len() - rest[skipped..].trim_start().len();
-            }
-            let start = end + skipped;
+            let start = at + attribute.len();
             let Some(quote) = bytes
                 .get(start)
                 .copied()
@@ -174,12 +186,11 @@ fn references(from: &str, ext: &str, text: &str) -> Vec<(usize, usize, String)> 
             else {
                 continue;
             };
-            let Some(len) = text[start + 1..].find(|c: char| c == char::from(quote) || c == '\n')
-            else {
+            let Some(len) = text[start + 1..].find(char::from(quote)) else {
                 continue;
             };
-            let spec = &text[start + 1..start + 1 + len];
-            if let Some(target) = resolve(from, spec) {
+            let value = &text[start + 1..start + 1 + len];
+            if let Some(target) = resolve(page, value) {
                 found.push((start + 1, start + 1 + len, target));
             }
         }
@@ -188,75 +199,85 @@ fn references(from: &str, ext: &str, text: &str) -> Vec<(usize, usize, String)> 
     found
 }
 
-/// Every embedded file with its references versioned.
+/// The version of `bytes`: the first 16 hex digits of their SHA-256.
+fn version_of(bytes: &[u8]) -> String {
+    hex::encode(&Sha256::digest(bytes)[..8])
+}
+
+fn asset(bytes: Cow<'static, [u8]>) -> Asset {
+    let version = version_of(&bytes);
+    let etag = HeaderValue::from_str(&format!("W/\"{version}\""))
+        .unwrap_or_else(|_| HeaderValue::from_static("W/\"\""));
+    Asset {
+        bytes,
+        version,
+        etag,
+    }
+}
+
+/// Every embedded file: the pages with their references versioned and the import map after
+/// their `<head>`, the rest as it is.
 fn build() -> HashMap<&'static str, Asset> {
-    let raw: HashMap<&str, &[u8]> = files::FILES.iter().copied().collect();
-    let refs: HashMap<&str, Vec<(usize, usize, String)>> = files::FILES
+    let mut assets: HashMap<&'static str, Asset> = files::FILES
         .iter()
-        .map(|(path, bytes)| {
-            let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-            let found = std::str::from_utf8(bytes)
-                .map(|text| references(path, ext, text))
-                .unwrap_or_default();
-            let found = found
-                .into_iter()
-                .filter(|(_, _, target)| raw.contains_key(target.as_str()))
-                .collect();
-            (*path, found)
+        .filter(|(path, _)| !is_page(path))
+        .map(|(path, bytes)| (*path, asset(Cow::Borrowed(*bytes))))
+        .collect();
+    let script = format!(
+        "\n<script type=\"importmap\">{}</script>",
+        import_map(&assets)
+    );
+    for (path, bytes) in files::FILES.iter().filter(|(p, _)| is_page(p)) {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            assets.insert(path, asset(Cow::Borrowed(*bytes)));
+            continue;
+        };
+        let mut out = String::with_capacity(text.len() + script.len());
+        let mut from = 0;
+        for (_, end, target) in references(path, text) {
+            if let Some(a) = assets.get(target.as_str()) {
+                out.push_str(&text[from..end]);
+                out.push_str("?v=");
+                out.push_str(&a.version);
+                from = end;
+            }
+        }
+        out.push_str(&text[from..]);
+        if let Some(at) = out.find("<head>") {
+            out.insert_str(at + "<head>".len(), &script);
+        }
+        assets.insert(path, asset(Cow::Owned(out.into_bytes())));
+    }
+    assets
+}
+
+/// The import map of the pages: every module's URL to its versioned URL.
+fn import_map(assets: &HashMap<&'static str, Asset>) -> String {
+    let imports: std::collections::BTreeMap<String, String> = assets
+        .iter()
+        .filter(|(path, _)| is_module(path))
+        .map(|(path, a)| {
+            let url = format!("/assets/{path}");
+            let versioned = format!("{url}?v={}", a.version);
+            (url, versioned)
         })
         .collect();
-    let own: HashMap<&str, [u8; 32]> = raw
-        .iter()
-        .map(|(p, b)| (*p, Sha256::digest(b).into()))
-        .collect();
-    // A version covers the file and everything it leads to: its closure, in path order.
-    let versions: HashMap<&str, String> = raw
-        .keys()
-        .map(|path| {
-            let mut seen = std::collections::BTreeSet::from([*path]);
-            let mut todo = vec![*path];
-            while let Some(p) = todo.pop() {
-                for (_, _, target) in &refs[p] {
-                    if let Some((t, _)) = raw.get_key_value(target.as_str())
-                        && seen.insert(*t)
-                    {
-                        todo.push(t);
-                    }
-                }
-            }
-            let mut hash = Sha256::new();
-            for p in seen {
-                hash.update(p.as_bytes());
-                hash.update([0]);
-                hash.update(own[p]);
-            }
-            (*path, hex::encode(&hash.finalize()[..8]))
-        })
-        .collect();
-    files::FILES
-        .iter()
-        .map(|(path, bytes)| {
-            let mut out = Vec::with_capacity(bytes.len());
-            let mut from = 0;
-            for (_, end, target) in &refs[path] {
-                out.extend_from_slice(&bytes[from..*end]);
-                out.extend_from_slice(format!("?v={}", versions[target.as_str()]).as_bytes());
-                from = *end;
-            }
-            out.extend_from_slice(&bytes[from..]);
-            let version = versions[path].clone();
-            let etag = HeaderValue::from_str(&format!("W/\"{version}\""))
-                .unwrap_or_else(|_| HeaderValue::from_static("W/\"\""));
-            (
-                *path,
-                Asset {
-                    bytes: out,
-                    version,
-                    etag,
-                },
-            )
-        })
-        .collect()
+    serde_json::json!({ "imports": imports }).to_string()
+}
+
+/// The pages' import map and the policy that lets it run (by the SHA-256 of the script's text).
+fn pages() -> Pages {
+    let import_map = import_map(&ASSETS);
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(&import_map));
+    let csp = crate::auth::CSP.replacen(
+        "script-src 'self'",
+        &format!("script-src 'self' 'sha256-{hash}'"),
+        1,
+    );
+    Pages {
+        csp: HeaderValue::from_str(&csp)
+            .unwrap_or_else(|_| HeaderValue::from_static(crate::auth::CSP)),
+    }
 }
 
 #[cfg(test)]
@@ -284,49 +305,49 @@ mod tests {
     }
 
     #[test]
-    fn imports_and_page_links_are_found_and_nothing_else() {
-        let js = "import { a } from './a.js';\nimport './b.js';\nimport {\n  c,\n} from \"./c.js\";\n\
-                  const d = await import( './d.js');\n// the game's module, from its file\n\
-                  const transform = 'x'; const s = './e.js';\nimportant('./f.js');";
-        let found: Vec<String> = references("js/m.js", "js", js)
+    fn page_links_are_found_and_nothing_else() {
+        let html = r#"<link href="/assets/css/s.css"><script src='/assets/js/m.js'></script><a href="/verify">"#;
+        let found: Vec<String> = references("p.html", html)
             .into_iter()
             .map(|(s, e, t)| {
-                assert_eq!(js[s..e].rsplit('/').next(), t.rsplit('/').next());
+                assert_eq!(html[s..e], format!("/assets/{t}"));
                 t
             })
-            .collect();
-        assert_eq!(found, ["js/a.js", "js/b.js", "js/c.js", "js/d.js"]);
-        let html = r#"<link href="/assets/css/s.css"><script src='/assets/js/m.js'></script><a href="/verify">"#;
-        let found: Vec<String> = references("p.html", "html", html)
-            .into_iter()
-            .map(|(_, _, t)| t)
             .collect();
         assert_eq!(found, ["css/s.css", "js/m.js"]);
     }
 
-    /// Every reference of every embedded page and module is served with its target's current
-    /// version, and a page's version covers its modules'.
+    /// Every page links its files with their current version and maps every module to its
+    /// versioned URL, in a script its policy allows; the other files are served as they are.
     #[test]
-    fn every_embedded_reference_is_versioned() {
-        let mut count = 0;
+    fn pages_name_every_file_by_its_version() {
+        let map = &import_map(&ASSETS);
+        let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(map));
+        let csp = PAGES.csp.to_str().unwrap();
+        assert!(csp.contains(&format!("script-src 'self' 'sha256-{hash}'")));
+        let mut links = 0;
         for (path, raw) in files::FILES {
-            let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-            let Ok(text) = std::str::from_utf8(raw) else {
+            if !is_page(path) {
+                assert_eq!(file(path), Some(*raw), "{path}");
+                if is_module(path) {
+                    let v = version(path).unwrap();
+                    assert!(map.contains(&format!("\"/assets/{path}?v={v}\"")), "{path}");
+                }
                 continue;
-            };
-            let served = String::from_utf8_lossy(file(path).unwrap());
-            for (start, end, target) in references(path, ext, text) {
+            }
+            let served = std::str::from_utf8(file(path).unwrap()).unwrap();
+            let script = format!("<script type=\"importmap\">{map}</script>");
+            assert!(served.contains(&script), "{path}");
+            let text = std::str::from_utf8(raw).unwrap();
+            for (start, end, target) in references(path, text) {
                 let Some(v) = version(&target) else { continue };
-                let spec = &text[start..end];
-                assert!(served.contains(&format!("{spec}?v={v}")), "{path}: {spec}");
-                count += 1;
+                let versioned = format!("{}?v={v}", &text[start..end]);
+                assert!(served.contains(&versioned), "{path}: {versioned}");
+                links += 1;
             }
         }
-        if let Some(page) = file("match.html") {
-            assert!(count > 0);
-            let page = String::from_utf8_lossy(page);
-            let module = version("js/match.js").unwrap();
-            assert!(page.contains(&format!("/assets/js/match.js?v={module}")));
+        if file("match.html").is_some() {
+            assert!(links > 0);
         }
     }
 

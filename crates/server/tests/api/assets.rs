@@ -68,6 +68,8 @@ async fn pages_revalidate_assets_are_cached_for_good_and_text_is_compressed() {
     assert_eq!(status, 200);
     assert_eq!(body.as_bytes(), page);
     assert_eq!(header(&headers, "cache-control"), Some("no-cache"));
+    let csp = header(&headers, "content-security-policy").unwrap_or_default();
+    assert!(csp.contains("script-src 'self' 'sha256-"), "{csp}");
     let version = plateau_server::assets::version("match.html").unwrap();
     let etag = format!("W/\"{version}\"");
     assert_eq!(header(&headers, "etag"), Some(etag.as_str()));
@@ -82,6 +84,10 @@ async fn pages_revalidate_assets_are_cached_for_good_and_text_is_compressed() {
     .await;
     assert_eq!((status, body.as_str()), (304, ""));
     assert_eq!(header(&headers, "etag"), Some(etag.as_str()));
+    // With the page's policy, which lets its import map run: the browser keeps the `304`'s
+    // headers for the page.
+    let csp = header(&headers, "content-security-policy").unwrap_or_default();
+    assert!(csp.contains("script-src 'self' 'sha256-"), "{csp}");
     // Another version is not the page: served in full.
     let (status, _, _) = common::http_with(
         app.addr,
