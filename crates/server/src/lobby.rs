@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tracing::Instrument as _;
 
 use plateau_engine::{Seat, Seed};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
+use tracing::Instrument as _;
 
 use crate::actor::{
     Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
@@ -391,8 +391,9 @@ impl Lobby {
         let registry = self.actors.clone();
         let key = id.clone();
         let (store, node) = (self.shared.store.clone(), self.node.clone());
-        // Every log line of the match's actor says which match it is.
-        let span = tracing::info_span!("match", id = %id);
+        // Every log line of the match's actor says which match it is; the actor outlives the
+        // request that happened to start it, whose span it does not keep.
+        let span = tracing::info_span!(parent: None, "match", id = %id);
         tokio::spawn(async move {
             actor.run(rx).instrument(span).await;
             let mine = |actors: &Actors| actors.get(&key).is_some_and(|(g, _)| *g == generation);

@@ -34,6 +34,7 @@ use rand_chacha::ChaCha20Rng;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
+use tracing::Instrument as _;
 
 use crate::catalogue::Catalogue;
 use crate::clock::Clocks;
@@ -659,11 +660,15 @@ impl MatchActor {
                 actions,
                 reply,
             } => {
-                let result = self.act(seat, version, &actions).await;
+                // A span per decision, under the match's: its log lines (the commit) say whose
+                // it was. At `debug`, so that it costs nothing unless asked for.
+                let span = tracing::debug_span!("act", seat = ?seat, version);
+                let result = self.act(seat, version, &actions).instrument(span).await;
                 self.after(result, reply).await;
             }
             Command::Resign { seat, reply } => {
-                let result = self.resign(seat).await;
+                let span = tracing::debug_span!("resign", seat = ?seat);
+                let result = self.resign(seat).instrument(span).await;
                 // A Bataille Navale resignation eliminates one seat and play goes on: the next
                 // chance node or bot must be started as after any action.
                 self.after(result, reply).await;

@@ -4,7 +4,6 @@
 
 use std::net::IpAddr;
 use std::time::Duration;
-use tracing::Instrument as _;
 
 use axum::Extension;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -15,6 +14,7 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tracing::Instrument as _;
 
 use super::{AppState, ClientAddr};
 use crate::auth::Session;
