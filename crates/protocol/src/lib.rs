@@ -2,12 +2,14 @@
 //! over a match's WebSocket (section 4.2), as types, with the one reader of those messages and
 //! their JSON form for clients written in Rust (the tests, the load generator).
 //!
-//! The messages are read by hand over a `serde_json::Value`, not by a derived `Deserialize`: each
-//! refusal names the field and what it must be in the protocol's words (`` `version` must be a
-//! non-negative integer ``), which the documentation and the clients rely on.
+//! The envelope (a JSON object with a string `type`) and `act`, whose refusals name an action by
+//! its place in a turn, are read by hand over a `serde_json::Value`; the other messages by serde.
+//! Either way a refusal names the field and what it must be in the protocol's words
+//! (`` `version` must be a non-negative integer ``), which the documentation and the clients rely
+//! on, rather than serde's.
 
 use http::StatusCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use plateau_engine::ActionParts;
 
@@ -188,7 +190,7 @@ impl WireError {
 }
 
 /// The offers a seat can make (docs/protocol.md section 7.4).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OfferKind {
     /// A rematch of a finished match.
@@ -363,18 +365,22 @@ pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
             };
             Ok(ClientMessage::Act { version, actions })
         }
-        "sync" => Ok(ClientMessage::Sync),
-        "resign" => Ok(ClientMessage::Resign),
-        "rematch" => Ok(ClientMessage::Offer(OfferKind::Rematch)),
-        "offer" => offer_kind(obj).map(ClientMessage::Offer),
-        "decline" => offer_kind(obj).map(ClientMessage::Decline),
-        "chat" => Ok(ClientMessage::Chat(string(obj, "text")?)),
-        "mute" | "unmute" => Ok(ClientMessage::Mute {
-            name: string(obj, "name")?,
-            mute: kind == "mute",
-        }),
-        "auth" => Ok(ClientMessage::Auth(string(obj, "token")?)),
-        "ping" => Ok(ClientMessage::Ping),
+        "sync" | "resign" | "rematch" | "offer" | "decline" | "chat" | "mute" | "unmute"
+        | "auth" | "ping" => {
+            let plain = Plain::deserialize(&value).map_err(|_| refused(kind, obj))?;
+            Ok(match plain {
+                Plain::Sync => ClientMessage::Sync,
+                Plain::Resign => ClientMessage::Resign,
+                Plain::Rematch => ClientMessage::Offer(OfferKind::Rematch),
+                Plain::Offer { kind } => ClientMessage::Offer(kind),
+                Plain::Decline { kind } => ClientMessage::Decline(kind),
+                Plain::Chat { text } => ClientMessage::Chat(text),
+                Plain::Mute { name } => ClientMessage::Mute { name, mute: true },
+                Plain::Unmute { name } => ClientMessage::Mute { name, mute: false },
+                Plain::Auth { token } => ClientMessage::Auth(token),
+                Plain::Ping => ClientMessage::Ping,
+            })
+        }
         other => Err(WireError::new(
             Code::MsgUnknown,
             format!(
@@ -385,28 +391,38 @@ pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
     }
 }
 
-/// The string field `field` of a client message.
-fn string(
-    obj: &serde_json::Map<String, serde_json::Value>,
-    field: &str,
-) -> Result<String, WireError> {
-    obj.get(field)
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
-        .ok_or_else(|| WireError::new(Code::MsgMalformed, format!("`{field}` must be a string")))
+/// The messages but `act`, as serde reads them (fields other than these are ignored).
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Plain {
+    Sync,
+    Resign,
+    Rematch,
+    Offer { kind: OfferKind },
+    Decline { kind: OfferKind },
+    Chat { text: String },
+    Mute { name: String },
+    Unmute { name: String },
+    Auth { token: String },
+    Ping,
 }
 
-/// The `kind` of an offer: `"rematch"`, `"agreement"` or `"takeback"`.
-fn offer_kind(obj: &serde_json::Map<String, serde_json::Value>) -> Result<OfferKind, WireError> {
-    match string(obj, "kind")?.as_str() {
-        "rematch" => Ok(OfferKind::Rematch),
-        "agreement" => Ok(OfferKind::Agreement),
-        "takeback" => Ok(OfferKind::Takeback),
-        other => Err(WireError::new(
-            Code::MsgMalformed,
-            format!("unknown offer kind `{other}` (known: rematch, agreement, takeback)"),
-        )),
-    }
+/// Why a message of type `kind` (one with a field, since the others always read) was refused,
+/// in the protocol's words: its one field must be a string, and an offer's one of the kinds.
+fn refused(kind: &str, obj: &serde_json::Map<String, serde_json::Value>) -> WireError {
+    let field = match kind {
+        "offer" | "decline" => "kind",
+        "chat" => "text",
+        "mute" | "unmute" => "name",
+        _ => "token",
+    };
+    let message = match obj.get(field).and_then(serde_json::Value::as_str) {
+        Some(other) if field == "kind" => {
+            format!("unknown offer kind `{other}` (known: rematch, agreement, takeback)")
+        }
+        _ => format!("`{field}` must be a string"),
+    };
+    WireError::new(Code::MsgMalformed, message)
 }
 
 /// A client message's JSON form, as `parse` reads it.
@@ -573,6 +589,29 @@ mod tests {
             Code::MsgMalformed
         );
         assert_eq!(code(r#"{"type":"chat","text":5}"#), Code::MsgMalformed);
+        let message = |t: &str| parse(t).unwrap_err().message;
+        assert_eq!(
+            message(r#"{"type":"chat","text":5}"#),
+            "`text` must be a string"
+        );
+        assert_eq!(message(r#"{"type":"auth"}"#), "`token` must be a string");
+        assert_eq!(
+            message(r#"{"type":"unmute","name":null}"#),
+            "`name` must be a string"
+        );
+        assert_eq!(
+            message(r#"{"type":"offer","kind":1}"#),
+            "`kind` must be a string"
+        );
+        assert_eq!(
+            message(r#"{"type":"decline","kind":"draw"}"#),
+            "unknown offer kind `draw` (known: rematch, agreement, takeback)"
+        );
+        // Fields a message does not have are ignored.
+        assert_eq!(
+            parse(r#"{"type":"ping","extra":[1]}"#),
+            Ok(ClientMessage::Ping)
+        );
     }
 
     /// Every message serialises to a form `parse` reads back as it was.
