@@ -10,6 +10,7 @@ use plateau_engine::{Seat, Seed};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
+use tracing::Instrument as _;
 
 use crate::actor::{
     Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
@@ -439,8 +440,11 @@ impl Lobby {
         let registry = self.actors.clone();
         let key = id.clone();
         let (store, node) = (self.shared.store.clone(), self.node.clone());
+        // Every log line of the match's actor says which match it is; the actor outlives the
+        // request that happened to start it, whose span it does not keep.
+        let span = tracing::info_span!(parent: None, "match", id = %id);
         tokio::spawn(async move {
-            let hand_over = actor.run(rx).await;
+            let hand_over = actor.run(rx).instrument(span).await;
             let mine = |actors: &Actors| actors.get(&key).is_some_and(|(g, _)| *g == generation);
             // Given up so another node can drive the match at once (handed over when it must go
             // on: another node's orphan scan takes it). The entry stays (closed) until then, so

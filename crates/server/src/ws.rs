@@ -3,14 +3,16 @@
 //!
 //! `session` is generic over the sink and the stream, so it can run over a real socket or channels.
 
+use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use plateau_engine::Seat;
 use tokio::sync::mpsc;
 
-use crate::actor::{OfferKind, Outgoing};
+use crate::actor::Outgoing;
 use crate::limits::Limits;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
@@ -120,256 +122,66 @@ pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSock
         .write_buffer_size(16 * 1024)
 }
 
-/// A token bucket for one socket's messages (`Limits::messages_per_second` after a burst of
-/// `Limits::message_burst`).
+/// One socket's message rate (`Limits::messages_per_second` after a burst of
+/// `Limits::message_burst`): governor's GCRA limiter, which is a token bucket kept as one
+/// timestamp. A burst under one message is one; a rate too high for a nanosecond period is no
+/// limit; a rate of zero or less lets the burst through and nothing after it.
 pub struct Rate {
-    tokens: f64,
-    burst: f64,
+    /// `None`: no limit.
+    limiter: Option<governor::DefaultDirectRateLimiter>,
     per_second: f64,
-    at: tokio::time::Instant,
 }
 
 impl Rate {
     /// A full bucket for `limits`.
     #[must_use]
     pub fn new(limits: &Limits) -> Rate {
+        let per_second = limits.messages_per_second;
+        // A century stands for never: governor counts in nanoseconds, as a u64.
+        let never = Duration::from_secs(100 * 365 * 24 * 3600);
+        let period = if per_second > 0.0 {
+            Duration::try_from_secs_f64(1.0 / per_second).unwrap_or(never)
+        } else {
+            never
+        };
+        // Truncated as the bucket's fractional tokens were: 40.9 lets 40 through at once.
+        let burst = NonZeroU32::new(limits.message_burst.clamp(1.0, f64::from(u32::MAX)) as u32)
+            .unwrap_or(NonZeroU32::MIN);
+        let limiter = governor::Quota::with_period(period)
+            .map(|q| governor::RateLimiter::direct(q.allow_burst(burst)));
         Rate {
-            tokens: limits.message_burst,
-            burst: limits.message_burst,
-            per_second: limits.messages_per_second,
-            at: tokio::time::Instant::now(),
+            limiter,
+            per_second,
         }
     }
 
-    /// Takes one message's token.
+    /// Takes one message's place.
     ///
     /// # Errors
-    /// `limit/messages` when the bucket is empty (the message is then not read).
+    /// `limit/messages` when the socket sent its burst and more than the rate since (the message
+    /// is then not read).
     pub fn take(&mut self) -> Result<(), ApiError> {
-        let now = tokio::time::Instant::now();
-        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
-        self.tokens = (self.tokens + refill).min(self.burst);
-        self.at = now;
-        if self.tokens < 1.0 {
-            return Err(ApiError::new(
+        match &self.limiter {
+            Some(l) if l.check().is_err() => Err(ApiError::new(
                 Code::LimitMessages,
                 format!(
                     "more than {} messages a second: this one was not read",
                     self.per_second
                 ),
-            ));
+            )),
+            _ => Ok(()),
         }
-        self.tokens -= 1.0;
-        Ok(())
     }
 }
 
-/// The most actions one `act` message may carry (a whole Bataille Navale turn is at most eight).
-pub const MAX_TURN_ACTIONS: usize = 32;
+pub use plateau_protocol::{ActionRequest, ClientMessage, MAX_TURN_ACTIONS};
 
-/// One action of an `act` message (docs/protocol.md section 4.2): its canonical text, or its
-/// parts for a choice the game does not list one by one (a Bataille Navale placement), which the
-/// game turns into its text before it is played like any other.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ActionRequest {
-    /// The action's canonical text.
-    Text(String),
-    /// The action's parts (`plateau_engine::Game::action_from_parts`).
-    Parts(plateau_engine::ActionParts),
-}
-
-impl From<&str> for ActionRequest {
-    fn from(text: &str) -> Self {
-        ActionRequest::Text(text.to_owned())
-    }
-}
-
-impl ActionRequest {
-    /// Reads one action of an `act`: a string, or an object of parts.
-    ///
-    /// # Errors
-    /// What is wrong with it, naming the part (`target` not a seat number, a part no action has,
-    /// a missing `kind`), for a `msg/malformed`.
-    fn from_json(value: &serde_json::Value) -> Result<ActionRequest, String> {
-        let parts = match value {
-            serde_json::Value::String(text) => return Ok(ActionRequest::Text(text.clone())),
-            serde_json::Value::Object(parts) => parts,
-            _ => {
-                return Err(format!(
-                    "an action is a string, or an object of parts ({PARTS})"
-                ));
-            }
-        };
-        for (name, part) in parts {
-            let fits = match name.as_str() {
-                "kind" | "piece" | "to" | "choice" => part.is_string(),
-                "target" => part.as_u64().is_some_and(|n| n <= u64::from(u8::MAX)),
-                _ => {
-                    return Err(format!(
-                        "an action has no part `{name}` (its parts: {PARTS})"
-                    ));
-                }
-            };
-            if !fits {
-                let shape = if name == "target" {
-                    "a seat number, from 0"
-                } else {
-                    "a string"
-                };
-                let found = match part {
-                    serde_json::Value::Null => "null".to_owned(),
-                    serde_json::Value::Bool(_) => "a boolean".to_owned(),
-                    serde_json::Value::Number(n) => n.to_string(),
-                    serde_json::Value::String(_) => "a string".to_owned(),
-                    serde_json::Value::Array(_) => "a list".to_owned(),
-                    serde_json::Value::Object(_) => "an object".to_owned(),
-                };
-                return Err(format!("the part `{name}` must be {shape}, not {found}"));
-            }
-        }
-        serde_json::from_value(value.clone())
-            .map(ActionRequest::Parts)
-            .map_err(|e| format!("an action in parts: {e}"))
-    }
-}
-
-/// The parts an action may be sent as (`plateau_engine::ActionParts`).
-const PARTS: &str = "`kind`, `piece`, `to`, `choice`, `target`";
-
-/// A client message (docs/protocol.md section 4.2).
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ClientMessage {
-    /// Play `actions` (one seat's decision: one action, or a whole turn applied all or nothing)
-    /// based on `version`.
-    Act {
-        /// The version the actions were based on.
-        version: u64,
-        /// The actions, as texts or parts, 1 to `MAX_TURN_ACTIONS` of them.
-        actions: Vec<ActionRequest>,
-    },
-    /// Ask for a whole `state` again (a client that lost track of the deltas).
-    Sync,
-    /// Resign.
-    Resign,
-    /// Offer (or accept) a rematch, an agreed stop or a takeback (`{"type": "rematch"}` is the
-    /// rematch offer's short form).
-    Offer(OfferKind),
-    /// Withdraw or decline the offers of a kind.
-    Decline(OfferKind),
-    /// A chat line.
-    Chat(String),
-    /// Stop (`true`) or start again receiving a player's chat lines.
-    Mute {
-        /// The player's name.
-        name: String,
-        /// Mute or unmute.
-        mute: bool,
-    },
-    /// Take a seat with its token (sent in a message rather than in the URL, where logs and
-    /// histories keep it).
-    Auth(String),
-    /// Keep-alive.
-    Ping,
-}
-
-/// Reads one client message.
+/// Reads one client message (`plateau_protocol::parse`).
 ///
 /// # Errors
 /// `msg/malformed` (not a JSON object with a string `type`, or bad fields) or `msg/unknown`.
 pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
-    let malformed = |m: String| ApiError::new(Code::MsgMalformed, m);
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
-    let obj = value
-        .as_object()
-        .ok_or_else(|| malformed("a message is a JSON object".into()))?;
-    let kind = obj
-        .get("type")
-        .and_then(|t| t.as_str())
-        .ok_or_else(|| malformed("`type` must be a string".into()))?;
-    match kind {
-        "act" => {
-            let version = obj
-                .get("version")
-                .and_then(serde_json::Value::as_u64)
-                .ok_or_else(|| malformed("`version` must be a non-negative integer".into()))?;
-            let actions = match (obj.get("action"), obj.get("actions")) {
-                (Some(a), None) => {
-                    vec![
-                        ActionRequest::from_json(a)
-                            .map_err(|e| malformed(format!("`action`: {e}")))?,
-                    ]
-                }
-                (None, Some(list)) => {
-                    let list = list
-                        .as_array()
-                        .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
-                        .ok_or_else(|| {
-                            malformed(format!(
-                                "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} actions"
-                            ))
-                        })?;
-                    list.iter()
-                        .enumerate()
-                        .map(|(k, a)| {
-                            ActionRequest::from_json(a).map_err(|e| {
-                                malformed(format!("`actions` {} of {}: {e}", k + 1, list.len()))
-                            })
-                        })
-                        .collect::<Result<Vec<_>, _>>()?
-                }
-                _ => {
-                    return Err(malformed(
-                        "an `act` has either `action` (a string) or `actions` (a list)".into(),
-                    ));
-                }
-            };
-            Ok(ClientMessage::Act { version, actions })
-        }
-        "sync" => Ok(ClientMessage::Sync),
-        "resign" => Ok(ClientMessage::Resign),
-        "rematch" => Ok(ClientMessage::Offer(OfferKind::Rematch)),
-        "offer" => offer_kind(obj).map(ClientMessage::Offer),
-        "decline" => offer_kind(obj).map(ClientMessage::Decline),
-        "chat" => Ok(ClientMessage::Chat(string(obj, "text")?)),
-        "mute" | "unmute" => Ok(ClientMessage::Mute {
-            name: string(obj, "name")?,
-            mute: kind == "mute",
-        }),
-        "auth" => Ok(ClientMessage::Auth(string(obj, "token")?)),
-        "ping" => Ok(ClientMessage::Ping),
-        other => Err(ApiError::new(
-            Code::MsgUnknown,
-            format!(
-                "unknown message type `{other}` (known: auth, act, sync, resign, offer, \
-                 decline, rematch, chat, mute, unmute, ping)"
-            ),
-        )),
-    }
-}
-
-/// The string field `field` of a client message.
-fn string(
-    obj: &serde_json::Map<String, serde_json::Value>,
-    field: &str,
-) -> Result<String, ApiError> {
-    obj.get(field)
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
-        .ok_or_else(|| ApiError::new(Code::MsgMalformed, format!("`{field}` must be a string")))
-}
-
-/// The `kind` of an offer: `"rematch"`, `"agreement"` or `"takeback"`.
-fn offer_kind(obj: &serde_json::Map<String, serde_json::Value>) -> Result<OfferKind, ApiError> {
-    match string(obj, "kind")?.as_str() {
-        "rematch" => Ok(OfferKind::Rematch),
-        "agreement" => Ok(OfferKind::Agreement),
-        "takeback" => Ok(OfferKind::Takeback),
-        other => Err(ApiError::new(
-            Code::MsgMalformed,
-            format!("unknown offer kind `{other}` (known: rematch, agreement, takeback)"),
-        )),
-    }
+    plateau_protocol::parse(text).map_err(ApiError::from)
 }
 
 /// A close frame with `code` and `reason`.
@@ -641,13 +453,34 @@ mod tests {
     use crate::lobby::CreateRequest;
     use crate::model::SeatSpec;
     use crate::{Catalogue, Options, open_store};
-    use std::time::Duration;
 
     async fn next_json(rx: &mut mpsc::Receiver<Message>) -> serde_json::Value {
         match rx.recv().await {
             Some(Message::Text(t)) => serde_json::from_str(&t).unwrap(),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A socket's burst passes at once and the next message is refused with `limit/messages`;
+    /// a rate of zero lets the burst through and nothing after it.
+    #[test]
+    fn the_rate_lets_the_burst_through_then_refuses() {
+        let limits = |per_second: f64, burst: f64| Limits {
+            messages_per_second: per_second,
+            message_burst: burst,
+            ..Limits::default()
+        };
+        let mut rate = Rate::new(&limits(0.5, 3.0));
+        assert!((0..3).all(|_| rate.take().is_ok()));
+        let refused = rate.take().unwrap_err();
+        assert_eq!(refused.code, Code::LimitMessages);
+        assert_eq!(
+            refused.message,
+            "more than 0.5 messages a second: this one was not read"
+        );
+        let mut closed = Rate::new(&limits(0.0, 2.0));
+        assert!(closed.take().is_ok() && closed.take().is_ok());
+        assert!(closed.take().is_err());
     }
 
     /// A batch takes every queued message once, the actor's before the reader's.
@@ -759,108 +592,5 @@ mod tests {
         session.await.unwrap();
         lobby.shutdown().await;
         let _ = std::fs::remove_file(db);
-    }
-
-    /// An action in parts of the wrong shape is refused with the part named and nothing echoed.
-    #[test]
-    fn a_bad_part_is_named() {
-        let message = |t: &str| {
-            let e = parse_client_message(t).unwrap_err();
-            assert_eq!(e.code, Code::MsgMalformed, "{t}");
-            e.message
-        };
-        assert_eq!(
-            message(r#"{"type":"act","version":1,"action":{"kind":"fire","target":"2"}}"#),
-            "`action`: the part `target` must be a seat number, from 0, not a string"
-        );
-        assert_eq!(
-            message(r#"{"type":"act","version":1,"action":{"kind":"fire","target":256}}"#),
-            "`action`: the part `target` must be a seat number, from 0, not 256"
-        );
-        assert_eq!(
-            message(r#"{"type":"act","version":1,"actions":["ready",{"kind":"fire","to":7}]}"#),
-            "`actions` 2 of 2: the part `to` must be a string, not 7"
-        );
-        assert_eq!(
-            message(r#"{"type":"act","version":1,"action":{"kind":"fire","aim":"a1"}}"#),
-            "`action`: an action has no part `aim` (its parts: `kind`, `piece`, `to`, `choice`, \
-             `target`)"
-        );
-        assert!(
-            message(r#"{"type":"act","version":1,"action":{"to":"a1"}}"#)
-                .contains("missing field `kind`")
-        );
-        assert_eq!(
-            message(r#"{"type":"act","version":1,"action":null}"#),
-            "`action`: an action is a string, or an object of parts (`kind`, `piece`, `to`, \
-             `choice`, `target`)"
-        );
-    }
-
-    #[test]
-    fn client_messages_parse_or_get_their_code() {
-        assert_eq!(
-            parse_client_message(r#"{"type":"act","version":3,"action":"a1-a2"}"#),
-            Ok(ClientMessage::Act {
-                version: 3,
-                actions: vec!["a1-a2".into()]
-            })
-        );
-        assert_eq!(
-            parse_client_message(r#"{"type":"act","version":3,"actions":["a","b"]}"#),
-            Ok(ClientMessage::Act {
-                version: 3,
-                actions: vec!["a".into(), "b".into()]
-            })
-        );
-        assert_eq!(
-            parse_client_message(r#"{"type":"sync"}"#),
-            Ok(ClientMessage::Sync)
-        );
-        let code = |t: &str| parse_client_message(t).unwrap_err().code;
-        assert_eq!(code("{not json"), Code::MsgMalformed);
-        assert_eq!(code("[1,2]"), Code::MsgMalformed);
-        assert_eq!(code(r#"{"type":7}"#), Code::MsgMalformed);
-        assert_eq!(
-            code(r#"{"type":"act","version":-1,"action":"x"}"#),
-            Code::MsgMalformed
-        );
-        assert_eq!(code(r#"{"type":"act","version":1}"#), Code::MsgMalformed);
-        for bad in [
-            r#"{"type":"act","version":1,"actions":[]}"#,
-            r#"{"type":"act","version":1,"actions":"a"}"#,
-            r#"{"type":"act","version":1,"actions":["a",2]}"#,
-            r#"{"type":"act","version":1,"action":"a","actions":["a"]}"#,
-        ] {
-            assert_eq!(code(bad), Code::MsgMalformed, "{bad}");
-        }
-        let too_many = serde_json::json!({"type": "act", "version": 1,
-            "actions": vec!["a"; MAX_TURN_ACTIONS + 1]});
-        assert_eq!(code(&too_many.to_string()), Code::MsgMalformed);
-        assert_eq!(code(r#"{"type":"dance"}"#), Code::MsgUnknown);
-        assert_eq!(
-            parse_client_message(r#"{"type":"offer","kind":"agreement"}"#),
-            Ok(ClientMessage::Offer(OfferKind::Agreement))
-        );
-        assert_eq!(
-            parse_client_message(r#"{"type":"rematch"}"#),
-            Ok(ClientMessage::Offer(OfferKind::Rematch))
-        );
-        assert_eq!(
-            parse_client_message(r#"{"type":"decline","kind":"takeback"}"#),
-            Ok(ClientMessage::Decline(OfferKind::Takeback))
-        );
-        assert_eq!(
-            parse_client_message(r#"{"type":"unmute","name":"Bob"}"#),
-            Ok(ClientMessage::Mute {
-                name: "Bob".into(),
-                mute: false
-            })
-        );
-        assert_eq!(
-            code(r#"{"type":"offer","kind":"draw"}"#),
-            Code::MsgMalformed
-        );
-        assert_eq!(code(r#"{"type":"chat","text":5}"#), Code::MsgMalformed);
     }
 }

@@ -34,6 +34,7 @@ use rand_chacha::ChaCha20Rng;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
+use tracing::Instrument as _;
 
 use crate::catalogue::Catalogue;
 use crate::clock::Clocks;
@@ -135,17 +136,7 @@ pub(crate) struct RematchInfo {
     pub rated: bool,
 }
 
-/// The offers a seat can make (docs/protocol.md section 7.4).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum OfferKind {
-    /// A rematch of a finished match.
-    Rematch,
-    /// An agreed stop of a live one (`Ending::Agreement`): a draw where the game's rule makes
-    /// it one.
-    Agreement,
-    /// Taking back the asking seat's last turn in a live match.
-    Takeback,
-}
+pub use plateau_protocol::OfferKind;
 
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 
@@ -731,11 +722,15 @@ impl MatchActor {
                 actions,
                 reply,
             } => {
-                let result = self.act(seat, version, &actions).await;
+                // A span per decision, under the match's: its log lines (the commit) say whose
+                // it was. At `debug`, so that it costs nothing unless asked for.
+                let span = tracing::debug_span!("act", seat = ?seat, version);
+                let result = self.act(seat, version, &actions).instrument(span).await;
                 self.after(result, reply).await;
             }
             Command::Resign { seat, reply } => {
-                let result = self.resign(seat).await;
+                let span = tracing::debug_span!("resign", seat = ?seat);
+                let result = self.resign(seat).instrument(span).await;
                 // A Bataille Navale resignation eliminates one seat and play goes on: the next
                 // chance node or bot must be started as after any action.
                 self.after(result, reply).await;

@@ -14,6 +14,7 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tracing::Instrument as _;
 
 use super::{AppState, ClientAddr};
 use crate::auth::Session;
@@ -41,16 +42,20 @@ pub(super) async fn websocket(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     match upgrade {
-        Ok(upgrade) => crate::ws::sized(upgrade).on_upgrade(move |socket| async move {
-            run(
-                app,
-                session.player,
-                addr,
-                slot.map(|Extension(s)| s),
-                socket,
-            )
-            .await;
-        }),
+        Ok(upgrade) => {
+            // The socket's log lines keep the request's span (its id).
+            let span = tracing::Span::current();
+            crate::ws::sized(upgrade).on_upgrade(move |socket| {
+                run(
+                    app,
+                    session.player,
+                    addr,
+                    slot.map(|Extension(s)| s),
+                    socket,
+                )
+                .instrument(span)
+            })
+        }
         Err(e) => ApiError::new(
             Code::RequestUpgradeRequired,
             format!(

@@ -12,6 +12,7 @@ use futures_util::StreamExt;
 use plateau_engine::{DynGame, Ending, Event, GameEntry, LogEntry, Record, Viewer, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tracing::Instrument as _;
 
 use super::{AppState, ClientAddr, JsonBody, MatchId, bad_query};
 use crate::auth::{Session, player_or_guest};
@@ -795,8 +796,12 @@ pub(super) async fn websocket(
     if let crate::cluster::Place::There(holder) = place {
         match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
             Ok(Some((upstream, holder))) => {
-                return ws::sized(upgrade).on_upgrade(move |socket| async move {
-                    crate::cluster::pipe(socket, upstream, &lobby, slot, &id, &holder).await;
+                let span = tracing::Span::current();
+                return ws::sized(upgrade).on_upgrade(move |socket| {
+                    async move {
+                        crate::cluster::pipe(socket, upstream, &lobby, slot, &id, &holder).await;
+                    }
+                    .instrument(span)
                 });
             }
             // Taken over here meanwhile.
@@ -804,10 +809,15 @@ pub(super) async fn websocket(
             Err(e) => return e.into_response(),
         }
     }
-    ws::sized(upgrade).on_upgrade(move |socket| async move {
-        // The connection's place under the caps lasts as long as the socket.
-        let (sink, stream) = socket.split();
-        ws::session(lobby, id, token, session.player, peer, slot, sink, stream).await;
+    // The socket's log lines keep the request's span (its id) for the socket's whole life.
+    let span = tracing::Span::current();
+    ws::sized(upgrade).on_upgrade(move |socket| {
+        async move {
+            // The connection's place under the caps lasts as long as the socket.
+            let (sink, stream) = socket.split();
+            ws::session(lobby, id, token, session.player, peer, slot, sink, stream).await;
+        }
+        .instrument(span)
     })
 }
 

@@ -11,18 +11,20 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{
-    ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State,
-};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::header::{CONNECTION, CONTENT_TYPE};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, Method, StatusCode, Uri};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
 use serde::de::DeserializeOwned;
 use serde_json::json;
+use tower_http::compression::CompressionLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::analysis::Analyses;
 use crate::assets;
@@ -257,37 +259,85 @@ pub fn app(state: AppState) -> Router {
         .route("/api/players/{name}", get(players::profile))
         .route("/api/leaderboard/{game}", get(players::leaderboard))
         .route("/api/lobby/ws", get(lobby_ws::websocket))
-        .route("/", get(|| async { assets::serve("index.html") }))
-        .route("/m/{id}", get(|| async { assets::serve("match.html") }))
-        .route(
-            "/replay/{id}",
-            get(|| async { assets::serve("replay.html") }),
-        )
-        .route("/@/{name}", get(|| async { assets::serve("player.html") }))
-        .route(
-            "/leaderboard",
-            get(|| async { assets::serve("leaderboard.html") }),
-        )
-        .route(
-            "/howto/{game}",
-            get(|| async { assets::serve("howto.html") }),
-        )
-        .route("/verify", get(|| async { assets::serve("verify.html") }))
+        .route("/", page("index.html"))
+        .route("/m/{id}", page("match.html"))
+        .route("/replay/{id}", page("replay.html"))
+        .route("/@/{name}", page("player.html"))
+        .route("/leaderboard", page("leaderboard.html"))
+        .route("/howto/{game}", page("howto.html"))
+        .route("/verify", page("verify.html"))
         .route(
             "/assets/{*path}",
-            get(|Path(path): Path<String>| async move { assets::serve(&path) }),
+            get(
+                |Path(path): Path<String>, uri: Uri, headers: HeaderMap| async move {
+                    assets::serve(&path, uri.query(), &headers)
+                },
+            ),
         )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(auth::same_origin))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             auth::transport_security,
         ))
         .layer(middleware::from_fn_with_state(state.clone(), body_in_time))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(middleware::map_response(coded_too_large))
         .with_state(state);
-    auth::security_headers(router)
+    edge(auth::security_headers(router))
+}
+
+/// A page of the UI, `web/<name>`: revalidated at each load (`assets::serve`).
+fn page(name: &'static str) -> axum::routing::MethodRouter<AppState> {
+    get(move |headers: HeaderMap| async move { assets::serve(name, None, &headers) })
+}
+
+/// The layers every request passes first, outermost first: a request id (`x-request-id`, a
+/// UUID, kept from the request if it has one, such as a request another node forwards), given
+/// back in the answer; a span `request` with that id, the method and the path, so that every
+/// log line of the request (and of the WebSocket it opens) says which it was, and one line at
+/// `debug` with its status and time; the answer compressed (gzip or Brotli, as the client
+/// accepts) unless it is small, an image or already encoded.
+fn edge(router: Router) -> Router {
+    router
+        .layer(CompressionLayer::new())
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::WARN)),
+        )
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+}
+
+/// The span of one request (`edge`). The query is left out: it may hold a token.
+fn request_span(request: &Request) -> tracing::Span {
+    let id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-");
+    tracing::info_span!(
+        "request",
+        id,
+        method = %request.method(),
+        path = %request.uri().path()
+    )
+}
+
+/// tower-http refuses a body whose `Content-Length` is over `MAX_BODY` before reading it, in
+/// plain text: that answer becomes the service's `request/too_large`.
+async fn coded_too_large(response: Response) -> Response {
+    let plain = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/plain"));
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE && plain {
+        too_large().into_response()
+    } else {
+        response
+    }
 }
 
 /// `GET /health` (docs/protocol.md section 2): the service answers, whether its database
@@ -436,15 +486,17 @@ impl<S: Send + Sync> FromRequestParts<S> for MatchId {
     }
 }
 
-/// Reads a request's whole body, at most `MAX_BODY` bytes, within the time its headers have
-/// (`Limits::header_timeout`, docs/protocol.md section 6) before any route sees it: the HTTP
-/// server times the headers alone, so a client that sent them and then its body a byte at a time,
-/// or never, would hold its connection as long as it liked. Past the deadline `request/timeout`
-/// and the connection closes; over `MAX_BODY`, `request/too_large`.
+/// Reads a request's whole body within the time its headers have (`Limits::header_timeout`,
+/// docs/protocol.md section 6) before any route sees it: the HTTP server times the headers alone,
+/// so a client that sent them and then its body a byte at a time, or never, would hold its
+/// connection as long as it liked. tower-http's body timeout restarts at each frame, which a
+/// byte at a time defeats: the deadline here is for the whole body. Past it `request/timeout`
+/// and the connection closes; over `MAX_BODY` (the limit layer's cap on the body),
+/// `request/too_large`.
 async fn body_in_time(State(app): State<AppState>, request: Request, next: Next) -> Response {
     let deadline = app.lobby.options().limits.header_timeout;
     let (parts, body) = request.into_parts();
-    match tokio::time::timeout(deadline, axum::body::to_bytes(body, MAX_BODY)).await {
+    match tokio::time::timeout(deadline, axum::body::to_bytes(body, usize::MAX)).await {
         Ok(Ok(bytes)) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await

@@ -4,6 +4,7 @@
 
 mod abandon;
 mod analysis;
+mod assets;
 mod bad_input;
 mod basics;
 mod bots;

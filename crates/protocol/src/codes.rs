@@ -1,0 +1,163 @@
+//! The error codes of docs/protocol.md section 5, from one table: each code's variant, text, HTTP
+//! status and meaning.
+
+use http::StatusCode;
+
+/// Declares `Code` from one table: each code's variant, text, HTTP status and meaning.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $text:literal, $status:ident;)*) => {
+        /// The stable error codes of docs/protocol.md section 5.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// The code's text, e.g. `"action/stale"`.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $text,)*
+                }
+            }
+
+            /// The HTTP status of the code when it answers an HTTP request (codes that only a
+            /// WebSocket sends have the status they would have over HTTP).
+            #[must_use]
+            pub fn status(self) -> StatusCode {
+                match self {
+                    $(Code::$variant => StatusCode::$status,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// The HTTP request body or query is not what the route takes.
+    RequestMalformed = "request/malformed", BAD_REQUEST;
+    /// The HTTP request body is over 16 KiB.
+    RequestTooLarge = "request/too_large", PAYLOAD_TOO_LARGE;
+    /// The HTTP request body did not arrive in time (docs/protocol.md section 6).
+    RequestTimeout = "request/timeout", REQUEST_TIMEOUT;
+    /// No API route at that path.
+    RequestNotFound = "request/not_found", NOT_FOUND;
+    /// The path does not take that HTTP method.
+    RequestMethodNotAllowed = "request/method_not_allowed", METHOD_NOT_ALLOWED;
+    /// A WebSocket path asked without a WebSocket upgrade.
+    RequestUpgradeRequired = "request/upgrade_required", UPGRADE_REQUIRED;
+    /// A state-changing request from another site (its `Origin` is not this host).
+    RequestCrossSite = "request/cross_site", FORBIDDEN;
+    /// A request body that is not `Content-Type: application/json`.
+    RequestMediaType = "request/media_type", UNSUPPORTED_MEDIA_TYPE;
+    /// No game of that name.
+    GameUnknown = "game/unknown", BAD_REQUEST;
+    /// The game refused the config or the seat count.
+    ConfigInvalid = "config/invalid", BAD_REQUEST;
+    /// No bot of that name.
+    BotUnknown = "bot/unknown", BAD_REQUEST;
+    /// A time control out of range, of an unknown kind, or not suited to the game.
+    TimeControlInvalid = "time_control/invalid", BAD_REQUEST;
+    /// No such seat, or it is a bot seat.
+    SeatInvalid = "seat/invalid", BAD_REQUEST;
+    /// The seat already has a player (or no free human seat is left).
+    SeatTaken = "seat/taken", CONFLICT;
+    /// A fixed seed asked of a server not run for tests.
+    SeedNotAllowed = "seed/not_allowed", FORBIDDEN;
+    /// No match with that id.
+    MatchNotFound = "match/not_found", NOT_FOUND;
+    /// The match is finished.
+    MatchOver = "match/over", CONFLICT;
+    /// The record, the chat or a rematch is only available once finished.
+    MatchNotOver = "match/not_over", CONFLICT;
+    /// An open match nobody started in time was removed.
+    MatchExpired = "match/expired", GONE;
+    /// The match still waits for its players.
+    MatchNotStarted = "match/not_started", CONFLICT;
+    /// No valid seat token (or the seat belongs to another player).
+    AuthSeat = "auth/seat", FORBIDDEN;
+    /// Wrong name or password (the same answer for both).
+    AuthFailed = "auth/failed", UNAUTHORIZED;
+    /// Too many sign-in attempts from one address or for one name.
+    AuthRateLimited = "auth/rate_limited", TOO_MANY_REQUESTS;
+    /// The request needs a player (a session), and has none.
+    AuthRequired = "auth/required", UNAUTHORIZED;
+    /// A name that breaks the naming rules.
+    NameInvalid = "name/invalid", BAD_REQUEST;
+    /// A name another player has (without regard to case).
+    NameTaken = "name/taken", CONFLICT;
+    /// A guest's name once it played a rated game: it stays (an account keeps it too).
+    NameLocked = "name/locked", CONFLICT;
+    /// A password of the wrong length.
+    PasswordInvalid = "password/invalid", BAD_REQUEST;
+    /// The player is already an account (sign out first, or it cannot become a guest).
+    PlayerAccount = "player/account", CONFLICT;
+    /// No player of that name.
+    PlayerNotFound = "player/not_found", NOT_FOUND;
+    /// `version` is not the current version (stale or repeated action).
+    ActionStale = "action/stale", CONFLICT;
+    /// This seat is not to act now.
+    ActionNotYourTurn = "action/not_your_turn", CONFLICT;
+    /// The action text does not parse.
+    ActionMalformed = "action/malformed", BAD_REQUEST;
+    /// The action is not legal now.
+    ActionIllegal = "action/illegal", BAD_REQUEST;
+    /// An offer (agreed stop) the game or the table does not allow.
+    OfferUnsupported = "offer/unsupported", BAD_REQUEST;
+    /// A chat line that is empty, too long or holds control characters.
+    ChatInvalid = "chat/invalid", BAD_REQUEST;
+    /// Too many chat lines in a short time.
+    ChatRateLimited = "chat/rate_limited", TOO_MANY_REQUESTS;
+    /// The player already seeks a game in that pool.
+    SeekDuplicate = "seek/duplicate", CONFLICT;
+    /// The seek to accept is gone (paired, cancelled) or is the player's own.
+    SeekNotFound = "seek/not_found", NOT_FOUND;
+    /// The player did not come to its last paired match, and must wait before seeking again.
+    SeekNoShow = "seek/no_show", TOO_MANY_REQUESTS;
+    /// The player already seeks games in as many pools as one may (`SEEKS_PER_PLAYER`).
+    LimitSeeks = "limit/seeks", TOO_MANY_REQUESTS;
+    /// Not a JSON object with a string `type`, bad field types, or a binary frame.
+    MsgMalformed = "msg/malformed", BAD_REQUEST;
+    /// Unknown message `type`.
+    MsgUnknown = "msg/unknown", BAD_REQUEST;
+    /// A frame over 16 KiB.
+    MsgTooLarge = "msg/too_large", PAYLOAD_TOO_LARGE;
+    /// Too many connections from one address, or in all.
+    LimitConnections = "limit/connections", TOO_MANY_REQUESTS;
+    /// Too many messages on one socket.
+    LimitMessages = "limit/messages", TOO_MANY_REQUESTS;
+    /// Too many matches created, held open, or of bots alone, from one address.
+    LimitMatches = "limit/matches", TOO_MANY_REQUESTS;
+    /// Too many new players (guests) from one address.
+    LimitPlayers = "limit/players", TOO_MANY_REQUESTS;
+    /// Too many renames of one guest in an hour.
+    LimitRenames = "limit/renames", TOO_MANY_REQUESTS;
+    /// Too many replays or histories are being computed; ask again in a moment.
+    LimitReplays = "limit/replays", TOO_MANY_REQUESTS;
+    /// Too many analyses are waiting to be computed; ask again later.
+    LimitAnalyses = "limit/analyses", TOO_MANY_REQUESTS;
+    /// The line of password checks (sign-ins, new accounts) is full; ask again in a moment.
+    LimitBusy = "limit/busy", SERVICE_UNAVAILABLE;
+    /// Something failed inside the server (details only in its log).
+    Internal = "server/internal", INTERNAL_SERVER_ERROR;
+    /// The server is stopping.
+    ShuttingDown = "server/shutting_down", SERVICE_UNAVAILABLE;
+    /// Another node drives the match now, or the node that drove it stopped answering and its
+    /// lease has not expired yet: connect again.
+    MatchMoved = "match/moved", SERVICE_UNAVAILABLE;
+    /// The database does not answer now: nothing was changed; try again in a moment.
+    StoreUnavailable = "store/unavailable", SERVICE_UNAVAILABLE;
+}
+
+impl Code {
+    /// The code of an engine error code string (`IllegalAction::code`, `ActionError::code`).
+    #[must_use]
+    pub fn from_engine(code: &str) -> Code {
+        match code {
+            "match/over" => Code::MatchOver,
+            "action/not_your_turn" => Code::ActionNotYourTurn,
+            "action/malformed" => Code::ActionMalformed,
+            _ => Code::ActionIllegal,
+        }
+    }
+}
