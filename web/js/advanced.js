@@ -1,18 +1,19 @@
+// @ts-check
 // The lobby's "Advanced" fold (web/index.html #advanced): the full match form, every seat human or
 // bot, the rule options of the game's config and any clock (docs/protocol.md section 3.2).
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t } from './i18n.js';
 import { seatLabel, botName } from './seats.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 let games = [];
 /** The number of seats chosen for the game in the form. */
 let seatCount = null;
 
 function currentGame() {
-  return games.find((g) => g.name === $('game').value) || games[0];
+  return games.find((g) => g.name === $('game', HTMLSelectElement).value) || games[0];
 }
 
 /** One fieldset per seat: human or bot (by its level name), and which seat the creator plays. */
@@ -49,8 +50,8 @@ function renderSeats() {
       minePart.classList.toggle('hidden', isBot);
       if (isBot && mine.checked) {
         mine.checked = false;
-        const firstHuman = [...box.querySelectorAll('select[id$=-kind]')].findIndex((k) => k.value === 'human');
-        if (firstHuman >= 0) $(`seat-${firstHuman}-mine`).checked = true;
+        const firstHuman = [.../** @type {NodeListOf<HTMLSelectElement>} */ (box.querySelectorAll('select[id$=-kind]'))].findIndex((k) => k.value === 'human');
+        if (firstHuman >= 0) $(`seat-${firstHuman}-mine`, HTMLInputElement).checked = true;
       }
     };
     kind.addEventListener('change', sync);
@@ -88,8 +89,9 @@ function readConfig() {
   if (!cfg || typeof cfg !== 'object') return null;
   const out = { ...cfg };
   let changed = false;
-  for (const input of $('options').querySelectorAll('input[data-key]')) {
-    const key = input.dataset.key;
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ ($('options').querySelectorAll('input[data-key]'))) {
+    // The selector asks for the attribute: every input here has its key.
+    const key = input.dataset.key ?? '';
     let v;
     if (input.dataset.type === 'boolean') v = input.checked;
     else if (input.dataset.type === 'number') v = Number(input.value);
@@ -101,14 +103,14 @@ function readConfig() {
 }
 
 function readTimeControl() {
-  const kind = $('clock-kind').value;
+  const kind = $('clock-kind', HTMLSelectElement).value;
   if (kind === 'fischer') {
     return {
-      kind, base_seconds: Math.round(Number($('clock-base').value) * 60),
-      increment_seconds: Number($('clock-inc').value),
+      kind, base_seconds: Math.round(Number($('clock-base', HTMLInputElement).value) * 60),
+      increment_seconds: Number($('clock-inc', HTMLInputElement).value),
     };
   }
-  if (kind === 'per_move') return { kind, seconds: Number($('clock-per-move').value) };
+  if (kind === 'per_move') return { kind, seconds: Number($('clock-per-move', HTMLInputElement).value) };
   if (kind === 'game') return { kind };
   return { kind: 'none' };
 }
@@ -117,18 +119,18 @@ function readTimeControl() {
 // per-move and Fischer clocks are for the other games (docs/protocol.md section 3.2).
 function offerRuleClock() {
   const rules = Boolean(currentGame()?.rule_clock);
-  for (const option of $('clock-kind').options) {
+  for (const option of $('clock-kind', HTMLSelectElement).options) {
     const allowed = option.value === 'none' || (option.value === 'game') === rules;
     option.hidden = !allowed;
     option.disabled = !allowed;
   }
-  if (rules) $('clock-kind').value = 'game';
-  else if ($('clock-kind').value === 'game') $('clock-kind').value = 'none';
+  if (rules) $('clock-kind', HTMLSelectElement).value = 'game';
+  else if ($('clock-kind', HTMLSelectElement).value === 'game') $('clock-kind', HTMLSelectElement).value = 'none';
   syncClock();
 }
 
 function syncClock() {
-  const kind = $('clock-kind').value;
+  const kind = $('clock-kind', HTMLSelectElement).value;
   $('clock-fischer').classList.toggle('hidden', kind !== 'fischer');
   $('clock-move').classList.toggle('hidden', kind !== 'per_move');
 }
@@ -151,16 +153,16 @@ export function setupAdvanced(gameList, create) {
     const game = currentGame();
     const seats = [];
     for (let s = 0; s < seatCount; s++) {
-      seats.push($(`seat-${s}-kind`).value === 'bot' ? { kind: 'bot', bot: $(`seat-${s}-bot`).value } : { kind: 'human' });
+      seats.push($(`seat-${s}-kind`, HTMLSelectElement).value === 'bot' ? { kind: 'bot', bot: $(`seat-${s}-bot`, HTMLSelectElement).value } : { kind: 'human' });
     }
-    const mine = document.querySelector('input[name=creator-seat]:checked');
-    const body = { game: game.name, config: readConfig(), seats, time_control: readTimeControl(), rated: $('adv-rated').checked };
+    const mine = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name=creator-seat]:checked'));
+    const body = { game: game.name, config: readConfig(), seats, time_control: readTimeControl(), rated: $('adv-rated', HTMLInputElement).checked };
     if (mine && seats[Number(mine.value)]?.kind === 'human') body.creator_seat = Number(mine.value);
-    $('create').disabled = true;
+    $('create', HTMLButtonElement).disabled = true;
     try {
       await create(body);
     } finally {
-      $('create').disabled = false;
+      $('create', HTMLButtonElement).disabled = false;
     }
   });
   renderAdvanced();

@@ -1,3 +1,4 @@
+// @ts-check
 // Chakart on the match page (rules/chakart.md): an 8x8 SVG board from the seat's side, pieces
 // drawn (chakart-pieces.js), items on squares, immobilized pieces ringed, the captured pools, and the
 // legal actions of the server, composed from their parts (`legal_info`) and sent back as their
@@ -181,7 +182,7 @@ export function kingWarning(obs, seat, cells) {
  * shows an earlier position: nothing is narrated, and the panel has no choices.
  */
 export function renderChakart(ctx) {
-  const { svg, panel, state } = ctx;
+  const { svg, state } = ctx;
   const obs = state.observation || {};
   const actions = ctx.canAct ? legalChoices(state.legal || [], state.legal_info || []) : [];
   const key = actions.map((a) => a.text).join(' ');

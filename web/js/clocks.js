@@ -1,3 +1,4 @@
+// @ts-check
 // The time controls the lobby offers in its quick forms, and how a time control reads
 // (docs/protocol.md section 3.2). Few presets on purpose: quick pairing pairs only seekers of the
 // same pool, and a pool is one game, table size, time control and rated flag.
@@ -40,4 +41,19 @@ function sameClock(a, b) {
 export function samePool(pool, seek) {
   return pool.game === seek.game && pool.seats === seek.seats && Boolean(pool.rated) === Boolean(seek.rated)
     && sameClock(pool.time_control, seek.time_control);
+}
+
+/**
+ * The seats whose clocks run now, by the clock contract of a match state (docs/protocol.md
+ * section 4.1): its `running_seats`, else its `running` seat; a state that gives neither runs
+ * the clocks of the seats to act of a live match when several act at once. None without a clock.
+ * @param {{ clocks?: any, status: string, to_act: number[] }} state
+ * @returns {number[]}
+ */
+export function runningSeats(state) {
+  const c = state.clocks;
+  if (!c || c.kind === 'none' || !c.remaining_ms) return [];
+  if (Array.isArray(c.running_seats)) return c.running_seats;
+  if (c.running !== null && c.running !== undefined) return [c.running];
+  return state.status === 'live' && state.to_act.length > 1 ? state.to_act : [];
 }

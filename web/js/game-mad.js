@@ -1,9 +1,10 @@
+// @ts-check
 // MAD's page module (the contract is in games.js): the board with its two player bars and exile
 // zones, the half-made move (a selected ship, then the bonus permutation or rotation a move may
 // carry), the permutation/rotation chips and the pass button of the match page's controls.
 // Drawing and the composing of legal actions from their parts live in mad.js.
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t, tn } from './i18n.js';
 import {
   legalChoices, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
@@ -22,7 +23,7 @@ let involved = null;
 /** The context of the last render: the chips' hover redraws the board with it. */
 let last = null;
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 function legalParsed(ctx) {
   return legalChoices(ctx.state.legal || [], ctx.state.legal_info || []);
@@ -132,7 +133,7 @@ function renderMadControls(ctx) {
   else box.replaceChildren(...shifts.map((a) => shiftChip(ctx, a, me)));
   const pass = legal.find((a) => a.kind === 'pass');
   $('pass').classList.toggle('hidden', !pass);
-  $('pass').disabled = !acting;
+  $('pass', HTMLButtonElement).disabled = !acting;
   $('pass').onclick = pass ? () => ctx.play(pass.text) : null;
 }
 

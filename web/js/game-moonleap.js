@@ -1,10 +1,11 @@
+// @ts-check
 // Moon Leap's page module (the contract is in games.js): the track with the others' last leaps,
 // the players above it (score and clock), the die and the choice buttons in the turn panel (a
 // forced move plays itself after a pause; a choice shows its leap on hover, or on a first tap),
 // the astronauts off the track in the side panel, the final table, and the move lists in words,
 // all from the parts the server sends (never from the notation). Drawing lives in moonleap.js.
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t } from './i18n.js';
 import { seatLabel, seatWithName } from './seats.js';
 import { seatOf } from './games.js';
@@ -19,7 +20,7 @@ let forcedAt = null;
 /** The choice whose leaps are shown over the track (hovered, or tapped once), or null. */
 let preview = null;
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 /** A phone: the track is drawn six craters a row, so that each is large enough to read and tap. */
 const PHONE = window.matchMedia('(max-width: 600px)');
 

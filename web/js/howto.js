@@ -1,15 +1,16 @@
+// @ts-check
 // The "how to play" page (web/howto.html, at /howto/{game}; also /assets/howto.html?game={game}):
 // a short account of one game's rules in the page's language (texts in howto-texts.js), pictures
 // drawn with the game's own board (howto-pictures.js), and a first game against the beginner bot
 // with hints at every step (the match page's `learn` mode).
 
-import { api, el, setToken } from './api.js';
+import { api, el, setToken, byId } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, errorText } from './identity.js';
 import { HOWTO } from './howto-texts.js';
 import { pictures } from './howto-pictures.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 /** The game named by the path (/howto/mad) or the query (?game=mad); MAD by default. */
 function gameFromLocation() {

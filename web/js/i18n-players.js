@@ -1,3 +1,4 @@
+// @ts-check
 // Texts of the players' side of Plateau (identity, quick play, profiles, leaderboard, chat,
 // offers), in English and French; merged into the tables of i18n.js.
 

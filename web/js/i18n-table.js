@@ -1,3 +1,4 @@
+// @ts-check
 // The words of the match table (English and French): every move list, narration and account in
 // words rather than notation, the controls of a decision on a phone and on touch, the sounds, the
 // legends on the boards and the "Fair dice" fold. Merged into i18n.js's tables.

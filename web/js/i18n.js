@@ -1,3 +1,4 @@
+// @ts-check
 // Translations (English and French) and the language switch.
 //
 // The language is remembered in localStorage ("plateau.lang"); the first visit takes it from
@@ -693,9 +694,12 @@ export function tn(key, n, vars = {}) {
 /** Fills every data-i18n / data-i18n-attr element under `root`. */
 export function translateDom(root = document) {
   document.documentElement.lang = current;
-  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    if (el instanceof HTMLElement) el.textContent = t(el.dataset.i18n ?? '');
+  }
   for (const el of root.querySelectorAll('[data-i18n-attr]')) {
-    for (const pair of el.dataset.i18nAttr.split(',')) {
+    if (!(el instanceof HTMLElement || el instanceof SVGElement)) continue;
+    for (const pair of (el.dataset.i18nAttr ?? '').split(',')) {
       const [attr, key] = pair.split(':');
       el.setAttribute(attr.trim(), t(key.trim()));
     }
@@ -719,7 +723,7 @@ export function onLangChange(fn) {
 /** Fills the <select id="lang"> switch and translates the static page. */
 export function setupLanguageSwitch() {
   const select = document.getElementById('lang');
-  if (select) {
+  if (select instanceof HTMLSelectElement) {
     select.replaceChildren(
       ...LANGUAGES.map(([code, name]) => {
         const opt = document.createElement('option');

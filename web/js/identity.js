@@ -1,8 +1,9 @@
+// @ts-check
 // Who is playing: the session's player (docs/protocol.md, "Sessions and players") and the header
 // every page shows: the player's name (a link to /@/{name}), "Create an account", "Sign in" and
 // "Sign out". Names are always put in the page as text (textContent), never as HTML.
 
-import { api, el } from './api.js';
+import { api, el, byId, errorCode, errorMessage } from './api.js';
 import { t, onLangChange } from './i18n.js';
 
 /** Names the server accepts: 3 to 20 of letters, digits, `_` and `-`, starting with a letter or digit. */
@@ -111,13 +112,15 @@ async function rename() {
   await askName({ purpose: 'rename', current: player?.name ?? '' });
 }
 
+/** @param {string} id */
 function openDialog(id) {
-  const dialog = document.getElementById(id);
-  dialog.querySelector('.error-box').classList.add('hidden');
-  const name = dialog.querySelector('input[name=name]');
+  const dialog = byId(id, HTMLDialogElement);
+  dialog.querySelector('.error-box')?.classList.add('hidden');
+  const name = /** @type {HTMLInputElement | null} */ (dialog.querySelector('input[name=name]'));
   if (name && !name.value && player) name.value = player.name;
   dialog.showModal();
-  (name && !name.value ? name : dialog.querySelector('input[type=password]') || name)?.focus();
+  const password = /** @type {HTMLInputElement | null} */ (dialog.querySelector('input[type=password]'));
+  (name && !name.value ? name : password || name)?.focus();
 }
 
 function dialogError(dialog, err) {
@@ -129,11 +132,13 @@ function dialogError(dialog, err) {
 /**
  * A refusal in words: the translation of its code when there is one, else the server's message.
  * The code itself is for programs: pages put it in a `data-code` attribute, never in the text.
+ * @param {unknown} err
+ * @returns {string}
  */
 export function errorText(err) {
-  const key = `err.${err.code}`;
+  const key = `err.${errorCode(err)}`;
   const text = t(key);
-  return text === key ? err.message : text;
+  return text === key ? errorMessage(err) : text;
 }
 
 function field(name, type, labelKey, attrs = {}) {
@@ -150,12 +155,12 @@ function dialogShell(id, titleKey, fields, submitKey, onSubmit) {
     el('div', { class: 'actions' },
       el('button', { type: 'submit', 'data-i18n': submitKey }, t(submitKey)),
       el('button', { type: 'button', class: 'secondary', 'data-i18n': 'match.cancel',
-        onclick: () => document.getElementById(id).close() }, t('match.cancel'))));
+        onclick: () => byId(id, HTMLDialogElement).close() }, t('match.cancel'))));
   const dialog = el('dialog', { id, class: 'dialog' }, form);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const data = Object.fromEntries(new FormData(form));
-    const button = form.querySelector('button[type=submit]');
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     button.disabled = true;
     try {
       await onSubmit(data);

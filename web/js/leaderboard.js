@@ -1,12 +1,13 @@
+// @ts-check
 // The leaderboard (web/leaderboard.html at /leaderboard): one tab per game, the best players of
 // `GET /api/leaderboard/{game}` (people past their provisional games, best first). The tab is
 // kept in the query (?game=).
 
-import { api, el } from './api.js';
+import { api, el, byId, errorMessage } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, playerHref, currentPlayer } from './identity.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 let games = [];
 let game = new URLSearchParams(location.search).get('game');
@@ -49,7 +50,7 @@ async function select(name) {
   } catch (err) {
     board = null;
     $('board-table').replaceChildren();
-    $('error').textContent = err.message;
+    $('error').textContent = errorMessage(err);
     $('error').classList.remove('hidden');
   }
   renderBoard();
@@ -67,7 +68,7 @@ async function start() {
   try {
     games = (await api('GET', '/api/games')).games;
   } catch (err) {
-    $('error').textContent = err.message;
+    $('error').textContent = errorMessage(err);
     $('error').classList.remove('hidden');
   }
   if (!games.some((g) => g.name === game)) game = games[0]?.name;

@@ -1,3 +1,4 @@
+// @ts-check
 // The legend of a game's board: what its digits, labels and marks mean, as a fold under the turn
 // panel that a tap opens (touch has no hover, so nothing is explained by a tooltip alone).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Bataille Navale on the match page (rules/naval.md): the four 14x14 boards in the fixed 2x2
 // layout of section 3, the secret placement (drag and rotate your pieces under the placement
 // clock), and the battle turn (an order per ship, planned in any order, fired together).
@@ -15,12 +16,13 @@
 // the anchors do not hold is sent too, so that the server names the rule it breaks. The page
 // writes no notation.
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t, tn, lang } from './i18n.js';
 import { svgEl } from './svg.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
 import { lastTouch } from './touch.js';
 import { showLegend } from './legend.js';
+import { runningSeats } from './clocks.js';
 
 // ---- Cells and the board's drawing geometry --------------------------------------------------
 
@@ -109,6 +111,48 @@ function isVertical(p) {
 
 // ---- Page state -------------------------------------------------------------------------------
 
+/**
+ * @typedef {object} NavalCtx What the drawing works from: the match page's context (games.js),
+ *   or on the replay and how-to pages only the board and a state shaped like the match's.
+ * @property {SVGSVGElement} svg the boards' SVG
+ * @property {any} state the match state as sent (docs/protocol.md section 4.1)
+ * @property {number} [stateAt] when `state` arrived (performance.now)
+ * @property {boolean} [canAct] this page may act now
+ * @property {any} [config] the match's config, or the game's default
+ * @property {(action: string | string[] | object, opts?: { confirmed?: boolean }) => void} [play]
+ *   sends an action: a text, a whole turn, or a placement's parts
+ * @property {() => void} [render] draws the page again
+ * @property {HTMLElement} [panel] the side panel
+ * @property {HTMLElement} [decision] the turn panel's slot for the decision's controls
+ * @property {HTMLElement} [legend] the slot of the board's legend
+ */
+
+/** @typedef {{ seat: number, r: number, c: number }} SeatCell A cell of one seat's board. */
+/** @typedef {{ seat: number, r0: number, c0: number, rows: number, cols: number }} Zoom */
+/**
+ * @typedef {{ piece: string, vertical: boolean, offR: number, offC: number, r: number, c: number,
+ *   from: string[] | null }} Drag
+ */
+/** @typedef {{ info: any, seat: number | null, cells: string[], kind: string }} Planned */
+
+/**
+ * The page's state of Bataille Navale: one object, kept between renders of the match page.
+ * @type {{
+ *   ctx: NavalCtx | null, version: number | null, drag: Drag | null,
+ *   moving: { piece: string, cells: string[], moves: number } | null,
+ *   sentPlacement: any, resending: boolean, pickedUp: boolean,
+ *   lastPress: { piece: string, at: number } | null, selectedPiece: string | null,
+ *   turnKey: string | null, plan: Map<string, Planned>, ship: string | null, mode: string,
+ *   vertical: boolean, hover: SeatCell | null, aim: SeatCell | null, zoom: Zoom | null,
+ *   focus: number | null, firing: boolean, whole: boolean, autoFired: boolean,
+ *   lastTurn: any[] | null, log: any[], bannerKey: string,
+ *   flash: Map<string, { seat: number, cell: string, kind: string }>,
+ *   flashTimer: ReturnType<typeof setTimeout> | undefined, flashAt: number,
+ *   areas: { seat: number, cells: string[] }[],
+ *   prevBoards: { hits: Set<string>, misses: Set<string>, deflected: Set<string>, sunk: Set<string> }[] | null,
+ *   message: string | (() => string), attached: SVGSVGElement | null,
+ * }}
+ */
 const ui = {
   ctx: null,
   version: null,
@@ -155,7 +199,7 @@ const ui = {
   bannerKey: '',
   /** Cells that changed with the last states, to highlight: key `seat:cell` -> kind. */
   flash: new Map(),
-  flashTimer: null,
+  flashTimer: undefined,
   flashAt: 0,
   /** Areas of the specials just announced, outlined for a moment: `[{seat, cells}]`. */
   areas: [],
@@ -166,7 +210,13 @@ const ui = {
 
 // ---- Reading the state ------------------------------------------------------------------------
 
-const obsOf = () => ui.ctx.state.observation;
+/** The context of the last render: every handler runs after one. */
+function ctx() {
+  if (!ui.ctx) throw new Error('Bataille Navale used before its first render');
+  return ui.ctx;
+}
+
+const obsOf = () => ctx().state.observation;
 const me = () => obsOf().viewer;
 
 function myBoard() {
@@ -182,26 +232,18 @@ function phase() {
 function myBattleTurn() {
   const obs = obsOf();
   return obs.phase === 'battle' && obs.viewer !== null && obs.current === obs.viewer && Boolean(obs.next_ship)
-    && ui.ctx.state.status === 'live';
+    && ctx().state.status === 'live';
 }
 
 function placing() {
   const b = myBoard();
-  return phase() === 'placement' && b && !b.ready && ui.ctx.state.status === 'live';
+  return phase() === 'placement' && b && !b.ready && ctx().state.status === 'live';
 }
 
-/** The seats whose clocks run now (the `running_seats` of the clock contract, else `running`). */
-export function runningSeats(state) {
-  const c = state.clocks;
-  if (!c || c.kind === 'none' || !c.remaining_ms) return [];
-  if (Array.isArray(c.running_seats)) return c.running_seats;
-  if (c.running !== null && c.running !== undefined) return [c.running];
-  return state.status === 'live' && state.to_act.length > 1 ? state.to_act : [];
-}
 
 /** Milliseconds left on the running clock of `seat`, or null when it does not run. */
 function remaining(seat) {
-  const { state, stateAt } = ui.ctx;
+  const { state, stateAt = 0 } = ctx();
   if (seat === null || seat === undefined || !runningSeats(state).includes(seat)) return null;
   return state.clocks.remaining_ms[seat] - (performance.now() - stateAt);
 }
@@ -381,6 +423,7 @@ function cellRect(seat, name, cls, extra = {}) {
 
 function cellCentre(seat, name) {
   const p = parseCell(name);
+  if (!p) throw new Error(`no cell ${name} on a Bataille Navale board`);
   const [ox, oy] = origin(seat);
   return [ox + p.c * CELL + CELL / 2, oy + p.r * CELL + CELL / 2];
 }
@@ -433,7 +476,7 @@ function drawMarks(seat, names, kind) {
 
 /** The whole drawing of one seat's board as this viewer knows it. */
 function drawBoard(seat) {
-  const { state } = ui.ctx;
+  const { state } = ctx();
   const obs = state.observation;
   const b = obs.boards[seat];
   const [ox, oy] = origin(seat);
@@ -532,7 +575,7 @@ function drawBoard(seat) {
 /** What follows the pointer: the dragged piece, the aimed area, the planned orders. */
 function drawOverlay() {
   const g = svgEl('g', { class: 'nv-overlay', id: 'nv-overlay' });
-  const svg = ui.ctx.svg;
+  const svg = ctx().svg;
   delete svg.dataset.aim;
   delete svg.dataset.aimParts;
   const v = me();
@@ -598,7 +641,7 @@ function zoomLabels({ seat, r0, c0, rows, cols }) {
  * columns as the drawing's shape holds (so no other board shows in its margins).
  */
 function zoomTo(seat, r, c) {
-  const box = ui.ctx.svg.getBoundingClientRect();
+  const box = ctx().svg.getBoundingClientRect();
   const aspect = box.height > 0 ? box.width / box.height : 1;
   const rows = ZOOM;
   const cols = clamp(Math.round(((ZOOM * CELL + LABEL) * aspect - LABEL) / CELL), ZOOM, SIDE);
@@ -610,7 +653,7 @@ function zoomTo(seat, r, c) {
 }
 
 function redrawOverlay() {
-  const svg = ui.ctx.svg;
+  const svg = ctx().svg;
   const old = svg.querySelector('#nv-overlay');
   const fresh = drawOverlay();
   if (old) old.replaceWith(fresh);
@@ -657,7 +700,7 @@ function drawTabs(svg) {
 }
 
 function drawAll() {
-  const svg = ui.ctx.svg;
+  const svg = ctx().svg;
   if (ui.zoom && !(PHONE.matches && myBattleTurn() && ui.zoom.seat === focusSeat())) ui.zoom = null;
   if (ui.zoom) {
     // The aiming window: its cells and a strip for their coordinates (drawn by the overlay).
@@ -732,12 +775,12 @@ function pieceAt(r, c) {
 }
 
 function onPointerDown(ev) {
-  if (ev.button !== 0 || !placing() || !ui.ctx.canAct) return;
-  const pt = svgPoint(ui.ctx.svg, ev);
+  if (ev.button !== 0 || !placing() || !ctx().canAct) return;
+  const pt = svgPoint(ctx().svg, ev);
   const at = locate(pt.x, pt.y);
   if (!at || at.seat !== me()) return;
   // The pieces' shapes and anchors come with the seat's observation while it places.
-  if (!(ui.ctx.state.observation?.placement || []).length) return;
+  if (!(ctx().state.observation?.placement || []).length) return;
   const p = pieceAt(at.r, at.c);
   if (!p) {
     // Tap to place: with a piece picked, a tap on free water puts its top-left cell there.
@@ -752,15 +795,16 @@ function onPointerDown(ev) {
   ui.pickedUp = true;
   ui.selectedPiece = p.piece;
   ui.message = '';
-  ui.ctx.svg.setPointerCapture?.(ev.pointerId);
+  ctx().svg.setPointerCapture?.(ev.pointerId);
   drawAll();
   renderPanel();
 }
 
 function onPointerMove(ev) {
-  const pt = svgPoint(ui.ctx.svg, ev);
+  const pt = svgPoint(ctx().svg, ev);
   if (ui.drag) {
-    const at = locate(pt.x, pt.y, me());
+    // Given a seat, `locate` always answers (a cell off the board too).
+    const at = /** @type {NonNullable<ReturnType<typeof locate>>} */ (locate(pt.x, pt.y, me()));
     const r = at.r - ui.drag.offR;
     const c = at.c - ui.drag.offC;
     if (r !== ui.drag.r || c !== ui.drag.c) {
@@ -811,7 +855,7 @@ function refusal(d) {
  * piece is drawn where it was dropped.
  */
 function sendPlacement(parts, d) {
-  if (!ui.ctx.canAct) return;
+  if (!ctx().canAct) return;
   if (!legalDrop(d)) {
     ui.message = refusal(d);
     ui.moving = null;
@@ -821,13 +865,13 @@ function sendPlacement(parts, d) {
   }
   ui.moving = { piece: d.piece, cells: footprint(d), moves: myBoard()?.moves };
   ui.sentPlacement = parts;
-  ui.ctx.play(parts);
+  ctx().play?.(parts);
 }
 
 /** Moves the picked piece so that its top-left cell is (r, c), keeping its orientation. */
 function placeSelectedAt(r, c) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === ui.selectedPiece);
-  if (!p || !placing() || !ui.ctx.canAct) return;
+  if (!p || !placing() || !ctx().canAct) return;
   const d = { piece: p.piece, vertical: isVertical(p), r, c };
   sendPlacement(placementParts(d), d);
 }
@@ -836,7 +880,7 @@ function placeSelectedAt(r, c) {
 function rotatePiece(name) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === name);
   // A piece with one way (a buoy) has nothing to turn.
-  if (!p || (placementOf(p.piece)?.ways || []).length < 2 || !placing() || !ui.ctx.canAct) return;
+  if (!p || (placementOf(p.piece)?.ways || []).length < 2 || !placing() || !ctx().canAct) return;
   const box = bbox(p.cells);
   const d = { piece: p.piece, vertical: !isVertical(p), r: box.r0, c: box.c0 };
   ui.pickedUp = true;
@@ -845,7 +889,7 @@ function rotatePiece(name) {
 }
 
 function pieceUnderPointer(ev) {
-  const pt = svgPoint(ui.ctx.svg, ev);
+  const pt = svgPoint(ctx().svg, ev);
   const at = locate(pt.x, pt.y);
   return at && at.seat === me() ? pieceAt(at.r, at.c) : null;
 }
@@ -857,8 +901,8 @@ function pieceUnderPointer(ev) {
  * window of the board large enough to tap), the second tap on the same cell plans it.
  */
 function onClick(ev) {
-  if (!myBattleTurn() || ui.firing || !ui.ctx.canAct || !ui.ship) return;
-  const pt = svgPoint(ui.ctx.svg, ev);
+  if (!myBattleTurn() || ui.firing || !ctx().canAct || !ui.ship) return;
+  const pt = svgPoint(ctx().svg, ev);
   const at = locate(pt.x, pt.y);
   if (!at?.inside) return;
   const own = at.seat === me() ? pieceAt(at.r, at.c) : null;
@@ -1038,10 +1082,11 @@ function follow(state) {
     hits: new Set(b.hits), misses: new Set(b.misses), deflected: new Set(b.deflected),
     sunk: new Set((b.sunk || []).flatMap((p) => p.cells)),
   }));
-  if (ui.prevBoards) {
+  const prevBoards = ui.prevBoards;
+  if (prevBoards) {
     const changed = new Map();
     boards.forEach((now, seat) => {
-      const was = ui.prevBoards[seat];
+      const was = prevBoards[seat];
       for (const kind of ['sunk', 'hits', 'misses', 'deflected']) {
         for (const cell of now[kind]) if (!was[kind].has(cell) && !changed.has(`${seat} ${cell}`)) changed.set(`${seat} ${cell}`, { seat, cell, kind });
       }
@@ -1074,7 +1119,7 @@ function specialArea(a) {
 }
 
 /** Where the plan of this turn is kept in the tab, so a reload does not lose it. */
-const planKey = () => `plateau.naval.plan.${ui.ctx.state.id}`;
+const planKey = () => `plateau.naval.plan.${ctx().state.id}`;
 
 function storedPlan(turn) {
   try {
@@ -1119,20 +1164,20 @@ function fireStep() {
     ui.firing = false;
     return;
   }
-  if (!ui.ctx.canAct) return;
+  if (!ctx().canAct) return;
   const ship = obsOf().next_ship;
   const info = ui.plan.get(ship)?.info || passInfo(ship);
-  if (!(ui.ctx.state.legal_info || []).some((x) => sameOrder(x, info))) {
+  if (!(ctx().state.legal_info || []).some((x) => sameOrder(x, info))) {
     // Only when the plan was made on an older state (one kept over a reload): stop and let the
     // player choose.
     ui.firing = false;
     ui.plan.delete(ship);
     ui.ship = ship;
-    ui.message = t('nv.refused', { order: describeOrder(info, ui.ctx.state.game) });
-    ui.ctx.render();
+    ui.message = t('nv.refused', { order: describeOrder(info, ctx().state.game) });
+    ctx().render?.();
     return;
   }
-  ui.ctx.play(orderParts(info));
+  ctx().play?.(orderParts(info));
 }
 
 function startFiring() {
@@ -1145,7 +1190,7 @@ function startFiring() {
   // every ship still to act, in the order the server asks for them, its planned order or a pass.
   ui.whole = true;
   const turn = myShips().filter((s) => s.open).map((s) => orderParts(ui.plan.get(s.name)?.info || passInfo(s.name)));
-  ui.ctx.play(turn);
+  ctx().play?.(turn);
 }
 
 /** In a first game: what to do now (place, aim, or wait for the others), in words. */
@@ -1168,7 +1213,7 @@ export function onServerError(msg) {
     ui.resending = true;
     setTimeout(() => {
       ui.resending = false;
-      if (ui.ctx.canAct && placing()) ui.ctx.play(sent);
+      if (ctx().canAct && placing()) ctx().play?.(sent);
       else {
         ui.moving = null;
         drawAll();
@@ -1198,13 +1243,13 @@ export function tick(ctx) {
   ui.ctx = { ...ui.ctx, ...ctx };
   const ms = myRemaining();
   // The own clock while it runs, else the clock of the seat playing (whose turn it is, in time).
-  const shown = ms ?? remaining(runningSeats(ui.ctx.state)[0]);
+  const shown = ms ?? remaining(runningSeats(ctx().state)[0]);
   const box = document.getElementById('nv-countdown');
   if (box) {
     box.textContent = shown === null ? '' : t('nv.countdown', { s: (Math.max(0, shown) / 1000).toFixed(1) });
     box.classList.toggle('low', ms !== null && ms < 10000);
   }
-  if (ms !== null && ms <= 1500 && myBattleTurn() && !ui.firing && ui.ctx.canAct) {
+  if (ms !== null && ms <= 1500 && myBattleTurn() && !ui.firing && ctx().canAct) {
     ui.autoFired = true;
     startFiring();
   }
@@ -1218,7 +1263,7 @@ function button(id, text, onclick, attrs = {}) {
 
 function placementControls() {
   const b = myBoard();
-  const max = ui.ctx.config?.placement_moves;
+  const max = ctx().config?.placement_moves;
   const left = movesLeft();
   return el('div', { class: 'nv-controls' },
     el('p', { class: 'small' }, t(COARSE.matches ? 'nv.help.placement.touch' : 'nv.help.placement')),
@@ -1228,14 +1273,14 @@ function placementControls() {
     left ? '' : el('p', { class: 'small' }, t('nv.moves.done')),
     el('div', { class: 'chips' },
       button('nv-rotate', t('nv.rotate'), () => ui.selectedPiece && rotatePiece(ui.selectedPiece), {
-        class: 'secondary', disabled: !ui.selectedPiece || !ui.ctx.canAct || !left,
+        class: 'secondary', disabled: !ui.selectedPiece || !ctx().canAct || !left,
       }),
       // Rule 4.5: Ready only once a piece was picked up (a move made counts, after a reload).
       button('nv-ready', t('nv.ready'), () => {
         ui.sentPlacement = 'ready';
-        ui.ctx.play({ kind: 'ready' });
+        ctx().play?.({ kind: 'ready' });
       }, {
-        disabled: !ui.ctx.canAct || !(ui.pickedUp || (b?.moves || 0) > 0),
+        disabled: !ctx().canAct || !(ui.pickedUp || (b?.moves || 0) > 0),
       })));
 }
 
@@ -1272,7 +1317,7 @@ function shipRow(s) {
 
 /** The pass chip's words, with the energy a pass brings when the match's config is known (section 8). */
 function passLabel() {
-  const gain = ui.ctx.config?.gains?.pass;
+  const gain = ctx().config?.gains?.pass;
   return gain === undefined ? t('nv.mode.pass.plain') : t('nv.mode.pass', { n: gain });
 }
 
@@ -1307,7 +1352,7 @@ function modeChips() {
         redrawOverlay();
       }, { class: 'secondary' }), ' ', t('nv.orient.help'))
       : '',
-    el('p', { class: 'muted small nv-help' }, lastTouch() ? t('nv.aim.tap') : t(`nv.help.${helpKey(ship, ui.mode)}`, { n: ui.ctx.config?.emp_turns ?? 2 })));
+    el('p', { class: 'muted small nv-help' }, lastTouch() ? t('nv.aim.tap') : t(`nv.help.${helpKey(ship, ui.mode)}`, { n: ctx().config?.emp_turns ?? 2 })));
 }
 
 /** Which hint fits the chosen mode: the aimed area specials share one. */
@@ -1337,11 +1382,11 @@ function battleControls() {
         drawAll();
         renderPanel();
       }, { class: 'secondary', disabled: ui.firing || ui.plan.size === 0 }),
-      button('nv-fire', t('nv.fire'), startFiring, { disabled: ui.firing || !ui.ctx.canAct })) : '');
+      button('nv-fire', t('nv.fire'), startFiring, { disabled: ui.firing || !ctx().canAct })) : '');
 }
 
 function seatList() {
-  const { state } = ui.ctx;
+  const { state } = ctx();
   const obs = state.observation;
   return el('div', { class: 'nv-seats' }, ...state.seats.map(({ seat }) => {
     const b = obs.boards[seat];
@@ -1358,7 +1403,7 @@ function seatList() {
 }
 
 function logList() {
-  const game = ui.ctx.state.game;
+  const game = ctx().state.game;
   return el('ol', { class: 'nv-log small', id: 'nv-log' }, ...ui.log.map((a) => el('li', { 'data-seat': a.seat, 'data-order': a.order },
     el('span', { class: `swatch nv-swatch-${a.seat}` }), ' ',
     el('span', {}, t('nv.log.line', { fleet: seatLabel(game, a.seat), order: orderWords(a) || a.order })),
@@ -1440,7 +1485,7 @@ function accountTurns() {
 
 /** The account: one block per turn, "Fleet 2's turn", then each order with what it did. */
 function renderAccount(box) {
-  const game = ui.ctx.state.game;
+  const game = ctx().state.game;
   const turns = accountTurns();
   const key = JSON.stringify([lang(), turns, me()]);
   if (key === ui.bannerKey) return;
@@ -1544,10 +1589,10 @@ function legend() {
  * the legend of the marks.
  */
 function renderPanel() {
-  const { state } = ui.ctx;
-  const panel = ui.ctx.panel;
-  const box = ui.ctx.decision;
-  if (box && (box.dataset.lang !== lang() || !box.querySelector('#nv-controls'))) {
+  const { state, panel, decision: box } = ctx();
+  // Only the match page has the panel and the decision's slot.
+  if (!panel || !box) return;
+  if ((box.dataset.lang !== lang() || !box.querySelector('#nv-controls'))) {
     // The frames are built once per language; their parts are refreshed below.
     box.dataset.lang = lang();
     box.replaceChildren(
@@ -1566,27 +1611,26 @@ function renderPanel() {
       el('div', { id: 'nv-log-box' }));
   }
   const obs = state.observation;
-  if (obs.phase === 'battle' || obs.phase === 'over') renderAccount(panel.querySelector('#nv-banner'));
-  else panel.querySelector('#nv-banner').replaceChildren();
+  if (obs.phase === 'battle' || obs.phase === 'over') renderAccount(byId('nv-banner'));
+  else byId('nv-banner').replaceChildren();
   savePlan();
   let phaseText = '';
   if (state.status === 'finished') phaseText = t('nv.phase.over');
   else if (obs.phase === 'placement') phaseText = t(placing() ? 'nv.phase.placement' : 'nv.phase.placed');
   else if (myBattleTurn()) phaseText = t(ui.firing ? 'nv.phase.firing' : 'nv.phase.you');
   else if (obs.phase === 'battle' && obs.current !== null) phaseText = t('nv.phase.other', { seat: seatLabel(state.game, obs.current) });
-  box.querySelector('#nv-phase-text').textContent = phaseText;
-  box.querySelector('#nv-hurt').textContent = state.status === 'live' ? hurtWords() : '';
-  box.querySelector('#nv-message').textContent = typeof ui.message === 'function' ? ui.message() : ui.message;
-  const controls = box.querySelector('#nv-controls');
+  byId('nv-phase-text').textContent = phaseText;
+  byId('nv-hurt').textContent = state.status === 'live' ? hurtWords() : '';
+  byId('nv-message').textContent = typeof ui.message === 'function' ? ui.message() : ui.message;
+  const controls = byId('nv-controls');
   if (placing()) controls.replaceChildren(placementControls());
   else if (me() !== null && me() !== undefined && obs.phase !== 'placement' && state.status === 'live') controls.replaceChildren(battleControls());
   else controls.replaceChildren();
-  panel.querySelector('#nv-seats').replaceChildren(seatList());
-  const logBox = panel.querySelector('#nv-log-box');
-  logBox.replaceChildren(logList());
-  const list = logBox.firstChild;
+  byId('nv-seats').replaceChildren(seatList());
+  const list = logList();
+  byId('nv-log-box').replaceChildren(list);
   list.scrollTop = list.scrollHeight;
-  showLegend(ui.ctx.legend, t('nv.legend'), legend());
+  showLegend(ctx().legend, t('nv.legend'), legend());
   document.body.dataset.nvPhase = obs.phase;
   document.body.dataset.nvFiring = String(ui.firing);
   document.body.dataset.nvTurn = myBattleTurn() ? 'mine' : 'other';

@@ -1,3 +1,4 @@
+// @ts-check
 // "Your turn": the tab title, the browser's Notification API (permission asked on a click, as
 // browsers require) and a short sound made with WebAudio (no asset), muted with a toggle kept in
 // localStorage ("plateau.sound" = "off").
@@ -31,7 +32,7 @@ export function setSound(on) {
 
 /** The page's audio context, made at the first sound (browsers start audio only after a gesture). */
 function context() {
-  audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+  audio = audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
   if (audio.state === 'suspended') audio.resume();
   return audio;
 }

@@ -1,13 +1,14 @@
+// @ts-check
 // The player page (web/player.html at /@/{name}): the profile of `GET /api/players/{name}`
 // (docs/protocol.md, PROFILE): ratings per game with their provisional mark, the rating-over-time
 // chart, win/loss/draw counts and the recent games with links to their replays.
 
-import { api, el } from './api.js';
+import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, playerHref } from './identity.js';
 import { ratingChart, chartLegend } from './chart.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 let profile = null;
 let titles = {};
@@ -111,7 +112,7 @@ async function start() {
     $('profile').classList.remove('hidden');
     draw();
   } catch (err) {
-    $('error').textContent = err.code === 'player/not_found' ? t('profile.notfound', { name }) : err.message;
+    $('error').textContent = errorCode(err) === 'player/not_found' ? t('profile.notfound', { name }) : errorMessage(err);
     $('error').classList.remove('hidden');
   }
   document.body.dataset.ready = 'true';

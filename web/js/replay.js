@@ -1,3 +1,4 @@
+// @ts-check
 // The replay page (web/replay.html at /replay/{id}): steps through a finished match.
 //
 // The positions come from the server (`GET /api/matches/{id}/replay`, one observation per step):
@@ -5,7 +6,7 @@
 // game's position is drawn read-only, and its moves put in words, by the game's page module
 // (games.js), the one the match page uses, so both pages show a position the same way.
 
-import { api, el, idFromPath } from './api.js';
+import { api, el, idFromPath, byId, errorMessage, errorCode } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity } from './identity.js';
 import { resultSentence } from './result.js';
@@ -15,8 +16,9 @@ import { renderStoredChat } from './chat.js';
 import { renderSeedCheck } from './seedcheck.js';
 import { mountAnalysis } from './analysis.js';
 
-const $ = (id) => document.getElementById(id);
-const id = idFromPath();
+const $ = byId;
+// The page is served at /replay/{id} only, so the path always has one.
+const id = idFromPath() ?? '';
 
 let summary = null;
 /** The game's page module (games.js), or null: then the page shows the move list alone. */
@@ -60,8 +62,8 @@ function draw() {
   if (!drawn) $('board').replaceChildren();
   $('board-wrap').classList.toggle('hidden', !drawn);
   $('where').textContent = index === 0 ? t('replay.start') : t('replay.position', { n: index, total: total() });
-  $('first').disabled = $('prev').disabled = index === 0;
-  $('next').disabled = $('last').disabled = index === total();
+  $('first', HTMLButtonElement).disabled = $('prev', HTMLButtonElement).disabled = index === 0;
+  $('next', HTMLButtonElement).disabled = $('last', HTMLButtonElement).disabled = index === total();
 
   renderMoves();
   analysis?.draw(index);
@@ -186,7 +188,10 @@ function renderMoves() {
   }
   // Pairs: one row per move number (seat 0, then seat 1); a chance draw or an ending gets a row
   // of its own, without a number.
+  /** @typedef {{ num: string, cells: (HTMLElement | null)[] }} Row */
+  /** @type {Row[]} */
   const rows = [];
+  /** @type {Row | null} */
   let row = null;
   for (const m of list) {
     const seat = seatOf(m.by);
@@ -231,7 +236,7 @@ async function start() {
     summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
     mod = gameModule(summary.game);
   } catch (err) {
-    $('error').textContent = err.code === 'match/not_found' ? t('match.notfound') : err.message;
+    $('error').textContent = errorCode(err) === 'match/not_found' ? t('match.notfound') : errorMessage(err);
     $('error').classList.remove('hidden');
     $('layout').classList.add('hidden');
     return;
@@ -242,7 +247,7 @@ async function start() {
     $('layout').classList.add('hidden');
     return;
   }
-  $('export-link').href = `/api/matches/${encodeURIComponent(id)}/export`;
+  $('export-link', HTMLAnchorElement).href = `/api/matches/${encodeURIComponent(id)}/export`;
   $('export-panel').classList.remove('hidden');
   // The positions, each action with its parts (`info`). The server computes a few replays at a
   // time: while it is busy (`limit/replays`) the page asks again; any other refusal is shown in
@@ -265,11 +270,11 @@ async function start() {
       });
       break;
     } catch (err) {
-      if (err.code === 'limit/replays' && tries < 60) {
+      if (errorCode(err) === 'limit/replays' && tries < 60) {
         await new Promise((done) => { setTimeout(done, 1000); });
         continue;
       }
-      $('error').textContent = err.message;
+      $('error').textContent = errorMessage(err);
       $('error').classList.remove('hidden');
       break;
     }

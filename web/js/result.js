@@ -1,3 +1,4 @@
+// @ts-check
 // The sentence that tells how a finished game ended, shared by the match and replay pages.
 // MAD's outcome kinds (crates/games/mad): corvette (full victory), tiebreak and agreement
 // (semi-victories), timeout, resign; Moon Leap's `score` (the best total wins, ties share);

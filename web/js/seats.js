@@ -1,3 +1,4 @@
+// @ts-check
 // How seats are named to people: each game's own words for its sides ("Seat 2" only for a game
 // that gives none).
 // MAD's fleets are Red (seat 0) and Blue (seat 1); Chakart's camps White and Black; Moon Leap's

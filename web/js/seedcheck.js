@@ -1,3 +1,4 @@
+// @ts-check
 // The fair-dice check shown on the replay and verify pages (protocol.md section 1, "Fair dice"):
 // the seed revealed at the end must have the SHA-256 published at creation. The hash is computed
 // here, in the browser; the server's own replay check is shown next to it when it is known.
@@ -24,6 +25,7 @@ export function renderSeedCheck(container, summary, serverVerified) {
     verdict = local === summary.seed_hash && serverVerified !== false;
   }
   const dl = el('dl', { class: 'kv' }, rows.map(([k, v]) => [el('dt', {}, k), el('dd', { class: 'mono break' }, v)]));
+  /** @type {HTMLElement[]} */
   const parts = [dl];
   if (verdict === null) {
     parts.push(el('p', { class: 'muted' }, t('verify.pending')));

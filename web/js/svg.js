@@ -1,3 +1,4 @@
+// @ts-check
 // The one helper every board drawing shares: SVG elements made with their attributes.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -1,3 +1,4 @@
+// @ts-check
 // Touch has no hover: on a touch screen, what a mouse shows on hover (the ships a swap moves, where
 // a leap lands, the area of a shot) is shown by a first tap, and a second tap on the same control
 // plays it. This module tells whether the last press was a finger, and keeps which control was

@@ -1,12 +1,13 @@
+// @ts-check
 // The verify page (web/verify.html at /verify): checks a finished match's revealed seed against
 // its published hash. Takes a match id, a match link, or ?id= in the address.
 
-import { api, el } from './api.js';
+import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity } from './identity.js';
 import { renderSeedCheck } from './seedcheck.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 let last = null;
 
 async function verify(input) {
@@ -31,7 +32,7 @@ async function verify(input) {
     draw();
     history.replaceState(null, '', `/verify?id=${id}`);
   } catch (err) {
-    box.replaceChildren(el('div', { class: 'error-box' }, err.code === 'match/not_found' ? t('match.notfound') : err.message));
+    box.replaceChildren(el('div', { class: 'error-box' }, errorCode(err) === 'match/not_found' ? t('match.notfound') : errorMessage(err)));
   }
 }
 
@@ -50,11 +51,11 @@ function start() {
   onLangChange(draw);
   $('form').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    verify($('match-id').value);
+    verify($('match-id', HTMLInputElement).value);
   });
   const id = new URLSearchParams(location.search).get('id');
   if (id) {
-    $('match-id').value = id;
+    $('match-id', HTMLInputElement).value = id;
     verify(id);
   }
 }
