@@ -1458,11 +1458,11 @@ function resultWords(a) {
     }
     for (const ship of sunk) parts.push(t('nv.res.your.sunk', { ship: t(`nv.ship.${ship}`) }));
   } else {
-    if (hits.length) parts.push(hits.length === 1 ? t('nv.res.hit') : t('nv.res.hits', { n: hits.length }));
+    if (hits.length) parts.push(tn('nv.res.hits', hits.length));
     for (const ship of sunk) parts.push(t('nv.res.sunk', { ship: t(`nv.ship.${ship}`) }));
   }
   const misses = a.misses || [];
-  if (misses.length) parts.push(misses.length === 1 ? t('nv.res.miss') : t('nv.res.misses', { n: misses.length }));
+  if (misses.length) parts.push(tn('nv.res.misses', misses.length));
   if ((a.deflected || []).length) parts.push(t('nv.res.deflected'));
   const shoots = ['fire', 'artillery', 'heavy', 'bombing', 'rockets', 'missile', 'charges', 'torpedo'].includes(a.info?.kind);
   if (!parts.length && shoots && a.result === 'done') parts.push(t('nv.res.nothing'));
