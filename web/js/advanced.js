@@ -8,12 +8,16 @@ import { seatLabel, botName } from './seats.js';
 
 const $ = byId;
 
-let games = [];
-/** The number of seats chosen for the game in the form. */
-let seatCount = null;
+/** The form's state: the games it offers and the seat count chosen. */
+const form = {
+  /** @type {any[]} The games of /api/games. */
+  games: [],
+  /** @type {number | null} The number of seats chosen for the game in the form. */
+  seatCount: null,
+};
 
 function currentGame() {
-  return games.find((g) => g.name === $('game', HTMLSelectElement).value) || games[0];
+  return form.games.find((g) => g.name === $('game', HTMLSelectElement).value) || form.games[0];
 }
 
 /** One fieldset per seat: human or bot (by its level name), and which seat the creator plays. */
@@ -22,13 +26,15 @@ function renderSeats() {
   const box = $('seats');
   box.replaceChildren();
   if (!game) return;
-  if (!seatCount || seatCount < game.min_seats || seatCount > game.max_seats) seatCount = game.default_seats;
-  const n = seatCount;
+  const chosen = form.seatCount;
+  /** @type {number} */
+  const n = chosen && chosen >= game.min_seats && chosen <= game.max_seats ? chosen : game.default_seats;
+  form.seatCount = n;
   if (game.min_seats !== game.max_seats) {
     const count = el('select', { id: 'seat-count', 'aria-label': t('lobby.seats') });
     for (let k = game.min_seats; k <= game.max_seats; k++) count.append(el('option', { value: k, selected: k === n }, String(k)));
     count.addEventListener('change', () => {
-      seatCount = Number(count.value);
+      form.seatCount = Number(count.value);
       renderSeats();
     });
     box.append(el('div', { class: 'form-row' }, el('label', {}, t('lobby.seats'), ' ', count)));
@@ -136,15 +142,15 @@ function syncClock() {
 }
 
 /**
- * Wires the form. `create(body)` sends the request (the lobby names the player first and shows
+ * Wires the  `create(body)` sends the request (the lobby names the player first and shows
  * the answer); it throws the server's refusal, shown by the lobby.
  */
 export function setupAdvanced(gameList, create) {
-  games = gameList;
-  $('game').replaceChildren(...games.map((g) => el('option', { value: g.name }, g.title)));
+  form.games = gameList;
+  $('game').replaceChildren(...form.games.map((g) => el('option', { value: g.name }, g.title)));
   $('clock-kind').addEventListener('change', syncClock);
   $('game').addEventListener('change', () => {
-    seatCount = null;
+    form.seatCount = null;
     renderAdvanced();
     offerRuleClock();
   });
@@ -152,7 +158,7 @@ export function setupAdvanced(gameList, create) {
     ev.preventDefault();
     const game = currentGame();
     const seats = [];
-    for (let s = 0; s < seatCount; s++) {
+    for (let s = 0; s < (form.seatCount ?? 0); s++) {
       seats.push($(`seat-${s}-kind`, HTMLSelectElement).value === 'bot' ? { kind: 'bot', bot: $(`seat-${s}-bot`, HTMLSelectElement).value } : { kind: 'human' });
     }
     const mine = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name=creator-seat]:checked'));

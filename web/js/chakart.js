@@ -23,13 +23,21 @@ const FILES = 'abcdefgh';
 const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
 
 // UI state of this page, reset when the legal list changes.
-let selected = null; // a square name, or '@r' for a drop of that kind
-let choice = null; // { from, to, actions }
-let legalKey = '';
-let seenMoves = -1;
-let flash = { squares: new Set(), text: '' };
-let queue = [];
-let timer = null;
+/** UI state of this page, reset when the legal list changes. */
+const ui = {
+  /** @type {string | null} A square name, or '@r' for a drop of that kind. */
+  selected: null,
+  /** @type {{ from: string, to: string, actions: any[] } | null} */
+  choice: null,
+  legalKey: '',
+  seenMoves: -1,
+  /** @type {{ squares: Set<string>, text: string }} */
+  flash: { squares: new Set(), text: '' },
+  /** @type {any[]} */
+  queue: [],
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  timer: null,
+};
 
 function svgEl(name, attrs = {}, text) {
   const node = document.createElementNS(SVG, name);
@@ -93,7 +101,7 @@ export function legalChoices(legal, info) {
 
 /** Whether the player has yet to pick a piece (nothing selected, no choice open). */
 export function picking() {
-  return !selected && !choice;
+  return !ui.selected && !ui.choice;
 }
 
 /**
@@ -120,37 +128,37 @@ export function describeEffect(entry) {
  * one did is over).
  */
 function narrate(moves, render) {
-  if (seenMoves < 0 || moves.length < seenMoves) {
-    seenMoves = moves.length;
+  if (ui.seenMoves < 0 || moves.length < ui.seenMoves) {
+    ui.seenMoves = moves.length;
     return;
   }
-  for (const m of moves.slice(seenMoves)) queue.push(describeEffect(m));
-  seenMoves = moves.length;
-  if (timer) return;
+  for (const m of moves.slice(ui.seenMoves)) ui.queue.push(describeEffect(m));
+  ui.seenMoves = moves.length;
+  if (ui.timer) return;
   // Plain moves at the head of the queue clear the words now, in the drawing under way.
   clearPlain();
-  if (queue.length) step(render);
+  if (ui.queue.length) step(render);
 }
 
 /** Takes the plain moves off the head of the queue, clearing the effect's words if there were any. */
 function clearPlain() {
-  if (queue[0] !== null) return;
-  while (queue[0] === null) queue.shift();
-  flash = { squares: new Set(), text: '' };
+  if (ui.queue[0] !== null) return;
+  while (ui.queue[0] === null) ui.queue.shift();
+  ui.flash = { squares: new Set(), text: '' };
 }
 
 function step(render) {
   clearPlain();
-  const fx = queue.shift();
+  const fx = ui.queue.shift();
   if (!fx) {
-    timer = null;
-    flash = { squares: new Set(), text: flash.text };
+    ui.timer = null;
+    ui.flash = { squares: new Set(), text: ui.flash.text };
     render();
     return;
   }
-  flash = { squares: new Set(fx.squares), text: fx.text };
+  ui.flash = { squares: new Set(fx.squares), text: fx.text };
   render();
-  timer = setTimeout(() => step(render), 900);
+  ui.timer = setTimeout(() => step(render), 900);
 }
 
 /**
@@ -186,39 +194,39 @@ export function renderChakart(ctx) {
   const obs = state.observation || {};
   const actions = ctx.canAct ? legalChoices(state.legal || [], state.legal_info || []) : [];
   const key = actions.map((a) => a.text).join(' ');
-  if (key !== legalKey) {
-    legalKey = key;
-    selected = null;
-    choice = null;
+  if (key !== ui.legalKey) {
+    ui.legalKey = key;
+    ui.selected = null;
+    ui.choice = null;
   }
   if (!ctx.past) narrate(state.moves || [], ctx.render);
   const flip = state.seat === 1;
   const cells = boardCells(obs);
   const froms = new Set(actions.filter((a) => a.from && !a.from.startsWith('@')).map((a) => a.from));
-  const targets = new Set(actions.filter((a) => a.from === selected).map((a) => a.to));
+  const targets = new Set(actions.filter((a) => a.from === ui.selected).map((a) => a.to));
   const { last, danger } = marks(obs);
 
   const onSquare = (sq) => {
-    if (selected && targets.has(sq)) {
-      const same = actions.filter((a) => a.from === selected && a.to === sq);
+    if (ui.selected && targets.has(sq)) {
+      const same = actions.filter((a) => a.from === ui.selected && a.to === sq);
       if (same.length === 1) {
         ctx.play(same[0].text);
         return;
       }
-      choice = { from: selected, to: sq, actions: same };
+      ui.choice = { from: ui.selected, to: sq, actions: same };
     } else {
-      choice = null;
-      selected = selected !== sq && froms.has(sq) ? sq : null;
+      ui.choice = null;
+      ui.selected = ui.selected !== sq && froms.has(sq) ? sq : null;
     }
     ctx.render();
   };
 
-  const lit = ctx.past ? new Set() : flash.squares;
-  drawBoard(svg, cells, { flip, selected, froms, targets, lit, last, danger, onSquare });
+  const lit = ctx.past ? new Set() : ui.flash.squares;
+  drawBoard(svg, cells, { flip, selected: ui.selected, froms, targets, lit, last, danger, onSquare });
 
   renderPanel(ctx, obs, cells, actions, (a) => ctx.play(a.text), (from) => {
-    selected = selected === from ? null : from;
-    choice = null;
+    ui.selected = ui.selected === from ? null : from;
+    ui.choice = null;
     ctx.render();
   });
 }
@@ -347,21 +355,21 @@ function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
       el('span', { class: 'ck-glyphs' }, ...(icons.length ? icons : ['—'])));
   };
   const choices = [];
-  if (choice) {
-    choices.push(...choice.actions.map((a) => el('button', { type: 'button', class: `chip ck-choice ${a.kind}`, 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a))));
+  if (ui.choice) {
+    choices.push(...ui.choice.actions.map((a) => el('button', { type: 'button', class: `chip ck-choice ${a.kind}`, 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a))));
   }
   for (const a of actions.filter((x) => x.kind === 'promote')) {
     choices.push(el('button', { type: 'button', class: 'chip ck-choice promote', 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a)));
   }
   const dropKinds = [...new Set(actions.filter((a) => a.kind === 'drop').map((a) => a.piece))];
   for (const k of dropKinds) {
-    choices.push(el('button', { type: 'button', class: `chip ck-drop${selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
+    choices.push(el('button', { type: 'button', class: `chip ck-drop${ui.selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
       t('ck.drop', { piece: t(`ck.piece.${k}`) })));
   }
   // The powers and the decision waiting, from the observation's parts (`powers`, `waiting`).
   const power = (side, name) => (obs.powers?.[side]?.[name] ? t('ck.power.ready') : t('ck.power.used'));
   const hint = ['swap', 'drop', 'daisy', 'promote'].includes(obs.waiting) ? t(`ck.hint.${obs.waiting}`) : '';
-  const effect = ctx.past ? '' : flash.text || '';
+  const effect = ctx.past ? '' : ui.flash.text || '';
   ctx.decision.replaceChildren(
     el('div', { id: 'ck-king-warning', class: `ck-king-warning${warning ? '' : ' hidden'}`, role: 'alert' }, warning),
     el('div', { id: 'ck-effect', class: `ck-effect${effect ? '' : ' hidden'}`, 'aria-live': 'polite' }, effect),

@@ -19,15 +19,19 @@ function gameFromLocation() {
   return new URLSearchParams(location.search).get('game') || 'mad';
 }
 
-let games = [];
+/** The how-to page's state. */
+const page = {
+  /** @type {any[]} The games of /api/games, for the tabs. */
+  games: [],
+};
 const game = gameFromLocation();
 
 function draw() {
   const known = HOWTO[game];
-  const title = games.find((g) => g.name === game)?.title || game;
+  const title = page.games.find((g) => g.name === game)?.title || game;
   $('howto-tabs').replaceChildren(...Object.keys(HOWTO).map((name) => el('a', {
     href: `/howto/${name}`, class: `tab${name === game ? ' current' : ''}`, 'aria-current': name === game ? 'page' : null,
-  }, games.find((g) => g.name === name)?.title || name)));
+  }, page.games.find((g) => g.name === name)?.title || name)));
   if (!known) {
     $('error').textContent = t('howto.unknown', { game });
     $('error').classList.remove('hidden');
@@ -36,7 +40,7 @@ function draw() {
   }
   document.title = `${t('howto.title', { game: title })} · ${t('app.title')}`;
   const sections = known[lang()] || known.en;
-  const entry = games.find((g) => g.name === game);
+  const entry = page.games.find((g) => g.name === game);
   $('howto').replaceChildren(
     el('h1', {}, t('howto.title', { game: title })),
     learnBox(entry),
@@ -84,9 +88,9 @@ async function start() {
   setupIdentity();
   onLangChange(draw);
   try {
-    games = (await api('GET', '/api/games')).games;
+    page.games = (await api('GET', '/api/games')).games;
   } catch {
-    games = [];
+    page.games = [];
   }
   draw();
   document.body.dataset.ready = 'true';

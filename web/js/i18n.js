@@ -23,12 +23,17 @@ function initialLanguage() {
   return TEXTS[nav] ? nav : 'en';
 }
 
-let current = initialLanguage();
-const listeners = [];
+/** The page's language and who wants to know when it changes. */
+const chosen = {
+  /** The current language code. */
+  current: initialLanguage(),
+  /** @type {((code: string) => void)[]} Called after each change. */
+  listeners: [],
+};
 
 /** The current language code ("en" or "fr"). */
 export function lang() {
-  return current;
+  return chosen.current;
 }
 
 /**
@@ -46,8 +51,8 @@ function fill(text, vars) {
  * @returns {[import('./i18n-texts.js').Plural | string | undefined, string]}
  */
 function entry(key) {
-  const own = TEXTS[current][key];
-  return own === undefined ? [TEXTS.en[key], 'en'] : [own, current];
+  const own = TEXTS[chosen.current][key];
+  return own === undefined ? [TEXTS.en[key], 'en'] : [own, chosen.current];
 }
 
 /**
@@ -82,7 +87,7 @@ export function tn(key, n, vars = {}) {
 
 /** Fills every data-i18n / data-i18n-attr element under `root`. */
 export function translateDom(root = document) {
-  document.documentElement.lang = current;
+  document.documentElement.lang = chosen.current;
   for (const el of root.querySelectorAll('[data-i18n]')) {
     if (el instanceof HTMLElement) el.textContent = t(el.dataset.i18n ?? '');
   }
@@ -98,15 +103,15 @@ export function translateDom(root = document) {
 /** Changes the language, remembers it, re-translates the page and tells the listeners. */
 export function setLang(code) {
   if (!TEXTS[code]) return;
-  current = code;
+  chosen.current = code;
   localStorage.setItem(STORE_KEY, code);
   translateDom();
-  for (const fn of listeners) fn(code);
+  for (const fn of chosen.listeners) fn(code);
 }
 
 /** Calls `fn(code)` after each language change (pages redraw their dynamic parts). */
 export function onLangChange(fn) {
-  listeners.push(fn);
+  chosen.listeners.push(fn);
 }
 
 /** Fills the <select id="lang"> switch and translates the static page. */
@@ -118,7 +123,7 @@ export function setupLanguageSwitch() {
         const opt = document.createElement('option');
         opt.value = code;
         opt.textContent = name;
-        opt.selected = code === current;
+        opt.selected = code === chosen.current;
         return opt;
       }),
     );

@@ -9,25 +9,30 @@ import { t, onLangChange } from './i18n.js';
 /** Names the server accepts: 3 to 20 of letters, digits, `_` and `-`, starting with a letter or digit. */
 export const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9_\\-]{2,19}';
 
-let player;
-/** Whether the player may still rename itself (`can_rename` of `GET /api/me`). */
-let canRename = false;
-let loaded = null;
+/** The session as this page knows it. */
+const session = {
+  /** @type {{ name: string, kind: string } | null | undefined} The session's player, or null; undefined before `GET /api/me` answered. */
+  player: undefined,
+  /** Whether the player may still rename itself (`can_rename` of `GET /api/me`). */
+  canRename: false,
+  /** @type {Promise<any> | null} The `GET /api/me` asked once per page, or null before. */
+  loaded: null,
+};
 const listeners = [];
 
 /** The session's PLAYER ({name, kind}) or null; asked once per page (`GET /api/me`). */
 export function currentPlayer() {
-  if (!loaded) {
-    loaded = api('GET', '/api/me').then((res) => {
-      player = res?.player ?? null;
-      canRename = Boolean(res?.can_rename);
-      return player;
+  if (!session.loaded) {
+    session.loaded = api('GET', '/api/me').then((res) => {
+      session.player = res?.player ?? null;
+      session.canRename = Boolean(res?.can_rename);
+      return session.player;
     }).catch(() => {
-      player = null;
+      session.player = null;
       return null;
     });
   }
-  return loaded;
+  return session.loaded;
 }
 
 /** Calls `fn(player)` whenever the page's player changes (named, signed in or out). */
@@ -36,8 +41,8 @@ export function onPlayerChange(fn) {
 }
 
 function setPlayer(p) {
-  player = p;
-  loaded = Promise.resolve(p);
+  session.player = p;
+  session.loaded = Promise.resolve(p);
   renderIdentity();
   for (const fn of listeners) fn(p);
 }
@@ -46,7 +51,7 @@ function setPlayer(p) {
 export async function chooseName(name) {
   const res = await api('POST', '/api/guest', { name });
   // A new guest, or one renamed: its name stays changeable until its first rated game.
-  if (!player) canRename = true;
+  if (!session.player) session.canRename = true;
   setPlayer(res.player);
   return res.player;
 }
@@ -88,28 +93,28 @@ function renderIdentity() {
   const slot = document.getElementById('identity');
   if (!slot) return;
   const parts = [];
-  if (player) {
-    parts.push(el('a', { id: 'me-link', class: 'me', href: playerHref(player.name), 'data-kind': player.kind }, player.name));
-    if (player.kind === 'guest') parts.push(el('span', { class: 'badge' }, t('id.guest')));
-    if (player.kind === 'guest' && canRename) {
+  if (session.player) {
+    parts.push(el('a', { id: 'me-link', class: 'me', href: playerHref(session.player.name), 'data-kind': session.player.kind }, session.player.name));
+    if (session.player.kind === 'guest') parts.push(el('span', { class: 'badge' }, t('id.guest')));
+    if (session.player.kind === 'guest' && session.canRename) {
       parts.push(el('button', { type: 'button', class: 'link', id: 'rename', onclick: rename }, t('id.rename')));
     }
   }
-  if (!player || player.kind === 'guest') {
+  if (!session.player || session.player.kind === 'guest') {
     parts.push(el('button', { type: 'button', class: 'link', id: 'open-account', onclick: () => openDialog('account-dialog') }, t('id.create')));
     parts.push(el('button', { type: 'button', class: 'link', id: 'open-signin', onclick: () => openDialog('signin-dialog') }, t('id.signin')));
   }
-  if (player?.kind === 'account') {
+  if (session.player?.kind === 'account') {
     parts.push(el('button', { type: 'button', class: 'link', id: 'signout', onclick: signOut }, t('id.signout')));
   }
   slot.replaceChildren(...parts);
-  document.body.dataset.player = player ? player.name : '';
+  document.body.dataset.player = session.player ? session.player.name : '';
 }
 
 /** The guest's Rename: the name dialog, prefilled with the current name. */
 async function rename() {
   const { askName } = await import('./nameprompt.js');
-  await askName({ purpose: 'rename', current: player?.name ?? '' });
+  await askName({ purpose: 'rename', current: session.player?.name ?? '' });
 }
 
 /** @param {string} id */
@@ -117,7 +122,7 @@ function openDialog(id) {
   const dialog = byId(id, HTMLDialogElement);
   dialog.querySelector('.error-box')?.classList.add('hidden');
   const name = /** @type {HTMLInputElement | null} */ (dialog.querySelector('input[name=name]'));
-  if (name && !name.value && player) name.value = player.name;
+  if (name && !name.value && session.player) name.value = session.player.name;
   dialog.showModal();
   const password = /** @type {HTMLInputElement | null} */ (dialog.querySelector('input[type=password]'));
   (name && !name.value ? name : password || name)?.focus();
@@ -183,7 +188,7 @@ function accountDialog() {
     field('password', 'password', 'id.password', { minlength: 8, maxlength: 128, autocomplete: 'new-password', id: 'account-password' }),
   ], 'id.create', async ({ name, password }) => {
     const body = { password };
-    if (name && name !== player?.name) body.name = name;
+    if (name && name !== session.player?.name) body.name = name;
     const res = await api('POST', '/api/account', body);
     afterSignIn(res.player);
   });

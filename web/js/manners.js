@@ -14,10 +14,13 @@ import { t, lang } from './i18n.js';
 
 const $ = byId;
 
-/** The draw button was pressed where the table has no agreed ending: its words are shown. */
-let explaining = false;
-/** The arguments of the last `renderManners`, for the buttons that draw again. */
-let last = null;
+/** The manners' state between renders. */
+const table = {
+  /** The draw button was pressed where the table has no agreed ending: its words are shown. */
+  explaining: false,
+  /** @type {any} The arguments of the last `renderManners`, for the buttons that draw again. */
+  last: null,
+};
 
 /**
  * Puts what `make()` builds into `node`, unless it already shows what `key` describes. A state
@@ -49,8 +52,8 @@ function noDraw(state, game, botAtTable) {
 
 /** Shows or hides the words saying why there is no draw here. */
 function explain(on) {
-  explaining = on;
-  if (last) renderManners(last);
+  table.explaining = on;
+  if (table.last) renderManners(table.last);
 }
 
 /**
@@ -59,7 +62,7 @@ function explain(on) {
  * a message over the match socket, `names(seats)` names seats as people read them.
  */
 export function renderManners({ state, game, send, names }) {
-  last = { state, game, send, names };
+  table.last = { state, game, send, names };
   const mount = $('manners');
   const box = $('request-panel');
   if (!mount || !box) return;
@@ -91,7 +94,7 @@ export function renderManners({ state, game, send, names }) {
     if (showOffer) {
       const offer = button('offer-agreement', draw || !game.agreement ? '½' : '⚑', label, label, () => {
         if (canAgree) send({ type: 'offer', kind: 'agreement' });
-        else explain(!explaining);
+        else explain(!table.explaining);
       });
       offer.dataset.draw = String(draw);
       offer.dataset.none = String(!canAgree);
@@ -99,18 +102,18 @@ export function renderManners({ state, game, send, names }) {
     }
     return parts;
   });
-  if (!seated || canAgree) explaining = false;
+  if (!seated || canAgree) table.explaining = false;
 
   // The request waiting for an answer: a takeback first (it is about the last move), else the
   // agreed ending.
   const pending = takeback.length ? { kind: 'takeback', seats: takeback } : agreement.length ? { kind: 'agreement', seats: agreement } : null;
   const shown = seated ? pending : null;
-  box.classList.toggle('hidden', !shown && !explaining);
-  box.dataset.kind = shown ? shown.kind : explaining ? 'none' : '';
+  box.classList.toggle('hidden', !shown && !table.explaining);
+  box.dataset.kind = shown ? shown.kind : table.explaining ? 'none' : '';
   box.dataset.offered = shown ? shown.seats.join(',') : '';
   if (!shown) {
-    const why = explaining ? noDraw(state, game, botAtTable) : '';
-    redraw(box, JSON.stringify(['none', why]), () => (explaining ? [
+    const why = table.explaining ? noDraw(state, game, botAtTable) : '';
+    redraw(box, JSON.stringify(['none', why]), () => (table.explaining ? [
       el('p', { id: 'no-draw' }, why),
       el('div', { class: 'offer-actions' }, el('button', {
         type: 'button', class: 'secondary', id: 'no-draw-close', onclick: () => explain(false),

@@ -6,17 +6,22 @@
 import { t } from './i18n.js';
 
 const SOUND_KEY = 'plateau.sound';
-let audio = null;
-let baseTitle = document.title;
+/** The page's sound and title: made once, kept for the page's life. */
+const sound = {
+  /** @type {AudioContext | null} The page's audio context, made at the first sound. */
+  audio: null,
+  /** The page's title without the turn's mark. */
+  baseTitle: document.title,
+};
 
 /** Sets the title the page shows when it is not this player's turn. */
 export function setBaseTitle(title) {
-  baseTitle = title;
+  sound.baseTitle = title;
 }
 
 /** Shows or clears the "your turn" mark in the tab title. */
 export function markTitle(yourTurn) {
-  const title = yourTurn ? `● ${t('match.turn.you')} · ${baseTitle}` : baseTitle;
+  const title = yourTurn ? `● ${t('match.turn.you')} · ${sound.baseTitle}` : sound.baseTitle;
   if (document.title !== title) document.title = title;
 }
 
@@ -32,15 +37,18 @@ export function setSound(on) {
 
 /** The page's audio context, made at the first sound (browsers start audio only after a gesture). */
 function context() {
-  audio = audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
-  if (audio.state === 'suspended') audio.resume();
-  return audio;
+  sound.audio = sound.audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
+  if (sound.audio.state === 'suspended') sound.audio.resume();
+  return sound.audio;
 }
 
 /**
  * Plays `notes` (`[start s, frequency Hz, length s, loudness]`) with WebAudio, unless the sound is
  * off, and counts it in `data-<counter>` on the body (tests read it). A context that cannot start
  * yet is simply silent.
+ * @param {[number, number, number, number][]} list
+ * @param {string} counter
+ * @param {OscillatorType} [type]
  */
 function notes(list, counter, type = 'sine') {
   if (!soundOn()) return;

@@ -8,7 +8,11 @@ import { setupIdentity } from './identity.js';
 import { renderSeedCheck } from './seedcheck.js';
 
 const $ = byId;
-let last = null;
+/** The verify page's state. */
+const page = {
+  /** @type {any} The last match checked, redrawn on a language change; or null. */
+  last: null,
+};
 
 async function verify(input) {
   const m = /[0-9a-f]{16}/.exec(input.trim().toLowerCase());
@@ -28,7 +32,7 @@ async function verify(input) {
         serverVerified = undefined;
       }
     }
-    last = { summary, serverVerified };
+    page.last = { summary, serverVerified };
     draw();
     history.replaceState(null, '', `/verify?id=${id}`);
   } catch (err) {
@@ -37,12 +41,12 @@ async function verify(input) {
 }
 
 function draw() {
-  if (!last) return;
+  if (!page.last) return;
   const box = $('verify');
   const inner = el('div');
-  renderSeedCheck(inner, last.summary, last.serverVerified);
+  renderSeedCheck(inner, page.last.summary, page.last.serverVerified);
   box.replaceChildren(inner,
-    el('p', {}, el('a', { href: `/replay/${last.summary.id}` }, t('lobby.replay'))));
+    el('p', {}, el('a', { href: `/replay/${page.last.summary.id}` }, t('lobby.replay'))));
 }
 
 function start() {
