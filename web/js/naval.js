@@ -30,6 +30,8 @@ import { drawAll } from './naval-draw.js';
 import { attach } from './naval-input.js';
 import { renderPanel } from './naval-panel.js';
 
+/** @typedef {import('./naval-state.js').NavalCtx} NavalCtx */
+
 export { renderNavalBoards, renderNavalExample } from './naval-draw.js';
 export { describeStep } from './naval-words.js';
 
@@ -140,10 +142,11 @@ export function onServerError(msg) {
  * Called about ten times a second (the page's clock tick): counts the own clock down and, when it
  * is about to run out during a battle turn, fires the plan as it stands (section 5.10), so the
  * planned orders are not lost to the server's timeout, which would pass every remaining ship.
+ * @param {Partial<NavalCtx>} given the page's context of this tick (its state, when it arrived)
  */
-export function tick(ctx) {
-  if (ctx.state?.game !== 'naval' || !ui.ctx) return;
-  ui.ctx = { ...ui.ctx, ...ctx };
+export function tick(given) {
+  if (given.state?.game !== 'naval' || !ui.ctx) return;
+  ui.ctx = { ...ui.ctx, ...given };
   const ms = myRemaining();
   // The own clock while it runs, else the clock of the seat playing (whose turn it is, in time).
   const shown = ms ?? remaining(runningSeats(ctx().state)[0]);
@@ -159,24 +162,25 @@ export function tick(ctx) {
 }
 
 /**
- * Draws the boards and the Bataille Navale panel. `ctx`: `{svg, panel, decision, legend, state,
+ * Draws the boards and the Bataille Navale panel. `given`: `{svg, panel, decision, legend, state,
  * stateAt, canAct, config, play, render}`: the match state, when it arrived (performance.now),
  * whether this page may act now, the game's config if known, `play(text)` to send an action,
  * `render()` to redraw; `decision` is the turn panel's node for the controls of the decision and
  * `legend` the slot of the board's legend.
+ * @param {NavalCtx} given
  */
-export function renderNaval(ctx) {
-  ui.ctx = ctx;
-  attach(ctx.svg);
-  if (ctx.state.version !== ui.version) {
-    ui.version = ctx.state.version;
+export function renderNaval(given) {
+  ui.ctx = given;
+  attach(given.svg);
+  if (given.state.version !== ui.version) {
+    ui.version = given.state.version;
     // A drop stays drawn where it was dropped until the server has applied it (the own move count
     // grew) or refused it; other seats' moves come in between.
     if (ui.moving && (!placing() || myBoard()?.moves !== ui.moving.moves)) ui.moving = null;
-    follow(ctx.state);
+    follow(given.state);
   }
   // Nothing on its way (a lost connection drops the request): the piece is where the state says.
-  if (ctx.canAct && !ui.resending) ui.moving = null;
+  if (given.canAct && !ui.resending) ui.moving = null;
   syncTurn();
   if (!placing()) ui.drag = null;
   drawAll();
