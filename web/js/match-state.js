@@ -113,8 +113,11 @@ export function setSetting(which, on) {
 /**
  * The match as known after `msg`: a whole state replaces what we had; a delta keeps the fields it
  * leaves out, patches the observation's top-level fields and puts its moves at `moves_from`
- * (docs/protocol.md section 4.1). `null` when a
- * delta does not follow on from what we have: the caller asks for a whole state.
+ * (docs/protocol.md section 4.1). `null` when a delta does not follow on from what we have:
+ * the caller asks for a whole state.
+ * @param {MatchState | null} known
+ * @param {any} msg a `state` message, whole (`snapshot`) or a delta
+ * @returns {MatchState | null}
  */
 export function merged(known, msg) {
   if (msg.snapshot) return msg;
@@ -131,9 +134,12 @@ export function merged(known, msg) {
 /**
  * The match's config with every field: a config given in part (`{"gains": {"pass": 10}}`) keeps
  * the game's defaults for the rest, field by field inside objects too.
+ * @param {any} defaults
+ * @param {any} given
+ * @returns {any}
  */
 export function withDefaults(defaults, given) {
-  const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+  const isObject = (/** @type {unknown} */ x) => x !== null && typeof x === 'object' && !Array.isArray(x);
   if (!isObject(defaults) || !isObject(given)) return given ?? defaults ?? null;
   const out = { ...defaults };
   for (const [k, v] of Object.entries(given)) out[k] = withDefaults(defaults[k], v);
@@ -148,15 +154,21 @@ export function game() {
   return page.state ? gameModule(page.state.game) : null;
 }
 
+/** Whether the match is live and waits for this page's seat. */
 export function myTurn() {
   return page.state && page.state.status === 'live' && page.state.seat !== null && page.state.to_act.includes(page.state.seat);
 }
 
+/** Whether this page may act now: its turn, and no action on its way. */
 export function canAct() {
   return myTurn() && !page.pending;
 }
 
-/** Who sits at seat `s`: the player's name ("Alice, you" for this page), a bot's, or "free". */
+/**
+ * Who sits at seat `s`: the player's name ("Alice, you" for this page), a bot's, or "free".
+ * @param {number} s
+ * @returns {string}
+ */
 export function seatWho(s) {
   const state = stateNow();
   const info = state.seats.find((x) => x.seat === s);
@@ -168,18 +180,29 @@ export function seatWho(s) {
   return info.taken ? t('seat.human') : t('lobby.free');
 }
 
-/** The seat's player ({name, kind}) or null. */
+/**
+ * The seat's player, or null.
+ * @param {number | null} seat
+ * @returns {{ name: string, kind: string } | null}
+ */
 export function playerAt(seat) {
   return page.state?.seats.find((x) => x.seat === seat)?.player ?? null;
 }
 
-/** A seat as people read it: "Alice (Red)". */
+/**
+ * A seat as people read it: "Alice (Red)".
+ * @param {number} seat
+ * @returns {string}
+ */
 export function seatName(seat) {
   const state = stateNow();
   return seatWithName(state.game, seat, playerAt(seat));
 }
 
-/** The names of the seats in `seats`, joined: "Alice (Red), Bob (Blue)". */
+/**
+ * The names of the seats in `seats`, joined: "Alice (Red), Bob (Blue)".
+ * @param {number[]} seats
+ */
 export function seatNames(seats) {
   return seats.map(seatName).join(', ');
 }
@@ -190,6 +213,11 @@ export function humanSeats() {
   return state.seats.filter((x) => x.kind === 'human').map((x) => x.seat);
 }
 
+/**
+ * The seats that offer `kind` now (a rematch, an agreed stop), in the order they offered.
+ * @param {string} kind
+ * @returns {number[]}
+ */
 export function offersOf(kind) {
   return page.state?.offers?.[kind] || [];
 }

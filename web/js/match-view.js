@@ -48,8 +48,12 @@ function controls() {
   return wiring.controls;
 }
 
-/** Shows `msg` in the page's error box (hides it when empty); `code`, the server's error code, goes
- * in the box's `data-code` for programs. */
+/**
+ * Shows `msg` in the page's error box (hides it when empty); `code`, the server's error code, goes
+ * in the box's `data-code` for programs.
+ * @param {string | null} msg
+ * @param {string} [code]
+ */
 export function showError(msg, code = '') {
   const box = $('error');
   box.dataset.code = code;
@@ -61,6 +65,12 @@ export function showError(msg, code = '') {
   box.classList.remove('hidden');
 }
 
+/**
+ * Says how the connection is in the page's head (`key`, a text of i18n.js) and in the body's
+ * `data-conn` (`up`, `connecting` or `down`, for tests and styles).
+ * @param {string} key
+ * @param {boolean} [down] the connection is lost
+ */
 export function setConn(key, down = false) {
   const c = $('conn');
   c.textContent = t(key);
