@@ -2,7 +2,7 @@
 // (every key, every plural form, the same placeholders), no table repeats another's key, and the
 // pages' `tn` picks each language's plural form (Intl.PluralRules). Needs no browser or server:
 // the page modules are copied beside a package.json that makes Node read them as ES modules.
-import test from 'node:test';
+import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,9 +11,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const WEB_JS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'js');
 
+/** The copies made, removed when the tests are over. */
+const copies = [];
+after(() => {
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** Imports web/js/`file` (and what it imports) as an ES module, from a copy of web/js. */
 async function importPage(file) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-i18n-'));
+  copies.push(dir);
   for (const name of fs.readdirSync(WEB_JS)) fs.copyFileSync(path.join(WEB_JS, name), path.join(dir, name));
   fs.writeFileSync(path.join(dir, 'package.json'), '{"type": "module"}');
   return import(pathToFileURL(path.join(dir, file)).href);
