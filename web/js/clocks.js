@@ -18,26 +18,53 @@ const RULE_CLOCKS = [
   { key: 'tc.corr', tc: { kind: 'none' } },
 ];
 
-/** The time controls offered for `game` (a /api/games entry): [{key, tc, preferred?}]. */
+/**
+ * @typedef {{ kind: string, base_seconds?: number, increment_seconds?: number, seconds?: number }} TimeControl
+ * A time control as the protocol writes it (docs/protocol.md section 3.2).
+ */
+
+/**
+ * The time controls offered for `game` (a /api/games entry).
+ * @param {{ rule_clock?: boolean } | null | undefined} game
+ * @returns {{ key: string, tc: TimeControl, preferred?: boolean }[]}
+ */
 export function clockPresets(game) {
   return game?.rule_clock ? RULE_CLOCKS : FREE_CLOCKS;
 }
 
-/** A time control in words: "10′ + 5″", "60 s per move", "no clock". */
+/**
+ * A time control in words: "10′ + 5″", "60 s per move", "no clock".
+ * @param {TimeControl | null | undefined} tc
+ * @returns {string}
+ */
 export function timeControlText(tc) {
   if (!tc || tc.kind === 'none') return t('match.clock.none');
   if (tc.kind === 'per_move') return t('tc.per_move', { s: tc.seconds });
-  if (tc.kind === 'fischer') return `${Math.round(tc.base_seconds / 60 * 10) / 10}′ + ${tc.increment_seconds}″`;
+  if (tc.kind === 'fischer') return `${Math.round((tc.base_seconds ?? 0) / 60 * 10) / 10}′ + ${tc.increment_seconds}″`;
   if (tc.kind === 'game') return t('lobby.clock.game');
   return tc.kind;
 }
 
+/**
+ * Whether two time controls are the same, field by field.
+ * @param {Record<string, unknown> | null | undefined} a
+ * @param {Record<string, unknown> | null | undefined} b
+ */
 function sameClock(a, b) {
   if (!a || !b || a.kind !== b.kind) return false;
   return Object.keys({ ...a, ...b }).every((k) => a[k] === b[k]);
 }
 
-/** Whether the lobby's pool `pool` is the one of seek request `seek`. */
+/**
+ * @typedef {{ game: string, seats: number, rated?: boolean, time_control: TimeControl }} PoolKey
+ * What makes a pool of quick pairing: a game, a table size, a time control and the rated flag.
+ */
+
+/**
+ * Whether the lobby's pool `pool` is the one of seek request `seek`.
+ * @param {PoolKey} pool
+ * @param {PoolKey} seek
+ */
 export function samePool(pool, seek) {
   return pool.game === seek.game && pool.seats === seek.seats && Boolean(pool.rated) === Boolean(seek.rated)
     && sameClock(pool.time_control, seek.time_control);

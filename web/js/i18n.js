@@ -100,7 +100,10 @@ export function translateDom(root = document) {
   }
 }
 
-/** Changes the language, remembers it, re-translates the page and tells the listeners. */
+/**
+ * Changes the language, remembers it, re-translates the page and tells the listeners.
+ * @param {string} code a language of LANGUAGES; another changes nothing
+ */
 export function setLang(code) {
   if (!TEXTS[code]) return;
   chosen.current = code;
@@ -109,7 +112,10 @@ export function setLang(code) {
   for (const fn of chosen.listeners) fn(code);
 }
 
-/** Calls `fn(code)` after each language change (pages redraw their dynamic parts). */
+/**
+ * Calls `fn(code)` after each language change (pages redraw their dynamic parts).
+ * @param {(code: string) => void} fn
+ */
 export function onLangChange(fn) {
   chosen.listeners.push(fn);
 }

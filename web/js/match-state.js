@@ -175,7 +175,7 @@ export function seatWho(s) {
   if (!info) return '';
   const name = info.player?.name;
   if (state.seat === s) return name ? t('seat.you.named', { name }) : t('seat.you');
-  if (info.kind === 'bot') return botName(info.bot);
+  if (info.kind === 'bot') return botName(info.bot ?? '');
   if (name) return info.connected === false && state.status !== 'finished' ? t('seat.away', { name }) : name;
   return info.taken ? t('seat.human') : t('lobby.free');
 }

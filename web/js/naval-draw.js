@@ -57,11 +57,20 @@ export function svgPoint(svg, ev) {
   return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
 }
 
+/**
+ * The rectangle of cell `name` of `seat`'s board, in a list: empty for a name that is no cell, so
+ * that nothing is drawn for it (appending null would write "null" into the drawing).
+ * @param {number} seat
+ * @param {string} name
+ * @param {string} cls
+ * @param {Record<string, string | number>} [extra] more attributes
+ * @returns {SVGElement[]}
+ */
 function cellRect(seat, name, cls, extra = {}) {
   const p = parseCell(name);
-  if (!p) return null;
+  if (!p) return [];
   const [ox, oy] = origin(seat);
-  return svgEl('rect', { x: ox + p.c * CELL, y: oy + p.r * CELL, width: CELL, height: CELL, class: cls, ...extra });
+  return [svgEl('rect', { x: ox + p.c * CELL, y: oy + p.r * CELL, width: CELL, height: CELL, class: cls, ...extra })];
 }
 
 function cellCentre(seat, name) {
@@ -157,9 +166,9 @@ function drawBoard(seat) {
   g.append(cells);
 
   const intel = b.intel;
-  for (const name of intel?.scanned || []) g.append(cellRect(seat, name, 'nv-scanned'));
+  for (const name of intel?.scanned || []) g.append(...cellRect(seat, name, 'nv-scanned'));
   for (const blk of b.blocks || []) {
-    for (const name of blk.cells) g.append(cellRect(seat, name, `nv-block nv-owner-${blk.owner}`, { 'data-owner': blk.owner }));
+    for (const name of blk.cells) g.append(...cellRect(seat, name, `nv-block nv-owner-${blk.owner}`, { 'data-owner': blk.owner }));
   }
   if (b.shield) {
     const box = bbox(b.shield.cells);
@@ -193,11 +202,11 @@ function drawBoard(seat) {
   g.append(drawMarks(seat, b.sunk_buoys, 'sunk-buoy'));
   // What the other fleets' turns since this seat's last did on this board stays framed, in the
   // shooter's colour, until the seat's next turn (the account below says it in words).
-  for (const cell of recentCells(seat)) g.append(cellRect(seat, cell.name, `nv-recent nv-owner-stroke-${cell.by}`, { 'data-cell': cell.name, 'data-by': cell.by }));
+  for (const cell of recentCells(seat)) g.append(...cellRect(seat, cell.name, `nv-recent nv-owner-stroke-${cell.by}`, { 'data-cell': cell.name, 'data-by': cell.by }));
   // The highlight fades out with a CSS animation; a redraw resumes it where it was, not from the start.
   const delay = `animation-delay:-${Math.round(performance.now() - ui.flashAt)}ms`;
   for (const f of ui.flash.values()) {
-    if (f.seat === seat) g.append(cellRect(seat, f.cell, `nv-flash ${f.kind}`, { style: delay }));
+    if (f.seat === seat) g.append(...cellRect(seat, f.cell, `nv-flash ${f.kind}`, { style: delay }));
   }
   for (const area of ui.areas.filter((a) => a.seat === seat)) {
     const box = bbox(area.cells);
@@ -228,7 +237,7 @@ function drawOverlay() {
     const ok = legalDrop(d);
     if (cells.length) {
       g.append(drawPiece(v, d.piece, cells, `ghost ${ok ? 'ok' : 'bad'}`));
-      for (const name of cells) g.append(cellRect(v, name, `nv-aim ${ok ? 'ok' : 'bad'}`));
+      for (const name of cells) g.append(...cellRect(v, name, `nv-aim ${ok ? 'ok' : 'bad'}`));
     }
     svg.dataset.aim = ok ? 'ok' : 'bad';
   }
@@ -248,7 +257,7 @@ function drawOverlay() {
     if (hv && ui.ship && !ui.firing) {
       const cand = candidate(ui.ship, ui.mode, hv.seat, hv.r, hv.c);
       if (cand) {
-        for (const name of cand.cells) g.append(cellRect(hv.seat, name, `nv-aim ${cand.ok ? 'ok' : 'bad'}`));
+        for (const name of cand.cells) g.append(...cellRect(hv.seat, name, `nv-aim ${cand.ok ? 'ok' : 'bad'}`));
         svg.dataset.aim = cand.ok ? 'ok' : 'bad';
         if (cand.info) svg.dataset.aimParts = JSON.stringify(orderParts(cand.info));
       }
@@ -426,7 +435,7 @@ export function legend() {
     ['sunk', () => [drawPiece(0, 'corvette', a1, 'sunk')]],
     ['found', () => [drawPiece(0, 'corvette', a1, 'found')]],
     ['sunkbuoy', () => [drawMarks(0, a1, 'sunk-buoy')]],
-    ['block', () => [cellRect(0, 'a1', 'nv-block nv-owner-1')]],
+    ['block', () => cellRect(0, 'a1', 'nv-block nv-owner-1')],
     ['shield', () => [svgEl('rect', { class: 'nv-shield', x: origin(0)[0] + 1, y: origin(0)[1] + 1, width: CELL - 2, height: CELL - 2, rx: 6 })]],
   ];
   return [

@@ -74,7 +74,7 @@ export function isVertical(p) {
 /** @typedef {{ seat: number, r0: number, c0: number, rows: number, cols: number }} Zoom */
 /**
  * @typedef {{ piece: string, vertical: boolean, offR: number, offC: number, r: number, c: number,
- *   from: string[] | null }} Drag
+ *   from: string[] }} Drag
  */
 /** @typedef {{ info: any, seat: number | null, cells: string[], kind: string }} Planned */
 

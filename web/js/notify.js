@@ -14,12 +14,18 @@ const sound = {
   baseTitle: document.title,
 };
 
-/** Sets the title the page shows when it is not this player's turn. */
+/**
+ * Sets the title the page shows when it is not this player's turn.
+ * @param {string} title
+ */
 export function setBaseTitle(title) {
   sound.baseTitle = title;
 }
 
-/** Shows or clears the "your turn" mark in the tab title. */
+/**
+ * Shows or clears the "your turn" mark in the tab title.
+ * @param {boolean} yourTurn
+ */
 export function markTitle(yourTurn) {
   const title = yourTurn ? `● ${t('match.turn.you')} · ${sound.baseTitle}` : sound.baseTitle;
   if (document.title !== title) document.title = title;
@@ -30,7 +36,10 @@ export function soundOn() {
   return localStorage.getItem(SOUND_KEY) !== 'off';
 }
 
-/** Turns the sound on or off and remembers it. */
+/**
+ * Turns the sound on or off and remembers it.
+ * @param {boolean} on
+ */
 export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
 }
@@ -103,7 +112,11 @@ export async function askNotifications() {
   }
 }
 
-/** A system notification "your turn in {title}" when the page is not in view and it is allowed. */
+/**
+ * A system notification "your turn in {title}" when the page is not in view and it is allowed.
+ * @param {string} title the game's title
+ * @param {string} url the match page, opened by a click on the notification
+ */
 export function notifyTurn(title, url) {
   if (!('Notification' in window) || Notification.permission !== 'granted' || !document.hidden) return;
   try {

@@ -24,6 +24,10 @@ export function lastTouch() {
  * A press on the control named `key`: with a mouse `act()` at once; with a finger the first tap
  * calls `preview()` and arms the control, the second tap on the same control calls `act()`.
  * Returns true when it acted.
+ * @param {string} key
+ * @param {() => void} preview
+ * @param {() => void} act
+ * @returns {boolean}
  */
 export function tapTwice(key, preview, act) {
   if (!fingers.touch || fingers.armed === key) {
