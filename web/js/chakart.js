@@ -30,14 +30,21 @@ const ui = {
   /** @type {{ from: string, to: string, actions: any[] } | null} */
   choice: null,
   legalKey: '',
-  seenMoves: -1,
-  /** @type {{ squares: Set<string>, text: string }} */
-  flash: { squares: new Set(), text: '' },
-  /** @type {any[]} */
+  /** @type {string[] | null} The move list as last narrated, an entry's key per ply (null before the first state). */
+  told: null,
+  /** @type {Flash} The effect being told (its ply, lit squares and words), or none (ply -1). */
+  flash: { ply: -1, squares: new Set(), text: '' },
+  /** @type {{ ply: number, fx: Effect | null }[]} The entries still to narrate, in order. */
   queue: [],
-  /** @type {ReturnType<typeof setTimeout> | null} */
+  /** @type {ReturnType<typeof setTimeout> | null} Ends the effect being told (900 ms). */
   timer: null,
 };
+
+/** @typedef {{ text: string, squares: string[], kind: string }} Effect */
+/** @typedef {{ ply: number, squares: Set<string>, text: string }} Flash */
+
+/** @type {Flash} No effect told. */
+const SILENT = { ply: -1, squares: new Set(), text: '' };
 
 function svgEl(name, attrs = {}, text) {
   const node = document.createElementNS(SVG, name);
@@ -122,43 +129,58 @@ export function describeEffect(entry) {
   }
 }
 
+/** An entry as the narration tells it apart: its seat and text (an egg's outcome is in its text). */
+const entryKey = (m) => JSON.stringify([m.by, m.text]);
+
 /**
- * Queues the new moves of the log: an effect to narrate (900 ms each, its squares lit), or `null`
- * for a move without one, which ends the last effect's words (a new move is played: what the last
- * one did is over).
+ * Follows the move list `moves` (the whole list, at each drawing): the entries after the part it
+ * shares with the list last seen are queued, an effect to narrate (900 ms each, its squares lit)
+ * or `null` for a move without one, which ends the last effect's words (a new move is played:
+ * what the last one did is over). Keyed by ply, not by a count: a list cut by a takeback drops
+ * what was queued or told past the cut, and moves that came after the cut (in the same state or
+ * later) are told, whether the list ends longer, shorter or as long as before. The list found at
+ * the first state is history: nothing of it is told. Never draws: the caller is drawing.
  */
 function narrate(moves, render) {
-  if (ui.seenMoves < 0 || moves.length < ui.seenMoves) {
-    ui.seenMoves = moves.length;
-    return;
+  const keys = moves.map(entryKey);
+  const told = ui.told;
+  ui.told = keys;
+  if (!told) return;
+  let same = 0;
+  while (same < told.length && same < keys.length && told[same] === keys[same]) same += 1;
+  if (same < told.length) {
+    ui.queue = ui.queue.filter((q) => q.ply < same);
+    if (ui.flash.ply >= same) {
+      if (ui.timer) clearTimeout(ui.timer);
+      ui.timer = null;
+      ui.flash = SILENT;
+    }
   }
-  for (const m of moves.slice(ui.seenMoves)) ui.queue.push(describeEffect(m));
-  ui.seenMoves = moves.length;
-  if (ui.timer) return;
-  // Plain moves at the head of the queue clear the words now, in the drawing under way.
-  clearPlain();
-  if (ui.queue.length) step(render);
+  for (let ply = same; ply < keys.length; ply += 1) ui.queue.push({ ply, fx: describeEffect(moves[ply]) });
+  if (!ui.timer) advance(render);
 }
 
-/** Takes the plain moves off the head of the queue, clearing the effect's words if there were any. */
-function clearPlain() {
-  if (ui.queue[0] !== null) return;
-  while (ui.queue[0] === null) ui.queue.shift();
-  ui.flash = { squares: new Set(), text: '' };
-}
-
-function step(render) {
-  clearPlain();
-  const fx = ui.queue.shift();
-  if (!fx) {
+/**
+ * Moves the narration on: the moves without an effect at the head of the queue end the words
+ * shown, then the next effect is told for 900 ms (and `render` called after them, to draw the next
+ * one); with none left the lit squares go dark and the words stay. Draws nothing itself.
+ */
+function advance(render) {
+  while (ui.queue.length && !ui.queue[0].fx) {
+    ui.queue.shift();
+    ui.flash = SILENT;
+  }
+  const next = ui.queue.shift();
+  if (!next?.fx) {
     ui.timer = null;
-    ui.flash = { squares: new Set(), text: ui.flash.text };
-    render();
+    if (ui.flash.squares.size) ui.flash = { ...ui.flash, squares: new Set() };
     return;
   }
-  ui.flash = { squares: new Set(fx.squares), text: fx.text };
-  render();
-  ui.timer = setTimeout(() => step(render), 900);
+  ui.flash = { ply: next.ply, squares: new Set(next.fx.squares), text: next.fx.text };
+  ui.timer = setTimeout(() => {
+    advance(render);
+    render();
+  }, 900);
 }
 
 /**
