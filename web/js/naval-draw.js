@@ -5,7 +5,7 @@
 // replay's boards and the how-to page's examples.
 
 import { el } from './api.js';
-import { t, tn } from './i18n.js';
+import { lang, t, tn } from './i18n.js';
 import { svgEl } from './svg.js';
 import { seatLabel, botName } from './seats.js';
 import { COLS, SIDE, bbox, cellName, clamp, parseCell } from './naval-geometry.js';
@@ -310,6 +310,43 @@ export function redrawOverlay() {
   const fresh = drawOverlay();
   if (old) old.replaceWith(fresh);
   else svg.append(fresh);
+  drawn.overlay = overlayKey();
+}
+
+/**
+ * What the boards were last drawn from (`boardsKey`, `overlayKey`) and into which SVG, so that
+ * a state that changes nothing this seat sees draws nothing again (`drawChanged`).
+ */
+const drawn = { svg: /** @type {SVGSVGElement | null} */ (null), boards: '', overlay: '' };
+
+/**
+ * Everything the boards (not the overlay) are drawn from, as one text: the state's parts they
+ * show (the observation, the seats' names, who is to act), the language and the screen's width,
+ * and the page's own marks on them (a piece dragged or on its way, the piece picked, the
+ * flashes, the phone's board and window).
+ */
+function boardsKey() {
+  const { state } = ctx();
+  const names = state.seats.map((s) => [s.seat, s.kind, s.bot ?? null, s.player?.name ?? null]);
+  return JSON.stringify([lang(), PHONE.matches, state.game, state.status, state.to_act, names, state.observation,
+    ui.drag?.piece ?? null, ui.moving, ui.selectedPiece, ui.flashAt, ui.flash.size, ui.areas, ui.focus, ui.zoom]);
+}
+
+/** Everything the overlay is drawn from, as one text: the drag, the plan and the aim. */
+function overlayKey() {
+  return JSON.stringify([ui.drag, [...ui.plan], ui.aim, ui.hover, ui.ship, ui.mode, ui.firing]);
+}
+
+/**
+ * Draws again only what changed since the last drawing: the boards (`drawAll`) when what they
+ * show changed, else the overlay when it did, else nothing. The match page draws at every state
+ * and on other occasions (a chat line's error, a setting): a state that changes nothing this seat
+ * sees (another seat's connection, a message about others) leaves the boards as they are, with no
+ * flicker, and a piece being dragged is not drawn afresh under the pointer.
+ */
+export function drawChanged() {
+  if (drawn.svg !== ctx().svg || drawn.boards !== boardsKey()) drawAll();
+  else if (drawn.overlay !== overlayKey()) redrawOverlay();
 }
 
 /** A phone's screen: one board at a time, large enough to tap, chosen with tabs above it. */
@@ -376,6 +413,9 @@ export function drawAll() {
   svg.setAttribute('aria-label', t('nv.boards'));
   // A phone shows one board: only that one is drawn (the others would show in its margins).
   svg.replaceChildren(...(PHONE.matches ? [focusSeat()] : [0, 1, 2, 3]).map(drawBoard), drawOverlay());
+  drawn.svg = svg;
+  drawn.boards = boardsKey();
+  drawn.overlay = overlayKey();
 }
 
 /**

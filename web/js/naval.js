@@ -26,7 +26,7 @@ import { runningSeats } from './clocks.js';
 import { parseCell } from './naval-geometry.js';
 import { ctx, myBattleTurn, myBoard, myRemaining, placing, redraw, remaining, ui } from './naval-state.js';
 import { fireStep, startFiring, syncTurn } from './naval-plan.js';
-import { drawAll } from './naval-draw.js';
+import { drawAll, drawChanged } from './naval-draw.js';
 import { attach } from './naval-input.js';
 import { renderPanel } from './naval-panel.js';
 
@@ -183,7 +183,7 @@ export function renderNaval(given) {
   if (given.canAct && !ui.resending) ui.moving = null;
   syncTurn();
   if (!placing()) ui.drag = null;
-  drawAll();
+  drawChanged();
   renderPanel();
   // Sending the next order of a plan waits for this render to finish.
   if (ui.firing) setTimeout(fireStep, 0);
