@@ -20,7 +20,7 @@ export function renderSeedCheck(container, summary, serverVerified) {
   let local = null;
   if (summary.seed) {
     const bytes = hexToBytes(summary.seed);
-    local = bytes ? sha256Hex(bytes) : 'not hex';
+    local = bytes ? sha256Hex(bytes) : t('verify.not_hex');
     rows.push([t('verify.local'), local]);
     verdict = local === summary.seed_hash && serverVerified !== false;
   }
@@ -36,7 +36,7 @@ export function renderSeedCheck(container, summary, serverVerified) {
       const text = serverVerified === true ? t('verify.ok') : t('verify.ok.hash');
       parts.push(el('div', { class: 'ok-box', id: 'verify-result', 'data-verified': 'true' }, `✔ ${text}`));
     } else {
-      const why = local !== summary.seed_hash ? t('verify.hash_mismatch') : 'the server could not replay the record';
+      const why = local !== summary.seed_hash ? t('verify.hash_mismatch') : t('verify.replay_failed');
       parts.push(el('div', { class: 'error-box', id: 'verify-result', 'data-verified': 'false' }, `✘ ${t('verify.bad', { msg: why })}`));
     }
     parts.push(el('p', { class: 'small muted' },
