@@ -2,15 +2,14 @@
 # Checks the web client without a browser or a server: `tsc --noEmit` over web/js (tsconfig.json:
 # the `// @ts-check` JSDoc types; tsconfig.strict.json: the modules held to noImplicitAny too) and
 # ESLint over web/js and these tests (eslint.config.js).
-# Installs the npm packages from the committed lock file first. Exit status non-zero on any
-# finding.
+# Installs the npm packages from the committed lock file first (npm-ci.sh: once per lock file).
+# Exit status non-zero on any finding.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
+"$here/npm-ci.sh"
 cd "$here"
-echo "== npm ci =="
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 echo "== tsc --noEmit (web/js) =="
 node_modules/.bin/tsc -p tsconfig.json
 # The modules that type every parameter, held to it (tsconfig.strict.json lists them).
