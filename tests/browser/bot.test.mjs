@@ -9,7 +9,7 @@ import {
   enterLobby, openAdvanced,
 } from './lib.mjs';
 
-test('play MAD against a bot by clicking, reload mid-game, see the result and the replay', { timeout: 600000 }, async (t) => {
+test('play MAD against a bot by clicking, reload mid-game, see the result and the replay', { timeout: 600000 }, async () => {
   const server = await startServer();
   const browser = await launchBrowser();
   try {

@@ -3,7 +3,8 @@
 // the seat to act can move (its legal list) are framed on its page only, and after 1. f3 e5
 // 2. g4 Qh4 White's king on e1 can be taken: White and the spectator are warned, Black is not.
 // Then the words of an item effect, on a page of the module alone: shown while the effect is
-// narrated, gone once the next move is played.
+// narrated, gone once the next move is played; and the narration following the move list through
+// a burst of entries in one state and through takebacks (the list cut, then grown again).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,30 +86,45 @@ test('Chakart: last move, movable pieces and a king in danger', { timeout: 12000
   }
 });
 
+/**
+ * A page without the match module: the Chakart module drawn alone, fed move lists by hand
+ * (`window.feed(moves)` draws the state with that list, as the match page does for each state).
+ * `window.told` keeps every text the effect line shows, as it appears.
+ */
+async function modulePage(server, browser) {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/leaderboard`);
+  await page.evaluate(async () => {
+    const ck = await import('/assets/js/chakart.js');
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.classList.add('board');
+    const panel = document.createElement('div');
+    const decision = document.createElement('div');
+    document.body.append(svg, decision, panel);
+    const observation = { board: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR', flags: '1111', captured: '000000000000' };
+    const ctx = { svg, panel, decision, canAct: false, play() {}, state: { observation, legal: [], moves: [], seat: 0 } };
+    ctx.render = () => ck.renderChakart(ctx);
+    window.feed = (moves) => {
+      ctx.state = { ...ctx.state, moves };
+      ctx.render();
+    };
+    window.stealth = [...ck.marks({ last_move: { from: 'c1', to: null } }).last];
+    window.told = [];
+    const look = () => {
+      const text = document.getElementById('ck-effect')?.textContent || '';
+      if (text && window.told.at(-1) !== text) window.told.push(text);
+    };
+    new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
+    ctx.render();
+  });
+  return page;
+}
+
 test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, async () => {
   const server = await startServer();
   const browser = await launchBrowser();
   try {
-    // A page without the match module: the Chakart module drawn alone, fed states by hand.
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/leaderboard`);
-    await page.evaluate(async () => {
-      const ck = await import('/assets/js/chakart.js');
-      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-      svg.classList.add('board');
-      const panel = document.createElement('div');
-      const decision = document.createElement('div');
-      document.body.append(svg, decision, panel);
-      const observation = { board: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR', flags: '1111', captured: '000000000000' };
-      const ctx = { svg, panel, decision, canAct: false, play() {}, state: { observation, legal: [], moves: [], seat: 0 } };
-      ctx.render = () => ck.renderChakart(ctx);
-      window.feed = (moves) => {
-        ctx.state = { ...ctx.state, moves };
-        ctx.render();
-      };
-      window.stealth = [...ck.marks({ last_move: { from: 'c1', to: null } }).last];
-      ctx.render();
-    });
+    const page = await modulePage(server, browser);
     // An opponent's stealth move marks its start square only.
     assert.deepEqual(await page.evaluate(() => window.stealth), ['c1']);
     const words = () => page.textContent('#ck-effect');
@@ -132,6 +148,53 @@ test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, 
     assert.equal(await words(), 'Item effect: the piece is sent to d5.');
     await page.evaluate((m) => window.feed(m), [knight, redirect, { by: { seat: 1 }, text: 'e6' }, { by: { seat: 0 }, text: 'Bc4' }, { by: 'chance', text: '~d5', info: { kind: 'redirect', to: 'd5' } }, { by: { seat: 1 }, text: 'Nf6' }]);
     await page.waitForFunction(() => document.getElementById('ck-effect').textContent === '');
+    assert.deepEqual(page.jsErrors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+test('Chakart: the narration follows the move list through bursts and takebacks', { timeout: 60000 }, async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const page = await modulePage(server, browser);
+    const words = () => page.textContent('#ck-effect');
+    const told = () => page.evaluate(() => window.told);
+    const waitWords = (text) => page.waitForFunction((w) => document.getElementById('ck-effect').textContent === w, text, { timeout: 15000 })
+      .catch(async () => assert.fail(`waited for the words ${JSON.stringify(text)}; the page told ${JSON.stringify(await told())}`));
+    const redirect = (sq) => ({ by: 'chance', text: `~${sq}`, info: { kind: 'redirect', to: sq } });
+    const knight = { by: { seat: 0 }, text: 'Nc3', info: { kind: 'move', from: 'b1', to: 'c3' } };
+    const e6 = { by: { seat: 1 }, text: 'e6', info: { kind: 'move', from: 'e7', to: 'e6' } };
+    const egg = { by: { seat: 1 }, text: 'Nf6*B', info: { kind: 'egg', choice: 'boo' } };
+    const bishop = { by: { seat: 0 }, text: 'Bc4', info: { kind: 'move', from: 'f1', to: 'c4' } };
+    const sent = (sq) => `Item effect: the piece is sent to ${sq}.`;
+    const eggWords = await page.evaluate(async () => (await import('/assets/js/chakart.js')).describeEffect({ info: { kind: 'egg', choice: 'boo' } }).text);
+    assert.match(eggWords, /^Egg effect: .+!$/);
+
+    // A burst: the move, its redirect and the reply in one state. The redirect is told, then its
+    // words go (a move followed it).
+    await page.evaluate((m) => window.feed(m), [knight, redirect('e5'), e6]);
+    await waitWords(sent('e5'));
+    await waitWords('');
+    // A takeback and a new move in one whole state, the list as long as before: the new move's
+    // egg is told.
+    await page.evaluate((m) => window.feed(m), [knight, redirect('e5'), egg]);
+    await waitWords(eggWords);
+    // The egg taken back (the list cut before it): its words go at once.
+    await page.evaluate((m) => window.feed(m), [knight, redirect('e5')]);
+    assert.equal(await words(), '');
+    // Cut further and grown longer in one state: every effect after the cut is told, in order.
+    await page.evaluate((m) => window.feed(m), [knight, redirect('d4'), bishop, redirect('c6')]);
+    await waitWords(sent('c6'));
+    assert.deepEqual(await told(), [sent('e5'), eggWords, sent('d4'), sent('c6')]);
+    // The same list again (a state that brings no move, or a whole state on reconnecting): nothing
+    // is told again, and the last words stay.
+    await page.evaluate((m) => window.feed(m), [knight, redirect('d4'), bishop, redirect('c6')]);
+    await page.waitForFunction(() => ![...document.querySelectorAll('svg g.ck-square rect:first-child')].some((r) => r.getAttribute('fill') === '#f7a8a8'));
+    assert.equal(await words(), sent('c6'));
+    assert.deepEqual(await told(), [sent('e5'), eggWords, sent('d4'), sent('c6')]);
     assert.deepEqual(page.jsErrors, []);
   } finally {
     await browser.close();

@@ -44,7 +44,7 @@ test('every game has a page module; the match and replay pages name no game', { 
     }
 
     // No game's name as a string in the pages' code: they ask the registry.
-    for (const file of ['match.js', 'replay.js']) {
+    for (const file of ['match.js', 'match-state.js', 'match-view.js', 'replay.js']) {
       const code = fs.readFileSync(path.join(ROOT, 'web', 'js', file), 'utf8');
       for (const name of games) {
         assert.doesNotMatch(code, new RegExp(`['"\`]${name}['"\`]`), `${file} names ${name}`);

@@ -1,6 +1,7 @@
 # Sourced by run.sh and soak.sh: installs what the browser tests need when it is missing (Debian's
-# chromium through apt, the npm packages from the committed lock file) and builds the `plateau`
-# binary (cargo is incremental, and the web/ files are embedded in it, so it is always asked).
+# chromium through apt, the npm packages from the committed lock file through npm-ci.sh) and
+# builds the `plateau` binary (cargo is incremental, and the web/ files are embedded in it, so it
+# is always asked).
 # Afterwards PLATEAU_BIN names the binary and the working directory is tests/browser.
 #
 # Environment: PLATEAU_BIN to use a given binary (then nothing is built); CHROMIUM for another
@@ -15,10 +16,8 @@ if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
   apt-get install -y -qq chromium >/dev/null
 fi
 
+"$here/npm-ci.sh"
 cd "$here"
-echo "== npm ci =="
-# playwright-core never downloads a browser; the variable only makes that explicit.
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 
 if [ -z "${PLATEAU_BIN:-}" ]; then
   echo "== cargo build (plateau) =="

@@ -1,18 +1,23 @@
+// @ts-check
 // The lobby's "Advanced" fold (web/index.html #advanced): the full match form, every seat human or
 // bot, the rule options of the game's config and any clock (docs/protocol.md section 3.2).
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t } from './i18n.js';
 import { seatLabel, botName } from './seats.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
-let games = [];
-/** The number of seats chosen for the game in the form. */
-let seatCount = null;
+/** The form's state: the games it offers and the seat count chosen. */
+const form = {
+  /** @type {any[]} The games of /api/games. */
+  games: [],
+  /** @type {number | null} The number of seats chosen for the game in the form. */
+  seatCount: null,
+};
 
 function currentGame() {
-  return games.find((g) => g.name === $('game').value) || games[0];
+  return form.games.find((g) => g.name === $('game', HTMLSelectElement).value) || form.games[0];
 }
 
 /** One fieldset per seat: human or bot (by its level name), and which seat the creator plays. */
@@ -21,13 +26,15 @@ function renderSeats() {
   const box = $('seats');
   box.replaceChildren();
   if (!game) return;
-  if (!seatCount || seatCount < game.min_seats || seatCount > game.max_seats) seatCount = game.default_seats;
-  const n = seatCount;
+  const chosen = form.seatCount;
+  /** @type {number} */
+  const n = chosen && chosen >= game.min_seats && chosen <= game.max_seats ? chosen : game.default_seats;
+  form.seatCount = n;
   if (game.min_seats !== game.max_seats) {
     const count = el('select', { id: 'seat-count', 'aria-label': t('lobby.seats') });
     for (let k = game.min_seats; k <= game.max_seats; k++) count.append(el('option', { value: k, selected: k === n }, String(k)));
     count.addEventListener('change', () => {
-      seatCount = Number(count.value);
+      form.seatCount = Number(count.value);
       renderSeats();
     });
     box.append(el('div', { class: 'form-row' }, el('label', {}, t('lobby.seats'), ' ', count)));
@@ -49,8 +56,8 @@ function renderSeats() {
       minePart.classList.toggle('hidden', isBot);
       if (isBot && mine.checked) {
         mine.checked = false;
-        const firstHuman = [...box.querySelectorAll('select[id$=-kind]')].findIndex((k) => k.value === 'human');
-        if (firstHuman >= 0) $(`seat-${firstHuman}-mine`).checked = true;
+        const firstHuman = [.../** @type {NodeListOf<HTMLSelectElement>} */ (box.querySelectorAll('select[id$=-kind]'))].findIndex((k) => k.value === 'human');
+        if (firstHuman >= 0) $(`seat-${firstHuman}-mine`, HTMLInputElement).checked = true;
       }
     };
     kind.addEventListener('change', sync);
@@ -88,8 +95,9 @@ function readConfig() {
   if (!cfg || typeof cfg !== 'object') return null;
   const out = { ...cfg };
   let changed = false;
-  for (const input of $('options').querySelectorAll('input[data-key]')) {
-    const key = input.dataset.key;
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ ($('options').querySelectorAll('input[data-key]'))) {
+    // The selector asks for the attribute: every input here has its key.
+    const key = input.dataset.key ?? '';
     let v;
     if (input.dataset.type === 'boolean') v = input.checked;
     else if (input.dataset.type === 'number') v = Number(input.value);
@@ -101,14 +109,14 @@ function readConfig() {
 }
 
 function readTimeControl() {
-  const kind = $('clock-kind').value;
+  const kind = $('clock-kind', HTMLSelectElement).value;
   if (kind === 'fischer') {
     return {
-      kind, base_seconds: Math.round(Number($('clock-base').value) * 60),
-      increment_seconds: Number($('clock-inc').value),
+      kind, base_seconds: Math.round(Number($('clock-base', HTMLInputElement).value) * 60),
+      increment_seconds: Number($('clock-inc', HTMLInputElement).value),
     };
   }
-  if (kind === 'per_move') return { kind, seconds: Number($('clock-per-move').value) };
+  if (kind === 'per_move') return { kind, seconds: Number($('clock-per-move', HTMLInputElement).value) };
   if (kind === 'game') return { kind };
   return { kind: 'none' };
 }
@@ -117,32 +125,32 @@ function readTimeControl() {
 // per-move and Fischer clocks are for the other games (docs/protocol.md section 3.2).
 function offerRuleClock() {
   const rules = Boolean(currentGame()?.rule_clock);
-  for (const option of $('clock-kind').options) {
+  for (const option of $('clock-kind', HTMLSelectElement).options) {
     const allowed = option.value === 'none' || (option.value === 'game') === rules;
     option.hidden = !allowed;
     option.disabled = !allowed;
   }
-  if (rules) $('clock-kind').value = 'game';
-  else if ($('clock-kind').value === 'game') $('clock-kind').value = 'none';
+  if (rules) $('clock-kind', HTMLSelectElement).value = 'game';
+  else if ($('clock-kind', HTMLSelectElement).value === 'game') $('clock-kind', HTMLSelectElement).value = 'none';
   syncClock();
 }
 
 function syncClock() {
-  const kind = $('clock-kind').value;
+  const kind = $('clock-kind', HTMLSelectElement).value;
   $('clock-fischer').classList.toggle('hidden', kind !== 'fischer');
   $('clock-move').classList.toggle('hidden', kind !== 'per_move');
 }
 
 /**
- * Wires the form. `create(body)` sends the request (the lobby names the player first and shows
+ * Wires the  `create(body)` sends the request (the lobby names the player first and shows
  * the answer); it throws the server's refusal, shown by the lobby.
  */
 export function setupAdvanced(gameList, create) {
-  games = gameList;
-  $('game').replaceChildren(...games.map((g) => el('option', { value: g.name }, g.title)));
+  form.games = gameList;
+  $('game').replaceChildren(...form.games.map((g) => el('option', { value: g.name }, g.title)));
   $('clock-kind').addEventListener('change', syncClock);
   $('game').addEventListener('change', () => {
-    seatCount = null;
+    form.seatCount = null;
     renderAdvanced();
     offerRuleClock();
   });
@@ -150,17 +158,17 @@ export function setupAdvanced(gameList, create) {
     ev.preventDefault();
     const game = currentGame();
     const seats = [];
-    for (let s = 0; s < seatCount; s++) {
-      seats.push($(`seat-${s}-kind`).value === 'bot' ? { kind: 'bot', bot: $(`seat-${s}-bot`).value } : { kind: 'human' });
+    for (let s = 0; s < (form.seatCount ?? 0); s++) {
+      seats.push($(`seat-${s}-kind`, HTMLSelectElement).value === 'bot' ? { kind: 'bot', bot: $(`seat-${s}-bot`, HTMLSelectElement).value } : { kind: 'human' });
     }
-    const mine = document.querySelector('input[name=creator-seat]:checked');
-    const body = { game: game.name, config: readConfig(), seats, time_control: readTimeControl(), rated: $('adv-rated').checked };
+    const mine = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name=creator-seat]:checked'));
+    const body = { game: game.name, config: readConfig(), seats, time_control: readTimeControl(), rated: $('adv-rated', HTMLInputElement).checked };
     if (mine && seats[Number(mine.value)]?.kind === 'human') body.creator_seat = Number(mine.value);
-    $('create').disabled = true;
+    $('create', HTMLButtonElement).disabled = true;
     try {
       await create(body);
     } finally {
-      $('create').disabled = false;
+      $('create', HTMLButtonElement).disabled = false;
     }
   });
   renderAdvanced();

@@ -1,10 +1,11 @@
+// @ts-check
 // The post-game analysis on the replay page: asks the server for it (`POST
 // /api/matches/{id}/analysis`), shows its progress while the server computes it, then draws each
 // seat's chance to win after every action as a graph and marks the decisions that lost the most,
 // both on the graph and in the move list (docs/protocol.md section 3.8). The browser computes
 // nothing: every value is the server's.
 
-import { api, el } from './api.js';
+import { api, el, errorMessage } from './api.js';
 import { t, lang } from './i18n.js';
 import { seatLabel } from './seats.js';
 
@@ -48,7 +49,7 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
     try {
       status = await api(method, `/api/matches/${encodeURIComponent(id)}/analysis`);
     } catch (err) {
-      status = { status: 'error', message: err.message };
+      status = { status: 'error', message: errorMessage(err) };
     }
     clearTimeout(polling);
     if (status.status === 'queued' || status.status === 'running') {

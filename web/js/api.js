@@ -1,7 +1,13 @@
+// @ts-check
 // The HTTP side of docs/protocol.md, the seat tokens kept in localStorage, and small page helpers.
 
 /** An error answered by the server: `code` is the protocol's error code (section 5). */
 export class ApiError extends Error {
+  /**
+   * @param {string} code the protocol's error code, `network` when no answer came
+   * @param {string} [message] the server's words (the code when it gave none)
+   * @param {number} [status] the HTTP status, 0 when no answer came
+   */
   constructor(code, message, status) {
     super(message || code);
     this.code = code;
@@ -12,8 +18,14 @@ export class ApiError extends Error {
 /**
  * Sends one API request and returns the decoded JSON body, or throws an ApiError. `headers` are
  * added to the request (a seat token goes in `Authorization`, never in the URL).
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON when given
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<any>} the answer's JSON, as the protocol describes it
  */
 export async function api(method, path, body, headers = {}) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -23,9 +35,9 @@ export async function api(method, path, body, headers = {}) {
   try {
     res = await fetch(path, init);
   } catch (e) {
-    throw new ApiError('network', String(e.message || e), 0);
+    throw new ApiError('network', e instanceof Error ? e.message : String(e), 0);
   }
-  let data = null;
+  let data;
   try {
     data = await res.json();
   } catch {
@@ -37,35 +49,118 @@ export async function api(method, path, body, headers = {}) {
   return data;
 }
 
-/** The seat token kept for match `id`, or null (protocol.md section 1: `plateau.token.<id>`). */
+/**
+ * An error's protocol code (an ApiError's, or one a page gave its own error), else ''.
+ * @param {unknown} err
+ * @returns {string}
+ */
+export function errorCode(err) {
+  const code = err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
+  return typeof code === 'string' ? code : '';
+}
+
+/**
+ * An error's words for a page that has no translation of it.
+ * @param {unknown} err
+ * @returns {string}
+ */
+export function errorMessage(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The seat token kept for match `id`, or null (protocol.md section 1: `plateau.token.<id>`).
+ * @param {string} id
+ * @returns {string | null}
+ */
 export function getToken(id) {
   return localStorage.getItem(`plateau.token.${id}`);
 }
 
-/** Keeps the seat token of match `id` so a reload resumes the seat. */
+/**
+ * Keeps the seat token of match `id` so a reload resumes the seat.
+ * @param {string} id
+ * @param {string | null | undefined} token nothing is kept without one
+ */
 export function setToken(id, token) {
   if (token) localStorage.setItem(`plateau.token.${id}`, token);
 }
 
-/** The match id in the page's path (`/m/{id}` or `/replay/{id}`), or null. */
+/**
+ * The match id in the page's path (`/m/{id}` or `/replay/{id}`), or null.
+ * @returns {string | null}
+ */
 export function idFromPath() {
   const parts = location.pathname.split('/').filter(Boolean);
   return parts.length >= 2 ? decodeURIComponent(parts[1]) : null;
 }
 
-/** An absolute link from a server-relative one. */
+/**
+ * An absolute link from a server-relative one.
+ * @param {string} url
+ * @returns {string}
+ */
 export function absolute(url) {
   return new URL(url, location.origin).href;
 }
 
-/** Makes an element: el('button', {class: 'x', onclick: fn}, 'text', child...). */
+/**
+ * The page's element with id `id`: a page names only elements its HTML has, so a missing one is
+ * a mistake of the page and throws at once, naming it. `kind` (a DOM class such as
+ * `HTMLInputElement`) is checked too and gives the result its type; without it the element is
+ * taken as an HTML element.
+ * @template {Element} [T=HTMLElement]
+ * @param {string} id
+ * @param {new (...args: any[]) => T} [kind]
+ * @returns {T}
+ */
+export function byId(id, kind) {
+  const node = findId(id, kind);
+  if (!node) throw new Error(`this page has no #${id}${kind ? ` (${kind.name})` : ''}`);
+  return node;
+}
+
+/**
+ * The element with id `id` if the page has it now (one drawn later, or only on some pages), else
+ * null; an element of another kind than `kind` is a mistake of the page and throws.
+ * @template {Element} [T=HTMLElement]
+ * @param {string} id
+ * @param {new (...args: any[]) => T} [kind]
+ * @returns {T | null}
+ */
+export function findId(id, kind) {
+  const node = document.getElementById(id);
+  if (node && kind && !(node instanceof kind)) throw new Error(`#${id} is no ${kind.name}`);
+  return /** @type {T | null} */ (node);
+}
+
+/**
+ * @typedef {string | number | boolean | null | undefined | ((ev: any) => unknown) | Record<string, string>} Attr
+ * An attribute's value for `el`: a listener for an `on…` name, the entries of `dataset`, else
+ * written as text (`true` as an empty attribute; `false`, null and undefined leave it out).
+ */
+
+/**
+ * @typedef {Node | string | number | boolean | null | undefined} Child
+ * What `el` puts in an element: a node, or a text (false, null and undefined are skipped); lists
+ * of them are flattened.
+ */
+
+/**
+ * Makes an element: el('button', {class: 'x', onclick: fn}, 'text', child...).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, Attr>} [attrs]
+ * @param {...(Child | Child[] | Child[][])} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on') && typeof v === 'function') node.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? '' : v);
+    else node.setAttribute(k, v === true ? '' : String(v));
   }
   for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
@@ -74,7 +169,13 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A "Copy" button that copies the value of `input` (an invite link) to the clipboard. */
+/**
+ * A "Copy" button that copies the value of `input` (an invite link) to the clipboard.
+ * @param {HTMLInputElement} input
+ * @param {string} label
+ * @param {string} doneLabel the button's words once copied
+ * @returns {HTMLButtonElement}
+ */
 export function copyButton(input, label, doneLabel) {
   const btn = el('button', { type: 'button', class: 'secondary' }, label);
   btn.addEventListener('click', async () => {
@@ -89,7 +190,11 @@ export function copyButton(input, label, doneLabel) {
   return btn;
 }
 
-/** Formats milliseconds as m:ss, h:mm:ss, or s.t under ten seconds. */
+/**
+ * Formats milliseconds as m:ss, h:mm:ss, or s.t under ten seconds.
+ * @param {number} ms
+ * @returns {string}
+ */
 export function formatClock(ms) {
   const clamped = Math.max(0, ms);
   if (clamped < 10000) return (Math.floor(clamped / 100) / 10).toFixed(1);
@@ -114,7 +219,11 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** SHA-256 of `bytes` (Uint8Array) as 64 lowercase hex digits. */
+/**
+ * SHA-256 of `bytes` as 64 lowercase hex digits.
+ * @param {Uint8Array} bytes
+ * @returns {string}
+ */
 export function sha256Hex(bytes) {
   const bitLen = bytes.length * 8;
   const padded = new Uint8Array(((bytes.length + 9 + 63) >> 6) << 6);
@@ -127,6 +236,7 @@ export function sha256Hex(bytes) {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
   ]);
   const w = new Uint32Array(64);
+  /** @type {(x: number, n: number) => number} */
   const rotr = (x, n) => (x >>> n) | (x << (32 - n));
   for (let off = 0; off < padded.length; off += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
@@ -147,7 +257,11 @@ export function sha256Hex(bytes) {
   return [...h].map((x) => x.toString(16).padStart(8, '0')).join('');
 }
 
-/** Bytes of a hex string, or null if it is not hex of even length. */
+/**
+ * Bytes of a hex string, or null if it is not hex of even length.
+ * @param {unknown} hex
+ * @returns {Uint8Array | null}
+ */
 export function hexToBytes(hex) {
   if (typeof hex !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(hex)) return null;
   const out = new Uint8Array(hex.length / 2);

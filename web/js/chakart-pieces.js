@@ -1,3 +1,4 @@
+// @ts-check
 // Chakart's pieces, drawn (no font glyph: White and Black differ by their fill in any font and on
 // any screen). Each kind has its own outline, read like a chess set (rules/chakart.md section 3:
 // the pawn is Toad, the rook Donkey Kong, the knight Yoshi, the bishop Wario, the queen Mario and

@@ -1,3 +1,4 @@
+// @ts-check
 // Chakart on the match page (rules/chakart.md): an 8x8 SVG board from the seat's side, pieces
 // drawn (chakart-pieces.js), items on squares, immobilized pieces ringed, the captured pools, and the
 // legal actions of the server, composed from their parts (`legal_info`) and sent back as their
@@ -22,13 +23,28 @@ const FILES = 'abcdefgh';
 const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
 
 // UI state of this page, reset when the legal list changes.
-let selected = null; // a square name, or '@r' for a drop of that kind
-let choice = null; // { from, to, actions }
-let legalKey = '';
-let seenMoves = -1;
-let flash = { squares: new Set(), text: '' };
-let queue = [];
-let timer = null;
+/** UI state of this page, reset when the legal list changes. */
+const ui = {
+  /** @type {string | null} A square name, or '@r' for a drop of that kind. */
+  selected: null,
+  /** @type {{ from: string, to: string, actions: any[] } | null} */
+  choice: null,
+  legalKey: '',
+  /** @type {string[] | null} The move list as last narrated, an entry's key per ply (null before the first state). */
+  told: null,
+  /** @type {Flash} The effect being told (its ply, lit squares and words), or none (ply -1). */
+  flash: { ply: -1, squares: new Set(), text: '' },
+  /** @type {{ ply: number, fx: Effect | null }[]} The entries still to narrate, in order. */
+  queue: [],
+  /** @type {ReturnType<typeof setTimeout> | null} Ends the effect being told (900 ms). */
+  timer: null,
+};
+
+/** @typedef {{ text: string, squares: string[], kind: string }} Effect */
+/** @typedef {{ ply: number, squares: Set<string>, text: string }} Flash */
+
+/** @type {Flash} No effect told. */
+const SILENT = { ply: -1, squares: new Set(), text: '' };
 
 function svgEl(name, attrs = {}, text) {
   const node = document.createElementNS(SVG, name);
@@ -92,7 +108,7 @@ export function legalChoices(legal, info) {
 
 /** Whether the player has yet to pick a piece (nothing selected, no choice open). */
 export function picking() {
-  return !selected && !choice;
+  return !ui.selected && !ui.choice;
 }
 
 /**
@@ -113,43 +129,58 @@ export function describeEffect(entry) {
   }
 }
 
+/** An entry as the narration tells it apart: its seat and text (an egg's outcome is in its text). */
+const entryKey = (m) => JSON.stringify([m.by, m.text]);
+
 /**
- * Queues the new moves of the log: an effect to narrate (900 ms each, its squares lit), or `null`
- * for a move without one, which ends the last effect's words (a new move is played: what the last
- * one did is over).
+ * Follows the move list `moves` (the whole list, at each drawing): the entries after the part it
+ * shares with the list last seen are queued, an effect to narrate (900 ms each, its squares lit)
+ * or `null` for a move without one, which ends the last effect's words (a new move is played:
+ * what the last one did is over). Keyed by ply, not by a count: a list cut by a takeback drops
+ * what was queued or told past the cut, and moves that came after the cut (in the same state or
+ * later) are told, whether the list ends longer, shorter or as long as before. The list found at
+ * the first state is history: nothing of it is told. Never draws: the caller is drawing.
  */
 function narrate(moves, render) {
-  if (seenMoves < 0 || moves.length < seenMoves) {
-    seenMoves = moves.length;
+  const keys = moves.map(entryKey);
+  const told = ui.told;
+  ui.told = keys;
+  if (!told) return;
+  let same = 0;
+  while (same < told.length && same < keys.length && told[same] === keys[same]) same += 1;
+  if (same < told.length) {
+    ui.queue = ui.queue.filter((q) => q.ply < same);
+    if (ui.flash.ply >= same) {
+      if (ui.timer) clearTimeout(ui.timer);
+      ui.timer = null;
+      ui.flash = SILENT;
+    }
+  }
+  for (let ply = same; ply < keys.length; ply += 1) ui.queue.push({ ply, fx: describeEffect(moves[ply]) });
+  if (!ui.timer) advance(render);
+}
+
+/**
+ * Moves the narration on: the moves without an effect at the head of the queue end the words
+ * shown, then the next effect is told for 900 ms (and `render` called after them, to draw the next
+ * one); with none left the lit squares go dark and the words stay. Draws nothing itself.
+ */
+function advance(render) {
+  while (ui.queue.length && !ui.queue[0].fx) {
+    ui.queue.shift();
+    ui.flash = SILENT;
+  }
+  const next = ui.queue.shift();
+  if (!next?.fx) {
+    ui.timer = null;
+    if (ui.flash.squares.size) ui.flash = { ...ui.flash, squares: new Set() };
     return;
   }
-  for (const m of moves.slice(seenMoves)) queue.push(describeEffect(m));
-  seenMoves = moves.length;
-  if (timer) return;
-  // Plain moves at the head of the queue clear the words now, in the drawing under way.
-  clearPlain();
-  if (queue.length) step(render);
-}
-
-/** Takes the plain moves off the head of the queue, clearing the effect's words if there were any. */
-function clearPlain() {
-  if (queue[0] !== null) return;
-  while (queue[0] === null) queue.shift();
-  flash = { squares: new Set(), text: '' };
-}
-
-function step(render) {
-  clearPlain();
-  const fx = queue.shift();
-  if (!fx) {
-    timer = null;
-    flash = { squares: new Set(), text: flash.text };
+  ui.flash = { ply: next.ply, squares: new Set(next.fx.squares), text: next.fx.text };
+  ui.timer = setTimeout(() => {
+    advance(render);
     render();
-    return;
-  }
-  flash = { squares: new Set(fx.squares), text: fx.text };
-  render();
-  timer = setTimeout(() => step(render), 900);
+  }, 900);
 }
 
 /**
@@ -181,43 +212,43 @@ export function kingWarning(obs, seat, cells) {
  * shows an earlier position: nothing is narrated, and the panel has no choices.
  */
 export function renderChakart(ctx) {
-  const { svg, panel, state } = ctx;
+  const { svg, state } = ctx;
   const obs = state.observation || {};
   const actions = ctx.canAct ? legalChoices(state.legal || [], state.legal_info || []) : [];
   const key = actions.map((a) => a.text).join(' ');
-  if (key !== legalKey) {
-    legalKey = key;
-    selected = null;
-    choice = null;
+  if (key !== ui.legalKey) {
+    ui.legalKey = key;
+    ui.selected = null;
+    ui.choice = null;
   }
   if (!ctx.past) narrate(state.moves || [], ctx.render);
   const flip = state.seat === 1;
   const cells = boardCells(obs);
   const froms = new Set(actions.filter((a) => a.from && !a.from.startsWith('@')).map((a) => a.from));
-  const targets = new Set(actions.filter((a) => a.from === selected).map((a) => a.to));
+  const targets = new Set(actions.filter((a) => a.from === ui.selected).map((a) => a.to));
   const { last, danger } = marks(obs);
 
   const onSquare = (sq) => {
-    if (selected && targets.has(sq)) {
-      const same = actions.filter((a) => a.from === selected && a.to === sq);
+    if (ui.selected && targets.has(sq)) {
+      const same = actions.filter((a) => a.from === ui.selected && a.to === sq);
       if (same.length === 1) {
         ctx.play(same[0].text);
         return;
       }
-      choice = { from: selected, to: sq, actions: same };
+      ui.choice = { from: ui.selected, to: sq, actions: same };
     } else {
-      choice = null;
-      selected = selected !== sq && froms.has(sq) ? sq : null;
+      ui.choice = null;
+      ui.selected = ui.selected !== sq && froms.has(sq) ? sq : null;
     }
     ctx.render();
   };
 
-  const lit = ctx.past ? new Set() : flash.squares;
-  drawBoard(svg, cells, { flip, selected, froms, targets, lit, last, danger, onSquare });
+  const lit = ctx.past ? new Set() : ui.flash.squares;
+  drawBoard(svg, cells, { flip, selected: ui.selected, froms, targets, lit, last, danger, onSquare });
 
   renderPanel(ctx, obs, cells, actions, (a) => ctx.play(a.text), (from) => {
-    selected = selected === from ? null : from;
-    choice = null;
+    ui.selected = ui.selected === from ? null : from;
+    ui.choice = null;
     ctx.render();
   });
 }
@@ -346,21 +377,21 @@ function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
       el('span', { class: 'ck-glyphs' }, ...(icons.length ? icons : ['—'])));
   };
   const choices = [];
-  if (choice) {
-    choices.push(...choice.actions.map((a) => el('button', { type: 'button', class: `chip ck-choice ${a.kind}`, 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a))));
+  if (ui.choice) {
+    choices.push(...ui.choice.actions.map((a) => el('button', { type: 'button', class: `chip ck-choice ${a.kind}`, 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a))));
   }
   for (const a of actions.filter((x) => x.kind === 'promote')) {
     choices.push(el('button', { type: 'button', class: 'chip ck-choice promote', 'data-action': a.text, onclick: () => onAction(a) }, actionLabel(a)));
   }
   const dropKinds = [...new Set(actions.filter((a) => a.kind === 'drop').map((a) => a.piece))];
   for (const k of dropKinds) {
-    choices.push(el('button', { type: 'button', class: `chip ck-drop${selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
+    choices.push(el('button', { type: 'button', class: `chip ck-drop${ui.selected === `@${k}` ? ' selected' : ''}`, 'data-drop': k, onclick: () => onDrop(`@${k}`) },
       t('ck.drop', { piece: t(`ck.piece.${k}`) })));
   }
   // The powers and the decision waiting, from the observation's parts (`powers`, `waiting`).
   const power = (side, name) => (obs.powers?.[side]?.[name] ? t('ck.power.ready') : t('ck.power.used'));
   const hint = ['swap', 'drop', 'daisy', 'promote'].includes(obs.waiting) ? t(`ck.hint.${obs.waiting}`) : '';
-  const effect = ctx.past ? '' : flash.text || '';
+  const effect = ctx.past ? '' : ui.flash.text || '';
   ctx.decision.replaceChildren(
     el('div', { id: 'ck-king-warning', class: `ck-king-warning${warning ? '' : ' hidden'}`, role: 'alert' }, warning),
     el('div', { id: 'ck-effect', class: `ck-effect${effect ? '' : ' hidden'}`, 'aria-live': 'polite' }, effect),

@@ -1,3 +1,4 @@
+// @ts-check
 // The rating-over-time chart of the player page: one SVG, one line per game, drawn from the
 // profile's `history` (docs/protocol.md, PROFILE: per game, the rating after each rated game,
 // oldest first, the first point being the start). The x axis counts rated games, so a burst of games
@@ -24,7 +25,8 @@ export function ticks(lo, hi) {
   const span = Math.max(hi - lo, 1);
   const raw = span / 5;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  // 10 * mag is at least raw, so a step is always found.
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const out = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.round(v));
   return out;

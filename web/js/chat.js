@@ -1,3 +1,4 @@
+// @ts-check
 // The chat panel of a match (docs/protocol.md, WebSocket `chat`, `chat_backlog`, `mute`): the
 // players' room for the seats, the spectators' room for everyone else, and read-only on the replay
 // page (`GET /api/matches/{id}/chat`). Every name and line goes into the page as text, never HTML.
@@ -5,6 +6,7 @@
 import { el } from './api.js';
 import { t } from './i18n.js';
 import { seatLabel } from './seats.js';
+import { errorText } from './identity.js';
 
 /** The longest line the server takes (characters, after trimming). */
 export const CHAT_MAX = 300;
@@ -62,7 +64,7 @@ export function createChat(root, opts) {
     try {
       await opts.chooseName(nameInput.value.trim());
     } catch (err) {
-      errorBox.textContent = err.text || err.message;
+      errorBox.textContent = errorText(err);
     }
   });
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Chakart's page module (the contract is in games.js): the two name bars around the board (White
 // below unless this page plays Black); the board, the choices, the Chakart panel and the move
 // list's words are chakart.js's.

@@ -1,9 +1,10 @@
+// @ts-check
 // MAD's page module (the contract is in games.js): the board with its two player bars and exile
 // zones, the half-made move (a selected ship, then the bonus permutation or rotation a move may
 // carry), the permutation/rotation chips and the pass button of the match page's controls.
 // Drawing and the composing of legal actions from their parts live in mad.js.
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t, tn } from './i18n.js';
 import {
   legalChoices, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
@@ -13,16 +14,19 @@ import { seatOf } from './games.js';
 import { lastTouch, tapTwice, armedKey } from './touch.js';
 import { showLegend } from './legend.js';
 
-/** The selected ship's cell, or null. */
-let selected = null;
-/** The bonus choice on screen: {from, to, plain, options} or null. */
-let bonus = null;
-/** Ships to ring while a permutation or rotation is hovered: {side, codes} or null. */
-let involved = null;
-/** The context of the last render: the chips' hover redraws the board with it. */
-let last = null;
+/** The page's state of MAD between renders. */
+const ui = {
+  /** @type {string | null} The selected ship's cell, or null. */
+  selected: null,
+  /** @type {{ from: string, to: string, plain: any, options: any[] } | null} The bonus choice on screen, or null. */
+  bonus: null,
+  /** @type {{ side: number, codes: string[] } | null} Ships to ring while a permutation or rotation is hovered, or null. */
+  involved: null,
+  /** @type {any} The context of the last render: the chips' hover redraws the board with it. */
+  last: null,
+};
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 function legalParsed(ctx) {
   return legalChoices(ctx.state.legal || [], ctx.state.legal_info || []);
@@ -35,15 +39,15 @@ function mySide(state) {
 
 /** A click on a cell: selects a ship, moves the selected one, or opens the bonus choice. */
 function onCell(name) {
-  const ctx = last;
+  const ctx = ui.last;
   if (!ctx?.canAct) return;
   const moves = legalParsed(ctx).filter((a) => a.kind === 'move');
-  if (selected && moves.some((a) => a.from === selected && a.to === name)) {
-    chooseTarget(ctx, selected, name, moves);
+  if (ui.selected && moves.some((a) => a.from === ui.selected && a.to === name)) {
+    chooseTarget(ctx, ui.selected, name, moves);
     return;
   }
-  bonus = null;
-  selected = selected !== name && moves.some((a) => a.from === name) ? name : null;
+  ui.bonus = null;
+  ui.selected = ui.selected !== name && moves.some((a) => a.from === name) ? name : null;
   ctx.redraw();
 }
 
@@ -56,7 +60,7 @@ function chooseTarget(ctx, from, to, moves) {
     ctx.play(plain.text);
     return;
   }
-  bonus = { from, to, plain, options };
+  ui.bonus = { from, to, plain, options };
   ctx.redraw();
 }
 
@@ -83,7 +87,7 @@ function renderMadBoard(ctx) {
   const orientation = mySide(state) || 'r';
   const bottomSeat = orientation === 'b' ? 1 : 0;
   const topSeat = 1 - bottomSeat;
-  const exInv = (side) => (involved && involved.side === side ? new Set(involved.codes) : new Set());
+  const exInv = (side) => (ui.involved && ui.involved.side === side ? new Set(ui.involved.codes) : new Set());
   for (const [bar, seat] of [[ctx.barTop, topSeat], [ctx.barBottom, bottomSeat]]) {
     const side = seatColour(seat);
     playerBar(ctx, bar, seat, obs.exile?.[side] || [], exInv(side));
@@ -91,17 +95,17 @@ function renderMadBoard(ctx) {
 
   const acting = ctx.canAct;
   const moves = acting ? legalParsed(ctx).filter((a) => a.kind === 'move') : [];
-  const movable = new Set(bonus ? [] : moves.map((a) => a.from));
+  const movable = new Set(ui.bonus ? [] : moves.map((a) => a.from));
   const targets = new Map();
-  const from = bonus ? bonus.from : selected;
+  const from = ui.bonus ? ui.bonus.from : ui.selected;
   if (from) {
     for (const a of moves) {
       if (a.from !== from) continue;
-      if (bonus && a.to !== bonus.to) continue;
+      if (ui.bonus && a.to !== ui.bonus.to) continue;
       targets.set(a.to, a.capture ? 'capture' : 'move');
     }
   }
-  const ringed = involved ? cellsOfShips(obs.cells, involved.side, involved.codes) : new Set();
+  const ringed = ui.involved ? cellsOfShips(obs.cells, ui.involved.side, ui.involved.codes) : new Set();
   renderBoard(ctx.board, {
     cells: obs.cells,
     orientation,
@@ -122,9 +126,9 @@ function renderMadControls(ctx) {
   if (!(state.seat !== null && state.status === 'live')) return;
   const acting = ctx.canAct;
   const legal = acting ? legalParsed(ctx) : [];
-  $('select-help').classList.toggle('hidden', !acting || Boolean(bonus));
+  $('select-help').classList.toggle('hidden', !acting || Boolean(ui.bonus));
   renderBonus(ctx, me);
-  $('shifts-box').classList.toggle('hidden', Boolean(bonus));
+  $('shifts-box').classList.toggle('hidden', Boolean(ui.bonus));
   const shifts = legal.filter((a) => a.kind === 'shift');
   const box = $('shifts');
   if (!acting) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
@@ -132,7 +136,7 @@ function renderMadControls(ctx) {
   else box.replaceChildren(...shifts.map((a) => shiftChip(ctx, a, me)));
   const pass = legal.find((a) => a.kind === 'pass');
   $('pass').classList.toggle('hidden', !pass);
-  $('pass').disabled = !acting;
+  $('pass', HTMLButtonElement).disabled = !acting;
   $('pass').onclick = pass ? () => ctx.play(pass.text) : null;
 }
 
@@ -150,7 +154,7 @@ function shiftChip(ctx, action, side) {
     title: `${describeShiftLong(shift)} (${action.text})`, 'aria-label': describeShiftLong(shift),
     'data-again': t('table.tap.again'), 'aria-pressed': armed ? 'true' : undefined,
     onclick: () => tapTwice(key, () => {
-      involved = { side, codes: shift.codes };
+      ui.involved = { side, codes: shift.codes };
       ctx.redraw();
     }, () => ctx.play(action.text)),
   }, el('span', { class: 'long' }, describeShift(shift)), el('span', { class: 'short' }, describeShiftShort(shift)));
@@ -158,13 +162,13 @@ function shiftChip(ctx, action, side) {
   // finger's tap also hovers and focuses: there the tap itself shows the ships.
   const on = () => {
     if (lastTouch()) return;
-    involved = { side, codes: shift.codes };
-    renderMadBoard(last);
+    ui.involved = { side, codes: shift.codes };
+    renderMadBoard(ui.last);
   };
   const off = () => {
     if (lastTouch()) return;
-    involved = null;
-    renderMadBoard(last);
+    ui.involved = null;
+    renderMadBoard(ui.last);
   };
   chip.addEventListener('mouseenter', on);
   chip.addEventListener('focus', on);
@@ -176,26 +180,26 @@ function shiftChip(ctx, action, side) {
 /** The choice of a move's bonus (or none), when the move to the chosen cell may carry one. */
 function renderBonus(ctx, side) {
   const box = $('bonus');
-  if (!bonus) {
+  if (!ui.bonus) {
     box.classList.add('hidden');
     box.replaceChildren();
     return;
   }
-  const moveText = bonus.plain ? bonus.plain.text : `${bonus.from}-${bonus.to}`;
+  const moveText = ui.bonus.plain ? ui.bonus.plain.text : `${ui.bonus.from}-${ui.bonus.to}`;
   const chips = [];
-  if (bonus.plain) {
-    const plainText = bonus.plain.text;
+  if (ui.bonus.plain) {
+    const plainText = ui.bonus.plain.text;
     chips.push(el('button', { type: 'button', class: 'chip plain', id: 'bonus-none', 'data-action': plainText,
       onclick: () => ctx.play(plainText) }, t('match.bonus.none', { move: moveText })));
   }
-  for (const a of bonus.options) chips.push(shiftChip(ctx, a, side));
+  for (const a of ui.bonus.options) chips.push(shiftChip(ctx, a, side));
   box.replaceChildren(
     el('h3', {}, t('match.bonus.title', { move: moveText })),
     el('p', { class: 'small' }, t('match.bonus.help')),
     el('div', { class: 'chips' }, chips),
     el('p', {}, el('button', { type: 'button', class: 'secondary', id: 'bonus-cancel', onclick: () => {
-      bonus = null;
-      selected = null;
+      ui.bonus = null;
+      ui.selected = null;
       ctx.redraw();
     } }, t('match.cancel'))));
   box.classList.remove('hidden');
@@ -251,7 +255,7 @@ export default {
   },
 
   render(ctx) {
-    last = ctx;
+    ui.last = ctx;
     renderMadBoard(ctx);
     renderMadControls(ctx);
     // The legend of the digits, the crown and the marks, open to a tap (no hover-only tooltip).
@@ -260,15 +264,15 @@ export default {
 
   hint(ctx) {
     if (!ctx.canAct) return t('learn.wait');
-    if (bonus) return t('learn.mad.bonus');
-    return t(selected ? 'learn.mad.target' : 'learn.mad.pick');
+    if (ui.bonus) return t('learn.mad.bonus');
+    return t(ui.selected ? 'learn.mad.target' : 'learn.mad.pick');
   },
 
   reset() {
-    const had = Boolean(selected || bonus);
-    selected = null;
-    bonus = null;
-    involved = null;
+    const had = Boolean(ui.selected || ui.bonus);
+    ui.selected = null;
+    ui.bonus = null;
+    ui.involved = null;
     return had;
   },
 

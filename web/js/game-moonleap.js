@@ -1,10 +1,11 @@
+// @ts-check
 // Moon Leap's page module (the contract is in games.js): the track with the others' last leaps,
 // the players above it (score and clock), the die and the choice buttons in the turn panel (a
 // forced move plays itself after a pause; a choice shows its leap on hover, or on a first tap),
 // the astronauts off the track in the side panel, the final table, and the move lists in words,
 // all from the parts the server sends (never from the notation). Drawing lives in moonleap.js.
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t } from './i18n.js';
 import { seatLabel, seatWithName } from './seats.js';
 import { seatOf } from './games.js';
@@ -14,12 +15,15 @@ import * as ml from './moonleap.js';
 
 /** How long a forced move waits before the page plays it, in ms: long enough to see the roll. */
 const FORCED_PAUSE_MS = 1200;
-/** The version at which a forced move (the only legal one) was scheduled, if any. */
-let forcedAt = null;
-/** The choice whose leaps are shown over the track (hovered, or tapped once), or null. */
-let preview = null;
+/** The page's state of Moon Leap between renders. */
+const ui = {
+  /** @type {number | null} The version at which a forced move (the only legal one) was scheduled, if any. */
+  forcedAt: null,
+  /** @type {any} The choice whose leaps are shown over the track (hovered, or tapped once), or null. */
+  preview: null,
+};
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 /** A phone: the track is drawn six craters a row, so that each is large enough to read and tap. */
 const PHONE = window.matchMedia('(max-width: 600px)');
 
@@ -73,8 +77,8 @@ function othersLeaps(state) {
 
 /** Plays `action`, the only legal one, after a short pause, unless the match moved on meanwhile. */
 function playForced(ctx, action) {
-  if (forcedAt === ctx.state.version) return;
-  forcedAt = ctx.state.version;
+  if (ui.forcedAt === ctx.state.version) return;
+  ui.forcedAt = ctx.state.version;
   const version = ctx.state.version;
   setTimeout(() => {
     const now = ctx.live();
@@ -94,7 +98,7 @@ function drawTrack(ctx) {
     const id = a.parts[0];
     clickable.set(id.startsWith('m') ? id : `${me}${id}`, a.text);
   }
-  const shown = choices.find((a) => a.text === preview);
+  const shown = choices.find((a) => a.text === ui.preview);
   const index = shown ? state.legal.indexOf(shown.text) : -1;
   const arrows = [
     ...(ctx.past ? [] : othersLeaps(state)),
@@ -104,7 +108,7 @@ function drawTrack(ctx) {
     obs: state.observation, clickable, arrows, perRow: PHONE.matches ? ml.PER_ROW_NARROW : undefined,
     // A finger's first tap on an astronaut shows its leap, the second plays it.
     onAction: ctx.canAct ? (action) => tapTwice(`ml:${action}`, () => {
-      preview = action;
+      ui.preview = action;
       ctx.redraw();
     }, () => ctx.play(action)) : null,
   });
@@ -161,14 +165,14 @@ function decision(ctx, choices) {
       type: 'button', class: `chip ml-choice ${a.kind}${armedKey() === tapKey ? ' armed' : ''}`, 'data-action': a.text,
       'data-kind': a.kind, 'data-again': t('table.tap.again'),
       onclick: () => tapTwice(tapKey, () => {
-        preview = a.text;
+        ui.preview = a.text;
         ctx.redraw();
       }, () => ctx.play(a.text)),
     }, ml.describeChoice(a));
     // A mouse shows the leap while it points at the choice (a finger taps once instead).
     const show = (text) => () => {
       if (lastTouch()) return;
-      preview = text;
+      ui.preview = text;
       drawTrack(ctx.live());
     };
     chip.addEventListener('mouseenter', show(a.text));
@@ -207,7 +211,7 @@ function offTrack(ctx, clickable) {
 
 function render(ctx) {
   const choices = choicesOf(ctx);
-  if (preview && !choices.some((a) => a.text === preview)) preview = null;
+  if (ui.preview && !choices.some((a) => a.text === ui.preview)) ui.preview = null;
   const clickable = drawTrack(ctx);
   playersBar(ctx);
   decision(ctx, choices);
@@ -311,8 +315,8 @@ export default {
   hint: (ctx) => t(ctx.canAct ? 'learn.ml.roll' : 'learn.wait'),
 
   reset() {
-    const had = preview !== null;
-    preview = null;
+    const had = ui.preview !== null;
+    ui.preview = null;
     return had;
   },
 };

@@ -1,3 +1,4 @@
+// @ts-check
 // Bataille Navale's page module (the contract is in games.js): a thin adapter over naval.js's
 // entry points (renderNaval, renderNavalBoards, tick, onServerError, describeStep), which draw
 // the four boards and the naval panel and plan the battle turns.

@@ -1,3 +1,4 @@
+// @ts-check
 // The games the pages know how to draw, behind one small contract, so the match page (live play,
 // a spectator's view, stepping back) and the replay page never ask which game they show: they ask
 // the game's module. A game missing here is still playable: the match page shows its observation

@@ -1,3 +1,4 @@
+// @ts-check
 // The pictures of the "how to play" pages: small positions drawn with each game's own board
 // drawing (mad.js, chakart.js, moonleap.js, naval.js), so a picture looks exactly like the table:
 // a legal move, a capture or a hit, each item or special weapon with its cost and effect. The
@@ -109,6 +110,7 @@ const area = (r, c, rows, cols) => ({ from: `${COLS[c]}${r + 1}`, to: `${COLS[c 
  * The special weapons as the how-to shows them: ship, the area drawn (rows, columns; rules/naval.md
  * section 9 table), the cost from the game's config (`costs`, read from /api/games).
  */
+/** @type {[ship: string, ability: string, rows: number, cols: number][]} */
 const WEAPONS = [
   ['carrier', 'bombing', 1, 8], ['carrier', 'emp', 14, 14],
   ['cruiser', 'artillery', 2, 2], ['cruiser', 'heavy', 3, 3],

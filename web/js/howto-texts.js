@@ -1,3 +1,4 @@
+// @ts-check
 // The "how to play" pages (web/howto.html): a short account of each game, in our own words, drawn
 // from the rules files (docs/rules/<game>.md; the section each part rests on is named in a comment).
 // Each game: {en, fr}, each a list of [heading, [paragraph or bullet...]].

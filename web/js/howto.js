@@ -1,15 +1,16 @@
+// @ts-check
 // The "how to play" page (web/howto.html, at /howto/{game}; also /assets/howto.html?game={game}):
 // a short account of one game's rules in the page's language (texts in howto-texts.js), pictures
 // drawn with the game's own board (howto-pictures.js), and a first game against the beginner bot
 // with hints at every step (the match page's `learn` mode).
 
-import { api, el, setToken } from './api.js';
+import { api, el, setToken, byId } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, errorText } from './identity.js';
 import { HOWTO } from './howto-texts.js';
 import { pictures } from './howto-pictures.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 /** The game named by the path (/howto/mad) or the query (?game=mad); MAD by default. */
 function gameFromLocation() {
@@ -18,15 +19,19 @@ function gameFromLocation() {
   return new URLSearchParams(location.search).get('game') || 'mad';
 }
 
-let games = [];
+/** The how-to page's state. */
+const page = {
+  /** @type {any[]} The games of /api/games, for the tabs. */
+  games: [],
+};
 const game = gameFromLocation();
 
 function draw() {
   const known = HOWTO[game];
-  const title = games.find((g) => g.name === game)?.title || game;
+  const title = page.games.find((g) => g.name === game)?.title || game;
   $('howto-tabs').replaceChildren(...Object.keys(HOWTO).map((name) => el('a', {
     href: `/howto/${name}`, class: `tab${name === game ? ' current' : ''}`, 'aria-current': name === game ? 'page' : null,
-  }, games.find((g) => g.name === name)?.title || name)));
+  }, page.games.find((g) => g.name === name)?.title || name)));
   if (!known) {
     $('error').textContent = t('howto.unknown', { game });
     $('error').classList.remove('hidden');
@@ -35,7 +40,7 @@ function draw() {
   }
   document.title = `${t('howto.title', { game: title })} · ${t('app.title')}`;
   const sections = known[lang()] || known.en;
-  const entry = games.find((g) => g.name === game);
+  const entry = page.games.find((g) => g.name === game);
   $('howto').replaceChildren(
     el('h1', {}, t('howto.title', { game: title })),
     learnBox(entry),
@@ -83,9 +88,9 @@ async function start() {
   setupIdentity();
   onLangChange(draw);
   try {
-    games = (await api('GET', '/api/games')).games;
+    page.games = (await api('GET', '/api/games')).games;
   } catch {
-    games = [];
+    page.games = [];
   }
   draw();
   document.body.dataset.ready = 'true';

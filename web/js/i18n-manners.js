@@ -1,6 +1,7 @@
+// @ts-check
 // Texts of the table's manners and flow (takebacks, draw offers, the first-move clock, the rating
 // change on the result, the name asked of a new visitor, quick play's wait and challenges,
-// the game export), in English and French; merged into the tables of i18n.js.
+// the game export), in English and French; merged by i18n-texts.js.
 
 export const MANNERS_TEXTS = {
   en: {

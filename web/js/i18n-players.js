@@ -1,5 +1,6 @@
+// @ts-check
 // Texts of the players' side of Plateau (identity, quick play, profiles, leaderboard, chat,
-// offers), in English and French; merged into the tables of i18n.js.
+// offers), in English and French; merged by i18n-texts.js.
 
 export const PLAYER_TEXTS = {
   en: {
@@ -42,8 +43,6 @@ export const PLAYER_TEXTS = {
     'seat.ml.d': 'Purple',
     'seat.fleet': 'Fleet {n}',
     'seat.named': '{name} ({side})',
-    'lobby.online': 'players online',
-    'lobby.playing': 'games in play',
     'lobby.waiting': 'Games waiting for you',
     'lobby.games': 'Games',
     'lobby.advanced': 'Advanced: every seat, rule option and clock',
@@ -198,8 +197,6 @@ export const PLAYER_TEXTS = {
     'seat.ml.d': 'Violet',
     'seat.fleet': 'Flotte {n}',
     'seat.named': '{name} ({side})',
-    'lobby.online': 'joueurs en ligne',
-    'lobby.playing': 'parties en cours',
     'lobby.waiting': 'Parties qui vous attendent',
     'lobby.games': 'Jeux',
     'lobby.advanced': 'Avancé : chaque place, options de règle et pendules',

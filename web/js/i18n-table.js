@@ -1,6 +1,7 @@
+// @ts-check
 // The words of the match table (English and French): every move list, narration and account in
 // words rather than notation, the controls of a decision on a phone and on touch, the sounds, the
-// legends on the boards and the "Fair dice" fold. Merged into i18n.js's tables.
+// legends on the boards and the "Fair dice" fold. Merged by i18n-texts.js.
 
 export const TABLE_TEXTS = {
   en: {
@@ -32,10 +33,8 @@ export const TABLE_TEXTS = {
     'mad.legend.rings': 'Dashed ring: a ship that can move. Dot: where it can go. Orange ring: an expulsion.',
     'mad.legend.last': 'Yellow cells: the last move (for a swap or rotation, the ships it moved).',
     'mad.legend': 'What the board shows',
-    'mad.count.turns.one': '{n} turn played',
-    'mad.count.turns.other': '{n} turns played',
-    'mad.count.since.one': '{n} since the last expulsion',
-    'mad.count.since.other': '{n} since the last expulsion',
+    'mad.count.turns': { one: '{n} turn played', other: '{n} turns played' },
+    'mad.count.since': { one: '{n} since the last expulsion', other: '{n} since the last expulsion' },
 
     // Chakart (chakart.js, game-chakart.js)
     'ck.name.p': 'Toad', 'ck.name.r': 'Donkey Kong', 'ck.name.n': 'Yoshi', 'ck.name.b': 'Wario', 'ck.name.q': 'Mario', 'ck.name.k': 'Peach',
@@ -79,14 +78,10 @@ export const TABLE_TEXTS = {
     'nv.account.none': 'Nothing has been fired yet.',
     'nv.account.turn': '{fleet}’s turn',
     'nv.account.yours': 'Your turn',
-    'nv.passes.one': '{n} ship passed',
-    'nv.emp.badge.one': 'EMP: {n} turn lost',
-    'nv.emp.badge.other': 'EMP: {n} turns lost',
-    'nv.passes.other': '{n} ships passed',
-    'nv.res.hit': 'hit',
-    'nv.res.hits': '{n} hits',
-    'nv.res.miss': 'miss',
-    'nv.res.misses': '{n} misses',
+    'nv.passes': { one: '{n} ship passed', other: '{n} ships passed' },
+    'nv.emp.badge': { one: 'EMP: {n} turn lost', other: 'EMP: {n} turns lost' },
+    'nv.res.hits': { one: 'hit', other: '{n} hits' },
+    'nv.res.misses': { one: 'miss', other: '{n} misses' },
     'nv.res.deflected': 'stopped by a shield',
     'nv.res.sunk': '{ship} sunk',
     'nv.res.your.hit': 'your {ship} is hit',
@@ -107,10 +102,8 @@ export const TABLE_TEXTS = {
     'nv.help.placement.touch': 'Tap a piece, then tap where its top-left cell should go; Rotate turns the picked piece.',
 
     // Plural words
-    'lobby.online.one': 'player online',
-    'lobby.online.other': 'players online',
-    'lobby.playing.one': 'game in play',
-    'lobby.playing.other': 'games in play',
+    'lobby.online': { one: 'player online', other: 'players online' },
+    'lobby.playing': { one: 'game in play', other: 'games in play' },
 
     // Sounds
     'sound.move': 'A sound for each move of the others',
@@ -194,10 +187,8 @@ export const TABLE_TEXTS = {
     'mad.legend.rings': 'Cercle pointillé : un vaisseau qui peut bouger. Point : où il peut aller. Cercle orange : une expulsion.',
     'mad.legend.last': 'Cases jaunes : le dernier coup (pour une permutation ou une rotation, les vaisseaux déplacés).',
     'mad.legend': 'Ce que montre le plateau',
-    'mad.count.turns.one': '{n} tour joué',
-    'mad.count.turns.other': '{n} tours joués',
-    'mad.count.since.one': '{n} depuis la dernière expulsion',
-    'mad.count.since.other': '{n} depuis la dernière expulsion',
+    'mad.count.turns': { one: '{n} tour joué', other: '{n} tours joués' },
+    'mad.count.since': { one: '{n} depuis la dernière expulsion', other: '{n} depuis la dernière expulsion' },
 
     'ck.name.p': 'Toad', 'ck.name.r': 'Donkey Kong', 'ck.name.n': 'Yoshi', 'ck.name.b': 'Wario', 'ck.name.q': 'Mario', 'ck.name.k': 'Peach',
     'ck.met.m': 'le champignon', 'ck.met.e': 'l’œuf', 'ck.met.d': 'la banane', 'ck.met.w': 'la bombe',
@@ -238,14 +229,10 @@ export const TABLE_TEXTS = {
     'nv.account.none': 'Personne n’a encore tiré.',
     'nv.account.turn': 'Tour de la {fleet}',
     'nv.account.yours': 'Votre tour',
-    'nv.passes.one': '{n} navire a passé',
-    'nv.emp.badge.one': 'IEM : {n} tour perdu',
-    'nv.emp.badge.other': 'IEM : {n} tours perdus',
-    'nv.passes.other': '{n} navires ont passé',
-    'nv.res.hit': 'touché',
-    'nv.res.hits': '{n} touchés',
-    'nv.res.miss': 'raté',
-    'nv.res.misses': '{n} ratés',
+    'nv.passes': { one: '{n} navire a passé', other: '{n} navires ont passé' },
+    'nv.emp.badge': { one: 'IEM : {n} tour perdu', other: 'IEM : {n} tours perdus' },
+    'nv.res.hits': { one: 'touché', other: '{n} touchés' },
+    'nv.res.misses': { one: 'raté', other: '{n} ratés' },
     'nv.res.deflected': 'arrêté par un bouclier',
     'nv.res.sunk': 'coulé : {ship}',
     'nv.res.your.hit': 'touché : votre {ship}',
@@ -265,10 +252,8 @@ export const TABLE_TEXTS = {
     'nv.say.emp.you': '{ship} : impulsion électromagnétique sur vous',
     'nv.help.placement.touch': 'Touchez une pièce, puis la case où placer son coin en haut à gauche ; Tourner fait pivoter la pièce choisie.',
 
-    'lobby.online.one': 'joueur en ligne',
-    'lobby.online.other': 'joueurs en ligne',
-    'lobby.playing.one': 'partie en cours',
-    'lobby.playing.other': 'parties en cours',
+    'lobby.online': { one: 'joueur en ligne', other: 'joueurs en ligne' },
+    'lobby.playing': { one: 'partie en cours', other: 'parties en cours' },
 
     'sound.move': 'Un son à chaque coup des autres',
 

@@ -1,655 +1,14 @@
-// Translations (English and French) and the language switch.
+// @ts-check
+// Translations (English and French) and the language switch. The texts are data
+// (i18n-texts.js); this module picks the language and fills the texts in.
 //
 // The language is remembered in localStorage ("plateau.lang"); the first visit takes it from
 // navigator.language. Elements with data-i18n="key" get their text from the table, elements with
 // data-i18n-attr="attr:key,attr:key" get attributes (aria-label, title, placeholder).
 
-import { PLAYER_TEXTS } from './i18n-players.js';
-import { TABLE_TEXTS } from './i18n-table.js';
-import { MANNERS_TEXTS } from './i18n-manners.js';
+import { TEXTS } from './i18n-texts.js';
 
 const STORE_KEY = 'plateau.lang';
-
-const TEXTS = {
-  en: {
-    'app.title': 'Plateau',
-    'app.tagline': 'Board games to play in the browser',
-    'nav.lobby': 'Lobby',
-    'nav.verify': 'Verify a game',
-    'lang.label': 'Language',
-    'lobby.create': 'New match',
-    'lobby.game': 'Game',
-    'lobby.seat': 'Seat {n}',
-    'lobby.seat.human': 'Human',
-    'lobby.seat.bot': 'Bot',
-    'lobby.seat.level': 'Level',
-    'lobby.seat.mine': 'I play this seat',
-    'lobby.clock': 'Time control',
-    'lobby.clock.none': 'None (correspondence)',
-    'lobby.clock.move': 'Per move',
-    'lobby.clock.fischer': 'Fischer (base + increment)',
-    'lobby.clock.game': "The game's clocks",
-    'lobby.clock.base': 'Base (minutes)',
-    'lobby.clock.increment': 'Increment (seconds)',
-    'lobby.clock.per_move': 'Seconds per move',
-    'lobby.options': 'Rule options',
-    'lobby.create.button': 'Create the match',
-    'lobby.created': 'Match created',
-    'lobby.invite': 'Invite link for {n}: send it to the other player',
-    'lobby.copy': 'Copy',
-    'lobby.copied': 'Copied',
-    'lobby.go': 'Go to the match',
-    'lobby.open': 'Open and live matches',
-    'lobby.live': 'Live matches',
-    'lobby.finished': 'Finished matches',
-    'lobby.none': 'No match here yet.',
-    'lobby.join': 'Join as {n}',
-    'lobby.seats': 'Players',
-    'lobby.won': '{side} won ({kind})',
-    'kind.corvette': 'corvette',
-    'kind.tiebreak': 'tie-break',
-    'kind.agreement': 'agreed stop',
-    'kind.timeout': 'time out',
-    'kind.resign': 'resignation',
-    'kind.last_fleet': 'last fleet afloat',
-    'kind.round_limit': 'round limit',
-    'kind.king_captured': 'king captured',
-    'kind.no_move': 'no move left',
-    'kind.turn_limit': 'turn limit',
-    'kind.score': 'points',
-    'opt.positioning_turn': 'Positioning turn (first turn: permute, rotate or pass)',
-    'opt.tiebreak_limit': 'Tie-break after this many turns without expulsion',
-    'opt.max_rounds': 'Round limit (the game ends after this many rounds)',
-    'opt.placement_moves': 'Placement moves allowed per player',
-    'opt.placement_seconds': 'Placement time (seconds, with the game\'s clocks)',
-    'opt.turn_seconds': 'Time per battle turn (seconds, with the game\'s clocks)',
-    'opt.shield_charges': 'Shots a shield absorbs',
-    'opt.emp_turns': 'Turns an EMP disables a fleet',
-    'lobby.watch': 'Watch',
-    'lobby.resume': 'Resume',
-    'lobby.replay': 'Replay',
-    'lobby.refresh': 'Refresh',
-    'lobby.players': 'Players',
-    'lobby.status': 'Status',
-    'lobby.free': 'free',
-    'lobby.error': 'The server refused: {msg}',
-    'seat.red': 'Red',
-    'seat.blue': 'Blue',
-    'seat.n': 'Seat {n}',
-    'seat.bot': 'bot',
-    'seat.human': 'human',
-    'seat.you': 'you',
-    'status.open': 'waiting for players',
-    'status.live': 'in play',
-    'status.finished': 'finished',
-    'match.title': 'Match {id}',
-    'match.you_play': 'You play {side}',
-    'match.spectator': 'You are watching (spectator)',
-    'match.turn.you': 'Your turn',
-    'match.turn.other': '{side} to play',
-    'match.waiting': 'Waiting for the other player to join',
-    'match.connecting': 'Connecting…',
-    'match.reconnecting': 'Connection lost, reconnecting…',
-    'match.connected': 'Connected',
-    'match.moves': 'Moves',
-    'match.exile': 'Exile of {side}',
-    'match.exile.short': 'Exile:',
-    'match.exile.empty': 'empty',
-    'match.shifts': 'Permutations and rotations',
-    'match.shifts.none': 'None available now.',
-    'match.pass': 'Pass',
-    'ml.board': 'Moon Leap track of {n} craters',
-    'ml.choices': 'Your choices',
-    'ml.help': 'Choose an astronaut on the track (highlighted) or a button.',
-    'ml.move': 'Move {a}',
-    'ml.split': '{a} then {b}',
-    'ml.pass': 'Pass (no move)',
-    'ml.mercenary': 'mercenary {n}',
-    'ml.astronaut': 'Astronaut {n} of colour {colour}',
-    'ml.roll': 'Die: {face}',
-    'ml.die': 'die {face}',
-    'ml.roll.none': 'The die has not been rolled yet',
-    'ml.score': '{n} pts',
-    'ml.off': 'Off board:',
-    'ml.forced': 'Only one move is possible: it is played for you in a moment.',
-    'ml.rank': 'Rank',
-    'ml.player': 'Player',
-    'ml.final': 'Score',
-    'ml.milestone.closed': 'Milestone after cell {n}: splits not open yet',
-    'ml.milestone.open': 'Milestone after cell {n} passed: splits are open',
-    'match.resign': 'Resign',
-    'match.resign.confirm': 'Resign this match?',
-    'match.bonus.title': 'Bonus move: {move} reaches the last row',
-    'match.bonus.help': 'You may add one permutation or rotation with the ship that just arrived.',
-    'match.bonus.none': 'No bonus, just {move}',
-    'match.cancel': 'Cancel',
-    'match.select.help': 'Choose one of your ships (dashed ring), then a highlighted cell.',
-    'match.result': 'Game over',
-    'match.result.corvette': '{side} wins: the enemy corvette is exiled (full victory).',
-    'match.result.tiebreak': '{side} wins on the tie-break (semi-victory): no expulsion for {n} turns.',
-    'match.result.tiebreak.short': '{side} wins on the tie-break (semi-victory).',
-    'match.result.timeout': '{side} wins: {loser} ran out of time.',
-    'match.result.resign': '{side} wins: {loser} resigned.',
-    'match.result.agreed': '{side} wins: the game was stopped by agreement (semi-victory).',
-    'match.result.other': '{side} wins ({kind}).',
-    'match.result.draw': 'The game ended ({kind}).',
-    'match.result.score': '{side} wins on points.',
-    'match.result.king_captured': '{side} wins: {loser} lost the king.',
-    'match.result.no_move': '{side} wins: {loser} has no move left.',
-    'match.result.score.shared': '{sides} share the win on points.',
-    'match.rematch': 'Rematch',
-    'match.replay': 'Replay this game',
-    'match.notfound': 'This match does not exist.',
-    'match.error': 'Error: {msg}',
-    'match.invite': 'Invite link',
-    'match.clock.none': 'no clock',
-    'match.seed.hash': 'Seed hash (SHA-256)',
-    'match.seed.revealed': 'Revealed seed',
-    'move.perm': 'Swap {a} ⇄ {b}',
-    'move.rot': 'Rotate {x} → {y} → {z}',
-    'move.rot.long': '{x} takes the place of {y}, {y} of {z}, {z} of {x}',
-    'board.label': 'MAD board seen by {side}',
-    'board.cell': 'cell {cell}',
-    'board.ship': '{side} ship {code} on {cell}',
-    'ship.111': 'corvette',
-    'ship.222': 'cruiser',
-    'ship.frigate': 'frigate',
-    'ship.destroyer': 'destroyer',
-    'replay.title': 'Replay of match {id}',
-    'replay.first': 'First',
-    'replay.prev': 'Previous',
-    'replay.next': 'Next',
-    'replay.last': 'Last',
-    'replay.position': 'Position after {n} of {total} actions',
-    'replay.start': 'Start position',
-    'replay.end.resign': '{seat} resigns',
-    'replay.end.timeout': '{seat} runs out of time',
-    'replay.end.agreement': 'Stopped by agreement',
-    'replay.hidden': 'hidden',
-    'replay.notfinished': 'This match is not finished yet; its replay will be here when it ends.',
-    'verify.title': 'Verify a game’s dice',
-    'verify.help': 'Every match publishes the SHA-256 of its random seed when it is created, and reveals the seed when it ends. This page checks that the revealed seed has the published hash, and that the game replays to the same result.',
-    'verify.match': 'Match id',
-    'verify.button': 'Verify',
-    'verify.ok': 'Verified: the revealed seed has the published hash and the record replays.',
-    'verify.ok.hash': 'Verified: the revealed seed has the published hash.',
-    'verify.bad': 'Verification FAILED: {msg}',
-    'replay.nosteps': 'The server could not give the positions of this game.',
-    'analysis.title': 'Analysis',
-    'analysis.about': 'The expert bot estimates each player\'s expected score after every move (at two players, the chance to win; at more, the share of the others they finish ahead of), judging each decision from what its player knew then, and marks the moves that lost the most.',
-    'analysis.ask': 'Analyse this game',
-    'analysis.queued': 'Waiting for the analysis to start…',
-    'analysis.running': 'Analysing: {done} of {total} decisions judged',
-    'analysis.failed': 'The analysis could not be computed. You may ask again.',
-    'analysis.graph': 'Each player\'s expected score after every action',
-    'analysis.loss': 'Move {n} ({seat}): {played} lowered the odds by {points} %; the expert preferred {best}',
-    'analysis.nolosses': 'No decision lowered the odds by more than 5 %.',
-    'analysis.marked': 'One of the decisions that lost the most',
-    'verify.pending': 'The seed is revealed only when the match ends.',
-    'verify.local': 'Hash computed in this browser',
-    'verify.hash_match': 'The hash computed here equals the published hash.',
-    'verify.hash_mismatch': 'The hash computed here differs from the published hash!',
-    'ck.fx.redirect': 'Item effect: the piece is sent to {sq}.',
-    'ck.fx.drop': 'A {item} is dropped on {sq}.',
-    'ck.fx.egg': 'Egg effect: {name}!',
-    'ck.egg.boo': 'King Boo (swap two pieces)',
-    'ck.egg.koopa': 'Koopa (back to the start square)',
-    'ck.egg.toadette': 'Toadette (drop a captured piece)',
-    'ck.egg.chomp': 'Chomp (the piece is eaten)',
-    'ck.egg.daisy': 'Daisy (one more move)',
-    'ck.egg.bowser': 'Bowser (the piece is immobilized)',
-    'ck.egg.luigi': 'Luigi (an enemy piece changes side)',
-    'ck.egg.waluigi': 'Waluigi (one of your pieces changes side)',
-    'ck.item.banana': 'banana',
-    'ck.item.bomb': 'bomb',
-    'ck.item.mushroom': 'mushroom',
-    'ck.item.egg': 'egg',
-    'ck.frozen': 'immobilized piece',
-    'ck.piece.p': 'pawn', 'ck.piece.r': 'rook', 'ck.piece.n': 'knight', 'ck.piece.b': 'bishop', 'ck.piece.q': 'queen', 'ck.piece.k': 'king',
-    'ck.stealth': 'Stealth move (invisible queen)',
-    'ck.shell': 'Shell (king shot)',
-    'ck.move': 'Normal move',
-    'ck.swap': 'Swap',
-    'ck.promote': 'Promote to {piece}',
-    'ck.drop': 'Drop a {piece}',
-    'ck.pool.white': 'White lost:',
-    'ck.pool.black': 'Black lost:',
-    'ck.powers': 'White shell {ws}, stealth {wq} · Black shell {bs}, stealth {bq}',
-    'ck.power.ready': 'ready',
-    'ck.power.used': 'used',
-    'ck.hint.swap': 'King Boo: click the piece to swap with.',
-    'ck.hint.drop': 'Toadette: choose a piece of your pool, then a square.',
-    'ck.hint.daisy': 'Daisy: play one more move.',
-    'ck.hint.promote': 'Choose the promotion.',
-    'ck.danger.own': 'Your king on {sq} can be taken next move!',
-    'ck.danger.white': 'White’s king on {sq} can be taken.',
-    'ck.danger.black': 'Black’s king on {sq} can be taken.',
-    'past.banner': 'Viewing move {k} of {n}.',
-    'past.moved_on': 'The game has moved on since you stepped back.',
-    'past.return': 'Back to the present',
-    'past.first': 'The start',
-    'past.prev': 'Previous move (←)',
-    'past.next': 'Next move (→)',
-    'past.last': 'The present',
-    'past.loading': 'Loading the earlier positions…',
-    'past.error': 'The earlier positions could not be loaded: {msg}',
-
-    // Bataille Navale (web/js/naval.js)
-    'nv.boards': 'The four Bataille Navale boards',
-    'nv.ship.carrier': 'aircraft carrier', 'nv.ship.cruiser': 'cruiser', 'nv.ship.battleship': 'battleship',
-    'nv.ship.frigate': 'frigate', 'nv.ship.submarine': 'submarine', 'nv.ship.corvette': 'corvette', 'nv.ship.buoy': 'buoy',
-    'nv.short.carrier': 'CV', 'nv.short.cruiser': 'CR', 'nv.short.battleship': 'BB',
-    'nv.short.frigate': 'FF', 'nv.short.submarine': 'SS', 'nv.short.corvette': 'CO',
-    'nv.ab.shield': 'shield', 'nv.ab.satellite': 'spy satellite', 'nv.ab.torpedo': 'torpedo', 'nv.ab.sonar': 'sonar',
-    'nv.ab.rockets': 'rockets', 'nv.ab.missile': 'ballistic missile', 'nv.ab.charges': 'anti-submarine charges',
-    'nv.ab.radar': 'radar', 'nv.ab.artillery': 'artillery', 'nv.ab.heavy': 'heavy artillery',
-    'nv.ab.bombing': 'linear bombing', 'nv.ab.emp': 'electromagnetic pulse',
-    'nv.dir.right': 'rightwards', 'nv.dir.left': 'leftwards', 'nv.dir.down': 'downwards', 'nv.dir.up': 'upwards',
-    'nv.lane': '{dir} along {n}',
-    'nv.out': 'OUT',
-    'nv.placing': 'placing',
-    'nv.ready.badge': 'ready',
-    'nv.immune': 'immune to EMP',
-    'nv.shield.up': 'shield raised',
-    'nv.shield.charges': 'shield ({n} charges)',
-    'nv.phase.placement': 'Placement: drag your pieces, rotate them, then press Ready.',
-    'nv.phase.placed': 'Your layout is final; waiting for the other players.',
-    'nv.phase.you': 'Give each ship an order, then Fire.',
-    'nv.phase.firing': 'Firing…',
-    'nv.phase.other': '{seat} is playing.',
-    'nv.phase.over': 'The game is over: every board is revealed.',
-    'nv.countdown': '{s} s left',
-    'nv.help.placement': 'Drag a piece, or tap it and then tap where its top-left cell should go. Turn the picked piece with Rotate, a double-click, a right-click or R while dragging. Ready opens once you have picked up a piece (putting it back is enough).',
-    'nv.moves': 'Moves made: {n}',
-    'nv.tab.own': '{side} (you)',
-    'nv.moves.max': 'Moves made: {n} of {max}',
-    'nv.moves.done': 'No moves left: only Ready remains.',
-    'nv.rotate': 'Rotate',
-    'nv.ready': 'Ready',
-    'nv.offboard': 'Drop the piece on your own board.',
-    'nv.refused.edge': 'The piece would stick out of the board.',
-    'nv.refused.overlap': 'That spot is taken by another piece.',
-    'nv.refused.moves': 'No placement move is left: press Ready.',
-    'nv.fleet': 'Your fleet',
-    'nv.energy': 'energy {n}',
-    'nv.cost': 'costs {cost}, the ship has {energy}',
-    'nv.sunk': 'sunk',
-    'nv.sent': 'sent: {order}',
-    'nv.log.line': '{fleet}: {order}',
-    'nv.disabled': 'disabled by an EMP',
-    'nv.pass.default': 'pass (default)',
-    'nv.orders.for': 'Order for the {ship}',
-    'nv.mode.fire': 'Normal shot',
-    'nv.mode.pass': 'Pass (+{n})',
-    'nv.mode.pass.plain': 'Pass',
-    'nv.orient.h': 'Horizontal',
-    'nv.orient.v': 'Vertical',
-    'nv.orient.help': '(R turns the line)',
-    'nv.help.fire': 'Click a cell of an opponent’s board: green can be shot, red cannot.',
-    'nv.help.area': 'Point at an opponent’s board: the area is shown, green if the order is possible.',
-    'nv.help.torpedo': 'Point at a row or column of an adjacent board: the torpedo runs from its edge.',
-    'nv.help.shield': 'Click one of your ships (not the corvette): the 3x3 around it is shielded.',
-    'nv.help.emp': 'Click the board of the player to disable (their next turns are lost).',
-    'nv.clear': 'Clear the orders',
-    'nv.fire': 'Fire',
-    'nv.refused': 'The order “{order}” is no longer possible; choose again.',
-    'nv.log': 'Battle log',
-    'nv.turn.of': 'Turn of {seat}',
-    'nv.say.pass': '{ship} passes',
-    'nv.say.placed': '{ship} → {cell}{way}',
-    'nv.way.h': ' (horizontal)',
-    'nv.way.v': ' (vertical)',
-    'nv.say.first': '{seat} plays first',
-    'nv.say.rocket.shot': 'a rocket falls on {cell}',
-    'nv.say.rocket.spared': 'no rocket on {cell}',
-    'nv.say.fire': '{ship}: shot at {seat} {cell}',
-    'nv.say.special': '{ship}: {ability} at {seat} {cell}',
-    'nv.say.torpedo': '{ship}: torpedo at {seat}, {lane}',
-    'nv.say.emp': '{ship}: electromagnetic pulse on {seat}',
-    'nv.say.shield': '{ship}: shield raised',
-    'nv.say.shield.at': '{ship}: shield raised on {cell}',
-    'nv.res.cancelled': '(cancelled)',
-    'nv.res.wasted': '(wasted)',
-    'nv.res.fizzled': '(the torpedo met nothing)',
-    'nv.res.exploded': '(the torpedo exploded at {cell})',
-    'match.result.last_fleet': '{side} wins: the last fleet afloat.',
-    'match.result.round_limit': '{side} wins at the round limit, with the most ship cells unhit.',
-    'nv.legend': 'What the marks mean',
-    'nv.autofire': 'Time is running out: the orders as they stand were fired.',
-    'nv.legend.hit': 'hit (which piece stays hidden)',
-    'nv.legend.miss': 'miss',
-    'nv.legend.deflected': 'shot stopped by a shield',
-    'nv.legend.contact': 'your sonar or radar contact',
-    'nv.legend.clear': 'shown empty by a torpedo or charges',
-    'nv.legend.sunk': 'sunk ship',
-    'nv.legend.found': 'found by your satellite, or a revealed frigate',
-    'nv.legend.sunkbuoy': 'sunk buoy',
-    'nv.legend.block': 'blocked: only its owner (colour) may shoot there',
-    'nv.legend.shield': 'shield',
-    'match.result.round_limit.shared': 'The round limit is reached: {sides} share the first place.',
-  },
-  fr: {
-    'app.title': 'Plateau',
-    'app.tagline': 'Des jeux de plateau à jouer dans le navigateur',
-    'nav.lobby': 'Salon',
-    'nav.verify': 'Vérifier une partie',
-    'lang.label': 'Langue',
-    'lobby.create': 'Nouvelle partie',
-    'lobby.game': 'Jeu',
-    'lobby.seat': 'Place {n}',
-    'lobby.seat.human': 'Humain',
-    'lobby.seat.bot': 'Robot',
-    'lobby.seat.level': 'Niveau',
-    'lobby.seat.mine': 'Je joue cette place',
-    'lobby.clock': 'Cadence',
-    'lobby.clock.none': 'Aucune (par correspondance)',
-    'lobby.clock.move': 'Par coup',
-    'lobby.clock.fischer': 'Fischer (base + incrément)',
-    'lobby.clock.game': 'Pendules de la règle',
-    'lobby.clock.base': 'Base (minutes)',
-    'lobby.clock.increment': 'Incrément (secondes)',
-    'lobby.clock.per_move': 'Secondes par coup',
-    'lobby.options': 'Options de règles',
-    'lobby.create.button': 'Créer la partie',
-    'lobby.created': 'Partie créée',
-    'lobby.invite': 'Lien d’invitation pour {n} : envoyez-le à l’autre joueur',
-    'lobby.copy': 'Copier',
-    'lobby.copied': 'Copié',
-    'lobby.go': 'Aller à la partie',
-    'lobby.open': 'Parties ouvertes et en cours',
-    'lobby.live': 'Parties en cours',
-    'lobby.finished': 'Parties terminées',
-    'lobby.none': 'Aucune partie pour l’instant.',
-    'lobby.join': 'Jouer {n}',
-    'lobby.seats': 'Joueurs',
-    'lobby.won': '{side} a gagné ({kind})',
-    'kind.corvette': 'corvette',
-    'kind.tiebreak': 'départage',
-    'kind.agreement': 'arrêt d’un commun accord',
-    'kind.timeout': 'temps dépassé',
-    'kind.resign': 'abandon',
-    'kind.last_fleet': 'dernière flotte à flot',
-    'kind.round_limit': 'limite de tours',
-    'kind.king_captured': 'roi pris',
-    'kind.no_move': 'plus de coup',
-    'kind.turn_limit': 'limite de coups',
-    'kind.score': 'points',
-    'opt.positioning_turn': 'Tour de positionnement (premier tour : permuter, tourner ou passer)',
-    'opt.tiebreak_limit': 'Départage après ce nombre de tours sans expulsion',
-    'opt.max_rounds': 'Limite de tours de table (la partie s’arrête après)',
-    'opt.placement_moves': 'Déplacements permis par joueur au placement',
-    'opt.placement_seconds': 'Temps de placement (secondes, avec les horloges du jeu)',
-    'opt.turn_seconds': 'Temps par tour de bataille (secondes, avec les horloges du jeu)',
-    'opt.shield_charges': 'Tirs qu’un bouclier absorbe',
-    'opt.emp_turns': 'Tours de paralysie d’une IEM',
-    'lobby.watch': 'Regarder',
-    'lobby.resume': 'Reprendre',
-    'lobby.replay': 'Revoir',
-    'lobby.refresh': 'Actualiser',
-    'lobby.players': 'Joueurs',
-    'lobby.status': 'État',
-    'lobby.free': 'libre',
-    'lobby.error': 'Le serveur a refusé : {msg}',
-    'seat.red': 'Rouge',
-    'seat.blue': 'Bleu',
-    'seat.n': 'Place {n}',
-    'seat.bot': 'robot',
-    'seat.human': 'humain',
-    'seat.you': 'vous',
-    'status.open': 'en attente de joueurs',
-    'status.live': 'en cours',
-    'status.finished': 'terminée',
-    'match.title': 'Partie {id}',
-    'match.you_play': 'Vous jouez {side}',
-    'match.spectator': 'Vous regardez (spectateur)',
-    'match.turn.you': 'À vous de jouer',
-    'match.turn.other': 'Au tour de {side}',
-    'match.waiting': 'En attente de l’autre joueur',
-    'match.connecting': 'Connexion…',
-    'match.reconnecting': 'Connexion perdue, reconnexion…',
-    'match.connected': 'Connecté',
-    'match.moves': 'Coups',
-    'match.exile': 'Exil de {side}',
-    'match.exile.short': 'Exil :',
-    'match.exile.empty': 'vide',
-    'match.shifts': 'Permutations et rotations',
-    'match.shifts.none': 'Aucune possible maintenant.',
-    'match.pass': 'Passer',
-    'ml.board': 'Piste de Moon Leap, {n} cratères',
-    'ml.choices': 'Vos choix',
-    'ml.help': 'Choisissez un astronaute sur la piste (en surbrillance) ou un bouton.',
-    'ml.move': 'Avancer {a}',
-    'ml.split': '{a} puis {b}',
-    'ml.pass': 'Passer (aucun coup)',
-    'ml.mercenary': 'mercenaire {n}',
-    'ml.astronaut': 'Astronaute {n} de la couleur {colour}',
-    'ml.roll': 'Dé : {face}',
-    'ml.die': 'dé {face}',
-    'ml.roll.none': 'Le dé n’a pas encore été lancé',
-    'ml.score': '{n} pts',
-    'ml.off': 'Hors piste :',
-    'ml.forced': 'Un seul coup est possible : il est joué pour vous dans un instant.',
-    'ml.rank': 'Rang',
-    'ml.player': 'Joueur',
-    'ml.final': 'Score',
-    'ml.milestone.closed': 'Jalon après la case {n} : partages pas encore ouverts',
-    'ml.milestone.open': 'Jalon après la case {n} franchi : partages ouverts',
-    'match.resign': 'Abandonner',
-    'match.resign.confirm': 'Abandonner cette partie ?',
-    'match.bonus.title': 'Coup bonus : {move} atteint la dernière rangée',
-    'match.bonus.help': 'Vous pouvez ajouter une permutation ou une rotation avec le vaisseau qui vient d’arriver.',
-    'match.bonus.none': 'Pas de bonus, seulement {move}',
-    'match.cancel': 'Annuler',
-    'match.select.help': 'Choisissez un de vos vaisseaux (cercle pointillé), puis une case en surbrillance.',
-    'match.result': 'Partie terminée',
-    'match.result.corvette': '{side} gagne : la corvette adverse est exilée (victoire complète).',
-    'match.result.tiebreak': '{side} gagne au départage (semi-victoire) : aucune expulsion depuis {n} tours.',
-    'match.result.tiebreak.short': '{side} gagne au départage (semi-victoire).',
-    'match.result.timeout': '{side} gagne : {loser} a dépassé son temps.',
-    'match.result.resign': '{side} gagne : {loser} a abandonné.',
-    'match.result.agreed': '{side} gagne : partie arrêtée d’un commun accord (semi-victoire).',
-    'match.result.other': '{side} gagne ({kind}).',
-    'match.result.draw': 'La partie est finie ({kind}).',
-    'match.result.score': '{side} gagne aux points.',
-    'match.result.king_captured': '{side} gagne : {loser} a perdu son roi.',
-    'match.result.no_move': '{side} gagne : {loser} n’a plus de coup.',
-    'match.result.score.shared': '{sides} se partagent la victoire aux points.',
-    'match.rematch': 'Revanche',
-    'match.replay': 'Revoir la partie',
-    'match.notfound': 'Cette partie n’existe pas.',
-    'match.error': 'Erreur : {msg}',
-    'match.invite': 'Lien d’invitation',
-    'match.clock.none': 'sans pendule',
-    'match.seed.hash': 'Empreinte de la graine (SHA-256)',
-    'match.seed.revealed': 'Graine révélée',
-    'move.perm': 'Échanger {a} ⇄ {b}',
-    'move.rot': 'Rotation {x} → {y} → {z}',
-    'move.rot.long': '{x} prend la place de {y}, {y} celle de {z}, {z} celle de {x}',
-    'board.label': 'Plateau de MAD vu par {side}',
-    'board.cell': 'case {cell}',
-    'board.ship': 'vaisseau {side} {code} en {cell}',
-    'ship.111': 'corvette',
-    'ship.222': 'croiseur',
-    'ship.frigate': 'frégate',
-    'ship.destroyer': 'destroyer',
-    'replay.title': 'Relecture de la partie {id}',
-    'replay.first': 'Début',
-    'replay.prev': 'Précédent',
-    'replay.next': 'Suivant',
-    'replay.last': 'Fin',
-    'replay.position': 'Position après {n} actions sur {total}',
-    'replay.start': 'Position de départ',
-    'replay.end.resign': 'Abandon : {seat}',
-    'replay.end.timeout': 'Temps dépassé : {seat}',
-    'replay.end.agreement': 'Arrêt d’un commun accord',
-    'replay.hidden': 'caché',
-    'replay.notfinished': 'Cette partie n’est pas finie ; sa relecture sera ici quand elle se terminera.',
-    'verify.title': 'Vérifier les dés d’une partie',
-    'verify.help': 'Chaque partie publie l’empreinte SHA-256 de sa graine aléatoire à sa création, et révèle la graine à la fin. Cette page vérifie que la graine révélée a l’empreinte publiée, et que la partie se rejoue jusqu’au même résultat.',
-    'verify.match': 'Numéro de partie',
-    'verify.button': 'Vérifier',
-    'verify.ok': 'Vérifié : la graine révélée a l’empreinte publiée et la partie se rejoue.',
-    'verify.ok.hash': 'Vérifié : la graine révélée a l’empreinte publiée.',
-    'verify.bad': 'Vérification ÉCHOUÉE : {msg}',
-    'replay.nosteps': 'Le serveur n’a pas pu donner les positions de cette partie.',
-    'analysis.title': 'Analyse',
-    'analysis.about': 'Le bot expert estime le score attendu de chaque joueur après chaque coup (à deux, ses chances de victoire ; à plus, la part des autres qu’il devancera), en jugeant chaque décision d’après ce que son joueur savait alors, et marque les coups qui ont le plus coûté.',
-    'analysis.ask': 'Analyser cette partie',
-    'analysis.queued': 'L’analyse va commencer…',
-    'analysis.running': 'Analyse : {done} décisions jugées sur {total}',
-    'analysis.failed': 'L’analyse n’a pas pu être calculée. Vous pouvez la redemander.',
-    'analysis.graph': 'Score attendu de chaque joueur après chaque action',
-    'analysis.loss': 'Coup {n} ({seat}) : {played} a fait baisser les chances de {points} % ; l’expert préférait {best}',
-    'analysis.nolosses': 'Aucune décision n’a fait baisser les chances de plus de 5 %.',
-    'analysis.marked': 'Une des décisions qui ont le plus coûté',
-    'verify.pending': 'La graine n’est révélée qu’à la fin de la partie.',
-    'verify.local': 'Empreinte calculée dans ce navigateur',
-    'verify.hash_match': 'L’empreinte calculée ici est égale à l’empreinte publiée.',
-    'verify.hash_mismatch': 'L’empreinte calculée ici diffère de l’empreinte publiée !',
-    'ck.fx.redirect': 'Effet d’objet : la pièce est envoyée en {sq}.',
-    'ck.fx.drop': 'Un(e) {item} est posé(e) en {sq}.',
-    'ck.fx.egg': 'Effet de l’œuf : {name} !',
-    'ck.egg.boo': 'King Boo (échange de deux pièces)',
-    'ck.egg.koopa': 'Koopa (retour à la case de départ)',
-    'ck.egg.toadette': 'Toadette (parachutage d’une pièce capturée)',
-    'ck.egg.chomp': 'Chomp (la pièce est mangée)',
-    'ck.egg.daisy': 'Daisy (un coup de plus)',
-    'ck.egg.bowser': 'Bowser (la pièce est immobilisée)',
-    'ck.egg.luigi': 'Luigi (une pièce adverse change de camp)',
-    'ck.egg.waluigi': 'Waluigi (une de vos pièces change de camp)',
-    'ck.item.banana': 'banane',
-    'ck.item.bomb': 'bombe',
-    'ck.item.mushroom': 'champignon',
-    'ck.item.egg': 'œuf',
-    'ck.frozen': 'pièce immobilisée',
-    'ck.piece.p': 'pion', 'ck.piece.r': 'tour', 'ck.piece.n': 'cavalier', 'ck.piece.b': 'fou', 'ck.piece.q': 'dame', 'ck.piece.k': 'roi',
-    'ck.stealth': 'Coup furtif (dame invisible)',
-    'ck.shell': 'Carapace (tir du roi)',
-    'ck.move': 'Coup normal',
-    'ck.swap': 'Échanger',
-    'ck.promote': 'Promouvoir en {piece}',
-    'ck.drop': 'Parachuter : {piece}',
-    'ck.pool.white': 'Pertes des Blancs :',
-    'ck.pool.black': 'Pertes des Noirs :',
-    'ck.powers': 'Blancs : carapace {ws}, furtif {wq} · Noirs : carapace {bs}, furtif {bq}',
-    'ck.power.ready': 'disponible',
-    'ck.power.used': 'utilisé',
-    'ck.hint.swap': 'King Boo : cliquez la pièce avec laquelle échanger.',
-    'ck.hint.drop': 'Toadette : choisissez une pièce de votre réserve, puis une case.',
-    'ck.hint.daisy': 'Daisy : jouez un coup de plus.',
-    'ck.hint.promote': 'Choisissez la promotion.',
-    'ck.danger.own': 'Votre roi en {sq} peut être pris au prochain coup !',
-    'ck.danger.white': 'Le roi blanc en {sq} peut être pris.',
-    'ck.danger.black': 'Le roi noir en {sq} peut être pris.',
-    'past.banner': 'Vous regardez le coup {k} sur {n}.',
-    'past.moved_on': 'La partie a continué depuis.',
-    'past.return': 'Revenir au présent',
-    'past.first': 'Le début',
-    'past.prev': 'Coup précédent (←)',
-    'past.next': 'Coup suivant (→)',
-    'past.last': 'Le présent',
-    'past.loading': 'Chargement des positions précédentes…',
-    'past.error': 'Les positions précédentes n’ont pas pu être chargées : {msg}',
-
-    // Bataille Navale (web/js/naval.js)
-    'nv.boards': 'Les quatre plateaux de la Bataille Navale',
-    'nv.ship.carrier': 'porte-avions', 'nv.ship.cruiser': 'croiseur', 'nv.ship.battleship': 'cuirassé',
-    'nv.ship.frigate': 'frégate', 'nv.ship.submarine': 'sous-marin', 'nv.ship.corvette': 'corvette', 'nv.ship.buoy': 'bouée',
-    'nv.short.carrier': 'PA', 'nv.short.cruiser': 'CR', 'nv.short.battleship': 'CU',
-    'nv.short.frigate': 'FR', 'nv.short.submarine': 'SM', 'nv.short.corvette': 'CO',
-    'nv.ab.shield': 'bouclier', 'nv.ab.satellite': 'satellite espion', 'nv.ab.torpedo': 'torpille', 'nv.ab.sonar': 'sonar',
-    'nv.ab.rockets': 'roquettes', 'nv.ab.missile': 'missile balistique', 'nv.ab.charges': 'charges anti-sous-marines',
-    'nv.ab.radar': 'radar', 'nv.ab.artillery': 'artillerie', 'nv.ab.heavy': 'artillerie lourde',
-    'nv.ab.bombing': 'bombardement linéaire', 'nv.ab.emp': 'impulsion électromagnétique',
-    'nv.dir.right': 'vers la droite', 'nv.dir.left': 'vers la gauche', 'nv.dir.down': 'vers le bas', 'nv.dir.up': 'vers le haut',
-    'nv.lane': '{dir} sur {n}',
-    'nv.out': 'ÉLIMINÉ',
-    'nv.placing': 'en placement',
-    'nv.ready.badge': 'prêt',
-    'nv.immune': 'immunisé contre l’IEM',
-    'nv.shield.up': 'bouclier levé',
-    'nv.shield.charges': 'bouclier ({n} charges)',
-    'nv.phase.placement': 'Placement : déplacez vos pièces, tournez-les, puis appuyez sur Prêt.',
-    'nv.phase.placed': 'Votre placement est définitif ; on attend les autres joueurs.',
-    'nv.phase.you': 'Donnez un ordre à chaque navire, puis Feu.',
-    'nv.phase.firing': 'Tir en cours…',
-    'nv.phase.other': '{seat} joue.',
-    'nv.phase.over': 'La partie est finie : tous les plateaux sont dévoilés.',
-    'nv.countdown': 'reste {s} s',
-    'nv.help.placement': 'Glissez une pièce, ou touchez-la puis touchez la case où doit aller son coin supérieur gauche. Tournez la pièce choisie avec Tourner, un double-clic, un clic droit ou R pendant le glisser. Prêt s’ouvre dès que vous avez pris une pièce (la reposer en place suffit).',
-    'nv.moves': 'Déplacements : {n}',
-    'nv.tab.own': '{side} (vous)',
-    'nv.moves.max': 'Déplacements : {n} sur {max}',
-    'nv.moves.done': 'Plus de déplacement possible : il reste Prêt.',
-    'nv.rotate': 'Tourner',
-    'nv.ready': 'Prêt',
-    'nv.offboard': 'Déposez la pièce sur votre propre plateau.',
-    'nv.refused.edge': 'La pièce dépasserait du plateau.',
-    'nv.refused.overlap': 'Cet emplacement est pris par une autre pièce.',
-    'nv.refused.moves': 'Plus aucun déplacement possible : appuyez sur Prêt.',
-    'nv.fleet': 'Votre flotte',
-    'nv.energy': 'énergie {n}',
-    'nv.cost': 'coûte {cost}, le navire a {energy}',
-    'nv.sunk': 'coulé',
-    'nv.sent': 'envoyé : {order}',
-    'nv.log.line': '{fleet} : {order}',
-    'nv.disabled': 'neutralisé par une IEM',
-    'nv.pass.default': 'passe (par défaut)',
-    'nv.orders.for': 'Ordre pour : {ship}',
-    'nv.mode.fire': 'Tir normal',
-    'nv.mode.pass': 'Passer (+{n})',
-    'nv.mode.pass.plain': 'Passer',
-    'nv.orient.h': 'Horizontal',
-    'nv.orient.v': 'Vertical',
-    'nv.orient.help': '(R tourne la ligne)',
-    'nv.help.fire': 'Cliquez une case d’un plateau adverse : vert, on peut y tirer ; rouge, non.',
-    'nv.help.area': 'Visez un plateau adverse : la zone s’affiche, verte si l’ordre est possible.',
-    'nv.help.torpedo': 'Visez une ligne ou une colonne d’un plateau voisin : la torpille part de son bord.',
-    'nv.help.shield': 'Cliquez un de vos navires (pas la corvette) : le 3x3 autour est protégé.',
-    'nv.help.emp': 'Cliquez le plateau du joueur à neutraliser (ses prochains tours sont perdus).',
-    'nv.clear': 'Effacer les ordres',
-    'nv.fire': 'Feu',
-    'nv.refused': 'L’ordre « {order} » n’est plus possible ; choisissez à nouveau.',
-    'nv.log': 'Journal de bataille',
-    'nv.turn.of': 'Tour de {seat}',
-    'nv.say.pass': '{ship} passe',
-    'nv.say.placed': '{ship} → {cell}{way}',
-    'nv.way.h': ' (horizontal)',
-    'nv.way.v': ' (vertical)',
-    'nv.say.first': '{seat} joue en premier',
-    'nv.say.rocket.shot': 'une roquette tombe en {cell}',
-    'nv.say.rocket.spared': 'pas de roquette en {cell}',
-    'nv.say.fire': '{ship} : tir sur {seat} {cell}',
-    'nv.say.special': '{ship} : {ability} sur {seat} {cell}',
-    'nv.say.torpedo': '{ship} : torpille sur {seat}, {lane}',
-    'nv.say.emp': '{ship} : impulsion électromagnétique sur {seat}',
-    'nv.say.shield': '{ship} : bouclier levé',
-    'nv.say.shield.at': '{ship} : bouclier levé en {cell}',
-    'nv.res.cancelled': '(annulé)',
-    'nv.res.wasted': '(perdu)',
-    'nv.res.fizzled': '(la torpille n’a rien rencontré)',
-    'nv.res.exploded': '(la torpille a explosé en {cell})',
-    'match.result.last_fleet': '{side} gagne : dernière flotte à flot.',
-    'match.result.round_limit': '{side} gagne à la limite de tours, avec le plus de cases de navire intactes.',
-    'nv.legend': 'Que signifient les marques ?',
-    'nv.autofire': 'Le temps est presque écoulé : les ordres tels quels sont partis.',
-    'nv.legend.hit': 'touché (la pièce reste cachée)',
-    'nv.legend.miss': 'raté',
-    'nv.legend.deflected': 'tir arrêté par un bouclier',
-    'nv.legend.contact': 'contact de votre sonar ou radar',
-    'nv.legend.clear': 'vide d’après une torpille ou des charges',
-    'nv.legend.sunk': 'navire coulé',
-    'nv.legend.found': 'repéré par votre satellite, ou frégate dévoilée',
-    'nv.legend.sunkbuoy': 'bouée coulée',
-    'nv.legend.block': 'bloquée : seul son propriétaire (couleur) peut y tirer',
-    'nv.legend.shield': 'bouclier',
-    'match.result.round_limit.shared': 'La limite de tours est atteinte : {sides} se partagent la première place.',
-  },
-};
-
-for (const texts of [PLAYER_TEXTS, TABLE_TEXTS, MANNERS_TEXTS]) {
-  for (const [code, table] of Object.entries(texts)) Object.assign(TEXTS[code], table);
-}
 
 /** The languages offered, in menu order. */
 export const LANGUAGES = [
@@ -664,68 +23,113 @@ function initialLanguage() {
   return TEXTS[nav] ? nav : 'en';
 }
 
-let current = initialLanguage();
-const listeners = [];
+/** The page's language and who wants to know when it changes. */
+const chosen = {
+  /** The current language code. */
+  current: initialLanguage(),
+  /** @type {((code: string) => void)[]} Called after each change. */
+  listeners: [],
+};
 
 /** The current language code ("en" or "fr"). */
 export function lang() {
-  return current;
+  return chosen.current;
 }
 
 /**
- * The text of `key` in the current language with `{name}` placeholders filled from `vars`.
- * An unknown key is returned as is, so a missing translation shows instead of vanishing.
+ * `text` with its `{name}` placeholders filled from `vars` (one missing from `vars` stays as is).
+ * @param {string} text
+ * @param {Record<string, unknown>} vars
  */
-export function t(key, vars = {}) {
-  const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
+function fill(text, vars) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
 }
 
 /**
- * The text of `key` for a count `n`, by the language's plural rule: `key.one` or `key.other`
- * ("1 player online", "2 players online"; French counts 0 and 1 as one), with `{n}` filled.
+ * The entry of `key` and the language it is in: the current language's, else the English.
+ * @param {string} key
+ * @returns {[import('./i18n-texts.js').Plural | string | undefined, string]}
+ */
+function entry(key) {
+  const own = TEXTS[chosen.current][key];
+  return own === undefined ? [TEXTS.en[key], 'en'] : [own, chosen.current];
+}
+
+/**
+ * The text of `key` in the current language with `{name}` placeholders filled from `vars`.
+ * An unknown key is returned as is, so a missing translation shows instead of vanishing. A count's
+ * text asked without its count reads in its `other` form.
+ * @param {string} key
+ * @param {Record<string, unknown>} [vars]
+ * @returns {string}
+ */
+export function t(key, vars = {}) {
+  const [text] = entry(key);
+  if (text === undefined) return key;
+  return fill(typeof text === 'string' ? text : text.other, vars);
+}
+
+/**
+ * The text of `key` for a count `n`, in the form the language's plural rule (Intl.PluralRules)
+ * gives `n`: "1 player online", "2 players online"; French counts 0 and 1 alike. `{n}` and the
+ * placeholders of `vars` are filled.
+ * @param {string} key
+ * @param {number} n
+ * @param {Record<string, unknown>} [vars]
+ * @returns {string}
  */
 export function tn(key, n, vars = {}) {
-  const form = new Intl.PluralRules(current).select(n) === 'one' ? 'one' : 'other';
-  return t(`${key}.${form}`, { n, ...vars });
+  const [text, code] = entry(key);
+  if (text === undefined) return key;
+  const form = typeof text === 'string' ? text : text[new Intl.PluralRules(code).select(n)] ?? text.other;
+  return fill(form, { n, ...vars });
 }
 
 /** Fills every data-i18n / data-i18n-attr element under `root`. */
 export function translateDom(root = document) {
-  document.documentElement.lang = current;
-  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  document.documentElement.lang = chosen.current;
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    if (el instanceof HTMLElement) el.textContent = t(el.dataset.i18n ?? '');
+  }
   for (const el of root.querySelectorAll('[data-i18n-attr]')) {
-    for (const pair of el.dataset.i18nAttr.split(',')) {
+    if (!(el instanceof HTMLElement || el instanceof SVGElement)) continue;
+    for (const pair of (el.dataset.i18nAttr ?? '').split(',')) {
       const [attr, key] = pair.split(':');
       el.setAttribute(attr.trim(), t(key.trim()));
     }
   }
 }
 
-/** Changes the language, remembers it, re-translates the page and tells the listeners. */
+/**
+ * Changes the language, remembers it, re-translates the page and tells the listeners.
+ * @param {string} code a language of LANGUAGES; another changes nothing
+ */
 export function setLang(code) {
   if (!TEXTS[code]) return;
-  current = code;
+  chosen.current = code;
   localStorage.setItem(STORE_KEY, code);
   translateDom();
-  for (const fn of listeners) fn(code);
+  for (const fn of chosen.listeners) fn(code);
 }
 
-/** Calls `fn(code)` after each language change (pages redraw their dynamic parts). */
+/**
+ * Calls `fn(code)` after each language change (pages redraw their dynamic parts).
+ * @param {(code: string) => void} fn
+ */
 export function onLangChange(fn) {
-  listeners.push(fn);
+  chosen.listeners.push(fn);
 }
 
 /** Fills the <select id="lang"> switch and translates the static page. */
 export function setupLanguageSwitch() {
   const select = document.getElementById('lang');
-  if (select) {
+  if (select instanceof HTMLSelectElement) {
     select.replaceChildren(
       ...LANGUAGES.map(([code, name]) => {
         const opt = document.createElement('option');
         opt.value = code;
         opt.textContent = name;
-        opt.selected = code === current;
+        opt.selected = code === chosen.current;
         return opt;
       }),
     );

@@ -1,32 +1,38 @@
+// @ts-check
 // Who is playing: the session's player (docs/protocol.md, "Sessions and players") and the header
 // every page shows: the player's name (a link to /@/{name}), "Create an account", "Sign in" and
 // "Sign out". Names are always put in the page as text (textContent), never as HTML.
 
-import { api, el } from './api.js';
+import { api, el, byId, errorCode, errorMessage } from './api.js';
 import { t, onLangChange } from './i18n.js';
 
 /** Names the server accepts: 3 to 20 of letters, digits, `_` and `-`, starting with a letter or digit. */
 export const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9_\\-]{2,19}';
 
-let player;
-/** Whether the player may still rename itself (`can_rename` of `GET /api/me`). */
-let canRename = false;
-let loaded = null;
+/** The session as this page knows it. */
+const session = {
+  /** @type {{ name: string, kind: string } | null | undefined} The session's player, or null; undefined before `GET /api/me` answered. */
+  player: undefined,
+  /** Whether the player may still rename itself (`can_rename` of `GET /api/me`). */
+  canRename: false,
+  /** @type {Promise<any> | null} The `GET /api/me` asked once per page, or null before. */
+  loaded: null,
+};
 const listeners = [];
 
 /** The session's PLAYER ({name, kind}) or null; asked once per page (`GET /api/me`). */
 export function currentPlayer() {
-  if (!loaded) {
-    loaded = api('GET', '/api/me').then((res) => {
-      player = res?.player ?? null;
-      canRename = Boolean(res?.can_rename);
-      return player;
+  if (!session.loaded) {
+    session.loaded = api('GET', '/api/me').then((res) => {
+      session.player = res?.player ?? null;
+      session.canRename = Boolean(res?.can_rename);
+      return session.player;
     }).catch(() => {
-      player = null;
+      session.player = null;
       return null;
     });
   }
-  return loaded;
+  return session.loaded;
 }
 
 /** Calls `fn(player)` whenever the page's player changes (named, signed in or out). */
@@ -35,8 +41,8 @@ export function onPlayerChange(fn) {
 }
 
 function setPlayer(p) {
-  player = p;
-  loaded = Promise.resolve(p);
+  session.player = p;
+  session.loaded = Promise.resolve(p);
   renderIdentity();
   for (const fn of listeners) fn(p);
 }
@@ -45,7 +51,7 @@ function setPlayer(p) {
 export async function chooseName(name) {
   const res = await api('POST', '/api/guest', { name });
   // A new guest, or one renamed: its name stays changeable until its first rated game.
-  if (!player) canRename = true;
+  if (!session.player) session.canRename = true;
   setPlayer(res.player);
   return res.player;
 }
@@ -87,37 +93,39 @@ function renderIdentity() {
   const slot = document.getElementById('identity');
   if (!slot) return;
   const parts = [];
-  if (player) {
-    parts.push(el('a', { id: 'me-link', class: 'me', href: playerHref(player.name), 'data-kind': player.kind }, player.name));
-    if (player.kind === 'guest') parts.push(el('span', { class: 'badge' }, t('id.guest')));
-    if (player.kind === 'guest' && canRename) {
+  if (session.player) {
+    parts.push(el('a', { id: 'me-link', class: 'me', href: playerHref(session.player.name), 'data-kind': session.player.kind }, session.player.name));
+    if (session.player.kind === 'guest') parts.push(el('span', { class: 'badge' }, t('id.guest')));
+    if (session.player.kind === 'guest' && session.canRename) {
       parts.push(el('button', { type: 'button', class: 'link', id: 'rename', onclick: rename }, t('id.rename')));
     }
   }
-  if (!player || player.kind === 'guest') {
+  if (!session.player || session.player.kind === 'guest') {
     parts.push(el('button', { type: 'button', class: 'link', id: 'open-account', onclick: () => openDialog('account-dialog') }, t('id.create')));
     parts.push(el('button', { type: 'button', class: 'link', id: 'open-signin', onclick: () => openDialog('signin-dialog') }, t('id.signin')));
   }
-  if (player?.kind === 'account') {
+  if (session.player?.kind === 'account') {
     parts.push(el('button', { type: 'button', class: 'link', id: 'signout', onclick: signOut }, t('id.signout')));
   }
   slot.replaceChildren(...parts);
-  document.body.dataset.player = player ? player.name : '';
+  document.body.dataset.player = session.player ? session.player.name : '';
 }
 
 /** The guest's Rename: the name dialog, prefilled with the current name. */
 async function rename() {
   const { askName } = await import('./nameprompt.js');
-  await askName({ purpose: 'rename', current: player?.name ?? '' });
+  await askName({ purpose: 'rename', current: session.player?.name ?? '' });
 }
 
+/** @param {string} id */
 function openDialog(id) {
-  const dialog = document.getElementById(id);
-  dialog.querySelector('.error-box').classList.add('hidden');
-  const name = dialog.querySelector('input[name=name]');
-  if (name && !name.value && player) name.value = player.name;
+  const dialog = byId(id, HTMLDialogElement);
+  dialog.querySelector('.error-box')?.classList.add('hidden');
+  const name = /** @type {HTMLInputElement | null} */ (dialog.querySelector('input[name=name]'));
+  if (name && !name.value && session.player) name.value = session.player.name;
   dialog.showModal();
-  (name && !name.value ? name : dialog.querySelector('input[type=password]') || name)?.focus();
+  const password = /** @type {HTMLInputElement | null} */ (dialog.querySelector('input[type=password]'));
+  (name && !name.value ? name : password || name)?.focus();
 }
 
 function dialogError(dialog, err) {
@@ -129,11 +137,13 @@ function dialogError(dialog, err) {
 /**
  * A refusal in words: the translation of its code when there is one, else the server's message.
  * The code itself is for programs: pages put it in a `data-code` attribute, never in the text.
+ * @param {unknown} err
+ * @returns {string}
  */
 export function errorText(err) {
-  const key = `err.${err.code}`;
+  const key = `err.${errorCode(err)}`;
   const text = t(key);
-  return text === key ? err.message : text;
+  return text === key ? errorMessage(err) : text;
 }
 
 function field(name, type, labelKey, attrs = {}) {
@@ -150,12 +160,12 @@ function dialogShell(id, titleKey, fields, submitKey, onSubmit) {
     el('div', { class: 'actions' },
       el('button', { type: 'submit', 'data-i18n': submitKey }, t(submitKey)),
       el('button', { type: 'button', class: 'secondary', 'data-i18n': 'match.cancel',
-        onclick: () => document.getElementById(id).close() }, t('match.cancel'))));
+        onclick: () => byId(id, HTMLDialogElement).close() }, t('match.cancel'))));
   const dialog = el('dialog', { id, class: 'dialog' }, form);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const data = Object.fromEntries(new FormData(form));
-    const button = form.querySelector('button[type=submit]');
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     button.disabled = true;
     try {
       await onSubmit(data);
@@ -178,7 +188,7 @@ function accountDialog() {
     field('password', 'password', 'id.password', { minlength: 8, maxlength: 128, autocomplete: 'new-password', id: 'account-password' }),
   ], 'id.create', async ({ name, password }) => {
     const body = { password };
-    if (name && name !== player?.name) body.name = name;
+    if (name && name !== session.player?.name) body.name = name;
     const res = await api('POST', '/api/account', body);
     afterSignIn(res.player);
   });

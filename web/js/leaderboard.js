@@ -1,36 +1,44 @@
+// @ts-check
 // The leaderboard (web/leaderboard.html at /leaderboard): one tab per game, the best players of
 // `GET /api/leaderboard/{game}` (people past their provisional games, best first). The tab is
 // kept in the query (?game=).
 
-import { api, el } from './api.js';
+import { api, el, byId, errorMessage } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, playerHref, currentPlayer } from './identity.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
-let games = [];
-let game = new URLSearchParams(location.search).get('game');
-let board = null;
-let me = null;
+/** The leaderboard page's state. */
+const page = {
+  /** @type {any[]} The games of /api/games. */
+  games: [],
+  /** @type {string | null} The game whose table is shown (the `game` of the query first). */
+  game: new URLSearchParams(location.search).get('game'),
+  /** @type {any} The table shown, or null before it came. */
+  board: null,
+  /** @type {any} The session's player, or null. */
+  me: null,
+};
 
 function renderTabs() {
-  $('board-tabs').replaceChildren(...games.map((g) => el('button', {
-    type: 'button', role: 'tab', class: 'tab', id: `tab-${g.name}`, 'aria-selected': String(g.name === game),
+  $('board-tabs').replaceChildren(...page.games.map((g) => el('button', {
+    type: 'button', role: 'tab', class: 'tab', id: `tab-${g.name}`, 'aria-selected': String(g.name === page.game),
     'aria-controls': 'board-panel', onclick: () => select(g.name),
   }, g.title)));
 }
 
 function renderBoard() {
-  if (!board) return;
-  if (!board.players.length) {
+  if (!page.board) return;
+  if (!page.board.players.length) {
     $('board-table').replaceChildren(el('p', { class: 'muted' }, t('board.empty')));
     return;
   }
-  $('board-table').replaceChildren(el('table', { class: 'matches leaderboard', 'data-game': board.game },
+  $('board-table').replaceChildren(el('table', { class: 'matches leaderboard', 'data-game': page.board.game },
     el('thead', {}, el('tr', {}, ...['board.rank', 'board.player', 'profile.rating', 'profile.deviation', 'profile.games']
       .map((k) => el('th', {}, t(k))))),
-    el('tbody', {}, ...board.players.map((p, i) => el('tr', {
-      'data-name': p.name, 'data-rating': p.rating, class: p.name === me?.name ? 'me' : null,
+    el('tbody', {}, ...page.board.players.map((p, i) => el('tr', {
+      'data-name': p.name, 'data-rating': p.rating, class: p.name === page.me?.name ? 'me' : null,
     },
     el('td', { class: 'num' }, String(i + 1)),
     el('td', {}, el('a', { href: playerHref(p.name) }, p.name)),
@@ -40,16 +48,16 @@ function renderBoard() {
 }
 
 async function select(name) {
-  game = name;
+  page.game = name;
   history.replaceState(null, '', `/leaderboard?game=${encodeURIComponent(name)}`);
   renderTabs();
   $('error').classList.add('hidden');
   try {
-    board = await api('GET', `/api/leaderboard/${encodeURIComponent(name)}`);
+    page.board = await api('GET', `/api/leaderboard/${encodeURIComponent(name)}`);
   } catch (err) {
-    board = null;
+    page.board = null;
     $('board-table').replaceChildren();
-    $('error').textContent = err.message;
+    $('error').textContent = errorMessage(err);
     $('error').classList.remove('hidden');
   }
   renderBoard();
@@ -63,15 +71,15 @@ async function start() {
     renderTabs();
     renderBoard();
   });
-  me = await currentPlayer();
+  page.me = await currentPlayer();
   try {
-    games = (await api('GET', '/api/games')).games;
+    page.games = (await api('GET', '/api/games')).games;
   } catch (err) {
-    $('error').textContent = err.message;
+    $('error').textContent = errorMessage(err);
     $('error').classList.remove('hidden');
   }
-  if (!games.some((g) => g.name === game)) game = games[0]?.name;
-  if (game) await select(game);
+  if (!page.games.some((g) => g.name === page.game)) page.game = page.games[0]?.name;
+  if (page.game) await select(page.game);
   document.body.dataset.ready = 'true';
 }
 

@@ -1,35 +1,50 @@
+// @ts-check
 // The lobby (web/index.html): a name for the visitor, three obvious ways to play each game (Quick
 // play through the seek pools, Play a friend with an invite link, Play the computer by level), the
 // full form behind the Advanced fold, the live counts, the games waiting for this player and the
 // lists of matches. Routes: docs/protocol.md sections 3.1 to 3.5 and "Quick pairing".
 
-import { api, el, getToken, setToken, absolute, copyButton } from './api.js';
+import { api, el, getToken, setToken, absolute, copyButton, byId, findId } from './api.js';
 import { t, tn, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
 import {
   setupIdentity, currentPlayer, chooseName, suggestName, onPlayerChange, errorText, NAME_PATTERN,
 } from './identity.js';
 import { setupAdvanced, renderAdvanced } from './advanced.js';
-import { connectLobby } from './lobbysocket.js';
+import { openSocket } from './socket.js';
 import { kindWord } from './result.js';
 import { clockPresets, timeControlText, samePool } from './clocks.js';
 import { renderSeekWait, renderChallenges } from './quickplay.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
-let games = [];
-let player = null;
-let lobbySocket = null;
-/** The last `lobby` message (counts and pools), or null. */
-let lobbyInfo = null;
-/** The seek in progress: {request, since} or null. */
-let seeking = null;
-/** The answer of the last match created here (Play a friend), for its invite links. */
-let lastCreated = null;
-/** The dialog on screen: {game, action} or null. */
-let dialogFor = null;
-let lists = { active: [], finished: [] };
-let waiting = [];
+/** The lobby page's state: one object, kept between the socket's messages and the lists' refreshes. */
+const lobby = {
+  /** @type {any[]} The games of /api/games. */
+  games: [],
+  /** @type {{ name: string, kind: string } | null} The session's player, or null. */
+  player: null,
+  /** @type {import('./socket.js').Socket | null} The lobby socket (socket.js), open from the start on. */
+  lobbySocket: null,
+  /** @type {any} The last `lobby` message (counts and pools), or null. */
+  lobbyInfo: null,
+  /** @type {{ request: any, since: number | null, estimate?: number | null } | null} The seek in progress, or null. */
+  seeking: null,
+  /** @type {any} The answer of the last match created here (Play a friend), for its invite links. */
+  lastCreated: null,
+  /** @type {{ game: string, action: string } | null} The dialog on screen, or null. */
+  dialogFor: null,
+  /** @type {{ active: any[], finished: any[] }} The open and finished matches listed. */
+  lists: { active: [], finished: [] },
+  /** @type {any[]} The correspondence matches waiting for this player's move. */
+  waiting: [],
+};
+
+/** The lobby socket: every seek and answer is sent after the start opened it. */
+function socket() {
+  if (!lobby.lobbySocket) throw new Error('the lobby socket is not open yet');
+  return lobby.lobbySocket;
+}
 
 function showError(err) {
   const box = $('error');
@@ -41,22 +56,22 @@ function showError(err) {
   box.classList.remove('hidden');
 }
 
-const gameOf = (name) => games.find((g) => g.name === name);
+const gameOf = (name) => lobby.games.find((g) => g.name === name);
 
 // ---- The visitor's name -----------------------------------------------------------------------
 
 function renderWelcome() {
-  $('welcome').classList.toggle('hidden', Boolean(player));
-  const input = $('welcome-name');
+  $('welcome').classList.toggle('hidden', Boolean(lobby.player));
+  const input = $('welcome-name', HTMLInputElement);
   input.pattern = NAME_PATTERN;
-  if (!player && !input.value) input.value = suggestName();
+  if (!lobby.player && !input.value) input.value = suggestName();
 }
 
 async function submitWelcome(ev) {
   ev.preventDefault();
   $('welcome-error').classList.add('hidden');
   try {
-    await chooseName($('welcome-name').value.trim());
+    await chooseName($('welcome-name', HTMLInputElement).value.trim());
   } catch (err) {
     $('welcome-error').textContent = errorText(err);
     $('welcome-error').classList.remove('hidden');
@@ -66,11 +81,11 @@ async function submitWelcome(ev) {
 // ---- Game cards and the play dialog ----------------------------------------------------------
 
 function seekersOf(game) {
-  return (lobbyInfo?.pools || []).filter((p) => p.game === game).reduce((n, p) => n + (p.waiting || 0), 0);
+  return (lobby.lobbyInfo?.pools || []).filter((p) => p.game === game).reduce((n, p) => n + (p.waiting || 0), 0);
 }
 
 function renderCards() {
-  $('game-cards').replaceChildren(...games.map((g) => {
+  $('game-cards').replaceChildren(...lobby.games.map((g) => {
     const seekers = seekersOf(g.name);
     return el('article', { class: 'game-card panel', 'data-game': g.name },
       el('div', { class: 'game-card-head' },
@@ -97,7 +112,7 @@ function labelled(text, control) {
 function playFields(name, action) {
   const game = gameOf(name);
   const rows = [];
-  if (!player) {
+  if (!lobby.player) {
     rows.push(el('div', { class: 'form-row' }, labelled(t('id.name'),
       el('input', { id: 'play-name', required: true, maxlength: 20, pattern: NAME_PATTERN, value: suggestName() }))));
   }
@@ -140,25 +155,29 @@ function playFields(name, action) {
 }
 
 function openPlay(name, action) {
-  dialogFor = { game: name, action };
+  lobby.dialogFor = { game: name, action };
   const game = gameOf(name);
   $('play-title').textContent = `${t(`play.${action}`)} · ${game.title}`;
   $('play-go').textContent = t(`play.${action}.go`);
   $('play-fields').replaceChildren(...playFields(name, action));
-  $('play-seats')?.addEventListener('change', () => {
-    if ($('play-fill')) $('play-fill').checked = Number($('play-seats').value) > 2;
+  const size = findId('play-seats', HTMLSelectElement);
+  size?.addEventListener('change', () => {
+    const fill = findId('play-fill', HTMLInputElement);
+    if (fill) fill.checked = Number(size.value) > 2;
   });
   $('play-error').classList.add('hidden');
-  $('play-dialog').showModal();
+  $('play-dialog', HTMLDialogElement).showModal();
 }
 
 function readPlay() {
-  const { game: name, action } = dialogFor;
+  if (!lobby.dialogFor) throw new Error('no play dialog is open');
+  const { game: name, action } = lobby.dialogFor;
   const game = gameOf(name);
-  const seats = $('play-seats') ? Number($('play-seats').value) : game.default_seats;
-  const timeControl = clockPresets(game)[Number($('play-tc').value)].tc;
-  const rated = action !== 'bot' && $('play-rated').checked;
-  const side = $('play-side')?.value;
+  const size = findId('play-seats', HTMLSelectElement);
+  const seats = size ? Number(size.value) : game.default_seats;
+  const timeControl = clockPresets(game)[Number($('play-tc', HTMLSelectElement).value)].tc;
+  const rated = action !== 'bot' && $('play-rated', HTMLInputElement).checked;
+  const side = findId('play-side', HTMLSelectElement)?.value;
   const mySeat = !side || side === 'random' ? Math.floor(Math.random() * seats) : Math.min(Number(side), seats - 1);
   return { name, game, action, seats, timeControl, rated, mySeat };
 }
@@ -166,13 +185,13 @@ function readPlay() {
 async function submitPlay(ev) {
   ev.preventDefault();
   const play = readPlay();
-  const button = $('play-go');
+  const button = $('play-go', HTMLButtonElement);
   button.disabled = true;
   try {
-    if (!player) await chooseName($('play-name').value.trim());
+    if (!lobby.player) await chooseName($('play-name', HTMLInputElement).value.trim());
     if (play.action === 'quick') await startSeek(play);
     else await createFor(play);
-    $('play-dialog').close();
+    $('play-dialog', HTMLDialogElement).close();
   } catch (err) {
     $('play-error').textContent = errorText(err);
     $('play-error').classList.remove('hidden');
@@ -186,7 +205,7 @@ async function submitPlay(ev) {
 async function createFor({ name, action, seats, timeControl, rated, mySeat }) {
   const list = [];
   for (let s = 0; s < seats; s++) {
-    list.push(action === 'bot' && s !== mySeat ? { kind: 'bot', bot: $('play-level').value } : { kind: 'human' });
+    list.push(action === 'bot' && s !== mySeat ? { kind: 'bot', bot: $('play-level', HTMLSelectElement).value } : { kind: 'human' });
   }
   await create({ game: name, seats: list, time_control: timeControl, rated, creator_seat: mySeat });
 }
@@ -200,7 +219,7 @@ async function create(body) {
     location.href = res.url;
     return;
   }
-  lastCreated = { ...res, game: body.game };
+  lobby.lastCreated = { ...res, game: body.game };
   renderCreated();
   refreshLists();
 }
@@ -208,11 +227,11 @@ async function create(body) {
 /** After creating a match with friends: the invite link of each free seat, and the way in. */
 function renderCreated() {
   const panel = $('created-panel');
-  if (!lastCreated) {
+  if (!lobby.lastCreated) {
     panel.classList.add('hidden');
     return;
   }
-  const res = lastCreated;
+  const res = lobby.lastCreated;
   const box = $('created');
   box.replaceChildren(el('h2', {}, t('lobby.created')), el('p', { class: 'small muted' }, t('lobby.created.help')));
   for (const inv of res.invites || []) {
@@ -232,21 +251,21 @@ function renderCreated() {
 // ---- Quick play --------------------------------------------------------------------------------
 
 async function startSeek({ name, seats, timeControl, rated }) {
-  const fill = $('play-fill')?.checked;
+  const fill = findId('play-fill', HTMLInputElement)?.checked;
   const request = {
     type: 'seek', game: name, seats, time_control: timeControl, rated,
-    bots_after_seconds: fill ? Number($('play-fill-seconds').value) : null,
-    bot: fill ? $('play-fill-level').value : null,
+    bots_after_seconds: fill ? Number($('play-fill-seconds', HTMLInputElement).value) : null,
+    bot: fill ? $('play-fill-level', HTMLSelectElement).value : null,
   };
-  await lobbySocket.whenOpen();
-  if (!lobbySocket.send(request)) throw Object.assign(new Error(t('match.reconnecting')), { code: 'network' });
-  seeking = { request, since: null };
+  await socket().whenOpen();
+  if (!socket().send(request)) throw Object.assign(new Error(t('match.reconnecting')), { code: 'network' });
+  lobby.seeking = { request, since: null };
   renderSeeking();
 }
 
 function cancelSeek() {
-  lobbySocket.send({ type: 'cancel' });
-  seeking = null;
+  socket().send({ type: 'cancel' });
+  lobby.seeking = null;
   renderSeeking();
 }
 
@@ -254,11 +273,11 @@ function cancelSeek() {
 async function acceptChallenge(seek, pool) {
   showError(null);
   try {
-    if (!player) await chooseName($('welcome-name').value.trim() || suggestName());
-    await lobbySocket.whenOpen();
+    if (!lobby.player) await chooseName($('welcome-name', HTMLInputElement).value.trim() || suggestName());
+    await socket().whenOpen();
     const request = { type: 'seek', game: pool.game, seats: pool.seats, time_control: pool.time_control, rated: pool.rated };
-    if (!lobbySocket.send({ type: 'accept', seek })) throw Object.assign(new Error(t('match.reconnecting')), { code: 'network' });
-    seeking = { request, since: null };
+    if (!socket().send({ type: 'accept', seek })) throw Object.assign(new Error(t('match.reconnecting')), { code: 'network' });
+    lobby.seeking = { request, since: null };
     renderSeeking();
   } catch (err) {
     showError(err);
@@ -267,7 +286,9 @@ async function acceptChallenge(seek, pool) {
 
 /** The offer after a long wait, a table of two: the computer instead (a casual game). */
 async function playComputerInstead(level) {
-  const r = seeking.request;
+  // The offer is shown only while a seek waits.
+  if (!lobby.seeking) return;
+  const r = lobby.seeking.request;
   cancelSeek();
   try {
     const mySeat = Math.floor(Math.random() * r.seats);
@@ -281,15 +302,15 @@ async function playComputerInstead(level) {
 
 /** The offer after a long wait, a bigger table: bots fill the empty seats now. */
 function fillWithBots() {
-  lobbySocket.send({ type: 'fill' });
+  socket().send({ type: 'fill' });
 }
 
 function renderSeeking() {
-  $('seeking').classList.toggle('hidden', !seeking);
-  document.body.dataset.seeking = seeking ? (seeking.since === null ? 'sent' : 'yes') : 'no';
-  if (!seeking) return;
-  const r = seeking.request;
-  const pool = (lobbyInfo?.pools || []).find((p) => samePool(p, r));
+  $('seeking').classList.toggle('hidden', !lobby.seeking);
+  document.body.dataset.seeking = lobby.seeking ? (lobby.seeking.since === null ? 'sent' : 'yes') : 'no';
+  if (!lobby.seeking) return;
+  const r = lobby.seeking.request;
+  const pool = (lobby.lobbyInfo?.pools || []).find((p) => samePool(p, r));
   const parts = [t('seek.looking', { game: gameOf(r.game)?.title || r.game }),
     `${timeControlText(r.time_control)} · ${r.rated ? t('play.rated') : t('play.casual')}`];
   if (r.seats > 2) parts.push(t('play.table', { n: r.seats }));
@@ -297,27 +318,27 @@ function renderSeeking() {
   if (r.bots_after_seconds) parts.push(t('seek.fill', { s: r.bots_after_seconds }));
   $('seeking-text').textContent = parts.join(' · ');
   renderSeekWait({
-    seeking, pools: lobbyInfo?.pools, game: gameOf(r.game),
+    seeking: lobby.seeking, pools: lobby.lobbyInfo?.pools, game: gameOf(r.game),
     actions: { computer: playComputerInstead, fill: fillWithBots },
   });
 }
 
 function onPaired(msg) {
   setToken(msg.id, msg.token);
-  seeking = null;
+  lobby.seeking = null;
   location.href = msg.url || `/m/${msg.id}`;
 }
 
 function onLobbyError(msg) {
   if (msg.code?.startsWith('seek/') || ['game/unknown', 'config/invalid', 'time_control/invalid', 'bot/unknown', 'auth/required'].includes(msg.code)) {
-    seeking = null;
+    lobby.seeking = null;
     renderSeeking();
   }
   showError(msg);
 }
 
 function onLobby(msg) {
-  lobbyInfo = msg;
+  lobby.lobbyInfo = msg;
   const before = [$('count-online').textContent, $('count-playing').textContent];
   $('count-online').textContent = String(msg.online);
   $('count-playing').textContent = String(msg.playing);
@@ -332,39 +353,39 @@ function onLobby(msg) {
 
 /** "1 player online", "2 players online": the words after the counts, by the plural rule. */
 function countWords() {
-  $('online-word').textContent = tn('lobby.online', lobbyInfo?.online ?? 0);
-  $('playing-word').textContent = tn('lobby.playing', lobbyInfo?.playing ?? 0);
+  $('online-word').textContent = tn('lobby.online', lobby.lobbyInfo?.online ?? 0);
+  $('playing-word').textContent = tn('lobby.playing', lobby.lobbyInfo?.playing ?? 0);
 }
 
 function renderOpenChallenges() {
-  renderChallenges({ pools: lobbyInfo?.pools, player, games, accept: acceptChallenge });
+  renderChallenges({ pools: lobby.lobbyInfo?.pools, player: lobby.player, games: lobby.games, accept: acceptChallenge });
 }
 
 // ---- Games waiting for this player -----------------------------------------------------------
 
 async function refreshWaiting() {
-  if (!player) {
-    waiting = [];
+  if (!lobby.player) {
+    lobby.waiting = [];
   } else {
     try {
-      waiting = (await api('GET', '/api/me/games')).waiting || [];
+      lobby.waiting = (await api('GET', '/api/me/games')).waiting || [];
     } catch {
-      waiting = [];
+      lobby.waiting = [];
     }
   }
   renderWaiting();
 }
 
 function opponents(m) {
-  return m.seats.filter((s) => s.player && s.player.name !== player?.name).map((s) => seatWithName(m.game, s.seat, s.player)).join(', ');
+  return m.seats.filter((s) => s.player && s.player.name !== lobby.player?.name).map((s) => seatWithName(m.game, s.seat, s.player)).join(', ');
 }
 
 function renderWaiting() {
-  $('waiting-panel').classList.toggle('hidden', waiting.length === 0);
-  $('waiting-list').replaceChildren(...waiting.map((m) => el('li', { 'data-match': m.id },
+  $('waiting-panel').classList.toggle('hidden', lobby.waiting.length === 0);
+  $('waiting-list').replaceChildren(...lobby.waiting.map((m) => el('li', { 'data-match': m.id },
     el('a', { href: `/m/${m.id}` }, m.title), ' ', el('span', { class: 'muted small' }, opponents(m)))));
-  document.title = waiting.length ? `(${waiting.length}) ${t('app.title')}` : t('app.title');
-  document.body.dataset.waiting = String(waiting.length);
+  document.title = lobby.waiting.length ? `(${lobby.waiting.length}) ${t('app.title')}` : t('app.title');
+  document.body.dataset.waiting = String(lobby.waiting.length);
 }
 
 // ---- Match lists -------------------------------------------------------------------------------
@@ -380,7 +401,7 @@ function outcomeText(m) {
 async function joinSeat(id, seat) {
   showError(null);
   try {
-    if (!player) await chooseName($('welcome-name').value.trim() || suggestName());
+    if (!lobby.player) await chooseName($('welcome-name', HTMLInputElement).value.trim() || suggestName());
     const res = await api('POST', `/api/matches/${id}/join`, { seat });
     setToken(res.id, res.token);
     location.href = res.url;
@@ -403,7 +424,8 @@ function seatPill(m, s) {
 
 function matchRow(m) {
   const actions = [];
-  const mine = getToken(m.id) || (player && m.seats.some((s) => s.player?.name === player.name));
+  const me = lobby.player;
+  const mine = getToken(m.id) || (me && m.seats.some((s) => s.player?.name === me.name));
   if (mine && m.status !== 'finished') {
     actions.push(el('a', { class: 'button', href: `/m/${m.id}` }, t('lobby.resume')));
   } else if (m.status === 'open') {
@@ -440,7 +462,7 @@ async function refreshLists() {
       api('GET', '/api/matches?status=open,live'),
       api('GET', '/api/matches?status=finished'),
     ]);
-    lists = { active: active.matches, finished: finished.matches.slice(0, 20) };
+    lobby.lists = { active: active.matches, finished: finished.matches.slice(0, 20) };
     renderLists();
   } catch (err) {
     showError(err);
@@ -448,8 +470,8 @@ async function refreshLists() {
 }
 
 function renderLists() {
-  renderList($('list-active'), lists.active);
-  renderList($('list-finished'), lists.finished);
+  renderList($('list-active'), lobby.lists.active);
+  renderList($('list-finished'), lobby.lists.finished);
 }
 
 // ---- Start -----------------------------------------------------------------------------------
@@ -469,53 +491,60 @@ async function start() {
   setupLanguageSwitch();
   setupIdentity();
   $('welcome-form').addEventListener('submit', submitWelcome);
-  $('welcome-signin').addEventListener('click', () => $('open-signin')?.click());
+  $('welcome-signin').addEventListener('click', () => findId('open-signin')?.click());
   $('play-form').addEventListener('submit', submitPlay);
-  $('play-close').addEventListener('click', () => $('play-dialog').close());
+  $('play-close').addEventListener('click', () => $('play-dialog', HTMLDialogElement).close());
   $('seek-cancel').addEventListener('click', cancelSeek);
   $('refresh').addEventListener('click', refreshLists);
   onLangChange(renderAll);
   onLangChange(countWords);
   countWords();
   onPlayerChange((p) => {
-    player = p;
+    lobby.player = p;
     renderWelcome();
     renderOpenChallenges();
     refreshWaiting();
     // The socket was opened without a session: open it again with the new cookie.
-    lobbySocket?.reconnect();
+    lobby.lobbySocket?.reconnect();
   });
-  player = await currentPlayer();
+  lobby.player = await currentPlayer();
   try {
-    games = (await api('GET', '/api/games')).games;
+    lobby.games = (await api('GET', '/api/games')).games;
   } catch (err) {
     showError(err);
   }
-  setupAdvanced(games, async (body) => {
+  setupAdvanced(lobby.games, async (body) => {
     try {
-      if (!player) await chooseName($('welcome-name').value.trim() || suggestName());
+      if (!lobby.player) await chooseName($('welcome-name', HTMLInputElement).value.trim() || suggestName());
       await create(body);
     } catch (err) {
       showError(err);
     }
   });
-  lobbySocket = connectLobby({
+  // The lobby socket (docs/protocol.md "Quick pairing"): live counts of players online and games
+  // in play, the seek pools, and the messages that pair this player into a match or tell it that a
+  // correspondence match waits for its move.
+  /** @type {Record<string, (msg: any) => void>} */
+  const handlers = {
     lobby: onLobby,
     seeking: (msg) => {
-      if (seeking) {
-        seeking.since = Date.now();
-        seeking.estimate = msg.estimate_seconds ?? null;
+      if (lobby.seeking) {
+        lobby.seeking.since = Date.now();
+        lobby.seeking.estimate = msg.estimate_seconds ?? null;
       }
       renderSeeking();
     },
     paired: onPaired,
     turn: refreshWaiting,
     error: onLobbyError,
+  };
+  lobby.lobbySocket = openSocket('/api/lobby/ws', {
+    message: (msg) => handlers[msg.type]?.(msg),
     status: (up) => {
       document.body.dataset.lobby = up ? 'up' : 'down';
       // A seek does not outlive its socket (the server leaves the pools when it closes).
-      if (!up && seeking) {
-        seeking = null;
+      if (!up && lobby.seeking) {
+        lobby.seeking = null;
         renderSeeking();
       }
     },
@@ -525,7 +554,7 @@ async function start() {
   setInterval(refreshLists, 5000);
   // The time waited moves on by itself.
   setInterval(() => {
-    if (seeking) renderSeeking();
+    if (lobby.seeking) renderSeeking();
     renderOpenChallenges();
   }, 1000);
   setInterval(refreshWaiting, 15000);

@@ -1,3 +1,4 @@
+// @ts-check
 // MAD drawing and the legal actions as the page composes them (rules/mad.md sections 3 and 9).
 //
 // Nothing here decides legality or reads notation: the server sends the legal actions with their

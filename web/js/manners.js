@@ -1,3 +1,4 @@
+// @ts-check
 // Table manners on the match page (docs/protocol.md section 7.4): taking back one's last move
 // (at once against the computer in a casual game, once the others accept against people), the
 // draw offer where the game's rules have an agreed ending (a draw in Chakart, MAD's agreed stop
@@ -8,15 +9,18 @@
 // (a request waiting for an answer, close to the board). `renderManners` fills both from the
 // state alone; everything it sends is an `offer` or a `decline`.
 
-import { el } from './api.js';
+import { el, byId } from './api.js';
 import { t, lang } from './i18n.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
-/** The draw button was pressed where the table has no agreed ending: its words are shown. */
-let explaining = false;
-/** The arguments of the last `renderManners`, for the buttons that draw again. */
-let last = null;
+/** The manners' state between renders. */
+const table = {
+  /** The draw button was pressed where the table has no agreed ending: its words are shown. */
+  explaining: false,
+  /** @type {any} The arguments of the last `renderManners`, for the buttons that draw again. */
+  last: null,
+};
 
 /**
  * Puts what `make()` builds into `node`, unless it already shows what `key` describes. A state
@@ -48,8 +52,8 @@ function noDraw(state, game, botAtTable) {
 
 /** Shows or hides the words saying why there is no draw here. */
 function explain(on) {
-  explaining = on;
-  if (last) renderManners(last);
+  table.explaining = on;
+  if (table.last) renderManners(table.last);
 }
 
 /**
@@ -58,7 +62,7 @@ function explain(on) {
  * a message over the match socket, `names(seats)` names seats as people read them.
  */
 export function renderManners({ state, game, send, names }) {
-  last = { state, game, send, names };
+  table.last = { state, game, send, names };
   const mount = $('manners');
   const box = $('request-panel');
   if (!mount || !box) return;
@@ -90,7 +94,7 @@ export function renderManners({ state, game, send, names }) {
     if (showOffer) {
       const offer = button('offer-agreement', draw || !game.agreement ? '½' : '⚑', label, label, () => {
         if (canAgree) send({ type: 'offer', kind: 'agreement' });
-        else explain(!explaining);
+        else explain(!table.explaining);
       });
       offer.dataset.draw = String(draw);
       offer.dataset.none = String(!canAgree);
@@ -98,18 +102,18 @@ export function renderManners({ state, game, send, names }) {
     }
     return parts;
   });
-  if (!seated || canAgree) explaining = false;
+  if (!seated || canAgree) table.explaining = false;
 
   // The request waiting for an answer: a takeback first (it is about the last move), else the
   // agreed ending.
   const pending = takeback.length ? { kind: 'takeback', seats: takeback } : agreement.length ? { kind: 'agreement', seats: agreement } : null;
-  const shown = Boolean(seated && pending);
-  box.classList.toggle('hidden', !shown && !explaining);
-  box.dataset.kind = shown ? pending.kind : explaining ? 'none' : '';
-  box.dataset.offered = shown ? pending.seats.join(',') : '';
+  const shown = seated ? pending : null;
+  box.classList.toggle('hidden', !shown && !table.explaining);
+  box.dataset.kind = shown ? shown.kind : table.explaining ? 'none' : '';
+  box.dataset.offered = shown ? shown.seats.join(',') : '';
   if (!shown) {
-    const why = explaining ? noDraw(state, game, botAtTable) : '';
-    redraw(box, JSON.stringify(['none', why]), () => (explaining ? [
+    const why = table.explaining ? noDraw(state, game, botAtTable) : '';
+    redraw(box, JSON.stringify(['none', why]), () => (table.explaining ? [
       el('p', { id: 'no-draw' }, why),
       el('div', { class: 'offer-actions' }, el('button', {
         type: 'button', class: 'secondary', id: 'no-draw-close', onclick: () => explain(false),
@@ -117,13 +121,14 @@ export function renderManners({ state, game, send, names }) {
     ] : []));
     return;
   }
-  const mine = pending.seats.includes(state.seat);
-  const others = pending.seats.filter((s) => s !== state.seat);
-  const waitingFor = humans.filter((s) => !pending.seats.includes(s));
+  const request = shown;
+  const mine = request.seats.includes(state.seat);
+  const others = request.seats.filter((s) => s !== state.seat);
+  const waitingFor = humans.filter((s) => !request.seats.includes(s));
   let text;
-  if (pending.kind === 'takeback') {
+  if (request.kind === 'takeback') {
     // The first seat listed asked: its last move is the one taken back.
-    const asker = pending.seats[0];
+    const asker = request.seats[0];
     text = asker === state.seat
       ? t('manners.takeback.sent', { names: names(waitingFor) })
       : t('manners.takeback.by', { names: names([asker]) });
@@ -133,15 +138,15 @@ export function renderManners({ state, game, send, names }) {
     text = t(draw ? 'manners.draw.by' : 'offer.stop.by', { names: names(others) });
   }
   const answer = t(mine ? 'offer.withdraw' : 'offer.decline');
-  redraw(box, JSON.stringify([pending.kind, text, mine, answer]), () => [
+  redraw(box, JSON.stringify([request.kind, text, mine, answer]), () => [
     el('p', { id: 'request-text' }, text),
     el('div', { class: 'offer-actions' },
       mine ? null : el('button', {
-        type: 'button', id: 'request-accept', onclick: () => send({ type: 'offer', kind: pending.kind }),
+        type: 'button', id: 'request-accept', onclick: () => send({ type: 'offer', kind: request.kind }),
       }, t('offer.accept')),
       el('button', {
         type: 'button', class: 'secondary', id: 'request-decline',
-        onclick: () => send({ type: 'decline', kind: pending.kind }),
+        onclick: () => send({ type: 'decline', kind: request.kind }),
       }, answer)),
   ]);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Moon Leap drawing, and its decisions and die rolls composed from their parts (never from their
 // notation, rules/moonleap.md "Canonical notation").
 //

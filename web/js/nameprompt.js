@@ -1,3 +1,4 @@
+// @ts-check
 // The name a new visitor is asked for on arriving at a table, before sitting down from an invite
 // link or on opening a match to watch: a name already typed in (a suggestion), so one tap accepts
 // it, or any other name; or "I have an account" to sign in. A watcher needs no name, so its
@@ -5,7 +6,7 @@
 // visitor's guest name (`POST /api/guest`), which the others see at the table, in the chat and on
 // the profiles; a guest may change it until its first rated game (the header's Rename).
 
-import { el } from './api.js';
+import { el, errorCode } from './api.js';
 import { t } from './i18n.js';
 import { chooseName, suggestName, errorText, NAME_PATTERN } from './identity.js';
 
@@ -53,7 +54,7 @@ export function askName({ purpose = 'join', current = '' } = {}) {
         done(await chooseName(input.value.trim()));
       } catch (err) {
         error.textContent = errorText(err);
-        error.dataset.code = err.code || '';
+        error.dataset.code = errorCode(err) || '';
         error.classList.remove('hidden');
       } finally {
         go.disabled = false;

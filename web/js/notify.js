@@ -1,3 +1,4 @@
+// @ts-check
 // "Your turn": the tab title, the browser's Notification API (permission asked on a click, as
 // browsers require) and a short sound made with WebAudio (no asset), muted with a toggle kept in
 // localStorage ("plateau.sound" = "off").
@@ -5,17 +6,28 @@
 import { t } from './i18n.js';
 
 const SOUND_KEY = 'plateau.sound';
-let audio = null;
-let baseTitle = document.title;
+/** The page's sound and title: made once, kept for the page's life. */
+const sound = {
+  /** @type {AudioContext | null} The page's audio context, made at the first sound. */
+  audio: null,
+  /** The page's title without the turn's mark. */
+  baseTitle: document.title,
+};
 
-/** Sets the title the page shows when it is not this player's turn. */
+/**
+ * Sets the title the page shows when it is not this player's turn.
+ * @param {string} title
+ */
 export function setBaseTitle(title) {
-  baseTitle = title;
+  sound.baseTitle = title;
 }
 
-/** Shows or clears the "your turn" mark in the tab title. */
+/**
+ * Shows or clears the "your turn" mark in the tab title.
+ * @param {boolean} yourTurn
+ */
 export function markTitle(yourTurn) {
-  const title = yourTurn ? `● ${t('match.turn.you')} · ${baseTitle}` : baseTitle;
+  const title = yourTurn ? `● ${t('match.turn.you')} · ${sound.baseTitle}` : sound.baseTitle;
   if (document.title !== title) document.title = title;
 }
 
@@ -24,22 +36,28 @@ export function soundOn() {
   return localStorage.getItem(SOUND_KEY) !== 'off';
 }
 
-/** Turns the sound on or off and remembers it. */
+/**
+ * Turns the sound on or off and remembers it.
+ * @param {boolean} on
+ */
 export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
 }
 
 /** The page's audio context, made at the first sound (browsers start audio only after a gesture). */
 function context() {
-  audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-  if (audio.state === 'suspended') audio.resume();
-  return audio;
+  sound.audio = sound.audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
+  if (sound.audio.state === 'suspended') sound.audio.resume();
+  return sound.audio;
 }
 
 /**
  * Plays `notes` (`[start s, frequency Hz, length s, loudness]`) with WebAudio, unless the sound is
  * off, and counts it in `data-<counter>` on the body (tests read it). A context that cannot start
  * yet is simply silent.
+ * @param {[number, number, number, number][]} list
+ * @param {string} counter
+ * @param {OscillatorType} [type]
  */
 function notes(list, counter, type = 'sine') {
   if (!soundOn()) return;
@@ -94,7 +112,11 @@ export async function askNotifications() {
   }
 }
 
-/** A system notification "your turn in {title}" when the page is not in view and it is allowed. */
+/**
+ * A system notification "your turn in {title}" when the page is not in view and it is allowed.
+ * @param {string} title the game's title
+ * @param {string} url the match page, opened by a click on the notification
+ */
 export function notifyTurn(title, url) {
   if (!('Notification' in window) || Notification.permission !== 'granted' || !document.hidden) return;
   try {

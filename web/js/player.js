@@ -1,16 +1,22 @@
+// @ts-check
 // The player page (web/player.html at /@/{name}): the profile of `GET /api/players/{name}`
 // (docs/protocol.md, PROFILE): ratings per game with their provisional mark, the rating-over-time
 // chart, win/loss/draw counts and the recent games with links to their replays.
 
-import { api, el } from './api.js';
+import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, playerHref } from './identity.js';
 import { ratingChart, chartLegend } from './chart.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
-let profile = null;
-let titles = {};
+/** The player page's state. */
+const page = {
+  /** @type {any} The profile of `GET /api/players/{name}`, or null before it came. */
+  profile: null,
+  /** @type {Record<string, string>} The games' titles, by name. */
+  titles: {},
+};
 
 /** The name in the path: /@/{name}. */
 function nameFromPath() {
@@ -19,7 +25,7 @@ function nameFromPath() {
   return new URLSearchParams(location.search).get('name');
 }
 
-const title = (game) => titles[game] || game;
+const title = (game) => page.titles[game] || game;
 
 /** A rating as read: "1512" or "1512?" while provisional (fewer than 10 rated games). */
 export function ratingText(r) {
@@ -37,7 +43,7 @@ function change(n) {
 }
 
 function renderRatings() {
-  const entries = Object.entries(profile.ratings || {});
+  const entries = Object.entries(page.profile.ratings || {});
   if (!entries.length) {
     $('ratings').replaceChildren(el('p', { class: 'muted' }, t('profile.norating')));
     return;
@@ -57,17 +63,17 @@ function renderRatings() {
 }
 
 function renderChart() {
-  const history = profile.history || {};
+  const history = page.profile.history || {};
   const any = Object.values(history).some((points) => points.length > 1);
   if (!any) {
     $('chart').replaceChildren(el('p', { class: 'muted' }, t('profile.nochart')));
     return;
   }
-  $('chart').replaceChildren(ratingChart(history, title, t('profile.chart.label', { name: profile.name }), t('profile.chart.x')), chartLegend(history, title));
+  $('chart').replaceChildren(ratingChart(history, title, t('profile.chart.label', { name: page.profile.name }), t('profile.chart.x')), chartLegend(history, title));
 }
 
 function renderRecent() {
-  const recent = profile.recent || [];
+  const recent = page.profile.recent || [];
   if (!recent.length) {
     $('recent').replaceChildren(el('p', { class: 'muted' }, t('profile.nogames')));
     return;
@@ -86,11 +92,11 @@ function renderRecent() {
 }
 
 function draw() {
-  if (!profile) return;
-  document.title = `${profile.name} · ${t('app.title')}`;
-  $('player-name').textContent = profile.name;
-  $('player-kind').textContent = t(`profile.kind.${profile.kind}`);
-  $('player-since').textContent = profile.created_at ? t('profile.since', { date: date(profile.created_at) }) : '';
+  if (!page.profile) return;
+  document.title = `${page.profile.name} · ${t('app.title')}`;
+  $('player-name').textContent = page.profile.name;
+  $('player-kind').textContent = t(`profile.kind.${page.profile.kind}`);
+  $('player-since').textContent = page.profile.created_at ? t('profile.since', { date: date(page.profile.created_at) }) : '';
   renderRatings();
   renderChart();
   renderRecent();
@@ -106,12 +112,12 @@ async function start() {
       api('GET', '/api/games').catch(() => ({ games: [] })),
       api('GET', `/api/players/${encodeURIComponent(name || '')}`),
     ]);
-    titles = Object.fromEntries(games.games.map((g) => [g.name, g.title]));
-    profile = p;
+    page.titles = Object.fromEntries(games.games.map((g) => [g.name, g.title]));
+    page.profile = p;
     $('profile').classList.remove('hidden');
     draw();
   } catch (err) {
-    $('error').textContent = err.code === 'player/not_found' ? t('profile.notfound', { name }) : err.message;
+    $('error').textContent = errorCode(err) === 'player/not_found' ? t('profile.notfound', { name }) : errorMessage(err);
     $('error').classList.remove('hidden');
   }
   document.body.dataset.ready = 'true';

@@ -1,3 +1,4 @@
+// @ts-check
 // Quick play that never strands anyone (docs/protocol.md section 7.6): while a seek waits, how
 // long it has waited and how long seekers of its pool waited lately; after `OFFER_AFTER_MS`, an
 // offer to play the computer instead (a table of two) or to start now with bots (a bigger table);
@@ -6,7 +7,7 @@
 // The lobby gives the mount points `#seek-wait` (inside the seeking panel) and `#challenges`;
 // it keeps the seek and the lobby message, and passes what to do on a click.
 
-import { el } from './api.js';
+import { el, byId, findId } from './api.js';
 import { t, lang } from './i18n.js';
 import { botName } from './seats.js';
 import { timeControlText, samePool } from './clocks.js';
@@ -14,7 +15,7 @@ import { timeControlText, samePool } from './clocks.js';
 /** How long a seek waits before the page offers the computer or bots. */
 export const OFFER_AFTER_MS = 30000;
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 /** A duration in ms as people read a wait: "0:42", "3:05". */
 function clock(ms) {
@@ -47,14 +48,14 @@ export function renderSeekWait({ seeking, pools, game, actions }) {
   const estimate = pool?.estimate_seconds ?? seeking.estimate ?? null;
   const words = [t('seek.elapsed', { t: clock(waited) })];
   words.push(estimate === null ? t('seek.estimate.none') : t('seek.estimate', { t: clock(estimate * 1000) }));
-  let elapsed = $('seek-elapsed');
+  let elapsed = findId('seek-elapsed');
   if (!elapsed) {
     elapsed = el('span', { id: 'seek-elapsed' });
     box.replaceChildren(elapsed);
   }
   elapsed.textContent = words.join(' · ');
   elapsed.dataset.ms = String(waited);
-  if (waited >= OFFER_AFTER_MS && !$('seek-offer')) box.append(offer(seeking.request, game, actions));
+  if (waited >= OFFER_AFTER_MS && !findId('seek-offer')) box.append(offer(seeking.request, game, actions));
 }
 
 /** The offer after a long wait: the computer at a chosen level (a table of two), or bots now. */
@@ -90,7 +91,7 @@ export function renderChallenges({ pools, player, games, accept }) {
     }
   }
   rows.sort((a, b) => a.s.since - b.s.since);
-  $('challenges-panel')?.classList.toggle('hidden', rows.length === 0);
+  findId('challenges-panel')?.classList.toggle('hidden', rows.length === 0);
   const drawn = [lang(), ...rows.map(({ s }) => `${s.seek}:${s.name}:${s.rating}`)].join(' ');
   if (box.dataset.drawn !== drawn) {
     box.dataset.drawn = drawn;
@@ -106,6 +107,6 @@ export function renderChallenges({ pools, player, games, accept }) {
     }));
   }
   for (const since of box.querySelectorAll('.challenge-since')) {
-    since.textContent = t('seek.elapsed', { t: clock(Date.now() - Number(since.dataset.since)) });
+    since.textContent = t('seek.elapsed', { t: clock(Date.now() - Number(since.getAttribute('data-since'))) });
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay page (web/replay.html at /replay/{id}): steps through a finished match.
 //
 // The positions come from the server (`GET /api/matches/{id}/replay`, one observation per step):
@@ -5,7 +6,7 @@
 // game's position is drawn read-only, and its moves put in words, by the game's page module
 // (games.js), the one the match page uses, so both pages show a position the same way.
 
-import { api, el, idFromPath } from './api.js';
+import { api, el, idFromPath, byId, errorMessage, errorCode } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity } from './identity.js';
 import { resultSentence } from './result.js';
@@ -15,14 +16,27 @@ import { renderStoredChat } from './chat.js';
 import { renderSeedCheck } from './seedcheck.js';
 import { mountAnalysis } from './analysis.js';
 
-const $ = (id) => document.getElementById(id);
-const id = idFromPath();
+const $ = byId;
+// The page is served at /replay/{id} only, so the path always has one.
+const id = idFromPath() ?? '';
 
-let summary = null;
-/** The game's page module (games.js), or null: then the page shows the move list alone. */
-let mod = null;
-/** [{by, text, observation}], steps[0] being the start; or null when only the record is known. */
-let steps = null;
+/** The replay page's state: one object, filled as the page loads and moved by the step buttons. */
+const page = {
+  /** @type {any} The match summary (`GET /api/matches/{id}`), or null before it came. */
+  summary: null,
+  /** @type {any} The game's page module (games.js), or null: then the page shows the move list alone. */
+  mod: null,
+  /** @type {{ by: any, text: any, info?: any, observation: any }[] | null} The steps, the start first; null when only the record is known. */
+  steps: null,
+  /** @type {boolean | undefined} Whether the server replayed the record to its published result. */
+  serverVerified: undefined,
+  /** The step shown (0: the start). */
+  index: 0,
+  /** @type {any} The analysis panel (analysis.js), once the steps are known. */
+  analysis: null,
+  /** @type {any} The stored chat of the match (both rooms), or null when the server has none to give. */
+  chat: null,
+};
 /**
  * A step's text: an action's move-list form, or an early ending as the record writes it
  * (`{"resign": 0}`, `{"timeout": 1}`, `"agreement"`), which may fall mid-game (a Bataille Navale
@@ -32,58 +46,52 @@ function stepText(text) {
   if (text === null || typeof text === 'string' && text !== 'agreement') return text;
   if (text === 'agreement') return t('replay.end.agreement');
   const [kind, seat] = Object.entries(text)[0] ?? [];
-  return t(`replay.end.${kind}`, { seat: seatLabel(summary.game, Number(seat)) });
+  return t(`replay.end.${kind}`, { seat: seatLabel(page.summary.game, Number(seat)) });
 }
 
-let serverVerified;
-let index = 0;
 
 function total() {
-  return steps ? steps.length - 1 : 0;
+  return page.steps ? page.steps.length - 1 : 0;
 }
 
 function go(i) {
-  index = Math.max(0, Math.min(total(), i));
+  page.index = Math.max(0, Math.min(total(), i));
   draw();
 }
 
 function draw() {
-  if (!summary) return;
-  $('title').textContent = `${summary.title || summary.game} · ${t('replay.title', { id: id.slice(0, 8) })}`;
-  document.body.dataset.step = String(index);
+  if (!page.summary) return;
+  $('title').textContent = `${page.summary.title || page.summary.game} · ${t('replay.title', { id: id.slice(0, 8) })}`;
+  document.body.dataset.step = String(page.index);
   document.body.dataset.total = String(total());
-  const obs = steps ? steps[index].observation : null;
-  applyLayout($('layout'), mod);
-  $('nosteps').classList.toggle('hidden', Boolean(steps));
-  for (const node of document.querySelectorAll('.needs-steps')) node.classList.toggle('hidden', !steps);
+  const obs = page.steps ? page.steps[page.index].observation : null;
+  applyLayout($('layout'), page.mod);
+  $('nosteps').classList.toggle('hidden', Boolean(page.steps));
+  for (const node of document.querySelectorAll('.needs-steps')) node.classList.toggle('hidden', !page.steps);
   const drawn = drawPosition(obs);
   if (!drawn) $('board').replaceChildren();
   $('board-wrap').classList.toggle('hidden', !drawn);
-  $('where').textContent = index === 0 ? t('replay.start') : t('replay.position', { n: index, total: total() });
-  $('first').disabled = $('prev').disabled = index === 0;
-  $('next').disabled = $('last').disabled = index === total();
+  $('where').textContent = page.index === 0 ? t('replay.start') : t('replay.position', { n: page.index, total: total() });
+  $('first', HTMLButtonElement).disabled = $('prev', HTMLButtonElement).disabled = page.index === 0;
+  $('next', HTMLButtonElement).disabled = $('last', HTMLButtonElement).disabled = page.index === total();
 
   renderMoves();
-  analysis?.draw(index);
+  page.analysis?.draw(page.index);
   const current = $('moves').querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
 
-  const o = summary.outcome;
+  const o = page.summary.outcome;
   $('result-panel').classList.toggle('hidden', !o);
   if (o) {
-    const lastObs = steps ? steps[steps.length - 1].observation : null;
-    $('result-text').textContent = resultSentence(summary.game, o, lastObs?.since ?? '',
-      (s) => seatWithName(summary.game, s, summary.seats[s]?.player));
+    const lastObs = page.steps ? page.steps[page.steps.length - 1].observation : null;
+    $('result-text').textContent = resultSentence(page.summary.game, o, lastObs?.since ?? '',
+      (s) => seatWithName(page.summary.game, s, page.summary.seats[s]?.player));
   }
-  renderSeedCheck($('verify'), summary, serverVerified);
-  if (chat) renderStoredChat($('chat-stored'), summary.game, chat);
+  renderSeedCheck($('verify'), page.summary, page.serverVerified);
+  if (page.chat) renderStoredChat($('chat-stored'), page.summary.game, page.chat);
 }
 
-/** The analysis panel (analysis.js), once the steps are known. */
-let analysis = null;
 
-/** The stored chat of the match (both rooms), or null when the server has none to give. */
-let chat = null;
 
 /**
  * Draws the position `obs` (null without steps) with the game's module, read-only: the board, and
@@ -93,12 +101,14 @@ let chat = null;
  */
 function drawPosition(obs) {
   for (const node of [$('bar-top'), $('bar-bottom'), $('info-panel')]) node.classList.add('hidden');
-  if (!obs || !mod?.renderPosition) return false;
-  const text = index > 0 ? steps[index].text : null;
-  const info = index > 0 ? steps[index].info ?? null : null;
-  const by = index > 0 ? steps[index].by : null;
-  mod.renderPosition({
-    game: summary.game, seats: summary.seats, observation: obs, text, info, by,
+  if (!obs || !page.mod?.renderPosition) return false;
+  // A position drawn comes from the steps; the start has no step that led to it.
+  const step = page.index > 0 ? page.steps?.[page.index] : null;
+  const text = step ? step.text : null;
+  const info = step ? step.info ?? null : null;
+  const by = step ? step.by : null;
+  page.mod.renderPosition({
+    game: page.summary.game, seats: page.summary.seats, observation: obs, text, info, by,
     board: $('board'), barTop: $('bar-top'), barBottom: $('bar-bottom'),
     showInfo: (...nodes) => {
       $('info').replaceChildren(...nodes);
@@ -114,7 +124,7 @@ function drawPosition(obs) {
  * "hidden"; a chance draw without text (a secret one) is left out, as it tells nothing.
  */
 function entries() {
-  const list = steps ? steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text, info: s.info })) : [];
+  const list = page.steps ? page.steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text, info: s.info })) : [];
   const out = [];
   for (const m of list) {
     if (m.by === 'chance' && (m.text === null || m.text === undefined)) continue;
@@ -130,7 +140,7 @@ function entries() {
  */
 function label(entry) {
   const { by, text } = entry;
-  const words = text === null || text === undefined ? null : mod?.describe?.(entry);
+  const words = text === null || text === undefined ? null : page.mod?.describe?.(entry);
   if (by === 'chance') return words || text;
   if (text === null || text === undefined) return t('replay.hidden');
   return words || stepText(text);
@@ -147,7 +157,7 @@ function moveNumbers(list) {
   let open = false;
   for (const m of list) {
     const seat = seatOf(m.by);
-    if (mod?.moveList !== 'pairs') out.set(m.index, m.index);
+    if (page.mod?.moveList !== 'pairs') out.set(m.index, m.index);
     else if (seat === null) open = false;
     else {
       if (seat === 0 || !open) n += 1;
@@ -163,21 +173,21 @@ function moveNumbers(list) {
  * one entry a line with the seat's colour.
  */
 function renderMoves() {
-  const game = summary.game;
+  const game = page.summary.game;
   const button = (m) => {
     const seat = seatOf(m.by);
-    const extra = seat === null ? '' : mod?.moveClass?.(seat) ?? '';
+    const extra = seat === null ? '' : page.mod?.moveClass?.(seat) ?? '';
     return el('button', {
-      type: 'button', class: `mv${extra ? ` ${extra}` : ''}${m.by === 'chance' ? ' chance' : ''}${m.index === index ? ' current' : ''}`,
-      'data-index': m.index ?? '', onclick: () => go(m.index), disabled: !steps,
+      type: 'button', class: `mv${extra ? ` ${extra}` : ''}${m.by === 'chance' ? ' chance' : ''}${m.index === page.index ? ' current' : ''}`,
+      'data-index': m.index ?? '', onclick: () => go(m.index), disabled: !page.steps,
     }, m.label);
   };
   const list = entries();
   const number = moveNumbers(list);
-  if (mod?.moveList !== 'pairs') {
+  if (page.mod?.moveList !== 'pairs') {
     $('moves').replaceChildren(...list.map((m) => {
       const seat = seatOf(m.by);
-      const swatch = seat === null ? '' : mod?.swatch?.(seat) ?? '';
+      const swatch = seat === null ? '' : page.mod?.swatch?.(seat) ?? '';
       const who = seat === null ? el('span', { class: 'muted small' }, '')
         : el('span', { class: 'small', 'data-seat': seat }, el('span', { class: `swatch ${swatch}` }), ' ', seatLabel(game, seat));
       return el('li', {}, el('span', { class: 'num' }, m.index ? `${m.index}.` : ''), who, button(m));
@@ -186,7 +196,10 @@ function renderMoves() {
   }
   // Pairs: one row per move number (seat 0, then seat 1); a chance draw or an ending gets a row
   // of its own, without a number.
+  /** @typedef {{ num: string, cells: (HTMLElement | null)[] }} Row */
+  /** @type {Row[]} */
   const rows = [];
+  /** @type {Row | null} */
   let row = null;
   for (const m of list) {
     const seat = seatOf(m.by);
@@ -211,75 +224,75 @@ async function start() {
   // The heading before the match is known, and when it cannot be shown (not found, not finished).
   const heading = () => {
     const title = t('replay.title', { id: id.slice(0, 8) });
-    $('title').textContent = summary ? `${summary.title || summary.game} · ${title}` : title;
-    if (summary && summary.status !== 'finished') $('error').textContent = t('replay.notfinished');
+    $('title').textContent = page.summary ? `${page.summary.title || page.summary.game} · ${title}` : title;
+    if (page.summary && page.summary.status !== 'finished') $('error').textContent = t('replay.notfinished');
   };
   heading();
-  onLangChange(() => (summary?.status === 'finished' ? draw() : heading()));
+  onLangChange(() => (page.summary?.status === 'finished' ? draw() : heading()));
   $('first').addEventListener('click', () => go(0));
-  $('prev').addEventListener('click', () => go(index - 1));
-  $('next').addEventListener('click', () => go(index + 1));
+  $('prev').addEventListener('click', () => go(page.index - 1));
+  $('next').addEventListener('click', () => go(page.index + 1));
   $('last').addEventListener('click', () => go(total()));
   document.addEventListener('keydown', (ev) => {
     if (ev.target instanceof HTMLInputElement) return;
-    if (ev.key === 'ArrowLeft') go(index - 1);
-    else if (ev.key === 'ArrowRight') go(index + 1);
+    if (ev.key === 'ArrowLeft') go(page.index - 1);
+    else if (ev.key === 'ArrowRight') go(page.index + 1);
     else if (ev.key === 'Home') go(0);
     else if (ev.key === 'End') go(total());
   });
   try {
-    summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
-    mod = gameModule(summary.game);
+    page.summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
+    page.mod = gameModule(page.summary.game);
   } catch (err) {
-    $('error').textContent = err.code === 'match/not_found' ? t('match.notfound') : err.message;
+    $('error').textContent = errorCode(err) === 'match/not_found' ? t('match.notfound') : errorMessage(err);
     $('error').classList.remove('hidden');
     $('layout').classList.add('hidden');
     return;
   }
-  if (summary.status !== 'finished') {
+  if (page.summary.status !== 'finished') {
     heading();
     $('error').classList.remove('hidden');
     $('layout').classList.add('hidden');
     return;
   }
-  $('export-link').href = `/api/matches/${encodeURIComponent(id)}/export`;
+  $('export-link', HTMLAnchorElement).href = `/api/matches/${encodeURIComponent(id)}/export`;
   $('export-panel').classList.remove('hidden');
   // The positions, each action with its parts (`info`). The server computes a few replays at a
   // time: while it is busy (`limit/replays`) the page asks again; any other refusal is shown in
   // the server's words, without a move list (the page never reads the record's notation).
   for (let tries = 0; ; tries += 1) {
     try {
-      const replay = await api('GET', `/api/matches/${id}/replay`);
-      steps = replay.steps;
-      serverVerified = replay.verified;
+      const answer = await api('GET', `/api/matches/${id}/replay`);
+      page.steps = answer.steps;
+      page.serverVerified = answer.verified;
       $('analysis-panel').classList.remove('hidden');
       // The numbers depend on the steps alone: counted once, not at every redraw of the panel.
       const numbers = moveNumbers(entries());
-      analysis = mountAnalysis($('analysis'), {
+      page.analysis = mountAnalysis($('analysis'), {
         id,
-        game: summary.game,
-        steps,
+        game: page.summary.game,
+        steps: page.steps,
         go,
         describe: (seat, text, info) => label({ by: { seat }, text, info }),
         moveNumber: (step) => numbers.get(step) ?? step,
       });
       break;
     } catch (err) {
-      if (err.code === 'limit/replays' && tries < 60) {
+      if (errorCode(err) === 'limit/replays' && tries < 60) {
         await new Promise((done) => { setTimeout(done, 1000); });
         continue;
       }
-      $('error').textContent = err.message;
+      $('error').textContent = errorMessage(err);
       $('error').classList.remove('hidden');
       break;
     }
   }
   try {
-    chat = await api('GET', `/api/matches/${id}/chat`);
+    page.chat = await api('GET', `/api/matches/${id}/chat`);
   } catch {
-    chat = { players: [], spectators: [] };
+    page.chat = { players: [], spectators: [] };
   }
-  index = total();
+  page.index = total();
   draw();
   document.body.dataset.ready = 'true';
 }

@@ -1,9 +1,10 @@
+// @ts-check
 // The sentence that tells how a finished game ended, shared by the match and replay pages.
 // MAD's outcome kinds (crates/games/mad): corvette (full victory), tiebreak and agreement
 // (semi-victories), timeout, resign; Moon Leap's `score` (the best total wins, ties share);
 // Chakart's king_captured, no_move, turn_limit (a draw); Bataille Navale's last_fleet, round_limit.
 
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { seatLabel } from './seats.js';
 
 /**
@@ -31,7 +32,7 @@ export function resultSentence(game, outcome, since = '', label = (s) => seatLab
   switch (outcome.kind) {
     case 'corvette': return t('match.result.corvette', { side });
     case 'tiebreak':
-      return since === '' || since === null ? t('match.result.tiebreak.short', { side }) : t('match.result.tiebreak', { side, n: since });
+      return since === '' || since === null ? t('match.result.tiebreak.short', { side }) : tn('match.result.tiebreak', Number(since), { side });
     case 'timeout': return t('match.result.timeout', { side, loser });
     case 'resign': return t('match.result.resign', { side, loser });
     case 'agreement': return t('match.result.agreed', { side });

@@ -1,3 +1,4 @@
+// @ts-check
 // The fair-dice check shown on the replay and verify pages (protocol.md section 1, "Fair dice"):
 // the seed revealed at the end must have the SHA-256 published at creation. The hash is computed
 // here, in the browser; the server's own replay check is shown next to it when it is known.
@@ -19,11 +20,12 @@ export function renderSeedCheck(container, summary, serverVerified) {
   let local = null;
   if (summary.seed) {
     const bytes = hexToBytes(summary.seed);
-    local = bytes ? sha256Hex(bytes) : 'not hex';
+    local = bytes ? sha256Hex(bytes) : t('verify.not_hex');
     rows.push([t('verify.local'), local]);
     verdict = local === summary.seed_hash && serverVerified !== false;
   }
   const dl = el('dl', { class: 'kv' }, rows.map(([k, v]) => [el('dt', {}, k), el('dd', { class: 'mono break' }, v)]));
+  /** @type {HTMLElement[]} */
   const parts = [dl];
   if (verdict === null) {
     parts.push(el('p', { class: 'muted' }, t('verify.pending')));
@@ -34,7 +36,7 @@ export function renderSeedCheck(container, summary, serverVerified) {
       const text = serverVerified === true ? t('verify.ok') : t('verify.ok.hash');
       parts.push(el('div', { class: 'ok-box', id: 'verify-result', 'data-verified': 'true' }, `✔ ${text}`));
     } else {
-      const why = local !== summary.seed_hash ? t('verify.hash_mismatch') : 'the server could not replay the record';
+      const why = local !== summary.seed_hash ? t('verify.hash_mismatch') : t('verify.replay_failed');
       parts.push(el('div', { class: 'error-box', id: 'verify-result', 'data-verified': 'false' }, `✘ ${t('verify.bad', { msg: why })}`));
     }
     parts.push(el('p', { class: 'small muted' },

@@ -1,13 +1,18 @@
+// @ts-check
 // The verify page (web/verify.html at /verify): checks a finished match's revealed seed against
 // its published hash. Takes a match id, a match link, or ?id= in the address.
 
-import { api, el } from './api.js';
+import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity } from './identity.js';
 import { renderSeedCheck } from './seedcheck.js';
 
-const $ = (id) => document.getElementById(id);
-let last = null;
+const $ = byId;
+/** The verify page's state. */
+const page = {
+  /** @type {any} The last match checked, redrawn on a language change; or null. */
+  last: null,
+};
 
 async function verify(input) {
   const m = /[0-9a-f]{16}/.exec(input.trim().toLowerCase());
@@ -27,21 +32,21 @@ async function verify(input) {
         serverVerified = undefined;
       }
     }
-    last = { summary, serverVerified };
+    page.last = { summary, serverVerified };
     draw();
     history.replaceState(null, '', `/verify?id=${id}`);
   } catch (err) {
-    box.replaceChildren(el('div', { class: 'error-box' }, err.code === 'match/not_found' ? t('match.notfound') : err.message));
+    box.replaceChildren(el('div', { class: 'error-box' }, errorCode(err) === 'match/not_found' ? t('match.notfound') : errorMessage(err)));
   }
 }
 
 function draw() {
-  if (!last) return;
+  if (!page.last) return;
   const box = $('verify');
   const inner = el('div');
-  renderSeedCheck(inner, last.summary, last.serverVerified);
+  renderSeedCheck(inner, page.last.summary, page.last.serverVerified);
   box.replaceChildren(inner,
-    el('p', {}, el('a', { href: `/replay/${last.summary.id}` }, t('lobby.replay'))));
+    el('p', {}, el('a', { href: `/replay/${page.last.summary.id}` }, t('lobby.replay'))));
 }
 
 function start() {
@@ -50,11 +55,11 @@ function start() {
   onLangChange(draw);
   $('form').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    verify($('match-id').value);
+    verify($('match-id', HTMLInputElement).value);
   });
   const id = new URLSearchParams(location.search).get('id');
   if (id) {
-    $('match-id').value = id;
+    $('match-id', HTMLInputElement).value = id;
     verify(id);
   }
 }
