@@ -279,6 +279,13 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             .collect()
     }
 
+    /// The evaluator's short list at the root of the last search (`Evaluator::candidates`, its
+    /// policy's choice first), or `None` when the search considered every legal action.
+    #[must_use]
+    pub fn root_candidates(&self) -> Option<&[G::Action]> {
+        self.root_candidates.as_deref()
+    }
+
     /// Searches `state` for `seat` within the budget and returns the most visited legal action;
     /// `None` when `seat` has no legal action. A lone legal action is returned without search.
     ///

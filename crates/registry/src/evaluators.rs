@@ -82,7 +82,7 @@ impl Evaluator<plateau_moonleap::MoonLeap> for MoonLeapEvaluation {
 pub struct NavalEvaluation;
 
 /// Actions a Bataille Navale playout plays before the evaluation scores it: one turn's orders.
-const NAVAL_CUTOFF: usize = 8;
+pub const NAVAL_CUTOFF: usize = 8;
 /// Iterations that share one determinization in a Bataille Navale search: drawing one (a
 /// backtracking search over three hidden fleets) costs some twenty iterations.
 const NAVAL_SHARE: usize = 16;
