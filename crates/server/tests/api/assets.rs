@@ -4,8 +4,6 @@
 
 use std::io::Read as _;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
 use crate::common::{self, spawn_app};
 
 /// The value of header `name` (lower case) in `headers`.
@@ -23,37 +21,15 @@ async fn get_encoded(
     path: &str,
     accept: &str,
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    let mut stream = common::tcp_from(None, addr).await;
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: {accept}\r\nConnection: close\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut rest = &raw[split + 4..];
-    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let headers: Vec<(String, String)> = head
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    if header(&headers, "transfer-encoding") != Some("chunked") {
-        return (status, headers, rest.to_vec());
-    }
-    let mut body = Vec::new();
-    loop {
-        let line = rest.windows(2).position(|w| w == b"\r\n").unwrap();
-        let size = usize::from_str_radix(std::str::from_utf8(&rest[..line]).unwrap(), 16).unwrap();
-        if size == 0 {
-            break;
-        }
-        body.extend_from_slice(&rest[line + 2..line + 2 + size]);
-        rest = &rest[line + 4 + size..];
-    }
-    (status, headers, body)
+    common::http_bytes(
+        None,
+        addr,
+        "GET",
+        path,
+        &[("Accept-Encoding", accept)],
+        None,
+    )
+    .await
 }
 
 #[tokio::test]

@@ -338,6 +338,19 @@ pub async fn http_from(
     headers: &[(&str, &str)],
     body: Option<&str>,
 ) -> (u16, Vec<(String, String)>, String) {
+    let (status, headers, body) = http_bytes(from, addr, method, path, headers, body).await;
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// `http_from` with the body's bytes as sent (chunks joined), for bodies that are not text.
+pub async fn http_bytes(
+    from: Option<std::net::IpAddr>,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let mut stream = tcp_from(from, addr).await;
     let body = body.unwrap_or("");
     let mut extra = String::new();
@@ -364,8 +377,12 @@ pub async fn http_from(
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP response");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("an HTTP response");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let rest = &raw[split + 4..];
     let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
     let headers: Vec<(String, String)> = head
         .lines()
@@ -379,7 +396,7 @@ pub async fn http_from(
     let body = if chunked {
         dechunk(rest)
     } else {
-        rest.to_owned()
+        rest.to_vec()
     };
     (status, headers, body)
 }
@@ -525,15 +542,17 @@ impl Agent {
     }
 }
 
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, tail)) = rest.split_once("\r\n") {
+/// The body of a chunked answer: its chunks joined, the sizes and line ends left out.
+fn dechunk(mut rest: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(line) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&rest[..line]).unwrap_or("0");
         let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
         if n == 0 {
             break;
         }
-        out.push_str(&tail[..n]);
-        rest = &tail[n + 2..];
+        out.extend_from_slice(&rest[line + 2..line + 2 + n]);
+        rest = &rest[line + 4 + n..];
     }
     out
 }
