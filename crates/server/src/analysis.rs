@@ -89,7 +89,7 @@ impl Analyses {
         let m = store
             .get(id, false)
             .await
-            .map_err(ApiError::internal)?
+            .map_err(ApiError::store)?
             .ok_or_else(|| ApiError::not_found(id))?;
         if m.status != Status::Finished {
             return Err(ApiError::new(
@@ -100,7 +100,7 @@ impl Analyses {
         if let Some(body) = store
             .derived(id.to_owned(), Derived::Analysis)
             .await
-            .map_err(ApiError::internal)?
+            .map_err(ApiError::store)?
         {
             return Ok(format!(r#"{{"status":"done","analysis":{body}}}"#));
         }

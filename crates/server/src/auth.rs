@@ -90,7 +90,7 @@ impl FromRequestParts<AppState> for Session {
             .store()
             .session(hash.clone())
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(ApiError::store)?;
         Ok(Session {
             hash: Some(hash),
             player,
@@ -179,13 +179,13 @@ pub async fn new_session(
         store
             .delete_session(hash.clone())
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(ApiError::store)?;
     }
     let (id, hash) = new_token();
     store
         .create_session(hash, player.id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     Ok(jar.add(session_cookie(id)))
 }
 
@@ -263,7 +263,7 @@ pub async fn create_named(
             Ok(p) => return Ok(p),
             Err(StoreError::Conflict(_)) if name.is_none() => {}
             Err(StoreError::Conflict(_)) => return Err(name_taken(&candidate)),
-            Err(e) => return Err(ApiError::internal(e)),
+            Err(e) => return Err(ApiError::store(e)),
         }
     }
     Err(ApiError::internal("no free guest name after 8 tries"))

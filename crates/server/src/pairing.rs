@@ -536,7 +536,7 @@ async fn add(
         .store()
         .standings(player.id)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::store)?
         .into_iter()
         .find(|(g, _)| *g == key.game)
         .map_or_else(|| Rating::default().shown(), |(_, s)| s.rating.shown());

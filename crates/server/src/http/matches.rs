@@ -270,7 +270,7 @@ pub(super) async fn list(
         .store()
         .list(statuses, 100)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     let presence = app.lobby.presence();
     let now = crate::model::unix_ms();
     // Only tables people sit at: a live match with a person connected, an open one whose
@@ -298,7 +298,7 @@ async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch,
         .store()
         .get(id, with_log)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::store)?
         .ok_or_else(|| ApiError::not_found(id))
 }
 
@@ -465,7 +465,7 @@ pub(super) async fn replay(
         store
             .derived(id.clone(), Derived::Replay)
             .await
-            .map_err(ApiError::internal)
+            .map_err(ApiError::store)
     };
     if let Some(body) = cached().await? {
         return Ok(json_text(body));
@@ -487,7 +487,7 @@ pub(super) async fn replay(
     store
         .put_derived(id.clone(), Derived::Replay, body.clone())
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     Ok(json_text(body))
 }
 

@@ -61,7 +61,7 @@ async fn played_rated(app: &AppState, p: &Player) -> Result<bool, ApiError> {
         .store()
         .standings(p.id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     Ok(standings.iter().any(|(_, s)| s.games > 0))
 }
 
@@ -78,7 +78,7 @@ pub(super) async fn my_games(
         .store()
         .player_matches(me.id, vec![Status::Live], RECENT)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     // A correspondence match waiting for a person may have left memory: load it to know (one
     // another node drives is known only there).
     for m in &live {
@@ -178,7 +178,7 @@ async fn rename(
                 ApiError::new(Code::PlayerAccount, "you already have an account")
             }
             StoreError::Conflict(_) => name_taken(name.as_deref().unwrap_or(&p.name)),
-            e => ApiError::internal(e),
+            e => ApiError::store(e),
         })
 }
 
@@ -254,7 +254,7 @@ pub(super) async fn login(
         .store()
         .player_by_name(req.name.clone())
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::store)?
         .filter(|(p, _)| p.kind == PlayerKind::Account);
     let (player, stored) = match found {
         Some((p, hash)) => (Some(p), hash),
@@ -280,7 +280,7 @@ pub(super) async fn logout(
             .store()
             .delete_session(hash)
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(ApiError::store)?;
     }
     let jar = jar.remove(Cookie::build(SESSION_COOKIE).path("/"));
     Ok((StatusCode::NO_CONTENT, jar).into_response())
@@ -304,20 +304,17 @@ pub(super) async fn profile(
     let (player, _) = store
         .player_by_name(name.clone())
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::store)?
         .ok_or_else(not_found)?;
-    let standings = store
-        .standings(player.id)
-        .await
-        .map_err(ApiError::internal)?;
+    let standings = store.standings(player.id).await.map_err(ApiError::store)?;
     let events = store
         .rating_events(player.id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     let finished = store
         .player_matches(player.id, vec![Status::Finished], RECENT)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     let ratings: BTreeMap<&str, Value> = standings
         .iter()
         .map(|(game, s)| (game.as_str(), standing_json(s)))
@@ -386,7 +383,7 @@ pub(super) async fn leaderboard(
         .store()
         .leaderboard(game.clone(), LEADERS)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::store)?;
     let players: Vec<Value> = leaders
         .iter()
         .map(|(p, s)| {
