@@ -202,6 +202,18 @@ pub async fn spawn_app_on(db: Db) -> TestApp {
     spawn_app_with(db, test_options()).await
 }
 
+/// A service on a fresh database with the test options and `limits`.
+pub async fn app_with(limits: plateau_server::limits::Limits) -> TestApp {
+    spawn_app_with(
+        temp_db(),
+        Options {
+            limits,
+            ..test_options()
+        },
+    )
+    .await
+}
+
 /// A service over `db` with `options`; a node's empty address is the port it gets.
 pub async fn spawn_app_with(db: Db, mut options: Options) -> TestApp {
     db.prepare().await;

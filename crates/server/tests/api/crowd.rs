@@ -12,20 +12,10 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::common::{
-    Agent, Client, TestApp, http_from, play_each, spawn_app_with, tcp_from, temp_db, test_options,
+    Agent, Client, TestApp, app_with, http_from, play_each, spawn_app_with, tcp_from, temp_db,
+    test_options,
 };
 use crate::ratings::guest_from;
-
-async fn app_with(limits: Limits) -> TestApp {
-    spawn_app_with(
-        temp_db(),
-        plateau_server::Options {
-            limits,
-            ..test_options()
-        },
-    )
-    .await
-}
 
 fn ip(s: &str) -> Option<std::net::IpAddr> {
     Some(s.parse().unwrap())

@@ -9,18 +9,7 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
-use crate::common::{TestApp, spawn_app_with, temp_db, test_options};
-
-async fn app_with(limits: Limits) -> TestApp {
-    spawn_app_with(
-        temp_db(),
-        plateau_server::Options {
-            limits,
-            ..test_options()
-        },
-    )
-    .await
-}
+use crate::common::{app_with, test_options};
 
 /// A TCP connection to `addr` from the local address `from`.
 async fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
