@@ -15,7 +15,6 @@
 pub mod actor;
 pub mod analysis;
 pub mod assets;
-pub mod auth;
 pub mod botpool;
 pub mod catalogue;
 pub mod clock;
@@ -30,6 +29,7 @@ pub mod passwords;
 pub mod players;
 pub mod presence;
 pub mod ratings;
+pub mod replays;
 pub mod secrecy;
 pub mod store;
 pub mod versions;

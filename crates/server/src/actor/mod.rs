@@ -42,6 +42,7 @@ use crate::model::{ApiError, SeatSpec, Status, TimeControl};
 use crate::players::{Player, PlayerId};
 use crate::presence::Presence;
 use crate::store::{ChatLine, Store, StoredMatch};
+use crate::versions::seats_to_act;
 
 /// How often a match whose last write failed reads itself back from the store.
 const RECOVER_EVERY: Duration = Duration::from_secs(2);
@@ -299,15 +300,6 @@ pub(crate) fn new_token() -> (String, String) {
 /// SHA-256 of the token text, as stored.
 pub(crate) fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
-}
-
-/// The seats that may act in `to_act`, increasing.
-pub(crate) fn seats_to_act(to_act: ToAct) -> Vec<Seat> {
-    match to_act {
-        ToAct::Player(s) => vec![s],
-        ToAct::Simultaneous(set) => set.iter().collect(),
-        ToAct::Chance | ToAct::Terminal => Vec::new(),
-    }
 }
 
 /// What `MatchActor::rebuild` keeps as it replays the log: the clocks, the move list and the

@@ -12,11 +12,11 @@ use tokio::time::Instant;
 
 use super::{
     BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, SeatBot, Shown, displays,
-    seats_to_act,
 };
 use crate::botpool::Priority;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::Finish;
+use crate::versions::seats_to_act;
 use crate::ws::ActionRequest;
 
 impl MatchActor {

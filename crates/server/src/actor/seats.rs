@@ -7,12 +7,12 @@ use tokio::sync::mpsc;
 use tokio::time::{Duration, Instant};
 
 use super::{
-    Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber, new_token,
-    seats_to_act, token_hash,
+    Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber, new_token, token_hash,
 };
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
 use crate::players::Player;
 use crate::store::{ChatLine, Room, StoreError};
+use crate::versions::seats_to_act;
 
 /// Longest chat line, in characters.
 pub const CHAT_MAX: usize = 300;

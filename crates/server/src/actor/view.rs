@@ -12,11 +12,12 @@ use serde_json::json;
 use serde_json::value::RawValue;
 
 use super::seats::CHAT_BACKLOG;
-use super::{MatchActor, OfferKind, Outgoing, Played, seats_to_act};
+use super::{MatchActor, OfferKind, Outgoing, Played};
 use crate::clock::ClockView;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl};
 use crate::presence::MatchPresence;
 use crate::store::ChatLine;
+use crate::versions::seats_to_act;
 
 #[derive(Serialize)]
 struct MoveView<'a> {
