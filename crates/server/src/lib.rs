@@ -24,6 +24,7 @@ pub mod limits;
 pub mod lobby;
 pub mod model;
 pub mod net;
+pub mod options;
 pub mod pairing;
 pub mod passwords;
 pub mod players;
@@ -32,6 +33,7 @@ pub mod ratings;
 pub mod replays;
 pub mod secrecy;
 pub mod store;
+pub mod tokens;
 pub mod versions;
 pub mod ws;
 
@@ -43,10 +45,10 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
-pub use actor::Options;
 pub use catalogue::Catalogue;
 pub use http::{AppState, app};
 pub use lobby::Lobby;
+pub use options::Options;
 pub use store::{Store, StoreError};
 
 /// Settings of `plateau serve`.

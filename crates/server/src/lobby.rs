@@ -12,16 +12,16 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::Instrument as _;
 
-use crate::actor::{
-    Command, Joined, MatchActor, OfferKind, Options, Outgoing, RematchInfo, Shared, new_token,
-};
+use crate::actor::{Command, Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Shared};
 use crate::catalogue::Catalogue;
 use crate::cluster::{LEASE_TTL, ORPHAN_GRACE, Place, RENEW_EVERY};
 use crate::limits::{PerMinute, address_key};
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
+use crate::options::Options;
 use crate::players::Player;
 use crate::presence::Presence;
 use crate::store::{Node, Store, StoreError, StoredMatch, StoredSeat};
+use crate::tokens::new_token;
 
 /// Commands waiting for one actor, at most.
 const ACTOR_QUEUE: usize = 256;
@@ -1050,7 +1050,7 @@ impl Lobby {
         id: &str,
         seat: Seat,
         version: u64,
-        actions: Vec<crate::ws::ActionRequest>,
+        actions: Vec<plateau_protocol::ActionRequest>,
     ) -> Result<(), ApiError> {
         self.call(id, |reply| Command::Act {
             seat,

@@ -18,11 +18,11 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
-use crate::actor::new_token;
 use crate::lobby::{Lobby, NewMatch};
 use crate::model::{ApiError, Code, SeatSpec, TimeControl, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 use crate::ratings::Rating;
+use crate::tokens::new_token;
 
 /// Shown rating points two seekers may differ by when they arrive.
 pub const WINDOW_START: f64 = 200.0;

@@ -6,12 +6,11 @@ use plateau_engine::{Seat, Viewer};
 use tokio::sync::mpsc;
 use tokio::time::{Duration, Instant};
 
-use super::{
-    Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber, new_token, token_hash,
-};
+use super::{Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber};
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
 use crate::players::Player;
 use crate::store::{ChatLine, Room, StoreError};
+use crate::tokens::{new_token, token_hash};
 use crate::versions::seats_to_act;
 
 /// Longest chat line, in characters.

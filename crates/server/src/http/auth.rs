@@ -13,11 +13,11 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::extract::peer;
 use super::state::AppState;
-use crate::actor::{new_token, token_hash};
 use crate::assets::CSP;
 use crate::model::{ApiError, Code};
 use crate::players::{Player, PlayerKind, SESSION_COOKIE, guest_name};
 use crate::store::StoreError;
+use crate::tokens::{new_token, token_hash};
 
 /// The layers that put the security headers on every response.
 pub fn security_headers<S: Clone + Send + Sync + 'static>(

@@ -225,7 +225,7 @@ pub(super) async fn account(
     let session = Session {
         hash: jar
             .get(SESSION_COOKIE)
-            .map(|c| crate::actor::token_hash(c.value())),
+            .map(|c| crate::tokens::token_hash(c.value())),
         player: Some(account.clone()),
     };
     let jar = new_session(&app, addr, &session, &account, jar).await?;
