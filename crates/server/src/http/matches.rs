@@ -371,7 +371,7 @@ pub(super) async fn websocket(
     let lobby = app.lobby.clone();
     let slot = slot.map(|Extension(s)| s);
     // A match another node drives: the socket is piped there (docs/architecture.md section 5.3).
-    if let crate::cluster::Place::There(holder) = place {
+    if let crate::lobby::Place::There(holder) = place {
         match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
             Ok(Some((upstream, holder))) => {
                 let span = tracing::Span::current();

@@ -190,7 +190,7 @@ async fn forward_elsewhere(
     next: middleware::Next,
 ) -> Response {
     match app.lobby.locate(&id).await {
-        Ok(crate::cluster::Place::There(holder)) => {
+        Ok(crate::lobby::Place::There(holder)) => {
             match crate::cluster::request_to(&app.lobby, &id, holder, request, client).await {
                 Ok(response) => response,
                 Err(request) => next.run(request).await,
