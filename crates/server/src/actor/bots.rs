@@ -4,27 +4,15 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use plateau_bots::DynBot;
 use plateau_engine::{Seat, ToAct, Viewer};
 use plateau_protocol::ActionRequest;
 use rand::RngCore;
 
-use super::MatchActor;
+use super::{BotMove, MatchActor, SeatBot};
 use crate::botpool::Priority;
 use crate::model::{SeatSpec, Status};
 use crate::options::Options;
 use crate::versions::seats_to_act;
-
-/// A seat's bot, shared between the actor and the thread it thinks on.
-pub(super) type SeatBot = Arc<Mutex<Box<dyn DynBot>>>;
-
-pub(super) struct BotMove {
-    /// The match's `epoch` when the bot was asked: a takeback makes its move stale.
-    pub(super) epoch: u64,
-    pub(super) version: u64,
-    pub(super) seat: Seat,
-    pub(super) action: Option<String>,
-}
 
 impl MatchActor {
     /// The bot of `seat` (bot name `name`), built when the seat first acts and kept for the

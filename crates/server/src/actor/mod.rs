@@ -24,16 +24,15 @@ mod seats;
 mod takeback;
 mod view;
 
-use bots::{BotMove, SeatBot};
 use command::Reply;
 pub(crate) use command::{Command, Joined, Outgoing, RematchInfo};
 pub use plateau_protocol::OfferKind;
-pub(crate) use seats::seat_for;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use plateau_bots::DynBot;
 use plateau_engine::{
     ActionInfo, Actor, DynGame, Event, GameEntry, LogEntry, Seat, Seed, ToAct, Viewer,
 };
@@ -121,6 +120,17 @@ fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Shown>,
         out.push(shared);
     }
     Ok(out)
+}
+
+/// A seat's bot, shared between the actor and the thread it thinks on.
+type SeatBot = Arc<Mutex<Box<dyn DynBot>>>;
+
+struct BotMove {
+    /// The match's `epoch` when the bot was asked: a takeback makes its move stale.
+    epoch: u64,
+    version: u64,
+    seat: Seat,
+    action: Option<String>,
 }
 
 /// The viewer's column in `Played::display` and `seen`: its seat, or the seat count for

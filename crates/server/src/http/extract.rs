@@ -11,7 +11,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use super::AppState;
+use super::state::AppState;
 use crate::model::{ApiError, Code};
 
 /// Largest HTTP request body, in bytes.

@@ -201,7 +201,7 @@ fn json_text(body: String) -> Response {
 /// its caller was shown them (docs/protocol.md section 3.9), so a player steps back through a
 /// game in play without the page computing rules. The caller is the seat of the token in
 /// `Authorization: Bearer`, else the seat its session's player holds, else a spectator (the
-/// WebSocket's rule, `actor::seat_for`); each position is the game's observation for that
+/// WebSocket's rule, `tokens::seat_for`); each position is the game's observation for that
 /// viewer, one per version it was shown. Replayed from the stored log, one replay at a time with
 /// the finished games' replays and at most one for each address, and kept for the next asker of
 /// the same match, viewer and version (`Histories`).
@@ -217,7 +217,7 @@ pub(super) async fn history(
     let hashes: Vec<Option<String>> = m.seats.iter().map(|s| s.token_hash.clone()).collect();
     let players: Vec<_> = m.seats.iter().map(|s| s.player.clone()).collect();
     let specs: Vec<SeatSpec> = m.seats.iter().map(|s| s.spec.clone()).collect();
-    let seat = crate::actor::seat_for(
+    let seat = crate::tokens::seat_for(
         token.as_deref(),
         session.player.as_ref(),
         &hashes,
