@@ -19,8 +19,6 @@ pub const CHAT_MAX: usize = 300;
 pub const CHAT_BURST: usize = 5;
 /// The window of the chat rate limit.
 pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
-/// Chat lines of a room sent to a viewer when it connects.
-pub const CHAT_BACKLOG: usize = 100;
 
 /// Checks a chat line: trimmed, 1 to 300 characters, something visible, no control characters
 /// and none that turn the text around (bidirectional overrides and isolates, which would make

@@ -7,7 +7,7 @@ use plateau_engine::Seed;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use super::Lobby;
+use super::state::Lobby;
 use crate::actor::{Command, Joined};
 use crate::limits::address_key;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
@@ -398,4 +398,13 @@ fn free_seats(seats: &[StoredSeat]) -> Vec<u8> {
         .filter(|(_, s)| s.spec == SeatSpec::Human && s.token_hash.is_none())
         .map(|(i, _)| i as u8)
         .collect()
+}
+
+/// Whether `id` has the shape of a match id (16 lowercase hex digits).
+#[must_use]
+pub fn is_match_id(id: &str) -> bool {
+    id.len() == 16
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }

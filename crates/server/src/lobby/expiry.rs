@@ -1,6 +1,6 @@
 //! Open matches nobody started within `Limits::open_expiry` are removed, their viewers told.
 
-use super::Lobby;
+use super::state::Lobby;
 use crate::actor::Command;
 use crate::model::unix_ms;
 

@@ -2,60 +2,40 @@
 //! threads), reloads at start the live matches with a clock, and shuts everything down. Its jobs,
 //! one module each: `registry` (the actors running here, found or started from storage),
 //! `create` (new matches and joining), `requests` (what a connection asks of a match),
-//! `rematch` (offers and rematches), `leases` (which node drives a match), `expiry` (open
-//! matches nobody started) and `notices` (presence shared with the other nodes).
-
+//! `rematch` (offers and rematches), `leases` (which node drives a match), `renewal` (keeping
+//! the leases, self-fencing, taking over), `expiry` (open matches nobody started), `notices`
+//! (presence shared with the other nodes) and `state` (the lobby's parts and what the rest of
+//! the service reads of them).
 mod create;
 mod expiry;
 mod leases;
 mod notices;
 mod registry;
 mod rematch;
+mod renewal;
 mod requests;
+mod state;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
 pub(crate) use create::NewMatch;
-pub use create::{CreateRequest, SeatGrant, Table};
-pub use leases::{LEASE_TTL, ORPHAN_GRACE, RENEW_EVERY};
+pub use create::{CreateRequest, SeatGrant, Table, is_match_id};
+pub use leases::{LEASE_TTL, RENEW_EVERY};
 pub use registry::Place;
+pub use state::Lobby;
 
 use crate::actor::{Command, Shared};
 use crate::catalogue::Catalogue;
 use crate::limits::PerMinute;
 use crate::model::ApiError;
 use crate::options::Options;
-use crate::players::Player;
 use crate::presence::Presence;
 use crate::store::{Node, Store, StoreError};
-
-/// The running actors by match id, each with the number it was started under.
-type Actors = HashMap<String, (u64, mpsc::Sender<Command>)>;
-
-/// The lobby and every live actor.
-pub struct Lobby {
-    shared: Arc<Shared>,
-    /// The running actors by match id, each with the number it was started under (an actor that
-    /// stops removes its own entry, not a newer one's).
-    actors: Arc<Mutex<Actors>>,
-    rematch_lock: tokio::sync::Mutex<()>,
-    shutdown: watch::Sender<bool>,
-    /// Matches created by this process, for `next_seed`.
-    created: AtomicU64,
-    /// Connections opened by this process: each one's id for its match actor.
-    connections: AtomicU64,
-    /// The bots' players by bot name, once looked up.
-    bots: Mutex<HashMap<String, Player>>,
-    /// This process among the nodes of its database (`Options::node`).
-    node: Node,
-    /// Recent events per address, name or player, for the limits per minute (and hour).
-    recent: Arc<PerMinute>,
-}
 
 impl Lobby {
     /// A lobby over `store`, reloading every unfinished match by replaying its log.
@@ -158,80 +138,6 @@ impl Lobby {
         Ok(lobby)
     }
 
-    /// The catalogue of games and bots.
-    #[must_use]
-    pub fn catalogue(&self) -> &Catalogue {
-        &self.shared.catalogue
-    }
-
-    /// The store.
-    #[must_use]
-    pub fn store(&self) -> &Arc<dyn Store> {
-        &self.shared.store
-    }
-
-    /// Who is here now.
-    #[must_use]
-    pub fn presence(&self) -> &Arc<Presence> {
-        &self.shared.presence
-    }
-
-    /// The settings the actors share.
-    #[must_use]
-    pub fn options(&self) -> &Options {
-        &self.shared.options
-    }
-
-    /// A fresh id for a connection.
-    pub(crate) fn next_connection(&self) -> u64 {
-        self.connections.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// The player of bot `bot` (`club-bot`), created on first use.
-    ///
-    /// # Errors
-    /// `server/internal` if the store fails.
-    pub async fn bot_player(&self, bot: &str) -> Result<Player, ApiError> {
-        if let Some(p) = self.bots.lock().unwrap_or_else(|e| e.into_inner()).get(bot) {
-            return Ok(p.clone());
-        }
-        let p = self
-            .shared
-            .store
-            .bot_player(bot.to_owned())
-            .await
-            .map_err(ApiError::store)?;
-        self.bots
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(bot.to_owned(), p.clone());
-        Ok(p)
-    }
-
-    /// This process among the nodes of its database.
-    #[must_use]
-    pub fn node(&self) -> &Node {
-        &self.node
-    }
-
-    /// A receiver that turns `true` when the service begins to shut down.
-    #[must_use]
-    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
-        self.shutdown.subscribe()
-    }
-
-    /// The recent events the limits per minute count.
-    #[must_use]
-    pub fn recent(&self) -> &Arc<PerMinute> {
-        &self.recent
-    }
-
-    /// Tells WebSocket sessions to close (code 1001) and refuses new work; the HTTP server stops
-    /// accepting at the same time.
-    pub fn begin_shutdown(&self) {
-        let _ = self.shutdown.send(true);
-    }
-
     /// Stops every actor after the command it is handling (so commits in progress finish), then
     /// closes the store.
     pub async fn shutdown(&self) {
@@ -260,13 +166,4 @@ impl Lobby {
         self.shared.store.close().await;
         tracing::info!("match service stopped");
     }
-}
-
-/// Whether `id` has the shape of a match id (16 lowercase hex digits).
-#[must_use]
-pub fn is_match_id(id: &str) -> bool {
-    id.len() == 16
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::Lobby;
+use super::state::Lobby;
 
 /// The channel of the "your turn" announcements between nodes.
 pub const TURNS: &str = "plateau_turns";

@@ -7,7 +7,9 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument as _;
 
-use super::{Actors, LEASE_TTL, Lobby, is_match_id};
+use super::create::is_match_id;
+use super::leases::LEASE_TTL;
+use super::state::{Actors, Lobby};
 use crate::actor::{Command, MatchActor};
 use crate::model::{ApiError, Code};
 use crate::store::{Node, StoreError, StoredMatch};

@@ -3,7 +3,9 @@
 
 use plateau_engine::Seat;
 
-use super::{Lobby, NewMatch, Table};
+use super::create::NewMatch;
+use super::create::Table;
+use super::state::Lobby;
 use crate::actor::{Command, OfferKind, RematchInfo};
 use crate::model::{ApiError, SeatSpec};
 use crate::tokens::new_token;

@@ -5,7 +5,7 @@
 use plateau_engine::Seat;
 use tokio::sync::{mpsc, oneshot};
 
-use super::Lobby;
+use super::state::Lobby;
 use crate::actor::{Command, OfferKind, Outgoing};
 use crate::limits::address_key;
 use crate::model::ApiError;
