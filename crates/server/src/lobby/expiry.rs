@@ -1,10 +1,34 @@
 //! Open matches nobody started within `Limits::open_expiry` are removed, their viewers told.
 
+use std::sync::Weak;
+use std::time::Duration;
+
 use super::state::Lobby;
 use crate::actor::Command;
 use crate::model::unix_ms;
 
 impl Lobby {
+    /// While the lobby lives and is not stopping: `expire_open` every quarter of
+    /// `Limits::open_expiry` (at least 200 ms, at most a minute apart).
+    pub(super) async fn sweep_open(lobby: Weak<Lobby>) {
+        let Some(every) = lobby.upgrade().map(|l| {
+            (l.shared.options.limits.open_expiry / 4)
+                .clamp(Duration::from_millis(200), Duration::from_secs(60))
+        }) else {
+            return;
+        };
+        loop {
+            tokio::time::sleep(every).await;
+            let Some(lobby) = lobby.upgrade() else {
+                return;
+            };
+            if *lobby.shutdown.borrow() {
+                return;
+            }
+            lobby.expire_open().await;
+        }
+    }
+
     /// Removes the open matches nobody started within `Limits::open_expiry`, stopping their
     /// actors (whose viewers are told `match/expired`).
     pub(super) async fn expire_open(&self) {

@@ -19,7 +19,6 @@ mod state;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -48,7 +47,6 @@ impl Lobby {
         catalogue: Catalogue,
         options: Options,
     ) -> Result<Arc<Lobby>, StoreError> {
-        let open_expiry = options.limits.open_expiry;
         let test_seeds = options.test_seeds;
         let node = options.node.clone().unwrap_or_else(|| Node {
             name: format!("node-{}", hex::encode(rand::random::<[u8; 4]>())),
@@ -91,20 +89,7 @@ impl Lobby {
             );
         }
         lobby.expire_open().await;
-        let sweeper = Arc::downgrade(&lobby);
-        let every = (open_expiry / 4).clamp(Duration::from_millis(200), Duration::from_secs(60));
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(every).await;
-                let Some(lobby) = sweeper.upgrade() else {
-                    return;
-                };
-                if *lobby.shutdown.borrow() {
-                    return;
-                }
-                lobby.expire_open().await;
-            }
-        });
+        tokio::spawn(Lobby::sweep_open(Arc::downgrade(&lobby)));
         // Only what runs by itself is loaded now: live matches with a clock (their clocks and the
         // abandonment rule must fire). Everything else is loaded when someone asks for it.
         // On a database several nodes share, only those no other node drives, each read again
