@@ -28,7 +28,7 @@ pub struct Options {
     /// expert level (`plateau_registry::expert_judge`).
     pub analysis_iterations: Option<u64>,
     /// Whether the server is reached only over TLS (a proxy in front that terminates it): every
-    /// answer then carries HSTS and its cookies `Secure` (`auth::transport_security`).
+    /// answer then carries HSTS and its cookies `Secure` (`http::auth::transport_security`).
     pub secure_cookies: bool,
     /// This process among the nodes of a database several share (docs/architecture.md section
     /// 5.3): its name and the address the others reach it at. `None` = a name of its own made at
