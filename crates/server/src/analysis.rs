@@ -156,7 +156,7 @@ fn compute(
         .block_on(store.get(id, true))
         .map_err(|e| e.to_string())?
         .ok_or("the match is gone")?;
-    let record = crate::http::to_record(&m);
+    let record = crate::replays::to_record(&m);
     let judge = match iterations {
         Some(n) => Budget::Iterations(n.max(1)),
         None => plateau_registry::expert_judge(&m.game).map_err(|e| e.to_string())?,

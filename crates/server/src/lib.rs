@@ -2,20 +2,22 @@
 //! WebSocket, one actor task per match, an event-sourced store (SQLite or PostgreSQL), clocks, bots filling seats,
 //! fair dice (seed hash first, seed at the end) and the embedded browser UI.
 //!
-//! The protocol is docs/protocol.md. The pieces, top-down:
+//! The protocol is docs/protocol.md. The pieces, top-down (docs/architecture.md section 5.4 has
+//! who imports whom):
 //! - `http`: the routes and `app(state) -> Router` (tests bind it to port 0);
-//! - `ws`: one WebSocket connection;
-//! - `lobby`: creating, finding, reloading and stopping matches;
+//! - `cluster`: requests and sockets forwarded to the node that drives a match;
+//! - `ws`: one WebSocket connection; `pairing`: quick pairing;
+//! - `lobby`: the match registry, creating, rematches, leases, expiry, start and shutdown;
 //! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
-//! - `clock`, `store` (+ `store::sqlite`, `store::postgres`), `model`, `catalogue`, `assets`;
+//! - `replays`, `analysis`: a stored match's replay and histories; post-game analyses;
 //! - `secrecy`: the check that a viewer's messages hold only what it may know;
-//! - `analysis`: post-game analyses computed in the background;
+//! - `presence`, `tokens`, `options`, `versions`, `clock`, `store` (+ `store::sqlite`,
+//!   `store::postgres`), `model`, `players`, `catalogue`, `assets`;
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
 
 pub mod actor;
 pub mod analysis;
 pub mod assets;
-pub mod auth;
 pub mod botpool;
 pub mod catalogue;
 pub mod clock;
@@ -25,13 +27,16 @@ pub mod limits;
 pub mod lobby;
 pub mod model;
 pub mod net;
+pub mod options;
 pub mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod presence;
 pub mod ratings;
+pub mod replays;
 pub mod secrecy;
 pub mod store;
+pub mod tokens;
 pub mod versions;
 pub mod ws;
 
@@ -43,10 +48,10 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
-pub use actor::Options;
 pub use catalogue::Catalogue;
 pub use http::{AppState, app};
 pub use lobby::Lobby;
+pub use options::Options;
 pub use store::{Store, StoreError};
 
 /// Settings of `plateau serve`.

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::model::{ApiError, Code};
+use plateau_protocol::{Code, WireError};
 
 /// Shortest and longest name, in characters.
 pub const NAME_LEN: std::ops::RangeInclusive<usize> = 3..=20;
@@ -103,8 +103,8 @@ pub fn name_key(name: &str) -> String {
 /// # Errors
 /// `name/invalid` saying what is wrong. The name is quoted escaped (`{:?}`), so markup or
 /// control characters in it reach nobody as such.
-pub fn check_name(name: &str) -> Result<(), ApiError> {
-    let bad = |why: &str| ApiError::new(Code::NameInvalid, format!("the name {name:?} {why}"));
+pub fn check_name(name: &str) -> Result<(), WireError> {
+    let bad = |why: &str| WireError::new(Code::NameInvalid, format!("the name {name:?} {why}"));
     let len = name.chars().count();
     if !NAME_LEN.contains(&len) {
         return Err(bad("must have 3 to 20 characters"));
@@ -146,9 +146,9 @@ pub fn similar_key(name: &str) -> String {
 ///
 /// # Errors
 /// `name/invalid` saying which.
-pub fn check_chosen_name(name: &str, bots: &[&str]) -> Result<(), ApiError> {
+pub fn check_chosen_name(name: &str, bots: &[&str]) -> Result<(), WireError> {
     check_name(name)?;
-    let bad = |why: &str| ApiError::new(Code::NameInvalid, format!("the name {name:?} {why}"));
+    let bad = |why: &str| WireError::new(Code::NameInvalid, format!("the name {name:?} {why}"));
     let key = similar_key(name);
     if bots.iter().any(|b| similar_key(&bot_name(b)) == key) {
         return Err(bad("looks like a bot's name"));
@@ -182,11 +182,11 @@ pub fn guest_name() -> String {
 ///
 /// # Errors
 /// `password/invalid`.
-pub fn check_password(password: &str) -> Result<(), ApiError> {
+pub fn check_password(password: &str) -> Result<(), WireError> {
     if PASSWORD_LEN.contains(&password.chars().count()) {
         Ok(())
     } else {
-        Err(ApiError::new(
+        Err(WireError::new(
             Code::PasswordInvalid,
             "a password has 8 to 128 characters",
         ))

@@ -4,7 +4,7 @@
 //! is stored: after a restart everyone is away until they reconnect.
 //!
 //! Several nodes on one database (docs/architecture.md section 5.3) tell each other their counts
-//! and "your turn" announcements (`cluster::share_presence`): the counts shown are this node's
+//! and "your turn" announcements (`lobby::notices`): the counts shown are this node's
 //! plus the others' latest, and an announcement reaches the player's lobby socket on any node.
 
 use std::collections::HashMap;
@@ -121,7 +121,7 @@ fn send_turn(event: &TurnEvent, outs: Vec<mpsc::Sender<String>>) {
 pub struct Presence {
     inner: Mutex<Inner>,
     counts: watch::Sender<Counts>,
-    /// This node's own announcements, for the other nodes (`cluster::share_presence`). The lobby
+    /// This node's own announcements, for the other nodes (`lobby::notices`). The lobby
     /// sockets do not read it: each hears only its player's turns (`listen`), so a turn costs
     /// the same whatever the number of lobby sockets open.
     turns: broadcast::Sender<TurnEvent>,

@@ -18,14 +18,11 @@
 //! - as a last net, no other seat's whole observation (where it differs from this viewer's)
 //!   anywhere in the message.
 
-use plateau_engine::{
-    DynGame, Event, GameEntry, LogEntry, Record, Seat, ToAct, Viewer, Visitor, first_difference_in,
-};
+use plateau_engine::{DynGame, Event, GameEntry, Record, Seat, ToAct, Viewer, first_difference_in};
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 
-use crate::actor::seats_to_act;
-use crate::versions::{count, view_of};
+use crate::versions::{seats_to_act, states, versions_of};
 
 /// A message that says more (or other) than its viewer may know.
 #[derive(Debug, Error)]
@@ -59,40 +56,6 @@ const STATE_FIELDS: &[&str] = &[
     "seed_hash",
     "seed",
 ];
-
-/// Every state of `record`: index `v` is the state after `v` log entries (`Record::log`, each
-/// ending an entry at its place among the actions), from one `Record::replay_with`.
-///
-/// # Errors
-/// A message if the record does not replay.
-pub fn states(entry: &GameEntry, record: &Record) -> Result<Vec<Box<dyn DynGame>>, String> {
-    let mut states = States(Vec::with_capacity(record.log.len() + 1));
-    let replay = record
-        .replay_with(entry, &mut states)
-        .map_err(|e| e.to_string())?;
-    if states.0.is_empty() {
-        // An empty log: the final state is the start.
-        states.0.push(replay.state);
-    }
-    Ok(states.0)
-}
-
-/// A copy of the state before the first entry and after every entry.
-struct States(Vec<Box<dyn DynGame>>);
-
-impl Visitor for States {
-    fn before(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
-        if self.0.is_empty() {
-            self.0.push(state.clone_box());
-        }
-        Ok(())
-    }
-
-    fn after(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
-        self.0.push(state.clone_box());
-        Ok(())
-    }
-}
 
 /// Checks every message `viewer` received during the game of `record` (which must be the whole
 /// game, so every version a message names exists). Non-`state` messages (`error`, `pong`,
@@ -175,50 +138,6 @@ pub fn check_messages(
         }
     }
     Ok(())
-}
-
-/// Per log position `p` (0 to the record's length): the version `viewer` is shown after `p`
-/// entries (`versions::count`: the entries it saw, or that changed what it is shown). The states
-/// a message of version `v` may show are those at the positions with `v`.
-///
-/// # Errors
-/// A message if the record does not replay.
-pub fn viewer_versions(
-    entry: &GameEntry,
-    record: &Record,
-    viewer: Viewer,
-) -> Result<Vec<u64>, String> {
-    versions_of(&states(entry, record)?, record, viewer)
-}
-
-fn versions_of(
-    states: &[Box<dyn DynGame>],
-    record: &Record,
-    viewer: Viewer,
-) -> Result<Vec<u64>, String> {
-    let hidden = states[0].info().hidden_information;
-    let mut at = vec![0];
-    let mut version = [0u64];
-    for (p, logged) in record.log.iter().enumerate() {
-        let shown = match &logged.event {
-            Event::Action { by, action } => states[p]
-                .display_text(*by, action, viewer)
-                .map_err(|e| e.to_string())?
-                .is_some(),
-            Event::End(_) => true,
-        };
-        let (before, after) = if hidden {
-            (
-                vec![view_of(&*states[p], viewer)],
-                vec![view_of(&*states[p + 1], viewer)],
-            )
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        count(&mut version, |_| shown, &before, &after);
-        at.push(version[0]);
-    }
-    Ok(at)
 }
 
 fn check_one(state: &dyn DynGame, viewer: Viewer, msg: &Value) -> Result<(), String> {

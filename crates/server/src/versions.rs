@@ -9,9 +9,7 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use plateau_engine::{DynGame, Seat, Viewer};
-
-use crate::actor::seats_to_act;
+use plateau_engine::{DynGame, Event, GameEntry, LogEntry, Record, Seat, ToAct, Viewer, Visitor};
 
 /// Every viewer of a table of `seats`: the seats in order, then the spectators.
 pub fn viewers(seats: usize) -> impl Iterator<Item = Viewer> {
@@ -51,4 +49,92 @@ pub fn count(versions: &mut [u64], shown: impl Fn(usize) -> bool, before: &[u64]
         let changed = before.get(i).zip(after.get(i)).is_none_or(|(b, a)| b != a);
         *v += u64::from(shown(i) || changed);
     }
+}
+
+/// The seats that may act in `to_act`, increasing.
+pub fn seats_to_act(to_act: ToAct) -> Vec<Seat> {
+    match to_act {
+        ToAct::Player(s) => vec![s],
+        ToAct::Simultaneous(set) => set.iter().collect(),
+        ToAct::Chance | ToAct::Terminal => Vec::new(),
+    }
+}
+
+/// Every state of `record`: index `v` is the state after `v` log entries (`Record::log`, each
+/// ending an entry at its place among the actions), from one `Record::replay_with`.
+///
+/// # Errors
+/// A message if the record does not replay.
+pub fn states(entry: &GameEntry, record: &Record) -> Result<Vec<Box<dyn DynGame>>, String> {
+    let mut states = States(Vec::with_capacity(record.log.len() + 1));
+    let replay = record
+        .replay_with(entry, &mut states)
+        .map_err(|e| e.to_string())?;
+    if states.0.is_empty() {
+        // An empty log: the final state is the start.
+        states.0.push(replay.state);
+    }
+    Ok(states.0)
+}
+
+/// A copy of the state before the first entry and after every entry.
+struct States(Vec<Box<dyn DynGame>>);
+
+impl Visitor for States {
+    fn before(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        if self.0.is_empty() {
+            self.0.push(state.clone_box());
+        }
+        Ok(())
+    }
+
+    fn after(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        self.0.push(state.clone_box());
+        Ok(())
+    }
+}
+
+/// Per log position `p` (0 to the record's length): the version `viewer` is shown after `p`
+/// entries (`versions::count`: the entries it saw, or that changed what it is shown). The states
+/// a message of version `v` may show are those at the positions with `v`.
+///
+/// # Errors
+/// A message if the record does not replay.
+pub fn viewer_versions(
+    entry: &GameEntry,
+    record: &Record,
+    viewer: Viewer,
+) -> Result<Vec<u64>, String> {
+    versions_of(&states(entry, record)?, record, viewer)
+}
+
+/// `viewer_versions` over states already replayed (`states`).
+pub(crate) fn versions_of(
+    states: &[Box<dyn DynGame>],
+    record: &Record,
+    viewer: Viewer,
+) -> Result<Vec<u64>, String> {
+    let hidden = states[0].info().hidden_information;
+    let mut at = vec![0];
+    let mut version = [0u64];
+    for (p, logged) in record.log.iter().enumerate() {
+        let shown = match &logged.event {
+            Event::Action { by, action } => states[p]
+                .display_text(*by, action, viewer)
+                .map_err(|e| e.to_string())?
+                .is_some(),
+            Event::End(_) => true,
+        };
+        let (before, after) = if hidden {
+            (
+                vec![view_of(&*states[p], viewer)],
+                vec![view_of(&*states[p + 1], viewer)],
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        count(&mut version, |_| shown, &before, &after);
+        at.push(version[0]);
+    }
+    Ok(at)
 }

@@ -9,39 +9,46 @@
 //! Secrecy: the only things built from the state for a viewer are `observe_json(viewer)`, the
 //! viewer's own legal list and its own column of the move list.
 //!
-//! The parts: `play` (actions, chance, bots, clocks, offers, abandonment), `takeback` (taking
-//! back a seat's last turn), `seats` (connections, joining, opening, rematches, chat), `view` (the
-//! messages and the presence report).
+//! The parts: `command` (what the lobby and the sockets send it), `rebuild` (a match from its
+//! stored log), `play` (actions, chance, clocks, offers, abandonment), `batch` (the entries of one
+//! decision before their commit), `bots` (the bot seats' moves), `takeback` (taking back a seat's
+//! last turn), `seats` (connections, joining, opening, rematches, chat), `view` (the messages and
+//! the presence report).
 
+mod batch;
+mod bots;
+mod command;
 mod play;
+mod rebuild;
 mod seats;
 mod takeback;
 mod view;
 
-pub(crate) use seats::seat_for;
+use command::Reply;
+pub(crate) use command::{Command, Joined, Outgoing, RematchInfo};
+pub use plateau_protocol::OfferKind;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
 use plateau_bots::DynBot;
 use plateau_engine::{
-    ActionInfo, Actor, DynGame, Event, GameEntry, LogEntry, Seat, Seed, ToAct, Viewer, Visitor,
-    replay_log,
+    ActionInfo, Actor, DynGame, Event, GameEntry, LogEntry, Seat, Seed, ToAct, Viewer,
 };
 use rand_chacha::ChaCha20Rng;
-use sha2::{Digest, Sha256};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument as _;
 
 use crate::catalogue::Catalogue;
 use crate::clock::Clocks;
 use crate::model::{ApiError, SeatSpec, Status, TimeControl};
+use crate::options::Options;
 use crate::players::{Player, PlayerId};
 use crate::presence::Presence;
-use crate::store::{ChatLine, Store, StoredMatch};
+use crate::store::{ChatLine, Store};
+use crate::versions::seats_to_act;
 
 /// How often a match whose last write failed reads itself back from the store.
 const RECOVER_EVERY: Duration = Duration::from_secs(2);
@@ -53,56 +60,6 @@ const RECOVER_EVERY: Duration = Duration::from_secs(2);
 /// whole move list (about 135 KB for a Moon Leap game).
 const FINISHED_UNLOAD: Duration = Duration::from_secs(5);
 
-/// Settings every match actor shares.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Pause before a bot plays, so people can follow (0 in tests); none at a simultaneous
-    /// node, where the moves are secret.
-    pub bot_delay: Duration,
-    /// Hard cap on a bot's thinking (each bot also has its own budget, at most 1 s for the
-    /// lobby's bots); past it the seat plays a random legal action.
-    pub bot_budget: Duration,
-    /// For tests only (`plateau serve --test-seeds`): a match may be created with a fixed `seed`,
-    /// and one created without gets a seed derived from its creation order
-    /// (`Lobby::test_seed`), so a test that starts from an empty database plays the same games
-    /// every run. Never on a public server: its dice would be known in advance.
-    pub test_seeds: bool,
-    /// In a live match with a clock, a human seat with no open socket for this long resigns by
-    /// the game's rule (docs/protocol.md section 7.4).
-    pub abandon_after: Duration,
-    /// How long a seat's per-move or Fischer clock waits for the seat's first move before it
-    /// runs anyway (docs/protocol.md section 4.1); 0 runs it at once.
-    pub first_move: Duration,
-    /// What a stranger may make the server hold.
-    pub limits: crate::limits::Limits,
-    /// Search iterations per judged decision of a post-game analysis; `None` = each game's
-    /// expert level (`plateau_registry::expert_judge`).
-    pub analysis_iterations: Option<u64>,
-    /// Whether the server is reached only over TLS (a proxy in front that terminates it): every
-    /// answer then carries HSTS and its cookies `Secure` (`auth::transport_security`).
-    pub secure_cookies: bool,
-    /// This process among the nodes of a database several share (docs/architecture.md section
-    /// 5.3): its name and the address the others reach it at. `None` = a name of its own made at
-    /// start and no address (no other node can forward to it).
-    pub node: Option<crate::store::Node>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            bot_delay: Duration::from_millis(250),
-            bot_budget: Duration::from_secs(5),
-            test_seeds: false,
-            abandon_after: Duration::from_secs(90),
-            first_move: Duration::from_secs(30),
-            limits: crate::limits::Limits::default(),
-            analysis_iterations: None,
-            secure_cookies: false,
-            node: None,
-        }
-    }
-}
-
 /// What the actors share: storage, catalogue, options, presence.
 pub(crate) struct Shared {
     pub store: Arc<dyn Store>,
@@ -110,110 +67,6 @@ pub(crate) struct Shared {
     pub options: Options,
     pub presence: Arc<Presence>,
     pub bots: Arc<crate::botpool::BotPool>,
-}
-
-/// A message for one WebSocket connection.
-#[derive(Debug)]
-pub(crate) enum Outgoing {
-    /// A JSON text frame.
-    Text(Utf8Bytes),
-}
-
-/// A seat taken by `join`.
-pub(crate) struct Joined {
-    pub seat: u8,
-    pub token: String,
-    pub free: Vec<u8>,
-}
-
-/// What a rematch needs to know about the finished match.
-pub(crate) struct RematchInfo {
-    pub game: String,
-    pub config: serde_json::Value,
-    pub specs: Vec<SeatSpec>,
-    pub players: Vec<Option<Player>>,
-    pub control: TimeControl,
-    pub rated: bool,
-}
-
-pub use plateau_protocol::OfferKind;
-
-type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
-
-/// A request to a match actor.
-pub(crate) enum Command {
-    Subscribe {
-        conn: u64,
-        token: Option<String>,
-        player: Option<Player>,
-        /// The client's address key (`limits::address_key`), where the limits apply to it.
-        from: Option<String>,
-        out: mpsc::Sender<Outgoing>,
-        reply: Reply<Option<Seat>>,
-    },
-    Unsubscribe {
-        conn: u64,
-    },
-    Act {
-        seat: Seat,
-        version: u64,
-        actions: Vec<crate::ws::ActionRequest>,
-        reply: Reply<()>,
-    },
-    Snapshot {
-        conn: u64,
-    },
-    Resign {
-        seat: Seat,
-        reply: Reply<()>,
-    },
-    Join {
-        seat: Option<u8>,
-        player: Player,
-        reply: Reply<Joined>,
-    },
-    /// Offer (or accept) an agreed stop or a rematch; for a rematch, the answer holds what the
-    /// lobby needs to create it once every human seat has offered.
-    Offer {
-        seat: Seat,
-        kind: OfferKind,
-        reply: Reply<Option<RematchInfo>>,
-    },
-    Decline {
-        seat: Seat,
-        kind: OfferKind,
-        reply: Reply<()>,
-    },
-    /// The rematch `id` exists; `tokens[new seat]` is the token of that seat's player.
-    RematchDone {
-        id: String,
-        tokens: Vec<Option<String>>,
-        reply: Reply<()>,
-    },
-    Chat {
-        conn: u64,
-        text: String,
-        reply: Reply<()>,
-    },
-    Mute {
-        conn: u64,
-        name: String,
-        mute: bool,
-        reply: Reply<()>,
-    },
-    Shutdown {
-        reply: oneshot::Sender<()>,
-    },
-    /// The match was deleted as an open match nobody started in time.
-    Expired,
-    /// A quick-pairing table not started in time: called off if a seat's player never opened
-    /// it; the answer names those players (none if the match started).
-    CallOff {
-        reply: oneshot::Sender<Vec<PlayerId>>,
-    },
-    /// Another node took the match's lease: stop, so its viewers connect again (to the node
-    /// that drives it now).
-    Moved,
 }
 
 struct Subscriber {
@@ -287,132 +140,6 @@ fn column(viewer: Viewer, seats: usize) -> usize {
         Viewer::Seat(s) => s.index(),
         Viewer::Spectator => seats,
     }
-}
-
-/// A fresh seat token (64 hex digits) and its stored hash.
-pub(crate) fn new_token() -> (String, String) {
-    let token = hex::encode(rand::random::<[u8; 32]>());
-    let hash = token_hash(&token);
-    (token, hash)
-}
-
-/// SHA-256 of the token text, as stored.
-pub(crate) fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
-}
-
-/// The seats that may act in `to_act`, increasing.
-pub(crate) fn seats_to_act(to_act: ToAct) -> Vec<Seat> {
-    match to_act {
-        ToAct::Player(s) => vec![s],
-        ToAct::Simultaneous(set) => set.iter().collect(),
-        ToAct::Chance | ToAct::Terminal => Vec::new(),
-    }
-}
-
-/// What `MatchActor::rebuild` keeps as it replays the log: the clocks, the move list and the
-/// versions, each updated entry by entry as when the entries were played.
-struct Rebuilt {
-    clocks: Clocks,
-    log: Vec<Played>,
-    seen: Vec<u64>,
-    views: Vec<u64>,
-    /// The move-list texts of the entry being replayed, made from the state before it.
-    display: Vec<Shown>,
-}
-
-impl Visitor for Rebuilt {
-    fn before(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
-        self.display = match &logged.event {
-            Event::Action { by, action } => displays(state, *by, action)?,
-            Event::End(_) => Vec::new(),
-        };
-        Ok(())
-    }
-
-    fn after(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
-        // The store times every entry.
-        let at_ms = logged.at_ms.unwrap_or(0);
-        if state.outcome().is_some() {
-            self.clocks.stop(at_ms);
-        } else {
-            let acted = match logged.by() {
-                Some(Actor::Seat(seat)) => Some(seat),
-                _ => None,
-            };
-            self.clocks
-                .update(at_ms, acted, &seats_to_act(state.to_act()), |s| {
-                    state.rule_clock_seconds(s)
-                });
-        }
-        let played = Played {
-            entry: logged.clone(),
-            display: std::mem::take(&mut self.display),
-        };
-        let after = crate::versions::views(state);
-        crate::versions::count(&mut self.seen, |i| played.seen_by(i), &self.views, &after);
-        self.views = after;
-        self.log.push(played);
-        Ok(())
-    }
-}
-
-/// A match replayed from its log: the state, the chance generator after its last draw, and what
-/// `Rebuilt` kept.
-struct Replayed {
-    state: Box<dyn DynGame>,
-    rng: ChaCha20Rng,
-    clocks: Clocks,
-    log: Vec<Played>,
-    seen: Vec<u64>,
-    views: Vec<u64>,
-}
-
-/// Replays `log` from the start of game `entry` with `config` (`replay_log`, the chance outcomes
-/// redrawn from `seed`), the clocks `clocks` running from the start when the match `started`;
-/// for a rebuild, and for a takeback (the log up to where it cuts).
-///
-/// # Errors
-/// A message naming the entry that does not replay.
-fn replayed(
-    entry: &GameEntry,
-    config: &serde_json::Value,
-    mut clocks: Clocks,
-    started: bool,
-    seed: &Seed,
-    log: &[LogEntry],
-) -> Result<Replayed, String> {
-    let seats = clocks.seats();
-    let start = entry.new_game(config, seats).map_err(|e| e.to_string())?;
-    if started {
-        clocks.update(0, None, &seats_to_act(start.to_act()), |s| {
-            start.rule_clock_seconds(s)
-        });
-    }
-    let mut rebuilt = Rebuilt {
-        clocks,
-        log: Vec::with_capacity(log.len()),
-        seen: vec![0; seats + 1],
-        views: crate::versions::views(&*start),
-        display: Vec::new(),
-    };
-    let mut rng = seed.rng();
-    let state = replay_log(start, Some(&mut rng), log, &mut rebuilt).map_err(|e| e.to_string())?;
-    let Rebuilt {
-        clocks,
-        log,
-        seen,
-        views,
-        ..
-    } = rebuilt;
-    Ok(Replayed {
-        state,
-        rng,
-        clocks,
-        log,
-        seen,
-        views,
-    })
 }
 
 /// The actor's state.
@@ -490,95 +217,6 @@ pub(crate) struct MatchActor {
 }
 
 impl MatchActor {
-    /// Rebuilds a match from its stored form by replaying its log (`replay_log`): every seat
-    /// action is checked again, every chance outcome is redrawn from the seed (one draw per chance
-    /// node) and must be the logged one, and the clocks, the move list and the versions are
-    /// replayed from the entries.
-    ///
-    /// # Errors
-    /// A message naming the entry that does not replay.
-    pub(crate) fn rebuild(shared: Arc<Shared>, m: StoredMatch) -> Result<MatchActor, String> {
-        let entry = shared
-            .catalogue
-            .game(&m.game)
-            .ok_or_else(|| format!("match {}: unknown game `{}`", m.id, m.game))?;
-        let clocks = Clocks::new(m.time_control, m.seats.len(), shared.options.first_move);
-        let Replayed {
-            state,
-            rng,
-            clocks,
-            log,
-            seen,
-            views,
-        } = replayed(
-            entry,
-            &m.config,
-            clocks,
-            m.started_at.is_some(),
-            &m.seed,
-            &m.log,
-        )
-        .map_err(|e| format!("match {}: {e}", m.id))?;
-        let status = if state.outcome().is_some() {
-            Status::Finished
-        } else {
-            m.status
-        };
-        // After a start nobody is connected yet: every person has the abandonment delay to come
-        // back.
-        let now = Instant::now();
-        let away_since = m
-            .seats
-            .iter()
-            .map(|s| (s.spec == SeatSpec::Human).then_some(now))
-            .collect();
-        let (bot_tx, bot_rx) = mpsc::unbounded_channel();
-        let pool_owner = m.creator.unwrap_or_else(|| format!("match {}", m.id));
-        Ok(MatchActor {
-            shared,
-            pool_owner,
-            id: m.id,
-            entry,
-            config: m.config,
-            token_hashes: m.seats.iter().map(|s| s.token_hash.clone()).collect(),
-            players: m.seats.iter().map(|s| s.player.clone()).collect(),
-            opened: m.seats.iter().map(|s| s.opened).collect(),
-            bots: m.seats.iter().map(|_| None).collect(),
-            specs: m.seats.into_iter().map(|s| s.spec).collect(),
-            control: m.time_control,
-            rated: m.rated,
-            seed_hash: m.seed.hash_hex(),
-            seed: m.seed,
-            status,
-            time_base: log.last().and_then(|p| p.entry.at_ms).unwrap_or(0),
-            resumed: Instant::now(),
-            paused: false,
-            rematch: m.rematch,
-            seen,
-            views,
-            state,
-            rng,
-            log,
-            clocks,
-            subs: Vec::new(),
-            sent: None,
-            offers: HashMap::new(),
-            takeback_by: None,
-            epoch: 0,
-            ratings: Vec::new(),
-            away_since,
-            chat: m.chat,
-            chat_times: HashMap::new(),
-            mutes: HashMap::new(),
-            bot_tx,
-            bot_rx,
-            bot_pending: None,
-            broken: false,
-            moved: false,
-            shutting_down: false,
-        })
-    }
-
     /// Runs the actor until `Shutdown`, until every sender is gone, or until the match is no
     /// longer this node's to drive. Answers whether its lease is to be handed over (the match
     /// must go on elsewhere: it moved, or this node fenced itself) rather than left to rest.

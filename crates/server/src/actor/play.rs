@@ -1,23 +1,17 @@
-//! The game itself: checked actions and their commits, chance draws, bots, clocks, agreed stops,
+//! The game itself: checked actions and their commits, chance draws, clocks, agreed stops,
 //! resignations and abandonment.
 
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use plateau_engine::driver::{Driver, Next, StepError};
-use plateau_engine::{Actor, DynGame, Ending, Event, LogEntry, Seat, ToAct, Viewer};
-use rand::RngCore;
-use rand_chacha::ChaCha20Rng;
+use plateau_engine::driver::{Driver, Next};
+use plateau_engine::{Actor, Ending, Event, LogEntry, Seat, Viewer};
 use tokio::time::Instant;
 
-use super::{
-    BotMove, MatchActor, OfferKind, Options, Played, RematchInfo, SeatBot, Shown, displays,
-    seats_to_act,
-};
-use crate::botpool::Priority;
+use super::batch::Batch;
+use super::{MatchActor, OfferKind, Played, RematchInfo};
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::store::Finish;
-use crate::ws::ActionRequest;
+use plateau_protocol::ActionRequest;
 
 impl MatchActor {
     /// Match time now, in ms: time the match has run while the service ran (the clocks' time).
@@ -387,152 +381,6 @@ impl MatchActor {
         self.schedule_bots();
     }
 
-    /// The bot of `seat` (bot name `name`), built when the seat first acts and kept for the
-    /// match. `None` (logged) when the catalogue cannot build it: the seat then plays random
-    /// actions rather than stall the match.
-    fn seat_bot(&mut self, seat: Seat, name: &str) -> Option<SeatBot> {
-        if self.bots[seat.index()].is_none() {
-            // Seeded once, from the seat's own stream of the match key: streams counted down
-            // from the top meet neither the chance stream (0) nor a fallback stream.
-            let seed = self
-                .seed
-                .rng_for_stream(u64::MAX - u64::from(seat.0))
-                .next_u64();
-            match (self.shared.catalogue.new_bot)(self.entry.info.name, name, seed) {
-                Ok(bot) => self.bots[seat.index()] = Some(Arc::new(Mutex::new(bot))),
-                Err(e) => {
-                    tracing::error!(id = %self.id, %seat, bot = name, error = %e, "bot not built: the seat plays random actions");
-                }
-            }
-        }
-        self.bots[seat.index()].clone()
-    }
-
-    fn schedule_bots(&mut self) {
-        if self.status != Status::Live || self.broken || self.bot_pending == Some(self.version()) {
-            return;
-        }
-        let version = self.version();
-        let simultaneous = matches!(self.state.to_act(), ToAct::Simultaneous(_));
-        for seat in seats_to_act(self.state.to_act()) {
-            let SeatSpec::Bot { bot, .. } = &self.specs[seat.index()] else {
-                continue;
-            };
-            let bot = self.seat_bot(seat, &bot.clone());
-            self.bot_pending = Some(version);
-            let state = self.state.clone_box();
-            let Options {
-                bot_delay,
-                bot_budget,
-                ..
-            } = self.shared.options;
-            // A random action when the bot fails or runs over its budget, from a stream of the
-            // match key fixed by (version, seat): never the chance stream (0), nor a bot's.
-            let stream = 1 + version * 8 + u64::from(seat.0);
-            let seed = self.seed;
-            let tx = self.bot_tx.clone();
-            let epoch = self.epoch;
-            let pool = self.shared.bots.clone();
-            let owner = self.pool_owner.clone();
-            let priority = if self.specs.contains(&SeatSpec::Human) {
-                Priority::People
-            } else {
-                Priority::BotsOnly
-            };
-            // On a clock the bot thinks within its share of the time left, counted from now (the
-            // pause and the wait for a thread count against it too), and the hard cap never
-            // passes its flag (`Clocks::think_time`).
-            let clock = self
-                .clocks
-                .think_time(seat, self.now_ms())
-                .map(|(share, left)| {
-                    let now = std::time::Instant::now();
-                    (now + share, now + left)
-                });
-            // No pause at a simultaneous node (Bataille Navale's placement): its moves are
-            // secret, so there is nothing to follow, and each seat's move there makes the other
-            // bots choose again, so that three bots placing their fleets one move at a time
-            // kept a person who was ready waiting about 7 s.
-            let pause = if simultaneous {
-                Duration::ZERO
-            } else {
-                bot_delay
-            };
-            let delay = clock.map_or(pause, |(think_by, _)| {
-                pause.min(think_by.saturating_duration_since(std::time::Instant::now()) / 4)
-            });
-            tokio::spawn(async move {
-                tokio::time::sleep(delay).await;
-                let fallback = state.clone_box();
-                let (started, on_start) = tokio::sync::oneshot::channel();
-                let (done, thinking) = tokio::sync::oneshot::channel();
-                pool.submit(priority, owner, move || {
-                    let _ = started.send(());
-                    let limit = clock.map(|(think_by, _)| {
-                        think_by.saturating_duration_since(std::time::Instant::now())
-                    });
-                    let _ = done.send(bot.map(|bot| {
-                        let mut bot = bot.lock().unwrap_or_else(PoisonError::into_inner);
-                        bot.act_within(&*state, seat, limit)
-                    }));
-                });
-                // The hard cap counts from when a thread takes the move, not from the line.
-                let thinking = async {
-                    on_start.await.ok()?;
-                    let cap = clock.map_or(bot_budget, |(_, flag)| {
-                        bot_budget.min(flag.saturating_duration_since(std::time::Instant::now()))
-                    });
-                    tokio::time::timeout(cap, thinking).await.ok()
-                };
-                let action = match thinking.await {
-                    Some(Ok(Some(Ok(action)))) => Some(action),
-                    Some(Ok(Some(Err(e)))) => {
-                        // Never a silent stall: the error is logged with its code and the
-                        // seat plays on.
-                        tracing::error!(%seat, code = e.code(), error = %e, "bot failed: playing a random action");
-                        None
-                    }
-                    Some(Ok(None)) => None,
-                    _ => {
-                        tracing::warn!(%seat, "bot over its time budget: playing a random action");
-                        None
-                    }
-                };
-                let action = action
-                    .or_else(|| fallback.random_action(seat, &mut seed.rng_for_stream(stream)));
-                let _ = tx.send(BotMove {
-                    epoch,
-                    version,
-                    seat,
-                    action,
-                });
-            });
-        }
-    }
-
-    pub(super) async fn on_bot(&mut self, bot: BotMove) {
-        if bot.epoch != self.epoch || bot.version != self.version() || self.status != Status::Live {
-            return;
-        }
-        let Some(action) = bot.action else {
-            tracing::error!(id = %self.id, seat = %bot.seat, "bot has no legal action");
-            return;
-        };
-        let seen = self.version_of(Viewer::Seat(bot.seat));
-        match self
-            .act(bot.seat, seen, &[ActionRequest::Text(action.clone())])
-            .await
-        {
-            Ok(()) => {
-                self.advance().await;
-                self.broadcast();
-            }
-            Err(e) => {
-                tracing::error!(id = %self.id, %action, error = %e.message, "bot move refused")
-            }
-        }
-    }
-
     /// A clock ran out: the game's rule applies (`timeout_texts`, else `Ending::Timeout`).
     pub(super) async fn on_clock(&mut self) {
         let now = self.now_ms();
@@ -656,126 +504,5 @@ impl MatchActor {
             self.takeback_by = None;
         }
         Ok(())
-    }
-}
-
-/// A refused action as a client sees it: the engine's code and reason.
-fn refused(e: &StepError) -> ApiError {
-    match e {
-        StepError::Refused(r) => {
-            ApiError::new(Code::from_engine(r.error.code()), r.error.to_string())
-        }
-        other => ApiError::new(Code::from_engine(other.code()), other.to_string()),
-    }
-}
-
-/// Entries checked against the match in memory and not yet stored: one decision (one or several
-/// actions of one seat, an ending) and the chance outcomes that follow it, written in one commit
-/// by `MatchActor::flush`. Dropping a batch changes nothing.
-pub(super) struct Batch {
-    /// The state after the last staged entry.
-    state: Box<dyn DynGame>,
-    /// The match's generator after the last staged chance draw.
-    rng: ChaCha20Rng,
-    items: Vec<Staged>,
-}
-
-/// One staged entry with what applying it needs: how each viewer sees it, who acted, and of the
-/// state after it the seats to act with their rule clocks and every viewer's view digest.
-struct Staged {
-    event: Event,
-    display: Vec<Shown>,
-    acted: Option<Seat>,
-    to_act: Vec<Seat>,
-    rule_seconds: Vec<(Seat, Option<u32>)>,
-    views: Vec<u64>,
-}
-
-impl Batch {
-    /// `action/not_your_turn` unless `seat` may act in the state reached so far.
-    fn check_turn(&self, seat: Seat) -> Result<(), ApiError> {
-        if self.state.to_act().allows(Actor::Seat(seat)) {
-            Ok(())
-        } else {
-            Err(ApiError::new(
-                Code::ActionNotYourTurn,
-                "your seat is not to act now".to_owned(),
-            ))
-        }
-    }
-
-    /// Stages seat `seat`'s action `text` after the checks of docs/protocol.md section 4.2 that
-    /// follow the version check: the seat is to act, the text parses, the action is legal.
-    fn play(&mut self, seat: Seat, text: &str) -> Result<(), ApiError> {
-        self.check_turn(seat)?;
-        let legal = self.state.legal_texts(seat);
-        if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
-            if let Err(e) = self.state.canonical_text(text) {
-                return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
-            }
-            let mut probe = self.state.clone_box();
-            return Err(
-                match Driver::checked().play(&mut *probe, seat, &text.to_owned()) {
-                    Err(e) => refused(&e),
-                    Ok(()) => ApiError::new(
-                        Code::ActionIllegal,
-                        format!(
-                            "`{text}` is not written in canonical notation: send one of `legal`"
-                        ),
-                    ),
-                },
-            );
-        }
-        let display = displays(&*self.state, Actor::Seat(seat), text).unwrap_or_default();
-        Driver::checked()
-            .play(&mut *self.state, seat, &text.to_owned())
-            .map_err(|e| refused(&e))?;
-        let event = Event::Action {
-            by: Actor::Seat(seat),
-            action: text.to_owned(),
-        };
-        self.staged(event, display, Some(seat));
-        Ok(())
-    }
-
-    /// Stages a draw for every chance node reached, from the match's generator.
-    fn draw_chance(&mut self, id: &str) {
-        let mut driver = Driver::checked();
-        while self.state.outcome().is_none()
-            && driver.next(&*self.state, |_, seats| seats.lowest()) == Next::Chance
-        {
-            let before = self.state.clone_box();
-            let text = match driver.draw(&mut *self.state, &mut self.rng) {
-                Ok((_, text)) => text,
-                Err(e) => {
-                    tracing::error!(%id, code = e.code(), error = %e, "chance not drawn");
-                    self.state = before;
-                    break;
-                }
-            };
-            let display = displays(&*before, Actor::Chance, &text).unwrap_or_default();
-            let event = Event::Action {
-                by: Actor::Chance,
-                action: text,
-            };
-            self.staged(event, display, None);
-        }
-    }
-
-    /// Records `event`, already applied to `state`.
-    fn staged(&mut self, event: Event, display: Vec<Shown>, acted: Option<Seat>) {
-        let to_act = seats_to_act(self.state.to_act());
-        let rule_seconds = to_act
-            .iter()
-            .map(|&s| (s, self.state.rule_clock_seconds(s)))
-            .collect();
-        self.items.push(Staged {
-            event,
-            display,
-            acted,
-            to_act,
-            rule_seconds,
-            views: crate::versions::views(&*self.state),
-        });
     }
 }

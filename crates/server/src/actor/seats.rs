@@ -6,13 +6,12 @@ use plateau_engine::{Seat, Viewer};
 use tokio::sync::mpsc;
 use tokio::time::{Duration, Instant};
 
-use super::{
-    Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber, new_token,
-    seats_to_act, token_hash,
-};
+use super::{Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber};
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
 use crate::players::Player;
 use crate::store::{ChatLine, Room, StoreError};
+use crate::tokens::{new_token, seat_for};
+use crate::versions::seats_to_act;
 
 /// Longest chat line, in characters.
 pub const CHAT_MAX: usize = 300;
@@ -20,8 +19,6 @@ pub const CHAT_MAX: usize = 300;
 pub const CHAT_BURST: usize = 5;
 /// The window of the chat rate limit.
 pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
-/// Chat lines of a room sent to a viewer when it connects.
-pub const CHAT_BACKLOG: usize = 100;
 
 /// Checks a chat line: trimmed, 1 to 300 characters, something visible, no control characters
 /// and none that turn the text around (bidirectional overrides and isolates, which would make
@@ -474,51 +471,6 @@ impl MatchActor {
             .as_ref()
             .and_then(|p| self.mutes.get(&p.id))
             .is_some_and(|m| m.contains(&line.player.id))
-    }
-}
-
-/// The seat a connection (or a request) is for, from the match's seats (`token_hashes`,
-/// `players` and `specs`, one entry per seat): a `token` names its seat, refused (`auth/seat`)
-/// when it is no seat token of the match or its seat belongs to another player than the
-/// session's `player`; without a token, the human seat the session's player holds, if any (the
-/// same player on another device). `None`: a spectator.
-///
-/// # Errors
-/// `auth/seat` as said.
-pub(crate) fn seat_for(
-    token: Option<&str>,
-    player: Option<&Player>,
-    token_hashes: &[Option<String>],
-    players: &[Option<Player>],
-    specs: &[SeatSpec],
-) -> Result<Option<Seat>, ApiError> {
-    let Some(token) = token else {
-        return Ok(player.and_then(|p| {
-            players
-                .iter()
-                .zip(specs)
-                .position(|(q, spec)| {
-                    *spec == SeatSpec::Human && q.as_ref().map(|q| q.id) == Some(p.id)
-                })
-                .map(|i| Seat(i as u8))
-        }));
-    };
-    let hash = token_hash(token);
-    let i = token_hashes
-        .iter()
-        .position(|h| h.as_deref() == Some(hash.as_str()))
-        .ok_or_else(|| {
-            ApiError::new(
-                Code::AuthSeat,
-                "this token is not a seat token of this match",
-            )
-        })?;
-    match (player, &players[i]) {
-        (Some(p), Some(owner)) if p.id != owner.id => Err(ApiError::new(
-            Code::AuthSeat,
-            "this seat belongs to another player: sign in as that player",
-        )),
-        _ => Ok(Some(Seat(i as u8))),
     }
 }
 

@@ -10,7 +10,8 @@
 
 use plateau_engine::{Actor, Event, Seat, ToAct};
 
-use super::{MatchActor, OfferKind, Replayed, replayed};
+use super::rebuild::{Replayed, replayed};
+use super::{MatchActor, OfferKind};
 use crate::clock::Clocks;
 use crate::model::{ApiError, Code, SeatSpec};
 

@@ -11,12 +11,15 @@ use serde::Serialize;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::seats::CHAT_BACKLOG;
-use super::{MatchActor, OfferKind, Outgoing, Played, seats_to_act};
+use super::{MatchActor, OfferKind, Outgoing, Played};
 use crate::clock::ClockView;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl};
 use crate::presence::MatchPresence;
 use crate::store::ChatLine;
+use crate::versions::seats_to_act;
+
+/// Chat lines of a room sent to a viewer when it connects.
+pub const CHAT_BACKLOG: usize = 100;
 
 #[derive(Serialize)]
 struct MoveView<'a> {

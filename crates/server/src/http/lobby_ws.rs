@@ -16,8 +16,9 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument as _;
 
-use super::{AppState, ClientAddr};
-use crate::auth::Session;
+use super::auth::Session;
+use super::extract::ClientAddr;
+use super::state::AppState;
 use crate::model::{ApiError, Code};
 use crate::net::ConnSlot;
 use crate::pairing::{SeekRequest, SeekerId};

@@ -1,5 +1,5 @@
-//! The match routes (docs/protocol.md section 3): games, creating, joining, listing, one match, its
-//! record, replay, history and chat, and the WebSocket.
+//! The match routes (docs/protocol.md section 3): games, creating, joining, listing, one match
+//! and its WebSocket; its records are `records`.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -9,17 +9,18 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use axum_extra::extract::cookie::CookieJar;
 use futures_util::StreamExt;
-use plateau_engine::{DynGame, Ending, Event, GameEntry, LogEntry, Record, Viewer, Visitor};
+use plateau_engine::Ending;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tracing::Instrument as _;
 
-use super::{AppState, ClientAddr, JsonBody, MatchId, bad_query};
-use crate::auth::{Session, player_or_guest};
+use super::auth::{Session, player_or_guest};
+use super::extract::{ClientAddr, JsonBody, MatchId, SeatToken, bad_query};
+use super::state::AppState;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
-use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status, TimeControl};
+use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
 use crate::net::ConnSlot;
-use crate::store::{ChatLine, Derived, Room, StoredMatch};
+use crate::store::StoredMatch;
 use crate::ws;
 
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
@@ -290,7 +291,11 @@ pub(super) async fn list(
     Ok(Json(json!({ "matches": matches })))
 }
 
-async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch, ApiError> {
+pub(super) async fn stored(
+    app: &AppState,
+    id: &str,
+    with_log: bool,
+) -> Result<StoredMatch, ApiError> {
     if !is_match_id(id) {
         return Err(ApiError::not_found(id));
     }
@@ -307,7 +312,7 @@ async fn stored(app: &AppState, id: &str, with_log: bool) -> Result<StoredMatch,
 ///
 /// # Errors
 /// `match/not_found`; `match/not_over` naming `what` while it runs; `server/internal`.
-async fn finished(
+pub(super) async fn finished(
     app: &AppState,
     id: &str,
     with_log: bool,
@@ -329,433 +334,6 @@ pub(super) async fn one(
 ) -> Result<Json<Value>, ApiError> {
     let m = stored(&app, &id, false).await?;
     Ok(Json(summary(&app, &m)))
-}
-
-/// `GET /api/matches/{id}/chat`: both rooms of a finished match, for its replay.
-pub(super) async fn chat(
-    State(app): State<AppState>,
-    MatchId(id): MatchId,
-) -> Result<Json<Value>, ApiError> {
-    let m = finished(&app, &id, true, "the chat").await?;
-    let room = |room: Room| -> Vec<Value> {
-        m.chat
-            .iter()
-            .filter(|l| l.room == room)
-            .map(chat_line)
-            .collect()
-    };
-    Ok(Json(
-        json!({"players": room(Room::Players), "spectators": room(Room::Spectators)}),
-    ))
-}
-
-fn chat_line(l: &ChatLine) -> Value {
-    json!({"room": l.room, "name": l.player.name, "seat": l.seat, "text": l.text, "at": l.at})
-}
-
-/// The engine's record of a stored match; the seed only once finished.
-#[must_use]
-pub fn to_record(m: &StoredMatch) -> Record {
-    let mut record = Record::new(
-        &m.game,
-        m.config.clone(),
-        m.seats.iter().map(|s| s.spec.record_name()).collect(),
-        &m.seed,
-    );
-    record.log.clone_from(&m.log);
-    if m.status == Status::Finished {
-        record.seed = Some(m.seed);
-        record.outcome.clone_from(&m.outcome);
-    }
-    record
-}
-
-pub(super) async fn record(
-    State(app): State<AppState>,
-    MatchId(id): MatchId,
-) -> Result<Json<Record>, ApiError> {
-    let m = finished(&app, &id, true, "the record").await?;
-    Ok(Json(to_record(&m)))
-}
-
-/// `GET /api/matches/{id}/export`: the finished game as text (docs/protocol.md section 3.10), in
-/// the manner of PGN: tags for people (the players, the date, the clock), the record's own tags,
-/// then the moves in the game's notation. `plateau replay` reads it back.
-pub(super) async fn export(
-    State(app): State<AppState>,
-    MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
-    let m = finished(&app, &id, true, "the text record").await?;
-    let title = app
-        .lobby
-        .catalogue()
-        .game(&m.game)
-        .map_or("", |g| g.info.title);
-    let casual = if m.rated { "rated" } else { "casual" };
-    let mut tags: Vec<(&str, String)> = vec![
-        ("Event", format!("Plateau {casual} game of {title}")),
-        ("Site", format!("/m/{}", m.id)),
-        ("Date", date(m.ended_at.unwrap_or(m.created_at))),
-    ];
-    let players: Vec<(String, String)> = m
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let name = s
-                .player
-                .as_ref()
-                .map_or_else(|| "?".to_owned(), |p| p.name.clone());
-            (format!("Player{}", i + 1), name)
-        })
-        .collect();
-    tags.extend(players.iter().map(|(k, v)| (k.as_str(), v.clone())));
-    let clock = match m.time_control {
-        TimeControl::None => "-".to_owned(),
-        TimeControl::PerMove { seconds } => format!("{seconds} per move"),
-        TimeControl::Fischer {
-            base_seconds,
-            increment_seconds,
-        } => format!("{base_seconds}+{increment_seconds}"),
-        TimeControl::Game => "the game's own".to_owned(),
-    };
-    tags.push(("TimeControl", clock));
-    tags.push(("Rated", if m.rated { "yes" } else { "no" }.to_owned()));
-    let text = to_record(&m).to_text(&tags);
-    let file = format!("attachment; filename=\"plateau-{}-{}.txt\"", m.game, m.id);
-    Ok((
-        [
-            (
-                axum::http::header::CONTENT_TYPE,
-                "text/plain; charset=utf-8".to_owned(),
-            ),
-            (axum::http::header::CONTENT_DISPOSITION, file),
-        ],
-        text,
-    )
-        .into_response())
-}
-
-/// A unix time in ms as PGN writes a date, `YYYY.MM.DD` (UTC).
-fn date(unix_ms: i64) -> String {
-    // Days to a civil date (the proleptic Gregorian calendar), after Howard Hinnant's
-    // `civil_from_days`.
-    let z = unix_ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// Every position of a finished match as a spectator sees it (docs/protocol.md section 3.7), so
-/// the replay page steps through a game without computing rules. Computed once, under one lock
-/// for all matches (it replays the whole game), then stored and served from the store.
-pub(super) async fn replay(
-    State(app): State<AppState>,
-    MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
-    finished(&app, &id, false, "the replay").await?;
-    let store = app.lobby.store();
-    let cached = || async {
-        store
-            .derived(id.clone(), Derived::Replay)
-            .await
-            .map_err(ApiError::store)
-    };
-    if let Some(body) = cached().await? {
-        return Ok(json_text(body));
-    }
-    let _turn = app.replays.turn().await?;
-    if let Some(body) = cached().await? {
-        return Ok(json_text(body));
-    }
-    let m = stored(&app, &id, true).await?;
-    let entry = app
-        .lobby
-        .catalogue()
-        .game(&m.game)
-        .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
-    let body = tokio::task::spawn_blocking(move || replay_body(entry, &m))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
-    store
-        .put_derived(id.clone(), Derived::Replay, body.clone())
-        .await
-        .map_err(ApiError::store)?;
-    Ok(json_text(body))
-}
-
-/// `GET /api/matches/{id}/analysis`: where the post-game analysis of a finished match stands, and
-/// the analysis once computed (docs/protocol.md section 3.8).
-pub(super) async fn analysis(
-    State(app): State<AppState>,
-    MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
-    analysis_answer(&app, &id, false).await
-}
-
-/// `POST /api/matches/{id}/analysis`: as `GET`, and puts a match without an analysis in line for
-/// one (docs/protocol.md section 3.8).
-pub(super) async fn ask_analysis(
-    State(app): State<AppState>,
-    MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
-    analysis_answer(&app, &id, true).await
-}
-
-async fn analysis_answer(app: &AppState, id: &str, ask: bool) -> Result<Response, ApiError> {
-    if !is_match_id(id) {
-        return Err(ApiError::not_found(id));
-    }
-    let body = app
-        .analyses
-        .status(app.lobby.store().as_ref(), id, ask)
-        .await?;
-    Ok(json_text(body))
-}
-
-/// A stored JSON text as a response.
-fn json_text(body: String) -> Response {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        body,
-    )
-        .into_response()
-}
-
-/// The replay of finished match `m`, from one `Record::replay_with`: `verified` is its check
-/// (SHA-256 of the seed equals `seed_hash` and every dice roll is redrawn), and each step the
-/// spectator's view after a log entry.
-fn replay_body(entry: &'static GameEntry, m: &StoredMatch) -> Result<String, String> {
-    let record = to_record(m);
-    let mut steps = Steps(Vec::with_capacity(record.log.len() + 1));
-    let replay = record
-        .replay_with(entry, &mut steps)
-        .map_err(|e| format!("match {} does not replay: {e}", m.id))?;
-    if steps.0.is_empty() {
-        // No entry to show the start before: the final state is the start.
-        steps.start(&*replay.state);
-    }
-    Ok(json!({
-        "id": m.id,
-        "game": m.game,
-        "seed_hash": record.seed_hash,
-        "seed": record.seed,
-        "verified": replay.seed_verified,
-        "outcome": record.outcome,
-        "steps": steps.0,
-    })
-    .to_string())
-}
-
-/// The steps of a replay as the page shows them: the start, then one per log entry, each with who
-/// acted, the move-list text and the spectator's observation after it.
-struct Steps(Vec<Value>);
-
-impl Steps {
-    /// The first step: the game's start.
-    fn start(&mut self, state: &dyn DynGame) {
-        let observation = state.observe_json(Viewer::Spectator);
-        self.0
-            .push(json!({"by": null, "text": null, "observation": observation}));
-    }
-}
-
-impl Visitor for Steps {
-    fn before(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
-        if self.0.is_empty() {
-            self.start(state);
-        }
-        let step = match &logged.event {
-            // What a spectator could not see while the game ran (a secret placement, an order
-            // before its turn was fired) is shown in canonical notation with all its parts: the
-            // game is over and its record, every action in it, is public.
-            Event::Action { by, action } => {
-                let (text, info) = match state.display_entry(*by, action, Viewer::Spectator) {
-                    Ok(Some(shown)) => shown,
-                    _ => (
-                        action.clone(),
-                        state.text_info(action).map_err(|e| e.to_string())?,
-                    ),
-                };
-                json!({"by": by, "text": text, "info": info})
-            }
-            Event::End(ending) => json!({"by": null, "text": ending}),
-        };
-        self.0.push(step);
-        Ok(())
-    }
-
-    fn after(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
-        if let Some(Value::Object(step)) = self.0.last_mut() {
-            step.insert("observation".into(), state.observe_json(Viewer::Spectator));
-        }
-        Ok(())
-    }
-}
-
-/// `GET /api/matches/{id}/history`: every position of a match so far, open, live or finished, as
-/// its caller was shown them (docs/protocol.md section 3.9), so a player steps back through a
-/// game in play without the page computing rules. The caller is the seat of the token in
-/// `Authorization: Bearer`, else the seat its session's player holds, else a spectator (the
-/// WebSocket's rule, `actor::seat_for`); each position is the game's observation for that
-/// viewer, one per version it was shown. Replayed from the stored log, one replay at a time with
-/// the finished games' replays and at most one for each address, and kept for the next asker of
-/// the same match, viewer and version (`Histories`).
-pub(super) async fn history(
-    State(app): State<AppState>,
-    ClientAddr(addr): ClientAddr,
-    MatchId(id): MatchId,
-    session: Session,
-    token: Result<SeatToken, ApiError>,
-) -> Result<Response, ApiError> {
-    let SeatToken(token) = token?;
-    let m = stored(&app, &id, true).await?;
-    let hashes: Vec<Option<String>> = m.seats.iter().map(|s| s.token_hash.clone()).collect();
-    let players: Vec<_> = m.seats.iter().map(|s| s.player.clone()).collect();
-    let specs: Vec<SeatSpec> = m.seats.iter().map(|s| s.spec.clone()).collect();
-    let seat = crate::actor::seat_for(
-        token.as_deref(),
-        session.player.as_ref(),
-        &hashes,
-        &players,
-        &specs,
-    )?;
-    let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
-    let key = (
-        id.clone(),
-        seat.map_or(m.seats.len(), |s| s.index()),
-        m.version,
-    );
-    if let Some(body) = app.histories.get(&key) {
-        return Ok(json_bytes(body));
-    }
-    let entry = app
-        .lobby
-        .catalogue()
-        .game(&m.game)
-        .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
-    let limited = addr.filter(|a| app.lobby.options().limits.applies_to(*a));
-    let _mine = app.histories.one_at_a_time(limited)?;
-    let _turn = app.replays.turn().await?;
-    if let Some(body) = app.histories.get(&key) {
-        return Ok(json_bytes(body));
-    }
-    let steps = tokio::task::spawn_blocking(move || history_steps(entry, &m, viewer))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
-    let body = axum::body::Bytes::from(
-        json!({"id": id, "seat": seat.map(|s| s.0), "steps": steps}).to_string(),
-    );
-    app.histories.put(key, body.clone());
-    Ok(json_bytes(body))
-}
-
-/// A JSON body kept as bytes, as a response.
-fn json_bytes(body: axum::body::Bytes) -> Response {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        body,
-    )
-        .into_response()
-}
-
-/// The positions of match `m` as `viewer` was shown them: one per version of that viewer
-/// (docs/protocol.md section 1), 0 to its current one, as the WebSocket would have sent them:
-/// `observation` is the viewer's, `moves` how many entries of its move list are played by then,
-/// and `by`/`text` the entry that made the version (`null` when the viewer may not see it, a
-/// secret action whose effect it was shown; an early ending has `by: null` and the ending as
-/// `text`, as in the record).
-fn history_steps(
-    entry: &'static plateau_engine::GameEntry,
-    m: &StoredMatch,
-    viewer: Viewer,
-) -> Result<Vec<Value>, String> {
-    let record = to_record(m);
-    let fail = |e: String| format!("match {} does not replay: {e}", m.id);
-    let states = crate::secrecy::states(entry, &record).map_err(fail)?;
-    let versions = crate::secrecy::viewer_versions(entry, &record, viewer).map_err(fail)?;
-    let mut steps = vec![json!({
-        "by": null, "text": null, "moves": 0, "observation": states[0].observe_json(viewer),
-    })];
-    let mut moves = 0;
-    for (p, logged) in record.log.iter().enumerate() {
-        let (by, text, info) = match &logged.event {
-            Event::Action { by, action } => {
-                let shown = states[p]
-                    .display_entry(*by, action, viewer)
-                    .map_err(|e| fail(e.to_string()))?;
-                moves += usize::from(shown.is_some());
-                match shown {
-                    Some((text, info)) => (json!(by), json!(text), Some(info)),
-                    None => (Value::Null, Value::Null, None),
-                }
-            }
-            Event::End(ending) => (Value::Null, json!(ending), None),
-        };
-        if versions[p + 1] == versions[p] {
-            // Nothing this viewer is shown changed: the step stands as it was.
-            continue;
-        }
-        let observation = states[p + 1].observe_json(viewer);
-        let mut step = json!({"by": by, "text": text, "moves": moves, "observation": observation});
-        if let Some(info) = info {
-            step["info"] = json!(info);
-        }
-        steps.push(step);
-    }
-    Ok(steps)
-}
-
-/// The seat token a program sends in `Authorization: Bearer …` (a page sends it in an `auth`
-/// message once connected to the WebSocket, and in the header for `history`). A token in the URL
-/// is refused, as is any other query.
-pub(super) struct SeatToken(Option<String>);
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<SeatToken, ApiError> {
-        if let Some(query) = parts.uri.query() {
-            let message = if query.split('&').any(|kv| kv.starts_with("token=")) {
-                "a seat token never goes in the URL: send it in an `auth` message once \
-                 connected, or in the `Authorization: Bearer` header"
-                    .to_owned()
-            } else {
-                format!("this route takes no query (`{query}`)")
-            };
-            return Err(ApiError::new(Code::RequestMalformed, message));
-        }
-        let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
-            return Ok(SeatToken(None));
-        };
-        // `Bearer TOKEN`, the scheme in any case (RFC 9110 section 11.1). Anything else is
-        // refused rather than read as no token: a client that meant a seat must not be served
-        // quietly as a spectator.
-        let token = header
-            .to_str()
-            .ok()
-            .and_then(|v| v.split_once(' '))
-            .filter(|(scheme, token)| scheme.eq_ignore_ascii_case("bearer") && !token.is_empty())
-            .map(|(_, token)| token.trim().to_owned());
-        match token {
-            Some(token) => Ok(SeatToken(Some(token))),
-            None => Err(ApiError::new(
-                Code::AuthSeat,
-                "the Authorization header must be `Bearer` and a seat token",
-            )),
-        }
-    }
 }
 
 #[expect(
@@ -793,7 +371,7 @@ pub(super) async fn websocket(
     let lobby = app.lobby.clone();
     let slot = slot.map(|Extension(s)| s);
     // A match another node drives: the socket is piped there (docs/architecture.md section 5.3).
-    if let crate::cluster::Place::There(holder) = place {
+    if let crate::lobby::Place::There(holder) = place {
         match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
             Ok(Some((upstream, holder))) => {
                 let span = tracing::Span::current();
@@ -819,15 +397,4 @@ pub(super) async fn websocket(
         }
         .instrument(span)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn dates_read_as_pgn_writes_them() {
-        assert_eq!(super::date(0), "1970.01.01");
-        // 2000-02-29T12:00:00Z and 2025-11-30T23:59:59Z.
-        assert_eq!(super::date(951_825_600_000), "2000.02.29");
-        assert_eq!(super::date(1_764_547_199_000), "2025.11.30");
-    }
 }

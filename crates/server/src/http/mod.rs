@@ -1,228 +1,35 @@
 //! The HTTP routes (docs/protocol.md sections 2, 3 and 7) and the router: `matches` (games,
-//! matches, their records and WebSocket), `players` (sessions, accounts, profiles, leaderboards)
-//! and `lobby_ws` (the lobby's live counts and quick pairing).
+//! matches and their WebSocket), `records` (a match's record, export, replay, analysis, history
+//! and chat), `players` (sessions, accounts, profiles, leaderboards), `lobby_ws` (the lobby's
+//! live counts and quick pairing); `auth` (who is asking, the cross-site check, the security
+//! headers), `extract` (what the routes read from a request) and `state` (what they share).
 
+mod auth;
+mod extract;
 mod lobby_ws;
 mod matches;
 mod players;
+mod records;
+mod state;
 
-use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
-
-use axum::body::{Body, Bytes};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request, State};
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
 use axum::http::header::{CONNECTION, CONTENT_TYPE};
-use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
-use serde::de::DeserializeOwned;
 use serde_json::json;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
-use crate::analysis::Analyses;
 use crate::assets;
-use crate::auth;
-use crate::limits::PerMinute;
-use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
-use crate::pairing::Pairing;
-
-pub use matches::to_record;
-
-/// Largest HTTP request body, in bytes.
-pub const MAX_BODY: usize = 16 * 1024;
-
-/// Most requests waiting for the replay lane (`Replays`); past it `limit/replays`.
-pub const MAX_REPLAYS_WAITING: usize = 16;
-
-/// The lane where whole games are replayed for the replay and history routes: one at a time, so
-/// a burst of them never takes more than a core, and a bounded line, so it never grows without end.
-#[derive(Default)]
-pub struct Replays {
-    turn: tokio::sync::Mutex<()>,
-    waiting: std::sync::atomic::AtomicUsize,
-}
-
-impl Replays {
-    /// Waits for the lane.
-    ///
-    /// # Errors
-    /// `limit/replays` when `MAX_REPLAYS_WAITING` requests already wait or replay.
-    pub async fn turn(&self) -> Result<ReplayTurn<'_>, ApiError> {
-        use std::sync::atomic::Ordering;
-        if self.waiting.fetch_add(1, Ordering::SeqCst) >= MAX_REPLAYS_WAITING {
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
-            return Err(ApiError::new(
-                Code::LimitReplays,
-                "too many replays are being computed; ask again in a moment",
-            ));
-        }
-        let guard = self.turn.lock().await;
-        Ok(ReplayTurn {
-            _guard: guard,
-            waiting: &self.waiting,
-        })
-    }
-}
-
-/// A turn in the replay lane; the next request goes when it is dropped.
-pub struct ReplayTurn<'a> {
-    _guard: tokio::sync::MutexGuard<'a, ()>,
-    waiting: &'a std::sync::atomic::AtomicUsize,
-}
-
-impl Drop for ReplayTurn<'_> {
-    fn drop(&mut self) {
-        self.waiting
-            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-    }
-}
-
-/// Bytes of history bodies kept for the next asker (`Histories`).
-pub const HISTORY_CACHE: usize = 16 * 1024 * 1024;
-
-/// The histories computed lately (docs/protocol.md section 3.9), by match, viewer and version,
-/// so that asking again is free; and who is computing one now, so that one address has at most
-/// one in the replay lane and cannot fill it for everyone.
-#[derive(Default)]
-pub struct Histories {
-    inner: std::sync::Mutex<HistoriesInner>,
-}
-
-/// A history's key: the match, the viewer's column (a seat, or the seat count for spectators)
-/// and the match's version (its log length).
-type HistoryKey = (String, usize, u64);
-
-#[derive(Default)]
-struct HistoriesInner {
-    bodies: std::collections::HashMap<HistoryKey, Bytes>,
-    /// The keys in the order they came, the oldest first out.
-    order: std::collections::VecDeque<HistoryKey>,
-    bytes: usize,
-    /// Networks (`limits::network`) with a history in the lane.
-    computing: std::collections::HashSet<IpAddr>,
-}
-
-impl Histories {
-    /// The body kept for `key`, if any.
-    pub fn get(&self, key: &HistoryKey) -> Option<Bytes> {
-        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        inner.bodies.get(key).cloned()
-    }
-
-    /// Keeps `body` for `key`, dropping the oldest past `HISTORY_CACHE` bytes.
-    pub fn put(&self, key: HistoryKey, body: Bytes) {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if body.len() > HISTORY_CACHE || inner.bodies.contains_key(&key) {
-            return;
-        }
-        inner.bytes += body.len();
-        inner.bodies.insert(key.clone(), body);
-        inner.order.push_back(key);
-        while inner.bytes > HISTORY_CACHE {
-            let Some(old) = inner.order.pop_front() else {
-                break;
-            };
-            if let Some(b) = inner.bodies.remove(&old) {
-                inner.bytes -= b.len();
-            }
-        }
-    }
-
-    /// A place in the lane for `addr`'s network, none for an address the limits do not apply
-    /// to (`None`).
-    ///
-    /// # Errors
-    /// `limit/replays` when that network already has a history computing or waiting.
-    pub fn one_at_a_time(&self, addr: Option<IpAddr>) -> Result<HistoryTurn<'_>, ApiError> {
-        let network = addr.map(crate::limits::network);
-        if let Some(n) = network {
-            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-            if !inner.computing.insert(n) {
-                return Err(ApiError::new(
-                    Code::LimitReplays,
-                    "a history asked from your address is being computed: ask again once it is there",
-                ));
-            }
-        }
-        Ok(HistoryTurn {
-            histories: self,
-            network,
-        })
-    }
-}
-
-/// One address's history in the lane; the address may ask another once it is dropped.
-pub struct HistoryTurn<'a> {
-    histories: &'a Histories,
-    network: Option<IpAddr>,
-}
-
-impl Drop for HistoryTurn<'_> {
-    fn drop(&mut self) {
-        if let Some(n) = self.network {
-            let mut inner = self
-                .histories
-                .inner
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            inner.computing.remove(&n);
-        }
-    }
-}
-
-/// The service's shared state: the lobby (and through it the store and the actors), the pairing
-/// pools and the sign-in rate limit.
-#[derive(Clone)]
-pub struct AppState {
-    /// The lobby.
-    pub lobby: Arc<Lobby>,
-    /// The quick-pairing pools.
-    pub pairing: Arc<Pairing>,
-    /// Per-minute counts per address (and name): sign-ins, guests, matches.
-    pub per_minute: Arc<PerMinute>,
-    /// One replay (or history) computed at a time; at most `MAX_REPLAYS_WAITING` wait.
-    pub replays: Arc<Replays>,
-    /// Histories computed lately, and the addresses computing one.
-    pub histories: Arc<Histories>,
-    /// Post-game analyses waiting or being computed.
-    pub analyses: Arc<Analyses>,
-    /// The password hashing threads and their line.
-    pub hasher: Arc<crate::passwords::Hasher>,
-}
-
-impl AppState {
-    /// The state of a service over `lobby`, with empty pools and counters.
-    ///
-    /// # Panics
-    /// Outside a tokio runtime, or if the analysis thread cannot start.
-    #[must_use]
-    pub fn new(lobby: Arc<Lobby>) -> AppState {
-        let analyses = Analyses::start(
-            lobby.store().clone(),
-            tokio::runtime::Handle::current(),
-            lobby.options().analysis_iterations,
-        );
-        let limits = &lobby.options().limits;
-        let hasher = crate::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
-        AppState {
-            analyses: Arc::new(analyses),
-            hasher: Arc::new(hasher),
-            pairing: Pairing::start(lobby.clone()),
-            per_minute: lobby.recent().clone(),
-            lobby,
-            replays: Arc::new(Replays::default()),
-            histories: Arc::new(Histories::default()),
-        }
-    }
-}
+use extract::{ClientAddr, MAX_BODY, MatchId, too_large};
+pub use state::AppState;
 
 /// The whole service as a router: API, WebSockets, static pages, with the cross-site check and
 /// the security headers on every route. Bind it to any listener (with
@@ -240,15 +47,15 @@ pub fn app(state: AppState) -> Router {
                 forward_elsewhere,
             )),
         )
-        .route("/api/matches/{id}/record", get(matches::record))
-        .route("/api/matches/{id}/export", get(matches::export))
-        .route("/api/matches/{id}/replay", get(matches::replay))
+        .route("/api/matches/{id}/record", get(records::record))
+        .route("/api/matches/{id}/export", get(records::export))
+        .route("/api/matches/{id}/replay", get(records::replay))
         .route(
             "/api/matches/{id}/analysis",
-            get(matches::analysis).post(matches::ask_analysis),
+            get(records::analysis).post(records::ask_analysis),
         )
-        .route("/api/matches/{id}/history", get(matches::history))
-        .route("/api/matches/{id}/chat", get(matches::chat))
+        .route("/api/matches/{id}/history", get(records::history))
+        .route("/api/matches/{id}/chat", get(records::chat))
         .route("/api/matches/{id}/ws", get(matches::websocket))
         .route("/api/me", get(players::me))
         .route("/api/me/games", get(players::my_games))
@@ -373,57 +180,6 @@ async fn health(axum::extract::State(app): axum::extract::State<AppState>) -> Re
 /// Longest wait for the database's answer in `GET /health`.
 const HEALTH_DB_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// The client's address, when the server was started with connect info (docs/deploy.md): for a
-/// request another node of the database forwarded, the client's it names (`cluster`); for a
-/// request from a proxy the limits exempt (`Limits::exempt`: a reverse proxy or load balancer,
-/// trusted) that carries `X-Forwarded-For`, the last address there, the one that proxy added;
-/// else the peer's.
-pub(crate) struct ClientAddr(pub Option<IpAddr>);
-
-impl FromRequestParts<AppState> for ClientAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        app: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        let secret = app.lobby.store().node_secret();
-        if let Some(client) = crate::cluster::forwarded_client(&parts.headers, secret) {
-            return Ok(ClientAddr(Some(client)));
-        }
-        let peer = peer(&parts.extensions);
-        let proxied = peer
-            .filter(|p| !app.lobby.options().limits.applies_to(*p))
-            .and_then(|_| forwarded_for(&parts.headers));
-        Ok(ClientAddr(proxied.or(peer)))
-    }
-}
-
-/// The address of the connection's other end (a client, a proxy, another node).
-pub(crate) fn peer(extensions: &axum::http::Extensions) -> Option<IpAddr> {
-    extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
-}
-
-/// The last address of the last `X-Forwarded-For` header: the client as the proxy that sent the
-/// request saw it (the ones before it are the client's own word). `None` if absent or not an
-/// address.
-fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
-    let last = headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .next_back()?
-        .to_str()
-        .ok()?
-        .rsplit(',')
-        .next()?
-        .trim();
-    last.parse::<IpAddr>()
-        .ok()
-        .or_else(|| last.parse::<SocketAddr>().ok().map(|a| a.ip()))
-}
-
 /// Sends a request for a match another node drives to that node (`cluster`); serves it here
 /// otherwise (including every error: an unknown match, a stopping server).
 async fn forward_elsewhere(
@@ -434,7 +190,7 @@ async fn forward_elsewhere(
     next: middleware::Next,
 ) -> Response {
     match app.lobby.locate(&id).await {
-        Ok(crate::cluster::Place::There(holder)) => {
+        Ok(crate::lobby::Place::There(holder)) => {
             match crate::cluster::request_to(&app.lobby, &id, holder, request, client).await {
                 Ok(response) => response,
                 Err(request) => next.run(request).await,
@@ -461,29 +217,6 @@ async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
         Code::RequestMethodNotAllowed,
         format!("`{}` does not take {method}", uri.path()),
     )
-}
-
-/// A query string that does not fit the route: `request/malformed` with the parser's reason.
-pub(crate) fn bad_query(rejection: &QueryRejection) -> ApiError {
-    ApiError::new(Code::RequestMalformed, rejection.body_text())
-}
-
-/// The `{id}` of a match route. A path segment that is not text (bad percent-encoding, `%FF`)
-/// names no match: `match/not_found`, as for any other string that is not a match id.
-pub(crate) struct MatchId(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for MatchId {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match Path::<String>::from_request_parts(parts, state).await {
-            Ok(Path(id)) => Ok(MatchId(id)),
-            Err(e) => Err(ApiError::new(
-                Code::MatchNotFound,
-                format!("no match with that id ({})", e.body_text()),
-            )),
-        }
-    }
 }
 
 /// Reads a request's whole body within the time its headers have (`Limits::header_timeout`,
@@ -525,110 +258,10 @@ async fn body_in_time(State(app): State<AppState>, request: Request, next: Next)
     }
 }
 
-/// `request/too_large`.
-fn too_large() -> ApiError {
-    ApiError::new(
-        Code::RequestTooLarge,
-        format!("the request body is over {MAX_BODY} bytes"),
-    )
-}
-
-/// A JSON body read with the service's own errors: `request/media_type` unless it is sent as
-/// `application/json`, `request/too_large` over `MAX_BODY`,
-/// `request/malformed` naming the field otherwise.
-pub(crate) struct JsonBody<T>(pub T);
-
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let json = req
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                too_large()
-            } else {
-                ApiError::new(Code::RequestMalformed, e.body_text())
-            }
-        })?;
-        if bytes.len() > MAX_BODY {
-            return Err(too_large());
-        }
-        if !json && !bytes.is_empty() {
-            return Err(ApiError::new(
-                Code::RequestMediaType,
-                "send the body as JSON with `Content-Type: application/json`",
-            ));
-        }
-        let body = if bytes.is_empty() {
-            &b"{}"[..]
-        } else {
-            &bytes[..]
-        };
-        serde_json::from_slice(body)
-            .map(JsonBody)
-            .map_err(|e| ApiError::new(Code::RequestMalformed, e.to_string()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::Ordering;
-
     use super::*;
-
-    /// The replay lane serves one request at a time, lets `MAX_REPLAYS_WAITING` wait in all, refuses
-    /// the next with `limit/replays`, and serves every one that waited once the first is done.
-    #[tokio::test]
-    async fn the_replay_lane_refuses_past_its_line_and_serves_the_rest() {
-        let lane = Arc::new(Replays::default());
-        let first = lane.turn().await.unwrap();
-        let waiters: Vec<_> = (1..MAX_REPLAYS_WAITING)
-            .map(|_| {
-                let lane = lane.clone();
-                tokio::spawn(async move { lane.turn().await.map(|_| ()) })
-            })
-            .collect();
-        while lane.waiting.load(Ordering::SeqCst) < MAX_REPLAYS_WAITING {
-            tokio::task::yield_now().await;
-        }
-        let refused = lane.turn().await.err().map(|e| e.code);
-        assert_eq!(refused, Some(Code::LimitReplays));
-        drop(first);
-        for waiter in waiters {
-            assert!(waiter.await.unwrap().is_ok());
-        }
-        assert_eq!(lane.waiting.load(Ordering::SeqCst), 0);
-        assert!(lane.turn().await.is_ok());
-    }
-    /// One history at a time per network (an IPv6 /64 is one), none for an exempt client; what
-    /// is kept comes back, the oldest leaving past `HISTORY_CACHE`.
-    #[test]
-    fn histories_are_one_at_a_time_per_address_and_kept() {
-        let histories = Histories::default();
-        let ip = |s: &str| Some(s.parse::<IpAddr>().unwrap());
-        let first = histories.one_at_a_time(ip("2001:db8::1")).unwrap();
-        let again = histories.one_at_a_time(ip("2001:db8::2"));
-        assert_eq!(again.err().map(|e| e.code), Some(Code::LimitReplays));
-        assert!(histories.one_at_a_time(ip("2001:db8:0:1::1")).is_ok());
-        assert!(histories.one_at_a_time(None).is_ok());
-        drop(first);
-        assert!(histories.one_at_a_time(ip("2001:db8::2")).is_ok());
-        let key = |n: u64| ("0123456789abcdef".to_owned(), 0, n);
-        histories.put(key(1), Bytes::from(vec![b'x'; HISTORY_CACHE / 2]));
-        histories.put(key(2), Bytes::from(vec![b'y'; HISTORY_CACHE / 2]));
-        assert_eq!(
-            histories.get(&key(1)).map(|b| b.len()),
-            Some(HISTORY_CACHE / 2)
-        );
-        histories.put(key(3), Bytes::from_static(b"{}"));
-        assert!(histories.get(&key(1)).is_none(), "the oldest left");
-        assert!(histories.get(&key(2)).is_some() && histories.get(&key(3)).is_some());
-    }
+    use crate::lobby::Lobby;
 
     /// `/health` asks the database: `200` while it answers, `503` with `"database":
     /// "unreachable"` once it does not (here SQLite's store closed under the service, whose

@@ -11,9 +11,13 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::auth::{
+    Session, create_named, guest_allowed, name_taken, new_session, player_or_guest,
+    sign_in_allowed, sign_in_failed,
+};
+use super::extract::{ClientAddr, JsonBody};
 use super::matches::summary;
-use super::{AppState, ClientAddr, JsonBody};
-use crate::auth::{Session, create_named, guest_allowed, name_taken, new_session, player_or_guest};
+use super::state::AppState;
 use crate::model::{ApiError, Code, Status};
 use crate::players::{Player, PlayerKind, SESSION_COOKIE, check_chosen_name, check_password};
 use crate::ratings::{self, PROVISIONAL_GAMES, Rating};
@@ -221,7 +225,7 @@ pub(super) async fn account(
     let session = Session {
         hash: jar
             .get(SESSION_COOKIE)
-            .map(|c| crate::actor::token_hash(c.value())),
+            .map(|c| crate::tokens::token_hash(c.value())),
         player: Some(account.clone()),
     };
     let jar = new_session(&app, addr, &session, &account, jar).await?;
@@ -248,7 +252,7 @@ pub(super) async fn login(
     // A place in the hashing line first: refused busy, the attempt asked the database nothing
     // and counts for nothing.
     let place = app.hasher.place()?;
-    let attempt = crate::auth::sign_in_allowed(&app, addr, &req.name)?;
+    let attempt = sign_in_allowed(&app, addr, &req.name)?;
     let found = app
         .lobby
         .store()
@@ -262,7 +266,7 @@ pub(super) async fn login(
     };
     let ok = place.verify(req.password, stored).await?;
     let Some(player) = player.filter(|_| ok) else {
-        crate::auth::sign_in_failed(&app, &attempt);
+        sign_in_failed(&app, &attempt);
         return Err(ApiError::new(Code::AuthFailed, "wrong name or password"));
     };
     let jar = new_session(&app, addr, &session, &player, jar).await?;

@@ -296,7 +296,7 @@ async fn move_list_entries_carry_the_parts_legal_info_gave_them() {
         )
         .await;
         let rec = record(&app, &id).await;
-        let states = plateau_server::secrecy::states(entry(game), &rec).unwrap();
+        let states = plateau_server::versions::states(entry(game), &rec).unwrap();
         let moves = end["moves"].as_array().unwrap();
         assert_eq!(moves.len(), rec.log.len(), "{game}: every entry is shown");
         let mut kinds = std::collections::BTreeSet::new();

@@ -220,9 +220,9 @@ fn candidates<'a>(
 /// caught.
 fn check_seat(record: &Record, s: usize, messages: &[Value]) -> Vec<String> {
     let entry = plateau_registry::find("naval").unwrap();
-    let states = plateau_server::secrecy::states(entry, record).unwrap();
+    let states = plateau_server::versions::states(entry, record).unwrap();
     let versions =
-        plateau_server::secrecy::viewer_versions(entry, record, Viewer::Seat(Seat(s as u8)))
+        plateau_server::versions::viewer_versions(entry, record, Viewer::Seat(Seat(s as u8)))
             .unwrap();
     let mut all = Vec::new();
     for message in messages.iter().filter(|m| m["type"] == "state") {
@@ -260,7 +260,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
     assert_eq!(record.seats.len(), 4);
 
     let entry = plateau_registry::find("naval").unwrap();
-    let states = plateau_server::secrecy::states(entry, &record).unwrap();
+    let states = plateau_server::versions::states(entry, &record).unwrap();
     let battle = (0..states.len())
         .find(|&v| {
             let g: &Naval = states[v].as_any().downcast_ref().unwrap();
@@ -296,7 +296,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
 
         // The check finds planted leaks in a real battle message of this seat.
         let versions =
-            plateau_server::secrecy::viewer_versions(entry, &record, Viewer::Seat(Seat(s as u8)))
+            plateau_server::versions::viewer_versions(entry, &record, Viewer::Seat(Seat(s as u8)))
                 .unwrap();
         let message = states_seen
             .iter()

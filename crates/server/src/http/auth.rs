@@ -11,17 +11,13 @@ use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::actor::{new_token, token_hash};
-use crate::http::AppState;
+use super::extract::peer;
+use super::state::AppState;
+use crate::assets::CSP;
 use crate::model::{ApiError, Code};
 use crate::players::{Player, PlayerKind, SESSION_COOKIE, guest_name};
 use crate::store::StoreError;
-
-/// The Content-Security-Policy of every response: scripts, styles, images and connections from
-/// this origin only (inline style attributes allowed), never framed.
-pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-     img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
-     form-action 'self'; frame-ancestors 'none'";
+use crate::tokens::{new_token, token_hash};
 
 /// The layers that put the security headers on every response.
 pub fn security_headers<S: Clone + Send + Sync + 'static>(
@@ -133,8 +129,8 @@ pub(crate) async fn transport_security(
         .get("x-forwarded-proto")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"));
-    let trusted = crate::http::peer(request.extensions())
-        .is_some_and(|a| !app.lobby.options().limits.applies_to(a));
+    let trusted =
+        peer(request.extensions()).is_some_and(|a| !app.lobby.options().limits.applies_to(a));
     let secure = app.lobby.options().secure_cookies || (forwarded_https && trusted);
     let mut response = next.run(request).await;
     if secure {

@@ -1,0 +1,55 @@
+//! The service's shared state, which every route is given.
+
+use std::sync::Arc;
+
+use crate::analysis::Analyses;
+use crate::limits::PerMinute;
+use crate::lobby::Lobby;
+use crate::pairing::Pairing;
+use crate::replays::{Histories, Replays};
+
+/// The service's shared state: the lobby (and through it the store and the actors), the pairing
+/// pools and the sign-in rate limit.
+#[derive(Clone)]
+pub struct AppState {
+    /// The lobby.
+    pub lobby: Arc<Lobby>,
+    /// The quick-pairing pools.
+    pub pairing: Arc<Pairing>,
+    /// Per-minute counts per address (and name): sign-ins, guests, matches.
+    pub per_minute: Arc<PerMinute>,
+    /// One replay (or history) computed at a time; at most `replays::MAX_REPLAYS_WAITING` wait.
+    pub replays: Arc<Replays>,
+    /// Histories computed lately, and the addresses computing one.
+    pub histories: Arc<Histories>,
+    /// Post-game analyses waiting or being computed.
+    pub analyses: Arc<Analyses>,
+    /// The password hashing threads and their line.
+    pub hasher: Arc<crate::passwords::Hasher>,
+}
+
+impl AppState {
+    /// The state of a service over `lobby`, with empty pools and counters.
+    ///
+    /// # Panics
+    /// Outside a tokio runtime, or if the analysis thread cannot start.
+    #[must_use]
+    pub fn new(lobby: Arc<Lobby>) -> AppState {
+        let analyses = Analyses::start(
+            lobby.store().clone(),
+            tokio::runtime::Handle::current(),
+            lobby.options().analysis_iterations,
+        );
+        let limits = &lobby.options().limits;
+        let hasher = crate::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
+        AppState {
+            analyses: Arc::new(analyses),
+            hasher: Arc::new(hasher),
+            pairing: Pairing::start(lobby.clone()),
+            per_minute: lobby.recent().clone(),
+            lobby,
+            replays: Arc::new(Replays::default()),
+            histories: Arc::new(Histories::default()),
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! What a connection asks of a match, passed to its actor: to watch or leave, a state again, an
+//! action, a resignation, chat and mutes, declining an offer, and the calling off of a quick
+//! pairing's table nobody came to.
+
+use plateau_engine::Seat;
+use tokio::sync::{mpsc, oneshot};
+
+use super::state::Lobby;
+use crate::actor::{Command, OfferKind, Outgoing};
+use crate::limits::address_key;
+use crate::model::ApiError;
+use crate::players::Player;
+
+impl Lobby {
+    /// Connects viewer `conn` (`next_connection`) from `addr`: `token` for a seat; without one,
+    /// `player`'s own seat of the match if it has one; else a spectator. The current `state` is
+    /// queued on `out` before this returns.
+    ///
+    /// # Errors
+    /// `auth/seat` for a token that is not a seat token of the match or whose seat is another
+    /// player's; `match/not_found`.
+    pub(crate) async fn subscribe(
+        &self,
+        id: &str,
+        conn: u64,
+        token: Option<String>,
+        player: Option<Player>,
+        addr: Option<std::net::IpAddr>,
+        out: mpsc::Sender<Outgoing>,
+    ) -> Result<Option<Seat>, ApiError> {
+        let limits = &self.shared.options.limits;
+        let from = addr.filter(|a| limits.applies_to(*a)).map(address_key);
+        self.call(id, |reply| Command::Subscribe {
+            conn,
+            token,
+            player,
+            from,
+            out,
+            reply,
+        })
+        .await
+    }
+
+    /// Calls off match `id` if a seat's player has not opened it (a quick-pairing table nobody
+    /// came to): the players who did not come; none if it started or is gone.
+    pub(crate) async fn call_off(&self, id: &str) -> Vec<crate::players::PlayerId> {
+        let Ok(tx) = self.actor(id).await else {
+            return Vec::new();
+        };
+        let (reply, answer) = oneshot::channel();
+        if tx.send(Command::CallOff { reply }).await.is_err() {
+            return Vec::new();
+        }
+        answer.await.unwrap_or_default()
+    }
+
+    /// Connection `conn` asks for a whole `state` again.
+    pub(crate) async fn snapshot(&self, id: &str, conn: u64) {
+        if let Some(tx) = self.running(id) {
+            let _ = tx.send(Command::Snapshot { conn }).await;
+        }
+    }
+
+    /// Connection `conn` to match `id` closed.
+    pub(crate) async fn unsubscribe(&self, id: &str, conn: u64) {
+        if let Some(tx) = self.running(id) {
+            let _ = tx.send(Command::Unsubscribe { conn }).await;
+        }
+    }
+
+    /// A chat line from connection `conn` (docs/protocol.md section 7.5).
+    ///
+    /// # Errors
+    /// `chat/invalid`, `chat/rate_limited`, `auth/required`.
+    pub(crate) async fn chat(&self, id: &str, conn: u64, text: String) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Chat { conn, text, reply })
+            .await
+    }
+
+    /// Connection `conn`'s player mutes (or unmutes) `name` in match `id`.
+    ///
+    /// # Errors
+    /// `player/not_found`, `auth/required`.
+    pub(crate) async fn mute(
+        &self,
+        id: &str,
+        conn: u64,
+        name: String,
+        mute: bool,
+    ) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Mute {
+            conn,
+            name,
+            mute,
+            reply,
+        })
+        .await
+    }
+
+    /// Plays `actions` (one decision of `seat`, all or nothing) based on `version`.
+    ///
+    /// # Errors
+    /// The coded errors of docs/protocol.md section 4.2.
+    pub async fn act(
+        &self,
+        id: &str,
+        seat: Seat,
+        version: u64,
+        actions: Vec<plateau_protocol::ActionRequest>,
+    ) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Act {
+            seat,
+            version,
+            actions,
+            reply,
+        })
+        .await
+    }
+
+    /// `seat` resigns.
+    ///
+    /// # Errors
+    /// As `act`.
+    pub async fn resign(&self, id: &str, seat: Seat) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Resign { seat, reply }).await
+    }
+
+    /// `seat` withdraws or declines the offers of `kind`.
+    ///
+    /// # Errors
+    /// `match/not_found`.
+    pub async fn decline(&self, id: &str, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Decline { seat, kind, reply })
+            .await
+    }
+}

@@ -1,0 +1,116 @@
+//! The lobby's state: the parts the match actors share, the actors running here, the counters
+//! and the shutdown signal, with what the rest of the service reads of them.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::{mpsc, watch};
+
+use crate::actor::{Command, Shared};
+use crate::catalogue::Catalogue;
+use crate::limits::PerMinute;
+use crate::model::ApiError;
+use crate::options::Options;
+use crate::players::Player;
+use crate::presence::Presence;
+use crate::store::{Node, Store};
+
+/// The running actors by match id, each with the number it was started under.
+pub(super) type Actors = HashMap<String, (u64, mpsc::Sender<Command>)>;
+
+/// The lobby and every live actor.
+pub struct Lobby {
+    pub(super) shared: Arc<Shared>,
+    /// The running actors by match id, each with the number it was started under (an actor that
+    /// stops removes its own entry, not a newer one's).
+    pub(super) actors: Arc<Mutex<Actors>>,
+    pub(super) rematch_lock: tokio::sync::Mutex<()>,
+    pub(super) shutdown: watch::Sender<bool>,
+    /// Matches created by this process, for `next_seed`.
+    pub(super) created: AtomicU64,
+    /// Connections opened by this process: each one's id for its match actor.
+    pub(super) connections: AtomicU64,
+    /// The bots' players by bot name, once looked up.
+    pub(super) bots: Mutex<HashMap<String, Player>>,
+    /// This process among the nodes of its database (`Options::node`).
+    pub(super) node: Node,
+    /// Recent events per address, name or player, for the limits per minute (and hour).
+    pub(super) recent: Arc<PerMinute>,
+}
+
+impl Lobby {
+    /// The catalogue of games and bots.
+    #[must_use]
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.shared.catalogue
+    }
+
+    /// The store.
+    #[must_use]
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.shared.store
+    }
+
+    /// Who is here now.
+    #[must_use]
+    pub fn presence(&self) -> &Arc<Presence> {
+        &self.shared.presence
+    }
+
+    /// The settings the actors share.
+    #[must_use]
+    pub fn options(&self) -> &Options {
+        &self.shared.options
+    }
+
+    /// A fresh id for a connection.
+    pub(crate) fn next_connection(&self) -> u64 {
+        self.connections.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The player of bot `bot` (`club-bot`), created on first use.
+    ///
+    /// # Errors
+    /// `server/internal` if the store fails.
+    pub async fn bot_player(&self, bot: &str) -> Result<Player, ApiError> {
+        if let Some(p) = self.bots.lock().unwrap_or_else(|e| e.into_inner()).get(bot) {
+            return Ok(p.clone());
+        }
+        let p = self
+            .shared
+            .store
+            .bot_player(bot.to_owned())
+            .await
+            .map_err(ApiError::store)?;
+        self.bots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(bot.to_owned(), p.clone());
+        Ok(p)
+    }
+
+    /// This process among the nodes of its database.
+    #[must_use]
+    pub fn node(&self) -> &Node {
+        &self.node
+    }
+
+    /// A receiver that turns `true` when the service begins to shut down.
+    #[must_use]
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// The recent events the limits per minute count.
+    #[must_use]
+    pub fn recent(&self) -> &Arc<PerMinute> {
+        &self.recent
+    }
+
+    /// Tells WebSocket sessions to close (code 1001) and refuses new work; the HTTP server stops
+    /// accepting at the same time.
+    pub fn begin_shutdown(&self) {
+        let _ = self.shutdown.send(true);
+    }
+}
