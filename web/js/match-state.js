@@ -11,21 +11,22 @@ import { gameModule } from './games.js';
 /**
  * A match state as the server sends it (docs/protocol.md section 4.1), deltas merged in.
  * @typedef {object} MatchState
+ * @property {string} [id]
  * @property {string} game
  * @property {'open' | 'live' | 'finished'} status
+ * @property {boolean} [rated]
  * @property {number} version
  * @property {number | null} seat this page's seat, null for a spectator
  * @property {number[]} to_act
  * @property {string[]} legal
  * @property {any[]} [legal_info]
- * @property {{ by: any, text: string, info?: any }[]} moves
- * @property {{ seat: number, kind: string, bot?: string, player?: { name: string, kind: string } | null,
- *   taken?: boolean, connected?: boolean }[]} seats
+ * @property {import('./games.js').LogEntry[]} moves
+ * @property {import('./api.js').Seat[]} seats
  * @property {any} observation
  * @property {any} [clocks]
  * @property {Record<string, number[]>} [offers]
- * @property {any} [outcome]
- * @property {any} [ratings]
+ * @property {import('./api.js').Outcome | null} [outcome]
+ * @property {({ before: number, after: number } | null)[] | null} [ratings]
  * @property {string | null} [seed_hash]
  * @property {string | null} [seed]
  * @property {boolean} [snapshot]
@@ -82,7 +83,7 @@ export const page = {
    * flicker from spectator to seat.
    */
   awaitingAuth: false,
-  /** @type {any} */
+  /** @type {import('./match.js').ServerMessage | null} */
   asideState: null,
 };
 

@@ -14,6 +14,9 @@ const page = {
   last: null,
 };
 
+/**
+ * @param {string} input
+ */
 async function verify(input) {
   const m = /[0-9a-f]{16}/.exec(input.trim().toLowerCase());
   const box = $('verify');
