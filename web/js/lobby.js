@@ -124,8 +124,6 @@ function renderCards() {
 
 /**
  * @param {string} id
- * @param {string} value
- * @param {string} id
  * @param {string[][]} options `[value, label]` pairs
  * @param {string} value
  */
@@ -192,7 +190,6 @@ function playFields(name, action) {
 }
 
 /**
- * @param {string} action
  * @param {string} name
  * @param {string} action
  */

@@ -49,9 +49,9 @@ function redraw(node, key, make) {
  * manners.css: the sign, the title and the accessible name stay), so that it fits one row with
  * Resign beside the board.
  * @param {string} id
- * @param {string} title
  * @param {string} sign
  * @param {string} words
+ * @param {string} title
  * @param {() => void} onclick
  */
 function button(id, sign, words, title, onclick) {

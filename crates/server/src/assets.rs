@@ -370,12 +370,14 @@ mod tests {
             return;
         }
         let part = |name: &str| {
-            std::fs::read_to_string(format!("{}/../../web/parts/{name}", env!("CARGO_MANIFEST_DIR")))
-                .unwrap()
+            std::fs::read_to_string(format!(
+                "{}/../../web/parts/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
         };
-        let indented = |text: String| -> String {
-            text.lines().map(|l| format!("  {l}\n")).collect()
-        };
+        let indented =
+            |text: String| -> String { text.lines().map(|l| format!("  {l}\n")).collect() };
         let (head, topbar) = (indented(part("head.html")), indented(part("topbar.html")));
         let mut pages = 0;
         for path in paths().filter(|p| is_page(p)) {
