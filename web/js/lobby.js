@@ -33,7 +33,11 @@ const lobby = {
   lobbyInfo: null,
   /** @type {import('./quickplay.js').Seeking | null} The seek in progress, or null. */
   seeking: null,
-  /** @type {any} The answer of the last match created here (Play a friend), for its invite links. */
+  /**
+   * @type {{ id: string, game: string, url: string, token?: string, invites?: { seat: number, url: string }[] } | null}
+   * The answer of the last match created here (Play a friend, docs/protocol.md section 3.2), for
+   * its invite links.
+   */
   lastCreated: null,
   /** @type {{ game: string, action: string } | null} The dialog on screen, or null. */
   dialogFor: null,

@@ -54,7 +54,7 @@ export const page = {
   chat: null,
   /** Whether the last state rendered was this page's turn (to tell only when the turn arrives). */
   wasMyTurn: false,
-  /** @type {any} The game's entry of /api/games (its agreed ending, for the manners), or null. */
+  /** @type {import('./api.js').GameInfo | null} The game's entry of /api/games (its agreed ending, for the manners), or null. */
   gameEntry: null,
   /** @type {string | null} The game's title from the match summary. */
   gameTitle: null,

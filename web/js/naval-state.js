@@ -174,7 +174,7 @@ export function isVertical(p) {
  *   turnKey: string | null, plan: Map<string, Planned>, ship: string | null, mode: string,
  *   vertical: boolean, hover: SeatCell | null, aim: SeatCell | null, zoom: Zoom | null,
  *   focus: number | null, firing: boolean, whole: boolean, autoFired: boolean,
- *   lastTurn: any[] | null, log: any[], bannerKey: string,
+ *   lastTurn: Announcement[] | null, log: Announcement[], bannerKey: string,
  *   flash: Map<string, { seat: number, cell: string, kind: string }>,
  *   flashTimer: ReturnType<typeof setTimeout> | undefined, flashAt: number,
  *   areas: { seat: number, cells: string[] }[],

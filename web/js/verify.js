@@ -10,7 +10,7 @@ import { renderSeedCheck } from './seedcheck.js';
 const $ = byId;
 /** The verify page's state. */
 const page = {
-  /** @type {any} The last match checked, redrawn on a language change; or null. */
+  /** @type {{ summary: import('./api.js').MatchSummary, serverVerified: boolean | undefined } | null} The last match checked, redrawn on a language change; or null. */
   last: null,
 };
 
