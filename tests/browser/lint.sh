@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the web client without a browser or a server: `tsc --noEmit` over web/js (tsconfig.json:
-# the `// @ts-check` JSDoc types; tsconfig.strict.json: the modules held to noImplicitAny too) and
-# ESLint over web/js and these tests (eslint.config.js).
+# the `// @ts-check` JSDoc types, strict, every parameter typed) and ESLint over web/js and these
+# tests (eslint.config.js).
 # Installs the npm packages from the committed lock file first (npm-ci.sh: once per lock file).
 # Exit status non-zero on any finding.
 set -euo pipefail
@@ -12,8 +12,6 @@ root="$(cd "$here/../.." && pwd)"
 cd "$here"
 echo "== tsc --noEmit (web/js) =="
 node_modules/.bin/tsc -p tsconfig.json
-# The modules that type every parameter, held to it (tsconfig.strict.json lists them).
-node_modules/.bin/tsc -p tsconfig.strict.json
 echo "== eslint (web/js, tests/browser) =="
 # From the root, so that the config's patterns name the repository's folders.
 cd "$root"

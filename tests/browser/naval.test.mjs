@@ -189,6 +189,14 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         await page.click('.nv-ship[data-ship="cruiser"]');
         assert.equal(await artillery.isDisabled(), true, `the cruiser has ${cruiser} energy, artillery costs 200`);
       }
+      if (turns === 1) {
+        // A pass given explicitly is planned like any order, and the boards draw the plan with it.
+        await page.click('.nv-ship[data-ship="corvette"]');
+        await page.click('.nv-mode[data-mode="pass"]');
+        assert.equal(await page.getAttribute('.nv-ship[data-ship="corvette"]', 'data-state'), 'passes');
+        assert.equal(await page.locator('#nv-overlay').count(), 1);
+        assert.deepEqual(page.jsErrors, []);
+      }
       // The carrier fires a normal shot; everyone else passes by default.
       await page.click('.nv-ship[data-ship="carrier"]');
       const [x, y, parts] = await aimLegal();

@@ -10,7 +10,7 @@ const $ = byId;
 
 /** The form's state: the games it offers and the seat count chosen. */
 const form = {
-  /** @type {any[]} The games of /api/games. */
+  /** @type {import('./api.js').GameInfo[]} The games of /api/games. */
   games: [],
   /** @type {number | null} The number of seats chosen for the game in the form. */
   seatCount: null,
@@ -142,8 +142,11 @@ function syncClock() {
 }
 
 /**
- * Wires the  `create(body)` sends the request (the lobby names the player first and shows
- * the answer); it throws the server's refusal, shown by the lobby.
+ * Wires the form: `gameList` are the games of /api/games; `create(body)` sends the request (the
+ * lobby names the player first and shows the answer); it throws the server's refusal, shown by
+ * the lobby.
+ * @param {import('./api.js').GameInfo[]} gameList
+ * @param {(body: import('./api.js').NewMatch) => Promise<void>} create
  */
 export function setupAdvanced(gameList, create) {
   form.games = gameList;
@@ -162,6 +165,7 @@ export function setupAdvanced(gameList, create) {
       seats.push($(`seat-${s}-kind`, HTMLSelectElement).value === 'bot' ? { kind: 'bot', bot: $(`seat-${s}-bot`, HTMLSelectElement).value } : { kind: 'human' });
     }
     const mine = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name=creator-seat]:checked'));
+    /** @type {import('./api.js').NewMatch} */
     const body = { game: game.name, config: readConfig(), seats, time_control: readTimeControl(), rated: $('adv-rated', HTMLInputElement).checked };
     if (mine && seats[Number(mine.value)]?.kind === 'human') body.creator_seat = Number(mine.value);
     $('create', HTMLButtonElement).disabled = true;

@@ -17,6 +17,12 @@ const PAD = { left: 34, right: 8, top: 8, bottom: 18 };
 /** How often the page asks where a waiting or running analysis stands, in milliseconds. */
 const POLL_MS = 400;
 
+/**
+ * An SVG element with attributes and children.
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {(Node | string)[]} children
+ */
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -24,10 +30,37 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A chance (0 to 1) as a whole percentage in the page's language ("62 %" in French). */
+/**
+ * A chance (0 to 1) as a whole percentage in the page's language ("62 %" in French).
+ * @param {number} value
+ */
 export function percent(value) {
   return new Intl.NumberFormat(lang(), { style: 'percent', maximumFractionDigits: 0 }).format(value);
 }
+
+/**
+ * A seat's decision judged (docs/protocol.md section 3.8).
+ * @typedef {{ index: number, seat: number, action: string, values: number[],
+ *   judgement?: { before: number, played: number, loss: number, best: string, best_info?: any } }} Ply
+ */
+
+/**
+ * One of the biggest losses, with its mark ("?!", "?" or "??").
+ * @typedef {{ index: number, seat: number, loss: number, mark?: string }} Loss
+ */
+
+/**
+ * A finished analysis (section 3.8).
+ * @typedef {{ game: string, seats: number, judge: string, start: number[], plies: Ply[],
+ *   biggest_losses: Loss[] }} Analysis
+ */
+
+/**
+ * Where the analysis stands (section 3.8), or the error that asking it met.
+ * @typedef {{ status: 'none' | 'failed' } | { status: 'queued', waiting: number }
+ *   | { status: 'running', done: number, total: number } | { status: 'done', analysis: Analysis }
+ *   | { status: 'error', message: string }} Status
+ */
 
 /**
  * The analysis panel of one finished match. `steps` are the replay's steps (the start first),
@@ -35,16 +68,26 @@ export function percent(value) {
  * from its parts (`info`; the notation without them), `moveNumber(step)` is the number the move
  * list shows for a step.
  * Returns `{ draw(step) }`, which redraws the panel for the step shown (and for the language).
+ * @param {HTMLElement} panel
+ * @param {{ id: string, game: string, steps: { by: any, text?: string | Record<string, number> | null, info?: any }[],
+ *   go: (step: number) => void,
+ *   describe: (seat: number, text: string | Record<string, number>, info: any) => string,
+ *   moveNumber: (step: number) => number }} what
  */
 export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber }) {
   /** `actionStep[k]` is the replay step of the record's action k (1-based); endings are steps too. */
   const actionStep = [0];
   steps.forEach((s, v) => { if (v > 0 && s.by !== null) actionStep.push(v); });
+  /** @type {Status} */
   let status = { status: 'none' };
   let shown = steps.length - 1;
-  let polling = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let polling;
   panel.dataset.game = game;
 
+  /**
+   * @param {string} method
+   */
   async function ask(method) {
     try {
       status = await api(method, `/api/matches/${encodeURIComponent(id)}/analysis`);
@@ -58,21 +101,24 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
     draw(shown);
   }
 
+  /**
+   * @param {number} step
+   */
   function draw(step) {
     shown = step;
     panel.dataset.status = status.status;
     const parts = [];
     const s = status.status;
     if (s === 'none' || s === 'failed' || s === 'error') {
-      if (s !== 'none') parts.push(el('p', { class: 'error-text', role: 'alert' }, s === 'error' ? status.message : t('analysis.failed')));
+      if (s !== 'none') parts.push(el('p', { class: 'error-text', role: 'alert' }, status.status === 'error' ? status.message : t('analysis.failed')));
       parts.push(el('p', { class: 'muted small' }, t('analysis.about')));
       parts.push(el('button', { type: 'button', id: 'an-ask', onclick: () => ask('POST') }, t('analysis.ask')));
     } else if (s === 'queued' || s === 'running') {
-      const running = s === 'running' && status.total > 0;
-      parts.push(el('progress', running ? { id: 'an-progress', max: status.total, value: status.done } : { id: 'an-progress' }));
+      const running = status.status === 'running' && status.total > 0 ? status : null;
+      parts.push(el('progress', running ? { id: 'an-progress', max: running.total, value: running.done } : { id: 'an-progress' }));
       parts.push(el('p', { class: 'muted small', id: 'an-progress-text', 'aria-live': 'polite' },
-        running ? t('analysis.running', { done: status.done, total: status.total }) : t('analysis.queued')));
-    } else if (s === 'done') {
+        running ? t('analysis.running', { done: running.done, total: running.total }) : t('analysis.queued')));
+    } else if (status.status === 'done') {
       parts.push(graph(status.analysis, step));
       parts.push(legend(status.analysis));
       parts.push(losses(status.analysis));
@@ -82,11 +128,15 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
   }
 
   /** The x of a replay step. */
-  const x = (step) => PAD.left + (W - PAD.left - PAD.right) * (steps.length > 1 ? step / (steps.length - 1) : 0);
+  const x = (/** @type {number} */ step) => PAD.left + (W - PAD.left - PAD.right) * (steps.length > 1 ? step / (steps.length - 1) : 0);
   /** The y of a chance. */
-  const y = (value) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - value);
+  const y = (/** @type {number} */ value) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - value);
 
-  /** The graph: one line per seat through its value after each action, losses circled. */
+  /**
+   * The graph: one line per seat through its value after each action, losses circled.
+   * @param {Analysis} a
+   * @param {number} step
+   */
   function graph(a, step) {
     const box = svg('svg', { id: 'an-graph', class: 'an-graph', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('analysis.graph') });
     for (const v of [0, 0.5, 1]) {
@@ -108,7 +158,7 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
     }
     // A click anywhere picks the nearest step.
     box.addEventListener('click', (ev) => {
-      if (ev.target.classList.contains('an-loss')) return;
+      if (ev.target instanceof Element && ev.target.classList.contains('an-loss')) return;
       const r = box.getBoundingClientRect();
       const at = ((ev.clientX - r.left) * (W / r.width) - PAD.left) / (W - PAD.left - PAD.right);
       go(Math.round(Math.max(0, Math.min(1, at)) * (steps.length - 1)));
@@ -116,12 +166,19 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
     return box;
   }
 
+  /**
+   * @param {Analysis} a
+   */
   function legend(a) {
     return el('p', { class: 'an-legend small' }, ...Array.from({ length: a.seats }, (_, seat) =>
       el('span', { class: 'an-key', 'data-seat': seat }, el('span', { class: `an-swatch an-s${seat}` }), ' ', seatLabel(game, seat))));
   }
 
-  /** "Move 7 (Blue): frigate 121 a1 → a2 lowered the odds by 23 %; the expert preferred …". */
+  /**
+   * "Move 7 (Blue): frigate 121 a1 → a2 lowered the odds by 23 %; the expert preferred …".
+   * @param {Loss} loss
+   * @param {Ply} ply
+   */
   function lossText(loss, ply) {
     const at = steps[actionStep[loss.index]];
     return t('analysis.loss', {
@@ -131,6 +188,9 @@ export function mountAnalysis(panel, { id, game, steps, go, describe, moveNumber
     });
   }
 
+  /**
+   * @param {Analysis} a
+   */
   function losses(a) {
     if (!a.biggest_losses.length) return el('p', { class: 'muted small', id: 'an-losses' }, t('analysis.nolosses'));
     return el('ol', { class: 'an-losses small', id: 'an-losses' }, ...a.biggest_losses.map((loss) =>

@@ -1,6 +1,67 @@
 // @ts-check
 // The HTTP side of docs/protocol.md, the seat tokens kept in localStorage, and small page helpers.
 
+// The protocol's shapes the pages read (docs/protocol.md section 3), as far as they read them.
+
+/**
+ * A seat of a match summary or state (section 3.3).
+ * @typedef {{ seat: number, kind: string, bot?: string | null, level?: string | null,
+ *   taken?: boolean, player?: import('./seats.js').Player | null, connected?: boolean }} Seat
+ */
+
+/**
+ * A finished match's outcome (section 3.3): each seat's rank (1 the best) and score, and how it
+ * ended.
+ * @typedef {{ ranks: number[], scores: number[], kind: string }} Outcome
+ */
+
+/**
+ * A match's SUMMARY (section 3.3).
+ * @typedef {object} MatchSummary
+ * @property {string} id
+ * @property {string} game
+ * @property {string} [title]
+ * @property {'open' | 'live' | 'finished'} status
+ * @property {Seat[]} seats
+ * @property {any} config the game's config as JSON, or null
+ * @property {import('./clocks.js').TimeControl} time_control
+ * @property {number} created_at milliseconds since 1970
+ * @property {number | null} ended_at
+ * @property {boolean} rated
+ * @property {string | null} [unrated]
+ * @property {number} version
+ * @property {Outcome | null} outcome
+ * @property {string | null} [seed_hash]
+ * @property {string | null} [seed]
+ * @property {string | null} [rematch]
+ */
+
+/**
+ * The body of `POST /api/matches` (section 3.2): the game, each seat (a person, or a bot by
+ * name), the config (the game's default when left out), the clock, and the creator's seat.
+ * @typedef {{ game: string, seats: { kind: string, bot?: string }[], config?: any,
+ *   time_control: import('./clocks.js').TimeControl, rated: boolean, creator_seat?: number }} NewMatch
+ */
+
+/**
+ * A game of `GET /api/games` (section 3.1).
+ * @typedef {object} GameInfo
+ * @property {string} name
+ * @property {string} title
+ * @property {number} min_seats
+ * @property {number} max_seats
+ * @property {number} default_seats
+ * @property {boolean} chance
+ * @property {boolean} hidden_information
+ * @property {boolean} simultaneous
+ * @property {boolean} rule_clock
+ * @property {any} default_config
+ * @property {string[]} bots
+ * @property {string[]} levels
+ * @property {boolean} agreement
+ * @property {boolean} agreement_draw
+ */
+
 /** An error answered by the server: `code` is the protocol's error code (section 5). */
 export class ApiError extends Error {
   /**

@@ -31,13 +31,17 @@ const SHAPES = {
  * A piece of kind `kind` (`p r n b q k`) of side `side` (`w` or `b`) drawn in the square whose
  * top-left corner is (x, y) and side `size`: a group with class `ck-piece <side>` and
  * `data-piece`, White light with a dark outline, Black dark with a light one.
+ * @param {string} kind
+ * @param {string} side
+ * @param {number} x
+ * @param {number} y
  */
 export function drawPiece(kind, side, x, y, size = 60, extra = '') {
   const g = svgEl('g', {
     class: `ck-piece ${side}${extra}`, 'data-piece': kind,
     transform: `translate(${x} ${y}) scale(${size / 60})`,
   });
-  for (const d of SHAPES[kind] || []) {
+  for (const d of Object.hasOwn(SHAPES, kind) ? SHAPES[/** @type {keyof typeof SHAPES} */ (kind)] : []) {
     g.append(svgEl('path', {
       d, fill: side === 'w' ? '#fbfaf5' : '#23262e', stroke: side === 'w' ? '#23262e' : '#f2efe6',
       'stroke-width': 2.2, 'stroke-linejoin': 'round', 'stroke-linecap': 'round',
@@ -46,7 +50,11 @@ export function drawPiece(kind, side, x, y, size = 60, extra = '') {
   return g;
 }
 
-/** A small standalone SVG of one piece (pools, legends), `px` pixels wide. */
+/**
+ * A small standalone SVG of one piece (pools, legends), `px` pixels wide.
+ * @param {string} kind
+ * @param {string} side
+ */
 export function pieceIcon(kind, side, px = 22) {
   const svg = svgEl('svg', { viewBox: '0 0 60 60', width: px, height: px, class: 'ck-icon', 'aria-hidden': 'true' });
   svg.append(drawPiece(kind, side, 0, 0));

@@ -22,12 +22,38 @@ const FILES = 'abcdefgh';
 /** Pool order of the panel (section 2), as piece letters. */
 const POOL_KINDS = ['p', 'r', 'n', 'b', 'q', 'k'];
 
-// UI state of this page, reset when the legal list changes.
+/**
+ * A legal action as the page composes it (`legalChoices`).
+ * @typedef {{ text: string, from: string | null, to: string | null, kind: string, piece: string | null }} Choice
+ */
+
+/**
+ * A square of the board (`boardCells`): a piece (its side, `w` or `b`, and glyph key), or an item.
+ * @typedef {{ side: string, kind: string, frozen?: boolean, hidden?: boolean, item?: undefined }
+ *   | { item: string, side?: undefined, kind?: undefined, frozen?: undefined, hidden?: undefined }} Cell
+ */
+
+/**
+ * What `renderChakart` draws from (game-chakart.js builds it from the match page's context).
+ * @typedef {{ svg: SVGSVGElement, panel: HTMLElement | null, decision: HTMLElement, legend: HTMLElement,
+ *   state: import('./match-state.js').MatchState, canAct: boolean, play: (text: string) => void,
+ *   render: () => void, past: boolean }} ChakartCtx
+ */
+
+/**
+ * The marks of `drawBoard` (all optional): the board seen from Black (`flip`), the square picked,
+ * the movable pieces, the targets, an effect's squares, the last move's, the kings in danger (Sets
+ * of square names), and what a click on a square of `froms` or `targets` does.
+ * @typedef {{ flip?: boolean, selected?: string | null, froms?: Set<string>, targets?: Set<string>,
+ *   lit?: Set<string>, last?: Set<string>, danger?: Set<string>,
+ *   onSquare?: ((sq: string) => void) | null }} Marks
+ */
+
 /** UI state of this page, reset when the legal list changes. */
 const ui = {
   /** @type {string | null} A square name, or '@r' for a drop of that kind. */
   selected: null,
-  /** @type {{ from: string, to: string, actions: any[] } | null} */
+  /** @type {{ from: string, to: string, actions: Choice[] } | null} */
   choice: null,
   legalKey: '',
   /** @type {string[] | null} The move list as last narrated, an entry's key per ply (null before the first state). */
@@ -46,6 +72,11 @@ const ui = {
 /** @type {Flash} No effect told. */
 const SILENT = { ply: -1, squares: new Set(), text: '' };
 
+/**
+ * @param {string} name
+ * @param {Record<string, string | number>} [attrs]
+ * @param {string | undefined} [text]
+ */
 function svgEl(name, attrs = {}, text) {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -53,7 +84,7 @@ function svgEl(name, attrs = {}, text) {
   return node;
 }
 
-/** The crate's kind names (the observation's `pieces` and `pools`) to the page's glyph keys. */
+/** The crate's kind names (the observation's `pieces` and `pools`) to the page's glyph keys. @type {Record<string, string>} */
 const KIND_KEY = { pawn: 'p', rook: 'r', knight: 'n', bishop: 'b', queen: 'q', king: 'k' };
 /** Pool order of the panel (section 2). */
 const POOL_NAMES = ['pawn', 'rook', 'knight', 'bishop', 'queen', 'king'];
@@ -62,8 +93,11 @@ const POOL_NAMES = ['pawn', 'rook', 'knight', 'bishop', 'queen', 'king'];
  * The board of the observation as a map square name -> cell: `{ side: 'w'|'b', kind, frozen,
  * hidden }` for pieces, `{ item }` for items, from its `pieces` and `items` (built by the server
  * from the board this viewer may see: a hidden queen not its own is not there).
+ * @param {any} obs the observation
+ * @returns {Map<string, Cell>}
  */
 export function boardCells(obs) {
+  /** @type {Map<string, Cell>} */
   const cells = new Map();
   for (const p of obs?.pieces || []) {
     const kind = KIND_KEY[p.kind];
@@ -73,8 +107,12 @@ export function boardCells(obs) {
   return cells;
 }
 
-/** The captured pools of the observation: `{ w: {p: n, ...}, b: {...} }` from its `pools`. */
+/**
+ * The captured pools of the observation: `{ w: {p: n, ...}, b: {...} }` from its `pools`.
+ * @param {any} obs the observation
+ */
 export function poolCounts(obs) {
+  /** @type {Record<string, Record<string, number>>} */
   const pools = { w: {}, b: {} };
   for (const [side, name] of [['w', 'white'], ['b', 'black']]) {
     for (const kind of POOL_NAMES) pools[side][KIND_KEY[kind]] = obs?.pools?.[name]?.[kind] || 0;
@@ -88,6 +126,9 @@ export function poolCounts(obs) {
  * piece }` where kind is move, promote-move, stealth, shell, swap, drop or promote. `from` of a
  * drop is `@<kind>`; a bare promotion has neither from nor to. An action without its parts is not
  * offered.
+ * @param {string[]} legal
+ * @param {any[]} info the parts of each (`legal_info`)
+ * @returns {Choice[]}
  */
 export function legalChoices(legal, info) {
   return legal.flatMap((text, i) => {
@@ -116,6 +157,8 @@ export function picking() {
  * entry's parts (`info`, docs/protocol.md section 4.1: the chance outcomes `redirect`, `banana`,
  * `bomb` with the square `to`, `egg` with the effect letter `choice` and the square a forced
  * Luigi or Waluigi flipped), never from its SAN.
+ * @param {import('./games.js').LogEntry | undefined} entry
+ * @returns {Effect | null}
  */
 export function describeEffect(entry) {
   const info = entry?.info;
@@ -130,7 +173,7 @@ export function describeEffect(entry) {
 }
 
 /** An entry as the narration tells it apart: its seat and text (an egg's outcome is in its text). */
-const entryKey = (m) => JSON.stringify([m.by, m.text]);
+const entryKey = (/** @type {import('./games.js').LogEntry} */ m) => JSON.stringify([m.by, m.text]);
 
 /**
  * Follows the move list `moves` (the whole list, at each drawing): the entries after the part it
@@ -140,6 +183,8 @@ const entryKey = (m) => JSON.stringify([m.by, m.text]);
  * what was queued or told past the cut, and moves that came after the cut (in the same state or
  * later) are told, whether the list ends longer, shorter or as long as before. The list found at
  * the first state is history: nothing of it is told. Never draws: the caller is drawing.
+ * @param {import('./games.js').LogEntry[]} moves
+ * @param {() => void} render
  */
 function narrate(moves, render) {
   const keys = moves.map(entryKey);
@@ -164,6 +209,7 @@ function narrate(moves, render) {
  * Moves the narration on: the moves without an effect at the head of the queue end the words
  * shown, then the next effect is told for 900 ms (and `render` called after them, to draw the next
  * one); with none left the lit squares go dark and the words stay. Draws nothing itself.
+ * @param {() => void} render
  */
 function advance(render) {
   while (ui.queue.length && !ui.queue[0].fx) {
@@ -187,8 +233,11 @@ function advance(render) {
  * The squares the observation `obs` asks to mark: `last` (the last move's from and to, a Set of
  * square names; an opponent's stealth move shows its start only) and `danger` (the kings the
  * opponent could take next).
+ * @param {any} obs the observation
+ * @returns {{ last: Set<string>, danger: Set<string> }}
  */
 export function marks(obs) {
+  /** @type {Set<string>} */
   const last = new Set([obs?.last_move?.from, obs?.last_move?.to].filter(Boolean));
   return { last, danger: new Set(obs?.kings_in_danger || []) };
 }
@@ -196,12 +245,15 @@ export function marks(obs) {
 /**
  * The warning about kings in danger for the viewer: `seat` its seat (null for a spectator), `cells`
  * from `boardCells`. Empty when no king is in danger.
+ * @param {any} obs the observation
+ * @param {number | null} seat
+ * @param {Map<string, Cell>} cells
  */
 export function kingWarning(obs, seat, cells) {
   const squares = obs?.kings_in_danger || [];
   if (!squares.length) return '';
   if (seat === 0 || seat === 1) return t('ck.danger.own', { sq: squares.join(', ') });
-  return squares.map((sq) => t(cells.get(sq)?.side === 'b' ? 'ck.danger.black' : 'ck.danger.white', { sq })).join(' ');
+  return squares.map((/** @type {string} */ sq) => t(cells.get(sq)?.side === 'b' ? 'ck.danger.black' : 'ck.danger.white', { sq })).join(' ');
 }
 
 /**
@@ -210,6 +262,7 @@ export function kingWarning(obs, seat, cells) {
  * `play(text)` sends an action and `render()` redraws the page, `decision` is the turn panel's
  * node for the choices and `legend` the slot of the board's legend; `past` is true while the page
  * shows an earlier position: nothing is narrated, and the panel has no choices.
+ * @param {ChakartCtx} ctx
  */
 export function renderChakart(ctx) {
   const { svg, state } = ctx;
@@ -224,18 +277,19 @@ export function renderChakart(ctx) {
   if (!ctx.past) narrate(state.moves || [], ctx.render);
   const flip = state.seat === 1;
   const cells = boardCells(obs);
-  const froms = new Set(actions.filter((a) => a.from && !a.from.startsWith('@')).map((a) => a.from));
-  const targets = new Set(actions.filter((a) => a.from === ui.selected).map((a) => a.to));
+  const froms = new Set(actions.flatMap((a) => (a.from && !a.from.startsWith('@') ? [a.from] : [])));
+  const targets = new Set(actions.flatMap((a) => (a.from === ui.selected && a.to ? [a.to] : [])));
   const { last, danger } = marks(obs);
 
-  const onSquare = (sq) => {
-    if (ui.selected && targets.has(sq)) {
-      const same = actions.filter((a) => a.from === ui.selected && a.to === sq);
+  const onSquare = (/** @type {string} */ sq) => {
+    const picked = ui.selected;
+    if (picked && targets.has(sq)) {
+      const same = actions.filter((a) => a.from === picked && a.to === sq);
       if (same.length === 1) {
         ctx.play(same[0].text);
         return;
       }
-      ui.choice = { from: ui.selected, to: sq, actions: same };
+      ui.choice = { from: picked, to: sq, actions: same };
     } else {
       ui.choice = null;
       ui.selected = ui.selected !== sq && froms.has(sq) ? sq : null;
@@ -243,7 +297,7 @@ export function renderChakart(ctx) {
     ctx.render();
   };
 
-  const lit = ctx.past ? new Set() : ui.flash.squares;
+  const lit = ctx.past ? new Set([]) : ui.flash.squares;
   drawBoard(svg, cells, { flip, selected: ui.selected, froms, targets, lit, last, danger, onSquare });
 
   renderPanel(ctx, obs, cells, actions, (a) => ctx.play(a.text), (from) => {
@@ -259,6 +313,9 @@ export function renderChakart(ctx) {
  * pieces), `targets`, `lit` (an effect's squares), `last` (the last move's) and `danger` (kings the
  * opponent could take) are Sets of square names; `onSquare(sq)` is called by a click on a square
  * of `froms` or `targets`, none without).
+ * @param {SVGSVGElement} svg
+ * @param {Map<string, Cell>} cells
+ * @param {Marks} opts
  */
 function drawBoard(svg, cells, opts) {
   const {
@@ -293,7 +350,7 @@ function drawBoard(svg, cells, opts) {
       }
       const cell = cells.get(sq);
       if (cell?.item) drawItem(g, cell.item, x, y);
-      else if (cell) {
+      else if (cell && cell.item === undefined) {
         if (cell.frozen) g.append(svgEl('circle', { class: 'ck-frozen', cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 3, fill: 'none', stroke: '#1e7fd6', 'stroke-width': 4, 'stroke-dasharray': '6 3' }));
         const piece = drawPiece(cell.kind, cell.side, x + 4, y + 4, CELL - 8, cell.frozen ? ' frozen' : '');
         if (cell.hidden) piece.setAttribute('opacity', '0.4');
@@ -319,18 +376,30 @@ function drawBoard(svg, cells, opts) {
  * Draws a position read-only (the replay page, the how-to page): the board of the observation
  * `obs` (its `pieces` and `items`) seen from White, with its last move and kings in danger marked,
  * no click handlers; `extra` adds marks (`selected`, `targets`, `lit`: as `drawBoard` takes them).
+ * @param {SVGSVGElement} svg
+ * @param {any} obs the observation
+ * @param {Marks} [extra]
  */
 export function renderChakartBoard(svg, obs, extra = {}) {
   drawBoard(svg, boardCells(obs), { flip: false, ...marks(obs), ...extra });
 }
 
-/** An item drawn alone (the legends, the how-to page): a small SVG `px` pixels wide. */
+/**
+ * An item drawn alone (the legends, the how-to page): a small SVG `px` pixels wide.
+ * @param {string} item
+ */
 export function itemIcon(item, px = 22) {
   const icon = svgEl('svg', { width: px, height: px, viewBox: `${CELL * 0.15} ${CELL * 0.15} ${CELL * 0.7} ${CELL * 0.7}`, 'aria-hidden': 'true' });
   drawItem(icon, item, 0, 0);
   return icon;
 }
 
+/**
+ * @param {Element} g
+ * @param {string} item
+ * @param {number} x
+ * @param {number} y
+ */
 function drawItem(g, item, x, y) {
   const cx = x + CELL / 2;
   const cy = y + CELL / 2;
@@ -353,6 +422,7 @@ function drawItem(g, item, x, y) {
   g.append(mark);
 }
 
+/** @param {Choice} a */
 function actionLabel(a) {
   if (a.kind === 'stealth') return t('ck.stealth');
   if (a.kind === 'shell') return t('ck.shell');
@@ -365,12 +435,18 @@ function actionLabel(a) {
  * The turn panel's part (`ctx.decision`: a king in danger, the effect being narrated, the hint
  * and the choices of the decision) and the Chakart panel (the captured pools, the powers) and the
  * legend of the pieces and items.
+ * @param {ChakartCtx} ctx
+ * @param {any} obs the observation
+ * @param {Map<string, Cell>} cells
+ * @param {Choice[]} actions
+ * @param {(a: Choice) => void} onAction
+ * @param {(from: string) => void} onDrop
  */
 function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
   const { panel, state } = ctx;
   const warning = kingWarning(obs, state.seat, cells);
   const pools = poolCounts(obs);
-  const poolLine = (side) => {
+  const poolLine = (/** @type {string} */ side) => {
     const icons = POOL_KINDS.flatMap((k) => Array.from({ length: pools[side][k] }, () => pieceIcon(k, side, 20)));
     return el('div', { class: 'ck-pool', 'data-side': side, 'data-count': icons.length },
       el('span', { class: 'muted small' }, t(side === 'w' ? 'ck.pool.white' : 'ck.pool.black')), ' ',
@@ -389,7 +465,7 @@ function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
       t('ck.drop', { piece: t(`ck.piece.${k}`) })));
   }
   // The powers and the decision waiting, from the observation's parts (`powers`, `waiting`).
-  const power = (side, name) => (obs.powers?.[side]?.[name] ? t('ck.power.ready') : t('ck.power.used'));
+  const power = (/** @type {string} */ side, /** @type {string} */ name) => (obs.powers?.[side]?.[name] ? t('ck.power.ready') : t('ck.power.used'));
   const hint = ['swap', 'drop', 'daisy', 'promote'].includes(obs.waiting) ? t(`ck.hint.${obs.waiting}`) : '';
   const effect = ctx.past ? '' : ui.flash.text || '';
   ctx.decision.replaceChildren(
@@ -397,7 +473,7 @@ function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
     el('div', { id: 'ck-effect', class: `ck-effect${effect ? '' : ' hidden'}`, 'aria-live': 'polite' }, effect),
     hint ? el('p', { class: 'small' }, hint) : '',
     el('div', { id: 'ck-choices', class: `chips${choices.length ? '' : ' hidden'}` }, ...choices));
-  panel.replaceChildren(
+  panel?.replaceChildren(
     poolLine(state.seat === 1 ? 'w' : 'b'), poolLine(state.seat === 1 ? 'b' : 'w'),
     el('p', { class: 'muted small' }, t('ck.powers', {
       ws: power('white', 'shell'), wq: power('white', 'stealth'), bs: power('black', 'shell'), bq: power('black', 'stealth'),
@@ -409,7 +485,10 @@ function renderPanel(ctx, obs, cells, actions, onAction, onDrop) {
   ]);
 }
 
-/** The words of a piece or item letter met on a square (`pieces` of an entry's parts). */
+/**
+ * The words of a piece or item letter met on a square (`pieces` of an entry's parts).
+ * @param {string} letter
+ */
 function metWords(letter) {
   return 'mdew'.includes(letter) ? t(`ck.met.${letter}`) : t(`ck.name.${letter}`);
 }
@@ -418,11 +497,13 @@ function metWords(letter) {
  * A logged entry in words from its parts (`info`, crates/games/chakart `action_info`), for the
  * move lists: "Toad e2 → e4", "Mario d1 → d5, takes Wario", "a banana lands on c6", "the egg holds
  * Luigi (…)". Null without parts.
+ * @param {import('./games.js').LogEntry} entry
+ * @returns {string | null}
  */
 export function describeEntry(entry) {
   const info = entry?.info;
   if (!info) return null;
-  const name = (letter) => t(`ck.name.${letter}`);
+  const name = (/** @type {string} */ letter) => t(`ck.name.${letter}`);
   const [mover, met] = info.pieces || [];
   const moved = () => {
     let words = t('ck.say.move', { piece: mover ? name(mover) : '?', from: info.from, to: info.to });

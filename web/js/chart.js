@@ -13,6 +13,18 @@ const PAD = { left: 48, right: 16, top: 16, bottom: 44 };
 /** Line colours by game, in the order of the games. */
 const COLOURS = ['#22577a', '#c23b2e', '#2a9d5c', '#8e44ad', '#e08a1e'];
 
+/**
+ * A rating's history by game: the shown rating before the first rated game, then after each
+ * (docs/protocol.md section 7.3, PROFILE).
+ * @typedef {Record<string, { at: number, rating: number, match: string | null }[]>} History
+ */
+
+/**
+ * An SVG element with attributes and children.
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {(Node | string | number)[]} children
+ */
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -20,7 +32,11 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Round numbers for the y axis between `lo` and `hi` (four to six ticks). */
+/**
+ * Round numbers for the y axis between `lo` and `hi` (four to six ticks).
+ * @param {number} lo
+ * @param {number} hi
+ */
 export function ticks(lo, hi) {
   const span = Math.max(hi - lo, 1);
   const raw = span / 5;
@@ -36,6 +52,9 @@ export function ticks(lo, hi) {
  * The chart as an <svg>: `history` is {game: [{at, rating, match}]}, `title(game)` names a game,
  * `label` is the chart's accessible name and `xCaption` the words under the x axis. Each point of a line is a circle with a <title> giving
  * the rating (and carries data-game, data-index, data-rating for tests and tooltips).
+ * @param {History | null | undefined} history
+ * @param {(game: string) => string} title
+ * @param {string} label
  */
 export function ratingChart(history, title, label, xCaption = '') {
   const series = Object.entries(history || {}).filter(([, points]) => points.length > 0);
@@ -50,8 +69,8 @@ export function ratingChart(history, title, label, xCaption = '') {
   const margin = Math.max(20, (hi - lo) * 0.1);
   lo -= margin;
   hi += margin;
-  const x = (i) => PAD.left + (i / longest) * (W - PAD.left - PAD.right);
-  const y = (r) => PAD.top + (1 - (r - lo) / (hi - lo)) * (H - PAD.top - PAD.bottom);
+  const x = (/** @type {number} */ i) => PAD.left + (i / longest) * (W - PAD.left - PAD.right);
+  const y = (/** @type {number} */ r) => PAD.top + (1 - (r - lo) / (hi - lo)) * (H - PAD.top - PAD.bottom);
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-chart', role: 'img', 'aria-label': label });
   for (const v of ticks(lo, hi)) {
     root.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }),
@@ -81,7 +100,11 @@ export function ratingChart(history, title, label, xCaption = '') {
   return root;
 }
 
-/** The chart's legend: one swatch per game, in the colours of the lines. */
+/**
+ * The chart's legend: one swatch per game, in the colours of the lines.
+ * @param {History | null | undefined} history
+ * @param {(game: string) => string} title
+ */
 export function chartLegend(history, title) {
   const games = Object.entries(history || {}).filter(([, points]) => points.length > 0).map(([g]) => g);
   return el('ul', { class: 'chart-legend' }, ...games.map((g, k) => el('li', {},

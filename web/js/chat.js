@@ -11,12 +11,33 @@ import { errorText } from './identity.js';
 /** The longest line the server takes (characters, after trimming). */
 export const CHAT_MAX = 300;
 
+/**
+ * @param {number} at unix ms
+ */
 function clock(at) {
   const d = new Date(at);
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
-/** One chat line as a list item: time, name (with the seat's side word), text. */
+/**
+ * A chat line (docs/protocol.md section 7.5): who wrote it (their seat, null for a spectator),
+ * when (unix ms), in which room.
+ * @typedef {{ name: string, seat?: number | null, text: string, at: number, room?: string }} ChatLine
+ */
+
+/**
+ * What the chat panel of a match asks its page: the game's name, to send a message over the
+ * match socket (false when it is not open), whether this viewer must choose a name first, and
+ * how to choose one.
+ * @typedef {{ game: () => string | undefined, send: (msg: object) => boolean,
+ *   needName: () => boolean, chooseName: (name: string) => Promise<unknown> }} ChatOptions
+ */
+
+/**
+ * One chat line as a list item: time, name (with the seat's side word), text.
+ * @param {string} game
+ * @param {ChatLine} line
+ */
 export function chatLine(game, line) {
   const side = line.seat === null || line.seat === undefined ? null : seatLabel(game, line.seat);
   return el('li', { class: 'chat-line', 'data-name': line.name, 'data-room': line.room || '' },
@@ -32,13 +53,21 @@ export function chatLine(game, line) {
  * match socket), `needName()` -> bool (true when the viewer has no player yet and must choose a
  * name to write), `chooseName(name)` (names the visitor, then the page reconnects).
  * Returns { setRoom(room, me, others), add(line), backlog(msg), error(text), muted }.
+ * @param {HTMLElement} root
+ * @param {ChatOptions} opts
  */
 export function createChat(root, opts) {
   let room = 'players';
+  /** @type {string | null} */
   let me = null;
-  /** Names that sit at the table or wrote here, other than this player: [{name, seat}]. */
+  /**
+   * Names that sit at the table or wrote here, other than this player: [{name, seat}].
+   * @type {{ name: string, seat: number | null }[]}
+   */
   let others = [];
+  /** @type {Set<string>} */
   const muted = new Set();
+  /** @type {ChatLine[]} */
   const lines = [];
   const title = el('h2', { id: 'chat-title' });
   const list = el('ol', { class: 'chat-lines', id: 'chat-lines', 'aria-live': 'polite', 'aria-labelledby': 'chat-title' });
@@ -76,7 +105,7 @@ export function createChat(root, opts) {
     form.classList.toggle('hidden', anonymous);
     nameForm.classList.toggle('hidden', !anonymous);
     nameInput.placeholder = t('chat.name');
-    list.replaceChildren(...lines.filter((l) => !muted.has(l.name)).map((l) => chatLine(opts.game(), l)));
+    list.replaceChildren(...lines.filter((l) => !muted.has(l.name)).map((l) => chatLine(opts.game() ?? '', l)));
     list.scrollTop = list.scrollHeight;
     const names = new Map(others.map((o) => [o.name, o]));
     for (const l of lines) if (l.name !== me && !names.has(l.name)) names.set(l.name, { name: l.name, seat: null });
@@ -90,6 +119,9 @@ export function createChat(root, opts) {
     root.dataset.lines = String(lines.length);
   }
 
+  /**
+   * @param {string} name
+   */
   function toggleMute(name) {
     const on = !muted.has(name);
     if (opts.send({ type: on ? 'mute' : 'unmute', name })) {
@@ -101,7 +133,12 @@ export function createChat(root, opts) {
 
   return {
     muted,
-    /** The viewer's room, its own name and the other people at the table ([{name, seat}]). */
+    /**
+     * The viewer's room, its own name and the other people at the table ([{name, seat}]).
+     * @param {string} newRoom
+     * @param {string | null} myName
+     * @param {{ name: string, seat: number | null }[]} people
+     */
     setRoom(newRoom, myName, people) {
       room = newRoom;
       me = myName;
@@ -109,18 +146,27 @@ export function createChat(root, opts) {
       root.dataset.room = room;
       draw();
     },
+    /**
+     * @param {ChatLine} line
+     */
     add(line) {
       if (line.room && line.room !== room) return;
       lines.push(line);
       draw();
     },
-    /** The room's last lines, sent after each (re)connection: they replace what is shown. */
+    /**
+     * The room's last lines, sent after each (re)connection: they replace what is shown.
+     * @param {{ room?: string, lines: ChatLine[] }} msg `chat_backlog`
+     */
     backlog(msg) {
       if (msg.room && msg.room !== room) return;
       lines.length = 0;
       lines.push(...msg.lines);
       draw();
     },
+    /**
+     * @param {string | null} text
+     */
     error(text) {
       errorBox.textContent = text;
     },
@@ -132,8 +178,14 @@ export function createChat(root, opts) {
   };
 }
 
-/** The stored chat of a finished match, read-only: both rooms, each under its title. */
+/**
+ * The stored chat of a finished match, read-only: both rooms, each under its title.
+ * @param {HTMLElement} root
+ * @param {string} game
+ * @param {{ players?: ChatLine[], spectators?: ChatLine[] }} chat the stored chat of a finished match, by room
+ */
 export function renderStoredChat(root, game, chat) {
+  /** @type {[string, ChatLine[]][]} */
   const rooms = [['players', chat.players || []], ['spectators', chat.spectators || []]];
   root.replaceChildren(...rooms.map(([room, lines]) => el('div', { class: 'chat-room', 'data-room': room },
     el('h3', {}, t(room === 'players' ? 'chat.players' : 'chat.spectators')),

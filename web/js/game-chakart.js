@@ -8,7 +8,12 @@ import { seatLabel } from './seats.js';
 import { t } from './i18n.js';
 import { renderChakart, renderChakartBoard, describeEntry, picking } from './chakart.js';
 
-/** A bar with the side's name, who plays it and its clock. */
+/**
+ * A bar with the side's name, who plays it and its clock.
+ * @param {import('./games.js').GameCtx} ctx
+ * @param {HTMLElement} container
+ * @param {number} seat
+ */
 function nameBar(ctx, container, seat) {
   const { state } = ctx;
   container.classList.remove('hidden');
@@ -19,6 +24,7 @@ function nameBar(ctx, container, seat) {
     el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': seatLabel(state.game, seat) }, ''));
 }
 
+/** @type {import('./games.js').GameModule} */
 export default {
   panel: 'ck-panel',
   moveList: 'pairs',

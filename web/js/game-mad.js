@@ -8,36 +8,46 @@ import { el, byId } from './api.js';
 import { t, tn } from './i18n.js';
 import {
   legalChoices, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
-  sideName, shipKind, shiftOf, lastMoveCells, shipIcon, describeShiftShort,
+  sideName, shipKind, shiftOf, lastMoveCells, shipIcon, describeShiftShort, hasShift,
 } from './mad.js';
 import { seatOf } from './games.js';
 import { lastTouch, tapTwice, armedKey } from './touch.js';
 import { showLegend } from './legend.js';
 
+/** @typedef {import('./games.js').GameCtx} GameCtx */
+/** @typedef {import('./mad.js').Choice} Choice */
+
 /** The page's state of MAD between renders. */
 const ui = {
   /** @type {string | null} The selected ship's cell, or null. */
   selected: null,
-  /** @type {{ from: string, to: string, plain: any, options: any[] } | null} The bonus choice on screen, or null. */
+  /** @type {{ from: string, to: string, plain: Choice | null, options: import('./mad.js').ShiftChoice[] } | null} The bonus choice on screen, or null. */
   bonus: null,
-  /** @type {{ side: number, codes: string[] } | null} Ships to ring while a permutation or rotation is hovered, or null. */
+  /** @type {{ side: string, codes: string[] } | null} Ships to ring while a permutation or rotation is hovered, or null. */
   involved: null,
-  /** @type {any} The context of the last render: the chips' hover redraws the board with it. */
+  /** @type {GameCtx | null} The context of the last render: the chips' hover redraws the board with it. */
   last: null,
 };
 
 const $ = byId;
 
+/** @param {GameCtx} ctx */
 function legalParsed(ctx) {
   return legalChoices(ctx.state.legal || [], ctx.state.legal_info || []);
 }
 
-/** The side this page plays ('r' or 'b'), or null for a spectator. */
+/**
+ * The side this page plays ('r' or 'b'), or null for a spectator.
+ * @param {import('./match-state.js').MatchState} state
+ */
 function mySide(state) {
   return state.seat === null || state.seat === undefined ? null : seatColour(state.seat);
 }
 
-/** A click on a cell: selects a ship, moves the selected one, or opens the bonus choice. */
+/**
+ * A click on a cell: selects a ship, moves the selected one, or opens the bonus choice.
+ * @param {string} name
+ */
 function onCell(name) {
   const ctx = ui.last;
   if (!ctx?.canAct) return;
@@ -51,11 +61,17 @@ function onCell(name) {
   ctx.redraw();
 }
 
-/** The move from `from` to `to`: played at once when it carries no bonus, else the choice opens. */
+/**
+ * The move from `from` to `to`: played at once when it carries no bonus, else the choice opens.
+ * @param {GameCtx} ctx
+ * @param {string} from
+ * @param {string} to
+ * @param {Choice[]} moves
+ */
 function chooseTarget(ctx, from, to, moves) {
   const candidates = moves.filter((a) => a.from === from && a.to === to);
   const plain = candidates.find((a) => !a.shift) || null;
-  const options = candidates.filter((a) => a.shift);
+  const options = candidates.filter(hasShift);
   if (options.length === 0 && plain) {
     ctx.play(plain.text);
     return;
@@ -64,7 +80,14 @@ function chooseTarget(ctx, from, to, moves) {
   ctx.redraw();
 }
 
-/** A player's bar: colour and name, the exile zone of that fleet, the clock. */
+/**
+ * A player's bar: colour and name, the exile zone of that fleet, the clock.
+ * @param {GameCtx} ctx
+ * @param {HTMLElement} container
+ * @param {number} seat
+ * @param {string[]} exiled
+ * @param {Set<string>} ringed
+ */
 function playerBar(ctx, container, seat, exiled, ringed) {
   const { state } = ctx;
   const side = seatColour(seat);
@@ -80,32 +103,36 @@ function playerBar(ctx, container, seat, exiled, ringed) {
     el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer', 'aria-label': `${sideName(side)}` }, ''));
 }
 
-/** The board, the exile zones and the player bars (redrawn alone while a chip is hovered). */
+/**
+ * The board, the exile zones and the player bars (redrawn alone while a chip is hovered).
+ * @param {GameCtx} ctx
+ */
 function renderMadBoard(ctx) {
   const { state } = ctx;
   const obs = state.observation;
   const orientation = mySide(state) || 'r';
   const bottomSeat = orientation === 'b' ? 1 : 0;
   const topSeat = 1 - bottomSeat;
-  const exInv = (side) => (ui.involved && ui.involved.side === side ? new Set(ui.involved.codes) : new Set());
-  for (const [bar, seat] of [[ctx.barTop, topSeat], [ctx.barBottom, bottomSeat]]) {
+  const exInv = (/** @type {string} */ side) => (ui.involved && ui.involved.side === side ? new Set(ui.involved.codes) : new Set());
+  for (const [bar, seat] of /** @type {[HTMLElement, number][]} */ ([[ctx.barTop, topSeat], [ctx.barBottom, bottomSeat]])) {
     const side = seatColour(seat);
     playerBar(ctx, bar, seat, obs.exile?.[side] || [], exInv(side));
   }
 
   const acting = ctx.canAct;
   const moves = acting ? legalParsed(ctx).filter((a) => a.kind === 'move') : [];
-  const movable = new Set(ui.bonus ? [] : moves.map((a) => a.from));
+  const movable = new Set(ui.bonus ? [] : moves.flatMap((a) => (a.from ? [a.from] : [])));
+  /** @type {Map<string, string>} */
   const targets = new Map();
   const from = ui.bonus ? ui.bonus.from : ui.selected;
   if (from) {
     for (const a of moves) {
       if (a.from !== from) continue;
       if (ui.bonus && a.to !== ui.bonus.to) continue;
-      targets.set(a.to, a.capture ? 'capture' : 'move');
+      if (a.to) targets.set(a.to, a.capture ? 'capture' : 'move');
     }
   }
-  const ringed = ui.involved ? cellsOfShips(obs.cells, ui.involved.side, ui.involved.codes) : new Set();
+  const ringed = ui.involved ? cellsOfShips(obs.cells, ui.involved.side, ui.involved.codes) : new Set([]);
   renderBoard(ctx.board, {
     cells: obs.cells,
     orientation,
@@ -119,17 +146,20 @@ function renderMadBoard(ctx) {
   ctx.tickClocks();
 }
 
-/** The bonus choice, the permutation/rotation chips and pass (the controls panel's MAD parts). */
+/**
+ * The bonus choice, the permutation/rotation chips and pass (the controls panel's MAD parts).
+ * @param {GameCtx} ctx
+ */
 function renderMadControls(ctx) {
   const { state } = ctx;
   const me = mySide(state);
-  if (!(state.seat !== null && state.status === 'live')) return;
+  if (me === null || state.status !== 'live') return;
   const acting = ctx.canAct;
   const legal = acting ? legalParsed(ctx) : [];
   $('select-help').classList.toggle('hidden', !acting || Boolean(ui.bonus));
   renderBonus(ctx, me);
   $('shifts-box').classList.toggle('hidden', Boolean(ui.bonus));
-  const shifts = legal.filter((a) => a.kind === 'shift');
+  const shifts = legal.filter((a) => a.kind === 'shift').filter(hasShift);
   const box = $('shifts');
   if (!acting) box.replaceChildren(el('span', { class: 'muted small' }, '—'));
   else if (shifts.length === 0) box.replaceChildren(el('span', { class: 'muted small' }, t('match.shifts.none')));
@@ -143,6 +173,9 @@ function renderMadControls(ctx) {
 /**
  * A button for a permutation or rotation: hovering or focusing it rings the ships it moves; on a
  * touch screen the first tap rings them (the chip then says "tap again") and the second plays it.
+ * @param {GameCtx} ctx
+ * @param {import('./mad.js').ShiftChoice} action
+ * @param {string} side
  */
 function shiftChip(ctx, action, side) {
   const shift = action.shift;
@@ -163,12 +196,12 @@ function shiftChip(ctx, action, side) {
   const on = () => {
     if (lastTouch()) return;
     ui.involved = { side, codes: shift.codes };
-    renderMadBoard(ui.last);
+    if (ui.last) renderMadBoard(ui.last);
   };
   const off = () => {
     if (lastTouch()) return;
     ui.involved = null;
-    renderMadBoard(ui.last);
+    if (ui.last) renderMadBoard(ui.last);
   };
   chip.addEventListener('mouseenter', on);
   chip.addEventListener('focus', on);
@@ -177,7 +210,11 @@ function shiftChip(ctx, action, side) {
   return chip;
 }
 
-/** The choice of a move's bonus (or none), when the move to the chosen cell may carry one. */
+/**
+ * The choice of a move's bonus (or none), when the move to the chosen cell may carry one.
+ * @param {GameCtx} ctx
+ * @param {string} side
+ */
 function renderBonus(ctx, side) {
   const box = $('bonus');
   if (!ui.bonus) {
@@ -216,11 +253,13 @@ function legendItems() {
 }
 
 /** A ship as the move list names it: "frigate 121". */
-const shipWords = (code) => t('mad.say.ship', { kind: shipKind(code), code });
+const shipWords = (/** @type {string} */ code) => t('mad.say.ship', { kind: shipKind(code), code });
 
 /**
  * A logged entry in words from its parts (`info`, crates/games/mad `action_info`): "frigate 121
  * c2 → c3, expels 212, then Swap 112 ⇄ 221", "Rotate 112 → 121 → 211 → 112", "Pass".
+ * @param {import('./games.js').LogEntry} entry
+ * @returns {string | null}
  */
 function describe(entry) {
   const info = entry?.info;
@@ -240,6 +279,7 @@ function describe(entry) {
   }
 }
 
+/** @type {import('./games.js').GameModule} */
 export default {
   moveList: 'pairs',
 
@@ -283,7 +323,7 @@ export default {
       cells: obs.cells, orientation: 'r', onCell: null,
       last: lastMoveCells(view.info ? [{ by: { seat: 0 }, info: view.info }] : []),
     });
-    for (const [bar, side] of [[view.barTop, 'b'], [view.barBottom, 'r']]) {
+    for (const [bar, side] of /** @type {[HTMLElement, string][]} */ ([[view.barTop, 'b'], [view.barBottom, 'r']])) {
       const exile = el('div', { class: 'exile', id: `exile-${side}` });
       renderExile(exile, side, obs.exile?.[side] || []);
       bar.replaceChildren(el('span', { class: 'player-name' }, el('span', { class: `swatch ${side}` }), sideName(side)), exile);

@@ -13,13 +13,16 @@ import { lastTouch, tapTwice, armedKey } from './touch.js';
 import { showLegend } from './legend.js';
 import * as ml from './moonleap.js';
 
+/** @typedef {import('./games.js').GameCtx} GameCtx */
+/** @typedef {import('./match-state.js').MatchState} MatchState */
+
 /** How long a forced move waits before the page plays it, in ms: long enough to see the roll. */
 const FORCED_PAUSE_MS = 1200;
 /** The page's state of Moon Leap between renders. */
 const ui = {
   /** @type {number | null} The version at which a forced move (the only legal one) was scheduled, if any. */
   forcedAt: null,
-  /** @type {any} The choice whose leaps are shown over the track (hovered, or tapped once), or null. */
+  /** @type {string | null} The text of the choice whose leaps are shown over the track (hovered, or tapped once), or null. */
   preview: null,
 };
 
@@ -28,14 +31,20 @@ const $ = byId;
 const PHONE = window.matchMedia('(max-width: 600px)');
 
 /** A die face as shown: `*` is the star. */
-const faceText = (face) => (face === '*' ? '★' : face);
+const faceText = (/** @type {string} */ face) => (face === '*' ? '★' : face);
 
-/** The legal decisions of this seat, taken apart (empty when it is not this page's turn). */
+/**
+ * The legal decisions of this seat, taken apart (empty when it is not this page's turn).
+ * @param {GameCtx} ctx
+ */
 function choicesOf(ctx) {
   return ctx.canAct ? ml.legalChoices(ctx.state.legal, ctx.state.legal_info || []) : [];
 }
 
-/** The last die face: the one awaiting a decision, else the last roll in the log. */
+/**
+ * The last die face: the one awaiting a decision, else the last roll in the log.
+ * @param {MatchState} state
+ */
 function lastRoll(state) {
   const obs = state.observation;
   let index = -1;
@@ -52,6 +61,8 @@ function lastRoll(state) {
 /**
  * The last leap of every other seat, as arrows in its colour: each seat's latest decision since
  * this seat's own last one (for a spectator, since the last seat to move played before).
+ * @param {MatchState} state
+ * @returns {import('./moonleap.js').Leap[]}
  */
 function othersLeaps(state) {
   const moves = state.moves || [];
@@ -67,6 +78,7 @@ function othersLeaps(state) {
     const before = moves.slice(0, moves.lastIndexOf(decisions[decisions.length - 1]));
     since = before.map((m) => seatOf(m.by)).lastIndexOf(lastSeat) + 1;
   }
+  /** @type {Map<number, import('./games.js').LogEntry>} */
   const latest = new Map();
   for (const m of moves.slice(since)) {
     const seat = seatOf(m.by);
@@ -75,7 +87,11 @@ function othersLeaps(state) {
   return [...latest].flatMap(([seat, m]) => ml.leapsOf(m.info).map((leap) => ({ ...leap, cls: `ml-${ml.seatLetter(seat)}` })));
 }
 
-/** Plays `action`, the only legal one, after a short pause, unless the match moved on meanwhile. */
+/**
+ * Plays `action`, the only legal one, after a short pause, unless the match moved on meanwhile.
+ * @param {GameCtx} ctx
+ * @param {string} action
+ */
 function playForced(ctx, action) {
   if (ui.forcedAt === ctx.state.version) return;
   ui.forcedAt = ctx.state.version;
@@ -86,12 +102,16 @@ function playForced(ctx, action) {
   }, FORCED_PAUSE_MS);
 }
 
-/** The track, with the others' last leaps and the previewed choice's (redrawn alone on hover). */
+/**
+ * The track, with the others' last leaps and the previewed choice's (redrawn alone on hover).
+ * @param {GameCtx} ctx
+ */
 function drawTrack(ctx) {
   const { state } = ctx;
   const choices = choicesOf(ctx);
   const me = state.seat === null ? null : ml.seatLetter(state.seat);
   // Single moves are played by clicking the astronaut, on the track or off board.
+  /** @type {Map<string, string>} */
   const clickable = new Map();
   for (const a of choices) {
     if (a.kind !== 'move') continue;
@@ -115,7 +135,10 @@ function drawTrack(ctx) {
   return clickable;
 }
 
-/** The players above the track: colour, name, score and clock of each seat. */
+/**
+ * The players above the track: colour, name, score and clock of each seat.
+ * @param {GameCtx} ctx
+ */
 function playersBar(ctx) {
   const { state } = ctx;
   const obs = state.observation;
@@ -132,7 +155,11 @@ function playersBar(ctx) {
   }));
 }
 
-/** The die and this seat's choices, in the turn panel (built once, so the die can tumble). */
+/**
+ * The die and this seat's choices, in the turn panel (built once, so the die can tumble).
+ * @param {GameCtx} ctx
+ * @param {import('./moonleap.js').Choice[]} choices
+ */
 function decision(ctx, choices) {
   const box = ctx.decision;
   if (!box.querySelector('#ml-die')) {
@@ -143,7 +170,7 @@ function decision(ctx, choices) {
       el('p', { id: 'ml-help', class: 'muted small' }),
       el('div', { id: 'ml-choices', class: 'chips' }));
     const die = box.querySelector('svg');
-    for (const [k, v] of Object.entries({ id: 'ml-die', class: 'ml-die', width: 44, height: 44, role: 'img', 'aria-labelledby': 'ml-roll-text' })) die.setAttribute(k, v);
+    for (const [k, v] of Object.entries({ id: 'ml-die', class: 'ml-die', width: 44, height: 44, role: 'img', 'aria-labelledby': 'ml-roll-text' })) die?.setAttribute(k, String(v));
   }
   const { state } = ctx;
   const { face, key } = lastRoll(state);
@@ -170,7 +197,7 @@ function decision(ctx, choices) {
       }, () => ctx.play(a.text)),
     }, ml.describeChoice(a));
     // A mouse shows the leap while it points at the choice (a finger taps once instead).
-    const show = (text) => () => {
+    const show = (/** @type {string | null} */ text) => () => {
       if (lastTouch()) return;
       ui.preview = text;
       drawTrack(ctx.live());
@@ -187,7 +214,11 @@ function decision(ctx, choices) {
   }
 }
 
-/** The astronauts of each seat not on the track (they enter with a roll of their number). */
+/**
+ * The astronauts of each seat not on the track (they enter with a roll of their number).
+ * @param {GameCtx} ctx
+ * @param {Map<string, string>} clickable the action that moves each astronaut, by token
+ */
 function offTrack(ctx, clickable) {
   const { state } = ctx;
   const obs = state.observation;
@@ -209,6 +240,7 @@ function offTrack(ctx, clickable) {
   }));
 }
 
+/** @param {GameCtx} ctx */
 function render(ctx) {
   const choices = choicesOf(ctx);
   if (ui.preview && !choices.some((a) => a.text === ui.preview)) ui.preview = null;
@@ -219,13 +251,16 @@ function render(ctx) {
   showLegend(ctx.legend, t('ml.legend'), [t('ml.legend.values'), t('ml.legend.cells'), t('ml.legend.line'), t('ml.legend.last')]);
 }
 
-/** The final score table: one row per seat, best rank first (the outcome's ranks and scores). */
+/**
+ * The final score table: one row per seat, best rank first (the outcome's ranks and scores).
+ * @param {GameCtx} ctx
+ */
 function renderFinal(ctx) {
   const { state } = ctx;
   const table = $('ml-final');
   const outcome = state.outcome;
   table.hidden = !outcome;
-  if (table.hidden) return;
+  if (!outcome) return;
   const order = outcome.ranks.map((r, s) => [r, s]).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, s]) => s);
   const track = state.observation.track;
   table.replaceChildren(
@@ -242,12 +277,13 @@ function renderFinal(ctx) {
  * The replay's position: the track (the step's leap marked), and in the side panel the die
  * waiting to be used and one line per seat (score, astronauts off the track), which the board
  * does not show.
+ * @param {import('./games.js').PositionView} view
  */
 function renderPosition(view) {
   const { observation: obs, seats, game } = view;
   const by = seatOf(view.by);
   ml.renderTrack(view.board, {
-    obs, clickable: null, onAction: null, perRow: PHONE.matches ? ml.PER_ROW_NARROW : undefined,
+    obs, onAction: null, perRow: PHONE.matches ? ml.PER_ROW_NARROW : undefined,
     arrows: by === null ? [] : ml.leapsOf(view.info).map((leap) => ({ ...leap, cls: `ml-${ml.seatLetter(by)}` })),
   });
   const face = obs.roll;
@@ -268,9 +304,12 @@ function renderPosition(view) {
 }
 
 /** An astronaut as the move list names it: "astronaut 4", "mercenary 2". */
-const astronaut = (id) => (id.startsWith('m') ? ml.astronautName(id) : t('ml.astro', { n: id }));
+const astronaut = (/** @type {string} */ id) => (id.startsWith('m') ? ml.astronautName(id) : t('ml.astro', { n: id }));
 
-/** One leap in words: "astronaut 4 leaps from crater 3 to 12", "astronaut 2 enters at crater 5". */
+/**
+ * One leap in words: "astronaut 4 leaps from crater 3 to 12", "astronaut 2 enters at crater 5".
+ * @param {import('./moonleap.js').Part} part
+ */
 function leapWords(part) {
   const a = astronaut(part.pieces?.[0] ?? '?');
   return part.from ? t('ml.say.move', { a, from: part.from, to: part.to }) : t('ml.say.enter', { a, to: part.to });
@@ -279,6 +318,8 @@ function leapWords(part) {
 /**
  * A logged entry in words from its parts: "rolled 4", a leap, a split's two leaps, a lost roll.
  * Null without parts.
+ * @param {import('./games.js').LogEntry} entry
+ * @returns {string | null}
  */
 function describe(entry) {
   const info = entry?.info;
@@ -293,6 +334,7 @@ function describe(entry) {
   }
 }
 
+/** @type {import('./games.js').GameModule} */
 export default {
   layout: 'moonleap',
   panel: 'ml-panel',

@@ -9,10 +9,15 @@ import { renderNaval, renderNavalBoards, tick, onServerError, describeStep, hint
  * A position as the boards draw it read-only (an earlier one on the match page, the replay's):
  * no turn to plan or piece to place in it, whatever the present holds.
  */
+/**
+ * @param {import('./naval-state.js').NavalState} state
+ * @returns {import('./naval-state.js').NavalState}
+ */
 function readOnly(state) {
   return { ...state, status: 'finished', to_act: [] };
 }
 
+/** @type {import('./games.js').GameModule} */
 export default {
   layout: 'naval',
   panel: 'nv-panel',
@@ -28,7 +33,7 @@ export default {
   render(ctx) {
     if (ctx.past) {
       // An earlier position: the boards alone, read-only; the panel (the plan of this turn) waits.
-      ctx.panel.hidden = true;
+      if (ctx.panel) ctx.panel.hidden = true;
       ctx.decision.replaceChildren();
       renderNavalBoards(ctx.board, readOnly(ctx.state));
       return;
@@ -50,6 +55,6 @@ export default {
 
   /** The boards as the match page draws them for a spectator; no seat is shown as acting. */
   renderPosition(view) {
-    renderNavalBoards(view.board, readOnly({ game: view.game, seats: view.seats, observation: view.observation }));
+    renderNavalBoards(view.board, readOnly({ game: view.game, seats: view.seats, observation: view.observation, status: 'finished', to_act: [] }));
   },
 };

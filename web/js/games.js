@@ -60,9 +60,84 @@ import moonleap from './game-moonleap.js';
 import chakart from './game-chakart.js';
 import naval from './game-naval.js';
 
+/**
+ * A logged entry of a state's moves or a replay's steps (docs/protocol.md section 4.1): who
+ * (`{seat}`, or 'chance'), the notation, and its parts.
+ * @typedef {{ by: { seat: number } | string | null, text?: string | null, info?: any }} LogEntry
+ */
+
+/**
+ * What a page plays: a text of the legal list, or the parts of an action (Bataille Navale's
+ * placement and orders, docs/protocol.md section 4.2), or a list of them played as one whole turn.
+ * @typedef {{ kind: string } & Record<string, unknown>} ActionParts
+ * @typedef {string | ActionParts | (string | ActionParts)[]} Action
+ */
+
+/**
+ * The match page's context of a game module (above).
+ * @typedef {object} GameCtx
+ * @property {import('./match-state.js').MatchState} state
+ * @property {number} stateAt
+ * @property {boolean} canAct
+ * @property {boolean} pending
+ * @property {boolean} past
+ * @property {any} config the match's config, or the game's default
+ * @property {(action: Action, opts?: { confirmed?: boolean }) => void} play
+ * @property {() => void} redraw
+ * @property {() => void} tickClocks
+ * @property {(seat: number) => string} seatWho
+ * @property {() => GameCtx} live
+ * @property {SVGSVGElement} board
+ * @property {HTMLElement} barTop
+ * @property {HTMLElement} barBottom
+ * @property {HTMLElement | null} panel
+ * @property {HTMLElement} decision
+ * @property {HTMLElement} legend
+ */
+
+/**
+ * The replay page's position for `renderPosition` (above).
+ * @typedef {object} PositionView
+ * @property {string} game
+ * @property {import('./match-state.js').MatchState['seats']} seats
+ * @property {any} observation
+ * @property {string | Record<string, number> | null | undefined} text the step's text: an action's
+ *   notation, or an early ending as the record writes it (`{"resign": 0}`)
+ * @property {any} info
+ * @property {LogEntry['by']} by
+ * @property {SVGSVGElement} board
+ * @property {HTMLElement} barTop
+ * @property {HTMLElement} barBottom
+ * @property {(...nodes: (Node | string)[]) => void} showInfo
+ */
+
+/**
+ * A game's module (above): every member optional.
+ * @typedef {object} GameModule
+ * @property {string} [layout]
+ * @property {string} [panel]
+ * @property {'pairs' | 'lines'} [moveList]
+ * @property {(seat: number) => string} [swatch]
+ * @property {(seat: number) => string} [moveClass]
+ * @property {(entry: LogEntry) => string | null} [describe]
+ * @property {(obs: any) => string | null} [counters]
+ * @property {(ctx: GameCtx) => void} [render]
+ * @property {(ctx: GameCtx) => void} [renderFinal]
+ * @property {() => boolean} [reset]
+ * @property {(ctx: GameCtx) => void} [tick]
+ * @property {(msg: { code: string, message?: string }) => void} [onError] the `error` message
+ * @property {(ctx: GameCtx) => string} [hint]
+ * @property {(view: PositionView) => void} [renderPosition]
+ */
+
+/** @type {Record<string, GameModule>} */
 const MODULES = { mad, moonleap, chakart, naval };
 
-/** The module of game `name` (its engine name, as in `state.game`), or null when there is none. */
+/**
+ * The module of game `name` (its engine name, as in `state.game`), or null when there is none.
+ * @param {string} name
+ * @returns {GameModule | null}
+ */
 export function gameModule(name) {
   return Object.hasOwn(MODULES, name) ? MODULES[name] : null;
 }
@@ -70,6 +145,8 @@ export function gameModule(name) {
 /**
  * Puts the module's layout class on `node` (the pages' `#layout`), or `fallback` without a
  * module, replacing the one put before.
+ * @param {HTMLElement} node
+ * @param {GameModule | null} mod
  */
 export function applyLayout(node, mod, fallback = '') {
   const wanted = mod ? mod.layout || '' : fallback;
@@ -78,7 +155,11 @@ export function applyLayout(node, mod, fallback = '') {
   node.dataset.layout = wanted;
 }
 
-/** The seat of a logged entry's `by` (`{seat}`), or null for chance and early endings. */
+/**
+ * The seat of a logged entry's `by` (`{seat}`), or null for chance and early endings.
+ * @param {LogEntry['by']} by
+ * @returns {number | null}
+ */
 export function seatOf(by) {
   return by && typeof by === 'object' ? by.seat : null;
 }

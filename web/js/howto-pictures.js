@@ -14,22 +14,33 @@ import { pieceIcon } from './chakart-pieces.js';
 import { renderTrack } from './moonleap.js';
 import { renderNavalExample } from './naval.js';
 
-/** A figure: the drawing (an SVG filled by `draw`) above its caption. */
+/**
+ * A figure: the drawing (an SVG filled by `draw`) above its caption.
+ * @param {string} caption
+ * @param {(svg: SVGSVGElement) => void} draw
+ */
 function figure(caption, draw, cls = '') {
-  const svg = svgEl('svg', { class: `howto-board ${cls}`, role: 'img', 'aria-label': caption });
+  const svg = /** @type {SVGSVGElement} */ (svgEl('svg', { class: `howto-board ${cls}`, role: 'img', 'aria-label': caption }));
   draw(svg);
   return el('figure', { class: 'howto-figure' }, svg, el('figcaption', {}, caption));
 }
 
-/** A list of `[icon, words]` lines (items, weapons). */
+/**
+ * A list of `[icon, words]` lines (items, weapons).
+ * @param {(Node | string)[][]} items
+ */
 function iconList(items) {
   return el('ul', { class: 'howto-icons' }, ...items.map(([icon, words]) => el('li', {}, icon, ' ', words)));
 }
 
 // ---- MAD (rules/mad.md sections 3 to 6) ----------------------------------------------------------
 
-/** The 24 cells of a MAD board with the ships of `at` (`{b2: 'R121'}`), the rest empty. */
+/**
+ * The 24 cells of a MAD board with the ships of `at` (`{b2: 'R121'}`), the rest empty.
+ * @param {Record<string, string>} at
+ */
 function madCells(at) {
+  /** @type {(string | null)[]} */
   const cells = Array(24).fill(null);
   for (const [cell, ship] of Object.entries(at)) cells[cellIndex(cell)] = ship;
   return cells;
@@ -37,7 +48,11 @@ function madCells(at) {
 
 function madFigures() {
   const fleet = { a1: 'R221', b1: 'R111', c1: 'R222', d1: 'R212', a6: 'B221', b6: 'B111', c6: 'B222', d6: 'B212' };
-  const draw = (at, view) => (svg) => renderBoard(svg, { cells: madCells({ ...fleet, ...at }), orientation: 'r', onCell: null, ...view });
+  /**
+   * @param {Record<string, string>} at
+   * @param {{ selected?: string, targets?: Map<string, string>, involved?: Set<string> }} view
+   */
+  const draw = (at, view) => (/** @type {SVGSVGElement} */ svg) => renderBoard(svg, { cells: madCells({ ...fleet, ...at }), orientation: 'r', onCell: null, ...view });
   return [
     figure(t('howto.mad.move'), draw({ b2: 'R121' }, {
       selected: 'b2', targets: new Map([['b3', 'move'], ['a2', 'move'], ['c2', 'move']]),
@@ -52,8 +67,12 @@ function madFigures() {
 
 // ---- Chakart (rules/chakart.md sections 5 to 8) ----------------------------------------------------
 
-/** A Chakart observation's `pieces` from `{e4: 'wp'}` (side letter, piece letter). */
+/**
+ * A Chakart observation's `pieces` from `{e4: 'wp'}` (side letter, piece letter).
+ * @param {Record<string, string>} at
+ */
 function ckPieces(at) {
+  /** @type {Record<string, string>} */
   const kinds = { p: 'pawn', r: 'rook', n: 'knight', b: 'bishop', q: 'queen', k: 'king' };
   return Object.entries(at).map(([square, code]) => ({ square, side: code[0] === 'w' ? 'white' : 'black', kind: kinds[code[1]] }));
 }
@@ -62,14 +81,14 @@ function chakartFigures() {
   const kings = { e1: 'wk', e8: 'bk' };
   const items = ['banana', 'bomb', 'mushroom', 'egg'];
   return [
-    figure(t('howto.ck.move'), (svg) => renderChakartBoard(svg, {
+    figure(t('howto.ck.move'), (/** @type {SVGSVGElement} */ svg) => renderChakartBoard(svg, {
       pieces: ckPieces({ ...kings, e4: 'wp', d7: 'bp' }), items: [{ square: 'e3', item: 'mushroom' }],
       last_move: { from: 'e2', to: 'e4' },
     })),
-    figure(t('howto.ck.capture'), (svg) => renderChakartBoard(svg, {
+    figure(t('howto.ck.capture'), (/** @type {SVGSVGElement} */ svg) => renderChakartBoard(svg, {
       pieces: ckPieces({ ...kings, f4: 'wn', d5: 'bb', g6: 'bp' }), items: [],
     }, { selected: 'f4', targets: new Set(['d5', 'e6', 'g6', 'h5', 'h3', 'g2', 'e2', 'd3']) })),
-    figure(t('howto.ck.items'), (svg) => renderChakartBoard(svg, {
+    figure(t('howto.ck.items'), (/** @type {SVGSVGElement} */ svg) => renderChakartBoard(svg, {
       pieces: ckPieces(kings), items: [{ square: 'c3', item: 'banana' }, { square: 'f6', item: 'bomb' }, { square: 'd4', item: 'mushroom' }, { square: 'e5', item: 'egg' }],
     })),
     iconList([
@@ -83,7 +102,10 @@ function chakartFigures() {
 
 // ---- Moon Leap (rules/moonleap.md "Turn", "Splitting", "Runs") ------------------------------------
 
-/** A short track of 16 craters (values made for the example) with astronauts `at` (`{3: 'a4'}`). */
+/**
+ * A short track of 16 craters (values made for the example) with astronauts `at` (`{3: 'a4'}`).
+ * @param {Record<number, string>} at
+ */
 function mlObs(at, passed = false) {
   const values = [-3, -2, 0, 2, -1, 0, 3, 0, 4, 0, -2, 5, 0, 6, 8, 10];
   const track = values.map((_, i) => at[i + 1] ?? null);
@@ -91,7 +113,12 @@ function mlObs(at, passed = false) {
 }
 
 function moonleapFigures() {
-  const draw = (at, arrows, passed) => (svg) => renderTrack(svg, { obs: mlObs(at, passed), clickable: null, onAction: null, arrows });
+  /**
+   * @param {Record<number, string>} at
+   * @param {import('./moonleap.js').Leap[]} arrows
+   * @param {boolean} [passed]
+   */
+  const draw = (at, arrows, passed) => (/** @type {SVGSVGElement} */ svg) => renderTrack(svg, { obs: mlObs(at, passed), onAction: null, arrows });
   return [
     figure(t('howto.ml.leap'), draw({ 3: 'a4', 4: 'b2', 5: 'a1', 7: 'c3' }, [{ from: 3, to: 6, cls: 'ml-preview' }])),
     figure(t('howto.ml.enter'), draw({ 1: 'b1', 2: 'a3' }, [{ from: null, to: 3, cls: 'ml-preview' }])),
@@ -104,7 +131,7 @@ function moonleapFigures() {
 
 const COLS = 'abcdefghijklmn';
 /** The corner cells of a `rows` x `cols` area whose top-left cell is (r, c), 0-based. */
-const area = (r, c, rows, cols) => ({ from: `${COLS[c]}${r + 1}`, to: `${COLS[c + cols - 1]}${r + rows}` });
+const area = (/** @type {number} */ r, /** @type {number} */ c, /** @type {number} */ rows, /** @type {number} */ cols) => ({ from: `${COLS[c]}${r + 1}`, to: `${COLS[c + cols - 1]}${r + rows}` });
 
 /**
  * The special weapons as the how-to shows them: ship, the area drawn (rows, columns; rules/naval.md
@@ -120,14 +147,21 @@ const WEAPONS = [
   ['corvette', 'shield', 3, 3], ['corvette', 'satellite', 5, 5],
 ];
 
+/**
+ * @param {any} config the game's default config (its `costs`)
+ */
 function navalFigures(config) {
-  const around = (cell) => {
+  const around = (/** @type {string} */ cell) => {
     const [c, r] = [COLS.indexOf(cell[0]), Number(cell.slice(1)) - 1];
     return [-1, 0, 1].flatMap((dr) => [-1, 0, 1].map((dc) => [r + dr, c + dc]))
       .filter(([i, j]) => (i !== r || j !== c) && i >= 0 && j >= 0 && i < 14 && j < 14)
       .map(([i, j]) => `${COLS[j]}${i + 1}`);
   };
-  const draw = (board, areas) => (svg) => renderNavalExample(svg, board, areas);
+  /**
+   * @param {Parameters<typeof renderNavalExample>[1]} board
+   * @param {Parameters<typeof renderNavalExample>[2]} [areas]
+   */
+  const draw = (board, areas) => (/** @type {SVGSVGElement} */ svg) => renderNavalExample(svg, board, areas);
   const weapons = WEAPONS.map(([ship, ability, rows, cols]) => {
     const r = Math.max(0, Math.min(14 - rows, 6 - Math.floor(rows / 2)));
     const c = Math.max(0, Math.min(14 - cols, 6 - Math.floor(cols / 2)));
@@ -148,9 +182,13 @@ function navalFigures(config) {
 /**
  * The pictures of game `game` (null for a game without any): MAD, Chakart, Moon Leap, Bataille
  * Navale. `config` is the game's default config (Bataille Navale's costs).
+ * @param {string} game
+ * @param {any} config
  */
 export function pictures(game, config) {
-  const make = { mad: madFigures, chakart: chakartFigures, moonleap: moonleapFigures, naval: navalFigures }[game];
+  /** @type {Record<string, (config: any) => HTMLElement[]>} */
+  const makers = { mad: madFigures, chakart: chakartFigures, moonleap: moonleapFigures, naval: navalFigures };
+  const make = Object.hasOwn(makers, game) ? makers[game] : null;
   if (!make) return null;
   return el('section', { class: 'howto-pictures', id: 'howto-pictures' }, el('h2', {}, t('howto.pictures')), ...make(config));
 }

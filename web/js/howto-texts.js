@@ -3,6 +3,7 @@
 // from the rules files (docs/rules/<game>.md; the section each part rests on is named in a comment).
 // Each game: {en, fr}, each a list of [heading, [paragraph or bullet...]].
 
+/** @type {Record<string, Record<'en' | 'fr', [string, string[]][]>>} */
 export const HOWTO = {
   mad: {
     // docs/rules/mad.md sections 2 to 8.

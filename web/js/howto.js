@@ -21,13 +21,13 @@ function gameFromLocation() {
 
 /** The how-to page's state. */
 const page = {
-  /** @type {any[]} The games of /api/games, for the tabs. */
+  /** @type {import('./api.js').GameInfo[]} The games of /api/games, for the tabs. */
   games: [],
 };
 const game = gameFromLocation();
 
 function draw() {
-  const known = HOWTO[game];
+  const known = Object.hasOwn(HOWTO, game) ? HOWTO[game] : null;
   const title = page.games.find((g) => g.name === game)?.title || game;
   $('howto-tabs').replaceChildren(...Object.keys(HOWTO).map((name) => el('a', {
     href: `/howto/${name}`, class: `tab${name === game ? ' current' : ''}`, 'aria-current': name === game ? 'page' : null,
@@ -39,7 +39,7 @@ function draw() {
     return;
   }
   document.title = `${t('howto.title', { game: title })} · ${t('app.title')}`;
-  const sections = known[lang()] || known.en;
+  const sections = known[/** @type {'en' | 'fr'} */ (lang())] || known.en;
   const entry = page.games.find((g) => g.name === game);
   $('howto').replaceChildren(
     el('h1', {}, t('howto.title', { game: title })),
@@ -57,6 +57,7 @@ function draw() {
 /**
  * The first game: a match against the beginner bot at every other seat, without a clock, opened
  * in the match page's learning mode (`?learn`), which says what to tap at each step.
+ * @param {import('./api.js').GameInfo | undefined} entry
  */
 function learnBox(entry) {
   if (!entry) return '';
@@ -78,7 +79,10 @@ function learnBox(entry) {
   return el('div', { class: 'howto-learn' }, button, el('p', { class: 'muted small' }, t('howto.learn.help')), error);
 }
 
-/** The easiest bot the game offers: its lobby's first level (the beginner). */
+/**
+ * The easiest bot the game offers: its lobby's first level (the beginner).
+ * @param {import('./api.js').GameInfo} entry
+ */
 function firstLevel(entry) {
   return (entry.levels?.length ? entry.levels : entry.bots || ['random'])[0];
 }

@@ -6,6 +6,8 @@
 import { api, el, byId, errorCode, errorMessage } from './api.js';
 import { t, onLangChange } from './i18n.js';
 
+/** @typedef {import('./seats.js').Player} Player */
+
 /** Names the server accepts: 3 to 20 of letters, digits, `_` and `-`, starting with a letter or digit. */
 export const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9_\\-]{2,19}';
 
@@ -18,6 +20,7 @@ const session = {
   /** @type {Promise<any> | null} The `GET /api/me` asked once per page, or null before. */
   loaded: null,
 };
+/** @type {((player: Player | null) => void)[]} */
 const listeners = [];
 
 /** The session's PLAYER ({name, kind}) or null; asked once per page (`GET /api/me`). */
@@ -35,11 +38,17 @@ export function currentPlayer() {
   return session.loaded;
 }
 
-/** Calls `fn(player)` whenever the page's player changes (named, signed in or out). */
+/**
+ * Calls `fn(player)` whenever the page's player changes (named, signed in or out).
+ * @param {(player: Player | null) => void} fn called with the new player when the session's changes
+ */
 export function onPlayerChange(fn) {
   listeners.push(fn);
 }
 
+/**
+ * @param {Player | null} p
+ */
 function setPlayer(p) {
   session.player = p;
   session.loaded = Promise.resolve(p);
@@ -47,7 +56,10 @@ function setPlayer(p) {
   for (const fn of listeners) fn(p);
 }
 
-/** Becomes (or renames the current guest to) `name`: `POST /api/guest`. Throws the ApiError. */
+/**
+ * Becomes (or renames the current guest to) `name`: `POST /api/guest`. Throws the ApiError.
+ * @param {string} name
+ */
 export async function chooseName(name) {
   const res = await api('POST', '/api/guest', { name });
   // A new guest, or one renamed: its name stays changeable until its first rated game.
@@ -63,12 +75,19 @@ export function suggestName() {
   return `${word}-${100 + Math.floor(Math.random() * 900)}`;
 }
 
-/** The link to a player's page. */
+/**
+ * The link to a player's page.
+ * @param {string} name
+ */
 export function playerHref(name) {
   return `/@/${encodeURIComponent(name)}`;
 }
 
-/** A player's name as a link to their page (bots are shown as text: they have no page to read). */
+/**
+ * A player's name as a link to their page (bots are shown as text: they have no page to read).
+ * @param {Player | null | undefined} p
+ * @param {Record<string, import('./api.js').Attr>} [attrs]
+ */
 export function playerLink(p, attrs = {}) {
   if (!p?.name) return el('span', attrs, '');
   if (p.kind === 'bot') return el('span', { class: 'player-bot', ...attrs }, p.name);
@@ -128,8 +147,13 @@ function openDialog(id) {
   (name && !name.value ? name : password || name)?.focus();
 }
 
+/**
+ * @param {HTMLDialogElement} dialog
+ * @param {unknown} err
+ */
 function dialogError(dialog, err) {
   const box = dialog.querySelector('.error-box');
+  if (!box) return;
   box.textContent = errorText(err);
   box.classList.remove('hidden');
 }
@@ -146,12 +170,24 @@ export function errorText(err) {
   return text === key ? errorMessage(err) : text;
 }
 
+/**
+ * @param {string} name
+ * @param {string} type
+ * @param {string} labelKey
+ */
 function field(name, type, labelKey, attrs = {}) {
   const input = el('input', { name, type, required: true, ...attrs });
   const label = el('label', { class: 'stack' }, el('span', { 'data-i18n': labelKey }, t(labelKey)), input);
   return label;
 }
 
+/**
+ * @param {string} id
+ * @param {string} titleKey
+ * @param {(HTMLLabelElement | HTMLParagraphElement)[]} fields
+ * @param {string} submitKey
+ * @param {(data: Record<string, string>) => Promise<void>} onSubmit called with the form's fields by name
+ */
 function dialogShell(id, titleKey, fields, submitKey, onSubmit) {
   const form = el('form', { method: 'dialog' },
     el('h2', { 'data-i18n': titleKey }, t(titleKey)),
@@ -164,7 +200,8 @@ function dialogShell(id, titleKey, fields, submitKey, onSubmit) {
   const dialog = el('dialog', { id, class: 'dialog' }, form);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    const data = Object.fromEntries(new FormData(form));
+    // Every field is a text input.
+    const data = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v)]));
     const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     button.disabled = true;
     try {
@@ -187,6 +224,7 @@ function accountDialog() {
     field('name', 'text', 'id.name', { pattern: NAME_PATTERN, maxlength: 20, autocomplete: 'username', id: 'account-name' }),
     field('password', 'password', 'id.password', { minlength: 8, maxlength: 128, autocomplete: 'new-password', id: 'account-password' }),
   ], 'id.create', async ({ name, password }) => {
+    /** @type {{ password: string, name?: string }} */
     const body = { password };
     if (name && name !== session.player?.name) body.name = name;
     const res = await api('POST', '/api/account', body);
@@ -207,6 +245,9 @@ function signInDialog() {
 
 // Signing in or out changes who holds the seats and sockets of this page: the page is loaded
 // again, so every WebSocket opens with the new session cookie.
+/**
+ * @param {Player} p
+ */
 function afterSignIn(p) {
   setPlayer(p);
   location.reload();

@@ -11,13 +11,16 @@ const $ = byId;
 
 /** The leaderboard page's state. */
 const page = {
-  /** @type {any[]} The games of /api/games. */
+  /** @type {import('./api.js').GameInfo[]} The games of /api/games. */
   games: [],
   /** @type {string | null} The game whose table is shown (the `game` of the query first). */
   game: new URLSearchParams(location.search).get('game'),
-  /** @type {any} The table shown, or null before it came. */
+  /**
+   * @type {{ game: string, start: number, players: ({ name: string, kind: string } & import('./player.js').Rating)[] } | null}
+   * The table shown (`GET /api/leaderboard/{game}`), or null before it came.
+   */
   board: null,
-  /** @type {any} The session's player, or null. */
+  /** @type {import('./seats.js').Player | null} The session's player, or null. */
   me: null,
 };
 
@@ -47,6 +50,9 @@ function renderBoard() {
     el('td', { class: 'num' }, String(p.games)))))));
 }
 
+/**
+ * @param {string} name
+ */
 async function select(name) {
   page.game = name;
   history.replaceState(null, '', `/leaderboard?game=${encodeURIComponent(name)}`);

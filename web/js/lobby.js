@@ -18,25 +18,32 @@ import { renderSeekWait, renderChallenges } from './quickplay.js';
 
 const $ = byId;
 
+/** @typedef {import('./api.js').MatchSummary} MatchSummary */
+/** @typedef {ReturnType<typeof readPlay>} Play What the play dialog asks for. */
+
 /** The lobby page's state: one object, kept between the socket's messages and the lists' refreshes. */
 const lobby = {
-  /** @type {any[]} The games of /api/games. */
+  /** @type {import('./api.js').GameInfo[]} The games of /api/games. */
   games: [],
   /** @type {{ name: string, kind: string } | null} The session's player, or null. */
   player: null,
   /** @type {import('./socket.js').Socket | null} The lobby socket (socket.js), open from the start on. */
   lobbySocket: null,
-  /** @type {any} The last `lobby` message (counts and pools), or null. */
+  /** @type {{ online: number, playing: number, pools: import('./quickplay.js').Pool[] } | null} The last `lobby` message (counts and pools), or null. */
   lobbyInfo: null,
-  /** @type {{ request: any, since: number | null, estimate?: number | null } | null} The seek in progress, or null. */
+  /** @type {import('./quickplay.js').Seeking | null} The seek in progress, or null. */
   seeking: null,
-  /** @type {any} The answer of the last match created here (Play a friend), for its invite links. */
+  /**
+   * @type {{ id: string, game: string, url: string, token?: string, invites?: { seat: number, url: string }[] } | null}
+   * The answer of the last match created here (Play a friend, docs/protocol.md section 3.2), for
+   * its invite links.
+   */
   lastCreated: null,
   /** @type {{ game: string, action: string } | null} The dialog on screen, or null. */
   dialogFor: null,
-  /** @type {{ active: any[], finished: any[] }} The open and finished matches listed. */
+  /** @type {{ active: MatchSummary[], finished: MatchSummary[] }} The open and finished matches listed. */
   lists: { active: [], finished: [] },
-  /** @type {any[]} The correspondence matches waiting for this player's move. */
+  /** @type {MatchSummary[]} The correspondence matches waiting for this player's move. */
   waiting: [],
 };
 
@@ -46,6 +53,9 @@ function socket() {
   return lobby.lobbySocket;
 }
 
+/**
+ * @param {unknown} err an error to show, or null to hide the box
+ */
 function showError(err) {
   const box = $('error');
   if (!err) {
@@ -56,7 +66,17 @@ function showError(err) {
   box.classList.remove('hidden');
 }
 
-const gameOf = (name) => lobby.games.find((g) => g.name === name);
+const gameOf = (/** @type {string} */ name) => lobby.games.find((g) => g.name === name);
+
+/**
+ * The entry of game `name` in /api/games, which the play dialog is only opened for.
+ * @param {string} name
+ */
+function listedGame(name) {
+  const game = gameOf(name);
+  if (!game) throw new Error(`no game ${name} in /api/games`);
+  return game;
+}
 
 // ---- The visitor's name -----------------------------------------------------------------------
 
@@ -67,6 +87,9 @@ function renderWelcome() {
   if (!lobby.player && !input.value) input.value = suggestName();
 }
 
+/**
+ * @param {SubmitEvent} ev
+ */
 async function submitWelcome(ev) {
   ev.preventDefault();
   $('welcome-error').classList.add('hidden');
@@ -80,6 +103,9 @@ async function submitWelcome(ev) {
 
 // ---- Game cards and the play dialog ----------------------------------------------------------
 
+/**
+ * @param {string} game
+ */
 function seekersOf(game) {
   return (lobby.lobbyInfo?.pools || []).filter((p) => p.game === game).reduce((n, p) => n + (p.waiting || 0), 0);
 }
@@ -100,17 +126,30 @@ function renderCards() {
   }));
 }
 
+/**
+ * @param {string} id
+ * @param {string[][]} options `[value, label]` pairs
+ * @param {string} value
+ */
 function select(id, options, value) {
   return el('select', { id, name: id }, ...options.map(([v, label]) => el('option', { value: v, selected: v === value }, label)));
 }
 
+/**
+ * @param {string} text
+ * @param {HTMLElement} control
+ */
 function labelled(text, control) {
   return el('label', {}, el('span', {}, text), ' ', control);
 }
 
-/** The fields of the play dialog for `action` ("quick", "friend" or "bot") of game `name`. */
+/**
+ * The fields of the play dialog for `action` ("quick", "friend" or "bot") of game `name`.
+ * @param {string} name
+ * @param {string} action
+ */
 function playFields(name, action) {
-  const game = gameOf(name);
+  const game = listedGame(name);
   const rows = [];
   if (!lobby.player) {
     rows.push(el('div', { class: 'form-row' }, labelled(t('id.name'),
@@ -154,9 +193,13 @@ function playFields(name, action) {
   return rows;
 }
 
+/**
+ * @param {string} name
+ * @param {string} action
+ */
 function openPlay(name, action) {
   lobby.dialogFor = { game: name, action };
-  const game = gameOf(name);
+  const game = listedGame(name);
   $('play-title').textContent = `${t(`play.${action}`)} · ${game.title}`;
   $('play-go').textContent = t(`play.${action}.go`);
   $('play-fields').replaceChildren(...playFields(name, action));
@@ -172,7 +215,7 @@ function openPlay(name, action) {
 function readPlay() {
   if (!lobby.dialogFor) throw new Error('no play dialog is open');
   const { game: name, action } = lobby.dialogFor;
-  const game = gameOf(name);
+  const game = listedGame(name);
   const size = findId('play-seats', HTMLSelectElement);
   const seats = size ? Number(size.value) : game.default_seats;
   const timeControl = clockPresets(game)[Number($('play-tc', HTMLSelectElement).value)].tc;
@@ -182,6 +225,9 @@ function readPlay() {
   return { name, game, action, seats, timeControl, rated, mySeat };
 }
 
+/**
+ * @param {SubmitEvent} ev
+ */
 async function submitPlay(ev) {
   ev.preventDefault();
   const play = readPlay();
@@ -202,6 +248,9 @@ async function submitPlay(ev) {
 
 // ---- Play a friend, play the computer ---------------------------------------------------------
 
+/**
+ * @param {Play} play
+ */
 async function createFor({ name, action, seats, timeControl, rated, mySeat }) {
   const list = [];
   for (let s = 0; s < seats; s++) {
@@ -210,7 +259,10 @@ async function createFor({ name, action, seats, timeControl, rated, mySeat }) {
   await create({ game: name, seats: list, time_control: timeControl, rated, creator_seat: mySeat });
 }
 
-/** Creates a match; with no other human seat, goes to it, else shows the invite links. */
+/**
+ * Creates a match; with no other human seat, goes to it, else shows the invite links.
+ * @param {import('./api.js').NewMatch} body `POST /api/matches` (docs/protocol.md section 3.2)
+ */
 async function create(body) {
   showError(null);
   const res = await api('POST', '/api/matches', body);
@@ -250,8 +302,12 @@ function renderCreated() {
 
 // ---- Quick play --------------------------------------------------------------------------------
 
+/**
+ * @param {Play} play
+ */
 async function startSeek({ name, seats, timeControl, rated }) {
   const fill = findId('play-fill', HTMLInputElement)?.checked;
+  /** @type {import('./quickplay.js').SeekRequest} */
   const request = {
     type: 'seek', game: name, seats, time_control: timeControl, rated,
     bots_after_seconds: fill ? Number($('play-fill-seconds', HTMLInputElement).value) : null,
@@ -269,12 +325,17 @@ function cancelSeek() {
   renderSeeking();
 }
 
-/** Accepts the open challenge `seek` of `pool`: a seek in its pool, paired with it at once. */
+/**
+ * Accepts the open challenge `seek` of `pool`: a seek in its pool, paired with it at once.
+ * @param {number} seek
+ * @param {import('./quickplay.js').Pool} pool
+ */
 async function acceptChallenge(seek, pool) {
   showError(null);
   try {
     if (!lobby.player) await chooseName($('welcome-name', HTMLInputElement).value.trim() || suggestName());
     await socket().whenOpen();
+    /** @type {import('./quickplay.js').SeekRequest} */
     const request = { type: 'seek', game: pool.game, seats: pool.seats, time_control: pool.time_control, rated: pool.rated };
     if (!socket().send({ type: 'accept', seek })) throw Object.assign(new Error(t('match.reconnecting')), { code: 'network' });
     lobby.seeking = { request, since: null };
@@ -284,7 +345,10 @@ async function acceptChallenge(seek, pool) {
   }
 }
 
-/** The offer after a long wait, a table of two: the computer instead (a casual game). */
+/**
+ * The offer after a long wait, a table of two: the computer instead (a casual game).
+ * @param {string} level
+ */
 async function playComputerInstead(level) {
   // The offer is shown only while a seek waits.
   if (!lobby.seeking) return;
@@ -323,12 +387,18 @@ function renderSeeking() {
   });
 }
 
+/**
+ * @param {{ id: string, seat: number, token: string, url?: string }} msg
+ */
 function onPaired(msg) {
   setToken(msg.id, msg.token);
   lobby.seeking = null;
   location.href = msg.url || `/m/${msg.id}`;
 }
 
+/**
+ * @param {{ code: string, message: string }} msg
+ */
 function onLobbyError(msg) {
   if (msg.code?.startsWith('seek/') || ['game/unknown', 'config/invalid', 'time_control/invalid', 'bot/unknown', 'auth/required'].includes(msg.code)) {
     lobby.seeking = null;
@@ -337,6 +407,9 @@ function onLobbyError(msg) {
   showError(msg);
 }
 
+/**
+ * @param {{ online: number, playing: number, pools: import('./quickplay.js').Pool[] }} msg
+ */
 function onLobby(msg) {
   lobby.lobbyInfo = msg;
   const before = [$('count-online').textContent, $('count-playing').textContent];
@@ -376,6 +449,9 @@ async function refreshWaiting() {
   renderWaiting();
 }
 
+/**
+ * @param {MatchSummary} m
+ */
 function opponents(m) {
   return m.seats.filter((s) => s.player && s.player.name !== lobby.player?.name).map((s) => seatWithName(m.game, s.seat, s.player)).join(', ');
 }
@@ -390,14 +466,22 @@ function renderWaiting() {
 
 // ---- Match lists -------------------------------------------------------------------------------
 
-function outcomeText(m) {
-  const winners = m.outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
-  const kind = kindWord(m.outcome.kind);
+/**
+ * @param {MatchSummary} m
+ * @param {import('./api.js').Outcome} outcome its outcome
+ */
+function outcomeText(m, outcome) {
+  const winners = outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
+  const kind = kindWord(outcome.kind);
   if (winners.length !== 1) return kind;
   const seat = m.seats.find((s) => s.seat === winners[0]);
   return t('lobby.won', { side: seatWithName(m.game, winners[0], seat?.player), kind });
 }
 
+/**
+ * @param {string} id
+ * @param {number} seat
+ */
 async function joinSeat(id, seat) {
   showError(null);
   try {
@@ -411,9 +495,13 @@ async function joinSeat(id, seat) {
   }
 }
 
+/**
+ * @param {MatchSummary} m
+ * @param {import('./api.js').Seat} s
+ */
 function seatPill(m, s) {
   let who;
-  if (s.kind === 'bot') who = botName(s.bot);
+  if (s.kind === 'bot') who = botName(s.bot ?? '');
   else if (s.player?.name) who = s.player.name;
   else who = s.taken ? t('seat.human') : t('lobby.free');
   const free = s.kind === 'human' && !s.taken;
@@ -422,6 +510,9 @@ function seatPill(m, s) {
     `${seatLabel(m.game, s.seat)}: ${who}`);
 }
 
+/**
+ * @param {MatchSummary} m
+ */
 function matchRow(m) {
   const actions = [];
   const me = lobby.player;
@@ -438,7 +529,7 @@ function matchRow(m) {
   }
   if (m.status !== 'finished') actions.push(el('a', { class: 'button secondary', href: `/m/${m.id}` }, t('lobby.watch')));
   else actions.push(el('a', { class: 'button secondary', href: `/replay/${m.id}` }, t('lobby.replay')));
-  const info = m.outcome ? outcomeText(m) : `${timeControlText(m.time_control)}${m.rated ? ` · ${t('play.rated')}` : ''}`;
+  const info = m.outcome ? outcomeText(m, m.outcome) : `${timeControlText(m.time_control)}${m.rated ? ` · ${t('play.rated')}` : ''}`;
   return el('tr', { 'data-match': m.id, 'data-status': m.status },
     el('td', {}, el('strong', {}, m.title), el('div', { class: 'muted small mono' }, m.id.slice(0, 8))),
     el('td', {}, m.seats.map((s) => seatPill(m, s))),
@@ -446,6 +537,10 @@ function matchRow(m) {
     el('td', {}, el('div', { class: 'actions' }, actions)));
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {MatchSummary[]} matches
+ */
 function renderList(container, matches) {
   if (!matches.length) {
     container.replaceChildren(el('p', { class: 'muted' }, t('lobby.none')));

@@ -9,33 +9,72 @@
 import { t } from './i18n.js';
 import { svgEl } from './svg.js';
 
+/**
+ * An action's parts (docs/protocol.md section 4.1): a move's cells and the ships it moves, a
+ * permutation's or rotation's ships, a bonus's cells, and the part after it (`then`).
+ * @typedef {{ kind: string, from?: string, to?: string, pieces?: string[], cells?: string[],
+ *   then?: Part | null }} Part
+ */
+
+/** A permutation (`P`) or rotation (`R`) of ships, by code. @typedef {{ kind: 'P' | 'R', codes: string[] }} Shift */
+
+/**
+ * A legal action as the page composes it (`legalChoices`).
+ * @typedef {{ text: string, kind: 'move' | 'shift' | 'pass', from: string | null, to: string | null,
+ *   capture: boolean, shift: Shift | null }} Choice
+ */
+
+/** A legal action that carries a permutation or rotation. @typedef {Choice & { shift: Shift }} ShiftChoice */
+
+/**
+ * Whether choice `a` carries a permutation or rotation (a shift, or a move's bonus).
+ * @param {Choice} a
+ * @returns {a is ShiftChoice}
+ */
+export const hasShift = (a) => a.shift !== null;
+
 /** Cell size in SVG units. */
 export const CELL = 80;
 /** Margin for the coordinates. */
 const MARGIN = 26;
 const COLUMNS = 'abcd';
 
-/** "R" or "B" colour letter of a seat (seat 0 = Red, seat 1 = Blue). */
+/**
+ * "R" or "B" colour letter of a seat (seat 0 = Red, seat 1 = Blue).
+ * @param {number} seat
+ */
 export function seatColour(seat) {
   return seat === 1 ? 'b' : 'r';
 }
 
-/** The translated name of a side ("r" or "b"). */
+/**
+ * The translated name of a side ("r" or "b").
+ * @param {string} side
+ */
 export function sideName(side) {
   return t(side === 'b' ? 'seat.blue' : 'seat.red');
 }
 
-/** Index in `cells` of a cell name like "c2" (index = (row-1)*4 + column). */
+/**
+ * Index in `cells` of a cell name like "c2" (index = (row-1)*4 + column).
+ * @param {string} name
+ */
 export function cellIndex(name) {
   return (Number(name[1]) - 1) * 4 + COLUMNS.indexOf(name[0]);
 }
 
-/** Cell name of an index of `cells`. */
+/**
+ * Cell name of an index of `cells`.
+ * @param {number} index
+ */
 export function cellName(index) {
   return COLUMNS[index % 4] + String(Math.floor(index / 4) + 1);
 }
 
-/** The family word of a ship code: corvette, cruiser, frigate (one 2) or destroyer (two 2s). */
+/**
+ * The family word of a ship code: corvette, cruiser, frigate (one 2) or destroyer (two 2s).
+ * @param {string} code
+ */
 export function shipKind(code) {
   if (code === '111') return t('ship.111');
   if (code === '222') return t('ship.222');
@@ -48,6 +87,9 @@ export function shipKind(code) {
  * (`legal` with `legal_info`, docs/protocol.md section 4.1), never from their notation:
  * `{text, kind: "move"|"shift"|"pass", from, to, capture, shift}` where `shift` is `null` or
  * `{kind: "P"|"R", codes}` (the ships as the notation lists them).
+ * @param {string[]} legal
+ * @param {(Part | null | undefined)[]} info
+ * @returns {Choice[]}
  */
 export function legalChoices(legal, info) {
   // An action without its parts is not offered: the page composes from the parts alone.
@@ -55,6 +97,10 @@ export function legalChoices(legal, info) {
 }
 
 /** A permutation or rotation from its parts (`{kind: "permute"|"rotate", pieces}`): `{kind: "P"|"R", codes}`. */
+/**
+ * @param {Part} part
+ * @returns {Shift}
+ */
 export function shiftOf(part) {
   return { kind: part.kind === 'permute' ? 'P' : 'R', codes: part.pieces || [] };
 }
@@ -63,23 +109,30 @@ export function shiftOf(part) {
  * The cells to mark as the last move: those of the last logged action of a seat in `moves` (the
  * state's move list, each entry with its parts `info`): a move's from and to, the cells of the
  * ships a permutation or rotation moved (also a bonus's), as a Set of cell names.
+ * @param {import('./games.js').LogEntry[] | undefined} moves
  */
 export function lastMoveCells(moves) {
   const last = [...(moves || [])].reverse().find((m) => m.by && typeof m.by === 'object' && m.info);
+  /** @type {Set<string>} */
   const out = new Set();
-  for (let part = last?.info; part; part = part.then) {
+  for (let part = /** @type {Part | null | undefined} */ (last?.info); part; part = part.then) {
     for (const c of [part.from, part.to, ...(part.cells || [])]) if (c) out.add(c);
   }
   return out;
 }
 
 /** One legal action from its parts (see `legalChoices`). */
+/**
+ * @param {string} text
+ * @param {Part} part
+ * @returns {Choice}
+ */
 function choice(text, part) {
   const shift = shiftOf;
   const none = { from: null, to: null, capture: false, shift: null };
   if (part.kind === 'move') {
     return {
-      text, kind: 'move', from: part.from, to: part.to, capture: part.pieces.length > 1,
+      text, kind: 'move', from: part.from ?? null, to: part.to ?? null, capture: (part.pieces?.length ?? 0) > 1,
       shift: part.then ? shift(part.then) : null,
     };
   }
@@ -88,6 +141,7 @@ function choice(text, part) {
 }
 
 /** The sentence describing a permutation or rotation, e.g. "Swap 112 ⇄ 221". */
+/** @param {Shift} shift */
 export function describeShift(shift) {
   if (shift.kind === 'P') return t('move.perm', { a: shift.codes[0], b: shift.codes[1] });
   const [x, y, z] = shift.codes;
@@ -95,6 +149,7 @@ export function describeShift(shift) {
 }
 
 /** The short form of a permutation or rotation, for a phone's buttons: "112 ⇄ 221", "↻ 112 121 211". */
+/** @param {Shift} shift */
 export function describeShiftShort(shift) {
   if (shift.kind === 'P') return t('move.perm.short', { a: shift.codes[0], b: shift.codes[1] });
   const [x, y, z] = shift.codes;
@@ -102,6 +157,7 @@ export function describeShiftShort(shift) {
 }
 
 /** The long description of a rotation (who takes whose place), for tooltips. */
+/** @param {Shift} shift */
 export function describeShiftLong(shift) {
   if (shift.kind === 'P') return describeShift(shift);
   const [x, y, z] = shift.codes;
@@ -110,10 +166,14 @@ export function describeShiftLong(shift) {
 
 /**
  * An SVG group drawing ship `code` of side `side` ("r"/"b") centred on (cx, cy).
- *
+ * 
  * Shapes tell the families apart (rules/mad.md section 2): the corvette is small with a gold
  * ring and a crown, frigates are small discs, destroyers large discs, the cruiser a hexagon.
  * The three digits are sails, cannons, shields.
+ * @param {string} code
+ * @param {string} side
+ * @param {number} cx
+ * @param {number} cy
  */
 export function drawShip(code, side, cx, cy) {
   const g = svgEl('g', { class: `ship ship-${side}`, 'data-ship': side.toUpperCase() + code });
@@ -153,7 +213,11 @@ export function drawShip(code, side, cx, cy) {
   return g;
 }
 
-/** A small standalone SVG of one ship (exile zones, chips). */
+/**
+ * A small standalone SVG of one ship (exile zones, chips).
+ * @param {string} code
+ * @param {string} side
+ */
 export function shipIcon(code, side, size = 40) {
   const svg = svgEl('svg', {
     viewBox: '0 0 80 80', width: size, height: size, role: 'img',
@@ -165,13 +229,17 @@ export function shipIcon(code, side, size = 40) {
 
 /**
  * Draws the board into `svg` (cleared first).
- *
+ * 
  * `view` = {
  *   cells: the observation's 24 cells, orientation: "r" | "b" (whose side is at the bottom),
  *   movable: Set of cell names with a ship that has a move, selected: cell name or null,
  *   targets: Map cell name -> "move" | "capture", involved: Set of cell names to ring,
  *   last: Set of the cells of the last move, onCell: function(cellName) or null
  * }
+ * @param {Element} svg
+ * @param {{ cells: (string | null)[], orientation: string, movable?: Set<string>, selected?: string | null,
+ *   targets?: Map<string, string>, involved?: Set<string>, last?: Set<string>,
+ *   onCell?: ((cell: string) => void) | null }} view
  */
 export function renderBoard(svg, view) {
   const width = 4 * CELL + 2 * MARGIN;
@@ -182,8 +250,8 @@ export function renderBoard(svg, view) {
   svg.setAttribute('role', 'group');
   svg.setAttribute('aria-label', t('board.label', { side: sideName(view.orientation) }));
   const flip = view.orientation === 'b';
-  const xOf = (col) => MARGIN + (flip ? 3 - col : col) * CELL;
-  const yOf = (row) => MARGIN + (flip ? row - 1 : 6 - row) * CELL;
+  const xOf = (/** @type {number} */ col) => MARGIN + (flip ? 3 - col : col) * CELL;
+  const yOf = (/** @type {number} */ row) => MARGIN + (flip ? row - 1 : 6 - row) * CELL;
 
   // Coordinates on all four sides.
   for (let col = 0; col < 4; col++) {
@@ -251,12 +319,13 @@ export function renderBoard(svg, view) {
       'data-target': target || undefined,
       'data-movable': view.movable?.has(name) ? 'true' : undefined,
     });
-    if (clickable) {
-      hit.addEventListener('click', () => view.onCell(name));
+    const onCell = view.onCell;
+    if (clickable && onCell) {
+      hit.addEventListener('click', () => onCell(name));
       hit.addEventListener('keydown', (ev) => {
         if (ev.key === 'Enter' || ev.key === ' ') {
           ev.preventDefault();
-          view.onCell(name);
+          onCell(name);
         }
       });
     }
@@ -268,6 +337,10 @@ export function renderBoard(svg, view) {
 /**
  * Fills an exile zone element with the exiled ships of `side` (codes), ringing those in
  * `involved` (a Set of codes).
+ * @param {HTMLElement} container
+ * @param {string} side
+ * @param {string[]} codes
+ * @param {Set<string>} [involved]
  */
 export function renderExile(container, side, codes, involved = new Set()) {
   container.replaceChildren();
@@ -292,9 +365,15 @@ export function renderExile(container, side, codes, involved = new Set()) {
   }
 }
 
-/** Cells holding ships of `side` whose codes are in `codes`. */
+/**
+ * Cells holding ships of `side` whose codes are in `codes`.
+ * @param {(string | null)[]} cells the observation's cells
+ * @param {string} side
+ * @param {string[]} codes
+ */
 export function cellsOfShips(cells, side, codes) {
   const wanted = new Set(codes.map((c) => side.toUpperCase() + c));
+  /** @type {Set<string>} */
   const out = new Set();
   cells.forEach((tok, i) => {
     if (tok && wanted.has(tok)) out.add(cellName(i));

@@ -11,14 +11,22 @@
 
 import { el, byId } from './api.js';
 import { t, lang } from './i18n.js';
+import { seatOf } from './games.js';
 
 const $ = byId;
+
+/**
+ * What `renderManners` draws from: the live state, the game's entry of `/api/games`, the match
+ * socket's send, and seats named as people read them.
+ * @typedef {{ state: import('./match-state.js').MatchState, game: import('./api.js').GameInfo | null,
+ *   send: (msg: object) => unknown, names: (seats: number[]) => string }} Manners
+ */
 
 /** The manners' state between renders. */
 const table = {
   /** The draw button was pressed where the table has no agreed ending: its words are shown. */
   explaining: false,
-  /** @type {any} The arguments of the last `renderManners`, for the buttons that draw again. */
+  /** @type {Manners | null} The arguments of the last `renderManners`, for the buttons that draw again. */
   last: null,
 };
 
@@ -26,6 +34,9 @@ const table = {
  * Puts what `make()` builds into `node`, unless it already shows what `key` describes. A state
  * that changes nothing here (a bot's move, someone connecting) leaves the buttons as they are,
  * so a tap on its way is never lost on a button replaced under the finger.
+ * @param {HTMLElement} node
+ * @param {string} key
+ * @param {() => (Node | string)[]} make
  */
 function redraw(node, key, make) {
   if (node.dataset.drawn === key) return;
@@ -37,20 +48,33 @@ function redraw(node, key, make) {
  * A button of the table's row: its sign, and its words (which a phone's narrow row leaves out,
  * manners.css: the sign, the title and the accessible name stay), so that it fits one row with
  * Resign beside the board.
+ * @param {string} id
+ * @param {string} sign
+ * @param {string} words
+ * @param {string} title
+ * @param {() => void} onclick
  */
 function button(id, sign, words, title, onclick) {
   return el('button', { type: 'button', class: 'secondary manner', id, title, 'aria-label': words, onclick },
     el('span', { class: 'sign', 'aria-hidden': 'true' }, sign), el('span', { class: 'words' }, words));
 }
 
-/** Why there is no draw to offer here: the computer never agrees, or the game's own rule. */
+/**
+ * Why there is no draw to offer here: the computer never agrees, or the game's own rule.
+ * @param {import('./match-state.js').MatchState} state
+ * @param {import('./api.js').GameInfo | null} game
+ * @param {boolean} botAtTable
+ */
 function noDraw(state, game, botAtTable) {
-  if (game.agreement && botAtTable) return t('manners.nodraw.bot');
+  if (game?.agreement && botAtTable) return t('manners.nodraw.bot');
   const key = `manners.nodraw.${state.game}`;
-  return t(key) === key ? t('manners.nodraw', { game: game.title }) : t(key);
+  return t(key) === key ? t('manners.nodraw', { game: game?.title ?? state.game }) : t(key);
 }
 
-/** Shows or hides the words saying why there is no draw here. */
+/**
+ * Shows or hides the words saying why there is no draw here.
+ * @param {boolean} on
+ */
 function explain(on) {
   table.explaining = on;
   if (table.last) renderManners(table.last);
@@ -60,6 +84,7 @@ function explain(on) {
  * Draws the manners of `state` (the live `state`) into the page's mount points. `game` is the
  * game's entry of `/api/games` (its `agreement` and `agreement_draw`, and its `title`), `send` sends
  * a message over the match socket, `names(seats)` names seats as people read them.
+ * @param {Manners} manners
  */
 export function renderManners({ state, game, send, names }) {
   table.last = { state, game, send, names };
@@ -77,7 +102,7 @@ export function renderManners({ state, game, send, names }) {
   // and the draw offer: the agreed ending where people alone sit at a game that has one, else
   // the same button tells the game's rule (the computer never agrees; Moon Leap has no draw), so
   // that one who looks for it learns why, and the turn panel stays short on a phone.
-  const moved = seated && state.moves.some((m) => m.by?.seat === state.seat);
+  const moved = seated && state.moves.some((m) => seatOf(m.by) === state.seat);
   // Nothing is taken back while seats act at once (Bataille Navale's placement: pieces move).
   const together = state.to_act.length > 1;
   const canTakeBack = moved && !together && !(state.rated && botAtTable) && takeback.length === 0;
@@ -92,7 +117,7 @@ export function renderManners({ state, game, send, names }) {
         () => send({ type: 'offer', kind: 'takeback' })));
     }
     if (showOffer) {
-      const offer = button('offer-agreement', draw || !game.agreement ? '½' : '⚑', label, label, () => {
+      const offer = button('offer-agreement', draw || !game?.agreement ? '½' : '⚑', label, label, () => {
         if (canAgree) send({ type: 'offer', kind: 'agreement' });
         else explain(!table.explaining);
       });
@@ -122,7 +147,7 @@ export function renderManners({ state, game, send, names }) {
     return;
   }
   const request = shown;
-  const mine = request.seats.includes(state.seat);
+  const mine = request.seats.some((s) => s === state.seat);
   const others = request.seats.filter((s) => s !== state.seat);
   const waitingFor = humans.filter((s) => !request.seats.includes(s));
   let text;

@@ -11,21 +11,22 @@ import { gameModule } from './games.js';
 /**
  * A match state as the server sends it (docs/protocol.md section 4.1), deltas merged in.
  * @typedef {object} MatchState
+ * @property {string} [id]
  * @property {string} game
  * @property {'open' | 'live' | 'finished'} status
+ * @property {boolean} [rated]
  * @property {number} version
  * @property {number | null} seat this page's seat, null for a spectator
  * @property {number[]} to_act
  * @property {string[]} legal
  * @property {any[]} [legal_info]
- * @property {{ by: any, text: string, info?: any }[]} moves
- * @property {{ seat: number, kind: string, bot?: string, player?: { name: string, kind: string } | null,
- *   taken?: boolean, connected?: boolean }[]} seats
+ * @property {import('./games.js').LogEntry[]} moves
+ * @property {import('./api.js').Seat[]} seats
  * @property {any} observation
  * @property {any} [clocks]
  * @property {Record<string, number[]>} [offers]
- * @property {any} [outcome]
- * @property {any} [ratings]
+ * @property {import('./api.js').Outcome | null} [outcome]
+ * @property {({ before: number, after: number } | null)[] | null} [ratings]
  * @property {string | null} [seed_hash]
  * @property {string | null} [seed]
  * @property {boolean} [snapshot]
@@ -53,7 +54,7 @@ export const page = {
   chat: null,
   /** Whether the last state rendered was this page's turn (to tell only when the turn arrives). */
   wasMyTurn: false,
-  /** @type {any} The game's entry of /api/games (its agreed ending, for the manners), or null. */
+  /** @type {import('./api.js').GameInfo | null} The game's entry of /api/games (its agreed ending, for the manners), or null. */
   gameEntry: null,
   /** @type {string | null} The game's title from the match summary. */
   gameTitle: null,
@@ -82,7 +83,7 @@ export const page = {
    * flicker from spectator to seat.
    */
   awaitingAuth: false,
-  /** @type {any} */
+  /** @type {import('./match.js').ServerMessage | null} */
   asideState: null,
 };
 

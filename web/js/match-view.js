@@ -23,7 +23,7 @@ const $ = byId;
 /**
  * What the view asks of the page's controller (match.js).
  * @typedef {object} Controls
- * @property {(action: any, opts?: { confirmed?: boolean }) => void} play plays one action, or a
+ * @property {(action: import('./games.js').Action, opts?: { confirmed?: boolean }) => void} play plays one action, or a
  *   list of them as one whole turn
  * @property {(msg: object) => boolean} send sends a message on the match's socket
  * @property {(i: number) => void} goToMove shows the position after move `i` of the move list
@@ -133,7 +133,10 @@ export function renderTurnTools() {
   $('notation-option', HTMLInputElement).checked = notation();
 }
 
-/** A small drawn loudspeaker, with waves when the sound is on and a cross when it is off. */
+/**
+ * A small drawn loudspeaker, with waves when the sound is on and a cross when it is off.
+ * @param {boolean} on
+ */
 function speaker(on) {
   const line = { fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' };
   return svgEl('svg', { viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true' }, [
@@ -206,9 +209,9 @@ export function fitBoard() {
     board.style.maxHeight = '';
     return;
   }
-  const top = (node) => node.getBoundingClientRect().top + window.scrollY;
-  const shown = (node) => node && !node.classList.contains('hidden') && node.offsetParent !== null;
-  const height = (node) => (shown(node) ? node.getBoundingClientRect().height : 0);
+  const top = (/** @type {HTMLElement} */ node) => node.getBoundingClientRect().top + window.scrollY;
+  const shown = (/** @type {HTMLElement | null} */ node) => node && !node.classList.contains('hidden') && node.offsetParent !== null;
+  const height = (/** @type {HTMLElement | null} */ node) => (node && shown(node) ? node.getBoundingClientRect().height : 0);
   const boardTop = top(board);
   const below = top($('bar-bottom')) - (top(board) + board.getBoundingClientRect().height);
   const gap = parseFloat(getComputedStyle($('layout')).rowGap) || 0;
@@ -237,7 +240,7 @@ function renderGame() {
       $(bar).replaceChildren();
       $(bar).classList.add('hidden');
     }
-    mod.render(gameContext(mod));
+    mod.render?.(gameContext(mod));
   }
   // A seat out of a game that goes on (a Bataille Navale seat eliminated or resigned) is sent the
   // spectators' view: it has nothing left to play or resign.
@@ -249,8 +252,11 @@ function renderGame() {
 /**
  * What a game module draws from (the contract is in games.js): `state` is the state to draw (the
  * live one, or while in the past the copy `shown()` makes), the rest the page's.
+ * @param {import('./games.js').GameModule} mod
+ * @param {import('./match-state.js').MatchState} [drawn]
+ * @returns {import('./games.js').GameCtx}
  */
-function gameContext(mod, drawn = page.state) {
+function gameContext(mod, drawn = stateNow()) {
   return {
     state: drawn,
     stateAt: page.stateAt,
@@ -262,8 +268,8 @@ function gameContext(mod, drawn = page.state) {
     redraw: render,
     tickClocks,
     seatWho,
-    live: () => gameContext(mod, page.state),
-    board: $('board'),
+    live: () => gameContext(mod),
+    board: $('board', SVGSVGElement),
     barTop: $('bar-top'),
     barBottom: $('bar-bottom'),
     panel: mod.panel ? $(mod.panel) : null,
@@ -344,6 +350,7 @@ function renderGeneric() {
 /**
  * The move list, every move played; `current` (an index) is the move of the position shown, and
  * the moves after it (while in the past) are greyed. A click on a move shows the position after it.
+ * @param {number} current
  */
 function renderMoves(current) {
   const state = stateNow();
@@ -352,7 +359,7 @@ function renderMoves(current) {
   // Words where the game has them (the replay page's words), or the notation when the player
   // asked for it (a table setting); the notation always in `data-text` and the tooltip. A chance
   // draw is marked by its style (a die before it), not by a word.
-  const cell = (m, i, extra = '') => {
+  const cell = (/** @type {import('./games.js').LogEntry} */ m, /** @type {number} */ i, extra = '') => {
     const words = notation() ? null : mod?.describe?.(m) || null;
     const label = words || m.text;
     return el('span', {
@@ -380,7 +387,10 @@ function renderMoves(current) {
   }
   // Two seats in turn: numbered pairs, seat 0 then seat 1; a chance draw gets a row of its own,
   // without a number, as on the replay 
+  /** @typedef {{ num: string, cells: (HTMLElement | null)[] }} Row */
+  /** @type {Row[]} */
   const rows = [];
+  /** @type {Row | null} */
   let row = null;
   let n = 0;
   state.moves.forEach((m, i) => {
@@ -406,7 +416,10 @@ function renderMoves(current) {
   scrollToCurrent(list);
 }
 
-/** Scrolls the move list to its end at the present, to the move shown while in the past. */
+/**
+ * Scrolls the move list to its end at the present, to the move shown while in the past.
+ * @param {HTMLElement} list
+ */
 function scrollToCurrent(list) {
   if (!page.past) list.scrollTop = list.scrollHeight;
   else list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });

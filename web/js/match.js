@@ -68,6 +68,23 @@ function send(msg) {
   return false;
 }
 
+/**
+ * A message of the match's socket the page reads (docs/protocol.md section 4.1): a state (whole,
+ * or a delta `merged` patches in), an error, a chat line or backlog, the rematch.
+ * @typedef {({ type: 'state', snapshot?: boolean, version: number, status: string, seat?: number | null }
+ *     & Record<string, any>)
+ *   | { type: 'error', code: string, message: string }
+ *   | ({ type: 'chat' } & import('./chat.js').ChatLine)
+ *   | { type: 'chat_backlog', room?: string, lines: import('./chat.js').ChatLine[] }
+ *   | RematchMessage | { type: 'pong' }} ServerMessage
+ */
+
+/**
+ * The rematch exists (section 4.1): its id, and the seat token of this page's seat in it.
+ * @typedef {{ type: 'rematch', id: string, token?: string }} RematchMessage
+ */
+
+/** @param {ServerMessage} msg */
 function onMessage(msg) {
   if (msg.type === 'state' && page.awaitingAuth && msg.seat === null) {
     page.asideState = msg;
@@ -122,13 +139,17 @@ function onMessage(msg) {
   }
 }
 
-/** Errors that answer a chat or mute message: shown under the chat, not as the match's error. */
+/**
+ * Errors that answer a chat or mute message: shown under the chat, not as the match's error.
+ * @param {string} code
+ */
 function isChatError(code) {
   return code?.startsWith('chat/') || code === 'player/not_found' || (code === 'auth/required' && page.state?.seat === null);
 }
 
 // The rematch exists once every human seat offered it: the seats that did go to it; a page that
 // was not part of it (a spectator) gets a link.
+/** @param {RematchMessage} msg */
 function onRematch(msg) {
   if (msg.token) setToken(msg.id, msg.token);
   const url = `/m/${msg.id}`;
@@ -180,13 +201,15 @@ function announceTurn() {
  * Sends one action, or a list of this seat's actions played as one whole turn (all or nothing).
  * With the confirm-move setting on, a single listed action waits in the turn panel, in words,
  * for "Play it" (`confirmed` skips that: a forced move, or the confirmation itself).
+ * @param {import('./games.js').Action} action
+ * @param {{ confirmed?: boolean }} [opts]
  */
 function play(action, { confirmed = false } = {}) {
   if (!canAct()) return;
   const state = stateNow();
   const index = typeof action === 'string' ? state.legal.indexOf(action) : -1;
-  if (!confirmed && confirmMoves() && index >= 0) {
-    const entry = { by: { seat: state.seat }, text: action, info: state.legal_info?.[index] };
+  if (!confirmed && confirmMoves() && typeof action === 'string' && index >= 0) {
+    const entry = { by: state.seat === null ? null : { seat: state.seat }, text: action, info: state.legal_info?.[index] };
     page.toConfirm = { action, words: game()?.describe?.(entry) || action };
     render();
     return;
@@ -223,6 +246,7 @@ function onResign() {
 /**
  * Fetches this viewer's positions (`/history`, one request at a time) unless those known reach
  * version `v`; true once they do. A failure is shown in the error box.
+ * @param {number} v
  */
 async function loadHistory(v) {
   if (page.earlier && page.earlier.length > v) return true;
@@ -242,7 +266,10 @@ async function loadHistory(v) {
   return Boolean(page.earlier && page.earlier.length > v);
 }
 
-/** Shows the position of version `i` (clamped); at the current version, the present. */
+/**
+ * Shows the position of version `i` (clamped); at the current version, the present.
+ * @param {number} i
+ */
 async function goTo(i) {
   if (!page.state) return;
   const target = Math.max(0, Math.min(page.state.version, i));
@@ -265,7 +292,10 @@ async function goTo(i) {
   render();
 }
 
-/** Shows the position right after move `i` of the move list (0-based). */
+/**
+ * Shows the position right after move `i` of the move list (0-based).
+ * @param {number} i
+ */
 async function goToMove(i) {
   if (!(await loadHistory(0))) return;
   const find = () => (page.earlier ?? []).findIndex((step) => step.by !== null && step.moves === i + 1);
@@ -275,7 +305,10 @@ async function goToMove(i) {
   if (v >= 0) goTo(v);
 }
 
-/** Steps by `delta` versions from the one shown. */
+/**
+ * Steps by `delta` versions from the one shown.
+ * @param {number} delta
+ */
 function stepBy(delta) {
   const state = stateNow();
   const at = page.wanted ?? page.past?.index ?? state.version;
@@ -373,14 +406,15 @@ async function start() {
     showError(t('match.notfound'));
     return;
   }
+  /** @type {import('./api.js').MatchSummary} */
   let summary;
   try {
     summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
-    page.gameTitle = summary.title;
+    page.gameTitle = summary.title ?? null;
     $('howto-link', HTMLAnchorElement).href = `/howto/${encodeURIComponent(summary.game)}`;
     $('howto-link').classList.remove('hidden');
     const games = await api('GET', '/api/games').catch(() => ({ games: [] }));
-    const entry = games.games.find((g) => g.name === summary.game);
+    const entry = games.games.find((/** @type {import('./api.js').GameInfo} */ g) => g.name === summary.game);
     page.gameEntry = entry ?? null;
     page.gameConfig = withDefaults(entry?.default_config, summary.config);
   } catch (err) {

@@ -23,7 +23,21 @@ export const PER_ROW_NARROW = 6;
 const STEP = 62;
 const MARGIN = 40;
 
-/** The colour letter of a seat (0-based). */
+/**
+ * An action's parts (docs/protocol.md section 4.1): the astronauts it moves (`pieces`), the
+ * craters as text, a die's face (`choice`), and a split's second leap (`then`).
+ * @typedef {{ kind: string, pieces?: string[], from?: string | null, to?: string | null,
+ *   choice?: string, then?: Part | null }} Part
+ */
+
+/** A decision as the page offers it (`choiceOf`). @typedef {{ text: string, kind: string, parts: string[] }} Choice */
+
+/** A leap over the track: craters (1-based; `from` null for an entry) and its colour class. @typedef {{ from: number | null, to: number, cls?: string }} Leap */
+
+/**
+ * The colour letter of a seat (0-based).
+ * @param {number} seat
+ */
 export function seatLetter(seat) {
   return LETTERS[seat] || '?';
 }
@@ -32,16 +46,22 @@ export function seatLetter(seat) {
  * A Moon Leap decision from its parts (`legal_info`, or a logged entry's `info`; docs/protocol.md
  * section 4.1): `{text, kind: "pass"|"move"|"split", parts}` where `parts` are astronaut ids
  * (`"4"`, `"m4"`) in playing order; null for parts of another kind (a roll).
+ * @param {string} text
+ * @param {Part | null | undefined} info
+ * @returns {Choice | null}
  */
 export function choiceOf(text, info) {
   if (!info || !['pass', 'move', 'split'].includes(info.kind)) return null;
-  const parts = info.kind === 'pass' ? [] : [info.pieces[0], ...(info.then ? info.then.pieces : [])];
+  const parts = info.kind === 'pass' ? [] : [...(info.pieces ?? []).slice(0, 1), ...(info.then?.pieces ?? [])];
   return { text, kind: info.kind, parts };
 }
 
 /**
  * The legal decisions as the match page offers them, from the server's parts of each one
  * (`legal` with `legal_info`): `{text, kind, parts}` as `choiceOf` gives them.
+ * @param {string[]} legal
+ * @param {(Part | null | undefined)[]} info
+ * @returns {Choice[]}
  */
 export function legalChoices(legal, info) {
   // An action without its parts is not offered: the page composes from the parts alone.
@@ -51,24 +71,38 @@ export function legalChoices(legal, info) {
   });
 }
 
-/** The face of a logged entry that is a die roll (its parts `{kind: "roll", choice}`), or null. */
+/**
+ * The face of a logged entry that is a die roll (its parts `{kind: "roll", choice}`), or null.
+ * @param {import('./games.js').LogEntry | undefined} entry
+ * @returns {string | null}
+ */
 export function rollFace(entry) {
-  return entry?.info?.kind === 'roll' ? entry.info.choice : null;
+  return entry?.info?.kind === 'roll' ? entry.info.choice ?? null : null;
 }
 
-/** How a person reads an astronaut id: `"4"` -> "4", `"m4"` -> "mercenary 4". */
+/**
+ * How a person reads an astronaut id: `"4"` -> "4", `"m4"` -> "mercenary 4".
+ * @param {string} id
+ */
 export function astronautName(id) {
   return id.startsWith('m') ? t('ml.mercenary', { n: id.slice(1) }) : id;
 }
 
-/** The button text of a choice: "Move 4", "2 then 3", "Pass". */
+/**
+ * The button text of a choice: "Move 4", "2 then 3", "Pass".
+ * @param {Choice} action
+ */
 export function describeChoice(action) {
   if (action.kind === 'pass') return t('ml.pass');
   if (action.kind === 'split') return t('ml.split', { a: astronautName(action.parts[0]), b: astronautName(action.parts[1]) });
   return t('ml.move', { a: astronautName(action.parts[0]) });
 }
 
-/** Centre of cell `i` (0-based) on the winding path of `perRow` craters a row. */
+/**
+ * Centre of cell `i` (0-based) on the winding path of `perRow` craters a row.
+ * @param {number} i
+ * @param {number} perRow
+ */
 function centreOf(i, perRow) {
   const row = Math.floor(i / perRow);
   const k = i % perRow;
@@ -80,6 +114,8 @@ function centreOf(i, perRow) {
  * The leaps of a decision or a logged action, from its parts (`info`: `from` and `to` crater
  * numbers as text, a split's second leap in `then`): `[{from, to}]` as numbers, `from` null for an
  * astronaut entering the track.
+ * @param {Part | null | undefined} info
+ * @returns {Leap[]}
  */
 export function leapsOf(info) {
   const out = [];
@@ -89,15 +125,24 @@ export function leapsOf(info) {
   return out;
 }
 
-/** The astronaut numbers of colour `letter` that are not on the track (off board). */
+/**
+ * The astronaut numbers of colour `letter` that are not on the track (off board).
+ * @param {(string | null)[]} track the observation's track: a token per crater, or null
+ * @param {string} letter
+ */
 export function offBoard(track, letter) {
-  const on = new Set(track.filter((x) => x && x[0] === letter).map((x) => Number(x.slice(1))));
+  const on = new Set(track.flatMap((x) => (x && x[0] === letter ? [Number(x.slice(1))] : [])));
   const out = [];
   for (let n = 1; n <= ASTRONAUTS; n++) if (!on.has(n)) out.push(n);
   return out;
 }
 
-/** An astronaut token: a disc in the colour of its letter with its number. */
+/**
+ * An astronaut token: a disc in the colour of its letter with its number.
+ * @param {string} token
+ * @param {number} cx
+ * @param {number} cy
+ */
 function drawAstronaut(token, cx, cy, r = 15) {
   const g = svgEl('g', { class: `ml-astro ml-${token[0]}`, 'data-astro': token });
   g.append(svgEl('circle', { class: 'ml-astro-body', cx, cy, r }));
@@ -107,7 +152,10 @@ function drawAstronaut(token, cx, cy, r = 15) {
   return g;
 }
 
-/** A standalone SVG of one astronaut (off-board rows, score table). */
+/**
+ * A standalone SVG of one astronaut (off-board rows, score table).
+ * @param {string} token
+ */
 export function astronautIcon(token, size = 30) {
   const svg = svgEl('svg', { viewBox: '0 0 40 40', width: size, height: size, class: 'ml-icon', role: 'img',
     'aria-label': t('ml.astronaut', { colour: token[0].toUpperCase(), n: token.slice(1) }) });
@@ -122,12 +170,15 @@ export function astronautIcon(token, size = 30) {
  * of a single move, onAction: function(text) or null, perRow: craters a row (8 by default),
  * arrows: leaps to draw, `[{from, to, cls}]` (crater numbers, `from` null for an entry; `cls` a
  * colour class such as `ml-b`, or `ml-preview`) }.
+ * @param {Element} svg
+ * @param {{ obs: any, clickable?: Map<string, string>, onAction?: ((text: string) => void) | null,
+ *   perRow?: number, arrows?: Leap[] }} view
  */
 export function renderTrack(svg, view) {
   const { obs } = view;
   const n = obs.values.length;
   const perRow = view.perRow || PER_ROW;
-  const cellCentre = (i) => centreOf(i, perRow);
+  const cellCentre = (/** @type {number} */ i) => centreOf(i, perRow);
   const rows = Math.ceil(n / perRow);
   const width = 2 * MARGIN + (perRow - 1) * STEP;
   const height = 2 * MARGIN + (rows - 1) * STEP + 10;
@@ -138,12 +189,12 @@ export function renderTrack(svg, view) {
   svg.setAttribute('aria-label', t('ml.board', { n }));
 
   // The path joining the craters, drawn first so the craters sit on it.
-  const pts = obs.values.map((_, i) => cellCentre(i).join(','));
+  const pts = obs.values.map((/** @type {number} */ _, /** @type {number} */ i) => cellCentre(i).join(','));
   svg.append(svgEl('polyline', { class: 'ml-path', points: pts.join(' ') }));
 
   const ends = new Set(obs.end_cells);
   const hits = svgEl('g');
-  obs.values.forEach((value, i) => {
+  obs.values.forEach((/** @type {number} */ value, /** @type {number} */ i) => {
     const [cx, cy] = cellCentre(i);
     const cell = i + 1;
     const kind = value < 0 ? 'neg' : value > 0 ? 'pos' : 'zero';
@@ -157,7 +208,7 @@ export function renderTrack(svg, view) {
     const token = obs.track[i];
     if (token) {
       const g = drawAstronaut(token, cx, cy + 5, 13);
-      g.setAttribute('data-cell', cell);
+      g.setAttribute('data-cell', String(cell));
       svg.append(g);
       const action = view.clickable?.get(token);
       if (action && view.onAction) hits.append(hitCircle(cx, cy + 5, action, token, view.onAction));
@@ -183,6 +234,8 @@ export function renderTrack(svg, view) {
 /**
  * A leap drawn over the track: a bowed arrow from crater `from` to crater `to` (an entry, `from`
  * null: a ring around `to` with a short stroke coming in), in the colour class `cls`.
+ * @param {Leap} leap
+ * @param {(i: number) => number[]} centre the centre of crater `i` (0-based)
  */
 function drawLeap({ from, to, cls }, centre) {
   const g = svgEl('g', { class: `ml-leap ${cls || ''}`, 'data-from': from ?? '', 'data-to': to });
@@ -199,7 +252,7 @@ function drawLeap({ from, to, cls }, centre) {
   const bow = Math.min(40, len / 3);
   const [cx, cy] = [(x1 + x2) / 2 + nx * bow, (y1 + y2) / 2 + ny * bow];
   // Stop short of the craters' rims.
-  const along = (x, y, tx, ty, d) => {
+  const along = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ tx, /** @type {number} */ ty, /** @type {number} */ d) => {
     const l = Math.hypot(tx - x, ty - y) || 1;
     return [x + ((tx - x) / l) * d, y + ((ty - y) / l) * d];
   };
@@ -215,7 +268,14 @@ function drawLeap({ from, to, cls }, centre) {
   return g;
 }
 
-/** An invisible, focusable circle over an astronaut that plays `action` when clicked. */
+/**
+ * An invisible, focusable circle over an astronaut that plays `action` when clicked.
+ * @param {number} cx
+ * @param {number} cy
+ * @param {string} action
+ * @param {string} token
+ * @param {(text: string) => void} onAction
+ */
 function hitCircle(cx, cy, action, token, onAction) {
   const hit = svgEl('circle', { class: 'ml-hit clickable', cx, cy, r: 18, role: 'button', tabindex: '0',
     'data-action': action, 'data-astro': token, 'aria-label': t('ml.move', { a: astronautName(action) }) });
@@ -229,7 +289,7 @@ function hitCircle(cx, cy, action, token, onAction) {
   return hit;
 }
 
-/** Pip positions of faces 1..5 on a 60-unit die. */
+/** Pip positions of faces 1..5 on a 60-unit die. @type {Record<string, number[][]>} */
 const PIPS = {
   1: [[30, 30]],
   2: [[18, 18], [42, 42]],
@@ -238,7 +298,11 @@ const PIPS = {
   5: [[16, 16], [44, 16], [30, 30], [16, 44], [44, 44]],
 };
 
-/** Draws face `face` (`"1"`..`"5"`, `"*"` or null for none yet) into the die `svg`. */
+/**
+ * Draws face `face` (`"1"`..`"5"`, `"*"` or null for none yet) into the die `svg`.
+ * @param {SVGElement | HTMLElement} svg
+ * @param {string | null} face
+ */
 export function drawDie(svg, face) {
   svg.replaceChildren();
   svg.setAttribute('viewBox', '0 0 60 60');
@@ -251,7 +315,7 @@ export function drawDie(svg, face) {
       star.push(`${(30 + r * Math.cos(a)).toFixed(1)},${(31 + r * Math.sin(a)).toFixed(1)}`);
     }
     svg.append(svgEl('polygon', { class: 'ml-die-star', points: star.join(' ') }));
-  } else if (PIPS[face]) {
+  } else if (face && PIPS[face]) {
     for (const [x, y] of PIPS[face]) svg.append(svgEl('circle', { class: 'ml-die-pip', cx: x, cy: y, r: 5 }));
   }
   svg.dataset.face = face || '';
@@ -262,6 +326,9 @@ const FACES = ['1', '2', '3', '4', '5', '*'];
 /**
  * Shows `face` on the die `svg`; when it differs from the face shown, or `key` (which roll it is)
  * changed, the die tumbles for a moment through other faces first.
+ * @param {SVGElement | HTMLElement} svg
+ * @param {string | null} face
+ * @param {string} key
  */
 export function showDie(svg, face, key) {
   if (svg.dataset.key === key) return;

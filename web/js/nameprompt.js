@@ -15,6 +15,8 @@ import { chooseName, suggestName, errorText, NAME_PATTERN } from './identity.js'
  * (`{name, kind}`). `purpose` picks the words: `'join'` (an invite: a name is required),
  * `'watch'` (a match opened to watch: "Just watch" or Escape resolves with null) or `'rename'`
  * (the header's Rename, prefilled with `current`; Cancel or Escape resolves with null).
+ * @param {{ purpose?: 'join' | 'watch' | 'rename', current?: string }} [options]
+ * @returns {Promise<import('./seats.js').Player | null>}
  */
 export function askName({ purpose = 'join', current = '' } = {}) {
   return new Promise((resolve) => {
@@ -29,19 +31,20 @@ export function askName({ purpose = 'join', current = '' } = {}) {
       // The sign-in dialog opens above this one; signing in reloads the page.
       onclick: () => document.getElementById('open-signin')?.click(),
     }, t('welcome.signin'));
+    /** @type {Record<string, HTMLButtonElement[]>} */
     const extra = {
       join: [signin],
       watch: [el('button', { type: 'button', class: 'secondary', id: 'name-skip', onclick: () => done(null) }, t('name.watch.skip')), signin],
       rename: [el('button', { type: 'button', class: 'secondary', id: 'name-cancel', onclick: () => done(null) }, t('match.cancel'))],
-    }[purpose];
+    };
     const form = el('form', { method: 'dialog' },
       el('h2', { id: 'name-title' }, t(`name.${purpose}.title`)),
       el('p', { class: 'small muted' }, t(`name.${purpose}.help`)),
       el('div', { class: 'form-row' }, input),
       error,
-      el('div', { class: 'actions' }, go, ...extra));
+      el('div', { class: 'actions' }, go, ...(extra[purpose] ?? [])));
     const dialog = el('dialog', { id: 'name-dialog', class: 'dialog', 'data-purpose': purpose }, form);
-    const done = (player) => {
+    const done = (/** @type {import('./seats.js').Player | null} */ player) => {
       dialog.close();
       dialog.remove();
       resolve(player);

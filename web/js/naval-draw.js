@@ -31,12 +31,21 @@ const ZOOM = 9;
 /** Grid slot [column, row] of each seat: 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left. */
 const SLOT = [[0, 0], [1, 0], [1, 1], [0, 1]];
 
+/**
+ * The top-left corner of the board of `seat`, in SVG units.
+ * @param {number} seat
+ */
 function origin(seat) {
   const [sx, sy] = SLOT[seat];
   return [sx * BW + LABEL, sy * BH + HEAD + LABEL];
 }
 
-/** The board and cell under SVG point (x, y): `{seat, r, c, inside}` or null (off every board). */
+/**
+ * The board and cell under SVG point (x, y): `{seat, r, c, inside}` or null (off every board).
+ * @param {number} x
+ * @param {number} y
+ * @param {number | null} [seat] the board to answer for (a cell off it too), or any board
+ */
 export function locate(x, y, seat = null) {
   const seats = seat === null ? [0, 1, 2, 3] : [seat];
   for (const s of seats) {
@@ -49,6 +58,10 @@ export function locate(x, y, seat = null) {
   return null;
 }
 
+/**
+ * @param {SVGSVGElement} svg
+ * @param {{ clientX: number, clientY: number }} ev
+ */
 export function svgPoint(svg, ev) {
   const pt = svg.createSVGPoint();
   pt.x = ev.clientX;
@@ -73,6 +86,10 @@ function cellRect(seat, name, cls, extra = {}) {
   return [svgEl('rect', { x: ox + p.c * CELL, y: oy + p.r * CELL, width: CELL, height: CELL, class: cls, ...extra })];
 }
 
+/**
+ * @param {number} seat
+ * @param {string | null | undefined} name
+ */
 function cellCentre(seat, name) {
   const p = parseCell(name);
   if (!p) throw new Error(`no cell ${name} on a Bataille Navale board`);
@@ -80,7 +97,14 @@ function cellCentre(seat, name) {
   return [ox + p.c * CELL + CELL / 2, oy + p.r * CELL + CELL / 2];
 }
 
-/** A piece as a rounded bar over its cells, with its short name. */
+/**
+ * A piece as a rounded bar over its cells, with its short name.
+ * @param {number} seat
+ * @param {string} piece
+ * @param {string[]} cells
+ * @param {string} cls
+ * @param {Record<string, string | number>} [attrs]
+ */
 function drawPiece(seat, piece, cells, cls, attrs = {}) {
   const [ox, oy] = origin(seat);
   const box = bbox(cells);
@@ -103,6 +127,11 @@ function drawPiece(seat, piece, cells, cls, attrs = {}) {
   return g;
 }
 
+/**
+ * @param {number} seat
+ * @param {string[] | null | undefined} names
+ * @param {string} kind
+ */
 function drawMarks(seat, names, kind) {
   const g = svgEl('g', { class: `nv-marks ${kind}` });
   for (const name of names || []) {
@@ -126,7 +155,10 @@ function drawMarks(seat, names, kind) {
   return g;
 }
 
-/** The whole drawing of one seat's board as this viewer knows it. */
+/**
+ * The whole drawing of one seat's board as this viewer knows it.
+ * @param {number} seat
+ */
 function drawBoard(seat) {
   const { state } = ctx();
   const obs = state.observation;
@@ -138,12 +170,12 @@ function drawBoard(seat) {
   // Title: seat, player, statuses.
   const bits = [seatLabel(state.game, seat)];
   const info = state.seats.find((x) => x.seat === seat);
-  if (info?.kind === 'bot') bits.push(botName(info.bot));
+  if (info?.kind === 'bot') bits.push(botName(info.bot ?? ''));
   else if (info?.player?.name) bits.push(own ? t('seat.you.named', { name: info.player.name }) : info.player.name);
   else if (own) bits.push(t('seat.you'));
   if (b.eliminated) bits.push(t('nv.out'));
   if (obs.phase === 'placement' || obs.phase === 'layout') bits.push(t(b.ready ? 'nv.ready.badge' : 'nv.placing'));
-  if (b.emp_turns_left > 0) bits.push(tn('nv.emp.badge', b.emp_turns_left));
+  if (b.emp_turns_left) bits.push(tn('nv.emp.badge', b.emp_turns_left));
   else if (b.emp_immune) bits.push(t('nv.immune'));
   if (b.shield_up) bits.push(b.shield ? t('nv.shield.charges', { n: b.shield.charges }) : t('nv.shield.up'));
   const title = svgEl('text', { class: 'nv-title', x: ox, y: oy - LABEL - 8 });
@@ -243,6 +275,8 @@ function drawOverlay() {
   }
   if (myBattleTurn()) {
     for (const [ship, o] of ui.plan) {
+      // A pass aims at no board.
+      if (o.seat === null) continue;
       if (o.kind === 'fire') {
         const [cx, cy] = cellCentre(o.seat, o.cells[0]);
         g.append(svgEl('circle', { class: 'nv-planned fire', cx, cy, r: 9, 'data-ship': ship }));
@@ -267,7 +301,10 @@ function drawOverlay() {
   return g;
 }
 
-/** The coordinates of the aiming window, along its top and left edges (the board's own are out of view). */
+/**
+ * The coordinates of the aiming window, along its top and left edges (the board's own are out of view).
+ * @param {import('./naval-state.js').Zoom} zoom
+ */
 function zoomLabels({ seat, r0, c0, rows, cols }) {
   const [ox, oy] = origin(seat);
   const x0 = ox + c0 * CELL;
@@ -291,6 +328,9 @@ function zoomLabels({ seat, r0, c0, rows, cols }) {
 /**
  * Shows a window of board `seat` around (r, c), kept inside the board: `ZOOM` rows, and as many
  * columns as the drawing's shape holds (so no other board shows in its margins).
+ * @param {number} seat
+ * @param {number} r
+ * @param {number} c
  */
 export function zoomTo(seat, r, c) {
   const box = ctx().svg.getBoundingClientRect();
@@ -369,7 +409,10 @@ function focusSeat() {
   return mine;
 }
 
-/** The tabs that choose a phone's board, just above the boards (hidden on wider screens). */
+/**
+ * The tabs that choose a phone's board, just above the boards (hidden on wider screens).
+ * @param {SVGSVGElement} svg
+ */
 function drawTabs(svg) {
   let tabs = document.getElementById('nv-tabs');
   if (!tabs) {
@@ -422,6 +465,8 @@ export function drawAll() {
  * Draws the four boards read-only (the replay page): `state` = `{game, seats, status, to_act,
  * observation}` shaped like the match state, the observation a spectator's (`viewer: null`). No
  * pointer or key handlers are attached and no highlight of changed cells is drawn.
+ * @param {SVGSVGElement} svg
+ * @param {import('./naval-state.js').NavalState} state
  */
 export function renderNavalBoards(svg, state) {
   ui.ctx = { svg, state };
@@ -435,6 +480,9 @@ export function renderNavalBoards(svg, state) {
  * view (`hits`, `misses`, `deflected`, `sunk`, `blocks`, `shield`, as the observation's boards);
  * `areas` are rectangles to outline, `[{from, to, cls}]` (corner cells). Draws with the page's own
  * board drawing, seen by a spectator.
+ * @param {SVGSVGElement} svg
+ * @param {Partial<import('./naval-state.js').BoardView>} board
+ * @param {{ from: string, to: string, cls?: string }[]} [areas]
  */
 export function renderNavalExample(svg, board, areas = []) {
   const empty = { hits: [], misses: [], deflected: [], sunk: [], sunk_buoys: [], blocks: [], shield: null, fleet: null };
@@ -444,7 +492,7 @@ export function renderNavalExample(svg, board, areas = []) {
     state: {
       game: 'naval', status: 'finished', to_act: [], seats: [],
       // The pieces drawn are ships (no buoy in an example).
-      observation: { viewer: null, phase: 'battle', ships: (board.sunk || []).map((p) => p.piece), boards },
+      observation: { viewer: null, phase: 'battle', rounds: 0, last_turn: [], ships: (board.sunk || []).map((p) => p.piece), boards },
     },
   };
   ui.flash = new Map();
@@ -460,12 +508,13 @@ export function renderNavalExample(svg, board, areas = []) {
 
 /** What the marks on the boards mean, each with a small drawing of it. */
 export function legend() {
-  const icon = (draw) => {
+  const icon = (/** @type {() => SVGElement[]} */ draw) => {
     const svg = svgEl('svg', { class: 'naval nv-icon', width: 20, height: 20, viewBox: `${origin(0)[0]} ${origin(0)[1]} ${CELL} ${CELL}` });
     svg.append(svgEl('rect', { class: 'nv-cell', x: origin(0)[0], y: origin(0)[1], width: CELL, height: CELL }), ...draw());
     return svg;
   };
   const a1 = ['a1'];
+  /** @type {[string, () => SVGElement[]][]} */
   const items = [
     ['hit', () => [drawMarks(0, a1, 'hit')]],
     ['miss', () => [drawMarks(0, a1, 'miss')]],

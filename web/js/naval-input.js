@@ -10,13 +10,18 @@ import { ctx, footprint, isVertical, legalDrop, me, myBattleTurn, myBoard, myShi
 import { candidate, hasOrientation } from './naval-plan.js';
 import { PHONE, drawAll, locate, redrawOverlay, svgPoint, zoomTo } from './naval-draw.js';
 
-/** The own piece covering (r, c), or null. */
+/**
+ * The own piece covering (r, c), or null.
+ * @param {number} r
+ * @param {number} c
+ */
 function pieceAt(r, c) {
   const b = myBoard();
   const name = cellName(r, c);
   return (b?.fleet || []).find((p) => p.cells.includes(name)) || null;
 }
 
+/** @param {PointerEvent} ev */
 function onPointerDown(ev) {
   if (ev.button !== 0 || !placing() || !ctx().canAct) return;
   const pt = svgPoint(ctx().svg, ev);
@@ -43,6 +48,7 @@ function onPointerDown(ev) {
   redraw.panel();
 }
 
+/** @param {PointerEvent} ev */
 function onPointerMove(ev) {
   const pt = svgPoint(ctx().svg, ev);
   if (ui.drag) {
@@ -84,7 +90,10 @@ function onPointerUp() {
   redraw.panel();
 }
 
-/** Why the anchors refuse the drop `d`, in words: past the edge, on another piece, or no move left. */
+/**
+ * Why the anchors refuse the drop `d`, in words: past the edge, on another piece, or no move left.
+ * @param {import('./naval-state.js').Drop} d
+ */
 function refusal(d) {
   if (footprint(d).length < (wayOf(d.piece, d.vertical)?.shape || []).length) return t('nv.refused.edge');
   const taken = new Set((myBoard()?.fleet || []).filter((p) => p.piece !== d.piece).flatMap((p) => p.cells));
@@ -96,6 +105,8 @@ function refusal(d) {
  * Sends a placement in parts (`placementParts`). A drop the anchors refuse is not sent: the piece
  * stays where it was and the reason is shown in words. Until the server answers a sent one, the
  * piece is drawn where it was dropped.
+ * @param {import('./games.js').ActionParts} parts
+ * @param {import('./naval-state.js').Drop} d
  */
 function sendPlacement(parts, d) {
   if (!ctx().canAct) return;
@@ -111,7 +122,11 @@ function sendPlacement(parts, d) {
   ctx().play?.(parts);
 }
 
-/** Moves the picked piece so that its top-left cell is (r, c), keeping its orientation. */
+/**
+ * Moves the picked piece so that its top-left cell is (r, c), keeping its orientation.
+ * @param {number} r
+ * @param {number} c
+ */
 function placeSelectedAt(r, c) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === ui.selectedPiece);
   if (!p || !placing() || !ctx().canAct) return;
@@ -119,7 +134,10 @@ function placeSelectedAt(r, c) {
   sendPlacement(placementParts(d), d);
 }
 
-/** Rotates a placed piece a quarter turn about its top-left cell. */
+/**
+ * Rotates a placed piece a quarter turn about its top-left cell.
+ * @param {string} name
+ */
 export function rotatePiece(name) {
   const p = (myBoard()?.fleet || []).find((x) => x.piece === name);
   // A piece with one way (a buoy) has nothing to turn.
@@ -131,6 +149,7 @@ export function rotatePiece(name) {
   sendPlacement(placementParts(d), d);
 }
 
+/** @param {MouseEvent} ev */
 function pieceUnderPointer(ev) {
   const pt = svgPoint(ctx().svg, ev);
   const at = locate(pt.x, pt.y);
@@ -143,6 +162,7 @@ function pieceUnderPointer(ev) {
  * plans it at once (its hover showed it); a finger's first tap shows the aim (on a phone, in a
  * window of the board large enough to tap), the second tap on the same cell plans it.
  */
+/** @param {MouseEvent} ev */
 function onClick(ev) {
   if (!myBattleTurn() || ui.firing || !ctx().canAct || !ui.ship) return;
   const pt = svgPoint(ctx().svg, ev);
@@ -178,7 +198,10 @@ function onClick(ev) {
   redraw.panel();
 }
 
-/** Picks `ship` to give its order (from the row of ships, or a tap on it on the own board). */
+/**
+ * Picks `ship` to give its order (from the row of ships, or a tap on it on the own board).
+ * @param {string | null} ship
+ */
 export function pickShip(ship) {
   ui.ship = ship;
   ui.mode = 'fire';
@@ -188,8 +211,9 @@ export function pickShip(ship) {
   redraw.panel();
 }
 
+/** @param {KeyboardEvent} ev */
 function onKey(ev) {
-  if (!ui.ctx || ['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target?.tagName)) return;
+  if (!ui.ctx || (ev.target instanceof Element && ['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target.tagName))) return;
   if (ev.key === 'r' || ev.key === 'R') {
     if (ui.drag && (placementOf(ui.drag.piece)?.ways || []).length > 1) {
       ui.drag.vertical = !ui.drag.vertical;
@@ -200,7 +224,7 @@ function onKey(ev) {
       ui.pickedUp = true;
       redrawOverlay();
     } else if (placing() && ui.selectedPiece) rotatePiece(ui.selectedPiece);
-    else if (myBattleTurn() && hasOrientation(specialOptions(ui.ship, ui.mode))) {
+    else if (myBattleTurn() && ui.ship && hasOrientation(specialOptions(ui.ship, ui.mode))) {
       ui.vertical = !ui.vertical;
       redrawOverlay();
       redraw.panel();
@@ -211,6 +235,9 @@ function onKey(ev) {
   }
 }
 
+/**
+ * @param {SVGSVGElement} svg
+ */
 export function attach(svg) {
   if (ui.attached === svg) return;
   ui.attached = svg;

@@ -14,6 +14,12 @@ import { hasOrientation, orderParts, passInfo, savePlan, startFiring } from './n
 import { COARSE, drawAll, legend, redrawOverlay } from './naval-draw.js';
 import { pickShip, rotatePiece } from './naval-input.js';
 
+/**
+ * @param {string} id
+ * @param {string} text
+ * @param {() => void} onclick
+ * @param {Record<string, import('./api.js').Attr>} [attrs]
+ */
 function button(id, text, onclick, attrs = {}) {
   return el('button', { type: 'button', id, onclick, ...attrs }, text);
 }
@@ -34,8 +40,8 @@ function placementControls() {
       }),
       // Rule 4.5: Ready only once a piece was picked up (a move made counts, after a reload).
       button('nv-ready', t('nv.ready'), () => {
-        ui.sentPlacement = 'ready';
-        ctx().play?.({ kind: 'ready' });
+        ui.sentPlacement = { kind: 'ready' };
+        ctx().play?.(ui.sentPlacement);
       }, {
         disabled: !ctx().canAct || !(ui.pickedUp || (b?.moves || 0) > 0),
       })));
@@ -44,6 +50,7 @@ function placementControls() {
 /**
  * One ship of the fleet in the row of ships: its name (short on a phone: the legend says what
  * CV, CR... stand for), its energy and its order this turn. A press picks it to give its order.
+ * @param {ReturnType<typeof myShips>[number]} s
  */
 function shipRow(s) {
   const planned = ui.plan.get(s.name);
@@ -54,13 +61,14 @@ function shipRow(s) {
   else if (planned) what = describeOrder(planned.info);
   else what = t('nv.pass.default');
   const b = myBoard();
-  const disabled = b?.emp_turns_left > 0 && !s.sunk;
+  const disabled = (b?.emp_turns_left ?? 0) > 0 && !s.sunk;
   const pct = Math.round((s.energy / 1000) * 100);
   const state = s.sunk ? 'sunk' : planned && planned.kind !== 'pass' ? 'planned' : planned ? 'passes' : '';
+  const order = planned?.info || s.given;
   return el('button', {
     type: 'button', class: `nv-ship${ui.ship === s.name && s.open ? ' selected' : ''}${s.sunk ? ' sunk' : ''}`,
     'data-ship': s.name, 'data-energy': s.energy, 'data-state': state,
-    'data-order': planned || s.given ? JSON.stringify(orderParts(planned?.info || s.given)) : '',
+    'data-order': order ? JSON.stringify(orderParts(order)) : '',
     'aria-label': `${t(`nv.ship.${s.name}`)}: ${what}`,
     disabled: !s.open || Boolean(s.given) || ui.firing,
     onclick: () => pickShip(s.name),
@@ -82,7 +90,7 @@ function modeChips() {
   const ship = ui.ship;
   if (!ship || !myBattleTurn() || ui.firing) return '';
   const energy = myBoard()?.energy?.[shipIndex(ship)] ?? 0;
-  const chip = (mode, label, disabled, title) => el('button', {
+  const chip = (/** @type {string} */ mode, /** @type {string} */ label, /** @type {boolean} */ disabled, /** @type {string} */ title = '') => el('button', {
     type: 'button', class: `chip nv-mode${ui.mode === mode ? ' selected' : ''}`, 'data-mode': mode, disabled, title,
     onclick: () => {
       ui.aim = null;
@@ -112,7 +120,11 @@ function modeChips() {
     el('p', { class: 'muted small nv-help' }, lastTouch() ? t('nv.aim.tap') : t(`nv.help.${helpKey(ship, ui.mode)}`, { n: ctx().config?.emp_turns ?? 2 })));
 }
 
-/** Which hint fits the chosen mode: the aimed area specials share one. */
+/**
+ * Which hint fits the chosen mode: the aimed area specials share one.
+ * @param {string} ship
+ * @param {string} mode
+ */
 function helpKey(ship, mode) {
   if (!specialOptions(ship, mode)) return 'fire';
   return ['emp', 'shield', 'torpedo'].includes(mode) ? mode : 'area';
@@ -134,7 +146,7 @@ function battleControls() {
       }, { class: 'secondary' }) : '',
       button('nv-clear', t('nv.clear'), () => {
         ui.plan = new Map();
-        ui.ship = obsOf().next_ship;
+        ui.ship = obsOf().next_ship ?? null;
         ui.mode = 'fire';
         drawAll();
         renderPanel();
@@ -153,7 +165,7 @@ function seatList() {
       el('span', { class: 'player-name', 'data-seat': seat },
         seatWithName(state.game, seat, state.seats.find((x) => x.seat === seat)?.player)),
       b.eliminated ? el('span', { class: 'nv-badge out' }, t('nv.out')) : '',
-      b.emp_turns_left > 0 ? el('span', { class: 'nv-badge emp' }, tn('nv.emp.badge', b.emp_turns_left)) : '',
+      b.emp_turns_left ? el('span', { class: 'nv-badge emp' }, tn('nv.emp.badge', b.emp_turns_left)) : '',
       b.shield_up ? el('span', { class: 'nv-badge shield' }, b.shield ? t('nv.shield.charges', { n: b.shield.charges }) : t('nv.shield.up')) : '',
       el('span', { class: 'clock', id: `clock-${seat}`, role: 'timer' }, ''));
   }));
@@ -167,7 +179,10 @@ function logList() {
     resultWords(a) ? el('span', { class: 'muted' }, `: ${resultWords(a)}`) : '')));
 }
 
-/** The account: one block per turn, "Fleet 2's turn", then each order with what it did. */
+/**
+ * The account: one block per turn, "Fleet 2's turn", then each order with what it did.
+ * @param {HTMLElement} box
+ */
 function renderAccount(box) {
   const game = ctx().state.game;
   const turns = accountTurns();
@@ -232,7 +247,7 @@ export function renderPanel() {
   if (state.status === 'finished') phaseText = t('nv.phase.over');
   else if (obs.phase === 'placement') phaseText = t(placing() ? 'nv.phase.placement' : 'nv.phase.placed');
   else if (myBattleTurn()) phaseText = t(ui.firing ? 'nv.phase.firing' : 'nv.phase.you');
-  else if (obs.phase === 'battle' && obs.current !== null) phaseText = t('nv.phase.other', { seat: seatLabel(state.game, obs.current) });
+  else if (obs.phase === 'battle' && obs.current !== null && obs.current !== undefined) phaseText = t('nv.phase.other', { seat: seatLabel(state.game, obs.current) });
   byId('nv-phase-text').textContent = phaseText;
   byId('nv-hurt').textContent = state.status === 'live' ? hurtWords() : '';
   byId('nv-message').textContent = typeof ui.message === 'function' ? ui.message() : ui.message;

@@ -9,29 +9,37 @@ import { SIDE, areaCells, cellName, distance, lineCells, parseCell, rectCells } 
 import { ctx, myBattleTurn, myShips, obsOf, redraw, shipOptions, specialOptions, turnOptions, ui } from './naval-state.js';
 import { describeOrder } from './naval-words.js';
 
-/** The aimed group of a special in the orientation chosen (the only one when it has one). */
+/** @typedef {import('./naval-state.js').SpecialOptions} SpecialOptions */
+/** @typedef {import('./naval-state.js').OrderParts} OrderParts */
+
+/**
+ * The aimed group of a special in the orientation chosen (the only one when it has one).
+ * @param {SpecialOptions} sp
+ */
 function aimedGroup(sp) {
   const groups = sp?.aimed || [];
   return groups.find((g) => g.vertical === ui.vertical) || groups[0] || null;
 }
 
 /** Whether a special may be aimed either way (the options list both orientations). */
-export const hasOrientation = (sp) => new Set((sp?.aimed || []).map((g) => g.vertical)).size > 1;
+export const hasOrientation = (/** @type {SpecialOptions | null} */ sp) => new Set((sp?.aimed || []).map((g) => g.vertical)).size > 1;
 
 /**
  * An order's parts as the server takes them (`act` in parts, docs/protocol.md section 4.2), from
  * its description as `legal_info` gives it (`{kind, pieces, target, to, choice}`): always the same
  * keys in the same order, so that two descriptions of one order give the same JSON.
+ * @param {OrderParts} info
  */
 export function orderParts(info) {
+  /** @type {{ kind: string, piece?: string } & Record<string, unknown>} */
   const parts = { kind: info.kind, piece: info.pieces?.[0] };
-  for (const key of ['target', 'to', 'choice']) if (info[key] != null) parts[key] = info[key];
+  for (const key of /** @type {const} */ (['target', 'to', 'choice'])) if (info[key] != null) parts[key] = info[key];
   return parts;
 }
 
-const sameOrder = (a, b) => JSON.stringify(orderParts(a)) === JSON.stringify(orderParts(b));
+const sameOrder = (/** @type {OrderParts} */ a, /** @type {OrderParts} */ b) => JSON.stringify(orderParts(a)) === JSON.stringify(orderParts(b));
 
-export const passInfo = (ship) => ({ kind: 'pass', pieces: [ship] });
+export const passInfo = (/** @type {string} */ ship) => /** @type {OrderParts} */ ({ kind: 'pass', pieces: [ship] });
 
 /**
  * The order `ship` would get in mode `mode` aimed at (seat, r, c): `{info, cells, ok, seat, kind}`
@@ -40,13 +48,19 @@ export const passInfo = (ship) => ({ kind: 'pass', pieces: [ship] });
  * a shot, the aims and the area of an aimed special (the aim whose area covers the pointer,
  * nearest to it), the lanes of a torpedo (of those through the pointer, the one entering nearest
  * to it), the targets of the EMP.
+ * @param {string} ship
+ * @param {string} mode
+ * @param {number} seat
+ * @param {number} r
+ * @param {number} c
+ * @returns {import('./naval-state.js').Planned & { ok: boolean } | null}
  */
 export function candidate(ship, mode, seat, r, c) {
   if (mode === 'pass') return null;
   const cell = cellName(r, c);
   const here = { r, c };
   const refused = (cells = [cell]) => ({ info: null, cells, ok: false, seat, kind: mode });
-  const aimed = (cells, parts) => ({ cells, ok: true, seat, kind: mode, info: { kind: mode, pieces: [ship], target: seat, ...parts } });
+  const aimed = (/** @type {string[]} */ cells, /** @type {Partial<OrderParts>} */ parts) => ({ cells, ok: true, seat, kind: mode, info: { kind: mode, pieces: [ship], target: seat, ...parts } });
   const options = turnOptions();
   const o = shipOptions(ship);
   if (!options || !o) return refused();
@@ -64,8 +78,10 @@ export function candidate(ship, mode, seat, r, c) {
   }
   if (sp.torpedo) {
     const tp = sp.torpedo.find((x) => x.target === seat);
-    const through = (tp?.lanes || []).map((l) => ({ ...l, a: parseCell(l.from), b: parseCell(l.to) }))
-      .filter(({ a, b }) => (a.r === b.r && a.r === r) || (a.c === b.c && a.c === c));
+    const through = (tp?.lanes || []).flatMap((l) => {
+      const [a, b] = [parseCell(l.from), parseCell(l.to)];
+      return a && b ? [{ ...l, a, b }] : [];
+    }).filter(({ a, b }) => (a.r === b.r && a.r === r) || (a.c === b.c && a.c === c));
     if (!through.length) return refused();
     const lane = through.reduce((x, y) => (distance(y.a, here) < distance(x.a, here) ? y : x));
     const cells = lineCells(lane.a, lane.b);
@@ -86,11 +102,14 @@ export function candidate(ship, mode, seat, r, c) {
 /** Where the plan of this turn is kept in the tab, so a reload does not lose it. */
 const planKey = () => `plateau.naval.plan.${ctx().state.id}`;
 
+/**
+ * @param {string} turn
+ */
 function storedPlan(turn) {
   try {
     const saved = JSON.parse(sessionStorage.getItem(planKey()) || 'null');
     // Only entries with their parts: a plan kept by an older page is dropped.
-    return saved?.turn === turn && Array.isArray(saved.plan) ? saved.plan.filter(([, p]) => p?.info) : [];
+    return saved?.turn === turn && Array.isArray(saved.plan) ? saved.plan.filter((/** @type {[string, any]} */ [, p]) => p?.info) : [];
   } catch {
     return [];
   }
@@ -131,6 +150,7 @@ export function fireStep() {
   }
   if (!ctx().canAct) return;
   const ship = obsOf().next_ship;
+  if (!ship) return;
   const info = ui.plan.get(ship)?.info || passInfo(ship);
   if (!(ctx().state.legal_info || []).some((x) => sameOrder(x, info))) {
     // Only when the plan was made on an older state (one kept over a reload): stop and let the

@@ -8,9 +8,13 @@ import { seatLabel } from './seats.js';
 import { COLS, parseCell } from './naval-geometry.js';
 import { isBuoy, me, myBoard, obsOf, ui } from './naval-state.js';
 
+/** @typedef {import('./naval-state.js').OrderParts} OrderParts */
+/** @typedef {import('./naval-state.js').Announcement} Announcement */
+
 /**
  * A torpedo lane in words ("rightwards along 5"), from its cells in travel order (an order's
  * `cells`): the row or column it runs along and the way it goes.
+ * @param {string[] | undefined} cells
  */
 function laneWords(cells) {
   const a = parseCell(cells?.[0]);
@@ -26,6 +30,8 @@ function laneWords(cells) {
  * `target`, `to`, `cells`), as an announcement (`info`), a logged order, a given one (`plan_info`)
  * or a planned one carry them, e.g. "cruiser: heavy artillery on Seat 2 (f7)". Null for parts
  * that are no order (a placement, `ready`).
+ * @param {OrderParts | null | undefined} info
+ * @returns {string | null}
  */
 export function describeOrder(info, game = 'naval') {
   const ship = info?.pieces?.[0];
@@ -45,6 +51,8 @@ export function describeOrder(info, game = 'naval') {
  * Words for any step of a Bataille Navale move list from its parts: a layout draw or a placement
  * move ("aircraft carrier → i7 (horizontal)"), `ready`, the first player, a rocket's draw, else
  * the order (`describeOrder`). Null without parts.
+ * @param {OrderParts | null | undefined} info
+ * @returns {string | null}
  */
 export function describeStep(info, game = 'naval') {
   const piece = info?.pieces?.[0];
@@ -55,30 +63,37 @@ export function describeStep(info, game = 'naval') {
       // A ship's placement has an orientation, a buoy's none.
       return piece ? t('nv.say.placed', { ship: t(`nv.ship.${way ? piece : 'buoy'}`), cell: info.to, way }) : null;
     case 'ready': return t('nv.ready');
-    case 'first': return t('nv.say.first', { seat: seatLabel(game, info.target) });
+    case 'first': return t('nv.say.first', { seat: seatLabel(game, info.target ?? 0) });
     case 'rocket': return t(`nv.say.rocket.${info.choice === 'shot' ? 'shot' : 'spared'}`, { cell: info.to });
     default: return describeOrder(info, game);
   }
 }
 
-/** An announcement's result in words (empty when the order was simply done). */
+/**
+ * An announcement's result in words (empty when the order was simply done).
+ * @param {Announcement} a
+ */
 function describeResult(a) {
   if (!a.result || a.result === 'done') return '';
   if (a.exploded_at) return t('nv.res.exploded', { cell: a.exploded_at });
   return t(`nv.res.${a.result}`);
 }
 
-/** The own piece on cell `name` of the viewer's board (its fleet is in its observation), or null. */
+/**
+ * The own piece on cell `name` of the viewer's board (its fleet is in its observation), or null.
+ * @param {string} name
+ */
 function ownPieceOn(name) {
   return (myBoard()?.fleet || []).find((p) => p.cells.includes(name))?.piece ?? null;
 }
 
 /** A piece as the account names it: a ship by its name, any buoy as "buoy". */
-const pieceWords = (piece) => t(`nv.ship.${isBuoy(piece) ? 'buoy' : piece}`);
+const pieceWords = (/** @type {string} */ piece) => t(`nv.ship.${isBuoy(piece) ? 'buoy' : piece}`);
 
 /**
  * An announced order in words, "your" when it was aimed at the viewer's own board: "cruiser:
  * shot at Fleet 2 f7", "carrier: shot at your h9".
+ * @param {Announcement} a
  */
 export function orderWords(a) {
   const info = a.info;
@@ -101,6 +116,7 @@ export function orderWords(a) {
  * "hit", "2 hits, 3 misses, submarine sunk"; on the viewer's own board the ships it struck are
  * named ("your cruiser is hit", "your submarine is sunk"), which only the owner knows. Empty for
  * an order that shoots nothing (a pass, a detection, a shield, an EMP).
+ * @param {Announcement} a
  */
 export function resultWords(a) {
   const parts = [];
@@ -108,7 +124,7 @@ export function resultWords(a) {
   const hits = a.hits || [];
   const sunk = a.sunk || [];
   if (a.info?.target != null && a.info.target === me() && a.seat !== me()) {
-    const struck = [...new Set(hits.map(ownPieceOn).filter(Boolean))];
+    const struck = [...new Set(hits.flatMap((cell) => ownPieceOn(cell) ?? []))];
     for (const piece of struck) {
       if (!sunk.includes(piece)) parts.push(t('nv.res.your.hit', { ship: pieceWords(piece) }));
     }
@@ -142,6 +158,7 @@ export function accountTurns() {
 /**
  * The cells of board `seat` that the other fleets' shots marked since this viewer's last turn
  * (hits, misses, deflections of the turns of its account): `[{name, by}]`, `by` the shooter.
+ * @param {number} seat
  */
 export function recentCells(seat) {
   const obs = ui.ctx?.state?.observation;

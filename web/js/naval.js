@@ -31,6 +31,7 @@ import { attach } from './naval-input.js';
 import { renderPanel } from './naval-panel.js';
 
 /** @typedef {import('./naval-state.js').NavalCtx} NavalCtx */
+/** @typedef {import('./naval-state.js').Announcement} Announcement */
 
 export { renderNavalBoards, renderNavalExample } from './naval-draw.js';
 export { describeStep } from './naval-words.js';
@@ -38,12 +39,15 @@ export { describeStep } from './naval-words.js';
 // The input and the plan ask for the panel again without importing it (it imports them).
 redraw.panel = renderPanel;
 
-/** New announcements (section 13: every resolved order is public) and changed cells. */
+/**
+ * New announcements (section 13: every resolved order is public) and changed cells.
+ * @param {import('./naval-state.js').NavalState} state
+ */
 function follow(state) {
   const obs = state.observation;
   const list = obs.last_turn || [];
   const prev = ui.lastTurn;
-  const same = (a, b) => a.seat === b.seat && a.order === b.order && a.result === b.result;
+  const same = (/** @type {Announcement} */ a, /** @type {Announcement} */ b) => a.seat === b.seat && a.order === b.order && a.result === b.result;
   // While a turn resolves (rocket draws) its list grows: only the tail is new.
   const continues = prev && prev.length <= list.length && prev.every((a, i) => same(a, list[i]));
   const fresh = continues ? list.slice(prev.length) : list;
@@ -64,14 +68,15 @@ function follow(state) {
   }));
   const prevBoards = ui.prevBoards;
   if (prevBoards) {
+    /** @type {typeof ui.flash} */
     const changed = new Map();
     boards.forEach((now, seat) => {
       const was = prevBoards[seat];
-      for (const kind of ['sunk', 'hits', 'misses', 'deflected']) {
+      for (const kind of /** @type {const} */ (['sunk', 'hits', 'misses', 'deflected'])) {
         for (const cell of now[kind]) if (!was[kind].has(cell) && !changed.has(`${seat} ${cell}`)) changed.set(`${seat} ${cell}`, { seat, cell, kind });
       }
     });
-    const areas = fresh.map(specialArea).filter(Boolean);
+    const areas = fresh.flatMap((a) => specialArea(a) ?? []);
     if (changed.size || areas.length) {
       ui.flash = changed;
       ui.areas = areas;
@@ -91,11 +96,12 @@ function follow(state) {
  * Where an announced special struck, to outline it for a moment: `{seat, cells}` from the
  * announcement's `area` (its rectangle's corners), or null for an order without one (a shot, a
  * pass, a shield, whose outline the board shows to whom may see it).
+ * @param {Announcement} a
  */
 function specialArea(a) {
-  const from = parseCell(a.area?.from);
-  const to = parseCell(a.area?.to);
-  return from && to ? { seat: a.area.target, cells: [a.area.from, a.area.to] } : null;
+  const area = a.area;
+  if (!area || !parseCell(area.from) || !parseCell(area.to)) return null;
+  return { seat: area.target, cells: [area.from, area.to] };
 }
 
 /** In a first game: what to do now (place, aim, or wait for the others), in words. */
@@ -109,6 +115,7 @@ export function hint() {
  * The server refused the last action: a refused drop snaps back, a plan being fired stops. The
  * reason stays in the naval panel until the next action (the page's error box is cleared by the
  * next state, which the other seats' simultaneous placement brings at once).
+ * @param {{ code: string, message?: string }} msg
  */
 export function onServerError(msg) {
   const sent = ui.sentPlacement;
@@ -173,7 +180,7 @@ export function renderNaval(given) {
   ui.ctx = given;
   attach(given.svg);
   if (given.state.version !== ui.version) {
-    ui.version = given.state.version;
+    ui.version = given.state.version ?? null;
     // A drop stays drawn where it was dropped until the server has applied it (the own move count
     // grew) or refused it; other seats' moves come in between.
     if (ui.moving && (!placing() || myBoard()?.moves !== ui.moving.moves)) ui.moving = null;

@@ -12,11 +12,30 @@ const $ = byId;
 
 /** The player page's state. */
 const page = {
-  /** @type {any} The profile of `GET /api/players/{name}`, or null before it came. */
+  /** @type {Profile | null} The profile of `GET /api/players/{name}`, or null before it came. */
   profile: null,
   /** @type {Record<string, string>} The games' titles, by name. */
   titles: {},
 };
+
+/**
+ * A player's rating in one game (docs/protocol.md section 7.3, PROFILE).
+ * @typedef {{ rating: number, deviation: number, games: number, wins: number, losses: number,
+ *   draws: number, provisional: boolean }} Rating
+ */
+
+/**
+ * A finished match of a profile's `recent`.
+ * @typedef {{ id: string, game: string, title?: string, seat: number, seats: number, rank: number,
+ *   result: 'win' | 'draw' | 'loss', rated: boolean, unrated: string | null,
+ *   rating_change: number | null, opponents: string[], ended_at: number }} RecentGame
+ */
+
+/**
+ * A PROFILE (`GET /api/players/{name}`).
+ * @typedef {{ name: string, kind: string, created_at?: number, ratings: Record<string, Rating>,
+ *   history: import('./chart.js').History, recent: RecentGame[] }} Profile
+ */
 
 /** The name in the path: /@/{name}. */
 function nameFromPath() {
@@ -25,25 +44,37 @@ function nameFromPath() {
   return new URLSearchParams(location.search).get('name');
 }
 
-const title = (game) => page.titles[game] || game;
+const title = (/** @type {string} */ game) => page.titles[game] || game;
 
-/** A rating as read: "1512" or "1512?" while provisional (fewer than 10 rated games). */
+/**
+ * A rating as read: "1512" or "1512?" while provisional (fewer than 10 rated games).
+ * @param {{ rating: number, provisional: boolean }} r
+ */
 export function ratingText(r) {
   return `${r.rating}${r.provisional ? '?' : ''}`;
 }
 
+/**
+ * @param {number} ms unix ms
+ */
 function date(ms) {
   return new Date(ms).toLocaleDateString(lang() === 'fr' ? 'fr-FR' : 'en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+/**
+ * @param {number | null | undefined} n
+ */
 function change(n) {
   if (n === null || n === undefined) return el('span', { class: 'muted' }, t('profile.casual'));
   const cls = n > 0 ? 'up' : n < 0 ? 'down' : '';
   return el('span', { class: `delta ${cls}`, 'data-change': n }, n > 0 ? `+${n}` : String(n));
 }
 
-function renderRatings() {
-  const entries = Object.entries(page.profile.ratings || {});
+/**
+ * @param {Profile} profile
+ */
+function renderRatings(profile) {
+  const entries = Object.entries(profile.ratings || {});
   if (!entries.length) {
     $('ratings').replaceChildren(el('p', { class: 'muted' }, t('profile.norating')));
     return;
@@ -62,18 +93,24 @@ function renderRatings() {
       el('td', { class: 'num draws' }, String(r.draws)))))));
 }
 
-function renderChart() {
-  const history = page.profile.history || {};
+/**
+ * @param {Profile} profile
+ */
+function renderChart(profile) {
+  const history = profile.history || {};
   const any = Object.values(history).some((points) => points.length > 1);
   if (!any) {
     $('chart').replaceChildren(el('p', { class: 'muted' }, t('profile.nochart')));
     return;
   }
-  $('chart').replaceChildren(ratingChart(history, title, t('profile.chart.label', { name: page.profile.name }), t('profile.chart.x')), chartLegend(history, title));
+  $('chart').replaceChildren(ratingChart(history, title, t('profile.chart.label', { name: profile.name }), t('profile.chart.x')), chartLegend(history, title));
 }
 
-function renderRecent() {
-  const recent = page.profile.recent || [];
+/**
+ * @param {Profile} profile
+ */
+function renderRecent(profile) {
+  const recent = profile.recent || [];
   if (!recent.length) {
     $('recent').replaceChildren(el('p', { class: 'muted' }, t('profile.nogames')));
     return;
@@ -97,9 +134,9 @@ function draw() {
   $('player-name').textContent = page.profile.name;
   $('player-kind').textContent = t(`profile.kind.${page.profile.kind}`);
   $('player-since').textContent = page.profile.created_at ? t('profile.since', { date: date(page.profile.created_at) }) : '';
-  renderRatings();
-  renderChart();
-  renderRecent();
+  renderRatings(page.profile);
+  renderChart(page.profile);
+  renderRecent(page.profile);
 }
 
 async function start() {
@@ -112,7 +149,7 @@ async function start() {
       api('GET', '/api/games').catch(() => ({ games: [] })),
       api('GET', `/api/players/${encodeURIComponent(name || '')}`),
     ]);
-    page.titles = Object.fromEntries(games.games.map((g) => [g.name, g.title]));
+    page.titles = Object.fromEntries(games.games.map((/** @type {import('./api.js').GameInfo} */ g) => [g.name, g.title]));
     page.profile = p;
     $('profile').classList.remove('hidden');
     draw();

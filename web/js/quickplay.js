@@ -12,12 +12,44 @@ import { t, lang } from './i18n.js';
 import { botName } from './seats.js';
 import { timeControlText, samePool } from './clocks.js';
 
+/**
+ * A seeker shown as an open challenge (docs/protocol.md section 7.6).
+ * @typedef {{ seek: number, name: string, kind: string, rating: number, since: number,
+ *   bots_after_seconds: number | null }} Seeker
+ */
+
+/**
+ * A pool of the lobby message: its key, how many wait, its seekers, the recent wait.
+ * @typedef {import('./clocks.js').PoolKey & { waiting: number, seekers?: Seeker[],
+ *   estimate_seconds: number | null }} Pool
+ */
+
+/**
+ * The lobby socket's `seek` message (section 7.6).
+ * @typedef {import('./clocks.js').PoolKey & { type: 'seek', bots_after_seconds?: number | null,
+ *   bot?: string | null }} SeekRequest
+ */
+
+/**
+ * The seek in progress: its request, the local time the server took it (null before), and the
+ * server's estimate.
+ * @typedef {{ request: SeekRequest, since: number | null, estimate?: number | null }} Seeking
+ */
+
+/**
+ * What to do on the offer: play the computer at `level` (a table of two), or start with bots.
+ * @typedef {{ computer: (level: string) => void, fill: () => void }} OfferActions
+ */
+
 /** How long a seek waits before the page offers the computer or bots. */
 export const OFFER_AFTER_MS = 30000;
 
 const $ = byId;
 
-/** A duration in ms as people read a wait: "0:42", "3:05". */
+/**
+ * A duration in ms as people read a wait: "0:42", "3:05".
+ * @param {number} ms
+ */
 function clock(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
@@ -30,6 +62,8 @@ function clock(ms) {
  * `computer(level)` (a table of two: play the computer instead) and `fill()` (start with bots).
  * Called every second: the words change in place, and the offer, once shown, stays as it is, so
  * a tap or an open list of levels is never taken from under the finger.
+ * @param {{ seeking: Seeking | null, pools: Pool[] | undefined,
+ *   game: import('./api.js').GameInfo | undefined, actions: OfferActions }} what
  */
 export function renderSeekWait({ seeking, pools, game, actions }) {
   const box = $('seek-wait');
@@ -58,7 +92,12 @@ export function renderSeekWait({ seeking, pools, game, actions }) {
   if (waited >= OFFER_AFTER_MS && !findId('seek-offer')) box.append(offer(seeking.request, game, actions));
 }
 
-/** The offer after a long wait: the computer at a chosen level (a table of two), or bots now. */
+/**
+ * The offer after a long wait: the computer at a chosen level (a table of two), or bots now.
+ * @param {SeekRequest} request
+ * @param {import('./api.js').GameInfo | undefined} game
+ * @param {OfferActions} actions
+ */
 function offer(request, game, actions) {
   const levels = game?.levels || [];
   const level = el('select', { id: 'seek-level', 'aria-label': t('play.level') },
@@ -79,10 +118,13 @@ function offer(request, game, actions) {
  * Called on every lobby message and every second: the list is drawn again only when its
  * challenges (or the language) change, else only the times waited move on, so that an Accept
  * being pressed stays the button it was.
+ * @param {{ pools: Pool[] | undefined, player: import('./seats.js').Player | null,
+ *   games: import('./api.js').GameInfo[], accept: (seek: number, pool: Pool) => void }} what
  */
 export function renderChallenges({ pools, player, games, accept }) {
   const box = $('challenges');
   if (!box) return;
+  /** @type {{ pool: Pool, s: Seeker }[]} */
   const rows = [];
   for (const pool of pools || []) {
     for (const s of pool.seekers || []) {

@@ -20,33 +20,53 @@ const $ = byId;
 // The page is served at /replay/{id} only, so the path always has one.
 const id = idFromPath() ?? '';
 
+/**
+ * A step of `GET /api/matches/{id}/replay` (docs/protocol.md section 3.7): who played, the
+ * action's text or an early ending as the record writes it, its parts, and the position after it.
+ * @typedef {{ by: import('./games.js').LogEntry['by'], text?: string | Record<string, number> | null,
+ *   info?: any, observation: any }} Step
+ */
+
+/**
+ * An entry of the move list: the step it shows, who played, its words.
+ * @typedef {{ index: number, by: Step['by'], label: string }} Entry
+ */
+
+/** The match summary, once it came (the page draws nothing before). */
+function summary() {
+  if (!page.summary) throw new Error('the replay page has no summary yet');
+  return page.summary;
+}
+
 /** The replay page's state: one object, filled as the page loads and moved by the step buttons. */
 const page = {
-  /** @type {any} The match summary (`GET /api/matches/{id}`), or null before it came. */
+  /** @type {import('./api.js').MatchSummary | null} The match summary (`GET /api/matches/{id}`), or null before it came. */
   summary: null,
-  /** @type {any} The game's page module (games.js), or null: then the page shows the move list alone. */
+  /** @type {import('./games.js').GameModule | null} The game's page module (games.js), or null: then the page shows the move list alone. */
   mod: null,
-  /** @type {{ by: any, text: any, info?: any, observation: any }[] | null} The steps, the start first; null when only the record is known. */
+  /** @type {Step[] | null} The steps, the start first; null when only the record is known. */
   steps: null,
   /** @type {boolean | undefined} Whether the server replayed the record to its published result. */
   serverVerified: undefined,
   /** The step shown (0: the start). */
   index: 0,
-  /** @type {any} The analysis panel (analysis.js), once the steps are known. */
+  /** @type {ReturnType<typeof mountAnalysis> | null} The analysis panel (analysis.js), once the steps are known. */
   analysis: null,
-  /** @type {any} The stored chat of the match (both rooms), or null when the server has none to give. */
+  /** @type {Parameters<typeof renderStoredChat>[2] | null} The stored chat of the match (both rooms), or null when the server has none to give. */
   chat: null,
 };
 /**
  * A step's text: an action's move-list form, or an early ending as the record writes it
  * (`{"resign": 0}`, `{"timeout": 1}`, `"agreement"`), which may fall mid-game (a Bataille Navale
  * seat resigning leaves the others playing).
+ * @param {string | Record<string, number>} text
+ * @returns {string}
  */
 function stepText(text) {
-  if (text === null || typeof text === 'string' && text !== 'agreement') return text;
+  if (typeof text === 'string' && text !== 'agreement') return text;
   if (text === 'agreement') return t('replay.end.agreement');
   const [kind, seat] = Object.entries(text)[0] ?? [];
-  return t(`replay.end.${kind}`, { seat: seatLabel(page.summary.game, Number(seat)) });
+  return t(`replay.end.${kind}`, { seat: seatLabel(summary().game, Number(seat)) });
 }
 
 
@@ -54,6 +74,9 @@ function total() {
   return page.steps ? page.steps.length - 1 : 0;
 }
 
+/**
+ * @param {number} i
+ */
 function go(i) {
   page.index = Math.max(0, Math.min(total(), i));
   draw();
@@ -61,7 +84,7 @@ function go(i) {
 
 function draw() {
   if (!page.summary) return;
-  $('title').textContent = `${page.summary.title || page.summary.game} · ${t('replay.title', { id: id.slice(0, 8) })}`;
+  $('title').textContent = `${summary().title || summary().game} · ${t('replay.title', { id: id.slice(0, 8) })}`;
   document.body.dataset.step = String(page.index);
   document.body.dataset.total = String(total());
   const obs = page.steps ? page.steps[page.index].observation : null;
@@ -80,15 +103,15 @@ function draw() {
   const current = $('moves').querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
 
-  const o = page.summary.outcome;
+  const o = summary().outcome;
   $('result-panel').classList.toggle('hidden', !o);
   if (o) {
     const lastObs = page.steps ? page.steps[page.steps.length - 1].observation : null;
-    $('result-text').textContent = resultSentence(page.summary.game, o, lastObs?.since ?? '',
-      (s) => seatWithName(page.summary.game, s, page.summary.seats[s]?.player));
+    $('result-text').textContent = resultSentence(summary().game, o, lastObs?.since ?? '',
+      (s) => seatWithName(summary().game, s, summary().seats[s]?.player));
   }
   renderSeedCheck($('verify'), page.summary, page.serverVerified);
-  if (page.chat) renderStoredChat($('chat-stored'), page.summary.game, page.chat);
+  if (page.chat) renderStoredChat($('chat-stored'), summary().game, page.chat);
 }
 
 
@@ -98,6 +121,7 @@ function draw() {
  * the player bars and the info panel when the module uses them (they are hidden otherwise).
  * Returns false when nothing is drawn (no steps, or a game without a module): the board area is
  * then hidden.
+ * @param {any} obs the observation of the step shown, as the server sent it
  */
 function drawPosition(obs) {
   for (const node of [$('bar-top'), $('bar-bottom'), $('info-panel')]) node.classList.add('hidden');
@@ -108,8 +132,8 @@ function drawPosition(obs) {
   const info = step ? step.info ?? null : null;
   const by = step ? step.by : null;
   page.mod.renderPosition({
-    game: page.summary.game, seats: page.summary.seats, observation: obs, text, info, by,
-    board: $('board'), barTop: $('bar-top'), barBottom: $('bar-bottom'),
+    game: summary().game, seats: summary().seats, observation: obs, text, info, by,
+    board: $('board', SVGSVGElement), barTop: $('bar-top'), barBottom: $('bar-bottom'),
     showInfo: (...nodes) => {
       $('info').replaceChildren(...nodes);
       $('info-panel').classList.remove('hidden');
@@ -125,6 +149,7 @@ function drawPosition(obs) {
  */
 function entries() {
   const list = page.steps ? page.steps.slice(1).map((s, i) => ({ index: i + 1, by: s.by, text: s.text, info: s.info })) : [];
+  /** @type {Entry[]} */
   const out = [];
   for (const m of list) {
     if (m.by === 'chance' && (m.text === null || m.text === undefined)) continue;
@@ -137,11 +162,14 @@ function entries() {
  * A step's words in the move list (`by`, `text` and `info` as in a step): the game module's words
  * for an action or a chance draw, from its parts, when it has them, else the notation (or an early
  * ending in words).
+ * @param {{ by: Step['by'], text?: Step['text'], info?: any }} entry
+ * @returns {string}
  */
 function label(entry) {
-  const { by, text } = entry;
-  const words = text === null || text === undefined ? null : page.mod?.describe?.(entry);
-  if (by === 'chance') return words || text;
+  const { by, text, info } = entry;
+  // The module reads the parts, never the text (games.js).
+  const words = text === null || text === undefined ? null : page.mod?.describe?.({ by, info });
+  if (by === 'chance') return words || (text === null || text === undefined ? '' : stepText(text));
   if (text === null || text === undefined) return t('replay.hidden');
   return words || stepText(text);
 }
@@ -150,8 +178,10 @@ function label(entry) {
  * The number the move list shows for each entry of `list`, by its step index: with pairs, seat 0
  * opens a numbered move and seat 1 completes it (a chance draw or an ending between them starts
  * the next number afresh, and has none itself); else each entry's step index.
+ * @param {Entry[]} list
  */
 function moveNumbers(list) {
+  /** @type {Map<number, number>} */
   const out = new Map();
   let n = 0;
   let open = false;
@@ -173,8 +203,8 @@ function moveNumbers(list) {
  * one entry a line with the seat's colour.
  */
 function renderMoves() {
-  const game = page.summary.game;
-  const button = (m) => {
+  const game = summary().game;
+  const button = (/** @type {Entry} */ m) => {
     const seat = seatOf(m.by);
     const extra = seat === null ? '' : page.mod?.moveClass?.(seat) ?? '';
     return el('button', {
@@ -224,8 +254,8 @@ async function start() {
   // The heading before the match is known, and when it cannot be shown (not found, not finished).
   const heading = () => {
     const title = t('replay.title', { id: id.slice(0, 8) });
-    $('title').textContent = page.summary ? `${page.summary.title || page.summary.game} · ${title}` : title;
-    if (page.summary && page.summary.status !== 'finished') $('error').textContent = t('replay.notfinished');
+    $('title').textContent = page.summary ? `${summary().title || summary().game} · ${title}` : title;
+    if (page.summary && summary().status !== 'finished') $('error').textContent = t('replay.notfinished');
   };
   heading();
   onLangChange(() => (page.summary?.status === 'finished' ? draw() : heading()));
@@ -242,14 +272,14 @@ async function start() {
   });
   try {
     page.summary = await api('GET', `/api/matches/${encodeURIComponent(id)}`);
-    page.mod = gameModule(page.summary.game);
+    page.mod = gameModule(summary().game);
   } catch (err) {
     $('error').textContent = errorCode(err) === 'match/not_found' ? t('match.notfound') : errorMessage(err);
     $('error').classList.remove('hidden');
     $('layout').classList.add('hidden');
     return;
   }
-  if (page.summary.status !== 'finished') {
+  if (summary().status !== 'finished') {
     heading();
     $('error').classList.remove('hidden');
     $('layout').classList.add('hidden');
@@ -263,15 +293,17 @@ async function start() {
   for (let tries = 0; ; tries += 1) {
     try {
       const answer = await api('GET', `/api/matches/${id}/replay`);
-      page.steps = answer.steps;
+      /** @type {Step[]} */
+      const steps = answer.steps;
+      page.steps = steps;
       page.serverVerified = answer.verified;
       $('analysis-panel').classList.remove('hidden');
       // The numbers depend on the steps alone: counted once, not at every redraw of the panel.
       const numbers = moveNumbers(entries());
       page.analysis = mountAnalysis($('analysis'), {
         id,
-        game: page.summary.game,
-        steps: page.steps,
+        game: summary().game,
+        steps,
         go,
         describe: (seat, text, info) => label({ by: { seat }, text, info }),
         moveNumber: (step) => numbers.get(step) ?? step,

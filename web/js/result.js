@@ -11,10 +11,14 @@ import { seatLabel } from './seats.js';
  * The result sentence of `outcome` ({ranks, scores, kind}) in game `game`; `since` is the number
  * of turns without expulsion at the end (shown for a tie-break); `label(seat)` names a seat
  * (default: the game's side word; the pages pass "Alice (Red)" when the seat has a player).
+ * @param {string} game
+ * @param {import('./api.js').Outcome | null | undefined} outcome
+ * @param {number | string | null} [since]
+ * @param {(seat: number) => string} [label]
  */
 export function resultSentence(game, outcome, since = '', label = (s) => seatLabel(game, s)) {
   if (!outcome) return '';
-  const winners = outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
+  const winners = outcome.ranks.flatMap((r, s) => (r === 1 ? [s] : []));
   if (winners.length !== 1) {
     // Moon Leap's shared wins (rules/moonleap.md "Scoring"): name the seats that share first place.
     if (outcome.kind === 'score' && winners.length > 1 && winners.length < outcome.ranks.length) {
@@ -45,7 +49,10 @@ export function resultSentence(game, outcome, since = '', label = (s) => seatLab
   }
 }
 
-/** An outcome kind in the reader's words (`kind.*`), or as the server names it if unknown. */
+/**
+ * An outcome kind in the reader's words (`kind.*`), or as the server names it if unknown.
+ * @param {string} kind
+ */
 export function kindWord(kind) {
   const word = t(`kind.${kind}`);
   return word === `kind.${kind}` ? kind : word;
@@ -55,6 +62,8 @@ export function kindWord(kind) {
  * How a finished rated match moved its players' ratings (the state's `ratings`: per seat `null`
  * or `{before, after}`), one entry per seat whose rating moved: `{seat, delta, text}`, the text
  * "Alice (Red): 1500 → 1524 (+24)" with `label(seat)` naming the seat.
+ * @param {({ before: number, after: number } | null)[] | null | undefined} ratings
+ * @param {(seat: number) => string} label names a seat
  */
 export function ratingChanges(ratings, label) {
   return (ratings || []).flatMap((r, seat) => {

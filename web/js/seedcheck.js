@@ -10,6 +10,9 @@ import { t } from './i18n.js';
  * Fills `container` with the check of match `summary` (the SUMMARY of protocol.md 3.3).
  * `serverVerified` is the server's replay verdict (true/false) or undefined when unknown.
  * Returns true (verified), false (failed) or null (not finished: no seed yet).
+ * @param {HTMLElement} container
+ * @param {import('./api.js').MatchSummary} summary
+ * @param {boolean | undefined} serverVerified
  */
 export function renderSeedCheck(container, summary, serverVerified) {
   const rows = [

@@ -10,10 +10,13 @@ import { renderSeedCheck } from './seedcheck.js';
 const $ = byId;
 /** The verify page's state. */
 const page = {
-  /** @type {any} The last match checked, redrawn on a language change; or null. */
+  /** @type {{ summary: import('./api.js').MatchSummary, serverVerified: boolean | undefined } | null} The last match checked, redrawn on a language change; or null. */
   last: null,
 };
 
+/**
+ * @param {string} input
+ */
 async function verify(input) {
   const m = /[0-9a-f]{16}/.exec(input.trim().toLowerCase());
   const box = $('verify');

@@ -6,7 +6,8 @@
 //! `immutable`. Anything asked without it (the pages, an old version) is served `no-cache` with an
 //! `ETag` (the version), and asked again with `If-None-Match` it is a `304` without a body.
 //!
-//! The pages are the one place versions are written, once, at first use: their
+//! The pages are embedded with their shared head and top bar included (`web/parts/`, expanded by
+//! `build.rs`). They are the one place versions are written, once, at first use: their
 //! `src="/assets/..."` and `href="/assets/..."` get `?v=<version>`, and an import map in their
 //! head sends every module's plain URL to its versioned one. The modules themselves are served as
 //! they are, importing each other by relative path: the browser maps `./api.js` to
@@ -66,6 +67,16 @@ pub fn file(path: &str) -> Option<&'static [u8]> {
 #[must_use]
 pub fn version(path: &str) -> Option<&'static str> {
     ASSETS.get(path).map(|a| a.version.as_str())
+}
+
+/// The bytes of `web/<path>` as embedded, before they are served: a page with its parts included
+/// (`build.rs`) but its references not versioned, any other file as it is in `web/`.
+#[must_use]
+pub fn embedded(path: &str) -> Option<&'static [u8]> {
+    files::FILES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, bytes)| *bytes)
 }
 
 /// Every embedded path, relative to `web/`.
@@ -354,6 +365,37 @@ mod tests {
         if file("match.html").is_some() {
             assert!(links > 0);
         }
+    }
+
+    /// The pages are embedded with their shared head and top bar in place of the include
+    /// markers (`build.rs`), indented as the markers were; the parts are not served.
+    #[test]
+    fn pages_include_their_shared_parts() {
+        if file("match.html").is_none() {
+            return;
+        }
+        let part = |name: &str| {
+            std::fs::read_to_string(format!(
+                "{}/../../web/parts/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
+        };
+        let indented =
+            |text: String| -> String { text.lines().map(|l| format!("  {l}\n")).collect() };
+        let (head, topbar) = (indented(part("head.html")), indented(part("topbar.html")));
+        let mut pages = 0;
+        for path in paths().filter(|p| is_page(p)) {
+            let text = std::str::from_utf8(embedded(path).unwrap()).unwrap();
+            assert!(!text.contains("<!-- include:"), "{path}");
+            assert_eq!(text.matches(&head).count(), 1, "{path}");
+            assert_eq!(text.matches(&topbar).count(), 1, "{path}");
+            let head_at = text.find(&head).unwrap();
+            assert!(text[..head_at].ends_with("<head>\n"), "{path}");
+            pages += 1;
+        }
+        assert!(paths().all(|p| !p.starts_with("parts/")));
+        assert!(pages > 1);
     }
 
     #[test]

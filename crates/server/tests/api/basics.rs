@@ -42,9 +42,9 @@ async fn health_games_and_static_pages() {
             "random", "greedy", "beginner", "casual", "club", "strong", "expert", "mcts", "slow"
         ])
     );
-    // Every embedded file of web/ is served at /assets/<path>, byte for byte; the pages but for
-    // the import map in their head and the version their links carry (`?v=` and 16 hex
-    // digits, assets.rs).
+    // Every embedded file of web/ is served at /assets/<path>, byte for byte; the pages as
+    // embedded (their shared parts included, assets.rs) but for the import map in their head and
+    // the version their links carry (`?v=` and 16 hex digits).
     for path in plateau_server::assets::paths() {
         let (status, body) = common::http(app.addr, "GET", &format!("/assets/{path}"), None).await;
         assert_eq!(status, 200, "{path}");
@@ -52,6 +52,8 @@ async fn health_games_and_static_pages() {
             std::fs::read(format!("{}/../../web/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let mut unversioned = body.clone();
         if path.ends_with(".html") {
+            let embedded = plateau_server::assets::embedded(path).unwrap();
+            assert_ne!(embedded, on_disk, "{path} includes the shared parts");
             let map = unversioned.find("\n<script type=\"importmap\">").unwrap();
             let end = map + unversioned[map..].find("</script>").unwrap() + "</script>".len();
             unversioned.replace_range(map..end, "");
@@ -62,11 +64,12 @@ async fn health_games_and_static_pages() {
                 unversioned.replace_range(at..end, "");
             }
         }
-        assert_eq!(
-            unversioned.as_bytes(),
-            String::from_utf8_lossy(&on_disk).as_bytes(),
-            "{path}"
-        );
+        let expected = if path.ends_with(".html") {
+            plateau_server::assets::embedded(path).unwrap()
+        } else {
+            &on_disk
+        };
+        assert_eq!(unversioned.as_bytes(), expected, "{path}");
     }
     let index = plateau_server::assets::file("index.html").is_some();
     assert_eq!(
