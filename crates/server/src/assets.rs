@@ -233,7 +233,7 @@ fn asset(bytes: Cow<'static, [u8]>) -> Asset {
 }
 
 /// Every embedded file: the pages with their references versioned and the import map after
-/// their `<head>`, the rest as it is.
+/// their character set (which must stay in a page's first 1,024 bytes), the rest as it is.
 fn build() -> HashMap<&'static str, Asset> {
     let mut assets: HashMap<&'static str, Asset> = files::FILES
         .iter()
@@ -260,8 +260,11 @@ fn build() -> HashMap<&'static str, Asset> {
             }
         }
         out.push_str(&text[from..]);
-        if let Some(at) = out.find("<head>") {
-            out.insert_str(at + "<head>".len(), &script);
+        let anchor = ["<meta charset=\"utf-8\">", "<head>"]
+            .iter()
+            .find_map(|tag| out.find(tag).map(|at| at + tag.len()));
+        if let Some(at) = anchor {
+            out.insert_str(at, &script);
         }
         assets.insert(path, asset(Cow::Owned(out.into_bytes())));
     }
@@ -354,6 +357,10 @@ mod tests {
             let served = std::str::from_utf8(file(path).unwrap()).unwrap();
             let script = format!("<script type=\"importmap\">{map}</script>");
             assert!(served.contains(&script), "{path}");
+            // A browser looks for the character set in a page's first 1,024 bytes only.
+            let charset = served.find("<meta charset=\"utf-8\">");
+            assert!(charset.is_some_and(|at| at < 1024), "{path}");
+            assert!(served.find(&script) > charset, "{path}");
             let text = std::str::from_utf8(raw).unwrap();
             for (start, end, target) in references(path, text) {
                 let Some(v) = version(&target) else { continue };
