@@ -7,7 +7,8 @@
 //! - `ws`: one WebSocket connection;
 //! - `lobby`: creating, finding, reloading and stopping matches;
 //! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
-//! - `clock`, `store` (+ `store::sqlite`, `store::postgres`), `model`, `catalogue`, `assets`;
+//! - `clock`, `model`, `catalogue`, `assets`; `store` (+ `store::sqlite`, `store::postgres`) and
+//!   `ratings` are the crate `plateau-store`, re-exported under their old names;
 //! - `secrecy`: the check that a viewer's messages hold only what it may know;
 //! - `analysis`: post-game analyses computed in the background;
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
@@ -29,11 +30,13 @@ pub mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod presence;
-pub mod ratings;
 pub mod secrecy;
-pub mod store;
 pub mod versions;
 pub mod ws;
+
+// The storage layer is a crate of its own (crates/store), kept under its old names here.
+pub use plateau_store as store;
+pub use plateau_store::ratings;
 
 use std::future::Future;
 use std::net::SocketAddr;

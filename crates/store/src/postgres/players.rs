@@ -6,9 +6,9 @@ use tokio_postgres::Row;
 use super::{col, exec, row, rows};
 use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
 use crate::ratings::{self, Kind, PROVISIONAL_GAMES, Rating, Unrated};
-use crate::store::{
-    Finish, NOT_A_GUEST, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing,
-    StoreError, stored_similar_key,
+use crate::{
+    Finish, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing, StoreError,
+    stored_similar_key,
 };
 
 /// Reads a player from four columns `id, name, kind, created_at` starting at `at`.
@@ -29,7 +29,7 @@ async fn player(tx: &Transaction<'_>, id: PlayerId) -> Result<Player, StoreError
     let sql = format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.id = $1");
     match row(tx, &sql, &[&id.0]).await? {
         Some(r) => read_player_columns(&r, 0),
-        None => Err(StoreError::Database(format!("no player {}", id.0))),
+        None => Err(StoreError::NotFound(format!("player {}", id.0))),
     }
 }
 
@@ -54,7 +54,7 @@ pub(super) async fn create_player(
         ],
     )
     .await?
-    .ok_or_else(|| StoreError::Database("INSERT ... RETURNING gave no row".into()))?;
+    .ok_or_else(|| StoreError::Corrupt("INSERT ... RETURNING gave no row".into()))?;
     Ok(Player {
         id: PlayerId(col(&r, 0)?),
         name: name.to_owned(),
@@ -80,9 +80,7 @@ pub(super) async fn bot_player(
     .await?;
     match player_by_name(tx, &name).await? {
         Some((p, _)) => Ok(p),
-        None => Err(StoreError::Database(format!(
-            "bot player `{name}` not found"
-        ))),
+        None => Err(StoreError::NotFound(format!("bot player `{name}`"))),
     }
 }
 
@@ -124,7 +122,7 @@ pub(super) async fn update_player(
         )
         .await?;
         if changed == 0 {
-            return Err(StoreError::Conflict(NOT_A_GUEST.into()));
+            return Err(StoreError::NotAGuest);
         }
     }
     player(tx, id).await
@@ -307,7 +305,7 @@ pub(super) async fn apply_ratings(
 ) -> Result<(), StoreError> {
     let r = row(tx, "SELECT game, rated FROM matches WHERE id = $1", &[&id])
         .await?
-        .ok_or_else(|| StoreError::Database(format!("no match {id}")))?;
+        .ok_or_else(|| StoreError::NotFound(format!("match {id}")))?;
     let (game, rated): (String, bool) = (col(&r, 0)?, col(&r, 1)?);
     if !rated {
         return Ok(());
@@ -433,7 +431,7 @@ async fn daily_cap_reached(
             &[&a, &b, &since, &game],
         )
         .await?
-        .ok_or_else(|| StoreError::Database("COUNT gave no row".into()))?;
+        .ok_or_else(|| StoreError::Corrupt("COUNT gave no row".into()))?;
         let n: i64 = col(&r, 0)?;
         if usize::try_from(n).unwrap_or(usize::MAX) >= ratings::SAME_OPPONENT_PER_DAY {
             return Ok(true);

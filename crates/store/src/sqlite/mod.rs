@@ -25,8 +25,8 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{
-    BoxFuture, ChatLine, Created, Derived, Finish, PlayerSecret, RatingEvent, Standing, Store,
-    StoreError, StoredMatch,
+    BoxFuture, ChatLine, Created, DatabaseError, Derived, Finish, PlayerSecret, RatingEvent,
+    Standing, Store, StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
@@ -201,13 +201,28 @@ pub struct SqliteStore {
     path: std::path::PathBuf,
 }
 
+/// A failed statement: a constraint violation (unique key, foreign key, check) is a `Conflict`;
+/// the rest is `Database`.
 fn db(e: rusqlite::Error) -> StoreError {
     if let rusqlite::Error::SqliteFailure(f, _) = &e
         && f.code == rusqlite::ErrorCode::ConstraintViolation
     {
         return StoreError::Conflict(e.to_string());
     }
-    StoreError::Database(e.to_string())
+    DatabaseError::Sqlite(e).into()
+}
+
+/// `e` again, for each of the writes of a group that one failed `BEGIN` or `COMMIT` fails
+/// (SQLite's errors are not `Clone`).
+fn shared(e: &rusqlite::Error) -> StoreError {
+    let again = match e {
+        rusqlite::Error::SqliteFailure(f, text) => rusqlite::Error::SqliteFailure(*f, text.clone()),
+        other => rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(other.to_string()),
+        ),
+    };
+    DatabaseError::Sqlite(again).into()
 }
 
 impl SqliteStore {
@@ -221,7 +236,10 @@ impl SqliteStore {
         migrate(&conn)?;
         players::fill_similar_keys(&conn)?;
         let checkpoints = connect(path)?;
-        let spawn_error = |e: std::io::Error| StoreError::Database(e.to_string());
+        let spawn_error = |e: std::io::Error| {
+            tracing::error!(error = %e, "the SQLite threads could not start");
+            StoreError::from(DatabaseError::Closed)
+        };
         let (wake, woken) = mpsc::sync_channel::<()>(1);
         // Called after each commit with the log's size; it replaces SQLite's own checkpoints.
         conn.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, pages| {
@@ -261,10 +279,10 @@ impl SqliteStore {
         let sent = self.send(Job::Write(f, tx));
         Box::pin(async move {
             if !sent {
-                return Err(StoreError::Database("the store is closed".into()));
+                return Err(DatabaseError::Closed.into());
             }
             rx.await
-                .unwrap_or_else(|_| Err(StoreError::Database("the store thread stopped".into())))
+                .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
         })
     }
 
@@ -282,7 +300,7 @@ impl SqliteStore {
         Box::pin(async move {
             done.await?;
             rx.await
-                .map_err(|_| StoreError::Database("the store thread stopped".into()))
+                .map_err(|_| StoreError::from(DatabaseError::Closed))
         })
     }
 
@@ -296,10 +314,10 @@ impl SqliteStore {
         })));
         Box::pin(async move {
             if !sent {
-                return Err(StoreError::Database("the store is closed".into()));
+                return Err(DatabaseError::Closed.into());
             }
             rx.await
-                .unwrap_or_else(|_| Err(StoreError::Database("the store thread stopped".into())))
+                .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
         })
     }
 }
@@ -375,9 +393,8 @@ fn checkpointer(conn: &Connection, woken: &mpsc::Receiver<()>) {
 
 fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>) {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-        let msg = e.to_string();
         for (_, reply) in group {
-            let _ = reply.send(Err(StoreError::Database(msg.clone())));
+            let _ = reply.send(Err(shared(&e)));
         }
         return;
     }
@@ -401,9 +418,8 @@ fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(
     }
     if let Err(e) = conn.execute_batch("COMMIT") {
         let _ = conn.execute_batch("ROLLBACK");
-        let msg = e.to_string();
         for reply in replies {
-            let _ = reply.send(Err(StoreError::Database(msg.clone())));
+            let _ = reply.send(Err(shared(&e)));
         }
         return;
     }

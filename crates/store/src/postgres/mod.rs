@@ -28,8 +28,8 @@ use plateau_engine::LogEntry;
 use tokio_postgres::{IsolationLevel, NoTls};
 
 use super::{
-    BoxFuture, ChatLine, Created, Derived, Finish, Node, PlayerSecret, RatingEvent, Standing,
-    Store, StoreError, StoredMatch,
+    BoxFuture, ChatLine, Created, DatabaseError, Derived, Finish, Node, PlayerSecret, RatingEvent,
+    Standing, Store, StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
@@ -220,15 +220,14 @@ struct Held {
 fn db(e: tokio_postgres::Error) -> StoreError {
     match e.as_db_error() {
         Some(d) if d.code().code().starts_with("23") => StoreError::Conflict(d.to_string()),
-        Some(d) => StoreError::Database(d.to_string()),
-        None => StoreError::Database(e.to_string()),
+        _ => DatabaseError::Postgres(e).into(),
     }
 }
 
 fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
     match e {
         deadpool_postgres::PoolError::Backend(e) => db(e),
-        e => StoreError::Database(format!("PostgreSQL pool: {e}")),
+        e => DatabaseError::Pool(e).into(),
     }
 }
 
@@ -299,9 +298,8 @@ impl PgStore {
     /// # Errors
     /// As `open`.
     pub async fn open_pooled(url: &str, pool: usize) -> Result<PgStore, StoreError> {
-        let mut config = tokio_postgres::Config::from_str(url).map_err(|e| {
-            StoreError::Database(format!("bad PostgreSQL URL `{}`: {e}", redact(url)))
-        })?;
+        let mut config = tokio_postgres::Config::from_str(url)
+            .map_err(|e| StoreError::Setup(format!("bad PostgreSQL URL `{}`: {e}", redact(url))))?;
         // Durable commits and bounded lock waits, after whatever options the URL gives.
         let options = format!(
             "{} -c synchronous_commit=on -c lock_timeout={LOCK_TIMEOUT}",
@@ -329,13 +327,10 @@ impl PgStore {
             .wait_timeout(Some(POOL_WAIT))
             .recycle_timeout(Some(POOL_WAIT))
             .build()
-            .map_err(|e| StoreError::Database(format!("PostgreSQL pool: {e}")))?;
-        let mut client = pool.get().await.map_err(|e| {
-            StoreError::Database(format!(
-                "cannot connect to PostgreSQL at `{}`: {}",
-                redact(url),
-                pool_error(e)
-            ))
+            .map_err(|e| StoreError::Setup(format!("PostgreSQL pool: {e}")))?;
+        let mut client = pool.get().await.map_err(|source| DatabaseError::Connect {
+            at: redact(url),
+            source,
         })?;
         migrate(&mut client).await?;
         let secret = leases::secret(&client).await?;
@@ -420,7 +415,7 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
         .get(0);
     let applied = usize::try_from(applied).unwrap_or(0);
     if applied > MIGRATIONS.len() {
-        return Err(StoreError::Database(format!(
+        return Err(StoreError::Setup(format!(
             "the database's schema is version {applied}, newer than this server's {}",
             MIGRATIONS.len()
         )));
@@ -428,7 +423,7 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
         tx.batch_execute(sql)
             .await
-            .map_err(|e| StoreError::Database(format!("migration {}: {}", i + 1, db(e))))?;
+            .map_err(|e| StoreError::Setup(format!("migration {}: {}", i + 1, db(e))))?;
         let version = i32::try_from(i + 1).unwrap_or(i32::MAX);
         tx.execute("UPDATE plateau_schema SET version = $1", &[&version])
             .await

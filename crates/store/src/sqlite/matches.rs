@@ -7,7 +7,7 @@ use super::players::{apply_ratings, read_player_columns};
 use super::{db, from_json, to_json};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
-use crate::store::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
+use crate::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
 
 const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
      started_at, outcome, rematch, rated, ended_at, creator, \
@@ -433,7 +433,7 @@ pub(super) fn append(
         };
         let at_ms = entry
             .at_ms
-            .ok_or_else(|| StoreError::Corrupt(format!("log entry {seq} of {id} has no time")))?;
+            .ok_or_else(|| StoreError::Invalid(format!("log entry {seq} of {id} has no time")))?;
         insert
             .execute(params![id, seq as i64, actor, seat, action, at_ms as i64])
             .map_err(db)?;

@@ -5,9 +5,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::db;
 use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
 use crate::ratings::{self, Kind, PROVISIONAL_GAMES, Rating, Unrated};
-use crate::store::{
-    Finish, NOT_A_GUEST, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing,
-    StoreError, stored_similar_key,
+use crate::{
+    Finish, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing, StoreError,
+    stored_similar_key,
 };
 
 /// Reads a player from four columns `id, name, kind, created_at` starting at `at`.
@@ -110,7 +110,7 @@ pub(super) fn update_player(
             )
             .map_err(db)?;
         if changed == 0 {
-            return Err(StoreError::Conflict(NOT_A_GUEST.into()));
+            return Err(StoreError::NotAGuest);
         }
     }
     player(c, id)

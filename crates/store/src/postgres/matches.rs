@@ -9,7 +9,7 @@ use super::players::{apply_ratings, read_player_columns};
 use super::{col, exec, from_json, row, rows, to_json, unsigned};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
-use crate::store::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
+use crate::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
 
 const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
      started_at, outcome, rematch, rated, ended_at, creator, \
@@ -255,7 +255,7 @@ pub(super) async fn created_by(tx: &Transaction<'_>, creator: &str) -> Result<Cr
         &[&creator],
     )
     .await?
-    .ok_or_else(|| StoreError::Database("COUNT gave no row".into()))?;
+    .ok_or_else(|| StoreError::Corrupt("COUNT gave no row".into()))?;
     let count = |i: usize| -> Result<usize, StoreError> {
         let n = unsigned("count", col::<i64>(&r, i)?)?;
         usize::try_from(n).map_err(|_| StoreError::Corrupt(format!("count {n}")))
@@ -359,7 +359,7 @@ pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), 
             SeatSpec::Human => ("human", None, None),
             SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), level.map(i16::from)),
         };
-        let number = i16::try_from(i).map_err(|_| StoreError::Corrupt(format!("seat {i}")))?;
+        let number = i16::try_from(i).map_err(|_| StoreError::Invalid(format!("seat {i}")))?;
         exec(
             tx,
             "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
@@ -447,10 +447,10 @@ fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionR
         };
         let at_ms = entry
             .at_ms
-            .ok_or_else(|| StoreError::Corrupt(format!("log entry {seq} of {id} has no time")))?;
-        let seq = i64::try_from(seq).map_err(|_| StoreError::Corrupt(format!("seq {seq}")))?;
+            .ok_or_else(|| StoreError::Invalid(format!("log entry {seq} of {id} has no time")))?;
+        let seq = i64::try_from(seq).map_err(|_| StoreError::Invalid(format!("seq {seq}")))?;
         let at_ms =
-            i64::try_from(at_ms).map_err(|_| StoreError::Corrupt(format!("time {at_ms}")))?;
+            i64::try_from(at_ms).map_err(|_| StoreError::Invalid(format!("time {at_ms}")))?;
         out.push((seq, actor, seat, action, at_ms));
     }
     Ok(out)
@@ -520,7 +520,7 @@ pub(super) async fn take_back(
     from: u64,
     driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
-    let from = i64::try_from(from).map_err(|_| StoreError::Corrupt(format!("seq {from}")))?;
+    let from = i64::try_from(from).map_err(|_| StoreError::Invalid(format!("seq {from}")))?;
     if let Some((node, epoch)) = driver {
         super::leases::fence(tx, id, node, epoch).await?;
     }
@@ -566,7 +566,7 @@ pub(super) async fn add_chat(
     line: &ChatLine,
 ) -> Result<(), StoreError> {
     let seq = i64::try_from(line.seq)
-        .map_err(|_| StoreError::Corrupt(format!("chat position {}", line.seq)))?;
+        .map_err(|_| StoreError::Invalid(format!("chat position {}", line.seq)))?;
     exec(
         tx,
         "INSERT INTO chat (match_id, seq, room, player_id, seat, text, at) \

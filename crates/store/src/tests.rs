@@ -1,7 +1,7 @@
 //! The store's tests, written once against `dyn Store` and run on each backend: SQLite on a
 //! temporary file, and PostgreSQL on a fresh schema of the server `PLATEAU_TEST_POSTGRES` names
 //! (scripts/test sets it; without it the PostgreSQL tests say so and pass without running).
-//! The tests of one backend's own machinery stay beside it (store/sqlite/tests.rs).
+//! The tests of one backend's own machinery stay beside it (sqlite/tests.rs).
 
 use std::sync::Arc;
 
@@ -91,35 +91,44 @@ impl Backend {
     }
 }
 
-/// A test per backend from one body: `$name(&Backend, $args...)` becomes `sqlite::$name` and
-/// `postgres::$name`.
+/// A test per backend from one body: `$name(&Backend, $args...)` becomes `on_sqlite::$name` and
+/// `on_postgres::$name` (scripts/test runs the second kind again with a PostgreSQL server, by
+/// that prefix).
 macro_rules! on_both {
-    ($name:ident $(, $sqlite_arg:expr, $pg_arg:expr)?) => {
-        mod $name {
-            #[tokio::test]
-            async fn sqlite() {
-                super::$name(&super::Backend::sqlite() $(, $sqlite_arg)?).await;
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                if let Some(db) = super::Backend::postgres().await {
-                    super::$name(&db $(, $pg_arg)?).await;
+    ($($name:ident $(($sqlite_arg:expr, $pg_arg:expr))?;)*) => {
+        mod on_sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::$name(&super::Backend::sqlite() $(, $sqlite_arg)?).await;
                 }
-            }
+            )*
+        }
+
+        mod on_postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    if let Some(db) = super::Backend::postgres().await {
+                        super::$name(&db $(, $pg_arg)?).await;
+                    }
+                }
+            )*
         }
     };
 }
 
-on_both!(the_log_is_append_only_and_survives_reopening);
-on_both!(names_are_unique_without_regard_to_case_and_sessions_name_players);
-on_both!(names_that_look_alike_are_one_name_and_older_players_get_their_key);
-// Every PostgreSQL write is a commit flushed to disk, one after the other here: fewer games
-// there keep the test short; the laws are the same code's.
-on_both!(ratings_keep_their_laws_over_many_games_per_game, 1000, 200);
-on_both!(derived_documents_are_written_once);
-on_both!(a_lease_has_one_holder_until_it_expires_or_is_given_up);
-on_both!(a_takeback_cuts_a_live_log_only);
+on_both! {
+    the_log_is_append_only_and_survives_reopening;
+    names_are_unique_without_regard_to_case_and_sessions_name_players;
+    names_that_look_alike_are_one_name_and_older_players_get_their_key;
+    // Every PostgreSQL write is a commit flushed to disk, one after the other here: fewer games
+    // there keep the test short; the laws are the same code's.
+    ratings_keep_their_laws_over_many_games_per_game(1000, 200);
+    derived_documents_are_written_once;
+    a_lease_has_one_holder_until_it_expires_or_is_given_up;
+    a_takeback_cuts_a_live_log_only;
+}
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
     StoredMatch {
@@ -203,7 +212,7 @@ async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, StoreError::Corrupt(m) if m == "log entry 3 of m1 has no time"),
+        matches!(&err, StoreError::Invalid(m) if m == "log entry 3 of m1 has no time"),
         "{err}"
     );
     let ending = LogEntry::end(Ending::Resign(Seat(0)), Some(30));
