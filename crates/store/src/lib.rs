@@ -9,12 +9,23 @@
 //! transactions. The records they keep are defined here, below the server: the shapes of a match
 //! (`model`), its players (`players`) and their ratings (`ratings`, which the store applies in the
 //! transaction that finishes a rated match).
+//!
+//! SQL: each statement the two dialects read alike is one text in `sql` that both backends run
+//! (PostgreSQL's `$N` placeholders, which SQLite takes as named parameters numbered in order).
+//! What differs stays with its backend, because the databases differ there: the schema and its
+//! migrations (each database has its own history of versions already deployed, and its own
+//! types: SQLite's `INTEGER` for flags and every number, PostgreSQL's `BOOLEAN`, `SMALLINT`,
+//! `BIGINT`, `C` collation and identity ids), the statements that name a flag (`opened = 1`
+//! against `opened = TRUE`), PostgreSQL's row locks (`FOR UPDATE`) and arrays (one statement
+//! for many rows: `= ANY($1)`, `unnest`), and its leases, which SQLite has no use for (one
+//! process opens its file).
 
 pub mod error;
 pub mod model;
 pub mod players;
 pub mod postgres;
 pub mod ratings;
+mod sql;
 pub mod sqlite;
 
 use std::future::Future;

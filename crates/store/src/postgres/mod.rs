@@ -33,6 +33,7 @@ use super::{
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
+use crate::sql;
 
 /// The schema, one migration per entry; the row of `plateau_schema` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -582,13 +583,7 @@ impl Store for PgStore {
         kind: Derived,
     ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
         in_tx!(self, true, |tx| {
-            match row(
-                &tx,
-                "SELECT body FROM derived WHERE match_id = $1 AND kind = $2",
-                &[&id, &kind.as_str()],
-            )
-            .await
-            {
+            match row(&tx, sql::DERIVED, &[&id, &kind.as_str()]).await {
                 Ok(Some(r)) => col(&r, 0).map(Some),
                 Ok(None) => Ok(None),
                 Err(e) => Err(e),
@@ -604,8 +599,7 @@ impl Store for PgStore {
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| exec(
             &tx,
-            "INSERT INTO derived (match_id, kind, body) VALUES ($1, $2, $3) \
-             ON CONFLICT DO NOTHING",
+            sql::INSERT_DERIVED,
             &[&id, &kind.as_str(), &body],
         )
         .await
@@ -630,7 +624,7 @@ impl Store for PgStore {
         let (id, rematch) = (id.to_owned(), rematch.to_owned());
         in_tx!(self, false, |tx| exec(
             &tx,
-            "UPDATE matches SET rematch = $1 WHERE id = $2",
+            sql::SET_REMATCH,
             &[&rematch, &id],
         )
         .await
@@ -743,8 +737,7 @@ impl Store for PgStore {
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| exec(
             &tx,
-            "INSERT INTO sessions (token_hash, player_id, created_at, last_seen) \
-             VALUES ($1, $2, $3, $3)",
+            sql::INSERT_SESSION,
             &[&hash, &player.0, &unix_ms()],
         )
         .await
@@ -757,13 +750,9 @@ impl Store for PgStore {
     }
 
     fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| exec(
-            &tx,
-            "DELETE FROM sessions WHERE token_hash = $1",
-            &[&hash]
-        )
-        .await
-        .map(|_| ()))
+        in_tx!(self, false, |tx| exec(&tx, sql::DELETE_SESSION, &[&hash])
+            .await
+            .map(|_| ()))
     }
 
     fn standings(
@@ -801,7 +790,7 @@ impl Store for PgStore {
         let pool = self.pool.clone();
         Box::pin(async move {
             let client = pool.get().await.map_err(pool_error)?;
-            client.simple_query("SELECT 1").await.map_err(db)?;
+            client.simple_query(sql::PING).await.map_err(db)?;
             Ok(())
         })
     }

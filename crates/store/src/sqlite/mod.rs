@@ -30,6 +30,7 @@ use super::{
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
+use crate::sql;
 
 /// The schema, one migration per entry; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -489,13 +490,9 @@ impl Store for SqliteStore {
     ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
         self.read(move |c| {
             use rusqlite::OptionalExtension;
-            c.query_row(
-                "SELECT body FROM derived WHERE match_id = ?1 AND kind = ?2",
-                [id.as_str(), kind.as_str()],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(db)
+            c.query_row(sql::DERIVED, [id.as_str(), kind.as_str()], |r| r.get(0))
+                .optional()
+                .map_err(db)
         })
     }
 
@@ -507,8 +504,7 @@ impl Store for SqliteStore {
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         self.write(Box::new(move |c| {
             c.execute(
-                "INSERT INTO derived (match_id, kind, body) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT DO NOTHING",
+                sql::INSERT_DERIVED,
                 [id.as_str(), kind.as_str(), body.as_str()],
             )
             .map_err(db)?;
@@ -650,7 +646,7 @@ impl Store for SqliteStore {
 
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         // Through the writer's queue: it answers only if the thread that writes is alive.
-        self.read(|c| c.query_row("SELECT 1", [], |_| Ok(())).map_err(db))
+        self.read(|c| c.query_row(sql::PING, [], |_| Ok(())).map_err(db))
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
