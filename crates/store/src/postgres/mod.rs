@@ -1,4 +1,5 @@
-//! The PostgreSQL store (`matches` and `players` hold the SQL of each part), for
+//! The PostgreSQL store (`matches` and `players` run the statements of each part, from `sql`
+//! where SQLite's are the same), for
 //! `--database postgres://...` (docs/architecture.md section 5).
 //!
 //! A pool of connections (`deadpool-postgres`); every call is one transaction on one pooled

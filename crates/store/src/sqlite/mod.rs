@@ -1,5 +1,6 @@
-//! The embedded store (`matches` and `players` hold the SQL of each part): one SQLite file in WAL mode with `synchronous = FULL`, so a write is on disk
-//! when its commit returns.
+//! The embedded store (`matches` and `players` run the statements of each part, from `sql` where
+//! PostgreSQL's are the same): one SQLite file in WAL mode with `synchronous = FULL`, so a write
+//! is on disk when its commit returns.
 //!
 //! One thread owns the connection and takes jobs from a queue. Writes that are waiting together are
 //! committed in one transaction (group commit, one fsync for many matches); each runs inside its own
