@@ -379,9 +379,13 @@ pub(super) async fn open_seat(
 
 /// The entries as columns `(seq, actor, seat, action, at_ms)`, or `Corrupt` for one without a
 /// time: checked before anything is written.
-type ActionRow = (i64, &'static str, Option<i16>, String, i64);
+pub(super) type ActionRow = (i64, &'static str, Option<i16>, String, i64);
 
-fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionRow>, StoreError> {
+pub(super) fn action_rows(
+    id: &str,
+    first: u64,
+    entries: &[LogEntry],
+) -> Result<Vec<ActionRow>, StoreError> {
     let mut out = Vec::with_capacity(entries.len());
     for (seq, entry) in (first..).zip(entries) {
         let (actor, seat, action) = match &entry.event {
@@ -415,11 +419,9 @@ fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionR
 pub(super) async fn insert_actions(
     c: &impl GenericClient,
     id: &str,
-    first: u64,
-    entries: &[LogEntry],
+    rows: &[ActionRow],
     driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
-    let rows = action_rows(id, first, entries)?;
     // One statement for the decision and its chance outcomes: one round trip, not one per entry.
     let (mut seqs, mut actors, mut seats, mut actions, mut times) = (
         Vec::with_capacity(rows.len()),
@@ -429,11 +431,11 @@ pub(super) async fn insert_actions(
         Vec::with_capacity(rows.len()),
     );
     for (seq, actor, seat, action, at_ms) in rows {
-        seqs.push(seq);
-        actors.push(actor);
-        seats.push(seat);
-        actions.push(action);
-        times.push(at_ms);
+        seqs.push(*seq);
+        actors.push(*actor);
+        seats.push(*seat);
+        actions.push(action.as_str());
+        times.push(*at_ms);
     }
     let Some((node, epoch)) = driver else {
         exec(
@@ -491,7 +493,7 @@ pub(super) async fn append(
     finish: Option<&Finish>,
     driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
-    insert_actions(tx, id, first, entries, driver).await?;
+    insert_actions(tx, id, &action_rows(id, first, entries)?, driver).await?;
     if let Some(finish) = finish {
         exec(
             tx,

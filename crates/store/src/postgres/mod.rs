@@ -1,10 +1,11 @@
 //! The PostgreSQL store (`matches` and `players` run the statements of each part, from `sql`
-//! where SQLite's are the same), for
-//! `--database postgres://...` (docs/architecture.md section 5).
+//! where SQLite's are the same), for `--database postgres://...` (docs/architecture.md section 5).
 //!
 //! A pool of connections (`deadpool-postgres`); every call is one transaction on one pooled
-//! connection (an append without an outcome is one `INSERT`, its own transaction), so PostgreSQL itself serialises what must be: the unique `(match, seq)` key makes a
-//! second append at the same position fail with `StoreError::Conflict`, as in SQLite, and the rows
+//! connection, but for the appends without an outcome, the common write: one task writes those
+//! waiting together in one transaction (`appends`, group commit as SQLite's). PostgreSQL itself
+//! serialises what must be: the unique `(match, seq)` key makes a second append at the same
+//! position fail with `StoreError::Conflict`, as in SQLite, and the rows
 //! of the players a finished match rates are locked while their ratings change. Reads run in a
 //! read-only snapshot (`REPEATABLE READ`), so a match and its seats, log and chat agree.
 //!
@@ -17,6 +18,7 @@
 //! an advisory lock (several servers may start at once on one database). It lives in the first
 //! schema of the connection's `search_path` (`public` unless the URL sets `options=-csearch_path=...`).
 
+mod appends;
 mod leases;
 mod matches;
 mod players;
@@ -207,6 +209,10 @@ pub struct PgStore {
     instance: String,
     /// How to connect, for `listen`'s own connection.
     config: tokio_postgres::Config,
+    /// The queue of the appends' writer (`appends`), until `close`.
+    appends: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedSender<appends::Append>>>,
+    /// The appends' writer, which `close` waits for.
+    writer: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 /// A lease this node holds.
@@ -337,7 +343,11 @@ impl PgStore {
         migrate(&mut client).await?;
         let secret = leases::secret(&client).await?;
         drop(client);
+        let (queue, waiting) = tokio::sync::mpsc::unbounded_channel();
+        let writer = tokio::spawn(appends::writer(pool.clone(), waiting));
         Ok(PgStore {
+            appends: std::sync::Mutex::new(Some(queue)),
+            writer: std::sync::Mutex::new(Some(writer)),
             pool,
             secret,
             driver: std::sync::OnceLock::new(),
@@ -543,13 +553,32 @@ impl Store for PgStore {
             Err(e) => return failed(e),
         };
         if finish.is_none() {
-            // One statement writes every entry, and a statement is a transaction by itself:
-            // no BEGIN and COMMIT round trips for the common case.
-            let pool = self.pool.clone();
+            // The common write: to the appends' writer, which commits the appends waiting
+            // together (`appends`).
+            let rows = match matches::action_rows(&id, first, &entries) {
+                Ok(rows) => rows,
+                Err(e) => return failed(e),
+            };
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            let append = appends::Append {
+                id,
+                rows,
+                fence,
+                reply,
+            };
+            let sent = self
+                .appends
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .is_some_and(|queue| queue.send(append).is_ok());
             return Box::pin(async move {
-                let client = pool.get().await.map_err(pool_error)?;
-                let driver = fence.as_ref().map(|(n, e)| (n.as_str(), *e));
-                matches::insert_actions(&client, &id, first, &entries, driver).await
+                if !sent {
+                    return Err(DatabaseError::Closed.into());
+                }
+                answer
+                    .await
+                    .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
             });
         }
         in_tx!(self, false, |tx| matches::append(
@@ -1035,6 +1064,15 @@ impl Store for PgStore {
                 if let Err(e) = left {
                     tracing::debug!(error = %e, "node name not freed: it frees itself");
                 }
+            }
+            // The appends queued are written first.
+            self.appends
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(writer) = writer {
+                let _ = writer.await;
             }
             // Every call holds its connection until its transaction ends, so closing the pool
             // only refuses new calls and drops idle connections; the writes in progress finish.
