@@ -11,8 +11,9 @@
 //! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
 //! - `replays`, `analysis`: a stored match's replay and histories; post-game analyses;
 //! - `secrecy`: the check that a viewer's messages hold only what it may know;
-//! - `presence`, `tokens`, `options`, `versions`, `clock`, `store` (+ `store::sqlite`,
-//!   `store::postgres`), `model`, `players`, `catalogue`, `assets`;
+//! - `presence`, `tokens`, `options`, `versions`, `clock`, `model`, `players`, `catalogue`, `assets`;
+//! - `store` (+ `store::sqlite`, `store::postgres`) and `ratings` are the crate `plateau-store`,
+//!   re-exported under their old names;
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
 
 pub mod actor;
@@ -32,13 +33,15 @@ pub mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod presence;
-pub mod ratings;
 pub mod replays;
 pub mod secrecy;
-pub mod store;
 pub mod tokens;
 pub mod versions;
 pub mod ws;
+
+// The storage layer is a crate of its own (crates/store), kept under its old names here.
+pub use plateau_store as store;
+pub use plateau_store::ratings;
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -6,96 +6,18 @@
 //! per password, on the threads of `passwords`. This module holds the rules; the store holds the
 //! rows.
 
-use serde::Serialize;
-
 use plateau_protocol::{Code, WireError};
+
+pub use plateau_store::players::{
+    BOT_SUFFIX, Player, PlayerId, PlayerKind, PlayerView, bot_name, name_key, similar_key,
+};
 
 /// Shortest and longest name, in characters.
 pub const NAME_LEN: std::ops::RangeInclusive<usize> = 3..=20;
 /// Shortest and longest password, in characters.
 pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 8..=128;
-/// The suffix reserved for bots' names (`club-bot`).
-pub const BOT_SUFFIX: &str = "-bot";
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "plateau_session";
-
-/// A player's database id.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct PlayerId(pub i64);
-
-/// What kind of player: a guest (a name and a cookie), an account (a password too) or a bot.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PlayerKind {
-    /// Plays under a name kept by its session cookie alone.
-    Guest,
-    /// Has a password: can sign in on another device.
-    Account,
-    /// One of the server's bots (one player per bot name).
-    Bot,
-}
-
-impl PlayerKind {
-    /// The stored word.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PlayerKind::Guest => "guest",
-            PlayerKind::Account => "account",
-            PlayerKind::Bot => "bot",
-        }
-    }
-
-    /// Reads a stored word.
-    #[must_use]
-    pub fn parse(word: &str) -> Option<PlayerKind> {
-        match word {
-            "guest" => Some(PlayerKind::Guest),
-            "account" => Some(PlayerKind::Account),
-            "bot" => Some(PlayerKind::Bot),
-            _ => None,
-        }
-    }
-}
-
-/// A player as the service knows it.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Player {
-    /// The database id (never sent to clients).
-    pub id: PlayerId,
-    /// The unique name, as written by its owner.
-    pub name: String,
-    /// Guest, account or bot.
-    pub kind: PlayerKind,
-    /// Unix ms of creation.
-    pub created_at: i64,
-}
-
-/// A player as clients see it: `{"name": "Alice", "kind": "guest"}`.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct PlayerView {
-    /// The name.
-    pub name: String,
-    /// `"guest"`, `"account"` or `"bot"`.
-    pub kind: PlayerKind,
-}
-
-impl Player {
-    /// The public view.
-    #[must_use]
-    pub fn view(&self) -> PlayerView {
-        PlayerView {
-            name: self.name.clone(),
-            kind: self.kind,
-        }
-    }
-}
-
-/// The key that makes names unique without regard to case.
-#[must_use]
-pub fn name_key(name: &str) -> String {
-    name.to_ascii_lowercase()
-}
 
 /// Checks a name a person chose: 3 to 20 ASCII letters, digits, `_` or `-`, starting with a letter
 /// or a digit, not ending in `-bot` (bots' names).
@@ -126,20 +48,6 @@ pub fn check_name(name: &str) -> Result<(), WireError> {
     Ok(())
 }
 
-/// The key under which names that look alike are one name: Unicode's confusables skeleton
-/// (UTS 39 section 4, the `unicode-security` crate) of the name, in lower case, its skeleton again,
-/// without `-` and `_`. `AIice` (a capital i) and `Alice` share one, as do `club_bot`,
-/// `clubbot` and `club-bot`. The store keeps it with each person and refuses a second person
-/// with the same one (`Store::create_player`).
-#[must_use]
-pub fn similar_key(name: &str) -> String {
-    use unicode_security::confusable_detection::skeleton;
-    let once: String = skeleton(name).collect::<String>().to_lowercase();
-    skeleton(&once)
-        .filter(|c| !matches!(c, '-' | '_'))
-        .collect()
-}
-
 /// Checks a name a person chose (`check_name`), and that it does not pass for a bot's name
 /// (`bots`: the catalogue's bot names) or for a name the server makes for guests
 /// (`guest-` and 6 hex digits).
@@ -164,12 +72,6 @@ pub fn check_chosen_name(name: &str, bots: &[&str]) -> Result<(), WireError> {
         return Err(bad("looks like a name the server gives guests"));
     }
     Ok(())
-}
-
-/// The bot player's name for bot `bot` (`club` → `club-bot`).
-#[must_use]
-pub fn bot_name(bot: &str) -> String {
-    format!("{bot}{BOT_SUFFIX}")
 }
 
 /// A generated guest name, `guest-` and 6 hex digits.

@@ -178,7 +178,7 @@ async fn rename(
         .update_player(p.id, name.clone(), password_hash)
         .await
         .map_err(|e| match e {
-            StoreError::Conflict(m) if m == crate::store::NOT_A_GUEST => {
+            StoreError::NotAGuest => {
                 ApiError::new(Code::PlayerAccount, "you already have an account")
             }
             StoreError::Conflict(_) => name_taken(name.as_deref().unwrap_or(&p.name)),

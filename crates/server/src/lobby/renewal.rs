@@ -67,7 +67,7 @@ impl Lobby {
                 lobby.shared.store.renew(ids, &lobby.node, LEASE_TTL),
             )
             .await
-            .unwrap_or_else(|_| Err(StoreError::Database("renewal timed out".into())));
+            .unwrap_or_else(|_| Err(crate::store::DatabaseError::TimedOut("renewal").into()));
             let renewed = match renewed {
                 Ok(lost) => {
                     for id in lost {

@@ -1,9 +1,11 @@
-//! The PostgreSQL store (`matches` and `players` hold the SQL of each part), for
-//! `--database postgres://...` (docs/architecture.md section 5).
+//! The PostgreSQL store (`matches` and `players` run the statements of each part, from `sql`
+//! where SQLite's are the same), for `--database postgres://...` (docs/architecture.md section 5).
 //!
 //! A pool of connections (`deadpool-postgres`); every call is one transaction on one pooled
-//! connection (an append without an outcome is one `INSERT`, its own transaction), so PostgreSQL itself serialises what must be: the unique `(match, seq)` key makes a
-//! second append at the same position fail with `StoreError::Conflict`, as in SQLite, and the rows
+//! connection, but for the appends without an outcome, the common write: one task writes those
+//! waiting together in one transaction (`appends`, group commit as SQLite's). PostgreSQL itself
+//! serialises what must be: the unique `(match, seq)` key makes a second append at the same
+//! position fail with `StoreError::Conflict`, as in SQLite, and the rows
 //! of the players a finished match rates are locked while their ratings change. Reads run in a
 //! read-only snapshot (`REPEATABLE READ`), so a match and its seats, log and chat agree.
 //!
@@ -16,6 +18,7 @@
 //! an advisory lock (several servers may start at once on one database). It lives in the first
 //! schema of the connection's `search_path` (`public` unless the URL sets `options=-csearch_path=...`).
 
+mod appends;
 mod leases;
 mod matches;
 mod players;
@@ -28,11 +31,12 @@ use plateau_engine::LogEntry;
 use tokio_postgres::{IsolationLevel, NoTls};
 
 use super::{
-    BoxFuture, ChatLine, Created, Derived, Finish, Node, PlayerSecret, RatingEvent, Standing,
-    Store, StoreError, StoredMatch,
+    BoxFuture, ChatLine, Created, DatabaseError, Derived, Finish, Node, PlayerSecret, RatingEvent,
+    Standing, Store, StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
+use crate::sql;
 
 /// The schema, one migration per entry; the row of `plateau_schema` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -205,6 +209,10 @@ pub struct PgStore {
     instance: String,
     /// How to connect, for `listen`'s own connection.
     config: tokio_postgres::Config,
+    /// The queue of the appends' writer (`appends`), until `close`.
+    appends: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedSender<appends::Append>>>,
+    /// The appends' writer, which `close` waits for.
+    writer: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 /// A lease this node holds.
@@ -220,15 +228,14 @@ struct Held {
 fn db(e: tokio_postgres::Error) -> StoreError {
     match e.as_db_error() {
         Some(d) if d.code().code().starts_with("23") => StoreError::Conflict(d.to_string()),
-        Some(d) => StoreError::Database(d.to_string()),
-        None => StoreError::Database(e.to_string()),
+        _ => DatabaseError::Postgres(e).into(),
     }
 }
 
 fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
     match e {
         deadpool_postgres::PoolError::Backend(e) => db(e),
-        e => StoreError::Database(format!("PostgreSQL pool: {e}")),
+        e => DatabaseError::Pool(e).into(),
     }
 }
 
@@ -299,9 +306,8 @@ impl PgStore {
     /// # Errors
     /// As `open`.
     pub async fn open_pooled(url: &str, pool: usize) -> Result<PgStore, StoreError> {
-        let mut config = tokio_postgres::Config::from_str(url).map_err(|e| {
-            StoreError::Database(format!("bad PostgreSQL URL `{}`: {e}", redact(url)))
-        })?;
+        let mut config = tokio_postgres::Config::from_str(url)
+            .map_err(|e| StoreError::Setup(format!("bad PostgreSQL URL `{}`: {e}", redact(url))))?;
         // Durable commits and bounded lock waits, after whatever options the URL gives.
         let options = format!(
             "{} -c synchronous_commit=on -c lock_timeout={LOCK_TIMEOUT}",
@@ -329,18 +335,19 @@ impl PgStore {
             .wait_timeout(Some(POOL_WAIT))
             .recycle_timeout(Some(POOL_WAIT))
             .build()
-            .map_err(|e| StoreError::Database(format!("PostgreSQL pool: {e}")))?;
-        let mut client = pool.get().await.map_err(|e| {
-            StoreError::Database(format!(
-                "cannot connect to PostgreSQL at `{}`: {}",
-                redact(url),
-                pool_error(e)
-            ))
+            .map_err(|e| StoreError::Setup(format!("PostgreSQL pool: {e}")))?;
+        let mut client = pool.get().await.map_err(|source| DatabaseError::Connect {
+            at: redact(url),
+            source,
         })?;
         migrate(&mut client).await?;
         let secret = leases::secret(&client).await?;
         drop(client);
+        let (queue, waiting) = tokio::sync::mpsc::unbounded_channel();
+        let writer = tokio::spawn(appends::writer(pool.clone(), waiting));
         Ok(PgStore {
+            appends: std::sync::Mutex::new(Some(queue)),
+            writer: std::sync::Mutex::new(Some(writer)),
             pool,
             secret,
             driver: std::sync::OnceLock::new(),
@@ -420,7 +427,7 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
         .get(0);
     let applied = usize::try_from(applied).unwrap_or(0);
     if applied > MIGRATIONS.len() {
-        return Err(StoreError::Database(format!(
+        return Err(StoreError::Setup(format!(
             "the database's schema is version {applied}, newer than this server's {}",
             MIGRATIONS.len()
         )));
@@ -428,7 +435,7 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
         tx.batch_execute(sql)
             .await
-            .map_err(|e| StoreError::Database(format!("migration {}: {}", i + 1, db(e))))?;
+            .map_err(|e| StoreError::Setup(format!("migration {}: {}", i + 1, db(e))))?;
         let version = i32::try_from(i + 1).unwrap_or(i32::MAX);
         tx.execute("UPDATE plateau_schema SET version = $1", &[&version])
             .await
@@ -546,13 +553,32 @@ impl Store for PgStore {
             Err(e) => return failed(e),
         };
         if finish.is_none() {
-            // One statement writes every entry, and a statement is a transaction by itself:
-            // no BEGIN and COMMIT round trips for the common case.
-            let pool = self.pool.clone();
+            // The common write: to the appends' writer, which commits the appends waiting
+            // together (`appends`).
+            let rows = match matches::action_rows(&id, first, &entries) {
+                Ok(rows) => rows,
+                Err(e) => return failed(e),
+            };
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            let append = appends::Append {
+                id,
+                rows,
+                fence,
+                reply,
+            };
+            let sent = self
+                .appends
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .is_some_and(|queue| queue.send(append).is_ok());
             return Box::pin(async move {
-                let client = pool.get().await.map_err(pool_error)?;
-                let driver = fence.as_ref().map(|(n, e)| (n.as_str(), *e));
-                matches::insert_actions(&client, &id, first, &entries, driver).await
+                if !sent {
+                    return Err(DatabaseError::Closed.into());
+                }
+                answer
+                    .await
+                    .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
             });
         }
         in_tx!(self, false, |tx| matches::append(
@@ -587,13 +613,7 @@ impl Store for PgStore {
         kind: Derived,
     ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
         in_tx!(self, true, |tx| {
-            match row(
-                &tx,
-                "SELECT body FROM derived WHERE match_id = $1 AND kind = $2",
-                &[&id, &kind.as_str()],
-            )
-            .await
-            {
+            match row(&tx, sql::DERIVED, &[&id, &kind.as_str()]).await {
                 Ok(Some(r)) => col(&r, 0).map(Some),
                 Ok(None) => Ok(None),
                 Err(e) => Err(e),
@@ -609,8 +629,7 @@ impl Store for PgStore {
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| exec(
             &tx,
-            "INSERT INTO derived (match_id, kind, body) VALUES ($1, $2, $3) \
-             ON CONFLICT DO NOTHING",
+            sql::INSERT_DERIVED,
             &[&id, &kind.as_str(), &body],
         )
         .await
@@ -635,7 +654,7 @@ impl Store for PgStore {
         let (id, rematch) = (id.to_owned(), rematch.to_owned());
         in_tx!(self, false, |tx| exec(
             &tx,
-            "UPDATE matches SET rematch = $1 WHERE id = $2",
+            sql::SET_REMATCH,
             &[&rematch, &id],
         )
         .await
@@ -748,8 +767,7 @@ impl Store for PgStore {
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| exec(
             &tx,
-            "INSERT INTO sessions (token_hash, player_id, created_at, last_seen) \
-             VALUES ($1, $2, $3, $3)",
+            sql::INSERT_SESSION,
             &[&hash, &player.0, &unix_ms()],
         )
         .await
@@ -762,13 +780,9 @@ impl Store for PgStore {
     }
 
     fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| exec(
-            &tx,
-            "DELETE FROM sessions WHERE token_hash = $1",
-            &[&hash]
-        )
-        .await
-        .map(|_| ()))
+        in_tx!(self, false, |tx| exec(&tx, sql::DELETE_SESSION, &[&hash])
+            .await
+            .map(|_| ()))
     }
 
     fn standings(
@@ -806,7 +820,7 @@ impl Store for PgStore {
         let pool = self.pool.clone();
         Box::pin(async move {
             let client = pool.get().await.map_err(pool_error)?;
-            client.simple_query("SELECT 1").await.map_err(db)?;
+            client.simple_query(sql::PING).await.map_err(db)?;
             Ok(())
         })
     }
@@ -1050,6 +1064,15 @@ impl Store for PgStore {
                 if let Err(e) = left {
                     tracing::debug!(error = %e, "node name not freed: it frees itself");
                 }
+            }
+            // The appends queued are written first.
+            self.appends
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(writer) = writer {
+                let _ = writer.await;
             }
             // Every call holds its connection until its transaction ends, so closing the pool
             // only refuses new calls and drops idle connections; the writes in progress finish.

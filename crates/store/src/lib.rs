@@ -1,14 +1,31 @@
-//! Durable, event-sourced storage (docs/architecture.md section 5): a row per match and an
-//! append-only action log per match with a unique `(match, seq)` key (a takeback, agreed at the
-//! table, deletes its last entries); the live state is never stored but rebuilt by replaying the
-//! log. Beside the matches: players, their sessions, their ratings per game with one event per
+//! Plateau's durable, event-sourced storage (docs/architecture.md section 5): a row per match and
+//! an append-only action log per match with a unique `(match, seq)` key (a takeback, agreed at
+//! the table, deletes its last entries); the live state is never stored but rebuilt by replaying
+//! the log. Beside the matches: players, their sessions, their ratings per game with one event per
 //! change, and each match's chat.
 //!
 //! `Store` is the interface; `sqlite::SqliteStore` the embedded implementation and
 //! `postgres::PgStore` the one over a PostgreSQL server, with the same tables, keys and
-//! transactions (its SQL differs only in types).
+//! transactions. The records they keep are defined here, below the server: the shapes of a match
+//! (`model`), its players (`players`) and their ratings (`ratings`, which the store applies in the
+//! transaction that finishes a rated match).
+//!
+//! SQL: each statement the two dialects read alike is one text in `sql` that both backends run
+//! (PostgreSQL's `$N` placeholders, which SQLite takes as named parameters numbered in order).
+//! What differs stays with its backend, because the databases differ there: the schema and its
+//! migrations (each database has its own history of versions already deployed, and its own
+//! types: SQLite's `INTEGER` for flags and every number, PostgreSQL's `BOOLEAN`, `SMALLINT`,
+//! `BIGINT`, `C` collation and identity ids), the statements that name a flag (`opened = 1`
+//! against `opened = TRUE`), PostgreSQL's row locks (`FOR UPDATE`) and arrays (one statement
+//! for many rows: `= ANY($1)`, `unnest`), and its leases, which SQLite has no use for (one
+//! process opens its file).
 
+pub mod error;
+pub mod model;
+pub mod players;
 pub mod postgres;
+pub mod ratings;
+mod sql;
 pub mod sqlite;
 
 use std::future::Future;
@@ -16,7 +33,8 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use plateau_engine::{LogEntry, Outcome, Seed};
-use thiserror::Error;
+
+pub use error::{DatabaseError, StoreError};
 
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::{Player, PlayerId, PlayerKind};
@@ -24,25 +42,6 @@ use crate::ratings::Rating;
 
 /// A boxed future, so `Store` can be used as `dyn Store`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// What can go wrong in storage.
-#[derive(Debug, Error)]
-pub enum StoreError {
-    /// A unique key was already there: the seat was taken or the log position was written by
-    /// someone else.
-    #[error("conflict: {0}")]
-    Conflict(String),
-    /// The database failed (I/O, corruption, closed).
-    #[error("database: {0}")]
-    Database(String),
-    /// A stored value could not be read back.
-    #[error("corrupt row: {0}")]
-    Corrupt(String),
-    /// This node no longer holds the lease a write needs (another node drives the match now,
-    /// docs/architecture.md section 5.3), or its node name was taken over: nothing was written.
-    #[error("lease lost: {0}")]
-    LeaseLost(String),
-}
 
 /// One seat of a stored match.
 #[derive(Clone, PartialEq, Debug)]
@@ -168,10 +167,6 @@ pub struct Created {
     pub with_bots: usize,
 }
 
-/// The `Conflict` of `update_player` giving a password to a player that is no guest any more
-/// (two upgrades at once: the second).
-pub const NOT_A_GUEST: &str = "the player is no guest";
-
 /// A session unused for this long (30 days, in ms) names nobody any more.
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;
 
@@ -273,7 +268,7 @@ pub trait Store: Send + Sync + 'static {
     /// players (`ratings::rate`) with one event each, in the same transaction. All or nothing.
     ///
     /// # Errors
-    /// `Conflict` if one of those `seq`s is already written; `Corrupt` for an entry without
+    /// `Conflict` if one of those `seq`s is already written; `Invalid` for an entry without
     /// `at_ms` (the service times every entry); `LeaseLost` when this node no longer holds the
     /// match's lease (`drive_as`).
     fn append(
@@ -419,7 +414,8 @@ pub trait Store: Send + Sync + 'static {
     ///
     /// # Errors
     /// `Conflict` if the name is taken or looks like a person's that is (as `create_player`),
-    /// `Conflict(NOT_A_GUEST)` for a password given to a player that is no guest.
+    /// `NotAGuest` for a password given to a player that is no guest (two upgrades at once: the
+    /// second).
     fn update_player(
         &self,
         id: PlayerId,

@@ -1,5 +1,6 @@
-//! Matches, their seats, action logs and chat in PostgreSQL (the SQL of `store::sqlite::matches`
-//! with PostgreSQL's types: `BIGINT` times and positions, `SMALLINT` seats, `BOOLEAN` flags).
+//! Matches, their seats, action logs and chat in PostgreSQL: as `sqlite::matches` (the shared
+//! texts in `sql`), with PostgreSQL's types (`BIGINT` times and positions, `SMALLINT` seats,
+//! `BOOLEAN` flags).
 
 use deadpool_postgres::{GenericClient, Transaction};
 use plateau_engine::{Actor, Ending, Event, LogEntry, Outcome, Seat, Seed};
@@ -9,11 +10,8 @@ use super::players::{apply_ratings, read_player_columns};
 use super::{col, exec, from_json, row, rows, to_json, unsigned};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
-use crate::store::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
-
-const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
-     started_at, outcome, rematch, rated, ended_at, creator, \
-     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id), unrated";
+use crate::sql;
+use crate::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
 
 /// A seat number as stored.
 fn seat_number(seat: u8) -> i16 {
@@ -60,15 +58,7 @@ async fn read_match(tx: &Transaction<'_>, r: &Row) -> Result<StoredMatch, StoreE
 }
 
 async fn read_seats(tx: &Transaction<'_>, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
-    let found = rows(
-        tx,
-        "SELECT s.kind, s.bot, s.level, s.token_hash, s.opened, \
-         p.id, p.name, p.kind, p.created_at \
-         FROM match_seats s LEFT JOIN players p ON p.id = s.player_id \
-         WHERE s.match_id = $1 ORDER BY s.seat",
-        &[&id],
-    )
-    .await?;
+    let found = rows(tx, sql::SEATS, &[&id]).await?;
     let mut seats = Vec::with_capacity(found.len());
     for r in &found {
         let kind: String = col(r, 0)?;
@@ -98,12 +88,7 @@ async fn read_seats(tx: &Transaction<'_>, id: &str) -> Result<Vec<StoredSeat>, S
 }
 
 async fn read_log(tx: &Transaction<'_>, id: &str) -> Result<Vec<LogEntry>, StoreError> {
-    let found = rows(
-        tx,
-        "SELECT seq, actor, seat, action, at_ms FROM actions WHERE match_id = $1 ORDER BY seq",
-        &[&id],
-    )
-    .await?;
+    let found = rows(tx, sql::LOG, &[&id]).await?;
     let mut log = Vec::with_capacity(found.len());
     for (i, r) in found.iter().enumerate() {
         let seq: i64 = col(r, 0)?;
@@ -128,14 +113,7 @@ async fn read_log(tx: &Transaction<'_>, id: &str) -> Result<Vec<LogEntry>, Store
 }
 
 async fn read_chat(tx: &Transaction<'_>, id: &str) -> Result<Vec<ChatLine>, StoreError> {
-    let found = rows(
-        tx,
-        "SELECT c.seq, c.room, c.seat, c.text, c.at, p.id, p.name, p.kind, p.created_at \
-         FROM chat c JOIN players p ON p.id = c.player_id \
-         WHERE c.match_id = $1 ORDER BY c.seq",
-        &[&id],
-    )
-    .await?;
+    let found = rows(tx, sql::CHAT, &[&id]).await?;
     let mut lines = Vec::with_capacity(found.len());
     for r in &found {
         let room: String = col(r, 1)?;
@@ -162,8 +140,7 @@ pub(super) async fn get_match(
     id: &str,
     with_log: bool,
 ) -> Result<Option<StoredMatch>, StoreError> {
-    let sql = format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE id = $1");
-    let Some(r) = row(tx, &sql, &[&id]).await? else {
+    let Some(r) = row(tx, sql::MATCH, &[&id]).await? else {
         return Ok(None);
     };
     let mut m = read_match(tx, &r).await?;
@@ -183,9 +160,7 @@ async fn select_matches(
     param: Option<i64>,
     limit: usize,
 ) -> Result<Vec<StoredMatch>, StoreError> {
-    let sql = format!(
-        "SELECT {MATCH_COLUMNS} FROM matches m WHERE {filter} ORDER BY {order} LIMIT {limit}"
-    );
+    let sql = sql::matches_where(filter, order, limit);
     let found = match param {
         Some(p) => rows(tx, &sql, &[&p]).await?,
         None => rows(tx, &sql, &[]).await?,
@@ -230,10 +205,7 @@ pub(super) async fn player_matches(
     statuses: &[Status],
     limit: usize,
 ) -> Result<Vec<StoredMatch>, StoreError> {
-    let filter = format!(
-        "{} AND m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)",
-        status_filter(statuses)
-    );
+    let filter = format!("{} AND {}", status_filter(statuses), sql::OF_PLAYER);
     select_matches(
         tx,
         &filter,
@@ -255,7 +227,7 @@ pub(super) async fn created_by(tx: &Transaction<'_>, creator: &str) -> Result<Cr
         &[&creator],
     )
     .await?
-    .ok_or_else(|| StoreError::Database("COUNT gave no row".into()))?;
+    .ok_or_else(|| StoreError::Corrupt("COUNT gave no row".into()))?;
     let count = |i: usize| -> Result<usize, StoreError> {
         let n = unsigned("count", col::<i64>(&r, i)?)?;
         usize::try_from(n).map_err(|_| StoreError::Corrupt(format!("count {n}")))
@@ -271,13 +243,7 @@ pub(super) async fn running_with_clock(
     tx: &Transaction<'_>,
 ) -> Result<Vec<StoredMatch>, StoreError> {
     let none = to_json(&TimeControl::None);
-    let ids = rows(
-        tx,
-        "SELECT id FROM matches WHERE status = 'live' AND time_control <> $1 \
-         ORDER BY created_at",
-        &[&none],
-    )
-    .await?;
+    let ids = rows(tx, sql::LIVE_WITH_CLOCK, &[&none]).await?;
     let mut out = Vec::with_capacity(ids.len());
     for r in &ids {
         let id: String = col(r, 0)?;
@@ -292,13 +258,7 @@ pub(super) async fn expire_open(
     tx: &Transaction<'_>,
     created_before: i64,
 ) -> Result<Vec<String>, StoreError> {
-    let found = rows(
-        tx,
-        "SELECT id FROM matches m WHERE status = 'open' AND created_at < $1 \
-         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id) ORDER BY id",
-        &[&created_before],
-    )
-    .await?;
+    let found = rows(tx, sql::EXPIRED_OPEN, &[&created_before]).await?;
     let ids: Vec<String> = found.iter().map(|r| col(r, 0)).collect::<Result<_, _>>()?;
     delete_matches(tx, &ids).await?;
     Ok(ids)
@@ -335,9 +295,7 @@ async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<(), Stor
 pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), StoreError> {
     exec(
         tx,
-        "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, \
-         created_at, started_at, outcome, rematch, rated, creator, bots_only) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, NULL, $10, $11, $12)",
+        sql::INSERT_MATCH,
         &[
             &m.id,
             &m.game,
@@ -359,11 +317,10 @@ pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), 
             SeatSpec::Human => ("human", None, None),
             SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), level.map(i16::from)),
         };
-        let number = i16::try_from(i).map_err(|_| StoreError::Corrupt(format!("seat {i}")))?;
+        let number = i16::try_from(i).map_err(|_| StoreError::Invalid(format!("seat {i}")))?;
         exec(
             tx,
-            "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
-             opened) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            sql::INSERT_SEAT,
             &[
                 &m.id,
                 &number,
@@ -389,8 +346,7 @@ pub(super) async fn take_seat(
 ) -> Result<(), StoreError> {
     let n = exec(
         tx,
-        "UPDATE match_seats SET token_hash = $1, player_id = $2 WHERE match_id = $3 \
-         AND seat = $4 AND kind = 'human' AND token_hash IS NULL",
+        sql::TAKE_SEAT,
         &[&token_hash, &player.0, &id, &seat_number(seat)],
     )
     .await?;
@@ -416,22 +372,20 @@ pub(super) async fn open_seat(
     )
     .await?;
     if let Some(at) = start {
-        exec(
-            tx,
-            "UPDATE matches SET status = 'live', started_at = $1 WHERE id = $2 \
-             AND status = 'open'",
-            &[&at, &id],
-        )
-        .await?;
+        exec(tx, sql::START, &[&at, &id]).await?;
     }
     Ok(())
 }
 
 /// The entries as columns `(seq, actor, seat, action, at_ms)`, or `Corrupt` for one without a
 /// time: checked before anything is written.
-type ActionRow = (i64, &'static str, Option<i16>, String, i64);
+pub(super) type ActionRow = (i64, &'static str, Option<i16>, String, i64);
 
-fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionRow>, StoreError> {
+pub(super) fn action_rows(
+    id: &str,
+    first: u64,
+    entries: &[LogEntry],
+) -> Result<Vec<ActionRow>, StoreError> {
     let mut out = Vec::with_capacity(entries.len());
     for (seq, entry) in (first..).zip(entries) {
         let (actor, seat, action) = match &entry.event {
@@ -447,10 +401,10 @@ fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionR
         };
         let at_ms = entry
             .at_ms
-            .ok_or_else(|| StoreError::Corrupt(format!("log entry {seq} of {id} has no time")))?;
-        let seq = i64::try_from(seq).map_err(|_| StoreError::Corrupt(format!("seq {seq}")))?;
+            .ok_or_else(|| StoreError::Invalid(format!("log entry {seq} of {id} has no time")))?;
+        let seq = i64::try_from(seq).map_err(|_| StoreError::Invalid(format!("seq {seq}")))?;
         let at_ms =
-            i64::try_from(at_ms).map_err(|_| StoreError::Corrupt(format!("time {at_ms}")))?;
+            i64::try_from(at_ms).map_err(|_| StoreError::Invalid(format!("time {at_ms}")))?;
         out.push((seq, actor, seat, action, at_ms));
     }
     Ok(out)
@@ -465,11 +419,9 @@ fn action_rows(id: &str, first: u64, entries: &[LogEntry]) -> Result<Vec<ActionR
 pub(super) async fn insert_actions(
     c: &impl GenericClient,
     id: &str,
-    first: u64,
-    entries: &[LogEntry],
+    rows: &[ActionRow],
     driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
-    let rows = action_rows(id, first, entries)?;
     // One statement for the decision and its chance outcomes: one round trip, not one per entry.
     let (mut seqs, mut actors, mut seats, mut actions, mut times) = (
         Vec::with_capacity(rows.len()),
@@ -479,11 +431,11 @@ pub(super) async fn insert_actions(
         Vec::with_capacity(rows.len()),
     );
     for (seq, actor, seat, action, at_ms) in rows {
-        seqs.push(seq);
-        actors.push(actor);
-        seats.push(seat);
-        actions.push(action);
-        times.push(at_ms);
+        seqs.push(*seq);
+        actors.push(*actor);
+        seats.push(*seat);
+        actions.push(action.as_str());
+        times.push(*at_ms);
     }
     let Some((node, epoch)) = driver else {
         exec(
@@ -520,17 +472,11 @@ pub(super) async fn take_back(
     from: u64,
     driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
-    let from = i64::try_from(from).map_err(|_| StoreError::Corrupt(format!("seq {from}")))?;
+    let from = i64::try_from(from).map_err(|_| StoreError::Invalid(format!("seq {from}")))?;
     if let Some((node, epoch)) = driver {
         super::leases::fence(tx, id, node, epoch).await?;
     }
-    let deleted = exec(
-        tx,
-        "DELETE FROM actions WHERE match_id = $1 AND seq >= $2 \
-         AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'live')",
-        &[&id, &from],
-    )
-    .await?;
+    let deleted = exec(tx, sql::TAKE_BACK, &[&id, &from]).await?;
     if deleted == 0 {
         return Err(StoreError::Conflict(format!(
             "match {id}: no entry at {from} of a live match this node drives to take back"
@@ -547,11 +493,11 @@ pub(super) async fn append(
     finish: Option<&Finish>,
     driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
-    insert_actions(tx, id, first, entries, driver).await?;
+    insert_actions(tx, id, &action_rows(id, first, entries)?, driver).await?;
     if let Some(finish) = finish {
         exec(
             tx,
-            "UPDATE matches SET status = 'finished', outcome = $1, ended_at = $2 WHERE id = $3",
+            sql::FINISH,
             &[&to_json(&finish.outcome), &finish.at, &id],
         )
         .await?;
@@ -566,11 +512,10 @@ pub(super) async fn add_chat(
     line: &ChatLine,
 ) -> Result<(), StoreError> {
     let seq = i64::try_from(line.seq)
-        .map_err(|_| StoreError::Corrupt(format!("chat position {}", line.seq)))?;
+        .map_err(|_| StoreError::Invalid(format!("chat position {}", line.seq)))?;
     exec(
         tx,
-        "INSERT INTO chat (match_id, seq, room, player_id, seat, text, at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        sql::INSERT_CHAT,
         &[
             &id,
             &seq,

@@ -1,7 +1,7 @@
 //! The store's tests, written once against `dyn Store` and run on each backend: SQLite on a
 //! temporary file, and PostgreSQL on a fresh schema of the server `PLATEAU_TEST_POSTGRES` names
 //! (scripts/test sets it; without it the PostgreSQL tests say so and pass without running).
-//! The tests of one backend's own machinery stay beside it (store/sqlite/tests.rs).
+//! The tests of one backend's own machinery stay beside it (sqlite/tests.rs).
 
 use std::sync::Arc;
 
@@ -91,35 +91,45 @@ impl Backend {
     }
 }
 
-/// A test per backend from one body: `$name(&Backend, $args...)` becomes `sqlite::$name` and
-/// `postgres::$name`.
+/// A test per backend from one body: `$name(&Backend, $args...)` becomes `on_sqlite::$name` and
+/// `on_postgres::$name` (scripts/test runs the second kind again with a PostgreSQL server, by
+/// that prefix).
 macro_rules! on_both {
-    ($name:ident $(, $sqlite_arg:expr, $pg_arg:expr)?) => {
-        mod $name {
-            #[tokio::test]
-            async fn sqlite() {
-                super::$name(&super::Backend::sqlite() $(, $sqlite_arg)?).await;
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                if let Some(db) = super::Backend::postgres().await {
-                    super::$name(&db $(, $pg_arg)?).await;
+    ($($name:ident $(($sqlite_arg:expr, $pg_arg:expr))?;)*) => {
+        mod on_sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::$name(&super::Backend::sqlite() $(, $sqlite_arg)?).await;
                 }
-            }
+            )*
+        }
+
+        mod on_postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    if let Some(db) = super::Backend::postgres().await {
+                        super::$name(&db $(, $pg_arg)?).await;
+                    }
+                }
+            )*
         }
     };
 }
 
-on_both!(the_log_is_append_only_and_survives_reopening);
-on_both!(names_are_unique_without_regard_to_case_and_sessions_name_players);
-on_both!(names_that_look_alike_are_one_name_and_older_players_get_their_key);
-// Every PostgreSQL write is a commit flushed to disk, one after the other here: fewer games
-// there keep the test short; the laws are the same code's.
-on_both!(ratings_keep_their_laws_over_many_games_per_game, 1000, 200);
-on_both!(derived_documents_are_written_once);
-on_both!(a_lease_has_one_holder_until_it_expires_or_is_given_up);
-on_both!(a_takeback_cuts_a_live_log_only);
+on_both! {
+    the_log_is_append_only_and_survives_reopening;
+    names_are_unique_without_regard_to_case_and_sessions_name_players;
+    names_that_look_alike_are_one_name_and_older_players_get_their_key;
+    // Every PostgreSQL write is a commit flushed to disk, one after the other here: fewer games
+    // there keep the test short; the laws are the same code's.
+    ratings_keep_their_laws_over_many_games_per_game(1000, 200);
+    derived_documents_are_written_once;
+    a_lease_has_one_holder_until_it_expires_or_is_given_up;
+    a_takeback_cuts_a_live_log_only;
+    appends_at_once_succeed_or_fail_each_on_its_own;
+}
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {
     StoredMatch {
@@ -203,7 +213,7 @@ async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, StoreError::Corrupt(m) if m == "log entry 3 of m1 has no time"),
+        matches!(&err, StoreError::Invalid(m) if m == "log entry 3 of m1 has no time"),
         "{err}"
     );
     let ending = LogEntry::end(Ending::Resign(Seat(0)), Some(30));
@@ -802,4 +812,88 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     assert_eq!(b.node_secret(), Some(secret));
     a.close().await;
     b.close().await;
+}
+
+/// Appends to many matches at once, which each store commits together (SQLite's writer thread,
+/// PostgreSQL's appends' writer): each succeeds or fails on its own. One at a taken position
+/// writes none of its entries, and one whose match another node took over (PostgreSQL) is
+/// refused; every other is written whole, the one at the position the refused one also wanted
+/// among them.
+async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
+    let (store, other) = (db.open().await, db.open().await);
+    let node = |name: &str| Node {
+        name: name.into(),
+        address: format!("{name}.example:8080"),
+    };
+    let (long, none) = (
+        std::time::Duration::from_secs(60),
+        std::time::Duration::ZERO,
+    );
+    let several = store.node_secret().is_some();
+    store.drive_as(&node("a"));
+    other.drive_as(&node("b"));
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    let ids: Vec<String> = (0..20).map(|i| format!("g{i:02}")).collect();
+    for id in &ids {
+        store.create(new_match(id, &ann, false)).await.unwrap();
+        // This node's lease on g01 expires at once, and the other node takes it.
+        let ttl = if id == "g01" { none } else { long };
+        assert_eq!(store.lease(id, &node("a"), ttl).await.unwrap(), None);
+    }
+    assert_eq!(other.lease("g01", &node("b"), long).await.unwrap(), None);
+    store
+        .append("g00", 0, vec![entry(0, "a"), entry(1, "b")], None)
+        .await
+        .unwrap();
+    let mut calls = vec![
+        store.append("g00", 1, vec![entry(1, "x"), entry(2, "y")], None),
+        store.append("g00", 2, vec![entry(2, "c")], None),
+        store.append("g01", 0, vec![entry(0, "a"), entry(1, "b")], None),
+    ];
+    for id in &ids[2..] {
+        calls.push(store.append(id, 0, vec![entry(0, "a"), entry(1, "b")], None));
+    }
+    let results = futures_util::future::join_all(calls).await;
+    assert!(
+        matches!(results[0], Err(StoreError::Conflict(_))),
+        "{:?}",
+        results[0]
+    );
+    assert!(results[1].is_ok(), "{:?}", results[1]);
+    if several {
+        assert!(
+            matches!(results[2], Err(StoreError::LeaseLost(_))),
+            "{:?}",
+            results[2]
+        );
+    } else {
+        assert!(results[2].is_ok(), "{:?}", results[2]);
+    }
+    assert!(results[3..].iter().all(Result::is_ok), "{results:?}");
+    let log = |id: &'static str| {
+        let store = store.clone();
+        async move {
+            let m = store.get(id, true).await.unwrap().unwrap();
+            m.log
+                .iter()
+                .map(|e| match &e.event {
+                    plateau_engine::Event::Action { action, .. } => action.clone(),
+                    plateau_engine::Event::End(_) => "end".to_owned(),
+                })
+                .collect::<Vec<_>>()
+        }
+    };
+    let g00 = log("g00").await;
+    assert_eq!(g00, ["a", "b", "c"]);
+    assert_eq!(log("g01").await.len(), if several { 0 } else { 2 });
+    for id in &ids[2..] {
+        let m = store.get(id, true).await.unwrap().unwrap();
+        assert_eq!(m.version, 2, "{id}");
+    }
+    store.close().await;
+    other.close().await;
+    db.remove();
 }

@@ -1,14 +1,15 @@
-//! Players, sessions and ratings in PostgreSQL (the SQL of `store::sqlite::players`).
+//! Players, sessions and ratings in PostgreSQL (as `sqlite::players`, the shared texts in `sql`).
 
 use deadpool_postgres::Transaction;
 use tokio_postgres::Row;
 
 use super::{col, exec, row, rows};
 use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
-use crate::ratings::{self, Kind, PROVISIONAL_GAMES, Rating, Unrated};
-use crate::store::{
-    Finish, NOT_A_GUEST, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing,
-    StoreError, stored_similar_key,
+use crate::ratings::{self, Kind, Rating, Unrated};
+use crate::sql;
+use crate::{
+    Finish, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing, StoreError,
+    stored_similar_key,
 };
 
 /// Reads a player from four columns `id, name, kind, created_at` starting at `at`.
@@ -23,13 +24,10 @@ pub(super) fn read_player_columns(r: &Row, at: usize) -> Result<Player, StoreErr
     })
 }
 
-const PLAYER_COLUMNS: &str = "p.id, p.name, p.kind, p.created_at";
-
 async fn player(tx: &Transaction<'_>, id: PlayerId) -> Result<Player, StoreError> {
-    let sql = format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.id = $1");
-    match row(tx, &sql, &[&id.0]).await? {
+    match row(tx, sql::PLAYER, &[&id.0]).await? {
         Some(r) => read_player_columns(&r, 0),
-        None => Err(StoreError::Database(format!("no player {}", id.0))),
+        None => Err(StoreError::NotFound(format!("player {}", id.0))),
     }
 }
 
@@ -42,8 +40,7 @@ pub(super) async fn create_player(
 ) -> Result<Player, StoreError> {
     let r = row(
         tx,
-        "INSERT INTO players (name, name_key, similar_key, kind, password_hash, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        sql::INSERT_PLAYER,
         &[
             &name,
             &name_key(name),
@@ -54,7 +51,7 @@ pub(super) async fn create_player(
         ],
     )
     .await?
-    .ok_or_else(|| StoreError::Database("INSERT ... RETURNING gave no row".into()))?;
+    .ok_or_else(|| StoreError::Corrupt("INSERT ... RETURNING gave no row".into()))?;
     Ok(Player {
         id: PlayerId(col(&r, 0)?),
         name: name.to_owned(),
@@ -80,9 +77,7 @@ pub(super) async fn bot_player(
     .await?;
     match player_by_name(tx, &name).await? {
         Some((p, _)) => Ok(p),
-        None => Err(StoreError::Database(format!(
-            "bot player `{name}` not found"
-        ))),
+        None => Err(StoreError::NotFound(format!("bot player `{name}`"))),
     }
 }
 
@@ -90,9 +85,7 @@ pub(super) async fn player_by_name(
     tx: &Transaction<'_>,
     name: &str,
 ) -> Result<Option<PlayerSecret>, StoreError> {
-    let sql =
-        format!("SELECT {PLAYER_COLUMNS}, p.password_hash FROM players p WHERE p.name_key = $1");
-    match row(tx, &sql, &[&name_key(name)]).await? {
+    match row(tx, sql::PLAYER_BY_NAME, &[&name_key(name)]).await? {
         Some(r) => Ok(Some((read_player_columns(&r, 0)?, col(&r, 4)?))),
         None => Ok(None),
     }
@@ -108,7 +101,7 @@ pub(super) async fn update_player(
         // Only people are renamed: the new name gets its look-alike key.
         exec(
             tx,
-            "UPDATE players SET name = $1, name_key = $2, similar_key = $3 WHERE id = $4",
+            sql::RENAME_PLAYER,
             &[&name, &name_key(name), &similar_key(name), &id.0],
         )
         .await?;
@@ -116,15 +109,9 @@ pub(super) async fn update_player(
     if let Some(hash) = password_hash {
         // Only a guest becomes an account: of two upgrades at once, the second changes nothing
         // (the row is locked by the first until it commits).
-        let changed = exec(
-            tx,
-            "UPDATE players SET password_hash = $1, kind = 'account' \
-             WHERE id = $2 AND kind = 'guest'",
-            &[&hash, &id.0],
-        )
-        .await?;
+        let changed = exec(tx, sql::MAKE_ACCOUNT, &[&hash, &id.0]).await?;
         if changed == 0 {
-            return Err(StoreError::Conflict(NOT_A_GUEST.into()));
+            return Err(StoreError::NotAGuest);
         }
     }
     player(tx, id).await
@@ -135,21 +122,10 @@ pub(super) async fn update_player(
 /// older gets the key and the younger keeps its name without one (its next rename gives it one),
 /// so no new name can look like either. Run in the migrations' transaction, after them.
 pub(super) async fn fill_similar_keys(tx: &Transaction<'_>) -> Result<(), StoreError> {
-    let missing = rows(
-        tx,
-        "SELECT id, name FROM players WHERE similar_key IS NULL AND kind <> 'bot' ORDER BY id",
-        &[],
-    )
-    .await?;
+    let missing = rows(tx, sql::MISSING_SIMILAR_KEYS, &[]).await?;
     for r in missing {
         let (id, name): (i64, String) = (col(&r, 0)?, col(&r, 1)?);
-        exec(
-            tx,
-            "UPDATE players SET similar_key = $1 WHERE id = $2 \
-             AND NOT EXISTS (SELECT 1 FROM players WHERE similar_key = $1)",
-            &[&similar_key(&name), &id],
-        )
-        .await?;
+        exec(tx, sql::FILL_SIMILAR_KEY, &[&similar_key(&name), &id]).await?;
     }
     Ok(())
 }
@@ -161,21 +137,12 @@ pub(super) async fn session(
     hash: &str,
     now: i64,
 ) -> Result<Option<Player>, StoreError> {
-    let sql = format!(
-        "SELECT {PLAYER_COLUMNS}, s.last_seen FROM sessions s \
-         JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1 AND s.last_seen > $2"
-    );
-    let Some(r) = row(tx, &sql, &[&hash, &(now - SESSION_IDLE_MS)]).await? else {
+    let Some(r) = row(tx, sql::SESSION, &[&hash, &(now - SESSION_IDLE_MS)]).await? else {
         return Ok(None);
     };
     let last_seen: i64 = col(&r, 4)?;
     if last_seen < now - SESSION_RENEW_MS {
-        exec(
-            tx,
-            "UPDATE sessions SET last_seen = $1 WHERE token_hash = $2",
-            &[&now, &hash],
-        )
-        .await?;
+        exec(tx, sql::TOUCH_SESSION, &[&now, &hash]).await?;
     }
     read_player_columns(&r, 0).map(Some)
 }
@@ -197,16 +164,12 @@ fn read_standing(r: &Row, at: usize) -> Result<Standing, StoreError> {
     })
 }
 
-const STANDING_COLUMNS: &str = "r.mu, r.sigma, r.games, r.wins, r.losses, r.draws";
-
 async fn standing(
     tx: &Transaction<'_>,
     player: PlayerId,
     game: &str,
 ) -> Result<Option<Standing>, StoreError> {
-    let sql =
-        format!("SELECT {STANDING_COLUMNS} FROM ratings r WHERE r.player_id = $1 AND r.game = $2");
-    row(tx, &sql, &[&player.0, &game])
+    row(tx, sql::STANDING, &[&player.0, &game])
         .await?
         .map(|r| read_standing(&r, 0))
         .transpose()
@@ -216,10 +179,7 @@ pub(super) async fn standings(
     tx: &Transaction<'_>,
     player: PlayerId,
 ) -> Result<Vec<(String, Standing)>, StoreError> {
-    let sql = format!(
-        "SELECT r.game, {STANDING_COLUMNS} FROM ratings r WHERE r.player_id = $1 ORDER BY r.game"
-    );
-    rows(tx, &sql, &[&player.0])
+    rows(tx, sql::STANDINGS, &[&player.0])
         .await?
         .iter()
         .map(|r| Ok((col(r, 0)?, read_standing(r, 1)?)))
@@ -230,7 +190,7 @@ pub(super) async fn rating_events(
     tx: &Transaction<'_>,
     player: PlayerId,
 ) -> Result<Vec<RatingEvent>, StoreError> {
-    let found = events(tx, "player_id = $1 ORDER BY at, match_id", &player.0).await?;
+    let found = events(tx, sql::EVENTS_OF_PLAYER, &player.0).await?;
     Ok(found.into_iter().map(|(_, e)| e).collect())
 }
 
@@ -238,21 +198,17 @@ pub(super) async fn match_rating_events(
     tx: &Transaction<'_>,
     id: &str,
 ) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
-    events(tx, "match_id = $1 ORDER BY player_id", &id).await
+    events(tx, sql::EVENTS_OF_MATCH, &id).await
 }
 
-/// The rating events `filter` (a condition on `$1`, `param`, and an order) selects, each with
-/// its player.
+/// The rating events `sql` (`sql::EVENTS_OF_PLAYER` or `EVENTS_OF_MATCH`) selects with `param`,
+/// each with its player.
 async fn events(
     tx: &Transaction<'_>,
-    filter: &str,
+    sql: &str,
     param: &(dyn tokio_postgres::types::ToSql + Sync),
 ) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
-    let sql = format!(
-        "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
-         FROM rating_events WHERE {filter}"
-    );
-    let found = rows(tx, &sql, &[param]).await?;
+    let found = rows(tx, sql, &[param]).await?;
     found
         .iter()
         .map(|r| {
@@ -280,12 +236,7 @@ pub(super) async fn leaderboard(
     game: &str,
     limit: usize,
 ) -> Result<Vec<(Player, Standing)>, StoreError> {
-    let sql = format!(
-        "SELECT {PLAYER_COLUMNS}, {STANDING_COLUMNS} FROM ratings r \
-         JOIN players p ON p.id = r.player_id \
-         WHERE r.game = $1 AND p.kind <> 'bot' AND r.games >= {PROVISIONAL_GAMES} \
-         ORDER BY r.mu DESC, p.name_key LIMIT {limit}"
-    );
+    let sql = sql::leaderboard(limit);
     rows(tx, &sql, &[&game])
         .await?
         .iter()
@@ -305,9 +256,9 @@ pub(super) async fn apply_ratings(
     id: &str,
     finish: &Finish,
 ) -> Result<(), StoreError> {
-    let r = row(tx, "SELECT game, rated FROM matches WHERE id = $1", &[&id])
+    let r = row(tx, sql::GAME_AND_RATED, &[&id])
         .await?
-        .ok_or_else(|| StoreError::Database(format!("no match {id}")))?;
+        .ok_or_else(|| StoreError::NotFound(format!("match {id}")))?;
     let (game, rated): (String, bool) = (col(&r, 0)?, col(&r, 1)?);
     if !rated {
         return Ok(());
@@ -315,13 +266,7 @@ pub(super) async fn apply_ratings(
     if let Some(why) = finish.unrated {
         return mark_unrated(tx, id, why).await;
     }
-    let seats = rows(
-        tx,
-        "SELECT s.player_id, s.bot, p.kind FROM match_seats s \
-         LEFT JOIN players p ON p.id = s.player_id WHERE s.match_id = $1 ORDER BY s.seat",
-        &[&id],
-    )
-    .await?;
+    let seats = rows(tx, sql::SEATED_PLAYERS, &[&id]).await?;
     let mut ids: Vec<i64> = Vec::new();
     let mut seated = Vec::new();
     for r in &seats {
@@ -372,19 +317,14 @@ pub(super) async fn apply_ratings(
         };
         exec(
             tx,
-            "INSERT INTO ratings (player_id, game, mu, sigma, games, wins, losses, draws) \
-             VALUES ($1, $2, $3, $4, 1, $5, $6, $7) \
-             ON CONFLICT (player_id, game) DO UPDATE SET mu = excluded.mu, \
-             sigma = excluded.sigma, games = ratings.games + 1, wins = ratings.wins + $5, \
-             losses = ratings.losses + $6, draws = ratings.draws + $7",
+            sql::ADD_RATING,
             &[&player, &game, &new.mu, &new.sigma, &w, &l, &d],
         )
         .await?;
         if *kind == Kind::Person {
             exec(
                 tx,
-                "INSERT INTO rating_events (player_id, game, match_id, at, mu_before, \
-                 sigma_before, mu, sigma) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                sql::INSERT_RATING_EVENT,
                 &[
                     &player,
                     &game,
@@ -404,12 +344,7 @@ pub(super) async fn apply_ratings(
 
 /// Records why rated match `id` changed no rating.
 async fn mark_unrated(tx: &Transaction<'_>, id: &str, why: Unrated) -> Result<(), StoreError> {
-    exec(
-        tx,
-        "UPDATE matches SET unrated = $1 WHERE id = $2",
-        &[&why.as_str(), &id],
-    )
-    .await?;
+    exec(tx, sql::SET_UNRATED, &[&why.as_str(), &id]).await?;
     Ok(())
 }
 
@@ -425,15 +360,9 @@ async fn daily_cap_reached(
 ) -> Result<bool, StoreError> {
     let since = at - ratings::CAP_WINDOW_MS;
     for (a, b) in ratings::capped_pairs(ids, persons) {
-        let r = row(
-            tx,
-            "SELECT COUNT(*) FROM rating_events e JOIN match_seats s \
-             ON s.match_id = e.match_id \
-             WHERE e.player_id = $1 AND s.player_id = $2 AND e.at > $3 AND e.game = $4",
-            &[&a, &b, &since, &game],
-        )
-        .await?
-        .ok_or_else(|| StoreError::Database("COUNT gave no row".into()))?;
+        let r = row(tx, sql::COUNTED_TOGETHER, &[&a, &b, &since, &game])
+            .await?
+            .ok_or_else(|| StoreError::Corrupt("COUNT gave no row".into()))?;
         let n: i64 = col(&r, 0)?;
         if usize::try_from(n).unwrap_or(usize::MAX) >= ratings::SAME_OPPONENT_PER_DAY {
             return Ok(true);

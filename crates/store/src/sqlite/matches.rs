@@ -7,11 +7,8 @@ use super::players::{apply_ratings, read_player_columns};
 use super::{db, from_json, to_json};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
-use crate::store::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
-
-const MATCH_COLUMNS: &str = "id, game, config, time_control, seed, status, created_at, \
-     started_at, outcome, rematch, rated, ended_at, creator, \
-     (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id), unrated";
+use crate::sql;
+use crate::{ChatLine, Created, Finish, Room, StoreError, StoredMatch, StoredSeat};
 
 fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch, StoreError> {
     let id: String = row.get(0).map_err(db)?;
@@ -48,14 +45,7 @@ fn read_match(conn: &Connection, row: &rusqlite::Row<'_>) -> Result<StoredMatch,
 }
 
 fn read_seats(conn: &Connection, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT s.kind, s.bot, s.level, s.token_hash, s.opened, \
-             p.id, p.name, p.kind, p.created_at \
-             FROM match_seats s LEFT JOIN players p ON p.id = s.player_id \
-             WHERE s.match_id = ?1 ORDER BY s.seat",
-        )
-        .map_err(db)?;
+    let mut stmt = conn.prepare_cached(sql::SEATS).map_err(db)?;
     let mut rows = stmt.query([id]).map_err(db)?;
     let mut seats = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
@@ -84,11 +74,7 @@ fn read_seats(conn: &Connection, id: &str) -> Result<Vec<StoredSeat>, StoreError
 }
 
 fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT seq, actor, seat, action, at_ms FROM actions WHERE match_id = ?1 ORDER BY seq",
-        )
-        .map_err(db)?;
+    let mut stmt = conn.prepare_cached(sql::LOG).map_err(db)?;
     let rows = stmt
         .query_map([id], |r| {
             Ok((
@@ -118,13 +104,7 @@ fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
 }
 
 fn read_chat(conn: &Connection, id: &str) -> Result<Vec<ChatLine>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT c.seq, c.room, c.seat, c.text, c.at, p.id, p.name, p.kind, p.created_at \
-             FROM chat c JOIN players p ON p.id = c.player_id \
-             WHERE c.match_id = ?1 ORDER BY c.seq",
-        )
-        .map_err(db)?;
+    let mut stmt = conn.prepare_cached(sql::CHAT).map_err(db)?;
     let mut rows = stmt.query([id]).map_err(db)?;
     let mut lines = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
@@ -150,8 +130,7 @@ pub(super) fn get_match(
     id: &str,
     with_log: bool,
 ) -> Result<Option<StoredMatch>, StoreError> {
-    let sql = format!("SELECT {MATCH_COLUMNS} FROM matches m WHERE id = ?1");
-    let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
+    let mut stmt = conn.prepare_cached(sql::MATCH).map_err(db)?;
     let found = stmt
         .query_row([id], |row| Ok(read_match(conn, row)))
         .optional()
@@ -165,7 +144,7 @@ pub(super) fn get_match(
     Ok(Some(m))
 }
 
-/// Matches selected by `filter` (SQL after `WHERE`, over `m` and parameter `?1`), without logs.
+/// Matches selected by `filter` (SQL after `WHERE`, over `m` and parameter `$1`), without logs.
 fn select_matches(
     conn: &Connection,
     filter: &str,
@@ -173,9 +152,7 @@ fn select_matches(
     param: Option<i64>,
     limit: usize,
 ) -> Result<Vec<StoredMatch>, StoreError> {
-    let sql = format!(
-        "SELECT {MATCH_COLUMNS} FROM matches m WHERE {filter} ORDER BY {order} LIMIT {limit}"
-    );
+    let sql = sql::matches_where(filter, order, limit);
     let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
     let mut rows = match param {
         Some(p) => stmt.query([p]),
@@ -218,10 +195,7 @@ pub(super) fn player_matches(
     statuses: &[Status],
     limit: usize,
 ) -> Result<Vec<StoredMatch>, StoreError> {
-    let filter = format!(
-        "{} AND m.id IN (SELECT match_id FROM match_seats WHERE player_id = ?1)",
-        status_filter(statuses)
-    );
+    let filter = format!("{} AND {}", status_filter(statuses), sql::OF_PLAYER);
     select_matches(
         conn,
         &filter,
@@ -253,12 +227,7 @@ pub(super) fn created_by(c: &Connection, creator: &str) -> Result<Created, Store
 
 pub(super) fn running_with_clock(conn: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
     let none = to_json(&TimeControl::None);
-    let mut stmt = conn
-        .prepare(
-            "SELECT id FROM matches WHERE status = 'live' AND time_control <> ?1 \
-             ORDER BY created_at",
-        )
-        .map_err(db)?;
+    let mut stmt = conn.prepare(sql::LIVE_WITH_CLOCK).map_err(db)?;
     let ids: Vec<String> = stmt
         .query_map([none], |r| r.get(0))
         .map_err(db)?
@@ -274,12 +243,7 @@ pub(super) fn running_with_clock(conn: &Connection) -> Result<Vec<StoredMatch>, 
 }
 
 pub(super) fn expire_open(c: &Connection, created_before: i64) -> Result<Vec<String>, StoreError> {
-    let mut stmt = c
-        .prepare(
-            "SELECT id FROM matches m WHERE status = 'open' AND created_at < ?1 \
-             AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id)",
-        )
-        .map_err(db)?;
+    let mut stmt = c.prepare(sql::EXPIRED_OPEN).map_err(db)?;
     let ids: Vec<String> = stmt
         .query_map([created_before], |r| r.get(0))
         .map_err(db)?
@@ -318,9 +282,7 @@ fn delete_match(c: &Connection, id: &str) -> Result<(), StoreError> {
 
 pub(super) fn create(c: &Connection, m: &StoredMatch) -> Result<(), StoreError> {
     c.execute(
-        "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, \
-         created_at, started_at, outcome, rematch, rated, creator, bots_only) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, NULL, ?10, ?11, ?12)",
+        sql::INSERT_MATCH,
         params![
             m.id,
             m.game,
@@ -343,8 +305,7 @@ pub(super) fn create(c: &Connection, m: &StoredMatch) -> Result<(), StoreError> 
             SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), *level),
         };
         c.execute(
-            "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
-             opened) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            sql::INSERT_SEAT,
             params![
                 m.id,
                 i as i64,
@@ -369,11 +330,7 @@ pub(super) fn take_seat(
     player: PlayerId,
 ) -> Result<(), StoreError> {
     let n = c
-        .execute(
-            "UPDATE match_seats SET token_hash = ?1, player_id = ?2 WHERE match_id = ?3 \
-             AND seat = ?4 AND kind = 'human' AND token_hash IS NULL",
-            params![token_hash, player.0, id, seat],
-        )
+        .execute(sql::TAKE_SEAT, params![token_hash, player.0, id, seat])
         .map_err(db)?;
     if n == 1 {
         Ok(())
@@ -396,12 +353,7 @@ pub(super) fn open_seat(
     )
     .map_err(db)?;
     if let Some(at) = start {
-        c.execute(
-            "UPDATE matches SET status = 'live', started_at = ?1 WHERE id = ?2 \
-             AND status = 'open'",
-            params![at, id],
-        )
-        .map_err(db)?;
+        c.execute(sql::START, params![at, id]).map_err(db)?;
     }
     Ok(())
 }
@@ -433,14 +385,14 @@ pub(super) fn append(
         };
         let at_ms = entry
             .at_ms
-            .ok_or_else(|| StoreError::Corrupt(format!("log entry {seq} of {id} has no time")))?;
+            .ok_or_else(|| StoreError::Invalid(format!("log entry {seq} of {id} has no time")))?;
         insert
             .execute(params![id, seq as i64, actor, seat, action, at_ms as i64])
             .map_err(db)?;
     }
     if let Some(finish) = finish {
         c.execute(
-            "UPDATE matches SET status = 'finished', outcome = ?1, ended_at = ?2 WHERE id = ?3",
+            sql::FINISH,
             params![to_json(&finish.outcome), finish.at, id],
         )
         .map_err(db)?;
@@ -451,11 +403,7 @@ pub(super) fn append(
 
 pub(super) fn take_back(c: &Connection, id: &str, from: u64) -> Result<(), StoreError> {
     let n = c
-        .execute(
-            "DELETE FROM actions WHERE match_id = ?1 AND seq >= ?2 \
-             AND EXISTS (SELECT 1 FROM matches WHERE id = ?1 AND status = 'live')",
-            params![id, from as i64],
-        )
+        .execute(sql::TAKE_BACK, params![id, from as i64])
         .map_err(db)?;
     if n == 0 {
         return Err(StoreError::Conflict(format!(
@@ -466,18 +414,14 @@ pub(super) fn take_back(c: &Connection, id: &str, from: u64) -> Result<(), Store
 }
 
 pub(super) fn set_rematch(c: &Connection, id: &str, rematch: &str) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE matches SET rematch = ?1 WHERE id = ?2",
-        params![rematch, id],
-    )
-    .map_err(db)?;
+    c.execute(sql::SET_REMATCH, params![rematch, id])
+        .map_err(db)?;
     Ok(())
 }
 
 pub(super) fn add_chat(c: &Connection, id: &str, line: &ChatLine) -> Result<(), StoreError> {
     c.execute(
-        "INSERT INTO chat (match_id, seq, room, player_id, seat, text, at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        sql::INSERT_CHAT,
         params![
             id,
             line.seq as i64,

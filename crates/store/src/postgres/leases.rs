@@ -5,7 +5,7 @@
 use deadpool_postgres::GenericClient;
 
 use super::{col, row, rows};
-use crate::store::{Node, StoreError};
+use crate::{Node, StoreError};
 
 /// Takes the lease: a row written (or taken over with the next epoch) unless another node holds
 /// one that has not expired. `$4` is the time to live in seconds. A resting lease has expired.

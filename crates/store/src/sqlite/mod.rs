@@ -1,5 +1,6 @@
-//! The embedded store (`matches` and `players` hold the SQL of each part): one SQLite file in WAL mode with `synchronous = FULL`, so a write is on disk
-//! when its commit returns.
+//! The embedded store (`matches` and `players` run the statements of each part, from `sql` where
+//! PostgreSQL's are the same): one SQLite file in WAL mode with `synchronous = FULL`, so a write
+//! is on disk when its commit returns.
 //!
 //! One thread owns the connection and takes jobs from a queue. Writes that are waiting together are
 //! committed in one transaction (group commit, one fsync for many matches); each runs inside its own
@@ -25,11 +26,12 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{
-    BoxFuture, ChatLine, Created, Derived, Finish, PlayerSecret, RatingEvent, Standing, Store,
-    StoreError, StoredMatch,
+    BoxFuture, ChatLine, Created, DatabaseError, Derived, Finish, PlayerSecret, RatingEvent,
+    Standing, Store, StoreError, StoredMatch,
 };
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
+use crate::sql;
 
 /// The schema, one migration per entry; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -201,13 +203,28 @@ pub struct SqliteStore {
     path: std::path::PathBuf,
 }
 
+/// A failed statement: a constraint violation (unique key, foreign key, check) is a `Conflict`;
+/// the rest is `Database`.
 fn db(e: rusqlite::Error) -> StoreError {
     if let rusqlite::Error::SqliteFailure(f, _) = &e
         && f.code == rusqlite::ErrorCode::ConstraintViolation
     {
         return StoreError::Conflict(e.to_string());
     }
-    StoreError::Database(e.to_string())
+    DatabaseError::Sqlite(e).into()
+}
+
+/// `e` again, for each of the writes of a group that one failed `BEGIN` or `COMMIT` fails
+/// (SQLite's errors are not `Clone`).
+fn shared(e: &rusqlite::Error) -> StoreError {
+    let again = match e {
+        rusqlite::Error::SqliteFailure(f, text) => rusqlite::Error::SqliteFailure(*f, text.clone()),
+        other => rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(other.to_string()),
+        ),
+    };
+    DatabaseError::Sqlite(again).into()
 }
 
 impl SqliteStore {
@@ -221,7 +238,10 @@ impl SqliteStore {
         migrate(&conn)?;
         players::fill_similar_keys(&conn)?;
         let checkpoints = connect(path)?;
-        let spawn_error = |e: std::io::Error| StoreError::Database(e.to_string());
+        let spawn_error = |e: std::io::Error| {
+            tracing::error!(error = %e, "the SQLite threads could not start");
+            StoreError::from(DatabaseError::Closed)
+        };
         let (wake, woken) = mpsc::sync_channel::<()>(1);
         // Called after each commit with the log's size; it replaces SQLite's own checkpoints.
         conn.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, pages| {
@@ -261,10 +281,10 @@ impl SqliteStore {
         let sent = self.send(Job::Write(f, tx));
         Box::pin(async move {
             if !sent {
-                return Err(StoreError::Database("the store is closed".into()));
+                return Err(DatabaseError::Closed.into());
             }
             rx.await
-                .unwrap_or_else(|_| Err(StoreError::Database("the store thread stopped".into())))
+                .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
         })
     }
 
@@ -282,7 +302,7 @@ impl SqliteStore {
         Box::pin(async move {
             done.await?;
             rx.await
-                .map_err(|_| StoreError::Database("the store thread stopped".into()))
+                .map_err(|_| StoreError::from(DatabaseError::Closed))
         })
     }
 
@@ -296,10 +316,10 @@ impl SqliteStore {
         })));
         Box::pin(async move {
             if !sent {
-                return Err(StoreError::Database("the store is closed".into()));
+                return Err(DatabaseError::Closed.into());
             }
             rx.await
-                .unwrap_or_else(|_| Err(StoreError::Database("the store thread stopped".into())))
+                .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
         })
     }
 }
@@ -375,9 +395,8 @@ fn checkpointer(conn: &Connection, woken: &mpsc::Receiver<()>) {
 
 fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>) {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-        let msg = e.to_string();
         for (_, reply) in group {
-            let _ = reply.send(Err(StoreError::Database(msg.clone())));
+            let _ = reply.send(Err(shared(&e)));
         }
         return;
     }
@@ -401,9 +420,8 @@ fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(
     }
     if let Err(e) = conn.execute_batch("COMMIT") {
         let _ = conn.execute_batch("ROLLBACK");
-        let msg = e.to_string();
         for reply in replies {
-            let _ = reply.send(Err(StoreError::Database(msg.clone())));
+            let _ = reply.send(Err(shared(&e)));
         }
         return;
     }
@@ -473,13 +491,9 @@ impl Store for SqliteStore {
     ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
         self.read(move |c| {
             use rusqlite::OptionalExtension;
-            c.query_row(
-                "SELECT body FROM derived WHERE match_id = ?1 AND kind = ?2",
-                [id.as_str(), kind.as_str()],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(db)
+            c.query_row(sql::DERIVED, [id.as_str(), kind.as_str()], |r| r.get(0))
+                .optional()
+                .map_err(db)
         })
     }
 
@@ -491,8 +505,7 @@ impl Store for SqliteStore {
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         self.write(Box::new(move |c| {
             c.execute(
-                "INSERT INTO derived (match_id, kind, body) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT DO NOTHING",
+                sql::INSERT_DERIVED,
                 [id.as_str(), kind.as_str(), body.as_str()],
             )
             .map_err(db)?;
@@ -634,7 +647,7 @@ impl Store for SqliteStore {
 
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         // Through the writer's queue: it answers only if the thread that writes is alive.
-        self.read(|c| c.query_row("SELECT 1", [], |_| Ok(())).map_err(db))
+        self.read(|c| c.query_row(sql::PING, [], |_| Ok(())).map_err(db))
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

@@ -1,10 +1,10 @@
 //! The SQLite store's own tests: its migrations from older files and its checkpointer. Both are
 //! SQLite's machinery (PostgreSQL's store has one migration and the server checkpoints by
-//! itself); the tests of what every store does are in store/tests.rs, run on both backends.
+//! itself); the tests of what every store does are in tests.rs, run on both backends.
 
 use super::*;
 use crate::model::TimeControl;
-use crate::store::tests::{entry, new_match};
+use crate::tests::{entry, new_match};
 use plateau_engine::{Actor, Event, Seat, Seed};
 
 fn temp_path() -> std::path::PathBuf {

@@ -4,10 +4,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::db;
 use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
-use crate::ratings::{self, Kind, PROVISIONAL_GAMES, Rating, Unrated};
-use crate::store::{
-    Finish, NOT_A_GUEST, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing,
-    StoreError, stored_similar_key,
+use crate::ratings::{self, Kind, Rating, Unrated};
+use crate::sql;
+use crate::{
+    Finish, PlayerSecret, RatingEvent, SESSION_IDLE_MS, SESSION_RENEW_MS, Standing, StoreError,
+    stored_similar_key,
 };
 
 /// Reads a player from four columns `id, name, kind, created_at` starting at `at`.
@@ -22,11 +23,8 @@ pub(super) fn read_player_columns(r: &rusqlite::Row<'_>, at: usize) -> Result<Pl
     })
 }
 
-const PLAYER_COLUMNS: &str = "p.id, p.name, p.kind, p.created_at";
-
 fn player(c: &Connection, id: PlayerId) -> Result<Player, StoreError> {
-    let sql = format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.id = ?1");
-    c.prepare_cached(&sql)
+    c.prepare_cached(sql::PLAYER)
         .map_err(db)?
         .query_row([id.0], |r| Ok(read_player_columns(r, 0)))
         .map_err(db)?
@@ -39,21 +37,23 @@ pub(super) fn create_player(
     password_hash: Option<&str>,
     now: i64,
 ) -> Result<Player, StoreError> {
-    c.execute(
-        "INSERT INTO players (name, name_key, similar_key, kind, password_hash, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            name,
-            name_key(name),
-            stored_similar_key(name, kind),
-            kind.as_str(),
-            password_hash,
-            now
-        ],
-    )
-    .map_err(db)?;
+    let id = c
+        .prepare_cached(sql::INSERT_PLAYER)
+        .map_err(db)?
+        .query_row(
+            params![
+                name,
+                name_key(name),
+                stored_similar_key(name, kind),
+                kind.as_str(),
+                password_hash,
+                now
+            ],
+            |r| r.get(0),
+        )
+        .map_err(db)?;
     Ok(Player {
-        id: PlayerId(c.last_insert_rowid()),
+        id: PlayerId(id),
         name: name.to_owned(),
         kind,
         created_at: now,
@@ -72,10 +72,8 @@ pub(super) fn player_by_name(
     c: &Connection,
     name: &str,
 ) -> Result<Option<PlayerSecret>, StoreError> {
-    let sql =
-        format!("SELECT {PLAYER_COLUMNS}, p.password_hash FROM players p WHERE p.name_key = ?1");
     let found =
-        c.prepare_cached(&sql)
+        c.prepare_cached(sql::PLAYER_BY_NAME)
             .map_err(db)?
             .query_row([name_key(name)], |r| {
                 Ok(read_player_columns(r, 0)
@@ -95,7 +93,7 @@ pub(super) fn update_player(
     if let Some(name) = name {
         // Only people are renamed: the new name gets its look-alike key.
         c.execute(
-            "UPDATE players SET name = ?1, name_key = ?2, similar_key = ?3 WHERE id = ?4",
+            sql::RENAME_PLAYER,
             params![name, name_key(name), similar_key(name), id.0],
         )
         .map_err(db)?;
@@ -103,14 +101,10 @@ pub(super) fn update_player(
     if let Some(hash) = password_hash {
         // Only a guest becomes an account: of two upgrades at once, the second changes nothing.
         let changed = c
-            .execute(
-                "UPDATE players SET password_hash = ?1, kind = 'account' \
-                 WHERE id = ?2 AND kind = 'guest'",
-                params![hash, id.0],
-            )
+            .execute(sql::MAKE_ACCOUNT, params![hash, id.0])
             .map_err(db)?;
         if changed == 0 {
-            return Err(StoreError::Conflict(NOT_A_GUEST.into()));
+            return Err(StoreError::NotAGuest);
         }
     }
     player(c, id)
@@ -123,21 +117,15 @@ pub(super) fn update_player(
 pub(super) fn fill_similar_keys(c: &Connection) -> Result<(), StoreError> {
     let tx = c.unchecked_transaction().map_err(db)?;
     let missing: Vec<(i64, String)> = tx
-        .prepare(
-            "SELECT id, name FROM players WHERE similar_key IS NULL AND kind <> 'bot' ORDER BY id",
-        )
+        .prepare(sql::MISSING_SIMILAR_KEYS)
         .map_err(db)?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .map_err(db)?
         .collect::<Result<_, _>>()
         .map_err(db)?;
     for (id, name) in missing {
-        tx.execute(
-            "UPDATE players SET similar_key = ?1 WHERE id = ?2 \
-             AND NOT EXISTS (SELECT 1 FROM players WHERE similar_key = ?1)",
-            params![similar_key(&name), id],
-        )
-        .map_err(db)?;
+        tx.execute(sql::FILL_SIMILAR_KEY, params![similar_key(&name), id])
+            .map_err(db)?;
     }
     tx.commit().map_err(db)
 }
@@ -148,24 +136,16 @@ pub(super) fn create_session(
     player: PlayerId,
     now: i64,
 ) -> Result<(), StoreError> {
-    c.execute(
-        "INSERT INTO sessions (token_hash, player_id, created_at, last_seen) \
-         VALUES (?1, ?2, ?3, ?3)",
-        params![hash, player.0, now],
-    )
-    .map_err(db)?;
+    c.execute(sql::INSERT_SESSION, params![hash, player.0, now])
+        .map_err(db)?;
     Ok(())
 }
 
 /// The player of a session used within `SESSION_IDLE_MS` of `now`, the use written again if it
 /// is `SESSION_RENEW_MS` old (on the writer's connection, outside any group: a write a day).
 pub(super) fn session(c: &Connection, hash: &str, now: i64) -> Result<Option<Player>, StoreError> {
-    let sql = format!(
-        "SELECT {PLAYER_COLUMNS}, s.last_seen FROM sessions s \
-         JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?1 AND s.last_seen > ?2"
-    );
     let found = c
-        .prepare_cached(&sql)
+        .prepare_cached(sql::SESSION)
         .map_err(db)?
         .query_row(params![hash, now - SESSION_IDLE_MS], |r| {
             Ok((read_player_columns(r, 0), r.get::<_, i64>(4)?))
@@ -176,18 +156,14 @@ pub(super) fn session(c: &Connection, hash: &str, now: i64) -> Result<Option<Pla
         return Ok(None);
     };
     if last_seen < now - SESSION_RENEW_MS {
-        c.execute(
-            "UPDATE sessions SET last_seen = ?1 WHERE token_hash = ?2",
-            params![now, hash],
-        )
-        .map_err(db)?;
+        c.execute(sql::TOUCH_SESSION, params![now, hash])
+            .map_err(db)?;
     }
     player.map(Some)
 }
 
 pub(super) fn delete_session(c: &Connection, hash: &str) -> Result<(), StoreError> {
-    c.execute("DELETE FROM sessions WHERE token_hash = ?1", [hash])
-        .map_err(db)?;
+    c.execute(sql::DELETE_SESSION, [hash]).map_err(db)?;
     Ok(())
 }
 
@@ -205,12 +181,8 @@ fn read_standing(r: &rusqlite::Row<'_>, at: usize) -> Result<Standing, StoreErro
     })
 }
 
-const STANDING_COLUMNS: &str = "r.mu, r.sigma, r.games, r.wins, r.losses, r.draws";
-
 fn standing(c: &Connection, player: PlayerId, game: &str) -> Result<Option<Standing>, StoreError> {
-    let sql =
-        format!("SELECT {STANDING_COLUMNS} FROM ratings r WHERE r.player_id = ?1 AND r.game = ?2");
-    c.prepare_cached(&sql)
+    c.prepare_cached(sql::STANDING)
         .map_err(db)?
         .query_row(params![player.0, game], |r| Ok(read_standing(r, 0)))
         .optional()
@@ -222,10 +194,7 @@ pub(super) fn standings(
     c: &Connection,
     player: PlayerId,
 ) -> Result<Vec<(String, Standing)>, StoreError> {
-    let sql = format!(
-        "SELECT r.game, {STANDING_COLUMNS} FROM ratings r WHERE r.player_id = ?1 ORDER BY r.game"
-    );
-    let mut stmt = c.prepare_cached(&sql).map_err(db)?;
+    let mut stmt = c.prepare_cached(sql::STANDINGS).map_err(db)?;
     let mut rows = stmt.query([player.0]).map_err(db)?;
     let mut out = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
@@ -238,7 +207,7 @@ pub(super) fn rating_events(
     c: &Connection,
     player: PlayerId,
 ) -> Result<Vec<RatingEvent>, StoreError> {
-    let found = events(c, "player_id = ?1 ORDER BY at, match_id", &player.0)?;
+    let found = events(c, sql::EVENTS_OF_PLAYER, &player.0)?;
     Ok(found.into_iter().map(|(_, e)| e).collect())
 }
 
@@ -246,21 +215,17 @@ pub(super) fn match_rating_events(
     c: &Connection,
     id: &str,
 ) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
-    events(c, "match_id = ?1 ORDER BY player_id", &id)
+    events(c, sql::EVENTS_OF_MATCH, &id)
 }
 
-/// The rating events `filter` (a condition on `?1`, `param`, and an order) selects, each with
-/// its player.
+/// The rating events `sql` (`sql::EVENTS_OF_PLAYER` or `EVENTS_OF_MATCH`) selects with `param`,
+/// each with its player.
 fn events(
     c: &Connection,
-    filter: &str,
+    sql: &str,
     param: &dyn rusqlite::ToSql,
 ) -> Result<Vec<(PlayerId, RatingEvent)>, StoreError> {
-    let sql = format!(
-        "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
-         FROM rating_events WHERE {filter}"
-    );
-    let mut stmt = c.prepare_cached(&sql).map_err(db)?;
+    let mut stmt = c.prepare_cached(sql).map_err(db)?;
     let mut rows = stmt.query([param]).map_err(db)?;
     let mut out = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
@@ -288,12 +253,7 @@ pub(super) fn leaderboard(
     game: &str,
     limit: usize,
 ) -> Result<Vec<(Player, Standing)>, StoreError> {
-    let sql = format!(
-        "SELECT {PLAYER_COLUMNS}, {STANDING_COLUMNS} FROM ratings r \
-         JOIN players p ON p.id = r.player_id \
-         WHERE r.game = ?1 AND p.kind <> 'bot' AND r.games >= {PROVISIONAL_GAMES} \
-         ORDER BY r.mu DESC, p.name_key LIMIT {limit}"
-    );
+    let sql = sql::leaderboard(limit);
     let mut stmt = c.prepare_cached(&sql).map_err(db)?;
     let mut rows = stmt.query([game]).map_err(db)?;
     let mut out = Vec::new();
@@ -308,9 +268,7 @@ pub(super) fn leaderboard(
 /// a seat without a player, or one player in two seats changes nothing.
 pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result<(), StoreError> {
     let (game, rated): (String, bool) = c
-        .query_row("SELECT game, rated FROM matches WHERE id = ?1", [id], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(sql::GAME_AND_RATED, [id], |r| Ok((r.get(0)?, r.get(1)?)))
         .map_err(db)?;
     if !rated {
         return Ok(());
@@ -318,12 +276,7 @@ pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result
     if let Some(why) = finish.unrated {
         return mark_unrated(c, id, why);
     }
-    let mut stmt = c
-        .prepare_cached(
-            "SELECT s.player_id, s.bot, p.kind FROM match_seats s \
-             LEFT JOIN players p ON p.id = s.player_id WHERE s.match_id = ?1 ORDER BY s.seat",
-        )
-        .map_err(db)?;
+    let mut stmt = c.prepare_cached(sql::SEATED_PLAYERS).map_err(db)?;
     let seats: Vec<(Option<i64>, Option<String>, Option<String>)> = stmt
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .map_err(db)?
@@ -370,18 +323,13 @@ pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result
             _ => (0, 1, 0),
         };
         c.execute(
-            "INSERT INTO ratings (player_id, game, mu, sigma, games, wins, losses, draws) \
-             VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7) \
-             ON CONFLICT (player_id, game) DO UPDATE SET mu = excluded.mu, \
-             sigma = excluded.sigma, games = ratings.games + 1, wins = ratings.wins + ?5, \
-             losses = ratings.losses + ?6, draws = ratings.draws + ?7",
+            sql::ADD_RATING,
             params![player, game, new.mu, new.sigma, w, l, d],
         )
         .map_err(db)?;
         if *kind == Kind::Person {
             c.execute(
-                "INSERT INTO rating_events (player_id, game, match_id, at, mu_before, \
-                 sigma_before, mu, sigma) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                sql::INSERT_RATING_EVENT,
                 params![
                     player,
                     game,
@@ -401,11 +349,8 @@ pub(super) fn apply_ratings(c: &Connection, id: &str, finish: &Finish) -> Result
 
 /// Records why rated match `id` changed no rating.
 fn mark_unrated(c: &Connection, id: &str, why: Unrated) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE matches SET unrated = ?1 WHERE id = ?2",
-        params![why.as_str(), id],
-    )
-    .map_err(db)?;
+    c.execute(sql::SET_UNRATED, params![why.as_str(), id])
+        .map_err(db)?;
     Ok(())
 }
 
@@ -420,12 +365,7 @@ fn daily_cap_reached(
     at: i64,
 ) -> Result<bool, StoreError> {
     let since = at - ratings::CAP_WINDOW_MS;
-    let mut stmt = c
-        .prepare_cached(
-            "SELECT COUNT(*) FROM rating_events e JOIN match_seats s ON s.match_id = e.match_id \
-             WHERE e.player_id = ?1 AND s.player_id = ?2 AND e.at > ?3 AND e.game = ?4",
-        )
-        .map_err(db)?;
+    let mut stmt = c.prepare_cached(sql::COUNTED_TOGETHER).map_err(db)?;
     for (a, b) in ratings::capped_pairs(ids, persons) {
         let n: i64 = stmt
             .query_row(params![a, b, since, game], |r| r.get(0))

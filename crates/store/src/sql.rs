@@ -1,0 +1,331 @@
+//! The statements SQLite and PostgreSQL run in the same words, one text for each, used by both
+//! backends (what differs stays with its backend: see the crate's doc).
+//!
+//! Placeholders are PostgreSQL's `$N`. SQLite reads `$N` as a named parameter, and numbers its
+//! parameters in the order they first appear; so each text here brings in `$1`, `$2`, ... in
+//! that order (a later `$1` is the same parameter again), and a backend binds its values by
+//! position on either database. The test at the end checks every text for it.
+
+use crate::ratings::PROVISIONAL_GAMES;
+
+/// A match's columns, as `read_match` reads them (over `matches m`): the last but one is the
+/// length of its log.
+macro_rules! match_columns {
+    () => {
+        "id, game, config, time_control, seed, status, created_at, started_at, outcome, \
+         rematch, rated, ended_at, creator, \
+         (SELECT COUNT(*) FROM actions a WHERE a.match_id = m.id), unrated"
+    };
+}
+
+/// A player's four columns `id, name, kind, created_at` (over `players p`).
+macro_rules! player_columns {
+    () => {
+        "p.id, p.name, p.kind, p.created_at"
+    };
+}
+
+/// A standing's six columns (over `ratings r`).
+macro_rules! standing_columns {
+    () => {
+        "r.mu, r.sigma, r.games, r.wins, r.losses, r.draws"
+    };
+}
+
+/// One match, by id.
+pub(crate) const MATCH: &str =
+    concat!("SELECT ", match_columns!(), " FROM matches m WHERE id = $1");
+
+/// The matches `filter` selects (SQL after `WHERE`, over `m`; its one parameter, if any, `$1`),
+/// in `order`, at most `limit`.
+pub(crate) fn matches_where(filter: &str, order: &str, limit: usize) -> String {
+    concat!(
+        "SELECT ",
+        match_columns!(),
+        " FROM matches m WHERE {} ORDER BY {} LIMIT {}"
+    )
+    .replacen("{}", filter, 1)
+    .replacen("{}", order, 1)
+    .replacen("{}", &limit.to_string(), 1)
+}
+
+/// The filter of `matches_where` for the matches player `$1` sits in.
+pub(crate) const OF_PLAYER: &str =
+    "m.id IN (SELECT match_id FROM match_seats WHERE player_id = $1)";
+
+/// The open matches created before `$1` that never started, by id.
+pub(crate) const EXPIRED_OPEN: &str = "SELECT id FROM matches m WHERE status = 'open' AND created_at < $1 \
+     AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id) ORDER BY id";
+
+/// A new player; gives its id.
+pub(crate) const INSERT_PLAYER: &str = "INSERT INTO players (name, name_key, similar_key, kind, password_hash, created_at) \
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
+
+/// One player, by id.
+pub(crate) const PLAYER: &str = concat!(
+    "SELECT ",
+    player_columns!(),
+    " FROM players p WHERE p.id = $1"
+);
+
+/// One player and its password hash, by its name's key.
+pub(crate) const PLAYER_BY_NAME: &str = concat!(
+    "SELECT ",
+    player_columns!(),
+    ", p.password_hash FROM players p WHERE p.name_key = $1"
+);
+
+/// The player a session names and the session's last use, unless unused since `$2`.
+pub(crate) const SESSION: &str = concat!(
+    "SELECT ",
+    player_columns!(),
+    ", s.last_seen FROM sessions s JOIN players p ON p.id = s.player_id \
+     WHERE s.token_hash = $1 AND s.last_seen > $2"
+);
+
+/// A player's standing in one game.
+pub(crate) const STANDING: &str = concat!(
+    "SELECT ",
+    standing_columns!(),
+    " FROM ratings r WHERE r.player_id = $1 AND r.game = $2"
+);
+
+/// A player's standings, by game.
+pub(crate) const STANDINGS: &str = concat!(
+    "SELECT r.game, ",
+    standing_columns!(),
+    " FROM ratings r WHERE r.player_id = $1 ORDER BY r.game"
+);
+
+/// The rating events' columns, each with its player.
+macro_rules! rating_events {
+    () => {
+        "SELECT player_id, game, match_id, at, mu_before, sigma_before, mu, sigma \
+         FROM rating_events"
+    };
+}
+
+/// A player's rating events, oldest first.
+pub(crate) const EVENTS_OF_PLAYER: &str = concat!(
+    rating_events!(),
+    " WHERE player_id = $1 ORDER BY at, match_id"
+);
+
+/// The rating events of one match, by player.
+pub(crate) const EVENTS_OF_MATCH: &str =
+    concat!(rating_events!(), " WHERE match_id = $1 ORDER BY player_id");
+
+/// The `limit` best-rated people of game `$1` past their provisional games.
+pub(crate) fn leaderboard(limit: usize) -> String {
+    format!(
+        concat!(
+            "SELECT ",
+            player_columns!(),
+            ", ",
+            standing_columns!(),
+            " FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE r.game = $1 AND p.kind <> 'bot' AND r.games >= {} \
+             ORDER BY r.mu DESC, p.name_key LIMIT {}"
+        ),
+        PROVISIONAL_GAMES, limit
+    )
+}
+
+/// A match's seats, each with its player.
+pub(crate) const SEATS: &str = "SELECT s.kind, s.bot, s.level, s.token_hash, s.opened, p.id, p.name, p.kind, \
+     p.created_at FROM match_seats s LEFT JOIN players p ON p.id = s.player_id WHERE \
+     s.match_id = $1 ORDER BY s.seat";
+
+/// A match's log, in order.
+pub(crate) const LOG: &str =
+    "SELECT seq, actor, seat, action, at_ms FROM actions WHERE match_id = $1 ORDER BY seq";
+
+/// A match's chat, in order, each line with its writer.
+pub(crate) const CHAT: &str = "SELECT c.seq, c.room, c.seat, c.text, c.at, p.id, p.name, p.kind, p.created_at FROM chat \
+     c JOIN players p ON p.id = c.player_id WHERE c.match_id = $1 ORDER BY c.seq";
+
+/// The live matches whose time control is not `$1` (no clock), oldest first.
+pub(crate) const LIVE_WITH_CLOCK: &str =
+    "SELECT id FROM matches WHERE status = 'live' AND time_control <> $1 ORDER BY created_at";
+
+/// A new match (no outcome, no rematch yet).
+pub(crate) const INSERT_MATCH: &str = "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, \
+     created_at, started_at, outcome, rematch, rated, creator, bots_only) VALUES ($1, $2, $3, \
+     $4, $5, $6, $7, $8, $9, NULL, NULL, $10, $11, $12)";
+
+/// One seat of a new match.
+pub(crate) const INSERT_SEAT: &str = "INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
+     opened) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/// A free human seat taken: nothing changes when it is not free.
+pub(crate) const TAKE_SEAT: &str = "UPDATE match_seats SET token_hash = $1, player_id = $2 WHERE match_id = $3 AND seat = $4 \
+     AND kind = 'human' AND token_hash IS NULL";
+
+/// An open match made live.
+pub(crate) const START: &str =
+    "UPDATE matches SET status = 'live', started_at = $1 WHERE id = $2 AND status = 'open'";
+
+/// A match finished with its outcome.
+pub(crate) const FINISH: &str =
+    "UPDATE matches SET status = 'finished', outcome = $1, ended_at = $2 WHERE id = $3";
+
+/// A takeback's cut of a live match's log.
+pub(crate) const TAKE_BACK: &str = "DELETE FROM actions WHERE match_id = $1 AND seq >= $2 AND EXISTS (SELECT 1 FROM matches \
+     WHERE id = $1 AND status = 'live')";
+
+/// A match's rematch.
+pub(crate) const SET_REMATCH: &str = "UPDATE matches SET rematch = $1 WHERE id = $2";
+
+/// A chat line.
+pub(crate) const INSERT_CHAT: &str = "INSERT INTO chat (match_id, seq, room, player_id, seat, text, at) VALUES ($1, $2, $3, \
+     $4, $5, $6, $7)";
+
+/// A person renamed, with the keys of the new name.
+pub(crate) const RENAME_PLAYER: &str =
+    "UPDATE players SET name = $1, name_key = $2, similar_key = $3 WHERE id = $4";
+
+/// A guest made an account: nothing changes for a player that is no guest.
+pub(crate) const MAKE_ACCOUNT: &str =
+    "UPDATE players SET password_hash = $1, kind = 'account' WHERE id = $2 AND kind = 'guest'";
+
+/// The people stored before their names' look-alike keys.
+pub(crate) const MISSING_SIMILAR_KEYS: &str =
+    "SELECT id, name FROM players WHERE similar_key IS NULL AND kind <> 'bot' ORDER BY id";
+
+/// A person's look-alike key, unless another person has it already.
+pub(crate) const FILL_SIMILAR_KEY: &str = "UPDATE players SET similar_key = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM players \
+     WHERE similar_key = $1)";
+
+/// A new session, used now.
+pub(crate) const INSERT_SESSION: &str = "INSERT INTO sessions (token_hash, player_id, created_at, last_seen) VALUES ($1, $2, $3, \
+     $3)";
+
+/// A session's last use.
+pub(crate) const TOUCH_SESSION: &str = "UPDATE sessions SET last_seen = $1 WHERE token_hash = $2";
+
+/// A session ended.
+pub(crate) const DELETE_SESSION: &str = "DELETE FROM sessions WHERE token_hash = $1";
+
+/// A match's game and whether it is rated.
+pub(crate) const GAME_AND_RATED: &str = "SELECT game, rated FROM matches WHERE id = $1";
+
+/// The player, bot and kind of each seat of a match, in seat order.
+pub(crate) const SEATED_PLAYERS: &str = "SELECT s.player_id, s.bot, p.kind FROM match_seats s LEFT JOIN players p ON p.id = \
+     s.player_id WHERE s.match_id = $1 ORDER BY s.seat";
+
+/// A player's new rating in a game, with one more game counted.
+pub(crate) const ADD_RATING: &str = "INSERT INTO ratings (player_id, game, mu, sigma, games, wins, losses, draws) VALUES ($1, \
+     $2, $3, $4, 1, $5, $6, $7) ON CONFLICT (player_id, game) DO UPDATE SET mu = excluded.mu, \
+     sigma = excluded.sigma, games = ratings.games + 1, wins = ratings.wins + $5, losses = \
+     ratings.losses + $6, draws = ratings.draws + $7";
+
+/// One change of a rating.
+pub(crate) const INSERT_RATING_EVENT: &str = "INSERT INTO rating_events (player_id, game, match_id, at, mu_before, sigma_before, mu, \
+     sigma) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/// Why a rated match changed no rating.
+pub(crate) const SET_UNRATED: &str = "UPDATE matches SET unrated = $1 WHERE id = $2";
+
+/// The counted games of a game two players had together since a time.
+pub(crate) const COUNTED_TOGETHER: &str = "SELECT COUNT(*) FROM rating_events e JOIN match_seats s ON s.match_id = e.match_id WHERE \
+     e.player_id = $1 AND s.player_id = $2 AND e.at > $3 AND e.game = $4";
+
+/// A finished match's document of a kind.
+pub(crate) const DERIVED: &str = "SELECT body FROM derived WHERE match_id = $1 AND kind = $2";
+
+/// A finished match's document of a kind; a second one is ignored.
+pub(crate) const INSERT_DERIVED: &str =
+    "INSERT INTO derived (match_id, kind, body) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+
+/// Whether the database answers.
+pub(crate) const PING: &str = "SELECT 1";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The numbers of the `$N` placeholders of `sql`, in the order they appear.
+    fn placeholders(sql: &str) -> Vec<usize> {
+        let mut found = Vec::new();
+        let mut rest = sql;
+        while let Some(at) = rest.find('$') {
+            rest = &rest[at + 1..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            found.push(digits.parse().expect("a `$` starts a placeholder"));
+        }
+        found
+    }
+
+    /// Every shared text prepares on SQLite with its parameters numbered as PostgreSQL numbers
+    /// them (`$n` is the `n`-th value bound), so both backends bind the same values by position.
+    /// (PostgreSQL runs every text in the store's tests.)
+    #[test]
+    fn placeholders_are_numbered_in_the_order_they_first_appear() {
+        let texts = [
+            MATCH.to_owned(),
+            matches_where(OF_PLAYER, "m.id", 3),
+            EXPIRED_OPEN.to_owned(),
+            INSERT_PLAYER.to_owned(),
+            PLAYER.to_owned(),
+            PLAYER_BY_NAME.to_owned(),
+            SESSION.to_owned(),
+            STANDING.to_owned(),
+            STANDINGS.to_owned(),
+            EVENTS_OF_PLAYER.to_owned(),
+            EVENTS_OF_MATCH.to_owned(),
+            leaderboard(10),
+            SEATS.to_owned(),
+            LOG.to_owned(),
+            CHAT.to_owned(),
+            LIVE_WITH_CLOCK.to_owned(),
+            INSERT_MATCH.to_owned(),
+            INSERT_SEAT.to_owned(),
+            TAKE_SEAT.to_owned(),
+            START.to_owned(),
+            FINISH.to_owned(),
+            TAKE_BACK.to_owned(),
+            SET_REMATCH.to_owned(),
+            INSERT_CHAT.to_owned(),
+            RENAME_PLAYER.to_owned(),
+            MAKE_ACCOUNT.to_owned(),
+            MISSING_SIMILAR_KEYS.to_owned(),
+            FILL_SIMILAR_KEY.to_owned(),
+            INSERT_SESSION.to_owned(),
+            TOUCH_SESSION.to_owned(),
+            DELETE_SESSION.to_owned(),
+            GAME_AND_RATED.to_owned(),
+            SEATED_PLAYERS.to_owned(),
+            ADD_RATING.to_owned(),
+            INSERT_RATING_EVENT.to_owned(),
+            SET_UNRATED.to_owned(),
+            COUNTED_TOGETHER.to_owned(),
+            DERIVED.to_owned(),
+            INSERT_DERIVED.to_owned(),
+            PING.to_owned(),
+        ];
+        let path = std::env::temp_dir().join(format!(
+            "plateau-sql-{}.sqlite",
+            hex::encode(rand::random::<[u8; 8]>())
+        ));
+        let store = crate::sqlite::SqliteStore::open(&path).unwrap();
+        drop(store);
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        for sql in &texts {
+            // SQLite binds value `n` to the parameter it numbered `n`: its `$n` here.
+            let stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{e}: {sql}"));
+            let highest = placeholders(sql).into_iter().max().unwrap_or(0);
+            assert_eq!(stmt.parameter_count(), highest, "{sql}");
+            for n in 1..=highest {
+                assert_eq!(
+                    stmt.parameter_name(n),
+                    Some(format!("${n}").as_str()),
+                    "{sql}"
+                );
+            }
+        }
+        drop(conn);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+}
