@@ -1,6 +1,8 @@
-//! Plateau's wire (docs/protocol.md): the error codes (section 5) and the messages a client sends
+//! Plateau's wire (docs/protocol.md): the error codes (section 5), the messages a client sends
 //! over a match's WebSocket (section 4.2), as types, with the one reader of those messages and
-//! their JSON form for clients written in Rust (the tests, the load generator).
+//! their JSON form for clients written in Rust (the tests, the load generator); everything the
+//! server sends, typed (`server`), and the JSON Schema generated from those types (`schema`,
+//! committed as docs/protocol.schema.json).
 //!
 //! The envelope (a JSON object with a string `type`) and `act`, whose refusals name an action by
 //! its place in a turn, are read by hand over a `serde_json::Value`; the other messages by serde.
@@ -13,6 +15,9 @@ use serde::{Deserialize, Serialize};
 pub use plateau_engine::ActionParts;
 
 mod codes;
+pub mod schema;
+pub mod server;
+mod shapes;
 
 pub use codes::Code;
 
