@@ -13,21 +13,36 @@ use crate::server;
 /// The top-level definitions of the schema and what each describes: a message of a WebSocket
 /// or the body of an HTTP answer (docs/protocol.md).
 pub const MESSAGES: &[(&str, &str)] = &[
-    ("MatchMessage", "a message of the match WebSocket (section 4.1)"),
-    ("LobbyMessage", "a message of the lobby's WebSocket (section 7.6)"),
+    (
+        "MatchMessage",
+        "a message of the match WebSocket (section 4.1)",
+    ),
+    (
+        "LobbyMessage",
+        "a message of the lobby's WebSocket (section 7.6)",
+    ),
     ("ErrorBody", "the body of every HTTP error (section 3)"),
     ("Health", "GET /health (section 2)"),
     ("Games", "GET /api/games (section 3.1)"),
-    ("Grant", "POST /api/matches (3.2) and POST /api/matches/{id}/join (3.5)"),
+    (
+        "Grant",
+        "POST /api/matches (3.2) and POST /api/matches/{id}/join (3.5)",
+    ),
     ("Matches", "GET /api/matches (section 3.3)"),
     ("Summary", "GET /api/matches/{id} (section 3.4)"),
     ("RecordBody", "GET /api/matches/{id}/record (section 3.6)"),
     ("Replay", "GET /api/matches/{id}/replay (section 3.7)"),
-    ("AnalysisStatus", "GET and POST /api/matches/{id}/analysis (section 3.8)"),
+    (
+        "AnalysisStatus",
+        "GET and POST /api/matches/{id}/analysis (section 3.8)",
+    ),
     ("History", "GET /api/matches/{id}/history (section 3.9)"),
     ("ChatLog", "GET /api/matches/{id}/chat (section 7.5)"),
     ("Me", "GET /api/me (section 7.1)"),
-    ("Signed", "POST /api/guest, /api/account and /api/login (section 7.1)"),
+    (
+        "Signed",
+        "POST /api/guest, /api/account and /api/login (section 7.1)",
+    ),
     ("MyGames", "GET /api/me/games (section 7.1)"),
     ("Profile", "GET /api/players/{name} (section 7.3)"),
     ("Leaderboard", "GET /api/leaderboard/{game} (section 7.3)"),

@@ -4,7 +4,10 @@
 use plateau_protocol::schema;
 use serde_json::{Value, json};
 
-const SCHEMA_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocol.schema.json");
+const SCHEMA_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../docs/protocol.schema.json"
+);
 
 #[test]
 fn the_committed_schema_is_current() {
@@ -57,7 +60,10 @@ const BLOCKS: &[(&str, &[Option<&str>])] = &[
     ("### 3.7 ", &[Some("Replay")]),
     ("### 3.8 ", &[Some("AnalysisStatus")]),
     ("### 3.9 ", &[Some("History")]),
-    ("#### `state`", &[Some("MatchMessage"), Some("MatchMessage")]),
+    (
+        "#### `state`",
+        &[Some("MatchMessage"), Some("MatchMessage")],
+    ),
     ("#### `error`", &[Some("MatchMessage")]),
     ("#### `rematch`", &[Some("MatchMessage")]),
     ("### 7.3 ", &[Some("Profile")]),
