@@ -6,7 +6,9 @@ use axum::response::{IntoResponse, Response};
 use plateau_bots::Level;
 use serde::{Deserialize, Serialize};
 
-use crate::players::{Player, PlayerView};
+use plateau_protocol::server::{ErrorBody, MatchMessage};
+
+use crate::players::Player;
 
 /// Who fills a seat, as sent in `POST /api/matches` (docs/protocol.md section 3.2).
 ///
@@ -234,82 +236,49 @@ impl TimeControl {
     }
 }
 
-/// Where a match stands (docs/protocol.md section 1).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Some human seat has no player yet; nobody can act.
-    Open,
-    /// Every seat is filled and the game runs.
-    Live,
-    /// The game has an outcome.
-    Finished,
-}
-
-impl Status {
-    /// The word used in the API and in the database.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Live => "live",
-            Status::Finished => "finished",
-        }
-    }
-
-    /// Reads `open`, `live` or `finished`.
-    #[must_use]
-    pub fn parse(word: &str) -> Option<Status> {
-        match word {
-            "open" => Some(Status::Open),
-            "live" => Some(Status::Live),
-            "finished" => Some(Status::Finished),
-            _ => None,
-        }
-    }
-}
+pub use plateau_protocol::server::Status;
 
 /// One seat as the lobby and the `state` message show it (docs/protocol.md section 3.3).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct SeatInfo {
-    /// Seat number, from 0.
-    pub seat: u8,
-    /// `"human"` or `"bot"`.
-    pub kind: String,
-    /// The bot's name, `null` for a human seat.
-    pub bot: Option<String>,
-    /// The bot's level, `null` for a human seat.
-    pub level: Option<u8>,
-    /// Whether the seat is filled (always for a bot).
-    pub taken: bool,
-    /// Who sits there: the person who took it, or the bot's player; `null` while free.
-    pub player: Option<PlayerView>,
-    /// Whether a person sits there now (an open socket); false for bots.
-    pub connected: bool,
+pub use plateau_protocol::server::SeatView as SeatInfo;
+
+/// The public view of seat `seat` filled by `spec`, held by `player`.
+#[must_use]
+pub fn seat_info(
+    seat: usize,
+    spec: &SeatSpec,
+    taken: bool,
+    player: Option<&Player>,
+    connected: bool,
+) -> SeatInfo {
+    let (kind, bot, level) = match spec {
+        SeatSpec::Human => ("human", None, None),
+        SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), *level),
+    };
+    SeatInfo {
+        seat: seat as u8,
+        kind,
+        bot,
+        level,
+        taken,
+        player: player.map(Player::view),
+        connected,
+    }
 }
 
-impl SeatInfo {
-    /// The public view of seat `seat` filled by `spec`, held by `player`.
-    #[must_use]
-    pub fn new(
-        seat: usize,
-        spec: &SeatSpec,
-        taken: bool,
-        player: Option<&Player>,
-        connected: bool,
-    ) -> SeatInfo {
-        let (kind, bot, level) = match spec {
-            SeatSpec::Human => ("human", None, None),
-            SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), *level),
-        };
-        SeatInfo {
-            seat: seat as u8,
-            kind: kind.to_owned(),
-            bot,
-            level,
-            taken,
-            player: player.map(Player::view),
-            connected,
+impl From<TimeControl> for plateau_protocol::server::TimeControlView {
+    fn from(control: TimeControl) -> Self {
+        use plateau_protocol::server::TimeControlView as View;
+        match control {
+            TimeControl::None => View::None,
+            TimeControl::PerMove { seconds } => View::PerMove { seconds },
+            TimeControl::Fischer {
+                base_seconds,
+                increment_seconds,
+            } => View::Fischer {
+                base_seconds,
+                increment_seconds,
+            },
+            TimeControl::Game => View::Game,
         }
     }
 }
@@ -376,8 +345,16 @@ impl ApiError {
     /// The WebSocket form: `{"type": "error", "code", "message"}`.
     #[must_use]
     pub fn to_ws_json(&self) -> String {
-        serde_json::json!({"type": "error", "code": self.code.as_str(), "message": self.message})
-            .to_string()
+        serde_json::to_string(&MatchMessage::Error(self.body())).unwrap_or_default()
+    }
+
+    /// The HTTP body, and the fields of the WebSocket's `error`.
+    #[must_use]
+    pub fn body(&self) -> ErrorBody<'_> {
+        ErrorBody {
+            code: self.code,
+            message: &self.message,
+        }
     }
 }
 
@@ -389,8 +366,7 @@ impl From<plateau_protocol::WireError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({"code": self.code.as_str(), "message": self.message});
-        (self.code.status(), Json(body)).into_response()
+        (self.code.status(), Json(self.body())).into_response()
     }
 }
 

@@ -224,7 +224,7 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            SeatInfo::new(
+            crate::model::seat_info(
                 i,
                 &s.spec,
                 s.spec != SeatSpec::Human || s.token_hash.is_some(),
