@@ -589,12 +589,12 @@ pub struct Summary<'a> {
     /// The game's config as given at creation (`null` = the default).
     pub config: &'a serde_json::Value,
     /// The time control.
-    #[schemars(with = "TimeControlView")]
-    pub time_control: serde_json::Value,
+    pub time_control: TimeControlView,
     /// Unix ms of creation.
     pub created_at: i64,
-    /// The spectators' version.
-    pub version: u64,
+    /// The spectators' version; `null` for a live game with hidden information whose match is
+    /// not in memory (only its actor knows which entries a spectator saw).
+    pub version: Option<u64>,
     /// Whether the outcome changes the players' ratings.
     pub rated: bool,
     /// For a rated match that changed no rating, why (section 7.3); else `null`.
