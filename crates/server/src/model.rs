@@ -265,6 +265,27 @@ pub fn seat_info(
     }
 }
 
+/// A chat line as clients are sent it (docs/protocol.md section 7.5).
+#[must_use]
+pub fn line_view(line: &crate::store::ChatLine) -> plateau_protocol::server::ChatLine<'_> {
+    plateau_protocol::server::ChatLine {
+        room: room_view(line.room),
+        name: &line.player.name,
+        seat: line.seat,
+        text: &line.text,
+        at: line.at,
+    }
+}
+
+/// A chat room as clients are sent it.
+#[must_use]
+pub fn room_view(room: crate::store::Room) -> plateau_protocol::server::Room {
+    match room {
+        crate::store::Room::Players => plateau_protocol::server::Room::Players,
+        crate::store::Room::Spectators => plateau_protocol::server::Room::Spectators,
+    }
+}
+
 impl From<TimeControl> for plateau_protocol::server::TimeControlView {
     fn from(control: TimeControl) -> Self {
         use plateau_protocol::server::TimeControlView as View;

@@ -6,7 +6,6 @@
 //! per password, on the threads of `passwords`. This module holds the rules; the store holds the
 //! rows.
 
-
 use plateau_protocol::{Code, WireError};
 
 /// Shortest and longest name, in characters.

@@ -422,7 +422,7 @@ impl MatchActor {
             .entry(line.player.id)
             .or_default()
             .push_back(now);
-        let message = plateau_protocol::server::MatchMessage::Chat(Self::line_view(&line));
+        let message = plateau_protocol::server::MatchMessage::Chat(crate::model::line_view(&line));
         let message = serde_json::to_string(&message).unwrap_or_default();
         for sub in &self.subs {
             if self.room_of(sub) == room && !self.muted(sub, &line) {

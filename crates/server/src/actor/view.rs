@@ -7,15 +7,12 @@ use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use plateau_engine::{Seat, Viewer};
-use plateau_protocol::server::{
-    ChatLine as LineView, ChatMessage, MatchMessage, MoveView, Offers, State,
-};
+use plateau_protocol::server::{ChatMessage, MatchMessage, MoveView, Offers, State};
 use serde_json::value::RawValue;
 
 use super::{MatchActor, OfferKind, Outgoing, Played};
-use crate::model::{SeatInfo, SeatSpec, Status, TimeControl};
+use crate::model::{SeatInfo, SeatSpec, Status, TimeControl, line_view, room_view};
 use crate::presence::MatchPresence;
-use crate::store::ChatLine;
 use crate::versions::seats_to_act;
 
 /// Chat lines of a room sent to a viewer when it connects.
@@ -23,15 +20,6 @@ pub const CHAT_BACKLOG: usize = 100;
 
 /// How a finished rated match moved a seat's rating (the numbers people read).
 pub(crate) use plateau_protocol::server::RatingChange;
-
-impl From<crate::store::Room> for plateau_protocol::server::Room {
-    fn from(room: crate::store::Room) -> Self {
-        match room {
-            crate::store::Room::Players => plateau_protocol::server::Room::Players,
-            crate::store::Room::Spectators => plateau_protocol::server::Room::Spectators,
-        }
-    }
-}
 
 /// Entry `p` as viewer column `column` sees it in the move list, if it does.
 fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
@@ -402,17 +390,6 @@ impl MatchActor {
         }
     }
 
-    /// A chat line as sent to clients (docs/protocol.md section 7.5).
-    pub(crate) fn line_view(line: &ChatLine) -> LineView<'_> {
-        LineView {
-            room: line.room.into(),
-            name: &line.player.name,
-            seat: line.seat,
-            text: &line.text,
-            at: line.at,
-        }
-    }
-
     /// Sends connection `conn` the last lines of its room, without those of players it muted.
     pub(super) fn send_backlog(&self, conn: u64) {
         let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
@@ -423,11 +400,11 @@ impl MatchActor {
             .chat
             .iter()
             .filter(|l| l.room == room && !self.muted(sub, l))
-            .map(|l| ChatMessage::Chat(Self::line_view(l)))
+            .map(|l| ChatMessage::Chat(line_view(l)))
             .collect();
         lines.drain(..lines.len().saturating_sub(CHAT_BACKLOG));
         let message = MatchMessage::ChatBacklog {
-            room: room.into(),
+            room: room_view(room),
             lines,
         };
         let text = serde_json::to_string(&message).unwrap_or_default();
