@@ -329,6 +329,10 @@ pub enum ChatMessage<'a> {
 /// JSON object with its `type`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a message is built to be written at once, never kept: boxing its state would only cost an allocation"
+)]
 pub enum MatchMessage<'a> {
     /// A whole state or a delta.
     State(State<'a>),

@@ -356,7 +356,7 @@ mod tests {
         assert_eq!(c.deadline(), Some((Seat(2), 130_000)));
         c.update(80_000, Some(Seat(2)), &[Seat(0)], turn);
         assert_eq!(c.deadline(), Some((Seat(0), 140_000)));
-        assert_eq!(c.view(80_000).kind, "game");
+        assert_eq!(c.view(80_000).kind, ClockKind::Game);
     }
 
     /// A seat's clock is not charged before its first move, for at most the first-move time;

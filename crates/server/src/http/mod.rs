@@ -301,7 +301,7 @@ mod tests {
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(
             body,
-            json!({"status": "degraded", "database": "unreachable", "matches_in_memory": 0})
+            serde_json::json!({"status": "degraded", "database": "unreachable", "matches_in_memory": 0})
         );
         let _ = std::fs::remove_file(&db);
     }
