@@ -3,10 +3,11 @@
 //! writes it; a test of this crate fails while the file differs from what the types give).
 //!
 //! The schema describes what the server writes (schemars' serialize contract): a field that is
-//! left out when empty is optional, every other field is required, and no object has fields of
-//! its own. Its `$defs` name each message and body; `MESSAGES` lists which answers what.
+//! left out when empty is optional and never `null` (but those marked `x-null-when-given`),
+//! every other field is required, and no object has fields of its own. Its `$defs` name each message and body; `MESSAGES` lists which answers what.
 
-use schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
+use schemars::transform::RecursiveTransform;
+use schemars::{JsonSchema, Schema, SchemaGenerator, generate::SchemaSettings};
 
 use crate::server;
 
@@ -63,7 +64,10 @@ pub fn schema_text() -> String {
 /// The schema: `$defs` holds each message and body of `MESSAGES` and the shapes they use.
 #[must_use]
 pub fn schema() -> serde_json::Value {
-    let mut generator = SchemaGenerator::new(SchemaSettings::draft2020_12().for_serialize());
+    let settings = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with_transform(RecursiveTransform(left_out_not_null));
+    let mut generator = SchemaGenerator::new(settings);
     add::<server::MatchMessage<'_>>(&mut generator);
     add::<server::LobbyMessage<'_>>(&mut generator);
     add::<server::ErrorBody<'_>>(&mut generator);
@@ -91,6 +95,58 @@ pub fn schema() -> serde_json::Value {
             plateau_protocol::schema::MESSAGES.",
         "$defs": defs,
     })
+}
+
+/// The mark (kept in the schema, where validators ignore it) of a field that is left out when it
+/// has nothing to say and may be `null` when given (`Option<Option<T>>`: a whole state's
+/// `seat`, `outcome` and `seed`).
+pub(crate) const NULL_WHEN_GIVEN: &str = "x-null-when-given";
+
+/// An optional field (one the server leaves out when it is `None`) is never `null`: schemars
+/// describes an `Option` as nullable wherever it is, so the `null` is taken out of every
+/// property an object does not require, but for those marked `NULL_WHEN_GIVEN`.
+fn left_out_not_null(schema: &mut Schema) {
+    let required: Vec<String> = schema
+        .get("required")
+        .and_then(serde_json::Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    let Some(properties) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    for (name, property) in properties.iter_mut() {
+        let Some(property) = property.as_object_mut() else {
+            continue;
+        };
+        if property.contains_key(NULL_WHEN_GIVEN) || required.contains(name) {
+            continue;
+        }
+        if let Some(serde_json::Value::Array(types)) = property.get_mut("type") {
+            types.retain(|t| t != "null");
+            if let [one] = types.as_slice() {
+                let one = one.clone();
+                property.insert("type".into(), one);
+            }
+        }
+        let null = serde_json::json!({"type": "null"});
+        if let Some(serde_json::Value::Array(any)) = property.get("anyOf")
+            && any.len() == 2
+            && any.contains(&null)
+        {
+            let other = any.iter().find(|s| **s != null).cloned();
+            if let Some(serde_json::Value::Object(other)) = other {
+                property.remove("anyOf");
+                property.extend(other);
+            }
+        }
+    }
 }
 
 /// Puts `T`'s schema in the definitions, under its name.

@@ -238,6 +238,7 @@ pub struct State<'a> {
     pub rated: Option<bool>,
     /// The seat this connection plays, `null` for a spectator.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-null-when-given" = true))]
     pub seat: Option<Option<u8>>,
     /// SHA-256 of the seed, 64 hex digits.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -280,9 +281,11 @@ pub struct State<'a> {
     /// The outcome: `null` in a whole state of a match not finished; left out of its deltas.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<Option<shapes::Outcome>>")]
+    #[schemars(extend("x-null-when-given" = true))]
     pub outcome: Option<Option<Outcome>>,
     /// The seed, 64 hex digits, once finished (`null` before, in a whole state).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-null-when-given" = true))]
     pub seed: Option<Option<String>>,
     /// Once a rated match is finished: per seat, how its rating moved (`null` for a seat whose
     /// rating did not).

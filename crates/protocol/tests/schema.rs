@@ -144,4 +144,11 @@ fn a_shape_the_types_do_not_know_is_refused() {
         "legal": ["a"], "legal_info": [{"kind": "move", "to": "a1"}], "moves_from": 0,
         "moves": [{"by": "chance", "text": "r2", "info": {"kind": "roll", "choice": "2"}}]});
     assert!(matches.is_valid(&state), "a delta");
+    // A field left out when it has nothing to say is never null, but a whole state's seat.
+    let mut null_seats = state.clone();
+    null_seats["seats"] = Value::Null;
+    assert!(!matches.is_valid(&null_seats), "{null_seats}");
+    let mut spectator = state;
+    spectator["seat"] = Value::Null;
+    assert!(matches.is_valid(&spectator), "{spectator}");
 }
