@@ -2,6 +2,7 @@
 //! status and meaning.
 
 use http::StatusCode;
+use schemars::JsonSchema;
 
 /// Declares `Code` from one table: each code's variant, text, HTTP status and meaning.
 macro_rules! codes {
@@ -13,6 +14,9 @@ macro_rules! codes {
         }
 
         impl Code {
+            /// Every code, in the table's order.
+            pub const ALL: &[Code] = &[$(Code::$variant,)*];
+
             /// The code's text, e.g. `"action/stale"`.
             #[must_use]
             pub fn as_str(self) -> &'static str {
@@ -159,5 +163,26 @@ impl Code {
             "action/malformed" => Code::ActionMalformed,
             _ => Code::ActionIllegal,
         }
+    }
+}
+
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        schemars::json_schema!({
+            "description": "An error code of docs/protocol.md section 5.",
+            "type": "string",
+            "enum": codes,
+        })
     }
 }

@@ -1,18 +1,23 @@
-//! Plateau's wire (docs/protocol.md): the error codes (section 5) and the messages a client sends
+//! Plateau's wire (docs/protocol.md): the error codes (section 5), the messages a client sends
 //! over a match's WebSocket (section 4.2), as types, with the one reader of those messages and
-//! their JSON form for clients written in Rust (the tests, the load generator).
+//! their JSON form for clients written in Rust (the tests, the load generator); everything the
+//! server sends, typed (`server`), and the JSON Schema generated from those types (`schema`,
+//! committed as docs/protocol.schema.json).
 //!
-//! The envelope (a JSON object with a string `type`) and `act`, whose refusals name an action by
-//! its place in a turn, are read by hand over a `serde_json::Value`; the other messages by serde.
-//! Either way a refusal names the field and what it must be in the protocol's words
+//! The envelope (a JSON object with a string `type`) is read by hand over a `serde_json::Value`;
+//! the messages by serde. A refusal names the field and what it must be in the protocol's words
 //! (`` `version` must be a non-negative integer ``), which the documentation and the clients rely
-//! on, rather than serde's.
+//! on, rather than serde's: `act`'s fields keep what was wrong with each (`Field`) so that its
+//! refusals come in the protocol's order and name an action by its place in a turn.
 
 use serde::{Deserialize, Serialize};
 
 pub use plateau_engine::ActionParts;
 
 mod codes;
+pub mod schema;
+pub mod server;
+mod shapes;
 
 pub use codes::Code;
 
@@ -118,6 +123,83 @@ impl ActionRequest {
     }
 }
 
+impl<'de> Deserialize<'de> for ActionRequest {
+    /// An action as `from_json` reads it, its refusal as the error's text.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        ActionRequest::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A value as serde read it, or what was wrong with it. Read from a `serde_json::Value`, whose
+/// fields and items are read apart, so one refusal keeps the rest readable.
+struct Read<T>(Result<T, String>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Read<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Read(
+            T::deserialize(deserializer).map_err(|e| e.to_string()),
+        ))
+    }
+}
+
+/// A field of an `act`: absent, or given (a `null` included).
+#[derive(Default)]
+enum Field<T> {
+    #[default]
+    Absent,
+    Given(Read<T>),
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Field<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Read::deserialize(deserializer).map(Field::Given)
+    }
+}
+
+/// An `act`'s fields (other fields are ignored).
+#[derive(Deserialize)]
+struct ActFields {
+    #[serde(default)]
+    version: Field<u64>,
+    #[serde(default)]
+    action: Field<ActionRequest>,
+    #[serde(default)]
+    actions: Field<Vec<Read<ActionRequest>>>,
+}
+
+impl ActFields {
+    /// The message, or its first refusal in the protocol's order: the version, then the
+    /// actions, each named by its place in the turn.
+    fn read(self) -> Result<ClientMessage, String> {
+        let Field::Given(Read(Ok(version))) = self.version else {
+            return Err("`version` must be a non-negative integer".into());
+        };
+        let actions = match (self.action, self.actions) {
+            (Field::Given(Read(one)), Field::Absent) => {
+                vec![one.map_err(|e| format!("`action`: {e}"))?]
+            }
+            (Field::Absent, Field::Given(Read(list))) => {
+                let list = list
+                    .ok()
+                    .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
+                    .ok_or_else(|| {
+                        format!("`actions` must be a list of 1 to {MAX_TURN_ACTIONS} actions")
+                    })?;
+                let n = list.len();
+                list.into_iter()
+                    .enumerate()
+                    .map(|(k, Read(a))| a.map_err(|e| format!("`actions` {} of {n}: {e}", k + 1)))
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+            _ => {
+                return Err("an `act` has either `action` (a string) or `actions` (a list)".into());
+            }
+        };
+        Ok(ClientMessage::Act { version, actions })
+    }
+}
+
 /// The parts an action may be sent as (`plateau_engine::ActionParts`).
 const PARTS: &str = "`kind`, `piece`, `to`, `choice`, `target`";
 
@@ -173,48 +255,11 @@ pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
         .and_then(|t| t.as_str())
         .ok_or_else(|| malformed("`type` must be a string".into()))?;
     match kind {
-        "act" => {
-            let version = obj
-                .get("version")
-                .and_then(serde_json::Value::as_u64)
-                .ok_or_else(|| malformed("`version` must be a non-negative integer".into()))?;
-            let actions = match (obj.get("action"), obj.get("actions")) {
-                (Some(a), None) => {
-                    vec![
-                        ActionRequest::from_json(a)
-                            .map_err(|e| malformed(format!("`action`: {e}")))?,
-                    ]
-                }
-                (None, Some(list)) => {
-                    let list = list
-                        .as_array()
-                        .filter(|l| (1..=MAX_TURN_ACTIONS).contains(&l.len()))
-                        .ok_or_else(|| {
-                            malformed(format!(
-                                "`actions` must be a list of 1 to {MAX_TURN_ACTIONS} actions"
-                            ))
-                        })?;
-                    list.iter()
-                        .enumerate()
-                        .map(|(k, a)| {
-                            ActionRequest::from_json(a).map_err(|e| {
-                                malformed(format!("`actions` {} of {}: {e}", k + 1, list.len()))
-                            })
-                        })
-                        .collect::<Result<Vec<_>, _>>()?
-                }
-                _ => {
-                    return Err(malformed(
-                        "an `act` has either `action` (a string) or `actions` (a list)".into(),
-                    ));
-                }
-            };
-            Ok(ClientMessage::Act { version, actions })
-        }
-        "sync" | "resign" | "rematch" | "offer" | "decline" | "chat" | "mute" | "unmute"
-        | "auth" | "ping" => {
+        "act" | "sync" | "resign" | "rematch" | "offer" | "decline" | "chat" | "mute"
+        | "unmute" | "auth" | "ping" => {
             let plain = Plain::deserialize(&value).map_err(|_| refused(kind, obj))?;
             Ok(match plain {
+                Plain::Act(fields) => fields.read().map_err(malformed)?,
                 Plain::Sync => ClientMessage::Sync,
                 Plain::Resign => ClientMessage::Resign,
                 Plain::Rematch => ClientMessage::Offer(OfferKind::Rematch),
@@ -237,10 +282,11 @@ pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
     }
 }
 
-/// The messages but `act`, as serde reads them (fields other than these are ignored).
+/// The messages as serde reads them (fields other than these are ignored).
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum Plain {
+    Act(ActFields),
     Sync,
     Resign,
     Rematch,
@@ -370,6 +416,29 @@ mod tests {
             message(r#"{"type":"act","version":1,"action":null}"#),
             "`action`: an action is a string, or an object of parts (`kind`, `piece`, `to`, \
              `choice`, `target`)"
+        );
+    }
+
+    /// Whatever the order of its fields, an `act` is refused for its version first, then for
+    /// its actions, the first bad one named by its place.
+    #[test]
+    fn act_refusals_come_in_the_protocols_order() {
+        let message = |t: &str| parse(t).unwrap_err().message;
+        assert_eq!(
+            message(r#"{"action":7,"type":"act","version":"3"}"#),
+            "`version` must be a non-negative integer"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"actions":["a",{"kind":1},{"to":2}]}"#),
+            "`actions` 2 of 3: the part `kind` must be a string, not 1"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"actions":null}"#),
+            "`actions` must be a list of 1 to 32 actions"
+        );
+        assert_eq!(
+            message(r#"{"type":"act","version":1,"action":"a","actions":null}"#),
+            "an `act` has either `action` (a string) or `actions` (a list)"
         );
     }
 

@@ -13,7 +13,8 @@ use std::sync::mpsc::{self, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use plateau_bots::{AnalysisOptions, Budget};
-use serde_json::{Value, json};
+use plateau_protocol::server::AnalysisStatus;
+use serde_json::value::RawValue;
 use tokio::runtime::Handle;
 
 use crate::model::{ApiError, Code, Status};
@@ -102,7 +103,11 @@ impl Analyses {
             .await
             .map_err(ApiError::store)?
         {
-            return Ok(format!(r#"{{"status":"done","analysis":{body}}}"#));
+            let analysis = RawValue::from_string(body).map_err(ApiError::internal)?;
+            let done = AnalysisStatus::Done {
+                analysis: &analysis,
+            };
+            return serde_json::to_string(&done).map_err(ApiError::internal);
         }
         let mut progress = lock(&self.progress);
         let known = progress.get(id).cloned();
@@ -124,23 +129,24 @@ impl Analyses {
                 answer(&Progress::Queued, &progress)
             }
             Some(p) => answer(&p, &progress),
-            None => json!({"status": "none"}),
+            None => AnalysisStatus::None,
         };
-        Ok(answer.to_string())
+        serde_json::to_string(&answer).map_err(ApiError::internal)
     }
 }
 
 /// The JSON answer for an analysis at `p` (`all` gives how many wait in line).
-fn answer(p: &Progress, all: &HashMap<String, Progress>) -> Value {
+fn answer(p: &Progress, all: &HashMap<String, Progress>) -> AnalysisStatus<'static> {
     match p {
         Progress::Queued => {
             let waiting = all.values().filter(|p| **p == Progress::Queued).count();
-            json!({"status": "queued", "waiting": waiting})
+            AnalysisStatus::Queued { waiting }
         }
-        Progress::Running { done, total } => {
-            json!({"status": "running", "done": done, "total": total})
-        }
-        Progress::Failed => json!({"status": "failed"}),
+        Progress::Running { done, total } => AnalysisStatus::Running {
+            done: *done,
+            total: *total,
+        },
+        Progress::Failed => AnalysisStatus::Failed,
     }
 }
 

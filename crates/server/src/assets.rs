@@ -282,7 +282,13 @@ fn import_map(assets: &HashMap<&'static str, Asset>) -> String {
             (url, versioned)
         })
         .collect();
-    serde_json::json!({ "imports": imports }).to_string()
+    serde_json::to_string(&ImportMap { imports }).unwrap_or_default()
+}
+
+/// An import map as the pages carry it: `{"imports": {URL: versioned URL}}`.
+#[derive(serde::Serialize)]
+struct ImportMap {
+    imports: std::collections::BTreeMap<String, String>,
 }
 
 /// The pages' import map and the policy that lets it run (by the SHA-256 of the script's text).

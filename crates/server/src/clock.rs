@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use plateau_engine::Seat;
-use serde::Serialize;
+use plateau_protocol::server::ClockKind;
 
 use crate::model::TimeControl;
 
@@ -35,21 +35,7 @@ pub struct Clocks {
 }
 
 /// The clocks as the `state` message shows them (docs/protocol.md section 4.1).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct ClockView {
-    /// `"none"`, `"per_move"` or `"fischer"`.
-    pub kind: &'static str,
-    /// Milliseconds left per seat, never below 0; `null` without a clock.
-    pub remaining_ms: Option<Vec<u64>>,
-    /// The one seat whose clock runs, else `null`.
-    pub running: Option<u8>,
-    /// Every seat whose clock runs (several at once in a simultaneous phase), in seat order. A
-    /// seat waiting for its first move is not among them.
-    pub running_seats: Vec<u8>,
-    /// Per seat: the milliseconds it has left to make its first move before its clock starts
-    /// anyway, for a seat to act that has not moved yet, else `null`; `null` without a clock.
-    pub first_move_ms: Option<Vec<Option<u64>>>,
-}
+pub use plateau_protocol::server::Clocks as ClockView;
 
 impl Clocks {
     /// Clocks for `seats` seats, none running. A per-move or Fischer clock of a seat starts
@@ -210,10 +196,10 @@ impl Clocks {
     #[must_use]
     pub fn view(&self, now: u64) -> ClockView {
         let kind = match self.control {
-            TimeControl::None => "none",
-            TimeControl::PerMove { .. } => "per_move",
-            TimeControl::Fischer { .. } => "fischer",
-            TimeControl::Game => "game",
+            TimeControl::None => ClockKind::None,
+            TimeControl::PerMove { .. } => ClockKind::PerMove,
+            TimeControl::Fischer { .. } => ClockKind::Fischer,
+            TimeControl::Game => ClockKind::Game,
         };
         if self.control == TimeControl::None {
             return ClockView {
@@ -370,7 +356,7 @@ mod tests {
         assert_eq!(c.deadline(), Some((Seat(2), 130_000)));
         c.update(80_000, Some(Seat(2)), &[Seat(0)], turn);
         assert_eq!(c.deadline(), Some((Seat(0), 140_000)));
-        assert_eq!(c.view(80_000).kind, "game");
+        assert_eq!(c.view(80_000).kind, ClockKind::Game);
     }
 
     /// A seat's clock is not charged before its first move, for at most the first-move time;

@@ -3,54 +3,58 @@
 
 use axum::Json;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
-use crate::players::{Player, PlayerView};
+use plateau_protocol::server::{ErrorBody, MatchMessage};
+
+use crate::players::Player;
 
 pub use plateau_store::model::{SeatSpec, Status, TimeControl, unix_ms};
 
 /// One seat as the lobby and the `state` message show it (docs/protocol.md section 3.3).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct SeatInfo {
-    /// Seat number, from 0.
-    pub seat: u8,
-    /// `"human"` or `"bot"`.
-    pub kind: String,
-    /// The bot's name, `null` for a human seat.
-    pub bot: Option<String>,
-    /// The bot's level, `null` for a human seat.
-    pub level: Option<u8>,
-    /// Whether the seat is filled (always for a bot).
-    pub taken: bool,
-    /// Who sits there: the person who took it, or the bot's player; `null` while free.
-    pub player: Option<PlayerView>,
-    /// Whether a person sits there now (an open socket); false for bots.
-    pub connected: bool,
+pub use plateau_protocol::server::SeatView as SeatInfo;
+
+/// The public view of seat `seat` filled by `spec`, held by `player`.
+#[must_use]
+pub fn seat_info(
+    seat: usize,
+    spec: &SeatSpec,
+    taken: bool,
+    player: Option<&Player>,
+    connected: bool,
+) -> SeatInfo {
+    let (kind, bot, level) = match spec {
+        SeatSpec::Human => ("human", None, None),
+        SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), *level),
+    };
+    SeatInfo {
+        seat: seat as u8,
+        kind,
+        bot,
+        level,
+        taken,
+        player: player.map(Player::view),
+        connected,
+    }
 }
 
-impl SeatInfo {
-    /// The public view of seat `seat` filled by `spec`, held by `player`.
-    #[must_use]
-    pub fn new(
-        seat: usize,
-        spec: &SeatSpec,
-        taken: bool,
-        player: Option<&Player>,
-        connected: bool,
-    ) -> SeatInfo {
-        let (kind, bot, level) = match spec {
-            SeatSpec::Human => ("human", None, None),
-            SeatSpec::Bot { bot, level } => ("bot", Some(bot.clone()), *level),
-        };
-        SeatInfo {
-            seat: seat as u8,
-            kind: kind.to_owned(),
-            bot,
-            level,
-            taken,
-            player: player.map(Player::view),
-            connected,
-        }
+/// A chat line as clients are sent it (docs/protocol.md section 7.5).
+#[must_use]
+pub fn line_view(line: &crate::store::ChatLine) -> plateau_protocol::server::ChatLine<'_> {
+    plateau_protocol::server::ChatLine {
+        room: room_view(line.room),
+        name: &line.player.name,
+        seat: line.seat,
+        text: &line.text,
+        at: line.at,
+    }
+}
+
+/// A chat room as clients are sent it.
+#[must_use]
+pub fn room_view(room: crate::store::Room) -> plateau_protocol::server::Room {
+    match room {
+        crate::store::Room::Players => plateau_protocol::server::Room::Players,
+        crate::store::Room::Spectators => plateau_protocol::server::Room::Spectators,
     }
 }
 
@@ -116,8 +120,16 @@ impl ApiError {
     /// The WebSocket form: `{"type": "error", "code", "message"}`.
     #[must_use]
     pub fn to_ws_json(&self) -> String {
-        serde_json::json!({"type": "error", "code": self.code.as_str(), "message": self.message})
-            .to_string()
+        serde_json::to_string(&MatchMessage::Error(self.body())).unwrap_or_default()
+    }
+
+    /// The HTTP body, and the fields of the WebSocket's `error`.
+    #[must_use]
+    pub fn body(&self) -> ErrorBody<'_> {
+        ErrorBody {
+            code: self.code,
+            message: &self.message,
+        }
     }
 }
 
@@ -129,7 +141,6 @@ impl From<plateau_protocol::WireError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({"code": self.code.as_str(), "message": self.message});
-        (self.code.status(), Json(body)).into_response()
+        (self.code.status(), Json(self.body())).into_response()
     }
 }

@@ -110,8 +110,11 @@ fn send_turn(event: &TurnEvent, outs: Vec<mpsc::Sender<String>>) {
     if outs.is_empty() {
         return;
     }
-    let message =
-        serde_json::json!({"type": "turn", "id": event.id, "game": event.game}).to_string();
+    let turn = plateau_protocol::server::LobbyMessage::Turn {
+        id: &event.id,
+        game: event.game,
+    };
+    let message = serde_json::to_string(&turn).unwrap_or_default();
     for out in outs {
         let _ = out.try_send(message.clone());
     }

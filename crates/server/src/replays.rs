@@ -6,7 +6,8 @@ use std::net::IpAddr;
 
 use axum::body::Bytes;
 use plateau_engine::{DynGame, Event, GameEntry, LogEntry, Record, Viewer, Visitor};
-use serde_json::{Value, json};
+use plateau_protocol::server::{HistoryStep, Replay, ReplayStep, StepText};
+use serde_json::Value;
 
 use crate::model::{ApiError, Code, Status};
 use crate::store::StoredMatch;
@@ -180,28 +181,32 @@ pub fn replay_body(entry: &'static GameEntry, m: &StoredMatch) -> Result<String,
         // No entry to show the start before: the final state is the start.
         steps.start(&*replay.state);
     }
-    Ok(json!({
-        "id": m.id,
-        "game": m.game,
-        "seed_hash": record.seed_hash,
-        "seed": record.seed,
-        "verified": replay.seed_verified,
-        "outcome": record.outcome,
-        "steps": steps.0,
-    })
-    .to_string())
+    let body = Replay {
+        id: &m.id,
+        game: &m.game,
+        seed_hash: &record.seed_hash,
+        seed: record.seed.map(|s| s.to_hex()),
+        verified: replay.seed_verified,
+        outcome: record.outcome.as_ref(),
+        steps: steps.0,
+    };
+    serde_json::to_string(&body).map_err(|e| e.to_string())
 }
 
 /// The steps of a replay as the page shows them: the start, then one per log entry, each with who
 /// acted, the move-list text and the spectator's observation after it.
-struct Steps(Vec<Value>);
+struct Steps(Vec<ReplayStep>);
 
 impl Steps {
     /// The first step: the game's start.
     fn start(&mut self, state: &dyn DynGame) {
         let observation = state.observe_json(Viewer::Spectator);
-        self.0
-            .push(json!({"by": null, "text": null, "observation": observation}));
+        self.0.push(ReplayStep {
+            by: None,
+            text: None,
+            info: None,
+            observation,
+        });
     }
 }
 
@@ -222,17 +227,27 @@ impl Visitor for Steps {
                         state.text_info(action).map_err(|e| e.to_string())?,
                     ),
                 };
-                json!({"by": by, "text": text, "info": info})
+                ReplayStep {
+                    by: Some(*by),
+                    text: Some(StepText::Action(text)),
+                    info: Some(info),
+                    observation: Value::Null,
+                }
             }
-            Event::End(ending) => json!({"by": null, "text": ending}),
+            Event::End(ending) => ReplayStep {
+                by: None,
+                text: Some(StepText::Ending(*ending)),
+                info: None,
+                observation: Value::Null,
+            },
         };
         self.0.push(step);
         Ok(())
     }
 
     fn after(&mut self, _: usize, _: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
-        if let Some(Value::Object(step)) = self.0.last_mut() {
-            step.insert("observation".into(), state.observe_json(Viewer::Spectator));
+        if let Some(step) = self.0.last_mut() {
+            step.observation = state.observe_json(Viewer::Spectator);
         }
         Ok(())
     }
@@ -248,14 +263,18 @@ pub fn history_steps(
     entry: &'static plateau_engine::GameEntry,
     m: &StoredMatch,
     viewer: Viewer,
-) -> Result<Vec<Value>, String> {
+) -> Result<Vec<HistoryStep>, String> {
     let record = to_record(m);
     let fail = |e: String| format!("match {} does not replay: {e}", m.id);
     let states = crate::versions::states(entry, &record).map_err(fail)?;
     let versions = crate::versions::viewer_versions(entry, &record, viewer).map_err(fail)?;
-    let mut steps = vec![json!({
-        "by": null, "text": null, "moves": 0, "observation": states[0].observe_json(viewer),
-    })];
+    let mut steps = vec![HistoryStep {
+        by: None,
+        text: None,
+        moves: 0,
+        observation: states[0].observe_json(viewer),
+        info: None,
+    }];
     let mut moves = 0;
     for (p, logged) in record.log.iter().enumerate() {
         let (by, text, info) = match &logged.event {
@@ -265,22 +284,23 @@ pub fn history_steps(
                     .map_err(|e| fail(e.to_string()))?;
                 moves += usize::from(shown.is_some());
                 match shown {
-                    Some((text, info)) => (json!(by), json!(text), Some(info)),
-                    None => (Value::Null, Value::Null, None),
+                    Some((text, info)) => (Some(*by), Some(StepText::Action(text)), Some(info)),
+                    None => (None, None, None),
                 }
             }
-            Event::End(ending) => (Value::Null, json!(ending), None),
+            Event::End(ending) => (None, Some(StepText::Ending(*ending)), None),
         };
         if versions[p + 1] == versions[p] {
             // Nothing this viewer is shown changed: the step stands as it was.
             continue;
         }
-        let observation = states[p + 1].observe_json(viewer);
-        let mut step = json!({"by": by, "text": text, "moves": moves, "observation": observation});
-        if let Some(info) = info {
-            step["info"] = json!(info);
-        }
-        steps.push(step);
+        steps.push(HistoryStep {
+            by,
+            text,
+            moves,
+            observation: states[p + 1].observe_json(viewer),
+            info,
+        });
     }
     Ok(steps)
 }

@@ -418,7 +418,10 @@ async fn handle(
         })
     };
     let result = match message {
-        ClientMessage::Ping => return Some(r#"{"type":"pong"}"#.to_owned()),
+        ClientMessage::Ping => {
+            let pong = plateau_protocol::server::MatchMessage::Pong;
+            return serde_json::to_string(&pong).ok();
+        }
         // Handled by the session, which keeps the connection's seat.
         ClientMessage::Auth(_) => return None,
         ClientMessage::Sync => {

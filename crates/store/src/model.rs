@@ -232,37 +232,24 @@ impl TimeControl {
     }
 }
 
-/// Where a match stands (docs/protocol.md section 1).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Some human seat has no player yet; nobody can act.
-    Open,
-    /// Every seat is filled and the game runs.
-    Live,
-    /// The game has an outcome.
-    Finished,
-}
+/// Where a match stands (docs/protocol.md section 1): the protocol's word, stored as it is sent.
+pub use plateau_protocol::server::Status;
 
-impl Status {
-    /// The word used in the API and in the database.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Live => "live",
-            Status::Finished => "finished",
-        }
-    }
-
-    /// Reads `open`, `live` or `finished`.
-    #[must_use]
-    pub fn parse(word: &str) -> Option<Status> {
-        match word {
-            "open" => Some(Status::Open),
-            "live" => Some(Status::Live),
-            "finished" => Some(Status::Finished),
-            _ => None,
+/// A time control as clients are sent it.
+impl From<TimeControl> for plateau_protocol::server::TimeControlView {
+    fn from(control: TimeControl) -> Self {
+        use plateau_protocol::server::TimeControlView as View;
+        match control {
+            TimeControl::None => View::None,
+            TimeControl::PerMove { seconds } => View::PerMove { seconds },
+            TimeControl::Fischer {
+                base_seconds,
+                increment_seconds,
+            } => View::Fischer {
+                base_seconds,
+                increment_seconds,
+            },
+            TimeControl::Game => View::Game,
         }
     }
 }

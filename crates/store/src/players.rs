@@ -2,8 +2,6 @@
 //! the keys their names are unique under (docs/protocol.md section 7). The rules for names and
 //! passwords a person chooses are the server's (`plateau_server::players`).
 
-use serde::Serialize;
-
 /// The suffix reserved for bots' names (`club-bot`).
 pub const BOT_SUFFIX: &str = "-bot";
 
@@ -11,40 +9,9 @@ pub const BOT_SUFFIX: &str = "-bot";
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct PlayerId(pub i64);
 
-/// What kind of player: a guest (a name and a cookie), an account (a password too) or a bot.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PlayerKind {
-    /// Plays under a name kept by its session cookie alone.
-    Guest,
-    /// Has a password: can sign in on another device.
-    Account,
-    /// One of the server's bots (one player per bot name).
-    Bot,
-}
-
-impl PlayerKind {
-    /// The stored word.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PlayerKind::Guest => "guest",
-            PlayerKind::Account => "account",
-            PlayerKind::Bot => "bot",
-        }
-    }
-
-    /// Reads a stored word.
-    #[must_use]
-    pub fn parse(word: &str) -> Option<PlayerKind> {
-        match word {
-            "guest" => Some(PlayerKind::Guest),
-            "account" => Some(PlayerKind::Account),
-            "bot" => Some(PlayerKind::Bot),
-            _ => None,
-        }
-    }
-}
+/// What kind of player: a guest (a name and a cookie), an account (a password too) or a bot; the
+/// protocol's word, stored as it is sent.
+pub use plateau_protocol::server::PlayerKind;
 
 /// A player as the service knows it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -60,13 +27,7 @@ pub struct Player {
 }
 
 /// A player as clients see it: `{"name": "Alice", "kind": "guest"}`.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct PlayerView {
-    /// The name.
-    pub name: String,
-    /// `"guest"`, `"account"` or `"bot"`.
-    pub kind: PlayerKind,
-}
+pub use plateau_protocol::server::PlayerView;
 
 impl Player {
     /// The public view.

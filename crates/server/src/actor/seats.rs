@@ -361,9 +361,13 @@ impl MatchActor {
                 }
                 Viewer::Spectator => (None, None),
             };
-            let msg =
-                serde_json::json!({"type": "rematch", "id": id, "seat": seat, "token": token});
-            let _ = sub.out.try_send(Outgoing::Text(msg.to_string().into()));
+            let msg = plateau_protocol::server::MatchMessage::Rematch {
+                id: &id,
+                seat,
+                token: token.as_deref(),
+            };
+            let text = serde_json::to_string(&msg).unwrap_or_default();
+            let _ = sub.out.try_send(Outgoing::Text(text.into()));
         }
         self.broadcast();
         Ok(())
@@ -418,7 +422,8 @@ impl MatchActor {
             .entry(line.player.id)
             .or_default()
             .push_back(now);
-        let message = Self::chat_json(&line).to_string();
+        let message = plateau_protocol::server::MatchMessage::Chat(crate::model::line_view(&line));
+        let message = serde_json::to_string(&message).unwrap_or_default();
         for sub in &self.subs {
             if self.room_of(sub) == room && !self.muted(sub, &line) {
                 let _ = sub.out.try_send(Outgoing::Text(message.clone().into()));

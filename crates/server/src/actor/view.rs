@@ -6,98 +6,20 @@ use std::hash::{DefaultHasher, Hasher};
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use plateau_engine::{ActionInfo, Actor, Outcome, Seat, Viewer};
-use serde::Serialize;
-use serde_json::json;
+use plateau_engine::{Seat, Viewer};
+use plateau_protocol::server::{ChatMessage, MatchMessage, MoveView, Offers, State};
 use serde_json::value::RawValue;
 
 use super::{MatchActor, OfferKind, Outgoing, Played};
-use crate::clock::ClockView;
-use crate::model::{SeatInfo, SeatSpec, Status, TimeControl};
+use crate::model::{SeatInfo, SeatSpec, Status, TimeControl, line_view, room_view};
 use crate::presence::MatchPresence;
-use crate::store::ChatLine;
 use crate::versions::seats_to_act;
 
 /// Chat lines of a room sent to a viewer when it connects.
 pub const CHAT_BACKLOG: usize = 100;
 
-#[derive(Serialize)]
-struct MoveView<'a> {
-    by: Actor,
-    text: &'a str,
-    /// The entry's parts as this viewer may know them (`Game::display_info`).
-    info: &'a ActionInfo,
-}
-
-#[derive(Serialize, PartialEq, Eq)]
-struct Offers {
-    rematch: Vec<u8>,
-    agreement: Vec<u8>,
-    /// The seats that agree to take back a turn, the one whose turn it is (who asked) first.
-    takeback: Vec<u8>,
-}
-
 /// How a finished rated match moved a seat's rating (the numbers people read).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-pub(crate) struct RatingChange {
-    /// The rating before the match.
-    pub before: i64,
-    /// The rating after it.
-    pub after: i64,
-}
-
-/// A `state` message (docs/protocol.md section 4.1). A whole one (`snapshot: true`) has every
-/// field; a delta leaves out what cannot have changed for its reader (`id`, `game`, `rated`,
-/// `seat`, `seed_hash`, `clocks` without a clock) and `seats`/`offers` when they did not change
-/// since the last broadcast, carries the move list from `moves_from` on, and of an observation
-/// that is a JSON object only the top-level fields that changed (`observation_patch`,
-/// `observation_removed`).
-#[derive(Serialize)]
-struct StateMessage<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    snapshot: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    game: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rated: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seat: Option<Option<u8>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed_hash: Option<&'a str>,
-    status: Status,
-    version: u64,
-    to_act: Vec<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    observation: Option<&'a RawValue>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    observation_patch: Option<Fields<'a>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    observation_removed: Vec<String>,
-    legal: Vec<String>,
-    /// The parts of each legal action, in `legal`'s order.
-    legal_info: Vec<ActionInfo>,
-    moves_from: usize,
-    moves: Vec<MoveView<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seats: Option<&'a [SeatInfo]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    offers: Option<&'a Offers>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    clocks: Option<ClockView>,
-    /// `Some(None)` (a `null`) in a whole state of a match not finished; left out of its deltas.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    outcome: Option<Option<Outcome>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<Option<String>>,
-    /// Once a rated match is finished: per seat, how its rating moved (`null` for a seat whose
-    /// rating did not).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ratings: Option<&'a [Option<RatingChange>]>,
-}
+pub(crate) use plateau_protocol::server::RatingChange;
 
 /// Entry `p` as viewer column `column` sees it in the move list, if it does.
 fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
@@ -269,8 +191,7 @@ impl MatchActor {
             Some(s) if to_act.contains(&s.0) => self.state.listed_legal_info(s).into_iter().unzip(),
             _ => (Vec::new(), Vec::new()),
         };
-        let message = StateMessage {
-            kind: "state",
+        let message = MatchMessage::State(State {
             snapshot: whole,
             id: whole.then_some(self.id.as_str()),
             game: whole.then_some(self.entry.info.name),
@@ -295,7 +216,7 @@ impl MatchActor {
             outcome: (whole || finished).then(|| self.state.outcome().filter(|_| finished)),
             seed: (whole || finished).then(|| finished.then(|| self.seed.to_hex())),
             ratings: (finished && !self.ratings.is_empty()).then_some(self.ratings.as_slice()),
-        };
+        });
         let text = serde_json::to_string(&message).expect("state messages serialize");
         (Some(Utf8Bytes::from(text)), now)
     }
@@ -341,7 +262,7 @@ impl MatchActor {
             .iter()
             .enumerate()
             .map(|(i, spec)| {
-                SeatInfo::new(
+                crate::model::seat_info(
                     i,
                     spec,
                     !matches!(spec, SeatSpec::Human) || self.token_hashes[i].is_some(),
@@ -469,27 +390,25 @@ impl MatchActor {
         }
     }
 
-    /// A chat line as sent to clients.
-    pub(super) fn chat_json(line: &ChatLine) -> serde_json::Value {
-        json!({"type": "chat", "room": line.room, "name": line.player.name, "seat": line.seat,
-               "text": line.text, "at": line.at})
-    }
-
     /// Sends connection `conn` the last lines of its room, without those of players it muted.
     pub(super) fn send_backlog(&self, conn: u64) {
         let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
             return;
         };
         let room = self.room_of(sub);
-        let lines: Vec<serde_json::Value> = self
+        let mut lines: Vec<ChatMessage<'_>> = self
             .chat
             .iter()
             .filter(|l| l.room == room && !self.muted(sub, l))
-            .map(Self::chat_json)
+            .map(|l| ChatMessage::Chat(line_view(l)))
             .collect();
-        let tail = &lines[lines.len().saturating_sub(CHAT_BACKLOG)..];
-        let message = json!({"type": "chat_backlog", "room": room, "lines": tail});
-        let _ = sub.out.try_send(Outgoing::Text(message.to_string().into()));
+        lines.drain(..lines.len().saturating_sub(CHAT_BACKLOG));
+        let message = MatchMessage::ChatBacklog {
+            room: room_view(room),
+            lines,
+        };
+        let text = serde_json::to_string(&message).unwrap_or_default();
+        let _ = sub.out.try_send(Outgoing::Text(text.into()));
     }
 
     /// Tells the presence registry who sits at the table and who is to act.

@@ -11,7 +11,8 @@ use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
-use serde_json::{Value, json};
+use plateau_protocol::server::LobbyMessage;
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument as _;
@@ -71,8 +72,12 @@ pub(super) async fn websocket(
 fn counts_message(app: &AppState) -> String {
     let counts = *app.lobby.presence().counts().borrow();
     let pools = app.pairing.pools().borrow().clone();
-    json!({"type": "lobby", "online": counts.online, "playing": counts.playing, "pools": pools})
-        .to_string()
+    let message = LobbyMessage::Lobby {
+        online: counts.online,
+        playing: counts.playing,
+        pools: &pools,
+    };
+    serde_json::to_string(&message).unwrap_or_default()
 }
 
 async fn run(
@@ -261,7 +266,18 @@ async fn seek(
     {
         app.lobby.creation_refused(key);
     }
-    Ok(serde_json::to_string(&answer?).unwrap_or_default())
+    let seeking = answer?;
+    let message = LobbyMessage::Seeking {
+        pool: plateau_protocol::server::PoolInfo {
+            game: seeking.pool.game,
+            seats: seeking.pool.seats,
+            time_control: seeking.pool.time_control.into(),
+            rated: seeking.pool.rated,
+        },
+        seek: seeking.seek,
+        estimate_seconds: seeking.estimate_seconds,
+    };
+    Ok(serde_json::to_string(&message).unwrap_or_default())
 }
 
 /// `accept`: a seek in the pool of the open challenge `seek` (as the lobby lists it), paired
@@ -301,7 +317,7 @@ async fn fill(app: &AppState, from: &Sender<'_>) -> Result<String, ApiError> {
     let table = crate::lobby::Table::WithBots;
     let address = app.lobby.creation_allowed(from.addr, table).await?;
     if app.pairing.fill(from.conn, address.clone()).await {
-        return Ok(r#"{"type":"filling"}"#.to_owned());
+        return Ok(serde_json::to_string(&LobbyMessage::Filling).unwrap_or_default());
     }
     if let Some(key) = &address {
         app.lobby.creation_refused(key);
@@ -367,10 +383,10 @@ async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String>
         })
     };
     let answer = match kind.as_str() {
-        "ping" => return Some(r#"{"type":"pong"}"#.to_owned()),
+        "ping" => return serde_json::to_string(&LobbyMessage::Pong).ok(),
         "cancel" => {
             app.pairing.cancel(from.conn);
-            return Some(r#"{"type":"cancelled"}"#.to_owned());
+            return serde_json::to_string(&LobbyMessage::Cancelled).ok();
         }
         "seek" => match (named(), serde_json::from_value::<SeekRequest>(value)) {
             (Err(e), _) => Err(e),

@@ -10,8 +10,9 @@ use axum::{Extension, Json};
 use axum_extra::extract::cookie::CookieJar;
 use futures_util::StreamExt;
 use plateau_engine::Ending;
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use plateau_protocol::server::{GameView, Games, Grant, Invite, Matches, Summary};
+use serde::Deserialize;
+use serde_json::Value;
 use tracing::Instrument as _;
 
 use super::auth::{Session, player_or_guest};
@@ -25,34 +26,6 @@ use crate::ws;
 
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
 pub const LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "expert"];
-
-/// One game of `GET /api/games` (docs/protocol.md section 3.1).
-#[derive(Serialize)]
-pub(super) struct GameView {
-    name: &'static str,
-    title: &'static str,
-    min_seats: usize,
-    max_seats: usize,
-    default_seats: usize,
-    chance: bool,
-    hidden_information: bool,
-    simultaneous: bool,
-    rule_clock: bool,
-    default_config: Value,
-    bots: &'static [&'static str],
-    levels: Vec<&'static str>,
-    /// The game has an agreed stop (`Ending::Agreement`).
-    agreement: bool,
-    /// Agreeing to stop is a draw: every seat shares first place (Chakart), rather than the
-    /// game's rule naming a winner (MAD's tie-break).
-    agreement_draw: bool,
-}
-
-/// The answer of `GET /api/games`.
-#[derive(Serialize)]
-pub(super) struct Games {
-    games: Vec<GameView>,
-}
 
 pub(super) async fn games(State(app): State<AppState>) -> Json<Games> {
     let catalogue = app.lobby.catalogue();
@@ -92,16 +65,22 @@ pub(super) async fn games(State(app): State<AppState>) -> Json<Games> {
     Json(Games { games })
 }
 
-fn grant_json(g: &SeatGrant) -> Value {
-    let invites: Vec<Value> = g
-        .free
-        .iter()
-        .map(|s| json!({"seat": s, "url": format!("/m/{}?join={s}", g.id)}))
-        .collect();
-    json!({
-        "id": g.id, "seed_hash": g.seed_hash, "seat": g.seat, "token": g.token,
-        "url": format!("/m/{}", g.id), "invites": invites,
-    })
+fn grant_body(g: &SeatGrant) -> Grant<'_> {
+    Grant {
+        id: &g.id,
+        seed_hash: &g.seed_hash,
+        seat: g.seat,
+        token: g.token.as_deref(),
+        url: format!("/m/{}", g.id),
+        invites: g
+            .free
+            .iter()
+            .map(|&seat| Invite {
+                seat,
+                url: format!("/m/{}?join={seat}", g.id),
+            })
+            .collect(),
+    }
 }
 
 /// `POST /api/matches`: the session's player (a new guest without one) takes the creator's seat.
@@ -117,7 +96,7 @@ pub(super) async fn create(
     let created = async {
         let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
         let grant = app.lobby.create(req, player, creator.clone()).await?;
-        Ok((StatusCode::CREATED, jar, Json(grant_json(&grant))).into_response())
+        Ok((StatusCode::CREATED, jar, Json(grant_body(&grant))).into_response())
     }
     .await;
     if created.is_err()
@@ -155,7 +134,7 @@ pub(super) async fn join(
     let joined = async {
         let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
         let grant = app.lobby.join(&id, req.seat, player).await?;
-        Ok((jar, Json(grant_json(&grant))).into_response())
+        Ok((jar, Json(grant_body(&grant))).into_response())
     }
     .await;
     if joined.is_err()
@@ -199,7 +178,7 @@ async fn seat_free(app: &AppState, id: &str, seat: Option<u8>) -> Result<(), Api
 
 /// The public facts of a stored match (docs/protocol.md section 3.3), with who sits where and
 /// who is connected now.
-pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
+pub(crate) fn summary<'a>(app: &'a AppState, m: &'a StoredMatch) -> Summary<'a> {
     let title = app
         .lobby
         .catalogue()
@@ -224,7 +203,7 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            SeatInfo::new(
+            crate::model::seat_info(
                 i,
                 &s.spec,
                 s.spec != SeatSpec::Human || s.token_hash.is_some(),
@@ -234,13 +213,24 @@ pub(crate) fn summary(app: &AppState, m: &StoredMatch) -> Value {
         })
         .collect();
     let finished = m.status == Status::Finished;
-    json!({
-        "id": m.id, "game": m.game, "title": title, "status": m.status, "seats": seats,
-        "config": m.config, "time_control": m.time_control, "created_at": m.created_at,
-        "version": version, "rated": m.rated, "unrated": m.unrated, "ended_at": m.ended_at,
-        "outcome": m.outcome, "seed_hash": m.seed.hash_hex(),
-        "seed": finished.then(|| m.seed.to_hex()), "rematch": m.rematch,
-    })
+    Summary {
+        id: &m.id,
+        game: &m.game,
+        title,
+        status: m.status,
+        seats,
+        config: &m.config,
+        time_control: m.time_control.into(),
+        created_at: m.created_at,
+        version,
+        rated: m.rated,
+        unrated: m.unrated.as_deref(),
+        ended_at: m.ended_at,
+        outcome: m.outcome.as_ref(),
+        seed_hash: m.seed.hash_hex(),
+        seed: finished.then(|| m.seed.to_hex()),
+        rematch: m.rematch.as_deref(),
+    }
 }
 
 /// How long an open match is listed although nobody waits at it, in ms.
@@ -254,7 +244,7 @@ pub(super) struct ListQuery {
 pub(super) async fn list(
     State(app): State<AppState>,
     query: Result<Query<ListQuery>, QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let Query(q) = query.map_err(|e| bad_query(&e))?;
     let words = q.status.unwrap_or_else(|| "open,live".to_owned());
     let mut statuses = Vec::new();
@@ -276,7 +266,7 @@ pub(super) async fn list(
     let now = crate::model::unix_ms();
     // Only tables people sit at: a live match with a person connected, an open one whose
     // creator waits at it or that is fresh; finished matches all.
-    let matches: Vec<Value> = matches
+    let matches: Vec<Summary<'_>> = matches
         .iter()
         .filter(|m| {
             let here = presence.of_match(&m.id).is_some_and(|p| p.someone_here());
@@ -288,7 +278,7 @@ pub(super) async fn list(
         })
         .map(|m| summary(&app, m))
         .collect();
-    Ok(Json(json!({ "matches": matches })))
+    Ok(Json(Matches { matches }).into_response())
 }
 
 pub(super) async fn stored(
@@ -331,9 +321,9 @@ pub(super) async fn finished(
 pub(super) async fn one(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let m = stored(&app, &id, false).await?;
-    Ok(Json(summary(&app, &m)))
+    Ok(Json(summary(&app, &m)).into_response())
 }
 
 #[expect(

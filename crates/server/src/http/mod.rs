@@ -20,7 +20,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
-use serde_json::json;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -164,11 +163,11 @@ async fn health(axum::extract::State(app): axum::extract::State<AppState>) -> Re
             false
         }
     };
-    let body = json!({
-        "status": if reachable { "ok" } else { "degraded" },
-        "database": if reachable { "ok" } else { "unreachable" },
-        "matches_in_memory": app.lobby.in_memory(),
-    });
+    let body = plateau_protocol::server::Health {
+        status: if reachable { "ok" } else { "degraded" },
+        database: if reachable { "ok" } else { "unreachable" },
+        matches_in_memory: app.lobby.in_memory(),
+    };
     let status = if reachable {
         StatusCode::OK
     } else {
@@ -302,7 +301,7 @@ mod tests {
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(
             body,
-            json!({"status": "degraded", "database": "unreachable", "matches_in_memory": 0})
+            serde_json::json!({"status": "degraded", "database": "unreachable", "matches_in_memory": 0})
         );
         let _ = std::fs::remove_file(&db);
     }

@@ -8,8 +8,11 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use plateau_protocol::server::{
+    Leader, Leaderboard, Me, MyGames, Profile, RatingPoint, RecentMatch, Signed,
+    Standing as StandingView,
+};
+use serde::Deserialize;
 
 use super::auth::{
     Session, create_named, guest_allowed, name_taken, new_session, player_or_guest,
@@ -28,17 +31,8 @@ const RECENT: usize = 50;
 /// Most players on a leaderboard.
 const LEADERS: usize = 100;
 
-fn player_json(p: &Player) -> Value {
-    json!({"player": p.view()})
-}
-
-/// What `GET /api/me` answers (docs/protocol.md section 7.1).
-#[derive(Serialize)]
-pub(super) struct Me {
-    /// The session's player, `None` without a session.
-    player: Option<crate::players::PlayerView>,
-    /// Whether `POST /api/guest` may rename the player now: a guest until its first rated game.
-    can_rename: bool,
+fn player_json(p: &Player) -> Signed {
+    Signed { player: p.view() }
 }
 
 /// `GET /api/me`: the session's player, or `null` (no guest is made here), and whether it may
@@ -73,9 +67,13 @@ async fn played_rated(app: &AppState, p: &Player) -> Result<bool, ApiError> {
 pub(super) async fn my_games(
     State(app): State<AppState>,
     session: Session,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let Some(me) = session.player else {
-        return Ok(Json(json!({"waiting": [], "playing": []})));
+        let none = MyGames {
+            waiting: Vec::new(),
+            playing: Vec::new(),
+        };
+        return Ok(Json(none).into_response());
     };
     let live = app
         .lobby
@@ -89,13 +87,13 @@ pub(super) async fn my_games(
         app.lobby.locate(&m.id).await?;
     }
     let waiting_ids = app.lobby.presence().waiting_for(me.id);
-    let waiting: Vec<Value> = live
+    let waiting: Vec<_> = live
         .iter()
         .filter(|m| waiting_ids.contains(&m.id))
         .map(|m| summary(&app, m))
         .collect();
-    let playing: Vec<Value> = live.iter().map(|m| summary(&app, m)).collect();
-    Ok(Json(json!({"waiting": waiting, "playing": playing})))
+    let playing = live.iter().map(|m| summary(&app, m)).collect();
+    Ok(Json(MyGames { waiting, playing }).into_response())
 }
 
 #[derive(Deserialize)]
@@ -290,19 +288,23 @@ pub(super) async fn logout(
     Ok((StatusCode::NO_CONTENT, jar).into_response())
 }
 
-fn standing_json(s: &Standing) -> Value {
-    json!({
-        "rating": s.rating.shown(), "deviation": s.rating.shown_deviation(),
-        "games": s.games, "wins": s.wins, "losses": s.losses, "draws": s.draws,
-        "provisional": s.games < PROVISIONAL_GAMES,
-    })
+fn standing_view(s: &Standing) -> StandingView {
+    StandingView {
+        rating: s.rating.shown(),
+        deviation: s.rating.shown_deviation(),
+        games: s.games,
+        wins: s.wins,
+        losses: s.losses,
+        draws: s.draws,
+        provisional: s.games < PROVISIONAL_GAMES,
+    }
 }
 
 /// `GET /api/players/{name}`: ratings per game, their history, and the recent finished games.
 pub(super) async fn profile(
     State(app): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let store = app.lobby.store();
     let not_found = || ApiError::new(Code::PlayerNotFound, format!("no player named {name:?}"));
     let (player, _) = store
@@ -319,20 +321,27 @@ pub(super) async fn profile(
         .player_matches(player.id, vec![Status::Finished], RECENT)
         .await
         .map_err(ApiError::store)?;
-    let ratings: BTreeMap<&str, Value> = standings
+    let ratings: BTreeMap<&str, StandingView> = standings
         .iter()
-        .map(|(game, s)| (game.as_str(), standing_json(s)))
+        .map(|(game, s)| (game.as_str(), standing_view(s)))
         .collect();
-    let mut history: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let mut history: BTreeMap<&str, Vec<RatingPoint>> = BTreeMap::new();
     for e in &events {
         let points = history.entry(e.game.as_str()).or_default();
         if points.is_empty() {
-            points
-                .push(json!({"at": player.created_at, "rating": e.before.shown(), "match": null}));
+            points.push(RatingPoint {
+                at: player.created_at,
+                rating: e.before.shown(),
+                match_id: None,
+            });
         }
-        points.push(json!({"at": e.at, "rating": e.after.shown(), "match": e.match_id}));
+        points.push(RatingPoint {
+            at: e.at,
+            rating: e.after.shown(),
+            match_id: Some(&e.match_id),
+        });
     }
-    let recent: Vec<Value> = finished
+    let recent: Vec<RecentMatch> = finished
         .iter()
         .filter_map(|m| {
             let seat = m
@@ -356,26 +365,38 @@ pub(super) async fn profile(
                 .catalogue()
                 .game(&m.game)
                 .map_or("", |g| g.info.title);
-            Some(json!({
-                "id": m.id, "game": m.game, "title": title, "seat": seat,
-                "seats": m.seats.len(), "rank": ranks.get(seat),
-                "result": ratings::result_word(ranks, seat), "rated": m.rated,
-                "unrated": m.unrated,
-                "rating_change": change, "opponents": opponents, "ended_at": m.ended_at,
-            }))
+            Some(RecentMatch {
+                id: &m.id,
+                game: &m.game,
+                title,
+                seat,
+                seats: m.seats.len(),
+                rank: ranks.get(seat).copied(),
+                result: ratings::result_word(ranks, seat),
+                rated: m.rated,
+                unrated: m.unrated.as_deref(),
+                rating_change: change,
+                opponents,
+                ended_at: m.ended_at,
+            })
         })
         .collect();
-    Ok(Json(json!({
-        "name": player.name, "kind": player.kind, "created_at": player.created_at,
-        "ratings": ratings, "history": history, "recent": recent,
-    })))
+    let profile = Profile {
+        name: &player.name,
+        kind: player.kind,
+        created_at: player.created_at,
+        ratings,
+        history,
+        recent,
+    };
+    Ok(Json(profile).into_response())
 }
 
 /// `GET /api/leaderboard/{game}`: the best-rated people in a game.
 pub(super) async fn leaderboard(
     State(app): State<AppState>,
     Path(game): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     if app.lobby.catalogue().game(&game).is_none() {
         return Err(ApiError::new(
             Code::GameUnknown,
@@ -388,17 +409,27 @@ pub(super) async fn leaderboard(
         .leaderboard(game.clone(), LEADERS)
         .await
         .map_err(ApiError::store)?;
-    let players: Vec<Value> = leaders
+    let players = leaders
         .iter()
         .map(|(p, s)| {
-            let mut v = standing_json(s);
-            v["name"] = json!(p.name);
-            v["kind"] = json!(p.kind);
-            v
+            let s = standing_view(s);
+            Leader {
+                name: &p.name,
+                kind: p.kind,
+                rating: s.rating,
+                deviation: s.deviation,
+                games: s.games,
+                wins: s.wins,
+                losses: s.losses,
+                draws: s.draws,
+                provisional: s.provisional,
+            }
         })
         .collect();
-    let newcomer = Rating::default().shown();
-    Ok(Json(
-        json!({"game": game, "start": newcomer, "players": players}),
-    ))
+    let board = Leaderboard {
+        game: &game,
+        start: Rating::default().shown(),
+        players,
+    };
+    Ok(Json(board).into_response())
 }

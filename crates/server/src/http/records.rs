@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use plateau_engine::{Record, Viewer};
-use serde_json::{Value, json};
+use plateau_protocol::server::{ChatLine as LineView, ChatLog, History};
 
 use super::auth::Session;
 use super::extract::{ClientAddr, MatchId, SeatToken};
@@ -14,28 +14,26 @@ use super::state::AppState;
 use crate::lobby::is_match_id;
 use crate::model::{ApiError, SeatSpec, TimeControl};
 use crate::replays::{history_steps, replay_body, to_record};
-use crate::store::{ChatLine, Derived, Room};
+use crate::store::{Derived, Room};
 
 /// `GET /api/matches/{id}/chat`: both rooms of a finished match, for its replay.
 pub(super) async fn chat(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let m = finished(&app, &id, true, "the chat").await?;
-    let room = |room: Room| -> Vec<Value> {
+    let room = |room: Room| -> Vec<LineView<'_>> {
         m.chat
             .iter()
             .filter(|l| l.room == room)
-            .map(chat_line)
+            .map(crate::model::line_view)
             .collect()
     };
-    Ok(Json(
-        json!({"players": room(Room::Players), "spectators": room(Room::Spectators)}),
-    ))
-}
-
-fn chat_line(l: &ChatLine) -> Value {
-    json!({"room": l.room, "name": l.player.name, "seat": l.seat, "text": l.text, "at": l.at})
+    let log = ChatLog {
+        players: room(Room::Players),
+        spectators: room(Room::Spectators),
+    };
+    Ok(Json(log).into_response())
 }
 
 pub(super) async fn record(
@@ -248,9 +246,13 @@ pub(super) async fn history(
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
-    let body = axum::body::Bytes::from(
-        json!({"id": id, "seat": seat.map(|s| s.0), "steps": steps}).to_string(),
-    );
+    let history = History {
+        id: &id,
+        seat: seat.map(|s| s.0),
+        steps: &steps,
+    };
+    let body =
+        axum::body::Bytes::from(serde_json::to_string(&history).map_err(ApiError::internal)?);
     app.histories.put(key, body.clone());
     Ok(json_bytes(body))
 }

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use super::state::Lobby;
 
 /// The channel of the "your turn" announcements between nodes.
@@ -11,6 +13,31 @@ pub const TURNS: &str = "plateau_turns";
 
 /// The channel of each node's counts.
 pub const COUNTS: &str = "plateau_counts";
+
+/// A notice between nodes: the service (`cluster_tag`) and the node it comes from, and what it
+/// tells (`TurnNotice` on `TURNS`, `CountsNotice` on `COUNTS`) beside them.
+#[derive(Serialize, Deserialize)]
+struct Notice<T> {
+    cluster: String,
+    node: String,
+    #[serde(flatten)]
+    what: T,
+}
+
+/// A "your turn" announcement: the player's id, the match and its game's registry name.
+#[derive(Serialize, Deserialize)]
+struct TurnNotice {
+    player: i64,
+    id: String,
+    game: String,
+}
+
+/// A node's counts (`presence::Counts`).
+#[derive(Serialize, Deserialize)]
+struct CountsNotice {
+    online: usize,
+    playing: usize,
+}
 
 /// How often a node tells the others its counts.
 const COUNTS_EVERY: Duration = Duration::from_secs(2);
@@ -46,14 +73,12 @@ pub(crate) async fn share_presence(
                     }
                     continue;
                 };
-                let payload = serde_json::json!({
-                    "cluster": cluster_tag(&lobby),
-                    "node": lobby.node().name,
-                    "player": turn.player.0,
-                    "id": turn.id,
-                    "game": turn.game,
-                });
-                tell(&lobby, TURNS, payload).await;
+                let what = TurnNotice {
+                    player: turn.player.0,
+                    id: turn.id,
+                    game: turn.game.to_owned(),
+                };
+                tell(&lobby, TURNS, what).await;
             }
             _ = tick.tick() => {
                 let Some(lobby) = lobby.upgrade() else {
@@ -63,22 +88,27 @@ pub(crate) async fn share_presence(
                     return;
                 }
                 let counts = lobby.presence().local_counts();
-                let payload = serde_json::json!({
-                    "cluster": cluster_tag(&lobby),
-                    "node": lobby.node().name,
-                    "online": counts.online,
-                    "playing": counts.playing,
-                });
-                tell(&lobby, COUNTS, payload).await;
+                let what = CountsNotice {
+                    online: counts.online,
+                    playing: counts.playing,
+                };
+                tell(&lobby, COUNTS, what).await;
                 lobby.presence().prune_remote();
             }
         }
     }
 }
 
-/// Sends `payload` on `channel`; a failure is logged (the next change or tick tells again).
-async fn tell(lobby: &Lobby, channel: &'static str, payload: serde_json::Value) {
-    if let Err(e) = lobby.store().notify(channel, payload.to_string()).await {
+/// Sends `what` from this node on `channel`; a failure is logged (the next change or tick tells
+/// again).
+async fn tell<T: Serialize>(lobby: &Lobby, channel: &'static str, what: T) {
+    let notice = Notice {
+        cluster: cluster_tag(lobby),
+        node: lobby.node().name.clone(),
+        what,
+    };
+    let payload = serde_json::to_string(&notice).unwrap_or_default();
+    if let Err(e) = lobby.store().notify(channel, payload).await {
         tracing::debug!(channel, error = %e, "not told to the other nodes");
     }
 }
@@ -95,38 +125,31 @@ fn cluster_tag(lobby: &Lobby) -> String {
 /// Applies another node's notice; this node's own, another service's, and anything malformed
 /// are ignored.
 fn heard(lobby: &Lobby, channel: &str, payload: &str) {
-    let Ok(notice) = serde_json::from_str::<serde_json::Value>(payload) else {
-        return;
-    };
-    if notice["cluster"].as_str() != Some(cluster_tag(lobby).as_str())
-        || notice["node"]
-            .as_str()
-            .is_none_or(|n| n == lobby.node().name)
-    {
-        return;
+    /// The notice `payload` if it is of this service and another node.
+    fn read<'a, T: Deserialize<'a>>(lobby: &Lobby, payload: &'a str) -> Option<Notice<T>> {
+        let notice: Notice<T> = serde_json::from_str(payload).ok()?;
+        (notice.cluster == cluster_tag(lobby) && notice.node != lobby.node().name).then_some(notice)
     }
-    let node = notice["node"].as_str().unwrap_or_default();
-    let count = |field: &str| notice[field].as_u64().and_then(|n| usize::try_from(n).ok());
     match channel {
         COUNTS => {
-            if let (Some(online), Some(playing)) = (count("online"), count("playing")) {
-                let counts = crate::presence::Counts { online, playing };
-                lobby.presence().remote_counts(node, counts);
+            if let Some(n) = read::<CountsNotice>(lobby, payload) {
+                let counts = crate::presence::Counts {
+                    online: n.what.online,
+                    playing: n.what.playing,
+                };
+                lobby.presence().remote_counts(&n.node, counts);
             }
         }
         TURNS => {
-            let game = notice["game"]
-                .as_str()
-                .and_then(|g| lobby.catalogue().game(g))
-                .map(|g| g.info.name);
-            let (Some(player), Some(id), Some(game)) =
-                (notice["player"].as_i64(), notice["id"].as_str(), game)
-            else {
+            let Some(n) = read::<TurnNotice>(lobby, payload) else {
+                return;
+            };
+            let Some(game) = lobby.catalogue().game(&n.what.game).map(|g| g.info.name) else {
                 return;
             };
             lobby.presence().announce(&crate::presence::TurnEvent {
-                player: crate::players::PlayerId(player),
-                id: id.to_owned(),
+                player: crate::players::PlayerId(n.what.player),
+                id: n.what.id,
                 game,
             });
         }

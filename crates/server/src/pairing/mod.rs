@@ -308,7 +308,6 @@ async fn add(
         out,
     });
     Ok(Seeking {
-        kind: "seeking",
         pool: PoolInfo {
             game: key.game,
             seats: key.seats,

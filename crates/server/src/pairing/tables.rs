@@ -8,7 +8,9 @@ use rand::seq::SliceRandom;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::views::{Failed, Paired, PoolKey, SeekerView};
+use plateau_protocol::server::LobbyMessage;
+
+use super::views::{PoolKey, SeekerView};
 use crate::lobby::{Lobby, NewMatch};
 use crate::model::{ApiError, Code, SeatSpec};
 use crate::players::{Player, PlayerId};
@@ -268,18 +270,13 @@ pub(super) async fn seat(
         .await;
     for (k, seeker) in table.iter().enumerate() {
         let message = match (&created, &tokens[k]) {
-            (Ok(id), Some((seat, token))) => serde_json::to_string(&Paired {
-                kind: "paired",
+            (Ok(id), Some((seat, token))) => serde_json::to_string(&LobbyMessage::Paired {
                 id,
                 seat: *seat,
                 token,
                 url: format!("/m/{id}"),
             }),
-            (Err(e), _) => serde_json::to_string(&Failed {
-                kind: "error",
-                code: e.code.as_str(),
-                message: &e.message,
-            }),
+            (Err(e), _) => serde_json::to_string(&LobbyMessage::Error(e.body())),
             (Ok(_), None) => continue,
         };
         if let Ok(message) = message {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::TimeControl;
-use crate::players::{Player, PlayerKind};
+use crate::players::Player;
 
 /// A seek as the lobby WebSocket receives it.
 #[derive(Clone, Debug, Deserialize)]
@@ -43,49 +43,13 @@ pub struct PoolKey {
     pub rated: bool,
 }
 
-/// One pool as the lobby shows it.
-#[derive(Clone, PartialEq, Debug, Serialize)]
-pub struct PoolView {
-    /// Registry name of the game.
-    pub game: String,
-    /// Table size.
-    pub seats: u8,
-    /// The clock.
-    pub time_control: serde_json::Value,
-    /// Rated or casual.
-    pub rated: bool,
-    /// Seekers waiting now.
-    pub waiting: usize,
-    /// Its seekers as open challenges, the longest waiting first, at most `SEEKERS_SHOWN`.
-    pub seekers: Vec<SeekerView>,
-    /// How long a seeker of this pool waited lately, in seconds (the median of the last
-    /// pairings); `None` before any.
-    pub estimate_seconds: Option<u64>,
-}
+/// One pool as the lobby shows it, and a seek in it as an open challenge (`accept` takes it).
+pub use plateau_protocol::server::{PoolView, SeekerView};
 
-/// A seek as the lobby shows it: an open challenge (`accept` takes it).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct SeekerView {
-    /// The seek's number, for `accept`.
-    pub seek: u64,
-    /// Who seeks.
-    pub name: String,
-    /// `"guest"` or `"account"`.
-    pub kind: PlayerKind,
-    /// Their shown rating in the pool's game.
-    pub rating: i64,
-    /// Unix ms since when they wait.
-    pub since: i64,
-    /// After how many seconds of waiting bots may fill their table (`None`: people only).
-    pub bots_after_seconds: Option<u64>,
-}
-
-/// The answer to a seek or an accepted challenge (docs/protocol.md section 7.6).
-#[derive(Clone, PartialEq, Debug, Serialize)]
+/// The answer to a seek or an accepted challenge (docs/protocol.md section 7.6), sent as the
+/// protocol's `LobbyMessage::Seeking`.
+#[derive(Clone, PartialEq, Debug)]
 pub struct Seeking {
-    /// `"seeking"`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
     /// The pool entered.
     pub pool: PoolInfo,
     /// The seek's number.
@@ -95,7 +59,7 @@ pub struct Seeking {
 }
 
 /// A pool named in a `seeking` answer.
-#[derive(Clone, PartialEq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct PoolInfo {
     /// Registry name of the game.
     pub game: String,
@@ -105,26 +69,6 @@ pub struct PoolInfo {
     pub time_control: TimeControl,
     /// Rated or casual.
     pub rated: bool,
-}
-
-/// This connection's seek was paired: its seat and token in the new match.
-#[derive(Serialize)]
-pub(super) struct Paired<'a> {
-    #[serde(rename = "type")]
-    pub(super) kind: &'static str,
-    pub(super) id: &'a str,
-    pub(super) seat: usize,
-    pub(super) token: &'a str,
-    pub(super) url: String,
-}
-
-/// A pool's match could not be created.
-#[derive(Serialize)]
-pub(super) struct Failed<'a> {
-    #[serde(rename = "type")]
-    pub(super) kind: &'static str,
-    pub(super) code: &'static str,
-    pub(super) message: &'a str,
 }
 
 /// Who seeks, from where, and whose seek it accepts, if any.

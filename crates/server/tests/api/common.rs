@@ -1,10 +1,15 @@
 //! `spawn_app()`: a fresh service on port 0 over a fresh database, with a plain HTTP client and
 //! a WebSocket client that keeps every message it receives.
 //!
+//! Both clients hold what they receive to the wire's schema (docs/protocol.schema.json,
+//! generated from crates/protocol): every WebSocket message and every JSON body of the API. A
+//! shape the schema does not know fails the test that received it (`check_wire`).
+//!
 //! The database is a fresh SQLite file, or, when `PLATEAU_TEST_POSTGRES` holds a PostgreSQL URL
 //! (`postgres://user@/db?host=/socket/dir&port=5432`, as scripts/test sets it), a fresh schema on
 //! that server: the whole suite runs on either backend.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -410,7 +415,92 @@ pub async fn http_bytes(
     } else {
         rest.to_vec()
     };
+    let json = headers
+        .iter()
+        .any(|(n, v)| n == "content-type" && v.starts_with("application/json"));
+    let encoded = headers.iter().any(|(n, _)| n == "content-encoding");
+    if json && !encoded && (path.starts_with("/api/") || path.starts_with("/health")) {
+        let text = String::from_utf8_lossy(&body);
+        match body_definition(method, path, status) {
+            Some(definition) => check_wire(definition, &text),
+            None => panic!(
+                "{method} {path} answered {status} with a JSON body the schema does not name: {text}"
+            ),
+        }
+    }
     (status, headers, body)
+}
+
+/// The schema's definition of the JSON body that `method path` answers with `status`
+/// (docs/protocol.schema.json's `MESSAGES`), `None` for a route that has none.
+fn body_definition(method: &str, path: &str, status: u16) -> Option<&'static str> {
+    let path = path.split('?').next().unwrap_or_default();
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    if parts == ["health"] {
+        return Some("Health");
+    }
+    if status >= 400 {
+        return Some("ErrorBody");
+    }
+    Some(match (method, parts.as_slice()) {
+        ("GET", ["api", "games"]) => "Games",
+        ("POST", ["api", "matches"]) | ("POST", ["api", "matches", _, "join"]) => "Grant",
+        ("GET", ["api", "matches"]) => "Matches",
+        ("GET", ["api", "matches", _]) => "Summary",
+        ("GET", ["api", "matches", _, "record"]) => "RecordBody",
+        ("GET", ["api", "matches", _, "replay"]) => "Replay",
+        (_, ["api", "matches", _, "analysis"]) => "AnalysisStatus",
+        ("GET", ["api", "matches", _, "history"]) => "History",
+        ("GET", ["api", "matches", _, "chat"]) => "ChatLog",
+        ("GET", ["api", "me"]) => "Me",
+        ("POST", ["api", "guest" | "account" | "login"]) => "Signed",
+        ("GET", ["api", "me", "games"]) => "MyGames",
+        ("GET", ["api", "players", _]) => "Profile",
+        ("GET", ["api", "leaderboard", _]) => "Leaderboard",
+        _ => return None,
+    })
+}
+
+/// One validator per top-level definition of docs/protocol.schema.json, compiled once.
+fn validators() -> &'static HashMap<String, jsonschema::Validator> {
+    static VALIDATORS: OnceLock<HashMap<String, jsonschema::Validator>> = OnceLock::new();
+    VALIDATORS.get_or_init(|| {
+        let schema: Value =
+            serde_json::from_str(include_str!("../../../../docs/protocol.schema.json"))
+                .expect("docs/protocol.schema.json is JSON");
+        plateau_protocol::schema::MESSAGES
+            .iter()
+            .map(|(name, _)| {
+                let mut root = schema.clone();
+                root["$ref"] = json!(format!("#/$defs/{name}"));
+                let validator = jsonschema::validator_for(&root)
+                    .unwrap_or_else(|e| panic!("the schema's {name}: {e}"));
+                ((*name).to_owned(), validator)
+            })
+            .collect()
+    })
+}
+
+/// What is wrong with `text` as an instance of the schema's `definition`: nothing when it holds
+/// to it.
+pub fn wire_errors(definition: &str, text: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return vec!["not JSON".to_owned()];
+    };
+    validators()[definition]
+        .iter_errors(&value)
+        .map(|e| format!("{e} (at `{}`)", e.instance_path()))
+        .collect()
+}
+
+/// Panics unless `text` holds to the schema's `definition` (a message or a body the server
+/// sent).
+pub fn check_wire(definition: &str, text: &str) {
+    let errors = wire_errors(definition, text);
+    assert!(
+        errors.is_empty(),
+        "the server sent a {definition} the schema does not describe:\n{text}\n{errors:#?}"
+    );
 }
 
 /// A browser-like client of the HTTP API: it keeps the session cookie the server sets and sends
@@ -536,6 +626,11 @@ impl Agent {
             .ok()?;
         Some(Client {
             ws,
+            definition: if path.starts_with("/api/lobby") {
+                "LobbyMessage"
+            } else {
+                "MatchMessage"
+            },
             received: Vec::new(),
             wire: Vec::new(),
             known: None,
@@ -574,6 +669,8 @@ fn dechunk(mut rest: &[u8]) -> Vec<u8> {
 /// whole states; `wire` keeps each `state` as it came.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The schema's definition of its messages: `MatchMessage` or `LobbyMessage`.
+    definition: &'static str,
     pub received: Vec<Value>,
     pub wire: Vec<String>,
     known: Option<Value>,
@@ -635,6 +732,7 @@ impl Client {
         let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         Client {
             ws,
+            definition: "MatchMessage",
             received: Vec::new(),
             wire: Vec::new(),
             known: None,
@@ -658,6 +756,7 @@ impl Client {
             };
             match frame {
                 Some(Ok(Message::Text(t))) => {
+                    check_wire(self.definition, &t);
                     let mut v: Value = serde_json::from_str(&t).unwrap();
                     if v["type"] == "state" {
                         v = merge(self.known.as_ref(), &v);

@@ -1,12 +1,13 @@
 //! The wire (docs/protocol.md section 4): `state` deltas after one whole state, so a game costs
 //! bytes in proportion to its length; a whole turn in one `act`, all or nothing, with one
-//! acknowledgement; `sync` for a whole state again.
+//! acknowledgement; `sync` for a whole state again. The clients' check of every message and
+//! body against docs/protocol.schema.json refuses what the schema does not describe.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::common::{Client, first_placement, naval_four, spawn_app, two_humans};
+use crate::common::{Client, first_placement, naval_four, spawn_app, two_humans, wire_errors};
 use crate::games::play_out;
 
 /// Sizes in bytes of the `state` messages `client` received, in order.
@@ -376,4 +377,40 @@ async fn a_naval_placement_state_stays_under_its_measured_size() {
     // Measured 14,018 bytes.
     assert!(whole.len() < 15_000, "{} bytes", whole.len());
     app.shutdown().await;
+}
+
+/// The check the clients run on everything they receive passes what the server sends and fails
+/// on a field, a `type` or a value the schema does not know, or one missing.
+#[tokio::test]
+async fn the_clients_check_refuses_a_shape_the_schema_does_not_know() {
+    let app = spawn_app().await;
+    let (status, games) = app.get("/api/games").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        wire_errors("Games", &games.to_string()),
+        Vec::<String>::new()
+    );
+    let mut extra = games.clone();
+    extra["games"][0]["colour"] = json!("blue");
+    assert!(!wire_errors("Games", &extra.to_string()).is_empty());
+    let mut missing = games;
+    missing["games"][0].as_object_mut().unwrap().remove("bots");
+    assert!(!wire_errors("Games", &missing.to_string()).is_empty());
+
+    let (id, t0, _, _) = two_humans(&app, "mad").await;
+    let mut a = app.connect(&id, Some(&t0)).await;
+    let state = a.state().await;
+    let whole = a.wire[0].clone();
+    assert_eq!(wire_errors("MatchMessage", &whole), Vec::<String>::new());
+    let mut wrong: Value = serde_json::from_str(&whole).unwrap();
+    wrong["status"] = json!("paused");
+    assert!(!wire_errors("MatchMessage", &wrong.to_string()).is_empty());
+    let mut unknown = wrong;
+    unknown["status"] = state["status"].clone();
+    unknown["type"] = json!("status");
+    assert!(!wire_errors("MatchMessage", &unknown.to_string()).is_empty());
+    assert!(
+        !wire_errors("LobbyMessage", &whole).is_empty(),
+        "a state is no lobby message"
+    );
 }
