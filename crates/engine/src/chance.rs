@@ -7,6 +7,9 @@ use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
+use crate::game::Game;
+use crate::seat::Actor;
+
 /// Picks one outcome from `(outcome, probability)` pairs by drawing exactly one `f64` from `rng`.
 ///
 /// Drawing exactly one number per chance node is part of the record contract: replaying a record
@@ -27,6 +30,24 @@ pub fn sample<A, R: Rng + ?Sized>(outcomes: &[(A, f64)], rng: &mut R) -> usize {
         x -= p;
     }
     outcomes.len() - 1
+}
+
+/// Plays `game`'s chance node: lists its outcomes into `outcomes` (cleared first), draws one by
+/// `sample` and applies it. Returns its index and the outcome, or `None` (nothing applied) when
+/// the state is not a chance node.
+pub fn draw<G: Game, R: Rng + ?Sized>(
+    game: &mut G,
+    rng: &mut R,
+    outcomes: &mut Vec<(G::Action, f64)>,
+) -> Option<(usize, G::Action)> {
+    game.chance_outcomes(outcomes);
+    if outcomes.is_empty() {
+        return None;
+    }
+    let index = sample(outcomes, rng);
+    let action = outcomes[index].0.clone();
+    game.apply_legal(Actor::Chance, &action);
+    Some((index, action))
 }
 
 /// The 32-byte seed of a match's chance generator (ChaCha20).

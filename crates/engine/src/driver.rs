@@ -88,14 +88,7 @@ impl<G: Game> Drivable for G {
         rng: &mut R,
         outcomes: &mut Vec<(G::Action, f64)>,
     ) -> Option<(usize, G::Action)> {
-        self.chance_outcomes(outcomes);
-        if outcomes.is_empty() {
-            return None;
-        }
-        let index = chance::sample(outcomes, rng);
-        let action = outcomes[index].0.clone();
-        self.apply_legal(Actor::Chance, &action);
-        Some((index, action))
+        chance::draw(self, rng, outcomes)
     }
 
     #[inline]

@@ -9,7 +9,7 @@ use rand::RngCore;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::driver::Drivable;
+use crate::chance;
 use crate::error::{IllegalAction, ParseError, SetupError};
 use crate::game::{Ending, Game, GameInfo};
 use crate::outcome::Outcome;
@@ -203,8 +203,7 @@ impl<G: Game> DynGame for G {
 
     fn draw_chance(&mut self, rng: &mut dyn RngCore) -> Option<(usize, String)> {
         let mut outcomes = Vec::new();
-        // `&mut dyn RngCore` is itself a sized generator.
-        let (index, action) = self.driven_draw(&mut { rng }, &mut outcomes)?;
+        let (index, action) = chance::draw(self, rng, &mut outcomes)?;
         Some((index, self.format_action(&action)))
     }
 
