@@ -10,7 +10,7 @@ import {
   legalChoices, renderBoard, renderExile, describeShift, describeShiftLong, cellsOfShips, seatColour,
   sideName, shipKind, shiftOf, lastMoveCells, shipIcon, describeShiftShort, hasShift,
 } from './mad.js';
-import { seatOf } from './games.js';
+import { seatOf } from './seats.js';
 import { lastTouch, tapTwice, armedKey } from './touch.js';
 import { showLegend } from './legend.js';
 

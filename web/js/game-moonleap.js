@@ -7,8 +7,7 @@
 
 import { el, byId } from './api.js';
 import { t } from './i18n.js';
-import { seatLabel, seatWithName } from './seats.js';
-import { seatOf } from './games.js';
+import { seatLabel, seatOf, seatWithName } from './seats.js';
 import { lastTouch, tapTwice, armedKey } from './touch.js';
 import { showLegend } from './legend.js';
 import * as ml from './moonleap.js';

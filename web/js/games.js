@@ -154,12 +154,3 @@ export function applyLayout(node, mod, fallback = '') {
   if (wanted) node.classList.add(wanted);
   node.dataset.layout = wanted;
 }
-
-/**
- * The seat of a logged entry's `by` (`{seat}`), or null for chance and early endings.
- * @param {LogEntry['by']} by
- * @returns {number | null}
- */
-export function seatOf(by) {
-  return by && typeof by === 'object' ? by.seat : null;
-}

@@ -11,7 +11,7 @@
 
 import { el, byId } from './api.js';
 import { t, lang } from './i18n.js';
-import { seatOf } from './games.js';
+import { seatOf } from './seats.js';
 
 const $ = byId;
 

@@ -6,11 +6,11 @@
 
 import { el, byId, findId, absolute, formatClock, copyButton } from './api.js';
 import { t } from './i18n.js';
-import { seatLabel } from './seats.js';
+import { seatLabel, seatOf } from './seats.js';
 import { setBaseTitle, markTitle, soundOn, canAskNotifications } from './notify.js';
 import { resultSentence, ratingChanges } from './result.js';
 import { renderManners } from './manners.js';
-import { applyLayout, seatOf } from './games.js';
+import { applyLayout } from './games.js';
 import { svgEl } from './svg.js';
 import { runningSeats } from './clocks.js';
 import {

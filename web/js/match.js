@@ -13,7 +13,7 @@ import { setupIdentity, currentPlayer, chooseName, errorText, onPlayerChange } f
 import { createChat } from './chat.js';
 import { chime, moveSound, endSound, soundOn, setSound, askNotifications, markTitle, notifyTurn } from './notify.js';
 import { askName } from './nameprompt.js';
-import { seatOf } from './games.js';
+import { seatOf } from './seats.js';
 import { disarm } from './touch.js';
 import { openSocket } from './socket.js';
 import { page, stateNow, merged, withDefaults, game, myTurn, canAct, confirmMoves, setSetting } from './match-state.js';

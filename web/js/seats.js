@@ -63,3 +63,12 @@ export function personName(player) {
   if (player?.kind !== 'bot') return player?.name ?? '';
   return botName(player.name.replace(/-bot$/, ''));
 }
+
+/**
+ * The seat of a logged entry's `by` (`{seat}`), or null for chance and early endings.
+ * @param {import('./games.js').LogEntry['by']} by
+ * @returns {number | null}
+ */
+export function seatOf(by) {
+  return by && typeof by === 'object' ? by.seat : null;
+}
