@@ -4,7 +4,7 @@
 // full form behind the Advanced fold, the live counts, the games waiting for this player and the
 // lists of matches. Routes: docs/protocol.md sections 3.1 to 3.5 and "Quick pairing".
 
-import { api, el, getToken, setToken, absolute, copyButton, byId, findId } from './api.js';
+import { api, el, setToken, absolute, copyButton, byId, findId } from './api.js';
 import { t, tn, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
 import {
@@ -12,9 +12,9 @@ import {
 } from './identity.js';
 import { setupAdvanced, renderAdvanced } from './advanced.js';
 import { openSocket } from './socket.js';
-import { kindWord } from './result.js';
 import { clockPresets, timeControlText, samePool } from './clocks.js';
 import { renderSeekWait, renderChallenges } from './quickplay.js';
+import { renderList } from './lobby-lists.js';
 
 const $ = byId;
 
@@ -467,18 +467,6 @@ function renderWaiting() {
 // ---- Match lists -------------------------------------------------------------------------------
 
 /**
- * @param {MatchSummary} m
- * @param {import('./api.js').Outcome} outcome its outcome
- */
-function outcomeText(m, outcome) {
-  const winners = outcome.ranks.map((r, s) => (r === 1 ? s : null)).filter((s) => s !== null);
-  const kind = kindWord(outcome.kind);
-  if (winners.length !== 1) return kind;
-  const seat = m.seats.find((s) => s.seat === winners[0]);
-  return t('lobby.won', { side: seatWithName(m.game, winners[0], seat?.player), kind });
-}
-
-/**
  * @param {string} id
  * @param {number} seat
  */
@@ -495,62 +483,6 @@ async function joinSeat(id, seat) {
   }
 }
 
-/**
- * @param {MatchSummary} m
- * @param {import('./api.js').Seat} s
- */
-function seatPill(m, s) {
-  let who;
-  if (s.kind === 'bot') who = botName(s.bot ?? '');
-  else if (s.player?.name) who = s.player.name;
-  else who = s.taken ? t('seat.human') : t('lobby.free');
-  const free = s.kind === 'human' && !s.taken;
-  const away = s.kind === 'human' && s.taken && s.connected === false;
-  return el('span', { class: `seat-pill${free ? ' free' : ''}${away ? ' away' : ''}`, 'data-seat': s.seat },
-    `${seatLabel(m.game, s.seat)}: ${who}`);
-}
-
-/**
- * @param {MatchSummary} m
- */
-function matchRow(m) {
-  const actions = [];
-  const me = lobby.player;
-  const mine = getToken(m.id) || (me && m.seats.some((s) => s.player?.name === me.name));
-  if (mine && m.status !== 'finished') {
-    actions.push(el('a', { class: 'button', href: `/m/${m.id}` }, t('lobby.resume')));
-  } else if (m.status === 'open') {
-    for (const s of m.seats) {
-      if (s.kind === 'human' && !s.taken) {
-        actions.push(el('button', { type: 'button', 'data-join': s.seat, onclick: () => joinSeat(m.id, s.seat) },
-          t('lobby.join', { n: seatLabel(m.game, s.seat) })));
-      }
-    }
-  }
-  if (m.status !== 'finished') actions.push(el('a', { class: 'button secondary', href: `/m/${m.id}` }, t('lobby.watch')));
-  else actions.push(el('a', { class: 'button secondary', href: `/replay/${m.id}` }, t('lobby.replay')));
-  const info = m.outcome ? outcomeText(m, m.outcome) : `${timeControlText(m.time_control)}${m.rated ? ` · ${t('play.rated')}` : ''}`;
-  return el('tr', { 'data-match': m.id, 'data-status': m.status },
-    el('td', {}, el('strong', {}, m.title), el('div', { class: 'muted small mono' }, m.id.slice(0, 8))),
-    el('td', {}, m.seats.map((s) => seatPill(m, s))),
-    el('td', {}, t(`status.${m.status}`), el('div', { class: 'muted small' }, info)),
-    el('td', {}, el('div', { class: 'actions' }, actions)));
-}
-
-/**
- * @param {HTMLElement} container
- * @param {MatchSummary[]} matches
- */
-function renderList(container, matches) {
-  if (!matches.length) {
-    container.replaceChildren(el('p', { class: 'muted' }, t('lobby.none')));
-    return;
-  }
-  container.replaceChildren(el('table', { class: 'matches' },
-    el('thead', {}, el('tr', {}, el('th', {}, t('lobby.game')), el('th', {}, t('lobby.players')), el('th', {}, t('lobby.status')), el('th', {}, ''))),
-    el('tbody', {}, matches.map(matchRow))));
-}
-
 async function refreshLists() {
   try {
     const [active, finished] = await Promise.all([
@@ -565,8 +497,9 @@ async function refreshLists() {
 }
 
 function renderLists() {
-  renderList($('list-active'), lobby.lists.active);
-  renderList($('list-finished'), lobby.lists.finished);
+  const viewer = { me: lobby.player, onJoin: joinSeat };
+  renderList($('list-active'), lobby.lists.active, viewer);
+  renderList($('list-finished'), lobby.lists.finished, viewer);
 }
 
 // ---- Start -----------------------------------------------------------------------------------
