@@ -215,10 +215,16 @@ impl<G: Game, E: Evaluator<G>> DynBot for Bot<G, E> {
     }
 }
 
-/// A level's bot: the game's bot for the level, answering to the level's name.
+/// A level's bot: the game's bot for the level, answering to the level's name. Made at its first
+/// decision, when the state tells the seat count (`BotFactory::level_spec_at`); made again should
+/// a state of another seat count come.
 struct Named {
     spec: BotSpec,
-    bot: Box<dyn DynBot>,
+    level: Level,
+    seed: u64,
+    factory: BotFactory,
+    /// The seat count it was made for, and the bot.
+    bot: Option<(usize, Box<dyn DynBot>)>,
 }
 
 impl DynBot for Named {
@@ -227,7 +233,7 @@ impl DynBot for Named {
     }
 
     fn game(&self) -> &'static str {
-        self.bot.game()
+        self.factory.game
     }
 
     fn act_within(
@@ -236,11 +242,23 @@ impl DynBot for Named {
         seat: Seat,
         limit: Option<Duration>,
     ) -> Result<String, BotError> {
-        self.bot.act_within(state, seat, limit)
+        let seats = state.seats();
+        let bot = match &mut self.bot {
+            Some((n, bot)) if *n == seats => bot,
+            slot => {
+                let plays = self.factory.level_spec_at(self.level, seats);
+                &mut slot
+                    .insert((seats, (self.factory.make)(plays, self.seed)))
+                    .1
+            }
+        };
+        bot.act_within(state, seat, limit)
     }
 
     fn stats(&self) -> SearchStats {
-        self.bot.stats()
+        self.bot
+            .as_ref()
+            .map_or_else(SearchStats::default, |(_, bot)| bot.stats())
     }
 }
 
@@ -250,6 +268,8 @@ pub struct BotFactory {
     game: &'static str,
     /// The game's levels, weakest first (`Level::default_spec` plays them when `None`).
     levels: Option<&'static Levels>,
+    /// Level tables for other seat counts than the game's usual one (`with_seat_levels`).
+    seat_levels: &'static [(usize, &'static Levels)],
     make: fn(BotSpec, u64) -> Box<dyn DynBot>,
     playouts: fn(&dyn DynGame, Duration, u64) -> Result<PlayoutRate, BotError>,
     analyse: AnalyseFn,
@@ -303,6 +323,7 @@ impl BotFactory {
         BotFactory {
             game: G::INFO.name,
             levels: None,
+            seat_levels: &[],
             make: |spec, seed| Box::new(Bot::<G, NoEvaluator>::new(spec, seed, NoEvaluator)),
             playouts: dyn_playouts::<G>,
             analyse: |record, options, progress| {
@@ -320,6 +341,7 @@ impl BotFactory {
         BotFactory {
             game: G::INFO.name,
             levels: None,
+            seat_levels: &[],
             make: |spec, seed| Box::new(Bot::<G, E>::new(spec, seed, E::default())),
             playouts: dyn_playouts::<G>,
             analyse: |record, options, progress| {
@@ -339,6 +361,26 @@ impl BotFactory {
         self
     }
 
+    /// The same factory with level tables for other seat counts, `(seats, table)`: at a table of
+    /// that many seats a level plays its bot from there (a game whose ladder needs other bots
+    /// with more opponents); at any other seat count, the `with_levels` table.
+    #[must_use]
+    pub const fn with_seat_levels(mut self, tables: &'static [(usize, &'static Levels)]) -> Self {
+        self.seat_levels = tables;
+        self
+    }
+
+    /// The level table that plays at `seats` seats: its own from `with_seat_levels`, else the
+    /// game's table (`levels`).
+    #[must_use]
+    pub fn levels_at(&self, seats: usize) -> Option<&'static Levels> {
+        self.seat_levels
+            .iter()
+            .find(|(n, _)| *n == seats)
+            .map(|(_, t)| *t)
+            .or(self.levels)
+    }
+
     /// The game's level table, if it has one (`with_levels`).
     #[must_use]
     pub fn levels(&self) -> Option<&'static Levels> {
@@ -351,10 +393,17 @@ impl BotFactory {
         self.game
     }
 
-    /// The bot that plays `level` in this game.
+    /// The bot that plays `level` in this game (at its usual seat count: the `with_levels` table).
     #[must_use]
     pub fn level_spec(&self, level: Level) -> BotSpec {
         self.levels
+            .map_or_else(|| level.default_spec(), |t| t[level as usize].spec)
+    }
+
+    /// The bot that plays `level` at a table of `seats` seats (`levels_at`).
+    #[must_use]
+    pub fn level_spec_at(&self, level: Level, seats: usize) -> BotSpec {
+        self.levels_at(seats)
             .map_or_else(|| level.default_spec(), |t| t[level as usize].spec)
     }
 
@@ -368,17 +417,19 @@ impl BotFactory {
     }
 
     /// A new bot `spec` seeded with `seed`, to keep for a whole game (one per seat); a level
-    /// plays its game's bot (`resolve`), and the bot's `spec()` is the level.
+    /// plays its game's bot for the seat count of the states it is given (`level_spec_at`), and
+    /// the bot's `spec()` is the level.
     #[must_use]
     pub fn make(&self, spec: BotSpec, seed: u64) -> Box<dyn DynBot> {
-        let plays = self.resolve(spec);
-        if plays == spec {
-            (self.make)(spec, seed)
-        } else {
-            Box::new(Named {
+        match spec {
+            BotSpec::Level(level) => Box::new(Named {
                 spec,
-                bot: (self.make)(plays, seed),
-            })
+                level,
+                seed,
+                factory: *self,
+                bot: None,
+            }),
+            other => (self.make)(other, seed),
         }
     }
 

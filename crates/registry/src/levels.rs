@@ -40,18 +40,47 @@ pub(crate) static MAD: Levels = [
     entry(Level::Expert, iterations(2000), 17.0, 2353.0),
 ];
 
-/// Moon Leap, two seats (docs/bots.md, "Moon Leap" ladder: 72.6%, 76.8%, 71.5%, 66.7% between
-/// neighbours, each over 600 games and three seeds; the steps at three and four seats are there
-/// too). The dice cap the top: past about 3000 iterations more search wins no more games (i3000
-/// scored 51.5% against i1000), so the ladder reaches down instead: the beginner blunders
-/// (`blunder:60`) and loses to random play.
+/// Moon Leap, two seats (docs/bots.md, "Moon Leap" ladder: 77.1%, 77.9%, 78.0%, 73.8% between
+/// neighbours, each over 600 games and three seeds). The dice cap the top: past about 3000
+/// iterations more search wins no more games (i3000 scored 51.5% against i1000), so the ladder
+/// reaches down instead: the strong level searches 100 iterations, the club plays the greedy
+/// choice at half its decisions, and the two lower levels blunder (the worst move at 40% and 99%
+/// of their decisions, a random one at the others).
 pub(crate) static MOONLEAP: Levels = [
-    entry(Level::Beginner, blunder(60), 0.1, 733.0),
-    entry(Level::Casual, BotSpec::Random, 0.0, 1077.0),
-    entry(Level::Club, BotSpec::Greedy, 0.1, 1500.0),
-    entry(Level::Strong, iterations(300), 11.0, 1826.0),
-    entry(Level::Expert, iterations(3000), 113.0, 2072.0),
+    entry(Level::Beginner, blunder(99), 0.1, 624.0),
+    entry(Level::Casual, blunder(40), 0.1, 1054.0),
+    entry(Level::Club, greedy_share(50), 0.1, 1500.0),
+    entry(Level::Strong, iterations(100), 4.0, 1948.0),
+    entry(Level::Expert, iterations(3000), 113.0, 2315.0),
 ];
+
+/// Moon Leap, three seats (docs/bots.md, "Moon Leap" ladder: one level against two of the level
+/// below, 58.5%, 63.8%, 62.6%, 61.6%, each over 600 games and three seeds; 53.8% to 66.7% is the
+/// aim). With more opponents the greedy bot's edge over random play counts for more and the
+/// search's over it for less (more dice between two of one's own decisions): the greedy bot is
+/// `strong` here.
+pub(crate) static MOONLEAP_3: Levels = [
+    entry(Level::Beginner, blunder(99), 0.1, 689.0),
+    entry(Level::Casual, blunder(50), 0.1, 1055.0),
+    entry(Level::Club, greedy_share(20), 0.1, 1500.0),
+    entry(Level::Strong, BotSpec::Greedy, 0.1, 1928.0),
+    entry(Level::Expert, iterations(3000), 113.0, 2341.0),
+];
+
+/// Moon Leap, four seats (docs/bots.md, "Moon Leap" ladder: one level against three of the level
+/// below, 56.3%, 49.6%, 46.5%, 52.7%, each over 600 games and three seeds; 43.8% to 57.1% is the
+/// aim). The search wins only 36.5% against three greedy bots, so `strong` is the greedy bot at
+/// 75% of its decisions.
+pub(crate) static MOONLEAP_4: Levels = [
+    entry(Level::Beginner, blunder(99), 0.1, 638.0),
+    entry(Level::Casual, blunder(40), 0.1, 1117.0),
+    entry(Level::Club, greedy_share(20), 0.1, 1500.0),
+    entry(Level::Strong, greedy_share(75), 0.1, 1839.0),
+    entry(Level::Expert, iterations(3000), 113.0, 2266.0),
+];
+
+/// Moon Leap's tables for other seat counts than two (`BotFactory::with_seat_levels`).
+pub(crate) static MOONLEAP_SEATS: [(usize, &Levels); 2] = [(3, &MOONLEAP_3), (4, &MOONLEAP_4)];
 
 /// Chakart (docs/bots.md, "Chakart" ladder: 74.8%, 70.2%, 77.9%, 75.0% between neighbours, each
 /// over 600 games and three seeds).
@@ -67,11 +96,11 @@ pub(crate) static CHAKART: Levels = [
 /// of the level below over 600 games and three seeds, the win share turned into a rating gap by
 /// Luce's choice rule). The thorough policy alone (`mcts:i1`: its odds sampled from layouts, its
 /// own layout chosen) is the strongest bot measured and plays `expert`; below it the greedy
-/// policy at all, 28% and 10% of decisions, and random play. No search: on this game it plays no
+/// policy at all, 28% and 11% of decisions, and random play. No search: on this game it plays no
 /// better than the policy it searches from (docs/bots.md section 1).
 pub(crate) static NAVAL: Levels = [
-    entry(Level::Beginner, BotSpec::Random, 0.0, 587.0),
-    entry(Level::Casual, greedy_share(10), 0.1, 1002.0),
+    entry(Level::Beginner, BotSpec::Random, 0.0, 575.0),
+    entry(Level::Casual, greedy_share(11), 0.1, 1052.0),
     entry(Level::Club, greedy_share(28), 0.3, 1500.0),
     entry(Level::Strong, BotSpec::Greedy, 1.0, 1974.0),
     entry(Level::Expert, iterations(1), 17.0, 2389.0),
@@ -117,8 +146,20 @@ pub fn levels(game: &str) -> Result<&'static Levels, UnknownGame> {
         .ok_or_else(|| unknown(game))
 }
 
+/// The five levels of `game` at a table of `seats` seats, weakest first: the game's own table for
+/// that seat count if its ladder needed one (Moon Leap at three and four seats), else `levels`.
+///
+/// # Errors
+/// `UnknownGame` for a game without levels.
+pub fn levels_at(game: &str, seats: usize) -> Result<&'static Levels, UnknownGame> {
+    crate::bot_factory(game)?
+        .levels_at(seats)
+        .ok_or_else(|| unknown(game))
+}
+
 /// The level the lobby numbers `number` (1 beginner to 5 expert) in `game`: its bot, think time
-/// and rating.
+/// and rating at the game's usual seat count (`levels`; a level bot plays the table of the seat
+/// count it is given, `levels_at`).
 ///
 /// # Errors
 /// `LevelError::Number` outside 1 to 5, `LevelError::Game` for an unknown game.
@@ -154,8 +195,6 @@ mod tests {
                 assert_eq!(e.level, Level::ALL[i]);
                 assert_eq!(level(g.info.name, i as u8 + 1).unwrap(), e);
             }
-            // Each level beats the one below it on the ladder, so the ratings rise strictly.
-            assert!(table.windows(2).all(|w| w[0].rating < w[1].rating));
             let factory = crate::bot_factory(g.info.name).unwrap();
             for e in table {
                 assert_eq!(factory.level_spec(e.level), e.spec);
@@ -164,12 +203,59 @@ mod tests {
                     BotSpec::Level(e.level)
                 );
             }
+            for seats in g.info.min_seats..=g.info.max_seats {
+                let at = levels_at(g.info.name, seats).unwrap();
+                assert!(at.iter().map(|e| e.level).eq(Level::ALL));
+                // Each level beats the one below it on the ladder, so the ratings rise strictly.
+                assert!(at.windows(2).all(|w| w[0].rating < w[1].rating));
+                for e in at {
+                    assert_eq!(factory.level_spec_at(e.level, seats), e.spec);
+                }
+            }
         }
+        assert!(std::ptr::eq(levels_at("moonleap", 2).unwrap(), &MOONLEAP));
+        assert!(std::ptr::eq(levels_at("moonleap", 4).unwrap(), &MOONLEAP_4));
+        assert!(std::ptr::eq(levels_at("naval", 4).unwrap(), &NAVAL));
         assert_eq!(level("mad", 0), Err(LevelError::Number(0)));
         assert_eq!(level("mad", 6), Err(LevelError::Number(6)));
         assert!(matches!(level("go", 3), Err(LevelError::Game(_))));
         assert_eq!(bot_rating("mad", "club"), Some(MAD[2].rating));
         assert_eq!(bot_rating("mad", "mcts:i250"), Some(MAD[2].rating));
         assert_eq!(bot_rating("mad", "mcts:i7"), None);
+    }
+
+    /// A level bot plays the table of the seat count it is given: over a whole four-seat Moon
+    /// Leap game, `club` makes the very choices of a bot of the four-seat club's spec
+    /// (`greedy:20`) seeded alike, and not those of the two-seat club's (`greedy:50`).
+    #[test]
+    fn a_level_plays_the_table_of_its_seat_count() {
+        use plateau_engine::{Actor, Seed, ToAct};
+
+        let entry = crate::find("moonleap").unwrap();
+        let factory = crate::bot_factory("moonleap").unwrap();
+        assert_ne!(MOONLEAP_4[2].spec, MOONLEAP[2].spec);
+        let mut state = entry.new_game(&serde_json::Value::Null, 4).unwrap();
+        let mut rng = Seed::from_u64(3).rng();
+        let mut level = factory.make(BotSpec::Level(Level::Club), 9);
+        let mut four = factory.make(MOONLEAP_4[2].spec, 9);
+        let mut two = factory.make(MOONLEAP[2].spec, 9);
+        let (mut decisions, mut unlike_two) = (0, 0);
+        loop {
+            match state.to_act() {
+                ToAct::Chance => {
+                    state.sample_chance(&mut rng);
+                }
+                ToAct::Player(seat) => {
+                    let action = level.act(&*state, seat).unwrap();
+                    assert_eq!(four.act(&*state, seat).unwrap(), action);
+                    unlike_two += usize::from(two.act(&*state, seat).unwrap() != action);
+                    decisions += 1;
+                    state.apply_text(Actor::Seat(seat), &action).unwrap();
+                }
+                _ => break,
+            }
+        }
+        assert!(decisions > 20, "{decisions}");
+        assert!(unlike_two > decisions / 4, "{unlike_two} of {decisions}");
     }
 }

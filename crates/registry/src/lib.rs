@@ -5,7 +5,7 @@
 pub mod evaluators;
 mod levels;
 
-pub use levels::{LevelError, bot_rating, level, levels};
+pub use levels::{LevelError, bot_rating, level, levels, levels_at};
 pub use plateau_bots::{LevelEntry, Levels};
 
 use plateau_bots::{
@@ -51,7 +51,8 @@ pub static BOTS: &[BotFactory] = &[
     BotFactory::with_evaluator::<plateau_mad::Mad, evaluators::MadEvaluation>()
         .with_levels(&levels::MAD),
     BotFactory::with_evaluator::<plateau_moonleap::MoonLeap, evaluators::MoonLeapEvaluation>()
-        .with_levels(&levels::MOONLEAP),
+        .with_levels(&levels::MOONLEAP)
+        .with_seat_levels(&levels::MOONLEAP_SEATS),
     BotFactory::with_evaluator::<plateau_naval::Naval, evaluators::NavalEvaluation>()
         .with_levels(&levels::NAVAL),
     BotFactory::with_evaluator::<plateau_chakart::Chakart, evaluators::ChakartEvaluation>()
