@@ -844,3 +844,104 @@ fn report(seed: u64, took: Duration, outcomes: &[Outcome], v: &Verdict, load: &s
         );
     }
 }
+
+/// The checker on logs made by hand: a clean one passes; a fork, a stale read, a version going
+/// back on one connection and a lost action are each found.
+#[test]
+fn the_checker_finds_forks_stale_reads_and_lost_actions() {
+    let t0 = Instant::now();
+    let ms = |n: u64| t0 + Duration::from_millis(n);
+    let shown = |conn: u64, asked: u64, at: u64, texts: &[&str]| Shown {
+        conn,
+        asked: ms(asked),
+        at: ms(at),
+        wall: SystemTime::now(),
+        version: texts.len() as u64,
+        len: texts.len(),
+        prefix: texts.iter().fold(0, |h, t| step(h, t)),
+    };
+    let stored = HashMap::from([("m".to_owned(), vec!["a".into(), "b".into(), "c".into()])]);
+    let log_of = |seen: Seen| Log {
+        matches: HashMap::from([("m".to_owned(), seen)]),
+        ended: vec!["m".to_owned()],
+    };
+    let clean = Seen {
+        shown: vec![
+            shown(0, 0, 10, &["a"]),
+            shown(0, 0, 20, &["a", "b"]),
+            // Asked before version 2 was shown: version 1 would not have been stale.
+            shown(1, 15, 30, &["a", "b"]),
+            shown(2, 30, 40, &["a", "b", "c"]),
+        ],
+        acked: vec![(1, "b".into()), (2, "c".into())],
+        finished: true,
+        ..Seen::default()
+    };
+    let v = check(&log_of(clean), &stored);
+    assert_eq!((v.matches, v.shown, v.acked), (1, 4, 2));
+    assert!(v.forks.is_empty() && v.stale.is_empty() && v.lost.is_empty());
+
+    let bad = Seen {
+        shown: vec![
+            shown(0, 0, 10, &["a"]),
+            shown(0, 0, 20, &["a", "x"]),
+            shown(1, 30, 40, &["a", "b", "c"]),
+            // Asked after version 3 was shown, shown version 1.
+            shown(2, 50, 60, &["a"]),
+            // Connection 0 going back from 2 to 1.
+            shown(0, 0, 70, &["a"]),
+        ],
+        acked: vec![(1, "b".into()), (3, "d".into())],
+        finished: true,
+        ..Seen::default()
+    };
+    let v = check(&log_of(bad), &stored);
+    assert_eq!(v.forks.len(), 1, "{:?}", v.forks);
+    assert!(
+        v.forks[0].contains("connection 0 was shown 2 moves"),
+        "{:?}",
+        v.forks
+    );
+    assert_eq!(v.stale.len(), 2, "{:?}", v.stale);
+    assert!(
+        v.stale[0].contains("connection 2 was shown version 1"),
+        "{:?}",
+        v.stale
+    );
+    assert!(v.stale[0].contains("after version 3"), "{:?}", v.stale);
+    assert!(
+        v.stale[1].contains("went back from version 2 to 1"),
+        "{:?}",
+        v.stale
+    );
+    assert_eq!(v.lost.len(), 1, "{:?}", v.lost);
+    assert!(
+        v.lost[0].contains("\"d\" acknowledged at 3"),
+        "{:?}",
+        v.lost
+    );
+
+    let unfinished = Seen::default();
+    let v = check(&log_of(unfinished), &HashMap::new());
+    assert_eq!(v.unfinished, ["match m: not finished"]);
+}
+
+/// The time a match stood still: counted from the reference instant, across a state that was
+/// on its way when the fault began.
+#[test]
+fn still_counts_from_the_reference_across_a_late_state() {
+    let t0 = Instant::now();
+    let ms = |n: u64| t0 + Duration::from_millis(n);
+    let moves: Vec<(Instant, u64)> = [0, 100, 200, 260, 3260, 3300]
+        .iter()
+        .enumerate()
+        .map(|(v, &t)| (ms(t), v as u64))
+        .collect();
+    // A node's fault at 250 ms: the late state at 260 ms, then 3 s still.
+    assert_eq!(still(&moves, ms(250), ms(250)), Duration::from_millis(3000));
+    // The database's fault healed at 2000 ms: still from then to 3260 ms.
+    assert_eq!(
+        still(&moves, ms(250), ms(2000)),
+        Duration::from_millis(1260)
+    );
+}
