@@ -183,7 +183,8 @@ enum Ended {
 
 /// One connection to match `id` at `addr` (a seat's with `token`, else a spectator's): records
 /// every `state`, plays a random legal action for its seat whenever it may; returns when the
-/// match is finished or the connection fails (refused, closed, or silent for 2 s: a stopped node).
+/// match is finished or the connection fails (refused, closed, or silent for 2 s: a stopped
+/// node), or, when `once`, after the first `state` (a read).
 async fn session(
     addr: SocketAddr,
     id: &str,
@@ -191,6 +192,7 @@ async fn session(
     rng: &mut ChaCha8Rng,
     log: &Shared,
     conn: u64,
+    once: bool,
 ) -> Ended {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut request = format!("ws://{addr}/api/matches/{id}/ws")
@@ -292,6 +294,9 @@ async fn session(
         if finished {
             return Ended::Finished;
         }
+        if once {
+            return Ended::Dropped;
+        }
         let legal = msg["legal"].as_array().unwrap();
         if token.is_some() && !legal.is_empty() && pending.is_none() {
             tokio::time::sleep(Duration::from_millis(rng.random_range(5..25))).await;
@@ -326,7 +331,7 @@ async fn client(run: Run, prefer: usize, id: String, token: Option<String>, seed
     for attempt in 0.. {
         let addr = run.addrs.read().unwrap()[(prefer + attempt) % 2];
         let conn = run.conns.fetch_add(1, Ordering::Relaxed);
-        let ended = session(addr, &id, token.as_deref(), &mut rng, &run.log, conn).await;
+        let ended = session(addr, &id, token.as_deref(), &mut rng, &run.log, conn, false).await;
         if matches!(ended, Ended::Finished) || run.end.given_up() {
             return;
         }
@@ -334,8 +339,25 @@ async fn client(run: Run, prefer: usize, id: String, token: Option<String>, seed
     }
 }
 
+/// A reader of match `id` through node `node` alone: a fresh connection every 250 to 750 ms,
+/// only its first `state` taken (so a node that wakes from a stall is asked at once), until the
+/// match is finished or the clients give up.
+async fn reader(run: Run, node: usize, id: String, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    loop {
+        let addr = run.addrs.read().unwrap()[node];
+        let conn = run.conns.fetch_add(1, Ordering::Relaxed);
+        let ended = session(addr, &id, None, &mut rng, &run.log, conn, true).await;
+        if matches!(ended, Ended::Finished) || run.end.given_up() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(rng.random_range(250..750))).await;
+    }
+}
+
 /// Table `k`: new matches one after another until the nemesis is over (the last one played to
-/// its end), each with a spectator and its seats' clients spread over both nodes.
+/// its end), each with a spectator and its seats' clients spread over both nodes, and a reader
+/// through each node.
 async fn table(k: usize, run: Run, seed: u64) {
     for round in 0u64.. {
         if run.end.over() {
@@ -358,7 +380,11 @@ async fn table(k: usize, run: Run, seed: u64) {
             .or_default();
         let seed = seed ^ ((round << 8 | k as u64) << 16);
         let spectator = client(run.clone(), (k + 1) % 2, id.clone(), None, seed);
-        let mut clients = vec![tokio::spawn(spectator)];
+        let mut clients = vec![
+            tokio::spawn(spectator),
+            tokio::spawn(reader(run.clone(), 0, id.clone(), seed + 10)),
+            tokio::spawn(reader(run.clone(), 1, id.clone(), seed + 11)),
+        ];
         for (s, token) in tokens.into_iter().enumerate() {
             if token.is_some() {
                 let seat = client(
