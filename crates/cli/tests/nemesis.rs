@@ -181,19 +181,18 @@ enum Ended {
     Dropped,
 }
 
-/// One connection to match `id` at `addr` (a seat's with `token`, else a spectator's): records
-/// every `state`, plays a random legal action for its seat whenever it may; returns when the
-/// match is finished or the connection fails (refused, closed, or silent for 2 s: a stopped
-/// node), or, when `once`, after the first `state` (a read).
-async fn session(
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens match `id`'s socket at `addr` (a seat's with `token`) and waits for its first `state`
+/// (returned with when it came);
+/// `Err` when the node refuses, closes, or says nothing for twice the lease (a node may wait out
+/// another's lease before it answers, docs/architecture.md section 5.3).
+async fn open(
     addr: SocketAddr,
     id: &str,
     token: Option<&str>,
-    rng: &mut ChaCha8Rng,
-    log: &Shared,
-    conn: u64,
-    once: bool,
-) -> Ended {
+) -> Result<(Socket, Value, Instant), ()> {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut request = format!("ws://{addr}/api/matches/{id}/ws")
         .into_client_request()
@@ -203,15 +202,47 @@ async fn session(
             .headers_mut()
             .insert("Authorization", format!("Bearer {t}").parse().unwrap());
     }
+    let opened = async {
+        let (mut ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .map_err(drop)?;
+        while let Some(Ok(frame)) = ws.next().await {
+            let Message::Text(text) = frame else { continue };
+            let msg: Value = serde_json::from_str(&text).unwrap();
+            match msg["type"].as_str() {
+                Some("state") => return Ok((ws, msg, Instant::now())),
+                Some("error") => return Err(()),
+                _ => {}
+            }
+        }
+        Err(())
+    };
+    tokio::time::timeout(LEASE * 2, opened)
+        .await
+        .map_err(drop)
+        .flatten()
+}
+
+/// One connection to match `id` (a seat's with `token`, else a spectator's), to the first of
+/// `addrs` that shows it (the others are dropped: a load balancer's choice of a live node):
+/// records every `state`, plays a random legal action for its seat whenever it may; returns
+/// when the match is finished or the connection fails (refused, closed, or silent for 2 s: a
+/// stopped node), or, when `once`, after the first `state` (a read).
+async fn session(
+    addrs: &[SocketAddr],
+    id: &str,
+    token: Option<&str>,
+    rng: &mut ChaCha8Rng,
+    log: &Shared,
+    conn: u64,
+    once: bool,
+) -> Ended {
     let asked = Instant::now();
-    // A node may wait for another's lease to expire before it answers (docs/architecture.md
-    // section 5.3): longer than the lease for the first answer.
-    let first_wait = LEASE * 2;
-    let Ok(Ok((mut ws, _))) =
-        tokio::time::timeout(first_wait, tokio_tungstenite::connect_async(request)).await
-    else {
+    let opens = addrs.iter().map(|&a| Box::pin(open(a, id, token)));
+    let Ok(((mut ws, first_state, came), _)) = futures_util::future::select_ok(opens).await else {
         return Ended::Dropped;
     };
+    let mut next = Some((first_state, came));
     let mut texts: Vec<String> = Vec::new();
     let mut bys: Vec<Value> = Vec::new();
     let mut hashes: Vec<u64> = vec![0];
@@ -220,17 +251,17 @@ async fn session(
     let mut pending: Option<usize> = None;
     let mut first = true;
     loop {
-        let wait = if first {
-            first_wait
-        } else {
-            Duration::from_secs(2)
+        let (msg, at) = match next.take() {
+            Some(first) => first,
+            None => match tokio::time::timeout(Duration::from_secs(2), ws.next()).await {
+                Ok(Some(Ok(Message::Text(text)))) => (
+                    serde_json::from_str::<Value>(&text).unwrap(),
+                    Instant::now(),
+                ),
+                Ok(Some(Ok(_))) => continue,
+                _ => return Ended::Dropped,
+            },
         };
-        let frame = match tokio::time::timeout(wait, ws.next()).await {
-            Ok(Some(Ok(frame))) => frame,
-            _ => return Ended::Dropped,
-        };
-        let Message::Text(text) = frame else { continue };
-        let msg: Value = serde_json::from_str(&text).unwrap();
         if msg["type"] == "error" {
             pending = None;
             continue;
@@ -238,7 +269,6 @@ async fn session(
         if msg["type"] != "state" {
             continue;
         }
-        let at = Instant::now();
         if let Some(s) = msg["seat"].as_u64() {
             seat = Some(s);
         }
@@ -324,14 +354,19 @@ struct Run {
 }
 
 /// A client of match `id`: connections one after another until the match is finished, the first
-/// to node `prefer`, each next one to the other node (as a page retries behind a load balancer),
-/// or until the clients give up (`End`).
+/// to node `prefer`, each next one to both nodes (as a page retries behind a load balancer,
+/// which sends it to a live node), or until the clients give up (`End`).
 async fn client(run: Run, prefer: usize, id: String, token: Option<String>, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for attempt in 0.. {
-        let addr = run.addrs.read().unwrap()[(prefer + attempt) % 2];
+        let addrs = *run.addrs.read().unwrap();
+        let to = if attempt == 0 {
+            &addrs[prefer..=prefer]
+        } else {
+            &addrs[..]
+        };
         let conn = run.conns.fetch_add(1, Ordering::Relaxed);
-        let ended = session(addr, &id, token.as_deref(), &mut rng, &run.log, conn, false).await;
+        let ended = session(to, &id, token.as_deref(), &mut rng, &run.log, conn, false).await;
         if matches!(ended, Ended::Finished) || run.end.given_up() {
             return;
         }
@@ -347,7 +382,7 @@ async fn reader(run: Run, node: usize, id: String, seed: u64) {
     loop {
         let addr = run.addrs.read().unwrap()[node];
         let conn = run.conns.fetch_add(1, Ordering::Relaxed);
-        let ended = session(addr, &id, None, &mut rng, &run.log, conn, true).await;
+        let ended = session(&[addr], &id, None, &mut rng, &run.log, conn, true).await;
         if matches!(ended, Ended::Finished) || run.end.given_up() {
             return;
         }
