@@ -223,13 +223,14 @@ async fn open(
         .flatten()
 }
 
-/// One connection to match `id` (a seat's with `token`, else a spectator's), to the first of
-/// `addrs` that shows it (the others are dropped: a load balancer's choice of a live node):
+/// One connection to match `id` (a seat's with `token`, else a spectator's), to the first node
+/// of `addrs` that shows it, each tried after its delay (the others are dropped: a load
+/// balancer's choice of a live node):
 /// records every `state`, plays a random legal action for its seat whenever it may; returns
 /// when the match is finished or the connection fails (refused, closed, or silent for 2 s: a
 /// stopped node), or, when `once`, after the first `state` (a read).
 async fn session(
-    addrs: &[SocketAddr],
+    addrs: &[(SocketAddr, Duration)],
     id: &str,
     token: Option<&str>,
     rng: &mut ChaCha8Rng,
@@ -238,7 +239,12 @@ async fn session(
     once: bool,
 ) -> Ended {
     let asked = Instant::now();
-    let opens = addrs.iter().map(|&a| Box::pin(open(a, id, token)));
+    let opens = addrs.iter().map(|&(addr, delay)| {
+        Box::pin(async move {
+            tokio::time::sleep(delay).await;
+            open(addr, id, token).await
+        })
+    });
     let Ok(((mut ws, first_state, came), _)) = futures_util::future::select_ok(opens).await else {
         return Ended::Dropped;
     };
@@ -354,19 +360,21 @@ struct Run {
 }
 
 /// A client of match `id`: connections one after another until the match is finished, the first
-/// to node `prefer`, each next one to both nodes (as a page retries behind a load balancer,
-/// which sends it to a live node), or until the clients give up (`End`).
+/// to node `prefer` (to the other too if `prefer` has not shown the match within a second),
+/// each next one to both nodes (as a page retries behind a load balancer, which sends it to a
+/// live node), or until the clients give up (`End`).
 async fn client(run: Run, prefer: usize, id: String, token: Option<String>, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for attempt in 0.. {
         let addrs = *run.addrs.read().unwrap();
-        let to = if attempt == 0 {
-            &addrs[prefer..=prefer]
+        let hedge = if attempt == 0 {
+            Duration::from_secs(1)
         } else {
-            &addrs[..]
+            Duration::ZERO
         };
+        let to = [(addrs[prefer], Duration::ZERO), (addrs[1 - prefer], hedge)];
         let conn = run.conns.fetch_add(1, Ordering::Relaxed);
-        let ended = session(to, &id, token.as_deref(), &mut rng, &run.log, conn, false).await;
+        let ended = session(&to, &id, token.as_deref(), &mut rng, &run.log, conn, false).await;
         if matches!(ended, Ended::Finished) || run.end.given_up() {
             return;
         }
@@ -382,7 +390,16 @@ async fn reader(run: Run, node: usize, id: String, seed: u64) {
     loop {
         let addr = run.addrs.read().unwrap()[node];
         let conn = run.conns.fetch_add(1, Ordering::Relaxed);
-        let ended = session(&[addr], &id, None, &mut rng, &run.log, conn, true).await;
+        let ended = session(
+            &[(addr, Duration::ZERO)],
+            &id,
+            None,
+            &mut rng,
+            &run.log,
+            conn,
+            true,
+        )
+        .await;
         if matches!(ended, Ended::Finished) || run.end.given_up() {
             return;
         }
@@ -440,7 +457,7 @@ async fn table(k: usize, run: Run, seed: u64) {
 }
 
 /// A fault the nemesis injects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// SIGSTOP a node, SIGCONT it after the hold.
     Stop,
