@@ -7,10 +7,11 @@
 //! CI runs 6 cycles; `PLATEAU_CRASH_CYCLES=100 cargo test --release -p plateau-cli --test
 //! serve_crash` runs the long version.
 
+mod common;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,9 +20,9 @@ use plateau_engine::Record;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+
+use common::{OwnPostgres, Server, http, new_match, signal, start_node};
 
 /// Per match: the longest move list any client saw acknowledged.
 type Acked = Arc<Mutex<HashMap<String, Vec<Value>>>>;
@@ -29,129 +30,9 @@ type Acked = Arc<Mutex<HashMap<String, Vec<Value>>>>;
 /// Matches in play at once.
 const TABLES: usize = 6;
 
-/// A new MAD match of table `k` (two humans, a human and a bot either way round, or two bots),
-/// its human seats taken; returns its id and the seats' tokens.
-async fn new_match(addr: SocketAddr, k: usize) -> (String, Vec<Option<String>>) {
-    let human = json!({"kind": "human"});
-    let bot = json!({"kind": "bot", "bot": "random"});
-    let seats = [
-        [&human, &human],
-        [&human, &human],
-        [&human, &bot],
-        [&bot, &human],
-        [&bot, &bot],
-        [&bot, &bot],
-    ];
-    let body = json!({"game": "mad", "seats": seats[k % seats.len()]}).to_string();
-    let (status, created) = http(addr, "POST", "/api/matches", &body).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_owned();
-    let mut tokens = vec![None, None];
-    if let Some(t) = created["token"].as_str() {
-        tokens[created["seat"].as_u64().unwrap() as usize] = Some(t.to_owned());
-    }
-    for free in created["invites"].as_array().unwrap() {
-        let seat = free["seat"].as_u64().unwrap();
-        let (status, joined) = http(
-            addr,
-            "POST",
-            &format!("/api/matches/{id}/join"),
-            &json!({"seat": seat}).to_string(),
-        )
-        .await;
-        assert_eq!(status, 200, "{joined}");
-        tokens[seat as usize] = joined["token"].as_str().map(str::to_owned);
-    }
-    (id, tokens)
-}
-
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-/// A test that fails leaves no server running.
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Starts `plateau serve` on a free port over `db` and waits until it listens.
 fn start(db: &str) -> Server {
     start_node(db, &[])
-}
-
-/// `start` with more arguments (`--node NAME`).
-fn start_node(db: &str, more: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
-        .arg("serve")
-        .args(more)
-        .args([
-            "--addr",
-            "127.0.0.1:0",
-            "--database",
-            db,
-            "--bot-delay-ms",
-            "15",
-            "--matches-per-minute",
-            "100000",
-            "--bot-matches-per-address",
-            "1000",
-            // The test's players move faster than any person: the message rate is not under test.
-            "--exempt-address",
-            "127.0.0.1",
-        ])
-        .env("NO_COLOR", "1")
-        .env(
-            "RUST_LOG",
-            std::env::var("PLATEAU_CRASH_RUST_LOG").unwrap_or("info".into()),
-        )
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("plateau serve starts");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("serve printed its address").unwrap();
-        if let Some(at) = line.find("addr=") {
-            let rest = &line[at + 5..];
-            let end = rest.find(' ').unwrap_or(rest.len());
-            break rest[..end].parse().expect("an address");
-        }
-    };
-    // Keep draining the log so the server never blocks on a full pipe (into a file of
-    // `PLATEAU_CRASH_LOGS`, a folder, when set).
-    let keep = std::env::var_os("PLATEAU_CRASH_LOGS").map(|dir| {
-        let name = format!("{}-{}.log", more.join("-"), child.id());
-        std::fs::File::create(std::path::Path::new(&dir).join(name)).unwrap()
-    });
-    std::thread::spawn(move || {
-        use std::io::Write;
-        let mut keep = keep;
-        for line in lines.by_ref().map_while(Result::ok) {
-            if let Some(f) = &mut keep {
-                let _ = writeln!(f, "{line}");
-            }
-        }
-    });
-    Server { child, addr }
-}
-
-async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).await.unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
 /// Plays one connection until the socket drops or the match ends: a seat plays random legal
@@ -632,119 +513,6 @@ async fn a_killed_node_loses_no_acknowledged_action_and_its_matches_go_on_elsewh
     .await;
 }
 
-/// A PostgreSQL server of the test's own, which it may stop and start: `initdb` in a temporary
-/// folder, a Unix socket there and no TCP, from the programs in `PLATEAU_TEST_PG_BIN`
-/// (scripts/postgres-throwaway.sh exports it). As root the programs run as `postgres`, as there.
-struct OwnPostgres {
-    bin: std::path::PathBuf,
-    dir: std::path::PathBuf,
-    as_root: bool,
-}
-
-impl OwnPostgres {
-    /// A new server, started; `None` (with a note) without `PLATEAU_TEST_PG_BIN`.
-    fn start_new() -> Option<OwnPostgres> {
-        let Some(bin) = std::env::var_os("PLATEAU_TEST_PG_BIN") else {
-            eprintln!("skipped: PLATEAU_TEST_PG_BIN is not set (scripts/test sets it)");
-            return None;
-        };
-        let dir = std::env::temp_dir().join(format!("plateau-outage-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let uid = Command::new("id").arg("-u").output().unwrap();
-        let as_root = String::from_utf8_lossy(&uid.stdout).trim() == "0";
-        if as_root {
-            let chown = Command::new("chown").arg("postgres:").arg(&dir).status();
-            assert!(chown.unwrap().success());
-        }
-        let pg = OwnPostgres {
-            bin: bin.into(),
-            dir,
-            as_root,
-        };
-        let data = pg.dir.join("data");
-        pg.run(
-            "initdb",
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-U",
-                "postgres",
-                "-A",
-                "trust",
-                "--no-locale",
-            ],
-        );
-        pg.start();
-        Some(pg)
-    }
-
-    /// Runs server program `program` with `args` (as `postgres` under root); panics if it fails.
-    fn run(&self, program: &str, args: &[&str]) {
-        let path = self.bin.join(program);
-        let mut command = if self.as_root {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(path);
-            c
-        } else {
-            Command::new(path)
-        };
-        let out = command.args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{program}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-
-    fn start(&self) {
-        let (data, log) = (self.dir.join("data"), self.dir.join("server.log"));
-        // Without fsync: the test stops the server process, never the machine, so every commit
-        // is still in the system's cache when the server comes back.
-        let options = format!(
-            "-k {} -p 5432 -c listen_addresses='' -c fsync=off -c full_page_writes=off",
-            self.dir.display()
-        );
-        let (data, log) = (data.to_str().unwrap(), log.to_str().unwrap());
-        self.run(
-            "pg_ctl",
-            &["-D", data, "-l", log, "-w", "-o", &options, "start"],
-        );
-    }
-
-    /// Stops the server at once, as a crash would (`-m immediate`).
-    fn stop(&self) {
-        let data = self.dir.join("data");
-        self.run(
-            "pg_ctl",
-            &["-D", data.to_str().unwrap(), "-m", "immediate", "stop"],
-        );
-    }
-
-    fn url(&self) -> String {
-        format!(
-            "postgres://postgres@/postgres?host={}&port=5432",
-            self.dir.display()
-        )
-    }
-}
-
-impl Drop for OwnPostgres {
-    fn drop(&mut self) {
-        let data = self.dir.join("data");
-        let _ = Command::new("runuser")
-            .args(["-u", "postgres", "--"])
-            .arg(self.bin.join("pg_ctl"))
-            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"])
-            .output();
-        let _ = Command::new(self.bin.join("pg_ctl"))
-            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"])
-            .output();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 /// The database going away for 10 s under two nodes and six MAD matches in play, then coming
 /// back. Meanwhile every node answers `GET /health` with 503, and nothing is acknowledged (an
 /// action gets an error, not a state); once it is back the nodes recover by themselves: health
@@ -847,16 +615,6 @@ async fn nodes_answer_clearly_while_the_database_is_away_and_recover_by_themselv
             .unwrap();
     }
     verify(nodes[0].addr, &dir, Vec::new(), &matches, &acked, 0, 0).await;
-}
-
-/// Sends `signal` (`STOP`, `CONT`) to `server`'s process.
-fn signal(server: &Server, signal: &str) {
-    let sent = Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(server.child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(sent.success(), "kill -{signal}");
 }
 
 /// The first `state` a fresh socket to match `id` at `addr` is shown, as `(status, moves,

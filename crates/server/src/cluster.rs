@@ -97,9 +97,9 @@ fn one_hop(headers: &HeaderMap, lobby: &Lobby, holder: &Node) -> Result<(), ApiE
     Ok(())
 }
 
-/// Tries `connect` on the node that drives match `id`, and, while it does not answer, asks again
-/// where the match is (its lease expires `LEASE_TTL` after its node stopped renewing, and then
-/// this node takes it over). `Ok(Some(connection))` to forward on; `Ok(None)` once the match is
+/// Tries `connect` on the node that drives match `id`, and, while it does not answer (during
+/// each attempt too), asks again where the match is (its lease expires `LEASE_TTL` after its
+/// node stopped renewing, and then this node takes it over). `Ok(Some(connection))` to forward on; `Ok(None)` once the match is
 /// driven here.
 ///
 /// # Errors
@@ -115,7 +115,30 @@ where
 {
     let deadline = Instant::now() + LEASE_TTL + 2 * RENEW_EVERY + CONNECT_WAIT;
     loop {
-        let tried = tokio::time::timeout(CONNECT_WAIT, connect(holder.clone())).await;
+        let attempt = tokio::time::timeout(CONNECT_WAIT, connect(holder.clone()));
+        tokio::pin!(attempt);
+        // While the attempt waits (a stalled node takes connections and answers nothing), where
+        // the match is is asked again every `RETRY_EVERY`: once the lease has expired this node
+        // takes the match over then, not at the attempt's end (the nemesis's frozen times,
+        // docs/reliability.md). An error there (the database away) leaves the attempt to end.
+        let tried = loop {
+            tokio::select! {
+                tried = &mut attempt => break Ok(tried),
+                () = tokio::time::sleep(RETRY_EVERY) => match lobby.locate(id).await {
+                    Ok(Place::Here) => return Ok(None),
+                    Ok(Place::There(now)) if now != holder => break Err(now),
+                    Ok(Place::There(_)) | Err(_) => {}
+                },
+            }
+        };
+        let tried = match tried {
+            Ok(tried) => tried,
+            // Another node drives it now: tried there.
+            Err(now) => {
+                holder = now;
+                continue;
+            }
+        };
         let why = match tried {
             Ok(Ok(connection)) => return Ok(Some(connection)),
             Ok(Err(e)) => e,
