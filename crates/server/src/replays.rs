@@ -267,7 +267,8 @@ pub fn history_steps(
     let record = to_record(m);
     let fail = |e: String| format!("match {} does not replay: {e}", m.id);
     let states = crate::versions::states(entry, &record).map_err(fail)?;
-    let versions = crate::versions::viewer_versions(entry, &record, viewer).map_err(fail)?;
+    // The states are replayed once; the versions are read from them.
+    let versions = crate::versions::versions_of(&states, &record, viewer).map_err(fail)?;
     let mut steps = vec![HistoryStep {
         by: None,
         text: None,
