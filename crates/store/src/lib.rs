@@ -514,8 +514,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// Renews for `ttl` the leases `node` holds on `ids`, each only if its row still holds the
     /// epoch this store took (never taking or making a row again: a lease another node took, or
-    /// one given up, stays so); beats `node`'s heartbeat in the same transaction. Answers the ids
-    /// `node` no longer holds; the store forgets them.
+    /// one given up, stays so), and only while `node`'s name is still this process's (read, not
+    /// beaten: `heartbeat` does that). Answers the ids `node` no longer holds; the store forgets
+    /// them.
     ///
     /// # Errors
     /// `Database` when the database does not answer (then nothing was renewed); `LeaseLost` when
@@ -528,6 +529,25 @@ pub trait Store: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         let _ = (ids, node, ttl);
         Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// Beats the heartbeat of `node`'s name (`claim_node`), so no other process may claim it
+    /// while this one lives, and answers the live nodes: those whose heartbeat is younger than
+    /// `ttl`, `node` among them, by name. Its own statement, apart from the renewals: they only
+    /// read the name, so they never queue on its row. A store only one process opens answers
+    /// `node` alone.
+    ///
+    /// # Errors
+    /// `Database` when the database does not answer; `LeaseLost` when another process took
+    /// `node`'s name (this one had not beaten for the time to live): every lease is lost, and
+    /// the store forgets them.
+    fn heartbeat(
+        &self,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Vec<Node>, StoreError>> {
+        let (live, _) = (vec![node.clone()], ttl);
+        Box::pin(async move { Ok(live) })
     }
 
     /// Until when, by this process's own clock (`tokio::time::Instant`), the lease on match `id`
@@ -569,7 +589,7 @@ pub trait Store: Send + Sync + 'static {
     }
 
     /// Claims `node`'s name for this process: its row in the table of nodes, with a heartbeat
-    /// `renew` beats. Taken when free, or when its last heartbeat is older than `ttl` (an
+    /// `heartbeat` beats. Taken when free, or when its last heartbeat is older than `ttl` (an
     /// earlier run, killed). `None` = claimed; `Some(address)` = a live process of that name runs
     /// at `address`.
     ///

@@ -692,6 +692,7 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
         assert_eq!(b.lease("m1", &nb, long).await.unwrap(), None);
         assert!(a.node_secret().is_none());
         assert_eq!(a.lease_deadline("m1"), None, "one process needs no lease");
+        assert_eq!(a.heartbeat(&na, long).await.unwrap(), [na], "alone");
         return db.remove();
     }
     let epoch = |m: &str| {
@@ -798,10 +799,24 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
         b.renew(vec![], &nb, long).await.unwrap(),
         Vec::<String>::new()
     );
+    // b's heartbeat names the live nodes: a (it claimed its name above) and b.
+    let live: Vec<String> = b
+        .heartbeat(&nb, long)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|n| n.name)
+        .collect();
+    assert_eq!(live, ["a", "b"]);
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(b2.claim_node(&elsewhere, short).await.unwrap(), None);
+    // A renewal only reads the name, and still learns it is gone; so does the heartbeat.
     assert!(matches!(
         b.renew(vec!["m2".into()], &nb, long).await,
+        Err(StoreError::LeaseLost(_))
+    ));
+    assert!(matches!(
+        b.heartbeat(&nb, long).await,
         Err(StoreError::LeaseLost(_))
     ));
     assert_eq!(a.claim_node(&node("c"), long).await.unwrap(), None);

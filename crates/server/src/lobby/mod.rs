@@ -66,6 +66,15 @@ impl Lobby {
             }
         }
         store.drive_as(&node);
+        // Who else is live, at once (then every `RENEW_EVERY`): whether the notices have anyone
+        // to reach.
+        let live = match store.heartbeat(&node, LEASE_TTL).await {
+            Ok(live) => live,
+            Err(e) => {
+                tracing::warn!(error = %e, "heartbeat not beaten");
+                vec![node.clone()]
+            }
+        };
         let lobby = Arc::new(Lobby {
             shared: Arc::new(Shared {
                 store,
@@ -82,6 +91,7 @@ impl Lobby {
             bots: Mutex::new(HashMap::new()),
             node,
             recent: Arc::new(PerMinute::default()),
+            live: Mutex::new(live),
         });
         if test_seeds {
             tracing::warn!(

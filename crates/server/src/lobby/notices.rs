@@ -102,6 +102,11 @@ pub(crate) async fn share_presence(
 /// Sends `what` from this node on `channel`; a failure is logged (the next change or tick tells
 /// again).
 async fn tell<T: Serialize>(lobby: &Lobby, channel: &'static str, what: T) {
+    // No other node heard from within the lease time: nobody to tell (a node that starts
+    // beats at once, and is heard of at the next renewal, within `RENEW_EVERY`).
+    if lobby.alone() {
+        return;
+    }
     let notice = Notice {
         cluster: cluster_tag(lobby),
         node: lobby.node().name.clone(),

@@ -45,6 +45,7 @@ impl Lobby {
         /// Matches taken over per round at most, so a node coming back to a database full of
         /// orphans starts them over a few rounds.
         const TAKEOVERS: usize = 64;
+        let taking = std::sync::Arc::new(tokio::sync::Mutex::new(()));
         loop {
             tokio::time::sleep(RENEW_EVERY).await;
             let Some(lobby) = lobby.upgrade() else {
@@ -61,13 +62,33 @@ impl Lobby {
                 .filter(|(_, (_, tx))| !tx.is_closed())
                 .map(|(id, _)| id.clone())
                 .collect();
-            // Bounded: a database that hangs must not hold the self-fencing below back.
-            let renewed = tokio::time::timeout(
-                RENEW_EVERY,
-                lobby.shared.store.renew(ids, &lobby.node, LEASE_TTL),
-            )
+            // The heartbeat of this node's name and the renewal, side by side (each its own
+            // statement: a renewal only reads the name). Bounded: a database that hangs must
+            // not hold the self-fencing below back.
+            let store = &lobby.shared.store;
+            let (beaten, renewed) = tokio::time::timeout(RENEW_EVERY, async {
+                tokio::join!(
+                    store.heartbeat(&lobby.node, LEASE_TTL),
+                    store.renew(ids, &lobby.node, LEASE_TTL)
+                )
+            })
             .await
-            .unwrap_or_else(|_| Err(crate::store::DatabaseError::TimedOut("renewal").into()));
+            .unwrap_or_else(|_| {
+                let late = || crate::store::DatabaseError::TimedOut("renewal").into();
+                (Err(late()), Err(late()))
+            });
+            match beaten {
+                Ok(live) => *lobby.live.lock().unwrap_or_else(|e| e.into_inner()) = live,
+                Err(e) => match e {
+                    StoreError::LeaseLost(why) => {
+                        tracing::error!(%why, "this node's name was taken over: every match unloaded, stopping");
+                        lobby.fence_expired();
+                        lobby.begin_shutdown();
+                        return;
+                    }
+                    e => tracing::warn!(error = %e, "heartbeat not beaten"),
+                },
+            }
             let renewed = match renewed {
                 Ok(lost) => {
                     for id in lost {
@@ -93,25 +114,34 @@ impl Lobby {
             if !renewed {
                 continue;
             }
-            let orphans = match lobby
-                .shared
-                .store
-                .orphans(&lobby.node, ORPHAN_GRACE, TAKEOVERS)
-                .await
-            {
-                Ok(ids) => ids,
-                Err(e) => {
-                    tracing::warn!(error = %e, "orphaned matches not read");
-                    continue;
-                }
+            // The takeovers run beside the renewals: replaying many logs takes time, and the
+            // next renewal must not wait for it (its leases would lapse, and their matches
+            // become orphans in turn). One round of takeovers at a time.
+            let Ok(round) = taking.clone().try_lock_owned() else {
+                continue;
             };
-            for id in orphans {
-                match lobby.locate(&id).await {
-                    Ok(Place::Here) => tracing::info!(%id, "match taken over"),
-                    Ok(Place::There(_)) => {}
-                    Err(e) => tracing::warn!(%id, error = %e.message, "match not taken over"),
+            tokio::spawn(async move {
+                let _round = round;
+                let orphans = match lobby
+                    .shared
+                    .store
+                    .orphans(&lobby.node, ORPHAN_GRACE, TAKEOVERS)
+                    .await
+                {
+                    Ok(ids) => ids,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "orphaned matches not read");
+                        return;
+                    }
+                };
+                for id in orphans {
+                    match lobby.locate(&id).await {
+                        Ok(Place::Here) => tracing::info!(%id, "match taken over"),
+                        Ok(Place::There(_)) => {}
+                        Err(e) => tracing::warn!(%id, error = %e.message, "match not taken over"),
+                    }
                 }
-            }
+            });
         }
     }
 }

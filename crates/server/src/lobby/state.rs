@@ -37,6 +37,8 @@ pub struct Lobby {
     pub(super) node: Node,
     /// Recent events per address, name or player, for the limits per minute (and hour).
     pub(super) recent: Arc<PerMinute>,
+    /// The live nodes of the database, this one among them, by name (`Store::heartbeat`).
+    pub(super) live: Mutex<Vec<Node>>,
 }
 
 impl Lobby {
@@ -94,6 +96,11 @@ impl Lobby {
     #[must_use]
     pub fn node(&self) -> &Node {
         &self.node
+    }
+
+    /// Whether this node is the only live one of its database: nobody else to tell anything.
+    pub(crate) fn alone(&self) -> bool {
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).len() <= 1
     }
 
     /// A receiver that turns `true` when the service begins to shut down.

@@ -115,7 +115,9 @@ async fn together(
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut client = pool.get().await.map_err(pool_error)?;
     let tx = client.transaction().await.map_err(db)?;
-    // The leases, share-locked until the commit, as `leases::fence` does for one match.
+    // The leases, share-locked until the commit, as `leases::fence` does for one match; in the
+    // order of their ids, as a renewal locks them, so the two never wait on each other in a
+    // cycle (a deadlock PostgreSQL breaks only after a second, past the renewal's time).
     let (mut ids, mut nodes, mut epochs) = (Vec::new(), Vec::new(), Vec::new());
     for a in group {
         if let Some((node, epoch)) = &a.fence {
@@ -132,7 +134,7 @@ async fn together(
             "SELECT l.match_id FROM match_leases l \
              JOIN unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f(id, node, epoch) \
              ON l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
-             WHERE NOT l.resting FOR SHARE OF l",
+             WHERE NOT l.resting ORDER BY l.match_id FOR SHARE OF l",
             &[&ids, &nodes, &epochs],
         )
         .await?

@@ -32,30 +32,39 @@ pub(super) async fn take(
 }
 
 /// Renews `node`'s leases on `held` (match id and epoch) for `ttl` seconds, each only while its
-/// row still names `node` at that epoch and is not resting: an update, never an insert, so a
-/// lease another node took or gave up is never made again. The rows are locked in the order of
-/// their ids, so two nodes never wait on each other in a cycle. Returns the ids renewed.
+/// row still names `node` at that epoch and is not resting, and only while process `instance`
+/// holds the name `node` (`claim_node`): an update, never an insert, so a lease another node
+/// took or gave up is never made again. The rows are locked in the order of their ids, so two
+/// nodes never wait on each other in a cycle. One statement: the name is read, not written (the
+/// heartbeat is `heartbeat`'s, on its own timer), so renewals never queue on the node's row.
+/// `None` when another process took the name; else the ids renewed.
 pub(super) async fn renew(
-    tx: &impl GenericClient,
+    c: &impl GenericClient,
     held: &[(String, i64)],
     node: &Node,
+    instance: &str,
     ttl: f64,
-) -> Result<Vec<String>, StoreError> {
+) -> Result<Option<Vec<String>>, StoreError> {
     let (ids, epochs): (Vec<&str>, Vec<i64>) = held.iter().map(|(i, e)| (i.as_str(), *e)).unzip();
-    rows(
-        tx,
-        "WITH mine AS (SELECT l.match_id FROM match_leases l \
+    let r = row(
+        c,
+        "WITH named AS (SELECT 1 FROM plateau_nodes WHERE name = $3 AND instance = $5), \
+         mine AS (SELECT l.match_id FROM match_leases l \
          JOIN unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
          ON l.match_id = h.id AND l.epoch = h.epoch \
-         WHERE l.node = $3 AND NOT l.resting ORDER BY l.match_id FOR UPDATE OF l) \
-         UPDATE match_leases SET expires_at = now() + make_interval(secs => $4) \
-         WHERE match_id IN (SELECT match_id FROM mine) RETURNING match_id",
-        &[&ids, &epochs, &node.name, &ttl],
+         WHERE l.node = $3 AND NOT l.resting AND EXISTS (SELECT 1 FROM named) \
+         ORDER BY l.match_id FOR UPDATE OF l), \
+         renewed AS (UPDATE match_leases SET expires_at = now() + make_interval(secs => $4) \
+         WHERE match_id IN (SELECT match_id FROM mine) RETURNING match_id) \
+         SELECT EXISTS (SELECT 1 FROM named), ARRAY(SELECT match_id FROM renewed)",
+        &[&ids, &epochs, &node.name, &ttl, &instance],
     )
     .await?
-    .iter()
-    .map(|r| col(r, 0))
-    .collect()
+    .ok_or_else(|| StoreError::Corrupt("a renewal answered no row".into()))?;
+    if !col::<bool>(&r, 0)? {
+        return Ok(None);
+    }
+    col(&r, 1).map(Some)
 }
 
 /// The node holding match `id`'s lease, if any (a resting lease has none).
@@ -158,20 +167,40 @@ pub(super) async fn claim_node(
     }))
 }
 
-/// Beats the heartbeat of node `name` for process `instance`; false when another process took
-/// the name (this one's heartbeat had stopped for the time to live).
+/// Beats the heartbeat of node `node` for process `instance`, and reads the live nodes: those
+/// whose heartbeat is younger than `ttl` seconds, `node` among them, by name. One statement.
+/// `None` when another process took the name (this one's heartbeat had stopped for the time to
+/// live).
 pub(super) async fn heartbeat(
-    tx: &impl GenericClient,
-    name: &str,
+    c: &impl GenericClient,
+    node: &Node,
     instance: &str,
-) -> Result<bool, StoreError> {
-    let beaten = super::exec(
-        tx,
-        "UPDATE plateau_nodes SET heartbeat_at = now() WHERE name = $1 AND instance = $2",
-        &[&name, &instance],
+    ttl: f64,
+) -> Result<Option<Vec<Node>>, StoreError> {
+    let r = row(
+        c,
+        "WITH beat AS (UPDATE plateau_nodes SET heartbeat_at = now() \
+         WHERE name = $1 AND instance = $2 RETURNING name), \
+         live AS (SELECT name, address FROM plateau_nodes \
+         WHERE name <> $1 AND heartbeat_at > now() - make_interval(secs => $3)) \
+         SELECT EXISTS (SELECT 1 FROM beat), ARRAY(SELECT name FROM live ORDER BY name), \
+         ARRAY(SELECT address FROM live ORDER BY name)",
+        &[&node.name, &instance, &ttl],
     )
-    .await?;
-    Ok(beaten == 1)
+    .await?
+    .ok_or_else(|| StoreError::Corrupt("a heartbeat answered no row".into()))?;
+    if !col::<bool>(&r, 0)? {
+        return Ok(None);
+    }
+    let (names, addresses): (Vec<String>, Vec<String>) = (col(&r, 1)?, col(&r, 2)?);
+    let mut live: Vec<Node> = names
+        .into_iter()
+        .zip(addresses)
+        .map(|(name, address)| Node { name, address })
+        .chain(std::iter::once(node.clone()))
+        .collect();
+    live.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Some(live))
 }
 
 /// Frees node name `name` held by process `instance` (a node that stops), so it may start again

@@ -375,6 +375,16 @@ impl PgStore {
         }
     }
 
+    /// Another process took `node`'s name (this one had not beaten its heartbeat for the time
+    /// to live): every lease is forgotten, and the error says so.
+    fn name_lost(&self, node: &Node) -> StoreError {
+        self.held.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        StoreError::LeaseLost(format!(
+            "another process took the node name `{}`",
+            node.name
+        ))
+    }
+
     /// The leases this node holds on `ids`, with their epochs.
     fn held_of(&self, ids: &[String]) -> Vec<(String, i64)> {
         let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
@@ -883,23 +893,14 @@ impl Store for PgStore {
             let sent = tokio::time::Instant::now();
             let instance = self.instance.clone();
             let secs = ttl.as_secs_f64();
-            let (asked, by) = (mine.clone(), node.clone());
-            let renewed: Result<Option<Vec<String>>, StoreError> = in_tx!(self, false, |tx| {
-                match leases::heartbeat(&tx, &by.name, &instance).await {
-                    Ok(false) => Ok(None),
-                    Ok(true) => leases::renew(&tx, &asked, &by, secs).await.map(Some),
-                    Err(e) => Err(e),
-                }
-            })
-            .await;
-            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            // One statement, no transaction around it: one round trip.
+            let client = self.pool.get().await.map_err(pool_error)?;
+            let renewed = leases::renew(&client, &mine, &node, &instance, secs).await;
+            drop(client);
             let Some(renewed) = renewed? else {
-                held.clear();
-                return Err(StoreError::LeaseLost(format!(
-                    "another process took the node name `{}`",
-                    node.name
-                )));
+                return Err(self.name_lost(&node));
             };
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
             let mut lost = Vec::new();
             for id in ids {
                 let kept = renewed.contains(&id)
@@ -916,6 +917,20 @@ impl Store for PgStore {
                 }
             }
             Ok(lost)
+        })
+    }
+
+    fn heartbeat(
+        &self,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Vec<Node>, StoreError>> {
+        let node = node.clone();
+        Box::pin(async move {
+            let client = self.pool.get().await.map_err(pool_error)?;
+            let live = leases::heartbeat(&client, &node, &self.instance, ttl.as_secs_f64()).await;
+            drop(client);
+            live?.ok_or_else(|| self.name_lost(&node))
         })
     }
 
