@@ -2,6 +2,7 @@
 //! SQLite's machinery (PostgreSQL's store has one migration and the server checkpoints by
 //! itself); the tests of what every store does are in tests.rs, run on both backends.
 
+use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::TimeControl;
 use crate::tests::{entry, new_match};
