@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::{ChatLine, SeatView, Status, TimeControlView};
+use super::{ChatLine, SeatView, Status, TimeControl};
 use crate::shapes;
 
 /// `GET /health` (docs/protocol.md section 2): `{"status": "ok", "database": "ok",
@@ -114,7 +114,7 @@ pub struct Summary<'a> {
     /// The game's config as given at creation (`null` = the default).
     pub config: &'a serde_json::Value,
     /// The time control.
-    pub time_control: TimeControlView,
+    pub time_control: TimeControl,
     /// Unix ms of creation.
     pub created_at: i64,
     /// The spectators' version; `null` for a live game with hidden information whose match is

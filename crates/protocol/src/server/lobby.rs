@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{ErrorBody, PlayerKind, TimeControlView};
+use super::{ErrorBody, PlayerKind, TimeControl};
 
 /// An open challenge in a pool (docs/protocol.md section 7.6): `{"seek": 17, "name": "Alice",
 /// "kind": "guest", "rating": 1500, "since": 1764466800000, "bots_after_seconds": null}`.
@@ -34,7 +34,7 @@ pub struct PoolView {
     /// The table size.
     pub seats: u8,
     /// The clock.
-    #[schemars(with = "TimeControlView")]
+    #[schemars(with = "TimeControl")]
     pub time_control: serde_json::Value,
     /// Rated or casual.
     pub rated: bool,
@@ -56,7 +56,7 @@ pub struct PoolInfo {
     /// The table size.
     pub seats: u8,
     /// The clock.
-    pub time_control: TimeControlView,
+    pub time_control: TimeControl,
     /// Rated or casual.
     pub rated: bool,
 }

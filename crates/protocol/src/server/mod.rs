@@ -21,10 +21,10 @@ pub use play::*;
 pub use players::*;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::Code;
 use crate::shapes;
+use crate::{Code, WireError};
 
 /// Where a match stands (docs/protocol.md section 1): `"open"`, `"live"` or `"finished"`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, serde::Deserialize, JsonSchema)]
@@ -141,13 +141,20 @@ pub struct ErrorBody<'a> {
     pub message: &'a str,
 }
 
-/// A time control (docs/protocol.md section 3.2): `{"kind": "none"}`, `{"kind": "per_move",
-/// "seconds": S}`, `{"kind": "fischer", "base_seconds": B, "increment_seconds": I}` or
-/// `{"kind": "game"}`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TimeControlView {
-    /// No clock.
+/// A match's time control (docs/protocol.md section 3.2), as clients send and are sent it and as
+/// the store keeps it: `{"kind": "none"}`, `{"kind": "per_move", "seconds": S}`, `{"kind":
+/// "fischer", "base_seconds": B, "increment_seconds": I}` or `{"kind": "game"}`. Limits (checked
+/// by `validate`): 1 to 86,400 seconds for a move or a base, 0 to 3,600 seconds of increment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    try_from = "TimeControlFields"
+)]
+pub enum TimeControl {
+    /// No clock (correspondence).
+    #[default]
     None,
     /// Each move within `seconds`.
     PerMove {
@@ -158,9 +165,98 @@ pub enum TimeControlView {
     Fischer {
         /// Seconds per seat at the start, 1 to 86400.
         base_seconds: u32,
-        /// Seconds added after each move, 0 to 3600.
+        /// Seconds added after each move of the seat, 0 to 3600.
         increment_seconds: u32,
     },
-    /// The clocks the game's rules set.
+    /// The clocks the game's rules set (`Game::rule_clock_seconds`: Bataille Navale's placement
+    /// and turn clocks); refused for a game whose rules set none (`validate`).
     Game,
+}
+
+/// A time control as read from JSON: serde's tagged enums ignore a field that does not belong to
+/// the kind (`{"kind": "none", "seconds": 5}`), so every field is read here and checked against it.
+/// (Its schema is never written: the schema describes what the server sends.)
+#[derive(Deserialize, JsonSchema)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object with `kind` (`none`, `per_move`, `fischer` or `game`) and its fields"
+)]
+struct TimeControlFields {
+    kind: String,
+    seconds: Option<u32>,
+    base_seconds: Option<u32>,
+    increment_seconds: Option<u32>,
+}
+
+impl TryFrom<TimeControlFields> for TimeControl {
+    type Error = String;
+
+    fn try_from(f: TimeControlFields) -> Result<TimeControl, String> {
+        let given = [
+            ("seconds", f.seconds),
+            ("base_seconds", f.base_seconds),
+            ("increment_seconds", f.increment_seconds),
+        ];
+        let only = |allowed: &[&str]| match given
+            .iter()
+            .find(|(name, v)| v.is_some() && !allowed.contains(name))
+        {
+            Some((name, _)) => Err(format!("`{name}` is not a field of kind `{}`", f.kind)),
+            None => Ok(()),
+        };
+        let need = |name: &str, v: Option<u32>| v.ok_or_else(|| format!("missing field `{name}`"));
+        match f.kind.as_str() {
+            "none" => only(&[]).map(|()| TimeControl::None),
+            "game" => only(&[]).map(|()| TimeControl::Game),
+            "per_move" => {
+                only(&["seconds"])?;
+                Ok(TimeControl::PerMove {
+                    seconds: need("seconds", f.seconds)?,
+                })
+            }
+            "fischer" => {
+                only(&["base_seconds", "increment_seconds"])?;
+                Ok(TimeControl::Fischer {
+                    base_seconds: need("base_seconds", f.base_seconds)?,
+                    increment_seconds: need("increment_seconds", f.increment_seconds)?,
+                })
+            }
+            other => Err(format!(
+                "unknown kind `{other}`: expected `none`, `per_move`, `fischer` or `game`"
+            )),
+        }
+    }
+}
+
+impl TimeControl {
+    /// Checks the limits above, and that the control suits the game: a game whose rules set clocks
+    /// of their own (`rule_clock`, Bataille Navale) is played under them (`game`) or without a clock,
+    /// since its timeout rule never ends the game and a spent clock would pass every turn at once;
+    /// `game` needs such a game.
+    ///
+    /// # Errors
+    /// `time_control/invalid` naming the field out of range or the mismatch.
+    pub fn validate(&self, rule_clock: bool) -> Result<(), WireError> {
+        let bad = |what: &str| Err(WireError::new(Code::TimeControlInvalid, what));
+        match *self {
+            TimeControl::None => Ok(()),
+            TimeControl::Game if !rule_clock => {
+                bad("`game`: this game's rules set no clock; use `none`, `per_move` or `fischer`")
+            }
+            TimeControl::Game => Ok(()),
+            TimeControl::PerMove { .. } | TimeControl::Fischer { .. } if rule_clock => {
+                bad("this game's rules set their own clocks: use `game` (or `none` for no clock)")
+            }
+            TimeControl::PerMove { seconds } if !(1..=86_400).contains(&seconds) => {
+                bad("`seconds` must be between 1 and 86400")
+            }
+            TimeControl::Fischer { base_seconds, .. } if !(1..=86_400).contains(&base_seconds) => {
+                bad("`base_seconds` must be between 1 and 86400")
+            }
+            TimeControl::Fischer {
+                increment_seconds, ..
+            } if increment_seconds > 3_600 => bad("`increment_seconds` must be between 0 and 3600"),
+            _ => Ok(()),
+        }
+    }
 }

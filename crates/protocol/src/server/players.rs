@@ -122,7 +122,8 @@ pub struct Profile<'a> {
 }
 
 /// One player of a leaderboard (docs/protocol.md section 7.3): the name and kind, then the
-/// fields of a `Standing`.
+/// fields of a `Standing` (`provisional` always false: the list holds players past their
+/// provisional games).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Leader<'a> {
@@ -130,20 +131,9 @@ pub struct Leader<'a> {
     pub name: &'a str,
     /// Guest or account.
     pub kind: PlayerKind,
-    /// The shown rating.
-    pub rating: i64,
-    /// The shown deviation.
-    pub deviation: i64,
-    /// Rated games played.
-    pub games: u32,
-    /// Won.
-    pub wins: u32,
-    /// Lost.
-    pub losses: u32,
-    /// Drawn.
-    pub draws: u32,
-    /// Always false here: the list holds players past their provisional games.
-    pub provisional: bool,
+    /// The player's standing in the game.
+    #[serde(flatten)]
+    pub standing: Standing,
 }
 
 /// `GET /api/leaderboard/{game}` (docs/protocol.md section 7.3).
