@@ -4,9 +4,8 @@
 // page (`GET /api/matches/{id}/chat`). Every name and line goes into the page as text, never HTML.
 
 import { el } from './api.js';
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 import { seatLabel } from './seats.js';
-import { errorText } from './identity.js';
 
 /** The longest line the server takes (characters, after trimming). */
 export const CHAT_MAX = 300;

@@ -5,8 +5,8 @@
 // with hints at every step (the match page's `learn` mode).
 
 import { api, el, setToken, byId } from './api.js';
-import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
-import { setupIdentity, errorText } from './identity.js';
+import { t, lang, setupLanguageSwitch, onLangChange, errorText } from './i18n.js';
+import { setupIdentity } from './identity.js';
 import { HOWTO } from './howto-texts.js';
 import { pictures } from './howto-pictures.js';
 

@@ -6,6 +6,7 @@
 // navigator.language. Elements with data-i18n="key" get their text from the table, elements with
 // data-i18n-attr="attr:key,attr:key" get attributes (aria-label, title, placeholder).
 
+import { errorCode, errorMessage } from './api.js';
 import { TEXTS } from './i18n-texts.js';
 
 const STORE_KEY = 'plateau.lang';
@@ -83,6 +84,18 @@ export function tn(key, n, vars = {}) {
   if (text === undefined) return key;
   const form = typeof text === 'string' ? text : text[new Intl.PluralRules(code).select(n)] ?? text.other;
   return fill(form, { n, ...vars });
+}
+
+/**
+ * A refusal in words: the translation of its code when there is one, else the server's message.
+ * The code itself is for programs: pages put it in a `data-code` attribute, never in the text.
+ * @param {unknown} err
+ * @returns {string}
+ */
+export function errorText(err) {
+  const key = `err.${errorCode(err)}`;
+  const text = t(key);
+  return text === key ? errorMessage(err) : text;
 }
 
 /** Fills every data-i18n / data-i18n-attr element under `root`. */

@@ -3,13 +3,11 @@
 // every page shows: the player's name (a link to /@/{name}), "Create an account", "Sign in" and
 // "Sign out". Names are always put in the page as text (textContent), never as HTML.
 
-import { api, el, byId, errorCode, errorMessage } from './api.js';
-import { t, onLangChange } from './i18n.js';
+import { api, el, byId } from './api.js';
+import { t, onLangChange, errorText } from './i18n.js';
+import { askName, NAME_PATTERN } from './nameprompt.js';
 
 /** @typedef {import('./seats.js').Player} Player */
-
-/** Names the server accepts: 3 to 20 of letters, digits, `_` and `-`, starting with a letter or digit. */
-export const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9_\\-]{2,19}';
 
 /** The session as this page knows it. */
 const session = {
@@ -66,13 +64,6 @@ export async function chooseName(name) {
   if (!session.player) session.canRename = true;
   setPlayer(res.player);
   return res.player;
-}
-
-/** A suggestion for a new visitor's name, e.g. "Comet-417" (any name can be typed instead). */
-export function suggestName() {
-  const words = ['Comet', 'Corsair', 'Nebula', 'Harbour', 'Falcon', 'Meteor', 'Pilot', 'Voyager', 'Orbit', 'Mariner'];
-  const word = words[Math.floor(Math.random() * words.length)];
-  return `${word}-${100 + Math.floor(Math.random() * 900)}`;
 }
 
 /**
@@ -132,8 +123,7 @@ function renderIdentity() {
 
 /** The guest's Rename: the name dialog, prefilled with the current name. */
 async function rename() {
-  const { askName } = await import('./nameprompt.js');
-  await askName({ purpose: 'rename', current: session.player?.name ?? '' });
+  await askName({ purpose: 'rename', current: session.player?.name ?? '', choose: chooseName });
 }
 
 /** @param {string} id */
@@ -156,18 +146,6 @@ function dialogError(dialog, err) {
   if (!box) return;
   box.textContent = errorText(err);
   box.classList.remove('hidden');
-}
-
-/**
- * A refusal in words: the translation of its code when there is one, else the server's message.
- * The code itself is for programs: pages put it in a `data-code` attribute, never in the text.
- * @param {unknown} err
- * @returns {string}
- */
-export function errorText(err) {
-  const key = `err.${errorCode(err)}`;
-  const text = t(key);
-  return text === key ? errorMessage(err) : text;
 }
 
 /**

@@ -5,11 +5,10 @@
 // lists of matches. Routes: docs/protocol.md sections 3.1 to 3.5 and "Quick pairing".
 
 import { api, el, setToken, absolute, copyButton, byId, findId } from './api.js';
-import { t, tn, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { t, tn, setupLanguageSwitch, onLangChange, errorText } from './i18n.js';
 import { seatLabel, seatWithName, botName } from './seats.js';
-import {
-  setupIdentity, currentPlayer, chooseName, suggestName, onPlayerChange, errorText, NAME_PATTERN,
-} from './identity.js';
+import { setupIdentity, currentPlayer, chooseName, onPlayerChange } from './identity.js';
+import { suggestName, NAME_PATTERN } from './nameprompt.js';
 import { setupAdvanced, renderAdvanced } from './advanced.js';
 import { openSocket } from './socket.js';
 import { clockPresets, timeControlText, samePool } from './clocks.js';

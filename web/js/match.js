@@ -8,8 +8,8 @@
 // one, the controller: the socket, the server's messages, the player's actions and stepping back.
 
 import { api, el, byId, getToken, setToken, errorCode } from './api.js';
-import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
-import { setupIdentity, currentPlayer, chooseName, errorText, onPlayerChange } from './identity.js';
+import { t, setupLanguageSwitch, onLangChange, errorText } from './i18n.js';
+import { setupIdentity, currentPlayer, chooseName, onPlayerChange } from './identity.js';
 import { createChat } from './chat.js';
 import { chime, moveSound, endSound, soundOn, setSound, askNotifications, markTitle, notifyTurn } from './notify.js';
 import { askName } from './nameprompt.js';
@@ -435,7 +435,7 @@ async function start() {
       try {
         // A new visitor says who they are before sitting down: the seat holds their player, the
         // others see that name at the table and in the chat.
-        if (!page.player) page.player = await askName({ purpose: 'join' });
+        if (!page.player) page.player = await askName({ purpose: 'join', choose: chooseName });
         const res = await api('POST', `/api/matches/${encodeURIComponent(id)}/join`, { seat: Number(params.get('join')) });
         setToken(id, res.token);
       } catch (err) {
@@ -446,7 +446,7 @@ async function start() {
   } else if (!page.player && !getToken(id) && summary.status !== 'finished') {
     // A new visitor come to watch is offered a name too (one tap takes the suggestion), so they
     // have one when they chat; "Just watch" needs none. A finished game is only looked at.
-    page.player = await askName({ purpose: 'watch' });
+    page.player = await askName({ purpose: 'watch', choose: chooseName });
   }
   connect();
   setInterval(tickClocks, 100);

@@ -7,18 +7,30 @@
 // the profiles; a guest may change it until its first rated game (the header's Rename).
 
 import { el, errorCode } from './api.js';
-import { t } from './i18n.js';
-import { chooseName, suggestName, errorText, NAME_PATTERN } from './identity.js';
+import { t, errorText } from './i18n.js';
+
+/** Names the server accepts: 3 to 20 of letters, digits, `_` and `-`, starting with a letter or digit. */
+export const NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9_\\-]{2,19}';
+
+/** A suggestion for a new visitor's name, e.g. "Comet-417" (any name can be typed instead). */
+export function suggestName() {
+  const words = ['Comet', 'Corsair', 'Nebula', 'Harbour', 'Falcon', 'Meteor', 'Pilot', 'Voyager', 'Orbit', 'Mariner'];
+  const word = words[Math.floor(Math.random() * words.length)];
+  return `${word}-${100 + Math.floor(Math.random() * 900)}`;
+}
 
 /**
  * Shows the name dialog and resolves with the player once the server took the name
  * (`{name, kind}`). `purpose` picks the words: `'join'` (an invite: a name is required),
  * `'watch'` (a match opened to watch: "Just watch" or Escape resolves with null) or `'rename'`
- * (the header's Rename, prefilled with `current`; Cancel or Escape resolves with null).
- * @param {{ purpose?: 'join' | 'watch' | 'rename', current?: string }} [options]
+ * (the header's Rename, prefilled with `current`; Cancel or Escape resolves with null). The name
+ * is taken by `choose` (identity.js's `chooseName`, which changes the session: passed in, so this
+ * dialog and the header's Rename need not import each other).
+ * @param {{ purpose?: 'join' | 'watch' | 'rename', current?: string,
+ *   choose: (name: string) => Promise<import('./seats.js').Player> }} options
  * @returns {Promise<import('./seats.js').Player | null>}
  */
-export function askName({ purpose = 'join', current = '' } = {}) {
+export function askName({ purpose = 'join', current = '', choose }) {
   return new Promise((resolve) => {
     const input = el('input', {
       id: 'name-input', name: 'name', required: true, maxlength: 20, pattern: NAME_PATTERN,
@@ -54,7 +66,7 @@ export function askName({ purpose = 'join', current = '' } = {}) {
       go.disabled = true;
       error.classList.add('hidden');
       try {
-        done(await chooseName(input.value.trim()));
+        done(await choose(input.value.trim()));
       } catch (err) {
         error.textContent = errorText(err);
         error.dataset.code = errorCode(err) || '';

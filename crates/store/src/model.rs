@@ -3,7 +3,6 @@
 //! the protocol's words.
 
 use plateau_bots::Level;
-use plateau_protocol::{Code, WireError};
 use serde::{Deserialize, Serialize};
 
 /// Who fills a seat, as sent in `POST /api/matches` (docs/protocol.md section 3.2).
@@ -116,143 +115,11 @@ impl SeatSpec {
     }
 }
 
-/// A match's time control (docs/protocol.md section 3.2). Limits: 1 to 86,400 seconds for a move or
-/// a base, 0 to 3,600 seconds of increment.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "snake_case",
-    try_from = "TimeControlFields"
-)]
-pub enum TimeControl {
-    /// No clock (correspondence).
-    #[default]
-    None,
-    /// Each move within `seconds`.
-    PerMove {
-        /// Seconds allowed for each move.
-        seconds: u32,
-    },
-    /// Fischer: `base_seconds` each, plus `increment_seconds` after each own move.
-    Fischer {
-        /// Starting time per seat, in seconds.
-        base_seconds: u32,
-        /// Seconds added after each move of the seat.
-        increment_seconds: u32,
-    },
-    /// The clocks the game's rules set (`Game::rule_clock_seconds`: Bataille Navale's placement
-    /// and turn clocks); refused for a game whose rules set none (`validate`).
-    Game,
-}
-
-/// A time control as read from JSON: serde's tagged enums ignore a field that does not belong to
-/// the kind (`{"kind": "none", "seconds": 5}`), so every field is read here and checked against it.
-#[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "an object with `kind` (`none`, `per_move`, `fischer` or `game`) and its fields"
-)]
-struct TimeControlFields {
-    kind: String,
-    seconds: Option<u32>,
-    base_seconds: Option<u32>,
-    increment_seconds: Option<u32>,
-}
-
-impl TryFrom<TimeControlFields> for TimeControl {
-    type Error = String;
-
-    fn try_from(f: TimeControlFields) -> Result<TimeControl, String> {
-        let given = [
-            ("seconds", f.seconds),
-            ("base_seconds", f.base_seconds),
-            ("increment_seconds", f.increment_seconds),
-        ];
-        let only = |allowed: &[&str]| match given
-            .iter()
-            .find(|(name, v)| v.is_some() && !allowed.contains(name))
-        {
-            Some((name, _)) => Err(format!("`{name}` is not a field of kind `{}`", f.kind)),
-            None => Ok(()),
-        };
-        let need = |name: &str, v: Option<u32>| v.ok_or_else(|| format!("missing field `{name}`"));
-        match f.kind.as_str() {
-            "none" => only(&[]).map(|()| TimeControl::None),
-            "game" => only(&[]).map(|()| TimeControl::Game),
-            "per_move" => {
-                only(&["seconds"])?;
-                Ok(TimeControl::PerMove {
-                    seconds: need("seconds", f.seconds)?,
-                })
-            }
-            "fischer" => {
-                only(&["base_seconds", "increment_seconds"])?;
-                Ok(TimeControl::Fischer {
-                    base_seconds: need("base_seconds", f.base_seconds)?,
-                    increment_seconds: need("increment_seconds", f.increment_seconds)?,
-                })
-            }
-            other => Err(format!(
-                "unknown kind `{other}`: expected `none`, `per_move`, `fischer` or `game`"
-            )),
-        }
-    }
-}
-
-impl TimeControl {
-    /// Checks the limits above, and that the control suits the game: a game whose rules set clocks
-    /// of their own (`rule_clock`, Bataille Navale) is played under them (`game`) or without a clock,
-    /// since its timeout rule never ends the game and a spent clock would pass every turn at once;
-    /// `game` needs such a game.
-    ///
-    /// # Errors
-    /// `time_control/invalid` naming the field out of range or the mismatch.
-    pub fn validate(&self, rule_clock: bool) -> Result<(), WireError> {
-        let bad = |what: &str| Err(WireError::new(Code::TimeControlInvalid, what));
-        match *self {
-            TimeControl::None => Ok(()),
-            TimeControl::Game if !rule_clock => {
-                bad("`game`: this game's rules set no clock; use `none`, `per_move` or `fischer`")
-            }
-            TimeControl::Game => Ok(()),
-            TimeControl::PerMove { .. } | TimeControl::Fischer { .. } if rule_clock => {
-                bad("this game's rules set their own clocks: use `game` (or `none` for no clock)")
-            }
-            TimeControl::PerMove { seconds } if !(1..=86_400).contains(&seconds) => {
-                bad("`seconds` must be between 1 and 86400")
-            }
-            TimeControl::Fischer { base_seconds, .. } if !(1..=86_400).contains(&base_seconds) => {
-                bad("`base_seconds` must be between 1 and 86400")
-            }
-            TimeControl::Fischer {
-                increment_seconds, ..
-            } if increment_seconds > 3_600 => bad("`increment_seconds` must be between 0 and 3600"),
-            _ => Ok(()),
-        }
-    }
-}
+/// A match's time control (docs/protocol.md section 3.2): the protocol's, stored as it is sent.
+pub use plateau_protocol::server::TimeControl;
 
 /// Where a match stands (docs/protocol.md section 1): the protocol's word, stored as it is sent.
 pub use plateau_protocol::server::Status;
-
-/// A time control as clients are sent it.
-impl From<TimeControl> for plateau_protocol::server::TimeControlView {
-    fn from(control: TimeControl) -> Self {
-        use plateau_protocol::server::TimeControlView as View;
-        match control {
-            TimeControl::None => View::None,
-            TimeControl::PerMove { seconds } => View::PerMove { seconds },
-            TimeControl::Fischer {
-                base_seconds,
-                increment_seconds,
-            } => View::Fischer {
-                base_seconds,
-                increment_seconds,
-            },
-            TimeControl::Game => View::Game,
-        }
-    }
-}
 
 /// Milliseconds since the Unix epoch, from the system clock.
 #[must_use]

@@ -1,5 +1,5 @@
-//! Who plays, as the store keeps it: players (guests, accounts, bots), their ids and kinds, and
-//! the keys their names are unique under (docs/protocol.md section 7). The rules for names and
+//! Who plays, as the store keeps it: players (guests, accounts, bots), their ids and kinds, the
+//! keys their names are unique under, and how long their sessions last (docs/protocol.md section 7). The rules for names and
 //! passwords a person chooses are the server's (`plateau_server::players`).
 
 /// The suffix reserved for bots' names (`club-bot`).
@@ -65,3 +65,20 @@ pub fn similar_key(name: &str) -> String {
 pub fn bot_name(bot: &str) -> String {
     format!("{bot}{BOT_SUFFIX}")
 }
+
+/// A session unused for this long (30 days, in ms) names nobody any more.
+pub const SESSION_IDLE_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// A session's last use is written again once it is this old (a day, in ms).
+pub const SESSION_RENEW_MS: i64 = 24 * 3600 * 1000;
+
+/// The look-alike key a player of `kind` named `name` is stored with: its name's
+/// (`players::similar_key`) for a person, none for a bot (bots' names are kept from look-alikes
+/// by `players::check_chosen_name`, against the catalogue).
+#[must_use]
+pub fn stored_similar_key(name: &str, kind: PlayerKind) -> Option<String> {
+    (kind != PlayerKind::Bot).then(|| similar_key(name))
+}
+
+/// A player with its password hash (accounts only), as sign-in needs it.
+pub type PlayerSecret = (Player, Option<String>);

@@ -267,3 +267,33 @@ mod tests {
         assert_eq!(result_word(&[1, 2, 3], 2), "loss");
     }
 }
+
+/// A player's standing in one game.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Standing {
+    /// The rating.
+    pub rating: Rating,
+    /// Rated games played, won (first alone), lost and drawn (first, shared).
+    pub games: u32,
+    /// Rated games won.
+    pub wins: u32,
+    /// Rated games lost.
+    pub losses: u32,
+    /// Rated games drawn.
+    pub draws: u32,
+}
+
+/// One change of a rating: after a rated match.
+#[derive(Clone, PartialEq, Debug)]
+pub struct RatingEvent {
+    /// The game.
+    pub game: String,
+    /// The match that changed it.
+    pub match_id: String,
+    /// Unix ms.
+    pub at: i64,
+    /// Before the match.
+    pub before: Rating,
+    /// After it.
+    pub after: Rating,
+}

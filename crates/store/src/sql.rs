@@ -303,10 +303,8 @@ mod tests {
             INSERT_DERIVED.to_owned(),
             PING.to_owned(),
         ];
-        let path = std::env::temp_dir().join(format!(
-            "plateau-sql-{}.sqlite",
-            hex::encode(rand::random::<[u8; 8]>())
-        ));
+        let dir = crate::tests::TempDir::new();
+        let path = dir.db();
         let store = crate::sqlite::SqliteStore::open(&path).unwrap();
         drop(store);
         let conn = rusqlite::Connection::open(&path).unwrap();
@@ -322,10 +320,6 @@ mod tests {
                     "{sql}"
                 );
             }
-        }
-        drop(conn);
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
     }
 }

@@ -10,21 +10,46 @@ use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::{Player, PlayerKind};
 use plateau_engine::{Actor, Ending, LogEntry, Outcome, Seat, Seed};
 
+/// A folder of its own in the temporary folder, for one test's SQLite file and the `-wal` and
+/// `-shm` files beside it: removed with all it holds when dropped, so a test that fails half way
+/// leaves nothing behind either.
+pub(crate) struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    /// A new, empty folder.
+    pub(crate) fn new() -> TempDir {
+        let dir = std::env::temp_dir().join(format!(
+            "plateau-store-{}",
+            hex::encode(rand::random::<[u8; 8]>())
+        ));
+        std::fs::create_dir(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// The path of the database file in it.
+    pub(crate) fn db(&self) -> std::path::PathBuf {
+        self.0.join("store.sqlite")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Where a test's store lives; opening it again is a restart on the same data.
 pub(crate) enum Backend {
-    /// A SQLite file.
-    Sqlite(std::path::PathBuf),
+    /// A SQLite file in a folder of its own.
+    Sqlite(TempDir),
     /// A PostgreSQL URL whose search path starts with a fresh schema.
     Postgres(String),
 }
 
 impl Backend {
-    /// A fresh SQLite file in the temporary folder.
+    /// A fresh SQLite file in a temporary folder, removed with the backend.
     pub(crate) fn sqlite() -> Backend {
-        Backend::Sqlite(std::env::temp_dir().join(format!(
-            "plateau-store-{}.sqlite",
-            hex::encode(rand::random::<[u8; 8]>())
-        )))
+        Backend::Sqlite(TempDir::new())
     }
 
     /// A fresh schema on the server of `PLATEAU_TEST_POSTGRES`, or `None` (with a note) when
@@ -57,7 +82,7 @@ impl Backend {
     /// Opens the store (applying the migrations).
     pub(crate) async fn open(&self) -> Arc<dyn Store> {
         match self {
-            Backend::Sqlite(path) => Arc::new(sqlite::SqliteStore::open(path).unwrap()),
+            Backend::Sqlite(dir) => Arc::new(sqlite::SqliteStore::open(&dir.db()).unwrap()),
             Backend::Postgres(url) => Arc::new(postgres::PgStore::open(url).await.unwrap()),
         }
     }
@@ -65,7 +90,7 @@ impl Backend {
     /// Runs `sql` on the database itself, beside the store (to set up what an older server left).
     async fn exec(&self, sql: &str) {
         match self {
-            Backend::Sqlite(path) => rusqlite::Connection::open(path)
+            Backend::Sqlite(dir) => rusqlite::Connection::open(dir.db())
                 .unwrap()
                 .execute_batch(sql)
                 .unwrap(),
@@ -77,15 +102,6 @@ impl Backend {
                 client.batch_execute(sql).await.unwrap();
                 drop(client);
                 let _ = task.await;
-            }
-        }
-    }
-
-    /// Removes a SQLite file (a PostgreSQL schema goes with the throwaway server).
-    fn remove(&self) {
-        if let Backend::Sqlite(path) = self {
-            for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
             }
         }
     }
@@ -274,7 +290,6 @@ async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
     let board = store.leaderboard("mad".into(), 10).await.unwrap();
     assert!(board.is_empty(), "{board:?}");
     store.close().await;
-    db.remove();
 }
 
 async fn names_are_unique_without_regard_to_case_and_sessions_name_players(db: &Backend) {
@@ -307,7 +322,6 @@ async fn names_are_unique_without_regard_to_case_and_sessions_name_players(db: &
     assert_eq!((bot.name.as_str(), bot.kind), ("club-bot", PlayerKind::Bot));
     assert_eq!(store.bot_player("club".into()).await.unwrap().id, bot.id);
     store.close().await;
-    db.remove();
 }
 
 /// A person's name is kept with its look-alike key (`players::similar_key`): another person
@@ -370,7 +384,6 @@ async fn names_that_look_alike_are_one_name_and_older_players_get_their_key(db: 
             .await
     ));
     store.close().await;
-    db.remove();
 }
 
 /// One seeded game of random moves to its end; returns the outcome.
@@ -548,7 +561,6 @@ async fn ratings_keep_their_laws_over_many_games_per_game(db: &Backend, games: u
         assert_eq!(on_board, expected, "{game}");
     }
     store.close().await;
-    db.remove();
 }
 
 /// A document of each kind, once: a second one of the same kind is ignored.
@@ -580,7 +592,6 @@ async fn derived_documents_are_written_once(db: &Backend) {
         Some("{\"steps\":[]}")
     );
     store.close().await;
-    db.remove();
 }
 
 /// A URL that cannot be read, and a server that does not answer, are refused with a message
@@ -668,7 +679,6 @@ async fn a_takeback_cuts_a_live_log_only(db: &Backend) {
         b.close().await;
     }
     store.close().await;
-    db.remove();
 }
 
 /// Leases (docs/architecture.md section 5.3): one holder per match; another node is told who
@@ -693,7 +703,7 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
         assert!(a.node_secret().is_none());
         assert_eq!(a.lease_deadline("m1"), None, "one process needs no lease");
         assert_eq!(a.heartbeat(&na, long).await.unwrap(), [na], "alone");
-        return db.remove();
+        return;
     }
     let epoch = |m: &str| {
         let url = match db {
@@ -910,5 +920,4 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
     }
     store.close().await;
     other.close().await;
-    db.remove();
 }

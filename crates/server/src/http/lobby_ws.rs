@@ -271,7 +271,7 @@ async fn seek(
         pool: plateau_protocol::server::PoolInfo {
             game: seeking.pool.game,
             seats: seeking.pool.seats,
-            time_control: seeking.pool.time_control.into(),
+            time_control: seeking.pool.time_control,
             rated: seeking.pool.rated,
         },
         seek: seeking.seek,

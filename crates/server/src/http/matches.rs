@@ -220,7 +220,7 @@ pub(crate) fn summary<'a>(app: &'a AppState, m: &'a StoredMatch) -> Summary<'a> 
         status: m.status,
         seats,
         config: &m.config,
-        time_control: m.time_control.into(),
+        time_control: m.time_control,
         created_at: m.created_at,
         version,
         rated: m.rated,

@@ -411,19 +411,10 @@ pub(super) async fn leaderboard(
         .map_err(ApiError::store)?;
     let players = leaders
         .iter()
-        .map(|(p, s)| {
-            let s = standing_view(s);
-            Leader {
-                name: &p.name,
-                kind: p.kind,
-                rating: s.rating,
-                deviation: s.deviation,
-                games: s.games,
-                wins: s.wins,
-                losses: s.losses,
-                draws: s.draws,
-                provisional: s.provisional,
-            }
+        .map(|(p, s)| Leader {
+            name: &p.name,
+            kind: p.kind,
+            standing: standing_view(s),
         })
         .collect();
     let board = Leaderboard {

@@ -12,8 +12,9 @@ use std::collections::HashSet;
 use deadpool_postgres::Pool;
 use tokio::sync::{mpsc, oneshot};
 
+use super::leases;
 use super::matches::{ActionRow, insert_actions};
-use super::{db, exec, leases, pool_error, rows};
+use super::query::{db, exec, pool_error, rows};
 use crate::StoreError;
 
 /// Most appends committed together.

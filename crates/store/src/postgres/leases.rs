@@ -4,7 +4,7 @@
 
 use deadpool_postgres::GenericClient;
 
-use super::{col, row, rows};
+use super::query::{col, row, rows};
 use crate::{Node, StoreError};
 
 /// Takes the lease: a row written (or taken over with the next epoch) unless another node holds
@@ -94,7 +94,7 @@ pub(super) async fn release(
     hand_over: bool,
 ) -> Result<(), StoreError> {
     let (ids, epochs): (Vec<&str>, Vec<i64>) = held.iter().map(|(i, e)| (i.as_str(), *e)).unzip();
-    super::exec(
+    super::query::exec(
         tx,
         "UPDATE match_leases l SET expires_at = now() - interval '1 hour', resting = NOT $4 \
          FROM unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
@@ -210,7 +210,7 @@ pub(super) async fn leave(
     name: &str,
     instance: &str,
 ) -> Result<(), StoreError> {
-    super::exec(
+    super::query::exec(
         tx,
         "DELETE FROM plateau_nodes WHERE name = $1 AND instance = $2",
         &[&name, &instance],
@@ -245,7 +245,7 @@ pub(super) async fn orphans(
 /// system's generator); every node reads the same one.
 pub(super) async fn secret(tx: &impl GenericClient) -> Result<String, StoreError> {
     let fresh = hex::encode(rand::random::<[u8; 32]>());
-    super::exec(
+    super::query::exec(
         tx,
         "INSERT INTO plateau_cluster (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
         &[&fresh],

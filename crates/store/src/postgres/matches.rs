@@ -7,7 +7,7 @@ use plateau_engine::{Actor, Ending, Event, LogEntry, Outcome, Seat, Seed};
 use tokio_postgres::Row;
 
 use super::players::{apply_ratings, read_player_columns};
-use super::{col, exec, from_json, row, rows, to_json, unsigned};
+use super::query::{col, exec, from_json, row, rows, to_json, unsigned};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
 use crate::sql;

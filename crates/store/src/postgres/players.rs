@@ -3,7 +3,7 @@
 use deadpool_postgres::Transaction;
 use tokio_postgres::Row;
 
-use super::{col, exec, row, rows};
+use super::query::{col, exec, row, rows};
 use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
 use crate::ratings::{self, Kind, Rating, Unrated};
 use crate::sql;

@@ -20,6 +20,8 @@ use std::thread::JoinHandle;
 
 mod matches;
 mod players;
+mod schema;
+mod writer;
 
 use plateau_engine::LogEntry;
 use rusqlite::Connection;
@@ -32,167 +34,8 @@ use super::{
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 use crate::sql;
-
-/// The schema, one migration per entry; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[
-    r"
-CREATE TABLE matches (
-    id           TEXT PRIMARY KEY,
-    game         TEXT NOT NULL,
-    config       TEXT NOT NULL,
-    time_control TEXT NOT NULL,
-    seed         TEXT NOT NULL,
-    seed_hash    TEXT NOT NULL,
-    status       TEXT NOT NULL CHECK (status IN ('open', 'live', 'finished')),
-    created_at   INTEGER NOT NULL,
-    started_at   INTEGER,
-    outcome      TEXT,
-    rematch      TEXT
-);
-CREATE INDEX matches_by_status ON matches (status, created_at);
-CREATE TABLE match_seats (
-    match_id   TEXT NOT NULL REFERENCES matches (id),
-    seat       INTEGER NOT NULL,
-    kind       TEXT NOT NULL CHECK (kind IN ('human', 'bot')),
-    bot        TEXT,
-    level      INTEGER,
-    token_hash TEXT,
-    PRIMARY KEY (match_id, seat)
-);
-CREATE TABLE actions (
-    match_id TEXT NOT NULL REFERENCES matches (id),
-    seq      INTEGER NOT NULL,
-    actor    TEXT NOT NULL CHECK (actor IN ('seat', 'chance', 'end')),
-    seat     INTEGER,
-    action   TEXT NOT NULL,
-    at_ms    INTEGER NOT NULL,
-    PRIMARY KEY (match_id, seq)
-);
-",
-    // Players (guests, accounts, bots), sessions, ratings per game with their history, chat; the
-    // player in each seat and whether it opened the match; rated matches and when they ended.
-    r"
-CREATE TABLE players (
-    id            INTEGER PRIMARY KEY,
-    name          TEXT NOT NULL,
-    name_key      TEXT NOT NULL UNIQUE,
-    kind          TEXT NOT NULL CHECK (kind IN ('guest', 'account', 'bot')),
-    password_hash TEXT,
-    created_at    INTEGER NOT NULL
-);
-CREATE TABLE sessions (
-    token_hash TEXT PRIMARY KEY,
-    player_id  INTEGER NOT NULL REFERENCES players (id),
-    created_at INTEGER NOT NULL
-);
-CREATE TABLE ratings (
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    game      TEXT NOT NULL,
-    mu        REAL NOT NULL,
-    sigma     REAL NOT NULL,
-    games     INTEGER NOT NULL,
-    wins      INTEGER NOT NULL,
-    losses    INTEGER NOT NULL,
-    draws     INTEGER NOT NULL,
-    PRIMARY KEY (player_id, game)
-);
-CREATE INDEX ratings_by_game ON ratings (game, mu);
-CREATE TABLE rating_events (
-    player_id    INTEGER NOT NULL REFERENCES players (id),
-    game         TEXT NOT NULL,
-    match_id     TEXT NOT NULL REFERENCES matches (id),
-    at           INTEGER NOT NULL,
-    mu_before    REAL NOT NULL,
-    sigma_before REAL NOT NULL,
-    mu           REAL NOT NULL,
-    sigma        REAL NOT NULL,
-    PRIMARY KEY (player_id, match_id)
-);
-CREATE TABLE chat (
-    match_id  TEXT NOT NULL REFERENCES matches (id),
-    seq       INTEGER NOT NULL,
-    room      TEXT NOT NULL CHECK (room IN ('players', 'spectators')),
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    seat      INTEGER,
-    text      TEXT NOT NULL,
-    at        INTEGER NOT NULL,
-    PRIMARY KEY (match_id, seq)
-);
-ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE matches ADD COLUMN ended_at INTEGER;
-ALTER TABLE match_seats ADD COLUMN player_id INTEGER REFERENCES players (id);
-ALTER TABLE match_seats ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
-UPDATE match_seats SET opened = 1 WHERE kind = 'bot' OR token_hash IS NOT NULL;
-CREATE INDEX seats_by_player ON match_seats (player_id);
-",
-    // The creating address's key (limits per address) and the bots-only mark.
-    r"
-ALTER TABLE matches ADD COLUMN creator TEXT;
-ALTER TABLE matches ADD COLUMN bots_only INTEGER NOT NULL DEFAULT 0;
-CREATE INDEX matches_by_creator ON matches (creator, status);
-",
-    // Replays of finished matches, computed once.
-    r"
-CREATE TABLE replays (
-    match_id TEXT PRIMARY KEY REFERENCES matches (id),
-    body     TEXT NOT NULL
-);
-",
-    // Every document derived from a finished match (the replay, the analysis), by kind.
-    r"
-CREATE TABLE derived (
-    match_id TEXT NOT NULL REFERENCES matches (id),
-    kind     TEXT NOT NULL,
-    body     TEXT NOT NULL,
-    PRIMARY KEY (match_id, kind)
-);
-INSERT INTO derived (match_id, kind, body) SELECT match_id, 'replay', body FROM replays;
-DROP TABLE replays;
-",
-    // The log's actor check as comparisons: SQLite checks `IN (three words)` by building a
-    // temporary table at every insert, a tenth of the writer's work per decision.
-    r"
-CREATE TABLE actions_checked (
-    match_id TEXT NOT NULL REFERENCES matches (id),
-    seq      INTEGER NOT NULL,
-    actor    TEXT NOT NULL CHECK (actor = 'seat' OR actor = 'chance' OR actor = 'end'),
-    seat     INTEGER,
-    action   TEXT NOT NULL,
-    at_ms    INTEGER NOT NULL,
-    PRIMARY KEY (match_id, seq)
-);
-INSERT INTO actions_checked SELECT match_id, seq, actor, seat, action, at_ms FROM actions;
-DROP TABLE actions;
-ALTER TABLE actions_checked RENAME TO actions;
-",
-    // Why a rated match changed no rating; when a session was last used (sessions expire); the
-    // look-alike key of each person's name, unique (filled for existing players by
-    // `players::fill_similar_keys`).
-    r"
-ALTER TABLE matches ADD COLUMN unrated TEXT;
-ALTER TABLE sessions ADD COLUMN last_seen INTEGER;
-UPDATE sessions SET last_seen = created_at;
-ALTER TABLE players ADD COLUMN similar_key TEXT;
-CREATE UNIQUE INDEX players_by_similar_key ON players (similar_key);
-",
-];
-
-/// Most writes committed together.
-const GROUP_MAX: usize = 256;
-
-/// Pages in the write-ahead log that wake the checkpointer (SQLite's own default threshold).
-const CHECKPOINT_PAGES: i32 = 1000;
-
-/// Pages in the write-ahead log at which the writer checkpoints itself (32 MiB of 4 KiB pages).
-const CHECKPOINT_PAGES_MAX: i32 = 8000;
-
-type WriteFn = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
-type ReadFn = Box<dyn FnOnce(&Connection) + Send>;
-
-enum Job {
-    Write(WriteFn, oneshot::Sender<Result<(), StoreError>>),
-    Read(ReadFn),
-}
+use schema::{connect, migrate};
+use writer::{CHECKPOINT_PAGES, CHECKPOINT_PAGES_MAX, Job, WriteFn, checkpointer, writer};
 
 /// SQLite behind a writer thread. Cheap to share (`Arc<SqliteStore>`).
 pub struct SqliteStore {
@@ -212,19 +55,6 @@ fn db(e: rusqlite::Error) -> StoreError {
         return StoreError::Conflict(e.to_string());
     }
     DatabaseError::Sqlite(e).into()
-}
-
-/// `e` again, for each of the writes of a group that one failed `BEGIN` or `COMMIT` fails
-/// (SQLite's errors are not `Clone`).
-fn shared(e: &rusqlite::Error) -> StoreError {
-    let again = match e {
-        rusqlite::Error::SqliteFailure(f, text) => rusqlite::Error::SqliteFailure(*f, text.clone()),
-        other => rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
-            Some(other.to_string()),
-        ),
-    };
-    DatabaseError::Sqlite(again).into()
 }
 
 impl SqliteStore {
@@ -321,112 +151,6 @@ impl SqliteStore {
             rx.await
                 .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
         })
-    }
-}
-
-/// A connection to the file at `path` in WAL mode with `synchronous = FULL`.
-fn connect(path: &Path) -> Result<Connection, StoreError> {
-    let conn = Connection::open(path).map_err(db)?;
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(db)?;
-    conn.pragma_update(None, "synchronous", "FULL")
-        .map_err(db)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))
-        .map_err(db)?;
-    Ok(conn)
-}
-
-fn migrate(conn: &Connection) -> Result<(), StoreError> {
-    let applied: i64 = conn
-        .pragma_query_value(None, "user_version", |r| r.get(0))
-        .map_err(db)?;
-    let applied = usize::try_from(applied).unwrap_or(0);
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
-        conn.execute_batch(&format!(
-            "BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;",
-            i + 1
-        ))
-        .map_err(db)?;
-    }
-    Ok(())
-}
-
-/// The writer thread: runs jobs in order, grouping consecutive writes into one transaction.
-fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>) {
-    let mut pending: Option<Job> = None;
-    loop {
-        let job = match pending.take() {
-            Some(j) => j,
-            None => match rx.recv() {
-                Ok(j) => j,
-                Err(_) => return,
-            },
-        };
-        match job {
-            Job::Read(f) => f(conn),
-            Job::Write(f, reply) => {
-                let mut group = vec![(f, reply)];
-                while group.len() < GROUP_MAX {
-                    match rx.try_recv() {
-                        Ok(Job::Write(f, r)) => group.push((f, r)),
-                        Ok(read) => {
-                            pending = Some(read);
-                            break;
-                        }
-                        Err(_) => break,
-                    }
-                }
-                commit_group(conn, group);
-            }
-        }
-    }
-}
-
-/// The checkpointer thread: a passive checkpoint (it never blocks the writer) each time it is
-/// woken, until the writer's connection, which holds the waking end, is gone. A failed one is
-/// retried at the next wake-up; closing the last connection checkpoints whatever is left.
-fn checkpointer(conn: &Connection, woken: &mpsc::Receiver<()>) {
-    while woken.recv().is_ok() {
-        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-            tracing::warn!("checkpoint of the SQLite log failed: {e}");
-        }
-    }
-}
-
-fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>) {
-    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-        for (_, reply) in group {
-            let _ = reply.send(Err(shared(&e)));
-        }
-        return;
-    }
-    let mut results = Vec::with_capacity(group.len());
-    let mut replies = Vec::with_capacity(group.len());
-    for (f, reply) in group {
-        // Prepared once per connection: parsing them again for every write costs more than
-        // the write's own statement.
-        let run = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([]));
-        let result = run("SAVEPOINT job")
-            .map_err(db)
-            .and_then(|_| match f(conn) {
-                Ok(()) => run("RELEASE job").map(|_| ()).map_err(db),
-                Err(e) => {
-                    let _ = run("ROLLBACK TO job").and_then(|_| run("RELEASE job"));
-                    Err(e)
-                }
-            });
-        results.push(result);
-        replies.push(reply);
-    }
-    if let Err(e) = conn.execute_batch("COMMIT") {
-        let _ = conn.execute_batch("ROLLBACK");
-        for reply in replies {
-            let _ = reply.send(Err(shared(&e)));
-        }
-        return;
-    }
-    for (reply, result) in replies.into_iter().zip(results) {
-        let _ = reply.send(result);
     }
 }
 

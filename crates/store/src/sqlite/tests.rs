@@ -2,17 +2,11 @@
 //! SQLite's machinery (PostgreSQL's store has one migration and the server checkpoints by
 //! itself); the tests of what every store does are in tests.rs, run on both backends.
 
+use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::TimeControl;
-use crate::tests::{entry, new_match};
+use crate::tests::{TempDir, entry, new_match};
 use plateau_engine::{Actor, Event, Seat, Seed};
-
-fn temp_path() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!(
-        "plateau-store-{}.sqlite",
-        hex::encode(rand::random::<[u8; 8]>())
-    ))
-}
 
 /// A database at `path` with the migrations before the one containing `marker` applied.
 fn migrated_before(path: &Path, marker: &str) -> Connection {
@@ -29,7 +23,8 @@ fn migrated_before(path: &Path, marker: &str) -> Connection {
 /// an actor that is none of the three.
 #[tokio::test]
 async fn the_log_keeps_its_entries_through_the_rewritten_actor_check() {
-    let path = temp_path();
+    let dir = TempDir::new();
+    let path = dir.db();
     let seed = Seed([7; 32]).to_hex();
     let control = to_json(&TimeControl::None);
     migrated_before(&path, "CREATE TABLE actions_checked")
@@ -81,7 +76,8 @@ async fn the_log_keeps_its_entries_through_the_rewritten_actor_check() {
 /// A database written before the `derived` table keeps its replays: the migration moves them.
 #[tokio::test]
 async fn stored_replays_move_to_the_derived_documents() {
-    let path = temp_path();
+    let dir = TempDir::new();
+    let path = dir.db();
     {
         let conn = migrated_before(&path, "CREATE TABLE derived");
         conn.execute_batch(
@@ -114,7 +110,8 @@ async fn stored_replays_move_to_the_derived_documents() {
 
 #[tokio::test]
 async fn a_full_log_is_copied_into_the_database_by_the_checkpointer() {
-    let path = temp_path();
+    let dir = TempDir::new();
+    let path = dir.db();
     let wal = path.with_extension("sqlite-wal");
     let store = SqliteStore::open(&path).unwrap();
     let ann = store
@@ -147,5 +144,4 @@ async fn a_full_log_is_copied_into_the_database_by_the_checkpointer() {
     assert_eq!(m.log.len(), 1200);
     assert_eq!(m.version, 1200);
     store.close().await;
-    let _ = std::fs::remove_file(&path);
 }

@@ -1,0 +1,112 @@
+//! The messages of the lobby's WebSocket, server to client (docs/protocol.md section 7.6): the
+//! pools and their open challenges.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{ErrorBody, PlayerKind, TimeControl};
+
+/// An open challenge in a pool (docs/protocol.md section 7.6): `{"seek": 17, "name": "Alice",
+/// "kind": "guest", "rating": 1500, "since": 1764466800000, "bots_after_seconds": null}`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeekerView {
+    /// The seek's number, for `accept`.
+    pub seek: u64,
+    /// Who seeks.
+    pub name: String,
+    /// Guest or account.
+    pub kind: PlayerKind,
+    /// The seeker's shown rating in the pool's game.
+    pub rating: i64,
+    /// Unix ms since when it waits.
+    pub since: i64,
+    /// After how many seconds of waiting bots may fill its table (`null`: people only).
+    pub bots_after_seconds: Option<u64>,
+}
+
+/// POOL, a pool as the lobby shows it (docs/protocol.md section 7.6).
+#[derive(Clone, PartialEq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PoolView {
+    /// The game's registry name.
+    pub game: String,
+    /// The table size.
+    pub seats: u8,
+    /// The clock.
+    #[schemars(with = "TimeControl")]
+    pub time_control: serde_json::Value,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Seekers waiting now.
+    pub waiting: usize,
+    /// Its seeks as open challenges, the longest waiting first, at most 20.
+    pub seekers: Vec<SeekerView>,
+    /// How long its seekers waited lately, in seconds (the median of the last 15 seated);
+    /// `null` before any.
+    pub estimate_seconds: Option<u64>,
+}
+
+/// The pool a `seeking` names (docs/protocol.md section 7.6).
+#[derive(Clone, PartialEq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PoolInfo {
+    /// The game's registry name.
+    pub game: String,
+    /// The table size.
+    pub seats: u8,
+    /// The clock.
+    pub time_control: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+}
+
+/// A message of the lobby's WebSocket, server to client (docs/protocol.md section 7.6).
+#[derive(Clone, PartialEq, Debug, Serialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LobbyMessage<'a> {
+    /// The counts and the pools, on connecting and when they change.
+    Lobby {
+        /// Players with an open WebSocket (lobby or match).
+        online: usize,
+        /// Live matches with a person at the table.
+        playing: usize,
+        /// The pools with seekers.
+        pools: &'a [PoolView],
+    },
+    /// The answer to a `seek` or an `accept`.
+    Seeking {
+        /// The pool entered.
+        pool: PoolInfo,
+        /// The seek's number.
+        seek: u64,
+        /// The pool's recent wait in seconds, `null` before any.
+        estimate_seconds: Option<u64>,
+    },
+    /// This connection's seek was paired: its seat and token in the new match.
+    Paired {
+        /// The match's id.
+        id: &'a str,
+        /// The seat, from 0.
+        seat: usize,
+        /// The seat's token, 64 hex digits.
+        token: &'a str,
+        /// The match page.
+        url: String,
+    },
+    /// The answer to `cancel`.
+    Cancelled,
+    /// The answer to `fill` (`paired` follows).
+    Filling,
+    /// One of the player's correspondence matches waits for its move.
+    Turn {
+        /// The match's id.
+        id: &'a str,
+        /// Its game's registry name.
+        game: &'a str,
+    },
+    /// The answer to `ping`.
+    Pong,
+    /// The refusal of one client message.
+    Error(ErrorBody<'a>),
+}

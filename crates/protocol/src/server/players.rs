@@ -1,0 +1,149 @@
+//! The JSON bodies of the HTTP API about players (docs/protocol.md section 7): the session's
+//! player, profiles, ratings and leaderboards.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{PlayerKind, PlayerView, Summary};
+use crate::shapes;
+
+/// `GET /api/me` (docs/protocol.md section 7.1).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Me {
+    /// The session's player, `null` without a session.
+    pub player: Option<PlayerView>,
+    /// Whether `POST /api/guest` may rename the player now: a guest until its first rated game.
+    pub can_rename: bool,
+}
+
+/// The answer of `POST /api/guest`, `/api/account` and `/api/login` (docs/protocol.md section
+/// 7.1): `{"player": PLAYER}`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Signed {
+    /// The session's player now.
+    pub player: PlayerView,
+}
+
+/// `GET /api/me/games` (docs/protocol.md section 7.1).
+#[derive(Clone, PartialEq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MyGames<'a> {
+    /// The live matches where one of the player's seats is to act.
+    pub waiting: Vec<Summary<'a>>,
+    /// The player's live matches, newest first, at most 50.
+    pub playing: Vec<Summary<'a>>,
+}
+
+/// A player's standing in one game (docs/protocol.md section 7.3).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Standing {
+    /// The shown rating (mu times 60).
+    pub rating: i64,
+    /// The shown deviation (sigma times 60).
+    pub deviation: i64,
+    /// Rated games played.
+    pub games: u32,
+    /// Won (first alone).
+    pub wins: u32,
+    /// Lost.
+    pub losses: u32,
+    /// Drawn (first, shared).
+    pub draws: u32,
+    /// Fewer than 10 rated games in that game.
+    pub provisional: bool,
+}
+
+/// A point of a rating's history (docs/protocol.md section 7.3): `{"at", "rating", "match"}`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RatingPoint<'a> {
+    /// Unix ms.
+    pub at: i64,
+    /// The shown rating then.
+    pub rating: i64,
+    /// The match that made it, `null` for the starting point.
+    #[serde(rename = "match")]
+    pub match_id: Option<&'a str>,
+}
+
+/// One finished match of a profile's `recent` (docs/protocol.md section 7.3).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecentMatch<'a> {
+    /// The match's id.
+    pub id: &'a str,
+    /// The game's registry name.
+    pub game: &'a str,
+    /// The game's title.
+    pub title: &'a str,
+    /// The player's seat.
+    pub seat: usize,
+    /// The table size.
+    pub seats: usize,
+    /// The seat's rank (1 is best).
+    pub rank: Option<u8>,
+    /// `win` (first alone), `draw` (first, shared) or `loss`.
+    #[schemars(with = "shapes::Result")]
+    pub result: &'static str,
+    /// Whether the match was rated.
+    pub rated: bool,
+    /// Why a rated match changed no rating, else `null`.
+    #[schemars(with = "Option<shapes::Unrated>")]
+    pub unrated: Option<&'a str>,
+    /// How the player's shown rating moved, `null` for a casual match.
+    pub rating_change: Option<i64>,
+    /// The other players' names.
+    pub opponents: Vec<&'a str>,
+    /// Unix ms when it finished.
+    pub ended_at: Option<i64>,
+}
+
+/// `GET /api/players/{name}` (docs/protocol.md section 7.3).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Profile<'a> {
+    /// The name.
+    pub name: &'a str,
+    /// Guest, account or bot.
+    pub kind: PlayerKind,
+    /// Unix ms of creation.
+    pub created_at: i64,
+    /// Per game with a rated game: the standing.
+    pub ratings: BTreeMap<&'a str, Standing>,
+    /// Per game: the shown rating before the first rated game, then after each, oldest first.
+    pub history: BTreeMap<&'a str, Vec<RatingPoint<'a>>>,
+    /// The finished matches, latest first, at most 50.
+    pub recent: Vec<RecentMatch<'a>>,
+}
+
+/// One player of a leaderboard (docs/protocol.md section 7.3): the name and kind, then the
+/// fields of a `Standing` (`provisional` always false: the list holds players past their
+/// provisional games).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Leader<'a> {
+    /// The name.
+    pub name: &'a str,
+    /// Guest or account.
+    pub kind: PlayerKind,
+    /// The player's standing in the game.
+    #[serde(flatten)]
+    pub standing: Standing,
+}
+
+/// `GET /api/leaderboard/{game}` (docs/protocol.md section 7.3).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Leaderboard<'a> {
+    /// The game's registry name.
+    pub game: &'a str,
+    /// A newcomer's shown rating.
+    pub start: i64,
+    /// People past their provisional games, best first, at most 100.
+    pub players: Vec<Leader<'a>>,
+}

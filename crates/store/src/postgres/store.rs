@@ -1,0 +1,472 @@
+//! `Store` for `PgStore`: each call one transaction on a pooled connection (`in_tx!`), a write of
+//! a match fenced by this node's lease on it (`held`); the appends without an outcome go to the
+//! appends' writer (`appends`).
+
+use std::time::Duration;
+
+use plateau_engine::LogEntry;
+use tokio_postgres::IsolationLevel;
+
+use super::held::fenced;
+use super::query::{col, db, exec, pool_error, row};
+use super::{PgStore, appends, failed, leases, matches, players};
+use crate::model::{Status, unix_ms};
+use crate::players::{Player, PlayerId, PlayerKind};
+use crate::{
+    BoxFuture, ChatLine, Created, DatabaseError, Derived, Finish, Node, PlayerSecret, RatingEvent,
+    Standing, Store, StoreError, StoredMatch, sql,
+};
+
+impl Store for PgStore {
+    fn create(&self, m: StoredMatch) -> BoxFuture<'_, Result<(), StoreError>> {
+        in_tx!(self, false, |tx| matches::create(&tx, &m).await)
+    }
+
+    fn take_seat(
+        &self,
+        id: &str,
+        seat: u8,
+        token_hash: String,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::take_seat(&tx, &id, seat, &token_hash, player).await,
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn open_seat(
+        &self,
+        id: &str,
+        seat: u8,
+        start: Option<i64>,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::open_seat(&tx, &id, seat, start).await,
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn append(
+        &self,
+        id: &str,
+        first: u64,
+        entries: Vec<LogEntry>,
+        finish: Option<Finish>,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        if finish.is_none() {
+            // The common write: to the appends' writer, which commits the appends waiting
+            // together (`appends`).
+            let rows = match matches::action_rows(&id, first, &entries) {
+                Ok(rows) => rows,
+                Err(e) => return failed(e),
+            };
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            let append = appends::Append {
+                id,
+                rows,
+                fence,
+                reply,
+            };
+            let sent = self
+                .appends
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .is_some_and(|queue| queue.send(append).is_ok());
+            return Box::pin(async move {
+                if !sent {
+                    return Err(DatabaseError::Closed.into());
+                }
+                answer
+                    .await
+                    .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
+            });
+        }
+        in_tx!(self, false, |tx| matches::append(
+            &tx,
+            &id,
+            first,
+            &entries,
+            finish.as_ref(),
+            fence.as_ref().map(|(n, e)| (n.as_str(), *e))
+        )
+        .await)
+    }
+
+    fn take_back(&self, id: &str, from: u64) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| matches::take_back(
+            &tx,
+            &id,
+            from,
+            fence.as_ref().map(|(n, e)| (n.as_str(), *e))
+        )
+        .await)
+    }
+
+    fn derived(
+        &self,
+        id: String,
+        kind: Derived,
+    ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        in_tx!(self, true, |tx| {
+            match row(&tx, sql::DERIVED, &[&id, &kind.as_str()]).await {
+                Ok(Some(r)) => col(&r, 0).map(Some),
+                Ok(None) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn put_derived(
+        &self,
+        id: String,
+        kind: Derived,
+        body: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        in_tx!(self, false, |tx| exec(
+            &tx,
+            sql::INSERT_DERIVED,
+            &[&id, &kind.as_str(), &body],
+        )
+        .await
+        .map(|_| ()))
+    }
+
+    fn add_chat(&self, id: &str, line: ChatLine) -> BoxFuture<'_, Result<(), StoreError>> {
+        let id = id.to_owned();
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::add_chat(&tx, &id, &line).await,
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn set_rematch(&self, id: &str, rematch: &str) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (id, rematch) = (id.to_owned(), rematch.to_owned());
+        in_tx!(self, false, |tx| exec(
+            &tx,
+            sql::SET_REMATCH,
+            &[&rematch, &id],
+        )
+        .await
+        .map(|_| ()))
+    }
+
+    fn get(
+        &self,
+        id: &str,
+        with_log: bool,
+    ) -> BoxFuture<'_, Result<Option<StoredMatch>, StoreError>> {
+        let id = id.to_owned();
+        in_tx!(self, true, |tx| matches::get_match(&tx, &id, with_log)
+            .await)
+    }
+
+    fn list(
+        &self,
+        statuses: Vec<Status>,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        in_tx!(self, true, |tx| matches::list(&tx, &statuses, limit).await)
+    }
+
+    fn created_by(&self, creator: String) -> BoxFuture<'_, Result<Created, StoreError>> {
+        in_tx!(self, true, |tx| matches::created_by(&tx, &creator).await)
+    }
+
+    fn running_with_clock(&self) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        in_tx!(self, true, |tx| matches::running_with_clock(&tx).await)
+    }
+
+    fn call_off(&self, id: String) -> BoxFuture<'_, Result<bool, StoreError>> {
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!(self, false, |tx| {
+            match fenced(&tx, &id, fence.as_ref()).await {
+                Ok(()) => matches::call_off(&tx, &id).await,
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        in_tx!(self, false, |tx| matches::expire_open(&tx, created_before)
+            .await)
+    }
+
+    fn player_matches(
+        &self,
+        player: PlayerId,
+        statuses: Vec<Status>,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<StoredMatch>, StoreError>> {
+        in_tx!(self, true, |tx| matches::player_matches(
+            &tx, player, &statuses, limit
+        )
+        .await)
+    }
+
+    fn create_player(
+        &self,
+        name: String,
+        kind: PlayerKind,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        in_tx!(self, false, |tx| players::create_player(
+            &tx,
+            &name,
+            kind,
+            password_hash.as_deref(),
+            unix_ms()
+        )
+        .await)
+    }
+
+    fn bot_player(&self, bot: String) -> BoxFuture<'_, Result<Player, StoreError>> {
+        in_tx!(self, false, |tx| players::bot_player(&tx, &bot, unix_ms())
+            .await)
+    }
+
+    fn player_by_name(
+        &self,
+        name: String,
+    ) -> BoxFuture<'_, Result<Option<PlayerSecret>, StoreError>> {
+        in_tx!(self, true, |tx| players::player_by_name(&tx, &name).await)
+    }
+
+    fn update_player(
+        &self,
+        id: PlayerId,
+        name: Option<String>,
+        password_hash: Option<String>,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        in_tx!(self, false, |tx| players::update_player(
+            &tx,
+            id,
+            name.as_deref(),
+            password_hash.as_deref()
+        )
+        .await)
+    }
+
+    fn create_session(
+        &self,
+        hash: String,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        in_tx!(self, false, |tx| exec(
+            &tx,
+            sql::INSERT_SESSION,
+            &[&hash, &player.0, &unix_ms()],
+        )
+        .await
+        .map(|_| ()))
+    }
+
+    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<Player>, StoreError>> {
+        in_tx!(self, false, |tx| players::session(&tx, &hash, unix_ms())
+            .await)
+    }
+
+    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {
+        in_tx!(self, false, |tx| exec(&tx, sql::DELETE_SESSION, &[&hash])
+            .await
+            .map(|_| ()))
+    }
+
+    fn standings(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(String, Standing)>, StoreError>> {
+        in_tx!(self, true, |tx| players::standings(&tx, player).await)
+    }
+
+    fn rating_events(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>> {
+        in_tx!(self, true, |tx| players::rating_events(&tx, player).await)
+    }
+
+    fn match_rating_events(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Vec<(PlayerId, RatingEvent)>, StoreError>> {
+        in_tx!(self, true, |tx| players::match_rating_events(&tx, &id)
+            .await)
+    }
+
+    fn leaderboard(
+        &self,
+        game: String,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>> {
+        in_tx!(self, true, |tx| players::leaderboard(&tx, &game, limit)
+            .await)
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        let pool = self.pool.clone();
+        Box::pin(async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            client.simple_query(sql::PING).await.map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn lease(
+        &self,
+        id: &str,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
+        self.take_lease(id, node, ttl)
+    }
+
+    fn renew(
+        &self,
+        ids: Vec<String>,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        self.renew_leases(ids, node, ttl)
+    }
+
+    fn heartbeat(
+        &self,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Vec<Node>, StoreError>> {
+        self.beat(node, ttl)
+    }
+
+    fn lease_deadline(&self, id: &str) -> Option<tokio::time::Instant> {
+        self.deadline_of(id)
+    }
+
+    fn release(
+        &self,
+        ids: Vec<String>,
+        node: &Node,
+        hand_over: bool,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.release_leases(ids, node, hand_over)
+    }
+
+    fn holder(&self, id: &str) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
+        let id = id.to_owned();
+        in_tx!(self, true, |tx| leases::holder(&tx, &id).await)
+    }
+
+    fn claim_node(
+        &self,
+        node: &Node,
+        ttl: Duration,
+    ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
+        let (node, instance) = (node.clone(), self.instance.clone());
+        in_tx!(self, false, |tx| leases::claim_node(
+            &tx,
+            &node,
+            &instance,
+            ttl.as_secs_f64()
+        )
+        .await)
+    }
+
+    fn orphans(
+        &self,
+        node: &Node,
+        grace: Duration,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        let name = node.name.clone();
+        in_tx!(self, true, |tx| leases::orphans(
+            &tx,
+            &name,
+            grace.as_secs_f64(),
+            limit
+        )
+        .await)
+    }
+
+    fn node_secret(&self) -> Option<&str> {
+        Some(&self.secret)
+    }
+
+    fn drive_as(&self, node: &Node) {
+        let _ = self.driver.set(node.name.clone());
+    }
+
+    fn notify(
+        &self,
+        channel: &'static str,
+        payload: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.notify_nodes(channel, payload)
+    }
+
+    fn listen(
+        &self,
+        channels: &[&'static str],
+    ) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, String)>> {
+        self.listen_nodes(channels)
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            // The node's name is free at once for its next start.
+            if let Some(name) = self.driver.get().cloned() {
+                let instance = self.instance.clone();
+                let left: Result<(), StoreError> =
+                    in_tx!(self, false, |tx| leases::leave(&tx, &name, &instance).await).await;
+                if let Err(e) = left {
+                    tracing::debug!(error = %e, "node name not freed: it frees itself");
+                }
+            }
+            // The appends queued are written first.
+            self.appends
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(writer) = writer {
+                let _ = writer.await;
+            }
+            // Every call holds its connection until its transaction ends, so closing the pool
+            // only refuses new calls and drops idle connections; the writes in progress finish.
+            self.pool.close();
+        })
+    }
+}
