@@ -1,9 +1,6 @@
 //! The shapes the service shares between its HTTP routes, its WebSocket and its storage: seats,
 //! time controls, statuses and the coded errors of docs/protocol.md section 5.
 
-use axum::Json;
-use axum::response::{IntoResponse, Response};
-
 use plateau_protocol::server::{ErrorBody, MatchMessage};
 
 use crate::players::Player;
@@ -136,11 +133,5 @@ impl ApiError {
 impl From<plateau_protocol::WireError> for ApiError {
     fn from(e: plateau_protocol::WireError) -> ApiError {
         ApiError::new(e.code, e.message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.code.status(), Json(self.body())).into_response()
     }
 }

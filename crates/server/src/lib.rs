@@ -16,12 +16,7 @@
 //!   re-exported under their old names;
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
 
-pub mod actor;
-pub mod analysis;
 pub mod assets;
-pub mod botpool;
-pub mod catalogue;
-pub mod clock;
 pub mod cluster;
 pub mod http;
 pub mod limits;
@@ -33,10 +28,6 @@ pub mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod presence;
-pub mod replays;
-pub mod secrecy;
-pub mod tokens;
-pub mod versions;
 pub mod ws;
 
 // The storage layer is a crate of its own (crates/store), kept under its old names here.
@@ -51,10 +42,10 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
-pub use catalogue::Catalogue;
 pub use http::{AppState, app};
 pub use lobby::Lobby;
 pub use options::Options;
+pub use plateau_match::Catalogue;
 pub use store::{Store, StoreError};
 
 /// Settings of `plateau serve`.

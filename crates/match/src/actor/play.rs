@@ -361,8 +361,7 @@ impl MatchActor {
             .collect();
         self.shared
             .presence
-            .whence
-            .shared(&people)
+            .shared_address(&people)
             .then_some(Unrated::SameAddress)
     }
 
@@ -428,7 +427,7 @@ impl MatchActor {
         {
             return None;
         }
-        let after = self.shared.options.abandon_after;
+        let after = self.shared.settings.abandon_after;
         self.away_since
             .iter()
             .flatten()
@@ -438,7 +437,7 @@ impl MatchActor {
 
     /// Resigns, by the game's rule, every human seat away for longer than the abandonment delay.
     pub(super) async fn on_abandon(&mut self) {
-        let after = self.shared.options.abandon_after;
+        let after = self.shared.settings.abandon_after;
         let now = Instant::now();
         for i in 0..self.away_since.len() {
             let Some(since) = self.away_since[i] else {

@@ -128,12 +128,12 @@ impl MatchActor {
     ///
     /// # Errors
     /// A message naming the entry that does not replay.
-    pub(crate) fn rebuild(shared: Arc<Shared>, m: StoredMatch) -> Result<MatchActor, String> {
+    pub fn rebuild(shared: Arc<Shared>, m: StoredMatch) -> Result<MatchActor, String> {
         let entry = shared
             .catalogue
             .game(&m.game)
             .ok_or_else(|| format!("match {}: unknown game `{}`", m.id, m.game))?;
-        let clocks = Clocks::new(m.time_control, m.seats.len(), shared.options.first_move);
+        let clocks = Clocks::new(m.time_control, m.seats.len(), shared.settings.first_move);
         let Replayed {
             state,
             rng,

@@ -98,7 +98,7 @@ impl MatchActor {
         if let (Some(s), Some(key)) = (seat, from)
             && let Some(p) = &self.players[s.index()]
         {
-            self.shared.presence.whence.came_from(p.id, key);
+            self.shared.presence.came_from(p.id, key);
         }
         let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
         // A guest renamed since it took the seat (`POST /api/guest`): the table shows the new name.

@@ -20,7 +20,7 @@ use tracing::Instrument as _;
 use super::auth::Session;
 use super::extract::ClientAddr;
 use super::state::AppState;
-use crate::model::{ApiError, Code};
+use crate::model::{ApiError, Code, HttpError};
 use crate::net::ConnSlot;
 use crate::pairing::{SeekRequest, SeekerId};
 use crate::players::{Player, PlayerId};
@@ -58,13 +58,13 @@ pub(super) async fn websocket(
                 .instrument(span)
             })
         }
-        Err(e) => ApiError::new(
+        Err(e) => HttpError(ApiError::new(
             Code::RequestUpgradeRequired,
             format!(
                 "this is the lobby's WebSocket: open it with a WebSocket upgrade ({})",
                 e.body_text()
             ),
-        )
+        ))
         .into_response(),
     }
 }

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::analysis::Analyses;
 use crate::limits::PerMinute;
 use crate::lobby::Lobby;
 use crate::pairing::Pairing;
-use crate::replays::{Histories, Replays};
+use plateau_match::analysis::Analyses;
+use plateau_match::replays::{Histories, Replays};
 
 /// The service's shared state: the lobby (and through it the store and the actors), the pairing
 /// pools and the sign-in rate limit.

@@ -14,7 +14,7 @@ use super::views::{PoolKey, SeekerView};
 use crate::lobby::{Lobby, NewMatch};
 use crate::model::{ApiError, Code, SeatSpec};
 use crate::players::{Player, PlayerId};
-use crate::tokens::new_token;
+use plateau_match::tokens::new_token;
 
 pub(super) struct Seeker {
     /// The seek's number, unique in the process.
