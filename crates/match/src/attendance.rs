@@ -2,7 +2,7 @@
 //! server's presence registry): the match crate owns the trait, the server implements it, so the
 //! actor never imports the lobby's side.
 
-use crate::players::PlayerId;
+use plateau_store::players::PlayerId;
 
 /// One match as its actor last reported it.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]

@@ -27,10 +27,6 @@ pub mod settings;
 pub mod tokens;
 pub mod versions;
 
-// The store's records, under the names the modules use.
-use plateau_store as store;
-use plateau_store::{players, ratings};
-
 pub use attendance::{Attendance, MatchPresence};
 pub use catalogue::Catalogue;
 pub use model::ApiError;

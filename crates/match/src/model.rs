@@ -3,7 +3,7 @@
 
 use plateau_protocol::server::{ErrorBody, MatchMessage};
 
-use crate::players::Player;
+use plateau_store::players::Player;
 
 pub use plateau_store::model::{SeatSpec, Status, TimeControl, unix_ms};
 
@@ -36,7 +36,7 @@ pub fn seat_info(
 
 /// A chat line as clients are sent it (docs/protocol.md section 7.5).
 #[must_use]
-pub fn line_view(line: &crate::store::ChatLine) -> plateau_protocol::server::ChatLine<'_> {
+pub fn line_view(line: &plateau_store::ChatLine) -> plateau_protocol::server::ChatLine<'_> {
     plateau_protocol::server::ChatLine {
         room: room_view(line.room),
         name: &line.player.name,
@@ -48,10 +48,10 @@ pub fn line_view(line: &crate::store::ChatLine) -> plateau_protocol::server::Cha
 
 /// A chat room as clients are sent it.
 #[must_use]
-pub fn room_view(room: crate::store::Room) -> plateau_protocol::server::Room {
+pub fn room_view(room: plateau_store::Room) -> plateau_protocol::server::Room {
     match room {
-        crate::store::Room::Players => plateau_protocol::server::Room::Players,
-        crate::store::Room::Spectators => plateau_protocol::server::Room::Spectators,
+        plateau_store::Room::Players => plateau_protocol::server::Room::Players,
+        plateau_store::Room::Spectators => plateau_protocol::server::Room::Spectators,
     }
 }
 
@@ -87,8 +87,8 @@ impl ApiError {
     /// holds the match's lease (docs/architecture.md section 5.3), `store/unavailable` when the
     /// database does not answer, else `server/internal` (`internal`, which logs `e`).
     #[must_use]
-    pub fn store(e: crate::store::StoreError) -> ApiError {
-        use crate::store::StoreError;
+    pub fn store(e: plateau_store::StoreError) -> ApiError {
+        use plateau_store::StoreError;
         match e {
             StoreError::LeaseLost(detail) => {
                 tracing::info!(%detail, "write refused: the lease moved");

@@ -10,7 +10,7 @@ use plateau_protocol::server::{HistoryStep, Replay, ReplayStep, StepText};
 use serde_json::Value;
 
 use crate::model::{ApiError, Code, Status};
-use crate::store::StoredMatch;
+use plateau_store::StoredMatch;
 
 /// Most requests waiting for the replay lane (`Replays`); past it `limit/replays`.
 pub const MAX_REPLAYS_WAITING: usize = 16;

@@ -6,7 +6,7 @@ use plateau_engine::Seat;
 use sha2::{Digest, Sha256};
 
 use crate::model::{ApiError, Code, SeatSpec};
-use crate::players::Player;
+use plateau_store::players::Player;
 
 /// A fresh seat token (64 hex digits) and its stored hash.
 pub fn new_token() -> (String, String) {

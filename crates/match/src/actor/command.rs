@@ -5,7 +5,7 @@ use plateau_engine::Seat;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::model::{ApiError, SeatSpec, TimeControl};
-use crate::players::{Player, PlayerId};
+use plateau_store::players::{Player, PlayerId};
 
 /// A message for one WebSocket connection.
 #[derive(Debug)]

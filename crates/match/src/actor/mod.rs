@@ -45,10 +45,10 @@ use crate::attendance::Attendance;
 use crate::catalogue::Catalogue;
 use crate::clock::Clocks;
 use crate::model::{ApiError, SeatSpec, Status, TimeControl};
-use crate::players::{Player, PlayerId};
 use crate::settings::Settings;
-use crate::store::{ChatLine, Store};
 use crate::versions::seats_to_act;
+use plateau_store::players::{Player, PlayerId};
+use plateau_store::{ChatLine, Store};
 
 /// How often a match whose last write failed reads itself back from the store.
 const RECOVER_EVERY: Duration = Duration::from_secs(2);

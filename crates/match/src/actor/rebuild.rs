@@ -12,8 +12,8 @@ use tokio::time::Instant;
 use super::{MatchActor, Played, Shared, Shown, displays};
 use crate::clock::Clocks;
 use crate::model::{SeatSpec, Status};
-use crate::store::StoredMatch;
 use crate::versions::seats_to_act;
+use plateau_store::StoredMatch;
 
 /// What `MatchActor::rebuild` keeps as it replays the log: the clocks, the move list and the
 /// versions, each updated entry by entry as when the entries were played.
