@@ -90,10 +90,8 @@ fn from_actor(
     stopping: &tokio::sync::watch::Receiver<bool>,
 ) -> Result<Utf8Bytes, Option<(u16, &'static str)>> {
     match msg {
-        // The actor writes its messages with serde_json: the check finds them UTF-8 always.
-        Some(Outgoing::Text(text)) => {
-            Utf8Bytes::try_from(text).map_err(|_| Some((1011, "not text")))
-        }
+        // The actor's messages are serde_json's UTF-8: the check never fails.
+        Some(Outgoing::Text(text)) => Utf8Bytes::try_from(text).map_err(|_| Some((1011, "text"))),
         None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
         None => Err(Some((1013, "reconnect to resume"))),
     }

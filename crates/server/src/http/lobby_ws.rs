@@ -22,11 +22,11 @@ use super::extract::ClientAddr;
 use super::state::AppState;
 use crate::model::{ApiError, Code, HttpError};
 use crate::net::ConnSlot;
-use crate::pairing::{SeekRequest, SeekerId};
 use crate::players::{Player, PlayerId};
 use crate::ws::{
     EVICTED, MAX_MESSAGE, Rate, UNREADABLE, binary_refused, close, finish, send_within, too_large,
 };
+use plateau_pairing::{SeekRequest, SeekerId};
 
 /// The shortest time between two `lobby` messages to one connection: each sends at most once a
 /// second, at its own instant of the second.
