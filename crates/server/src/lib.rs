@@ -28,10 +28,10 @@ mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod presence;
+pub mod store;
 pub mod ws;
 
-// The storage layer is a crate of its own (crates/store), kept under its old names here.
-pub use plateau_store as store;
+// The ratings are the storage crate's (crates/store), kept under their old name here.
 pub use plateau_store::ratings;
 
 use std::future::Future;

@@ -23,8 +23,8 @@ use super::matches::summary;
 use super::state::AppState;
 use crate::model::{ApiError, Code, HttpError, Status};
 use crate::players::{Player, PlayerKind, SESSION_COOKIE, check_chosen_name, check_password};
-use crate::ratings::{self, PROVISIONAL_GAMES, Rating};
 use crate::store::{Standing, StoreError};
+use plateau_store::ratings::{self, PROVISIONAL_GAMES, Rating};
 
 /// Most games listed in a profile and in "my games".
 const RECENT: usize = 50;
