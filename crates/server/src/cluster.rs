@@ -26,7 +26,7 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest};
 
 use crate::lobby::{LEASE_TTL, Lobby, Place, RENEW_EVERY};
-use crate::model::{ApiError, Code};
+use crate::model::{ApiError, Code, HttpError};
 use crate::store::Node;
 
 /// Longest wait to connect to the driving node before counting it as gone.
@@ -342,7 +342,7 @@ pub(crate) async fn request_to(
     client: Option<IpAddr>,
 ) -> Result<Response, Request> {
     if let Err(e) = one_hop(request.headers(), lobby, &holder) {
-        return Ok(e.into_response());
+        return Ok(HttpError(e).into_response());
     }
     let secret = lobby.store().node_secret();
     let connected = reach(lobby, id, holder, |node| async move {
@@ -359,7 +359,7 @@ pub(crate) async fn request_to(
     let (mut sender, holder) = match connected {
         Ok(Some(connected)) => connected,
         Ok(None) => return Err(request),
-        Err(e) => return Ok(e.into_response()),
+        Err(e) => return Ok(HttpError(e).into_response()),
     };
     let (mut parts, body) = request.into_parts();
     let original = parts.headers.clone();
@@ -373,17 +373,17 @@ pub(crate) async fn request_to(
     tokio::select! {
         answer = sender.send_request(Request::from_parts(parts, body)) => match answer {
             Ok(response) => Ok(response.map(Body::new)),
-            Err(e) => Ok(ApiError::new(
+            Err(e) => Ok(HttpError(ApiError::new(
                 Code::MatchMoved,
                 format!("the node that drives this match did not answer ({e}): try again"),
-            )
+            ))
             .into_response()),
         },
-        () = moved_from(lobby, id, &holder) => Ok(ApiError::new(
+        () = moved_from(lobby, id, &holder) => Ok(HttpError(ApiError::new(
             Code::MatchMoved,
             "the node that drove this match stopped answering, and another drives it now: \
              try again",
-        )
+        ))
         .into_response()),
     }
 }

@@ -1,27 +1,22 @@
 //! Plateau's match service (docs/architecture.md section 5): a lobby and matches over HTTP and a
-//! WebSocket, one actor task per match, an event-sourced store (SQLite or PostgreSQL), clocks, bots filling seats,
-//! fair dice (seed hash first, seed at the end) and the embedded browser UI.
+//! WebSocket, an event-sourced store (SQLite or PostgreSQL), fair dice (seed hash first, seed at
+//! the end) and the embedded browser UI. One match (its actor, clocks, bots, views, replays) is
+//! the crate `plateau-match`, quick pairing the crate `plateau-pairing`; this crate is the edge
+//! and the lobby over them.
 //!
 //! The protocol is docs/protocol.md. The pieces, top-down (docs/architecture.md section 5.4 has
 //! who imports whom):
 //! - `http`: the routes and `app(state) -> Router` (tests bind it to port 0);
 //! - `cluster`: requests and sockets forwarded to the node that drives a match;
-//! - `ws`: one WebSocket connection; `pairing`: quick pairing;
+//! - `ws`: one WebSocket connection; `pairing`: the lobby as quick pairing's host;
 //! - `lobby`: the match registry, creating, rematches, leases, expiry, start and shutdown;
-//! - `actor`: one match: checks, commits, chance, bots, clocks, per-viewer messages;
-//! - `replays`, `analysis`: a stored match's replay and histories; post-game analyses;
-//! - `secrecy`: the check that a viewer's messages hold only what it may know;
-//! - `presence`, `tokens`, `options`, `versions`, `clock`, `model`, `players`, `catalogue`, `assets`;
+//! - `presence`, `options`, `model`, `players`, `assets`: who is here (the match actors report
+//!   to it); the settings; the shapes and `HttpError`; players' names; the embedded pages;
 //! - `store` (+ `store::sqlite`, `store::postgres`) and `ratings` are the crate `plateau-store`,
 //!   re-exported under their old names;
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
 
-pub mod actor;
-pub mod analysis;
 pub mod assets;
-pub mod botpool;
-pub mod catalogue;
-pub mod clock;
 pub mod cluster;
 pub mod http;
 pub mod limits;
@@ -29,18 +24,14 @@ pub mod lobby;
 pub mod model;
 pub mod net;
 pub mod options;
-pub mod pairing;
+mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod presence;
-pub mod replays;
-pub mod secrecy;
-pub mod tokens;
-pub mod versions;
+pub mod store;
 pub mod ws;
 
-// The storage layer is a crate of its own (crates/store), kept under its old names here.
-pub use plateau_store as store;
+// The ratings are the storage crate's (crates/store), kept under their old name here.
 pub use plateau_store::ratings;
 
 use std::future::Future;
@@ -51,10 +42,10 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::net::TcpListener;
 
-pub use catalogue::Catalogue;
 pub use http::{AppState, app};
 pub use lobby::Lobby;
 pub use options::Options;
+pub use plateau_match::Catalogue;
 pub use store::{Store, StoreError};
 
 /// Settings of `plateau serve`.

@@ -36,6 +36,21 @@ pub struct Options {
     pub node: Option<crate::store::Node>,
 }
 
+impl Options {
+    /// What the match actors are set to: the bot, abandonment and first-move settings, and
+    /// `limits.idle_unload`.
+    #[must_use]
+    pub fn match_settings(&self) -> plateau_match::Settings {
+        plateau_match::Settings {
+            bot_delay: self.bot_delay,
+            bot_budget: self.bot_budget,
+            abandon_after: self.abandon_after,
+            first_move: self.first_move,
+            idle_unload: self.limits.idle_unload,
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {

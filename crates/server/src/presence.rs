@@ -15,6 +15,7 @@ use serde::Serialize;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::players::PlayerId;
+pub use plateau_match::MatchPresence;
 
 /// The counts the lobby shows live (docs/protocol.md section 7.6).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
@@ -38,36 +39,6 @@ pub struct TurnEvent {
 
 /// How long another node's counts count without news from it.
 const REMOTE_FRESH: Duration = Duration::from_secs(5);
-
-/// One match as its actor last reported it.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct MatchPresence {
-    /// Whether the match is live.
-    pub live: bool,
-    /// Per seat: a human seat with an open socket (bots: false).
-    pub connected: Vec<bool>,
-    /// The people whose seat is to act now.
-    pub to_act: Vec<PlayerId>,
-    /// A match without a clock, played across visits: its turns are announced.
-    pub correspondence: bool,
-    /// The game's registry name.
-    pub game: &'static str,
-    /// The version spectators are shown (secret actions not counted).
-    pub public_version: u64,
-}
-
-impl MatchPresence {
-    /// Whether a person sits at the table now.
-    #[must_use]
-    pub fn someone_here(&self) -> bool {
-        self.connected.iter().any(|c| *c)
-    }
-
-    /// Whether it counts among the matches being played: live, with a person at the table.
-    fn playing(&self) -> bool {
-        self.live && self.someone_here()
-    }
-}
 
 #[derive(Default)]
 struct Inner {
@@ -355,6 +326,26 @@ impl Presence {
     #[must_use]
     pub fn turns(&self) -> broadcast::Receiver<TurnEvent> {
         self.turns.subscribe()
+    }
+}
+
+/// What the match actors report and ask (`plateau_match::Attendance`): the match's side of
+/// this registry and of `Whence`.
+impl plateau_match::Attendance for Presence {
+    fn report(&self, id: &str, now: MatchPresence) {
+        Presence::report(self, id, now);
+    }
+
+    fn forget(&self, id: &str) {
+        Presence::forget(self, id);
+    }
+
+    fn came_from(&self, player: PlayerId, key: String) {
+        self.whence.came_from(player, key);
+    }
+
+    fn shared_address(&self, players: &[PlayerId]) -> bool {
+        self.whence.shared(players)
     }
 }
 

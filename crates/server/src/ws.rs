@@ -12,11 +12,11 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use plateau_engine::Seat;
 use tokio::sync::mpsc;
 
-use crate::actor::Outgoing;
 use crate::limits::Limits;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
 use crate::players::Player;
+use plateau_match::actor::Outgoing;
 
 /// Largest client message read, in bytes (docs/protocol.md section 6): a frame (or a message in
 /// fragments) announced larger is not read at all, and the connection closes with 1009, so an
@@ -90,7 +90,8 @@ fn from_actor(
     stopping: &tokio::sync::watch::Receiver<bool>,
 ) -> Result<Utf8Bytes, Option<(u16, &'static str)>> {
     match msg {
-        Some(Outgoing::Text(text)) => Ok(text),
+        // The actor's messages are serde_json's UTF-8: the check never fails.
+        Some(Outgoing::Text(text)) => Utf8Bytes::try_from(text).map_err(|_| Some((1011, "text"))),
         None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
         None => Err(Some((1013, "reconnect to resume"))),
     }

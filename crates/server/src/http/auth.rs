@@ -14,10 +14,10 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use super::extract::peer;
 use super::state::AppState;
 use crate::assets::CSP;
-use crate::model::{ApiError, Code};
+use crate::model::{ApiError, Code, HttpError};
 use crate::players::{Player, PlayerKind, SESSION_COOKIE, guest_name};
 use crate::store::StoreError;
-use crate::tokens::{new_token, token_hash};
+use plateau_match::tokens::{new_token, token_hash};
 
 /// The layers that put the security headers on every response.
 pub fn security_headers<S: Clone + Send + Sync + 'static>(
@@ -51,10 +51,10 @@ pub async fn same_origin(request: Request, next: Next) -> Response {
             .map(|(_, rest)| rest.trim_end_matches('/'));
         let host = headers.get(HOST).and_then(|h| h.to_str().ok());
         if origin_host.is_none() || origin_host != host {
-            return ApiError::new(
+            return HttpError(ApiError::new(
                 Code::RequestCrossSite,
                 "requests from another site cannot change anything here",
-            )
+            ))
             .into_response();
         }
     }
@@ -70,9 +70,9 @@ pub struct Session {
 }
 
 impl FromRequestParts<AppState> for Session {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
-    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Session, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Session, HttpError> {
         let jar = CookieJar::from_headers(&parts.headers);
         let Some(id) = jar.get(SESSION_COOKIE).map(|c| c.value().to_owned()) else {
             return Ok(Session {
@@ -168,7 +168,7 @@ pub async fn new_session(
     old: &Session,
     player: &Player,
     jar: CookieJar,
-) -> Result<CookieJar, ApiError> {
+) -> Result<CookieJar, HttpError> {
     note_whence(app, addr, old, player);
     let store = app.lobby.store();
     if let Some(hash) = &old.hash {
@@ -213,7 +213,7 @@ pub async fn player_or_guest(
     addr: Option<std::net::IpAddr>,
     session: &Session,
     jar: CookieJar,
-) -> Result<(Player, CookieJar), ApiError> {
+) -> Result<(Player, CookieJar), HttpError> {
     if let Some(p) = &session.player {
         return Ok((p.clone(), jar));
     }
@@ -227,16 +227,18 @@ pub async fn player_or_guest(
 ///
 /// # Errors
 /// `limit/players` past the limit.
-pub fn guest_allowed(app: &AppState, addr: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+pub fn guest_allowed(app: &AppState, addr: Option<std::net::IpAddr>) -> Result<(), HttpError> {
     let Some(addr) = addr.filter(|a| app.lobby.options().limits.applies_to(*a)) else {
         return Ok(());
     };
-    app.per_minute.record(
-        &[format!("guest {}", crate::limits::network(addr))],
-        app.lobby.options().limits.guests_per_minute,
-        Code::LimitPlayers,
-        "too many new players from your address: wait a minute",
-    )
+    app.per_minute
+        .record(
+            &[format!("guest {}", crate::limits::network(addr))],
+            app.lobby.options().limits.guests_per_minute,
+            Code::LimitPlayers,
+            "too many new players from your address: wait a minute",
+        )
+        .map_err(HttpError)
 }
 
 /// Creates a player named `name` (or a generated guest name, retried if taken).
@@ -248,7 +250,7 @@ pub async fn create_named(
     name: Option<String>,
     kind: PlayerKind,
     password_hash: Option<String>,
-) -> Result<Player, ApiError> {
+) -> Result<Player, HttpError> {
     let store = app.lobby.store();
     for _ in 0..8 {
         let candidate = name.clone().unwrap_or_else(guest_name);
@@ -258,11 +260,11 @@ pub async fn create_named(
         {
             Ok(p) => return Ok(p),
             Err(StoreError::Conflict(_)) if name.is_none() => {}
-            Err(StoreError::Conflict(_)) => return Err(name_taken(&candidate)),
-            Err(e) => return Err(ApiError::store(e)),
+            Err(StoreError::Conflict(_)) => return Err(name_taken(&candidate).into()),
+            Err(e) => return Err(ApiError::store(e).into()),
         }
     }
-    Err(ApiError::internal("no free guest name after 8 tries"))
+    Err(ApiError::internal("no free guest name after 8 tries").into())
 }
 
 /// `name/taken` for `name`: another player has it, or another person a name that looks like it
@@ -307,7 +309,7 @@ pub fn sign_in_allowed(
     app: &AppState,
     addr: Option<std::net::IpAddr>,
     name: &str,
-) -> Result<Attempt, ApiError> {
+) -> Result<Attempt, HttpError> {
     let limits = &app.lobby.options().limits;
     let Some(network) = addr
         .filter(|a| limits.applies_to(*a))
@@ -324,13 +326,12 @@ pub fn sign_in_allowed(
     if app.per_minute.count(&pair, FAILURE_WINDOW) >= FAILURES_PER_NAME_AND_ADDRESS {
         return Err(refused(
             "too many wrong passwords for this name from your address: wait 15 minutes",
-        ));
+        )
+        .into());
     }
     let crowd = app.per_minute.count(SPRAY_KEY, crate::limits::MINUTE) >= FAILURES_PER_MINUTE;
     if crowd && app.per_minute.count(&mine, FAILURE_WINDOW) > 0 {
-        return Err(refused(
-            "too many wrong passwords are being tried: wait a few minutes",
-        ));
+        return Err(refused("too many wrong passwords are being tried: wait a few minutes").into());
     }
     app.per_minute.record(
         &[format!("sign-in {network}")],

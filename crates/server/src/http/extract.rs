@@ -12,7 +12,7 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
 use super::state::AppState;
-use crate::model::{ApiError, Code};
+use crate::model::{ApiError, Code, HttpError};
 
 /// Largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -78,7 +78,7 @@ pub(crate) fn bad_query(rejection: &QueryRejection) -> ApiError {
 pub(crate) struct MatchId(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for MatchId {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         match Path::<String>::from_request_parts(parts, state).await {
@@ -86,7 +86,8 @@ impl<S: Send + Sync> FromRequestParts<S> for MatchId {
             Err(e) => Err(ApiError::new(
                 Code::MatchNotFound,
                 format!("no match with that id ({})", e.body_text()),
-            )),
+            )
+            .into()),
         }
     }
 }
@@ -105,7 +106,7 @@ pub(crate) fn too_large() -> ApiError {
 pub(crate) struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let json = req
@@ -122,13 +123,14 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
             }
         })?;
         if bytes.len() > MAX_BODY {
-            return Err(too_large());
+            return Err(too_large().into());
         }
         if !json && !bytes.is_empty() {
             return Err(ApiError::new(
                 Code::RequestMediaType,
                 "send the body as JSON with `Content-Type: application/json`",
-            ));
+            )
+            .into());
         }
         let body = if bytes.is_empty() {
             &b"{}"[..]
@@ -138,6 +140,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         serde_json::from_slice(body)
             .map(JsonBody)
             .map_err(|e| ApiError::new(Code::RequestMalformed, e.to_string()))
+            .map_err(HttpError)
     }
 }
 
@@ -147,12 +150,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
 pub(crate) struct SeatToken(pub Option<String>);
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request_parts(
         parts: &mut axum::http::request::Parts,
         _: &S,
-    ) -> Result<SeatToken, ApiError> {
+    ) -> Result<SeatToken, HttpError> {
         if let Some(query) = parts.uri.query() {
             let message = if query.split('&').any(|kv| kv.starts_with("token=")) {
                 "a seat token never goes in the URL: send it in an `auth` message once \
@@ -161,7 +164,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
             } else {
                 format!("this route takes no query (`{query}`)")
             };
-            return Err(ApiError::new(Code::RequestMalformed, message));
+            return Err(ApiError::new(Code::RequestMalformed, message).into());
         }
         let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
             return Ok(SeatToken(None));
@@ -180,7 +183,8 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SeatToken {
             None => Err(ApiError::new(
                 Code::AuthSeat,
                 "the Authorization header must be `Bearer` and a seat token",
-            )),
+            )
+            .into()),
         }
     }
 }

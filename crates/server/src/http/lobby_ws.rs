@@ -20,13 +20,13 @@ use tracing::Instrument as _;
 use super::auth::Session;
 use super::extract::ClientAddr;
 use super::state::AppState;
-use crate::model::{ApiError, Code};
+use crate::model::{ApiError, Code, HttpError};
 use crate::net::ConnSlot;
-use crate::pairing::{SeekRequest, SeekerId};
 use crate::players::{Player, PlayerId};
 use crate::ws::{
     EVICTED, MAX_MESSAGE, Rate, UNREADABLE, binary_refused, close, finish, send_within, too_large,
 };
+use plateau_pairing::{SeekRequest, SeekerId};
 
 /// The shortest time between two `lobby` messages to one connection: each sends at most once a
 /// second, at its own instant of the second.
@@ -58,13 +58,13 @@ pub(super) async fn websocket(
                 .instrument(span)
             })
         }
-        Err(e) => ApiError::new(
+        Err(e) => HttpError(ApiError::new(
             Code::RequestUpgradeRequired,
             format!(
                 "this is the lobby's WebSocket: open it with a WebSocket upgrade ({})",
                 e.body_text()
             ),
-        )
+        ))
         .into_response(),
     }
 }

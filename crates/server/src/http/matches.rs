@@ -19,7 +19,7 @@ use super::auth::{Session, player_or_guest};
 use super::extract::{ClientAddr, JsonBody, MatchId, SeatToken, bad_query};
 use super::state::AppState;
 use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
-use crate::model::{ApiError, Code, SeatInfo, SeatSpec, Status};
+use crate::model::{ApiError, Code, HttpError, SeatInfo, SeatSpec, Status};
 use crate::net::ConnSlot;
 use crate::store::StoredMatch;
 use crate::ws;
@@ -90,7 +90,7 @@ pub(super) async fn create(
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<CreateRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let table = crate::lobby::Table::of(&req.seats);
     let creator = app.lobby.creation_allowed(addr, table).await?;
     let created = async {
@@ -123,7 +123,7 @@ pub(super) async fn join(
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<JoinRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     if session.player.is_none() {
         seat_free(&app, &id, req.seat).await?;
     }
@@ -150,10 +150,10 @@ pub(super) async fn join(
 ///
 /// # Errors
 /// `match/not_found`, `match/over`, `seat/invalid`, `seat/taken`.
-async fn seat_free(app: &AppState, id: &str, seat: Option<u8>) -> Result<(), ApiError> {
+async fn seat_free(app: &AppState, id: &str, seat: Option<u8>) -> Result<(), HttpError> {
     let m = stored(app, id, false).await?;
     if m.status == Status::Finished {
-        return Err(ApiError::new(Code::MatchOver, "the match is over"));
+        return Err(ApiError::new(Code::MatchOver, "the match is over").into());
     }
     let free = |s: &crate::store::StoredSeat| s.spec == SeatSpec::Human && s.token_hash.is_none();
     match seat {
@@ -162,17 +162,19 @@ async fn seat_free(app: &AppState, id: &str, seat: Option<u8>) -> Result<(), Api
             Some(s) if s.spec == SeatSpec::Human => Err(ApiError::new(
                 Code::SeatTaken,
                 format!("seat {} is taken", u16::from(n) + 1),
-            )),
+            )
+            .into()),
             _ => Err(ApiError::new(
                 Code::SeatInvalid,
                 format!(
                     "seat {} is not a human seat of this match",
                     u16::from(n) + 1
                 ),
-            )),
+            )
+            .into()),
         },
         None if m.seats.iter().any(free) => Ok(()),
-        None => Err(ApiError::new(Code::SeatTaken, "no free human seat is left")),
+        None => Err(ApiError::new(Code::SeatTaken, "no free human seat is left").into()),
     }
 }
 
@@ -244,7 +246,7 @@ pub(super) struct ListQuery {
 pub(super) async fn list(
     State(app): State<AppState>,
     query: Result<Query<ListQuery>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let Query(q) = query.map_err(|e| bad_query(&e))?;
     let words = q.status.unwrap_or_else(|| "open,live".to_owned());
     let mut statuses = Vec::new();
@@ -285,16 +287,16 @@ pub(super) async fn stored(
     app: &AppState,
     id: &str,
     with_log: bool,
-) -> Result<StoredMatch, ApiError> {
+) -> Result<StoredMatch, HttpError> {
     if !is_match_id(id) {
-        return Err(ApiError::not_found(id));
+        return Err(ApiError::not_found(id).into());
     }
     app.lobby
         .store()
         .get(id, with_log)
         .await
         .map_err(ApiError::store)?
-        .ok_or_else(|| ApiError::not_found(id))
+        .ok_or_else(|| ApiError::not_found(id).into())
 }
 
 /// Finished match `id` from the store (`with_log`: with its log), for `what` is given once the
@@ -307,13 +309,14 @@ pub(super) async fn finished(
     id: &str,
     with_log: bool,
     what: &str,
-) -> Result<StoredMatch, ApiError> {
+) -> Result<StoredMatch, HttpError> {
     let m = stored(app, id, with_log).await?;
     if m.status != Status::Finished {
         return Err(ApiError::new(
             Code::MatchNotOver,
             format!("{what} is given once the match is over"),
-        ));
+        )
+        .into());
     }
     Ok(m)
 }
@@ -321,7 +324,7 @@ pub(super) async fn finished(
 pub(super) async fn one(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let m = stored(&app, &id, false).await?;
     Ok(Json(summary(&app, &m)).into_response())
 }
@@ -335,14 +338,14 @@ pub(super) async fn websocket(
     MatchId(id): MatchId,
     ClientAddr(peer): ClientAddr,
     session: Session,
-    token: Result<SeatToken, ApiError>,
+    token: Result<SeatToken, HttpError>,
     slot: Option<Extension<ConnSlot>>,
     headers: axum::http::HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let place = match app.lobby.locate(&id).await {
         Ok(place) => place,
-        Err(e) => return e.into_response(),
+        Err(e) => return HttpError(e).into_response(),
     };
     let SeatToken(token) = match token {
         Ok(t) => t,
@@ -355,7 +358,7 @@ pub(super) async fn websocket(
                 "this is the match's WebSocket: open it with a WebSocket upgrade ({})",
                 e.body_text()
             );
-            return ApiError::new(Code::RequestUpgradeRequired, message).into_response();
+            return HttpError(ApiError::new(Code::RequestUpgradeRequired, message)).into_response();
         }
     };
     let lobby = app.lobby.clone();
@@ -374,7 +377,7 @@ pub(super) async fn websocket(
             }
             // Taken over here meanwhile.
             Ok(None) => {}
-            Err(e) => return e.into_response(),
+            Err(e) => return HttpError(e).into_response(),
         }
     }
     // The socket's log lines keep the request's span (its id) for the socket's whole life.

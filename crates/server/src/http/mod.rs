@@ -26,7 +26,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::assets;
-use crate::model::{ApiError, Code};
+use crate::model::{ApiError, Code, HttpError};
 use extract::{ClientAddr, MAX_BODY, MatchId, too_large};
 pub use state::AppState;
 
@@ -140,7 +140,7 @@ async fn coded_too_large(response: Response) -> Response {
         .get(CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(b"text/plain"));
     if response.status() == StatusCode::PAYLOAD_TOO_LARGE && plain {
-        too_large().into_response()
+        HttpError(too_large()).into_response()
     } else {
         response
     }
@@ -203,7 +203,11 @@ async fn forward_elsewhere(
 async fn not_found(uri: Uri) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") {
-        ApiError::new(Code::RequestNotFound, format!("no API route at `{path}`")).into_response()
+        HttpError(ApiError::new(
+            Code::RequestNotFound,
+            format!("no API route at `{path}`"),
+        ))
+        .into_response()
     } else {
         (StatusCode::NOT_FOUND, "not found").into_response()
     }
@@ -211,11 +215,11 @@ async fn not_found(uri: Uri) -> Response {
 
 /// A known path asked with a method it does not take: `request/method_not_allowed` (the router
 /// adds the `Allow` header listing the methods it takes).
-async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
-    ApiError::new(
+async fn method_not_allowed(method: Method, uri: Uri) -> HttpError {
+    HttpError(ApiError::new(
         Code::RequestMethodNotAllowed,
         format!("`{}` does not take {method}", uri.path()),
-    )
+    ))
 }
 
 /// Reads a request's whole body within the time its headers have (`Limits::header_timeout`,
@@ -237,10 +241,13 @@ async fn body_in_time(State(app): State<AppState>, request: Request, next: Next)
             let over = std::error::Error::source(&e)
                 .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
             if over {
-                too_large().into_response()
+                HttpError(too_large()).into_response()
             } else {
-                ApiError::new(Code::RequestMalformed, format!("the request body: {e}"))
-                    .into_response()
+                HttpError(ApiError::new(
+                    Code::RequestMalformed,
+                    format!("the request body: {e}"),
+                ))
+                .into_response()
             }
         }
         Err(_) => {
@@ -248,7 +255,8 @@ async fn body_in_time(State(app): State<AppState>, request: Request, next: Next)
                 "the request body did not arrive within {} s",
                 deadline.as_secs()
             );
-            let mut response = ApiError::new(Code::RequestTimeout, message).into_response();
+            let mut response =
+                HttpError(ApiError::new(Code::RequestTimeout, message)).into_response();
             response
                 .headers_mut()
                 .insert(CONNECTION, HeaderValue::from_static("close"));

@@ -21,10 +21,10 @@ use super::auth::{
 use super::extract::{ClientAddr, JsonBody};
 use super::matches::summary;
 use super::state::AppState;
-use crate::model::{ApiError, Code, Status};
+use crate::model::{ApiError, Code, HttpError, Status};
 use crate::players::{Player, PlayerKind, SESSION_COOKIE, check_chosen_name, check_password};
-use crate::ratings::{self, PROVISIONAL_GAMES, Rating};
 use crate::store::{Standing, StoreError};
+use plateau_store::ratings::{self, PROVISIONAL_GAMES, Rating};
 
 /// Most games listed in a profile and in "my games".
 const RECENT: usize = 50;
@@ -40,7 +40,7 @@ fn player_json(p: &Player) -> Signed {
 pub(super) async fn me(
     State(app): State<AppState>,
     session: Session,
-) -> Result<Json<Me>, ApiError> {
+) -> Result<Json<Me>, HttpError> {
     let can_rename = match &session.player {
         Some(p) if p.kind == PlayerKind::Guest => !played_rated(&app, p).await?,
         _ => false,
@@ -53,7 +53,7 @@ pub(super) async fn me(
 
 /// Whether `p` has played a rated game that counted (it has a rated game in some game's
 /// standing): its name is then on leaderboards and in others' histories, and stays.
-async fn played_rated(app: &AppState, p: &Player) -> Result<bool, ApiError> {
+async fn played_rated(app: &AppState, p: &Player) -> Result<bool, HttpError> {
     let standings = app
         .lobby
         .store()
@@ -67,7 +67,7 @@ async fn played_rated(app: &AppState, p: &Player) -> Result<bool, ApiError> {
 pub(super) async fn my_games(
     State(app): State<AppState>,
     session: Session,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let Some(me) = session.player else {
         let none = MyGames {
             waiting: Vec::new(),
@@ -110,13 +110,14 @@ pub(super) async fn guest(
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<GuestRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     check_chosen_name(&req.name, app.lobby.catalogue().bots)?;
     match &session.player {
         Some(p) if p.kind != PlayerKind::Guest => Err(ApiError::new(
             Code::PlayerAccount,
             "you are signed in to an account: sign out to play as a guest",
-        )),
+        )
+        .into()),
         Some(p) => {
             if p.name != req.name && played_rated(&app, p).await? {
                 return Err(ApiError::new(
@@ -126,7 +127,8 @@ pub(super) async fn guest(
                          on every device)",
                         p.name
                     ),
-                ));
+                )
+                .into());
             }
             rename_allowed(&app, p)?;
             let renamed = rename(&app, p, Some(req.name), None)
@@ -150,14 +152,16 @@ pub const RENAMES_PER_HOUR: usize = 5;
 ///
 /// # Errors
 /// `limit/renames` past it.
-fn rename_allowed(app: &AppState, p: &Player) -> Result<(), ApiError> {
-    app.per_minute.record_within(
-        &[rename_key(p)],
-        RENAMES_PER_HOUR,
-        crate::limits::LONGEST_WINDOW,
-        Code::LimitRenames,
-        "you renamed yourself 5 times this hour: keep this name a while",
-    )
+fn rename_allowed(app: &AppState, p: &Player) -> Result<(), HttpError> {
+    app.per_minute
+        .record_within(
+            &[rename_key(p)],
+            RENAMES_PER_HOUR,
+            crate::limits::LONGEST_WINDOW,
+            Code::LimitRenames,
+            "you renamed yourself 5 times this hour: keep this name a while",
+        )
+        .map_err(HttpError)
 }
 
 /// The counter of `p`'s renames.
@@ -170,7 +174,7 @@ async fn rename(
     p: &Player,
     name: Option<String>,
     password_hash: Option<String>,
-) -> Result<Player, ApiError> {
+) -> Result<Player, HttpError> {
     app.lobby
         .store()
         .update_player(p.id, name.clone(), password_hash)
@@ -182,6 +186,7 @@ async fn rename(
             StoreError::Conflict(_) => name_taken(name.as_deref().unwrap_or(&p.name)),
             e => ApiError::store(e),
         })
+        .map_err(HttpError)
 }
 
 #[derive(Deserialize)]
@@ -200,7 +205,7 @@ pub(super) async fn account(
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<AccountRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     if let Some(name) = &req.name {
         check_chosen_name(name, app.lobby.catalogue().bots)?;
     }
@@ -210,10 +215,7 @@ pub(super) async fn account(
         .as_ref()
         .is_some_and(|p| p.kind != PlayerKind::Guest)
     {
-        return Err(ApiError::new(
-            Code::PlayerAccount,
-            "you already have an account",
-        ));
+        return Err(ApiError::new(Code::PlayerAccount, "you already have an account").into());
     }
     // A place in the hashing line first: refused busy, nothing was made.
     let place = app.hasher.place()?;
@@ -223,7 +225,7 @@ pub(super) async fn account(
     let session = Session {
         hash: jar
             .get(SESSION_COOKIE)
-            .map(|c| crate::tokens::token_hash(c.value())),
+            .map(|c| plateau_match::tokens::token_hash(c.value())),
         player: Some(account.clone()),
     };
     let jar = new_session(&app, addr, &session, &account, jar).await?;
@@ -246,7 +248,7 @@ pub(super) async fn login(
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<LoginRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     // A place in the hashing line first: refused busy, the attempt asked the database nothing
     // and counts for nothing.
     let place = app.hasher.place()?;
@@ -265,7 +267,7 @@ pub(super) async fn login(
     let ok = place.verify(req.password, stored).await?;
     let Some(player) = player.filter(|_| ok) else {
         sign_in_failed(&app, &attempt);
-        return Err(ApiError::new(Code::AuthFailed, "wrong name or password"));
+        return Err(ApiError::new(Code::AuthFailed, "wrong name or password").into());
     };
     let jar = new_session(&app, addr, &session, &player, jar).await?;
     Ok((jar, Json(player_json(&player))).into_response())
@@ -276,7 +278,7 @@ pub(super) async fn logout(
     State(app): State<AppState>,
     session: Session,
     jar: CookieJar,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     if let Some(hash) = session.hash {
         app.lobby
             .store()
@@ -304,7 +306,7 @@ fn standing_view(s: &Standing) -> StandingView {
 pub(super) async fn profile(
     State(app): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let store = app.lobby.store();
     let not_found = || ApiError::new(Code::PlayerNotFound, format!("no player named {name:?}"));
     let (player, _) = store
@@ -396,12 +398,9 @@ pub(super) async fn profile(
 pub(super) async fn leaderboard(
     State(app): State<AppState>,
     Path(game): Path<String>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     if app.lobby.catalogue().game(&game).is_none() {
-        return Err(ApiError::new(
-            Code::GameUnknown,
-            format!("unknown game {game:?}"),
-        ));
+        return Err(ApiError::new(Code::GameUnknown, format!("unknown game {game:?}")).into());
     }
     let leaders = app
         .lobby

@@ -12,15 +12,15 @@ use super::extract::{ClientAddr, MatchId, SeatToken};
 use super::matches::{finished, stored};
 use super::state::AppState;
 use crate::lobby::is_match_id;
-use crate::model::{ApiError, SeatSpec, TimeControl};
-use crate::replays::{history_steps, replay_body, to_record};
+use crate::model::{ApiError, HttpError, SeatSpec, TimeControl};
 use crate::store::{Derived, Room};
+use plateau_match::replays::{history_steps, replay_body, to_record};
 
 /// `GET /api/matches/{id}/chat`: both rooms of a finished match, for its replay.
 pub(super) async fn chat(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let m = finished(&app, &id, true, "the chat").await?;
     let room = |room: Room| -> Vec<LineView<'_>> {
         m.chat
@@ -39,7 +39,7 @@ pub(super) async fn chat(
 pub(super) async fn record(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Json<Record>, ApiError> {
+) -> Result<Json<Record>, HttpError> {
     let m = finished(&app, &id, true, "the record").await?;
     Ok(Json(to_record(&m)))
 }
@@ -50,7 +50,7 @@ pub(super) async fn record(
 pub(super) async fn export(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let m = finished(&app, &id, true, "the text record").await?;
     let title = app
         .lobby
@@ -124,7 +124,7 @@ fn date(unix_ms: i64) -> String {
 pub(super) async fn replay(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     finished(&app, &id, false, "the replay").await?;
     let store = app.lobby.store();
     let cached = || async {
@@ -162,7 +162,7 @@ pub(super) async fn replay(
 pub(super) async fn analysis(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     analysis_answer(&app, &id, false).await
 }
 
@@ -171,13 +171,13 @@ pub(super) async fn analysis(
 pub(super) async fn ask_analysis(
     State(app): State<AppState>,
     MatchId(id): MatchId,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     analysis_answer(&app, &id, true).await
 }
 
-async fn analysis_answer(app: &AppState, id: &str, ask: bool) -> Result<Response, ApiError> {
+async fn analysis_answer(app: &AppState, id: &str, ask: bool) -> Result<Response, HttpError> {
     if !is_match_id(id) {
-        return Err(ApiError::not_found(id));
+        return Err(ApiError::not_found(id).into());
     }
     let body = app
         .analyses
@@ -208,14 +208,14 @@ pub(super) async fn history(
     ClientAddr(addr): ClientAddr,
     MatchId(id): MatchId,
     session: Session,
-    token: Result<SeatToken, ApiError>,
-) -> Result<Response, ApiError> {
+    token: Result<SeatToken, HttpError>,
+) -> Result<Response, HttpError> {
     let SeatToken(token) = token?;
     let m = stored(&app, &id, true).await?;
     let hashes: Vec<Option<String>> = m.seats.iter().map(|s| s.token_hash.clone()).collect();
     let players: Vec<_> = m.seats.iter().map(|s| s.player.clone()).collect();
     let specs: Vec<SeatSpec> = m.seats.iter().map(|s| s.spec.clone()).collect();
-    let seat = crate::tokens::seat_for(
+    let seat = plateau_match::tokens::seat_for(
         token.as_deref(),
         session.player.as_ref(),
         &hashes,
@@ -237,7 +237,9 @@ pub(super) async fn history(
         .game(&m.game)
         .ok_or_else(|| ApiError::internal(format!("match {id}: unknown game `{}`", m.game)))?;
     let limited = addr.filter(|a| app.lobby.options().limits.applies_to(*a));
-    let _mine = app.histories.one_at_a_time(limited)?;
+    let _mine = app
+        .histories
+        .one_at_a_time(limited.map(crate::limits::network))?;
     let _turn = app.replays.turn().await?;
     if let Some(body) = app.histories.get(&key) {
         return Ok(json_bytes(body));

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::analysis::Analyses;
 use crate::limits::PerMinute;
 use crate::lobby::Lobby;
-use crate::pairing::Pairing;
-use crate::replays::{Histories, Replays};
+use plateau_match::analysis::Analyses;
+use plateau_match::replays::{Histories, Replays};
+use plateau_pairing::Pairing;
 
 /// The service's shared state: the lobby (and through it the store and the actors), the pairing
 /// pools and the sign-in rate limit.
@@ -45,7 +45,7 @@ impl AppState {
         AppState {
             analyses: Arc::new(analyses),
             hasher: Arc::new(hasher),
-            pairing: Pairing::start(lobby.clone()),
+            pairing: Pairing::start(lobby.clone(), limits.no_show, limits.no_show_wait),
             per_minute: lobby.recent().clone(),
             lobby,
             replays: Arc::new(Replays::default()),

@@ -8,12 +8,12 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use super::state::Lobby;
-use crate::actor::{Command, Joined};
 use crate::limits::address_key;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::players::Player;
 use crate::store::{StoredMatch, StoredSeat};
-use crate::tokens::new_token;
+use plateau_match::actor::{Command, Joined};
+use plateau_match::tokens::new_token;
 
 /// `POST /api/matches` (docs/protocol.md section 3.2).
 #[derive(Clone, Debug, Deserialize)]
@@ -109,7 +109,7 @@ impl Lobby {
         addr: Option<std::net::IpAddr>,
         table: Table,
     ) -> Result<Option<String>, ApiError> {
-        let limits = &self.shared.options.limits;
+        let limits = &self.options.limits;
         let Some(addr) = addr.filter(|a| limits.applies_to(*a)) else {
             return Ok(None);
         };
@@ -196,7 +196,7 @@ impl Lobby {
         };
         let seed = match req.seed {
             None => None,
-            Some(_) if !self.shared.options.test_seeds => {
+            Some(_) if !self.options.test_seeds => {
                 return Err(ApiError::new(
                     Code::SeedNotAllowed,
                     "a fixed `seed` is accepted only by a server started with --test-seeds",
@@ -256,7 +256,7 @@ impl Lobby {
     /// process created (0 first), so the same sequence of creations gets the same dice.
     fn next_seed(&self) -> Seed {
         let n = self.created.fetch_add(1, Ordering::Relaxed);
-        if self.shared.options.test_seeds {
+        if self.options.test_seeds {
             Seed(Sha256::digest(format!("plateau test seed {n}")).into())
         } else {
             Seed::random()

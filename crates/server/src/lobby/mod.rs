@@ -28,13 +28,13 @@ pub use leases::{LEASE_TTL, RENEW_EVERY};
 pub use registry::Place;
 pub use state::Lobby;
 
-use crate::actor::{Command, Shared};
-use crate::catalogue::Catalogue;
 use crate::limits::PerMinute;
 use crate::model::ApiError;
 use crate::options::Options;
 use crate::presence::Presence;
 use crate::store::{Node, Store, StoreError};
+use plateau_match::actor::{Command, Shared};
+use plateau_match::catalogue::Catalogue;
 
 impl Lobby {
     /// A lobby over `store`, reloading every unfinished match by replaying its log.
@@ -75,14 +75,19 @@ impl Lobby {
                 vec![node.clone()]
             }
         };
+        let presence = Arc::new(Presence::default());
         let lobby = Arc::new(Lobby {
             shared: Arc::new(Shared {
                 store,
                 catalogue,
-                bots: Arc::new(crate::botpool::BotPool::new(options.limits.bot_threads)),
-                options,
-                presence: Arc::new(Presence::default()),
+                bots: Arc::new(plateau_match::botpool::BotPool::new(
+                    options.limits.bot_threads,
+                )),
+                settings: options.match_settings(),
+                presence: presence.clone(),
             }),
+            options,
+            presence,
             actors: Arc::new(Mutex::new(HashMap::new())),
             rematch_lock: tokio::sync::Mutex::new(()),
             shutdown: watch::channel(false).0,

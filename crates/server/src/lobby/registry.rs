@@ -10,9 +10,9 @@ use tracing::Instrument as _;
 use super::create::is_match_id;
 use super::leases::LEASE_TTL;
 use super::state::{Actors, Lobby};
-use crate::actor::{Command, MatchActor};
 use crate::model::{ApiError, Code};
 use crate::store::{Node, StoreError, StoredMatch};
+use plateau_match::actor::{Command, MatchActor};
 
 /// Commands waiting for one actor, at most.
 const ACTOR_QUEUE: usize = 256;

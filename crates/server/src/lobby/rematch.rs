@@ -6,9 +6,9 @@ use plateau_engine::Seat;
 use super::create::NewMatch;
 use super::create::Table;
 use super::state::Lobby;
-use crate::actor::{Command, OfferKind, RematchInfo};
 use crate::model::{ApiError, SeatSpec};
-use crate::tokens::new_token;
+use plateau_match::actor::{Command, OfferKind, RematchInfo};
+use plateau_match::tokens::new_token;
 
 impl Lobby {
     /// `seat` offers (or accepts) a rematch or an agreed stop (docs/protocol.md section 7.4).

@@ -7,8 +7,8 @@ use tokio::sync::mpsc;
 use super::leases::{LEASE_TTL, ORPHAN_GRACE, RENEW_EVERY};
 use super::registry::Place;
 use super::state::Lobby;
-use crate::actor::Command;
 use crate::store::StoreError;
+use plateau_match::actor::Command;
 
 impl Lobby {
     /// Self-fencing (docs/architecture.md section 5.3): stops every actor here whose lease was

@@ -6,10 +6,10 @@ use plateau_engine::Seat;
 use tokio::sync::{mpsc, oneshot};
 
 use super::state::Lobby;
-use crate::actor::{Command, OfferKind, Outgoing};
 use crate::limits::address_key;
 use crate::model::ApiError;
 use crate::players::Player;
+use plateau_match::actor::{Command, OfferKind, Outgoing};
 
 impl Lobby {
     /// Connects viewer `conn` (`next_connection`) from `addr`: `token` for a seat; without one,
@@ -28,7 +28,7 @@ impl Lobby {
         addr: Option<std::net::IpAddr>,
         out: mpsc::Sender<Outgoing>,
     ) -> Result<Option<Seat>, ApiError> {
-        let limits = &self.shared.options.limits;
+        let limits = &self.options.limits;
         let from = addr.filter(|a| limits.applies_to(*a)).map(address_key);
         self.call(id, |reply| Command::Subscribe {
             conn,

@@ -7,14 +7,14 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, watch};
 
-use crate::actor::{Command, Shared};
-use crate::catalogue::Catalogue;
 use crate::limits::PerMinute;
 use crate::model::ApiError;
 use crate::options::Options;
 use crate::players::Player;
 use crate::presence::Presence;
 use crate::store::{Node, Store};
+use plateau_match::actor::{Command, Shared};
+use plateau_match::catalogue::Catalogue;
 
 /// The running actors by match id, each with the number it was started under.
 pub(super) type Actors = HashMap<String, (u64, mpsc::Sender<Command>)>;
@@ -22,6 +22,8 @@ pub(super) type Actors = HashMap<String, (u64, mpsc::Sender<Command>)>;
 /// The lobby and every live actor.
 pub struct Lobby {
     pub(super) shared: Arc<Shared>,
+    pub(super) options: Options,
+    pub(super) presence: Arc<Presence>,
     /// The running actors by match id, each with the number it was started under (an actor that
     /// stops removes its own entry, not a newer one's).
     pub(super) actors: Arc<Mutex<Actors>>,
@@ -57,13 +59,13 @@ impl Lobby {
     /// Who is here now.
     #[must_use]
     pub fn presence(&self) -> &Arc<Presence> {
-        &self.shared.presence
+        &self.presence
     }
 
     /// The settings the actors share.
     #[must_use]
     pub fn options(&self) -> &Options {
-        &self.shared.options
+        &self.options
     }
 
     /// A fresh id for a connection.

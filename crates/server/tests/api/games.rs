@@ -2,7 +2,7 @@
 //! verify with their seed, and no secret reaching a seat or a spectator.
 
 use plateau_engine::{LogEntry, Seat, Viewer};
-use plateau_server::secrecy::check_messages;
+use plateau_match::secrecy::check_messages;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -296,7 +296,7 @@ async fn move_list_entries_carry_the_parts_legal_info_gave_them() {
         )
         .await;
         let rec = record(&app, &id).await;
-        let states = plateau_server::versions::states(entry(game), &rec).unwrap();
+        let states = plateau_match::versions::states(entry(game), &rec).unwrap();
         let moves = end["moves"].as_array().unwrap();
         assert_eq!(moves.len(), rec.log.len(), "{game}: every entry is shown");
         let mut kinds = std::collections::BTreeSet::new();

@@ -108,13 +108,13 @@ async fn each_seat_steps_back_through_its_own_view_of_a_live_game() {
     play_out(&mut [a, b, c, d], rng).await;
     let record = record(&app, &id).await;
     let entry = common::entry("naval");
-    let states = plateau_server::versions::states(entry, &record).unwrap();
+    let states = plateau_match::versions::states(entry, &record).unwrap();
     let viewers = [0, 1, 2, 3]
         .map(|s| Viewer::Seat(Seat(s)))
         .into_iter()
         .chain([Viewer::Spectator]);
     for (viewer, steps) in viewers.zip(&histories) {
-        let versions = plateau_server::versions::viewer_versions(entry, &record, viewer).unwrap();
+        let versions = plateau_match::versions::viewer_versions(entry, &record, viewer).unwrap();
         for (v, step) in steps.iter().enumerate() {
             let at: Vec<usize> = (0..states.len())
                 .filter(|p| versions[*p] == v as u64)
@@ -147,7 +147,7 @@ async fn each_seat_steps_back_through_its_own_view_of_a_live_game() {
     // The check can fail: seat 1's present view, shown to seat 0, tells where seat 1's ships are.
     let last = histories[1].len() - 1;
     let versions =
-        plateau_server::versions::viewer_versions(entry, &record, Viewer::Seat(Seat(1))).unwrap();
+        plateau_match::versions::viewer_versions(entry, &record, Viewer::Seat(Seat(1))).unwrap();
     let at = versions.iter().position(|v| *v == last as u64).unwrap();
     let g: &Naval = states[at].as_any().downcast_ref().unwrap();
     let theirs = json!({"observation": histories[1][last]["observation"], "moves": []});

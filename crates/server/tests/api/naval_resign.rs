@@ -4,7 +4,7 @@
 //! step in the middle.
 
 use plateau_engine::{Actor, Ending, Seat, Viewer};
-use plateau_server::secrecy::check_messages;
+use plateau_match::secrecy::check_messages;
 use serde_json::{Value, json};
 
 use crate::common::{self, entry, id, record, token};

@@ -220,9 +220,9 @@ fn candidates<'a>(
 /// caught.
 fn check_seat(record: &Record, s: usize, messages: &[Value]) -> Vec<String> {
     let entry = plateau_registry::find("naval").unwrap();
-    let states = plateau_server::versions::states(entry, record).unwrap();
+    let states = plateau_match::versions::states(entry, record).unwrap();
     let versions =
-        plateau_server::versions::viewer_versions(entry, record, Viewer::Seat(Seat(s as u8)))
+        plateau_match::versions::viewer_versions(entry, record, Viewer::Seat(Seat(s as u8)))
             .unwrap();
     let mut all = Vec::new();
     for message in messages.iter().filter(|m| m["type"] == "state") {
@@ -260,7 +260,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
     assert_eq!(record.seats.len(), 4);
 
     let entry = plateau_registry::find("naval").unwrap();
-    let states = plateau_server::versions::states(entry, &record).unwrap();
+    let states = plateau_match::versions::states(entry, &record).unwrap();
     let battle = (0..states.len())
         .find(|&v| {
             let g: &Naval = states[v].as_any().downcast_ref().unwrap();
@@ -286,7 +286,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
         assert!(problems.is_empty(), "{problems:#?}");
 
         // The generic check of the service (observation, legal list, move list per viewer).
-        plateau_server::secrecy::check_messages(
+        plateau_match::secrecy::check_messages(
             entry,
             &record,
             Viewer::Seat(Seat(s as u8)),
@@ -296,7 +296,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
 
         // The check finds planted leaks in a real battle message of this seat.
         let versions =
-            plateau_server::versions::viewer_versions(entry, &record, Viewer::Seat(Seat(s as u8)))
+            plateau_match::versions::viewer_versions(entry, &record, Viewer::Seat(Seat(s as u8)))
                 .unwrap();
         let message = states_seen
             .iter()
@@ -337,7 +337,7 @@ async fn no_seat_is_sent_a_cell_of_another_seats_hidden_fleet() {
     app.shutdown().await;
 }
 
-/// The service's generic check (`plateau_server::secrecy::check_messages`) catches one leaked
+/// The service's generic check (`plateau_match::secrecy::check_messages`) catches one leaked
 /// value planted in a real message of seat `s` and names it by its path: one value of another
 /// seat's own view of its board, and one value of a game's secret in each field that carries no
 /// game state.
@@ -345,7 +345,7 @@ fn planted_single_values(record: &Record, s: usize, message: &Value, state: &dyn
     let entry = plateau_registry::find("naval").unwrap();
     let viewer = Viewer::Seat(Seat(s as u8));
     let caught = |forged: Value| -> String {
-        plateau_server::secrecy::check_messages(entry, record, viewer, &[forged])
+        plateau_match::secrecy::check_messages(entry, record, viewer, &[forged])
             .expect_err("a planted value is caught")
             .to_string()
     };

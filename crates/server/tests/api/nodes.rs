@@ -4,7 +4,7 @@
 //! database) these tests say so and pass without running.
 
 use plateau_engine::{Seat, Viewer};
-use plateau_server::secrecy::check_messages;
+use plateau_match::secrecy::check_messages;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};

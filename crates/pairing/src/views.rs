@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::TimeControl;
-use crate::players::Player;
+use plateau_match::model::TimeControl;
+use plateau_store::players::Player;
 
 /// A seek as the lobby WebSocket receives it.
 #[derive(Clone, Debug, Deserialize)]

@@ -9,6 +9,7 @@
 //! command and twice a second (the rating window widens with the wait, and bots come in time).
 //! It also keeps, per pool, how long its last seekers waited, for the estimate shown to the next.
 
+mod host;
 mod tables;
 #[cfg(test)]
 mod tests;
@@ -21,9 +22,10 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
-use crate::lobby::Lobby;
-use crate::model::{ApiError, Code, unix_ms};
-use crate::ratings::Rating;
+use plateau_match::model::{ApiError, Code, unix_ms};
+use plateau_store::ratings::Rating;
+
+pub use host::{Host, NewTable};
 
 use tables::{NoShows, Pools, Seeker, Waits, pair_all};
 pub use tables::{WINDOW_PER_SECOND, WINDOW_START};
@@ -63,12 +65,15 @@ pub struct Pairing {
 }
 
 impl Pairing {
-    /// Starts the pairing actor over `lobby` (it creates the matches).
+    /// Starts the pairing actor over `lobby` (it creates the matches). A paired match whose
+    /// players did not all open it within `no_show` is called off, and those players may not
+    /// seek for `no_show_wait` (the server's `Limits::no_show` and `no_show_wait`).
     #[must_use]
-    pub fn start(lobby: Arc<Lobby>) -> Arc<Pairing> {
+    pub fn start(lobby: Arc<impl Host>, no_show: Duration, no_show_wait: Duration) -> Arc<Pairing> {
         let (tx, rx) = mpsc::unbounded_channel();
         let (pools_tx, pools) = watch::channel(Vec::new());
-        tokio::spawn(run(lobby, rx, pools_tx));
+        let no_shows = NoShows::new(no_show_wait);
+        tokio::spawn(run(lobby, rx, pools_tx, (no_show, no_shows)));
         Arc::new(Pairing { tx, pools })
     }
 
@@ -125,14 +130,14 @@ impl Pairing {
 }
 
 async fn run(
-    lobby: Arc<Lobby>,
+    lobby: Arc<impl Host>,
     mut rx: mpsc::UnboundedReceiver<PairCommand>,
     views: watch::Sender<Vec<PoolView>>,
+    (no_show, mut no_shows): (Duration, NoShows),
 ) {
     let mut pools: Pools = BTreeMap::new();
     let mut waits = Waits::default();
     let mut next_seek = 1;
-    let mut no_shows = NoShows::default();
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -141,7 +146,7 @@ async fn run(
                 None => return,
                 Some(PairCommand::Seek { who, request, out, reply }) => {
                     let answer = match no_shows.allowed(who.player.id) {
-                        Ok(()) => add(&lobby, &mut pools, (next_seek, who), request, out).await,
+                        Ok(()) => add(&*lobby, &mut pools, (next_seek, who), request, out).await,
                         Err(e) => Err(e),
                     };
                     let answer = answer
@@ -169,12 +174,12 @@ async fn run(
             },
             _ = tick.tick() => {}
         }
-        let paired = pair_all(&lobby, &mut pools, &mut waits).await;
-        let due = Instant::now() + lobby.options().limits.no_show;
+        let paired = pair_all(&*lobby, &mut pools, &mut waits).await;
+        let due = Instant::now() + no_show;
         no_shows
             .pending
             .extend(paired.into_iter().map(|id| (due, id)));
-        no_shows.check(&lobby).await;
+        no_shows.check(&*lobby).await;
         pools.retain(|_, s| !s.is_empty());
         let now: Vec<PoolView> = pools
             .iter()
@@ -209,7 +214,7 @@ fn seeking_key(s: &Seeking) -> PoolKey {
 
 /// Checks a seek and puts it in its pool as seek number `seek`.
 async fn add(
-    lobby: &Lobby,
+    lobby: &impl Host,
     pools: &mut Pools,
     (seek, who): (u64, SeekerId),
     r: SeekRequest,

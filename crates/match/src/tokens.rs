@@ -6,17 +6,17 @@ use plateau_engine::Seat;
 use sha2::{Digest, Sha256};
 
 use crate::model::{ApiError, Code, SeatSpec};
-use crate::players::Player;
+use plateau_store::players::Player;
 
 /// A fresh seat token (64 hex digits) and its stored hash.
-pub(crate) fn new_token() -> (String, String) {
+pub fn new_token() -> (String, String) {
     let token = hex::encode(rand::random::<[u8; 32]>());
     let hash = token_hash(&token);
     (token, hash)
 }
 
 /// SHA-256 of the token text, as stored.
-pub(crate) fn token_hash(token: &str) -> String {
+pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
@@ -28,7 +28,7 @@ pub(crate) fn token_hash(token: &str) -> String {
 ///
 /// # Errors
 /// `auth/seat` as said.
-pub(crate) fn seat_for(
+pub fn seat_for(
     token: Option<&str>,
     player: Option<&Player>,
     token_hashes: &[Option<String>],

@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 use tokio::runtime::Handle;
 
 use crate::model::{ApiError, Code, Status};
-use crate::store::{Derived, Store};
+use plateau_store::{Derived, Store};
 
 /// Most analyses waiting (the one being computed included); past it a request gets
 /// `limit/analyses`.

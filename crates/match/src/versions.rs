@@ -109,7 +109,7 @@ pub fn viewer_versions(
 }
 
 /// `viewer_versions` over states already replayed (`states`).
-pub(crate) fn versions_of(
+pub fn versions_of(
     states: &[Box<dyn DynGame>],
     record: &Record,
     viewer: Viewer,

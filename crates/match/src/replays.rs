@@ -4,13 +4,13 @@
 
 use std::net::IpAddr;
 
-use axum::body::Bytes;
+use bytes::Bytes;
 use plateau_engine::{DynGame, Event, GameEntry, LogEntry, Record, Viewer, Visitor};
 use plateau_protocol::server::{HistoryStep, Replay, ReplayStep, StepText};
 use serde_json::Value;
 
 use crate::model::{ApiError, Code, Status};
-use crate::store::StoredMatch;
+use plateau_store::StoredMatch;
 
 /// Most requests waiting for the replay lane (`Replays`); past it `limit/replays`.
 pub const MAX_REPLAYS_WAITING: usize = 16;
@@ -109,13 +109,12 @@ impl Histories {
         }
     }
 
-    /// A place in the lane for `addr`'s network, none for an address the limits do not apply
-    /// to (`None`).
+    /// A place in the lane for `network` (the caller's address as the server's limits count it,
+    /// `limits::network`), none for an address the limits do not apply to (`None`).
     ///
     /// # Errors
     /// `limit/replays` when that network already has a history computing or waiting.
-    pub fn one_at_a_time(&self, addr: Option<IpAddr>) -> Result<HistoryTurn<'_>, ApiError> {
-        let network = addr.map(crate::limits::network);
+    pub fn one_at_a_time(&self, network: Option<IpAddr>) -> Result<HistoryTurn<'_>, ApiError> {
         if let Some(n) = network {
             let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             if !inner.computing.insert(n) {
@@ -339,19 +338,20 @@ mod tests {
         assert!(lane.turn().await.is_ok());
     }
 
-    /// One history at a time per network (an IPv6 /64 is one), none for an exempt client; what
-    /// is kept comes back, the oldest leaving past `HISTORY_CACHE`.
+    /// One history at a time per network (the server's `limits::network` tells it), none for an
+    /// exempt client; what is kept comes back, the oldest leaving past `HISTORY_CACHE`.
     #[test]
     fn histories_are_one_at_a_time_per_address_and_kept() {
         let histories = Histories::default();
-        let ip = |s: &str| Some(s.parse::<IpAddr>().unwrap());
-        let first = histories.one_at_a_time(ip("2001:db8::1")).unwrap();
-        let again = histories.one_at_a_time(ip("2001:db8::2"));
+        let net = |s: &str| Some(s.parse::<IpAddr>().unwrap());
+        let first = histories.one_at_a_time(net("2001:db8::")).unwrap();
+        let again = histories.one_at_a_time(net("2001:db8::"));
         assert_eq!(again.err().map(|e| e.code), Some(Code::LimitReplays));
-        assert!(histories.one_at_a_time(ip("2001:db8:0:1::1")).is_ok());
+        assert!(histories.one_at_a_time(net("2001:db8:0:1::")).is_ok());
+        assert!(histories.one_at_a_time(None).is_ok());
         assert!(histories.one_at_a_time(None).is_ok());
         drop(first);
-        assert!(histories.one_at_a_time(ip("2001:db8::2")).is_ok());
+        assert!(histories.one_at_a_time(net("2001:db8::")).is_ok());
         let key = |n: u64| ("0123456789abcdef".to_owned(), 0, n);
         histories.put(key(1), Bytes::from(vec![b'x'; HISTORY_CACHE / 2]));
         histories.put(key(2), Bytes::from(vec![b'y'; HISTORY_CACHE / 2]));

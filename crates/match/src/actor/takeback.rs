@@ -95,7 +95,7 @@ impl MatchActor {
         let clocks = Clocks::new(
             self.control,
             self.specs.len(),
-            self.shared.options.first_move,
+            self.shared.settings.first_move,
         );
         let entries: Vec<_> = self.log[..point].iter().map(|p| p.entry.clone()).collect();
         let replay = replayed(self.entry, &self.config, clocks, true, &self.seed, &entries)

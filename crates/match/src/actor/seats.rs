@@ -8,10 +8,10 @@ use tokio::time::{Duration, Instant};
 
 use super::{Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscriber};
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
-use crate::players::Player;
-use crate::store::{ChatLine, Room, StoreError};
 use crate::tokens::{new_token, seat_for};
 use crate::versions::seats_to_act;
+use plateau_store::players::Player;
+use plateau_store::{ChatLine, Room, StoreError};
 
 /// Longest chat line, in characters.
 pub const CHAT_MAX: usize = 300;
@@ -98,7 +98,7 @@ impl MatchActor {
         if let (Some(s), Some(key)) = (seat, from)
             && let Some(p) = &self.players[s.index()]
         {
-            self.shared.presence.whence.came_from(p.id, key);
+            self.shared.presence.came_from(p.id, key);
         }
         let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
         // A guest renamed since it took the seat (`POST /api/guest`): the table shows the new name.
@@ -441,13 +441,13 @@ impl MatchActor {
             .find(|s| s.conn == conn)
             .and_then(|s| s.player.clone())
             .ok_or_else(|| ApiError::new(Code::AuthRequired, "choose a name before you mute"))?;
-        let key = crate::players::name_key(name);
+        let key = plateau_store::players::name_key(name);
         let target = self
             .players
             .iter()
             .flatten()
             .chain(self.chat.iter().map(|l| &l.player))
-            .find(|p| crate::players::name_key(&p.name) == key)
+            .find(|p| plateau_store::players::name_key(&p.name) == key)
             .ok_or_else(|| {
                 ApiError::new(
                     Code::PlayerNotFound,

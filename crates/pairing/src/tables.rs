@@ -10,11 +10,12 @@ use tokio::time::Instant;
 
 use plateau_protocol::server::LobbyMessage;
 
+use plateau_match::model::{ApiError, Code, SeatSpec};
+use plateau_match::tokens::new_token;
+use plateau_store::players::{Player, PlayerId};
+
 use super::views::{PoolKey, SeekerView};
-use crate::lobby::{Lobby, NewMatch};
-use crate::model::{ApiError, Code, SeatSpec};
-use crate::players::{Player, PlayerId};
-use crate::tokens::new_token;
+use crate::host::{Host, NewTable};
 
 pub(super) struct Seeker {
     /// The seek's number, unique in the process.
@@ -99,18 +100,27 @@ impl Waits {
 }
 
 /// The paired matches not yet known to have started, by when each is due to be checked, and the
-/// players who did not come to one, each with the time it may seek again.
-#[derive(Default)]
+/// players who did not come to one, each with the time it may seek again (after `wait`).
 pub(super) struct NoShows {
     pub(super) pending: Vec<(Instant, String)>,
     pub(super) waiting: BTreeMap<PlayerId, Instant>,
+    wait: Duration,
 }
 
 impl NoShows {
+    /// None yet; a player who does not come waits `wait` before seeking again.
+    pub(super) fn new(wait: Duration) -> NoShows {
+        NoShows {
+            pending: Vec::new(),
+            waiting: BTreeMap::new(),
+            wait,
+        }
+    }
+
     /// Calls off the paired matches due whose players did not all come, and makes those
     /// players wait (`Limits::no_show_wait`).
-    pub(super) async fn check(&mut self, lobby: &Lobby) {
-        let wait = lobby.options().limits.no_show_wait;
+    pub(super) async fn check(&mut self, lobby: &impl Host) {
+        let wait = self.wait;
         let now = Instant::now();
         self.waiting.retain(|_, until| *until > now);
         let (due, later) = self.pending.drain(..).partition(|(at, _)| *at <= now);
@@ -139,7 +149,11 @@ impl NoShows {
 
 /// Pairs what can be paired in every pool now, remembering how long the seated waited. A player
 /// seated in one pool leaves the others. Returns the matches made.
-pub(super) async fn pair_all(lobby: &Lobby, pools: &mut Pools, waits: &mut Waits) -> Vec<String> {
+pub(super) async fn pair_all(
+    lobby: &impl Host,
+    pools: &mut Pools,
+    waits: &mut Waits,
+) -> Vec<String> {
     let now = Instant::now();
     let mut seated: Vec<PlayerId> = Vec::new();
     let mut made = Vec::new();
@@ -225,7 +239,7 @@ pub(super) fn next_table(seekers: &[Seeker], size: usize, now: Instant) -> Optio
 /// Creates the match of a paired table (seats in random order) and tells each seeker its seat;
 /// returns its id.
 pub(super) async fn seat(
-    lobby: &Lobby,
+    lobby: &impl Host,
     key: &PoolKey,
     table: Vec<Seeker>,
     bots: usize,
@@ -254,13 +268,11 @@ pub(super) async fn seat(
         }
     }
     let created = lobby
-        .create_match(NewMatch {
+        .create_table(NewTable {
             game: key.game.clone(),
-            config: serde_json::Value::Null,
             seats,
             time_control: serde_json::from_str(&key.time_control).unwrap_or_default(),
             seated,
-            seed: None,
             rated: key.rated,
             // A table of people alone was asked for by none of them more than the others.
             creator: (bots > 0)

@@ -2,7 +2,7 @@
 
 use super::tables::*;
 use super::*;
-use crate::players::{Player, PlayerId, PlayerKind};
+use plateau_store::players::{Player, PlayerId, PlayerKind};
 
 fn seeker(conn: u64, rating: f64, waited: u64, bots_after: Option<u64>) -> Seeker {
     let (out, _) = mpsc::channel(1);

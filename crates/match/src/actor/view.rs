@@ -5,21 +5,21 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
 use plateau_engine::{Seat, Viewer};
 use plateau_protocol::server::{ChatMessage, MatchMessage, MoveView, Offers, State};
 use serde_json::value::RawValue;
 
 use super::{MatchActor, OfferKind, Outgoing, Played};
+use crate::attendance::MatchPresence;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl, line_view, room_view};
-use crate::presence::MatchPresence;
 use crate::versions::seats_to_act;
 
 /// Chat lines of a room sent to a viewer when it connects.
 pub const CHAT_BACKLOG: usize = 100;
 
 /// How a finished rated match moved a seat's rating (the numbers people read).
-pub(crate) use plateau_protocol::server::RatingChange;
+pub use plateau_protocol::server::RatingChange;
 
 /// Entry `p` as viewer column `column` sees it in the move list, if it does.
 fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
@@ -113,7 +113,7 @@ impl MatchActor {
         common: &Shared,
         since: Option<&Sent>,
         public: Option<&Observed<'_>>,
-    ) -> (Option<Utf8Bytes>, Digests) {
+    ) -> (Option<Bytes>, Digests) {
         let live = self.status == Status::Live;
         let to_act = if live {
             seats_to_act(self.state.to_act())
@@ -218,7 +218,7 @@ impl MatchActor {
             ratings: (finished && !self.ratings.is_empty()).then_some(self.ratings.as_slice()),
         });
         let text = serde_json::to_string(&message).expect("state messages serialize");
-        (Some(Utf8Bytes::from(text)), now)
+        (Some(Bytes::from(text)), now)
     }
 
     /// What every viewer is shown alike, now.
@@ -290,7 +290,7 @@ impl MatchActor {
         let public_text = (!self.entry.info.hidden_information)
             .then(|| self.state.observe_text(Viewer::Spectator));
         let public = public_text.as_deref().map(Observed::of);
-        let mut messages: HashMap<Viewer, (Option<Utf8Bytes>, Digests)> = HashMap::new();
+        let mut messages: HashMap<Viewer, (Option<Bytes>, Digests)> = HashMap::new();
         for sub in self.subs.iter().filter(|s| Some(s.conn) != skip) {
             messages.entry(sub.viewer).or_insert_with(|| {
                 self.state_message(sub.viewer, &common, since.as_ref(), public.as_ref())
@@ -412,7 +412,7 @@ impl MatchActor {
     }
 
     /// Tells the presence registry who sits at the table and who is to act.
-    pub(crate) fn report(&self) {
+    pub fn report(&self) {
         let live = self.status == Status::Live;
         let to_act = if live {
             seats_to_act(self.state.to_act())

@@ -12,8 +12,8 @@ use tokio::time::Instant;
 use super::{MatchActor, Played, Shared, Shown, displays};
 use crate::clock::Clocks;
 use crate::model::{SeatSpec, Status};
-use crate::store::StoredMatch;
 use crate::versions::seats_to_act;
+use plateau_store::StoredMatch;
 
 /// What `MatchActor::rebuild` keeps as it replays the log: the clocks, the move list and the
 /// versions, each updated entry by entry as when the entries were played.
@@ -128,12 +128,12 @@ impl MatchActor {
     ///
     /// # Errors
     /// A message naming the entry that does not replay.
-    pub(crate) fn rebuild(shared: Arc<Shared>, m: StoredMatch) -> Result<MatchActor, String> {
+    pub fn rebuild(shared: Arc<Shared>, m: StoredMatch) -> Result<MatchActor, String> {
         let entry = shared
             .catalogue
             .game(&m.game)
             .ok_or_else(|| format!("match {}: unknown game `{}`", m.id, m.game))?;
-        let clocks = Clocks::new(m.time_control, m.seats.len(), shared.options.first_move);
+        let clocks = Clocks::new(m.time_control, m.seats.len(), shared.settings.first_move);
         let Replayed {
             state,
             rng,

@@ -11,7 +11,7 @@ use rand::RngCore;
 use super::{BotMove, MatchActor, SeatBot};
 use crate::botpool::Priority;
 use crate::model::{SeatSpec, Status};
-use crate::options::Options;
+use crate::settings::Settings;
 use crate::versions::seats_to_act;
 
 impl MatchActor {
@@ -49,11 +49,11 @@ impl MatchActor {
             let bot = self.seat_bot(seat, &bot.clone());
             self.bot_pending = Some(version);
             let state = self.state.clone_box();
-            let Options {
+            let Settings {
                 bot_delay,
                 bot_budget,
                 ..
-            } = self.shared.options;
+            } = self.shared.settings;
             // A random action when the bot fails or runs over its budget, from a stream of the
             // match key fixed by (version, seat): never the chance stream (0), nor a bot's.
             let stream = 1 + version * 8 + u64::from(seat.0);

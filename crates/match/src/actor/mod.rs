@@ -25,7 +25,7 @@ mod takeback;
 mod view;
 
 use command::Reply;
-pub(crate) use command::{Command, Joined, Outgoing, RematchInfo};
+pub use command::{Command, Joined, Outgoing, RematchInfo};
 pub use plateau_protocol::OfferKind;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -41,14 +41,14 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument as _;
 
+use crate::attendance::Attendance;
 use crate::catalogue::Catalogue;
 use crate::clock::Clocks;
 use crate::model::{ApiError, SeatSpec, Status, TimeControl};
-use crate::options::Options;
-use crate::players::{Player, PlayerId};
-use crate::presence::Presence;
-use crate::store::{ChatLine, Store};
+use crate::settings::Settings;
 use crate::versions::seats_to_act;
+use plateau_store::players::{Player, PlayerId};
+use plateau_store::{ChatLine, Store};
 
 /// How often a match whose last write failed reads itself back from the store.
 const RECOVER_EVERY: Duration = Duration::from_secs(2);
@@ -60,12 +60,17 @@ const RECOVER_EVERY: Duration = Duration::from_secs(2);
 /// whole move list (about 135 KB for a Moon Leap game).
 const FINISHED_UNLOAD: Duration = Duration::from_secs(5);
 
-/// What the actors share: storage, catalogue, options, presence.
-pub(crate) struct Shared {
+/// What the actors of one lobby share: storage, catalogue, settings, presence, bot threads.
+pub struct Shared {
+    /// Where every match's log and records are committed.
     pub store: Arc<dyn Store>,
+    /// The games hosted and the bots offered.
     pub catalogue: Catalogue,
-    pub options: Options,
-    pub presence: Arc<Presence>,
+    /// Bot pacing, abandonment, clocks' grace, idle unloading.
+    pub settings: Settings,
+    /// Who keeps count of the people here (the server's presence registry).
+    pub presence: Arc<dyn Attendance>,
+    /// The threads the bots think on.
     pub bots: Arc<crate::botpool::BotPool>,
 }
 
@@ -143,7 +148,7 @@ fn column(viewer: Viewer, seats: usize) -> usize {
 }
 
 /// The actor's state.
-pub(crate) struct MatchActor {
+pub struct MatchActor {
     shared: Arc<Shared>,
     id: String,
     entry: &'static GameEntry,
@@ -220,7 +225,7 @@ impl MatchActor {
     /// Runs the actor until `Shutdown`, until every sender is gone, or until the match is no
     /// longer this node's to drive. Answers whether its lease is to be handed over (the match
     /// must go on elsewhere: it moved, or this node fenced itself) rather than left to rest.
-    pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) -> bool {
+    pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) -> bool {
         let mut hand_over = false;
         // Nobody is connected yet: a game against bots alone waits for its person.
         self.hold_time();
@@ -481,7 +486,7 @@ impl MatchActor {
     /// match with no offer pending leaves after `FINISHED_UNLOAD`, the others (and one whose
     /// rematch offer waits for a player to come back) after `Limits::idle_unload`.
     fn idle_time(&self) -> Duration {
-        let idle = self.shared.options.limits.idle_unload;
+        let idle = self.shared.settings.idle_unload;
         if self.status == Status::Finished && self.offers.values().all(BTreeSet::is_empty) {
             idle.min(FINISHED_UNLOAD)
         } else {

@@ -10,8 +10,8 @@ use tokio::time::Instant;
 use super::batch::Batch;
 use super::{MatchActor, OfferKind, Played, RematchInfo};
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
-use crate::store::Finish;
 use plateau_protocol::ActionRequest;
+use plateau_store::Finish;
 
 impl MatchActor {
     /// Match time now, in ms: time the match has run while the service ran (the clocks' time).
@@ -181,8 +181,8 @@ impl MatchActor {
     /// node's, and this actor stops after the command in hand (`moved`), so its viewers connect
     /// again to that node. Otherwise the store may or may not hold the write: the match stops
     /// changing until it is read back (`broken`, `recover`).
-    pub(super) fn write_failed(&mut self, e: crate::store::StoreError) -> ApiError {
-        if matches!(e, crate::store::StoreError::LeaseLost(_)) {
+    pub(super) fn write_failed(&mut self, e: plateau_store::StoreError) -> ApiError {
+        if matches!(e, plateau_store::StoreError::LeaseLost(_)) {
             self.moved = true;
         } else {
             self.broken = true;
@@ -193,8 +193,8 @@ impl MatchActor {
     /// What a failed write that is not the log's means (a seat, a chat line): refused for a
     /// lost lease, the actor stops after the command in hand (`moved`); the match is unchanged
     /// either way.
-    pub(super) fn refused_write(&mut self, e: crate::store::StoreError) -> ApiError {
-        if matches!(e, crate::store::StoreError::LeaseLost(_)) {
+    pub(super) fn refused_write(&mut self, e: plateau_store::StoreError) -> ApiError {
+        if matches!(e, plateau_store::StoreError::LeaseLost(_)) {
             self.moved = true;
         }
         ApiError::store(e)
@@ -333,8 +333,8 @@ impl MatchActor {
     /// a seat made fewer than `ratings::MIN_ACTIONS` actions (an abort), or two of its players
     /// came from one address lately (`presence::Whence`). `None` for a casual match. The store
     /// adds the daily cap.
-    fn unrated(&self, batch: &Batch) -> Option<crate::ratings::Unrated> {
-        use crate::ratings::{Unrated, aborted};
+    fn unrated(&self, batch: &Batch) -> Option<plateau_store::ratings::Unrated> {
+        use plateau_store::ratings::{Unrated, aborted};
         if !self.rated {
             return None;
         }
@@ -361,8 +361,7 @@ impl MatchActor {
             .collect();
         self.shared
             .presence
-            .whence
-            .shared(&people)
+            .shared_address(&people)
             .then_some(Unrated::SameAddress)
     }
 
@@ -428,7 +427,7 @@ impl MatchActor {
         {
             return None;
         }
-        let after = self.shared.options.abandon_after;
+        let after = self.shared.settings.abandon_after;
         self.away_since
             .iter()
             .flatten()
@@ -438,7 +437,7 @@ impl MatchActor {
 
     /// Resigns, by the game's rule, every human seat away for longer than the abandonment delay.
     pub(super) async fn on_abandon(&mut self) {
-        let after = self.shared.options.abandon_after;
+        let after = self.shared.settings.abandon_after;
         let now = Instant::now();
         for i in 0..self.away_since.len() {
             let Some(since) = self.away_since[i] else {
