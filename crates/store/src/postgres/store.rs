@@ -17,6 +17,24 @@ use crate::{
     Standing, Store, StoreError, StoredMatch, sql,
 };
 
+/// A write of match `$id` (a `String` the body names too) in one transaction, fenced: returns a
+/// failed future at once when this node holds no lease on it, else checks the lease's epoch in the
+/// transaction (`fenced`) before `$body`.
+macro_rules! fenced_tx {
+    ($store:expr, $id:ident, |$tx:ident| $body:expr) => {{
+        let fence = match $store.fence_of(&$id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        in_tx!($store, false, |$tx| {
+            match fenced(&$tx, &$id, fence.as_ref()).await {
+                Ok(()) => $body,
+                Err(e) => Err(e),
+            }
+        })
+    }};
+}
+
 impl Store for PgStore {
     fn create(&self, m: StoredMatch) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| matches::create(&tx, &m).await)
@@ -30,16 +48,14 @@ impl Store for PgStore {
         player: PlayerId,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        let fence = match self.fence_of(&id) {
-            Ok(f) => f,
-            Err(e) => return failed(e),
-        };
-        in_tx!(self, false, |tx| {
-            match fenced(&tx, &id, fence.as_ref()).await {
-                Ok(()) => matches::take_seat(&tx, &id, seat, &token_hash, player).await,
-                Err(e) => Err(e),
-            }
-        })
+        fenced_tx!(self, id, |tx| matches::take_seat(
+            &tx,
+            &id,
+            seat,
+            &token_hash,
+            player
+        )
+        .await)
     }
 
     fn open_seat(
@@ -49,16 +65,8 @@ impl Store for PgStore {
         start: Option<i64>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        let fence = match self.fence_of(&id) {
-            Ok(f) => f,
-            Err(e) => return failed(e),
-        };
-        in_tx!(self, false, |tx| {
-            match fenced(&tx, &id, fence.as_ref()).await {
-                Ok(()) => matches::open_seat(&tx, &id, seat, start).await,
-                Err(e) => Err(e),
-            }
-        })
+        fenced_tx!(self, id, |tx| matches::open_seat(&tx, &id, seat, start)
+            .await)
     }
 
     fn append(
@@ -159,16 +167,7 @@ impl Store for PgStore {
 
     fn add_chat(&self, id: &str, line: ChatLine) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        let fence = match self.fence_of(&id) {
-            Ok(f) => f,
-            Err(e) => return failed(e),
-        };
-        in_tx!(self, false, |tx| {
-            match fenced(&tx, &id, fence.as_ref()).await {
-                Ok(()) => matches::add_chat(&tx, &id, &line).await,
-                Err(e) => Err(e),
-            }
-        })
+        fenced_tx!(self, id, |tx| matches::add_chat(&tx, &id, &line).await)
     }
 
     fn set_rematch(&self, id: &str, rematch: &str) -> BoxFuture<'_, Result<(), StoreError>> {
@@ -209,16 +208,7 @@ impl Store for PgStore {
     }
 
     fn call_off(&self, id: String) -> BoxFuture<'_, Result<bool, StoreError>> {
-        let fence = match self.fence_of(&id) {
-            Ok(f) => f,
-            Err(e) => return failed(e),
-        };
-        in_tx!(self, false, |tx| {
-            match fenced(&tx, &id, fence.as_ref()).await {
-                Ok(()) => matches::call_off(&tx, &id).await,
-                Err(e) => Err(e),
-            }
-        })
+        fenced_tx!(self, id, |tx| matches::call_off(&tx, &id).await)
     }
 
     fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
