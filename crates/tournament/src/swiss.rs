@@ -1,0 +1,626 @@
+//! The Dutch system's pairing of one Swiss round (FIDE C.04.3, as docs/tournaments.md section 4
+//! lists what is kept and what is simplified): score brackets from the top, the top half of a
+//! bracket against its bottom half, transpositions then exchanges, down-floaters, no rematch,
+//! colour preferences, one bye for the lowest player who has not had one, and a look-ahead that
+//! keeps the players below pairable.
+
+use serde::{Deserialize, Serialize};
+
+use crate::PlayerId;
+use crate::matching;
+
+/// A side of a two-seat game: white sits in seat 0 and moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Colour {
+    /// Seat 0, first to move.
+    White,
+    /// Seat 1.
+    Black,
+}
+
+impl Colour {
+    /// The other colour.
+    pub fn other(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+}
+
+/// How much a player wants a colour (C.04.3 A.6), weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strength {
+    None,
+    Mild,
+    Strong,
+    Absolute,
+}
+
+/// A player as the pairing sees them.
+#[derive(Clone, Debug)]
+pub(crate) struct Entrant {
+    pub id: PlayerId,
+    /// Pairing number: 1 for the highest rating.
+    pub tpn: u32,
+    /// Score in half points.
+    pub score: u32,
+    /// Colour per past round, `None` for a round not played.
+    pub history: Vec<Option<Colour>>,
+    /// Sorted ids of past opponents.
+    pub opponents: Vec<PlayerId>,
+    pub had_bye: bool,
+    /// How they floated in the last round: paired with a lower score (or given the bye), or
+    /// with a higher one.
+    pub last_float: Option<Float>,
+}
+
+/// A float: a player paired outside their score (C.04.3 A.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Float {
+    /// Paired with a lower score, or given the bye.
+    Down,
+    /// Paired with a higher score.
+    Up,
+}
+
+/// What a bracket's choice costs, counted against the search's budgets: pairs leaving a player
+/// without their colour wish, and players given the same float as in the last round.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cost {
+    colours: usize,
+    floats: usize,
+}
+
+impl Entrant {
+    fn played(&self) -> impl DoubleEndedIterator<Item = Colour> + '_ {
+        self.history.iter().flatten().copied()
+    }
+
+    /// Colour difference (whites minus blacks).
+    fn difference(&self) -> i32 {
+        self.played()
+            .map(|c| if c == Colour::White { 1 } else { -1 })
+            .sum()
+    }
+
+    /// The colour wanted and how much (C.04.3 A.6): absolute after a colour difference above
+    /// one or the same colour twice running, strong after a difference of one, mild otherwise.
+    fn preference(&self) -> (Strength, Option<Colour>) {
+        let played: Vec<Colour> = self.played().collect();
+        let Some(&latest) = played.last() else {
+            return (Strength::None, None);
+        };
+        let twice = played.len() >= 2 && played[played.len() - 2] == latest;
+        match self.difference() {
+            d if d > 1 => (Strength::Absolute, Some(Colour::Black)),
+            d if d < -1 => (Strength::Absolute, Some(Colour::White)),
+            _ if twice => (Strength::Absolute, Some(latest.other())),
+            1 => (Strength::Strong, Some(Colour::Black)),
+            -1 => (Strength::Strong, Some(Colour::White)),
+            _ => (Strength::Mild, Some(latest.other())),
+        }
+    }
+
+    fn met(&self, other: PlayerId) -> bool {
+        self.opponents.binary_search(&other).is_ok()
+    }
+}
+
+/// A round's pairing: (white, black) board by board, and the bye.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Pairing {
+    pub boards: Vec<(PlayerId, PlayerId)>,
+    pub bye: Option<PlayerId>,
+}
+
+/// Nodes one search of a bracket may visit before the next way is tried: keeps a round of a
+/// thousand players well under a second whatever the history (docs/tournaments.md 4.3).
+const SEARCH_BUDGET: usize = 20_000;
+
+/// The pairing context: entrants in rank order (score, then pairing number), their colour
+/// wishes and which meetings are forbidden.
+struct Field<'a> {
+    players: Vec<&'a Entrant>,
+    wants: Vec<(Strength, Option<Colour>)>,
+    /// Per player, an upper bound on the others they may not meet.
+    missing: Vec<usize>,
+}
+
+impl Field<'_> {
+    /// C.04.3 C.1 and C.3: no rematch; two players with the same absolute colour preference
+    /// do not meet.
+    fn may_meet(&self, a: usize, b: usize) -> bool {
+        let (pa, pb) = (self.players[a], self.players[b]);
+        if pa.met(pb.id) {
+            return false;
+        }
+        let (sa, ca) = self.wants[a];
+        let (sb, cb) = self.wants[b];
+        !(sa == Strength::Absolute && sb == Strength::Absolute && ca == cb)
+    }
+
+    /// Whether a pair leaves one of them without the colour they want.
+    fn conflict(&self, a: usize, b: usize) -> bool {
+        let (sa, ca) = self.wants[a];
+        let (sb, cb) = self.wants[b];
+        sa != Strength::None && sb != Strength::None && ca == cb
+    }
+
+    /// Whether `set` (ranked) can all be paired, one of them given the bye if their number is
+    /// odd: the lowest who has not had one and whose leaving lets the others be paired (C.2).
+    fn pairable(&self, set: &[usize]) -> bool {
+        let perfect = |set: &[usize]| {
+            matching::perfect(
+                set.len(),
+                |v| self.missing[set[v]],
+                |a, b| self.may_meet(set[a], set[b]),
+            )
+        };
+        if set.len() % 2 == 0 {
+            return perfect(set);
+        }
+        set.iter()
+            .rev()
+            .filter(|&&v| !self.players[v].had_bye)
+            .any(|&v| perfect(&without(set, v)))
+    }
+}
+
+/// Pairs a round. `entrants` are the active players; `first` is the colour drawn for the
+/// top-ranked player of the first round (C.04.3 E.5). `None` if no pairing avoids every
+/// rematch.
+pub(crate) fn pair(entrants: &[Entrant], first: Colour) -> Option<Pairing> {
+    let mut players: Vec<&Entrant> = entrants.iter().collect();
+    players.sort_by_key(|p| (std::cmp::Reverse(p.score), p.tpn));
+    let wants: Vec<_> = players.iter().map(|p| p.preference()).collect();
+    let absolute = |c| {
+        wants
+            .iter()
+            .filter(|w| **w == (Strength::Absolute, Some(c)))
+            .count()
+    };
+    let (white, black) = (absolute(Colour::White), absolute(Colour::Black));
+    let missing = players
+        .iter()
+        .zip(&wants)
+        .map(|(p, w)| {
+            p.opponents.len()
+                + match *w {
+                    (Strength::Absolute, Some(Colour::White)) => white,
+                    (Strength::Absolute, Some(Colour::Black)) => black,
+                    _ => 0,
+                }
+        })
+        .collect();
+    let field = Field {
+        players,
+        wants,
+        missing,
+    };
+    let everyone: Vec<usize> = (0..field.players.len()).collect();
+    if !field.pairable(&everyone) {
+        return None;
+    }
+    // The bye is the one player the lowest bracket floats out of the round.
+    let (pairs, bye) = pair_brackets(&field, &everyone);
+    // Boards in rank order of their higher player: brackets are paired from the top.
+    let boards = pairs
+        .into_iter()
+        .map(|(a, b)| colours(&field, a, b, first))
+        .collect();
+    Some(Pairing {
+        boards,
+        bye: bye.map(|v| field.players[v].id),
+    })
+}
+
+fn without(set: &[usize], v: usize) -> Vec<usize> {
+    set.iter().copied().filter(|&w| w != v).collect()
+}
+
+/// Pairs `set` (ranked, known pairable) bracket by bracket from the top score down; returns
+/// the pairs and the player left for the bye, if any.
+fn pair_brackets(field: &Field, set: &[usize]) -> (Vec<(usize, usize)>, Option<usize>) {
+    let mut pairs = Vec::new();
+    let mut floaters: Vec<usize> = Vec::new();
+    let mut start = 0;
+    while start < set.len() {
+        let score = field.players[set[start]].score;
+        let end = start
+            + set[start..]
+                .iter()
+                .take_while(|&&v| field.players[v].score == score)
+                .count();
+        let residents = &set[start..end];
+        let below = &set[end..];
+        let (bracket_pairs, down) = pair_bracket(field, &floaters, residents, below);
+        pairs.extend(bracket_pairs);
+        floaters = down;
+        start = end;
+    }
+    debug_assert!(
+        floaters.len() <= 1,
+        "the look-ahead keeps the last bracket pairable"
+    );
+    (pairs, floaters.first().copied())
+}
+
+/// Pairs one bracket: the floaters from above (`floaters`, moved-down players) and the
+/// `residents` of this score. Returns its pairs and the players floating further down, chosen
+/// so that they and `below` stay pairable (C.4). Tries, in order (C.5 then C.10 to C.13): the
+/// most pairs, then the fewest colour conflicts, each first by transpositions of S2 (B.2) and
+/// then by any exchange.
+fn pair_bracket(
+    field: &Field,
+    floaters: &[usize],
+    residents: &[usize],
+    below: &[usize],
+) -> (Vec<(usize, usize)>, Vec<usize>) {
+    let bracket: Vec<usize> = floaters.iter().chain(residents).copied().collect();
+    let next_score = below.first().map(|&v| field.players[v].score);
+    let next: Vec<usize> = below
+        .iter()
+        .copied()
+        .take_while(|&v| Some(field.players[v].score) == next_score)
+        .collect();
+    let most = bracket.len() / 2;
+    for pairs in (0..=most).rev() {
+        let least = least_conflicts(field, &bracket, pairs);
+        for strict in [true, false] {
+            // The fewest conflicts first, one more, then any number.
+            let colour_budgets = [least, least + 1, pairs]
+                .into_iter()
+                .filter(|&b| b <= pairs);
+            let mut tried = usize::MAX;
+            for colours in colour_budgets {
+                if colours == tried {
+                    continue;
+                }
+                tried = colours;
+                for floats in [0, usize::MAX] {
+                    let budget = Cost { colours, floats };
+                    let next = if strict { Some(next.as_slice()) } else { None };
+                    let mut search = Search {
+                        field,
+                        below,
+                        next,
+                        budget,
+                        nodes: 0,
+                        chosen: Vec::new(),
+                        result: None,
+                    };
+                    search.transpositions(floaters, residents, pairs);
+                    if search.result.is_none() {
+                        search.nodes = 0;
+                        search.exchanges(&bracket, pairs);
+                    }
+                    if let Some(found) = search.result {
+                        return found;
+                    }
+                }
+            }
+        }
+    }
+    // Unreachable when `floaters + residents + below` is pairable: floating the whole bracket
+    // leaves exactly that set below. Kept as a plain answer rather than a panic.
+    (Vec::new(), bracket)
+}
+
+/// Whether every player of `left` can be given a distinct opponent in `next` (Kuhn's
+/// augmenting paths on the bipartite graph of who may meet whom).
+fn all_placed(field: &Field, left: &[usize], next: &[usize]) -> bool {
+    fn place(
+        field: &Field,
+        a: usize,
+        next: &[usize],
+        owner: &mut [Option<usize>],
+        seen: &mut [bool],
+    ) -> bool {
+        for (j, &b) in next.iter().enumerate() {
+            if seen[j] || !field.may_meet(a, b) {
+                continue;
+            }
+            seen[j] = true;
+            if owner[j].is_none_or(|other| place(field, other, next, owner, seen)) {
+                owner[j] = Some(a);
+                return true;
+            }
+        }
+        false
+    }
+    if left.len() > next.len() {
+        return false;
+    }
+    let mut owner = vec![None; next.len()];
+    left.iter()
+        .all(|&a| place(field, a, next, &mut owner, &mut vec![false; next.len()]))
+}
+
+/// The fewest pairs that must leave a player without their colour when `pairs` pairs are made
+/// of `bracket`: each pair gives at most one white and one black wish.
+fn least_conflicts(field: &Field, bracket: &[usize], pairs: usize) -> usize {
+    let count = |c| {
+        bracket
+            .iter()
+            .filter(|&&v| field.wants[v].1 == Some(c))
+            .count()
+    };
+    let most = count(Colour::White).max(count(Colour::Black));
+    most.saturating_sub(pairs + (bracket.len() - 2 * pairs))
+        .min(pairs)
+}
+
+struct Search<'f, 'a> {
+    field: &'f Field<'a>,
+    below: &'f [usize],
+    /// When set, the next score group, where every player floating down must find an
+    /// opponent (C.7, our stand-in for also minimising the score differences of C.6).
+    next: Option<&'f [usize]>,
+    budget: Cost,
+    nodes: usize,
+    chosen: Vec<(usize, usize)>,
+    result: Option<(Vec<(usize, usize)>, Vec<usize>)>,
+}
+
+impl Search<'_, '_> {
+    fn step(&mut self) -> bool {
+        self.nodes += 1;
+        self.result.is_none() && self.nodes <= SEARCH_BUDGET
+    }
+
+    /// A complete choice for the bracket: accepted if the players floating down did not
+    /// float down last round (within the budget) and can be paired with the players below.
+    fn leaf(&mut self, left: Vec<usize>, cost: Cost) {
+        let again = left
+            .iter()
+            .filter(|&&v| self.field.players[v].last_float == Some(Float::Down))
+            .count();
+        if cost.floats.saturating_add(again) > self.budget.floats {
+            return;
+        }
+        if let Some(next) = self.next
+            && !self.below.is_empty()
+            && !all_placed(self.field, &left, next)
+        {
+            return;
+        }
+        let mut rest: Vec<usize> = left.iter().chain(self.below).copied().collect();
+        rest.sort_unstable();
+        if self.field.pairable(&rest) {
+            self.result = Some((self.chosen.clone(), left));
+        }
+    }
+
+    /// The cost after pairing `a` with `b`, if they may meet within the budget. A resident
+    /// paired with a player floating down to them floats up: a cost if they did last round.
+    fn try_pair(&mut self, a: usize, b: usize, cost: Cost) -> Option<Cost> {
+        if !self.field.may_meet(a, b) {
+            return None;
+        }
+        let (pa, pb) = (self.field.players[a], self.field.players[b]);
+        let up = pa.score != pb.score && self.field.players[a.max(b)].last_float == Some(Float::Up);
+        let cost = Cost {
+            colours: cost.colours + usize::from(self.field.conflict(a, b)),
+            floats: cost.floats + usize::from(up),
+        };
+        (cost.colours <= self.budget.colours && cost.floats <= self.budget.floats).then_some(cost)
+    }
+
+    /// B.1 to B.3: the moved-down players (S1 of the heterogeneous part) each take the first
+    /// resident they can, in order; then the residents left are split into a top half S1 and a
+    /// bottom half S2, and each of S1 takes the first of S2 it can. Backtracking walks the
+    /// transpositions of S2 in lexicographic order.
+    fn transpositions(&mut self, floaters: &[usize], residents: &[usize], pairs: usize) {
+        let paired_down = floaters.len().min(pairs);
+        let mut used = vec![false; residents.len()];
+        self.down(
+            floaters,
+            residents,
+            paired_down,
+            pairs,
+            0,
+            &mut used,
+            Cost::default(),
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn down(
+        &mut self,
+        floaters: &[usize],
+        residents: &[usize],
+        paired_down: usize,
+        pairs: usize,
+        i: usize,
+        used: &mut [bool],
+        cost: Cost,
+    ) {
+        if !self.step() {
+            return;
+        }
+        if i == paired_down {
+            let rest: Vec<usize> = residents
+                .iter()
+                .zip(used.iter())
+                .filter(|(_, u)| !**u)
+                .map(|(&v, _)| v)
+                .collect();
+            let extra: Vec<usize> = floaters[paired_down..].to_vec();
+            let half = pairs - paired_down;
+            let (s1, s2) = rest.split_at(half.min(rest.len()));
+            let mut taken = vec![false; s2.len()];
+            self.halves(s1, s2, &extra, 0, &mut taken, cost);
+            return;
+        }
+        for j in 0..residents.len() {
+            if used[j] {
+                continue;
+            }
+            if let Some(c) = self.try_pair(floaters[i], residents[j], cost) {
+                used[j] = true;
+                self.chosen.push((floaters[i], residents[j]));
+                self.down(floaters, residents, paired_down, pairs, i + 1, used, c);
+                self.chosen.pop();
+                used[j] = false;
+                if self.result.is_some() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn halves(
+        &mut self,
+        s1: &[usize],
+        s2: &[usize],
+        extra: &[usize],
+        i: usize,
+        taken: &mut [bool],
+        cost: Cost,
+    ) {
+        if !self.step() {
+            return;
+        }
+        if i == s1.len() {
+            let left = extra.iter().copied().chain(
+                s2.iter()
+                    .zip(taken.iter())
+                    .filter(|(_, t)| !**t)
+                    .map(|(&v, _)| v),
+            );
+            let left = left.collect();
+            self.leaf(left, cost);
+            return;
+        }
+        for j in 0..s2.len() {
+            if taken[j] {
+                continue;
+            }
+            if let Some(c) = self.try_pair(s1[i], s2[j], cost) {
+                taken[j] = true;
+                self.chosen.push((s1[i], s2[j]));
+                self.halves(s1, s2, extra, i + 1, taken, c);
+                self.chosen.pop();
+                taken[j] = false;
+                if self.result.is_some() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// When no transposition works: the highest unpaired player meets the highest one below
+    /// them that they can, floating down as few and as low players as possible (our stand-in
+    /// for the exchanges of B.3, section 4.4).
+    fn exchanges(&mut self, bracket: &[usize], pairs: usize) {
+        let mut state = vec![None; bracket.len()];
+        self.any(
+            bracket,
+            pairs,
+            bracket.len() - 2 * pairs,
+            &mut state,
+            Cost::default(),
+        );
+    }
+
+    fn any(
+        &mut self,
+        bracket: &[usize],
+        pairs: usize,
+        floats: usize,
+        state: &mut [Option<bool>],
+        cost: Cost,
+    ) {
+        if !self.step() {
+            return;
+        }
+        let Some(i) = state.iter().position(Option::is_none) else {
+            let left = bracket
+                .iter()
+                .zip(state.iter())
+                .filter(|(_, s)| **s == Some(false))
+                .map(|(&v, _)| v);
+            let left = left.collect();
+            self.leaf(left, cost);
+            return;
+        };
+        if self.chosen.len() < pairs {
+            for j in i + 1..bracket.len() {
+                if state[j].is_some() {
+                    continue;
+                }
+                if let Some(c) = self.try_pair(bracket[i], bracket[j], cost) {
+                    state[i] = Some(true);
+                    state[j] = Some(true);
+                    self.chosen.push((bracket[i], bracket[j]));
+                    self.any(bracket, pairs, floats, state, c);
+                    self.chosen.pop();
+                    state[j] = None;
+                    state[i] = None;
+                    if self.result.is_some() {
+                        return;
+                    }
+                }
+            }
+        }
+        let floated = state.iter().filter(|s| **s == Some(false)).count();
+        if floated < floats {
+            state[i] = Some(false);
+            self.any(bracket, pairs, floats, state, cost);
+            state[i] = None;
+        }
+    }
+}
+
+/// Gives the colours of a pair (C.04.3 E.1 to E.5); `a` ranks above `b`. Returns (white, black).
+fn colours(field: &Field, a: usize, b: usize, first: Colour) -> (PlayerId, PlayerId) {
+    let (a, b) = if a < b { (a, b) } else { (b, a) };
+    let (pa, pb) = (field.players[a], field.players[b]);
+    let (sa, ca) = field.wants[a];
+    let (sb, cb) = field.wants[b];
+    let a_colour = match (ca, cb) {
+        // E.5: no history on either side: by the higher player's pairing number.
+        (None, None) => {
+            if pa.tpn % 2 == 1 {
+                first
+            } else {
+                first.other()
+            }
+        }
+        // E.1: both wishes can be granted.
+        (Some(x), None) => x,
+        (None, Some(y)) => y.other(),
+        (Some(x), Some(y)) if x != y => x,
+        (Some(x), Some(_)) => {
+            if sa != sb {
+                // E.2: the stronger wish wins.
+                if sa > sb { x } else { x.other() }
+            } else if sa == Strength::Absolute && pa.difference().abs() != pb.difference().abs() {
+                // E.2: both absolute: the wider colour difference wins.
+                if pa.difference().abs() > pb.difference().abs() {
+                    x
+                } else {
+                    x.other()
+                }
+            } else {
+                // E.3: alternate from the latest round where they had different colours;
+                // E.4: else the higher player's wish.
+                let rounds = pa.history.len().min(pb.history.len());
+                (0..rounds)
+                    .rev()
+                    .find_map(|r| match (pa.history[r], pb.history[r]) {
+                        (Some(u), Some(v)) if u != v => Some(u.other()),
+                        _ => None,
+                    })
+                    .unwrap_or(x)
+            }
+        }
+    };
+    if a_colour == Colour::White {
+        (pa.id, pb.id)
+    } else {
+        (pb.id, pa.id)
+    }
+}
