@@ -85,11 +85,25 @@ pub(crate) fn pairing_numbers(tournament: &Tournament) -> HashMap<PlayerId, u32>
 pub(crate) fn pair_swiss(tournament: &Tournament) -> Result<Pairing, TournamentError> {
     let sheets = sheets(tournament);
     let numbers = pairing_numbers(tournament);
-    // Scores before the last round, to tell who floated in it.
-    let before: HashMap<PlayerId, u32> = sheets
-        .iter()
-        .map(|(id, sheet)| (*id, sheet.iter().rev().skip(1).map(Entry::points).sum()))
-        .collect();
+    // Scores before each round, to tell who floated in the last two.
+    let before =
+        |id: &PlayerId, round: usize| sheets[id][..round].iter().map(Entry::points).sum::<u32>();
+    let float = |id: &PlayerId, round: Option<usize>| {
+        let round = round?;
+        match &sheets[id][round] {
+            Entry::Bye => Some(Float::Down),
+            Entry::Played { others, .. } => {
+                let theirs = others.first().map_or(0, |o| before(o, round));
+                match before(id, round).cmp(&theirs) {
+                    std::cmp::Ordering::Greater => Some(Float::Down),
+                    std::cmp::Ordering::Less => Some(Float::Up),
+                    std::cmp::Ordering::Equal => None,
+                }
+            }
+            Entry::Absent => None,
+        }
+    };
+    let rounds = tournament.rounds.len();
     let entrants: Vec<Entrant> = tournament
         .players
         .iter()
@@ -119,19 +133,8 @@ pub(crate) fn pair_swiss(tournament: &Tournament) -> Result<Pairing, TournamentE
                 history,
                 opponents,
                 had_bye: sheet.contains(&Entry::Bye),
-                last_float: match sheet.last() {
-                    Some(Entry::Bye) => Some(Float::Down),
-                    Some(Entry::Played { others, .. }) => {
-                        let (mine, theirs) =
-                            (before[&p.id], others.first().map_or(0, |o| before[o]));
-                        match mine.cmp(&theirs) {
-                            std::cmp::Ordering::Greater => Some(Float::Down),
-                            std::cmp::Ordering::Less => Some(Float::Up),
-                            std::cmp::Ordering::Equal => None,
-                        }
-                    }
-                    _ => None,
-                },
+                last_float: float(&p.id, rounds.checked_sub(1)),
+                earlier_float: float(&p.id, rounds.checked_sub(2)),
             }
         })
         .collect();

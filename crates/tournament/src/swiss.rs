@@ -54,6 +54,8 @@ pub(crate) struct Entrant {
     /// How they floated in the last round: paired with a lower score (or given the bye), or
     /// with a higher one.
     pub last_float: Option<Float>,
+    /// How they floated two rounds ago.
+    pub earlier_float: Option<Float>,
 }
 
 /// A float: a player paired outside their score (C.04.3 A.4).
@@ -71,6 +73,8 @@ pub(crate) enum Float {
 struct Cost {
     colours: usize,
     floats: usize,
+    /// Players given the same float as two rounds ago.
+    earlier: usize,
 }
 
 impl Entrant {
@@ -279,8 +283,12 @@ fn pair_bracket(
                     continue;
                 }
                 tried = colours;
-                for floats in [0, usize::MAX] {
-                    let budget = Cost { colours, floats };
+                for (floats, earlier) in [(0, 0), (0, usize::MAX), (usize::MAX, usize::MAX)] {
+                    let budget = Cost {
+                        colours,
+                        floats,
+                        earlier,
+                    };
                     let next = if strict { Some(next.as_slice()) } else { None };
                     let mut search = Search {
                         field,
@@ -338,6 +346,21 @@ fn all_placed(field: &Field, left: &[usize], next: &[usize]) -> bool {
         .all(|&a| place(field, a, next, &mut owner, &mut vec![false; next.len()]))
 }
 
+/// The subsets of `k` elements of `set`, in lexicographic order.
+fn subsets(set: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut all = Vec::new();
+    for (i, &first) in set.iter().enumerate() {
+        for mut rest in subsets(&set[i + 1..], k - 1) {
+            rest.insert(0, first);
+            all.push(rest);
+        }
+    }
+    all
+}
+
 /// The fewest pairs that must leave a player without their colour when `pairs` pairs are made
 /// of `bracket`: each pair gives at most one white and one black wish.
 fn least_conflicts(field: &Field, bracket: &[usize], pairs: usize) -> usize {
@@ -373,11 +396,14 @@ impl Search<'_, '_> {
     /// A complete choice for the bracket: accepted if the players floating down did not
     /// float down last round (within the budget) and can be paired with the players below.
     fn leaf(&mut self, left: Vec<usize>, cost: Cost) {
-        let again = left
-            .iter()
-            .filter(|&&v| self.field.players[v].last_float == Some(Float::Down))
-            .count();
-        if cost.floats.saturating_add(again) > self.budget.floats {
+        let down = |v: &&usize, float: fn(&Entrant) -> Option<Float>| {
+            float(self.field.players[**v]) == Some(Float::Down)
+        };
+        let again = left.iter().filter(|v| down(v, |p| p.last_float)).count();
+        let earlier = left.iter().filter(|v| down(v, |p| p.earlier_float)).count();
+        if cost.floats.saturating_add(again) > self.budget.floats
+            || cost.earlier.saturating_add(earlier) > self.budget.earlier
+        {
             return;
         }
         if let Some(next) = self.next
@@ -400,12 +426,19 @@ impl Search<'_, '_> {
             return None;
         }
         let (pa, pb) = (self.field.players[a], self.field.players[b]);
-        let up = pa.score != pb.score && self.field.players[a.max(b)].last_float == Some(Float::Up);
+        let lower = self.field.players[a.max(b)];
+        let up =
+            |float: Option<Float>| usize::from(pa.score != pb.score && float == Some(Float::Up));
         let cost = Cost {
             colours: cost.colours + usize::from(self.field.conflict(a, b)),
-            floats: cost.floats + usize::from(up),
+            floats: cost.floats + up(lower.last_float),
+            earlier: cost.earlier + up(lower.earlier_float),
         };
-        (cost.colours <= self.budget.colours && cost.floats <= self.budget.floats).then_some(cost)
+        let budget = self.budget;
+        (cost.colours <= budget.colours
+            && cost.floats <= budget.floats
+            && cost.earlier <= budget.earlier)
+            .then_some(cost)
     }
 
     /// B.1 to B.3: the moved-down players (S1 of the heterogeneous part) each take the first
@@ -448,10 +481,10 @@ impl Search<'_, '_> {
                 .map(|(&v, _)| v)
                 .collect();
             let extra: Vec<usize> = floaters[paired_down..].to_vec();
-            let half = pairs - paired_down;
-            let (s1, s2) = rest.split_at(half.min(rest.len()));
-            let mut taken = vec![false; s2.len()];
-            self.halves(s1, s2, &extra, 0, &mut taken, cost);
+            let half = (pairs - paired_down).min(rest.len() / 2);
+            if half == pairs - paired_down {
+                self.homogeneous(&rest, half, &extra, cost);
+            }
             return;
         }
         for j in 0..residents.len() {
@@ -468,6 +501,78 @@ impl Search<'_, '_> {
                     return;
                 }
             }
+        }
+    }
+
+    /// Pairs the remainder `rest` (ranked) into `half` pairs: S1 its first `half` players, S2
+    /// the others; transpositions of S2 first, then the exchanges of one player between S1
+    /// and S2 (and of two in small brackets) in the order of C.04.3 D.2, then any pairing.
+    fn homogeneous(&mut self, rest: &[usize], half: usize, extra: &[usize], cost: Cost) {
+        let split = |s1: &[usize]| -> (Vec<usize>, Vec<usize>) {
+            let (a, b): (Vec<usize>, Vec<usize>) = (0..rest.len()).partition(|i| s1.contains(i));
+            (
+                a.iter().map(|&i| rest[i]).collect(),
+                b.iter().map(|&i| rest[i]).collect(),
+            )
+        };
+        let upper: Vec<usize> = (0..half).collect();
+        let lower: Vec<usize> = (half..rest.len()).collect();
+        let (s1, s2) = split(&upper);
+        self.halves(&s1, &s2, extra, 0, &mut vec![false; s2.len()], cost);
+        if self.result.is_some() || self.nodes > SEARCH_BUDGET {
+            return;
+        }
+        let mut exchanges: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        for k in 1..=2 {
+            if upper.len() * lower.len() > [0, 4096, 64][k] {
+                break;
+            }
+            let mut these: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+            for a in subsets(&upper, k) {
+                for b in subsets(&lower, k) {
+                    these.push((a.clone(), b));
+                }
+            }
+            // D.2: the smallest difference of the numbers exchanged, then the highest numbers
+            // leaving S1, then the lowest numbers leaving S2.
+            these.sort_by_key(|(a, b)| {
+                let difference = b.iter().sum::<usize>() - a.iter().sum::<usize>();
+                let mut high: Vec<usize> = a.clone();
+                high.sort_unstable_by(|x, y| y.cmp(x));
+                (
+                    difference,
+                    high.into_iter().map(std::cmp::Reverse).collect::<Vec<_>>(),
+                    b.clone(),
+                )
+            });
+            exchanges.extend(these);
+        }
+        let mut tries = exchanges.into_iter().map(|(a, b)| {
+            let mut s1: Vec<usize> = upper
+                .iter()
+                .copied()
+                .filter(|i| !a.contains(i))
+                .chain(b)
+                .collect();
+            s1.sort_unstable();
+            s1
+        });
+        while self.result.is_none() && self.nodes <= SEARCH_BUDGET {
+            let Some(s1) = tries.next() else { break };
+            let (s1, s2) = split(&s1);
+            let mut taken = vec![false; s2.len()];
+            self.halves(&s1, &s2, extra, 0, &mut taken, cost);
+        }
+        if self.result.is_none() {
+            let mut state = vec![None; rest.len()];
+            self.any(
+                rest,
+                extra,
+                self.chosen.len() + half,
+                rest.len() - 2 * half,
+                &mut state,
+                cost,
+            );
         }
     }
 
@@ -518,6 +623,7 @@ impl Search<'_, '_> {
         let mut state = vec![None; bracket.len()];
         self.any(
             bracket,
+            &[],
             pairs,
             bracket.len() - 2 * pairs,
             &mut state,
@@ -525,9 +631,13 @@ impl Search<'_, '_> {
         );
     }
 
+    /// Pairs `bracket` until `self.chosen` holds `pairs` pairs, floating at most `floats` of
+    /// it; `extra` float down in any case.
+    #[allow(clippy::too_many_arguments)]
     fn any(
         &mut self,
         bracket: &[usize],
+        extra: &[usize],
         pairs: usize,
         floats: usize,
         state: &mut [Option<bool>],
@@ -537,12 +647,15 @@ impl Search<'_, '_> {
             return;
         }
         let Some(i) = state.iter().position(Option::is_none) else {
-            let left = bracket
+            let floated = bracket
                 .iter()
                 .zip(state.iter())
-                .filter(|(_, s)| **s == Some(false))
-                .map(|(&v, _)| v);
-            let left = left.collect();
+                .filter(|(_, s)| **s == Some(false));
+            let left = extra
+                .iter()
+                .copied()
+                .chain(floated.map(|(&v, _)| v))
+                .collect();
             self.leaf(left, cost);
             return;
         };
@@ -555,7 +668,7 @@ impl Search<'_, '_> {
                     state[i] = Some(true);
                     state[j] = Some(true);
                     self.chosen.push((bracket[i], bracket[j]));
-                    self.any(bracket, pairs, floats, state, c);
+                    self.any(bracket, extra, pairs, floats, state, c);
                     self.chosen.pop();
                     state[j] = None;
                     state[i] = None;
@@ -568,7 +681,7 @@ impl Search<'_, '_> {
         let floated = state.iter().filter(|s| **s == Some(false)).count();
         if floated < floats {
             state[i] = Some(false);
-            self.any(bracket, pairs, floats, state, cost);
+            self.any(bracket, extra, pairs, floats, state, cost);
             state[i] = None;
         }
     }
