@@ -123,6 +123,9 @@ pub(crate) struct Pairing {
 /// thousand players well under a second whatever the history (docs/tournaments.md 4.3).
 const SEARCH_BUDGET: usize = 20_000;
 
+/// Nodes all the searches of one bracket may visit before only the loosest is tried.
+const BRACKET_BUDGET: usize = 60_000;
+
 /// The pairing context: entrants in rank order (score, then pairing number), their colour
 /// wishes and which meetings are forbidden.
 struct Field<'a> {
@@ -270,44 +273,57 @@ fn pair_bracket(
         .take_while(|&v| Some(field.players[v].score) == next_score)
         .collect();
     let most = bracket.len() / 2;
+    let mut spent = 0;
     for pairs in (0..=most).rev() {
         let least = least_conflicts(field, &bracket, pairs);
+        // The fewest conflicts first, one more, then any number; within each, no player
+        // given the same float as in the last two rounds, then not as in the last one, then
+        // any. The first tries ask every player floating down to find an opponent in the
+        // next score group.
+        let mut tries = Vec::new();
         for strict in [true, false] {
-            // The fewest conflicts first, one more, then any number.
-            let colour_budgets = [least, least + 1, pairs]
-                .into_iter()
-                .filter(|&b| b <= pairs);
-            let mut tried = usize::MAX;
+            let mut colour_budgets = vec![least, least + 1, pairs];
+            colour_budgets.retain(|&b| b <= pairs);
+            colour_budgets.dedup();
             for colours in colour_budgets {
-                if colours == tried {
-                    continue;
-                }
-                tried = colours;
                 for (floats, earlier) in [(0, 0), (0, usize::MAX), (usize::MAX, usize::MAX)] {
-                    let budget = Cost {
-                        colours,
-                        floats,
-                        earlier,
-                    };
-                    let next = if strict { Some(next.as_slice()) } else { None };
-                    let mut search = Search {
-                        field,
-                        below,
-                        next,
-                        budget,
-                        nodes: 0,
-                        chosen: Vec::new(),
-                        result: None,
-                    };
-                    search.transpositions(floaters, residents, pairs);
-                    if search.result.is_none() {
-                        search.nodes = 0;
-                        search.exchanges(&bracket, pairs);
-                    }
-                    if let Some(found) = search.result {
-                        return found;
-                    }
+                    tries.push((
+                        strict,
+                        Cost {
+                            colours,
+                            floats,
+                            earlier,
+                        },
+                    ));
                 }
+            }
+        }
+        let loosest = tries.len() - 1;
+        for (i, (strict, budget)) in tries.into_iter().enumerate() {
+            // Past its share of work a bracket goes straight to the loosest try, which a large
+            // bracket passes at once: a round of a thousand stays well under a second.
+            if spent > BRACKET_BUDGET && i != loosest {
+                continue;
+            }
+            let next = if strict { Some(next.as_slice()) } else { None };
+            let mut search = Search {
+                field,
+                below,
+                next,
+                budget,
+                nodes: 0,
+                chosen: Vec::new(),
+                result: None,
+            };
+            search.transpositions(floaters, residents, pairs);
+            spent += search.nodes;
+            if search.result.is_none() {
+                search.nodes = 0;
+                search.exchanges(&bracket, pairs);
+                spent += search.nodes;
+            }
+            if let Some(found) = search.result {
+                return found;
             }
         }
     }
@@ -412,8 +428,10 @@ impl Search<'_, '_> {
         {
             return;
         }
-        let mut rest: Vec<usize> = left.iter().chain(self.below).copied().collect();
+        // In rank order: the bye is looked for from the bottom.
+        let mut rest = left.clone();
         rest.sort_unstable();
+        rest.extend_from_slice(self.below);
         if self.field.pairable(&rest) {
             self.result = Some((self.chosen.clone(), left));
         }
