@@ -133,6 +133,8 @@ struct Field<'a> {
     wants: Vec<(Strength, Option<Colour>)>,
     /// Per player, an upper bound on the others they may not meet.
     missing: Vec<usize>,
+    /// Whether two players with the same absolute colour wish may not meet (C.3).
+    absolute_colours: bool,
 }
 
 impl Field<'_> {
@@ -145,7 +147,7 @@ impl Field<'_> {
         }
         let (sa, ca) = self.wants[a];
         let (sb, cb) = self.wants[b];
-        !(sa == Strength::Absolute && sb == Strength::Absolute && ca == cb)
+        !(self.absolute_colours && sa == Strength::Absolute && sb == Strength::Absolute && ca == cb)
     }
 
     /// Whether a pair leaves one of them without the colour they want.
@@ -189,27 +191,30 @@ pub(crate) fn pair(entrants: &[Entrant], first: Colour) -> Option<Pairing> {
             .count()
     };
     let (white, black) = (absolute(Colour::White), absolute(Colour::Black));
-    let missing = players
-        .iter()
-        .zip(&wants)
-        .map(|(p, w)| {
-            p.opponents.len()
-                + match *w {
-                    (Strength::Absolute, Some(Colour::White)) => white,
-                    (Strength::Absolute, Some(Colour::Black)) => black,
-                    _ => 0,
-                }
-        })
-        .collect();
-    let field = Field {
-        players,
-        wants,
-        missing,
-    };
-    let everyone: Vec<usize> = (0..field.players.len()).collect();
-    if !field.pairable(&everyone) {
-        return None;
-    }
+    // C.3 (two players with the same absolute colour wish do not meet) is kept if any pairing
+    // keeps it; else only rematches are forbidden (section 4.4).
+    let fields = [true, false].map(|absolute_colours| {
+        let missing = players
+            .iter()
+            .zip(&wants)
+            .map(|(p, w)| {
+                p.opponents.len()
+                    + match *w {
+                        (Strength::Absolute, Some(Colour::White)) if absolute_colours => white,
+                        (Strength::Absolute, Some(Colour::Black)) if absolute_colours => black,
+                        _ => 0,
+                    }
+            })
+            .collect();
+        Field {
+            players: players.clone(),
+            wants: wants.clone(),
+            missing,
+            absolute_colours,
+        }
+    });
+    let everyone: Vec<usize> = (0..players.len()).collect();
+    let field = fields.into_iter().find(|field| field.pairable(&everyone))?;
     // The bye is the one player the lowest bracket floats out of the round.
     let (pairs, bye) = pair_brackets(&field, &everyone);
     // Boards in rank order of their higher player: brackets are paired from the top.
