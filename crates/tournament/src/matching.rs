@@ -23,7 +23,7 @@ pub(crate) fn perfect(
     if n == 0 {
         return true;
     }
-    if (0..n).all(|v| n - 1 >= missing(v) + n / 2) {
+    if (0..n).all(|v| n > missing(v) + n / 2) {
         return true;
     }
     let adjacency: Vec<Vec<usize>> = (0..n)

@@ -54,7 +54,7 @@ fn rematch_free(
         left.push(a);
         false
     }
-    if players.len() % 2 == 0 {
+    if players.len().is_multiple_of(2) {
         return pairs(&mut players.to_vec(), met);
     }
     players.iter().filter(|p| !had_bye.contains(p)).any(|bye| {

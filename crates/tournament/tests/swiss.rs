@@ -6,6 +6,9 @@ mod common;
 use common::{boards, result, swiss, white_first_seed};
 use plateau_tournament::{GameResult, PlayerId, TieBreaks, TournamentError};
 
+/// A round: boards as (white, black, white's result), and the bye.
+type Round = (Vec<(i64, i64, char)>, i64);
+
 /// Nine players rated 2000 to 1200 (pairing numbers 1 to 9), four rounds, the top seed white
 /// in round 1. The pairings were computed independently by py4swiss 0.3.1's Dutch engine (a
 /// port of bbpPairings, FIDE-endorsed) from the same results, and checked by hand:
@@ -27,7 +30,7 @@ use plateau_tournament::{GameResult, PlayerId, TieBreaks, TournamentError};
 #[test]
 fn nine_players_four_rounds_match_the_reference() {
     // Per round: boards as (white, black, white's result) and the bye.
-    let expected: [(Vec<(i64, i64, char)>, i64); 4] = [
+    let expected: [Round; 4] = [
         (vec![(1, 5, '0'), (6, 2, '0'), (3, 7, '0'), (8, 4, '0')], 9),
         (vec![(2, 5, '1'), (4, 9, '='), (7, 1, '0'), (6, 3, '0')], 8),
         (vec![(9, 2, '='), (3, 4, '1'), (1, 8, '0'), (5, 7, '0')], 6),
