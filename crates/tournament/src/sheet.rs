@@ -70,7 +70,7 @@ pub(crate) fn sheets(tournament: &Tournament) -> HashMap<PlayerId, Vec<Entry>> {
     sheets
 }
 
-/// Pairing numbers: 1 for the highest rating, ties by order of joining (C.04.3 A.2).
+/// Pairing numbers: 1 for the highest rating, ties by order of joining (C.04.3's initial ranking).
 pub(crate) fn pairing_numbers(tournament: &Tournament) -> HashMap<PlayerId, u32> {
     let mut order: Vec<(usize, &crate::Player)> = tournament.players.iter().enumerate().collect();
     order.sort_by_key(|(joined, p)| (std::cmp::Reverse(p.rating), *joined));

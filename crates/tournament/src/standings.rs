@@ -24,7 +24,7 @@ pub struct Standing {
     /// Games finished.
     pub games: u32,
     /// Games won: over the board in a Swiss and an arena (a bye is no win here, FIDE's "WON"),
-    /// first places (shared or not) at tables.
+    /// sole first places at tables.
     pub wins: u32,
     /// A Swiss's tie-breaks (`None` in the other kinds).
     pub tie_breaks: Option<TieBreaks>,

@@ -34,7 +34,7 @@ pub(crate) struct Entrant {
     pub earlier_float: Option<Float>,
 }
 
-/// A float: a player paired outside their score (C.04.3 A.4).
+/// A float: a player paired outside their score group (C.04.3's floaters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Float {
     /// Paired with a lower score, or given the bye.
@@ -205,9 +205,9 @@ fn pair_brackets(field: &Field, set: &[usize]) -> (Vec<(usize, usize)>, Option<u
 
 /// Pairs one bracket: the floaters from above (`floaters`, moved-down players) and the
 /// `residents` of this score. Returns its pairs and the players floating further down, chosen
-/// so that they and `below` stay pairable (C.4). Tries, in order (C.5 then C.10 to C.13): the
-/// most pairs, then the fewest colour conflicts, each first by transpositions of S2 (B.2) and
-/// then by any exchange.
+/// so that they and `below` stay pairable (C.4). Tries, in order: the most pairs (C.5), then
+/// the fewest colour conflicts, then the fewest repeated floats, each first by transpositions
+/// of S2 and then by exchanges.
 fn pair_bracket(
     field: &Field,
     floaters: &[usize],

@@ -25,7 +25,8 @@ pub(super) struct Search<'f, 'a> {
     pub(super) field: &'f Field<'a>,
     pub(super) below: &'f [usize],
     /// When set, the next score group, where every player floating down must find an
-    /// opponent (C.7, our stand-in for also minimising the score differences of C.6).
+    /// opponent (our stand-in for the Dutch criteria on score differences and on the next bracket,
+    /// section 4.4).
     pub(super) next: Option<&'f [usize]>,
     pub(super) budget: Cost,
     pub(super) nodes: usize,
@@ -89,7 +90,7 @@ impl Search<'_, '_> {
             .then_some(cost)
     }
 
-    /// B.1 to B.3: the moved-down players (S1 of the heterogeneous part) each take the first
+    /// The moved-down players (S1 of the heterogeneous part) each take the first
     /// resident they can, in order; then the residents left are split into a top half S1 and a
     /// bottom half S2, and each of S1 takes the first of S2 it can. Backtracking walks the
     /// transpositions of S2 in lexicographic order.
@@ -154,7 +155,7 @@ impl Search<'_, '_> {
 
     /// Pairs the remainder `rest` (ranked) into `half` pairs: S1 its first `half` players, S2
     /// the others; transpositions of S2 first, then the exchanges of one player between S1
-    /// and S2 (and of two in small brackets) in the order of C.04.3 D.2, then any pairing.
+    /// and S2 (and of two in small brackets) in the order the Dutch rules give exchanges, then any pairing.
     fn homogeneous(&mut self, rest: &[usize], half: usize, extra: &[usize], cost: Cost) {
         let split = |s1: &[usize]| -> (Vec<usize>, Vec<usize>) {
             let (a, b): (Vec<usize>, Vec<usize>) = (0..rest.len()).partition(|i| s1.contains(i));
@@ -181,7 +182,7 @@ impl Search<'_, '_> {
                     these.push((a.clone(), b));
                 }
             }
-            // D.2: the smallest difference of the numbers exchanged, then the highest numbers
+            // The smallest difference of the numbers exchanged, then the highest numbers
             // leaving S1, then the lowest numbers leaving S2.
             these.sort_by_key(|(a, b)| {
                 let difference = b.iter().sum::<usize>() - a.iter().sum::<usize>();
@@ -266,7 +267,7 @@ impl Search<'_, '_> {
 
     /// When no transposition works: the highest unpaired player meets the highest one below
     /// them that they can, floating down as few and as low players as possible (our stand-in
-    /// for the exchanges of B.3, section 4.4).
+    /// for the Dutch rules' exchanges, section 4.4).
     pub(super) fn exchanges(&mut self, bracket: &[usize], pairs: usize) {
         let mut state = vec![None; bracket.len()];
         self.any(
