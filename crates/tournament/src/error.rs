@@ -63,4 +63,7 @@ pub enum TournamentError {
     /// The result does not fit the game; the text says why.
     #[error("bad result: {0}")]
     BadResult(&'static str),
+    /// A stored tournament that does not hold together; the text names the part.
+    #[error("stored tournament refused: {0}")]
+    Stored(&'static str),
 }

@@ -17,6 +17,7 @@ mod matching;
 mod model;
 mod sheet;
 mod standings;
+mod stored;
 mod swiss;
 mod tables;
 
@@ -32,7 +33,13 @@ pub use swiss::Colour;
 pub use tables::table_sizes;
 
 /// A tournament: its settings, players, games, rounds and the arena's clock.
+///
+/// It serializes with serde as a plain record of those fields. Reading one back checks that it
+/// holds together as the operations build it (ids in place, players known, ranks that fit the
+/// seats, one game per player per round...): a value that does not is refused with
+/// [`TournamentError::Stored`] naming the part at fault.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "stored::Stored")]
 pub struct Tournament {
     settings: Settings,
     players: Vec<Player>,
