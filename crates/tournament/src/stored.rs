@@ -77,7 +77,7 @@ impl TryFrom<Stored> for Tournament {
                     ..
                 }
             );
-            if game.seats.iter().any(|s| *s == Seat::Bot) && !bots_allowed {
+            if game.seats.contains(&Seat::Bot) && !bots_allowed {
                 return bad("games: a bot where none may sit");
             }
             let players: Vec<_> = game.players().collect();
