@@ -34,9 +34,12 @@ fn a_stored_tournament_reads_back_and_goes_on() {
     assert_eq!(back.pair_next_round().unwrap().number, 3);
 }
 
+/// A change to a stored value.
+type Tamper = fn(&mut Value);
+
 #[test]
 fn a_stored_tournament_that_does_not_hold_together_is_refused() {
-    let cases: Vec<(fn(&mut Value), &str)> = vec![
+    let cases: Vec<(Tamper, &str)> = vec![
         (
             |v| v["players"][1]["id"] = v["players"][0]["id"].clone(),
             "a player twice",
