@@ -64,6 +64,14 @@ fn bench(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
+    let last = played(swiss.clone(), 10);
+    c.bench_function("swiss 1000 players, round 11", |b| {
+        b.iter_batched(
+            || last.clone(),
+            |mut t| t.pair_next_round().map(|r| r.games.len()).unwrap(),
+            BatchSize::LargeInput,
+        )
+    });
     let tables = played(
         tournament(
             Kind::Tables {

@@ -2,7 +2,7 @@
 //! system's candidates in its order (transpositions, then exchanges), pruned by the budgets of
 //! colour conflicts and repeated floats, each complete candidate checked by the look-ahead.
 
-use super::{Entrant, Field, Float, all_placed};
+use super::{Colour, Entrant, Field, Float, all_placed};
 
 /// Nodes one search of a bracket may visit before the next way is tried: keeps a round of a
 /// thousand players well under a second whatever the history (docs/tournaments.md 4.3).
@@ -66,6 +66,26 @@ impl Search<'_, '_> {
         if self.field.pairable(&rest) {
             self.result = Some((self.chosen.clone(), left));
         }
+    }
+
+    /// Whether `pairs` pairs of `players` (the others floating) must leave more players
+    /// without their colour than the budget allows: each pair grants at most one white wish
+    /// and one black wish, so at least `max(white, black) - pairs - floats` pairs miss one.
+    fn hopeless(&self, players: impl Iterator<Item = usize>, pairs: usize, cost: Cost) -> bool {
+        let (mut white, mut black, mut count) = (0, 0, 0);
+        for v in players {
+            count += 1;
+            match self.field.wants[v].1 {
+                Some(Colour::White) => white += 1,
+                Some(Colour::Black) => black += 1,
+                None => {}
+            }
+        }
+        if count < 2 * pairs {
+            return true;
+        }
+        let floats = count - 2 * pairs;
+        cost.colours + usize::max(white, black).saturating_sub(pairs + floats) > self.budget.colours
     }
 
     /// The cost after pairing `a` with `b`, if they may meet within the budget. A resident
@@ -157,6 +177,9 @@ impl Search<'_, '_> {
     /// the others; transpositions of S2 first, then the exchanges of one player between S1
     /// and S2 (and of two in small brackets) in the order the Dutch rules give exchanges, then any pairing.
     fn homogeneous(&mut self, rest: &[usize], half: usize, extra: &[usize], cost: Cost) {
+        if self.hopeless(rest.iter().copied(), half, cost) {
+            return;
+        }
         let split = |s1: &[usize]| -> (Vec<usize>, Vec<usize>) {
             let (a, b): (Vec<usize>, Vec<usize>) = (0..rest.len()).partition(|i| s1.contains(i));
             (
@@ -237,6 +260,14 @@ impl Search<'_, '_> {
         if !self.step() {
             return;
         }
+        let open = s2
+            .iter()
+            .zip(taken.iter())
+            .filter(|(_, t)| !**t)
+            .map(|(&v, _)| v);
+        if self.hopeless(s1[i..].iter().copied().chain(open), s1.len() - i, cost) {
+            return;
+        }
         if i == s1.len() {
             let left = extra.iter().copied().chain(
                 s2.iter()
@@ -293,6 +324,16 @@ impl Search<'_, '_> {
         cost: Cost,
     ) {
         if !self.step() {
+            return;
+        }
+        let open = bracket
+            .iter()
+            .zip(state.iter())
+            .filter(|(_, s)| s.is_none())
+            .map(|(&v, _)| v);
+        let floated = state.iter().filter(|s| **s == Some(false)).count();
+        let to_pair = pairs.saturating_sub(self.chosen.len());
+        if floated > floats || self.hopeless(open, to_pair, cost) {
             return;
         }
         let Some(i) = state.iter().position(Option::is_none) else {
