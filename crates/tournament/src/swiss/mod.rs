@@ -263,12 +263,14 @@ fn pair_bracket(
                 nodes: 0,
                 chosen: Vec::new(),
                 result: None,
+                keep: 0,
             };
             search.transpositions(floaters, residents, pairs);
             spent += search.nodes;
             if search.result.is_none() {
                 search.nodes = 0;
-                search.exchanges(&bracket, pairs);
+                let keep = if strict { floaters.len().min(pairs) } else { 0 };
+                search.exchanges(&bracket, pairs, keep);
                 spent += search.nodes;
             }
             if let Some(found) = search.result {

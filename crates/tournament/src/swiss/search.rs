@@ -31,6 +31,8 @@ pub(super) struct Search<'f, 'a> {
     pub(super) budget: Cost,
     pub(super) nodes: usize,
     pub(super) chosen: Vec<(usize, usize)>,
+    /// In [`Search::exchanges`], how many of the bracket's first players must be paired.
+    pub(super) keep: usize,
     pub(super) result: Option<Found>,
 }
 
@@ -126,6 +128,7 @@ impl Search<'_, '_> {
             &mut used,
             Cost::default(),
         );
+        self.keep = 0;
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -299,7 +302,10 @@ impl Search<'_, '_> {
     /// When no transposition works: the highest unpaired player meets the highest one below
     /// them that they can, floating down as few and as low players as possible (our stand-in
     /// for the Dutch rules' exchanges, section 4.4).
-    pub(super) fn exchanges(&mut self, bracket: &[usize], pairs: usize) {
+    /// The first `keep` players of the bracket (moved-down players) may not float again: the
+    /// pairing's score differences grow with every higher score sent down.
+    pub(super) fn exchanges(&mut self, bracket: &[usize], pairs: usize, keep: usize) {
+        self.keep = keep;
         let mut state = vec![None; bracket.len()];
         self.any(
             bracket,
@@ -369,7 +375,7 @@ impl Search<'_, '_> {
             }
         }
         let floated = state.iter().filter(|s| **s == Some(false)).count();
-        if floated < floats {
+        if floated < floats && i >= self.keep {
             state[i] = Some(false);
             self.any(bracket, extra, pairs, floats, state, cost);
             state[i] = None;
