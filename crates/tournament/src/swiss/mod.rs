@@ -263,6 +263,7 @@ fn pair_bracket(
                 nodes: 0,
                 chosen: Vec::new(),
                 result: None,
+                mdps: 0,
                 keep: 0,
             };
             search.transpositions(floaters, residents, pairs);
@@ -270,7 +271,7 @@ fn pair_bracket(
             if search.result.is_none() {
                 search.nodes = 0;
                 let keep = if strict { floaters.len().min(pairs) } else { 0 };
-                search.exchanges(&bracket, pairs, keep);
+                search.exchanges(&bracket, pairs, floaters.len(), keep);
                 spent += search.nodes;
             }
             if let Some(found) = search.result {

@@ -31,7 +31,9 @@ pub(super) struct Search<'f, 'a> {
     pub(super) budget: Cost,
     pub(super) nodes: usize,
     pub(super) chosen: Vec<(usize, usize)>,
-    /// In [`Search::exchanges`], how many of the bracket's first players must be paired.
+    /// In [`Search::exchanges`], the moved-down players at the head of the bracket, and how
+    /// many of them must be paired.
+    pub(super) mdps: usize,
     pub(super) keep: usize,
     pub(super) result: Option<Found>,
 }
@@ -128,6 +130,7 @@ impl Search<'_, '_> {
             &mut used,
             Cost::default(),
         );
+        self.mdps = 0;
         self.keep = 0;
     }
 
@@ -302,9 +305,11 @@ impl Search<'_, '_> {
     /// When no transposition works: the highest unpaired player meets the highest one below
     /// them that they can, floating down as few and as low players as possible (our stand-in
     /// for the Dutch rules' exchanges, section 4.4).
-    /// The first `keep` players of the bracket (moved-down players) may not float again: the
-    /// pairing's score differences grow with every higher score sent down.
-    pub(super) fn exchanges(&mut self, bracket: &[usize], pairs: usize, keep: usize) {
+    /// Of the bracket's first `mdps` players (moved down to it), at most `mdps - keep` float
+    /// on, none scoring more than the `keep`-th: the pairing's score differences grow with
+    /// every higher score sent down.
+    pub(super) fn exchanges(&mut self, bracket: &[usize], pairs: usize, mdps: usize, keep: usize) {
+        self.mdps = mdps;
         self.keep = keep;
         let mut state = vec![None; bracket.len()];
         self.any(
@@ -375,7 +380,16 @@ impl Search<'_, '_> {
             }
         }
         let floated = state.iter().filter(|s| **s == Some(false)).count();
-        if floated < floats && i >= self.keep {
+        let may_float = i >= self.mdps || self.keep == 0 || {
+            let floated_mdps = state[..self.mdps]
+                .iter()
+                .filter(|s| **s == Some(false))
+                .count();
+            let score = |v: usize| self.field.players[v].score;
+            floated_mdps < self.mdps - self.keep
+                && score(bracket[i]) <= score(bracket[self.keep - 1])
+        };
+        if floated < floats && may_float {
             state[i] = Some(false);
             self.any(bracket, extra, pairs, floats, state, cost);
             state[i] = None;
