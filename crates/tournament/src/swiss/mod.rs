@@ -67,8 +67,11 @@ pub(crate) struct Pairing {
     pub bye: Option<PlayerId>,
 }
 
+/// Nodes all the brackets of a round may visit before each tries only its loosest.
+const ROUND_BUDGET: usize = 1_000_000;
+
 /// Nodes all the searches of one bracket may visit before only the loosest is tried.
-const BRACKET_BUDGET: usize = 60_000;
+const BRACKET_BUDGET: usize = 300_000;
 
 /// The pairing context: entrants in rank order (score, then pairing number), their colour
 /// wishes and which meetings are forbidden.
@@ -99,6 +102,12 @@ impl Field<'_> {
         let (sa, ca) = self.wants[a];
         let (sb, cb) = self.wants[b];
         sa != Strength::None && sb != Strength::None && ca == cb
+    }
+
+    /// Whether a pair leaves a player without a strong or absolute colour wish (the weaker of
+    /// two equal wishes loses; C.04.3's criterion on strong preferences).
+    fn strong_conflict(&self, a: usize, b: usize) -> bool {
+        self.conflict(a, b) && self.wants[a].0.min(self.wants[b].0) >= Strength::Strong
     }
 
     /// Whether `set` (ranked) can all be paired, one of them given the bye if their number is
@@ -182,6 +191,7 @@ fn pair_brackets(field: &Field, set: &[usize]) -> (Vec<(usize, usize)>, Option<u
     let mut pairs = Vec::new();
     let mut floaters: Vec<usize> = Vec::new();
     let mut start = 0;
+    let mut spent = 0;
     while start < set.len() {
         let score = field.players[set[start]].score;
         let end = start
@@ -191,7 +201,7 @@ fn pair_brackets(field: &Field, set: &[usize]) -> (Vec<(usize, usize)>, Option<u
                 .count();
         let residents = &set[start..end];
         let below = &set[end..];
-        let (bracket_pairs, down) = pair_bracket(field, &floaters, residents, below);
+        let (bracket_pairs, down) = pair_bracket(field, &floaters, residents, below, &mut spent);
         pairs.extend(bracket_pairs);
         floaters = down;
         start = end;
@@ -213,6 +223,7 @@ fn pair_bracket(
     floaters: &[usize],
     residents: &[usize],
     below: &[usize],
+    round_spent: &mut usize,
 ) -> (Vec<(usize, usize)>, Vec<usize>) {
     let bracket: Vec<usize> = floaters.iter().chain(residents).copied().collect();
     let next_score = below.first().map(|&v| field.players[v].score);
@@ -235,15 +246,24 @@ fn pair_bracket(
             colour_budgets.retain(|&b| b <= pairs);
             colour_budgets.dedup();
             for colours in colour_budgets {
-                for (floats, earlier) in [(0, 0), (0, usize::MAX), (usize::MAX, usize::MAX)] {
-                    tries.push((
-                        strict,
-                        Cost {
-                            colours,
-                            floats,
-                            earlier,
-                        },
-                    ));
+                // Conflicts on mild wishes before strong ones.
+                let strong_budgets = if colours == 0 {
+                    vec![0]
+                } else {
+                    vec![0, usize::MAX]
+                };
+                for strong in strong_budgets {
+                    for (floats, earlier) in [(0, 0), (0, usize::MAX), (usize::MAX, usize::MAX)] {
+                        tries.push((
+                            strict,
+                            Cost {
+                                colours,
+                                strong,
+                                floats,
+                                earlier,
+                            },
+                        ));
+                    }
                 }
             }
         }
@@ -251,7 +271,7 @@ fn pair_bracket(
         for (i, (strict, budget)) in tries.into_iter().enumerate() {
             // Past its share of work a bracket goes straight to the loosest try, which a large
             // bracket passes at once: a round of a thousand stays well under a second.
-            if spent > BRACKET_BUDGET && i != loosest {
+            if (spent > BRACKET_BUDGET || *round_spent + spent > ROUND_BUDGET) && i != loosest {
                 continue;
             }
             let next = if strict { Some(next.as_slice()) } else { None };
@@ -275,6 +295,7 @@ fn pair_bracket(
                 spent += search.nodes;
             }
             if let Some(found) = search.result {
+                *round_spent += spent;
                 return found;
             }
         }

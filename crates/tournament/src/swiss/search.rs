@@ -2,17 +2,19 @@
 //! system's candidates in its order (transpositions, then exchanges), pruned by the budgets of
 //! colour conflicts and repeated floats, each complete candidate checked by the look-ahead.
 
-use super::{Colour, Entrant, Field, Float, all_placed};
+use super::{Colour, Entrant, Field, Float, Strength, all_placed};
 
 /// Nodes one search of a bracket may visit before the next way is tried: keeps a round of a
 /// thousand players well under a second whatever the history (docs/tournaments.md 4.3).
-const SEARCH_BUDGET: usize = 20_000;
+const SEARCH_BUDGET: usize = 100_000;
 
 /// What a bracket's choice costs, counted against the search's budgets: pairs leaving a player
 /// without their colour wish, and players given the same float as in the last round.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Cost {
     pub colours: usize,
+    /// Of those, pairs leaving a strong or absolute wish unmet.
+    pub strong: usize,
     pub floats: usize,
     /// Players given the same float as two rounds ago.
     pub earlier: usize,
@@ -74,22 +76,28 @@ impl Search<'_, '_> {
 
     /// Whether `pairs` pairs of `players` (the others floating) must leave more players
     /// without their colour than the budget allows: each pair grants at most one white wish
-    /// and one black wish, so at least `max(white, black) - pairs - floats` pairs miss one.
+    /// and one black wish, so at least `max(white, black) - pairs - floats` pairs miss one; the
+    /// same count over strong and absolute wishes bounds the pairs missing a strong one.
     fn hopeless(&self, players: impl Iterator<Item = usize>, pairs: usize, cost: Cost) -> bool {
-        let (mut white, mut black, mut count) = (0, 0, 0);
+        let (mut wishes, mut strong, mut count) = ([0usize; 2], [0usize; 2], 0);
         for v in players {
             count += 1;
-            match self.field.wants[v].1 {
-                Some(Colour::White) => white += 1,
-                Some(Colour::Black) => black += 1,
-                None => {}
+            let (strength, colour) = self.field.wants[v];
+            if let Some(colour) = colour {
+                let side = usize::from(colour == Colour::Black);
+                wishes[side] += 1;
+                if strength >= Strength::Strong {
+                    strong[side] += 1;
+                }
             }
         }
         if count < 2 * pairs {
             return true;
         }
-        let floats = count - 2 * pairs;
-        cost.colours + usize::max(white, black).saturating_sub(pairs + floats) > self.budget.colours
+        let spare = pairs + (count - 2 * pairs);
+        let least = |w: [usize; 2]| w[0].max(w[1]).saturating_sub(spare);
+        cost.colours + least(wishes) > self.budget.colours
+            || cost.strong + least(strong) > self.budget.strong
     }
 
     /// The cost after pairing `a` with `b`, if they may meet within the budget. A resident
@@ -104,11 +112,13 @@ impl Search<'_, '_> {
             |float: Option<Float>| usize::from(pa.score != pb.score && float == Some(Float::Up));
         let cost = Cost {
             colours: cost.colours + usize::from(self.field.conflict(a, b)),
+            strong: cost.strong + usize::from(self.field.strong_conflict(a, b)),
             floats: cost.floats + up(lower.last_float),
             earlier: cost.earlier + up(lower.earlier_float),
         };
         let budget = self.budget;
         (cost.colours <= budget.colours
+            && cost.strong <= budget.strong
             && cost.floats <= budget.floats
             && cost.earlier <= budget.earlier)
             .then_some(cost)
