@@ -207,8 +207,9 @@ impl Tournament {
     /// # Errors
     /// [`TournamentError::WrongKind`] for an arena; [`TournamentError::Finished`] when every
     /// round is paired; [`TournamentError::RoundRunning`] while a result of the last round is
-    /// missing; [`TournamentError::NotEnoughPlayers`]; [`TournamentError::NoPairing`] when no
-    /// Swiss pairing avoids a rematch.
+    /// missing; [`TournamentError::NotEnoughPlayers`]; [`TournamentError::NoTables`] when short
+    /// tables cannot seat the players; [`TournamentError::NoPairing`] when no Swiss pairing
+    /// avoids a rematch (the tournament cannot go on: the server ends it).
     pub fn pair_next_round(&mut self) -> Result<&Round, TournamentError> {
         if matches!(self.settings.kind, Kind::Arena { .. }) {
             return Err(TournamentError::WrongKind(

@@ -154,7 +154,7 @@ pub struct GameResult {
 }
 
 impl GameResult {
-    /// A two-seat game won by `seat` (0 or 1).
+    /// A two-seat game won by `seat`: 0 for the first seat, anything else for the second.
     pub fn win(seat: usize) -> Self {
         GameResult {
             ranks: if seat == 0 { vec![0, 1] } else { vec![1, 0] },

@@ -122,7 +122,9 @@ impl TryFrom<Stored> for Tournament {
                 listed += 1;
             }
             if let Some(bye) = round.bye
-                && (arena || !known.contains(&bye) || !seated.insert(bye))
+                && (!matches!(settings.kind, Kind::Swiss { .. })
+                    || !known.contains(&bye)
+                    || !seated.insert(bye))
             {
                 return bad("rounds: a bye that cannot be");
             }
