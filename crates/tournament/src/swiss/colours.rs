@@ -85,15 +85,13 @@ pub(super) fn colours(field: &Field, a: usize, b: usize, first: Colour) -> (Play
                     x.other()
                 }
             } else {
-                // E.3: alternate from the latest round where they had different colours;
+                // E.3: alternate from the latest game where they had different colours,
+                // their games (rounds without one left out) compared from the latest back;
                 // E.4: else the higher player's wish.
-                let rounds = pa.history.len().min(pb.history.len());
-                (0..rounds)
+                pa.played()
                     .rev()
-                    .find_map(|r| match (pa.history[r], pb.history[r]) {
-                        (Some(u), Some(v)) if u != v => Some(u.other()),
-                        _ => None,
-                    })
+                    .zip(pb.played().rev())
+                    .find_map(|(u, v)| (u != v).then_some(u.other()))
                     .unwrap_or(x)
             }
         }
