@@ -67,6 +67,18 @@ pub(crate) struct Pairing {
     pub bye: Option<PlayerId>,
 }
 
+/// The steps of the float budgets (players floating as in the last round, as two rounds
+/// before), tried in order within each colour budget.
+const FLOAT_STEPS: [(usize, usize); 7] = [
+    (0, 0),
+    (0, 1),
+    (0, usize::MAX),
+    (1, 0),
+    (1, usize::MAX),
+    (2, usize::MAX),
+    (usize::MAX, usize::MAX),
+];
+
 /// Nodes all the brackets of a round may visit before each tries only its loosest.
 const ROUND_BUDGET: usize = 1_000_000;
 
@@ -253,7 +265,7 @@ fn pair_bracket(
                     vec![0, usize::MAX]
                 };
                 for strong in strong_budgets {
-                    for (floats, earlier) in [(0, 0), (0, usize::MAX), (usize::MAX, usize::MAX)] {
+                    for (floats, earlier) in FLOAT_STEPS {
                         tries.push((
                             strict,
                             Cost {
