@@ -11,6 +11,8 @@ pub struct MatchPresence {
     pub live: bool,
     /// Per seat: a human seat with an open socket (bots: false).
     pub connected: Vec<bool>,
+    /// The people sitting here with a socket open (the friend list's "playing").
+    pub here: Vec<PlayerId>,
     /// The people whose seat is to act now.
     pub to_act: Vec<PlayerId>,
     /// A match without a clock, played across visits: its turns are announced.

@@ -120,6 +120,21 @@ codes! {
     SeekNoShow = "seek/no_show", TOO_MANY_REQUESTS;
     /// The player already seeks games in as many pools as one may (`SEEKS_PER_PLAYER`).
     LimitSeeks = "limit/seeks", TOO_MANY_REQUESTS;
+    /// The challenge is gone (accepted, declined, withdrawn, expired) or is not the player's to
+    /// answer.
+    ChallengeNotFound = "challenge/not_found", NOT_FOUND;
+    /// A challenge to oneself, to a bot, or for a game not played by two.
+    ChallengeInvalid = "challenge/invalid", BAD_REQUEST;
+    /// The player already has a challenge open to that player.
+    ChallengeDuplicate = "challenge/duplicate", CONFLICT;
+    /// Too many challenges open from the player, or waiting for the challenged player.
+    LimitChallenges = "limit/challenges", TOO_MANY_REQUESTS;
+    /// The player blocks the other one: unblock first (never sent to the blocked player).
+    PlayerBlocked = "player/blocked", FORBIDDEN;
+    /// Following or blocking oneself or a bot.
+    RelationInvalid = "relation/invalid", BAD_REQUEST;
+    /// The player already follows (or blocks) as many players as one may.
+    LimitRelations = "limit/relations", TOO_MANY_REQUESTS;
     /// Not a JSON object with a string `type`, bad field types, or a binary frame.
     MsgMalformed = "msg/malformed", BAD_REQUEST;
     /// Unknown message `type`.

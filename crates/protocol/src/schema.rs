@@ -20,7 +20,7 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "LobbyMessage",
-        "a message of the lobby's WebSocket (section 7.6)",
+        "a message of the lobby's WebSocket (sections 7.6 to 7.8)",
     ),
     ("ErrorBody", "the body of every HTTP error (section 3)"),
     ("Health", "GET /health (section 2)"),
@@ -45,6 +45,7 @@ pub const MESSAGES: &[(&str, &str)] = &[
         "POST /api/guest, /api/account and /api/login (section 7.1)",
     ),
     ("MyGames", "GET /api/me/games (section 7.1)"),
+    ("Relations", "GET /api/me/relations (section 7.8)"),
     ("Profile", "GET /api/players/{name} (section 7.3)"),
     ("Leaderboard", "GET /api/leaderboard/{game} (section 7.3)"),
 ];
@@ -84,6 +85,7 @@ pub fn schema() -> serde_json::Value {
     add::<server::Me>(&mut generator);
     add::<server::Signed>(&mut generator);
     add::<server::MyGames<'_>>(&mut generator);
+    add::<server::Relations>(&mut generator);
     add::<server::Profile<'_>>(&mut generator);
     add::<server::Leaderboard<'_>>(&mut generator);
     let defs = generator.take_definitions(true);

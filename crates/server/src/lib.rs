@@ -17,7 +17,9 @@
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
 
 pub mod assets;
+pub mod challenges;
 pub mod cluster;
+pub mod friends;
 pub mod http;
 pub mod limits;
 pub mod lobby;

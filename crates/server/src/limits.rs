@@ -57,6 +57,9 @@ pub struct Limits {
     pub no_show: Duration,
     /// A player who did not come to a paired match may seek again after this long.
     pub no_show_wait: Duration,
+    /// A challenge to a named player nobody answered is withdrawn after this long
+    /// (`challenges`).
+    pub challenge_life: Duration,
     /// Threads bots think on, whatever the number of matches (`botpool`).
     pub bot_threads: usize,
     /// Addresses the limits per address do not apply to: a load generator, or a reverse proxy
@@ -96,6 +99,7 @@ impl Default for Limits {
             hashes_waiting: 16,
             no_show: Duration::from_secs(30),
             no_show_wait: Duration::from_secs(120),
+            challenge_life: Duration::from_secs(300),
             // All cores but one, so the service always has one for people.
             bot_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1))

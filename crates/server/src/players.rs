@@ -9,7 +9,7 @@
 use plateau_protocol::{Code, WireError};
 
 pub use plateau_store::players::{
-    BOT_SUFFIX, Player, PlayerId, PlayerKind, PlayerView, bot_name, name_key, similar_key,
+    BOT_SUFFIX, Player, PlayerId, PlayerKind, PlayerView, Relation, bot_name, name_key, similar_key,
 };
 
 /// Shortest and longest name, in characters.

@@ -253,6 +253,29 @@ impl Presence {
         self.with(|i| i.listeners.entry(player).or_default().push((conn, out)));
     }
 
+    /// Queues `message` for every lobby socket of `player` on this node (its challenges, its
+    /// friends), as its "your turn" messages are; a socket whose queue is full misses it.
+    pub fn tell(&self, player: PlayerId, message: &str) {
+        for out in self.with(|i| i.listeners_of(player)) {
+            let _ = out.try_send(message.to_owned());
+        }
+    }
+
+    /// Whether `player` has a socket open here (lobby or match), and the live matches where
+    /// it sits with its socket open (`MatchPresence::here`), by id.
+    #[must_use]
+    pub fn whereabouts(&self, player: PlayerId) -> (bool, Vec<String>) {
+        self.with(|i| {
+            let playing = i
+                .matches
+                .iter()
+                .filter(|(_, m)| m.live && m.here.contains(&player))
+                .map(|(id, _)| id.clone())
+                .collect();
+            (i.sockets.contains_key(&player), playing)
+        })
+    }
+
     /// Lobby socket `conn` of `player` closed; unknown sockets are ignored.
     pub fn unlisten(&self, player: PlayerId, conn: u64) {
         self.with(|i| {
@@ -368,6 +391,7 @@ mod tests {
         assert_eq!(counts.borrow().online, 1);
         let table = |connected: Vec<bool>, to_act: Vec<PlayerId>| MatchPresence {
             live: true,
+            here: Vec::new(),
             connected,
             to_act,
             correspondence: true,
@@ -414,6 +438,7 @@ mod tests {
         p.listen(PlayerId(3), 8, carol_out);
         let waiting_for = |player| MatchPresence {
             live: true,
+            here: Vec::new(),
             connected: vec![true, false],
             to_act: vec![PlayerId(player)],
             correspondence: true,

@@ -268,6 +268,38 @@ pub trait Store: Send + Sync + 'static {
     /// `Database` on failure.
     fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>>;
 
+    /// `player`'s relation to `other` becomes `relation` (`on`), replacing the one it had, or
+    /// that relation ends (`!on`; another relation stays).
+    ///
+    /// # Errors
+    /// `Database` on failure (an unknown player's id included).
+    fn set_relation(
+        &self,
+        player: PlayerId,
+        other: PlayerId,
+        relation: players::Relation,
+        on: bool,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// The players `player` follows or blocks, by name.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn relations(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(players::Relation, Player)>, StoreError>>;
+
+    /// Whether `a` blocks `b`, and whether `b` blocks `a`.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn blocks_between(
+        &self,
+        a: PlayerId,
+        b: PlayerId,
+    ) -> BoxFuture<'_, Result<(bool, bool), StoreError>>;
+
     /// A player's standing in every game it has a rating in.
     ///
     /// # Errors

@@ -82,3 +82,34 @@ pub fn stored_similar_key(name: &str, kind: PlayerKind) -> Option<String> {
 
 /// A player with its password hash (accounts only), as sign-in needs it.
 pub type PlayerSecret = (Player, Option<String>);
+
+/// What one player keeps of another (docs/protocol.md section 7.8): at most one per pair, so
+/// blocking a player one follows ends the following.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Relation {
+    /// Follows: the other shows in the friend list, with whether it is online and playing.
+    Follow,
+    /// Blocks: no challenges, chat or pairing with the other.
+    Block,
+}
+
+impl Relation {
+    /// The word stored: `follow` or `block`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Relation::Follow => "follow",
+            Relation::Block => "block",
+        }
+    }
+
+    /// The relation a stored word names.
+    #[must_use]
+    pub fn parse(word: &str) -> Option<Relation> {
+        match word {
+            "follow" => Some(Relation::Follow),
+            "block" => Some(Relation::Block),
+            _ => None,
+        }
+    }
+}

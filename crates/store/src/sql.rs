@@ -237,6 +237,25 @@ pub(crate) const DERIVED: &str = "SELECT body FROM derived WHERE match_id = $1 A
 pub(crate) const INSERT_DERIVED: &str =
     "INSERT INTO derived (match_id, kind, body) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
 
+/// `$1`'s relation to `$2` becomes `$3` (replacing the one it had), since `$4`.
+pub(crate) const SET_RELATION: &str = "INSERT INTO relations (player_id, other_id, kind, at_ms) VALUES ($1, $2, $3, $4) \
+     ON CONFLICT (player_id, other_id) DO UPDATE SET kind = excluded.kind, at_ms = excluded.at_ms";
+
+/// `$1`'s relation `$3` to `$2` ends (another relation stays).
+pub(crate) const DROP_RELATION: &str =
+    "DELETE FROM relations WHERE player_id = $1 AND other_id = $2 AND kind = $3";
+
+/// The relations of player `$1`: the word, then the other player, by name.
+pub(crate) const RELATIONS: &str = concat!(
+    "SELECT r.kind, ",
+    player_columns!(),
+    " FROM relations r JOIN players p ON p.id = r.other_id WHERE r.player_id = $1 ORDER BY p.name_key"
+);
+
+/// Which of `$1` and `$2` blocks the other: the blocker's id, a row each.
+pub(crate) const BLOCKS_BETWEEN: &str = "SELECT player_id FROM relations WHERE kind = 'block' \
+     AND ((player_id = $1 AND other_id = $2) OR (player_id = $2 AND other_id = $1))";
+
 /// Whether the database answers.
 pub(crate) const PING: &str = "SELECT 1";
 
@@ -302,6 +321,10 @@ mod tests {
             DERIVED.to_owned(),
             INSERT_DERIVED.to_owned(),
             PING.to_owned(),
+            SET_RELATION.to_owned(),
+            DROP_RELATION.to_owned(),
+            RELATIONS.to_owned(),
+            BLOCKS_BETWEEN.to_owned(),
         ];
         let dir = crate::tests::TempDir::new();
         let path = dir.db();

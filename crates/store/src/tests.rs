@@ -10,6 +10,9 @@ use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::{Player, PlayerKind};
 use plateau_engine::{Actor, Ending, LogEntry, Outcome, Seat, Seed};
 
+mod relations;
+use relations::follows_and_blocks_are_one_relation_per_pair;
+
 /// A folder of its own in the temporary folder, for one test's SQLite file and the `-wal` and
 /// `-shm` files beside it: removed with all it holds when dropped, so a test that fails half way
 /// leaves nothing behind either.
@@ -145,6 +148,7 @@ on_both! {
     a_lease_has_one_holder_until_it_expires_or_is_given_up;
     a_takeback_cuts_a_live_log_only;
     appends_at_once_succeed_or_fail_each_on_its_own;
+    follows_and_blocks_are_one_relation_per_pair;
 }
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {

@@ -423,11 +423,19 @@ impl MatchActor {
         } else {
             Vec::new()
         };
+        let connected = self.connected();
+        let here = connected
+            .iter()
+            .zip(&self.players)
+            .filter(|(c, _)| **c)
+            .filter_map(|(_, p)| p.as_ref().map(|p| p.id))
+            .collect();
         self.shared.presence.report(
             &self.id,
             MatchPresence {
                 live,
-                connected: self.connected(),
+                connected,
+                here,
                 to_act,
                 correspondence: self.control == TimeControl::None,
                 game: self.entry.info.name,

@@ -61,6 +61,68 @@ pub struct PoolInfo {
     pub rated: bool,
 }
 
+/// One side of a challenge (docs/protocol.md section 7.7): `{"name": "Alice", "kind": "guest",
+/// "rating": 1500}`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeSide {
+    /// The player's name.
+    pub name: String,
+    /// Guest or account.
+    pub kind: PlayerKind,
+    /// The shown rating in the challenge's game.
+    pub rating: i64,
+}
+
+/// CHALLENGE, a challenge from one named player to another (docs/protocol.md section 7.7).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeView {
+    /// Its number, for `challenge_accept`, `challenge_decline` and `challenge_cancel`.
+    pub challenge: u64,
+    /// Who challenges.
+    pub from: ChallengeSide,
+    /// Who is challenged.
+    pub to: ChallengeSide,
+    /// The game's registry name.
+    pub game: String,
+    /// The table size (always 2).
+    pub seats: u8,
+    /// The clock.
+    pub time_control: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Unix ms when it expires unless answered.
+    pub expires_at: i64,
+}
+
+/// Why a challenge ended without a match (docs/protocol.md section 7.7).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeEnd {
+    /// The challenged player said no.
+    Declined,
+    /// The challenger withdrew it (or closed its last lobby socket).
+    Cancelled,
+    /// Nobody answered in time.
+    Expired,
+}
+
+/// A followed player as the friend list shows it (docs/protocol.md section 7.8).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FriendView {
+    /// The player's name.
+    pub name: String,
+    /// Guest or account.
+    pub kind: PlayerKind,
+    /// Whether it has a socket open (lobby or match) on this node.
+    pub online: bool,
+    /// A live match it sits at with its socket open (the last by id when several), to watch;
+    /// `null` when none.
+    pub playing: Option<String>,
+}
+
 /// A message of the lobby's WebSocket, server to client (docs/protocol.md section 7.6).
 #[derive(Clone, PartialEq, Debug, Serialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -104,6 +166,34 @@ pub enum LobbyMessage<'a> {
         id: &'a str,
         /// Its game's registry name.
         game: &'a str,
+    },
+    /// The player's open challenges, on connecting (when there are some) and whenever they
+    /// change: those it was sent and those it sent.
+    Challenges {
+        /// Challenges waiting for this player's answer, oldest first.
+        incoming: &'a [ChallengeView],
+        /// Challenges this player sent, oldest first.
+        outgoing: &'a [ChallengeView],
+    },
+    /// The answer to `challenge`: it was sent.
+    ChallengeSent {
+        /// The challenge's number.
+        challenge: u64,
+    },
+    /// A challenge of this player ended without a match.
+    ChallengeEnded {
+        /// The challenge's number.
+        challenge: u64,
+        /// The other player's name.
+        name: &'a str,
+        /// Why.
+        reason: ChallengeEnd,
+    },
+    /// The players this player follows, with who is online and playing: on connecting and
+    /// whenever it changes.
+    Friends {
+        /// Followed players, by name.
+        friends: &'a [FriendView],
     },
     /// The answer to `ping`.
     Pong,

@@ -147,3 +147,14 @@ pub struct Leaderboard<'a> {
     /// People past their provisional games, best first, at most 100.
     pub players: Vec<Leader<'a>>,
 }
+
+/// `GET /api/me/relations` (docs/protocol.md section 7.8): the players the session's player
+/// follows and those it blocks, by name.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Relations {
+    /// Followed players.
+    pub follows: Vec<PlayerView>,
+    /// Blocked players.
+    pub blocks: Vec<PlayerView>,
+}

@@ -1,6 +1,7 @@
-//! The lobby's WebSocket `GET /api/lobby/ws` (docs/protocol.md section 7.6): live counts of
-//! players online and games in play, quick pairing (`seek`, `cancel`, `paired`), and "your turn"
-//! messages for the player's correspondence matches.
+//! The lobby's WebSocket `GET /api/lobby/ws` (docs/protocol.md sections 7.6 to 7.8): live counts
+//! of players online and games in play, quick pairing (`seek`, `cancel`, `paired`), "your turn"
+//! messages for the player's correspondence matches, challenges to named players (`challenges`)
+//! and the friend list (`friends`).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -20,6 +21,7 @@ use tracing::Instrument as _;
 use super::auth::Session;
 use super::extract::ClientAddr;
 use super::state::AppState;
+use crate::challenges::{ChallengeRequest, Origin};
 use crate::model::{ApiError, Code, HttpError};
 use crate::net::ConnSlot;
 use crate::players::{Player, PlayerId};
@@ -96,8 +98,13 @@ async fn run(
     if let Some(p) = &player {
         app.lobby.presence().socket_opened(p.id);
         let (turn_out, turns_in) = mpsc::channel::<String>(TURNS_QUEUED);
+        if let Some(list) = app.challenges.list_for(p.id) {
+            let _ = turn_out.try_send(list);
+        }
         app.lobby.presence().listen(p.id, conn, turn_out);
         turns = Some(turns_in);
+        // A store away now: the list shows empty until it changes.
+        let _ = app.friends.opened(app.lobby.store().as_ref(), p.id).await;
     }
     let _left = Left {
         app: &app,
@@ -107,6 +114,9 @@ async fn run(
     let (mut sink, mut stream) = socket.split();
     let mut counts = app.lobby.presence().counts();
     let mut pools = app.pairing.pools();
+    let mut friends_changed = app.friends.changes();
+    // The friend list last sent (none yet), to send it only when it changes.
+    let mut last_friends = None;
     let mut shutdown = app.lobby.shutdown_signal();
     // When the next `lobby` message is due (`None`: nothing new to send), and when the last was.
     let mut counts_at = Some(Instant::now());
@@ -142,6 +152,19 @@ async fn run(
                 // one may go at this connection's very next instant.
                 last_counts = at;
                 last_digest = digest;
+            }
+            if let Some(p) = &player {
+                friends_changed.borrow_and_update();
+                let message = friends_message(&app, p.id);
+                let friends_digest = message.as_deref().map(self::digest);
+                if friends_digest != last_friends
+                    && let Some(message) = message
+                {
+                    if !send_within(&mut sink, Message::Text(message.into())).await {
+                        break;
+                    }
+                    last_friends = friends_digest;
+                }
             }
         }
         let due = || {
@@ -193,6 +216,7 @@ async fn run(
             // all (thousands of idle lobby sockets would otherwise each wake at every change).
             Ok(()) = counts.changed(), if counts_at.is_none() => counts_at = due(),
             Ok(()) = pools.changed(), if counts_at.is_none() => counts_at = due(),
+            Ok(()) = friends_changed.changed(), if counts_at.is_none() && player.is_some() => counts_at = due(),
             () = sleep_until_some(counts_at) => {}
             () = tokio::time::sleep_until(heard + idle) => {
                 send_within(&mut sink, close(4001, "idle: no message for a while")).await;
@@ -209,6 +233,13 @@ async fn run(
         }
     }
     finish(&mut sink).await;
+}
+
+/// The `friends` message of `player` (docs/protocol.md section 7.8), or `None` before its list
+/// is known.
+fn friends_message(app: &AppState, player: crate::players::PlayerId) -> Option<String> {
+    let friends = app.friends.view(app.lobby.presence(), player)?;
+    serde_json::to_string(&LobbyMessage::Friends { friends: &friends }).ok()
 }
 
 /// A digest of a `lobby` message, to tell one that says nothing new.
@@ -230,7 +261,9 @@ struct Left<'a> {
 impl Drop for Left<'_> {
     fn drop(&mut self) {
         self.app.pairing.cancel(self.conn);
+        self.app.challenges.left(self.conn);
         if let Some(id) = self.player {
+            self.app.friends.closed(id);
             self.app.lobby.presence().unlisten(id, self.conn);
             self.app.lobby.presence().socket_closed(id);
         }
@@ -288,9 +321,16 @@ async fn accept(
     player: &Player,
     seek_id: u64,
 ) -> Result<String, ApiError> {
+    let not_open = || {
+        ApiError::new(
+            Code::SeekNotFound,
+            "this challenge is no longer open: it was taken or withdrawn",
+        )
+    };
     let found = app.pairing.pools().borrow().iter().find_map(|pool| {
         let challenger = pool.seekers.iter().find(|s| s.seek == seek_id)?;
-        Some(SeekRequest {
+        let name = challenger.name.clone();
+        let request = SeekRequest {
             kind: "seek".to_owned(),
             game: pool.game.clone(),
             seats: pool.seats,
@@ -300,14 +340,22 @@ async fn accept(
                 .bots_after_seconds
                 .map(|s| u32::try_from(s).unwrap_or(u32::MAX).max(1)),
             bot: None,
-        })
+        };
+        Some((name, request))
     });
-    let request = found.ok_or_else(|| {
-        ApiError::new(
-            Code::SeekNotFound,
-            "this challenge is no longer open: it was taken or withdrawn",
-        )
-    })?;
+    let (name, request) = found.ok_or_else(not_open)?;
+    // Two players one of whom blocks the other are not paired: to either, the seek reads as
+    // taken (docs/protocol.md section 7.8).
+    let store = app.lobby.store();
+    if let Some((seeker, _)) = store.player_by_name(name).await.map_err(ApiError::store)? {
+        let (a, b) = store
+            .blocks_between(player.id, seeker.id)
+            .await
+            .map_err(ApiError::store)?;
+        if a || b {
+            return Err(not_open());
+        }
+    }
     seek(app, from, player, request, Some(seek_id)).await
 }
 
@@ -399,16 +447,65 @@ async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String>
             (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
         },
         "fill" => fill(app, from).await,
+        "challenge" => match (named(), serde_json::from_value::<ChallengeRequest>(value)) {
+            (Err(e), _) => Err(e),
+            (Ok(player), Ok(request)) => {
+                let origin = Origin {
+                    conn: from.conn,
+                    out: from.out.clone(),
+                    addr: from.addr,
+                };
+                app.challenges
+                    .send(player, origin, request)
+                    .await
+                    .map(|challenge| {
+                        serde_json::to_string(&LobbyMessage::ChallengeSent { challenge })
+                            .unwrap_or_default()
+                    })
+            }
+            (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
+        },
+        "challenge_accept" | "challenge_decline" | "challenge_cancel" => {
+            match (named(), serde_json::from_value::<ChallengeAnswer>(value)) {
+                (Err(e), _) => Err(e),
+                (Ok(player), Ok(answer)) => {
+                    let id = answer.challenge;
+                    let done = match kind.as_str() {
+                        "challenge_accept" => app.challenges.accept(player, id).await.map(Some),
+                        "challenge_decline" => app.challenges.decline(player.id, id).map(|()| None),
+                        _ => app.challenges.cancel(player.id, id).map(|()| None),
+                    };
+                    // A decline or a withdrawal is answered by the `challenges` list that follows.
+                    match done {
+                        Ok(None) => return None,
+                        other => other.map(Option::unwrap_or_default),
+                    }
+                }
+                (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
+            }
+        }
         "" => Err(ApiError::new(
             Code::MsgMalformed,
             "a message is a JSON object with a string `type`",
         )),
         other => Err(ApiError::new(
             Code::MsgUnknown,
-            format!("unknown message type `{other}` (known: seek, accept, fill, cancel, ping)"),
+            format!(
+                "unknown message type `{other}` (known: seek, accept, fill, cancel, challenge, \
+                 challenge_accept, challenge_decline, challenge_cancel, ping)"
+            ),
         )),
     };
     Some(answer.unwrap_or_else(|e| e.to_ws_json()))
+}
+
+/// `{"type": "challenge_accept" | "challenge_decline" | "challenge_cancel", "challenge": 5}`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChallengeAnswer {
+    #[serde(rename = "type")]
+    _kind: String,
+    challenge: u64,
 }
 
 /// `{"type": "accept", "seek": 17}`: take the open challenge `seek`.

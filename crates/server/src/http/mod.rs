@@ -6,6 +6,7 @@
 
 mod auth;
 mod extract;
+mod friends;
 mod lobby_ws;
 mod matches;
 mod players;
@@ -18,7 +19,7 @@ use axum::http::header::{CONNECTION, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use axum::{Json, Router, middleware};
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -58,6 +59,15 @@ pub fn app(state: AppState) -> Router {
         .route("/api/matches/{id}/ws", get(matches::websocket))
         .route("/api/me", get(players::me))
         .route("/api/me/games", get(players::my_games))
+        .route("/api/me/relations", get(friends::relations))
+        .route(
+            "/api/me/follows/{name}",
+            put(friends::follow).delete(friends::unfollow),
+        )
+        .route(
+            "/api/me/blocks/{name}",
+            put(friends::block).delete(friends::unblock),
+        )
         .route("/api/guest", post(players::guest))
         .route("/api/account", post(players::account))
         .route("/api/login", post(players::login))

@@ -16,6 +16,10 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     /// The quick-pairing pools.
     pub pairing: Arc<Pairing>,
+    /// The open challenges to named players.
+    pub challenges: Arc<crate::challenges::Challenges>,
+    /// The friend lists of the players with a lobby socket open.
+    pub friends: Arc<crate::friends::Friends>,
     /// Per-minute counts per address (and name): sign-ins, guests, matches.
     pub per_minute: Arc<PerMinute>,
     /// One replay (or history) computed at a time; at most `replays::MAX_REPLAYS_WAITING` wait.
@@ -47,6 +51,8 @@ impl AppState {
             hasher: Arc::new(hasher),
             pairing: Pairing::start(lobby.clone(), limits.no_show, limits.no_show_wait),
             per_minute: lobby.recent().clone(),
+            challenges: crate::challenges::Challenges::new(lobby.clone()),
+            friends: Arc::new(crate::friends::Friends::default()),
             lobby,
             replays: Arc::new(Replays::default()),
             histories: Arc::new(Histories::default()),

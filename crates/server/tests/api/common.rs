@@ -455,6 +455,7 @@ fn body_definition(method: &str, path: &str, status: u16) -> Option<&'static str
         ("GET", ["api", "me"]) => "Me",
         ("POST", ["api", "guest" | "account" | "login"]) => "Signed",
         ("GET", ["api", "me", "games"]) => "MyGames",
+        ("GET", ["api", "me", "relations"]) => "Relations",
         ("GET", ["api", "players", _]) => "Profile",
         ("GET", ["api", "leaderboard", _]) => "Leaderboard",
         _ => return None,

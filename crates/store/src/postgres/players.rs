@@ -4,7 +4,7 @@ use deadpool_postgres::Transaction;
 use tokio_postgres::Row;
 
 use super::query::{col, exec, row, rows};
-use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
+use crate::players::{Player, PlayerId, PlayerKind, Relation, bot_name, name_key, similar_key};
 use crate::ratings::{self, Kind, Rating, Unrated};
 use crate::sql;
 use crate::{
@@ -173,6 +173,52 @@ async fn standing(
         .await?
         .map(|r| read_standing(&r, 0))
         .transpose()
+}
+
+pub(super) async fn set_relation(
+    tx: &Transaction<'_>,
+    player: PlayerId,
+    other: PlayerId,
+    relation: Relation,
+    on: bool,
+    now: i64,
+) -> Result<(), StoreError> {
+    let word = relation.as_str();
+    if on {
+        exec(tx, sql::SET_RELATION, &[&player.0, &other.0, &word, &now]).await?;
+    } else {
+        exec(tx, sql::DROP_RELATION, &[&player.0, &other.0, &word]).await?;
+    }
+    Ok(())
+}
+
+pub(super) async fn relations(
+    tx: &Transaction<'_>,
+    player: PlayerId,
+) -> Result<Vec<(Relation, Player)>, StoreError> {
+    rows(tx, sql::RELATIONS, &[&player.0])
+        .await?
+        .iter()
+        .map(|r| {
+            let word: String = col(r, 0)?;
+            let relation = Relation::parse(&word)
+                .ok_or_else(|| StoreError::Corrupt(format!("relation `{word}`")))?;
+            Ok((relation, read_player_columns(r, 1)?))
+        })
+        .collect()
+}
+
+pub(super) async fn blocks_between(
+    tx: &Transaction<'_>,
+    a: PlayerId,
+    b: PlayerId,
+) -> Result<(bool, bool), StoreError> {
+    let blockers: Vec<i64> = rows(tx, sql::BLOCKS_BETWEEN, &[&a.0, &b.0])
+        .await?
+        .iter()
+        .map(|r| col(r, 0))
+        .collect::<Result<_, _>>()?;
+    Ok((blockers.contains(&a.0), blockers.contains(&b.0)))
 }
 
 pub(super) async fn standings(

@@ -138,6 +138,16 @@ CREATE TABLE plateau_nodes (
     heartbeat_at TIMESTAMPTZ NOT NULL
 );
 "#,
+    // Who follows or blocks whom (docs/protocol.md section 7.8): one relation per pair.
+    r#"
+CREATE TABLE relations (
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    other_id  BIGINT NOT NULL REFERENCES players (id),
+    kind      TEXT NOT NULL CHECK (kind IN ('follow', 'block')),
+    at_ms     BIGINT NOT NULL,
+    PRIMARY KEY (player_id, other_id)
+);
+"#,
 ];
 
 /// The advisory lock key that serialises migrations (any constant, the same for every server:

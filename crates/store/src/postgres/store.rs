@@ -296,6 +296,35 @@ impl Store for PgStore {
             .map(|_| ()))
     }
 
+    fn set_relation(
+        &self,
+        player: PlayerId,
+        other: PlayerId,
+        relation: crate::players::Relation,
+        on: bool,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let now = unix_ms();
+        in_tx!(self, false, |tx| players::set_relation(
+            &tx, player, other, relation, on, now
+        )
+        .await)
+    }
+
+    fn relations(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(crate::players::Relation, Player)>, StoreError>> {
+        in_tx!(self, true, |tx| players::relations(&tx, player).await)
+    }
+
+    fn blocks_between(
+        &self,
+        a: PlayerId,
+        b: PlayerId,
+    ) -> BoxFuture<'_, Result<(bool, bool), StoreError>> {
+        in_tx!(self, true, |tx| players::blocks_between(&tx, a, b).await)
+    }
+
     fn standings(
         &self,
         player: PlayerId,

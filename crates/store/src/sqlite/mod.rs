@@ -340,6 +340,33 @@ impl Store for SqliteStore {
         self.write(Box::new(move |c| players::delete_session(c, &hash)))
     }
 
+    fn set_relation(
+        &self,
+        player: PlayerId,
+        other: PlayerId,
+        relation: crate::players::Relation,
+        on: bool,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            players::set_relation(c, player, other, relation, on, unix_ms())
+        }))
+    }
+
+    fn relations(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(crate::players::Relation, Player)>, StoreError>> {
+        self.read(move |c| players::relations(c, player))
+    }
+
+    fn blocks_between(
+        &self,
+        a: PlayerId,
+        b: PlayerId,
+    ) -> BoxFuture<'_, Result<(bool, bool), StoreError>> {
+        self.read(move |c| players::blocks_between(c, a, b))
+    }
+
     fn standings(
         &self,
         player: PlayerId,

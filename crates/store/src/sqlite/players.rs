@@ -3,7 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::db;
-use crate::players::{Player, PlayerId, PlayerKind, bot_name, name_key, similar_key};
+use crate::players::{Player, PlayerId, PlayerKind, Relation, bot_name, name_key, similar_key};
 use crate::ratings::{self, Kind, Rating, Unrated};
 use crate::sql;
 use crate::{
@@ -165,6 +165,58 @@ pub(super) fn session(c: &Connection, hash: &str, now: i64) -> Result<Option<Pla
 pub(super) fn delete_session(c: &Connection, hash: &str) -> Result<(), StoreError> {
     c.execute(sql::DELETE_SESSION, [hash]).map_err(db)?;
     Ok(())
+}
+
+pub(super) fn set_relation(
+    c: &Connection,
+    player: PlayerId,
+    other: PlayerId,
+    relation: Relation,
+    on: bool,
+    now: i64,
+) -> Result<(), StoreError> {
+    if on {
+        c.prepare_cached(sql::SET_RELATION)
+            .map_err(db)?
+            .execute(params![player.0, other.0, relation.as_str(), now])
+            .map_err(db)?;
+    } else {
+        c.prepare_cached(sql::DROP_RELATION)
+            .map_err(db)?
+            .execute(params![player.0, other.0, relation.as_str()])
+            .map_err(db)?;
+    }
+    Ok(())
+}
+
+pub(super) fn relations(
+    c: &Connection,
+    player: PlayerId,
+) -> Result<Vec<(Relation, Player)>, StoreError> {
+    let mut stmt = c.prepare_cached(sql::RELATIONS).map_err(db)?;
+    let mut rows = stmt.query([player.0]).map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        let word: String = r.get(0).map_err(db)?;
+        let relation = Relation::parse(&word)
+            .ok_or_else(|| StoreError::Corrupt(format!("relation `{word}`")))?;
+        out.push((relation, read_player_columns(r, 1)?));
+    }
+    Ok(out)
+}
+
+pub(super) fn blocks_between(
+    c: &Connection,
+    a: PlayerId,
+    b: PlayerId,
+) -> Result<(bool, bool), StoreError> {
+    let mut stmt = c.prepare_cached(sql::BLOCKS_BETWEEN).map_err(db)?;
+    let blockers = stmt
+        .query_map([a.0, b.0], |r| r.get::<_, i64>(0))
+        .map_err(db)?
+        .collect::<Result<Vec<i64>, _>>()
+        .map_err(db)?;
+    Ok((blockers.contains(&a.0), blockers.contains(&b.0)))
 }
 
 fn read_standing(r: &rusqlite::Row<'_>, at: usize) -> Result<Standing, StoreError> {

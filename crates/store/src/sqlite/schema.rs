@@ -150,6 +150,16 @@ UPDATE sessions SET last_seen = created_at;
 ALTER TABLE players ADD COLUMN similar_key TEXT;
 CREATE UNIQUE INDEX players_by_similar_key ON players (similar_key);
 ",
+    // Who follows or blocks whom (docs/protocol.md section 7.8): one relation per pair.
+    r"
+CREATE TABLE relations (
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    other_id  INTEGER NOT NULL REFERENCES players (id),
+    kind      TEXT NOT NULL CHECK (kind = 'follow' OR kind = 'block'),
+    at_ms     INTEGER NOT NULL,
+    PRIMARY KEY (player_id, other_id)
+);
+",
 ];
 
 /// A connection to the file at `path` in WAL mode with `synchronous = FULL`.
