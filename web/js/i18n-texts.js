@@ -10,6 +10,7 @@ import { GAME_TEXTS } from './i18n-games.js';
 import { PLAYER_TEXTS } from './i18n-players.js';
 import { TABLE_TEXTS } from './i18n-table.js';
 import { MANNERS_TEXTS } from './i18n-manners.js';
+import { COMMUNITY_TEXTS } from './i18n-community.js';
 
 /**
  * A count's forms, by plural category (Intl.PluralRules); `other` is always there and stands for
@@ -20,7 +21,7 @@ import { MANNERS_TEXTS } from './i18n-manners.js';
 /** @typedef {Record<string, string | Plural>} Table One language's texts, by key. */
 
 /** The tables merged in, in order (a later table never repeats a key: the test checks). */
-export const PARTS = { PAGE_TEXTS, GAME_TEXTS, PLAYER_TEXTS, TABLE_TEXTS, MANNERS_TEXTS };
+export const PARTS = { PAGE_TEXTS, GAME_TEXTS, PLAYER_TEXTS, TABLE_TEXTS, MANNERS_TEXTS, COMMUNITY_TEXTS };
 
 /** @type {Record<string, Table>} Every language's texts: `en` is complete, the others follow it. */
 export const TEXTS = { en: {}, fr: {} };

@@ -14,6 +14,7 @@ import { openSocket } from './socket.js';
 import { clockPresets, timeControlText, samePool } from './clocks.js';
 import { renderSeekWait, renderChallenges } from './quickplay.js';
 import { renderList } from './lobby-lists.js';
+import { setupCommunity } from './community.js';
 
 const $ = byId;
 
@@ -565,6 +566,8 @@ async function start() {
     turn: refreshWaiting,
     error: onLobbyError,
   };
+  const ensureName = async () => { if (!lobby.player) await chooseName($('welcome-name', HTMLInputElement).value.trim() || suggestName()); };
+  Object.assign(handlers, setupCommunity({ send: (m) => socket().send(m), games: () => lobby.games, player: () => lobby.player, ensureName, showError }));
   lobby.lobbySocket = openSocket('/api/lobby/ws', {
     message: (msg) => handlers[msg.type]?.(msg),
     status: (up) => {

@@ -118,9 +118,20 @@ export async function askNotifications() {
  * @param {string} url the match page, opened by a click on the notification
  */
 export function notifyTurn(title, url) {
+  notifyText(t('notify.turn', { title }), t('notify.body'), url);
+}
+
+/**
+ * A system notification of `text` (and `body`) when the page is not in view and it is allowed;
+ * `tag` keeps one notification per subject.
+ * @param {string} text
+ * @param {string} body
+ * @param {string} tag
+ */
+export function notifyText(text, body, tag) {
   if (!('Notification' in window) || Notification.permission !== 'granted' || !document.hidden) return;
   try {
-    const n = new Notification(t('notify.turn', { title }), { body: t('notify.body'), tag: url });
+    const n = new Notification(text, { body, tag });
     n.onclick = () => {
       window.focus();
       n.close();

@@ -7,6 +7,7 @@ import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, playerHref } from './identity.js';
 import { ratingChart, chartLegend } from './chart.js';
+import { setupRelations } from './relations.js';
 
 const $ = byId;
 
@@ -153,6 +154,7 @@ async function start() {
     page.profile = p;
     $('profile').classList.remove('hidden');
     draw();
+    await setupRelations(p);
   } catch (err) {
     $('error').textContent = errorCode(err) === 'player/not_found' ? t('profile.notfound', { name }) : errorMessage(err);
     $('error').classList.remove('hidden');

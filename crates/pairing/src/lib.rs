@@ -225,6 +225,7 @@ async fn add(
         player,
         address,
         partner,
+        blocks,
     } = who;
     let catalogue = lobby.catalogue();
     let entry = catalogue
@@ -311,6 +312,7 @@ async fn add(
             .map(|s| Duration::from_secs(u64::from(s))),
         bot,
         out,
+        blocks,
     });
     Ok(Seeking {
         pool: PoolInfo {

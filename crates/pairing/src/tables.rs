@@ -35,9 +35,16 @@ pub(super) struct Seeker {
     pub(super) bots_after: Option<Duration>,
     pub(super) bot: String,
     pub(super) out: mpsc::Sender<String>,
+    /// The players it blocks (docs/protocol.md section 7.8).
+    pub(super) blocks: Vec<PlayerId>,
 }
 
 impl Seeker {
+    /// Whether one of `self` and `other` blocks the other: they never sit at one table.
+    pub(super) fn shuns(&self, other: &Seeker) -> bool {
+        self.blocks.contains(&other.player.id) || other.blocks.contains(&self.player.id)
+    }
+
     pub(super) fn window(&self, now: Instant) -> f64 {
         WINDOW_START + WINDOW_PER_SECOND * now.duration_since(self.since).as_secs_f64()
     }
@@ -197,7 +204,7 @@ pub(super) fn next_table(seekers: &[Seeker], size: usize, now: Instant) -> Optio
         let mut near: Vec<&Seeker> = order
             .iter()
             .filter(|s| s.conn != first.conn && s.player.id != first.player.id)
-            .filter(|s| first.close_to(s, now))
+            .filter(|s| first.close_to(s, now) && !first.shuns(s))
             .copied()
             .collect();
         let partnered = |s: &Seeker| s.partner == Some(first.seek) || first.partner == Some(s.seek);
@@ -208,6 +215,15 @@ pub(super) fn next_table(seekers: &[Seeker], size: usize, now: Instant) -> Optio
                     .total_cmp(&(b.rating - first.rating).abs()),
             )
         });
+        // At a bigger table, nobody sits with a player who blocks it or whom it blocks: the
+        // closest that shun none of those already taken.
+        let mut kept: Vec<&Seeker> = Vec::with_capacity(near.len());
+        for s in near {
+            if !kept.iter().any(|k| k.shuns(s)) {
+                kept.push(s);
+            }
+        }
+        let near = kept;
         if near.len() + 1 >= size {
             let conns = std::iter::once(first.conn)
                 .chain(near.iter().take(size - 1).map(|s| s.conn))

@@ -23,7 +23,28 @@ fn seeker(conn: u64, rating: f64, waited: u64, bots_after: Option<u64>) -> Seeke
         bots_after: bots_after.map(Duration::from_secs),
         bot: "club".into(),
         out,
+        blocks: Vec::new(),
     }
+}
+
+#[test]
+fn players_one_of_whom_blocks_the_other_never_sit_together() {
+    let now = Instant::now();
+    let mut pool = [
+        seeker(1, 1500.0, 10, None),
+        seeker(2, 1510.0, 0, None),
+        seeker(3, 1600.0, 0, None),
+    ];
+    // 2 blocks 1: 1 sits with 3, the next closest, whoever blocks whom.
+    pool[1].blocks = vec![PlayerId(1)];
+    assert_eq!(next_table(&pool, 2, now).unwrap().conns, vec![1, 3]);
+    pool[1].blocks.clear();
+    pool[0].blocks = vec![PlayerId(2)];
+    assert_eq!(next_table(&pool, 2, now).unwrap().conns, vec![1, 3]);
+    // At a table of three, two who shun each other leave it short: nobody is seated.
+    assert!(next_table(&pool, 3, now).is_none());
+    pool[0].blocks.clear();
+    assert_eq!(next_table(&pool, 3, now).unwrap().conns, vec![1, 2, 3]);
 }
 
 #[test]

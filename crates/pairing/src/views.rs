@@ -82,4 +82,6 @@ pub struct SeekerId {
     pub address: Option<String>,
     /// The seek accepted (`accept`), if any.
     pub partner: Option<u64>,
+    /// The players this one blocks: never seated with it (docs/protocol.md section 7.8).
+    pub blocks: Vec<plateau_store::players::PlayerId>,
 }

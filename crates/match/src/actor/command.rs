@@ -59,6 +59,9 @@ pub enum Command {
         player: Option<Player>,
         /// The client's address key (`limits::address_key`), where the limits apply to it.
         from: Option<String>,
+        /// The players the session's player blocks: muted at this table from now on
+        /// (docs/protocol.md section 7.8).
+        blocks: Vec<PlayerId>,
         /// Where the connection's messages go.
         out: mpsc::Sender<Outgoing>,
         /// The seat held, or a refusal.

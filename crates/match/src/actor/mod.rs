@@ -354,9 +354,17 @@ impl MatchActor {
                 token,
                 player,
                 from,
+                blocks,
                 out,
                 reply,
-            } => self.subscribe(conn, token, player, from, out, reply).await,
+            } => {
+                if let Some(p) = &player
+                    && !blocks.is_empty()
+                {
+                    self.mutes.entry(p.id).or_default().extend(blocks);
+                }
+                self.subscribe(conn, token, player, from, out, reply).await;
+            }
             Command::Unsubscribe { conn } => self.unsubscribe(conn),
             Command::Snapshot { conn } => self.send_state(conn),
             Command::Act {

@@ -280,6 +280,17 @@ async fn seek(
     request: SeekRequest,
     partner: Option<u64>,
 ) -> Result<String, ApiError> {
+    // Whom the seeker blocks: it never sits with them (docs/protocol.md section 7.8).
+    let blocks = app
+        .lobby
+        .store()
+        .relations(player.id)
+        .await
+        .map_err(ApiError::store)?
+        .into_iter()
+        .filter(|(r, _)| *r == crate::players::Relation::Block)
+        .map(|(_, p)| p.id)
+        .collect();
     let address = match request.bots_after_seconds {
         Some(_) => {
             let table = crate::lobby::Table::WithBots;
@@ -292,6 +303,7 @@ async fn seek(
         player: player.clone(),
         address: address.clone(),
         partner,
+        blocks,
     };
     let answer = app.pairing.seek(who, request, from.out.clone()).await;
     if answer.is_err()

@@ -30,11 +30,26 @@ impl Lobby {
     ) -> Result<Option<Seat>, ApiError> {
         let limits = &self.options.limits;
         let from = addr.filter(|a| limits.applies_to(*a)).map(address_key);
+        // The players this one blocks are muted at every table it opens (docs/protocol.md
+        // section 7.8).
+        let blocks = match &player {
+            Some(p) => self
+                .store()
+                .relations(p.id)
+                .await
+                .map_err(ApiError::store)?
+                .into_iter()
+                .filter(|(r, _)| *r == crate::players::Relation::Block)
+                .map(|(_, other)| other.id)
+                .collect(),
+            None => Vec::new(),
+        };
         self.call(id, |reply| Command::Subscribe {
             conn,
             token,
             player,
             from,
+            blocks,
             out,
             reply,
         })

@@ -98,3 +98,34 @@ async fn the_friend_list_shows_who_is_online_and_playing() {
         .await;
     app.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_blocked_players_chat_is_not_sent_to_the_blocker() {
+    let app = spawn_app().await;
+    let mut alice = Agent::guest(app.addr, "Alice").await;
+    let mut bob = Agent::guest(app.addr, "Bob").await;
+    let (status, _) = bob.request("PUT", "/api/me/blocks/Alice", None).await;
+    assert_eq!(status, 204);
+    let (_, created) = alice.post("/api/matches", &humans("mad")).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let (_, joined) = bob
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
+    let mut a = alice.connect(&id, created["token"].as_str()).await;
+    let mut b = bob.connect(&id, joined["token"].as_str()).await;
+    a.live().await;
+    b.live().await;
+    a.send(json!({"type": "chat", "text": "hello"})).await;
+    a.until(|m| m["type"] == "chat" && m["text"] == "hello")
+        .await;
+    b.send(json!({"type": "chat", "text": "hi"})).await;
+    b.until(|m| m["type"] == "chat" && m["text"] == "hi").await;
+    // Alice hears Bob; Bob never heard Alice.
+    a.until(|m| m["type"] == "chat" && m["text"] == "hi").await;
+    assert!(
+        !b.received.iter().any(|m| m["text"] == "hello"),
+        "{:#?}",
+        b.received
+    );
+    app.shutdown().await;
+}
