@@ -132,23 +132,17 @@ impl Friends {
     #[must_use]
     pub fn view(&self, presence: &Presence, player: PlayerId) -> Option<Vec<FriendView>> {
         let follows = self.with(|map| map.get(&player).map(|e| e.follows.clone()))?;
+        let ids: Vec<PlayerId> = follows.iter().map(|f| f.player.id).collect();
+        let where_ = presence.whereabouts(&ids);
         Some(
             follows
                 .into_iter()
-                .map(|f| {
-                    let (online, mut playing) = if f.hides {
-                        (false, Vec::new())
-                    } else {
-                        presence.whereabouts(f.player.id)
-                    };
-                    playing.sort_unstable();
-                    // One match to watch: the same one each time, whatever the map order.
-                    FriendView {
-                        name: f.player.name,
-                        kind: f.player.kind,
-                        online,
-                        playing: playing.pop(),
-                    }
+                .zip(where_)
+                .map(|(f, (online, playing))| FriendView {
+                    name: f.player.name,
+                    kind: f.player.kind,
+                    online: online && !f.hides,
+                    playing: playing.filter(|_| !f.hides),
                 })
                 .collect(),
         )

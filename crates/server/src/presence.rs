@@ -261,18 +261,27 @@ impl Presence {
         }
     }
 
-    /// Whether `player` has a socket open here (lobby or match), and the live matches where
-    /// it sits with its socket open (`MatchPresence::here`), by id.
+    /// For each of `players`: whether it has a socket open here (lobby or match), and a live
+    /// match where it sits with its socket open (`MatchPresence::here`; the greatest id when
+    /// several, so the same one each time). One pass over the matches, under one lock, however
+    /// many players are asked about.
     #[must_use]
-    pub fn whereabouts(&self, player: PlayerId) -> (bool, Vec<String>) {
+    pub fn whereabouts(&self, players: &[PlayerId]) -> Vec<(bool, Option<String>)> {
         self.with(|i| {
-            let playing = i
-                .matches
+            let mut out: Vec<(bool, Option<String>)> = players
                 .iter()
-                .filter(|(_, m)| m.live && m.here.contains(&player))
-                .map(|(id, _)| id.clone())
+                .map(|p| (i.sockets.contains_key(p), None))
                 .collect();
-            (i.sockets.contains_key(&player), playing)
+            for (id, m) in i.matches.iter().filter(|(_, m)| m.live) {
+                for here in &m.here {
+                    for (k, p) in players.iter().enumerate() {
+                        if p == here && out[k].1.as_ref().is_none_or(|known| known < id) {
+                            out[k].1 = Some(id.clone());
+                        }
+                    }
+                }
+            }
+            out
         })
     }
 
@@ -470,5 +479,32 @@ mod tests {
         p.report("m", waiting_for(2));
         assert!(bob.try_recv().is_err());
         assert!(carol.try_recv().unwrap().contains(r#""id":"m""#));
+    }
+
+    #[test]
+    fn whereabouts_name_the_socket_and_the_greatest_live_table_of_each_player() {
+        let p = Presence::default();
+        let at = |live: bool, here: Vec<i64>| MatchPresence {
+            live,
+            connected: vec![true, true],
+            here: here.into_iter().map(PlayerId).collect(),
+            to_act: Vec::new(),
+            correspondence: false,
+            game: "mad",
+            public_version: 0,
+        };
+        p.socket_opened(PlayerId(1));
+        p.report("a", at(true, vec![1, 2]));
+        p.report("b", at(true, vec![1]));
+        p.report("c", at(false, vec![3]));
+        assert_eq!(
+            p.whereabouts(&[PlayerId(1), PlayerId(2), PlayerId(3), PlayerId(4)]),
+            [
+                (true, Some("b".to_owned())),
+                (false, Some("a".to_owned())),
+                (false, None),
+                (false, None),
+            ]
+        );
     }
 }
