@@ -64,7 +64,7 @@ struct Open {
     /// The lobby socket it was sent from.
     conn: u64,
     out: mpsc::Sender<String>,
-    /// The challenger's address key, counted as making a match (given back if none is made).
+    /// The challenger's address key, counted as making a match (docs/protocol.md section 6).
     address: Option<String>,
     /// The challenged blocks the challenger: never shown to it.
     hidden: bool,
@@ -399,10 +399,9 @@ impl Challenges {
         }
         let presence = self.lobby.presence();
         for c in &gone {
+            // The challenge stays counted as a match its address made, answered or not: sending
+            // and withdrawing again and again would otherwise ring the other's lobby unbounded.
             if let Gone::Ended(reason) = why {
-                if let Some(key) = &c.address {
-                    self.lobby.creation_refused(key);
-                }
                 let ended = |name: &str| {
                     serde_json::to_string(&LobbyMessage::ChallengeEnded {
                         challenge: c.view.challenge,

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{Agent, Client, spawn_app, spawn_app_with, temp_db, test_options};
+use crate::common::{Agent, Client, app_with, spawn_app, spawn_app_with, temp_db, test_options};
 
 async fn lobby(agent: &Agent) -> Client {
     let mut ws = agent.ws("/api/lobby/ws").await;
@@ -297,5 +297,29 @@ async fn a_blocked_player_is_neither_heard_nor_told() {
     lists(&mut a, 1, 0).await;
     let (status, _) = alice.request("PUT", "/api/me/blocks/Nobody", None).await;
     assert_eq!(status, 404);
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_challenge_counts_as_a_match_its_address_makes_even_when_withdrawn() {
+    let app = app_with(plateau_server::limits::Limits {
+        matches_per_minute: 2,
+        guests_per_minute: 100,
+        ..plateau_server::limits::Limits::default()
+    })
+    .await;
+    let alice = Agent::guest(app.addr, "Alice").await;
+    Agent::guest(app.addr, "Bob").await;
+    let mut a = lobby(&alice).await;
+    for _ in 0..2 {
+        a.send(challenge("Bob", "mad")).await;
+        let number = a.until(|m| m["type"] == "challenge_sent").await["challenge"].clone();
+        a.send(json!({"type": "challenge_cancel", "challenge": number}))
+            .await;
+        lists(&mut a, 0, 0).await;
+    }
+    // Sending and withdrawing again and again would ring Bob's lobby without end.
+    a.send(challenge("Bob", "mad")).await;
+    assert_eq!(a.error().await["code"], "limit/matches");
     app.shutdown().await;
 }
