@@ -1,7 +1,8 @@
 // Challenges between two people and the friend list (docs/protocol.md sections 7.7 and 7.8):
 // one challenges the other from the other's page, the other (on a phone, in French) hears it in
 // the lobby, declines, then accepts the next, and both sit at the match; the challenger follows
-// the other, and its friend list shows the other online, then playing, with a Watch link.
+// the other, and its friend list shows the other online, then playing, with a Watch link; the
+// other then blocks the challenger from its page.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -89,6 +90,18 @@ test('a challenge from a player page is declined, then accepted, and the friend 
     const playing = `.friend[data-friend="Bob"][data-status="playing"] a[href="/m/${id}"]`;
     await lobbyTab.waitForSelector(playing);
     await lobbyTab.close();
+
+    // Bob blocks Ada from her page: no Challenge or Follow there any more, a line says why.
+    const bobPage = await bob.context().newPage();
+    await bobPage.goto(`${server.url}/@/Ada`);
+    await bobPage.waitForSelector('#block');
+    assert.equal(await bobPage.textContent('#block'), 'Bloquer');
+    await bobPage.tap('#block');
+    await bobPage.waitForFunction(() => document.body.dataset.blocks === 'true');
+    assert.equal(await bobPage.$('#challenge-link'), null);
+    assert.equal(await bobPage.$('#follow'), null);
+    assert.equal(await bobPage.isVisible('#relation-note'), true);
+    assert.equal(await bobPage.textContent('#block'), 'Débloquer');
     for (const p of [ada, bob]) assert.deepEqual(p.jsErrors, []);
   } finally {
     await browser.close();

@@ -236,7 +236,8 @@ async fn a_challenge_nobody_answers_expires() {
 
 #[tokio::test]
 async fn a_blocked_player_is_neither_heard_nor_told() {
-    let app = app_with_life(Duration::from_millis(1500)).await;
+    // Long enough for Bob's block to come before the first challenge expires on a busy machine.
+    let app = app_with_life(Duration::from_secs(5)).await;
     let mut alice = Agent::guest(app.addr, "Alice").await;
     let mut bob = Agent::guest(app.addr, "Bob").await;
     let mut a = lobby(&alice).await;
