@@ -102,7 +102,13 @@ test('a challenge from a player page is declined, then accepted, and the friend 
     assert.equal(await bobPage.$('#follow'), null);
     assert.equal(await bobPage.isVisible('#relation-note'), true);
     assert.equal(await bobPage.textContent('#block'), 'Débloquer');
-    for (const p of [ada, bob]) assert.deepEqual(p.jsErrors, []);
+
+    // A visitor with no name yet follows a challenge link: the name is taken as it sends.
+    const cy = await newPage(browser);
+    await cy.goto(`${server.url}/?challenge=Ada`);
+    await sendChallenge(cy, 'Ada');
+    assert.match(await cy.evaluate(() => document.body.dataset.player), /^[A-Za-z]/);
+    for (const p of [ada, bob, cy]) assert.deepEqual(p.jsErrors, []);
   } finally {
     await browser.close();
     await server.stop();

@@ -35,7 +35,8 @@ const $ = byId;
 
 /**
  * What the lobby lends this module: its socket's send, the games, the player (null before a
- * name), a way to get a name first, and its error box.
+ * name), a way to get a name first (resolved once the socket is open with it), and its error
+ * box.
  * @typedef {{ send: (msg: object) => boolean, games: () => import('./api.js').GameInfo[],
  *   player: () => { name: string } | null, ensureName: () => Promise<void>,
  *   showError: (err: unknown) => void }} Lobby

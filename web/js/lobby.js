@@ -566,7 +566,8 @@ async function start() {
     turn: refreshWaiting,
     error: onLobbyError,
   };
-  const ensureName = async () => { if (!lobby.player) await chooseName($('welcome-name', HTMLInputElement).value.trim() || suggestName()); };
+  // A name first if the visitor has none; the socket opened again with its cookie then.
+  const ensureName = async () => { if (!lobby.player) await chooseName($('welcome-name', HTMLInputElement).value.trim() || suggestName()); await socket().whenOpen(); };
   Object.assign(handlers, setupCommunity({ send: (m) => socket().send(m), games: () => lobby.games, player: () => lobby.player, ensureName, showError }));
   lobby.lobbySocket = openSocket('/api/lobby/ws', {
     message: (msg) => handlers[msg.type]?.(msg),
