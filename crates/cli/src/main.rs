@@ -48,7 +48,8 @@ enum Command {
     /// Re-play a game record, checking every action, the seed and the result.
     Replay(replay::Args),
     /// The match service: lobby, matches, web UI and bots over HTTP and WebSocket.
-    Serve(serve::Args),
+    // Boxed: its many flags would make every command as large.
+    Serve(Box<serve::Args>),
 }
 
 fn main() -> ExitCode {
@@ -62,7 +63,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -120,6 +120,10 @@ struct LimitArgs {
     /// Sign-in attempts per minute from one address, and for one name [default: 10].
     #[arg(long)]
     sign_ins_per_minute: Option<usize>,
+    /// Seconds a challenge to a named player waits for its answer before it expires
+    /// [default: 300].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    challenge_seconds: Option<u64>,
     /// Threads bots think on, shared by every match; people's matches go first
     /// [default: all cores but one].
     #[arg(long)]
@@ -163,6 +167,9 @@ impl LimitArgs {
             guests_per_minute: self.guests_per_minute.unwrap_or(d.guests_per_minute),
             sign_ins_per_minute: self.sign_ins_per_minute.unwrap_or(d.sign_ins_per_minute),
             bot_threads: self.bot_threads.unwrap_or(d.bot_threads).max(1),
+            challenge_life: self
+                .challenge_seconds
+                .map_or(d.challenge_life, Duration::from_secs),
             exempt: self.exempt.clone(),
             ..d
         }
