@@ -664,18 +664,17 @@ async fn a_stalled_node_never_shows_an_old_position_when_it_wakes() {
     let Some(db) = postgres_schema().await else {
         return;
     };
-    let (a, b) = (
-        start_node(&db, &["--node", "a"]),
-        start_node(&db, &["--node", "b"]),
-    );
+    let a = start_node(&db, &["--node", "a"]);
     let acked: Acked = Arc::default();
     let mut matches = Vec::new();
     for k in 0..MATCHES {
-        // Two people: nothing moves but what the test plays.
+        // Two people: nothing moves but what the test plays. Made before `b` starts, so that
+        // `a` drives every one (it places matches on the live nodes in turn).
         let (id, tokens) = new_match(a.addr, 0).await;
         assert!(tokens.iter().all(Option::is_some), "table {k}: two people");
         matches.push((id, tokens));
     }
+    let b = start_node(&db, &["--node", "b"]);
     // Some moves on `a`, then its clients leave.
     let seated: Vec<_> = matches
         .iter()
@@ -793,6 +792,46 @@ async fn a_stalled_node_never_shows_an_old_position_when_it_wakes() {
         "stalled {:.1} s; after the wake {answered} knocking and {fresh} fresh sockets, every one \
          shown the finished match",
         stalled_for.as_secs_f64()
+    );
+}
+
+/// Matches created through one node are driven by the live nodes in turn (docs/architecture.md
+/// section 5.3): a load balancer that sends every creation to one node still spreads them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creations_through_one_node_are_driven_by_the_nodes_in_turn() {
+    let Some(db) = postgres_schema().await else {
+        return;
+    };
+    let (a, b) = (
+        start_node(&db, &["--node", "a"]),
+        start_node(&db, &["--node", "b"]),
+    );
+    let in_memory = |node: &Server| {
+        let addr = node.addr;
+        async move {
+            http(addr, "GET", "/health", "").await.1["matches_in_memory"]
+                .as_u64()
+                .unwrap()
+        }
+    };
+    // `a` hears of `b` at its next heartbeat (one a second); until then it drives them all.
+    let heard = std::time::Instant::now();
+    while in_memory(&b).await == 0 {
+        assert!(
+            heard.elapsed() < Duration::from_secs(20),
+            "no match created through `a` is driven by `b`"
+        );
+        new_match(a.addr, 0).await;
+    }
+    let before = (in_memory(&a).await, in_memory(&b).await);
+    for _ in 0..6 {
+        new_match(a.addr, 0).await;
+    }
+    let after = (in_memory(&a).await, in_memory(&b).await);
+    assert_eq!(
+        (after.0 - before.0, after.1 - before.1),
+        (3, 3),
+        "six creations through `a`, driven by `a` and `b` in turn"
     );
 }
 

@@ -346,14 +346,7 @@ pub(crate) async fn request_to(
     }
     let secret = lobby.store().node_secret();
     let connected = reach(lobby, id, holder, |node| async move {
-        let stream = TcpStream::connect(&node.address)
-            .await
-            .map_err(|e| e.to_string())?;
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| e.to_string())?;
-        tokio::spawn(connection);
-        Ok((sender, node))
+        Ok((http_to(&node).await?, node))
     })
     .await;
     let (mut sender, holder) = match connected {
@@ -361,17 +354,11 @@ pub(crate) async fn request_to(
         Ok(None) => return Err(request),
         Err(e) => return Ok(HttpError(e).into_response()),
     };
-    let (mut parts, body) = request.into_parts();
-    let original = parts.headers.clone();
-    forwarded_headers(&original, &mut parts.headers, client, secret);
-    // Origin-form: the path and query only.
-    if let Some(path) = parts.uri.path_and_query().cloned() {
-        parts.uri = Uri::from(path);
-    }
+    let request = forwarded_request(request, client, secret);
     // A node that stalls after the connection was made answers nothing: once another node
     // drives the match, the client is told to ask again rather than wait for it.
     tokio::select! {
-        answer = sender.send_request(Request::from_parts(parts, body)) => match answer {
+        answer = sender.send_request(request) => match answer {
             Ok(response) => Ok(response.map(Body::new)),
             Err(e) => Ok(HttpError(ApiError::new(
                 Code::MatchMoved,
@@ -386,6 +373,83 @@ pub(crate) async fn request_to(
         ))
         .into_response()),
     }
+}
+
+/// An HTTP/1 connection to `node`.
+async fn http_to(node: &Node) -> Result<hyper::client::conn::http1::SendRequest<Body>, String> {
+    let stream = TcpStream::connect(&node.address)
+        .await
+        .map_err(|e| e.to_string())?;
+    let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| e.to_string())?;
+    tokio::spawn(connection);
+    Ok(sender)
+}
+
+/// `request` as this node sends it on to another: the headers of `forwarded_headers`, the path
+/// and query only.
+fn forwarded_request(request: Request, client: Option<IpAddr>, secret: Option<&str>) -> Request {
+    let (mut parts, body) = request.into_parts();
+    let original = parts.headers.clone();
+    forwarded_headers(&original, &mut parts.headers, client, secret);
+    // Origin-form: the path and query only.
+    if let Some(path) = parts.uri.path_and_query().cloned() {
+        parts.uri = Uri::from(path);
+    }
+    Request::from_parts(parts, body)
+}
+
+/// Sends a new match's creation (`POST /api/matches`) to the node whose turn it is to drive one
+/// (`Lobby::placement`), which creates the match, takes its lease and answers: so the matches
+/// spread over the live nodes whichever node the load balancer chose. `Err(request)` for this
+/// node to serve: its own turn, a creation another node forwarded (one hop), or a node that
+/// cannot be reached within `CONNECT_WAIT` (nothing was sent: the creation is made here). A
+/// node that fails, or does not answer within `LEASE_TTL`, after the request was sent is
+/// answered `match/moved` ("try again"): whether it created the match cannot be known.
+pub(crate) async fn create_elsewhere(
+    lobby: &Lobby,
+    request: Request,
+    client: Option<IpAddr>,
+) -> Result<Response, Request> {
+    let secret = lobby.store().node_secret();
+    if from_a_node(request.headers(), secret) {
+        return Err(request);
+    }
+    let Some(node) = lobby.placement() else {
+        return Err(request);
+    };
+    let mut sender = match tokio::time::timeout(CONNECT_WAIT, http_to(&node)).await {
+        Ok(Ok(sender)) => sender,
+        Ok(Err(why)) => {
+            tracing::debug!(node = %node.name, %why, "match created here: its node does not answer");
+            return Err(request);
+        }
+        Err(_) => return Err(request),
+    };
+    // Bounded: a node that stalled after it accepted the connection answers nothing.
+    let answer = tokio::time::timeout(
+        LEASE_TTL,
+        sender.send_request(forwarded_request(request, client, secret)),
+    )
+    .await;
+    match answer {
+        Ok(Ok(response)) => Ok(response.map(Body::new)),
+        Ok(Err(e)) => Ok(unanswered(&node, &e.to_string())),
+        Err(_) => Ok(unanswered(&node, "no answer")),
+    }
+}
+
+/// The answer to a creation sent to `node` that did not answer.
+fn unanswered(node: &Node, why: &str) -> Response {
+    HttpError(ApiError::new(
+        Code::MatchMoved,
+        format!(
+            "node `{}` did not answer the match's creation ({why}): try again",
+            node.name
+        ),
+    ))
+    .into_response()
 }
 
 #[cfg(test)]

@@ -38,7 +38,12 @@ pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .route("/health", get(health))
         .route("/api/games", get(matches::games))
-        .route("/api/matches", get(matches::list).post(matches::create))
+        .route(
+            "/api/matches",
+            get(matches::list).merge(post(matches::create).route_layer(
+                middleware::from_fn_with_state(state.clone(), create_elsewhere),
+            )),
+        )
         .route("/api/matches/{id}", get(matches::one))
         .route(
             "/api/matches/{id}/join",
@@ -206,6 +211,20 @@ async fn forward_elsewhere(
             }
         }
         _ => next.run(request).await,
+    }
+}
+
+/// Sends a new match's creation to the node whose turn it is to drive one (`cluster`, on a
+/// database several nodes share); serves it here otherwise.
+async fn create_elsewhere(
+    axum::extract::State(app): axum::extract::State<AppState>,
+    ClientAddr(client): ClientAddr,
+    request: Request,
+    next: middleware::Next,
+) -> Response {
+    match crate::cluster::create_elsewhere(&app.lobby, request, client).await {
+        Ok(response) => response,
+        Err(request) => next.run(request).await,
     }
 }
 

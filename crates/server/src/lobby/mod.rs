@@ -66,8 +66,8 @@ impl Lobby {
             }
         }
         store.drive_as(&node);
-        // Who else is live, at once (then every `RENEW_EVERY`): whether the notices have anyone
-        // to reach.
+        // Who else is live, at once (then every `RENEW_EVERY`): where new matches go, and
+        // whether the notices have anyone to reach.
         let live = match store.heartbeat(&node, LEASE_TTL).await {
             Ok(live) => live,
             Err(e) => {
@@ -97,6 +97,7 @@ impl Lobby {
             node,
             recent: Arc::new(PerMinute::default()),
             live: Mutex::new(live),
+            placed: AtomicU64::new(0),
         });
         if test_seeds {
             tracing::warn!(

@@ -41,6 +41,8 @@ pub struct Lobby {
     pub(super) recent: Arc<PerMinute>,
     /// The live nodes of the database, this one among them, by name (`Store::heartbeat`).
     pub(super) live: Mutex<Vec<Node>>,
+    /// Matches placed by this process (`Lobby::placement`).
+    pub(super) placed: AtomicU64,
 }
 
 impl Lobby {
@@ -103,6 +105,24 @@ impl Lobby {
     /// Whether this node is the only live one of its database: nobody else to tell anything.
     pub(crate) fn alone(&self) -> bool {
         self.live.lock().unwrap_or_else(|e| e.into_inner()).len() <= 1
+    }
+
+    /// Where the next match created through this node goes (docs/architecture.md section
+    /// 5.3): the live nodes that others can reach (an `--advertise` address) in turn, this one
+    /// among them, so matches spread over the nodes whichever node a load balancer sends the
+    /// creations to. `None` for this node.
+    pub(crate) fn placement(&self) -> Option<Node> {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        let reachable: Vec<&Node> = live
+            .iter()
+            .filter(|n| n.name == self.node.name || !n.address.is_empty())
+            .collect();
+        if reachable.len() <= 1 {
+            return None;
+        }
+        let turn = self.placed.fetch_add(1, Ordering::Relaxed);
+        let node = reachable[usize::try_from(turn).unwrap_or(0) % reachable.len()];
+        (node.name != self.node.name).then(|| node.clone())
     }
 
     /// A receiver that turns `true` when the service begins to shut down.

@@ -1,7 +1,9 @@
 //! Two nodes on one PostgreSQL (docs/architecture.md section 5.3): the seats of one match on
 //! different nodes play it to its end, whichever node they came through; a node that stops hands
 //! its matches over to the other, with every acknowledged action. On SQLite (one process per
-//! database) these tests say so and pass without running.
+//! database) these tests say so and pass without running. A node places the matches created
+//! through it on the live nodes in turn, so each test asks the database which node drives its
+//! match (`lease`) rather than assuming the one it sent the creation to.
 
 use plateau_engine::{Seat, Viewer};
 use plateau_match::secrecy::check_messages;
@@ -43,7 +45,50 @@ fn pick(nodes: &(TestApp, TestApp), k: usize) -> &TestApp {
     }
 }
 
-/// Creates a match of `request` on node `a` and takes its other seats through alternate nodes
+/// The node of match `id`'s lease and the lease's epoch, read from the database.
+async fn lease(db: &Db, id: &str) -> (String, i64) {
+    let (client, connection) = tokio_postgres::connect(&db.url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let task = tokio::spawn(connection);
+    let row = client
+        .query_one(
+            "SELECT node, epoch FROM match_leases WHERE match_id = $1",
+            &[&id],
+        )
+        .await
+        .unwrap();
+    drop(client);
+    let _ = task.await;
+    (row.get(0), row.get(1))
+}
+
+/// The node of the pair that drives match `id` (its lease), then the other one.
+async fn driver<'a>(nodes: &'a (TestApp, TestApp), id: &str) -> (&'a TestApp, &'a TestApp) {
+    match lease(&nodes.0.db, id).await.0.as_str() {
+        "a" => (&nodes.0, &nodes.1),
+        "b" => (&nodes.1, &nodes.0),
+        other => panic!("match {id} driven by an unknown node `{other}`"),
+    }
+}
+
+/// The matches `node` holds in memory (`GET /health`).
+async fn in_memory(node: &TestApp) -> u64 {
+    node.get("/health").await.1["matches_in_memory"]
+        .as_u64()
+        .unwrap()
+}
+
+/// The name of `node`, one of the pair `nodes`.
+fn name(nodes: &(TestApp, TestApp), node: &TestApp) -> &'static str {
+    if std::ptr::eq(node, &nodes.0) {
+        "a"
+    } else {
+        "b"
+    }
+}
+
+/// Creates a match of `request` through node `a` and takes its other seats through alternate nodes
 /// (seat `k` joins through node `k % 2`); returns its id and the seat tokens.
 async fn seat_across(nodes: &(TestApp, TestApp), request: Value) -> (String, Vec<String>) {
     let seats = request["seats"].as_array().unwrap().len();
@@ -109,7 +154,7 @@ async fn play(clients: &mut [Client], rng: &mut ChaCha8Rng, actions: usize) -> u
 }
 
 /// The seats of one match on two nodes play each of the four games to its end: the match is
-/// driven by the node it was created on, the other node forwards its seats' sockets and joins.
+/// driven by the node it was placed on, the other node forwards its seats' sockets and joins.
 /// Every seat and a spectator on the forwarding node are checked for leaks against the record,
 /// which both nodes serve alike and which replays with its seed.
 #[tokio::test]
@@ -128,22 +173,24 @@ async fn seats_on_two_nodes_play_each_game_to_its_end() {
         let humans: Vec<Value> = (0..seats).map(|_| json!({"kind": "human"})).collect();
         let request = json!({"game": game, "config": config, "seats": humans});
         let (id, tokens) = seat_across(&nodes, request).await;
-        let watcher = nodes.1.connect(&id, None).await.watch();
+        let held = lease(&nodes.0.db, &id).await;
+        let (driving, other) = driver(&nodes, &id).await;
+        let before = in_memory(other).await;
+        let watcher = other.connect(&id, None).await.watch();
         let mut clients = Vec::new();
         for (k, t) in tokens.iter().enumerate() {
             clients.push(pick(&nodes, k).connect(&id, Some(t)).await);
         }
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         play(&mut clients, &mut rng, usize::MAX).await;
-        // Driven by `a` alone: `b` only forwarded.
-        assert_eq!(
-            nodes.1.get("/health").await.1["matches_in_memory"],
-            0,
-            "{game}"
-        );
+        // Driven by one node throughout (the same lease, never taken again): the other only
+        // forwarded, and loaded nothing (a match of an earlier game it drives may have left).
+        assert_eq!(lease(&nodes.0.db, &id).await, held, "{game}");
+        let after = in_memory(other).await;
+        assert!(after <= before, "{game}: {before} then {after} in memory");
         let watcher = watcher.await.unwrap();
-        let rec = record(&nodes.1, &id).await;
-        assert_eq!(rec, record(&nodes.0, &id).await, "{game}");
+        let rec = record(other, &id).await;
+        assert_eq!(rec, record(driving, &id).await, "{game}");
         let g = entry(game);
         assert!(rec.replay(g).unwrap().seed_verified, "{game}");
         assert!(rec.actions().count() > 2, "{game}: a whole game");
@@ -169,16 +216,20 @@ async fn a_stopping_node_hands_its_matches_to_the_other() {
     let nodes = (a, b);
     let request = json!({"game": "moonleap", "seats": [{"kind": "human"}, {"kind": "human"}]});
     let (id, tokens) = seat_across(&nodes, request).await;
+    let (driving, other) = driver(&nodes, &id).await;
     let mut clients = vec![
-        nodes.0.connect(&id, Some(&tokens[0])).await,
-        nodes.1.connect(&id, Some(&tokens[1])).await,
+        driving.connect(&id, Some(&tokens[0])).await,
+        other.connect(&id, Some(&tokens[1])).await,
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     assert_eq!(play(&mut clients, &mut rng, 8).await, 8);
     let before = clients[1].latest().unwrap()["moves"].clone();
+    let a_drives = name(&nodes, driving) == "a";
     let (a, b) = nodes;
-    a.shutdown().await;
-    // Both sockets close: the one on `a` with it, the one piped through `b` when `a` closes it.
+    let (driving, b) = if a_drives { (a, b) } else { (b, a) };
+    driving.shutdown().await;
+    // Both sockets close: the one on the driver with it, the one piped through the other node
+    // when the driver closes it.
     for c in &mut clients {
         while c.next().await.is_some() {}
         assert!(c.closed.is_some(), "closed with a close frame");
@@ -207,8 +258,15 @@ async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
     };
     let mut alice = Agent::guest(a.addr, "Alice").await;
     let mut bob = Agent::guest(a.addr, "Bob").await;
-    // Alice's pages go to `b`, Bob's to `a` (one session, valid on both).
-    alice.addr = b.addr;
+    let two = json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]});
+    let (status, created) = bob.post("/api/matches", &two).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    // Alice's pages go to the node that does not drive the match, Bob's to the one that does
+    // (one session, valid on both).
+    let nodes = (a, b);
+    let (driving, other) = driver(&nodes, &id).await;
+    (alice.addr, bob.addr) = (other.addr, driving.addr);
     let mut alice_lobby = alice.ws("/api/lobby/ws").await;
     let mut bob_lobby = bob.ws("/api/lobby/ws").await;
     alice_lobby
@@ -217,10 +275,6 @@ async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
     bob_lobby
         .until(|m| m["type"] == "lobby" && m["online"] == 2)
         .await;
-    let two = json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]});
-    let (status, created) = bob.post("/api/matches", &two).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_owned();
     let (status, joined) = alice
         .post(&format!("/api/matches/{id}/join"), &json!({}))
         .await;
@@ -237,8 +291,9 @@ async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
         (turn["id"].as_str(), turn["game"].as_str()),
         (Some(id.as_str()), Some("mad"))
     );
-    // Driven by `a`, where Bob created it.
-    assert_eq!(b.get("/health").await.1["matches_in_memory"], 0);
+    // Told across nodes: Alice's lobby is on the node that does not drive the match.
+    assert_eq!(other.get("/health").await.1["matches_in_memory"], 0);
+    let (a, b) = nodes;
     a.shutdown().await;
     b.shutdown().await;
 }
@@ -247,7 +302,7 @@ async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
 /// message rate to a client that came through the other node, as to its own.
 #[tokio::test]
 async fn a_forwarded_socket_keeps_the_limits() {
-    let Some((a, b)) = two_nodes_with(Limits {
+    let Some(nodes) = two_nodes_with(Limits {
         messages_per_second: 2.0,
         message_burst: 3.0,
         ..test_options().limits
@@ -256,11 +311,13 @@ async fn a_forwarded_socket_keeps_the_limits() {
     else {
         return;
     };
-    let created = a
+    let created = nodes
+        .0
         .create(json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]}))
         .await;
     let id = created["id"].as_str().unwrap();
-    let mut flood = b.connect(id, None).await;
+    let (_, other) = driver(&nodes, id).await;
+    let mut flood = other.connect(id, None).await;
     flood.state().await;
     for _ in 0..20 {
         flood.send(json!({"type": "ping"})).await;
@@ -277,10 +334,11 @@ async fn a_forwarded_socket_keeps_the_limits() {
     }
     assert!(refused > 0 && refused <= 17, "{refused} refused");
     assert_eq!(
-        b.get("/health").await.1["matches_in_memory"],
+        other.get("/health").await.1["matches_in_memory"],
         0,
-        "driven by a"
+        "driven by the other node"
     );
+    let (a, b) = nodes;
     a.shutdown().await;
     b.shutdown().await;
 }
@@ -295,21 +353,22 @@ async fn a_node_that_lost_a_match_closes_its_sockets() {
     };
     let request = json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]});
     let (id, tokens) = seat_across(&nodes, request).await;
-    let (a, b) = &nodes;
+    let (a, b) = driver(&nodes, &id).await;
     let mut seat = a.connect(&id, Some(&tokens[0])).await;
     let mut watcher = b.connect(&id, None).await;
     seat.state().await;
     watcher.state().await;
-    // `b` takes the lease, as it would once `a` had stopped renewing it.
+    // The other node `b` takes the lease from the driver `a`, as it would once `a` had stopped
+    // renewing it.
     let (client, connection) = tokio_postgres::connect(&a.db.url(), tokio_postgres::NoTls)
         .await
         .unwrap();
     let task = tokio::spawn(connection);
     let moved = client
         .execute(
-            "UPDATE match_leases SET node = 'b', address = $2, \
+            "UPDATE match_leases SET node = $3, address = $2, \
              expires_at = now() + interval '1 hour' WHERE match_id = $1",
-            &[&id, &b.addr.to_string()],
+            &[&id, &b.addr.to_string(), &name(&nodes, b)],
         )
         .await
         .unwrap();
