@@ -761,14 +761,17 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
     a.release(vec!["m1".into()], &na, true).await.unwrap();
     assert_eq!(a.lease("m1", &na, long).await.unwrap(), Some(nb.clone()));
     assert!(a.orphans(&na, none, 10).await.unwrap().is_empty());
-    // A lease handed over is an orphan at once, even with a grace.
-    b.release(vec!["m1".into()], &nb, true).await.unwrap();
-    assert_eq!(
-        a.orphans(&na, long, 10).await.unwrap(),
-        vec!["m1".to_owned()]
-    );
+    // Leases handed over are orphans at once, even with a grace: several at once, given in
+    // any order (they are locked in the order of their ids).
+    b.release(vec!["m2".into(), "m1".into()], &nb, true)
+        .await
+        .unwrap();
+    let mut orphans = a.orphans(&na, long, 10).await.unwrap();
+    orphans.sort();
+    assert_eq!(orphans, vec!["m1".to_owned(), "m2".to_owned()]);
     assert_eq!(a.lease("m1", &na, long).await.unwrap(), None);
-    assert_eq!(epoch("m1").await, 3);
+    assert_eq!(a.lease("m2", &na, long).await.unwrap(), None);
+    assert_eq!((epoch("m1").await, epoch("m2").await), (3, 2));
     // b stops renewing m3 (it "stalls"): once its lease expires, m3 is b's orphan at once and
     // a's only after the grace; a takes it, and b's renewal, coming back, does not take it again.
     let short = std::time::Duration::from_millis(100);

@@ -87,6 +87,8 @@ pub(super) async fn holder(tx: &impl GenericClient, id: &str) -> Result<Option<N
 
 /// Gives up `node`'s leases on `held` (match id and epoch): expired long enough ago that any
 /// node takes them over at once (`hand_over`), or resting. Rows another node took since are left.
+/// The rows are locked in the order of their ids, as `renew` and a group of appends lock them,
+/// so a node stopping with many matches never waits in a cycle with another's writes.
 pub(super) async fn release(
     tx: &impl GenericClient,
     held: &[(String, i64)],
@@ -96,9 +98,12 @@ pub(super) async fn release(
     let (ids, epochs): (Vec<&str>, Vec<i64>) = held.iter().map(|(i, e)| (i.as_str(), *e)).unzip();
     super::query::exec(
         tx,
-        "UPDATE match_leases l SET expires_at = now() - interval '1 hour', resting = NOT $4 \
-         FROM unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
-         WHERE l.match_id = h.id AND l.epoch = h.epoch AND l.node = $3",
+        "WITH mine AS (SELECT l.match_id FROM match_leases l \
+         JOIN unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
+         ON l.match_id = h.id AND l.epoch = h.epoch \
+         WHERE l.node = $3 ORDER BY l.match_id FOR UPDATE OF l) \
+         UPDATE match_leases SET expires_at = now() - interval '1 hour', resting = NOT $4 \
+         WHERE match_id IN (SELECT match_id FROM mine)",
         &[&ids, &epochs, &node.name, &hand_over],
     )
     .await
