@@ -66,8 +66,8 @@ pub async fn seat_socket(addr: SocketAddr, id: &str, token: Option<&str>) -> Res
     Ok(ws)
 }
 
-/// Creates a match of `game` with `seats` people from client address `from` on the first of
-/// `nodes`, takes every seat (the creator's, then joins) and opens a socket per seat, seat `k`'s
+/// Creates a match of `game` with `seats` people from client address `from` through the first
+/// of `nodes`, takes every seat (the creator's, then joins) and opens a socket per seat, seat `k`'s
 /// through node `k % nodes.len()` (several nodes of one database); returns the match id and the
 /// sockets.
 ///

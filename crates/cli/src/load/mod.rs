@@ -41,7 +41,8 @@ pub struct Args {
     #[arg(long)]
     server_pid: Option<u32>,
     /// A second node of the same database (`plateau serve --node`, on loopback): each match is
-    /// created on the first, and its seat `k` connects through node `k % 2`.
+    /// created through the first (which places it on a live node: docs/architecture.md section
+    /// 5.3), and its seat `k` connects through node `k % 2`.
     #[arg(long, requires = "addr")]
     node: Option<SocketAddr>,
     /// Live matches at once.
