@@ -1,11 +1,10 @@
 //! Group commit of appends on PostgreSQL, as the SQLite store groups its writes: the appends
 //! without an outcome (a decision and its chance outcomes, the common write) that wait together
-//! are written by one task in one transaction, with one statement for all their rows, so one
-//! commit (one flush of PostgreSQL's write-ahead log) and a handful of round trips serve many
-//! matches. Each append still succeeds or fails on its own: its match's lease is checked for it
-//! (`LeaseLost`), its rows go in with `ON CONFLICT DO NOTHING`, and an append that found one of
-//! its positions taken has its other rows deleted again before the commit (`Conflict`). An append
-//! alone in the queue goes as before, in one statement that is its own transaction.
+//! are written by one task in one statement, its own transaction, so one commit (one flush of
+//! PostgreSQL's write-ahead log) and one round trip serve many matches. Each append still
+//! succeeds or fails on its own: its match's lease is checked for it (`LeaseLost`), and an
+//! append one of whose positions is taken writes none of its rows (`Conflict`). An append alone
+//! in the queue goes in a statement of its own too.
 
 use std::collections::HashSet;
 
@@ -14,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::leases;
 use super::matches::{ActionRow, insert_actions};
-use super::query::{db, exec, pool_error, rows};
+use super::query::{col, exec, pool_error, row};
 use crate::StoreError;
 
 /// Most appends committed together.
@@ -108,17 +107,17 @@ async fn alone(pool: &Pool, a: &Append) -> Result<(), StoreError> {
     insert_actions(&client, &a.id, &a.rows, fence).await
 }
 
-/// The appends of `group` in one transaction: the result of each, or the error that failed the
-/// whole transaction.
+/// The appends of `group` in one statement, so one round trip and one commit (the statement is
+/// its own transaction): the leases of the fenced ones are share-locked in the order of their
+/// ids (as `leases::fence` does for one match, and as a renewal locks them, so the two never
+/// wait on each other in a cycle, a deadlock PostgreSQL breaks only after a second), and the
+/// rows go in of each append whose lease is held and none of whose positions is taken. Answers
+/// the result of each, or the error that failed the statement as a whole.
 async fn together(
     pool: &Pool,
     group: &[Append],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    let mut client = pool.get().await.map_err(pool_error)?;
-    let tx = client.transaction().await.map_err(db)?;
-    // The leases, share-locked until the commit, as `leases::fence` does for one match; in the
-    // order of their ids, as a renewal locks them, so the two never wait on each other in a
-    // cycle (a deadlock PostgreSQL breaks only after a second, past the renewal's time).
+    let client = pool.get().await.map_err(pool_error)?;
     let (mut ids, mut nodes, mut epochs) = (Vec::new(), Vec::new(), Vec::new());
     for a in group {
         if let Some((node, epoch)) = &a.fence {
@@ -127,34 +126,24 @@ async fn together(
             epochs.push(*epoch);
         }
     }
-    let held: HashSet<String> = if ids.is_empty() {
-        HashSet::new()
-    } else {
-        rows(
-            &tx,
-            "SELECT l.match_id FROM match_leases l \
-             JOIN unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f(id, node, epoch) \
-             ON l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
-             WHERE NOT l.resting ORDER BY l.match_id FOR SHARE OF l",
-            &[&ids, &nodes, &epochs],
-        )
-        .await?
-        .iter()
-        .map(|r| r.try_get(0).map_err(db))
-        .collect::<Result<_, _>>()?
-    };
-    let allowed = |a: &Append| a.fence.is_none() || held.contains(&a.id);
-    // Every row of the appends allowed, in one statement.
+    // Every row, with the index of its append in the group and whether that one is fenced.
+    let rows_in = group.iter().map(|a| a.rows.len()).sum();
+    let mut appends: Vec<i32> = Vec::with_capacity(rows_in);
+    let mut fenced = Vec::with_capacity(rows_in);
     let (mut matches, mut seqs, mut actors, mut seats, mut actions, mut times) = (
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
+        Vec::with_capacity(rows_in),
+        Vec::with_capacity(rows_in),
+        Vec::with_capacity(rows_in),
+        Vec::with_capacity(rows_in),
+        Vec::with_capacity(rows_in),
+        Vec::with_capacity(rows_in),
     );
-    for a in group.iter().filter(|a| allowed(a)) {
+    for (k, a) in group.iter().enumerate() {
+        // At most `GROUP_MAX` appends.
+        let k = i32::try_from(k).unwrap_or(i32::MAX);
         for (seq, actor, seat, action, at_ms) in &a.rows {
+            appends.push(k);
+            fenced.push(a.fence.is_some());
             matches.push(a.id.as_str());
             seqs.push(*seq);
             actors.push(*actor);
@@ -163,22 +152,38 @@ async fn together(
             times.push(*at_ms);
         }
     }
-    let written: HashSet<(String, i64)> = rows(
-        &tx,
-        "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-         SELECT * FROM unnest($1::TEXT[], $2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
-         $6::BIGINT[]) ON CONFLICT DO NOTHING RETURNING match_id, seq",
-        &[&matches, &seqs, &actors, &seats, &actions, &times],
+    let answer = row(
+        &client,
+        "WITH held AS (SELECT l.match_id FROM match_leases l \
+         JOIN unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f(id, node, epoch) \
+         ON l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
+         WHERE NOT l.resting ORDER BY l.match_id FOR SHARE OF l), \
+         r AS (SELECT * FROM unnest($4::INT[], $5::BOOL[], $6::TEXT[], $7::BIGINT[], \
+         $8::TEXT[], $9::SMALLINT[], $10::TEXT[], $11::BIGINT[]) \
+         AS r(k, fenced, match_id, seq, actor, seat, action, at_ms)), \
+         free AS (SELECT k FROM r WHERE NOT fenced OR match_id IN (SELECT match_id FROM held) \
+         EXCEPT SELECT r.k FROM r JOIN actions a ON a.match_id = r.match_id AND a.seq = r.seq), \
+         written AS (INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+         SELECT match_id, seq, actor, seat, action, at_ms FROM r WHERE k IN (SELECT k FROM free) \
+         ON CONFLICT DO NOTHING RETURNING match_id, seq) \
+         SELECT ARRAY(SELECT match_id FROM held), ARRAY(SELECT match_id FROM written), \
+         ARRAY(SELECT seq FROM written)",
+        &[
+            &ids, &nodes, &epochs, &appends, &fenced, &matches, &seqs, &actors, &seats, &actions,
+            &times,
+        ],
     )
     .await?
-    .iter()
-    .map(|r| Ok((r.try_get(0).map_err(db)?, r.try_get(1).map_err(db)?)))
-    .collect::<Result<_, StoreError>>()?;
-    // An append that found a position taken writes nothing: its other rows go again.
+    .ok_or_else(|| StoreError::Corrupt("a group of appends answered no row".into()))?;
+    let held: HashSet<String> = col::<Vec<String>>(&answer, 0)?.into_iter().collect();
+    let written: HashSet<(String, i64)> = col::<Vec<String>>(&answer, 1)?
+        .into_iter()
+        .zip(col::<Vec<i64>>(&answer, 2)?)
+        .collect();
     let mut results = Vec::with_capacity(group.len());
     let (mut undo_ids, mut undo_seqs) = (Vec::new(), Vec::new());
     for a in group {
-        if !allowed(a) {
+        if a.fence.is_some() && !held.contains(&a.id) {
             let node = a.fence.as_ref().map_or("", |(n, _)| n.as_str());
             results.push(Err(leases::lost(&a.id, node)));
             continue;
@@ -193,6 +198,8 @@ async fn together(
             results.push(Ok(()));
             continue;
         }
+        // Some rows in and others not: only when another writer of the match inserted the same
+        // positions while this statement ran, which the lease excludes; its rows go again.
         for r in &a.rows {
             if !taken.contains(&r.0) {
                 undo_ids.push(a.id.as_str());
@@ -205,14 +212,17 @@ async fn together(
         ))));
     }
     if !undo_ids.is_empty() {
+        tracing::warn!(
+            rows = undo_ids.len(),
+            "an append was written in part while another wrote its match: its rows removed"
+        );
         exec(
-            &tx,
+            &client,
             "DELETE FROM actions WHERE (match_id, seq) IN \
              (SELECT * FROM unnest($1::TEXT[], $2::BIGINT[]))",
             &[&undo_ids, &undo_seqs],
         )
         .await?;
     }
-    tx.commit().await.map_err(db)?;
     Ok(results)
 }
