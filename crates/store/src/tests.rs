@@ -905,6 +905,31 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
         assert!(results[2].is_ok(), "{:?}", results[2]);
     }
     assert!(results[3..].iter().all(Result::is_ok), "{results:?}");
+    // Opening a seat is fenced too: refused where the lease was lost (nothing written), made
+    // where it is held, the match then live.
+    let opened = store.open_seat("g01", 1, Some(7)).await;
+    assert_eq!(
+        matches!(opened, Err(StoreError::LeaseLost(_))),
+        several,
+        "{opened:?}"
+    );
+    store.open_seat("g02", 1, Some(7)).await.unwrap();
+    let (g01, g02) = (
+        store.get("g01", false).await.unwrap().unwrap(),
+        store.get("g02", false).await.unwrap().unwrap(),
+    );
+    assert_eq!(
+        (g01.seats[1].opened, g01.status, g01.started_at),
+        if several {
+            (false, Status::Open, None)
+        } else {
+            (true, Status::Live, Some(7))
+        }
+    );
+    assert_eq!(
+        (g02.seats[1].opened, g02.status, g02.started_at),
+        (true, Status::Live, Some(7))
+    );
     let log = |id: &'static str| {
         let store = store.clone();
         async move {

@@ -65,8 +65,19 @@ impl Store for PgStore {
         start: Option<i64>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        fenced_tx!(self, id, |tx| matches::open_seat(&tx, &id, seat, start)
-            .await)
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        let Some((node, epoch)) = fence else {
+            return in_tx!(self, false, |tx| matches::open_seat(&tx, &id, seat, start)
+                .await);
+        };
+        let pool = self.pool.clone();
+        Box::pin(async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            matches::open_seat_fenced(&client, &id, seat, start, (&node, epoch)).await
+        })
     }
 
     fn append(
