@@ -126,10 +126,12 @@ async fn together(
             epochs.push(*epoch);
         }
     }
-    // Every row, with the index of its append in the group and whether that one is fenced.
+    // Every row, with the index of its append in the group, whether that one is fenced, and
+    // whether the row is its first.
     let rows_in = group.iter().map(|a| a.rows.len()).sum();
     let mut appends: Vec<i32> = Vec::with_capacity(rows_in);
     let mut fenced = Vec::with_capacity(rows_in);
+    let mut first = Vec::with_capacity(rows_in);
     let (mut matches, mut seqs, mut actors, mut seats, mut actions, mut times) = (
         Vec::with_capacity(rows_in),
         Vec::with_capacity(rows_in),
@@ -141,9 +143,10 @@ async fn together(
     for (k, a) in group.iter().enumerate() {
         // At most `GROUP_MAX` appends.
         let k = i32::try_from(k).unwrap_or(i32::MAX);
-        for (seq, actor, seat, action, at_ms) in &a.rows {
+        for (i, (seq, actor, seat, action, at_ms)) in a.rows.iter().enumerate() {
             appends.push(k);
             fenced.push(a.fence.is_some());
+            first.push(i == 0);
             matches.push(a.id.as_str());
             seqs.push(*seq);
             actors.push(*actor);
@@ -152,6 +155,9 @@ async fn together(
             times.push(*at_ms);
         }
     }
+    // Whether an append's positions are free is asked of its first alone: a log has no gaps
+    // (appends go at its end, a takeback cuts its end), so when the first is free the others
+    // are too; the insert's `ON CONFLICT` and the check after it guard the rest.
     let answer = row(
         &client,
         "WITH held AS (SELECT l.match_id FROM match_leases l \
@@ -159,10 +165,11 @@ async fn together(
          ON l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
          WHERE NOT l.resting ORDER BY l.match_id FOR SHARE OF l), \
          r AS (SELECT * FROM unnest($4::INT[], $5::BOOL[], $6::TEXT[], $7::BIGINT[], \
-         $8::TEXT[], $9::SMALLINT[], $10::TEXT[], $11::BIGINT[]) \
-         AS r(k, fenced, match_id, seq, actor, seat, action, at_ms)), \
-         free AS (SELECT k FROM r WHERE NOT fenced OR match_id IN (SELECT match_id FROM held) \
-         EXCEPT SELECT r.k FROM r JOIN actions a ON a.match_id = r.match_id AND a.seq = r.seq), \
+         $8::TEXT[], $9::SMALLINT[], $10::TEXT[], $11::BIGINT[], $12::BOOL[]) \
+         AS r(k, fenced, match_id, seq, actor, seat, action, at_ms, first)), \
+         free AS (SELECT k FROM r WHERE first \
+         AND (NOT fenced OR match_id IN (SELECT match_id FROM held)) \
+         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = r.match_id AND a.seq = r.seq)), \
          written AS (INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
          SELECT match_id, seq, actor, seat, action, at_ms FROM r WHERE k IN (SELECT k FROM free) \
          ON CONFLICT DO NOTHING RETURNING match_id, seq) \
@@ -170,7 +177,7 @@ async fn together(
          ARRAY(SELECT seq FROM written)",
         &[
             &ids, &nodes, &epochs, &appends, &fenced, &matches, &seqs, &actors, &seats, &actions,
-            &times,
+            &times, &first,
         ],
     )
     .await?
@@ -199,7 +206,8 @@ async fn together(
             continue;
         }
         // Some rows in and others not: only when another writer of the match inserted the same
-        // positions while this statement ran, which the lease excludes; its rows go again.
+        // positions while this statement ran, which the lease excludes, or when its log had a
+        // gap; its rows go again.
         for r in &a.rows {
             if !taken.contains(&r.0) {
                 undo_ids.push(a.id.as_str());
