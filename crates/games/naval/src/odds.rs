@@ -13,14 +13,19 @@
 //!   determinization from the same model, in which a cell holds an unhit ship cell: the pieces
 //!   share the board and the hits (a hit is one piece's, a buoy's or a ship's), so it estimates
 //!   the chances themselves. It costs a layout per sample and aims better: the strongest bot's.
-//! - `Naval::quick_odds` (`QuickOdds`) is the playouts' cheap version: a flat hunting value on a
-//!   checkerboard, more on the cells next to an unexplained hit, most on the cells that extend a
-//!   line of hits. Its values come in four tiers, so it is kept as four sets of cells, made with a
-//!   few shifts of the bit boards.
+//! - `Naval::quick_odds` (`QuickOdds`) is the playouts' cheap version, made with shifts of the bit
+//!   boards from public markers alone (misses, hits, sunk ships, first hits, clear torpedo lanes,
+//!   cleared submarine cells, deflections): the chase is the counted odds of the footprints over
+//!   an unexplained hit (each ship afloat, weighed as in `Naval::odds`, normalised over all its
+//!   footprints clear of what is known empty); the other open cells share the ship cells left
+//!   unexplained, half again as much on the cells most footprints cover (the hunt). It skips the
+//!   viewer's own detections and the pieces known exactly, and the submarine's own map.
 //!
 //! All read only public markers and the viewer's own detections, never a hidden layout, so they
 //! can be computed on the true state or on any determinization for the viewer with the same
 //! result (the sampled map given the same random generator).
+
+use std::sync::OnceLock;
 
 use plateau_engine::Seat;
 use rand::Rng;
@@ -34,13 +39,8 @@ use crate::state::Naval;
 /// likely to lie across a hit than anywhere else (a hit is a ship or one of three buoys).
 const HIT_WEIGHT: f32 = 40.0;
 
-/// Quick map: value of an open cell when hunting, on the checkerboard that every ship of two or
-/// more cells must cross, and off it.
-const HUNT_ON: f32 = 0.16;
-const HUNT_OFF: f32 = 0.08;
-/// Quick map: value of a cell next to an unexplained hit, and of one extending a line of two.
-const NEXT_TO_HIT: f32 = 0.45;
-const IN_LINE: f32 = 0.75;
+/// Quick map: least chance of a chased cell; below it the cell is hunted.
+const CHASED: f32 = 0.16;
 
 /// One opponent's board as a seat sees it: for each cell the chance that it holds an unhit cell
 /// of a ship (0 on resolved cells), and the same for the submarine alone, counted
@@ -92,47 +92,53 @@ impl Odds {
     }
 }
 
-/// The playouts' cheap map of one opponent's board (module documentation): each open cell holds
-/// one of four values, so the map is the four sets of cells holding them. The submarine has no
-/// map of its own here (as if all 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The playouts' cheap map of one opponent's board (module documentation): the chased cells with
+/// their counted chance, the other open cells in two hunting tiers of one value each. The submarine has no map of its own here (as if all 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QuickOdds {
     /// Hit cells no sunk ship or sunk-looking buoy explains.
     pub open_hits: Bits,
-    /// The open cells by value, highest first (`QuickOdds::VALUES`): extending a line of two
-    /// unexplained hits, beside one, on the checkerboard, the rest. Each open cell is in one
-    /// tier; resolved cells (and cells cleared by `clear`) in none, their chance 0.
-    pub tiers: [Bits; 4],
+    /// The open cells: the chased cells (their chance in `chase`, above `CHASED`), the hunting
+    /// cells most footprints cover, the other hunting cells (their chances in `hunt`).
+    /// Each open cell is in one tier; resolved cells (and cells cleared by `clear`) in none,
+    /// their chance 0.
+    pub tiers: [Bits; 3],
+    /// The chance of each chased cell, by `Cell::index` (meaningful on `tiers[0]` only).
+    pub chase: [f32; CELLS],
+    /// The chance of a cell of `tiers[1]` and of `tiers[2]`: the ship cells not yet hit that
+    /// the chase leaves unexplained, spread over the hunting cells, half again as much on the
+    /// cells most footprints cover.
+    pub hunt: [f32; 2],
 }
 
 impl QuickOdds {
-    /// The chance of an unhit ship cell in each tier of `tiers`.
-    pub const VALUES: [f32; 4] = [IN_LINE, NEXT_TO_HIT, HUNT_ON, HUNT_OFF];
+    /// The map of a board with nothing to aim at.
+    const EMPTY: QuickOdds = QuickOdds {
+        open_hits: Bits::EMPTY,
+        tiers: [Bits::EMPTY; 3],
+        chase: [0.0; CELLS],
+        hunt: [0.0; 2],
+    };
 
-    /// The chance at `c`: its tier's value, 0 outside the tiers.
+    /// The chance at `c`: its counted chance in a chase, its tier's value in a hunt, 0 outside
+    /// the tiers.
     #[must_use]
     pub fn at(&self, c: Cell) -> f32 {
-        self.tiers
-            .iter()
-            .zip(QuickOdds::VALUES)
-            .find(|(t, _)| t.has(c))
-            .map_or(0.0, |(_, v)| v)
+        if self.tiers[0].has(c) {
+            self.chase[c.index()]
+        } else if self.tiers[1].has(c) {
+            self.hunt[0]
+        } else if self.tiers[2].has(c) {
+            self.hunt[1]
+        } else {
+            0.0
+        }
     }
 
     /// The chances along row `r` (0 to 13), by column.
     #[must_use]
     pub fn row(&self, r: u8) -> [f32; SIDE as usize] {
-        let bits = self.tiers.map(|t| t.row(r));
-        std::array::from_fn(|c| {
-            let mut v = 0.0;
-            // Highest tier last: the tiers are disjoint, so at most one value is written.
-            for k in (0..4).rev() {
-                if bits[k] >> c & 1 != 0 {
-                    v = QuickOdds::VALUES[k];
-                }
-            }
-            v
-        })
+        std::array::from_fn(|c| self.at(Cell::at(r, c as u8)))
     }
 
     /// The chance at every cell, by `Cell::index`.
@@ -151,6 +157,20 @@ impl QuickOdds {
             *tier &= !cells;
         }
     }
+}
+
+/// The cells of board `b` where its ship `k`, still afloat, cannot lie as everyone knows (the
+/// quick map's share of the determinization's model): misses, hits already explained (not in
+/// `open_hits`), torpedo lanes found clear, the cells cleared of the submarine for it, and the
+/// cells where a shield deflected a shot for the corvette (it carries no shield, section 9).
+fn quick_forbidden(b: &crate::board::Board, k: Ship, open_hits: Bits) -> Bits {
+    let mut bad = b.miss | (b.hit & !open_hits) | b.lane_clear;
+    match k {
+        Ship::Submarine => bad |= b.sub_clear,
+        Ship::Corvette => bad |= b.deflected,
+        _ => {}
+    }
+    bad
 }
 
 /// Hit cells of board `t` that no sunk ship and no buoy shown sunk accounts for (public).
@@ -275,27 +295,184 @@ impl Naval {
     pub fn quick_odds(&self, viewer: Seat, t: Seat) -> QuickOdds {
         let b = self.board(t);
         if b.out || t == viewer {
-            return QuickOdds {
-                open_hits: Bits::EMPTY,
-                tiers: [Bits::EMPTY; 4],
-            };
+            return QuickOdds::EMPTY;
         }
-        let hits = open_hits(self, t);
-        let open = !b.resolved();
-        // A hit with a hit beside it: the cell continuing that line past it is the likeliest,
-        // for each of the four directions a line may run.
-        let line = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-            .into_iter()
-            .fold(Bits::EMPTY, |a, (dr, dc)| {
-                a | (hits & hits.shifted(dr, dc)).shifted(dr, dc)
+        let key = QuickKey {
+            open_hits: open_hits(self, t),
+            hit: b.hit,
+            miss: b.miss,
+            first_hits: b.first_hits,
+            lane_clear: b.lane_clear,
+            sub_clear: b.sub_clear,
+            deflected: b.deflected,
+            sunk: b.sunk,
+        };
+        QUICK.with_borrow_mut(|(maps, next)| {
+            if let Some((_, q)) = maps.iter().flatten().find(|(k, _)| *k == key) {
+                return *q;
+            }
+            let q = quick_map(b, key.open_hits);
+            maps[*next] = Some((key, q));
+            *next = (*next + 1) % QUICK_KEPT;
+            q
+        })
+    }
+}
+
+/// Quick maps kept per thread: a search's playouts meet the same few boards again and again (the
+/// orders of one turn, the determinizations of one position), and a map depends on the board's
+/// public markers alone.
+const QUICK_KEPT: usize = 16;
+
+/// What a quick map depends on: the public markers of one board.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct QuickKey {
+    open_hits: Bits,
+    hit: Bits,
+    miss: Bits,
+    first_hits: Bits,
+    lane_clear: Bits,
+    sub_clear: Bits,
+    deflected: Bits,
+    sunk: u8,
+}
+
+type QuickKept = ([Option<(QuickKey, QuickOdds)>; QUICK_KEPT], usize);
+
+thread_local! {
+    /// The last `QUICK_KEPT` quick maps made on this thread, replaced in turn.
+    static QUICK: std::cell::RefCell<QuickKept> = const {
+        std::cell::RefCell::new(([None; QUICK_KEPT], 0))
+    };
+}
+
+/// The quick map of board `b` whose unexplained hits are `hits` (`Naval::quick_odds`).
+fn quick_map(b: &crate::board::Board, hits: Bits) -> QuickOdds {
+    let open = !b.resolved();
+    let mut chase = [0f32; CELLS];
+    let mut chased = Bits::EMPTY;
+    // How many footprints of the ships afloat cover each cell, bit-sliced: bit i of the
+    // count in `covers[i]` (at most 58 footprints a cell).
+    let mut covers = [Bits::EMPTY; 6];
+    for k in Ship::ALL.into_iter().filter(|&k| !b.is_sunk(k)) {
+        let p = k.piece();
+        let free = !quick_forbidden(b, k, hits);
+        // A footprint over a hit holds exactly one first hit and is not all hit.
+        let weight = |m: Bits| {
+            let fits = (m & b.first_hits).count() == 1 && !m.within(b.hit);
+            if fits {
+                HIT_WEIGHT.powi((m & hits).count() as i32)
+            } else {
+                0.0
+            }
+        };
+        // Per orientation: the shape at the corner, and the top-left cells of the footprints
+        // that cover an unexplained hit.
+        let mut ways = [(false, Bits::EMPTY); 2];
+        let mut total = 0f32;
+        for (way, &v) in ways.iter_mut().zip(p.orientations()) {
+            let shape = p.footprint(Cell::at(0, 0), v).expect("fits at the corner");
+            let (mut starts, mut through) = (Bits::FULL, Bits::EMPTY);
+            for o in shape.iter() {
+                let (dr, dc) = (-i32::from(o.row()), -i32::from(o.col()));
+                starts &= free.shifted(dr, dc);
+                through |= hits.shifted(dr, dc);
+            }
+            for o in shape.iter() {
+                add_to(
+                    &mut covers,
+                    starts.shifted(i32::from(o.row()), i32::from(o.col())),
+                );
+            }
+            through &= starts;
+            total += (starts & !through).count() as f32;
+            for c in through.iter() {
+                total += weight(placed(p, v, c));
+            }
+            *way = (v, through);
+        }
+        if total <= 0.0 {
+            continue;
+        }
+        for &(v, through) in &ways[..p.orientations().len()] {
+            for c in through.iter() {
+                let m = placed(p, v, c);
+                let q = weight(m) / total;
+                if q > 0.0 {
+                    for x in (m & open).iter() {
+                        chase[x.index()] += q;
+                    }
+                    chased |= m & open;
+                }
+            }
+        }
+    }
+    let (mut hot, mut chased_mass) = (Bits::EMPTY, 0f32);
+    for c in chased.iter() {
+        let v = &mut chase[c.index()];
+        *v = v.min(1.0);
+        if *v > CHASED {
+            hot.set(c);
+            chased_mass += *v;
+        }
+    }
+    // The hunt: the open cells most footprints cover, read from the highest bit down.
+    let mut best = open & !hot;
+    for plane in covers.iter().rev() {
+        let within = best & *plane;
+        if !within.is_empty() {
+            best = within;
+        }
+    }
+    let rest = open & !hot & !best;
+    let unexplained = (quick_afloat(b) - hits.count() as f32 - chased_mass).max(0.0);
+    let share = unexplained / (1.5 * best.count() as f32 + rest.count() as f32).max(1.0);
+    QuickOdds {
+        open_hits: hits,
+        tiers: [hot, best, rest],
+        chase,
+        hunt: [(1.5 * share).min(1.0), share.min(1.0)],
+    }
+}
+
+/// The cells of the ships of board `b` still afloat (public: the ships' sizes and which are sunk).
+fn quick_afloat(b: &crate::board::Board) -> f32 {
+    Ship::ALL
+        .into_iter()
+        .filter(|&k| !b.is_sunk(k))
+        .map(|k| f32::from(k.piece().size()))
+        .sum()
+}
+
+/// The footprint of piece `p` with its top-left cell at `c` (`Piece::footprint`), from a table
+/// made once per process; empty where it would leave the board.
+fn placed(p: Piece, vertical: bool, c: Cell) -> Bits {
+    static TABLE: OnceLock<Vec<[Bits; 2 * CELLS]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        Piece::ALL
+            .iter()
+            .map(|&p| {
+                std::array::from_fn(|i| {
+                    let c = Cell::new((i % CELLS) as u8).expect("a cell index");
+                    p.footprint(c, i >= CELLS).unwrap_or(Bits::EMPTY)
+                })
             })
-            & open;
-        let next = hits.beside() & open & !line;
-        let on = open & Bits::CHECKER & !next & !line;
-        QuickOdds {
-            open_hits: hits,
-            tiers: [line, next, on, open & !on & !next & !line],
+            .collect()
+    });
+    table[p.index()][usize::from(vertical) * CELLS + c.index()]
+}
+
+/// Adds 1 to the bit-sliced count `covers` on every cell of `cells` (no overflow past the last
+/// bit: the caller's counts stay below 2^len).
+fn add_to(covers: &mut [Bits], cells: Bits) {
+    let mut carry = cells;
+    for plane in covers {
+        if carry.is_empty() {
+            break;
         }
+        let next = *plane & carry;
+        *plane = (*plane | carry) & !next;
+        carry = next;
     }
 }
 
@@ -390,63 +567,99 @@ mod tests {
         assert!(compared >= 6, "{compared} boards compared");
     }
 
-    /// The quick map, cell by cell as its definition reads (module documentation): a hunting
-    /// value by the checkerboard, 0 on resolved cells, more beside each unexplained hit, most on
-    /// the cell continuing a line of two hits past either end.
+    /// The quick map, footprint by footprint as its definition reads (module documentation):
+    /// each ship afloat over every footprint of the board clear of misses and explained hits,
+    /// weighed `HIT_WEIGHT` per unexplained hit covered, the footprints covering one counted on
+    /// their open cells, normalised per ship and summed; the cells above the hunting value are
+    /// the chase; of the other open cells, those that the most footprints cover are the hunt.
     fn quick_reference(g: &Naval, t: Seat) -> [f32; CELLS] {
         let b = g.board(t);
         let hits = open_hits(g, t);
         let open = !b.resolved();
+        let mut chase = [0f32; CELLS];
+        let mut covers = [0u32; CELLS];
+        for k in Ship::ALL.into_iter().filter(|&k| !b.is_sunk(k)) {
+            let clear: Vec<Bits> = k
+                .piece()
+                .footprints()
+                .iter()
+                .map(|&(_, _, m)| m)
+                .filter(|&m| !m.meets(quick_forbidden(b, k, hits)))
+                .collect();
+            for m in &clear {
+                for c in m.iter() {
+                    covers[c.index()] += 1;
+                }
+            }
+            let fits: Vec<Bits> = clear
+                .into_iter()
+                .filter(|&m| {
+                    !m.meets(hits) || ((m & b.first_hits).count() == 1 && !m.within(b.hit))
+                })
+                .collect();
+            let weight = |m: Bits| HIT_WEIGHT.powi((m & hits).count() as i32);
+            let total: f32 = fits.iter().map(|&m| weight(m)).sum();
+            for &m in fits.iter().filter(|&&m| m.meets(hits)) {
+                for c in (m & open).iter() {
+                    chase[c.index()] += weight(m) / total;
+                }
+            }
+        }
+        let hot = |c: Cell| chase[c.index()].min(1.0) > CHASED;
+        let most = open
+            .iter()
+            .filter(|&c| !hot(c))
+            .map(|c| covers[c.index()])
+            .max();
+        let best = |c: Cell| !hot(c) && Some(covers[c.index()]) == most;
+        let mass: f32 = open
+            .iter()
+            .filter(|&c| hot(c))
+            .map(|c| chase[c.index()].min(1.0))
+            .sum();
+        let left = quick_afloat(b) - hits.count() as f32 - mass;
+        let (n_best, n_rest) = (
+            open.iter().filter(|&c| best(c)).count() as f32,
+            open.iter().filter(|&c| !hot(c) && !best(c)).count() as f32,
+        );
+        let share = left.max(0.0) / (1.5 * n_best + n_rest).max(1.0);
         let mut v = [0f32; CELLS];
         for c in open.iter() {
-            v[c.index()] = if (c.row() + c.col()) % 2 == 0 {
-                HUNT_ON
+            v[c.index()] = if hot(c) {
+                chase[c.index()].min(1.0)
+            } else if best(c) {
+                (1.5 * share).min(1.0)
             } else {
-                HUNT_OFF
+                share.min(1.0)
             };
-        }
-        let on_board = |r: i32, c: i32| {
-            ((0..i32::from(SIDE)).contains(&r) && (0..i32::from(SIDE)).contains(&c))
-                .then(|| Cell::at(r as u8, c as u8))
-        };
-        let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-        for h in hits.iter() {
-            let (r, c) = (i32::from(h.row()), i32::from(h.col()));
-            for (dr, dc) in steps {
-                if let Some(n) = on_board(r + dr, c + dc).filter(|&n| open.has(n)) {
-                    v[n.index()] = v[n.index()].max(NEXT_TO_HIT);
-                }
-            }
-        }
-        for h in hits.iter() {
-            let (r, c) = (i32::from(h.row()), i32::from(h.col()));
-            for (dr, dc) in steps {
-                let behind = on_board(r - dr, c - dc).is_some_and(|n| hits.has(n));
-                if let Some(n) = on_board(r + dr, c + dc).filter(|&n| open.has(n) && behind) {
-                    v[n.index()] = IN_LINE;
-                }
-            }
         }
         v
     }
 
     /// The quick map made with bit-board shifts is the map of its definition on every board of
-    /// seeded battle states, its tiers split the open cells, and clearing cells sets them to 0.
+    /// seeded battle states (to rounding), its tiers split the open cells, and clearing cells
+    /// sets them to 0.
     #[test]
     fn the_quick_map_follows_its_definition() {
         let mut rng = ChaCha8Rng::seed_from_u64(33);
-        let (mut boards, mut with_lines) = (0, 0);
+        let (mut boards, mut chased) = (0, 0);
         for g in Naval::late_battle_states(&mut rng, 23, 10).iter().take(12) {
             for v in Seat::all(4).filter(|&v| !g.board(v).out) {
                 for t in g.opponents(v) {
                     let mut q = g.quick_odds(v, t);
-                    assert_eq!(q.ship(), quick_reference(g, t), "viewer {v}, board {t}");
+                    let reference = quick_reference(g, t);
+                    for (i, (a, b)) in q.ship().iter().zip(reference).enumerate() {
+                        assert!(
+                            (a - b).abs() < 1e-4,
+                            "viewer {v}, board {t}, cell {i}: {a} {b}"
+                        );
+                    }
                     let open = !g.board(t).resolved();
                     let union = q.tiers.iter().fold(Bits::EMPTY, |a, &b| a | b);
                     assert_eq!(union, open);
                     assert_eq!(q.tiers.iter().map(|b| b.count()).sum::<u32>(), open.count());
                     if !q.tiers[0].is_empty() {
-                        with_lines += 1;
+                        chased += 1;
                     }
                     let cleared = Bits::rect(3, 3, 5, 5);
                     q.clear(cleared);
@@ -455,14 +668,14 @@ mod tests {
                 }
                 assert_eq!(
                     g.quick_odds(v, v).tiers,
-                    [Bits::EMPTY; 4],
+                    [Bits::EMPTY; 3],
                     "no map of one's own board"
                 );
             }
         }
         assert!(
-            boards >= 30 && with_lines >= 3,
-            "{boards} boards, {with_lines} with lines"
+            boards >= 30 && chased >= 3,
+            "{boards} boards, {chased} chased"
         );
     }
 

@@ -14,12 +14,11 @@
 //! - in the thorough style, each detection (satellite, sonar, radar) at the aim that covers the
 //!   most expected ship cells the seat does not yet know, valued `SCAN_VALUE` per such cell: what
 //!   it finds is shot at for sure afterwards, and nobody else learns it (section 13);
-//! - a pass, worth the +75 energy (section 8 E1) to the ships that save for their specials.
 //!
-//! The thorough and greedy styles spend at once: a special whenever it beats the best normal shot,
-//! never a pass to save. The quick style saves: a special is used when it returns enough per unit
-//! of energy (`EFFICIENCY`), or when the meter is full and it beats a normal shot; ships that save
-//! pass rather than shoot where nothing is hot.
+//! Every style spends at once: a special whenever it beats the best normal shot, never a pass to
+//! save energy (the pass only when nothing else is left). Until 2026-12-06 the quick style saved
+//! for efficient specials and passed where nothing was hot, which cost it about 4 points of the
+//! 25% a seat wins against three greedy seats (docs/bots.md section 1).
 //! Cells aimed at by the seat's earlier orders this turn count for nothing (section 5.5, 5.8).
 //!
 //! The policy reads the state only through the acting seat's information (its odds, its own board,
@@ -50,7 +49,8 @@ pub enum Style {
     /// whenever it is affordable and beats the best normal shot, never a pass to save energy (the
     /// greedy bot).
     Greedy,
-    /// The cheap odds (`Naval::quick_odds`), energy saved for efficient specials: playouts.
+    /// The cheap odds (`Naval::quick_odds`), spent as `Greedy`: the search's playouts, about
+    /// as strong as the greedy bot at a tenth of its time a decision (docs/bots.md section 1).
     Quick,
 }
 
@@ -58,12 +58,6 @@ pub enum Style {
 /// decision in all. Against three greedy bots (400 games each, docs/bots.md section 1),
 /// `mcts:i1` won 43.5% with 32, 48.8% with 128 and 46.5% with 512 (36.9% with the counted odds).
 const SAMPLES: usize = 128;
-/// Least expected cells hit per point of energy for a special to be worth its cost: the heavy
-/// artillery (450) needs about 2 cells, the bombing (400) 1.8.
-const EFFICIENCY: f32 = 0.0045;
-/// Least value of a normal shot for a ship that saves for its special to shoot rather than pass:
-/// a cell beside a hit, not a hunting cell.
-const HOT: f32 = 0.4;
 /// Value of a detection per expected ship cell in its area that the seat does not know yet: about
 /// a normal shot's worth on a hot cell, so that a ship scans when it can pay for it and nothing
 /// is hot (measured: 0.3, 0.8, 1.5 and 3 gave the same strength within the intervals).
@@ -320,7 +314,7 @@ impl Naval {
         }
 
         // The best special the ship can pay for.
-        let mut special: Option<(Scored, f32)> = None;
+        let mut special: Option<Scored> = None;
         for ability in Ability::of_ship(ship) {
             let cost = self.config.costs.of(ability);
             if energy < cost {
@@ -332,34 +326,12 @@ impl Naval {
             if let Some(o) = options.as_deref_mut() {
                 o.push(best);
             }
-            let per_energy = best.value / f32::from(cost.max(1));
-            if special.is_none_or(|(s, _)| best.value > s.value) {
-                special = Some((best, per_energy));
-            }
+            special = better(special, best);
         }
 
-        let full = energy + self.config.gains.pass > crate::energy::MAX_ENERGY;
-        let fire_value = fire.map_or(0.0, |f| f.value);
-        if style != Style::Quick {
-            return match (special, fire) {
-                (Some((s, _)), _) if s.value > fire_value => s.order,
-                (_, Some(f)) => f.order,
-                _ => Order::Pass,
-            };
-        }
-        if let Some((s, per_energy)) = special
-            && s.value > fire_value
-            && (per_energy >= EFFICIENCY || full)
-        {
-            return s.order;
-        }
-        let saves = match ship {
-            Ship::Carrier | Ship::Cruiser | Ship::Frigate | Ship::Submarine => true,
-            Ship::Corvette => self.needs_shield(seat),
-            Ship::Battleship => false,
-        };
-        match fire {
-            Some(f) if !saves || full || f.value >= HOT => f.order,
+        match (special, fire) {
+            (Some(s), _) if s.value > fire.map_or(0.0, |f| f.value) => s.order,
+            (_, Some(f)) => f.order,
             _ => Order::Pass,
         }
     }
