@@ -96,8 +96,9 @@ pub(crate) static CHAKART: Levels = [
 /// of the level below over 600 games and three seeds, the win share turned into a rating gap by
 /// Luce's choice rule). The thorough policy alone (`mcts:i1`: its odds sampled from layouts, its
 /// own layout chosen) is the strongest bot measured and plays `expert`; below it the greedy
-/// policy at all, 28% and 11% of decisions, and random play. No search: on this game it plays no
-/// better than the policy it searches from (docs/bots.md section 1).
+/// policy at all, 28% and 11% of decisions, and random play. No search: on this game it has not
+/// been measured better than the policy it searches from (docs/bots.md section 1; with playouts
+/// at the greedy bot's strength since 2026-12-06, within the intervals of a few hundred games).
 pub(crate) static NAVAL: Levels = [
     entry(Level::Beginner, BotSpec::Random, 0.0, 575.0),
     entry(Level::Casual, greedy_share(11), 0.1, 1052.0),

@@ -97,11 +97,11 @@ fn better(a: Option<Scored>, b: Scored) -> Option<Scored> {
 /// The side of the summed-area table: one row and one column more than the board.
 const SUMS: usize = SIDE as usize + 1;
 
-/// The odds a style aims with on one board: the full map (boxed: it is large, and made only once
-/// per decision of the thorough and greedy styles), or the quick map's four tiers.
+/// The odds a style aims with on one board, boxed (both are large): the full map of the thorough
+/// and greedy styles, or the quick map (its chase and hunting tiers).
 enum Map {
     Full(Box<Odds>),
-    Quick(QuickOdds),
+    Quick(Box<QuickOdds>),
 }
 
 /// One opponent's board with what the acting seat may not aim at cleared, and the summed-area
@@ -282,7 +282,8 @@ impl Naval {
         for t in &targets {
             let mut best: Option<Scored> = None;
             let mut cells = self.fire_targets(seat, t.seat);
-            // The quick map's cells come in tiers of equal value: only the best tier is read.
+            // The quick map's cells come in tiers, the chase above the hunt and the most-covered
+            // cells above the rest: only the best tier is read.
             if let Map::Quick(odds) = &t.map
                 && let Some(tier) = odds
                     .tiers
@@ -363,7 +364,7 @@ impl Naval {
             let map = match style {
                 Style::Thorough => Map::Full(Box::new(self.sampled_odds(seat, t, SAMPLES, rng))),
                 Style::Greedy => Map::Full(Box::new(self.odds(seat, t))),
-                Style::Quick => Map::Quick(self.quick_odds(seat, t)),
+                Style::Quick => Map::Quick(Box::new(self.quick_odds(seat, t))),
             };
             let b = self.board(t);
             let damage = b.hit.count() as f32 / 32.0;
