@@ -326,11 +326,13 @@ fn assert_same<G: Game>(a: &G, b: &G, ctx: Ctx, what: &str) {
     assert!(ja == jb, "{ctx}: {what}\n left: {ja}\nright: {jb}");
 }
 
-fn round_trip<T: Serialize + DeserializeOwned + Debug>(value: &T, ctx: Ctx, what: &str) {
+/// `value` reads back from its JSON and writes the same JSON again; returns that JSON.
+fn round_trip<T: Serialize + DeserializeOwned + Debug>(value: &T, ctx: Ctx, what: &str) -> String {
     let text = json(value);
     let back: T = serde_json::from_str(&text)
         .unwrap_or_else(|e| ctx.fail(&format!("{what} does not deserialize: {e}\n{text}")));
     assert_eq!(json(&back), text, "{ctx}: {what} changes through serde");
+    text
 }
 
 /// Serde of the state, its observations and position text all round-trip: the position text reads
@@ -339,18 +341,20 @@ fn round_trip<T: Serialize + DeserializeOwned + Debug>(value: &T, ctx: Ctx, what
 /// true and the report counts it. Any other failure to read back fails the check.
 fn check_round_trips<G: Game>(state: &G, config: &G::Config, ctx: Ctx) -> bool {
     round_trip(state, ctx, "the state");
-    round_trip(
+    let spectator = round_trip(
         &state.observe(Viewer::Spectator),
         ctx,
         "the spectator observation",
     );
-    let spectator = json(&state.observe(Viewer::Spectator));
     for seat in Seat::all(state.seats()) {
-        let observation = state.observe(Viewer::Seat(seat));
-        round_trip(&observation, ctx, "a seat observation");
+        let observation = round_trip(
+            &state.observe(Viewer::Seat(seat)),
+            ctx,
+            "a seat observation",
+        );
         // The server builds one observation for every viewer of such a game.
         assert!(
-            G::INFO.hidden_information || json(&observation) == spectator,
+            G::INFO.hidden_information || observation == spectator,
             "{ctx}: a game without hidden information shows {seat} another observation than a spectator"
         );
     }

@@ -19,7 +19,7 @@ use serde_json::Value;
 use plateau_engine::diff::first_difference;
 
 use plateau_engine::game::Game;
-use plateau_engine::seat::{Seat, Viewer};
+use plateau_engine::seat::{Seat, ToAct, Viewer};
 
 /// A field of a seat's view that changed when only what the seat may not know changed.
 #[derive(Clone, PartialEq, Debug)]
@@ -60,11 +60,17 @@ pub fn check_secrecy<G: Game, R: Rng + ?Sized>(
     rng: &mut R,
     draws: usize,
 ) -> Result<(), Leak> {
+    if draws == 0 {
+        return Ok(());
+    }
     for seat in Seat::all(state.seats()) {
+        // What the seat is shown of the true state, once for all the draws. Legal actions by text
+        // alone: their parts on every determinization would cost the conformance playouts far
+        // more (a placement lists thousands of actions).
+        let truth = Shown::of(state, seat, false);
         for draw in 0..draws {
-            // Legal actions by text alone: their parts on every determinization would cost the
-            // conformance playouts far more (a placement lists thousands of actions).
-            compare(state, &state.determinize(seat, rng), seat, draw, false)?;
+            let drawn = Shown::of(&state.determinize(seat, rng), seat, false);
+            compare(&truth, &drawn, seat, draw)?;
         }
     }
     Ok(())
@@ -77,36 +83,27 @@ pub fn check_secrecy<G: Game, R: Rng + ?Sized>(
 /// # Errors
 /// The first `Leak`, its `truth` the value in `a` and `drawn` the value in `b`.
 pub fn compare_views<G: Game>(a: &G, b: &G, seat: Seat, draw: usize) -> Result<(), Leak> {
-    compare(a, b, seat, draw, true)
-}
-
-/// `compare_views`, the legal actions' parts compared only when `parts`.
-fn compare<G: Game>(a: &G, b: &G, seat: Seat, draw: usize, parts: bool) -> Result<(), Leak> {
-    let leak = |path: String, truth: String, drawn: String| Leak {
+    compare(
+        &Shown::of(a, seat, true),
+        &Shown::of(b, seat, true),
         seat,
         draw,
-        path,
-        truth,
-        drawn,
-    };
-    let (va, vb) = (
-        json(&a.observe(Viewer::Seat(seat))),
-        json(&b.observe(Viewer::Seat(seat))),
-    );
-    if let Some((path, x, y)) = first_difference(&va, &vb) {
-        return Err(leak(path, x, y));
-    }
-    if a.to_act() != b.to_act() {
-        return Err(leak(
-            "to_act".into(),
-            format!("{:?}", a.to_act()),
-            format!("{:?}", b.to_act()),
-        ));
-    }
-    let listed = |g: &G| {
+    )
+}
+
+/// What a seat is shown of a state: its observation, who acts, and its legal actions as texts,
+/// sorted, each with its parts as JSON (`Value::Null` when the parts are not compared).
+struct Shown<G: Game> {
+    observation: G::Observation,
+    to_act: ToAct,
+    listed: Vec<(String, Value)>,
+}
+
+impl<G: Game> Shown<G> {
+    fn of(g: &G, seat: Seat, parts: bool) -> Self {
         let mut actions = Vec::new();
         g.legal_actions(seat, &mut actions);
-        let mut out: Vec<(String, Value)> = actions
+        let mut listed: Vec<(String, Value)> = actions
             .iter()
             .map(|x| {
                 let info = if parts {
@@ -117,12 +114,41 @@ fn compare<G: Game>(a: &G, b: &G, seat: Seat, draw: usize, parts: bool) -> Resul
                 (g.format_action(x), info)
             })
             .collect();
-        out.sort_by(|x, y| x.0.cmp(&y.0));
-        out
+        listed.sort_by(|x, y| x.0.cmp(&y.0));
+        Shown {
+            observation: g.observe(Viewer::Seat(seat)),
+            to_act: g.to_act(),
+            listed,
+        }
+    }
+}
+
+/// The first leak between `a` (the truth) and `b`, both shown to `seat`.
+fn compare<G: Game>(a: &Shown<G>, b: &Shown<G>, seat: Seat, draw: usize) -> Result<(), Leak> {
+    let leak = |path: String, truth: String, drawn: String| Leak {
+        seat,
+        draw,
+        path,
+        truth,
+        drawn,
     };
-    let (la, lb) = (listed(a), listed(b));
+    // The observations as JSON, which names the field that differs, only when they differ: equal
+    // values serialize alike (and unequal ones may still serialize alike, then nothing leaks).
+    if a.observation != b.observation
+        && let Some((path, x, y)) = first_difference(&json(&a.observation), &json(&b.observation))
+    {
+        return Err(leak(path, x, y));
+    }
+    if a.to_act != b.to_act {
+        return Err(leak(
+            "to_act".into(),
+            format!("{:?}", a.to_act),
+            format!("{:?}", b.to_act),
+        ));
+    }
+    let (la, lb) = (&a.listed, &b.listed);
     if la != lb {
-        let (x, y) = la.iter().zip(&lb).find(|(x, y)| x != y).map_or_else(
+        let (x, y) = la.iter().zip(lb).find(|(x, y)| x != y).map_or_else(
             || {
                 (
                     format!("{} actions", la.len()),
