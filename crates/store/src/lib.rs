@@ -29,6 +29,7 @@ pub mod ratings;
 mod sql;
 pub mod sqlite;
 mod stored;
+pub mod tournaments;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -299,6 +300,55 @@ pub trait Store: Send + Sync + 'static {
         a: PlayerId,
         b: PlayerId,
     ) -> BoxFuture<'_, Result<(bool, bool), StoreError>>;
+
+    /// Stores a new tournament (docs/tournaments.md).
+    ///
+    /// # Errors
+    /// `Conflict` if the id exists or the creator is unknown.
+    fn create_tournament(
+        &self,
+        t: tournaments::StoredTournament,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Tournament `id`'s status and state become `status` and `state`, in one transaction.
+    ///
+    /// # Errors
+    /// `Invalid` if there is no such tournament; `Database` on failure.
+    fn save_tournament(
+        &self,
+        id: String,
+        status: tournaments::TournamentStatus,
+        state: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Tournament `id`, if stored.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn tournament(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<tournaments::StoredTournament>, StoreError>>;
+
+    /// At most `limit` tournaments of status `status`, latest start first.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn tournaments(
+        &self,
+        status: tournaments::TournamentStatus,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<tournaments::StoredTournament>, StoreError>>;
+
+    /// How many tournaments `creator` created since `since_ms` (Unix milliseconds).
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn tournaments_created(
+        &self,
+        creator: PlayerId,
+        since_ms: i64,
+    ) -> BoxFuture<'_, Result<u32, StoreError>>;
 
     /// A player's standing in every game it has a rating in.
     ///

@@ -256,6 +256,40 @@ pub(crate) const RELATIONS: &str = concat!(
 pub(crate) const BLOCKS_BETWEEN: &str = "SELECT player_id FROM relations WHERE kind = 'block' \
      AND ((player_id = $1 AND other_id = $2) OR (player_id = $2 AND other_id = $1))";
 
+/// A new tournament: id, creator, status, start, creation, settings, state.
+pub(crate) const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments \
+     (id, creator_id, status, starts_at, created_at, settings, state) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+/// Tournament `$3`'s status becomes `$1` and its state `$2`.
+pub(crate) const SAVE_TOURNAMENT: &str =
+    "UPDATE tournaments SET status = $1, state = $2 WHERE id = $3";
+
+/// The columns of a tournament, in `StoredTournament`'s order.
+macro_rules! tournament_columns {
+    () => {
+        "id, creator_id, status, starts_at, created_at, settings, state"
+    };
+}
+
+/// Tournament `$1`.
+pub(crate) const TOURNAMENT: &str = concat!(
+    "SELECT ",
+    tournament_columns!(),
+    " FROM tournaments WHERE id = $1"
+);
+
+/// The tournaments of status `$1`, latest start first, at most `$2`.
+pub(crate) const TOURNAMENTS: &str = concat!(
+    "SELECT ",
+    tournament_columns!(),
+    " FROM tournaments WHERE status = $1 ORDER BY starts_at DESC, id LIMIT $2"
+);
+
+/// How many tournaments player `$1` created since `$2` (Unix ms).
+pub(crate) const TOURNAMENTS_CREATED: &str =
+    "SELECT COUNT(*) FROM tournaments WHERE creator_id = $1 AND created_at >= $2";
+
 /// Whether the database answers.
 pub(crate) const PING: &str = "SELECT 1";
 
@@ -325,6 +359,11 @@ mod tests {
             DROP_RELATION.to_owned(),
             RELATIONS.to_owned(),
             BLOCKS_BETWEEN.to_owned(),
+            INSERT_TOURNAMENT.to_owned(),
+            SAVE_TOURNAMENT.to_owned(),
+            TOURNAMENT.to_owned(),
+            TOURNAMENTS.to_owned(),
+            TOURNAMENTS_CREATED.to_owned(),
         ];
         let dir = crate::tests::TempDir::new();
         let path = dir.db();

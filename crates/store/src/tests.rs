@@ -12,6 +12,8 @@ use plateau_engine::{Actor, Ending, LogEntry, Outcome, Seat, Seed};
 
 mod relations;
 use relations::follows_and_blocks_are_one_relation_per_pair;
+mod tournaments;
+use tournaments::tournaments_read_back_as_saved_and_list_by_status;
 
 /// A folder of its own in the temporary folder, for one test's SQLite file and the `-wal` and
 /// `-shm` files beside it: removed with all it holds when dropped, so a test that fails half way
@@ -149,6 +151,7 @@ on_both! {
     a_takeback_cuts_a_live_log_only;
     appends_at_once_succeed_or_fail_each_on_its_own;
     follows_and_blocks_are_one_relation_per_pair;
+    tournaments_read_back_as_saved_and_list_by_status;
 }
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {

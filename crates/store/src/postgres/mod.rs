@@ -30,6 +30,7 @@ mod notices;
 mod players;
 mod schema;
 mod store;
+mod tournaments;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -148,6 +148,20 @@ CREATE TABLE relations (
     PRIMARY KEY (player_id, other_id)
 );
 "#,
+    // Tournaments (docs/tournaments.md): settings and state as the server writes them.
+    r#"
+CREATE TABLE tournaments (
+    id         TEXT COLLATE "C" PRIMARY KEY,
+    creator_id BIGINT NOT NULL REFERENCES players (id),
+    status     TEXT NOT NULL CHECK (status IN ('live', 'finished')),
+    starts_at  BIGINT NOT NULL,
+    created_at BIGINT NOT NULL,
+    settings   TEXT NOT NULL,
+    state      TEXT NOT NULL
+);
+CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
+CREATE INDEX tournaments_by_creator ON tournaments (creator_id, created_at);
+"#,
 ];
 
 /// The advisory lock key that serialises migrations (any constant, the same for every server:

@@ -9,7 +9,7 @@ use tokio_postgres::IsolationLevel;
 
 use super::held::fenced;
 use super::query::{col, db, exec, pool_error, row};
-use super::{PgStore, appends, failed, leases, matches, players};
+use super::{PgStore, appends, failed, leases, matches, players, tournaments};
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 use crate::{
@@ -334,6 +334,51 @@ impl Store for PgStore {
         b: PlayerId,
     ) -> BoxFuture<'_, Result<(bool, bool), StoreError>> {
         in_tx!(self, true, |tx| players::blocks_between(&tx, a, b).await)
+    }
+
+    fn create_tournament(
+        &self,
+        t: crate::tournaments::StoredTournament,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        in_tx!(self, false, |tx| tournaments::insert(&tx, &t).await)
+    }
+
+    fn save_tournament(
+        &self,
+        id: String,
+        status: crate::tournaments::TournamentStatus,
+        state: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        in_tx!(self, false, |tx| tournaments::save(
+            &tx, &id, status, &state
+        )
+        .await)
+    }
+
+    fn tournament(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<crate::tournaments::StoredTournament>, StoreError>> {
+        in_tx!(self, true, |tx| tournaments::one(&tx, &id).await)
+    }
+
+    fn tournaments(
+        &self,
+        status: crate::tournaments::TournamentStatus,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::tournaments::StoredTournament>, StoreError>> {
+        in_tx!(self, true, |tx| tournaments::list(&tx, status, limit).await)
+    }
+
+    fn tournaments_created(
+        &self,
+        creator: PlayerId,
+        since_ms: i64,
+    ) -> BoxFuture<'_, Result<u32, StoreError>> {
+        in_tx!(self, true, |tx| tournaments::created(
+            &tx, creator, since_ms
+        )
+        .await)
     }
 
     fn standings(

@@ -21,6 +21,7 @@ use std::thread::JoinHandle;
 mod matches;
 mod players;
 mod schema;
+mod tournaments;
 mod writer;
 
 use plateau_engine::LogEntry;
@@ -365,6 +366,45 @@ impl Store for SqliteStore {
         b: PlayerId,
     ) -> BoxFuture<'_, Result<(bool, bool), StoreError>> {
         self.read(move |c| players::blocks_between(c, a, b))
+    }
+
+    fn create_tournament(
+        &self,
+        t: crate::tournaments::StoredTournament,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| tournaments::insert(c, &t)))
+    }
+
+    fn save_tournament(
+        &self,
+        id: String,
+        status: crate::tournaments::TournamentStatus,
+        state: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| tournaments::save(c, &id, status, &state)))
+    }
+
+    fn tournament(
+        &self,
+        id: String,
+    ) -> BoxFuture<'_, Result<Option<crate::tournaments::StoredTournament>, StoreError>> {
+        self.read(move |c| tournaments::one(c, &id))
+    }
+
+    fn tournaments(
+        &self,
+        status: crate::tournaments::TournamentStatus,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::tournaments::StoredTournament>, StoreError>> {
+        self.read(move |c| tournaments::list(c, status, limit))
+    }
+
+    fn tournaments_created(
+        &self,
+        creator: PlayerId,
+        since_ms: i64,
+    ) -> BoxFuture<'_, Result<u32, StoreError>> {
+        self.read(move |c| tournaments::created(c, creator, since_ms))
     }
 
     fn standings(

@@ -160,6 +160,20 @@ CREATE TABLE relations (
     PRIMARY KEY (player_id, other_id)
 );
 ",
+    // Tournaments (docs/tournaments.md): settings and state as the server writes them.
+    r"
+CREATE TABLE tournaments (
+    id         TEXT PRIMARY KEY,
+    creator_id INTEGER NOT NULL REFERENCES players (id),
+    status     TEXT NOT NULL CHECK (status IN ('live', 'finished')),
+    starts_at  INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    settings   TEXT NOT NULL,
+    state      TEXT NOT NULL
+);
+CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
+CREATE INDEX tournaments_by_creator ON tournaments (creator_id, created_at);
+",
 ];
 
 /// A connection to the file at `path` in WAL mode with `synchronous = FULL`.

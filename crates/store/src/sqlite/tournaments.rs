@@ -1,0 +1,90 @@
+//! Tournaments on SQLite (docs/tournaments.md): the shared statements of `sql`.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::db;
+use crate::StoreError;
+use crate::players::PlayerId;
+use crate::sql;
+use crate::tournaments::{StoredTournament, TournamentStatus};
+
+pub(super) fn insert(c: &Connection, t: &StoredTournament) -> Result<(), StoreError> {
+    c.prepare_cached(sql::INSERT_TOURNAMENT)
+        .map_err(db)?
+        .execute(params![
+            t.id,
+            t.creator.0,
+            t.status.as_str(),
+            t.starts_at_ms,
+            t.created_at_ms,
+            t.settings,
+            t.state
+        ])
+        .map_err(db)?;
+    Ok(())
+}
+
+pub(super) fn save(
+    c: &Connection,
+    id: &str,
+    status: TournamentStatus,
+    state: &str,
+) -> Result<(), StoreError> {
+    let changed = c
+        .prepare_cached(sql::SAVE_TOURNAMENT)
+        .map_err(db)?
+        .execute(params![status.as_str(), state, id])
+        .map_err(db)?;
+    if changed == 0 {
+        return Err(StoreError::Invalid(format!("no tournament `{id}`")));
+    }
+    Ok(())
+}
+
+fn read(r: &rusqlite::Row<'_>) -> Result<StoredTournament, StoreError> {
+    let word: String = r.get(2).map_err(db)?;
+    Ok(StoredTournament {
+        id: r.get(0).map_err(db)?,
+        creator: PlayerId(r.get(1).map_err(db)?),
+        status: TournamentStatus::parse(&word)
+            .ok_or_else(|| StoreError::Corrupt(format!("tournament status `{word}`")))?,
+        starts_at_ms: r.get(3).map_err(db)?,
+        created_at_ms: r.get(4).map_err(db)?,
+        settings: r.get(5).map_err(db)?,
+        state: r.get(6).map_err(db)?,
+    })
+}
+
+pub(super) fn one(c: &Connection, id: &str) -> Result<Option<StoredTournament>, StoreError> {
+    let mut stmt = c.prepare_cached(sql::TOURNAMENT).map_err(db)?;
+    let row = stmt
+        .query_row([id], |r| Ok(read(r)))
+        .optional()
+        .map_err(db)?;
+    row.transpose()
+}
+
+pub(super) fn list(
+    c: &Connection,
+    status: TournamentStatus,
+    limit: u32,
+) -> Result<Vec<StoredTournament>, StoreError> {
+    let mut stmt = c.prepare_cached(sql::TOURNAMENTS).map_err(db)?;
+    let mut rows = stmt
+        .query(params![status.as_str(), i64::from(limit)])
+        .map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        out.push(read(r)?);
+    }
+    Ok(out)
+}
+
+pub(super) fn created(c: &Connection, creator: PlayerId, since_ms: i64) -> Result<u32, StoreError> {
+    let n: i64 = c
+        .prepare_cached(sql::TOURNAMENTS_CREATED)
+        .map_err(db)?
+        .query_row(params![creator.0, since_ms], |r| r.get(0))
+        .map_err(db)?;
+    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+}

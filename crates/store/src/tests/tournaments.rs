@@ -1,0 +1,94 @@
+//! Tournaments (docs/tournaments.md), on each backend.
+
+use super::Backend;
+use crate::StoreError;
+use crate::players::PlayerKind;
+use crate::tournaments::{StoredTournament, TournamentStatus};
+
+/// A tournament reads back as written, its state replaced whole by each save, listed by status
+/// with the latest start first, counted per creator since a time; a second one with the same id
+/// is refused and changes nothing.
+pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backend) {
+    let store = db.open().await;
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Account, Some("hash".into()))
+        .await
+        .unwrap();
+    let bob = store
+        .create_player("Bob".into(), PlayerKind::Account, Some("hash".into()))
+        .await
+        .unwrap();
+    let new = |id: &str, creator, starts_at_ms, created_at_ms| StoredTournament {
+        id: id.into(),
+        creator,
+        status: TournamentStatus::Live,
+        starts_at_ms,
+        created_at_ms,
+        settings: format!("{{\"name\":\"{id}\"}}"),
+        state: "{\"players\":[]}".into(),
+    };
+    let first = new("t1", ann.id, 5_000, 1_000);
+    store.create_tournament(first.clone()).await.unwrap();
+    store
+        .create_tournament(new("t2", ann.id, 9_000, 2_000))
+        .await
+        .unwrap();
+    store
+        .create_tournament(new("t3", bob.id, 7_000, 3_000))
+        .await
+        .unwrap();
+    let again = StoredTournament {
+        state: "changed".into(),
+        ..first.clone()
+    };
+    assert!(matches!(
+        store.create_tournament(again).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(store.tournament("t1".into()).await.unwrap(), Some(first));
+    assert_eq!(store.tournament("t9".into()).await.unwrap(), None);
+
+    store
+        .save_tournament(
+            "t2".into(),
+            TournamentStatus::Finished,
+            "{\"over\":1}".into(),
+        )
+        .await
+        .unwrap();
+    let t2 = store.tournament("t2".into()).await.unwrap().unwrap();
+    assert_eq!(
+        (t2.status, t2.state.as_str(), t2.settings.as_str()),
+        (
+            TournamentStatus::Finished,
+            "{\"over\":1}",
+            "{\"name\":\"t2\"}"
+        )
+    );
+    assert!(matches!(
+        store
+            .save_tournament("t9".into(), TournamentStatus::Live, "{}".into())
+            .await,
+        Err(StoreError::Invalid(_))
+    ));
+
+    let ids = |list: Vec<StoredTournament>| list.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store.tournaments(TournamentStatus::Live, 10).await.unwrap()),
+        ["t3", "t1"]
+    );
+    assert_eq!(
+        ids(store.tournaments(TournamentStatus::Live, 1).await.unwrap()),
+        ["t3"]
+    );
+    assert_eq!(
+        ids(store
+            .tournaments(TournamentStatus::Finished, 10)
+            .await
+            .unwrap()),
+        ["t2"]
+    );
+    assert_eq!(store.tournaments_created(ann.id, 0).await.unwrap(), 2);
+    assert_eq!(store.tournaments_created(ann.id, 1_500).await.unwrap(), 1);
+    assert_eq!(store.tournaments_created(bob.id, 3_001).await.unwrap(), 0);
+}
