@@ -135,6 +135,18 @@ codes! {
     RelationInvalid = "relation/invalid", BAD_REQUEST;
     /// The player already follows (or blocks) as many players as one may.
     LimitRelations = "limit/relations", TOO_MANY_REQUESTS;
+    /// No tournament has that id.
+    TournamentNotFound = "tournament/not_found", NOT_FOUND;
+    /// Settings of a new tournament that break a limit (the message names the field).
+    TournamentInvalid = "tournament/invalid", BAD_REQUEST;
+    /// Joining a tournament that is over, or withdrawing from one the player is not in.
+    TournamentClosed = "tournament/closed", CONFLICT;
+    /// The player's rating in the game is below the tournament's minimum.
+    TournamentRating = "tournament/rating", FORBIDDEN;
+    /// The tournament has as many players as one may hold.
+    TournamentFull = "tournament/full", CONFLICT;
+    /// Too many tournaments created by the player lately, or live on the server.
+    LimitTournaments = "limit/tournaments", TOO_MANY_REQUESTS;
     /// Not a JSON object with a string `type`, bad field types, or a binary frame.
     MsgMalformed = "msg/malformed", BAD_REQUEST;
     /// Unknown message `type`.

@@ -48,6 +48,11 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("Relations", "GET /api/me/relations (section 7.8)"),
     ("Profile", "GET /api/players/{name} (section 7.3)"),
     ("Leaderboard", "GET /api/leaderboard/{game} (section 7.3)"),
+    ("Tournaments", "GET /api/tournaments (section 7.9)"),
+    (
+        "TournamentDetail",
+        "GET /api/tournaments/{id}, POST /api/tournaments and its join and withdraw (section 7.9)",
+    ),
 ];
 
 /// The schema, as the JSON text committed in docs/protocol.schema.json (pretty, with a final
@@ -88,6 +93,8 @@ pub fn schema() -> serde_json::Value {
     add::<server::Relations>(&mut generator);
     add::<server::Profile<'_>>(&mut generator);
     add::<server::Leaderboard<'_>>(&mut generator);
+    add::<server::Tournaments>(&mut generator);
+    add::<server::TournamentDetail>(&mut generator);
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

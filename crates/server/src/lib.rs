@@ -31,6 +31,7 @@ pub mod passwords;
 pub mod players;
 pub mod presence;
 pub mod store;
+pub mod tournaments;
 pub mod ws;
 
 // The ratings are the storage crate's (crates/store), kept under their old name here.

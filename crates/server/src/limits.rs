@@ -60,6 +60,15 @@ pub struct Limits {
     /// A challenge to a named player nobody answered is withdrawn after this long
     /// (`challenges`).
     pub challenge_life: Duration,
+    /// Tournaments one player may create in a day (`tournaments`).
+    pub tournaments_per_day: u32,
+    /// Tournaments live (waiting or running) on the server at once.
+    pub live_tournaments: usize,
+    /// Players one tournament may hold.
+    pub tournament_players: usize,
+    /// How long a tournament's minute lasts: a minute, but tests shorten it so that an arena
+    /// of a minute runs in seconds.
+    pub tournament_minute: Duration,
     /// Threads bots think on, whatever the number of matches (`botpool`).
     pub bot_threads: usize,
     /// Addresses the limits per address do not apply to: a load generator, or a reverse proxy
@@ -100,6 +109,10 @@ impl Default for Limits {
             no_show: Duration::from_secs(30),
             no_show_wait: Duration::from_secs(120),
             challenge_life: Duration::from_secs(300),
+            tournaments_per_day: 5,
+            live_tournaments: 200,
+            tournament_players: 500,
+            tournament_minute: Duration::from_secs(60),
             // All cores but one, so the service always has one for people.
             bot_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1))

@@ -14,11 +14,13 @@ mod api;
 mod lobby;
 mod play;
 mod players;
+mod tournaments;
 
 pub use api::*;
 pub use lobby::*;
 pub use play::*;
 pub use players::*;
+pub use tournaments::*;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

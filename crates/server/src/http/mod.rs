@@ -12,6 +12,7 @@ mod matches;
 mod players;
 mod records;
 mod state;
+mod tournaments;
 
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -79,6 +80,16 @@ pub fn app(state: AppState) -> Router {
         .route("/api/logout", post(players::logout))
         .route("/api/players/{name}", get(players::profile))
         .route("/api/leaderboard/{game}", get(players::leaderboard))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::one))
+        .route("/api/tournaments/{id}/join", post(tournaments::join))
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(tournaments::withdraw),
+        )
         .route("/api/lobby/ws", get(lobby_ws::websocket))
         .route("/", page("index.html"))
         .route("/m/{id}", page("match.html"))

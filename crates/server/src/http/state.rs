@@ -20,6 +20,8 @@ pub struct AppState {
     pub challenges: Arc<crate::challenges::Challenges>,
     /// The friend lists of the players with a lobby socket open.
     pub friends: Arc<crate::friends::Friends>,
+    /// The live tournaments, and the task that runs them.
+    pub tournaments: Arc<crate::tournaments::Tournaments>,
     /// Per-minute counts per address (and name): sign-ins, guests, matches.
     pub per_minute: Arc<PerMinute>,
     /// One replay (or history) computed at a time; at most `replays::MAX_REPLAYS_WAITING` wait.
@@ -53,6 +55,7 @@ impl AppState {
             per_minute: lobby.recent().clone(),
             challenges: crate::challenges::Challenges::new(lobby.clone()),
             friends: Arc::new(crate::friends::Friends::default()),
+            tournaments: crate::tournaments::Tournaments::new(lobby.clone()),
             lobby,
             replays: Arc::new(Replays::default()),
             histories: Arc::new(Histories::default()),

@@ -458,6 +458,10 @@ fn body_definition(method: &str, path: &str, status: u16) -> Option<&'static str
         ("GET", ["api", "me", "relations"]) => "Relations",
         ("GET", ["api", "players", _]) => "Profile",
         ("GET", ["api", "leaderboard", _]) => "Leaderboard",
+        ("GET", ["api", "tournaments"]) => "Tournaments",
+        ("POST", ["api", "tournaments"])
+        | ("GET", ["api", "tournaments", _])
+        | ("POST", ["api", "tournaments", _, "join" | "withdraw"]) => "TournamentDetail",
         _ => return None,
     })
 }

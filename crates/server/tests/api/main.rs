@@ -30,5 +30,6 @@ mod players;
 mod ratings;
 mod seeds;
 mod simultaneous;
+mod tournaments;
 mod toy;
 mod wire;

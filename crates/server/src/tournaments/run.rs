@@ -1,0 +1,222 @@
+//! The task that runs the live tournaments (docs/tournaments.md section 3): on each tick it
+//! starts an arena at its time, records the results of its finished matches, pairs its waiting
+//! players into new matches, and ends it once its time is up and its last game is over.
+//!
+//! Results are read from the store (a match's outcome is written in the transaction that ends
+//! it), so a result is never missed, even one that came while the server was down. A pairing is
+//! written before its match is made: a restart between the two makes the match on the next tick.
+
+use std::collections::BTreeMap;
+use std::sync::Weak;
+use std::time::Duration;
+
+use tokio::sync::OwnedMutexGuard;
+
+use super::{Live, Tournaments};
+use crate::lobby::NewMatch;
+use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
+use crate::players::{Player, PlayerId, PlayerKind};
+use plateau_match::tokens::new_token;
+use plateau_tournament::{GameId, GameResult, Seat};
+
+/// The rules' clock at `real_ms` (Unix milliseconds) when a tournament's minute lasts `minute`:
+/// the same as the real one with a real minute, faster in tests that shorten the minute.
+pub(super) fn rules_ms(real_ms: i64, minute: Duration) -> u64 {
+    let real = u128::try_from(real_ms).unwrap_or(0);
+    let minute = minute.as_millis().max(1);
+    u64::try_from(real * 60_000 / minute).unwrap_or(u64::MAX)
+}
+
+/// The real time (Unix milliseconds) of the rules' `rules_ms`: the inverse of `rules_ms`.
+pub(super) fn real_ms(rules_ms: u64, minute: Duration) -> i64 {
+    let real = u128::from(rules_ms) * minute.as_millis() / 60_000;
+    i64::try_from(real).unwrap_or(i64::MAX)
+}
+
+/// Loads the live tournaments into `guard`, then runs them every tick until the service shuts
+/// down or the tournaments are dropped.
+pub(super) async fn run(
+    tournaments: Weak<Tournaments>,
+    mut guard: OwnedMutexGuard<BTreeMap<String, Live>>,
+) {
+    let Some(t) = tournaments.upgrade() else {
+        return;
+    };
+    t.load(&mut guard).await;
+    drop(guard);
+    let mut shutdown = t.lobby.shutdown_signal();
+    // A sixtieth of a minute: a second, less in tests that shorten the minute.
+    let tick = (t.lobby.options().limits.tournament_minute / 60)
+        .clamp(Duration::from_millis(20), Duration::from_secs(1));
+    drop(t);
+    let mut interval = tokio::time::interval(tick);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = interval.tick() => {}
+            _ = shutdown.changed() => {}
+        }
+        if *shutdown.borrow() {
+            return;
+        }
+        let Some(t) = tournaments.upgrade() else {
+            return;
+        };
+        t.tick().await;
+    }
+}
+
+impl Tournaments {
+    /// One step of every live tournament; the finished ones leave memory.
+    async fn tick(&self) {
+        let mut live = self.live.lock().await;
+        let ids: Vec<String> = live.keys().cloned().collect();
+        for id in ids {
+            let Some(one) = live.get_mut(&id) else {
+                continue;
+            };
+            if let Err(e) = self.step(one).await {
+                tracing::warn!("tournament {id}: {}", e.message);
+            }
+            if one.finished {
+                live.remove(&id);
+            }
+        }
+    }
+
+    /// Starts `one` at its time, records its finished games, ends it or pairs its waiting
+    /// players. Each change is written before the next is made; a failed write leaves `one` as
+    /// stored, to be tried again on the next tick.
+    async fn step(&self, one: &mut Live) -> Result<(), ApiError> {
+        let minute = self.lobby.options().limits.tournament_minute;
+        let now = unix_ms();
+        let rules_now = rules_ms(now, minute);
+        let before = one.state.clone();
+        let mut changed = false;
+        if one.state.tournament.arena_end_ms().is_none() {
+            if now < one.starts_at {
+                return Ok(());
+            }
+            one.state.tournament.start(rules_now).map_err(internal)?;
+            changed = true;
+        }
+        let running: Vec<GameId> = one.state.tournament.running().map(|g| g.id).collect();
+        for game in running {
+            let Some(Some(match_id)) = one.state.matches.get(game.0 as usize).cloned() else {
+                continue;
+            };
+            let Some(m) = self
+                .lobby
+                .store()
+                .get(&match_id, false)
+                .await
+                .map_err(ApiError::store)?
+            else {
+                continue;
+            };
+            if let (Status::Finished, Some(outcome)) = (m.status, m.outcome) {
+                // The engine ranks from 1, the tournament from 0.
+                let ranks = outcome.ranks.iter().map(|r| r.saturating_sub(1)).collect();
+                one.state
+                    .tournament
+                    .record(game, GameResult { ranks })
+                    .map_err(internal)?;
+                changed = true;
+            }
+        }
+        if one.state.tournament.is_over(rules_now) {
+            one.finished = true;
+            return self.keep(one, before).await;
+        }
+        let end = one.state.tournament.arena_end_ms().unwrap_or(0);
+        if rules_now < end {
+            let paired = one
+                .state
+                .tournament
+                .pair_waiting(rules_now)
+                .map_err(internal)?;
+            if !paired.is_empty() {
+                let games = one.state.tournament.games().len();
+                one.state.matches.resize(games, None);
+                changed = true;
+            }
+        }
+        if changed {
+            self.keep(one, before).await?;
+        }
+        // The games written without their match (just now, or before a restart) get one.
+        let unmade: Vec<GameId> = one
+            .state
+            .tournament
+            .running()
+            .filter(|g| {
+                one.state
+                    .matches
+                    .get(g.id.0 as usize)
+                    .is_some_and(Option::is_none)
+            })
+            .map(|g| g.id)
+            .collect();
+        if unmade.is_empty() {
+            return Ok(());
+        }
+        let before = one.state.clone();
+        for game in unmade {
+            match self.make_match(one, game).await {
+                Ok(id) => one.state.matches[game.0 as usize] = Some(id),
+                Err(e) => tracing::warn!("tournament {}: a game's match: {}", one.id, e.message),
+            }
+        }
+        self.keep(one, before).await
+    }
+
+    /// Writes `one`; if the write fails, `one` goes back to `before` (as stored).
+    async fn keep(&self, one: &mut Live, before: super::State) -> Result<(), ApiError> {
+        let saved = one.save(&self.lobby).await;
+        if saved.is_err() {
+            one.state = before;
+            one.finished = false;
+        }
+        saved
+    }
+
+    /// Makes the match of `game`, both seats taken by its players (who open it with their
+    /// session: no seat token is given out).
+    async fn make_match(&self, one: &Live, game: GameId) -> Result<String, ApiError> {
+        let seats = &one.state.tournament.game(game).map_err(internal)?.seats;
+        let mut seated = Vec::with_capacity(seats.len());
+        for seat in seats {
+            let Seat::Player(id) = seat else {
+                return Err(internal("a bot in an arena"));
+            };
+            let member = one
+                .state
+                .members
+                .get(&id.0)
+                .ok_or_else(|| internal("a player without a name"))?;
+            let player = Player {
+                id: PlayerId(id.0),
+                name: member.name.clone(),
+                kind: PlayerKind::parse(&member.kind).unwrap_or(PlayerKind::Guest),
+                created_at: member.created_at,
+            };
+            seated.push(Some((new_token().1, player)));
+        }
+        self.lobby
+            .create_match(NewMatch {
+                game: one.setup.game.clone(),
+                config: serde_json::Value::Null,
+                seats: vec![SeatSpec::Human; seated.len()],
+                time_control: one.setup.time_control,
+                seated,
+                seed: None,
+                rated: one.setup.rated,
+                creator: None,
+            })
+            .await
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(Code::Internal, e.to_string())
+}

@@ -1,0 +1,299 @@
+//! Tournaments over HTTP and real sockets (docs/protocol.md section 7.9, docs/tournaments.md
+//! section 3): an arena of eight players run by the server over its time, each game played
+//! through its match's WebSocket, with a restart of the server in the middle; the standings are
+//! checked against the points the test works out from the results it made.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::{Agent, spawn_app_with, temp_db, test_options};
+use plateau_server::Options;
+
+/// The tests' options with a tournament's minute of `minute`.
+fn options(minute: Duration) -> Options {
+    let mut options = test_options();
+    options.limits.tournament_minute = minute;
+    options
+}
+
+/// A player's arena points as docs/tournaments.md section 3.1 counts them, from its results in
+/// the order they came.
+#[derive(Default, Debug, PartialEq, Eq)]
+struct Tally {
+    points: u64,
+    games: u64,
+    wins: u64,
+    streak: u64,
+}
+
+impl Tally {
+    fn add(&mut self, won: bool) {
+        let on_fire = self.streak >= 2;
+        self.games += 1;
+        if won {
+            self.points += if on_fire { 4 } else { 2 };
+            self.wins += 1;
+            self.streak += 1;
+        } else {
+            self.streak = 0;
+        }
+    }
+}
+
+/// `Player3` -> 3: the lower number wins every game, so the standings spread and streaks come.
+fn number(name: &str) -> u32 {
+    name.trim_start_matches("Player").parse().unwrap()
+}
+
+/// The games of a tournament's detail that are paired, made, not over and not among `played`
+/// (the server records a result on its next tick): (match, players).
+fn unplayed(detail: &Value, played: &BTreeSet<String>) -> Vec<(String, Vec<String>)> {
+    detail["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| {
+            g["ranks"].is_null() && g["match_id"].as_str().is_some_and(|m| !played.contains(m))
+        })
+        .map(|g| {
+            let players = g["players"].as_array().unwrap();
+            (
+                g["match_id"].as_str().unwrap().to_owned(),
+                players
+                    .iter()
+                    .map(|p| p.as_str().unwrap().to_owned())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// Plays match `id` between `players` (by seat) through their own sockets: both open it, the
+/// higher number resigns. Returns the winner's seat.
+async fn play(agents: &BTreeMap<String, Agent>, id: &str, players: &[String]) -> usize {
+    let mut first = agents[&players[0]].connect(id, None).await;
+    let mut second = agents[&players[1]].connect(id, None).await;
+    first.live().await;
+    second.live().await;
+    let winner = usize::from(number(&players[1]) < number(&players[0]));
+    let loser = if winner == 0 { &mut second } else { &mut first };
+    loser.send(json!({"type": "resign"})).await;
+    first
+        .until(|m| m["type"] == "state" && m["status"] == "finished")
+        .await;
+    winner
+}
+
+/// Reads tournament `id` until `ready` holds (the server's task works on its own ticks), for at
+/// most a minute.
+async fn until(agent: &mut Agent, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (status, detail) = agent.get(&format!("/api/tournaments/{id}")).await;
+        assert_eq!(status, 200, "{detail}");
+        if ready(&detail) {
+            return detail;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the tournament stood still: {detail}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// How many games of `detail` have their result.
+fn recorded(detail: &Value) -> usize {
+    detail["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| !g["ranks"].is_null())
+        .count()
+}
+
+/// Eight guests play an arena an account created: paired again as their games end, a restart
+/// in the middle loses no game, point or pairing, a withdrawn player is paired no more, and the
+/// final standings are the points of the results the test made.
+#[tokio::test]
+async fn an_arena_of_eight_runs_over_its_time_through_a_restart() {
+    // An arena of a minute whose minute lasts 20 s.
+    let minute = Duration::from_secs(20);
+    let db = temp_db();
+    let mut app = spawn_app_with(db.clone(), options(minute)).await;
+    let mut organiser = Agent::guest(app.addr, "Organiser").await;
+    let arena = json!({
+        "name": "Evening arena",
+        "game": "toy",
+        "time_control": {"kind": "none"},
+        "starts_in_seconds": 1,
+        "minutes": 1,
+    });
+    // A guest cannot create one; bad settings are refused with what is wrong.
+    let (status, body) = organiser.post("/api/tournaments", &arena).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("auth/required"))
+    );
+    let (status, _) = organiser
+        .post("/api/account", &json!({"password": "a long pass phrase"}))
+        .await;
+    assert_eq!(status, 200);
+    for (field, value, code) in [
+        ("minutes", json!(0), "tournament/invalid"),
+        ("name", json!(" "), "tournament/invalid"),
+        (
+            "starts_in_seconds",
+            json!(8 * 24 * 3600),
+            "tournament/invalid",
+        ),
+        ("game", json!("chess"), "game/unknown"),
+    ] {
+        let mut bad = arena.clone();
+        bad[field] = value;
+        let (status, body) = organiser.post("/api/tournaments", &bad).await;
+        assert_eq!(body["code"], code, "{field}: {body}");
+        assert!(status >= 400);
+    }
+    let (status, made) = organiser.post("/api/tournaments", &arena).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["tournament"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(made["tournament"]["phase"], "waiting");
+    assert_eq!(made["tournament"]["creator"], "Organiser");
+
+    let mut agents = BTreeMap::new();
+    for n in 1..=8 {
+        let name = format!("Player{n}");
+        let mut agent = Agent::guest(app.addr, &name).await;
+        let (status, body) = agent
+            .post(&format!("/api/tournaments/{id}/join"), &json!(null))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        agents.insert(name, agent);
+    }
+    let p1 = agents.get_mut("Player1").unwrap();
+    let (status, body) = p1
+        .post(&format!("/api/tournaments/{id}/join"), &json!(null))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("tournament/closed"))
+    );
+    let (_, list) = organiser.get("/api/tournaments").await;
+    let listed = list["live"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .expect("the new arena is listed");
+    assert_eq!(listed["players"], 8);
+
+    let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut played = 0;
+    let mut matches = BTreeSet::new();
+    let mut restarted = false;
+    // The games paired before P8 withdrew: none after holds P8.
+    let mut before_withdrawal: Option<usize> = None;
+    loop {
+        let detail = until(&mut organiser, &id, |d| {
+            d["tournament"]["phase"] == "finished" || !unplayed(d, &matches).is_empty()
+        })
+        .await;
+        if detail["tournament"]["phase"] == "finished" {
+            break;
+        }
+        for (match_id, players) in unplayed(&detail, &matches) {
+            let winner = play(&agents, &match_id, &players).await;
+            matches.insert(match_id);
+            for (seat, name) in players.iter().enumerate() {
+                tally.entry(name.clone()).or_default().add(seat == winner);
+            }
+            played += 1;
+        }
+        if !restarted && played >= 4 {
+            // Once the server has recorded every result and paired the next games, it stops
+            // and starts again on the same database: the same tournament comes back.
+            let before = until(&mut organiser, &id, |d| {
+                recorded(d) == played && !unplayed(d, &matches).is_empty()
+            })
+            .await;
+            assert_eq!(before["tournament"]["phase"], "running", "{before}");
+            app.shutdown().await;
+            app = spawn_app_with(db.clone(), options(minute)).await;
+            for agent in agents.values_mut().chain([&mut organiser]) {
+                agent.addr = app.addr;
+            }
+            let (status, after) = organiser.get(&format!("/api/tournaments/{id}")).await;
+            assert_eq!(status, 200);
+            assert_eq!(after["games"], before["games"]);
+            assert_eq!(after["standings"], before["standings"]);
+            restarted = true;
+            // P8 withdraws: its game goes on, and it is paired no more.
+            let p8 = agents.get_mut("Player8").unwrap();
+            let (status, body) = p8
+                .post(&format!("/api/tournaments/{id}/withdraw"), &json!(null))
+                .await;
+            assert_eq!(status, 200, "{body}");
+            before_withdrawal = Some(body["games"].as_array().unwrap().len());
+        }
+    }
+    assert!(restarted, "the arena ended before its first round was over");
+
+    let (_, done) = organiser.get(&format!("/api/tournaments/{id}")).await;
+    let games = done["games"].as_array().unwrap();
+    assert_eq!(games.len(), played, "{done}");
+    assert_eq!(recorded(&done), played);
+    let withdrawn_at = before_withdrawal.unwrap();
+    assert!(
+        games[withdrawn_at..]
+            .iter()
+            .all(|g| !g["players"].as_array().unwrap().contains(&json!("Player8"))),
+        "{done}"
+    );
+    // Every game is a match of the store, over with the result the tournament shows.
+    for g in games {
+        let (_, summary) = organiser
+            .get(&format!("/api/matches/{}", g["match_id"].as_str().unwrap()))
+            .await;
+        assert_eq!(summary["status"], "finished");
+        assert_eq!(summary["outcome"]["ranks"], g["ranks"]);
+    }
+    let standings = done["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 8);
+    for (place, line) in standings.iter().enumerate() {
+        let name = line["name"].as_str().unwrap();
+        let mine = &tally[name];
+        assert_eq!(line["place"], place + 1);
+        assert_eq!(
+            (
+                line["points"].as_u64(),
+                line["games"].as_u64(),
+                line["wins"].as_u64()
+            ),
+            (Some(mine.points), Some(mine.games), Some(mine.wins)),
+            "{name}: {done}"
+        );
+        assert_eq!(line["active"], name != "Player8");
+    }
+    let key = |line: &Value| (line["points"].as_u64(), line["wins"].as_u64());
+    assert!(standings.windows(2).all(|w| key(&w[0]) >= key(&w[1])));
+    // P1 wins every game: past its second it is on fire, and the first place is its.
+    assert_eq!(standings[0]["name"], "Player1");
+    assert!(tally["Player1"].games >= 3, "{done}");
+
+    let (_, list) = organiser.get("/api/tournaments").await;
+    assert!(list["live"].as_array().unwrap().is_empty());
+    assert_eq!(list["finished"][0]["id"], id.as_str());
+    assert_eq!(list["finished"][0]["phase"], "finished");
+    let p1 = agents.get_mut("Player1").unwrap();
+    let (status, body) = p1
+        .post(&format!("/api/tournaments/{id}/join"), &json!(null))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("tournament/closed"))
+    );
+    app.shutdown().await;
+}
