@@ -10,13 +10,14 @@
 //! their host: settings and limits, names, matches, the clock.
 
 mod run;
+mod state;
 mod view;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use serde::Deserialize;
+use tokio::sync::Mutex;
 
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code, TimeControl, unix_ms};
@@ -25,6 +26,8 @@ use plateau_protocol::server::{TournamentDetail, Tournaments as TournamentList};
 use plateau_store::ratings::Rating;
 use plateau_store::tournaments::{StoredTournament, TournamentStatus};
 use plateau_tournament::{Kind, Settings, Tournament, TournamentError};
+pub use state::Tournaments;
+use state::{Live, Member, Setup, State};
 
 /// Longest name of a tournament, in characters.
 pub const NAME_CHARS: usize = 60;
@@ -57,83 +60,6 @@ pub struct CreateTournament {
     pub min_rating: Option<i64>,
 }
 
-/// What a tournament's creator chose, stored once (the row's `settings`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Setup {
-    name: String,
-    game: String,
-    time_control: TimeControl,
-    minutes: u32,
-    rated: bool,
-    min_rating: Option<i64>,
-    creator: String,
-}
-
-/// A player of a tournament as a match seats them.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Member {
-    name: String,
-    kind: String,
-    created_at: i64,
-}
-
-/// What changes as a tournament runs (the row's `state`), written whole on each change.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct State {
-    /// The rules' value: players, games, results, the arena's clock (in `run::rules_ms`).
-    tournament: Tournament,
-    /// The match of each game, by the game's index; `None` between the pairing's write and the
-    /// match's.
-    matches: Vec<Option<String>>,
-    /// Every player who ever joined, by player id.
-    members: BTreeMap<i64, Member>,
-}
-
-/// One tournament in memory.
-struct Live {
-    id: String,
-    setup: Setup,
-    state: State,
-    starts_at: i64,
-    finished: bool,
-}
-
-impl Live {
-    /// Writes the state (and whether it is over) to the store.
-    async fn save(&self, lobby: &Lobby) -> Result<(), ApiError> {
-        let state = serde_json::to_string(&self.state)
-            .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
-        let status = if self.finished {
-            TournamentStatus::Finished
-        } else {
-            TournamentStatus::Live
-        };
-        lobby
-            .store()
-            .save_tournament(self.id.clone(), status, state)
-            .await
-            .map_err(ApiError::store)
-    }
-
-    fn from_row(row: &StoredTournament) -> Result<Live, String> {
-        let setup: Setup = serde_json::from_str(&row.settings).map_err(|e| e.to_string())?;
-        let state: State = serde_json::from_str(&row.state).map_err(|e| e.to_string())?;
-        Ok(Live {
-            id: row.id.clone(),
-            setup,
-            state,
-            starts_at: row.starts_at_ms,
-            finished: row.status == TournamentStatus::Finished,
-        })
-    }
-}
-
-/// The live tournaments of this server, and the task that runs them.
-pub struct Tournaments {
-    lobby: Arc<Lobby>,
-    live: Arc<Mutex<BTreeMap<String, Live>>>,
-}
-
 impl Tournaments {
     /// The tournaments of `lobby`'s store: the live ones are loaded (by a task, before any
     /// request is answered) and run from then on, until the service shuts down.
@@ -147,32 +73,6 @@ impl Tournaments {
         let tournaments = Arc::new(Tournaments { lobby, live });
         tokio::spawn(run::run(Arc::downgrade(&tournaments), guard));
         tournaments
-    }
-
-    /// Loads the live tournaments into `guard` (a tournament that does not read back is left in
-    /// the store and logged).
-    async fn load(&self, guard: &mut OwnedMutexGuard<BTreeMap<String, Live>>) {
-        let limit = u32::try_from(self.lobby.options().limits.live_tournaments).unwrap_or(u32::MAX);
-        let rows = match self
-            .lobby
-            .store()
-            .tournaments(TournamentStatus::Live, limit)
-            .await
-        {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::error!("tournaments: cannot load the live ones: {e}");
-                return;
-            }
-        };
-        for row in rows {
-            match Live::from_row(&row) {
-                Ok(live) => {
-                    guard.insert(row.id.clone(), live);
-                }
-                Err(e) => tracing::error!("tournament {}: cannot read it back: {e}", row.id),
-            }
-        }
     }
 
     /// `player` creates an arena.
@@ -333,7 +233,7 @@ impl Tournaments {
             .join(
                 plateau_tournament::PlayerId(player.id.0),
                 i32::try_from(rating).unwrap_or(i32::MAX),
-                run::rules_ms(unix_ms(), minute),
+                state::rules_ms(unix_ms(), minute),
             )
             .map_err(closed)?;
         one.state.members.insert(

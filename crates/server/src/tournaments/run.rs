@@ -12,26 +12,13 @@ use std::time::Duration;
 
 use tokio::sync::OwnedMutexGuard;
 
-use super::{Live, Tournaments};
+use super::state::{Live, State, Tournaments, rules_ms};
 use crate::lobby::NewMatch;
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 use plateau_match::tokens::new_token;
+use plateau_store::tournaments::TournamentStatus;
 use plateau_tournament::{GameId, GameResult, Seat};
-
-/// The rules' clock at `real_ms` (Unix milliseconds) when a tournament's minute lasts `minute`:
-/// the same as the real one with a real minute, faster in tests that shorten the minute.
-pub(super) fn rules_ms(real_ms: i64, minute: Duration) -> u64 {
-    let real = u128::try_from(real_ms).unwrap_or(0);
-    let minute = minute.as_millis().max(1);
-    u64::try_from(real * 60_000 / minute).unwrap_or(u64::MAX)
-}
-
-/// The real time (Unix milliseconds) of the rules' `rules_ms`: the inverse of `rules_ms`.
-pub(super) fn real_ms(rules_ms: u64, minute: Duration) -> i64 {
-    let real = u128::from(rules_ms) * minute.as_millis() / 60_000;
-    i64::try_from(real).unwrap_or(i64::MAX)
-}
 
 /// Loads the live tournaments into `guard`, then runs them every tick until the service shuts
 /// down or the tournaments are dropped.
@@ -67,6 +54,32 @@ pub(super) async fn run(
 }
 
 impl Tournaments {
+    /// Loads the live tournaments into `guard` (a tournament that does not read back is left in
+    /// the store and logged).
+    async fn load(&self, guard: &mut OwnedMutexGuard<BTreeMap<String, Live>>) {
+        let limit = u32::try_from(self.lobby.options().limits.live_tournaments).unwrap_or(u32::MAX);
+        let rows = match self
+            .lobby
+            .store()
+            .tournaments(TournamentStatus::Live, limit)
+            .await
+        {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::error!("tournaments: cannot load the live ones: {e}");
+                return;
+            }
+        };
+        for row in rows {
+            match Live::from_row(&row) {
+                Ok(live) => {
+                    guard.insert(row.id.clone(), live);
+                }
+                Err(e) => tracing::error!("tournament {}: cannot read it back: {e}", row.id),
+            }
+        }
+    }
+
     /// One step of every live tournament; the finished ones leave memory.
     async fn tick(&self) {
         let mut live = self.live.lock().await;
@@ -171,7 +184,7 @@ impl Tournaments {
     }
 
     /// Writes `one`; if the write fails, `one` goes back to `before` (as stored).
-    async fn keep(&self, one: &mut Live, before: super::State) -> Result<(), ApiError> {
+    async fn keep(&self, one: &mut Live, before: State) -> Result<(), ApiError> {
         let saved = one.save(&self.lobby).await;
         if saved.is_err() {
             one.state = before;

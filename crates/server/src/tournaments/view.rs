@@ -6,8 +6,7 @@ use plateau_protocol::server::{
 };
 use plateau_tournament::Seat;
 
-use super::run::real_ms;
-use super::{Live, Tournaments};
+use super::state::{Live, Tournaments, real_ms};
 
 impl Tournaments {
     /// `one` as the API shows it.

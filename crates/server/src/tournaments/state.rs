@@ -1,0 +1,105 @@
+//! What a tournament is in memory and in the store: its settings (`Setup`), its changing state
+//! (`State`, written whole on each change), and the rules' clock.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::Mutex;
+
+use crate::lobby::Lobby;
+use crate::model::{ApiError, Code, TimeControl};
+use plateau_store::tournaments::{StoredTournament, TournamentStatus};
+use plateau_tournament::Tournament;
+
+/// The rules' clock at `real_ms` (Unix milliseconds) when a tournament's minute lasts `minute`:
+/// the same as the real one with a real minute, faster in tests that shorten the minute.
+pub(super) fn rules_ms(real_ms: i64, minute: Duration) -> u64 {
+    let real = u128::try_from(real_ms).unwrap_or(0);
+    let minute = minute.as_millis().max(1);
+    u64::try_from(real * 60_000 / minute).unwrap_or(u64::MAX)
+}
+
+/// The real time (Unix milliseconds) of the rules' `rules_ms`: the inverse of `rules_ms`.
+pub(super) fn real_ms(rules_ms: u64, minute: Duration) -> i64 {
+    let real = u128::from(rules_ms) * minute.as_millis() / 60_000;
+    i64::try_from(real).unwrap_or(i64::MAX)
+}
+
+/// What a tournament's creator chose, stored once (the row's `settings`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct Setup {
+    pub(super) name: String,
+    pub(super) game: String,
+    pub(super) time_control: TimeControl,
+    pub(super) minutes: u32,
+    pub(super) rated: bool,
+    pub(super) min_rating: Option<i64>,
+    pub(super) creator: String,
+}
+
+/// A player of a tournament as a match seats them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct Member {
+    pub(super) name: String,
+    pub(super) kind: String,
+    pub(super) created_at: i64,
+}
+
+/// What changes as a tournament runs (the row's `state`), written whole on each change.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct State {
+    /// The rules' value: players, games, results, the arena's clock (in `run::rules_ms`).
+    pub(super) tournament: Tournament,
+    /// The match of each game, by the game's index; `None` between the pairing's write and the
+    /// match's.
+    pub(super) matches: Vec<Option<String>>,
+    /// Every player who ever joined, by player id.
+    pub(super) members: BTreeMap<i64, Member>,
+}
+
+/// One tournament in memory.
+pub(super) struct Live {
+    pub(super) id: String,
+    pub(super) setup: Setup,
+    pub(super) state: State,
+    pub(super) starts_at: i64,
+    pub(super) finished: bool,
+}
+
+impl Live {
+    /// Writes the state (and whether it is over) to the store.
+    pub(super) async fn save(&self, lobby: &Lobby) -> Result<(), ApiError> {
+        let state = serde_json::to_string(&self.state)
+            .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
+        let status = if self.finished {
+            TournamentStatus::Finished
+        } else {
+            TournamentStatus::Live
+        };
+        lobby
+            .store()
+            .save_tournament(self.id.clone(), status, state)
+            .await
+            .map_err(ApiError::store)
+    }
+
+    pub(super) fn from_row(row: &StoredTournament) -> Result<Live, String> {
+        let setup: Setup = serde_json::from_str(&row.settings).map_err(|e| e.to_string())?;
+        let state: State = serde_json::from_str(&row.state).map_err(|e| e.to_string())?;
+        Ok(Live {
+            id: row.id.clone(),
+            setup,
+            state,
+            starts_at: row.starts_at_ms,
+            finished: row.status == TournamentStatus::Finished,
+        })
+    }
+}
+
+/// The live tournaments of this server, and the task that runs them.
+pub struct Tournaments {
+    pub(super) lobby: Arc<Lobby>,
+    pub(super) live: Arc<Mutex<BTreeMap<String, Live>>>,
+}
