@@ -101,7 +101,9 @@ impl Tournaments {
     /// players. Each change is written before the next is made; a failed write leaves `one` as
     /// stored, to be tried again on the next tick.
     async fn step(&self, one: &mut Live) -> Result<(), ApiError> {
-        let minute = self.lobby.options().limits.tournament_minute;
+        let limits = &self.lobby.options().limits;
+        let minute = limits.tournament_minute;
+        let no_show_ms = i64::try_from(limits.no_show.as_millis()).unwrap_or(i64::MAX);
         let now = unix_ms();
         let rules_now = rules_ms(now, minute);
         let before = one.state.clone();
@@ -118,24 +120,47 @@ impl Tournaments {
             let Some(Some(match_id)) = one.state.matches.get(game.0 as usize).cloned() else {
                 continue;
             };
-            let Some(m) = self
+            let stored = self
                 .lobby
                 .store()
                 .get(&match_id, false)
                 .await
-                .map_err(ApiError::store)?
-            else {
-                continue;
-            };
-            if let (Status::Finished, Some(outcome)) = (m.status, m.outcome) {
+                .map_err(ApiError::store)?;
+            let ranks = match stored {
                 // The engine ranks from 1, the tournament from 0.
-                let ranks = outcome.ranks.iter().map(|r| r.saturating_sub(1)).collect();
-                one.state
-                    .tournament
-                    .record(game, GameResult { ranks })
-                    .map_err(internal)?;
-                changed = true;
-            }
+                Some(m) if m.status == Status::Finished && m.outcome.is_some() => m
+                    .outcome
+                    .map(|o| o.ranks.iter().map(|r| r.saturating_sub(1)).collect())
+                    .unwrap_or_default(),
+                Some(m) if m.status == Status::Open && now - m.created_at > no_show_ms => {
+                    // A player did not come: the match is called off, the absent lose (a
+                    // draw when nobody came) and are withdrawn, as quick pairing's no-shows.
+                    let absent = self.lobby.call_off(&match_id).await;
+                    if absent.is_empty() {
+                        continue;
+                    }
+                    let seats = &one.state.tournament.game(game).map_err(internal)?.seats;
+                    let gone =
+                        |s: &Seat| s.player().is_some_and(|p| absent.contains(&PlayerId(p.0)));
+                    let all = seats.iter().all(gone);
+                    let ranks = seats.iter().map(|s| u8::from(!all && gone(s))).collect();
+                    for p in &absent {
+                        let _ = one
+                            .state
+                            .tournament
+                            .withdraw(plateau_tournament::PlayerId(p.0));
+                    }
+                    ranks
+                }
+                // Called off before a restart, its result unwritten: nobody is blamed.
+                None => vec![0; 2],
+                Some(_) => continue,
+            };
+            one.state
+                .tournament
+                .record(game, GameResult { ranks })
+                .map_err(internal)?;
+            changed = true;
         }
         if one.state.tournament.is_over(rules_now) {
             one.finished = true;

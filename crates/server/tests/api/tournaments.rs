@@ -297,3 +297,119 @@ async fn an_arena_of_eight_runs_over_its_time_through_a_restart() {
     );
     app.shutdown().await;
 }
+
+/// The limits and refusals of creating and joining, and a player who does not come to its game:
+/// the match is called off, the one who came wins, the absent one is withdrawn, and the arena
+/// still ends on time.
+#[tokio::test]
+async fn refusals_limits_and_a_player_who_does_not_come() {
+    let mut options = options(Duration::from_secs(6));
+    options.limits.tournaments_per_day = 2;
+    // Time enough for the test to see the pairing and open the match first.
+    options.limits.no_show = Duration::from_secs(2);
+    let app = spawn_app_with(temp_db(), options).await;
+    let mut organiser = Agent::guest(app.addr, "Organiser").await;
+    let (status, _) = organiser
+        .post("/api/account", &json!({"password": "a long pass phrase"}))
+        .await;
+    assert_eq!(status, 200);
+    let arena = |min_rating: Value| {
+        json!({
+            "name": "Quick arena",
+            "game": "toy",
+            "time_control": {"kind": "none"},
+            "starts_in_seconds": 0,
+            "minutes": 1,
+            "min_rating": min_rating,
+        })
+    };
+    let (status, strong) = organiser
+        .post("/api/tournaments", &arena(json!(2000)))
+        .await;
+    assert_eq!(status, 201, "{strong}");
+    let (status, quick) = organiser
+        .post("/api/tournaments", &arena(json!(null)))
+        .await;
+    assert_eq!(status, 201, "{quick}");
+    let (status, body) = organiser
+        .post("/api/tournaments", &arena(json!(null)))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("limit/tournaments"))
+    );
+
+    let mut present = Agent::guest(app.addr, "Present").await;
+    let mut absent = Agent::guest(app.addr, "Absent").await;
+    let strong = strong["tournament"]["id"].as_str().unwrap().to_owned();
+    let (status, body) = present
+        .post(&format!("/api/tournaments/{strong}/join"), &json!(null))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("tournament/rating"))
+    );
+    let (status, body) = present
+        .post("/api/tournaments/nosuchthing/join", &json!(null))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("tournament/not_found"))
+    );
+    let (status, body) = present
+        .post(&format!("/api/tournaments/{strong}/withdraw"), &json!(null))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("tournament/closed"))
+    );
+
+    let id = quick["tournament"]["id"].as_str().unwrap().to_owned();
+    for agent in [&mut present, &mut absent] {
+        let (status, body) = agent
+            .post(&format!("/api/tournaments/{id}/join"), &json!(null))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let paired = until(&mut present, &id, |d| {
+        !unplayed(d, &BTreeSet::new()).is_empty()
+    })
+    .await;
+    let (match_id, players) = unplayed(&paired, &BTreeSet::new()).remove(0);
+    // Only one of the two opens the match.
+    let _seat = present.connect(&match_id, None).await;
+    let done = until(&mut present, &id, |d| {
+        d["tournament"]["phase"] == "finished"
+    })
+    .await;
+    let games = done["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{done}");
+    let won = players.iter().position(|p| p == "Present").unwrap();
+    let mut ranks = vec![2, 2];
+    ranks[won] = 1;
+    assert_eq!(games[0]["ranks"], json!(ranks));
+    let line = |name: &str| {
+        done["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        (
+            line("Present")["points"].as_u64(),
+            line("Present")["active"].as_bool()
+        ),
+        (Some(2), Some(true))
+    );
+    assert_eq!(
+        (
+            line("Absent")["points"].as_u64(),
+            line("Absent")["active"].as_bool()
+        ),
+        (Some(0), Some(false))
+    );
+    app.shutdown().await;
+}
