@@ -285,6 +285,7 @@ impl Challenges {
         let created = self
             .lobby
             .create_match(NewMatch {
+                id: None,
                 game: open.view.game.clone(),
                 config: serde_json::Value::Null,
                 seats: vec![SeatSpec::Human, SeatSpec::Human],

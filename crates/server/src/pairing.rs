@@ -22,6 +22,7 @@ impl Host for Lobby {
 
     async fn create_table(&self, table: NewTable) -> Result<String, ApiError> {
         self.create_match(NewMatch {
+            id: None,
             game: table.game,
             config: serde_json::Value::Null,
             seats: table.seats,

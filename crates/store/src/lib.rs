@@ -310,15 +310,18 @@ pub trait Store: Send + Sync + 'static {
         t: tournaments::StoredTournament,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
-    /// Tournament `id`'s status and state become `status` and `state`, in one transaction.
+    /// Tournament `id`'s status and state become `status` and `state`, and its version one
+    /// more, in one statement, if its version is still `version` (the one its writer read).
     ///
     /// # Errors
-    /// `Invalid` if there is no such tournament; `Database` on failure.
+    /// `Conflict` if its version is another (it changed since it was read) or there is no such
+    /// tournament; `Database` on failure.
     fn save_tournament(
         &self,
         id: String,
         status: tournaments::TournamentStatus,
         state: String,
+        version: i64,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
     /// Tournament `id`, if stored.

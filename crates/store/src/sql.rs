@@ -261,14 +261,16 @@ pub(crate) const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments \
      (id, creator_id, status, starts_at, created_at, settings, state) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
-/// Tournament `$3`'s status becomes `$1` and its state `$2`.
-pub(crate) const SAVE_TOURNAMENT: &str =
-    "UPDATE tournaments SET status = $1, state = $2 WHERE id = $3";
+/// Tournament `$3`'s status becomes `$1` and its state `$2`, if its version is still `$4` (what
+/// its writer read): the version goes one up, so of two writers who read the same version only
+/// the first changes the row.
+pub(crate) const SAVE_TOURNAMENT: &str = "UPDATE tournaments SET status = $1, state = $2, \
+     version = version + 1 WHERE id = $3 AND version = $4";
 
 /// The columns of a tournament, in `StoredTournament`'s order.
 macro_rules! tournament_columns {
     () => {
-        "id, creator_id, status, starts_at, created_at, settings, state"
+        "id, creator_id, status, starts_at, created_at, settings, state, version"
     };
 }
 

@@ -1,7 +1,8 @@
 //! A tournament as stored (docs/tournaments.md): its settings and its state as the server
 //! serializes them, with the few fields the lists and limits read kept in columns of their own.
 //! The store does not read the two texts: the server writes them whole, in one statement, each
-//! time the tournament changes.
+//! time the tournament changes, and only over the version it read (`Store::save_tournament`), so
+//! several nodes sharing the database never write over each other's changes.
 
 use crate::players::PlayerId;
 
@@ -52,4 +53,7 @@ pub struct StoredTournament {
     pub settings: String,
     /// Its state as the server serializes them (JSON): replaced whole on each change.
     pub state: String,
+    /// How many times its state was saved (0 when created; a new row is stored at 0 whatever
+    /// this says): the version a save must name.
+    pub version: i64,
 }

@@ -43,6 +43,9 @@ pub struct CreateRequest {
 
 /// A match to store: its seats, and the players already seated with their token hashes.
 pub(crate) struct NewMatch {
+    /// The match's id, chosen beforehand by a caller that may ask twice (a tournament's game:
+    /// the second creation finds it made and does nothing); `None` for a fresh one.
+    pub id: Option<String>,
     pub game: String,
     pub config: serde_json::Value,
     pub seats: Vec<SeatSpec>,
@@ -216,6 +219,7 @@ impl Lobby {
         }
         let id = self
             .create_match(NewMatch {
+                id: None,
                 game: req.game,
                 config: req.config,
                 seats: req.seats,
@@ -264,12 +268,15 @@ impl Lobby {
     }
 
     /// Validates and stores a new match, and starts its actor. A match whose seats are all
-    /// filled by bots starts at once; others wait until every person has opened it.
+    /// filled by bots starts at once; others wait until every person has opened it. With a
+    /// chosen id already stored, nothing is done and the id is answered: creating it again is
+    /// a no-op (its actor starts wherever it is asked for, as a resting match's).
     pub(crate) async fn create_match(&self, new: NewMatch) -> Result<String, ApiError> {
         if *self.shutdown.borrow() {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
         let NewMatch {
+            id: chosen,
             game,
             config,
             seats,
@@ -328,8 +335,9 @@ impl Lobby {
         time_control.validate(entry.rule_clock)?;
         let now = unix_ms();
         let all_bots = stored.iter().all(|s| s.opened);
+        let given = chosen.is_some();
         let m = StoredMatch {
-            id: hex::encode(rand::random::<[u8; 8]>()),
+            id: chosen.unwrap_or_else(new_match_id),
             game: entry.info.name.to_owned(),
             config,
             seats: stored,
@@ -349,11 +357,11 @@ impl Lobby {
             chat: Vec::new(),
         };
         let id = m.id.clone();
-        self.shared
-            .store
-            .create(m.clone())
-            .await
-            .map_err(ApiError::store)?;
+        match self.shared.store.create(m.clone()).await {
+            Ok(()) => {}
+            Err(crate::store::StoreError::Conflict(_)) if given => return Ok(id),
+            Err(e) => return Err(ApiError::store(e)),
+        }
         // A new id: no other node holds its lease.
         self.lease(&id).await.map_err(ApiError::store)?;
         self.spawn(m).map_err(ApiError::internal)?;
@@ -384,6 +392,11 @@ impl Lobby {
         grant.free = joined.free;
         Ok(grant)
     }
+}
+
+/// A fresh match id: 16 hex digits.
+pub(crate) fn new_match_id() -> String {
+    hex::encode(rand::random::<[u8; 8]>())
 }
 
 /// The per-minute counter of the tables made (or joined) from the address whose key is `key`.

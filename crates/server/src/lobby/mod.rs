@@ -22,8 +22,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, oneshot, watch};
 
-pub(crate) use create::NewMatch;
 pub use create::{CreateRequest, SeatGrant, Table, is_match_id};
+pub(crate) use create::{NewMatch, new_match_id};
 pub use leases::{LEASE_TTL, RENEW_EVERY};
 pub use registry::Place;
 pub use state::Lobby;

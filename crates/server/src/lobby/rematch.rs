@@ -78,6 +78,7 @@ impl Lobby {
         }
         let new_id = self
             .create_match(NewMatch {
+                id: None,
                 game: info.game,
                 config: info.config,
                 seats: specs,

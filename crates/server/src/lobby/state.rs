@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, watch};
 
 use crate::limits::PerMinute;
@@ -123,6 +124,25 @@ impl Lobby {
         let turn = self.placed.fetch_add(1, Ordering::Relaxed);
         let node = reachable[usize::try_from(turn).unwrap_or(0) % reachable.len()];
         (node.name != self.node.name).then(|| node.clone())
+    }
+
+    /// Whether this node is the one of the live nodes that runs the work named `key` (a
+    /// tournament: docs/architecture.md section 5.3): the node whose name, digested with `key`,
+    /// gives the highest number (rendezvous hashing), this node counted live. Every node that
+    /// sees the same live nodes picks the same one, and a node that comes or goes moves only the
+    /// work it wins or held. Nodes that see different lists for a moment (one just started or
+    /// stopped) may both answer `true`: the work must stay safe then (a tournament's writes are
+    /// conditional on what was read).
+    pub(crate) fn runs_here(&self, key: &str) -> bool {
+        let score = |name: &str| {
+            let digest = Sha256::digest(format!("{name}\n{key}"));
+            u64::from_be_bytes(digest[..8].try_into().unwrap_or_default())
+        };
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = score(&self.node.name);
+        live.iter()
+            .filter(|n| n.name != self.node.name)
+            .all(|n| (score(&n.name), n.name.as_str()) < (mine, self.node.name.as_str()))
     }
 
     /// A receiver that turns `true` when the service begins to shut down.

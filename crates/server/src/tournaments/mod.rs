@@ -1,10 +1,13 @@
 //! Tournaments the server runs (docs/tournaments.md; HTTP in docs/protocol.md section 7.9): any
 //! account creates an arena; players join and withdraw; `run` starts it at its time, pairs the
 //! waiting players into ordinary matches as their games end, records each match's result and
-//! ends it when its time is up. Each tournament lives in memory here while it is not over, and
-//! every change is written to the store (`tournaments` table) before anyone is told of it: after
-//! a restart `Tournaments::new` loads the live ones back and carries on, and a pairing written
-//! before its match was made gets its match then.
+//! ends it when its time is up. The store (`tournaments` table) is the one truth, shared by the
+//! nodes of a database (docs/architecture.md section 5.3): every operation reads the row, changes
+//! it and writes it back only over the version it read (`Tournaments::change_from`, again over a
+//! fresh read when another node or task wrote first), before anyone is told of it. Each node's
+//! task runs the live tournaments it is the runner of (`Lobby::runs_here`); a pairing is written
+//! with its matches' ids before they are made, and making one again does nothing, so a restart
+//! or a second runner never makes two matches for one game.
 //!
 //! The rules (pairing, points, standings) are the crate `plateau-tournament`'s; this module is
 //! their host: settings and limits, names, matches, the clock.
@@ -17,7 +20,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
-use tokio::sync::Mutex;
 
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code, TimeControl, unix_ms};
@@ -37,6 +39,10 @@ pub const MAX_START_SECONDS: u32 = 7 * 24 * 3600;
 const FINISHED_LISTED: u32 = 20;
 /// A day, in milliseconds: the window of `Limits::tournaments_per_day`.
 const DAY_MS: i64 = 24 * 3600 * 1000;
+/// Times a change of a tournament is tried, each over a fresh read, while other writers (other
+/// players' joins, the runner) change it first; then `limit/busy`. A try fails only when another
+/// write was committed since its read, so this many fail only under 15 other writes at once.
+const ATTEMPTS: usize = 16;
 
 /// `POST /api/tournaments` (docs/protocol.md section 7.9): an arena of a two-seat game.
 #[derive(Clone, Debug, Deserialize)]
@@ -61,17 +67,15 @@ pub struct CreateTournament {
 }
 
 impl Tournaments {
-    /// The tournaments of `lobby`'s store: the live ones are loaded (by a task, before any
-    /// request is answered) and run from then on, until the service shuts down.
+    /// The tournaments of `lobby`'s store, with the task that runs the live ones this node is
+    /// the runner of, until the service shuts down.
     ///
     /// # Panics
     /// Outside a tokio runtime.
     #[must_use]
     pub fn new(lobby: Arc<Lobby>) -> Arc<Tournaments> {
-        let live = Arc::new(Mutex::new(BTreeMap::new()));
-        let guard = live.clone().try_lock_owned().expect("a new lock is free");
-        let tournaments = Arc::new(Tournaments { lobby, live });
-        tokio::spawn(run::run(Arc::downgrade(&tournaments), guard));
+        let tournaments = Arc::new(Tournaments { lobby });
+        tokio::spawn(run::run(Arc::downgrade(&tournaments)));
         tournaments
     }
 
@@ -131,7 +135,11 @@ impl Tournaments {
         let limits = &self.lobby.options().limits;
         let now = unix_ms();
         let store = self.lobby.store();
-        let mut live = self.live.lock().await;
+        let cap = u32::try_from(limits.live_tournaments).unwrap_or(u32::MAX);
+        let live = store
+            .tournaments(TournamentStatus::Live, cap)
+            .await
+            .map_err(ApiError::store)?;
         if live.len() >= limits.live_tournaments {
             return Err(ApiError::new(
                 Code::LimitTournaments,
@@ -171,6 +179,7 @@ impl Tournaments {
             },
             starts_at: now + i64::from(request.starts_in_seconds) * 1000,
             finished: false,
+            version: 0,
         };
         let text = |v: Result<String, serde_json::Error>| {
             v.map_err(|e| ApiError::new(Code::Internal, e.to_string()))
@@ -184,19 +193,19 @@ impl Tournaments {
                 created_at_ms: now,
                 settings: text(serde_json::to_string(&one.setup))?,
                 state: text(serde_json::to_string(&one.state))?,
+                version: 0,
             })
             .await
             .map_err(ApiError::store)?;
-        let detail = self.view(&one);
-        live.insert(one.id.clone(), one);
-        Ok(detail)
+        Ok(self.view(&one))
     }
 
     /// `player` joins tournament `id` (or comes back to it after withdrawing).
     ///
     /// # Errors
     /// `tournament/not_found`; `tournament/closed` once it is over or for a player already in
-    /// it; `tournament/rating` below its minimum; `tournament/full`; `auth/required` for a bot.
+    /// it; `tournament/rating` below its minimum; `tournament/full`; `auth/required` for a bot;
+    /// `limit/busy` when it changed `ATTEMPTS` times in a row while this was tried.
     pub async fn join(&self, player: &Player, id: &str) -> Result<TournamentDetail, ApiError> {
         if player.kind == PlayerKind::Bot {
             return Err(ApiError::new(
@@ -204,15 +213,13 @@ impl Tournaments {
                 "bots do not join tournaments",
             ));
         }
-        let Ok(game) = self.with_live(id, |t| t.setup.game.clone()).await else {
-            return Err(self.gone(id).await);
-        };
+        let first = self.read(id).await?;
+        if first.finished {
+            return Err(over(id));
+        }
+        let game = first.setup.game.clone();
         let rating = self.rating(player.id, &game).await?;
-        let minute = self.lobby.options().limits.tournament_minute;
-        let players = self.lobby.options().limits.tournament_players;
-        let mut live = self.live.lock().await;
-        let one = live.get_mut(id).ok_or_else(|| not_found(id))?;
-        if let Some(min) = one.setup.min_rating
+        if let Some(min) = first.setup.min_rating
             && rating < min
         {
             return Err(ApiError::new(
@@ -220,57 +227,54 @@ impl Tournaments {
                 format!("this tournament needs a rating of {min} in {game}; yours is {rating}"),
             ));
         }
-        let known = one.state.members.contains_key(&player.id.0);
-        if !known && one.state.members.len() >= players {
-            return Err(ApiError::new(
-                Code::TournamentFull,
-                format!("this tournament has {players} players, as many as one may"),
-            ));
-        }
-        let before = one.state.clone();
-        one.state
-            .tournament
-            .join(
-                plateau_tournament::PlayerId(player.id.0),
-                i32::try_from(rating).unwrap_or(i32::MAX),
-                state::rules_ms(unix_ms(), minute),
-            )
-            .map_err(closed)?;
-        one.state.members.insert(
-            player.id.0,
-            Member {
-                name: player.name.clone(),
-                kind: player.kind.as_str().to_owned(),
-                created_at: player.created_at,
-            },
-        );
-        if let Err(e) = one.save(&self.lobby).await {
-            one.state = before;
-            return Err(e);
-        }
-        Ok(self.view(one))
+        let minute = self.lobby.options().limits.tournament_minute;
+        let players = self.lobby.options().limits.tournament_players;
+        let member = Member {
+            name: player.name.clone(),
+            kind: player.kind.as_str().to_owned(),
+            created_at: player.created_at,
+        };
+        let one = self
+            .change_from(first, |one| {
+                let known = one.state.members.contains_key(&player.id.0);
+                if !known && one.state.members.len() >= players {
+                    return Err(ApiError::new(
+                        Code::TournamentFull,
+                        format!("this tournament has {players} players, as many as one may"),
+                    ));
+                }
+                one.state
+                    .tournament
+                    .join(
+                        plateau_tournament::PlayerId(player.id.0),
+                        i32::try_from(rating).unwrap_or(i32::MAX),
+                        state::rules_ms(unix_ms(), minute),
+                    )
+                    .map_err(closed)?;
+                one.state.members.insert(player.id.0, member.clone());
+                Ok(true)
+            })
+            .await?;
+        Ok(self.view(&one))
     }
 
     /// `player` withdraws from tournament `id`: paired no more; a game it plays goes on.
     ///
     /// # Errors
-    /// `tournament/not_found`; `tournament/closed` for a player not in it.
+    /// `tournament/not_found`; `tournament/closed` once it is over or for a player not in it;
+    /// `limit/busy`.
     pub async fn withdraw(&self, player: &Player, id: &str) -> Result<TournamentDetail, ApiError> {
-        let mut live = self.live.lock().await;
-        let Some(one) = live.get_mut(id) else {
-            drop(live);
-            return Err(self.gone(id).await);
-        };
-        let before = one.state.clone();
-        one.state
-            .tournament
-            .withdraw(plateau_tournament::PlayerId(player.id.0))
-            .map_err(closed)?;
-        if let Err(e) = one.save(&self.lobby).await {
-            one.state = before;
-            return Err(e);
-        }
-        Ok(self.view(one))
+        let first = self.read(id).await?;
+        let one = self
+            .change_from(first, |one| {
+                one.state
+                    .tournament
+                    .withdraw(plateau_tournament::PlayerId(player.id.0))
+                    .map_err(closed)?;
+                Ok(true)
+            })
+            .await?;
+        Ok(self.view(&one))
     }
 
     /// The live tournaments and the last finished ones.
@@ -278,24 +282,26 @@ impl Tournaments {
     /// # Errors
     /// The store's.
     pub async fn list(&self) -> Result<TournamentList, ApiError> {
-        let live: Vec<_> = {
-            let live = self.live.lock().await;
-            let mut list: Vec<_> = live.values().map(|t| self.view(t).tournament).collect();
-            list.sort_by(|a, b| b.starts_at.cmp(&a.starts_at).then(a.id.cmp(&b.id)));
-            list
+        let store = self.lobby.store();
+        let cap = u32::try_from(self.lobby.options().limits.live_tournaments).unwrap_or(u32::MAX);
+        let shown = |rows: Vec<StoredTournament>| {
+            rows.iter()
+                .filter_map(|row| Live::from_row(row).ok())
+                .map(|t| self.view(&t).tournament)
+                .collect()
         };
-        let rows = self
-            .lobby
-            .store()
+        let live = store
+            .tournaments(TournamentStatus::Live, cap)
+            .await
+            .map_err(ApiError::store)?;
+        let finished = store
             .tournaments(TournamentStatus::Finished, FINISHED_LISTED)
             .await
             .map_err(ApiError::store)?;
-        let finished = rows
-            .iter()
-            .filter_map(|row| Live::from_row(row).ok())
-            .map(|t| self.view(&t).tournament)
-            .collect();
-        Ok(TournamentList { live, finished })
+        Ok(TournamentList {
+            live: shown(live),
+            finished: shown(finished),
+        })
     }
 
     /// Tournament `id`: settings, standings, games.
@@ -303,9 +309,14 @@ impl Tournaments {
     /// # Errors
     /// `tournament/not_found`; the store's.
     pub async fn one(&self, id: &str) -> Result<TournamentDetail, ApiError> {
-        if let Ok(detail) = self.with_live(id, |t| self.view(t)).await {
-            return Ok(detail);
-        }
+        Ok(self.view(&self.read(id).await?))
+    }
+
+    /// Tournament `id` as stored now.
+    ///
+    /// # Errors
+    /// `tournament/not_found`; the store's; `server/internal` for a row that does not read back.
+    async fn read(&self, id: &str) -> Result<Live, ApiError> {
         let row = self
             .lobby
             .store()
@@ -313,26 +324,41 @@ impl Tournaments {
             .await
             .map_err(ApiError::store)?
             .ok_or_else(|| not_found(id))?;
-        let one = Live::from_row(&row)
-            .map_err(|e| ApiError::new(Code::Internal, format!("tournament {id}: {e}")))?;
-        Ok(self.view(&one))
+        Live::from_row(&row)
+            .map_err(|e| ApiError::new(Code::Internal, format!("tournament {id}: {e}")))
     }
 
-    /// Why tournament `id`, not live, cannot be joined or left: `tournament/closed` once over,
-    /// else `tournament/not_found`.
-    async fn gone(&self, id: &str) -> ApiError {
-        match self.lobby.store().tournament(id.to_owned()).await {
-            Ok(Some(_)) => {
-                ApiError::new(Code::TournamentClosed, format!("tournament {id:?} is over"))
+    /// Applies `change` to `first` (tournament `id` as read) and writes the result over the
+    /// version read; when another writer (a join on another node, the runner) changed the row
+    /// first, reads it again and applies `change` to that, at most `ATTEMPTS` times in all.
+    /// `change` answers whether there is anything to write (`false`: nothing is written) and
+    /// may refuse (nothing is written). Returns the tournament as it now stands.
+    ///
+    /// # Errors
+    /// `tournament/closed` once it is over; `change`'s; `limit/busy` after `ATTEMPTS`
+    /// conflicts; the store's (`tournament/not_found` if the row is gone).
+    async fn change_from(
+        &self,
+        first: Live,
+        mut change: impl FnMut(&mut Live) -> Result<bool, ApiError>,
+    ) -> Result<Live, ApiError> {
+        let id = first.id.clone();
+        let mut one = first;
+        for attempt in 0..ATTEMPTS {
+            if attempt > 0 {
+                one = self.read(&id).await?;
             }
-            Ok(None) => not_found(id),
-            Err(e) => ApiError::store(e),
+            if one.finished {
+                return Err(over(&id));
+            }
+            if !change(&mut one)? || one.save(&self.lobby).await? {
+                return Ok(one);
+            }
         }
-    }
-
-    async fn with_live<T>(&self, id: &str, f: impl FnOnce(&Live) -> T) -> Result<T, ApiError> {
-        let live = self.live.lock().await;
-        live.get(id).map(f).ok_or_else(|| not_found(id))
+        Err(ApiError::new(
+            Code::LimitBusy,
+            format!("tournament {id:?} changed {ATTEMPTS} times while this was tried: try again"),
+        ))
     }
 
     /// `player`'s shown rating in `game` (the default rating's when it has none).
@@ -355,6 +381,10 @@ fn not_found(id: &str) -> ApiError {
         Code::TournamentNotFound,
         format!("no tournament {id:?} is running or waiting"),
     )
+}
+
+fn over(id: &str) -> ApiError {
+    ApiError::new(Code::TournamentClosed, format!("tournament {id:?} is over"))
 }
 
 fn closed(e: TournamentError) -> ApiError {

@@ -1,36 +1,34 @@
 //! The task that runs the live tournaments (docs/tournaments.md section 3): on each tick it
-//! starts an arena at its time, records the results of its finished matches, pairs its waiting
-//! players into new matches, and ends it once its time is up and its last game is over.
+//! reads the live tournaments from the store and steps each one this node is the runner of
+//! (`Lobby::runs_here`, docs/architecture.md section 5.3): it starts an arena at its time,
+//! records the results of its finished matches, pairs its waiting players into new matches, and
+//! ends it once its time is up and its last game is over.
 //!
 //! Results are read from the store (a match's outcome is written in the transaction that ends
-//! it), so a result is never missed, even one that came while the server was down. A pairing is
-//! written before its match is made: a restart between the two makes the match on the next tick.
+//! it), so a result is never missed, even one that came while no runner ran. What the matches
+//! say is gathered first and then applied to the tournament over the version read
+//! (`Tournaments::change_from`: a join that came in between is kept, and a game another runner
+//! recorded meanwhile is not recorded twice). A pairing is written with its matches' ids before
+//! the matches are made, and making one again does nothing, so a runner that stops between the
+//! two, or two runners at once, make one match per game.
 
-use std::collections::BTreeMap;
 use std::sync::Weak;
 use std::time::Duration;
 
-use tokio::sync::OwnedMutexGuard;
-
-use super::state::{Live, State, Tournaments, rules_ms};
-use crate::lobby::NewMatch;
+use super::state::{GameMatch, Live, Tournaments, rules_ms};
+use crate::lobby::{NewMatch, new_match_id};
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 use plateau_match::tokens::new_token;
 use plateau_store::tournaments::TournamentStatus;
 use plateau_tournament::{GameId, GameResult, Seat};
 
-/// Loads the live tournaments into `guard`, then runs them every tick until the service shuts
-/// down or the tournaments are dropped.
-pub(super) async fn run(
-    tournaments: Weak<Tournaments>,
-    mut guard: OwnedMutexGuard<BTreeMap<String, Live>>,
-) {
+/// Runs the live tournaments every tick until the service shuts down or the tournaments are
+/// dropped.
+pub(super) async fn run(tournaments: Weak<Tournaments>) {
     let Some(t) = tournaments.upgrade() else {
         return;
     };
-    t.load(&mut guard).await;
-    drop(guard);
     let mut shutdown = t.lobby.shutdown_signal();
     // A sixtieth of a minute: a second, less in tests that shorten the minute.
     let tick = (t.lobby.options().limits.tournament_minute / 60)
@@ -53,10 +51,27 @@ pub(super) async fn run(
     }
 }
 
+/// What a game's match says: its result, and the players who did not come to it (withdrawn).
+struct Ended {
+    game: GameId,
+    match_id: String,
+    ranks: Vec<u8>,
+    absent: Vec<PlayerId>,
+}
+
+/// Whether game `game` of `one` is still to be recorded, with `match_id` as its match.
+fn running_with(one: &Live, game: GameId, match_id: &str) -> bool {
+    one.state.tournament.running().any(|g| g.id == game)
+        && one
+            .state
+            .matches
+            .get(game.0 as usize)
+            .is_some_and(|m| m.id == match_id)
+}
+
 impl Tournaments {
-    /// Loads the live tournaments into `guard` (a tournament that does not read back is left in
-    /// the store and logged).
-    async fn load(&self, guard: &mut OwnedMutexGuard<BTreeMap<String, Live>>) {
+    /// One step of every live tournament this node runs.
+    async fn tick(&self) {
         let limit = u32::try_from(self.lobby.options().limits.live_tournaments).unwrap_or(u32::MAX);
         let rows = match self
             .lobby
@@ -66,174 +81,168 @@ impl Tournaments {
         {
             Ok(rows) => rows,
             Err(e) => {
-                tracing::error!("tournaments: cannot load the live ones: {e}");
+                tracing::warn!("tournaments: cannot read the live ones: {e}");
                 return;
             }
         };
         for row in rows {
-            match Live::from_row(&row) {
-                Ok(live) => {
-                    guard.insert(row.id.clone(), live);
-                }
-                Err(e) => tracing::error!("tournament {}: cannot read it back: {e}", row.id),
-            }
-        }
-    }
-
-    /// One step of every live tournament; the finished ones leave memory.
-    async fn tick(&self) {
-        let mut live = self.live.lock().await;
-        let ids: Vec<String> = live.keys().cloned().collect();
-        for id in ids {
-            let Some(one) = live.get_mut(&id) else {
+            if !self.lobby.runs_here(&row.id) {
                 continue;
+            }
+            let one = match Live::from_row(&row) {
+                Ok(one) => one,
+                Err(e) => {
+                    tracing::error!("tournament {}: cannot read it back: {e}", row.id);
+                    continue;
+                }
             };
             if let Err(e) = self.step(one).await {
-                tracing::warn!("tournament {id}: {}", e.message);
-            }
-            if one.finished {
-                live.remove(&id);
+                tracing::warn!("tournament {}: {}", row.id, e.message);
             }
         }
     }
 
     /// Starts `one` at its time, records its finished games, ends it or pairs its waiting
-    /// players. Each change is written before the next is made; a failed write leaves `one` as
-    /// stored, to be tried again on the next tick.
-    async fn step(&self, one: &mut Live) -> Result<(), ApiError> {
-        let limits = &self.lobby.options().limits;
-        let minute = limits.tournament_minute;
-        let no_show_ms = i64::try_from(limits.no_show.as_millis()).unwrap_or(i64::MAX);
+    /// players, then makes the matches of the games paired. Each change is written before
+    /// anything is done on it; a failed write is tried again on the next tick.
+    async fn step(&self, one: Live) -> Result<(), ApiError> {
         let now = unix_ms();
-        let rules_now = rules_ms(now, minute);
-        let before = one.state.clone();
-        let mut changed = false;
-        if one.state.tournament.arena_end_ms().is_none() {
-            if now < one.starts_at {
-                return Ok(());
-            }
-            one.state.tournament.start(rules_now).map_err(internal)?;
-            changed = true;
+        if one.state.tournament.arena_end_ms().is_none() && now < one.starts_at {
+            return Ok(());
         }
-        let running: Vec<GameId> = one.state.tournament.running().map(|g| g.id).collect();
-        for game in running {
-            let Some(Some(match_id)) = one.state.matches.get(game.0 as usize).cloned() else {
+        let ended = self.ended(&one, now).await?;
+        let minute = self.lobby.options().limits.tournament_minute;
+        let written = self
+            .change_from(one, |t| apply(t, &ended, now, rules_ms(now, minute)))
+            .await?;
+        self.make_matches(written).await
+    }
+
+    /// What the made matches of `one`'s running games say at `now` (Unix ms): finished ones
+    /// give their result; one still open past the no-show time is called off, the absent
+    /// losing it (a draw if nobody came); a made one gone from the store was called off before
+    /// its result was written, and nobody is blamed.
+    async fn ended(&self, one: &Live, now: i64) -> Result<Vec<Ended>, ApiError> {
+        let no_show = self.lobby.options().limits.no_show;
+        let no_show_ms = i64::try_from(no_show.as_millis()).unwrap_or(i64::MAX);
+        let mut ended = Vec::new();
+        for game in one.state.tournament.running() {
+            let Some(GameMatch { id, made: true }) = one.state.matches.get(game.id.0 as usize)
+            else {
                 continue;
             };
             let stored = self
                 .lobby
                 .store()
-                .get(&match_id, false)
+                .get(id, false)
                 .await
                 .map_err(ApiError::store)?;
-            let ranks = match stored {
+            let (ranks, absent) = match stored {
                 // The engine ranks from 1, the tournament from 0.
-                Some(m) if m.status == Status::Finished && m.outcome.is_some() => m
-                    .outcome
-                    .map(|o| o.ranks.iter().map(|r| r.saturating_sub(1)).collect())
-                    .unwrap_or_default(),
+                Some(m) if m.status == Status::Finished && m.outcome.is_some() => (
+                    m.outcome
+                        .map(|o| o.ranks.iter().map(|r| r.saturating_sub(1)).collect())
+                        .unwrap_or_default(),
+                    Vec::new(),
+                ),
                 Some(m) if m.status == Status::Open && now - m.created_at > no_show_ms => {
-                    // A player did not come: the match is called off, the absent lose (a
-                    // draw when nobody came) and are withdrawn, as quick pairing's no-shows.
-                    let absent = self.lobby.call_off(&match_id).await;
+                    // A player did not come: the match is called off, as quick pairing's.
+                    let absent = self.lobby.call_off(id).await;
                     if absent.is_empty() {
                         continue;
                     }
-                    let seats = &one.state.tournament.game(game).map_err(internal)?.seats;
                     let gone =
                         |s: &Seat| s.player().is_some_and(|p| absent.contains(&PlayerId(p.0)));
-                    let all = seats.iter().all(gone);
-                    let ranks = seats.iter().map(|s| u8::from(!all && gone(s))).collect();
-                    for p in &absent {
-                        let _ = one
-                            .state
-                            .tournament
-                            .withdraw(plateau_tournament::PlayerId(p.0));
-                    }
-                    ranks
+                    let all = game.seats.iter().all(gone);
+                    let ranks = game
+                        .seats
+                        .iter()
+                        .map(|s| u8::from(!all && gone(s)))
+                        .collect();
+                    (ranks, absent)
                 }
-                // Called off before a restart, its result unwritten: nobody is blamed.
-                None => vec![0; 2],
+                None => (vec![0; game.seats.len()], Vec::new()),
                 Some(_) => continue,
             };
-            one.state
-                .tournament
-                .record(game, GameResult { ranks })
-                .map_err(internal)?;
-            changed = true;
+            ended.push(Ended {
+                game: game.id,
+                match_id: id.clone(),
+                ranks,
+                absent,
+            });
         }
-        if one.state.tournament.is_over(rules_now) {
-            one.finished = true;
-            return self.keep(one, before).await;
-        }
-        let end = one.state.tournament.arena_end_ms().unwrap_or(0);
-        if rules_now < end {
-            let paired = one
-                .state
-                .tournament
-                .pair_waiting(rules_now)
-                .map_err(internal)?;
-            if !paired.is_empty() {
-                let games = one.state.tournament.games().len();
-                one.state.matches.resize(games, None);
-                changed = true;
-            }
-        }
-        if changed {
-            self.keep(one, before).await?;
-        }
-        // The games written without their match (just now, or before a restart) get one.
-        let unmade: Vec<GameId> = one
+        Ok(ended)
+    }
+
+    /// Makes the matches of `one`'s running games not yet made, then writes them made. A
+    /// match made for a game that is no longer running by then (another runner saw it through
+    /// while this one stalled) is called off: nobody is to play it.
+    async fn make_matches(&self, one: Live) -> Result<(), ApiError> {
+        let unmade: Vec<(GameId, String)> = one
             .state
             .tournament
             .running()
-            .filter(|g| {
-                one.state
-                    .matches
-                    .get(g.id.0 as usize)
-                    .is_some_and(Option::is_none)
+            .filter_map(|g| {
+                let m = one.state.matches.get(g.id.0 as usize)?;
+                (!m.made).then(|| (g.id, m.id.clone()))
             })
-            .map(|g| g.id)
             .collect();
-        if unmade.is_empty() {
-            return Ok(());
-        }
-        let before = one.state.clone();
-        for game in unmade {
-            match self.make_match(one, game).await {
-                Ok(id) => one.state.matches[game.0 as usize] = Some(id),
+        let mut made = Vec::with_capacity(unmade.len());
+        for (game, id) in unmade {
+            match self.make_match(&one, game, &id).await {
+                Ok(()) => made.push((game, id)),
                 Err(e) => tracing::warn!("tournament {}: a game's match: {}", one.id, e.message),
             }
         }
-        self.keep(one, before).await
-    }
-
-    /// Writes `one`; if the write fails, `one` goes back to `before` (as stored).
-    async fn keep(&self, one: &mut Live, before: State) -> Result<(), ApiError> {
-        let saved = one.save(&self.lobby).await;
-        if saved.is_err() {
-            one.state = before;
-            one.finished = false;
+        if made.is_empty() {
+            return Ok(());
         }
-        saved
+        let marked = self
+            .change_from(one, |t| {
+                let mut changed = false;
+                for (game, id) in &made {
+                    if running_with(t, *game, id)
+                        && let Some(m) = t.state.matches.get_mut(game.0 as usize)
+                        && !m.made
+                    {
+                        m.made = true;
+                        changed = true;
+                    }
+                }
+                Ok(changed)
+            })
+            .await;
+        let stray: Vec<&String> = match &marked {
+            Ok(t) => made
+                .iter()
+                .filter(|(game, id)| !running_with(t, *game, id))
+                .map(|(_, id)| id)
+                .collect(),
+            Err(e) if e.code == Code::TournamentClosed => made.iter().map(|(_, id)| id).collect(),
+            Err(_) => Vec::new(),
+        };
+        for id in stray {
+            self.lobby.call_off(id).await;
+        }
+        marked.map(|_| ())
     }
 
-    /// Makes the match of `game`, both seats taken by its players (who open it with their
-    /// session: no seat token is given out).
-    async fn make_match(&self, one: &Live, game: GameId) -> Result<String, ApiError> {
+    /// Makes the match of `game` under `id` (nothing if it is made), both seats taken by its
+    /// players (who open it with their session: no seat token is given out).
+    async fn make_match(&self, one: &Live, game: GameId, id: &str) -> Result<(), ApiError> {
         let seats = &one.state.tournament.game(game).map_err(internal)?.seats;
         let mut seated = Vec::with_capacity(seats.len());
         for seat in seats {
-            let Seat::Player(id) = seat else {
+            let Seat::Player(p) = seat else {
                 return Err(internal("a bot in an arena"));
             };
             let member = one
                 .state
                 .members
-                .get(&id.0)
+                .get(&p.0)
                 .ok_or_else(|| internal("a player without a name"))?;
             let player = Player {
-                id: PlayerId(id.0),
+                id: PlayerId(p.0),
                 name: member.name.clone(),
                 kind: PlayerKind::parse(&member.kind).unwrap_or(PlayerKind::Guest),
                 created_at: member.created_at,
@@ -242,6 +251,7 @@ impl Tournaments {
         }
         self.lobby
             .create_match(NewMatch {
+                id: Some(id.to_owned()),
                 game: one.setup.game.clone(),
                 config: serde_json::Value::Null,
                 seats: vec![SeatSpec::Human; seated.len()],
@@ -252,7 +262,66 @@ impl Tournaments {
                 creator: None,
             })
             .await
+            .map(|_| ())
     }
+}
+
+/// Applies to `t` (a tournament as read, `now` real and `rules_now` rules' ms) its start at its
+/// time, the results in `ended` of the games still running with the same match, its end, or a
+/// pairing of its waiting players (each new game's match id chosen now). Answers whether `t`
+/// changed.
+fn apply(t: &mut Live, ended: &[Ended], now: i64, rules_now: u64) -> Result<bool, ApiError> {
+    let mut changed = false;
+    if t.state.tournament.arena_end_ms().is_none() {
+        if now < t.starts_at {
+            return Ok(false);
+        }
+        t.state.tournament.start(rules_now).map_err(internal)?;
+        changed = true;
+    }
+    for e in ended {
+        if !running_with(t, e.game, &e.match_id) {
+            continue;
+        }
+        for p in &e.absent {
+            // One withdrawn already stays so.
+            let _ = t
+                .state
+                .tournament
+                .withdraw(plateau_tournament::PlayerId(p.0));
+        }
+        t.state
+            .tournament
+            .record(
+                e.game,
+                GameResult {
+                    ranks: e.ranks.clone(),
+                },
+            )
+            .map_err(internal)?;
+        changed = true;
+    }
+    if t.state.tournament.is_over(rules_now) {
+        t.finished = true;
+        return Ok(true);
+    }
+    let end = t.state.tournament.arena_end_ms().unwrap_or(0);
+    if rules_now < end {
+        let paired = t
+            .state
+            .tournament
+            .pair_waiting(rules_now)
+            .map_err(internal)?;
+        if !paired.is_empty() {
+            let games = t.state.tournament.games().len();
+            t.state.matches.resize_with(games, || GameMatch {
+                id: new_match_id(),
+                made: false,
+            });
+            changed = true;
+        }
+    }
+    Ok(changed)
 }
 
 fn internal(e: impl std::fmt::Display) -> ApiError {

@@ -1,15 +1,15 @@
 //! What a tournament is in memory and in the store: its settings (`Setup`), its changing state
-//! (`State`, written whole on each change), and the rules' clock.
+//! (`State`, written whole on each change over the version read), and the rules' clock.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tokio::sync::Mutex;
 
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code, TimeControl};
+use crate::store::StoreError;
 use plateau_store::tournaments::{StoredTournament, TournamentStatus};
 use plateau_tournament::Tournament;
 
@@ -52,25 +52,39 @@ pub(super) struct Member {
 pub(super) struct State {
     /// The rules' value: players, games, results, the arena's clock (in `run::rules_ms`).
     pub(super) tournament: Tournament,
-    /// The match of each game, by the game's index; `None` between the pairing's write and the
-    /// match's.
-    pub(super) matches: Vec<Option<String>>,
+    /// The match of each game, by the game's index: its id is chosen and written with the
+    /// pairing, before the match is made.
+    pub(super) matches: Vec<GameMatch>,
     /// Every player who ever joined, by player id.
     pub(super) members: BTreeMap<i64, Member>,
 }
 
-/// One tournament in memory.
+/// The match of one game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct GameMatch {
+    /// Chosen at the pairing: making the match again under it does nothing.
+    pub(super) id: String,
+    /// Whether the match was made (written once it was): a made match missing from the store
+    /// was called off.
+    pub(super) made: bool,
+}
+
+/// One tournament as read from the store.
 pub(super) struct Live {
     pub(super) id: String,
     pub(super) setup: Setup,
     pub(super) state: State,
     pub(super) starts_at: i64,
     pub(super) finished: bool,
+    /// The row's version this was read at (one more after each save).
+    pub(super) version: i64,
 }
 
 impl Live {
-    /// Writes the state (and whether it is over) to the store.
-    pub(super) async fn save(&self, lobby: &Lobby) -> Result<(), ApiError> {
+    /// Writes the state (and whether it is over) to the store, if the row is still at the
+    /// version this was read at: `Ok(true)` written (the version is the row's again), `Ok(false)`
+    /// another writer changed it first (read it again and redo the change).
+    pub(super) async fn save(&mut self, lobby: &Lobby) -> Result<bool, ApiError> {
         let state = serde_json::to_string(&self.state)
             .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
         let status = if self.finished {
@@ -78,11 +92,18 @@ impl Live {
         } else {
             TournamentStatus::Live
         };
-        lobby
+        match lobby
             .store()
-            .save_tournament(self.id.clone(), status, state)
+            .save_tournament(self.id.clone(), status, state, self.version)
             .await
-            .map_err(ApiError::store)
+        {
+            Ok(()) => {
+                self.version += 1;
+                Ok(true)
+            }
+            Err(StoreError::Conflict(_)) => Ok(false),
+            Err(e) => Err(ApiError::store(e)),
+        }
     }
 
     pub(super) fn from_row(row: &StoredTournament) -> Result<Live, String> {
@@ -94,12 +115,13 @@ impl Live {
             state,
             starts_at: row.starts_at_ms,
             finished: row.status == TournamentStatus::Finished,
+            version: row.version,
         })
     }
 }
 
-/// The live tournaments of this server, and the task that runs them.
+/// The tournaments of the store: the HTTP operations on them, and the task that runs the live
+/// ones this node is the runner of (docs/architecture.md section 5.3).
 pub struct Tournaments {
     pub(super) lobby: Arc<Lobby>,
-    pub(super) live: Arc<Mutex<BTreeMap<String, Live>>>,
 }

@@ -63,7 +63,12 @@ impl Tournaments {
                 .games()
                 .iter()
                 .map(|g| TournamentGame {
-                    match_id: one.state.matches.get(g.id.0 as usize).cloned().flatten(),
+                    match_id: one
+                        .state
+                        .matches
+                        .get(g.id.0 as usize)
+                        .filter(|m| m.made)
+                        .map(|m| m.id.clone()),
                     players: g
                         .seats
                         .iter()

@@ -1,14 +1,15 @@
 //! Tournaments over HTTP and real sockets (docs/protocol.md section 7.9, docs/tournaments.md
 //! section 3): an arena of eight players run by the server over its time, each game played
 //! through its match's WebSocket, with a restart of the server in the middle; the standings are
-//! checked against the points the test works out from the results it made.
+//! checked against the points the test works out from the results it made; and an arena on two
+//! nodes of one PostgreSQL, joined through both at once, whose every game is paired and made once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::{Agent, spawn_app_with, temp_db, test_options};
+use crate::common::{Agent, Db, spawn_app_with, spawn_node, temp_db, test_options};
 use plateau_server::Options;
 
 /// The tests' options with a tournament's minute of `minute`.
@@ -412,4 +413,132 @@ async fn refusals_limits_and_a_player_who_does_not_come() {
         (Some(0), Some(false))
     );
     app.shutdown().await;
+}
+
+/// How many matches the database of `db` holds, read straight from it.
+async fn matches_stored(db: &Db) -> i64 {
+    let (client, connection) = tokio_postgres::connect(&db.url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let task = tokio::spawn(connection);
+    let row = client
+        .query_one("SELECT COUNT(*) FROM matches", &[])
+        .await
+        .unwrap();
+    drop(client);
+    let _ = task.await;
+    row.get(0)
+}
+
+/// An arena on two nodes of one PostgreSQL (docs/architecture.md section 5.3): created through
+/// one node, joined by eight players at once through both (no join lost to another's write), run
+/// by one node while its games are played through either; every game is paired once and has
+/// one match (the database holds no other), both nodes show the same tournament, and the
+/// standings are the points of the results the test made.
+#[tokio::test]
+async fn an_arena_on_two_nodes_pairs_and_makes_each_game_once() {
+    if Db::postgres().is_none() {
+        eprintln!(
+            "skipped: two nodes need PostgreSQL (PLATEAU_TEST_POSTGRES; scripts/test sets it)"
+        );
+        return;
+    }
+    let db = temp_db();
+    let limits = options(Duration::from_secs(15)).limits;
+    let a = spawn_node(db.clone(), "a", limits.clone()).await;
+    let b = spawn_node(db.clone(), "b", limits).await;
+    let mut organiser = Agent::guest(a.addr, "Organiser").await;
+    let (status, _) = organiser
+        .post("/api/account", &json!({"password": "a long pass phrase"}))
+        .await;
+    assert_eq!(status, 200);
+    let arena = json!({
+        "name": "Two-node arena",
+        "game": "toy",
+        "time_control": {"kind": "none"},
+        "starts_in_seconds": 1,
+        "minutes": 1,
+    });
+    let (status, made) = organiser.post("/api/tournaments", &arena).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["tournament"]["id"].as_str().unwrap().to_owned();
+
+    let mut agents = BTreeMap::new();
+    for n in 1..=8 {
+        let name = format!("Player{n}");
+        let node = if n % 2 == 0 { &a } else { &b };
+        agents.insert(name.clone(), Agent::guest(node.addr, &name).await);
+    }
+    let path = format!("/api/tournaments/{id}/join");
+    let nothing = json!(null);
+    let joins = futures_util::future::join_all(
+        agents.values_mut().map(|agent| agent.post(&path, &nothing)),
+    )
+    .await;
+    for (status, body) in joins {
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, joined) = organiser.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(joined["tournament"]["players"], 8, "{joined}");
+
+    let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut matches = BTreeSet::new();
+    loop {
+        let detail = until(&mut organiser, &id, |d| {
+            d["tournament"]["phase"] == "finished" || !unplayed(d, &matches).is_empty()
+        })
+        .await;
+        if detail["tournament"]["phase"] == "finished" {
+            break;
+        }
+        for (match_id, players) in unplayed(&detail, &matches) {
+            let winner = play(&agents, &match_id, &players).await;
+            matches.insert(match_id);
+            for (seat, name) in players.iter().enumerate() {
+                tally.entry(name.clone()).or_default().add(seat == winner);
+            }
+        }
+    }
+    let (_, done) = organiser.get(&format!("/api/tournaments/{id}")).await;
+    let mut reader = Agent::guest(b.addr, "Reader").await;
+    let (_, seen_on_b) = reader.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(seen_on_b, done);
+    let games = done["games"].as_array().unwrap();
+    assert!(games.len() >= 4, "{done}");
+    assert_eq!(games.len(), matches.len(), "{done}");
+    assert_eq!(recorded(&done), games.len());
+    let ids: BTreeSet<&str> = games
+        .iter()
+        .map(|g| g["match_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), games.len(), "a match for two games: {done}");
+    assert_eq!(
+        matches_stored(&db).await,
+        i64::try_from(games.len()).unwrap()
+    );
+    for g in games {
+        let (_, summary) = organiser
+            .get(&format!("/api/matches/{}", g["match_id"].as_str().unwrap()))
+            .await;
+        assert_eq!(summary["status"], "finished");
+        assert_eq!(summary["outcome"]["ranks"], g["ranks"]);
+    }
+    let standings = done["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 8);
+    for (place, line) in standings.iter().enumerate() {
+        let name = line["name"].as_str().unwrap();
+        let mine = &tally[name];
+        assert_eq!(line["place"], place + 1);
+        assert_eq!(
+            (
+                line["points"].as_u64(),
+                line["games"].as_u64(),
+                line["wins"].as_u64()
+            ),
+            (Some(mine.points), Some(mine.games), Some(mine.wins)),
+            "{name}: {done}"
+        );
+    }
+    b.shutdown().await;
+    a.shutdown().await;
 }

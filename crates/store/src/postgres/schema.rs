@@ -157,7 +157,8 @@ CREATE TABLE tournaments (
     starts_at  BIGINT NOT NULL,
     created_at BIGINT NOT NULL,
     settings   TEXT NOT NULL,
-    state      TEXT NOT NULL
+    state      TEXT NOT NULL,
+    version    BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
 CREATE INDEX tournaments_by_creator ON tournaments (creator_id, created_at);

@@ -348,9 +348,10 @@ impl Store for PgStore {
         id: String,
         status: crate::tournaments::TournamentStatus,
         state: String,
+        version: i64,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| tournaments::save(
-            &tx, &id, status, &state
+            &tx, &id, status, &state, version
         )
         .await)
     }

@@ -32,10 +32,18 @@ pub(super) async fn save(
     id: &str,
     status: TournamentStatus,
     state: &str,
+    version: i64,
 ) -> Result<(), StoreError> {
-    let changed = exec(tx, sql::SAVE_TOURNAMENT, &[&status.as_str(), &state, &id]).await?;
+    let changed = exec(
+        tx,
+        sql::SAVE_TOURNAMENT,
+        &[&status.as_str(), &state, &id, &version],
+    )
+    .await?;
     if changed == 0 {
-        return Err(StoreError::Invalid(format!("no tournament `{id}`")));
+        return Err(StoreError::Conflict(format!(
+            "tournament `{id}` is not at version {version}"
+        )));
     }
     Ok(())
 }
@@ -51,6 +59,7 @@ fn read(r: &Row) -> Result<StoredTournament, StoreError> {
         created_at_ms: col(r, 4)?,
         settings: col(r, 5)?,
         state: col(r, 6)?,
+        version: col(r, 7)?,
     })
 }
 

@@ -380,8 +380,11 @@ impl Store for SqliteStore {
         id: String,
         status: crate::tournaments::TournamentStatus,
         state: String,
+        version: i64,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.write(Box::new(move |c| tournaments::save(c, &id, status, &state)))
+        self.write(Box::new(move |c| {
+            tournaments::save(c, &id, status, &state, version)
+        }))
     }
 
     fn tournament(

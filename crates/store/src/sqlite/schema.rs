@@ -169,7 +169,8 @@ CREATE TABLE tournaments (
     starts_at  INTEGER NOT NULL,
     created_at INTEGER NOT NULL,
     settings   TEXT NOT NULL,
-    state      TEXT NOT NULL
+    state      TEXT NOT NULL,
+    version    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
 CREATE INDEX tournaments_by_creator ON tournaments (creator_id, created_at);

@@ -29,14 +29,17 @@ pub(super) fn save(
     id: &str,
     status: TournamentStatus,
     state: &str,
+    version: i64,
 ) -> Result<(), StoreError> {
     let changed = c
         .prepare_cached(sql::SAVE_TOURNAMENT)
         .map_err(db)?
-        .execute(params![status.as_str(), state, id])
+        .execute(params![status.as_str(), state, id, version])
         .map_err(db)?;
     if changed == 0 {
-        return Err(StoreError::Invalid(format!("no tournament `{id}`")));
+        return Err(StoreError::Conflict(format!(
+            "tournament `{id}` is not at version {version}"
+        )));
     }
     Ok(())
 }
@@ -52,6 +55,7 @@ fn read(r: &rusqlite::Row<'_>) -> Result<StoredTournament, StoreError> {
         created_at_ms: r.get(4).map_err(db)?,
         settings: r.get(5).map_err(db)?,
         state: r.get(6).map_err(db)?,
+        version: r.get(7).map_err(db)?,
     })
 }
 

@@ -5,9 +5,10 @@ use crate::StoreError;
 use crate::players::PlayerKind;
 use crate::tournaments::{StoredTournament, TournamentStatus};
 
-/// A tournament reads back as written, its state replaced whole by each save, listed by status
-/// with the latest start first, counted per creator since a time; a second one with the same id
-/// is refused and changes nothing.
+/// A tournament reads back as written, its state replaced whole by each save over the version
+/// read (a save over an older version is refused and changes nothing), listed by status with the
+/// latest start first, counted per creator since a time; a second one with the same id is
+/// refused and changes nothing.
 pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backend) {
     let store = db.open().await;
     let ann = store
@@ -26,6 +27,7 @@ pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backe
         created_at_ms,
         settings: format!("{{\"name\":\"{id}\"}}"),
         state: "{\"players\":[]}".into(),
+        version: 0,
     };
     let first = new("t1", ann.id, 5_000, 1_000);
     store.create_tournament(first.clone()).await.unwrap();
@@ -53,23 +55,35 @@ pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backe
             "t2".into(),
             TournamentStatus::Finished,
             "{\"over\":1}".into(),
+            0,
         )
         .await
         .unwrap();
     let t2 = store.tournament("t2".into()).await.unwrap().unwrap();
+    let fields = |t: &StoredTournament| (t.status, t.state.clone(), t.settings.clone(), t.version);
     assert_eq!(
-        (t2.status, t2.state.as_str(), t2.settings.as_str()),
+        fields(&t2),
         (
             TournamentStatus::Finished,
-            "{\"over\":1}",
-            "{\"name\":\"t2\"}"
+            "{\"over\":1}".to_owned(),
+            "{\"name\":\"t2\"}".to_owned(),
+            1
         )
     );
+    // A second writer that read version 0 too is refused, and the first one's save stays.
     assert!(matches!(
         store
-            .save_tournament("t9".into(), TournamentStatus::Live, "{}".into())
+            .save_tournament("t2".into(), TournamentStatus::Live, "{}".into(), 0)
             .await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Conflict(_))
+    ));
+    let again = store.tournament("t2".into()).await.unwrap().unwrap();
+    assert_eq!(fields(&again), fields(&t2));
+    assert!(matches!(
+        store
+            .save_tournament("t9".into(), TournamentStatus::Live, "{}".into(), 0)
+            .await,
+        Err(StoreError::Conflict(_))
     ));
 
     let ids = |list: Vec<StoredTournament>| list.into_iter().map(|t| t.id).collect::<Vec<_>>();
