@@ -254,29 +254,9 @@ async fn an_arena_of_eight_runs_over_its_time_through_a_restart() {
         "{done}"
     );
     // Every game is a match of the store, over with the result the tournament shows.
-    for g in games {
-        let (_, summary) = organiser
-            .get(&format!("/api/matches/{}", g["match_id"].as_str().unwrap()))
-            .await;
-        assert_eq!(summary["status"], "finished");
-        assert_eq!(summary["outcome"]["ranks"], g["ranks"]);
-    }
-    let standings = done["standings"].as_array().unwrap();
-    assert_eq!(standings.len(), 8);
-    for (place, line) in standings.iter().enumerate() {
-        let name = line["name"].as_str().unwrap();
-        let mine = &tally[name];
-        assert_eq!(line["place"], place + 1);
-        assert_eq!(
-            (
-                line["points"].as_u64(),
-                line["games"].as_u64(),
-                line["wins"].as_u64()
-            ),
-            (Some(mine.points), Some(mine.games), Some(mine.wins)),
-            "{name}: {done}"
-        );
-        assert_eq!(line["active"], name != "Player8");
+    let standings = finished_as_tallied(&mut organiser, &done, &tally).await;
+    for line in standings {
+        assert_eq!(line["active"], line["name"] != "Player8");
     }
     let key = |line: &Value| (line["points"].as_u64(), line["wins"].as_u64());
     assert!(standings.windows(2).all(|w| key(&w[0]) >= key(&w[1])));
@@ -416,6 +396,41 @@ async fn refusals_limits_and_a_player_who_does_not_come() {
 }
 
 /// How many matches the database of `db` holds, read straight from it.
+/// Checks a finished arena `done` (its detail) against what the test played: every game a finished
+/// match of the store with the game's ranks, and the eight standings' points, games and wins equal
+/// to `tally`, in place order. Returns the standings' lines.
+async fn finished_as_tallied<'a>(
+    organiser: &mut Agent,
+    done: &'a Value,
+    tally: &BTreeMap<String, Tally>,
+) -> &'a Vec<Value> {
+    let games = done["games"].as_array().unwrap();
+    for g in games {
+        let (_, summary) = organiser
+            .get(&format!("/api/matches/{}", g["match_id"].as_str().unwrap()))
+            .await;
+        assert_eq!(summary["status"], "finished");
+        assert_eq!(summary["outcome"]["ranks"], g["ranks"]);
+    }
+    let standings = done["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 8);
+    for (place, line) in standings.iter().enumerate() {
+        let name = line["name"].as_str().unwrap();
+        let mine = &tally[name];
+        assert_eq!(line["place"], place + 1);
+        assert_eq!(
+            (
+                line["points"].as_u64(),
+                line["games"].as_u64(),
+                line["wins"].as_u64()
+            ),
+            (Some(mine.points), Some(mine.games), Some(mine.wins)),
+            "{name}: {done}"
+        );
+    }
+    standings
+}
+
 async fn matches_stored(db: &Db) -> i64 {
     let (client, connection) = tokio_postgres::connect(&db.url(), tokio_postgres::NoTls)
         .await
@@ -516,29 +531,7 @@ async fn an_arena_on_two_nodes_pairs_and_makes_each_game_once() {
         matches_stored(&db).await,
         i64::try_from(games.len()).unwrap()
     );
-    for g in games {
-        let (_, summary) = organiser
-            .get(&format!("/api/matches/{}", g["match_id"].as_str().unwrap()))
-            .await;
-        assert_eq!(summary["status"], "finished");
-        assert_eq!(summary["outcome"]["ranks"], g["ranks"]);
-    }
-    let standings = done["standings"].as_array().unwrap();
-    assert_eq!(standings.len(), 8);
-    for (place, line) in standings.iter().enumerate() {
-        let name = line["name"].as_str().unwrap();
-        let mine = &tally[name];
-        assert_eq!(line["place"], place + 1);
-        assert_eq!(
-            (
-                line["points"].as_u64(),
-                line["games"].as_u64(),
-                line["wins"].as_u64()
-            ),
-            (Some(mine.points), Some(mine.games), Some(mine.wins)),
-            "{name}: {done}"
-        );
-    }
+    finished_as_tallied(&mut organiser, &done, &tally).await;
     b.shutdown().await;
     a.shutdown().await;
 }
