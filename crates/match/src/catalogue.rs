@@ -4,6 +4,8 @@
 use plateau_bots::{BotSpec, DynBot};
 use plateau_engine::GameEntry;
 
+use crate::model::{ApiError, Code};
+
 /// Builds the bot of one seat for a whole match: `(game, bot name, seed) -> bot`, or why not.
 /// The bot must look only at what its seat may see (docs/architecture.md section 6).
 pub type NewBot = fn(&str, &str, u64) -> Result<Box<dyn DynBot>, String>;
@@ -38,6 +40,20 @@ impl Catalogue {
     #[must_use]
     pub fn game(&self, name: &str) -> Option<&'static GameEntry> {
         self.games.iter().find(|g| g.info.name == name)
+    }
+
+    /// The game registered as `name`, for a request that names it.
+    ///
+    /// # Errors
+    /// `game/unknown` naming the games hosted, when none is registered as `name`.
+    pub fn requested(&self, name: &str) -> Result<&'static GameEntry, ApiError> {
+        self.game(name).ok_or_else(|| {
+            let known: Vec<&str> = self.games.iter().map(|g| g.info.name).collect();
+            ApiError::new(
+                Code::GameUnknown,
+                format!("unknown game `{name}` (known: {})", known.join(", ")),
+            )
+        })
     }
 }
 

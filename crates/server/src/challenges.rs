@@ -141,12 +141,7 @@ impl Challenges {
                 "bots are not challenged by name: play the computer from the lobby",
             ));
         }
-        let entry = self.lobby.catalogue().game(&request.game).ok_or_else(|| {
-            ApiError::new(
-                Code::GameUnknown,
-                format!("unknown game {:?}", request.game),
-            )
-        })?;
+        let entry = self.lobby.catalogue().requested(&request.game)?;
         if !(entry.info.min_seats..=entry.info.max_seats).contains(&2) {
             return Err(ApiError::new(
                 Code::ChallengeInvalid,

@@ -286,19 +286,7 @@ impl Lobby {
             rated,
             creator,
         } = new;
-        let entry = self.shared.catalogue.game(&game).ok_or_else(|| {
-            let known: Vec<&str> = self
-                .shared
-                .catalogue
-                .games
-                .iter()
-                .map(|g| g.info.name)
-                .collect();
-            ApiError::new(
-                Code::GameUnknown,
-                format!("unknown game `{game}` (known: {})", known.join(", ")),
-            )
-        })?;
+        let entry = self.shared.catalogue.requested(&game)?;
         entry
             .new_game(&config, seats.len())
             .map_err(|e| ApiError::new(Code::ConfigInvalid, e.to_string()))?;

@@ -105,12 +105,7 @@ impl Tournaments {
                 "name: 1 to {NAME_CHARS} characters, no control characters"
             )));
         }
-        let entry = self.lobby.catalogue().game(&request.game).ok_or_else(|| {
-            ApiError::new(
-                Code::GameUnknown,
-                format!("unknown game {:?}", request.game),
-            )
-        })?;
+        let entry = self.lobby.catalogue().requested(&request.game)?;
         if !(entry.info.min_seats..=entry.info.max_seats).contains(&2) {
             return Err(invalid(format!(
                 "game: an arena is for games of two, and {} is played by {} to {}",
