@@ -2,9 +2,10 @@
 //! "The playouts' policy"): how strong the search's playouts play each seat, and how fast.
 //!
 //! `cargo run --release -p plateau-naval --example policy_duel -- STYLE GAMES SEED`
-//! (STYLE: `quick`, `greedy` or `thorough`). The style plays one seat, turning round the four
-//! seats game by game, the greedy style the three others; everyone keeps the random layout but
-//! the thorough style (its own placement). Prints the style's win share (a shared first place
+//! (STYLE: `quick`, `greedy`, `greedy-layout` or `thorough`). The style plays one seat, turning
+//! round the four seats game by game, the greedy style the three others; everyone keeps the
+//! random layout but the thorough style, which makes its own placement (`greedy-layout`: the
+//! greedy style's battle after the thorough style's placement, the layout's bench). Prints the style's win share (a shared first place
 //! among k seats counts 1/k; Wilson's 95% interval) and the mean time of one of its battle
 //! decisions against a greedy seat's, measured in the same games.
 
@@ -25,12 +26,14 @@ fn wilson(p: f64, n: f64) -> (f64, f64) {
 }
 
 fn main() {
-    let usage = "usage: policy_duel quick|greedy|thorough GAMES SEED";
+    let usage = "usage: policy_duel quick|greedy|greedy-layout|thorough GAMES SEED";
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let style = match args.first().map(String::as_str) {
-        Some("quick") => Style::Quick,
-        Some("greedy") => Style::Greedy,
-        Some("thorough") => Style::Thorough,
+    // The style of the battle, and that of the placement.
+    let (style, placement) = match args.first().map(String::as_str) {
+        Some("quick") => (Style::Quick, Style::Quick),
+        Some("greedy") => (Style::Greedy, Style::Greedy),
+        Some("greedy-layout") => (Style::Greedy, Style::Thorough),
+        Some("thorough") => (Style::Thorough, Style::Thorough),
         _ => panic!("{usage}"),
     };
     let number = |i: usize| -> u64 { args.get(i).and_then(|a| a.parse().ok()).expect(usage) };
@@ -46,7 +49,11 @@ fn main() {
             let action = match actor {
                 Actor::Seat(s) => {
                     let mine = usize::from(s != hero);
-                    let style = if mine == 0 { style } else { Style::Greedy };
+                    let style = match (mine, g.phase) {
+                        (0, Phase::Placement) => placement,
+                        (0, _) => style,
+                        _ => Style::Greedy,
+                    };
                     let start = Instant::now();
                     let a = g
                         .heuristic_action(s, style, &mut rng)
