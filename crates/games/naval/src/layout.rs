@@ -196,7 +196,10 @@ mod tests {
                     "seed {seed}: {ship:?} touches"
                 );
                 if ship == Ship::Corvette {
-                    assert!(cells.meets(corners), "seed {seed}: corvette off the corners");
+                    assert!(
+                        cells.meets(corners),
+                        "seed {seed}: corvette off the corners"
+                    );
                 } else {
                     assert!(!cells.meets(ring), "seed {seed}: {ship:?} on the edge");
                 }
