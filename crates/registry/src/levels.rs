@@ -99,12 +99,14 @@ pub(crate) static CHAKART: Levels = [
 /// policy at all, 28% and 11% of decisions, and random play. No search: on this game it has not
 /// been measured better than the policy it searches from (docs/bots.md section 1; with playouts
 /// at the greedy bot's strength since 2026-12-06, within the intervals of a few hundred games).
+/// Since the thorough layout hides the corvette in a corner (2026-12-06) the expert's step over
+/// `strong` is 79.0% of 600 games, above the four-seat aim (docs/bots.md, "Bataille Navale").
 pub(crate) static NAVAL: Levels = [
     entry(Level::Beginner, BotSpec::Random, 0.0, 575.0),
     entry(Level::Casual, greedy_share(11), 0.1, 1052.0),
     entry(Level::Club, greedy_share(28), 0.3, 1500.0),
     entry(Level::Strong, BotSpec::Greedy, 1.0, 1974.0),
-    entry(Level::Expert, iterations(1), 17.0, 2389.0),
+    entry(Level::Expert, iterations(1), 17.0, 2832.0),
 ];
 
 const fn marks(dubious: f64, mistake: f64, blunder: f64) -> Marks {
