@@ -53,6 +53,10 @@ pub const MESSAGES: &[(&str, &str)] = &[
         "TournamentDetail",
         "GET /api/tournaments/{id}, POST /api/tournaments and its join and withdraw (section 7.9)",
     ),
+    (
+        "PlayerTournaments",
+        "GET /api/players/{name}/tournaments (section 7.9)",
+    ),
 ];
 
 /// The schema, as the JSON text committed in docs/protocol.schema.json (pretty, with a final
@@ -95,6 +99,7 @@ pub fn schema() -> serde_json::Value {
     add::<server::Leaderboard<'_>>(&mut generator);
     add::<server::Tournaments>(&mut generator);
     add::<server::TournamentDetail>(&mut generator);
+    add::<server::PlayerTournaments>(&mut generator);
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

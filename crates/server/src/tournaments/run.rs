@@ -1,8 +1,10 @@
-//! The task that runs the live tournaments (docs/tournaments.md section 3): on each tick it
-//! reads the live tournaments from the store and steps each one this node is the runner of
+//! The task that runs the live tournaments (docs/tournaments.md sections 3 to 5): on each tick
+//! it reads the live tournaments from the store and steps each one this node is the runner of
 //! (`Lobby::runs_here`, docs/architecture.md section 5.3): it starts an arena at its time,
-//! records the results of its finished matches, pairs its waiting players into new matches, and
-//! ends it once its time is up and its last game is over.
+//! records the results of its finished matches, pairs an arena's waiting players, or a Swiss's or
+//! tables' next round once the last one's games are all over (the first at the start time), into
+//! new matches, and ends it once its time is up, or its rounds are played, and its last game is
+//! over.
 //!
 //! Results are read from the store (a match's outcome is written in the transaction that ends
 //! it), so a result is never missed, even one that came while no runner ran. What the matches
@@ -21,7 +23,7 @@ use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 use plateau_match::tokens::new_token;
 use plateau_store::tournaments::TournamentStatus;
-use plateau_tournament::{GameId, GameResult, Seat};
+use plateau_tournament::{GameId, GameResult, Kind, Seat, TournamentError};
 
 /// Runs the live tournaments every tick until the service shuts down or the tournaments are
 /// dropped.
@@ -131,6 +133,7 @@ impl Tournaments {
             else {
                 continue;
             };
+            // Bots always come; the engine ranks from 1, the tournament from 0.
             let stored = self
                 .lobby
                 .store()
@@ -138,11 +141,8 @@ impl Tournaments {
                 .await
                 .map_err(ApiError::store)?;
             let (ranks, absent) = match stored {
-                // The engine ranks from 1, the tournament from 0.
                 Some(m) if m.status == Status::Finished && m.outcome.is_some() => (
-                    m.outcome
-                        .map(|o| o.ranks.iter().map(|r| r.saturating_sub(1)).collect())
-                        .unwrap_or_default(),
+                    m.outcome.map(|o| competition(&o.ranks)).unwrap_or_default(),
                     Vec::new(),
                 ),
                 Some(m) if m.status == Status::Open && now - m.created_at > no_show_ms => {
@@ -153,13 +153,8 @@ impl Tournaments {
                     }
                     let gone =
                         |s: &Seat| s.player().is_some_and(|p| absent.contains(&PlayerId(p.0)));
-                    let all = game.seats.iter().all(gone);
-                    let ranks = game
-                        .seats
-                        .iter()
-                        .map(|s| u8::from(!all && gone(s)))
-                        .collect();
-                    (ranks, absent)
+                    let ranks: Vec<u8> = game.seats.iter().map(|s| u8::from(gone(s))).collect();
+                    (competition(&ranks), absent)
                 }
                 None => (vec![0; game.seats.len()], Vec::new()),
                 Some(_) => continue,
@@ -227,15 +222,23 @@ impl Tournaments {
         marked.map(|_| ())
     }
 
-    /// Makes the match of `game` under `id` (nothing if it is made), both seats taken by its
-    /// players (who open it with their session: no seat token is given out).
+    /// Makes the match of `game` under `id` (nothing if it is made), every player's seat taken
+    /// (they open it with their session: no seat token is given out), a bot of `BOT` in each
+    /// seat a bot fills.
     async fn make_match(&self, one: &Live, game: GameId, id: &str) -> Result<(), ApiError> {
         let seats = &one.state.tournament.game(game).map_err(internal)?.seats;
         let mut seated = Vec::with_capacity(seats.len());
+        let mut specs = Vec::with_capacity(seats.len());
         for seat in seats {
             let Seat::Player(p) = seat else {
-                return Err(internal("a bot in an arena"));
+                specs.push(SeatSpec::Bot {
+                    bot: BOT.to_owned(),
+                    level: None,
+                });
+                seated.push(None);
+                continue;
             };
+            specs.push(SeatSpec::Human);
             let member = one
                 .state
                 .members
@@ -254,7 +257,7 @@ impl Tournaments {
                 id: Some(id.to_owned()),
                 game: one.setup.game.clone(),
                 config: serde_json::Value::Null,
-                seats: vec![SeatSpec::Human; seated.len()],
+                seats: specs,
                 time_control: one.setup.time_control,
                 seated,
                 seed: None,
@@ -266,16 +269,31 @@ impl Tournaments {
     }
 }
 
+/// The bot that fills a table's empty seats (docs/bots.md: the lobby's middle level).
+const BOT: &str = "club";
+
+/// `ranks` (any numbers, lower is better) as the tournament's ranks: each seat's the number of
+/// seats strictly better (0 for first, ties shared, the ranks below them skipped), so that an
+/// engine's ranks from 1, or a no-show's (the absent behind the present), always fit.
+fn competition(ranks: &[u8]) -> Vec<u8> {
+    ranks
+        .iter()
+        .map(|r| u8::try_from(ranks.iter().filter(|o| *o < r).count()).unwrap_or(u8::MAX))
+        .collect()
+}
+
 /// Applies to `t` (a tournament as read, `now` real and `rules_now` rules' ms) its start at its
 /// time, the results in `ended` of the games still running with the same match, its end, or a
-/// pairing of its waiting players (each new game's match id chosen now). Answers whether `t`
-/// changed.
+/// pairing: an arena's waiting players, a Swiss's or tables' next round once the last one is
+/// over (each new game's match id chosen now). A round that cannot be paired (too few players
+/// left, no pairing without a rematch) ends the tournament. Answers whether `t` changed.
 fn apply(t: &mut Live, ended: &[Ended], now: i64, rules_now: u64) -> Result<bool, ApiError> {
+    let arena = matches!(t.state.tournament.settings().kind, Kind::Arena { .. });
     let mut changed = false;
-    if t.state.tournament.arena_end_ms().is_none() {
-        if now < t.starts_at {
-            return Ok(false);
-        }
+    if now < t.starts_at && (!arena || t.state.tournament.arena_end_ms().is_none()) {
+        return Ok(false);
+    }
+    if arena && t.state.tournament.arena_end_ms().is_none() {
         t.state.tournament.start(rules_now).map_err(internal)?;
         changed = true;
     }
@@ -305,21 +323,36 @@ fn apply(t: &mut Live, ended: &[Ended], now: i64, rules_now: u64) -> Result<bool
         t.finished = true;
         return Ok(true);
     }
-    let end = t.state.tournament.arena_end_ms().unwrap_or(0);
-    if rules_now < end {
-        let paired = t
-            .state
-            .tournament
-            .pair_waiting(rules_now)
-            .map_err(internal)?;
-        if !paired.is_empty() {
-            let games = t.state.tournament.games().len();
-            t.state.matches.resize_with(games, || GameMatch {
-                id: new_match_id(),
-                made: false,
-            });
-            changed = true;
+    let before = t.state.tournament.games().len();
+    if arena {
+        let end = t.state.tournament.arena_end_ms().unwrap_or(0);
+        if rules_now < end {
+            t.state
+                .tournament
+                .pair_waiting(rules_now)
+                .map_err(internal)?;
         }
+    } else if t.state.tournament.running().next().is_none() {
+        match t.state.tournament.pair_next_round() {
+            Ok(_) => {}
+            Err(
+                TournamentError::NotEnoughPlayers { .. }
+                | TournamentError::NoTables { .. }
+                | TournamentError::NoPairing,
+            ) => {
+                t.finished = true;
+                return Ok(true);
+            }
+            Err(e) => return Err(internal(e)),
+        }
+    }
+    let games = t.state.tournament.games().len();
+    if games > before {
+        t.state.matches.resize_with(games, || GameMatch {
+            id: new_match_id(),
+            made: false,
+        });
+        changed = true;
     }
     Ok(changed)
 }

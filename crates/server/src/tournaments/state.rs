@@ -27,16 +27,22 @@ pub(super) fn real_ms(rules_ms: u64, minute: Duration) -> i64 {
     i64::try_from(real).unwrap_or(i64::MAX)
 }
 
-/// What a tournament's creator chose, stored once (the row's `settings`).
+/// What a tournament's creator chose, stored once (the row's `settings`). The kind, rounds and
+/// tables' size are the rules' settings, in the state's `Tournament`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(super) struct Setup {
     pub(super) name: String,
     pub(super) game: String,
     pub(super) time_control: TimeControl,
+    /// An arena's length; 0 for a Swiss or tables.
+    #[serde(default)]
     pub(super) minutes: u32,
     pub(super) rated: bool,
     pub(super) min_rating: Option<i64>,
     pub(super) creator: String,
+    /// Made by the server's schedule (`schedule`), not by a player.
+    #[serde(default)]
+    pub(super) scheduled: bool,
 }
 
 /// A player of a tournament as a match seats them.
@@ -81,6 +87,22 @@ pub(super) struct Live {
 }
 
 impl Live {
+    /// A new tournament, nobody in it yet, not stored.
+    pub(super) fn new(id: String, setup: Setup, tournament: Tournament, starts_at: i64) -> Live {
+        Live {
+            id,
+            setup,
+            state: State {
+                tournament,
+                matches: Vec::new(),
+                members: BTreeMap::new(),
+            },
+            starts_at,
+            finished: false,
+            version: 0,
+        }
+    }
+
     /// Writes the state (and whether it is over) to the store, if the row is still at the
     /// version this was read at: `Ok(true)` written (the version is the row's again), `Ok(false)`
     /// another writer changed it first (read it again and redo the change).

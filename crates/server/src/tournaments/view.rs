@@ -2,9 +2,10 @@
 //! standings and games, by the players' names.
 
 use plateau_protocol::server::{
-    TournamentDetail, TournamentGame, TournamentInfo, TournamentPhase, TournamentStanding,
+    TieBreaks, TournamentBye, TournamentDetail, TournamentGame, TournamentInfo, TournamentKind,
+    TournamentPhase, TournamentStanding,
 };
-use plateau_tournament::Seat;
+use plateau_tournament::{Fill, Kind, Seat};
 
 use super::state::{Live, Tournaments, real_ms};
 
@@ -21,25 +22,47 @@ impl Tournaments {
         };
         let length = i64::try_from(minute.as_millis()).unwrap_or(i64::MAX / 2)
             * i64::from(one.setup.minutes);
-        let (phase, ends_at) = match t.arena_end_ms() {
-            _ if one.finished => (
-                TournamentPhase::Finished,
-                t.arena_end_ms()
-                    .map_or(one.starts_at + length, |end| real_ms(end, minute)),
-            ),
-            Some(end) => (TournamentPhase::Running, real_ms(end, minute)),
-            None => (TournamentPhase::Waiting, one.starts_at + length),
+        let settings = t.settings();
+        let (kind, rounds) = match settings.kind {
+            Kind::Arena { .. } => (TournamentKind::Arena, None),
+            Kind::Swiss { rounds } => (TournamentKind::Swiss, Some(rounds)),
+            Kind::Tables { rounds, .. } => (TournamentKind::Tables, Some(rounds)),
         };
+        let arena = kind == TournamentKind::Arena;
+        let started = t.arena_end_ms().is_some() || !t.rounds().is_empty();
+        let phase = if one.finished {
+            TournamentPhase::Finished
+        } else if started {
+            TournamentPhase::Running
+        } else {
+            TournamentPhase::Waiting
+        };
+        let ends_at = arena.then(|| {
+            t.arena_end_ms()
+                .map_or(one.starts_at + length, |end| real_ms(end, minute))
+        });
         let active = t.players().iter().filter(|p| p.active).count();
         TournamentDetail {
             tournament: TournamentInfo {
                 id: one.id.clone(),
+                kind,
                 name: one.setup.name.clone(),
                 game: one.setup.game.clone(),
                 time_control: one.setup.time_control,
                 rated: one.setup.rated,
                 min_rating: one.setup.min_rating,
-                minutes: one.setup.minutes,
+                seats: settings.seats,
+                minutes: arena.then_some(one.setup.minutes),
+                rounds,
+                round: u32::try_from(t.rounds().len()).unwrap_or(u32::MAX),
+                bots: matches!(
+                    settings.kind,
+                    Kind::Tables {
+                        fill: Fill::Bots,
+                        ..
+                    }
+                ),
+                scheduled: one.setup.scheduled,
                 starts_at: one.starts_at,
                 ends_at,
                 phase,
@@ -57,12 +80,18 @@ impl Tournaments {
                     games: s.games,
                     wins: s.wins,
                     on_fire: s.on_fire,
+                    tie_breaks: s.tie_breaks.map(|b| TieBreaks {
+                        buchholz_cut1: b.buchholz_cut1,
+                        buchholz: b.buchholz,
+                        sonneborn_berger: b.sonneborn_berger,
+                    }),
                 })
                 .collect(),
             games: t
                 .games()
                 .iter()
                 .map(|g| TournamentGame {
+                    round: g.round,
                     match_id: one
                         .state
                         .matches
@@ -82,6 +111,16 @@ impl Tournaments {
                         .result
                         .as_ref()
                         .map(|r| r.ranks.iter().map(|k| k + 1).collect()),
+                })
+                .collect(),
+            byes: t
+                .rounds()
+                .iter()
+                .filter_map(|r| {
+                    r.bye.map(|p| TournamentBye {
+                        round: r.number,
+                        name: name(p.0),
+                    })
                 })
                 .collect(),
         }

@@ -31,5 +31,6 @@ mod ratings;
 mod seeds;
 mod simultaneous;
 mod tournaments;
+mod tournaments_rounds;
 mod toy;
 mod wire;

@@ -13,7 +13,7 @@ use crate::common::{Agent, Db, spawn_app_with, spawn_node, temp_db, test_options
 use plateau_server::Options;
 
 /// The tests' options with a tournament's minute of `minute`.
-fn options(minute: Duration) -> Options {
+pub(crate) fn options(minute: Duration) -> Options {
     let mut options = test_options();
     options.limits.tournament_minute = minute;
     options
@@ -89,7 +89,7 @@ async fn play(agents: &BTreeMap<String, Agent>, id: &str, players: &[String]) ->
 
 /// Reads tournament `id` until `ready` holds (the server's task works on its own ticks), for at
 /// most a minute.
-async fn until(agent: &mut Agent, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+pub(crate) async fn until(agent: &mut Agent, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let (status, detail) = agent.get(&format!("/api/tournaments/{id}")).await;
@@ -106,7 +106,7 @@ async fn until(agent: &mut Agent, id: &str, ready: impl Fn(&Value) -> bool) -> V
 }
 
 /// How many games of `detail` have their result.
-fn recorded(detail: &Value) -> usize {
+pub(crate) fn recorded(detail: &Value) -> usize {
     detail["games"]
         .as_array()
         .unwrap()
