@@ -311,18 +311,31 @@ pub trait Store: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
     /// Tournament `id`'s status and state become `status` and `state`, and its version one
-    /// more, in one statement, if its version is still `version` (the one its writer read).
+    /// more, if its version is still `version` (the one its writer read); `entrant`, a player
+    /// who joined with this change, is counted among its entrants (`player_tournaments`) in the
+    /// same transaction.
     ///
     /// # Errors
     /// `Conflict` if its version is another (it changed since it was read) or there is no such
-    /// tournament; `Database` on failure.
+    /// tournament (nothing is written); `Database` on failure.
     fn save_tournament(
         &self,
         id: String,
         status: tournaments::TournamentStatus,
         state: String,
         version: i64,
+        entrant: Option<PlayerId>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// At most `limit` tournaments `player` joined (an entrant of a save), latest start first.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn player_tournaments(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<tournaments::StoredTournament>, StoreError>>;
 
     /// Tournament `id`, if stored.
     ///

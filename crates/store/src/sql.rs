@@ -288,6 +288,18 @@ pub(crate) const TOURNAMENTS: &str = concat!(
     " FROM tournaments WHERE status = $1 ORDER BY starts_at DESC, id LIMIT $2"
 );
 
+/// Player `$2` joined tournament `$1` (again: nothing changes).
+pub(crate) const ADD_ENTRANT: &str = "INSERT INTO tournament_entrants (tournament_id, player_id) \
+     VALUES ($1, $2) ON CONFLICT DO NOTHING";
+
+/// The tournaments player `$1` joined, latest start first, at most `$2`.
+pub(crate) const PLAYER_TOURNAMENTS: &str = concat!(
+    "SELECT ",
+    tournament_columns!(),
+    " FROM tournaments JOIN tournament_entrants ON tournament_id = id \
+     WHERE player_id = $1 ORDER BY starts_at DESC, id LIMIT $2"
+);
+
 /// How many tournaments player `$1` created since `$2` (Unix ms).
 pub(crate) const TOURNAMENTS_CREATED: &str =
     "SELECT COUNT(*) FROM tournaments WHERE creator_id = $1 AND created_at >= $2";
@@ -366,6 +378,8 @@ mod tests {
             TOURNAMENT.to_owned(),
             TOURNAMENTS.to_owned(),
             TOURNAMENTS_CREATED.to_owned(),
+            ADD_ENTRANT.to_owned(),
+            PLAYER_TOURNAMENTS.to_owned(),
         ];
         let dir = crate::tests::TempDir::new();
         let path = dir.db();

@@ -79,6 +79,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/login", post(players::login))
         .route("/api/logout", post(players::logout))
         .route("/api/players/{name}", get(players::profile))
+        .route(
+            "/api/players/{name}/tournaments",
+            get(tournaments::of_player),
+        )
         .route("/api/leaderboard/{game}", get(players::leaderboard))
         .route(
             "/api/tournaments",

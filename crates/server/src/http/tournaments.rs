@@ -1,5 +1,6 @@
 //! Tournaments over HTTP (docs/protocol.md section 7.9): `GET` and `POST /api/tournaments`,
-//! `GET /api/tournaments/{id}`, `POST /api/tournaments/{id}/join` and `.../withdraw`.
+//! `GET /api/tournaments/{id}`, `POST /api/tournaments/{id}/join` and `.../withdraw`, and a
+//! player's tournaments, `GET /api/players/{name}/tournaments`.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -45,6 +46,14 @@ pub(super) async fn one(
     Path(id): Path<String>,
 ) -> Result<Response, HttpError> {
     Ok(Json(app.tournaments.one(&id).await?).into_response())
+}
+
+/// `GET /api/players/{name}/tournaments`.
+pub(super) async fn of_player(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Response, HttpError> {
+    Ok(Json(app.tournaments.of_player(&name).await?).into_response())
 }
 
 /// `POST /api/tournaments/{id}/join`.

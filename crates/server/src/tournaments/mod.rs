@@ -23,7 +23,9 @@ use serde::Deserialize;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code, TimeControl, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
-use plateau_protocol::server::{TournamentDetail, Tournaments as TournamentList};
+use plateau_protocol::server::{
+    PlayerTournament, PlayerTournaments, TournamentDetail, Tournaments as TournamentList,
+};
 use plateau_store::ratings::Rating;
 use plateau_store::tournaments::{StoredTournament, TournamentStatus};
 use plateau_tournament::{Fill, Kind, Settings, Tournament, TournamentError};
@@ -34,6 +36,8 @@ use state::{Live, Member, Setup};
 pub const NAME_CHARS: usize = 60;
 /// Latest start of a new tournament, in seconds from its creation (a week).
 pub const MAX_START_SECONDS: u32 = 7 * 24 * 3600;
+/// Tournaments `GET /api/players/{name}/tournaments` lists.
+const PLAYER_LISTED: u32 = 50;
 /// Finished tournaments `GET /api/tournaments` lists.
 const FINISHED_LISTED: u32 = 20;
 /// A day, in milliseconds: the window of `Limits::tournaments_per_day`.
@@ -287,6 +291,7 @@ impl Tournaments {
                     )
                     .map_err(closed)?;
                 one.state.members.insert(player.id.0, member.clone());
+                one.entrant = Some(player.id);
                 Ok(true)
             })
             .await?;
@@ -336,6 +341,49 @@ impl Tournaments {
         Ok(TournamentList {
             live: shown(live),
             finished: shown(finished),
+        })
+    }
+
+    /// The tournaments the player named `name` (without regard to case) joined, latest start
+    /// first, at most `PLAYER_LISTED`, with its place, points and games in each.
+    ///
+    /// # Errors
+    /// `player/not_found`; the store's.
+    pub async fn of_player(&self, name: &str) -> Result<PlayerTournaments, ApiError> {
+        let store = self.lobby.store();
+        let (player, _) = store
+            .player_by_name(name.to_owned())
+            .await
+            .map_err(ApiError::store)?
+            .ok_or_else(|| {
+                ApiError::new(Code::PlayerNotFound, format!("no player named {name:?}"))
+            })?;
+        let rows = store
+            .player_tournaments(player.id, PLAYER_LISTED)
+            .await
+            .map_err(ApiError::store)?;
+        let me = plateau_tournament::PlayerId(player.id.0);
+        let tournaments = rows
+            .iter()
+            .filter_map(|row| Live::from_row(row).ok())
+            .filter_map(|one| {
+                let line = one
+                    .state
+                    .tournament
+                    .standings()
+                    .into_iter()
+                    .find(|s| s.player == me)?;
+                Some(PlayerTournament {
+                    tournament: self.view(&one).tournament,
+                    place: line.place,
+                    points: line.points,
+                    games: line.games,
+                })
+            })
+            .collect();
+        Ok(PlayerTournaments {
+            name: player.name,
+            tournaments,
         })
     }
 

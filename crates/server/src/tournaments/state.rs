@@ -84,6 +84,9 @@ pub(super) struct Live {
     pub(super) finished: bool,
     /// The row's version this was read at (one more after each save).
     pub(super) version: i64,
+    /// A player who joined with the change being made: the save counts them among the
+    /// tournament's entrants (`Store::player_tournaments`). Not stored.
+    pub(super) entrant: Option<crate::players::PlayerId>,
 }
 
 impl Live {
@@ -100,6 +103,7 @@ impl Live {
             starts_at,
             finished: false,
             version: 0,
+            entrant: None,
         }
     }
 
@@ -116,7 +120,7 @@ impl Live {
         };
         match lobby
             .store()
-            .save_tournament(self.id.clone(), status, state, self.version)
+            .save_tournament(self.id.clone(), status, state, self.version, self.entrant)
             .await
         {
             Ok(()) => {
@@ -138,6 +142,7 @@ impl Live {
             starts_at: row.starts_at_ms,
             finished: row.status == TournamentStatus::Finished,
             version: row.version,
+            entrant: None,
         })
     }
 }

@@ -457,6 +457,7 @@ fn body_definition(method: &str, path: &str, status: u16) -> Option<&'static str
         ("GET", ["api", "me", "games"]) => "MyGames",
         ("GET", ["api", "me", "relations"]) => "Relations",
         ("GET", ["api", "players", _]) => "Profile",
+        ("GET", ["api", "players", _, "tournaments"]) => "PlayerTournaments",
         ("GET", ["api", "leaderboard", _]) => "Leaderboard",
         ("GET", ["api", "tournaments"]) => "Tournaments",
         ("POST", ["api", "tournaments"])

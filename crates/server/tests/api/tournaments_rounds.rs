@@ -309,6 +309,34 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
             json!({"buchholz_cut1": 14, "buchholz": 17, "sonneborn_berger": 20})
         )
     );
+    // Each player's page lists the Swiss with its final place and points.
+    for line in standings {
+        let name = line["name"].as_str().unwrap();
+        let (status, mine) = organiser
+            .get(&format!("/api/players/{}/tournaments", name.to_lowercase()))
+            .await;
+        assert_eq!(status, 200, "{mine}");
+        assert_eq!(mine["name"], name);
+        let listed = mine["tournaments"].as_array().unwrap();
+        assert_eq!(listed.len(), 1, "{mine}");
+        assert_eq!(listed[0]["tournament"]["id"], id.as_str());
+        assert_eq!(listed[0]["tournament"]["phase"], "finished");
+        assert_eq!(
+            (
+                &listed[0]["place"],
+                &listed[0]["points"],
+                &listed[0]["games"]
+            ),
+            (&line["place"], &line["points"], &line["games"])
+        );
+    }
+    let (status, body) = organiser.get("/api/players/Organiser/tournaments").await;
+    assert_eq!((status, body["tournaments"].clone()), (200, json!([])));
+    let (status, body) = organiser.get("/api/players/Nobody_here/tournaments").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("player/not_found"))
+    );
     // A finished Swiss takes nobody.
     let (status, body) = organiser
         .post(&format!("/api/tournaments/{id}/join"), &json!(null))

@@ -349,11 +349,21 @@ impl Store for PgStore {
         status: crate::tournaments::TournamentStatus,
         state: String,
         version: i64,
+        entrant: Option<PlayerId>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         in_tx!(self, false, |tx| tournaments::save(
-            &tx, &id, status, &state, version
+            &tx, &id, status, &state, version, entrant
         )
         .await)
+    }
+
+    fn player_tournaments(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::tournaments::StoredTournament>, StoreError>> {
+        in_tx!(self, true, |tx| tournaments::of_player(&tx, player, limit)
+            .await)
     }
 
     fn tournament(

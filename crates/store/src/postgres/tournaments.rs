@@ -33,6 +33,7 @@ pub(super) async fn save(
     status: TournamentStatus,
     state: &str,
     version: i64,
+    entrant: Option<PlayerId>,
 ) -> Result<(), StoreError> {
     let changed = exec(
         tx,
@@ -45,7 +46,22 @@ pub(super) async fn save(
             "tournament `{id}` is not at version {version}"
         )));
     }
+    if let Some(player) = entrant {
+        exec(tx, sql::ADD_ENTRANT, &[&id, &player.0]).await?;
+    }
     Ok(())
+}
+
+pub(super) async fn of_player(
+    tx: &Transaction<'_>,
+    player: PlayerId,
+    limit: u32,
+) -> Result<Vec<StoredTournament>, StoreError> {
+    rows(tx, sql::PLAYER_TOURNAMENTS, &[&player.0, &i64::from(limit)])
+        .await?
+        .iter()
+        .map(read)
+        .collect()
 }
 
 fn read(r: &Row) -> Result<StoredTournament, StoreError> {

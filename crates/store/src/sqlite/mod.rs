@@ -381,10 +381,19 @@ impl Store for SqliteStore {
         status: crate::tournaments::TournamentStatus,
         state: String,
         version: i64,
+        entrant: Option<PlayerId>,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         self.write(Box::new(move |c| {
-            tournaments::save(c, &id, status, &state, version)
+            tournaments::save(c, &id, status, &state, version, entrant)
         }))
+    }
+
+    fn player_tournaments(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::tournaments::StoredTournament>, StoreError>> {
+        self.read(move |c| tournaments::of_player(c, player, limit))
     }
 
     fn tournament(

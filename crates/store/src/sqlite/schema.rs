@@ -175,6 +175,15 @@ CREATE TABLE tournaments (
 CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
 CREATE INDEX tournaments_by_creator ON tournaments (creator_id, created_at);
 ",
+    // Who joined which tournament, for the players' pages (docs/protocol.md section 7.9).
+    r"
+CREATE TABLE tournament_entrants (
+    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+    player_id     INTEGER NOT NULL REFERENCES players (id),
+    PRIMARY KEY (tournament_id, player_id)
+);
+CREATE INDEX tournament_entrants_by_player ON tournament_entrants (player_id);
+",
 ];
 
 /// A connection to the file at `path` in WAL mode with `synchronous = FULL`.

@@ -30,6 +30,7 @@ pub(super) fn save(
     status: TournamentStatus,
     state: &str,
     version: i64,
+    entrant: Option<PlayerId>,
 ) -> Result<(), StoreError> {
     let changed = c
         .prepare_cached(sql::SAVE_TOURNAMENT)
@@ -41,7 +42,29 @@ pub(super) fn save(
             "tournament `{id}` is not at version {version}"
         )));
     }
+    if let Some(player) = entrant {
+        c.prepare_cached(sql::ADD_ENTRANT)
+            .map_err(db)?
+            .execute(params![id, player.0])
+            .map_err(db)?;
+    }
     Ok(())
+}
+
+pub(super) fn of_player(
+    c: &Connection,
+    player: PlayerId,
+    limit: u32,
+) -> Result<Vec<StoredTournament>, StoreError> {
+    let mut stmt = c.prepare_cached(sql::PLAYER_TOURNAMENTS).map_err(db)?;
+    let mut rows = stmt
+        .query(params![player.0, i64::from(limit)])
+        .map_err(db)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        out.push(read(r)?);
+    }
+    Ok(out)
 }
 
 fn read(r: &rusqlite::Row<'_>) -> Result<StoredTournament, StoreError> {

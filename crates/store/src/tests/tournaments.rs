@@ -8,7 +8,8 @@ use crate::tournaments::{StoredTournament, TournamentStatus};
 /// A tournament reads back as written, its state replaced whole by each save over the version
 /// read (a save over an older version is refused and changes nothing), listed by status with the
 /// latest start first, counted per creator since a time; a second one with the same id is
-/// refused and changes nothing.
+/// refused and changes nothing; a save's entrant is listed among the player's tournaments,
+/// latest start first.
 pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backend) {
     let store = db.open().await;
     let ann = store
@@ -56,6 +57,7 @@ pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backe
             TournamentStatus::Finished,
             "{\"over\":1}".into(),
             0,
+            Some(bob.id),
         )
         .await
         .unwrap();
@@ -73,7 +75,13 @@ pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backe
     // A second writer that read version 0 too is refused, and the first one's save stays.
     assert!(matches!(
         store
-            .save_tournament("t2".into(), TournamentStatus::Live, "{}".into(), 0)
+            .save_tournament(
+                "t2".into(),
+                TournamentStatus::Live,
+                "{}".into(),
+                0,
+                Some(ann.id)
+            )
             .await,
         Err(StoreError::Conflict(_))
     ));
@@ -81,7 +89,7 @@ pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backe
     assert_eq!(fields(&again), fields(&t2));
     assert!(matches!(
         store
-            .save_tournament("t9".into(), TournamentStatus::Live, "{}".into(), 0)
+            .save_tournament("t9".into(), TournamentStatus::Live, "{}".into(), 0, None)
             .await,
         Err(StoreError::Conflict(_))
     ));
@@ -105,4 +113,37 @@ pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backe
     assert_eq!(store.tournaments_created(ann.id, 0).await.unwrap(), 2);
     assert_eq!(store.tournaments_created(ann.id, 1_500).await.unwrap(), 1);
     assert_eq!(store.tournaments_created(bob.id, 3_001).await.unwrap(), 0);
+
+    // Entrants: counted by the save that names them, once however often, not by a refused save.
+    assert_eq!(
+        ids(store.player_tournaments(bob.id, 10).await.unwrap()),
+        ["t2"]
+    );
+    assert!(
+        store
+            .player_tournaments(ann.id, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    for (id, version) in [("t1", 0), ("t1", 1), ("t3", 0)] {
+        store
+            .save_tournament(
+                id.into(),
+                TournamentStatus::Live,
+                "{}".into(),
+                version,
+                Some(ann.id),
+            )
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        ids(store.player_tournaments(ann.id, 10).await.unwrap()),
+        ["t3", "t1"]
+    );
+    assert_eq!(
+        ids(store.player_tournaments(ann.id, 1).await.unwrap()),
+        ["t3"]
+    );
 }
