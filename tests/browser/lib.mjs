@@ -96,7 +96,9 @@ export async function startServer({ args = [] } = {}) {
       child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     } else {
       child = spawn(serverBinary(), ['serve', '--addr', `127.0.0.1:${port}`, '--database', db, '--test-seeds', ...PER_ADDRESS, ...args], {
-        stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+        // The server's own scheduled tournaments stay off unless a test's environment asks.
+        env: { PLATEAU_SCHEDULED_TOURNAMENTS: 'false', ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
       });
     }
     for (const stream of [child.stdout, child.stderr]) {

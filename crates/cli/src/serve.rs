@@ -65,6 +65,16 @@ pub struct Args {
     /// proxy given as --exempt-address marks `X-Forwarded-Proto: https`.
     #[arg(long)]
     secure_cookies: bool,
+    /// Keep the server's own tournaments scheduled: an hourly arena for every game of two and
+    /// daily tables for every game of more (docs/protocol.md section 7.9). Several nodes of one
+    /// database make each once. `--scheduled-tournaments false` turns it off.
+    #[arg(
+        long,
+        env = "PLATEAU_SCHEDULED_TOURNAMENTS",
+        default_value_t = true,
+        action = clap::ArgAction::Set
+    )]
+    scheduled_tournaments: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -231,6 +241,7 @@ pub fn run(args: Args) -> CliResult {
             limits: args.limits.limits(),
             analysis_iterations: args.analysis_iterations,
             secure_cookies: args.secure_cookies,
+            scheduled_tournaments: args.scheduled_tournaments,
             node: node(args.node, args.advertise)?,
             ..Options::default()
         },

@@ -123,6 +123,8 @@ fn spawn(db: &std::path::Path) -> Result<Server, String> {
         .args(["serve", "--addr", &addr.to_string(), "--database"])
         .arg(db)
         .args([
+            "--scheduled-tournaments",
+            "false",
             "--bot-delay-ms",
             "0",
             "--max-connections",

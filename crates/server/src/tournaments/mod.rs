@@ -13,6 +13,7 @@
 //! their host: settings and limits, names, matches, the clock.
 
 mod run;
+mod schedule;
 mod state;
 mod view;
 
@@ -39,7 +40,10 @@ pub const MAX_START_SECONDS: u32 = 7 * 24 * 3600;
 /// Tournaments `GET /api/players/{name}/tournaments` lists.
 const PLAYER_LISTED: u32 = 50;
 /// Finished tournaments `GET /api/tournaments` lists.
-const FINISHED_LISTED: u32 = 20;
+const FINISHED_LISTED: usize = 20;
+/// Finished tournaments it reads to find them, the empty ones left out: scheduled tournaments
+/// nobody joined end empty, a few an hour (read back only up to the 20th shown).
+const FINISHED_READ: u32 = 100;
 /// A day, in milliseconds: the window of `Limits::tournaments_per_day`.
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// Times a change of a tournament is tried, each over a fresh read, while other writers (other
@@ -105,14 +109,19 @@ pub struct CreateTournament {
 
 impl Tournaments {
     /// The tournaments of `lobby`'s store, with the task that runs the live ones this node is
-    /// the runner of, until the service shuts down.
+    /// the runner of, and with `Options::scheduled_tournaments` the one that keeps the server's
+    /// own scheduled (`schedule`), until the service shuts down.
     ///
     /// # Panics
     /// Outside a tokio runtime.
     #[must_use]
     pub fn new(lobby: Arc<Lobby>) -> Arc<Tournaments> {
+        let scheduled = lobby.options().scheduled_tournaments;
         let tournaments = Arc::new(Tournaments { lobby });
         tokio::spawn(run::run(Arc::downgrade(&tournaments)));
+        if scheduled {
+            tokio::spawn(schedule::run(Arc::downgrade(&tournaments)));
+        }
         tournaments
     }
 
@@ -317,7 +326,8 @@ impl Tournaments {
         Ok(self.view(&one))
     }
 
-    /// The live tournaments and the last finished ones.
+    /// The live tournaments and the last finished ones (those that ended without players, as
+    /// scheduled ones nobody joined do, left out).
     ///
     /// # Errors
     /// The store's.
@@ -335,12 +345,18 @@ impl Tournaments {
             .await
             .map_err(ApiError::store)?;
         let finished = store
-            .tournaments(TournamentStatus::Finished, FINISHED_LISTED)
+            .tournaments(TournamentStatus::Finished, FINISHED_READ)
             .await
-            .map_err(ApiError::store)?;
+            .map_err(ApiError::store)?
+            .iter()
+            .filter_map(|row| Live::from_row(row).ok())
+            .filter(|t| !t.state.tournament.players().is_empty())
+            .take(FINISHED_LISTED)
+            .map(|t| self.view(&t).tournament)
+            .collect();
         Ok(TournamentList {
             live: shown(live),
-            finished: shown(finished),
+            finished,
         })
     }
 

@@ -270,7 +270,7 @@ impl Tournaments {
 }
 
 /// The bot that fills a table's empty seats (docs/bots.md: the lobby's middle level).
-const BOT: &str = "club";
+pub(super) const BOT: &str = "club";
 
 /// `ranks` (any numbers, lower is better) as the tournament's ranks: each seat's the number of
 /// seats strictly better (0 for first, ties shared, the ranks below them skipped), so that an

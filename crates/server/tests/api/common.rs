@@ -199,6 +199,8 @@ pub fn test_options() -> Options {
         analysis_iterations: Some(40),
         secure_cookies: false,
         node: None,
+        // Only the tests of the schedule want the server's own tournaments.
+        scheduled_tournaments: false,
     }
 }
 
