@@ -138,6 +138,9 @@ struct LimitArgs {
     /// [default: all cores but one].
     #[arg(long)]
     bot_threads: Option<usize>,
+    /// Players one tournament may hold [default: 500].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    tournament_players: Option<u64>,
     /// An address the limits per address do not apply to (a load generator, or a reverse
     /// proxy whose own limits hold); may be given several times.
     #[arg(long = "exempt-address")]
@@ -180,6 +183,9 @@ impl LimitArgs {
             challenge_life: self
                 .challenge_seconds
                 .map_or(d.challenge_life, Duration::from_secs),
+            tournament_players: self
+                .tournament_players
+                .map_or(d.tournament_players, |n| n as usize),
             exempt: self.exempt.clone(),
             ..d
         }

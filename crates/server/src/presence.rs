@@ -102,6 +102,10 @@ pub struct Presence {
     /// Where each player came from lately, for the rule that players of one address play no
     /// rated game together (`ratings::Unrated::SameAddress`).
     pub whence: Whence,
+    /// Told when a match here stops being live (it finished): the tournaments' runner wakes on
+    /// it rather than wait for its tick, so a round's last result and the next pairing come at
+    /// once. One permit is kept, so a burst of endings wakes it once or twice, not per match.
+    pub ended: tokio::sync::Notify,
 }
 
 impl Default for Presence {
@@ -111,6 +115,7 @@ impl Default for Presence {
             counts: watch::channel(Counts::default()).0,
             turns: broadcast::channel(256).0,
             whence: Whence::default(),
+            ended: tokio::sync::Notify::new(),
         }
     }
 }
@@ -222,7 +227,9 @@ impl Presence {
     pub fn report(&self, id: &str, now: MatchPresence) {
         let game = now.game;
         // The fresh players and their lobby sockets, under the one lock the report takes anyway.
+        let mut ended = false;
         let fresh: Vec<(PlayerId, Vec<mpsc::Sender<String>>)> = self.with(|i| {
+            ended = i.matches.get(id).is_some_and(|before| before.live) && !now.live;
             let fresh = match i.matches.get(id) {
                 Some(before) if now.live && now.correspondence => now
                     .to_act
@@ -235,6 +242,9 @@ impl Presence {
             i.set(id, Some(now));
             fresh
         });
+        if ended {
+            self.ended.notify_one();
+        }
         for (player, outs) in fresh {
             let event = TurnEvent {
                 player,

@@ -18,6 +18,7 @@
 
 mod client;
 mod flood;
+mod tournament;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::{Child, Command, Stdio};
@@ -82,6 +83,14 @@ pub struct Args {
     /// (spawned) server and time its start.
     #[arg(long)]
     abandon: Option<usize>,
+    /// Instead of playing matches: this many players join one Swiss of `--game` and play its
+    /// rounds through the server; the report times the results reaching the standings and the
+    /// next round's pairing.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    tournament_players: Option<u64>,
+    /// Rounds of the `--tournament-players` Swiss.
+    #[arg(long, default_value_t = 3)]
+    tournament_rounds: u32,
     /// Seed of the clients' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -112,7 +121,7 @@ impl Drop for Server {
 /// Starts `plateau serve` (this binary) on a free port over `db`, the load's address 127.0.0.1
 /// exempt from the limits per address (every other keeps them), and waits until `/health`
 /// answers.
-fn spawn(db: &std::path::Path) -> Result<Server, String> {
+fn spawn(db: &std::path::Path, extra: &[String]) -> Result<Server, String> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map_err(|e| e.to_string())?
@@ -132,6 +141,7 @@ fn spawn(db: &std::path::Path) -> Result<Server, String> {
             "--exempt-address",
             "127.0.0.1",
         ])
+        .args(extra)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -273,11 +283,25 @@ pub fn run(args: Args) -> CliResult {
             child: None,
             db: None,
         },
-        None => spawn(&db)?,
+        None => {
+            let extra: Vec<String> = args
+                .tournament_players
+                .iter()
+                .flat_map(|n| ["--tournament-players".to_owned(), n.to_string()])
+                .collect();
+            spawn(&db, &extra)?
+        }
     };
-    let result = match args.abandon {
-        Some(n) => runtime.block_on(abandon(&mut server, n)),
-        None => runtime.block_on(play(&server, &args)),
+    let result = match (args.abandon, args.tournament_players) {
+        (Some(n), _) => runtime.block_on(abandon(&mut server, n)),
+        (None, Some(players)) => runtime.block_on(tournament::run(
+            server.addr,
+            &args.game,
+            usize::try_from(players).unwrap_or(usize::MAX),
+            args.tournament_rounds,
+            args.seed,
+        )),
+        (None, None) => runtime.block_on(play(&server, &args)),
     };
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
@@ -495,7 +519,7 @@ async fn abandon(server: &mut Server, n: usize) -> CliResult {
         let _ = child.wait();
     }
     let started = Instant::now();
-    let restarted = spawn(&db)?;
+    let restarted = spawn(&db, &[])?;
     let took = started.elapsed();
     println!(
         "restart: listening and healthy after {:.2} s; RSS {} KiB",

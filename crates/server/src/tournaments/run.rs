@@ -25,13 +25,14 @@ use plateau_match::tokens::new_token;
 use plateau_store::tournaments::TournamentStatus;
 use plateau_tournament::{GameId, GameResult, Kind, Seat, TournamentError};
 
-/// Runs the live tournaments every tick until the service shuts down or the tournaments are
-/// dropped.
+/// Runs the live tournaments every tick, and as soon as a match of this node ends, until the
+/// service shuts down or the tournaments are dropped.
 pub(super) async fn run(tournaments: Weak<Tournaments>) {
     let Some(t) = tournaments.upgrade() else {
         return;
     };
     let mut shutdown = t.lobby.shutdown_signal();
+    let presence = t.lobby.presence().clone();
     // A sixtieth of a minute: a second, less in tests that shorten the minute.
     let tick = (t.lobby.options().limits.tournament_minute / 60)
         .clamp(Duration::from_millis(20), Duration::from_secs(1));
@@ -41,6 +42,7 @@ pub(super) async fn run(tournaments: Weak<Tournaments>) {
     loop {
         tokio::select! {
             _ = interval.tick() => {}
+            () = presence.ended.notified() => {}
             _ = shutdown.changed() => {}
         }
         if *shutdown.borrow() {
@@ -133,7 +135,6 @@ impl Tournaments {
             else {
                 continue;
             };
-            // Bots always come; the engine ranks from 1, the tournament from 0.
             let stored = self
                 .lobby
                 .store()
@@ -141,6 +142,7 @@ impl Tournaments {
                 .await
                 .map_err(ApiError::store)?;
             let (ranks, absent) = match stored {
+                // The engine ranks from 1; `competition` gives the tournament's ranks.
                 Some(m) if m.status == Status::Finished && m.outcome.is_some() => (
                     m.outcome.map(|o| competition(&o.ranks)).unwrap_or_default(),
                     Vec::new(),
@@ -151,6 +153,7 @@ impl Tournaments {
                     if absent.is_empty() {
                         continue;
                     }
+                    // The absent behind those who came (a bot always comes).
                     let gone =
                         |s: &Seat| s.player().is_some_and(|p| absent.contains(&PlayerId(p.0)));
                     let ranks: Vec<u8> = game.seats.iter().map(|s| u8::from(gone(s))).collect();
