@@ -17,6 +17,8 @@
 use std::sync::Weak;
 use std::time::Duration;
 
+use futures_util::StreamExt;
+
 use super::state::{GameMatch, Live, Tournaments, rules_ms};
 use crate::lobby::{NewMatch, new_match_id};
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
@@ -185,13 +187,25 @@ impl Tournaments {
                 (!m.made).then(|| (g.id, m.id.clone()))
             })
             .collect();
-        let mut made = Vec::with_capacity(unmade.len());
-        for (game, id) in unmade {
-            match self.make_match(&one, game, &id).await {
-                Ok(()) => made.push((game, id)),
-                Err(e) => tracing::warn!("tournament {}: a game's match: {}", one.id, e.message),
-            }
-        }
+        // A round of a large Swiss makes hundreds at once: several in flight, so the store's
+        // commits overlap.
+        let made: Vec<(GameId, String)> = futures_util::stream::iter(unmade)
+            .map(|(game, id)| {
+                let one = &one;
+                async move {
+                    match self.make_match(one, game, &id).await {
+                        Ok(()) => Some((game, id)),
+                        Err(e) => {
+                            tracing::warn!("tournament {}: a game's match: {}", one.id, e.message);
+                            None
+                        }
+                    }
+                }
+            })
+            .buffer_unordered(MAKING_AT_ONCE)
+            .filter_map(std::future::ready)
+            .collect()
+            .await;
         if made.is_empty() {
             return Ok(());
         }
@@ -271,6 +285,9 @@ impl Tournaments {
             .map(|_| ())
     }
 }
+
+/// Matches a runner makes at once.
+const MAKING_AT_ONCE: usize = 8;
 
 /// The bot that fills a table's empty seats (docs/bots.md: the lobby's middle level).
 pub(super) const BOT: &str = "club";

@@ -214,10 +214,16 @@ async fn an_arena_of_eight_runs_over_its_time_through_a_restart() {
             played += 1;
         }
         if !restarted && played >= 4 {
-            // Once the server has recorded every result and paired the next games, it stops
-            // and starts again on the same database: the same tournament comes back.
+            // Once the server has recorded every result, paired the next games and made their
+            // matches (so its runner has nothing left to do), it stops and starts again on the
+            // same database: the same tournament comes back.
             let before = until(&mut organiser, &id, |d| {
-                recorded(d) == played && !unplayed(d, &matches).is_empty()
+                let made = d["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|g| !g["match_id"].is_null());
+                recorded(d) == played && made && !unplayed(d, &matches).is_empty()
             })
             .await;
             assert_eq!(before["tournament"]["phase"], "running", "{before}");
