@@ -303,7 +303,7 @@ pub async fn run(
     )
     .await?;
     if status != 201 {
-        return Err(format!("create: {status} {made}").into());
+        return Err(format!("create: {status} {made}"));
     }
     let id = made["tournament"]["id"]
         .as_str()
