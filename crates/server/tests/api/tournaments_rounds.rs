@@ -508,3 +508,93 @@ async fn tables_of_four_for_ten_seat_by_score_through_a_restart() {
     );
     app.shutdown().await;
 }
+
+/// A Swiss's no-show, as an arena's: a player who does not open its game loses it, behind the
+/// one who came, and is withdrawn; the next round pairs the players left, the bye to the odd one.
+#[tokio::test]
+async fn a_swiss_player_who_does_not_come_loses_and_is_paired_no_more() {
+    let mut options = options(Duration::from_secs(60));
+    // Time enough for the test to see the pairing and open the match first.
+    options.limits.no_show = Duration::from_secs(2);
+    let app = spawn_app_with(temp_db(), options).await;
+    let mut organiser = Agent::guest(app.addr, "Organiser").await;
+    let (status, _) = organiser
+        .post("/api/account", &json!({"password": "a long pass phrase"}))
+        .await;
+    assert_eq!(status, 200);
+    let swiss = json!({
+        "name": "Short Swiss",
+        "game": "chakart",
+        "kind": "swiss",
+        "rounds": 2,
+        "time_control": {"kind": "none"},
+        "starts_in_seconds": 3,
+    });
+    let (status, made) = organiser.post("/api/tournaments", &swiss).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["tournament"]["id"].as_str().unwrap().to_owned();
+    let names: Vec<String> = (1..=4).map(|n| format!("Player{n}")).collect();
+    let agents = join_all(&app, &id, &names).await;
+
+    let detail = until(&mut organiser, &id, |d| round_games(d, 1).is_some()).await;
+    let games = round_games(&detail, 1).unwrap();
+    assert_eq!(games.len(), 2, "{detail}");
+    let absent = "Player4";
+    let mut held = Vec::new();
+    for (match_id, players, _) in &games {
+        if let Some(seat) = players.iter().position(|p| p == absent) {
+            // Only the other player opens this one.
+            held.push(agents[&players[1 - seat]].connect(match_id, None).await);
+        } else {
+            play_chakart(&agents, match_id, players, '1').await;
+        }
+    }
+    let detail = until(&mut organiser, &id, |d| round_games(d, 2).is_some()).await;
+    let (_, players, _) = round_games(&detail, 1)
+        .unwrap()
+        .into_iter()
+        .find(|(_, p, _)| p.iter().any(|n| n == absent))
+        .unwrap();
+    let game = detail["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["round"] == 1 && g["players"].as_array().unwrap().contains(&json!(absent)))
+        .unwrap();
+    let mut ranks = json!([1, 1]);
+    ranks[players.iter().position(|p| p == absent).unwrap()] = json!(2);
+    assert_eq!(game["ranks"], ranks, "{detail}");
+    // Round 2: the three players left, one game and the bye; the absent one is in neither.
+    let round2 = round_games(&detail, 2).unwrap();
+    assert_eq!(round2.len(), 1, "{detail}");
+    assert!(!round2[0].1.iter().any(|p| p == absent), "{detail}");
+    let bye = detail["byes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["round"] == 2)
+        .unwrap();
+    assert_ne!(bye["name"], absent);
+    let line = detail["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == absent)
+        .unwrap();
+    assert_eq!(
+        (
+            line["active"].as_bool(),
+            line["points"].as_u64(),
+            line["games"].as_u64()
+        ),
+        (Some(false), Some(0), Some(1))
+    );
+    play_chakart(&agents, &round2[0].0, &round2[0].1, '=').await;
+    let done = until(&mut organiser, &id, |d| {
+        d["tournament"]["phase"] == "finished"
+    })
+    .await;
+    assert_eq!(done["games"].as_array().unwrap().len(), 3, "{done}");
+    drop(held);
+    app.shutdown().await;
+}
