@@ -27,8 +27,8 @@ use plateau_match::tokens::new_token;
 use plateau_store::tournaments::TournamentStatus;
 use plateau_tournament::{GameId, GameResult, Kind, Seat, TournamentError};
 
-/// Runs the live tournaments every tick, and as soon as a match of this node ends, until the
-/// service shuts down or the tournaments are dropped.
+/// Runs the live tournaments every tick, as soon as a match of this node ends, and at the start
+/// time of the next one to start, until the service shuts down or the tournaments are dropped.
 pub(super) async fn run(tournaments: Weak<Tournaments>) {
     let Some(t) = tournaments.upgrade() else {
         return;
@@ -41,10 +41,22 @@ pub(super) async fn run(tournaments: Weak<Tournaments>) {
     drop(t);
     let mut interval = tokio::time::interval(tick);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut next_start: Option<i64> = None;
     loop {
+        // A millisecond past the start, so that the step finds it due.
+        let start = next_start.map(|at| {
+            let wait = u64::try_from(at + 1 - unix_ms()).unwrap_or(0);
+            tokio::time::Instant::now() + Duration::from_millis(wait)
+        });
         tokio::select! {
             _ = interval.tick() => {}
             () = presence.ended.notified() => {}
+            () = async {
+                match start {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            } => {}
             _ = shutdown.changed() => {}
         }
         if *shutdown.borrow() {
@@ -53,7 +65,7 @@ pub(super) async fn run(tournaments: Weak<Tournaments>) {
         let Some(t) = tournaments.upgrade() else {
             return;
         };
-        t.tick().await;
+        next_start = t.tick().await;
     }
 }
 
@@ -77,7 +89,8 @@ fn running_with(one: &Live, game: GameId, match_id: &str) -> bool {
 
 impl Tournaments {
     /// One step of every live tournament this node runs.
-    async fn tick(&self) {
+    /// Answers the earliest start still to come (Unix ms) of the live tournaments this node runs.
+    async fn tick(&self) -> Option<i64> {
         let limit = u32::try_from(self.lobby.options().limits.live_tournaments).unwrap_or(u32::MAX);
         let rows = match self
             .lobby
@@ -88,11 +101,17 @@ impl Tournaments {
             Ok(rows) => rows,
             Err(e) => {
                 tracing::warn!("tournaments: cannot read the live ones: {e}");
-                return;
+                return None;
             }
         };
+        let now = unix_ms();
+        let mut next_start: Option<i64> = None;
         for row in rows {
             if !self.lobby.runs_here(&row.id) {
+                continue;
+            }
+            if row.starts_at_ms > now {
+                next_start = Some(next_start.map_or(row.starts_at_ms, |n| n.min(row.starts_at_ms)));
                 continue;
             }
             let one = match Live::from_row(&row) {
@@ -106,6 +125,7 @@ impl Tournaments {
                 tracing::warn!("tournament {}: {}", row.id, e.message);
             }
         }
+        next_start
     }
 
     /// Starts `one` at its time, records its finished games, ends it or pairs its waiting
