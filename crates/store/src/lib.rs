@@ -356,6 +356,18 @@ pub trait Store: Send + Sync + 'static {
         limit: u32,
     ) -> BoxFuture<'_, Result<Vec<tournaments::StoredTournament>, StoreError>>;
 
+    /// The id and version of at most `limit` tournaments of status `status`, latest start
+    /// first: the tournaments of `tournaments` without their settings and state, to learn
+    /// cheaply which changed (each save raises the version).
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn tournament_versions(
+        &self,
+        status: tournaments::TournamentStatus,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>>;
+
     /// How many tournaments `creator` created since `since_ms` (Unix milliseconds).
     ///
     /// # Errors

@@ -300,6 +300,11 @@ pub(crate) const PLAYER_TOURNAMENTS: &str = concat!(
      WHERE player_id = $1 ORDER BY starts_at DESC, id LIMIT $2"
 );
 
+/// The id and version of the tournaments of status `$1`, latest start first, at most `$2`: what
+/// a node following tournaments reads each second to learn which changed, without their state.
+pub(crate) const TOURNAMENT_VERSIONS: &str = "SELECT id, version FROM tournaments \
+     WHERE status = $1 ORDER BY starts_at DESC, id LIMIT $2";
+
 /// How many tournaments player `$1` created since `$2` (Unix ms).
 pub(crate) const TOURNAMENTS_CREATED: &str =
     "SELECT COUNT(*) FROM tournaments WHERE creator_id = $1 AND created_at >= $2";

@@ -381,6 +381,15 @@ impl Store for PgStore {
         in_tx!(self, true, |tx| tournaments::list(&tx, status, limit).await)
     }
 
+    fn tournament_versions(
+        &self,
+        status: crate::tournaments::TournamentStatus,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>> {
+        in_tx!(self, true, |tx| tournaments::versions(&tx, status, limit)
+            .await)
+    }
+
     fn tournaments_created(
         &self,
         creator: PlayerId,

@@ -102,6 +102,22 @@ pub(super) async fn list(
         .collect()
 }
 
+pub(super) async fn versions(
+    tx: &Transaction<'_>,
+    status: TournamentStatus,
+    limit: u32,
+) -> Result<Vec<(String, i64)>, StoreError> {
+    rows(
+        tx,
+        sql::TOURNAMENT_VERSIONS,
+        &[&status.as_str(), &i64::from(limit)],
+    )
+    .await?
+    .iter()
+    .map(|r| Ok((col(r, 0)?, col(r, 1)?)))
+    .collect()
+}
+
 pub(super) async fn created(
     tx: &Transaction<'_>,
     creator: PlayerId,

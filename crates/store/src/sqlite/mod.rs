@@ -411,6 +411,14 @@ impl Store for SqliteStore {
         self.read(move |c| tournaments::list(c, status, limit))
     }
 
+    fn tournament_versions(
+        &self,
+        status: crate::tournaments::TournamentStatus,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>> {
+        self.read(move |c| tournaments::versions(c, status, limit))
+    }
+
     fn tournaments_created(
         &self,
         creator: PlayerId,

@@ -107,6 +107,20 @@ pub(super) fn list(
     Ok(out)
 }
 
+pub(super) fn versions(
+    c: &Connection,
+    status: TournamentStatus,
+    limit: u32,
+) -> Result<Vec<(String, i64)>, StoreError> {
+    let mut stmt = c.prepare_cached(sql::TOURNAMENT_VERSIONS).map_err(db)?;
+    let rows = stmt
+        .query_map(params![status.as_str(), i64::from(limit)], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
+}
+
 pub(super) fn created(c: &Connection, creator: PlayerId, since_ms: i64) -> Result<u32, StoreError> {
     let n: i64 = c
         .prepare_cached(sql::TOURNAMENTS_CREATED)

@@ -7,9 +7,9 @@ use crate::tournaments::{StoredTournament, TournamentStatus};
 
 /// A tournament reads back as written, its state replaced whole by each save over the version
 /// read (a save over an older version is refused and changes nothing), listed by status with the
-/// latest start first, counted per creator since a time; a second one with the same id is
-/// refused and changes nothing; a save's entrant is listed among the player's tournaments,
-/// latest start first.
+/// latest start first (with their versions alone too), counted per creator since a time; a
+/// second one with the same id is refused and changes nothing; a save's entrant is listed among
+/// the player's tournaments, latest start first.
 pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backend) {
     let store = db.open().await;
     let ann = store
@@ -145,5 +145,19 @@ pub(super) async fn tournaments_read_back_as_saved_and_list_by_status(db: &Backe
     assert_eq!(
         ids(store.player_tournaments(ann.id, 1).await.unwrap()),
         ["t3"]
+    );
+    // The versions alone, in the same order: t1 saved twice since, t3 once.
+    let versions = |status, limit| store.tournament_versions(status, limit);
+    assert_eq!(
+        versions(TournamentStatus::Live, 10).await.unwrap(),
+        [("t3".to_owned(), 1), ("t1".to_owned(), 2)]
+    );
+    assert_eq!(
+        versions(TournamentStatus::Live, 1).await.unwrap(),
+        [("t3".to_owned(), 1)]
+    );
+    assert_eq!(
+        versions(TournamentStatus::Finished, 10).await.unwrap(),
+        [("t2".to_owned(), 1)]
     );
 }
