@@ -147,6 +147,8 @@ codes! {
     TournamentFull = "tournament/full", CONFLICT;
     /// Too many tournaments created by the player lately, or live on the server.
     LimitTournaments = "limit/tournaments", TOO_MANY_REQUESTS;
+    /// A lobby socket already follows as many tournaments as one may.
+    LimitFollows = "limit/follows", TOO_MANY_REQUESTS;
     /// Not a JSON object with a string `type`, bad field types, or a binary frame.
     MsgMalformed = "msg/malformed", BAD_REQUEST;
     /// Unknown message `type`.

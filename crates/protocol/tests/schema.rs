@@ -67,6 +67,7 @@ const BLOCKS: &[(&str, &[Option<&str>])] = &[
     ("#### `error`", &[Some("MatchMessage")]),
     ("#### `rematch`", &[Some("MatchMessage")]),
     ("### 7.3 ", &[Some("Profile")]),
+    ("### 7.9 ", &[Some("LobbyMessage")]),
 ];
 
 #[test]

@@ -4,7 +4,9 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{ErrorBody, PlayerKind, TimeControl};
+use super::{
+    ErrorBody, PlayerKind, TimeControl, TournamentGame, TournamentInfo, TournamentStanding,
+};
 
 /// An open challenge in a pool (docs/protocol.md section 7.6): `{"seek": 17, "name": "Alice",
 /// "kind": "guest", "rating": 1500, "since": 1764466800000, "bots_after_seconds": null}`.
@@ -194,6 +196,24 @@ pub enum LobbyMessage<'a> {
     Friends {
         /// Followed players, by name.
         friends: &'a [FriendView],
+    },
+    /// A followed tournament as it stands (docs/protocol.md section 7.9, the body of `GET
+    /// /api/tournaments/{id}`): on following it and whenever it changes.
+    Tournament {
+        /// Settings and phase.
+        tournament: &'a TournamentInfo,
+        /// The standings, first place first.
+        standings: &'a [TournamentStanding],
+        /// Its games, in the order they were paired.
+        games: &'a [TournamentGame],
+    },
+    /// The list of tournaments, when followed (the body of `GET /api/tournaments`): on
+    /// following it and whenever it changes.
+    Tournaments {
+        /// The tournaments waiting or running, latest start first.
+        live: &'a [TournamentInfo],
+        /// The last finished ones, latest start first.
+        finished: &'a [TournamentInfo],
     },
     /// The answer to `ping`.
     Pong,

@@ -1,7 +1,7 @@
 //! The lobby's WebSocket `GET /api/lobby/ws` (docs/protocol.md sections 7.6 to 7.8): live counts
 //! of players online and games in play, quick pairing (`seek`, `cancel`, `paired`), "your turn"
-//! messages for the player's correspondence matches, challenges to named players (`challenges`)
-//! and the friend list (`friends`).
+//! messages for the player's correspondence matches, challenges to named players (`challenges`),
+//! the friend list (`friends`) and the tournaments it follows (section 7.9, `lobby_follow`).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -20,6 +20,7 @@ use tracing::Instrument as _;
 
 use super::auth::Session;
 use super::extract::ClientAddr;
+use super::lobby_follow::Follows;
 use super::state::AppState;
 use crate::challenges::{ChallengeRequest, Origin};
 use crate::model::{ApiError, Code, HttpError};
@@ -135,6 +136,7 @@ async fn run(
     // every lobby socket due at once, and thousands of them sending in the same instant would
     // hold the live matches up meanwhile.
     let phase = Duration::from_millis(conn % 1000);
+    let mut follows = Follows::default();
     loop {
         if let Some(at) = counts_at.filter(|at| *at <= Instant::now()) {
             // What is sent now is seen: only a later change makes counts due again.
@@ -200,7 +202,7 @@ async fn run(
                     _ => break,
                 };
                 let from = Sender { conn, player: player.as_ref(), addr, out: &out };
-                if let Some(reply) = handle(&app, &from, &text).await
+                if let Some(reply) = handle(&app, &from, &mut follows, &text).await
                     && !send_within(&mut sink, Message::Text(reply.into())).await
                 {
                     break;
@@ -208,6 +210,9 @@ async fn run(
             }
             Some(message) = outgoing.recv() => {
                 if !send_within(&mut sink, Message::Text(message.into())).await { break; }
+            }
+            message = follows.next() => {
+                if !send_within(&mut sink, Message::Text(message.as_ref().into())).await { break; }
             }
             Some(message) = next_turn(&mut turns) => {
                 if !send_within(&mut sink, Message::Text(message.into())).await { break; }
@@ -422,7 +427,12 @@ struct Sender<'a> {
 }
 
 /// Handles one client message; returns the direct answer, if any.
-async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String> {
+async fn handle(
+    app: &AppState,
+    from: &Sender<'_>,
+    follows: &mut Follows,
+    text: &str,
+) -> Option<String> {
     if text.len() > MAX_MESSAGE {
         return Some(too_large(text.len()).to_ws_json());
     }
@@ -459,6 +469,13 @@ async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String>
             (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
         },
         "fill" => fill(app, from).await,
+        "tournament_follow"
+        | "tournament_unfollow"
+        | "tournaments_follow"
+        | "tournaments_unfollow" => match follows.handle(app, &kind, value).await {
+            Ok(None) => return None,
+            other => other.map(Option::unwrap_or_default),
+        },
         "challenge" => match (named(), serde_json::from_value::<ChallengeRequest>(value)) {
             (Err(e), _) => Err(e),
             (Ok(player), Ok(request)) => {
@@ -504,7 +521,8 @@ async fn handle(app: &AppState, from: &Sender<'_>, text: &str) -> Option<String>
             Code::MsgUnknown,
             format!(
                 "unknown message type `{other}` (known: seek, accept, fill, cancel, challenge, \
-                 challenge_accept, challenge_decline, challenge_cancel, ping)"
+                 challenge_accept, challenge_decline, challenge_cancel, tournament_follow, \
+                 tournament_unfollow, tournaments_follow, tournaments_unfollow, ping)"
             ),
         )),
     };

@@ -7,6 +7,7 @@
 mod auth;
 mod extract;
 mod friends;
+mod lobby_follow;
 mod lobby_ws;
 mod matches;
 mod players;

@@ -12,6 +12,7 @@
 //! The rules (pairing, points, standings) are the crate `plateau-tournament`'s; this module is
 //! their host: settings and limits, names, matches, the clock.
 
+mod feed;
 mod run;
 mod schedule;
 mod state;
@@ -24,6 +25,7 @@ use serde::Deserialize;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code, TimeControl, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
+pub use feed::{Followed, Latest};
 use plateau_protocol::server::{
     PlayerTournament, PlayerTournaments, TournamentDetail, Tournaments as TournamentList,
 };
@@ -117,8 +119,12 @@ impl Tournaments {
     #[must_use]
     pub fn new(lobby: Arc<Lobby>) -> Arc<Tournaments> {
         let scheduled = lobby.options().scheduled_tournaments;
-        let tournaments = Arc::new(Tournaments { lobby });
+        let tournaments = Arc::new(Tournaments {
+            lobby,
+            feed: Arc::default(),
+        });
         tokio::spawn(run::run(Arc::downgrade(&tournaments)));
+        tokio::spawn(feed::run(Arc::downgrade(&tournaments)));
         if scheduled {
             tokio::spawn(schedule::run(Arc::downgrade(&tournaments)));
         }
@@ -245,7 +251,9 @@ impl Tournaments {
                 state: text(serde_json::to_string(&one.state))?,
                 version: 0,
             })
-            .await
+            .await?;
+        self.feed.changed(&one.id);
+        Ok(())
     }
 
     /// `player` joins tournament `id` (or comes back to it after withdrawing).
@@ -450,7 +458,11 @@ impl Tournaments {
             if one.finished {
                 return Err(over(&id));
             }
-            if !change(&mut one)? || one.save(&self.lobby).await? {
+            if !change(&mut one)? {
+                return Ok(one);
+            }
+            if one.save(&self.lobby).await? {
+                self.feed.changed(&id);
                 return Ok(one);
             }
         }

@@ -151,4 +151,6 @@ impl Live {
 /// ones this node is the runner of (docs/architecture.md section 5.3).
 pub struct Tournaments {
     pub(super) lobby: Arc<Lobby>,
+    /// What this node's lobby sockets follow, told of every change written here.
+    pub(super) feed: Arc<super::feed::Feed>,
 }

@@ -30,6 +30,7 @@ mod players;
 mod ratings;
 mod seeds;
 mod simultaneous;
+mod tournament_follow;
 mod tournament_schedule;
 mod tournaments;
 mod tournaments_rounds;

@@ -1,0 +1,195 @@
+//! Tournaments followed over the lobby's WebSocket (docs/protocol.md section 7.9): the list and
+//! a tournament are sent on following and again as they change (joins, the start, a pairing, a
+//! result), with the cap on what one socket follows; and on two nodes of one PostgreSQL, a
+//! socket on the node that does not make a change hears of it too.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::common::{Agent, Client, Db, spawn_app_with, spawn_node, temp_db, test_options};
+
+/// A new account named `name`.
+async fn account(addr: std::net::SocketAddr, name: &str) -> Agent {
+    let mut agent = Agent::guest(addr, name).await;
+    let (status, body) = agent
+        .post("/api/account", &json!({"password": "a long pass phrase"}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    agent
+}
+
+/// Creates an arena of `toy` starting in `starts_in` seconds; returns its id.
+async fn arena(agent: &mut Agent, name: &str, starts_in: u32) -> String {
+    let (status, made) = agent
+        .post(
+            "/api/tournaments",
+            &json!({
+                "name": name,
+                "game": "toy",
+                "time_control": {"kind": "none"},
+                "starts_in_seconds": starts_in,
+                "minutes": 1,
+            }),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    made["tournament"]["id"].as_str().unwrap().to_owned()
+}
+
+/// The next `tournament` message of `id` that satisfies `f`.
+async fn tournament(ws: &mut Client, id: &str, f: impl Fn(&Value) -> bool) -> Value {
+    ws.until(|m| m["type"] == "tournament" && m["tournament"]["id"] == id && f(m))
+        .await
+}
+
+fn players(m: &Value) -> u64 {
+    m["tournament"]["players"].as_u64().unwrap()
+}
+
+/// A watcher's socket follows the list and an arena: each is sent at once and again as the
+/// arena is joined, starts, pairs its two players and records the game they play; an unknown
+/// tournament is refused, and a ninth thing followed is refused until one is unfollowed.
+#[tokio::test]
+async fn a_followed_tournament_is_sent_as_it_changes() {
+    let mut options = test_options();
+    options.limits.tournament_minute = Duration::from_secs(30);
+    options.limits.tournaments_per_day = 10;
+    let app = spawn_app_with(temp_db(), options).await;
+    let mut organiser = account(app.addr, "Organiser").await;
+    let id = arena(&mut organiser, "Followed arena", 2).await;
+    let watcher = Agent::guest(app.addr, "Watcher").await;
+    let mut ws = watcher.ws("/api/lobby/ws").await;
+
+    ws.send(json!({"type": "tournaments_follow"})).await;
+    let list = ws.until(|m| m["type"] == "tournaments").await;
+    assert_eq!(list["live"][0]["id"], id.as_str(), "{list}");
+    assert_eq!(list["live"][0]["players"], 0);
+    ws.send(json!({"type": "tournament_follow", "id": id}))
+        .await;
+    let first = tournament(&mut ws, &id, |_| true).await;
+    assert_eq!(first["tournament"]["phase"], "waiting");
+    assert_eq!(players(&first), 0);
+    assert_eq!(first["standings"], json!([]));
+    ws.send(json!({"type": "tournament_follow", "id": "nowhere"}))
+        .await;
+    let refused = ws.until(|m| m["type"] == "error").await;
+    assert_eq!(refused["code"], "tournament/not_found", "{refused}");
+
+    // Two players join: the arena and the list are sent again, without being asked.
+    let mut ann = Agent::guest(app.addr, "Ann").await;
+    let mut ben = Agent::guest(app.addr, "Ben").await;
+    for agent in [&mut ann, &mut ben] {
+        let (status, body) = agent
+            .post(&format!("/api/tournaments/{id}/join"), &json!(null))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let joined = tournament(&mut ws, &id, |m| players(m) == 2).await;
+    let names: Vec<&str> = joined["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Ann", "Ben"]);
+    ws.until(|m| m["type"] == "tournaments" && m["live"][0]["players"] == 2)
+        .await;
+
+    // It starts and pairs them: the game's match comes with it.
+    let paired = tournament(&mut ws, &id, |m| m["games"][0]["match_id"].is_string()).await;
+    assert_eq!(paired["tournament"]["phase"], "running");
+    let game = &paired["games"][0];
+    let match_id = game["match_id"].as_str().unwrap().to_owned();
+    let seats: Vec<String> = game["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_owned())
+        .collect();
+    // Whoever sits second resigns: the result and the standings follow.
+    let (first_seat, second_seat) = if seats[0] == "Ann" {
+        (&ann, &ben)
+    } else {
+        (&ben, &ann)
+    };
+    let mut a = first_seat.connect(&match_id, None).await;
+    let mut b = second_seat.connect(&match_id, None).await;
+    a.live().await;
+    b.live().await;
+    b.send(json!({"type": "resign"})).await;
+    let recorded = tournament(&mut ws, &id, |m| m["games"][0]["ranks"].is_array()).await;
+    assert_eq!(recorded["games"][0]["ranks"], json!([1, 2]));
+    assert_eq!(recorded["standings"][0]["name"], seats[0].as_str());
+    assert_eq!(recorded["standings"][0]["points"], 2);
+    assert_eq!(recorded["standings"][1]["points"], 0);
+
+    // The list and seven more tournaments make eight: a ninth is refused until one goes.
+    let mut more = Vec::new();
+    let mut second = account(app.addr, "Second").await;
+    for n in 0..8 {
+        let who = if n < 4 { &mut organiser } else { &mut second };
+        more.push(arena(who, &format!("More {n}"), 600).await);
+    }
+    for other in &more[..6] {
+        ws.send(json!({"type": "tournament_follow", "id": other}))
+            .await;
+        tournament(&mut ws, other, |_| true).await;
+    }
+    ws.send(json!({"type": "tournament_follow", "id": more[6]}))
+        .await;
+    let full = ws.until(|m| m["type"] == "error").await;
+    assert_eq!(full["code"], "limit/follows", "{full}");
+    ws.send(json!({"type": "tournament_unfollow", "id": id}))
+        .await;
+    ws.send(json!({"type": "tournament_follow", "id": more[6]}))
+        .await;
+    tournament(&mut ws, &more[6], |_| true).await;
+}
+
+/// Two nodes of one PostgreSQL: a socket on each follows an arena; joins made through one node
+/// reach the socket of the other, and so do the start and the pairing, made by whichever node
+/// runs it.
+#[tokio::test]
+async fn a_change_on_one_node_reaches_the_followers_on_the_other() {
+    if Db::postgres().is_none() {
+        eprintln!(
+            "skipped: two nodes need PostgreSQL (PLATEAU_TEST_POSTGRES; scripts/test sets it)"
+        );
+        return;
+    }
+    let db = temp_db();
+    let mut limits = test_options().limits;
+    limits.tournament_minute = Duration::from_secs(30);
+    let a = spawn_node(db.clone(), "a", limits.clone()).await;
+    let b = spawn_node(db.clone(), "b", limits).await;
+    let mut organiser = account(a.addr, "Organiser").await;
+    let id = arena(&mut organiser, "Arena of two nodes", 3).await;
+    let mut on_a = Agent::guest(a.addr, "WatcherA")
+        .await
+        .ws("/api/lobby/ws")
+        .await;
+    let mut on_b = Agent::guest(b.addr, "WatcherB")
+        .await
+        .ws("/api/lobby/ws")
+        .await;
+    for ws in [&mut on_a, &mut on_b] {
+        ws.send(json!({"type": "tournament_follow", "id": id}))
+            .await;
+        tournament(ws, &id, |m| players(m) == 0).await;
+    }
+    for (name, node) in [("Ann", a.addr), ("Ben", b.addr)] {
+        let mut agent = Agent::guest(node, name).await;
+        let (status, body) = agent
+            .post(&format!("/api/tournaments/{id}/join"), &json!(null))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    for ws in [&mut on_a, &mut on_b] {
+        tournament(ws, &id, |m| players(m) == 2).await;
+        let paired = tournament(ws, &id, |m| m["games"][0]["match_id"].is_string()).await;
+        assert_eq!(paired["tournament"]["phase"], "running");
+    }
+    b.shutdown().await;
+    a.shutdown().await;
+}
