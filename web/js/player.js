@@ -1,13 +1,15 @@
 // @ts-check
 // The player page (web/player.html at /@/{name}): the profile of `GET /api/players/{name}`
 // (docs/protocol.md, PROFILE): ratings per game with their provisional mark, the rating-over-time
-// chart, win/loss/draw counts and the recent games with links to their replays.
+// chart, win/loss/draw counts, the tournaments played and the recent games with links to their
+// replays.
 
 import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, playerHref } from './identity.js';
 import { ratingChart, chartLegend } from './chart.js';
 import { setupRelations } from './relations.js';
+import { renderPlayerTournaments } from './player-tournaments.js';
 
 const $ = byId;
 
@@ -138,6 +140,7 @@ function draw() {
   renderRatings(page.profile);
   renderChart(page.profile);
   renderRecent(page.profile);
+  renderPlayerTournaments($('tournaments'), page.profile.name, title);
 }
 
 async function start() {

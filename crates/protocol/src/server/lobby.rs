@@ -4,9 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{
-    ErrorBody, PlayerKind, TimeControl, TournamentGame, TournamentInfo, TournamentStanding,
-};
+use super::{ErrorBody, PlayerKind, TimeControl, TournamentDetail, Tournaments as TournamentList};
 
 /// An open challenge in a pool (docs/protocol.md section 7.6): `{"seek": 17, "name": "Alice",
 /// "kind": "guest", "rating": 1500, "since": 1764466800000, "bots_after_seconds": null}`.
@@ -199,22 +197,10 @@ pub enum LobbyMessage<'a> {
     },
     /// A followed tournament as it stands (docs/protocol.md section 7.9, the body of `GET
     /// /api/tournaments/{id}`): on following it and whenever it changes.
-    Tournament {
-        /// Settings and phase.
-        tournament: &'a TournamentInfo,
-        /// The standings, first place first.
-        standings: &'a [TournamentStanding],
-        /// Its games, in the order they were paired.
-        games: &'a [TournamentGame],
-    },
+    Tournament(&'a TournamentDetail),
     /// The list of tournaments, when followed (the body of `GET /api/tournaments`): on
     /// following it and whenever it changes.
-    Tournaments {
-        /// The tournaments waiting or running, latest start first.
-        live: &'a [TournamentInfo],
-        /// The last finished ones, latest start first.
-        finished: &'a [TournamentInfo],
-    },
+    Tournaments(&'a TournamentList),
     /// The answer to `ping`.
     Pong,
     /// The refusal of one client message.

@@ -101,6 +101,8 @@ pub fn app(state: AppState) -> Router {
         .route("/replay/{id}", page("replay.html"))
         .route("/@/{name}", page("player.html"))
         .route("/leaderboard", page("leaderboard.html"))
+        .route("/tournaments", page("tournaments.html"))
+        .route("/t/{id}", page("tournament.html"))
         .route("/howto/{game}", page("howto.html"))
         .route("/verify", page("verify.html"))
         .route(

@@ -109,21 +109,12 @@ impl Feed {
 
 /// The `tournament` message of `detail`.
 fn one_message(detail: &TournamentDetail) -> String {
-    let message = LobbyMessage::Tournament {
-        tournament: &detail.tournament,
-        standings: &detail.standings,
-        games: &detail.games,
-    };
-    serde_json::to_string(&message).unwrap_or_default()
+    serde_json::to_string(&LobbyMessage::Tournament(detail)).unwrap_or_default()
 }
 
 /// The `tournaments` message of `list`.
 fn list_message(list: &TournamentList) -> String {
-    let message = LobbyMessage::Tournaments {
-        live: &list.live,
-        finished: &list.finished,
-    };
-    serde_json::to_string(&message).unwrap_or_default()
+    serde_json::to_string(&LobbyMessage::Tournaments(list)).unwrap_or_default()
 }
 
 /// A digest of the live tournaments' versions: the list changes only when it does (a new one,

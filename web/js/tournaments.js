@@ -1,0 +1,159 @@
+// @ts-check
+// The tournaments (web/tournaments.html at /tournaments): upcoming, running and finished, kept
+// current over the lobby socket (`tournaments_follow`, docs/protocol.md section 7.9), and the
+// form an account creates one with (`POST /api/tournaments`).
+
+import { api, el, byId } from './api.js';
+import { t, tn, setupLanguageSwitch, onLangChange } from './i18n.js';
+import { setupIdentity, currentPlayer, onPlayerChange } from './identity.js';
+import { clockPresets } from './clocks.js';
+import { factsText, whenText, dateText, tourErrorText, followLive } from './tournament-words.js';
+
+const $ = byId;
+
+/** @typedef {import('./tournament-words.js').TourInfo} TourInfo */
+
+/** The page's state. */
+const page = {
+  /** @type {import('./api.js').GameInfo[]} The games of /api/games played by two. */
+  games: [],
+  /** @type {{ live: TourInfo[], finished: TourInfo[] } | null} The list, as last sent. */
+  list: null,
+};
+
+const title = (/** @type {string} */ game) => page.games.find((g) => g.name === game)?.title || game;
+
+/**
+ * One tournament of a list: its name (a link to its page), its facts, its time and players.
+ * @param {TourInfo} info
+ */
+function item(info) {
+  const when = info.phase === 'waiting' ? el('span', { class: 'tour-countdown', 'data-starts': info.starts_at }, whenText(info, Date.now())) : '';
+  const ended = info.phase === 'finished' ? dateText(info.ends_at) : '';
+  return el('li', { class: 'tour-item', 'data-tournament': info.id, 'data-phase': info.phase },
+    el('a', { class: 'tour-link', href: `/t/${encodeURIComponent(info.id)}` }, info.name),
+    el('span', { class: 'small muted' }, factsText(info, title)),
+    el('span', { class: 'small' }, tn('tours.players', info.players), when ? ' · ' : '', when, ended ? ` · ${ended}` : ''));
+}
+
+/**
+ * @param {string} id the list's element
+ * @param {TourInfo[]} infos
+ */
+function renderList(id, infos) {
+  $(id).replaceChildren(...(infos.length ? infos.map(item) : [el('li', { class: 'muted small' }, t('tours.none'))]));
+}
+
+function render() {
+  if (!page.list) return;
+  const live = page.list.live;
+  // The soonest start first; the running ones by their end.
+  renderList('list-waiting', live.filter((i) => i.phase === 'waiting').sort((a, b) => a.starts_at - b.starts_at));
+  renderList('list-running', live.filter((i) => i.phase === 'running').sort((a, b) => a.ends_at - b.ends_at));
+  renderList('list-finished', page.list.finished);
+  document.body.dataset.tournaments = String(live.length + page.list.finished.length);
+}
+
+/** Ticks the countdowns of the upcoming ones. */
+function tick() {
+  for (const node of document.querySelectorAll('.tour-countdown')) {
+    if (!(node instanceof HTMLElement)) continue;
+    const info = page.list?.live.find((i) => String(i.starts_at) === node.dataset.starts);
+    if (info) node.textContent = whenText(info, Date.now());
+  }
+}
+
+// ---- The form ----------------------------------------------------------------------------------
+
+/**
+ * A `datetime-local` value (local time, to the second) of `ms`.
+ * @param {number} ms
+ */
+function localInput(ms) {
+  const d = new Date(ms);
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function fillClocks() {
+  const game = page.games.find((g) => g.name === $('tour-game', HTMLSelectElement).value);
+  const presets = clockPresets(game);
+  $('tour-clock', HTMLSelectElement).replaceChildren(...presets.map((p, i) => el('option', {
+    value: String(i), selected: Boolean(p.preferred),
+  }, t(p.key))));
+}
+
+function setupForm() {
+  $('tour-game', HTMLSelectElement).replaceChildren(...page.games.map((g) => el('option', { value: g.name }, g.title)));
+  $('tour-game').addEventListener('change', fillClocks);
+  fillClocks();
+  // Ten minutes from now, to the minute.
+  $('tour-start', HTMLInputElement).value = localInput(Math.ceil((Date.now() + 10 * 60000) / 60000) * 60000);
+  $('create-form').addEventListener('submit', create);
+}
+
+/**
+ * @param {SubmitEvent} ev
+ */
+async function create(ev) {
+  ev.preventDefault();
+  $('create-error').classList.add('hidden');
+  const game = $('tour-game', HTMLSelectElement).value;
+  const preset = clockPresets(page.games.find((g) => g.name === game))[Number($('tour-clock', HTMLSelectElement).value)];
+  const start = new Date($('tour-start', HTMLInputElement).value).getTime();
+  const min = $('tour-min', HTMLInputElement).value.trim();
+  const request = {
+    name: $('tour-name', HTMLInputElement).value.trim(),
+    game,
+    time_control: preset.tc,
+    starts_in_seconds: Math.max(0, Math.round((start - Date.now()) / 1000)),
+    minutes: Number($('tour-minutes', HTMLInputElement).value),
+    rated: $('tour-rated', HTMLInputElement).checked,
+    min_rating: min === '' ? null : Number(min),
+  };
+  const button = $('tour-create', HTMLButtonElement);
+  button.disabled = true;
+  try {
+    const made = await api('POST', '/api/tournaments', request);
+    location.assign(`/t/${encodeURIComponent(made.tournament.id)}`);
+  } catch (err) {
+    $('create-error').textContent = tourErrorText(err);
+    $('create-error').classList.remove('hidden');
+    button.disabled = false;
+  }
+}
+
+/**
+ * Shows the form to an account, and to anyone else why it is not there.
+ * @param {{ kind: string } | null} player
+ */
+function showForm(player) {
+  const account = player?.kind === 'account';
+  $('create-form').classList.toggle('hidden', !account);
+  $('create-guest').classList.toggle('hidden', account);
+}
+
+async function start() {
+  setupLanguageSwitch();
+  setupIdentity();
+  onLangChange(render);
+  try {
+    const games = await api('GET', '/api/games');
+    page.games = games.games.filter((/** @type {import('./api.js').GameInfo} */ g) => g.min_seats <= 2 && g.max_seats >= 2);
+  } catch (err) {
+    $('error').textContent = tourErrorText(err);
+    $('error').classList.remove('hidden');
+  }
+  setupForm();
+  showForm(await currentPlayer());
+  onPlayerChange(showForm);
+  followLive({ type: 'tournaments_follow' }, (msg) => {
+    if (msg.type !== 'tournaments') return;
+    page.list = { live: msg.live, finished: msg.finished };
+    render();
+  });
+  setInterval(tick, 1000);
+  document.body.dataset.ready = 'true';
+}
+
+start();
