@@ -41,7 +41,7 @@ test('every page fits a phone and a laptop screen', async () => {
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
-      for (const url of ['/', '/leaderboard', '/howto']) {
+      for (const url of ['/', '/leaderboard', '/howto', '/tournaments']) {
         await page.goto(`${server.url}${url}`);
         await page.waitForLoadState('networkidle');
         assert.deepEqual(await overflow(page), [], `${url} on a ${size.name}`);

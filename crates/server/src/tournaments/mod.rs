@@ -7,7 +7,9 @@
 //! fresh read when another node or task wrote first), before anyone is told of it. Each node's
 //! task runs the live tournaments it is the runner of (`Lobby::runs_here`); a pairing is written
 //! with its matches' ids before they are made, and making one again does nothing, so a restart
-//! or a second runner never makes two matches for one game.
+//! or a second runner never makes two matches for one game. `feed` keeps what this node's lobby
+//! sockets follow current: told of every write made here, and looking at the stored versions
+//! each second for the writes of other nodes.
 //!
 //! The rules (pairing, points, standings) are the crate `plateau-tournament`'s; this module is
 //! their host: settings and limits, names, matches, the clock.

@@ -75,6 +75,9 @@ async fn a_followed_tournament_is_sent_as_it_changes() {
         .await;
     let refused = ws.until(|m| m["type"] == "error").await;
     assert_eq!(refused["code"], "tournament/not_found", "{refused}");
+    ws.send(json!({"type": "tournament_follow"})).await;
+    let refused = ws.until(|m| m["type"] == "error").await;
+    assert_eq!(refused["code"], "msg/malformed", "{refused}");
 
     // Two players join: the arena and the list are sent again, without being asked.
     let mut ann = Agent::guest(app.addr, "Ann").await;
