@@ -84,7 +84,7 @@ test('a tournament is followed through two games by two people, one on a French 
     await ada.fill('#tour-name', '   ');
     await ada.selectOption('#tour-game', 'mad');
     await ada.evaluate(() => {
-      const d = new Date(Date.now() + 60000);
+      const d = new Date(Date.now() + 90000);
       const pad = (n) => String(n).padStart(2, '0');
       document.getElementById('tour-start').value = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
     });
@@ -118,11 +118,11 @@ test('a tournament is followed through two games by two people, one on a French 
     await ada.waitForSelector('body[data-joined="true"]');
     await bob.waitForSelector('#standings tr[data-name="Ada"]');
     await screenshot(bob, 'tournament-phone');
-    const cy = await newPage(browser);
-    await enterLobby(cy, server, 'Cyril');
-    const dee = await newPage(browser);
-    await enterLobby(dee, server, 'Delia');
-    for (const p of [cy, dee]) assert.equal(await post(p, `/api/tournaments/${id}/join`), 200);
+    const cyril = await newPage(browser);
+    await enterLobby(cyril, server, 'Cyril');
+    const delia = await newPage(browser);
+    await enterLobby(delia, server, 'Delia');
+    for (const p of [cyril, delia]) assert.equal(await post(p, `/api/tournaments/${id}/join`), 200);
 
     // The start pairs Bob with Ada: both are shown their game, and reach it.
     for (const p of [ada, bob]) await p.waitForSelector('body[data-phase="running"] #your-game:not(.hidden)', { timeout: 120000 });
@@ -133,11 +133,12 @@ test('a tournament is followed through two games by two people, one on a French 
     await bob.waitForSelector(`#games li.mine[data-match="${first}"]`);
     await fitsPhone(bob, ['#your-game-link']);
     await screenshot(bob, 'tournament-paired-phone');
-    const cyFirst = await gameOf(cy, id, 'Cyril');
-    await sitAt(cy, cyFirst);
-    await sitAt(dee, cyFirst);
+    // Each opens its game at once (a player who has not come 30 s after the pairing loses it).
     await bob.tap('#your-game-link');
     await ada.click('#your-game-link');
+    const helpersGame = await gameOf(cyril, id, 'Cyril');
+    await sitAt(cyril, helpersGame);
+    await sitAt(delia, helpersGame);
     for (const p of [ada, bob]) {
       await p.waitForURL(`**/m/${first}`);
       await waitMatchReady(p);
@@ -153,7 +154,7 @@ test('a tournament is followed through two games by two people, one on a French 
       await p.waitForSelector('#standings tr[data-name="Bob"][data-points="2"]');
     }
     assert.equal(await ada.isVisible('#your-game'), false, 'not paired with the same opponent twice running');
-    await dee.evaluate(() => window.__table.send(JSON.stringify({ type: 'resign' })));
+    await delia.evaluate(() => window.__table.send(JSON.stringify({ type: 'resign' })));
     for (const p of [ada, bob]) {
       await p.waitForSelector('#standings tr[data-name="Cyril"][data-points="2"]');
       await p.waitForFunction((f) => document.body.dataset.myGame && document.body.dataset.myGame !== f, first, { timeout: 60000 });
@@ -163,10 +164,10 @@ test('a tournament is followed through two games by two people, one on a French 
     await screenshot(bob, 'tournament-second-phone');
     const bobSecond = await bob.evaluate(() => document.body.dataset.myGame);
     const adaSecond = await ada.evaluate(() => document.body.dataset.myGame);
-    await sitAt(cy, bobSecond);
-    await sitAt(dee, adaSecond);
     await bob.tap('#your-game-link');
     await ada.click('#your-game-link');
+    await sitAt(cyril, bobSecond);
+    await sitAt(delia, adaSecond);
     for (const [p, m] of [[ada, adaSecond], [bob, bobSecond]]) {
       await p.waitForURL(`**/m/${m}`);
       await waitMatchReady(p);
@@ -181,7 +182,7 @@ test('a tournament is followed through two games by two people, one on a French 
     await fitsPhone(bob, []);
     await bob.locator('#tournaments').scrollIntoViewIfNeeded();
     await screenshot(bob, 'player-tournaments-phone');
-    for (const p of [ada, bob, cy, dee]) assert.deepEqual(p.jsErrors, []);
+    for (const p of [ada, bob, cyril, delia]) assert.deepEqual(p.jsErrors, []);
   } finally {
     await browser.close();
     await server.stop();
