@@ -1,6 +1,6 @@
 // @ts-check
 // What the tournament pages share (docs/protocol.md section 7.9): the shapes they read, a
-// tournament's facts and time in words, its refusals in words, and the lobby socket that keeps
+// tournament's facts, time and points in words, its refusals in words, and the lobby socket that keeps
 // a tournament (or the list) current.
 
 import { errorCode } from './api.js';
@@ -9,17 +9,22 @@ import { timeControlText } from './clocks.js';
 import { openSocket } from './socket.js';
 
 /**
- * A tournament's INFO (section 7.9).
+ * A tournament's INFO (section 7.9). `kind`, `seats`, `rounds` and `round` are absent on a server
+ * that runs arenas only (read as an arena).
  * @typedef {object} TourInfo
  * @property {string} id
+ * @property {'arena' | 'swiss' | 'tables'} [kind]
  * @property {string} name
  * @property {string} game
  * @property {import('./clocks.js').TimeControl} time_control
  * @property {boolean} rated
  * @property {number | null} min_rating
- * @property {number} minutes
+ * @property {number} [seats] 2, or the tables' size
+ * @property {number | null} minutes an arena's length
+ * @property {number | null} [rounds] a Swiss's or tables' rounds
+ * @property {number} [round] the rounds paired so far
  * @property {number} starts_at unix ms
- * @property {number} ends_at unix ms: when pairing stops
+ * @property {number | null} ends_at unix ms: when an arena stops pairing
  * @property {'waiting' | 'running' | 'finished'} phase
  * @property {string} creator
  * @property {number} players
@@ -32,12 +37,33 @@ import { openSocket } from './socket.js';
  */
 
 /**
- * A GAME: its match (null for the instant it is made), its players by seat, each seat's rank
- * from 1 once over.
- * @typedef {{ match_id: string | null, players: string[], ranks: number[] | null }} TourGame
+ * A GAME: its round (none in an arena), its match (null for the instant it is made), its players
+ * by seat, each seat's rank from 1 once over.
+ * @typedef {{ round?: number | null, match_id: string | null, players: string[],
+ *   ranks: number[] | null }} TourGame
  */
 
-/** @typedef {{ tournament: TourInfo, standings: TourLine[], games: TourGame[] }} TourDetail */
+/**
+ * @typedef {{ tournament: TourInfo, standings: TourLine[], games: TourGame[],
+ *   byes?: { round: number, name: string }[] }} TourDetail
+ */
+
+/**
+ * A tournament's kind (an arena when the server does not say).
+ * @param {TourInfo} info
+ */
+export const kindOf = (info) => info.kind ?? 'arena';
+
+/**
+ * Points as the standings show them: a Swiss's halved (a win is 1, a draw ½), others as they are.
+ * @param {TourInfo} info
+ * @param {number} points
+ */
+export function pointsText(info, points) {
+  if (kindOf(info) !== 'swiss') return String(points);
+  const whole = Math.floor(points / 2);
+  return points % 2 ? `${whole || ''}½` : String(whole);
+}
 
 /**
  * A length of time in words: "2 d 3 h", "1 h 05 min", "4:07".
@@ -67,9 +93,13 @@ export function dateText(ms) {
  * @param {(game: string) => string} title a game's title by its name
  */
 export function factsText(info, title) {
+  const kind = kindOf(info);
   return [
-    title(info.game), t('tours.arena'), timeControlText(info.time_control),
-    tn('tours.length', info.minutes), t(info.rated ? 'tours.rated' : 'tours.casual'),
+    title(info.game), t(`tours.kind.${kind}`),
+    kind === 'tables' ? t('tours.seats', { n: info.seats ?? 0 }) : '',
+    timeControlText(info.time_control),
+    kind === 'arena' ? tn('tours.length', info.minutes ?? 0) : tn('tours.rounds', info.rounds ?? 0),
+    t(info.rated ? 'tours.rated' : 'tours.casual'),
     info.min_rating === null ? '' : t('tours.min', { min: info.min_rating }),
     t('tours.by', { name: info.creator }),
   ].filter(Boolean).join(' · ');
@@ -85,10 +115,12 @@ export function whenText(info, now) {
   if (info.phase === 'waiting') {
     return info.starts_at > now ? t('tours.starts_in', { time: durationText(info.starts_at - now) }) : t('tours.starting');
   }
-  if (info.phase === 'running') {
-    return info.ends_at > now ? t('tours.ends_in', { time: durationText(info.ends_at - now) }) : t('tours.ending');
+  const end = info.ends_at;
+  if (info.phase === 'running' && end === null) return t('tours.round', { round: info.round ?? 0, rounds: info.rounds ?? 0 });
+  if (info.phase === 'running' && end !== null) {
+    return end > now ? t('tours.ends_in', { time: durationText(end - now) }) : t('tours.ending');
   }
-  return t('tours.ended', { date: dateText(info.ends_at) });
+  return end === null ? t('tours.over') : t('tours.ended', { date: dateText(end) });
 }
 
 /**

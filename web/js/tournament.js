@@ -8,7 +8,7 @@ import { api, el, byId, idFromPath, errorCode } from './api.js';
 import { t, setupLanguageSwitch, onLangChange } from './i18n.js';
 import { setupIdentity, currentPlayer, onPlayerChange, chooseName, playerHref } from './identity.js';
 import { askName } from './nameprompt.js';
-import { factsText, whenText, tourErrorText, followLive } from './tournament-words.js';
+import { factsText, whenText, tourErrorText, followLive, kindOf, pointsText } from './tournament-words.js';
 
 const $ = byId;
 
@@ -45,10 +45,10 @@ function myGame() {
 }
 
 /**
- * "Ada against Bob".
+ * "Ada against Bob"; a table's players one after the other.
  * @param {TourGame} g
  */
-const pairing = (g) => t('tour.vs', { a: g.players[0], b: g.players[1] ?? '' });
+const pairing = (g) => (g.players.length === 2 ? t('tour.vs', { a: g.players[0], b: g.players[1] }) : g.players.join(', '));
 
 /**
  * A finished game's result in words.
@@ -58,7 +58,8 @@ function resultText(g) {
   const ranks = g.ranks ?? [];
   const best = Math.min(...ranks);
   const winners = g.players.filter((_, i) => ranks[i] === best);
-  return winners.length === 1 ? t('tour.won', { name: winners[0] }) : t('tour.draw');
+  if (winners.length === 1) return t('tour.won', { name: winners[0] });
+  return winners.length === g.players.length ? t('tour.draw') : t('tour.shared', { names: winners.join(', ') });
 }
 
 function renderWhen() {
@@ -76,7 +77,7 @@ function renderMe() {
   const game = myGame();
   let words = '';
   if (line && !line.active) words = t('tour.out');
-  else if (line && info.phase === 'running' && !game) words = t('tour.wait');
+  else if (line && info.phase === 'running' && !game) words = t(kindOf(info) === 'arena' ? 'tour.wait' : 'tour.wait.round');
   else if (line) words = t('tour.in');
   $('tour-me').textContent = words;
   $('your-game').classList.toggle('hidden', !game);
@@ -91,6 +92,7 @@ function renderMe() {
 
 function renderStandings() {
   if (!page.detail) return;
+  const info = page.detail.tournament;
   const lines = page.detail.standings;
   if (!lines.length) {
     $('standings').replaceChildren(el('p', { class: 'muted' }, t('tour.nobody')));
@@ -106,26 +108,53 @@ function renderStandings() {
     el('td', {}, el('a', { href: playerHref(l.name) }, l.name),
       l.on_fire ? el('span', { class: 'fire', title: t('tour.fire'), 'aria-label': t('tour.fire') }, ' 🔥') : '',
       l.active ? '' : el('span', { class: 'muted small' }, ` (${t('tour.withdrawn')})`)),
-    el('td', { class: 'num points' }, String(l.points)),
+    el('td', { class: 'num points' }, pointsText(info, l.points)),
     el('td', { class: 'num' }, String(l.games)),
     el('td', { class: 'num' }, String(l.wins)))))));
 }
 
+/**
+ * A game of the list: its players, its result once over, and a link to it (Play your game for
+ * the player's own, Watch while it is played, Replay once over).
+ * @param {TourGame} g
+ * @param {TourGame | null} mine
+ */
+function gameItem(g, mine) {
+  const link = () => {
+    if (!g.match_id) return '';
+    if (g.ranks !== null) return el('a', { class: 'button secondary', href: `/replay/${g.match_id}` }, t('lobby.replay'));
+    if (g === mine) return el('a', { class: 'button', href: `/m/${g.match_id}` }, t('tour.play'));
+    return el('a', { class: 'button secondary', href: `/m/${g.match_id}` }, t('tour.watch'));
+  };
+  return el('li', { class: g === mine ? 'tour-game mine' : 'tour-game', 'data-match': g.match_id },
+    el('span', {}, pairing(g), g.ranks === null ? '' : [' · ', el('strong', {}, resultText(g))]), link());
+}
+
+/**
+ * @param {string} id the list's element
+ * @param {TourGame[]} games
+ * @param {string} none the words when there is none
+ */
+function listGames(id, games, none) {
+  const mine = myGame();
+  $(id).replaceChildren(...(games.length ? games.map((g) => gameItem(g, mine)) : [el('li', { class: 'muted small' }, t(none))]));
+}
+
+/** An arena's games in play, or a round's games (and its bye); then the latest results. */
 function renderGames() {
   if (!page.detail) return;
-  const mine = myGame();
-  const playing = page.detail.games.filter((g) => g.ranks === null && g.match_id);
-  $('games').replaceChildren(...(playing.length ? playing.map((g) => el('li', {
-    class: g === mine ? 'tour-game mine' : 'tour-game', 'data-match': g.match_id,
-  },
-  el('span', {}, pairing(g)),
-  g === mine
-    ? el('a', { class: 'button', href: `/m/${g.match_id}` }, t('tour.play'))
-    : el('a', { class: 'button secondary', href: `/m/${g.match_id}` }, t('tour.watch')))) : [el('li', { class: 'muted small' }, t('tour.nogames'))]));
-  const done = page.detail.games.filter((g) => g.ranks !== null).slice(-RESULTS_SHOWN).reverse();
-  $('results').replaceChildren(...(done.length ? done.map((g) => el('li', { class: 'tour-game', 'data-match': g.match_id },
-    el('span', {}, pairing(g), ' · ', el('strong', {}, resultText(g))),
-    g.match_id ? el('a', { class: 'button secondary', href: `/replay/${g.match_id}` }, t('lobby.replay')) : '')) : [el('li', { class: 'muted small' }, t('tour.noresults'))]));
+  const info = page.detail.tournament;
+  const round = info.round ?? 0;
+  const inRounds = kindOf(info) !== 'arena' && round > 0;
+  $('games-title').textContent = inRounds ? t('tour.round.games', { round }) : t('tour.games');
+  const current = inRounds
+    ? page.detail.games.filter((g) => g.round === round)
+    : page.detail.games.filter((g) => g.ranks === null && g.match_id);
+  listGames('games', current, 'tour.nogames');
+  const bye = (page.detail.byes ?? []).find((b) => b.round === round);
+  if (inRounds && bye) $('games').append(el('li', { class: 'muted small tour-bye' }, t('tour.bye', { name: bye.name })));
+  const done = page.detail.games.filter((g) => g.ranks !== null && !current.includes(g)).slice(-RESULTS_SHOWN).reverse();
+  listGames('results', done, 'tour.noresults');
 }
 
 function render() {

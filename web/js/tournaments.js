@@ -28,8 +28,8 @@ const title = (/** @type {string} */ game) => page.games.find((g) => g.name === 
  * @param {TourInfo} info
  */
 function item(info) {
-  const when = info.phase === 'waiting' ? el('span', { class: 'tour-countdown', 'data-starts': info.starts_at }, whenText(info, Date.now())) : '';
-  const ended = info.phase === 'finished' ? dateText(info.ends_at) : '';
+  const when = info.phase === 'finished' ? '' : el('span', { class: 'tour-countdown', 'data-for': info.id }, whenText(info, Date.now()));
+  const ended = info.phase === 'finished' && info.ends_at !== null ? dateText(info.ends_at) : '';
   return el('li', { class: 'tour-item', 'data-tournament': info.id, 'data-phase': info.phase },
     el('a', { class: 'tour-link', href: `/t/${encodeURIComponent(info.id)}` }, info.name),
     el('span', { class: 'small muted' }, factsText(info, title)),
@@ -47,18 +47,18 @@ function renderList(id, infos) {
 function render() {
   if (!page.list) return;
   const live = page.list.live;
-  // The soonest start first; the running ones by their end.
+  // The soonest start first; the running ones by their start.
   renderList('list-waiting', live.filter((i) => i.phase === 'waiting').sort((a, b) => a.starts_at - b.starts_at));
-  renderList('list-running', live.filter((i) => i.phase === 'running').sort((a, b) => a.ends_at - b.ends_at));
+  renderList('list-running', live.filter((i) => i.phase === 'running').sort((a, b) => a.starts_at - b.starts_at));
   renderList('list-finished', page.list.finished);
   document.body.dataset.tournaments = String(live.length + page.list.finished.length);
 }
 
-/** Ticks the countdowns of the upcoming ones. */
+/** Ticks the time shown of the upcoming and running ones. */
 function tick() {
   for (const node of document.querySelectorAll('.tour-countdown')) {
     if (!(node instanceof HTMLElement)) continue;
-    const info = page.list?.live.find((i) => String(i.starts_at) === node.dataset.starts);
+    const info = page.list?.live.find((i) => i.id === node.dataset.for);
     if (info) node.textContent = whenText(info, Date.now());
   }
 }
