@@ -81,6 +81,12 @@ test('a tournament is followed through two games by two people, one on a French 
     // Ada creates it; a name of spaces is refused in words first.
     await ada.goto(`${server.url}/tournaments`);
     await ada.waitForSelector('#create-form:not(.hidden)');
+    // A Swiss asks for rounds, tables for their size too; an arena for its length.
+    await ada.selectOption('#tour-kind', 'tables');
+    for (const [field, shown] of [['#rounds-field', true], ['#seats-field', true], ['#minutes-field', false]]) assert.equal(await ada.isVisible(field), shown, field);
+    await ada.selectOption('#tour-kind', 'swiss');
+    for (const [field, shown] of [['#rounds-field', true], ['#seats-field', false], ['#minutes-field', false]]) assert.equal(await ada.isVisible(field), shown, field);
+    await ada.selectOption('#tour-kind', 'arena');
     await ada.fill('#tour-name', '   ');
     await ada.selectOption('#tour-game', 'mad');
     await ada.evaluate(() => {

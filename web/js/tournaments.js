@@ -1,7 +1,8 @@
 // @ts-check
 // The tournaments (web/tournaments.html at /tournaments): upcoming, running and finished, kept
 // current over the lobby socket (`tournaments_follow`, docs/protocol.md section 7.9), and the
-// form an account creates one with (`POST /api/tournaments`).
+// form an account creates one with (`POST /api/tournaments`): an arena, a Swiss or rounds of
+// tables.
 
 import { api, el, byId } from './api.js';
 import { t, tn, setupLanguageSwitch, onLangChange } from './i18n.js';
@@ -15,7 +16,7 @@ const $ = byId;
 
 /** The page's state. */
 const page = {
-  /** @type {import('./api.js').GameInfo[]} The games of /api/games played by two. */
+  /** @type {import('./api.js').GameInfo[]} The games of /api/games. */
   games: [],
   /** @type {{ live: TourInfo[], finished: TourInfo[] } | null} The list, as last sent. */
   list: null,
@@ -75,18 +76,52 @@ function localInput(ms) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** The kind chosen in the form. */
+const kind = () => $('tour-kind', HTMLSelectElement).value;
+
+/**
+ * Whether `game` can be played in a tournament of kind `k`: a game for two in an arena or a
+ * Swiss, a game of three seats or more at tables.
+ * @param {import('./api.js').GameInfo} game
+ * @param {string} k
+ */
+const fits = (game, k) => (k === 'tables' ? game.max_seats >= 3 : game.min_seats <= 2 && game.max_seats >= 2);
+
+/** The chosen game's entry. */
+const chosenGame = () => page.games.find((g) => g.name === $('tour-game', HTMLSelectElement).value);
+
 function fillClocks() {
-  const game = page.games.find((g) => g.name === $('tour-game', HTMLSelectElement).value);
-  const presets = clockPresets(game);
+  const presets = clockPresets(chosenGame());
   $('tour-clock', HTMLSelectElement).replaceChildren(...presets.map((p, i) => el('option', {
     value: String(i), selected: Boolean(p.preferred),
   }, t(p.key))));
+  const game = chosenGame();
+  /** @type {number[]} */
+  const sizes = [];
+  for (let n = Math.max(3, game?.min_seats ?? 3); n <= (game?.max_seats ?? 0); n += 1) sizes.push(n);
+  $('tour-seats', HTMLSelectElement).replaceChildren(...sizes.map((n) => el('option', { value: String(n), selected: n === sizes[sizes.length - 1] }, String(n))));
+}
+
+/** Shows the fields of the chosen kind, and the games it can be played with. */
+function fillKind() {
+  const k = kind();
+  const before = $('tour-game', HTMLSelectElement).value;
+  const games = page.games.filter((g) => fits(g, k));
+  $('tour-game', HTMLSelectElement).replaceChildren(...games.map((g) => el('option', { value: g.name, selected: g.name === before }, g.title)));
+  $('tour-kind-help').textContent = t(`tours.kind.${k}.help`);
+  $('minutes-field').classList.toggle('hidden', k !== 'arena');
+  $('rounds-field').classList.toggle('hidden', k === 'arena');
+  $('seats-field').classList.toggle('hidden', k !== 'tables');
+  $('bots-field').classList.toggle('hidden', k !== 'tables');
+  $('tour-minutes', HTMLInputElement).required = k === 'arena';
+  $('tour-rounds', HTMLInputElement).required = k !== 'arena';
+  fillClocks();
 }
 
 function setupForm() {
-  $('tour-game', HTMLSelectElement).replaceChildren(...page.games.map((g) => el('option', { value: g.name }, g.title)));
+  $('tour-kind').addEventListener('change', fillKind);
   $('tour-game').addEventListener('change', fillClocks);
-  fillClocks();
+  fillKind();
   // Ten minutes from now, to the minute.
   $('tour-start', HTMLInputElement).value = localInput(Math.ceil((Date.now() + 10 * 60000) / 60000) * 60000);
   $('create-form').addEventListener('submit', create);
@@ -99,15 +134,25 @@ async function create(ev) {
   ev.preventDefault();
   $('create-error').classList.add('hidden');
   const game = $('tour-game', HTMLSelectElement).value;
-  const preset = clockPresets(page.games.find((g) => g.name === game))[Number($('tour-clock', HTMLSelectElement).value)];
+  const preset = clockPresets(chosenGame())[Number($('tour-clock', HTMLSelectElement).value)];
   const start = new Date($('tour-start', HTMLInputElement).value).getTime();
   const min = $('tour-min', HTMLInputElement).value.trim();
+  const k = kind();
+  // Each kind's own fields only: the server refuses a field of another kind.
+  const length = k === 'arena'
+    ? { minutes: Number($('tour-minutes', HTMLInputElement).value) }
+    : { rounds: Number($('tour-rounds', HTMLInputElement).value) };
+  const tables = k === 'tables'
+    ? { seats: Number($('tour-seats', HTMLSelectElement).value), bots: $('tour-bots', HTMLInputElement).checked }
+    : {};
   const request = {
     name: $('tour-name', HTMLInputElement).value.trim(),
     game,
+    kind: k,
     time_control: preset.tc,
     starts_in_seconds: Math.max(0, Math.round((start - Date.now()) / 1000)),
-    minutes: Number($('tour-minutes', HTMLInputElement).value),
+    ...length,
+    ...tables,
     rated: $('tour-rated', HTMLInputElement).checked,
     min_rating: min === '' ? null : Number(min),
   };
@@ -136,10 +181,13 @@ function showForm(player) {
 async function start() {
   setupLanguageSwitch();
   setupIdentity();
-  onLangChange(render);
+  onLangChange(() => {
+    render();
+    $('tour-kind-help').textContent = t(`tours.kind.${kind()}.help`);
+  });
   try {
     const games = await api('GET', '/api/games');
-    page.games = games.games.filter((/** @type {import('./api.js').GameInfo} */ g) => g.min_seats <= 2 && g.max_seats >= 2);
+    page.games = games.games;
   } catch (err) {
     $('error').textContent = tourErrorText(err);
     $('error').classList.remove('hidden');
