@@ -83,6 +83,15 @@ impl Feed {
         }
     }
 
+    /// A receiver of `what`'s latest, if a socket of this node follows it already (its message
+    /// is kept current: nothing needs reading).
+    fn followed(&self, what: &Followed) -> Option<Latest> {
+        self.with(|i| {
+            let entry = i.followed.get(what)?;
+            entry.out.borrow().is_some().then(|| entry.out.subscribe())
+        })
+    }
+
     /// Publishes `text`, made of what `seen` says, as `what`'s latest, unless what is published
     /// was made of a later version of the tournament.
     fn publish(&self, what: &Followed, seen: (i64, bool), text: String) {
@@ -127,11 +136,15 @@ fn digest(versions: &[(String, i64)]) -> (i64, bool) {
 
 impl Tournaments {
     /// Follows `what` for a lobby socket: its latest message, current when this returns (read
-    /// now if no socket of this node followed it), until the receiver is dropped.
+    /// now if no socket of this node followed it; else the one message kept for all, so a
+    /// crowd opening a tournament's page costs one read), until the receiver is dropped.
     ///
     /// # Errors
     /// `tournament/not_found`; the store's.
     pub async fn follow(&self, what: Followed) -> Result<Latest, ApiError> {
+        if let Some(latest) = self.feed.followed(&what) {
+            return Ok(latest);
+        }
         let (seen, text) = match &what {
             Followed::One(id) => {
                 let one = self.read(id).await?;

@@ -48,8 +48,8 @@ fn players(m: &Value) -> u64 {
 }
 
 /// A watcher's socket follows the list and an arena: each is sent at once and again as the
-/// arena is joined, starts, pairs its two players and records the game they play; an unknown
-/// tournament is refused, and a ninth thing followed is refused until one is unfollowed.
+/// arena is joined, starts, pairs its two players and records the game they play, and a second
+/// socket following it then is sent it as it stands; an unknown tournament is refused, and a ninth thing followed is refused until one is unfollowed.
 #[tokio::test]
 async fn a_followed_tournament_is_sent_as_it_changes() {
     let mut options = test_options();
@@ -126,6 +126,16 @@ async fn a_followed_tournament_is_sent_as_it_changes() {
     assert_eq!(recorded["standings"][0]["name"], seats[0].as_str());
     assert_eq!(recorded["standings"][0]["points"], 2);
     assert_eq!(recorded["standings"][1]["points"], 0);
+    // A second socket following it is sent it as it stands (the node's message kept for all).
+    let mut late = Agent::guest(app.addr, "Latecomer")
+        .await
+        .ws("/api/lobby/ws")
+        .await;
+    late.send(json!({"type": "tournament_follow", "id": id}))
+        .await;
+    let now = tournament(&mut late, &id, |_| true).await;
+    assert_eq!(now["games"], recorded["games"]);
+    assert_eq!(now["standings"], recorded["standings"]);
 
     // The list and seven more tournaments make eight: a ninth is refused until one goes.
     let mut more = Vec::new();
