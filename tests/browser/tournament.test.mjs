@@ -4,8 +4,8 @@
 // both see the countdown and join; two more players (Cyril and Delia, through the API) join after
 // them, so the start pairs Bob with Ada and Cyril with Delia. Both reach their game from "Play your
 // game"; Ada resigns. Back on the tournament page, Delia's resignation moves the standings on both
-// pages live, and pairs each of them again: both reach their second game. Then the player page
-// lists the tournament with its place and points.
+// pages live, and pairs each of them again: both reach their second game. Bob then withdraws,
+// and his player page lists the tournament with his place and points.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -179,6 +179,15 @@ test('a tournament is followed through two games by two people, one on a French 
       await waitMatchReady(p);
       await p.waitForFunction(() => document.body.dataset.status === 'live', null, { timeout: 60000 });
     }
+
+    // Bob withdraws (his game goes on): he is told so, and may join again.
+    await bob.goto(`${server.url}/t/${id}`);
+    await bob.waitForSelector('body[data-joined="true"]');
+    await bob.tap('#withdraw');
+    await bob.waitForSelector('body[data-joined="false"]');
+    assert.match(await bob.textContent('#tour-me'), /^Vous vous êtes retiré/);
+    assert.match(await bob.textContent('#standings tr[data-name="Bob"]'), /retiré/);
+    await fitsPhone(bob, ['#join']);
 
     // Bob's page lists the tournament, with his place and points.
     await bob.goto(`${server.url}/@/Bob`);
