@@ -110,6 +110,26 @@ impl Backend {
             }
         }
     }
+
+    /// The count `sql` (a `SELECT COUNT(*) ...`) gives on the database itself, beside the store.
+    async fn count(&self, sql: &str) -> i64 {
+        match self {
+            Backend::Sqlite(dir) => rusqlite::Connection::open(dir.db())
+                .unwrap()
+                .query_row(sql, [], |r| r.get(0))
+                .unwrap(),
+            Backend::Postgres(url) => {
+                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                    .await
+                    .unwrap();
+                let task = tokio::spawn(connection);
+                let n = client.query_one(sql, &[]).await.unwrap().get(0);
+                drop(client);
+                let _ = task.await;
+                n
+            }
+        }
+    }
 }
 
 /// A test per backend from one body: `$name(&Backend, $args...)` becomes `on_sqlite::$name` and
@@ -150,6 +170,7 @@ on_both! {
     a_lease_has_one_holder_until_it_expires_or_is_given_up;
     a_takeback_cuts_a_live_log_only;
     appends_at_once_succeed_or_fail_each_on_its_own;
+    only_open_matches_without_a_log_are_deleted;
     follows_and_blocks_are_one_relation_per_pair;
     tournaments_read_back_as_saved_and_list_by_status;
 }
@@ -851,9 +872,10 @@ async fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &Backend) {
 
 /// Appends to many matches at once, which each store commits together (SQLite's writer thread,
 /// PostgreSQL's appends' writer): each succeeds or fails on its own. One at a taken position
-/// writes none of its entries, and one whose match another node took over (PostgreSQL) is
-/// refused; every other is written whole, the one at the position the refused one also wanted
-/// among them.
+/// writes none of its entries, one whose match another node took over (PostgreSQL) is refused,
+/// and so is one to a match that does not exist (alone or among others; its node holds a lease
+/// on the id, which the store does not check); every other is written whole, the one at the
+/// position the refused one also wanted among them.
 async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
     let (store, other) = (db.open().await, db.open().await);
     let node = |name: &str| Node {
@@ -879,6 +901,9 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
         assert_eq!(store.lease(id, &node("a"), ttl).await.unwrap(), None);
     }
     assert_eq!(other.lease("g01", &node("b"), long).await.unwrap(), None);
+    assert_eq!(store.lease("nope", &node("a"), long).await.unwrap(), None);
+    let alone = store.append("nope", 0, vec![entry(0, "a")], None).await;
+    assert!(matches!(alone, Err(StoreError::Conflict(_))), "{alone:?}");
     store
         .append("g00", 0, vec![entry(0, "a"), entry(1, "b")], None)
         .await
@@ -891,7 +916,19 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
     for id in &ids[2..] {
         calls.push(store.append(id, 0, vec![entry(0, "a"), entry(1, "b")], None));
     }
-    let results = futures_util::future::join_all(calls).await;
+    calls.push(store.append("nope", 0, vec![entry(0, "a"), entry(1, "b")], None));
+    let mut results = futures_util::future::join_all(calls).await;
+    let unknown = results.pop().unwrap();
+    assert!(
+        matches!(unknown, Err(StoreError::Conflict(_))),
+        "{unknown:?}"
+    );
+    assert!(store.get("nope", true).await.unwrap().is_none());
+    assert_eq!(
+        db.count("SELECT COUNT(*) FROM actions WHERE match_id = 'nope'")
+            .await,
+        0
+    );
     assert!(
         matches!(results[0], Err(StoreError::Conflict(_))),
         "{:?}",
@@ -955,4 +992,48 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
     }
     store.close().await;
     other.close().await;
+}
+
+/// Calling a match off and expiring open matches delete only open matches without a log, with
+/// their seats; a match that has a log stays whole.
+async fn only_open_matches_without_a_log_are_deleted(db: &Backend) {
+    let store = db.open().await;
+    let node = Node {
+        name: "a".into(),
+        address: "a.example:8080".into(),
+    };
+    store.drive_as(&node);
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    let long = std::time::Duration::from_secs(60);
+    for id in ["e0", "e1", "e2", "e3"] {
+        store.create(new_match(id, &ann, false)).await.unwrap();
+        assert_eq!(store.lease(id, &node, long).await.unwrap(), None);
+    }
+    // e1 has a log while still open, e3 started.
+    store
+        .append("e1", 0, vec![entry(0, "a")], None)
+        .await
+        .unwrap();
+    store.open_seat("e3", 1, Some(5)).await.unwrap();
+    assert!(!store.call_off("e1".into()).await.unwrap());
+    assert!(!store.call_off("e3".into()).await.unwrap());
+    assert!(store.call_off("e0".into()).await.unwrap());
+    assert!(!store.call_off("e0".into()).await.unwrap(), "gone already");
+    assert_eq!(store.expire_open(2).await.unwrap(), ["e2"]);
+    assert!(store.get("e0", false).await.unwrap().is_none());
+    assert!(store.get("e2", false).await.unwrap().is_none());
+    assert_eq!(store.get("e1", true).await.unwrap().unwrap().log.len(), 1);
+    assert_eq!(
+        store.get("e3", false).await.unwrap().unwrap().status,
+        Status::Live
+    );
+    assert_eq!(
+        db.count("SELECT COUNT(*) FROM match_seats WHERE match_id IN ('e0', 'e2')")
+            .await,
+        0
+    );
+    store.close().await;
 }

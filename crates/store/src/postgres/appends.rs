@@ -12,7 +12,7 @@ use deadpool_postgres::Pool;
 use tokio::sync::{mpsc, oneshot};
 
 use super::leases;
-use super::matches::{ActionRow, insert_actions};
+use super::matches::{ActionRow, insert_actions, unknown};
 use super::query::{col, exec, pool_error, row};
 use crate::StoreError;
 
@@ -110,15 +110,22 @@ async fn alone(pool: &Pool, a: &Append) -> Result<(), StoreError> {
 /// The appends of `group` in one statement, so one round trip and one commit (the statement is
 /// its own transaction): the leases of the fenced ones are share-locked in the order of their
 /// ids (as `leases::fence` does for one match, and as a renewal locks them, so the two never
-/// wait on each other in a cycle, a deadlock PostgreSQL breaks only after a second), and the
-/// rows go in of each append whose lease is held and none of whose positions is taken. Answers
-/// the result of each, or the error that failed the statement as a whole.
+/// wait on each other in a cycle, a deadlock PostgreSQL breaks only after a second), their
+/// matches' rows key-share-locked in the same order (what a foreign key's check would lock, but
+/// once per match rather than once per row: `actions` has no foreign key, see `schema`), and
+/// the rows go in of each append whose lease is held, whose match exists and none of whose
+/// positions is taken. Answers the result of each, or the error that failed the statement as a
+/// whole.
 async fn together(
     pool: &Pool,
     group: &[Append],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let client = pool.get().await.map_err(pool_error)?;
     let (mut ids, mut nodes, mut epochs) = (Vec::new(), Vec::new(), Vec::new());
+    // The group's matches, each once.
+    let mut known_in: Vec<&str> = group.iter().map(|a| a.id.as_str()).collect();
+    known_in.sort_unstable();
+    known_in.dedup();
     for a in group {
         if let Some((node, epoch)) = &a.fence {
             ids.push(a.id.as_str());
@@ -164,20 +171,22 @@ async fn together(
          JOIN unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f(id, node, epoch) \
          ON l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
          WHERE NOT l.resting ORDER BY l.match_id FOR SHARE OF l), \
+         known AS (SELECT id FROM matches WHERE id = ANY($13::TEXT[]) ORDER BY id FOR KEY SHARE), \
          r AS (SELECT * FROM unnest($4::INT[], $5::BOOL[], $6::TEXT[], $7::BIGINT[], \
          $8::TEXT[], $9::SMALLINT[], $10::TEXT[], $11::BIGINT[], $12::BOOL[]) \
          AS r(k, fenced, match_id, seq, actor, seat, action, at_ms, first)), \
          free AS (SELECT k FROM r WHERE first \
          AND (NOT fenced OR match_id IN (SELECT match_id FROM held)) \
+         AND match_id IN (SELECT id FROM known) \
          AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = r.match_id AND a.seq = r.seq)), \
          written AS (INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
          SELECT match_id, seq, actor, seat, action, at_ms FROM r WHERE k IN (SELECT k FROM free) \
          ON CONFLICT DO NOTHING RETURNING match_id, seq) \
          SELECT ARRAY(SELECT match_id FROM held), ARRAY(SELECT match_id FROM written), \
-         ARRAY(SELECT seq FROM written)",
+         ARRAY(SELECT seq FROM written), ARRAY(SELECT id FROM known)",
         &[
             &ids, &nodes, &epochs, &appends, &fenced, &matches, &seqs, &actors, &seats, &actions,
-            &times, &first,
+            &times, &first, &known_in,
         ],
     )
     .await?
@@ -187,12 +196,17 @@ async fn together(
         .into_iter()
         .zip(col::<Vec<i64>>(&answer, 2)?)
         .collect();
+    let known: HashSet<String> = col::<Vec<String>>(&answer, 3)?.into_iter().collect();
     let mut results = Vec::with_capacity(group.len());
     let (mut undo_ids, mut undo_seqs) = (Vec::new(), Vec::new());
     for a in group {
         if a.fence.is_some() && !held.contains(&a.id) {
             let node = a.fence.as_ref().map_or("", |(n, _)| n.as_str());
             results.push(Err(leases::lost(&a.id, node)));
+            continue;
+        }
+        if !known.contains(&a.id) {
+            results.push(Err(unknown(&a.id)));
             continue;
         }
         let taken: Vec<i64> = a

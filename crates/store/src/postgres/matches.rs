@@ -260,26 +260,38 @@ pub(super) async fn expire_open(
 ) -> Result<Vec<String>, StoreError> {
     let found = rows(tx, sql::EXPIRED_OPEN, &[&created_before]).await?;
     let ids: Vec<String> = found.iter().map(|r| col(r, 0)).collect::<Result<_, _>>()?;
-    delete_matches(tx, &ids).await?;
-    Ok(ids)
+    delete_matches(tx, &ids).await
 }
 
 pub(super) async fn call_off(tx: &Transaction<'_>, id: &str) -> Result<bool, StoreError> {
-    let found = row(
-        tx,
-        "SELECT id FROM matches m WHERE id = $1 AND status = 'open' \
-         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id) FOR UPDATE",
-        &[&id],
-    )
-    .await?;
-    if found.is_some() {
-        delete_matches(tx, &[id.to_owned()]).await?;
-    }
-    Ok(found.is_some())
+    Ok(!delete_matches(tx, &[id.to_owned()]).await?.is_empty())
 }
 
-/// Deletes matches `ids` with their seats and chat (ones that never started: no log).
-async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<(), StoreError> {
+/// Deletes those of matches `ids` that are open and have no log, with their seats and chat;
+/// the ids deleted. `actions` has no foreign key (`schema`): the rows are locked first, which
+/// waits for an append in progress (it key-share-locks its match), and only then, in a
+/// statement of its own and so over a snapshot that sees what that append committed, is the log
+/// found empty.
+async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<Vec<String>, StoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    exec(
+        tx,
+        "SELECT 1 FROM matches WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+        &[&ids],
+    )
+    .await?;
+    let ids: Vec<String> = rows(
+        tx,
+        "SELECT id FROM matches m WHERE id = ANY($1) AND status = 'open' \
+         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = m.id)",
+        &[&ids],
+    )
+    .await?
+    .iter()
+    .map(|r| col(r, 0))
+    .collect::<Result<_, _>>()?;
     if !ids.is_empty() {
         for sql in [
             "DELETE FROM chat WHERE match_id = ANY($1)",
@@ -289,7 +301,7 @@ async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<(), Stor
             exec(tx, sql, &[&ids]).await?;
         }
     }
-    Ok(())
+    Ok(ids)
 }
 
 pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), StoreError> {
@@ -442,11 +454,14 @@ pub(super) fn action_rows(
 }
 
 /// Writes `entries` at `first`, `first + 1`, ... in one statement (all or nothing, even outside
-/// a transaction); `Conflict` if one of those positions is taken. With `driver` (a node and its
-/// epoch), only while that node holds the match's lease at that epoch (docs/architecture.md
-/// section 5.3): the lease row is read and share-locked in the same statement, so a node that
-/// lost its lease writes nothing (`LeaseLost`), and a node taking the lease over waits for an
-/// append in progress to commit before it reads the log.
+/// a transaction); `Conflict` if one of those positions is taken or the match does not exist.
+/// The match's row is key-share-locked in the statement, as a foreign key's check would lock it
+/// for every row (`actions` has none, see `schema`), so the match cannot be deleted before the
+/// write commits. With `driver` (a node and its epoch), only while that node holds the match's
+/// lease at that epoch (docs/architecture.md section 5.3): the lease row is read and
+/// share-locked in the same statement, so a node that lost its lease writes nothing
+/// (`LeaseLost`), and a node taking the lease over waits for an append in progress to commit
+/// before it reads the log.
 pub(super) async fn insert_actions(
     c: &impl GenericClient,
     id: &str,
@@ -468,31 +483,35 @@ pub(super) async fn insert_actions(
         actions.push(action.as_str());
         times.push(*at_ms);
     }
-    let Some((node, epoch)) = driver else {
-        exec(
-            c,
-            "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-             SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
-             $6::BIGINT[])",
-            &[&id, &seqs, &actors, &seats, &actions, &times],
-        )
-        .await?;
-        return Ok(());
-    };
-    let written = exec(
+    let (node, epoch) = driver.unzip();
+    // Without a driver, no lease is asked for (`$7` is null).
+    let answer = row(
         c,
         "WITH lease AS (SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $7 \
-         AND epoch = $8 AND NOT resting FOR SHARE) \
-         INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+         AND epoch = $8 AND NOT resting FOR SHARE), \
+         known AS (SELECT 1 FROM matches WHERE id = $1 FOR KEY SHARE), \
+         ok AS (SELECT $7::TEXT IS NULL OR EXISTS (SELECT 1 FROM lease) AS held, \
+         EXISTS (SELECT 1 FROM known) AS known), \
+         written AS (INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
          SELECT $1, u.* FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
-         $6::BIGINT[]) AS u WHERE EXISTS (SELECT 1 FROM lease)",
+         $6::BIGINT[]) AS u WHERE (SELECT held AND known FROM ok) RETURNING 1) \
+         SELECT held, known, (SELECT COUNT(*) FROM written) FROM ok",
         &[&id, &seqs, &actors, &seats, &actions, &times, &node, &epoch],
     )
-    .await?;
-    if written == 0 {
-        return Err(super::leases::lost(id, node));
+    .await?
+    .ok_or_else(|| StoreError::Corrupt("an append answered no row".into()))?;
+    if !col::<bool>(&answer, 0)? {
+        return Err(super::leases::lost(id, node.unwrap_or_default()));
+    }
+    if !col::<bool>(&answer, 1)? {
+        return Err(unknown(id));
     }
     Ok(())
+}
+
+/// The error of an append to a match that does not exist.
+pub(super) fn unknown(id: &str) -> StoreError {
+    StoreError::Conflict(format!("match {id} does not exist"))
 }
 
 /// Deletes the entries of live match `id` from `from` on; with `driver`, only while that node
