@@ -5,9 +5,8 @@
 use std::time::Duration;
 
 use deadpool_postgres::GenericClient;
-use tokio_postgres::IsolationLevel;
 
-use super::query::{db, pool_error};
+use super::query::pool_error;
 use super::{PgStore, leases};
 use crate::{BoxFuture, Node, StoreError};
 
@@ -81,15 +80,17 @@ impl PgStore {
             let sent = tokio::time::Instant::now();
             let secs = ttl.as_secs_f64();
             let key = id.clone();
-            let taken: Result<Result<i64, Node>, StoreError> = in_tx!(self, false, |tx| {
+            // No transaction: each statement is its own, so taking a free lease is one round
+            // trip.
+            let taken: Result<Result<i64, Node>, StoreError> = one_statement!(self, |c| {
                 let id = key;
                 let mut answer = Err(StoreError::Conflict(format!("lease of {id} changing")));
                 // Twice at most: a lease given up between the two statements is taken at the
                 // second.
                 for _ in 0..2 {
-                    answer = match leases::take(&tx, &id, &node, secs).await {
+                    answer = match leases::take(&c, &id, &node, secs).await {
                         Ok(Some(epoch)) => Ok(Ok(epoch)),
-                        Ok(None) => match leases::holder(&tx, &id).await {
+                        Ok(None) => match leases::holder(&c, &id).await {
                             Ok(Some(holder)) => Ok(Err(holder)),
                             Ok(None) => continue,
                             Err(e) => Err(e),
@@ -182,10 +183,7 @@ impl PgStore {
                 held.remove(id);
             }
         }
-        in_tx!(self, false, |tx| leases::release(
-            &tx, &mine, &node, hand_over
-        )
-        .await)
+        one_statement!(self, |c| leases::release(&c, &mine, &node, hand_over).await)
     }
 }
 

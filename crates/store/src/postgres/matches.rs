@@ -2,6 +2,8 @@
 //! texts in `sql`), with PostgreSQL's types (`BIGINT` times and positions, `SMALLINT` seats,
 //! `BOOLEAN` flags).
 
+use std::sync::LazyLock;
+
 use deadpool_postgres::{GenericClient, Transaction};
 use plateau_engine::{Actor, Ending, Event, LogEntry, Outcome, Seat, Seed};
 use tokio_postgres::Row;
@@ -304,10 +306,37 @@ async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<Vec<Stri
     Ok(ids)
 }
 
-pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), StoreError> {
+/// Writes match `m` and its seats in one statement, its own transaction (one round trip);
+/// `Conflict` when its id is taken.
+pub(super) async fn create(c: &impl GenericClient, m: &StoredMatch) -> Result<(), StoreError> {
+    let mut numbers = Vec::with_capacity(m.seats.len());
+    let (mut kinds, mut bots, mut levels) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut tokens, mut players, mut opened) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, seat) in m.seats.iter().enumerate() {
+        let (kind, bot, level) = match &seat.spec {
+            SeatSpec::Human => ("human", None, None),
+            SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), level.map(i16::from)),
+        };
+        numbers.push(i16::try_from(i).map_err(|_| StoreError::Invalid(format!("seat {i}")))?);
+        kinds.push(kind);
+        bots.push(bot);
+        levels.push(level);
+        tokens.push(seat.token_hash.as_deref());
+        players.push(seat.player.as_ref().map(|p| p.id.0));
+        opened.push(seat.opened);
+    }
+    static CREATE: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "WITH m AS ({} RETURNING id) \
+             INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
+             opened) SELECT m.id, s.* FROM m, UNNEST($13::SMALLINT[], $14::TEXT[], $15::TEXT[], \
+             $16::SMALLINT[], $17::TEXT[], $18::BIGINT[], $19::BOOL[]) AS s",
+            sql::INSERT_MATCH
+        )
+    });
     exec(
-        tx,
-        sql::INSERT_MATCH,
+        c,
+        &CREATE,
         &[
             &m.id,
             &m.game,
@@ -321,48 +350,61 @@ pub(super) async fn create(tx: &Transaction<'_>, m: &StoredMatch) -> Result<(), 
             &m.rated,
             &m.creator,
             &m.seats.iter().all(|s| s.spec != SeatSpec::Human),
+            &numbers,
+            &kinds,
+            &bots,
+            &levels,
+            &tokens,
+            &players,
+            &opened,
         ],
     )
     .await?;
-    for (i, seat) in m.seats.iter().enumerate() {
-        let (kind, bot, level) = match &seat.spec {
-            SeatSpec::Human => ("human", None, None),
-            SeatSpec::Bot { bot, level } => ("bot", Some(bot.as_str()), level.map(i16::from)),
-        };
-        let number = i16::try_from(i).map_err(|_| StoreError::Invalid(format!("seat {i}")))?;
-        exec(
-            tx,
-            sql::INSERT_SEAT,
-            &[
-                &m.id,
-                &number,
-                &kind,
-                &bot,
-                &level,
-                &seat.token_hash,
-                &seat.player.as_ref().map(|p| p.id.0),
-                &seat.opened,
-            ],
-        )
-        .await?;
-    }
     Ok(())
 }
 
+/// Takes free human seat `seat` of match `id` for `player` in one statement, its own
+/// transaction; with `driver` (a node and its epoch), only while that node holds the match's
+/// lease at that epoch, the lease row share-locked as `leases::fence` does (`LeaseLost`
+/// otherwise). `Conflict` when the seat is not free.
 pub(super) async fn take_seat(
-    tx: &Transaction<'_>,
+    c: &impl GenericClient,
     id: &str,
     seat: u8,
     token_hash: &str,
     player: PlayerId,
+    driver: Option<(&str, i64)>,
 ) -> Result<(), StoreError> {
-    let n = exec(
-        tx,
-        sql::TAKE_SEAT,
-        &[&token_hash, &player.0, &id, &seat_number(seat)],
+    static TAKE_SEAT: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "WITH lease AS (SELECT 1 FROM match_leases WHERE match_id = $3 AND node = $5 \
+             AND epoch = $6 AND NOT resting FOR SHARE), \
+             ok AS (SELECT $5::TEXT IS NULL OR EXISTS (SELECT 1 FROM lease) AS held), \
+             taken AS ({} AND (SELECT held FROM ok) RETURNING 1) \
+             SELECT held, EXISTS (SELECT 1 FROM taken) FROM ok",
+            sql::TAKE_SEAT
+        )
+    });
+    let (node, epoch) = driver.unzip();
+    // Without a driver, no lease is asked for (`$5` is null).
+    let answer = row(
+        c,
+        &TAKE_SEAT,
+        &[
+            &token_hash,
+            &player.0,
+            &id,
+            &seat_number(seat),
+            &node,
+            &epoch,
+        ],
     )
-    .await?;
-    if n == 1 {
+    .await?
+    .ok_or_else(|| StoreError::Corrupt("taking a seat answered no row".into()))?;
+    if !col::<bool>(&answer, 0)? {
+        return Err(super::leases::lost(id, node.unwrap_or_default()));
+    }
+    if col::<bool>(&answer, 1)? {
         Ok(())
     } else {
         Err(StoreError::Conflict(format!(

@@ -2,8 +2,9 @@
 //! where SQLite's are the same), for `--database postgres://...` (docs/architecture.md section 5).
 //!
 //! A pool of connections (`deadpool-postgres`); every call is one transaction on one pooled
-//! connection, but for the appends without an outcome, the common write: one task writes those
-//! waiting together in one transaction (`appends`, group commit as SQLite's). PostgreSQL itself
+//! connection (a call that is one statement runs it alone, as its own transaction: one round
+//! trip), but for the appends without an outcome, the common write: one task writes those
+//! waiting together in one statement (`appends`, group commit as SQLite's). PostgreSQL itself
 //! serialises what must be: the unique `(match, seq)` key makes a second append at the same
 //! position fail with `StoreError::Conflict`, as in SQLite, and the rows
 //! of the players a finished match rates are locked while their ratings change. Reads run in a

@@ -1,6 +1,6 @@
 //! Players, sessions and ratings in PostgreSQL (as `sqlite::players`, the shared texts in `sql`).
 
-use deadpool_postgres::Transaction;
+use deadpool_postgres::{GenericClient, Transaction};
 use tokio_postgres::Row;
 
 use super::query::{col, exec, row, rows};
@@ -32,7 +32,7 @@ async fn player(tx: &Transaction<'_>, id: PlayerId) -> Result<Player, StoreError
 }
 
 pub(super) async fn create_player(
-    tx: &Transaction<'_>,
+    tx: &impl GenericClient,
     name: &str,
     kind: PlayerKind,
     password_hash: Option<&str>,

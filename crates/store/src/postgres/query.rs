@@ -73,6 +73,20 @@ macro_rules! in_tx {
     }};
 }
 
+/// Runs `$body` (an expression that may `.await` and uses the pooled connection `$c`) outside a
+/// transaction block, for a call that is one statement: PostgreSQL runs it as a transaction of
+/// its own, so the call is one round trip rather than three (`BEGIN`, it, `COMMIT`). Expands to
+/// a `BoxFuture` that owns what it captures.
+macro_rules! one_statement {
+    ($store:expr, |$c:ident| $body:expr) => {{
+        let pool = $store.pool.clone();
+        Box::pin(async move {
+            let $c = pool.get().await.map_err(pool_error)?;
+            $body
+        })
+    }};
+}
+
 /// Runs `sql` with `params`, ignoring the count of rows it changed.
 pub(super) async fn exec(
     tx: &impl GenericClient,

@@ -1,6 +1,7 @@
-//! `Store` for `PgStore`: each call one transaction on a pooled connection (`in_tx!`), a write of
-//! a match fenced by this node's lease on it (`held`); the appends without an outcome go to the
-//! appends' writer (`appends`).
+//! `Store` for `PgStore`: each call one transaction on a pooled connection (`in_tx!`), or one
+//! statement, its own transaction, where the call is one (`one_statement!`); a write of a match
+//! fenced by this node's lease on it (`held`); the appends without an outcome go to the appends'
+//! writer (`appends`).
 
 use std::time::Duration;
 
@@ -37,7 +38,7 @@ macro_rules! fenced_tx {
 
 impl Store for PgStore {
     fn create(&self, m: StoredMatch) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| matches::create(&tx, &m).await)
+        one_statement!(self, |c| matches::create(&c, &m).await)
     }
 
     fn take_seat(
@@ -48,12 +49,17 @@ impl Store for PgStore {
         player: PlayerId,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         let id = id.to_owned();
-        fenced_tx!(self, id, |tx| matches::take_seat(
-            &tx,
+        let fence = match self.fence_of(&id) {
+            Ok(f) => f,
+            Err(e) => return failed(e),
+        };
+        one_statement!(self, |c| matches::take_seat(
+            &c,
             &id,
             seat,
             &token_hash,
-            player
+            player,
+            fence.as_ref().map(|(n, e)| (n.as_str(), *e))
         )
         .await)
     }
@@ -152,8 +158,8 @@ impl Store for PgStore {
         id: String,
         kind: Derived,
     ) -> BoxFuture<'_, Result<Option<String>, StoreError>> {
-        in_tx!(self, true, |tx| {
-            match row(&tx, sql::DERIVED, &[&id, &kind.as_str()]).await {
+        one_statement!(self, |c| {
+            match row(&c, sql::DERIVED, &[&id, &kind.as_str()]).await {
                 Ok(Some(r)) => col(&r, 0).map(Some),
                 Ok(None) => Ok(None),
                 Err(e) => Err(e),
@@ -167,8 +173,8 @@ impl Store for PgStore {
         kind: Derived,
         body: String,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| exec(
-            &tx,
+        one_statement!(self, |c| exec(
+            &c,
             sql::INSERT_DERIVED,
             &[&id, &kind.as_str(), &body],
         )
@@ -183,13 +189,9 @@ impl Store for PgStore {
 
     fn set_rematch(&self, id: &str, rematch: &str) -> BoxFuture<'_, Result<(), StoreError>> {
         let (id, rematch) = (id.to_owned(), rematch.to_owned());
-        in_tx!(self, false, |tx| exec(
-            &tx,
-            sql::SET_REMATCH,
-            &[&rematch, &id],
-        )
-        .await
-        .map(|_| ()))
+        one_statement!(self, |c| exec(&c, sql::SET_REMATCH, &[&rematch, &id],)
+            .await
+            .map(|_| ()))
     }
 
     fn get(
@@ -245,8 +247,8 @@ impl Store for PgStore {
         kind: PlayerKind,
         password_hash: Option<String>,
     ) -> BoxFuture<'_, Result<Player, StoreError>> {
-        in_tx!(self, false, |tx| players::create_player(
-            &tx,
+        one_statement!(self, |c| players::create_player(
+            &c,
             &name,
             kind,
             password_hash.as_deref(),
@@ -287,8 +289,8 @@ impl Store for PgStore {
         hash: String,
         player: PlayerId,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| exec(
-            &tx,
+        one_statement!(self, |c| exec(
+            &c,
             sql::INSERT_SESSION,
             &[&hash, &player.0, &unix_ms()],
         )
@@ -302,7 +304,7 @@ impl Store for PgStore {
     }
 
     fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| exec(&tx, sql::DELETE_SESSION, &[&hash])
+        one_statement!(self, |c| exec(&c, sql::DELETE_SESSION, &[&hash])
             .await
             .map(|_| ()))
     }
@@ -482,7 +484,7 @@ impl Store for PgStore {
 
     fn holder(&self, id: &str) -> BoxFuture<'_, Result<Option<Node>, StoreError>> {
         let id = id.to_owned();
-        in_tx!(self, true, |tx| leases::holder(&tx, &id).await)
+        one_statement!(self, |c| leases::holder(&c, &id).await)
     }
 
     fn claim_node(
@@ -507,8 +509,8 @@ impl Store for PgStore {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         let name = node.name.clone();
-        in_tx!(self, true, |tx| leases::orphans(
-            &tx,
+        one_statement!(self, |c| leases::orphans(
+            &c,
             &name,
             grace.as_secs_f64(),
             limit
