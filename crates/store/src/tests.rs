@@ -904,6 +904,14 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
     assert_eq!(store.lease("nope", &node("a"), long).await.unwrap(), None);
     let alone = store.append("nope", 0, vec![entry(0, "a")], None).await;
     assert!(matches!(alone, Err(StoreError::Conflict(_))), "{alone:?}");
+    // A log with a gap (the store does not look for one): an append whose first position is
+    // free and whose second is taken.
+    store.create(new_match("gap", &ann, false)).await.unwrap();
+    assert_eq!(store.lease("gap", &node("a"), long).await.unwrap(), None);
+    store
+        .append("gap", 1, vec![entry(1, "b")], None)
+        .await
+        .unwrap();
     store
         .append("g00", 0, vec![entry(0, "a"), entry(1, "b")], None)
         .await
@@ -916,6 +924,7 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
     for id in &ids[2..] {
         calls.push(store.append(id, 0, vec![entry(0, "a"), entry(1, "b")], None));
     }
+    calls.push(store.append("gap", 0, vec![entry(0, "a"), entry(1, "x")], None));
     calls.push(store.append("nope", 0, vec![entry(0, "a"), entry(1, "b")], None));
     let mut results = futures_util::future::join_all(calls).await;
     let unknown = results.pop().unwrap();
@@ -924,6 +933,13 @@ async fn appends_at_once_succeed_or_fail_each_on_its_own(db: &Backend) {
         "{unknown:?}"
     );
     assert!(store.get("nope", true).await.unwrap().is_none());
+    let gap = results.pop().unwrap();
+    assert!(matches!(gap, Err(StoreError::Conflict(_))), "{gap:?}");
+    assert_eq!(
+        db.count("SELECT COUNT(*) FROM actions WHERE match_id = 'gap'")
+            .await,
+        1
+    );
     assert_eq!(
         db.count("SELECT COUNT(*) FROM actions WHERE match_id = 'nope'")
             .await,

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::leases;
 use super::matches::{ActionRow, insert_actions, unknown};
-use super::query::{col, exec, pool_error, row};
+use super::query::{col, pool_error, row};
 use crate::StoreError;
 
 /// Most appends committed together.
@@ -89,7 +89,8 @@ async fn commit(pool: &Pool, group: Vec<Append>) {
             }
         }
         // The group's statement or its commit failed as a whole (the database went away, or a
-        // row no key covers was refused): each append again on its own, for its own answer.
+        // row was refused: a position taken past an append's first): each append again on its
+        // own, for its own answer.
         Err(e) => {
             tracing::debug!(error = %e, appends = group.len(), "group of appends failed: one by one");
             for a in group {
@@ -164,7 +165,11 @@ async fn together(
     }
     // Whether an append's positions are free is asked of its first alone: a log has no gaps
     // (appends go at its end, a takeback cuts its end), so when the first is free the others
-    // are too; the insert's `ON CONFLICT` and the check after it guard the rest.
+    // are too. A plain `INSERT`: a row whose position is taken all the same (a log with a gap,
+    // or another writer of the match, which the lease excludes) fails the whole statement, and
+    // `commit` writes each append again on its own. (`ON CONFLICT DO NOTHING` would have cost
+    // every row a speculative insertion: an index probe, and a record more in the write-ahead
+    // log to confirm it.)
     let answer = row(
         &client,
         "WITH held AS (SELECT l.match_id FROM match_leases l \
@@ -180,10 +185,9 @@ async fn together(
          AND match_id IN (SELECT id FROM known) \
          AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = r.match_id AND a.seq = r.seq)), \
          written AS (INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-         SELECT match_id, seq, actor, seat, action, at_ms FROM r WHERE k IN (SELECT k FROM free) \
-         ON CONFLICT DO NOTHING RETURNING match_id, seq) \
-         SELECT ARRAY(SELECT match_id FROM held), ARRAY(SELECT match_id FROM written), \
-         ARRAY(SELECT seq FROM written), ARRAY(SELECT id FROM known)",
+         SELECT match_id, seq, actor, seat, action, at_ms FROM r WHERE k IN (SELECT k FROM free)) \
+         SELECT ARRAY(SELECT match_id FROM held), ARRAY(SELECT id FROM known), \
+         ARRAY(SELECT k FROM free)",
         &[
             &ids, &nodes, &epochs, &appends, &fenced, &matches, &seqs, &actors, &seats, &actions,
             &times, &first, &known_in,
@@ -192,59 +196,25 @@ async fn together(
     .await?
     .ok_or_else(|| StoreError::Corrupt("a group of appends answered no row".into()))?;
     let held: HashSet<String> = col::<Vec<String>>(&answer, 0)?.into_iter().collect();
-    let written: HashSet<(String, i64)> = col::<Vec<String>>(&answer, 1)?
-        .into_iter()
-        .zip(col::<Vec<i64>>(&answer, 2)?)
-        .collect();
-    let known: HashSet<String> = col::<Vec<String>>(&answer, 3)?.into_iter().collect();
+    let known: HashSet<String> = col::<Vec<String>>(&answer, 1)?.into_iter().collect();
+    let written: HashSet<i32> = col::<Vec<i32>>(&answer, 2)?.into_iter().collect();
     let mut results = Vec::with_capacity(group.len());
-    let (mut undo_ids, mut undo_seqs) = (Vec::new(), Vec::new());
-    for a in group {
-        if a.fence.is_some() && !held.contains(&a.id) {
+    for (k, a) in group.iter().enumerate() {
+        let k = i32::try_from(k).unwrap_or(i32::MAX);
+        results.push(if a.fence.is_some() && !held.contains(&a.id) {
             let node = a.fence.as_ref().map_or("", |(n, _)| n.as_str());
-            results.push(Err(leases::lost(&a.id, node)));
-            continue;
-        }
-        if !known.contains(&a.id) {
-            results.push(Err(unknown(&a.id)));
-            continue;
-        }
-        let taken: Vec<i64> = a
-            .rows
-            .iter()
-            .map(|r| r.0)
-            .filter(|seq| !written.contains(&(a.id.clone(), *seq)))
-            .collect();
-        if taken.is_empty() {
-            results.push(Ok(()));
-            continue;
-        }
-        // Some rows in and others not: only when another writer of the match inserted the same
-        // positions while this statement ran, which the lease excludes, or when its log had a
-        // gap; its rows go again.
-        for r in &a.rows {
-            if !taken.contains(&r.0) {
-                undo_ids.push(a.id.as_str());
-                undo_seqs.push(r.0);
-            }
-        }
-        results.push(Err(StoreError::Conflict(format!(
-            "log position {} of {} is taken",
-            taken[0], a.id
-        ))));
-    }
-    if !undo_ids.is_empty() {
-        tracing::warn!(
-            rows = undo_ids.len(),
-            "an append was written in part while another wrote its match: its rows removed"
-        );
-        exec(
-            &client,
-            "DELETE FROM actions WHERE (match_id, seq) IN \
-             (SELECT * FROM unnest($1::TEXT[], $2::BIGINT[]))",
-            &[&undo_ids, &undo_seqs],
-        )
-        .await?;
+            Err(leases::lost(&a.id, node))
+        } else if !known.contains(&a.id) {
+            Err(unknown(&a.id))
+        } else if written.contains(&k) || a.rows.is_empty() {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict(format!(
+                "log position {} of {} is taken",
+                a.rows.first().map_or(0, |r| r.0),
+                a.id
+            )))
+        });
     }
     Ok(results)
 }
