@@ -36,6 +36,19 @@ macro_rules! standing_columns {
 pub(crate) const MATCH: &str =
     concat!("SELECT ", match_columns!(), " FROM matches m WHERE id = $1");
 
+/// One match, by id, with its seats as `SEATS` reads them: a row per seat in order (one row, its
+/// seat's columns null, for a match without seats). PostgreSQL's read of a match without its
+/// log, in one statement rather than a transaction of two.
+pub(crate) const SEATED_MATCH: &str = concat!(
+    "SELECT one.*, s.kind, s.bot, s.level, s.token_hash, s.opened, ",
+    player_columns!(),
+    " FROM (SELECT ",
+    match_columns!(),
+    " FROM matches m WHERE id = $1) AS one \
+     LEFT JOIN match_seats s ON s.match_id = one.id \
+     LEFT JOIN players p ON p.id = s.player_id ORDER BY s.seat"
+);
+
 /// The matches `filter` selects (SQL after `WHERE`, over `m`; its one parameter, if any, `$1`),
 /// in `order`, at most `limit`.
 pub(crate) fn matches_where(filter: &str, order: &str, limit: usize) -> String {
@@ -335,6 +348,7 @@ mod tests {
     fn placeholders_are_numbered_in_the_order_they_first_appear() {
         let texts = [
             MATCH.to_owned(),
+            SEATED_MATCH.to_owned(),
             matches_where(OF_PLAYER, "m.id", 3),
             EXPIRED_OPEN.to_owned(),
             INSERT_PLAYER.to_owned(),

@@ -285,6 +285,13 @@ async fn the_log_is_append_only_and_survives_reopening(db: &Backend) {
     assert_eq!(m.seats[1].player.as_ref(), Some(&bob));
     assert!(m.seats[1].opened);
     assert_eq!(m.time_control, TimeControl::PerMove { seconds: 30 });
+    // Read without its log: the same match, its seats and version included.
+    let bare = StoredMatch {
+        log: Vec::new(),
+        chat: Vec::new(),
+        ..m.clone()
+    };
+    assert_eq!(store.get("m1", false).await.unwrap(), Some(bare));
     assert!(store.running_with_clock().await.unwrap().is_empty());
     assert_eq!(
         store.list(vec![Status::Finished], 10).await.unwrap().len(),

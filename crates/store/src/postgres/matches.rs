@@ -27,13 +27,18 @@ fn small(what: &str, v: i16) -> Result<u8, StoreError> {
 
 async fn read_match(tx: &Transaction<'_>, r: &Row) -> Result<StoredMatch, StoreError> {
     let id: String = col(r, 0)?;
+    let seats = read_seats(tx, &id).await?;
+    match_of(r, seats)
+}
+
+/// The match of row `r` (`sql::MATCH`'s columns first), with `seats`, without log or chat.
+fn match_of(r: &Row, seats: Vec<StoredSeat>) -> Result<StoredMatch, StoreError> {
     let config: String = col(r, 2)?;
     let tc: String = col(r, 3)?;
     let seed: String = col(r, 4)?;
     let status: String = col(r, 5)?;
     let outcome: Option<String> = col(r, 8)?;
     let version: i64 = col(r, 13)?;
-    let seats = read_seats(tx, &id).await?;
     Ok(StoredMatch {
         game: col(r, 1)?,
         config: from_json("config", &config)?,
@@ -55,38 +60,61 @@ async fn read_match(tx: &Transaction<'_>, r: &Row) -> Result<StoredMatch, StoreE
         version: unsigned("version", version)?,
         log: Vec::new(),
         chat: Vec::new(),
-        id,
+        id: col(r, 0)?,
     })
 }
 
 async fn read_seats(tx: &Transaction<'_>, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
     let found = rows(tx, sql::SEATS, &[&id]).await?;
+    found.iter().map(|r| seat_of(r, 0, id)).collect()
+}
+
+/// The seat in row `r` at column `at` on (`sql::SEATS`'s columns), of match `id`.
+fn seat_of(r: &Row, at: usize, id: &str) -> Result<StoredSeat, StoreError> {
+    let kind: String = col(r, at)?;
+    let bot: Option<String> = col(r, at + 1)?;
+    let spec = match (kind.as_str(), bot) {
+        ("human", _) => SeatSpec::Human,
+        ("bot", Some(bot)) => SeatSpec::Bot {
+            bot,
+            level: col::<Option<i16>>(r, at + 2)?
+                .map(|l| small("level", l))
+                .transpose()?,
+        },
+        _ => return Err(StoreError::Corrupt(format!("seat kind `{kind}` of {id}"))),
+    };
+    let player = match col::<Option<i64>>(r, at + 5)? {
+        Some(_) => Some(read_player_columns(r, at + 5)?),
+        None => None,
+    };
+    Ok(StoredSeat {
+        spec,
+        token_hash: col(r, at + 3)?,
+        player,
+        opened: col(r, at + 4)?,
+    })
+}
+
+/// Match `id` with its seats, without log or chat, in one statement (`sql::SEATED_MATCH`), so
+/// outside a transaction: one round trip.
+pub(super) async fn get_seated(
+    c: &impl GenericClient,
+    id: &str,
+) -> Result<Option<StoredMatch>, StoreError> {
+    /// Where the seat's columns start in a row of `sql::SEATED_MATCH`.
+    const SEAT_AT: usize = 15;
+    let found = rows(c, sql::SEATED_MATCH, &[&id]).await?;
+    let Some(first) = found.first() else {
+        return Ok(None);
+    };
     let mut seats = Vec::with_capacity(found.len());
     for r in &found {
-        let kind: String = col(r, 0)?;
-        let bot: Option<String> = col(r, 1)?;
-        let spec = match (kind.as_str(), bot) {
-            ("human", _) => SeatSpec::Human,
-            ("bot", Some(bot)) => SeatSpec::Bot {
-                bot,
-                level: col::<Option<i16>>(r, 2)?
-                    .map(|l| small("level", l))
-                    .transpose()?,
-            },
-            _ => return Err(StoreError::Corrupt(format!("seat kind `{kind}` of {id}"))),
-        };
-        let player = match col::<Option<i64>>(r, 5)? {
-            Some(_) => Some(read_player_columns(r, 5)?),
-            None => None,
-        };
-        seats.push(StoredSeat {
-            spec,
-            token_hash: col(r, 3)?,
-            player,
-            opened: col(r, 4)?,
-        });
+        // A match without seats: its one row's seat columns are null.
+        if col::<Option<String>>(r, SEAT_AT)?.is_some() {
+            seats.push(seat_of(r, SEAT_AT, id)?);
+        }
     }
-    Ok(seats)
+    match_of(first, seats).map(Some)
 }
 
 async fn read_log(tx: &Transaction<'_>, id: &str) -> Result<Vec<LogEntry>, StoreError> {

@@ -200,8 +200,10 @@ impl Store for PgStore {
         with_log: bool,
     ) -> BoxFuture<'_, Result<Option<StoredMatch>, StoreError>> {
         let id = id.to_owned();
-        in_tx!(self, true, |tx| matches::get_match(&tx, &id, with_log)
-            .await)
+        if !with_log {
+            return one_statement!(self, |c| matches::get_seated(&c, &id).await);
+        }
+        in_tx!(self, true, |tx| matches::get_match(&tx, &id, true).await)
     }
 
     fn list(
