@@ -16,8 +16,20 @@
 //! Two judges do all of this, each with a seed of its own, and the smaller of their two losses
 //! stands, with that judge's values: a search at these budgets now and then misses the best
 //! action, or values the same action ten or twenty points apart from another seed's search
-//! (measured in MAD, docs/bots.md "Analysis"), and a mark must not be one judge's accident. A loss
-//! both judges see is kept; one that only one sees is not.
+//! (measured in MAD, docs/bots.md "Analysis"), and a mark must not be one judge's accident.
+//!
+//! # The second opinion
+//! Where either finds a loss the analysis would mark (`Marks::dubious` or more), the decision is
+//! judged again, wider: the choices of eight judges (the two and six more), each
+//! choice and the action played valued by the mean of four searches through it (every action by
+//! searches of the same seeds), and the loss is the mean over the eight judges of what each one's
+//! choice gains over the action played (nothing where it gains nothing). That is the loss a
+//! search of the judge's budget finds on average, where the smaller of two losses is all or
+//! nothing by whether both judges found the better action: a move that one judge in two finds
+//! gets about half its gain, in every run alike, and the two-valued search of one action is
+//! averaged over four. `before` is then the mean of what the eight judges' choices are worth
+//! (each the action played's where it is worth less) and `best` the most valued choice. Few
+//! decisions need it (about 5% of an expert's in MAD), so it costs little.
 //!
 //! # One measure for the curve and the marks
 //! `values[s]` after a seat's decision is the played action's search, for every seat: the very
@@ -37,9 +49,10 @@
 //! told apart from the judge's luck, and is not marked.
 //!
 //! # Cost
-//! Six searches per seat decision of `judge` iterations each (four when the action played is
-//! each judge's choice). The progress callback hears after every decision how many are done out
-//! of how many.
+//! Two judges of up to three searches each (the choice, then the action played and the choice
+//! where it differs), all of `judge` iterations; where the second opinion is asked, six more
+//! choices and four searches through the action played and through each distinct choice. The
+//! progress callback hears after every decision how many are done out of how many.
 
 use plateau_engine::{
     Actor, DynGame, Event, Game, GameEntry, LogEntry, Record, ReplayError, Seat, Visitor,
@@ -194,7 +207,8 @@ pub struct Ply {
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Judgement {
     /// The acting seat's value of the position before the action: its best action's value
-    /// (the judge's choice, or the action played where that searched higher).
+    /// (the judge's choice, or the action played where that searched higher; after a second
+    /// opinion, the mean over its judges).
     pub before: f64,
     /// The value of the action played (its own search).
     pub played: f64,
@@ -250,74 +264,182 @@ pub struct Judged {
     /// Every seat's value after the action played (its own search), by seat index.
     pub after: Vec<f64>,
     /// Every seat's value before it: after the best action (the judge's choice, or the one
-    /// played where that searched higher).
+    /// played where that searched higher; after a second opinion, the mean over its judges).
     pub before: Vec<f64>,
 }
 
 /// Judges the decision of `seat` to play `played` in `state` with searches of `judge` seeded
-/// from `seed` (module documentation); `None` when `seat` has no legal action or `played` is not
-/// one of them. With hidden information it reads nothing of `state` but what the search reads
-/// (`Mcts::choose`), so two states the seat cannot tell apart get the same judgement.
+/// from `seed` (module documentation), asking the second opinion when any of the first judges
+/// finds a loss of `recheck` or more (the analysis passes its `Marks::dubious`); `None` when
+/// `seat` has no legal action or `played` is not one of them. With hidden information it reads
+/// nothing of `state` but what the search reads (`Mcts::choose`), so two states the seat cannot
+/// tell apart get the same judgement.
 pub fn judge_decision<G: Game, E: Evaluator<G> + Clone>(
     state: &G,
     seat: Seat,
     played: &G::Action,
     judge: Budget,
+    recheck: f64,
     seed: u64,
     evaluator: &E,
 ) -> Option<Judged> {
-    // Two judges with seeds of their own; the smaller loss stands (module documentation).
-    let first = judge_once(state, seat, played, judge, seed, evaluator)?;
-    let second = judge_once(state, seat, played, judge, seed ^ SECOND_JUDGE, evaluator)?;
-    Some(if second.judgement.loss < first.judgement.loss {
-        second
-    } else {
-        first
+    let judges = Judges {
+        state,
+        seat,
+        played,
+        judge,
+        evaluator,
+    };
+    // Judges with seeds of their own; the smallest loss stands unless one of them would mark
+    // the decision (module documentation).
+    let mut seen = Vec::with_capacity(JUDGES.len());
+    for pattern in JUDGES {
+        seen.push(judges.once(seed ^ pattern)?);
+    }
+    if seen.iter().any(|(j, _)| j.judgement.loss >= recheck) {
+        let choices = seen.into_iter().map(|(_, choice)| choice).collect();
+        return judges.second_opinion(choices, seed);
+    }
+    seen.into_iter().map(|(j, _)| j).reduce(|a, b| {
+        if b.judgement.loss < a.judgement.loss {
+            b
+        } else {
+            a
+        }
     })
 }
 
-/// What the second judge's seed differs from the first's by (any fixed odd pattern).
-const SECOND_JUDGE: u64 = 0x9E37_79B9_7F4A_7C15;
+/// What each first judge's seed differs from the decision's by (fixed patterns, the first 0).
+const JUDGES: [u64; 2] = [0, 0x9E37_79B9_7F4A_7C15];
 
-/// One judge's view of the decision: its choice, then a search through each action.
-fn judge_once<G: Game, E: Evaluator<G> + Clone>(
-    state: &G,
+/// What the second opinion's seeds are drawn from, with the decision's seed.
+const SECOND_OPINION: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// How many judges' choices the second opinion weighs, the first judges' among them.
+const SECOND_OPINION_JUDGES: usize = 8;
+
+/// How many searches through each action the second opinion's values are the mean of.
+const SECOND_OPINION_SEARCHES: usize = 4;
+
+/// One decision and the searches that judge it.
+struct Judges<'a, G: Game, E> {
+    state: &'a G,
     seat: Seat,
-    played: &G::Action,
+    played: &'a G::Action,
     judge: Budget,
-    seed: u64,
-    evaluator: &E,
-) -> Option<Judged> {
-    let search = || Mcts::with_evaluator(SearchConfig::with_budget(judge), seed, evaluator.clone());
-    let best = search().choose(state, seat)?;
-    // Both actions valued by searches through them alone, seeded alike.
-    let after = search().action_values(state, seat, played)?;
-    let before = if &best == played {
-        after.clone()
+    evaluator: &'a E,
+}
+
+impl<G: Game, E: Evaluator<G> + Clone> Judges<'_, G, E> {
+    fn search(&self, seed: u64) -> Mcts<G, E> {
+        Mcts::with_evaluator(
+            SearchConfig::with_budget(self.judge),
+            seed,
+            self.evaluator.clone(),
+        )
+    }
+
+    /// One judge's view of the decision: its choice, then a search through each action; and
+    /// that choice (the judgement's `best` is the action played where that searched higher).
+    fn once(&self, seed: u64) -> Option<(Judged, G::Action)> {
+        let (state, seat, played) = (self.state, self.seat, self.played);
+        let choice = self.search(seed).choose(state, seat)?;
+        // Both actions valued by searches through them alone, seeded alike.
+        let after = self.search(seed).action_values(state, seat, played)?;
+        let before = if &choice == played {
+            after.clone()
+        } else {
+            self.search(seed)
+                .action_values(state, seat, &choice)
+                .unwrap_or_else(|| after.clone())
+        };
+        let best = if after[seat.index()] > before[seat.index()] {
+            played
+        } else {
+            &choice
+        };
+        let judged = self.judged(best, better_for(seat, &before, &after), after);
+        Some((judged, choice))
+    }
+
+    /// The second opinion on a decision either judge would mark (module documentation): more
+    /// judges' choices (`choices` holds the first ones), each choice and the action played valued
+    /// by the mean of several searches through it, and the loss the mean over the judges of
+    /// what each one's choice gains over the action played (none where it gains nothing).
+    fn second_opinion(&self, mut choices: Vec<G::Action>, seed: u64) -> Option<Judged> {
+        let (state, seat, played) = (self.state, self.seat, self.played);
+        let mut seeds = ChaCha8Rng::seed_from_u64(seed ^ SECOND_OPINION);
+        while choices.len() < SECOND_OPINION_JUDGES {
+            choices.push(self.search(seeds.next_u64()).choose(state, seat)?);
+        }
+        // Every action valued by searches of the same seeds, so that two actions' difference is
+        // not a difference of luck.
+        let valuations: Vec<u64> = (0..SECOND_OPINION_SEARCHES)
+            .map(|_| seeds.next_u64())
+            .collect();
+        let value = |action: &G::Action| -> Option<Vec<f64>> {
+            let mut sum: Vec<f64> = Vec::new();
+            for &s in &valuations {
+                let v = self.search(s).action_values(state, seat, action)?;
+                sum.resize(v.len(), 0.0);
+                sum.iter_mut().zip(&v).for_each(|(t, x)| *t += x);
+            }
+            Some(sum.iter().map(|t| t / valuations.len() as f64).collect())
+        };
+        let after = value(played)?;
+        let mut valued: Vec<(&G::Action, Vec<f64>)> = vec![(played, after.clone())];
+        let mut before = vec![0.0; after.len()];
+        for choice in &choices {
+            let values = match valued.iter().find(|(a, _)| *a == choice) {
+                Some((_, v)) => v.clone(),
+                None => {
+                    let v = value(choice).unwrap_or_else(|| after.clone());
+                    valued.push((choice, v.clone()));
+                    v
+                }
+            };
+            let gained = better_for(seat, &values, &after);
+            before
+                .iter_mut()
+                .zip(&gained)
+                .for_each(|(b, x)| *b += x / choices.len() as f64);
+        }
+        // The best action shown: the most valued of the choices (or the one played).
+        let s = seat.index();
+        let best = valued
+            .iter()
+            .fold(&valued[0], |m, c| if c.1[s] > m.1[s] { c } else { m })
+            .0;
+        Some(self.judged(best, before, after))
+    }
+
+    /// The judgement of the action played against `best`, from every seat's values before
+    /// (the judge's best) and after (the action played).
+    fn judged(&self, best: &G::Action, before: Vec<f64>, after: Vec<f64>) -> Judged {
+        let s = self.seat.index();
+        let judgement = Judgement {
+            before: before[s],
+            played: after[s],
+            loss: (before[s] - after[s]).max(0.0),
+            best: self.state.format_action(best),
+            best_info: info(self.state, best),
+            mark: None,
+        };
+        Judged {
+            judgement,
+            after,
+            before,
+        }
+    }
+}
+
+/// Every seat's values after the better for `seat` of two actions (the first on a tie).
+fn better_for(seat: Seat, one: &[f64], other: &[f64]) -> Vec<f64> {
+    if other[seat.index()] > one[seat.index()] {
+        other.to_vec()
     } else {
-        search()
-            .action_values(state, seat, &best)
-            .unwrap_or_else(|| after.clone())
-    };
-    let s = seat.index();
-    let (before, best) = if after[s] > before[s] {
-        (after.clone(), played.clone())
-    } else {
-        (before, best)
-    };
-    let judgement = Judgement {
-        before: before[s],
-        played: after[s],
-        loss: before[s] - after[s],
-        best: state.format_action(&best),
-        best_info: info(state, &best),
-        mark: None,
-    };
-    Some(Judged {
-        judgement,
-        after,
-        before,
-    })
+        one.to_vec()
+    }
 }
 
 /// The parts of `action`, one of the seat's legal actions in `state`, as its legal list gives them.
@@ -414,8 +536,15 @@ pub fn analyse<G: Game, E: Evaluator<G> + Clone>(
         let seed = seeds.next_u64();
         let mut judgement = None;
         if let Actor::Seat(seat) = p.by
-            && let Some(judged) =
-                judge_decision(&p.before, seat, &p.action, options.judge, seed, evaluator)
+            && let Some(judged) = judge_decision(
+                &p.before,
+                seat,
+                &p.action,
+                options.judge,
+                options.marks.dubious,
+                seed,
+                evaluator,
+            )
         {
             let Judged {
                 judgement: mut j,

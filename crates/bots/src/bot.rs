@@ -277,7 +277,7 @@ pub struct BotFactory {
 }
 
 /// `analysis::judge_decision` for one game, behind the factory, the action as text.
-type JudgeFn = fn(&dyn DynGame, Seat, &str, Budget, u64) -> Result<Option<Judged>, BotError>;
+type JudgeFn = fn(&dyn DynGame, Seat, &str, Budget, f64, u64) -> Result<Option<Judged>, BotError>;
 
 /// `judge_decision` with `evaluator`, for a state and an action given untyped.
 fn dyn_judge<G: Game, E: Evaluator<G> + Clone>(
@@ -285,6 +285,7 @@ fn dyn_judge<G: Game, E: Evaluator<G> + Clone>(
     seat: Seat,
     action: &str,
     judge: Budget,
+    recheck: f64,
     seed: u64,
     evaluator: &E,
 ) -> Result<Option<Judged>, BotError> {
@@ -292,7 +293,9 @@ fn dyn_judge<G: Game, E: Evaluator<G> + Clone>(
     let Ok(action) = state.parse_action(action) else {
         return Ok(None);
     };
-    Ok(judge_decision(state, seat, &action, judge, seed, evaluator))
+    Ok(judge_decision(
+        state, seat, &action, judge, recheck, seed, evaluator,
+    ))
 }
 
 /// `analysis::analyse` for one game, behind the factory.
@@ -329,8 +332,8 @@ impl BotFactory {
             analyse: |record, options, progress| {
                 analyse::<G, _>(record, options, &NoEvaluator, progress)
             },
-            judge: |state, seat, action, judge, seed| {
-                dyn_judge::<G, _>(state, seat, action, judge, seed, &NoEvaluator)
+            judge: |state, seat, action, judge, recheck, seed| {
+                dyn_judge::<G, _>(state, seat, action, judge, recheck, seed, &NoEvaluator)
             },
         }
     }
@@ -347,8 +350,8 @@ impl BotFactory {
             analyse: |record, options, progress| {
                 analyse::<G, E>(record, options, &E::default(), progress)
             },
-            judge: |state, seat, action, judge, seed| {
-                dyn_judge::<G, E>(state, seat, action, judge, seed, &E::default())
+            judge: |state, seat, action, judge, recheck, seed| {
+                dyn_judge::<G, E>(state, seat, action, judge, recheck, seed, &E::default())
             },
         }
     }
@@ -449,8 +452,9 @@ impl BotFactory {
     }
 
     /// The analysis's judgement of `seat` playing `action` (canonical text) in `state`, by
-    /// searches of `judge` seeded from `seed` with the game's evaluation
-    /// (`analysis::judge_decision`); `None` when the text is not a legal action of the seat.
+    /// searches of `judge` seeded from `seed` with the game's evaluation, with the second opinion
+    /// from a loss of `recheck` (`analysis::judge_decision`); `None` when the text is not a
+    /// legal action of the seat.
     ///
     /// # Errors
     /// `BotError::WrongGame` if `state` is not of this factory's game.
@@ -460,9 +464,10 @@ impl BotFactory {
         seat: Seat,
         action: &str,
         judge: Budget,
+        recheck: f64,
         seed: u64,
     ) -> Result<Option<Judged>, BotError> {
-        (self.judge)(state, seat, action, judge, seed)
+        (self.judge)(state, seat, action, judge, recheck, seed)
     }
 
     /// Uniformly random games from `state` for about `budget` (single thread, typed, no text):

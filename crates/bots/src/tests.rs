@@ -773,6 +773,52 @@ fn bots_behind_the_factory_speak_canonical_text() {
     assert_eq!(random.choose(&Nim::with_pile(2, 2), Seat(1)), None);
 }
 
+/// The second opinion (`analysis`, "The second opinion"), asked here at every decision (from a
+/// loss of 0): Nim's losing take from 10 is still charged what the winning take gains, the
+/// winning take nothing, and the values it gives agree with the loss.
+#[test]
+fn the_second_opinion_charges_the_losing_take_and_not_the_winning_one() {
+    let state = Nim::with_pile(10, 2);
+    let judge = |take: u8, recheck: f64| {
+        crate::judge_decision(
+            &state,
+            Seat(0),
+            &take,
+            Budget::Iterations(3000),
+            recheck,
+            7,
+            &crate::NoEvaluator,
+        )
+        .unwrap()
+    };
+    let alone = judge(1, f64::INFINITY).judgement;
+    let asked = judge(1, 0.0);
+    let j = &asked.judgement;
+    assert!(j.loss > 0.3 && alone.loss > 0.3, "{j:?} {alone:?}");
+    assert_eq!(j.best, "2");
+    assert!((j.before - j.played - j.loss).abs() < 1e-12);
+    assert_eq!((asked.before[0], asked.after[0]), (j.before, j.played));
+    for values in [&asked.before, &asked.after] {
+        assert!((values[0] + values[1] - 1.0).abs() < 1e-9, "{values:?}");
+    }
+    // Every judge's choice, the winning take, gains nothing over itself.
+    let winning = judge(2, 0.0).judgement;
+    assert_eq!((winning.loss, winning.best.as_str()), (0.0, "2"));
+    // A take that is not legal is not judged.
+    assert_eq!(
+        crate::judge_decision(
+            &state,
+            Seat(0),
+            &4,
+            Budget::Iterations(30),
+            0.0,
+            7,
+            &crate::NoEvaluator
+        ),
+        None
+    );
+}
+
 #[test]
 fn the_analysis_finds_the_losing_take_and_ends_on_the_outcome() {
     use plateau_engine::{LogEntry, Record, chance::Seed};

@@ -89,8 +89,9 @@ fn same_for_seat<G: Game>(step: &Step<'_, G>, seat: Seat, label: &str, judge: bo
         let played = a.format_action(&legal[0]);
         let judged = |g: &G| {
             let factory = plateau_registry::bot_factory(G::INFO.name).unwrap();
+            // A second opinion from a loss of 0: its searches are checked too.
             factory
-                .judge(g, seat, &played, Budget::Iterations(24), 5)
+                .judge(g, seat, &played, Budget::Iterations(24), 0.0, 5)
                 .unwrap()
         };
         assert_eq!(
