@@ -48,9 +48,13 @@ pub fn check_name(name: &str) -> Result<(), WireError> {
     Ok(())
 }
 
+/// The name the server itself goes by, e.g. as the creator of the tournaments it schedules: no
+/// person may take it or one that passes for it.
+pub const SERVER_NAME: &str = "Plateau";
+
 /// Checks a name a person chose (`check_name`), and that it does not pass for a bot's name
-/// (`bots`: the catalogue's bot names) or for a name the server makes for guests
-/// (`guest-` and 6 hex digits).
+/// (`bots`: the catalogue's bot names), for the server's own (`SERVER_NAME`) or for a name the
+/// server makes for guests (`guest-` and 6 hex digits).
 ///
 /// # Errors
 /// `name/invalid` saying which.
@@ -60,6 +64,9 @@ pub fn check_chosen_name(name: &str, bots: &[&str]) -> Result<(), WireError> {
     let key = similar_key(name);
     if bots.iter().any(|b| similar_key(&bot_name(b)) == key) {
         return Err(bad("looks like a bot's name"));
+    }
+    if similar_key(SERVER_NAME) == key {
+        return Err(bad("looks like the server's own name"));
     }
     let plain: String = name_key(name)
         .chars()
@@ -137,11 +144,20 @@ mod tests {
             "expertbot",
             "guest-abcdef",
             "guest_0a1b2c",
+            "plateau",
+            "P1ateau",
         ] {
             let e = check_chosen_name(bad, &bots).unwrap_err();
             assert_eq!(e.code, Code::NameInvalid, "{bad}");
         }
-        for good in ["Alice", "clubber", "guestbook", "guest-xyz123", "Robot"] {
+        for good in [
+            "Alice",
+            "clubber",
+            "guestbook",
+            "guest-xyz123",
+            "Robot",
+            "Plateaux",
+        ] {
             assert!(check_chosen_name(good, &bots).is_ok(), "{good}");
         }
     }

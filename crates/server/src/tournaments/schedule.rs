@@ -26,7 +26,7 @@ pub const DAILY_HOUR: u64 = 18;
 /// Rounds of the daily tables.
 pub const DAILY_ROUNDS: u32 = 4;
 /// The name shown as the creator of a scheduled tournament.
-const CREATOR: &str = "Plateau";
+const CREATOR: &str = crate::players::SERVER_NAME;
 
 /// Keeps the schedule every tick (only the first tick of a new slot writes) until the service
 /// shuts down or the tournaments are dropped.
