@@ -606,6 +606,17 @@ impl Agent {
         agent
     }
 
+    /// Becomes the guest `name`, then makes it an account (password "a long pass phrase");
+    /// panics unless the server agrees.
+    pub async fn account(addr: SocketAddr, name: &str) -> Agent {
+        let mut agent = Agent::guest(addr, name).await;
+        let (status, body) = agent
+            .post("/api/account", &json!({"password": "a long pass phrase"}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        agent
+    }
+
     /// A WebSocket to `path` with this agent's cookie.
     pub async fn ws(&self, path: &str) -> Client {
         self.try_ws(path).await.expect("the WebSocket opens")

@@ -9,16 +9,6 @@ use serde_json::{Value, json};
 
 use crate::common::{Agent, Client, Db, spawn_app_with, spawn_node, temp_db, test_options};
 
-/// A new account named `name`.
-async fn account(addr: std::net::SocketAddr, name: &str) -> Agent {
-    let mut agent = Agent::guest(addr, name).await;
-    let (status, body) = agent
-        .post("/api/account", &json!({"password": "a long pass phrase"}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    agent
-}
-
 /// Creates an arena of `toy` starting in `starts_in` seconds; returns its id.
 async fn arena(agent: &mut Agent, name: &str, starts_in: u32) -> String {
     let (status, made) = agent
@@ -56,7 +46,7 @@ async fn a_followed_tournament_is_sent_as_it_changes() {
     options.limits.tournament_minute = Duration::from_secs(30);
     options.limits.tournaments_per_day = 10;
     let app = spawn_app_with(temp_db(), options).await;
-    let mut organiser = account(app.addr, "Organiser").await;
+    let mut organiser = Agent::account(app.addr, "Organiser").await;
     let id = arena(&mut organiser, "Followed arena", 2).await;
     let watcher = Agent::guest(app.addr, "Watcher").await;
     let mut ws = watcher.ws("/api/lobby/ws").await;
@@ -139,7 +129,7 @@ async fn a_followed_tournament_is_sent_as_it_changes() {
 
     // The list and seven more tournaments make eight: a ninth is refused until one goes.
     let mut more = Vec::new();
-    let mut second = account(app.addr, "Second").await;
+    let mut second = Agent::account(app.addr, "Second").await;
     for n in 0..8 {
         let who = if n < 4 { &mut organiser } else { &mut second };
         more.push(arena(who, &format!("More {n}"), 600).await);
@@ -176,7 +166,7 @@ async fn a_change_on_one_node_reaches_the_followers_on_the_other() {
     limits.tournament_minute = Duration::from_secs(30);
     let a = spawn_node(db.clone(), "a", limits.clone()).await;
     let b = spawn_node(db.clone(), "b", limits).await;
-    let mut organiser = account(a.addr, "Organiser").await;
+    let mut organiser = Agent::account(a.addr, "Organiser").await;
     let id = arena(&mut organiser, "Arena of two nodes", 3).await;
     let mut on_a = Agent::guest(a.addr, "WatcherA")
         .await

@@ -295,11 +295,7 @@ async fn refusals_limits_and_a_player_who_does_not_come() {
     // Time enough for the test to see the pairing and open the match first.
     options.limits.no_show = Duration::from_secs(2);
     let app = spawn_app_with(temp_db(), options).await;
-    let mut organiser = Agent::guest(app.addr, "Organiser").await;
-    let (status, _) = organiser
-        .post("/api/account", &json!({"password": "a long pass phrase"}))
-        .await;
-    assert_eq!(status, 200);
+    let mut organiser = Agent::account(app.addr, "Organiser").await;
     let arena = |min_rating: Value| {
         json!({
             "name": "Quick arena",
@@ -468,11 +464,7 @@ async fn an_arena_on_two_nodes_pairs_and_makes_each_game_once() {
     let limits = options(Duration::from_secs(15)).limits;
     let a = spawn_node(db.clone(), "a", limits.clone()).await;
     let b = spawn_node(db.clone(), "b", limits).await;
-    let mut organiser = Agent::guest(a.addr, "Organiser").await;
-    let (status, _) = organiser
-        .post("/api/account", &json!({"password": "a long pass phrase"}))
-        .await;
-    assert_eq!(status, 200);
+    let mut organiser = Agent::account(a.addr, "Organiser").await;
     let arena = json!({
         "name": "Two-node arena",
         "game": "toy",

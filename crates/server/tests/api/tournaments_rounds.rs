@@ -165,11 +165,7 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
     ];
     let db = temp_db();
     let mut app = spawn_app_with(db.clone(), options(Duration::from_secs(60))).await;
-    let mut organiser = Agent::guest(app.addr, "Organiser").await;
-    let (status, _) = organiser
-        .post("/api/account", &json!({"password": "a long pass phrase"}))
-        .await;
-    assert_eq!(status, 200);
+    let mut organiser = Agent::account(app.addr, "Organiser").await;
     let swiss = json!({
         "name": "Sunday Swiss",
         "game": "chakart",
@@ -356,11 +352,7 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
 async fn tables_of_four_for_ten_seat_by_score_through_a_restart() {
     let db = temp_db();
     let mut app = spawn_app_with(db.clone(), options(Duration::from_secs(60))).await;
-    let mut organiser = Agent::guest(app.addr, "Organiser").await;
-    let (status, _) = organiser
-        .post("/api/account", &json!({"password": "a long pass phrase"}))
-        .await;
-    assert_eq!(status, 200);
+    let mut organiser = Agent::account(app.addr, "Organiser").await;
     let tables = json!({
         "name": "Moon Leap tables",
         "game": "moonleap",
@@ -517,11 +509,7 @@ async fn a_swiss_player_who_does_not_come_loses_and_is_paired_no_more() {
     // Time enough for the test to see the pairing and open the match first.
     options.limits.no_show = Duration::from_secs(2);
     let app = spawn_app_with(temp_db(), options).await;
-    let mut organiser = Agent::guest(app.addr, "Organiser").await;
-    let (status, _) = organiser
-        .post("/api/account", &json!({"password": "a long pass phrase"}))
-        .await;
-    assert_eq!(status, 200);
+    let mut organiser = Agent::account(app.addr, "Organiser").await;
     let swiss = json!({
         "name": "Short Swiss",
         "game": "chakart",
