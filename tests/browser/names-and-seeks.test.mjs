@@ -177,7 +177,10 @@ test('a seek is an open challenge others accept; a lone seeker is offered the co
     }
     assert.equal(new URL(ada.url()).pathname, new URL(bob.url()).pathname, 'paired together');
 
-    // Ada alone now: the wait counts up, and after 30 s the computer is offered.
+    // Ada alone now: the wait counts up, and after 30 s the computer is offered. The offer is
+    // the page's alone (the server only holds the seek), so the page's clock is run forward by
+    // 30 s rather than waited for; from there it runs on in real time.
+    await ada.clock.install();
     await enterLobby(ada, server);
     await ada.click('#quick-mad');
     await ada.selectOption('#play-tc', { label: 'Rapid 10 + 5' });
@@ -185,7 +188,8 @@ test('a seek is an open challenge others accept; a lone seeker is offered the co
     await ada.waitForSelector('#seek-elapsed');
     assert.match(await ada.textContent('#seek-elapsed'), /^waiting 0:0\d · no estimate yet for this pool$/);
     assert.ok(!(await ada.isVisible('#seek-offer')), 'no offer at once');
-    await ada.waitForSelector('#seek-offer', { timeout: 40000 });
+    await ada.clock.fastForward(30000);
+    await ada.waitForSelector('#seek-offer', { timeout: 10000 });
     assert.ok(Number(await ada.getAttribute('#seek-elapsed', 'data-ms')) >= 30000);
     await ada.selectOption('#seek-level', 'beginner');
     await ada.click('#seek-computer');
