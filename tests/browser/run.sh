@@ -13,9 +13,9 @@ echo "== browser tests =="
 if [ "$#" -gt 0 ]; then
   node --test --test-concurrency="${BROWSER_JOBS:-2}" "$@"
 else
-  # The longest files first (tournament's waits for its start time; the rest as measured in the
-  # CI log), so that none of them starts last and runs on alone after the others are done.
-  longest=(tournament phone analysis names-and-seeks players moonleap naval)
+  # The longest files first (as measured in the CI log), so that none of them starts last and
+  # runs on alone after the others are done.
+  longest=(phone tournament players analysis moonleap naval)
   files=()
   for name in "${longest[@]}"; do files+=("$here/$name.test.mjs"); done
   for file in "$here"/*.test.mjs; do
