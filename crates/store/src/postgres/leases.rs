@@ -31,6 +31,16 @@ pub(super) async fn take(
         .transpose()
 }
 
+/// The ids and epochs of `held`, in the order of the ids: the statements that lock several
+/// leases find each by its key in a lateral subquery, a loop over the leases in the order given
+/// (whatever statistics the planner has; with a join it scanned the whole table while small),
+/// so that they all lock in one order and never wait on each other in a cycle.
+fn in_order(held: &[(String, i64)]) -> (Vec<&str>, Vec<i64>) {
+    let mut sorted: Vec<(&str, i64)> = held.iter().map(|(i, e)| (i.as_str(), *e)).collect();
+    sorted.sort_unstable();
+    sorted.into_iter().unzip()
+}
+
 /// Renews `node`'s leases on `held` (match id and epoch) for `ttl` seconds, each only while its
 /// row still names `node` at that epoch and is not resting, and only while process `instance`
 /// holds the name `node` (`claim_node`): an update, never an insert, so a lease another node
@@ -45,15 +55,14 @@ pub(super) async fn renew(
     instance: &str,
     ttl: f64,
 ) -> Result<Option<Vec<String>>, StoreError> {
-    let (ids, epochs): (Vec<&str>, Vec<i64>) = held.iter().map(|(i, e)| (i.as_str(), *e)).unzip();
+    let (ids, epochs) = in_order(held);
     let r = row(
         c,
         "WITH named AS (SELECT 1 FROM plateau_nodes WHERE name = $3 AND instance = $5), \
-         mine AS (SELECT l.match_id FROM match_leases l \
-         JOIN unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
-         ON l.match_id = h.id AND l.epoch = h.epoch \
-         WHERE l.node = $3 AND NOT l.resting AND EXISTS (SELECT 1 FROM named) \
-         ORDER BY l.match_id FOR UPDATE OF l), \
+         mine AS (SELECT l.match_id FROM unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
+         CROSS JOIN LATERAL (SELECT match_id FROM match_leases \
+         WHERE match_id = h.id AND epoch = h.epoch AND node = $3 AND NOT resting \
+         AND EXISTS (SELECT 1 FROM named) FOR UPDATE) AS l), \
          renewed AS (UPDATE match_leases SET expires_at = now() + make_interval(secs => $4) \
          WHERE match_id IN (SELECT match_id FROM mine) RETURNING match_id) \
          SELECT EXISTS (SELECT 1 FROM named), ARRAY(SELECT match_id FROM renewed)",
@@ -95,13 +104,12 @@ pub(super) async fn release(
     node: &Node,
     hand_over: bool,
 ) -> Result<(), StoreError> {
-    let (ids, epochs): (Vec<&str>, Vec<i64>) = held.iter().map(|(i, e)| (i.as_str(), *e)).unzip();
+    let (ids, epochs) = in_order(held);
     super::query::exec(
         tx,
-        "WITH mine AS (SELECT l.match_id FROM match_leases l \
-         JOIN unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
-         ON l.match_id = h.id AND l.epoch = h.epoch \
-         WHERE l.node = $3 ORDER BY l.match_id FOR UPDATE OF l) \
+        "WITH mine AS (SELECT l.match_id FROM unnest($1::text[], $2::bigint[]) AS h(id, epoch) \
+         CROSS JOIN LATERAL (SELECT match_id FROM match_leases \
+         WHERE match_id = h.id AND epoch = h.epoch AND node = $3 FOR UPDATE) AS l) \
          UPDATE match_leases SET expires_at = now() - interval '1 hour', resting = NOT $4 \
          WHERE match_id IN (SELECT match_id FROM mine)",
         &[&ids, &epochs, &node.name, &hand_over],
