@@ -1045,6 +1045,21 @@ async fn only_open_matches_without_a_log_are_deleted(db: &Backend) {
     assert!(!store.call_off("e3".into()).await.unwrap());
     assert!(store.call_off("e0".into()).await.unwrap());
     assert!(!store.call_off("e0".into()).await.unwrap(), "gone already");
+    // Its driver's lease, still held here, writes nothing to the match gone (on PostgreSQL the
+    // deletion gave the lease up to rest).
+    let late = store.append("e0", 0, vec![entry(0, "a")], None).await;
+    assert!(
+        matches!(
+            late,
+            Err(StoreError::Conflict(_) | StoreError::LeaseLost(_))
+        ),
+        "{late:?}"
+    );
+    assert_eq!(
+        db.count("SELECT COUNT(*) FROM actions WHERE match_id = 'e0'")
+            .await,
+        0
+    );
     assert_eq!(store.expire_open(2).await.unwrap(), ["e2"]);
     assert!(store.get("e0", false).await.unwrap().is_none());
     assert!(store.get("e2", false).await.unwrap().is_none());

@@ -109,31 +109,47 @@ async fn alone(pool: &Pool, a: &Append) -> Result<(), StoreError> {
 }
 
 /// The appends of `group` in one statement, so one round trip and one commit (the statement is
-/// its own transaction): the leases of the fenced ones are share-locked in the order of their
+/// its own transaction). The leases of the fenced ones are share-locked in the order of their
 /// ids (as `leases::fence` does for one match, and as a renewal locks them, so the two never
-/// wait on each other in a cycle, a deadlock PostgreSQL breaks only after a second), their
-/// matches' rows key-share-locked in the same order (what a foreign key's check would lock, but
-/// once per match rather than once per row: `actions` has no foreign key, see `schema`), and
-/// the rows go in of each append whose lease is held, whose match exists and none of whose
-/// positions is taken. Answers the result of each, or the error that failed the statement as a
-/// whole.
+/// wait on each other in a cycle, a deadlock PostgreSQL breaks only after a second), each found
+/// by its key in a lateral subquery: a loop over the leases given in that order, whatever
+/// statistics the planner has (with a join it scanned the whole small table of leases while it
+/// had none, and once it had them too). A fenced append's match is only read: its lease row,
+/// share-locked, keeps the match from being deleted until the commit (`matches::delete_matches`
+/// locks and rests the leases of what it deletes). The matches of the others are
+/// key-share-locked (what a foreign key's check would lock, but once per match rather than once
+/// per row: `actions` has none, see `schema`). The rows go in of each append whose lease is
+/// held, whose match exists and whose first position is free. Answers the result of each, or
+/// the error that failed the statement as a whole.
 async fn together(
     pool: &Pool,
     group: &[Append],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let client = pool.get().await.map_err(pool_error)?;
+    // The fenced appends' leases, and the matches of the others (each once), in the order of
+    // their ids: the statement locks them in the order given.
+    let mut fences: Vec<(&str, &str, i64)> = group
+        .iter()
+        .filter_map(|a| {
+            a.fence
+                .as_ref()
+                .map(|(n, e)| (a.id.as_str(), n.as_str(), *e))
+        })
+        .collect();
+    fences.sort_unstable();
     let (mut ids, mut nodes, mut epochs) = (Vec::new(), Vec::new(), Vec::new());
-    // The group's matches, each once.
-    let mut known_in: Vec<&str> = group.iter().map(|a| a.id.as_str()).collect();
-    known_in.sort_unstable();
-    known_in.dedup();
-    for a in group {
-        if let Some((node, epoch)) = &a.fence {
-            ids.push(a.id.as_str());
-            nodes.push(node.as_str());
-            epochs.push(*epoch);
-        }
+    for (id, node, epoch) in fences {
+        ids.push(id);
+        nodes.push(node);
+        epochs.push(epoch);
     }
+    let mut unfenced: Vec<&str> = group
+        .iter()
+        .filter(|a| a.fence.is_none())
+        .map(|a| a.id.as_str())
+        .collect();
+    unfenced.sort_unstable();
+    unfenced.dedup();
     // Every row, with the index of its append in the group, whether that one is fenced, and
     // whether the row is its first.
     let rows_in = group.iter().map(|a| a.rows.len()).sum();
@@ -172,11 +188,15 @@ async fn together(
     // log to confirm it.)
     let answer = row(
         &client,
-        "WITH held AS (SELECT l.match_id FROM match_leases l \
-         JOIN unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f(id, node, epoch) \
-         ON l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
-         WHERE NOT l.resting ORDER BY l.match_id FOR SHARE OF l), \
-         known AS (SELECT id FROM matches WHERE id = ANY($13::TEXT[]) ORDER BY id FOR KEY SHARE), \
+        "WITH held AS (SELECT h.match_id, h.known \
+         FROM unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f(id, node, epoch) \
+         CROSS JOIN LATERAL (SELECT l.match_id, \
+         EXISTS (SELECT 1 FROM matches m WHERE m.id = l.match_id) AS known \
+         FROM match_leases l WHERE l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
+         AND NOT l.resting FOR SHARE OF l) AS h), \
+         locked AS (SELECT m.id FROM unnest($13::TEXT[]) AS u(id) \
+         CROSS JOIN LATERAL (SELECT id FROM matches m WHERE m.id = u.id FOR KEY SHARE) AS m), \
+         known AS (SELECT match_id AS id FROM held WHERE known UNION ALL SELECT id FROM locked), \
          r AS (SELECT * FROM unnest($4::INT[], $5::BOOL[], $6::TEXT[], $7::BIGINT[], \
          $8::TEXT[], $9::SMALLINT[], $10::TEXT[], $11::BIGINT[], $12::BOOL[]) \
          AS r(k, fenced, match_id, seq, actor, seat, action, at_ms, first)), \
@@ -190,7 +210,7 @@ async fn together(
          ARRAY(SELECT k FROM free)",
         &[
             &ids, &nodes, &epochs, &appends, &fenced, &matches, &seqs, &actors, &seats, &actions,
-            &times, &first, &known_in,
+            &times, &first, &unfenced,
         ],
     )
     .await?

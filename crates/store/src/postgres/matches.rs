@@ -298,20 +298,25 @@ pub(super) async fn call_off(tx: &Transaction<'_>, id: &str) -> Result<bool, Sto
 }
 
 /// Deletes those of matches `ids` that are open and have no log, with their seats and chat;
-/// the ids deleted. `actions` has no foreign key (`schema`): the rows are locked first, which
-/// waits for an append in progress (it key-share-locks its match), and only then, in a
-/// statement of its own and so over a snapshot that sees what that append committed, is the log
-/// found empty.
+/// the ids deleted. `actions` has no foreign key (`schema`), and a fenced append only reads its
+/// match (`insert_actions`), so: the matches' lease rows are locked first (every match has one
+/// from its creation, `create`), which waits for a fenced append in progress (it share-locks its
+/// lease) and keeps a lease from being taken meanwhile; then the match rows, which waits for an
+/// unfenced append (it key-share-locks its match); only then, in a statement of its own and so
+/// over a snapshot that sees what those appends committed, is the log found empty; and the
+/// leases of the matches deleted are given up to rest, so an append waiting on one finds it no
+/// longer held (`LeaseLost`) and writes nothing. Leases before matches, as an append that ends
+/// a match locks them, so the two never wait on each other in a cycle.
 async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<Vec<String>, StoreError> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    exec(
-        tx,
+    for sql in [
+        "SELECT 1 FROM match_leases WHERE match_id = ANY($1) ORDER BY match_id FOR UPDATE",
         "SELECT 1 FROM matches WHERE id = ANY($1) ORDER BY id FOR UPDATE",
-        &[&ids],
-    )
-    .await?;
+    ] {
+        exec(tx, sql, &[&ids]).await?;
+    }
     let ids: Vec<String> = rows(
         tx,
         "SELECT id FROM matches m WHERE id = ANY($1) AND status = 'open' \
@@ -327,6 +332,8 @@ async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<Vec<Stri
             "DELETE FROM chat WHERE match_id = ANY($1)",
             "DELETE FROM match_seats WHERE match_id = ANY($1)",
             "DELETE FROM matches WHERE id = ANY($1)",
+            "UPDATE match_leases SET resting = TRUE, expires_at = now() - interval '1 hour' \
+             WHERE match_id = ANY($1)",
         ] {
             exec(tx, sql, &[&ids]).await?;
         }
@@ -334,8 +341,9 @@ async fn delete_matches(tx: &Transaction<'_>, ids: &[String]) -> Result<Vec<Stri
     Ok(ids)
 }
 
-/// Writes match `m` and its seats in one statement, its own transaction (one round trip);
-/// `Conflict` when its id is taken.
+/// Writes match `m` and its seats in one statement, its own transaction (one round trip), with
+/// a lease row at rest (epoch 0, nobody's: the first taking is epoch 1), so every match has one
+/// for `delete_matches` to lock; `Conflict` when its id is taken.
 pub(super) async fn create(c: &impl GenericClient, m: &StoredMatch) -> Result<(), StoreError> {
     let mut numbers = Vec::with_capacity(m.seats.len());
     let (mut kinds, mut bots, mut levels) = (Vec::new(), Vec::new(), Vec::new());
@@ -355,7 +363,10 @@ pub(super) async fn create(c: &impl GenericClient, m: &StoredMatch) -> Result<()
     }
     static CREATE: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "WITH m AS ({} RETURNING id) \
+            "WITH m AS ({} RETURNING id), \
+             lease AS (INSERT INTO match_leases (match_id, node, address, expires_at, epoch, \
+             resting) SELECT id, '', '', now() - interval '1 hour', 0, TRUE FROM m \
+             ON CONFLICT (match_id) DO NOTHING) \
              INSERT INTO match_seats (match_id, seat, kind, bot, level, token_hash, player_id, \
              opened) SELECT m.id, s.* FROM m, UNNEST($13::SMALLINT[], $14::TEXT[], $15::TEXT[], \
              $16::SMALLINT[], $17::TEXT[], $18::BIGINT[], $19::BOOL[]) AS s",
@@ -525,13 +536,13 @@ pub(super) fn action_rows(
 
 /// Writes `entries` at `first`, `first + 1`, ... in one statement (all or nothing, even outside
 /// a transaction); `Conflict` if one of those positions is taken or the match does not exist.
-/// The match's row is key-share-locked in the statement, as a foreign key's check would lock it
-/// for every row (`actions` has none, see `schema`), so the match cannot be deleted before the
-/// write commits. With `driver` (a node and its epoch), only while that node holds the match's
-/// lease at that epoch (docs/architecture.md section 5.3): the lease row is read and
-/// share-locked in the same statement, so a node that lost its lease writes nothing
-/// (`LeaseLost`), and a node taking the lease over waits for an append in progress to commit
-/// before it reads the log.
+/// With `driver` (a node and its epoch), only while that node holds the match's lease at that
+/// epoch (docs/architecture.md section 5.3): the lease row is read and share-locked in the same
+/// statement, so a node that lost its lease writes nothing (`LeaseLost`), a node taking the
+/// lease over waits for an append in progress to commit before it reads the log, and the match,
+/// only read, cannot be deleted before the write commits (`delete_matches` locks and rests the
+/// leases of what it deletes). Without `driver`, the match's row is key-share-locked instead, as
+/// a foreign key's check would lock it for every row (`actions` has none, see `schema`).
 pub(super) async fn insert_actions(
     c: &impl GenericClient,
     id: &str,
@@ -557,11 +568,12 @@ pub(super) async fn insert_actions(
     // Without a driver, no lease is asked for (`$7` is null).
     let answer = row(
         c,
-        "WITH lease AS (SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $7 \
-         AND epoch = $8 AND NOT resting FOR SHARE), \
-         known AS (SELECT 1 FROM matches WHERE id = $1 FOR KEY SHARE), \
+        "WITH lease AS (SELECT EXISTS (SELECT 1 FROM matches WHERE id = $1) AS known \
+         FROM match_leases WHERE match_id = $1 AND node = $7 AND epoch = $8 AND NOT resting \
+         FOR SHARE), \
+         locked AS (SELECT 1 FROM matches WHERE id = $1 AND $7::TEXT IS NULL FOR KEY SHARE), \
          ok AS (SELECT $7::TEXT IS NULL OR EXISTS (SELECT 1 FROM lease) AS held, \
-         EXISTS (SELECT 1 FROM known) AS known), \
+         EXISTS (SELECT 1 FROM locked) OR COALESCE((SELECT known FROM lease), FALSE) AS known), \
          written AS (INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
          SELECT $1, u.* FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::SMALLINT[], $5::TEXT[], \
          $6::BIGINT[]) AS u WHERE (SELECT held AND known FROM ok) RETURNING 1) \

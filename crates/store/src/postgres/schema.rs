@@ -179,6 +179,15 @@ CREATE INDEX tournament_entrants_by_player ON tournament_entrants (player_id);
     r#"
 ALTER TABLE actions DROP CONSTRAINT actions_match_id_fkey;
 "#,
+    // A lease row for every match, at rest and nobody's (epoch 0, so the first taking is 1 as
+    // before): a match's deletion locks its lease rows (`matches::delete_matches`), which keeps a
+    // lease from being taken meanwhile only if the row is there. New matches get theirs at
+    // creation (`matches::create`).
+    r#"
+INSERT INTO match_leases (match_id, node, address, expires_at, epoch, resting)
+SELECT id, '', '', now() - interval '1 hour', 0, TRUE FROM matches
+ON CONFLICT (match_id) DO NOTHING;
+"#,
 ];
 
 /// The advisory lock key that serialises migrations (any constant, the same for every server:

@@ -223,7 +223,23 @@ impl Store for PgStore {
     }
 
     fn call_off(&self, id: String) -> BoxFuture<'_, Result<bool, StoreError>> {
-        fenced_tx!(self, id, |tx| matches::call_off(&tx, &id).await)
+        let pool = self.pool.clone();
+        let key = id.clone();
+        let called_off = fenced_tx!(self, id, |tx| matches::call_off(&tx, &id).await);
+        Box::pin(async move {
+            match called_off.await {
+                // Deleting a match gives its lease up to rest (`matches::delete_matches`): a
+                // match gone already is not called off, whoever deleted it.
+                Err(StoreError::LeaseLost(why)) => {
+                    let client = pool.get().await.map_err(pool_error)?;
+                    match matches::get_seated(&client, &key).await? {
+                        None => Ok(false),
+                        Some(_) => Err(StoreError::LeaseLost(why)),
+                    }
+                }
+                answer => answer,
+            }
+        })
     }
 
     fn expire_open(&self, created_before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
