@@ -32,6 +32,9 @@ pub(super) struct Append {
 }
 
 /// The writer: takes the appends waiting, writes them, answers each, until every sender is gone.
+/// `pool` is its own (one connection, whose statements are planned once: `PgStore::open_pooled`),
+/// so the group's statement is not planned again at every call, which cost about as much as
+/// running it.
 pub(super) async fn writer(pool: Pool, mut queue: mpsc::UnboundedReceiver<Append>) {
     // An append at a position another one of the group writes too waits for the next group, so
     // that the positions of one group are distinct (the rows written tell whose they are).
@@ -109,53 +112,52 @@ async fn alone(pool: &Pool, a: &Append) -> Result<(), StoreError> {
 }
 
 /// The appends of `group` in one statement, so one round trip and one commit (the statement is
-/// its own transaction). The leases of the fenced ones are share-locked in the order of their
-/// ids (as `leases::fence` does for one match, and as a renewal locks them, so the two never
-/// wait on each other in a cycle, a deadlock PostgreSQL breaks only after a second), each found
-/// by its key in a lateral subquery: a loop over the leases given in that order, whatever
-/// statistics the planner has (with a join it scanned the whole small table of leases while it
-/// had none, and once it had them too). A fenced append's match is only read: its lease row,
-/// share-locked, keeps the match from being deleted until the commit (`matches::delete_matches`
-/// locks and rests the leases of what it deletes). The matches of the others are
-/// key-share-locked (what a foreign key's check would lock, but once per match rather than once
-/// per row: `actions` has none, see `schema`). The rows go in of each append whose lease is
-/// held, whose match exists and whose first position is free. Answers the result of each, or
-/// the error that failed the statement as a whole.
+/// its own transaction), planned once per connection (`writer_pool`). One row per append, in
+/// the order of their match ids, the fenced ones first, looks up by key (lateral subqueries
+/// and subqueries in the select list, so index probes whatever statistics the planner has, in a
+/// loop over the appends in the order given):
+/// - a fenced append's lease, share-locked (as `leases::fence` does for one match, and in the
+///   order of the ids as a renewal locks them, so the two never wait on each other in a cycle,
+///   a deadlock PostgreSQL breaks only after a second), and its match, only read: the lease
+///   row, share-locked, keeps the match from being deleted until the commit
+///   (`matches::delete_matches` locks and rests the leases of what it deletes, before it locks
+///   the matches);
+/// - an unfenced append's match, key-share-locked (what a foreign key's check would lock, but
+///   once per append rather than once per row: `actions` has none, see `schema`);
+/// - whether its first position is free.
+///
+/// The rows go in of each append whose lease is held, whose match exists and whose first
+/// position is free. Answers the result of each, or the error that failed the statement as a
+/// whole.
 async fn together(
     pool: &Pool,
     group: &[Append],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let client = pool.get().await.map_err(pool_error)?;
-    // The fenced appends' leases, and the matches of the others (each once), in the order of
-    // their ids: the statement locks them in the order given.
-    let mut fences: Vec<(&str, &str, i64)> = group
-        .iter()
-        .filter_map(|a| {
-            a.fence
-                .as_ref()
-                .map(|(n, e)| (a.id.as_str(), n.as_str(), *e))
-        })
-        .collect();
-    fences.sort_unstable();
-    let (mut ids, mut nodes, mut epochs) = (Vec::new(), Vec::new(), Vec::new());
-    for (id, node, epoch) in fences {
-        ids.push(id);
-        nodes.push(node);
-        epochs.push(epoch);
+    // The appends, the fenced ones first, each kind in the order of the match ids: the
+    // statement locks in the order given (leases, then matches, as `delete_matches` does).
+    let mut order: Vec<usize> = (0..group.len()).collect();
+    order.sort_by_key(|&k| (group[k].fence.is_none(), group[k].id.as_str()));
+    let (mut ks, mut ids, mut nodes, mut epochs, mut firsts) = (
+        Vec::with_capacity(group.len()),
+        Vec::with_capacity(group.len()),
+        Vec::with_capacity(group.len()),
+        Vec::with_capacity(group.len()),
+        Vec::with_capacity(group.len()),
+    );
+    for k in order {
+        let a = &group[k];
+        // At most `GROUP_MAX` appends.
+        ks.push(i32::try_from(k).unwrap_or(i32::MAX));
+        ids.push(a.id.as_str());
+        nodes.push(a.fence.as_ref().map(|(n, _)| n.as_str()));
+        epochs.push(a.fence.as_ref().map(|(_, e)| *e));
+        // An append without rows asks for no position (none is at -1).
+        firsts.push(a.rows.first().map_or(-1, |r| r.0));
     }
-    let mut unfenced: Vec<&str> = group
-        .iter()
-        .filter(|a| a.fence.is_none())
-        .map(|a| a.id.as_str())
-        .collect();
-    unfenced.sort_unstable();
-    unfenced.dedup();
-    // Every row, with the index of its append in the group, whether that one is fenced, and
-    // whether the row is its first.
+    // Every row, with the index of its append in the group.
     let rows_in = group.iter().map(|a| a.rows.len()).sum();
     let mut appends: Vec<i32> = Vec::with_capacity(rows_in);
-    let mut fenced = Vec::with_capacity(rows_in);
-    let mut first = Vec::with_capacity(rows_in);
     let (mut matches, mut seqs, mut actors, mut seats, mut actions, mut times) = (
         Vec::with_capacity(rows_in),
         Vec::with_capacity(rows_in),
@@ -165,12 +167,9 @@ async fn together(
         Vec::with_capacity(rows_in),
     );
     for (k, a) in group.iter().enumerate() {
-        // At most `GROUP_MAX` appends.
         let k = i32::try_from(k).unwrap_or(i32::MAX);
-        for (i, (seq, actor, seat, action, at_ms)) in a.rows.iter().enumerate() {
+        for (seq, actor, seat, action, at_ms) in &a.rows {
             appends.push(k);
-            fenced.push(a.fence.is_some());
-            first.push(i == 0);
             matches.push(a.id.as_str());
             seqs.push(*seq);
             actors.push(*actor);
@@ -185,48 +184,55 @@ async fn together(
     // or another writer of the match, which the lease excludes) fails the whole statement, and
     // `commit` writes each append again on its own. (`ON CONFLICT DO NOTHING` would have cost
     // every row a speculative insertion: an index probe, and a record more in the write-ahead
-    // log to confirm it.)
+    // log to confirm it.) The match and the position are asked in scalar subqueries, each an
+    // index probe (an `EXISTS` there becomes a hash of the whole table). `ok` holds each
+    // append's verdict at its index, for the `INSERT` to look up rather than join.
     let answer = row(
         &client,
-        "WITH held AS (SELECT h.match_id, h.known \
-         FROM unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[]) AS f(id, node, epoch) \
-         CROSS JOIN LATERAL (SELECT l.match_id, \
-         EXISTS (SELECT 1 FROM matches m WHERE m.id = l.match_id) AS known \
-         FROM match_leases l WHERE l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch \
-         AND NOT l.resting FOR SHARE OF l) AS h), \
-         locked AS (SELECT m.id FROM unnest($13::TEXT[]) AS u(id) \
-         CROSS JOIN LATERAL (SELECT id FROM matches m WHERE m.id = u.id FOR KEY SHARE) AS m), \
-         known AS (SELECT match_id AS id FROM held WHERE known UNION ALL SELECT id FROM locked), \
-         r AS (SELECT * FROM unnest($4::INT[], $5::BOOL[], $6::TEXT[], $7::BIGINT[], \
-         $8::TEXT[], $9::SMALLINT[], $10::TEXT[], $11::BIGINT[], $12::BOOL[]) \
-         AS r(k, fenced, match_id, seq, actor, seat, action, at_ms, first)), \
-         free AS (SELECT k FROM r WHERE first \
-         AND (NOT fenced OR match_id IN (SELECT match_id FROM held)) \
-         AND match_id IN (SELECT id FROM known) \
-         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.match_id = r.match_id AND a.seq = r.seq)), \
+        "WITH a AS MATERIALIZED (SELECT f.k, \
+         f.node IS NULL OR h.held IS NOT NULL AS held, \
+         CASE WHEN f.node IS NULL THEN m.locked IS NOT NULL \
+         ELSE (SELECT TRUE FROM matches x WHERE x.id = f.id) IS NOT NULL END AS known, \
+         (SELECT TRUE FROM actions x WHERE x.match_id = f.id AND x.seq = f.seq) IS NULL AS free \
+         FROM unnest($1::INT[], $2::TEXT[], $3::TEXT[], $4::BIGINT[], $5::BIGINT[]) \
+         AS f(k, id, node, epoch, seq) \
+         LEFT JOIN LATERAL (SELECT TRUE AS held FROM match_leases l \
+         WHERE l.match_id = f.id AND l.node = f.node AND l.epoch = f.epoch AND NOT l.resting \
+         FOR SHARE) AS h ON TRUE \
+         LEFT JOIN LATERAL (SELECT TRUE AS locked FROM matches l \
+         WHERE l.id = f.id AND f.node IS NULL FOR KEY SHARE) AS m ON TRUE), \
+         ok AS (SELECT array_agg(held AND known AND free ORDER BY k) AS v FROM a), \
          written AS (INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-         SELECT match_id, seq, actor, seat, action, at_ms FROM r WHERE k IN (SELECT k FROM free)) \
-         SELECT ARRAY(SELECT match_id FROM held), ARRAY(SELECT id FROM known), \
-         ARRAY(SELECT k FROM free)",
+         SELECT r.match_id, r.seq, r.actor, r.seat, r.action, r.at_ms \
+         FROM unnest($6::INT[], $7::TEXT[], $8::BIGINT[], $9::TEXT[], $10::SMALLINT[], \
+         $11::TEXT[], $12::BIGINT[]) AS r(k, match_id, seq, actor, seat, action, at_ms), ok \
+         WHERE ok.v[r.k + 1]) \
+         SELECT array_agg(held ORDER BY k), array_agg(known ORDER BY k), \
+         array_agg(free ORDER BY k) FROM a",
         &[
-            &ids, &nodes, &epochs, &appends, &fenced, &matches, &seqs, &actors, &seats, &actions,
-            &times, &first, &unfenced,
+            &ks, &ids, &nodes, &epochs, &firsts, &appends, &matches, &seqs, &actors, &seats,
+            &actions, &times,
         ],
     )
     .await?
     .ok_or_else(|| StoreError::Corrupt("a group of appends answered no row".into()))?;
-    let held: HashSet<String> = col::<Vec<String>>(&answer, 0)?.into_iter().collect();
-    let known: HashSet<String> = col::<Vec<String>>(&answer, 1)?.into_iter().collect();
-    let written: HashSet<i32> = col::<Vec<i32>>(&answer, 2)?.into_iter().collect();
+    let (held, known, free): (Vec<bool>, Vec<bool>, Vec<bool>) =
+        (col(&answer, 0)?, col(&answer, 1)?, col(&answer, 2)?);
+    if held.len() != group.len() || known.len() != group.len() || free.len() != group.len() {
+        return Err(StoreError::Corrupt(format!(
+            "a group of {} appends answered {} verdicts",
+            group.len(),
+            held.len()
+        )));
+    }
     let mut results = Vec::with_capacity(group.len());
     for (k, a) in group.iter().enumerate() {
-        let k = i32::try_from(k).unwrap_or(i32::MAX);
-        results.push(if a.fence.is_some() && !held.contains(&a.id) {
+        results.push(if !held[k] {
             let node = a.fence.as_ref().map_or("", |(n, _)| n.as_str());
             Err(leases::lost(&a.id, node))
-        } else if !known.contains(&a.id) {
+        } else if !known[k] {
             Err(unknown(&a.id))
-        } else if written.contains(&k) || a.rows.is_empty() {
+        } else if free[k] || a.rows.is_empty() {
             Ok(())
         } else {
             Err(StoreError::Conflict(format!(

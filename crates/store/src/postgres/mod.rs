@@ -94,7 +94,8 @@ impl PgStore {
         PgStore::open_pooled(url, DEFAULT_POOL).await
     }
 
-    /// `open` with a pool of at most `pool` connections (at least 1).
+    /// `open` with at most `pool` connections (at least 2): one for the appends' writer, the
+    /// others pooled for every other call.
     ///
     /// # Errors
     /// As `open`.
@@ -113,22 +114,33 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("plateau");
         }
-        let manager = Manager::from_config(
-            config.clone(),
-            NoTls,
-            ManagerConfig {
-                // Checks a connection before reusing it, so a server restart costs one failed
-                // check, not one failed write.
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(pool.max(1))
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .wait_timeout(Some(POOL_WAIT))
-            .recycle_timeout(Some(POOL_WAIT))
-            .build()
-            .map_err(|e| StoreError::Setup(format!("PostgreSQL pool: {e}")))?;
+        // The appends' writer has a connection of its own, taken from the pool's size, on
+        // which its statements are planned once (`appends::together`).
+        let mut writing = config.clone();
+        writing.options(&format!(
+            "{} -c plan_cache_mode=force_generic_plan",
+            options.trim_start()
+        ));
+        let pool_of = |config: tokio_postgres::Config, size: usize| {
+            let manager = Manager::from_config(
+                config,
+                NoTls,
+                ManagerConfig {
+                    // Checks a connection before reusing it, so a server restart costs one
+                    // failed check, not one failed write.
+                    recycling_method: RecyclingMethod::Fast,
+                },
+            );
+            Pool::builder(manager)
+                .max_size(size)
+                .runtime(deadpool_postgres::Runtime::Tokio1)
+                .wait_timeout(Some(POOL_WAIT))
+                .recycle_timeout(Some(POOL_WAIT))
+                .build()
+                .map_err(|e| StoreError::Setup(format!("PostgreSQL pool: {e}")))
+        };
+        let pool = pool_of(config.clone(), pool.saturating_sub(1).max(1))?;
+        let writer_pool = pool_of(writing, 1)?;
         let mut client = pool.get().await.map_err(|source| DatabaseError::Connect {
             at: redact(url),
             source,
@@ -137,7 +149,7 @@ impl PgStore {
         let secret = leases::secret(&client).await?;
         drop(client);
         let (queue, waiting) = tokio::sync::mpsc::unbounded_channel();
-        let writer = tokio::spawn(appends::writer(pool.clone(), waiting));
+        let writer = tokio::spawn(appends::writer(writer_pool, waiting));
         Ok(PgStore {
             appends: std::sync::Mutex::new(Some(queue)),
             writer: std::sync::Mutex::new(Some(writer)),
