@@ -21,14 +21,15 @@ pub struct Args {
     /// `postgres://USER@/DB?host=/run/postgresql`). The schema is created or migrated at start.
     #[arg(long, default_value = "sqlite://plateau.sqlite")]
     database: String,
-    /// Most connections this node opens to a PostgreSQL server at once, besides one to listen
-    /// on: with N nodes PostgreSQL needs N x (this + 1) connections below its
-    /// `max_connections` (docs/deploy.md). SQLite ignores it.
+    /// Most connections this node opens to a PostgreSQL server at once (at least 2: one is
+    /// the appends' writer's), besides one to listen on: with N nodes PostgreSQL needs
+    /// N x (this + 1) connections below its `max_connections` (docs/deploy.md). SQLite ignores
+    /// it.
     #[arg(
         long,
         env = "PLATEAU_DATABASE_POOL",
         default_value_t = plateau_server::store::postgres::DEFAULT_POOL,
-        value_parser = clap::value_parser!(u16).range(1..=1000).map(usize::from)
+        value_parser = clap::value_parser!(u16).range(2..=1000).map(usize::from)
     )]
     database_pool: usize,
     /// Milliseconds a bot waits before playing, so people can follow its moves (not at a
