@@ -117,7 +117,7 @@ impl PgStore {
         // The appends' writer has a connection of its own, taken from the pool's size, on
         // which its statements are planned once (`appends::together`).
         let mut writing = config.clone();
-        writing.options(&format!(
+        writing.options(format!(
             "{} -c plan_cache_mode=force_generic_plan",
             options.trim_start()
         ));
