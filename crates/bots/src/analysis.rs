@@ -28,8 +28,13 @@
 //! nothing by whether both judges found the better action: a move that one judge in two finds
 //! gets about half its gain, in every run alike, and the two-valued search of one action is
 //! averaged over four. `before` is then the mean of what the eight judges' choices are worth
-//! (each the action played's where it is worth less) and `best` the most valued choice. Few
-//! decisions need it (about 5% of an expert's in MAD), so it costs little.
+//! (each the action played's where it is worth less) and `best` the most valued choice. The
+//! loss kept is not that mean but its lower confidence bound from the eight judges' spread (one
+//! sided 95%, Student's t at 7 degrees of freedom), and `before` moves toward the action played
+//! by as much: where the judges disagree (a move half of them find), the loss is what the judge
+//! is sure of, so that one run's luck in drawing its judges does not mark a decision 20 points
+//! that another run leaves unmarked (docs/bots.md, "Analysis"). Few decisions need it (about 5%
+//! of an expert's in MAD), so it costs little.
 //!
 //! # One measure for the curve and the marks
 //! `values[s]` after a seat's decision is the played action's search, for every seat: the very
@@ -208,7 +213,7 @@ pub struct Ply {
 pub struct Judgement {
     /// The acting seat's value of the position before the action: its best action's value
     /// (the judge's choice, or the action played where that searched higher; after a second
-    /// opinion, the mean over its judges).
+    /// opinion, the action played's plus the lower bound of its judges' mean gain).
     pub before: f64,
     /// The value of the action played (its own search).
     pub played: f64,
@@ -264,7 +269,8 @@ pub struct Judged {
     /// Every seat's value after the action played (its own search), by seat index.
     pub after: Vec<f64>,
     /// Every seat's value before it: after the best action (the judge's choice, or the one
-    /// played where that searched higher; after a second opinion, the mean over its judges).
+    /// played where that searched higher; after a second opinion, the action played's moved by
+    /// the lower bound of its judges' mean gain).
     pub before: Vec<f64>,
 }
 
@@ -364,8 +370,9 @@ impl<G: Game, E: Evaluator<G> + Clone> Judges<'_, G, E> {
 
     /// The second opinion on a decision either judge would mark (module documentation): more
     /// judges' choices (`choices` holds the first ones), each choice and the action played valued
-    /// by the mean of several searches through it, and the loss the mean over the judges of
-    /// what each one's choice gains over the action played (none where it gains nothing).
+    /// by the mean of several searches through it, and the loss the lower confidence bound of
+    /// the mean over the judges of what each one's choice gains over the action played (none
+    /// where it gains nothing).
     fn second_opinion(&self, mut choices: Vec<G::Action>, seed: u64) -> Option<Judged> {
         let (state, seat, played) = (self.state, self.seat, self.played);
         let mut seeds = ChaCha8Rng::seed_from_u64(seed ^ SECOND_OPINION);
@@ -389,6 +396,7 @@ impl<G: Game, E: Evaluator<G> + Clone> Judges<'_, G, E> {
         let after = value(played)?;
         let mut valued: Vec<(&G::Action, Vec<f64>)> = vec![(played, after.clone())];
         let mut before = vec![0.0; after.len()];
+        let mut gains = Vec::with_capacity(choices.len());
         for choice in &choices {
             let values = match valued.iter().find(|(a, _)| *a == choice) {
                 Some((_, v)) => v.clone(),
@@ -399,13 +407,23 @@ impl<G: Game, E: Evaluator<G> + Clone> Judges<'_, G, E> {
                 }
             };
             let gained = better_for(seat, &values, &after);
+            gains.push(gained[seat.index()] - after[seat.index()]);
             before
                 .iter_mut()
                 .zip(&gained)
                 .for_each(|(b, x)| *b += x / choices.len() as f64);
         }
-        // The best action shown: the most valued of the choices (or the one played).
+        // The loss kept is the lower confidence bound of the judges' mean gain: `before` moves
+        // toward the action played, every seat's value alike, so the curve stays one measure.
         let s = seat.index();
+        let mean = before[s] - after[s];
+        if mean > 0.0 {
+            let keep = lower_bound(&gains) / mean;
+            before
+                .iter_mut()
+                .zip(&after)
+                .for_each(|(b, a)| *b = a + (*b - a) * keep);
+        }
         let best = valued
             .iter()
             .fold(&valued[0], |m, c| if c.1[s] > m.1[s] { c } else { m })
@@ -431,6 +449,19 @@ impl<G: Game, E: Evaluator<G> + Clone> Judges<'_, G, E> {
             before,
         }
     }
+}
+
+/// Student's t at 7 degrees of freedom, one-sided 95%: the second opinion's eight judges.
+const SECOND_OPINION_T: f64 = 1.895;
+
+/// The lower confidence bound of the mean of `gains` (the second opinion's judges, each what
+/// its choice gains over the action played): the mean less `SECOND_OPINION_T` standard errors,
+/// at least 0.
+pub(crate) fn lower_bound(gains: &[f64]) -> f64 {
+    let n = gains.len() as f64;
+    let mean = gains.iter().sum::<f64>() / n;
+    let var = gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean - SECOND_OPINION_T * (var / n).sqrt()).max(0.0)
 }
 
 /// Every seat's values after the better for `seat` of two actions (the first on a tie).

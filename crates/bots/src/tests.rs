@@ -773,6 +773,24 @@ fn bots_behind_the_factory_speak_canonical_text() {
     assert_eq!(random.choose(&Nim::with_pile(2, 2), Seat(1)), None);
 }
 
+/// The second opinion keeps the lower confidence bound of its judges' mean gain: all of it where
+/// they agree, less where a move is found by some judges only, nothing where few find it.
+#[test]
+fn the_second_opinion_keeps_what_its_judges_agree_on() {
+    use crate::analysis::lower_bound;
+    assert!((lower_bound(&[0.25; 8]) - 0.25).abs() < 1e-12);
+    // Half the judges find a move 0.3 better: mean 0.15, standard deviation 0.1604 (n - 1 = 7),
+    // standard error 0.0567, less 1.895 of it.
+    let half = [0.3, 0.3, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0];
+    assert!(
+        (lower_bound(&half) - 0.0425).abs() < 1e-4,
+        "{}",
+        lower_bound(&half)
+    );
+    // One judge in eight: the bound is below 0, so nothing.
+    assert_eq!(lower_bound(&[0.3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), 0.0);
+}
+
 /// The second opinion (`analysis`, "The second opinion"), asked here at every decision (from a
 /// loss of 0): Nim's losing take from 10 is still charged what the winning take gains, the
 /// winning take nothing, and the values it gives agree with the loss.
