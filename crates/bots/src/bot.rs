@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::analysis::{Analysis, AnalysisError, AnalysisOptions, Judged, analyse, judge_decision};
-use crate::eval::{Evaluator, NoEvaluator, greedy_action, worst_action};
+use crate::eval::{Evaluator, NoEvaluator, greedy_action, setup_action, worst_action};
 use crate::mcts::{Mcts, SearchConfig, SearchStats};
 use crate::playout::{PlayoutRate, random_playouts};
 use crate::random_action;
@@ -28,6 +28,9 @@ enum Kind<G: Game, E: Evaluator<G>> {
     EpsilonGreedy(ChaCha8Rng, E, u8),
     /// The worst choice at `blunder_percent` of decisions (`BotSpec::Blunder`).
     Blunder(ChaCha8Rng, E, u8),
+    /// The setup policy at `setup_percent` of the setup's decisions, the greedy choice at the
+    /// others (`BotSpec::Setup`).
+    Setup(ChaCha8Rng, E, u8),
     Mcts(Box<Mcts<G, E>>),
     Plain(Box<Mcts<G, NoEvaluator>>),
 }
@@ -50,6 +53,9 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
             }
             BotSpec::Blunder { blunder_percent } => {
                 Kind::Blunder(ChaCha8Rng::seed_from_u64(seed), evaluator, blunder_percent)
+            }
+            BotSpec::Setup { setup_percent } => {
+                Kind::Setup(ChaCha8Rng::seed_from_u64(seed), evaluator, setup_percent)
             }
             BotSpec::PlainMcts(budget) => {
                 Kind::Plain(Box::new(Mcts::new(SearchConfig::with_budget(budget), seed)))
@@ -99,6 +105,14 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
                 } else {
                     random_action(state, seat, rng)
                 }
+            }
+            Kind::Setup(rng, evaluator, setup_percent) => {
+                if let Some(action) = setup_action(state, seat, evaluator, rng)
+                    && (*setup_percent >= 100 || rng.random_range(0..100) < *setup_percent)
+                {
+                    return Some(action);
+                }
+                greedy_action(state, seat, evaluator, rng)
             }
             Kind::Mcts(mcts) => mcts.choose_within(state, seat, limit),
             Kind::Plain(mcts) => mcts.choose_within(state, seat, limit),

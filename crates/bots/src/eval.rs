@@ -49,6 +49,15 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
         None
     }
 
+    /// The game's strongest policy's action for `seat` while the game is set up (`state` a
+    /// determinization for `seat` when the game hides information): Bataille Navale's
+    /// placement. `None` outside a setup, or in a game without one; the `setup:<percent>` bot
+    /// (`BotSpec::Setup`) plays it at its share of the setup's decisions.
+    fn setup_action(&self, state: &G, seat: Seat, rng: &mut dyn RngCore) -> Option<G::Action> {
+        let _ = (state, seat, rng);
+        None
+    }
+
     /// The actions the search considers for `seat` at a decision: `None` for all its legal
     /// actions, or a short list of legal ones, written into `out`. `root` says whether this is the
     /// searched decision itself (where the list may be longer and dearer to make) or a decision
@@ -127,6 +136,24 @@ pub fn greedy_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
         return Some(action);
     }
     Some(one_ply_choice(&base, seat, evaluator, rng, legal, 1.0))
+}
+
+/// The setup bot's choice (`BotSpec::Setup`): `Evaluator::setup_action` for `seat`, from one
+/// determinization with hidden information; the only legal action when there is one; else
+/// `None` when the game is not being set up (the bot then plays greedily), and when `seat` has no
+/// legal action.
+pub fn setup_action<G: Game, E: Evaluator<G>, R: Rng + ?Sized>(
+    state: &G,
+    seat: Seat,
+    evaluator: &E,
+    rng: &mut R,
+) -> Option<G::Action> {
+    let base = match look_ahead_from(state, seat, rng) {
+        LookAhead::From(base, _) => base,
+        LookAhead::Answer(answer) => return answer,
+    };
+    let mut policy_rng = rand_chacha::ChaCha8Rng::seed_from_u64(rng.next_u64());
+    evaluator.setup_action(&base, seat, &mut policy_rng)
 }
 
 /// The blundering bot's mistake: the legal action of `seat` whose result is *worst* for it by the

@@ -1,6 +1,8 @@
 //! Bot names as written on the command line and offered in the lobby: `random`, `greedy`,
 //! `greedy:30` (the greedy move at 30% of decisions, a random one otherwise), `blunder:30` (the
-//! worst move at 30% of decisions, a random one otherwise), `mcts:100` (100 ms per move),
+//! worst move at 30% of decisions, a random one otherwise), `setup:90` (the game's strongest
+//! policy at 90% of the decisions that set the game up, the greedy bot otherwise; `setup` at all
+//! of them), `mcts:100` (100 ms per move),
 //! `mcts:i5000` (5000 iterations per move), and the named levels `beginner`, `casual`, `club`,
 //! `strong`, `expert` (the lobby's levels 1 to 5). The suffix `:plain` (`mcts:100:plain`) asks for
 //! a search that ignores the game's evaluation and plays every playout to the end, for comparisons.
@@ -158,6 +160,16 @@ pub enum BotSpec {
         /// The share of decisions given to the worst action, in percent, 1 to 99.
         blunder_percent: u8,
     },
+    /// While the game is set up, the game's strongest policy (`Evaluator::setup_action`: Bataille
+    /// Navale's placement, the thorough layout) at `setup_percent` of decisions (1 to 100) and
+    /// the greedy bot's choice at the others (in Bataille Navale `ready`, which ends the setup
+    /// part way); then the greedy bot. In a game without a setup, the greedy bot. A strength
+    /// between the greedy bot and a policy whose edge is its setup. Written `setup` (100) or
+    /// `setup:<percent>`.
+    Setup {
+        /// The share of the setup's decisions given to the setup policy, in percent, 1 to 100.
+        setup_percent: u8,
+    },
     /// Monte-Carlo tree search (information-set MCTS in games with hidden information), with the
     /// game's evaluation when it offers one (playouts cut off and scored by it).
     Mcts(Budget),
@@ -177,7 +189,8 @@ impl BotSpec {
             BotSpec::Random
             | BotSpec::Greedy
             | BotSpec::EpsilonGreedy { .. }
-            | BotSpec::Blunder { .. } => None,
+            | BotSpec::Blunder { .. }
+            | BotSpec::Setup { .. } => None,
             BotSpec::Mcts(b) | BotSpec::PlainMcts(b) => Some(b),
             BotSpec::Level(l) => l.default_spec().budget(),
         }
@@ -188,7 +201,7 @@ impl BotSpec {
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 #[error(
     "unknown bot `{0}` (known: random, greedy, greedy:<percent 1 to 99>, blunder:<percent 1 to \
-     99>, beginner, casual, club, strong, expert, mcts:<ms>, mcts:i<iterations>, and either \
+     99>, setup, setup:<percent 1 to 99>, beginner, casual, club, strong, expert, mcts:<ms>, mcts:i<iterations>, and either \
      MCTS form with the suffix `:plain`)"
 )]
 pub struct UnknownBot(pub String);
@@ -204,6 +217,9 @@ impl FromStr for BotSpec {
         match s {
             "random" => return Ok(BotSpec::Random),
             "greedy" => return Ok(BotSpec::Greedy),
+            "setup" => {
+                return Ok(BotSpec::Setup { setup_percent: 100 });
+            }
             "mcts" => return Ok(BotSpec::Mcts(Budget::Millis(DEFAULT_MCTS_MS))),
             _ => {}
         }
@@ -219,6 +235,10 @@ impl FromStr for BotSpec {
         if let Some(p) = s.strip_prefix("greedy:") {
             let greedy_percent = percent(p)?;
             return Ok(BotSpec::EpsilonGreedy { greedy_percent });
+        }
+        if let Some(p) = s.strip_prefix("setup:") {
+            let setup_percent = percent(p)?;
+            return Ok(BotSpec::Setup { setup_percent });
         }
         if let Some(p) = s.strip_prefix("blunder:") {
             let blunder_percent = percent(p)?;
@@ -250,6 +270,8 @@ impl fmt::Display for BotSpec {
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::EpsilonGreedy { greedy_percent } => write!(f, "greedy:{greedy_percent}"),
             BotSpec::Blunder { blunder_percent } => write!(f, "blunder:{blunder_percent}"),
+            BotSpec::Setup { setup_percent: 100 } => f.write_str("setup"),
+            BotSpec::Setup { setup_percent } => write!(f, "setup:{setup_percent}"),
             BotSpec::Mcts(b) => write!(f, "mcts:{b}"),
             BotSpec::PlainMcts(b) => write!(f, "mcts:{b}:plain"),
             BotSpec::Level(l) => f.write_str(l.name()),
@@ -288,6 +310,8 @@ mod tests {
                     blunder_percent: 40,
                 },
             ),
+            ("setup", BotSpec::Setup { setup_percent: 100 }),
+            ("setup:85", BotSpec::Setup { setup_percent: 85 }),
             ("mcts:100", BotSpec::Mcts(Budget::Millis(100))),
             ("mcts:i5000", BotSpec::Mcts(Budget::Iterations(5000))),
             ("mcts:100:plain", BotSpec::PlainMcts(Budget::Millis(100))),

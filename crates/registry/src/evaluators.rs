@@ -4,7 +4,7 @@
 
 use plateau_bots::Evaluator;
 use plateau_engine::Seat;
-use plateau_naval::{Action, Naval, Order, Style};
+use plateau_naval::{Action, Naval, Order, Phase, Style};
 use rand::RngCore;
 
 /// The UCB1 exploration constant of searches whose playouts are cut off and scored by an
@@ -77,7 +77,8 @@ impl Evaluator<plateau_moonleap::MoonLeap> for MoonLeapEvaluation {
 /// `NAVAL_CUTOFF` actions played by the cheap policy and scored by `Naval::evaluation`, the search
 /// choosing at its root among the thorough policy's candidates and inside its tree between the
 /// cheap policy's order and a pass, each determinization serving `NAVAL_SHARE` iterations; the greedy bot
-/// plays the myopic policy (`Style::Greedy`). All of it reads only the acting seat's information.
+/// plays the myopic policy (`Style::Greedy`), the setup bot the thorough placement first. All of it
+/// reads only the acting seat's information.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct NavalEvaluation;
 
@@ -120,6 +121,13 @@ impl Evaluator<Naval> for NavalEvaluation {
 
     fn greedy_action(&self, state: &Naval, seat: Seat, rng: &mut dyn RngCore) -> Option<Action> {
         state.heuristic_action(seat, Style::Greedy, rng)
+    }
+
+    fn setup_action(&self, state: &Naval, seat: Seat, rng: &mut dyn RngCore) -> Option<Action> {
+        if state.phase != Phase::Placement {
+            return None;
+        }
+        state.heuristic_action(seat, Style::Thorough, rng)
     }
 
     fn candidates(

@@ -32,6 +32,7 @@ fn every_game_has_bots_that_play_legal_actions() {
             BotSpec::Blunder {
                 blunder_percent: 50,
             },
+            BotSpec::Setup { setup_percent: 50 },
             BotSpec::Mcts(Budget::Iterations(8)),
             BotSpec::PlainMcts(Budget::Iterations(8)),
         ] {
@@ -49,6 +50,51 @@ fn every_game_has_bots_that_play_legal_actions() {
         .err()
         .expect("no bots for an unknown game");
     assert!(unknown.to_string().contains("no-such-game"), "{unknown}");
+}
+
+/// Bataille Navale's `setup` bot lays out its fleet move for move as the thorough policy (the
+/// expert's layout) does, until that policy says `ready`, and leaves its fleet cheaper to hide
+/// than the deal did; `setup:50` says `ready` instead at about half of its decisions, so it
+/// stops part way and makes fewer moves over the same deals.
+#[test]
+fn naval_setup_bot_lays_out_the_fleet_as_the_thorough_policy_does() {
+    use plateau_engine::{DynGame, Game, Seat};
+    use plateau_naval::{Action, Config, Naval, Style};
+
+    let seat = Seat(0);
+    let mut moves = [0, 0];
+    for deal in 0..6 {
+        for (i, percent) in [100, 50].into_iter().enumerate() {
+            let mut g = Naval::new(&Config::default(), 4).unwrap();
+            let mut rng = Seed::from_u64(deal).rng();
+            while Game::to_act(&g) == ToAct::Chance {
+                DynGame::sample_chance(&mut g, &mut rng);
+            }
+            let dealt = g.layout_cost(seat);
+            let spec = BotSpec::Setup {
+                setup_percent: percent,
+            };
+            let mut bot = plateau_registry::new_bot("naval", spec, deal).unwrap();
+            loop {
+                let thorough = g.heuristic_action(seat, Style::Thorough, &mut rng).unwrap();
+                let text = bot.act(&g, seat).unwrap();
+                let action = g.parse_action(&text).unwrap();
+                assert!(
+                    action == thorough || (percent < 100 && action == Action::Ready),
+                    "deal {deal}, {spec}: {text}"
+                );
+                g.apply_legal(Actor::Seat(seat), &action);
+                if action == Action::Ready {
+                    break;
+                }
+                moves[i] += 1;
+            }
+            if percent == 100 {
+                assert!(g.layout_cost(seat) < dealt, "deal {deal}");
+            }
+        }
+    }
+    assert!(moves[1] < moves[0], "{moves:?}");
 }
 
 /// MAD registers its evaluation: the greedy bot takes the free expulsion of an enemy 222 every

@@ -46,7 +46,9 @@ pub struct Args {
     /// Game name (`mad`, `moonleap`, ...).
     game: String,
     /// Bots, comma-separated: random, greedy, greedy:<percent> (greedy at that share of
-    /// decisions, random otherwise), blunder:<percent> (the worst move at that share), beginner,
+    /// decisions, random otherwise), blunder:<percent> (the worst move at that share),
+    /// setup:<percent> (the strongest policy at that share of the setup's decisions, Bataille
+    /// Navale's placement, then greedy; `setup` at all of them), beginner,
     /// casual, club, strong, expert, mcts:<ms>,
     /// mcts:i<iterations>;
     /// an MCTS form ending in `:plain` searches without the game's evaluation.
