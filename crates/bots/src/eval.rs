@@ -20,6 +20,17 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
         None
     }
 
+    /// Whether `playout_cutoff` counts the actions from the search's root (the tree's and the
+    /// playout's together) rather than from the leaf. From the leaf, a child visited often has a
+    /// deep subtree and is valued later in the game than a child visited rarely, so their means
+    /// measure different moments (in a game where every seat loses strength as it goes on, the
+    /// most visited child looks worse the more it is searched). From the root, every iteration
+    /// is valued at the same moment, and the tree stops growing at the cut-off. `false` (from the
+    /// leaf) by default.
+    fn cutoff_from_root(&self) -> bool {
+        false
+    }
+
     /// The UCB1 exploration constant that suits this evaluation, replacing
     /// `SearchConfig::exploration` when set. An evaluation's values are often close to 0.5 where
     /// finished playouts score 0 or 1, so the differences between moves are smaller and a smaller

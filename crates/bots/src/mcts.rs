@@ -18,8 +18,10 @@
 //!    visits grow) and give its own first choice at the root a prior's bonus
 //!    (`Evaluator::prior_weight`): a policy's choice is then the search's until another action's
 //!    mean is clearly better, and more iterations search more of its options.
-//! 3. **Expand** one new child, then **play out** to the end (or to the evaluator's cut-off), each
-//!    seat acting at random or by the evaluator's policy (`Evaluator::playout_action`).
+//! 3. **Expand** one new child, then **play out** to the end (or to the evaluator's cut-off,
+//!    counted from the leaf or, with `Evaluator::cutoff_from_root`, from the root so that every
+//!    iteration is valued at the same depth), each seat acting at random or by the evaluator's
+//!    policy (`Evaluator::playout_action`).
 //! 4. **Back up** the utility of every seat; each node adds the utility of the seat that moved into it.
 //!
 //! # Two tree shapes
@@ -524,7 +526,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
+        // With a cut-off counted from the root (`Evaluator::cutoff_from_root`), the actions the
+        // descent has played count against it, and the tree grows no deeper than it.
+        let from_root = self.evaluator.cutoff_from_root();
+        let horizon = self.config.max_playout;
+        let mut depth = 0;
         loop {
+            if from_root && depth >= horizon {
+                break;
+            }
             // The searching seat acts first at a simultaneous node it belongs to (module doc).
             let next = self.driver.next(&state, |_, seats| {
                 Some(if seats.contains(seat) {
@@ -546,6 +556,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     };
                     if found.0 == NONE {
                         // The tree is full: the outcome is played, the playout carries on.
+                        depth += 1;
                         break;
                     }
                     found
@@ -555,13 +566,19 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             if child == NONE {
                 break;
             }
+            depth += 1;
             self.path.push(child);
             node = child;
             if created {
                 break;
             }
         }
-        let rewards = self.playout(&mut state);
+        let limit = if from_root {
+            horizon.saturating_sub(depth)
+        } else {
+            horizon
+        };
+        let rewards = self.playout(&mut state, limit);
         for (t, r) in self.root_totals.iter_mut().zip(rewards) {
             *t += r;
         }

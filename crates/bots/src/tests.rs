@@ -694,6 +694,58 @@ fn an_evaluation_guides_greedy_and_sets_the_search() {
     assert_eq!(plain.config().exploration, iterations(30).exploration);
 }
 
+/// Records the pile and the seat to move of every state the search evaluates; its cut-off of two
+/// actions counts from the root or from the leaf.
+struct DepthProbe {
+    from_root: bool,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<(u8, u8)>>>,
+}
+
+impl crate::Evaluator<Nim> for DepthProbe {
+    fn evaluate(&self, state: &Nim, out: &mut [f64]) {
+        self.seen.lock().unwrap().push((state.pile, state.next));
+        out.fill(0.5);
+    }
+
+    fn playout_cutoff(&self) -> Option<usize> {
+        Some(2)
+    }
+
+    fn cutoff_from_root(&self) -> bool {
+        self.from_root
+    }
+}
+
+#[test]
+fn a_cutoff_from_the_root_values_every_iteration_two_actions_deep() {
+    for from_root in [true, false] {
+        let seen = std::sync::Arc::default();
+        let probe = DepthProbe {
+            from_root,
+            seen: std::sync::Arc::clone(&seen),
+        };
+        let mut mcts = Mcts::with_evaluator(iterations(500), 9, probe);
+        mcts.choose(&Nim::with_pile(40, 2), Seat(0)).unwrap();
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 500);
+        // Two takes of 1 to 3 stones from 40, and seat 0 to move again.
+        let two_deep = seen
+            .iter()
+            .filter(|&&(pile, next)| (34..=38).contains(&pile) && next == 0)
+            .count();
+        let nodes = mcts.stats().nodes;
+        if from_root {
+            assert_eq!(two_deep, 500);
+            // The root, its 3 takes and their 9 answers: the tree stops at the cut-off.
+            assert_eq!(nodes, 13);
+        } else {
+            // From the leaf, the iterations through a deeper tree are valued later.
+            assert!(two_deep < 500, "{two_deep}");
+            assert!(nodes > 13, "{nodes}");
+        }
+    }
+}
+
 #[test]
 fn the_worst_action_is_the_lowest_valued_and_ties_are_drawn() {
     // From 10 stones taking 2 wins (Nim's theory); taking 1 or 3 both lose, so the worst action is

@@ -19,11 +19,12 @@ use plateau_registry::evaluators::{NAVAL_CUTOFF, NavalEvaluation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The search's playout from `state`: the quick policy for `NAVAL_CUTOFF` actions, then seat 1's
-/// value by the evaluation.
+/// The search's playout from `state`, a candidate just played: the quick policy up to the
+/// search's cut-off (`NAVAL_CUTOFF` actions from the root, the candidate's included), then seat
+/// 1's value by the evaluation.
 fn playout(state: &mut Naval, rng: &mut ChaCha8Rng) -> f64 {
     let mut driver = Driver::trusted();
-    for _ in 0..NAVAL_CUTOFF {
+    for _ in 1..NAVAL_CUTOFF {
         match driver.next(state, |_, seats| seats.lowest()) {
             Next::Over => break,
             Next::Chance => {

@@ -82,7 +82,8 @@ impl Evaluator<plateau_moonleap::MoonLeap> for MoonLeapEvaluation {
 #[derive(Clone, Copy, Default, Debug)]
 pub struct NavalEvaluation;
 
-/// Actions a Bataille Navale playout plays before the evaluation scores it: one turn's orders.
+/// Actions from the search's root (tree and playout together, `Evaluator::cutoff_from_root`)
+/// before the evaluation scores a Bataille Navale iteration: one turn's orders.
 pub const NAVAL_CUTOFF: usize = 8;
 /// Iterations that share one determinization in a Bataille Navale search: drawing one (a
 /// backtracking search over three hidden fleets) costs some twenty iterations.
@@ -105,6 +106,10 @@ impl Evaluator<Naval> for NavalEvaluation {
 
     fn playout_cutoff(&self) -> Option<usize> {
         Some(NAVAL_CUTOFF)
+    }
+
+    fn cutoff_from_root(&self) -> bool {
+        true
     }
 
     fn exploration(&self) -> Option<f64> {

@@ -8,13 +8,13 @@ use super::{MAX_SEATS, Mcts};
 use crate::eval::Evaluator;
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
-    /// Plays random actions (chance by its probabilities) until the end or the cut-off, and returns
-    /// every seat's utility (by the evaluator after a cut-off).
-    pub(super) fn playout(&mut self, state: &mut G) -> [f64; MAX_SEATS] {
+    /// Plays random actions (chance by its probabilities) until the end or `limit` actions, and
+    /// returns every seat's utility (by the evaluator after a cut-off).
+    pub(super) fn playout(&mut self, state: &mut G, limit: usize) -> [f64; MAX_SEATS] {
         let seats = state.seats().min(MAX_SEATS);
         let mut rewards = [0.5; MAX_SEATS];
         let policy = self.evaluator.has_playout_policy();
-        for _ in 0..self.config.max_playout {
+        for _ in 0..limit {
             let stepped = if policy {
                 self.policy_step(state)
             } else {
@@ -22,14 +22,14 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     .random_step(state, &mut self.legal, &mut self.rng)
             };
             if !stepped {
-                if let (ToAct::Terminal, Some(outcome)) = (state.to_act(), state.outcome()) {
-                    for (i, r) in rewards.iter_mut().enumerate().take(seats) {
-                        *r = outcome.utility(Seat(i as u8));
-                    }
-                    return rewards;
-                }
                 break;
             }
+        }
+        if let (ToAct::Terminal, Some(outcome)) = (state.to_act(), state.outcome()) {
+            for (i, r) in rewards.iter_mut().enumerate().take(seats) {
+                *r = outcome.utility(Seat(i as u8));
+            }
+            return rewards;
         }
         self.evaluator.evaluate(state, &mut rewards[..seats]);
         rewards
