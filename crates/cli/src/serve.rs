@@ -63,7 +63,7 @@ pub struct Args {
     advertise: Option<String>,
     /// The server is reached only over TLS (a proxy in front terminates it): every answer
     /// carries HSTS and its cookies `Secure`. Without it, so are the answers to requests that a
-    /// proxy given as --exempt-address marks `X-Forwarded-Proto: https`.
+    /// proxy given as --trusted-proxy marks `X-Forwarded-Proto: https`.
     #[arg(long)]
     secure_cookies: bool,
     /// Keep the server's own tournaments scheduled: an hourly arena for every game of two and
@@ -142,10 +142,54 @@ struct LimitArgs {
     /// Players one tournament may hold [default: 500].
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
     tournament_players: Option<u64>,
-    /// An address the limits per address do not apply to (a load generator, or a reverse
-    /// proxy whose own limits hold); may be given several times.
+    /// An address the limits per address do not apply to (a load generator, the other nodes
+    /// of the database); may be given several times. Not for a reverse proxy: see
+    /// --trusted-proxy.
     #[arg(long = "exempt-address")]
     exempt: Vec<std::net::IpAddr>,
+    /// A reverse proxy or load balancer in front (an address or a network, `10.0.0.10`,
+    /// `10.0.0.0/24`, `fd00::/64`): on its connections the client is the address it names in
+    /// --forwarded-header (the right-most one that is no trusted proxy), and every limit per
+    /// address applies to that client; anyone else's header is ignored. May be given several
+    /// times (in the environment, separated by commas).
+    #[arg(
+        long = "trusted-proxy",
+        env = "PLATEAU_TRUSTED_PROXY",
+        value_delimiter = ',',
+        value_parser = network
+    )]
+    trusted_proxies: Vec<ipnet::IpNet>,
+    /// The header the trusted proxies name their clients in: `x-forwarded-for` (nginx's
+    /// `$proxy_add_x_forwarded_for`, HAProxy's `option forwardfor`) or `forwarded` (RFC 7239,
+    /// HAProxy's `option forwarded`). Only this one is read: the proxies pass the other on as
+    /// the client wrote it.
+    #[arg(
+        long,
+        env = "PLATEAU_FORWARDED_HEADER",
+        value_enum,
+        default_value_t = Header::XForwardedFor
+    )]
+    forwarded_header: Header,
+}
+
+/// `--forwarded-header`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Header {
+    /// `X-Forwarded-For`.
+    XForwardedFor,
+    /// `Forwarded`.
+    Forwarded,
+}
+
+/// A `--trusted-proxy`: a network (`10.0.0.0/24`), or one address (its /32 or /128).
+fn network(text: &str) -> Result<ipnet::IpNet, String> {
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| {
+            format!(
+                "`{text}` is neither an address nor a network (10.0.0.10, 10.0.0.0/24, fd00::/64)"
+            )
+        })
 }
 
 impl LimitArgs {
@@ -188,6 +232,13 @@ impl LimitArgs {
                 .tournament_players
                 .map_or(d.tournament_players, |n| n as usize),
             exempt: self.exempt.clone(),
+            proxies: plateau_server::proxy::TrustedProxies {
+                networks: self.trusted_proxies.clone(),
+                header: match self.forwarded_header {
+                    Header::XForwardedFor => plateau_server::proxy::ForwardedHeader::XForwardedFor,
+                    Header::Forwarded => plateau_server::proxy::ForwardedHeader::Forwarded,
+                },
+            },
             ..d
         }
     }
@@ -257,4 +308,55 @@ pub fn run(args: Args) -> CliResult {
     runtime
         .block_on(plateau_server::run(config))
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_networks() {
+        let serve = Serve::try_parse_from([
+            "serve",
+            "--trusted-proxy",
+            "10.0.0.10",
+            "--trusted-proxy",
+            "fd00::/64",
+            "--forwarded-header",
+            "forwarded",
+        ])
+        .unwrap();
+        let proxies = serve.args.limits.limits().proxies;
+        assert_eq!(
+            proxies.networks,
+            ["10.0.0.10/32", "fd00::/64"].map(|n| n.parse::<ipnet::IpNet>().unwrap())
+        );
+        assert_eq!(
+            proxies.header,
+            plateau_server::proxy::ForwardedHeader::Forwarded
+        );
+        let default = Serve::try_parse_from(["serve"]).unwrap();
+        let proxies = default.args.limits.limits().proxies;
+        assert!(proxies.networks.is_empty());
+        assert_eq!(
+            proxies.header,
+            plateau_server::proxy::ForwardedHeader::XForwardedFor
+        );
+        let Err(refused) = Serve::try_parse_from(["serve", "--trusted-proxy", "10.0.0.300"]) else {
+            panic!("not an address");
+        };
+        assert!(
+            refused
+                .to_string()
+                .contains("neither an address nor a network"),
+            "{refused}"
+        );
+    }
 }

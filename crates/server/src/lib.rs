@@ -14,7 +14,8 @@
 //!   to it); the settings; the shapes and `HttpError`; players' names; the embedded pages;
 //! - `store` (+ `store::sqlite`, `store::postgres`) and `ratings` are the crate `plateau-store`,
 //!   re-exported under their old names;
-//! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold.
+//! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold; `proxy`:
+//!   who the client is behind trusted reverse proxies.
 
 pub mod assets;
 pub mod challenges;
@@ -30,6 +31,7 @@ mod pairing;
 pub mod passwords;
 pub mod players;
 pub mod presence;
+pub mod proxy;
 pub mod store;
 pub mod tournaments;
 pub mod ws;

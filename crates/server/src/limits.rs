@@ -71,9 +71,12 @@ pub struct Limits {
     pub tournament_minute: Duration,
     /// Threads bots think on, whatever the number of matches (`botpool`).
     pub bot_threads: usize,
-    /// Addresses the limits per address do not apply to: a load generator, or a reverse proxy
-    /// that all clients come through (then its own limits must hold).
+    /// Addresses the limits per address do not apply to: a load generator, or the other nodes
+    /// of the database (they forward their clients' addresses, `cluster`).
     pub exempt: Vec<IpAddr>,
+    /// The reverse proxies whose forwarding header names the client (`proxy`): every limit
+    /// per address applies to that client.
+    pub proxies: crate::proxy::TrustedProxies,
 }
 
 impl Limits {
@@ -118,6 +121,7 @@ impl Default for Limits {
                 .map_or(1, |n| n.get().saturating_sub(1))
                 .max(1),
             exempt: Vec::new(),
+            proxies: crate::proxy::TrustedProxies::default(),
         }
     }
 }

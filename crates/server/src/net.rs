@@ -9,13 +9,19 @@
 //!
 //! A connection's slot is released when the connection ends; a WebSocket keeps the slot of the
 //! connection it was upgraded from (`ConnSlot` travels in the request to the socket's task).
+//!
+//! A connection from a trusted reverse proxy (`proxy`) counts at first only toward the cap in
+//! all; each of its requests names its client, and the connection then counts as that client's
+//! (`ConnSlot::attribute`), under the cap per address like any other: through the proxy each
+//! WebSocket is one connection of its own, so the client's sockets are counted as if it came
+//! directly.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -49,9 +55,12 @@ pub struct ConnSlot(Arc<SlotInner>);
 
 struct SlotInner {
     counts: Arc<Mutex<Counts>>,
-    network: IpAddr,
-    /// Whether the limits per address apply to the client (not an exempt address).
-    limited: bool,
+    /// The network it counts for: its client's. Changed (by `ConnSlot::attribute`) and read
+    /// only with the counts locked, and locked after them.
+    network: Mutex<IpAddr>,
+    /// Whether the limits per address apply to the client (not an exempt address, nor a
+    /// trusted proxy whose requests have not named a client yet).
+    limited: AtomicBool,
     /// Milliseconds from `EPOCH` to the connection's last request or WebSocket message.
     active: AtomicU64,
     /// Turns `true` when the place was taken back for a newcomer.
@@ -68,6 +77,41 @@ impl ConnSlot {
     /// The connection was active now (a request, a WebSocket message): the last to be evicted.
     pub fn touch(&self) {
         self.0.active.store(since_epoch(), Ordering::Relaxed);
+    }
+
+    /// Counts the connection as `client`'s from now on (the client a trusted proxy named in a
+    /// request, `proxy`), if `client`'s network is under its cap per address; `false` (and
+    /// nothing changed) if it is not. Already `client`'s, or evicted: `true`.
+    pub fn attribute(&self, client: IpAddr, limits: &Limits) -> bool {
+        let network = crate::limits::network(client);
+        let limited = limits.applies_to(client);
+        // Declared before the lock's guard, so dropped after it (see `remove_dead`).
+        let mut held = Vec::new();
+        let mut c = self.0.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if *self.0.evict.borrow() {
+            return true;
+        }
+        let mut current = self.0.network.lock().unwrap_or_else(|e| e.into_inner());
+        if *current != network {
+            remove_dead(&mut c, network, &mut held);
+            let theirs = c.per_network.get(&network).map_or(0, Vec::len);
+            if limited && theirs >= limits.connections_per_address {
+                return false;
+            }
+            if let Some(list) = c.per_network.get_mut(&*current) {
+                list.retain(|w| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(&self.0)));
+                if list.is_empty() {
+                    c.per_network.remove(&*current);
+                }
+            }
+            c.per_network
+                .entry(network)
+                .or_default()
+                .push(Arc::downgrade(&self.0));
+            *current = network;
+        }
+        self.0.limited.store(limited, Ordering::Relaxed);
+        true
     }
 
     /// Completes once the place was taken back for a newcomer: the connection must close.
@@ -95,7 +139,8 @@ impl Drop for SlotInner {
         {
             let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
             c.total -= 1;
-            remove_dead(&mut c, self.network, &mut held);
+            let network = *self.network.lock().unwrap_or_else(|e| e.into_inner());
+            remove_dead(&mut c, network, &mut held);
         }
         // Dropped once the counts are unlocked: one may be another slot's last reference.
         drop(held);
@@ -128,9 +173,12 @@ fn remove_dead(c: &mut Counts, network: IpAddr, held: &mut Vec<Arc<SlotInner>>) 
 /// of the network that holds the most, if that network holds `k + 2` or more (so an eviction
 /// always makes the shares more even): a crowd that holds every connection it may cannot keep
 /// a client with few out, and never evicts a client with fewer than it.
+///
+/// A trusted proxy's connection is admitted under the cap in all only: its requests name the
+/// client it counts for (`ConnSlot::attribute`).
 fn take_slot(counts: &Arc<Mutex<Counts>>, addr: IpAddr, limits: &Limits) -> Option<ConnSlot> {
     let network = crate::limits::network(addr);
-    let limited = limits.applies_to(addr);
+    let limited = limits.applies_to(addr) && !limits.proxies.trusts(addr);
     // Declared before the lock's guard, so dropped after it (see `remove_dead`).
     let mut held = Vec::new();
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
@@ -149,21 +197,22 @@ fn take_slot(counts: &Arc<Mutex<Counts>>, addr: IpAddr, limits: &Limits) -> Opti
             .unwrap_or_default();
         let victim = candidates
             .iter()
-            .filter(|s| s.limited && !*s.evict.borrow())
+            .filter(|s| s.limited.load(Ordering::Relaxed) && !*s.evict.borrow())
             .min_by_key(|s| s.active.load(Ordering::Relaxed))
             .cloned();
         held.extend(candidates);
         let victim = victim?;
         victim.evict.send_replace(true);
         c.total -= 1;
-        remove_dead(&mut c, victim.network, &mut held);
-        tracing::debug!(network = %victim.network, "connection evicted for a newcomer");
+        let victim_network = *victim.network.lock().unwrap_or_else(|e| e.into_inner());
+        remove_dead(&mut c, victim_network, &mut held);
+        tracing::debug!(network = %victim_network, "connection evicted for a newcomer");
     }
     c.total += 1;
     let slot = Arc::new(SlotInner {
         counts: counts.clone(),
-        network,
-        limited,
+        network: Mutex::new(network),
+        limited: AtomicBool::new(limited),
         active: AtomicU64::new(since_epoch()),
         evict: watch::channel(false).0,
     });
@@ -250,6 +299,7 @@ pub async fn serve(
     let counts = Arc::new(Mutex::new(Counts::default()));
     let mut limits = limits;
     limits.connections = connections_cap(&limits, raise_open_files());
+    let limits = Arc::new(limits);
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
     let mut builder = http1::Builder::new();
@@ -278,7 +328,7 @@ pub async fn serve(
             tokio::spawn(refuse(stream));
             continue;
         };
-        let service = connection_service(router.clone(), peer, slot.clone());
+        let service = connection_service(router.clone(), peer, slot.clone(), limits.clone());
         let conn = builder
             .serve_connection(
                 TokioIo::new(Stalled::new(stream)),
@@ -412,11 +462,19 @@ impl AsyncWrite for Stalled {
     }
 }
 
-/// The router for one connection: each request carries the peer's address and the slot.
+/// The client of a request (`proxy`): the connection's other end, or, from a trusted proxy,
+/// the client it names. Every limit per address and the request's log lines use it.
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub IpAddr);
+
+/// The router for one connection: each request carries the peer's address, its client
+/// (`Client`) and the slot, which a trusted proxy's request moves to its client's count; over
+/// that client's cap the request is answered `limit/connections` and the connection closed.
 fn connection_service(
     router: Router,
     peer: SocketAddr,
     slot: ConnSlot,
+    limits: Arc<Limits>,
 ) -> impl Service<
     Request<Incoming>,
     Response = axum::response::Response,
@@ -424,13 +482,43 @@ fn connection_service(
     Future = impl Send,
 > + Clone
 + Send {
+    let proxied = limits.proxies.trusts(peer.ip());
     tower::service_fn(move |mut req: Request<Incoming>| {
+        let client = limits.proxies.client(peer.ip(), req.headers());
+        let admitted = !proxied || slot.attribute(client, &limits);
         req.extensions_mut().insert(ConnectInfo(peer));
+        req.extensions_mut().insert(Client(client));
         slot.touch();
         req.extensions_mut().insert(slot.clone());
         let mut router = router.clone();
-        async move { router.call(req.map(axum::body::Body::new)).await }
+        async move {
+            if !admitted {
+                return Ok(over_the_cap());
+            }
+            router.call(req.map(axum::body::Body::new)).await
+        }
     })
+}
+
+/// The answer to a request whose client (named by a trusted proxy) holds all the connections
+/// it may: `429 limit/connections`, and the connection closes.
+fn over_the_cap() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let error = crate::model::ApiError::new(
+        crate::model::Code::LimitConnections,
+        "too many connections from your address: close some and retry",
+    );
+    let mut response = crate::model::HttpError(error).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    headers.insert(
+        axum::http::header::RETRY_AFTER,
+        axum::http::HeaderValue::from_static("5"),
+    );
+    response
 }
 
 #[cfg(test)]
@@ -468,6 +556,42 @@ mod tests {
         drop(a);
         assert!(take_slot(&counts, ip("2001:db8::3"), &l).is_some());
         drop(b);
+    }
+
+    /// A trusted proxy's connections count toward the cap per address of the clients their
+    /// requests name, and toward no cap of the proxy's own until then.
+    #[tokio::test]
+    async fn a_proxy_s_connections_count_for_their_clients() {
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let l = Limits {
+            proxies: crate::proxy::TrustedProxies {
+                networks: vec!["10.0.0.1/32".parse().unwrap()],
+                ..Default::default()
+            },
+            ..limits(2, 100)
+        };
+        let through: Vec<ConnSlot> = (0..5)
+            .map(|_| take_slot(&counts, ip("10.0.0.1"), &l).expect("not capped per address"))
+            .collect();
+        assert!(through[0].attribute(ip("192.0.2.1"), &l));
+        assert!(through[0].attribute(ip("192.0.2.1"), &l), "already its");
+        assert!(through[1].attribute(ip("192.0.2.1"), &l));
+        assert!(
+            !through[2].attribute(ip("192.0.2.1"), &l),
+            "over the client's cap"
+        );
+        assert!(through[2].attribute(ip("192.0.2.2"), &l), "another client");
+        // A client that comes directly shares its cap with its connections through the proxy.
+        assert!(take_slot(&counts, ip("192.0.2.1"), &l).is_none());
+        // A connection moved to another client frees its place.
+        assert!(through[1].attribute(ip("192.0.2.3"), &l));
+        assert!(take_slot(&counts, ip("192.0.2.1"), &l).is_some());
+        let c = counts.lock().unwrap();
+        assert_eq!(c.total, 5);
+        assert_eq!(c.per_network[&ip("10.0.0.1")].len(), 2);
+        drop(c);
+        drop(through);
+        assert_eq!(counts.lock().unwrap().total, 0);
     }
 
     /// At the cap in all, a newcomer with few evicts the longest idle connection of the network

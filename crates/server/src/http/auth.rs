@@ -116,8 +116,8 @@ fn session_cookie(id: String) -> Cookie<'static> {
 const HSTS: &str = "max-age=31536000";
 
 /// Whether a request came over TLS: always with `Options::secure_cookies` (the server is only
-/// reached over TLS), else when a proxy the limits exempt (`Limits::exempt`, trusted) says so
-/// in `X-Forwarded-Proto: https`. Such a request's answer gets `Strict-Transport-Security`, and
+/// reached over TLS), else when a trusted proxy (`Limits::proxies`) says so in
+/// `X-Forwarded-Proto: https`. Such a request's answer gets `Strict-Transport-Security`, and
 /// its cookies `Secure`.
 pub(crate) async fn transport_security(
     axum::extract::State(app): axum::extract::State<AppState>,
@@ -130,7 +130,7 @@ pub(crate) async fn transport_security(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"));
     let trusted =
-        peer(request.extensions()).is_some_and(|a| !app.lobby.options().limits.applies_to(a));
+        peer(request.extensions()).is_some_and(|a| app.lobby.options().limits.proxies.trusts(a));
     let secure = app.lobby.options().secure_cookies || (forwarded_https && trusted);
     let mut response = next.run(request).await;
     if secure {

@@ -17,11 +17,9 @@ use crate::model::{ApiError, Code, HttpError};
 /// Largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
 
-/// The client's address, when the server was started with connect info (docs/deploy.md): for a
-/// request another node of the database forwarded, the client's it names (`cluster`); for a
-/// request from a proxy the limits exempt (`Limits::exempt`: a reverse proxy or load balancer,
-/// trusted) that carries `X-Forwarded-For`, the last address there, the one that proxy added;
-/// else the peer's.
+/// The client's address: for a request another node of the database forwarded, the client's it
+/// names (`cluster`); else the request's client (`net::Client`: the connection's other end, or
+/// the client a trusted proxy names, `proxy`). `None` outside `net::serve`.
 pub(crate) struct ClientAddr(pub Option<IpAddr>);
 
 impl FromRequestParts<AppState> for ClientAddr {
@@ -35,11 +33,9 @@ impl FromRequestParts<AppState> for ClientAddr {
         if let Some(client) = crate::cluster::forwarded_client(&parts.headers, secret) {
             return Ok(ClientAddr(Some(client)));
         }
-        let peer = peer(&parts.extensions);
-        let proxied = peer
-            .filter(|p| !app.lobby.options().limits.applies_to(*p))
-            .and_then(|_| forwarded_for(&parts.headers));
-        Ok(ClientAddr(proxied.or(peer)))
+        Ok(ClientAddr(
+            parts.extensions.get::<crate::net::Client>().map(|c| c.0),
+        ))
     }
 }
 
@@ -48,24 +44,6 @@ pub(crate) fn peer(extensions: &axum::http::Extensions) -> Option<IpAddr> {
     extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip())
-}
-
-/// The last address of the last `X-Forwarded-For` header: the client as the proxy that sent the
-/// request saw it (the ones before it are the client's own word). `None` if absent or not an
-/// address.
-fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
-    let last = headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .next_back()?
-        .to_str()
-        .ok()?
-        .rsplit(',')
-        .next()?
-        .trim();
-    last.parse::<IpAddr>()
-        .ok()
-        .or_else(|| last.parse::<SocketAddr>().ok().map(|a| a.ip()))
 }
 
 /// A query string that does not fit the route: `request/malformed` with the parser's reason.

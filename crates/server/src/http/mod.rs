@@ -34,8 +34,8 @@ use extract::{ClientAddr, MAX_BODY, MatchId, too_large};
 pub use state::AppState;
 
 /// The whole service as a router: API, WebSockets, static pages, with the cross-site check and
-/// the security headers on every route. Bind it to any listener (with
-/// `into_make_service_with_connect_info::<SocketAddr>` so the sign-in limit sees addresses).
+/// the security headers on every route. Served by `net::serve`, which gives each request its
+/// client's address (`net::Client`) for the limits per address.
 pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .route("/health", get(health))
@@ -134,7 +134,8 @@ fn page(name: &'static str) -> axum::routing::MethodRouter<AppState> {
 
 /// The layers every request passes first, outermost first: a request id (`x-request-id`, a
 /// UUID, kept from the request if it has one, such as a request another node forwards), given
-/// back in the answer; a span `request` with that id, the method and the path, so that every
+/// back in the answer; a span `request` with that id, the client's address (`net::Client`:
+/// the one a trusted proxy names), the method and the path, so that every
 /// log line of the request (and of the WebSocket it opens) says which it was, and one line at
 /// `debug` with its status and time; the answer compressed (gzip or Brotli, as the client
 /// accepts) unless it is small, an image or already encoded.
@@ -157,9 +158,14 @@ fn request_span(request: &Request) -> tracing::Span {
         .get("x-request-id")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
+    let client = request
+        .extensions()
+        .get::<crate::net::Client>()
+        .map(|c| c.0);
     tracing::info_span!(
         "request",
         id,
+        client = client.map(tracing::field::display),
         method = %request.method(),
         path = %request.uri().path()
     )

@@ -473,16 +473,21 @@ async fn the_two_guest_rating_farm_moves_no_rating() {
     app.shutdown().await;
 }
 
-/// Behind a proxy the limits exempt (a load balancer, `--exempt-address`), each client is the
-/// address the proxy names in `X-Forwarded-For`: the limits per address and the rule on players
-/// of one address apply to it. Anyone else's `X-Forwarded-For` is the client's own word, and
-/// ignored.
+/// Behind a trusted proxy (a load balancer, `--trusted-proxy`), each client is the address the
+/// proxy names in `X-Forwarded-For`: the limits per address and the rule on players of one
+/// address apply to it. Anyone else's `X-Forwarded-For` is the client's own word, and ignored.
+/// (tests/api/proxy.rs does the same through a real nginx.)
 #[tokio::test]
 async fn a_trusted_proxy_names_its_clients() {
-    let proxy: std::net::IpAddr = "127.0.9.1".parse().unwrap();
     let app = app_with(Limits {
         guests_per_minute: 2,
-        exempt: vec![proxy],
+        proxies: plateau_server::proxy::TrustedProxies {
+            networks: vec![
+                "127.0.9.1/32".parse().unwrap(),
+                "127.0.9.3/32".parse().unwrap(),
+            ],
+            ..Default::default()
+        },
         ..test_options().limits
     })
     .await;
@@ -504,6 +509,21 @@ async fn a_trusted_proxy_names_its_clients() {
     let mut dan = via_proxy("203.0.113.2");
     let (status, _) = dan.post("/api/guest", &json!({"name": "Dan"})).await;
     assert_eq!(status, 200);
+    // Through a second trusted proxy (127.0.9.3) in front of the first, the client is still
+    // the right-most address that is no proxy.
+    let mut chained = Agent {
+        forwarded_for: Some("203.0.113.1, 127.0.9.1".to_owned()),
+        ..Agent::from(app.addr, "127.0.9.3")
+    };
+    let (status, body) = chained.post("/api/guest", &json!({"name": "Cal"})).await;
+    assert_eq!((status, &body["code"]), (429, &json!("limit/players")));
+    // The proxy's own requests (no header) count against the proxy, as any client's.
+    for (i, name) in ["Pia", "Pol", "Pam"].into_iter().enumerate() {
+        let (status, _) = Agent::from(app.addr, "127.0.9.1")
+            .post("/api/guest", &json!({"name": name}))
+            .await;
+        assert_eq!(status, if i < 2 { 200 } else { 429 }, "{name}");
+    }
     // Ann and Bea came from one address: their game is not rated; Ann and Dan's is.
     assert_eq!(
         farm_once(&app, &mut ann, &mut bea, 2).await["unrated"],

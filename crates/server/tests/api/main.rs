@@ -27,6 +27,7 @@ mod naval_secrecy;
 mod nodes;
 mod pairing;
 mod players;
+mod proxy;
 mod ratings;
 mod seeds;
 mod simultaneous;
