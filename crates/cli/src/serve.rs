@@ -76,6 +76,11 @@ pub struct Args {
         action = clap::ArgAction::Set
     )]
     scheduled_tournaments: bool,
+    /// Serve the operator's figures in Prometheus's text format at `GET /metrics` on this
+    /// address, apart from the public one (keep it on a private network); off by default
+    /// (docs/deploy.md, "Metrics").
+    #[arg(long, env = "PLATEAU_METRICS_LISTEN")]
+    metrics_listen: Option<SocketAddr>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -303,6 +308,7 @@ pub fn run(args: Args) -> CliResult {
             node: node(args.node, args.advertise)?,
             ..Options::default()
         },
+        metrics_listen: args.metrics_listen,
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime

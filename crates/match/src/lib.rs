@@ -12,7 +12,8 @@
 //! - `settings`, `tokens`, `clock`, `model`: a match's settings; seat tokens; match clocks;
 //!   the shapes and the coded error (`ApiError`) the service shares;
 //! - `versions`, `catalogue`, `botpool`: what each viewer's version counts; the games hosted;
-//!   the bots' threads.
+//!   the bots' threads;
+//! - `metrics`: the figures the matches record for the operator (decisions, commit times).
 
 pub mod actor;
 pub mod analysis;
@@ -20,6 +21,7 @@ pub mod attendance;
 pub mod botpool;
 pub mod catalogue;
 pub mod clock;
+pub mod metrics;
 pub mod model;
 pub mod replays;
 pub mod secrecy;

@@ -117,6 +117,7 @@ impl ApiError {
     /// The WebSocket form: `{"type": "error", "code", "message"}`.
     #[must_use]
     pub fn to_ws_json(&self) -> String {
+        crate::metrics::error_sent(self.code);
         serde_json::to_string(&MatchMessage::Error(self.body())).unwrap_or_default()
     }
 

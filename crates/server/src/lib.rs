@@ -15,7 +15,7 @@
 //! - `store` (+ `store::sqlite`, `store::postgres`) and `ratings` are the crate `plateau-store`,
 //!   re-exported under their old names;
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold; `proxy`:
-//!   who the client is behind trusted reverse proxies.
+//!   who the client is behind trusted reverse proxies; `metrics`: the operator's figures.
 
 pub mod assets;
 pub mod challenges;
@@ -24,6 +24,7 @@ pub mod friends;
 pub mod http;
 pub mod limits;
 pub mod lobby;
+pub mod metrics;
 pub mod model;
 pub mod net;
 pub mod options;
@@ -67,6 +68,9 @@ pub struct ServeConfig {
     /// Bot pacing and budget, test seeds, abandonment, limits. A node left out of
     /// `options.node`, or its empty name or address, is the bound address.
     pub options: Options,
+    /// Where to serve the operator's figures (`metrics`, `GET /metrics`); `None`: nowhere, and
+    /// nothing recorded.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 /// Why the service could not start or run.
@@ -154,6 +158,11 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let store = open_store_pooled(&config.database, config.database_pool).await?;
     // Bound first, so that a node's default name and address are the port it really has.
     let listener = TcpListener::bind(config.addr).await?;
+    // The recorder before the lobby, whose matches take their handles at its start.
+    let metrics = match config.metrics_listen {
+        Some(addr) => Some(metrics::bind(addr).await?),
+        None => None,
+    };
     let addr = listener.local_addr()?;
     let mut options = config.options;
     if options.node.is_some() && store.node_secret().is_none() {
@@ -180,6 +189,15 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     tracing::info!(node = %node.name, address = %node.address, "this node");
     let lobby = Lobby::start(store, Catalogue::standard(), options).await?;
     tracing::info!(%addr, database = %store::postgres::redact(&config.database), "plateau serve listening");
+    if let Some((listener, handle)) = metrics {
+        tracing::info!(addr = %listener.local_addr()?, "metrics at /metrics");
+        let lobby = lobby.clone();
+        tokio::spawn(async move {
+            if let Err(e) = metrics::serve(listener, handle, lobby).await {
+                tracing::error!(error = %e, "the metrics listener failed");
+            }
+        });
+    }
     serve(listener, AppState::new(lobby), shutdown_signal()).await?;
     Ok(())
 }

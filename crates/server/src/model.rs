@@ -25,6 +25,7 @@ impl From<plateau_protocol::WireError> for HttpError {
 
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
+        plateau_match::metrics::error_sent(self.0.code);
         (self.0.code.status(), Json(self.0.body())).into_response()
     }
 }

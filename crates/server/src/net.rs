@@ -225,6 +225,7 @@ fn take_slot(counts: &Arc<Mutex<Counts>>, addr: IpAddr, limits: &Limits) -> Opti
 
 /// Answers a connection over a cap with one `429` and closes it.
 async fn refuse(mut stream: TcpStream) {
+    plateau_match::metrics::error_sent(crate::model::Code::LimitConnections);
     let body = r#"{"code":"limit/connections","message":"too many connections from your address or in all: close some and retry"}"#;
     let response = format!(
         "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n\

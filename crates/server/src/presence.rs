@@ -318,6 +318,12 @@ impl Presence {
         self.with(|i| i.matches.get(id).cloned())
     }
 
+    /// How many matches here are live (started, not finished).
+    #[must_use]
+    pub fn live_matches(&self) -> usize {
+        self.with(|i| i.matches.values().filter(|m| m.live).count())
+    }
+
     /// The ids of the live matches waiting for `player`'s move.
     #[must_use]
     pub fn waiting_for(&self, player: PlayerId) -> Vec<String> {

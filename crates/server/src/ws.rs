@@ -216,6 +216,7 @@ pub async fn session<S, R, E>(
 {
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
     let conn = lobby.next_connection();
+    let _open = crate::metrics::SocketOpen::match_socket();
     let mut seat = match lobby
         .subscribe(&id, conn, token, player.clone(), peer, out_tx.clone())
         .await

@@ -72,6 +72,8 @@ pub struct Shared {
     pub presence: Arc<dyn Attendance>,
     /// The threads the bots think on.
     pub bots: Arc<crate::botpool::BotPool>,
+    /// Where the decisions' figures go.
+    pub metrics: crate::metrics::Metrics,
 }
 
 struct Subscriber {

@@ -252,6 +252,7 @@ impl MatchActor {
                 at_ms: Some(now),
             })
             .collect();
+        let started = std::time::Instant::now();
         if let Err(e) = self
             .shared
             .store
@@ -259,6 +260,14 @@ impl MatchActor {
             .await
         {
             return Err(self.write_failed(e));
+        }
+        let metrics = &self.shared.metrics;
+        metrics.commit.record(started.elapsed());
+        if entries
+            .iter()
+            .any(|e| matches!(e.by(), Some(Actor::Seat(_))))
+        {
+            metrics.decisions.increment(1);
         }
         tracing::debug!(id = %self.id, first, entries = entries.len(), "committed");
         self.state = batch.state;

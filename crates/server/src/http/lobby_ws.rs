@@ -91,6 +91,7 @@ async fn run(
     socket: WebSocket,
 ) {
     let conn = app.lobby.next_connection();
+    let _open = crate::metrics::SocketOpen::lobby_socket();
     let (out, mut outgoing) = mpsc::channel::<String>(32);
     // The player's "your turn" messages have a queue of their own, so that many of them at once
     // never crowd out pairing's `paired` (which carries the seat's token). A guest has none:

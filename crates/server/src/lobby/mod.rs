@@ -85,6 +85,7 @@ impl Lobby {
                 )),
                 settings: options.match_settings(),
                 presence: presence.clone(),
+                metrics: plateau_match::metrics::Metrics::registered(),
             }),
             options,
             presence,

@@ -123,13 +123,17 @@ impl Lobby {
         version: u64,
         actions: Vec<plateau_protocol::ActionRequest>,
     ) -> Result<(), ApiError> {
-        self.call(id, |reply| Command::Act {
-            seat,
-            version,
-            actions,
-            reply,
-        })
-        .await
+        let asked = std::time::Instant::now();
+        let answer = self
+            .call(id, |reply| Command::Act {
+                seat,
+                version,
+                actions,
+                reply,
+            })
+            .await;
+        self.shared.metrics.acknowledgement.record(asked.elapsed());
+        answer
     }
 
     /// `seat` resigns.

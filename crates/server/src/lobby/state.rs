@@ -59,6 +59,12 @@ impl Lobby {
         &self.shared.store
     }
 
+    /// Bot moves waiting for a bot thread: of matches with a person, of bots alone.
+    #[must_use]
+    pub fn bot_queue(&self) -> (usize, usize) {
+        self.shared.bots.waiting()
+    }
+
     /// Who is here now.
     #[must_use]
     pub fn presence(&self) -> &Arc<Presence> {

@@ -167,6 +167,8 @@ pub fn temp_db() -> Db {
 pub struct TestApp {
     pub addr: SocketAddr,
     pub db: Db,
+    /// The service's lobby (for what a test serves beside the app, such as its metrics).
+    pub lobby: std::sync::Arc<Lobby>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
@@ -239,6 +241,7 @@ pub async fn spawn_app_with(db: Db, mut options: Options) -> TestApp {
     TestApp {
         addr,
         db,
+        lobby,
         stop: Some(stop),
         task: Some(task),
     }

@@ -22,6 +22,7 @@ mod history;
 mod lifecycle;
 mod limits;
 mod manners;
+mod metrics;
 mod naval_resign;
 mod naval_secrecy;
 mod nodes;
