@@ -81,6 +81,11 @@ pub struct Args {
     /// (docs/deploy.md, "Metrics").
     #[arg(long, env = "PLATEAU_METRICS_LISTEN")]
     metrics_listen: Option<SocketAddr>,
+    /// How log lines are written to stderr: `text`, or `json` (one object a line, for a log
+    /// collector: the time, level, message and fields, and the spans the line is under with
+    /// theirs: a request's id and client, a socket's match).
+    #[arg(long, env = "PLATEAU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -175,6 +180,15 @@ struct LimitArgs {
         default_value_t = Header::XForwardedFor
     )]
     forwarded_header: Header,
+}
+
+/// `--log-format`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    /// Lines of text, coloured on a terminal.
+    Text,
+    /// One JSON object a line.
+    Json,
 }
 
 /// `--forwarded-header`.
@@ -281,17 +295,26 @@ fn node(
     }))
 }
 
-/// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`), coloured only
-/// on a terminal, so a log file holds plain text.
+/// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`): text coloured
+/// only on a terminal, so a log file holds plain text, or JSON (`--log-format json`).
 pub fn run(args: Args) -> CliResult {
     use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match args.log_format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
+            .try_init(),
+        // Every span the line is under, each with its fields; the innermost is among them.
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(false)
+            .with_span_list(true)
+            .try_init(),
+    };
     let config = ServeConfig {
         addr: args.addr,
         database: args.database,

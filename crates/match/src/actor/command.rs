@@ -80,6 +80,9 @@ pub enum Command {
         version: u64,
         /// The actions, in order.
         actions: Vec<plateau_protocol::ActionRequest>,
+        /// The asker's span (a socket's: its request id, the match): the act's log lines are
+        /// under it.
+        span: tracing::Span,
         /// Answered once committed, or with the refusal.
         reply: Reply<()>,
     },
@@ -92,6 +95,8 @@ pub enum Command {
     Resign {
         /// The seat resigning.
         seat: Seat,
+        /// The asker's span, as `Act`'s.
+        span: tracing::Span,
         /// Answered once committed.
         reply: Reply<()>,
     },

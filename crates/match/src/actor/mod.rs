@@ -373,16 +373,22 @@ impl MatchActor {
                 seat,
                 version,
                 actions,
+                span,
                 reply,
             } => {
-                // A span per decision, under the match's: its log lines (the commit) say whose
-                // it was. At `debug`, so that it costs nothing unless asked for.
-                let span = tracing::debug_span!("act", seat = ?seat, version);
+                // A span per decision, under the asker's (the request id and the match's): its
+                // log lines (the commit) say whose it was. At `debug`, so that it costs nothing
+                // unless asked for; else the lines are under the asker's span itself.
+                let asker = asker(span);
+                let act = tracing::debug_span!(parent: &asker, "act", seat = ?seat, version);
+                let span = if act.is_disabled() { asker } else { act };
                 let result = self.act(seat, version, &actions).instrument(span).await;
                 self.after(result, reply).await;
             }
-            Command::Resign { seat, reply } => {
-                let span = tracing::debug_span!("resign", seat = ?seat);
+            Command::Resign { seat, span, reply } => {
+                let asker = asker(span);
+                let resign = tracing::debug_span!(parent: &asker, "resign", seat = ?seat);
+                let span = if resign.is_disabled() { asker } else { resign };
                 let result = self.resign(seat).instrument(span).await;
                 // A Bataille Navale resignation eliminates one seat and play goes on: the next
                 // chance node or bot must be started as after any action.
@@ -547,5 +553,15 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+/// The span an asker's request runs under: its own, or, when it has none (a caller outside
+/// any span), the actor's (the match's).
+fn asker(span: tracing::Span) -> tracing::Span {
+    if span.is_none() {
+        tracing::Span::current()
+    } else {
+        span
     }
 }

@@ -363,11 +363,13 @@ pub(super) async fn websocket(
     };
     let lobby = app.lobby.clone();
     let slot = slot.map(|Extension(s)| s);
+    // The socket's log lines, for its whole life, are under the request's span (its id, the
+    // client) and one naming the match; so are those of the actions it sends, in the actor.
+    let span = tracing::info_span!("socket", "match" = %id);
     // A match another node drives: the socket is piped there (docs/architecture.md section 5.3).
     if let crate::lobby::Place::There(holder) = place {
         match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
             Ok(Some((upstream, holder))) => {
-                let span = tracing::Span::current();
                 return ws::sized(upgrade).on_upgrade(move |socket| {
                     async move {
                         crate::cluster::pipe(socket, upstream, &lobby, slot, &id, &holder).await;
@@ -380,8 +382,6 @@ pub(super) async fn websocket(
             Err(e) => return HttpError(e).into_response(),
         }
     }
-    // The socket's log lines keep the request's span (its id) for the socket's whole life.
-    let span = tracing::Span::current();
     ws::sized(upgrade).on_upgrade(move |socket| {
         async move {
             // The connection's place under the caps lasts as long as the socket.

@@ -129,6 +129,7 @@ impl Lobby {
                 seat,
                 version,
                 actions,
+                span: tracing::Span::current(),
                 reply,
             })
             .await;
@@ -141,7 +142,12 @@ impl Lobby {
     /// # Errors
     /// As `act`.
     pub async fn resign(&self, id: &str, seat: Seat) -> Result<(), ApiError> {
-        self.call(id, |reply| Command::Resign { seat, reply }).await
+        self.call(id, |reply| Command::Resign {
+            seat,
+            span: tracing::Span::current(),
+            reply,
+        })
+        .await
     }
 
     /// `seat` withdraws or declines the offers of `kind`.
