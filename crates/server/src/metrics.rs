@@ -181,3 +181,46 @@ impl Drop for SocketOpen {
         self.0.decrement(1.0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every figure the Grafana dashboard (docs/grafana/plateau.json) plots is one the service
+    /// records.
+    #[test]
+    fn the_dashboard_plots_only_recorded_figures() {
+        use plateau_match::metrics as m;
+        let known = [
+            m::DECISIONS,
+            m::COMMIT_SECONDS,
+            m::ACK_SECONDS,
+            m::ERRORS,
+            m::LIMIT_REFUSALS,
+            super::SOCKETS,
+            super::MATCHES_IN_MEMORY,
+            super::MATCHES_LIVE,
+            super::BOT_QUEUE,
+        ];
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/grafana/plateau.json"
+        );
+        let dashboard: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut plotted = 0;
+        for panel in dashboard["panels"].as_array().unwrap() {
+            for target in panel["targets"].as_array().unwrap() {
+                let expr = target["expr"].as_str().unwrap();
+                for (at, _) in expr.match_indices("plateau_") {
+                    let name: String = expr[at..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    let base = name.strip_suffix("_bucket").unwrap_or(&name);
+                    assert!(known.contains(&base), "{name} in {expr}");
+                    plotted += 1;
+                }
+            }
+        }
+        assert!(plotted >= known.len(), "{plotted}");
+    }
+}
