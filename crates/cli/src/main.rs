@@ -6,6 +6,7 @@
 
 mod analyse;
 mod arena;
+mod backup;
 mod bench;
 mod chart;
 mod common;
@@ -35,6 +36,8 @@ enum Command {
     Analyse(analyse::Args),
     /// Bot tournament: win rates with 95% intervals and ratings.
     Arena(arena::Args),
+    /// Copy a SQLite database while servers run on it.
+    Backup(backup::Args),
     /// Single-thread random playouts and MCTS iterations per second.
     Bench(bench::Args),
     /// Legal actions of the side to act, one per line, sorted by byte order.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyse(args) => analyse::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Backup(args) => backup::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Legal(args) => legal::run(args),
         Command::Load(args) => load::run(args),

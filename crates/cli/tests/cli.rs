@@ -915,3 +915,36 @@ fn analyse_marks_with_the_games_thresholds_or_the_ones_given() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stdout(&out).contains("c4-b3?"));
 }
+
+/// `plateau backup` copies a SQLite database into a new file, refuses to write over one, and
+/// sends a PostgreSQL server's operator to its own tools.
+#[test]
+fn backup_copies_a_sqlite_database_to_a_new_file_only() {
+    let dir = scratch("backup");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("plateau.sqlite");
+    drop(plateau_server::store::sqlite::SqliteStore::open(&db).unwrap());
+    let url = format!("sqlite://{}", db.display());
+    let copy = dir.join("copy.sqlite");
+    let copy_arg = copy.to_str().unwrap();
+    let done = plateau(&["backup", "--database", &url, "--to", copy_arg]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    assert!(stdout(&done).contains("copied to"), "{}", stdout(&done));
+    assert!(copy.is_file());
+    let again = plateau(&["backup", "--database", &url, "--to", copy_arg]);
+    assert!(!again.status.success());
+    assert!(
+        stderr(&again).contains("exists already"),
+        "{}",
+        stderr(&again)
+    );
+    let postgres = plateau(&["backup", "--database", "postgres://u@h/db", "--to", "x"]);
+    assert!(!postgres.status.success());
+    assert!(
+        stderr(&postgres).contains("pg_dump"),
+        "{}",
+        stderr(&postgres)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -103,16 +103,26 @@ pub async fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
 /// # Errors
 /// As `open_store`.
 pub async fn open_store_pooled(url: &str, pool: usize) -> Result<Arc<dyn Store>, ServeError> {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+    let Some(path) = sqlite_path(url) else {
         let store = store::postgres::PgStore::open_pooled(url, pool).await?;
         return Ok(Arc::new(store));
+    };
+    let store = store::sqlite::SqliteStore::open(&path)?;
+    Ok(Arc::new(store))
+}
+
+/// The SQLite file a database URL names (`sqlite://FILE`, `sqlite:FILE` or a bare path); `None`
+/// for a PostgreSQL server (`postgres://...`, `postgresql://...`).
+#[must_use]
+pub fn sqlite_path(url: &str) -> Option<PathBuf> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return None;
     }
     let path = url
         .strip_prefix("sqlite://")
         .or_else(|| url.strip_prefix("sqlite:"))
         .unwrap_or(url);
-    let store = store::sqlite::SqliteStore::open(&PathBuf::from(path))?;
-    Ok(Arc::new(store))
+    Some(PathBuf::from(path))
 }
 
 /// Serves `state` on `listener` until `signal` completes, then shuts down gracefully: stops

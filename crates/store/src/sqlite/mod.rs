@@ -485,5 +485,101 @@ impl Store for SqliteStore {
     }
 }
 
+/// Copies the database at `from` into a new file `to`, while servers may be writing to it:
+/// SQLite's online backup, in one step, so the copy is the database as of one instant (a
+/// transaction committed after it began is not in it; in WAL mode the writers are not held
+/// meanwhile). The copy is written beside `to` and renamed once whole and checked
+/// (`PRAGMA quick_check`), so `to` is never a half copy. Restoring is putting the copy in the
+/// place of the database while no server runs (docs/deploy.md, "Backups").
+///
+/// # Errors
+/// `Invalid` if `from` is no SQLite database or `to` exists already; `Database` if either file
+/// cannot be read or written.
+pub fn backup(from: &Path, to: &Path) -> Result<(), StoreError> {
+    use rusqlite::OpenFlags;
+    if !from.is_file() {
+        return Err(StoreError::Invalid(format!(
+            "no database at {}",
+            from.display()
+        )));
+    }
+    if to.exists() {
+        return Err(StoreError::Invalid(format!(
+            "{} exists already: back up to a new file",
+            to.display()
+        )));
+    }
+    // Read and write (though only read): a database in WAL mode needs its shared-memory file,
+    // which a read-only connection cannot make when no server has it open. Never created.
+    let source = Connection::open_with_flags(
+        from,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(db)?;
+    source
+        .busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(db)?;
+    // Not a database: refused before anything is written.
+    let version: i64 = source
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(|e| StoreError::Invalid(format!("{}: {e}", from.display())))?;
+    if version == 0 {
+        return Err(StoreError::Invalid(format!(
+            "{} is no Plateau database",
+            from.display()
+        )));
+    }
+    let mut partial = to.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = std::path::PathBuf::from(partial);
+    let copied = (|| {
+        let mut copy = Connection::open(&partial).map_err(db)?;
+        copy_all(&source, &mut copy)?;
+        let check: String = copy
+            .pragma_query_value(None, "quick_check", |r| r.get(0))
+            .map_err(db)?;
+        if check != "ok" {
+            return Err(StoreError::Invalid(format!(
+                "the copy fails its check: {check}"
+            )));
+        }
+        // One file: the copy's log folded into it before it is closed and renamed.
+        copy.pragma_update(None, "journal_mode", "DELETE")
+            .map_err(db)?;
+        drop(copy);
+        std::fs::rename(&partial, to)
+            .map_err(|e| StoreError::Invalid(format!("{}: {e}", to.display())))
+    })();
+    if copied.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    copied
+}
+
+/// Copies every page of `source` into `copy` in one step of SQLite's backup (a step of all
+/// pages reads them in one transaction), waiting out a writer's lock for at most 5 s.
+fn copy_all(source: &Connection, copy: &mut Connection) -> Result<(), StoreError> {
+    use rusqlite::backup::{Backup, StepResult};
+    let backup = Backup::new(source, copy).map_err(db)?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match backup.step(-1).map_err(db)? {
+            StepResult::Done => return Ok(()),
+            // `More` cannot follow a step of all pages, unless the source changed meanwhile
+            // through this very connection (it is ours alone): step again all the same.
+            StepResult::More => {}
+            StepResult::Busy | StepResult::Locked if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            StepResult::Busy | StepResult::Locked => {
+                return Err(StoreError::Invalid(
+                    "the database stayed locked for 5 s: try again".into(),
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

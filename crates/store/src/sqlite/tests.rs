@@ -145,3 +145,73 @@ async fn a_full_log_is_copied_into_the_database_by_the_checkpointer() {
     assert_eq!(m.version, 1200);
     store.close().await;
 }
+
+/// An online backup of a database a store is writing holds every match as committed when it
+/// was taken, and opens as a store of its own (a restore): the match written before it whole,
+/// the one written meanwhile up to some entry. A backup over an existing file, or of a file
+/// that is no database, is refused and leaves nothing behind.
+#[tokio::test]
+async fn a_backup_taken_while_writing_restores_every_match() {
+    let dir = TempDir::new();
+    let store = SqliteStore::open(&dir.db()).unwrap();
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    for id in ["m1", "m2"] {
+        store.create(new_match(id, &ann, true)).await.unwrap();
+    }
+    for seq in 0..20 {
+        store
+            .append("m1", seq, vec![entry(seq, "c2-c4")], None)
+            .await
+            .unwrap();
+    }
+    let copy = dir.db().with_file_name("backup.sqlite");
+    let (from, to) = (dir.db(), copy.clone());
+    let backing = tokio::task::spawn_blocking(move || backup(&from, &to));
+    for seq in 0..200 {
+        store
+            .append("m2", seq, vec![entry(seq, "d2-d4")], None)
+            .await
+            .unwrap();
+    }
+    backing.await.unwrap().unwrap();
+    let written = |id: &'static str| {
+        let store = &store;
+        async move { store.get(id, true).await.unwrap().unwrap().log }
+    };
+    let (m1, m2) = (written("m1").await, written("m2").await);
+
+    let restored = SqliteStore::open(&copy).unwrap();
+    let got = restored.get("m1", true).await.unwrap().unwrap();
+    assert_eq!(got.log, m1);
+    assert_eq!(got.version, 20);
+    let got = restored.get("m2", true).await.unwrap().unwrap();
+    assert!(got.log.len() <= m2.len());
+    assert_eq!(got.log[..], m2[..got.log.len()]);
+    assert_eq!(
+        restored
+            .player_by_name("Ann".into())
+            .await
+            .unwrap()
+            .map(|(p, _)| p.id),
+        Some(ann.id)
+    );
+    restored.close().await;
+
+    assert!(matches!(
+        backup(&dir.db(), &copy),
+        Err(StoreError::Invalid(_))
+    ));
+    let not_a_database = dir.db().with_file_name("notes.txt");
+    std::fs::write(&not_a_database, "not a database").unwrap();
+    let elsewhere = dir.db().with_file_name("other.sqlite");
+    assert!(matches!(
+        backup(&not_a_database, &elsewhere),
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(!elsewhere.exists());
+    assert!(!dir.db().with_file_name("other.sqlite.partial").exists());
+    store.close().await;
+}
