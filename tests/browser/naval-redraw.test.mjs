@@ -74,6 +74,10 @@ test('Bataille Navale: the boards are drawn again only when what the seat sees c
       return page.state.seats.find((s) => s.seat === 1).connected === c;
     }, connected, { timeout: 30000 });
     await away(true);
+    // The bots declare Ready once the match starts, one state each (the second bot chooses again
+    // after the first one's move): both show on seat 0's boards, so the count below starts once
+    // seat 0 has drawn them, else a loaded machine brings them in during the count.
+    await mine.waitForFunction(() => [2, 3].every((s) => / · ready( · |$)/.test(document.querySelector(`.nv-board.nv-seat-${s} .nv-title`)?.textContent || '')), null, { timeout: 30000 });
 
     // Counts the changes of the boards' SVG children (a drawing of the boards replaces them all;
     // the overlay alone, one child, follows a drag).
