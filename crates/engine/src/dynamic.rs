@@ -96,6 +96,13 @@ pub trait DynGame: Send + Sync + Debug {
     fn observe_text(&self, viewer: Viewer) -> String;
     /// The canonical position text.
     fn position_text(&self) -> String;
+    /// The whole state serialized as JSON (section 2.2 of docs/architecture.md: its config, its
+    /// position text and the facts the text does not hold), which `GameEntry::from_state_json`
+    /// reads back into an equal state.
+    fn state_json(&self) -> String;
+    /// A state drawn from those `viewer` cannot tell apart from this one (`Game::determinize`),
+    /// its hidden parts sampled with `rng`.
+    fn determinize_box(&self, viewer: Seat, rng: &mut dyn RngCore) -> Box<dyn DynGame>;
     /// The state drawn for a terminal, as `viewer` may see it.
     fn render_text(&self, viewer: Viewer, color: bool) -> String;
     /// The move-list form of `actor`'s action given as text, as `viewer` may see it, in this state
@@ -246,6 +253,14 @@ impl<G: Game> DynGame for G {
         self.format_position()
     }
 
+    fn state_json(&self) -> String {
+        serde_json::to_string(self).expect("states serialize to JSON")
+    }
+
+    fn determinize_box(&self, viewer: Seat, rng: &mut dyn RngCore) -> Box<dyn DynGame> {
+        Box::new(self.determinize(viewer, rng))
+    }
+
     fn render_text(&self, viewer: Viewer, color: bool) -> String {
         Game::render_text(self, viewer, color)
     }
@@ -299,6 +314,9 @@ type NewFn = fn(&serde_json::Value, usize) -> Result<Box<dyn DynGame>, SetupErro
 /// Makes a boxed state from a JSON config and a position text.
 type PositionFn = fn(&serde_json::Value, &str) -> Result<Box<dyn DynGame>, SetupError>;
 
+/// Reads a whole state serialized by `DynGame::state_json`.
+type StateFn = fn(&str) -> Result<Box<dyn DynGame>, serde_json::Error>;
+
 /// How to make states of one game from a name, a JSON config and text: one registry entry.
 #[derive(Clone, Copy, Debug)]
 pub struct GameEntry {
@@ -308,6 +326,7 @@ pub struct GameEntry {
     pub rule_clock: bool,
     new: NewFn,
     parse_position: PositionFn,
+    from_state: StateFn,
     default_config: fn() -> serde_json::Value,
 }
 
@@ -325,6 +344,7 @@ impl GameEntry {
                     text,
                 )?))
             },
+            from_state: |text| Ok(Box::new(serde_json::from_str::<G>(text)?)),
             default_config: || {
                 serde_json::to_value(G::Config::default()).expect("configs serialize to JSON")
             },
@@ -354,6 +374,15 @@ impl GameEntry {
         text: &str,
     ) -> Result<Box<dyn DynGame>, SetupError> {
         (self.parse_position)(config, text)
+    }
+
+    /// A state from its serialized form (`DynGame::state_json`), checked as a position is.
+    ///
+    /// # Errors
+    /// The serde error, whose message holds the `SetupError`'s for a state the rules cannot
+    /// reach.
+    pub fn from_state_json(&self, text: &str) -> Result<Box<dyn DynGame>, serde_json::Error> {
+        (self.from_state)(text)
     }
 
     /// The default config as JSON, with every field present.

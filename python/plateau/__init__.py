@@ -1,0 +1,81 @@
+"""Plateau's four board games for Python: MAD, Moon Leap, Chakart and Bataille Navale.
+
+The rules are the Rust engine's own (``plateau._plateau``, built from the repository by maturin);
+this package adds nothing to them. Seats count from 0. An action is its canonical text in the
+game's notation (``docs/rules/<game>.md``), and the position of an action in
+``State.legal_actions(seat)`` (sorted by byte order) is its id in the OpenSpiel bridge
+(``plateau_openspiel``). ``State.legal_info(seat)`` gives each action's parts as JSON, which is
+how a program puts an action in words without reading notation.
+
+Example::
+
+    import plateau
+    state = plateau.State("moonleap", seats=3)
+    while not state.is_terminal():
+        kind, seats = state.to_act()
+        ...
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random as _random
+
+from ._plateau import Bot, State, games_json, random_game_json
+from . import tensors
+
+__all__ = ["Bot", "State", "games", "game", "random_game", "play", "tensors"]
+
+
+@functools.cache
+def _games() -> tuple[dict, ...]:
+    return tuple(json.loads(games_json()))
+
+
+def games() -> list[dict]:
+    """Every game of the registry, in the lobby's order.
+
+    Each is a dict: ``name``, ``title``, ``min_seats``, ``max_seats``, ``default_seats``,
+    ``chance``, ``hidden_information``, ``simultaneous`` (booleans), ``default_config`` (the
+    config object with every field) and ``levels`` (seat count as text -> the five levels,
+    weakest first, each ``{"level", "bot", "rating"}``).
+    """
+    return [dict(g) for g in _games()]
+
+
+def game(name: str) -> dict:
+    """The entry of ``games()`` named ``name``; ``KeyError`` if there is none."""
+    for g in _games():
+        if g["name"] == name:
+            return dict(g)
+    raise KeyError(f"unknown game {name!r} (known: {', '.join(g['name'] for g in _games())})")
+
+
+def random_game(name: str, seed: int, config: dict | None = None, seats: int | None = None) -> dict:
+    """A uniformly random game played by the Rust engine's driver, seeded with ``seed``.
+
+    Returns ``{"steps": [...], "ranks": [...] | None, "utilities": [...] | None}``; each step is
+    ``{"actor": seat | None, "legal": [texts] | "chance": [[text, p], ...], "action": text,
+    "position": text}`` (the position after the action). At a simultaneous node the lowest seat
+    of the set acts.
+    """
+    text = random_game_json(name, seed, None if config is None else json.dumps(config), seats)
+    return json.loads(text)
+
+
+def play(state: State, bots: list[Bot], rng: _random.Random | None = None) -> State:
+    """Plays ``state`` to its end, seat ``i`` by ``bots[i]`` and chance by its probabilities drawn
+    from ``rng`` (a fresh ``random.Random()`` by default); returns the final state (the same
+    object, changed in place)."""
+    rng = rng or _random.Random()
+    while True:
+        kind, seats = state.to_act()
+        if kind == "terminal":
+            return state
+        if kind == "chance":
+            texts, weights = zip(*state.chance_outcomes())
+            state.apply(None, rng.choices(texts, weights)[0])
+        else:
+            seat = seats[0]
+            state.apply(seat, bots[seat].act(state, seat))

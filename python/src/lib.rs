@@ -1,0 +1,444 @@
+//! `plateau._plateau`: the extension module under the Python package `plateau` (python/README.md).
+//!
+//! A thin layer over the engine's text-driven view of a game (`DynGame`, docs/architecture.md
+//! section 2.4): actions go in and out as their canonical text, observations as JSON, states as
+//! their serialized form (section 2.2). The Python package builds the rest (action ids, tensors,
+//! the OpenSpiel bridge) on these few calls, so no rule is written twice.
+
+use std::sync::Mutex;
+
+use plateau_bots::{BotSpec, DynBot};
+use plateau_engine::chance::Seed;
+use plateau_engine::driver::{Driver, Next};
+use plateau_engine::{Actor, DynGame, GameEntry, Record, Seat, ToAct, Viewer};
+use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde_json::{Value, json};
+
+/// The registry's entry of `game`, or `KeyError` naming the known games.
+fn entry(game: &str) -> PyResult<&'static GameEntry> {
+    plateau_registry::find(game).map_err(|e| PyKeyError::new_err(e.to_string()))
+}
+
+/// A config given as JSON text (`None`: the game's default).
+fn config(text: Option<&str>) -> PyResult<Value> {
+    text.map_or(Ok(Value::Null), |t| {
+        serde_json::from_str(t).map_err(|e| PyValueError::new_err(format!("config: {e}")))
+    })
+}
+
+fn value_error(e: impl ToString) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A seat number from Python, checked against the table.
+fn seat(state: &dyn DynGame, seat: usize) -> PyResult<Seat> {
+    if seat < state.seats() {
+        Ok(Seat(seat as u8))
+    } else {
+        Err(PyValueError::new_err(format!(
+            "no seat {seat} at a table of {} (seats count from 0)",
+            state.seats()
+        )))
+    }
+}
+
+/// Every registered game as a JSON text: a list of objects with `name`, `title`, `min_seats`,
+/// `max_seats`, `default_seats`, `chance`, `hidden_information`, `simultaneous`,
+/// `default_config` (an object) and `levels` (seat count -> the five levels, weakest first, each
+/// `{"level", "bot", "rating"}`).
+#[pyfunction]
+fn games_json() -> String {
+    let games: Vec<Value> = plateau_registry::GAMES
+        .iter()
+        .map(|g| {
+            let info = g.info;
+            let levels: serde_json::Map<String, Value> = (info.min_seats..=info.max_seats)
+                .filter_map(|n| {
+                    let table = plateau_registry::bot_factory(info.name).ok()?.levels_at(n)?;
+                    let rows = table
+                        .iter()
+                        .map(|l| {
+                            json!({"level": l.level.name(), "bot": l.spec.to_string(), "rating": l.rating})
+                        })
+                        .collect();
+                    Some((n.to_string(), Value::Array(rows)))
+                })
+                .collect();
+            json!({
+                "name": info.name,
+                "title": info.title,
+                "min_seats": info.min_seats,
+                "max_seats": info.max_seats,
+                "default_seats": info.default_seats,
+                "chance": info.chance,
+                "hidden_information": info.hidden_information,
+                "simultaneous": info.simultaneous,
+                "default_config": g.default_config(),
+                "levels": levels,
+            })
+        })
+        .collect();
+    Value::Array(games).to_string()
+}
+
+/// One state of one game. Seats count from 0; an action is its canonical text (rules/<game>.md).
+#[pyclass(module = "plateau._plateau")]
+struct State {
+    entry: &'static GameEntry,
+    state: Box<dyn DynGame>,
+}
+
+impl State {
+    fn wrap(entry: &'static GameEntry, state: Box<dyn DynGame>) -> State {
+        State { entry, state }
+    }
+}
+
+#[pymethods]
+impl State {
+    /// The initial state of `game` (`"mad"`, ...) with `config` (JSON text, `None` for the
+    /// default) and `seats` seats (`None` for the game's usual count).
+    ///
+    /// Raises `KeyError` for an unknown game, `ValueError` for a bad config or seat count.
+    #[new]
+    #[pyo3(signature = (game, config=None, seats=None))]
+    fn new(game: &str, config: Option<&str>, seats: Option<usize>) -> PyResult<State> {
+        let entry = entry(game)?;
+        let seats = seats.unwrap_or(entry.info.default_seats);
+        let state = entry
+            .new_game(&self::config(config)?, seats)
+            .map_err(value_error)?;
+        Ok(State::wrap(entry, state))
+    }
+
+    /// The state of `game` given by its position text (the game's notation), checked as the
+    /// rules would; `ValueError` names the token that does not read or the part that cannot be.
+    #[staticmethod]
+    #[pyo3(signature = (game, position, config=None))]
+    fn from_position(game: &str, position: &str, config: Option<&str>) -> PyResult<State> {
+        let entry = entry(game)?;
+        let state = entry
+            .from_position(&self::config(config)?, position)
+            .map_err(value_error)?;
+        Ok(State::wrap(entry, state))
+    }
+
+    /// The state serialized by `to_json` (its config, position and the facts the position text
+    /// does not hold), checked as a position is.
+    #[staticmethod]
+    fn from_json(game: &str, text: &str) -> PyResult<State> {
+        let entry = entry(game)?;
+        let state = entry.from_state_json(text).map_err(value_error)?;
+        Ok(State::wrap(entry, state))
+    }
+
+    /// The final state of a game record (the JSON a match or `plateau play --record` writes, or
+    /// the text form a replay page exports), every action checked by the rules and every chance
+    /// outcome redrawn from the seed when the record reveals it.
+    #[staticmethod]
+    fn from_record(record: &str) -> PyResult<State> {
+        let record: Record = if record.trim_start().starts_with('{') {
+            serde_json::from_str(record).map_err(value_error)?
+        } else {
+            Record::from_text(record).map_err(value_error)?
+        };
+        let entry = entry(&record.game)?;
+        let replay = record.replay(entry).map_err(value_error)?;
+        Ok(State::wrap(entry, replay.state))
+    }
+
+    /// The registry name of the game.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.entry.info.name
+    }
+
+    /// The number of seats.
+    #[getter]
+    fn seats(&self) -> usize {
+        self.state.seats()
+    }
+
+    /// Who acts: `("player", [seat])`, `("simultaneous", [seats...])` (each of them may act, in
+    /// any order), `("chance", [])` or `("terminal", [])`.
+    fn to_act(&self) -> (&'static str, Vec<usize>) {
+        match self.state.to_act() {
+            ToAct::Player(s) => ("player", vec![s.index()]),
+            ToAct::Simultaneous(set) => ("simultaneous", set.iter().map(Seat::index).collect()),
+            ToAct::Chance => ("chance", Vec::new()),
+            ToAct::Terminal => ("terminal", Vec::new()),
+        }
+    }
+
+    /// The legal actions of `seat` in canonical text, sorted by byte order (empty when it may not
+    /// act). Their positions in this list are the action ids of the OpenSpiel bridge.
+    fn legal_actions(&self, seat: usize) -> PyResult<Vec<String>> {
+        Ok(self.state.legal_texts(self::seat(&*self.state, seat)?))
+    }
+
+    /// `legal_actions` with each action's parts as a JSON object (docs/protocol.md section 4.1:
+    /// `kind`, `from`, `to`, `cells`, `pieces`, `choice`, `target`, `then`), in the same order:
+    /// what a program puts in words without reading notation.
+    fn legal_info(&self, seat: usize) -> PyResult<Vec<(String, String)>> {
+        let seat = self::seat(&*self.state, seat)?;
+        Ok(self
+            .state
+            .legal_info(seat)
+            .into_iter()
+            .map(|(text, info)| {
+                let parts = serde_json::to_string(&info).expect("action parts serialize");
+                (text, parts)
+            })
+            .collect())
+    }
+
+    /// The chance outcomes as `(text, probability)`, in the game's order (empty unless at a
+    /// chance node); the probabilities are positive and sum to 1.
+    fn chance_outcomes(&self) -> Vec<(String, f64)> {
+        self.state.chance_texts()
+    }
+
+    /// Plays `action` (canonical text) for `seat`, or a chance outcome when `seat` is `None`.
+    /// Raises `ValueError` (why, in words) for text that does not read or an action that is not
+    /// legal; the state is then unchanged.
+    #[pyo3(signature = (seat, action))]
+    fn apply(&mut self, seat: Option<usize>, action: &str) -> PyResult<()> {
+        let actor = match seat {
+            Some(s) => Actor::Seat(self::seat(&*self.state, s)?),
+            None => Actor::Chance,
+        };
+        self.state.apply_text(actor, action).map_err(value_error)
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.state.to_act() == ToAct::Terminal
+    }
+
+    /// The result once the game is over: `(ranks, scores, kind)`, ranks from 1 (shared on a
+    /// tie), the game's scores, and the kind of ending (`"corvette"`, ...); `None` before.
+    fn outcome(&self) -> Option<(Vec<u32>, Vec<f64>, String)> {
+        self.state.outcome().map(|o| {
+            let ranks = o.ranks.iter().map(|&r| u32::from(r)).collect();
+            (ranks, o.scores.clone(), o.kind.clone())
+        })
+    }
+
+    /// Each seat's result in [0, 1] once the game is over (the share of the other seats it beat,
+    /// a tie counting half: `Outcome::utility`); they sum to seats / 2. `None` before the end.
+    fn utilities(&self) -> Option<Vec<f64>> {
+        self.state
+            .outcome()
+            .map(|o| Seat::all(o.seats()).map(|s| o.utility(s)).collect())
+    }
+
+    /// What `seat` may know (`None`: a spectator), as the game's observation JSON text, the view
+    /// the match service sends that seat.
+    #[pyo3(signature = (seat=None))]
+    fn observation_json(&self, seat: Option<usize>) -> PyResult<String> {
+        Ok(self.state.observe_text(self.viewer(seat)?))
+    }
+
+    /// What `seat` may know (`None`: a spectator), drawn as text for a terminal, without colour.
+    #[pyo3(signature = (seat=None))]
+    fn observation_text(&self, seat: Option<usize>) -> PyResult<String> {
+        Ok(self.state.render_text(self.viewer(seat)?, false))
+    }
+
+    /// The canonical position text (the game's notation); `from_position` reads it back.
+    fn position(&self) -> String {
+        self.state.position_text()
+    }
+
+    /// The whole state as JSON text; `from_json` reads it back into an equal state.
+    fn to_json(&self) -> String {
+        self.state.state_json()
+    }
+
+    /// A state drawn from those `seat` cannot tell apart from this one, its hidden parts sampled
+    /// from `seat`'s knowledge with a generator seeded by `seed` (a copy in a game without hidden
+    /// information).
+    fn determinize(&self, seat: usize, seed: u64) -> PyResult<State> {
+        let seat = self::seat(&*self.state, seat)?;
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        Ok(State::wrap(
+            self.entry,
+            self.state.determinize_box(seat, &mut rng),
+        ))
+    }
+
+    /// A copy.
+    fn clone(&self) -> State {
+        State::wrap(self.entry, self.state.clone())
+    }
+
+    fn __copy__(&self) -> State {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> State {
+        self.clone()
+    }
+
+    /// Pickles as its game and `to_json` text, read back by `from_json`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        let from_json = py.get_type::<State>().getattr("from_json")?;
+        Ok((from_json, (self.game(), self.to_json())))
+    }
+
+    fn __str__(&self) -> String {
+        self.state.position_text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("State({:?}, {:?})", self.game(), self.state.position_text())
+    }
+
+    /// Uniformly random games from this state through the engine's typed driver, single thread,
+    /// for about `seconds` (at least one game): `(games, actions, seconds taken)`, the figure
+    /// `plateau bench` prints.
+    fn rust_random_playouts(&self, seconds: f64, seed: u64) -> PyResult<(u64, u64, f64)> {
+        let factory = plateau_registry::bot_factory(self.game()).map_err(value_error)?;
+        let budget = std::time::Duration::from_secs_f64(seconds.max(0.0));
+        let rate = factory
+            .random_playouts(&*self.state, budget, seed)
+            .map_err(value_error)?;
+        Ok((rate.playouts, rate.actions, rate.elapsed.as_secs_f64()))
+    }
+}
+
+impl State {
+    fn viewer(&self, seat: Option<usize>) -> PyResult<Viewer> {
+        Ok(match seat {
+            Some(s) => Viewer::Seat(self::seat(&*self.state, s)?),
+            None => Viewer::Spectator,
+        })
+    }
+}
+
+/// A bot of the registry for one game, kept for a whole game and one seat (its search keeps its
+/// tree between moves): `random`, `greedy`, `greedy:<percent>`, `blunder:<percent>`, a level
+/// (`beginner` .. `expert`), `mcts:<ms>` or `mcts:i<iterations>` (docs/bots.md).
+#[pyclass(module = "plateau._plateau")]
+struct Bot {
+    spec: String,
+    game: &'static str,
+    bot: Mutex<Box<dyn DynBot>>,
+}
+
+#[pymethods]
+impl Bot {
+    /// The bot `spec` for `game`, seeded with `seed`. `KeyError` for an unknown game,
+    /// `ValueError` for a spec that does not read.
+    #[new]
+    fn new(game: &str, spec: &str, seed: u64) -> PyResult<Bot> {
+        let game = entry(game)?.info.name;
+        let parsed: BotSpec = spec.parse().map_err(value_error)?;
+        let bot = plateau_registry::new_bot(game, parsed, seed).map_err(value_error)?;
+        Ok(Bot {
+            spec: parsed.to_string(),
+            game,
+            bot: Mutex::new(bot),
+        })
+    }
+
+    /// The bot's spec as text.
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The bot's game.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// The action the bot plays for `seat` in `state` (canonical text), from what that seat may
+    /// know only. `ValueError` for a state of another game or a seat with nothing to play.
+    fn act(&self, py: Python<'_>, state: &State, seat: usize) -> PyResult<String> {
+        let seat = self::seat(&*state.state, seat)?;
+        let game = &*state.state;
+        let mut guard = self
+            .bot
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("the bot failed in an earlier call"))?;
+        let bot: &mut Box<dyn DynBot> = &mut guard;
+        // The search runs without the interpreter's lock, so other Python threads go on.
+        py.detach(|| bot.act(game, seat)).map_err(value_error)
+    }
+}
+
+/// A uniformly random game through the engine's driver (chance drawn as a match draws it, one
+/// `f64` per chance node from a ChaCha20 generator seeded with `seed`; each seat's action drawn
+/// uniformly from its legal list), as a JSON text: `{"steps": [...], "ranks", "utilities"}`,
+/// each step `{"actor": seat or null, "legal": [...] or "chance": [[text, p], ...], "action",
+/// "position"}` (the legal list sorted, the position after the action). At a simultaneous node
+/// the lowest seat of the set acts, as the driver's random playouts do. What the package's
+/// tests hold the Python side to, game by game.
+#[pyfunction]
+#[pyo3(signature = (game, seed, config=None, seats=None, max_actions=100_000))]
+fn random_game_json(
+    game: &str,
+    seed: u64,
+    config: Option<&str>,
+    seats: Option<usize>,
+    max_actions: usize,
+) -> PyResult<String> {
+    let entry = entry(game)?;
+    let mut state = entry
+        .new_game(
+            &self::config(config)?,
+            seats.unwrap_or(entry.info.default_seats),
+        )
+        .map_err(value_error)?;
+    let mut rng = Seed::from_u64(seed).rng();
+    let mut driver: Driver<String> = Driver::checked();
+    let mut steps = Vec::new();
+    for _ in 0..max_actions {
+        let step = match driver.next(&*state, |_, seats| seats.lowest()) {
+            Next::Over => break,
+            Next::Chance => {
+                let chance = state.chance_texts();
+                let (_, action) = driver.draw(&mut *state, &mut rng).map_err(value_error)?;
+                json!({"actor": null, "chance": chance, "action": action})
+            }
+            Next::Seat(seat) => {
+                let legal = state.legal_texts(seat);
+                let action = state
+                    .random_action(seat, &mut rng)
+                    .ok_or_else(|| PyRuntimeError::new_err("a seat to act has no action"))?;
+                driver
+                    .play(&mut *state, seat, &action)
+                    .map_err(value_error)?;
+                json!({"actor": seat.index(), "legal": legal, "action": action})
+            }
+        };
+        let mut step = step;
+        step["position"] = Value::String(state.position_text());
+        steps.push(step);
+    }
+    let outcome = state.outcome();
+    Ok(json!({
+        "steps": steps,
+        "ranks": outcome.as_ref().map(|o| o.ranks.iter().map(|&r| u32::from(r)).collect::<Vec<_>>()),
+        "utilities": outcome.as_ref().map(|o| Seat::all(o.seats()).map(|s| o.utility(s)).collect::<Vec<_>>()),
+    })
+    .to_string())
+}
+
+/// The extension module.
+#[pymodule]
+fn _plateau(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(games_json, m)?)?;
+    m.add_function(wrap_pyfunction!(random_game_json, m)?)?;
+    m.add_class::<State>()?;
+    m.add_class::<Bot>()?;
+    Ok(())
+}
