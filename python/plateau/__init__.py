@@ -56,9 +56,10 @@ def random_game(name: str, seed: int, config: dict | None = None, seats: int | N
     """A uniformly random game played by the Rust engine's driver, seeded with ``seed``.
 
     Returns ``{"steps": [...], "ranks": [...] | None, "utilities": [...] | None}``; each step is
-    ``{"actor": seat | None, "legal": [texts] | "chance": [[text, p], ...], "action": text,
-    "position": text}`` (the position after the action). At a simultaneous node the lowest seat
-    of the set acts.
+    ``{"actor": seat | None, "legal": [count, sha256] | "chance": [[text, p], ...], "action":
+    text, "position": sha256}``: the sorted legal list by its length and the SHA-256 (hex) of its
+    texts joined by newlines, the position after the action by the SHA-256 of its text. At a
+    simultaneous node the lowest seat of the set acts.
     """
     text = random_game_json(name, seed, None if config is None else json.dumps(config), seats)
     return json.loads(text)

@@ -11,11 +11,12 @@ built from that seat's view alone. The encodings, by game:
     1 everywhere when red is to move; plane 17 holds the plies since the last exile divided by
     the config's ``tiebreak_limit``.
 
-``moonleap`` -- shape ``(11, L)`` with ``L`` the board's track length: planes 0-3, the
-    number of pawns of seat 0-3 on each track cell (the ``track``, label ``a``..``d`` per seat);
-    plane 4+k, 1 on every cell when the seat to move is ``k`` (k < 4); plane 8, the die shown
-    (``roll`` ``1``..``5``) divided by 5 on every cell, 0 when none; plane 9, 1 when the die
-    shows the star (``*``); plane 10, the cell values divided by 30.
+``moonleap`` -- shape ``(12, L)`` with ``L`` the board's track length: planes 0-3, the
+    number of pawns of seat 0-3 on each track cell (the ``track``, labels ``a``..``d`` per
+    seat); plane 4, the mercenaries (label ``m``, the variant's neutral astronauts); plane
+    5+k, 1 on every cell when the seat to move is ``k`` (k < 4); plane 9, the die shown
+    (``roll`` ``1``..``5``) divided by 5 on every cell, 0 when none; plane 10, 1 when the die
+    shows the star (``*``); plane 11, the cell values divided by 30.
 
 ``chakart`` -- shape ``(52 + 1 + 4, 8, 8)`` (rank 8 first, file a first): planes 0-51, one-hot
     of the FEN letter on each square (``A``..``Z`` then ``a``..``z``: white pieces uppercase,
@@ -57,26 +58,27 @@ def _mad(obs: dict, out: np.ndarray, config: dict) -> None:
 
 
 def _moonleap_shape(obs: dict) -> tuple[int, ...]:
-    return (11, len(obs["track"]))
+    return (12, len(obs["track"]))
 
 
 def _moonleap(obs: dict, out: np.ndarray, _config: dict) -> None:
     track = obs["track"]
-    planes = out.reshape(11, len(track))
+    planes = out.reshape(12, len(track))
     for i, cell in enumerate(track):
         if cell:
             # A cell holds one or more pawn labels such as "a3" (seat letter, pawn number).
             for label in [cell[j : j + 2] for j in range(0, len(cell), 2)]:
-                planes[ord(label[0]) - ord("a"), i] += 1.0
+                plane = 4 if label[0] == "m" else ord(label[0]) - ord("a")
+                planes[plane, i] += 1.0
     mover = obs.get("to_move")
     if mover is not None:
-        planes[4 + mover, :] = 1.0
+        planes[5 + mover, :] = 1.0
     roll = obs.get("roll")
     if roll == "*":
-        planes[9, :] = 1.0
+        planes[10, :] = 1.0
     elif roll is not None:
-        planes[8, :] = int(roll) / 5.0
-    planes[10, :] = np.asarray(obs["values"], dtype=np.float32)[: len(track)] / 30.0
+        planes[9, :] = int(roll) / 5.0
+    planes[11, :] = np.asarray(obs["values"], dtype=np.float32)[: len(track)] / 30.0
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

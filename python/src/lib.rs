@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 
 /// The registry's entry of `game`, or `KeyError` naming the known games.
 fn entry(game: &str) -> PyResult<&'static GameEntry> {
@@ -378,10 +379,12 @@ impl Bot {
 /// A uniformly random game through the engine's driver (chance drawn as a match draws it, one
 /// `f64` per chance node from a ChaCha20 generator seeded with `seed`; each seat's action drawn
 /// uniformly from its legal list), as a JSON text: `{"steps": [...], "ranks", "utilities"}`,
-/// each step `{"actor": seat or null, "legal": [...] or "chance": [[text, p], ...], "action",
-/// "position"}` (the legal list sorted, the position after the action). At a simultaneous node
-/// the lowest seat of the set acts, as the driver's random playouts do. What the package's
-/// tests hold the Python side to, game by game.
+/// each step `{"actor": seat or null, "legal": [count, sha256] or "chance": [[text, p], ...],
+/// "action", "position": sha256}`: the legal list (sorted) and the position after the action
+/// by their SHA-256 in hex, of the texts joined by newlines and of the position text, which
+/// keeps a Bataille Navale game's trace small (its placement lists run to 2,000 actions, its
+/// positions to 9 KB). At a simultaneous node the lowest seat of the set acts, as the driver's
+/// random playouts do. What the package's tests hold the Python side to, game by game.
 #[pyfunction]
 #[pyo3(signature = (game, seed, config=None, seats=None, max_actions=100_000))]
 fn random_game_json(
@@ -417,11 +420,12 @@ fn random_game_json(
                 driver
                     .play(&mut *state, seat, &action)
                     .map_err(value_error)?;
+                let legal = json!([legal.len(), sha256(&legal.join("\n"))]);
                 json!({"actor": seat.index(), "legal": legal, "action": action})
             }
         };
         let mut step = step;
-        step["position"] = Value::String(state.position_text());
+        step["position"] = Value::String(sha256(&state.position_text()));
         steps.push(step);
     }
     let outcome = state.outcome();
@@ -431,6 +435,11 @@ fn random_game_json(
         "utilities": outcome.as_ref().map(|o| Seat::all(o.seats()).map(|s| o.utility(s)).collect::<Vec<_>>()),
     })
     .to_string())
+}
+
+/// The SHA-256 of `text`'s UTF-8 bytes, in lowercase hex.
+fn sha256(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
 }
 
 /// The extension module.
