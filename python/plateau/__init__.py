@@ -23,9 +23,9 @@ import json
 import random as _random
 
 from ._plateau import Bot, State, games_json, random_game_json
-from . import tensors
+from . import dataset, tensors
 
-__all__ = ["Bot", "State", "games", "game", "random_game", "play", "tensors"]
+__all__ = ["Bot", "State", "dataset", "games", "game", "random_game", "play", "tensors"]
 
 
 @functools.cache

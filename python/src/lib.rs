@@ -10,7 +10,9 @@ use std::sync::Mutex;
 use plateau_bots::{BotSpec, DynBot};
 use plateau_engine::chance::Seed;
 use plateau_engine::driver::{Driver, Next};
-use plateau_engine::{Actor, DynGame, GameEntry, Record, Seat, ToAct, Viewer};
+use plateau_engine::{
+    Actor, DynGame, Event, GameEntry, LogEntry, Record, Seat, ToAct, Viewer, Visitor,
+};
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rand::SeedableRng;
@@ -141,14 +143,28 @@ impl State {
     /// outcome redrawn from the seed when the record reveals it.
     #[staticmethod]
     fn from_record(record: &str) -> PyResult<State> {
-        let record: Record = if record.trim_start().starts_with('{') {
-            serde_json::from_str(record).map_err(value_error)?
-        } else {
-            Record::from_text(record).map_err(value_error)?
-        };
+        let record = read_record(record)?;
         let entry = entry(&record.game)?;
         let replay = record.replay(entry).map_err(value_error)?;
         Ok(State::wrap(entry, replay.state))
+    }
+
+    /// The seat decisions of a game record (the forms `from_record` reads), replayed and checked
+    /// as `from_record` does: a list of `(seat, state before the action, action text)`, one per
+    /// seat action in the log's order (chance outcomes and early endings are not decisions), and
+    /// the final state.
+    #[staticmethod]
+    fn record_decisions(record: &str) -> PyResult<(Vec<(usize, State, String)>, State)> {
+        let record = read_record(record)?;
+        let entry = entry(&record.game)?;
+        let mut visitor = Decisions {
+            entry,
+            decisions: Vec::new(),
+        };
+        let replay = record
+            .replay_with(entry, &mut visitor)
+            .map_err(value_error)?;
+        Ok((visitor.decisions, State::wrap(entry, replay.state)))
     }
 
     /// The registry name of the game.
@@ -311,6 +327,35 @@ impl State {
             .random_playouts(&*self.state, budget, seed)
             .map_err(value_error)?;
         Ok((rate.playouts, rate.actions, rate.elapsed.as_secs_f64()))
+    }
+}
+
+/// A record in either form: its JSON, or the text form a replay page exports.
+fn read_record(text: &str) -> PyResult<Record> {
+    if text.trim_start().starts_with('{') {
+        serde_json::from_str(text).map_err(value_error)
+    } else {
+        Record::from_text(text).map_err(value_error)
+    }
+}
+
+/// Collects each seat action of a replayed log with the state it was played in.
+struct Decisions {
+    entry: &'static GameEntry,
+    decisions: Vec<(usize, State, String)>,
+}
+
+impl Visitor for Decisions {
+    fn before(&mut self, _: usize, logged: &LogEntry, state: &dyn DynGame) -> Result<(), String> {
+        if let Event::Action {
+            by: Actor::Seat(seat),
+            action,
+        } = &logged.event
+        {
+            let before = State::wrap(self.entry, state.clone_box());
+            self.decisions.push((seat.index(), before, action.clone()));
+        }
+        Ok(())
     }
 }
 

@@ -1,7 +1,7 @@
 """Measures the largest legal list, chance list and game length in random games of each game and
 seat count: the figures behind ``plateau_openspiel.BOUNDS`` (twice these).
 
-    python tools/bounds.py [GAMES]   # GAMES random games per game and seat count, 2000 by default
+    python tools/bounds.py [GAMES [GAME]]   # GAMES random games per game and seat count (2000)
 """
 
 import random
@@ -36,7 +36,10 @@ def measure(name: str, seats: int, games: int) -> tuple[int, int, int]:
 
 if __name__ == "__main__":
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    only = sys.argv[2] if len(sys.argv) > 2 else None
     for info in plateau.games():
+        if only and info["name"] != only:
+            continue
         for seats in range(info["min_seats"], info["max_seats"] + 1):
             legal, chance, length = measure(info["name"], seats, games)
             print(f"{info['name']} seats={seats} games={games}: legal {legal}, chance {chance}, length {length}", flush=True)
