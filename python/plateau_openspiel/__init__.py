@@ -1,10 +1,14 @@
 """Plateau's games as OpenSpiel games: ``import plateau_openspiel`` registers them with pyspiel.
 
 Each game of the registry is registered as ``plateau_<name>`` (``plateau_mad``,
-``plateau_moonleap``, ``plateau_chakart``, ``plateau_naval``) with two parameters: ``players``
-(the seat count, the game's usual one by default) and ``config`` (the game's config as JSON
-text; empty for the default). For example ``pyspiel.load_game("plateau_moonleap",
-{"players": 3})``.
+``plateau_moonleap``, ``plateau_chakart``, ``plateau_naval``) with the parameter ``players``
+(the seat count, the game's usual one by default) and one parameter per field of the game's
+config, a nested field named by its path (``costs.shield``), a field whose default is null
+taking the empty string for null (Moon Leap's ``board``). For example
+``pyspiel.load_game("plateau_moonleap(players=3,mercenaries=true)")`` or
+``pyspiel.load_game("plateau_naval", {"max_rounds": 50, "costs.shield": 300})``. One parameter
+per field, rather than the config as JSON text, because OpenSpiel writes a game's parameters
+into its name (``str(game)``, the first line of a serialized state) separated by commas.
 
 How the engine maps onto OpenSpiel (docs/architecture.md section 2):
 
@@ -196,11 +200,11 @@ class PlateauGame(pyspiel.Game):
         params = dict(params or {})
         info = plateau.game(self.plateau_name)
         players = int(params.get("players", info["default_seats"]))
-        self.config_text = params.get("config") or None
+        self.config = _config(info["default_config"], params)
+        self.config_text = json.dumps(self.config)
         # The start state, which every new state copies: a bad config or seat count is refused
         # here, by load_game, with the engine's words.
         self.start = plateau.State(self.plateau_name, self.config_text, players)
-        self.config = dict(info["default_config"], **json.loads(self.config_text or "{}"))
         legal, chance, length = BOUNDS[self.plateau_name]
         game_info = pyspiel.GameInfo(
             num_distinct_actions=legal,
@@ -218,6 +222,41 @@ class PlateauGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
         return _Observer(self, iig_obs_type, params)
+
+
+def _leaves(config: dict, prefix: str = "") -> dict:
+    """The config's fields by path (``costs.shield``), nested objects flattened."""
+    out = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            out.update(_leaves(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def _parameters(info: dict) -> dict:
+    """OpenSpiel's parameter specification: ``players`` and each config field's default (the
+    empty string for a null one)."""
+    fields = {k: ("" if v is None else v) for k, v in _leaves(info["default_config"]).items()}
+    return {"players": info["default_seats"], **fields}
+
+
+def _config(default: dict, params: dict) -> dict:
+    """The config the parameters give: the default with each given field replaced."""
+    config = json.loads(json.dumps(default))
+    for path, default_value in _leaves(default).items():
+        if path not in params:
+            continue
+        value = params[path]
+        if default_value is None and value == "":
+            value = None
+        *parents, last = path.split(".")
+        node = config
+        for key in parents:
+            node = node[key]
+        node[last] = value
+    return config
 
 
 def _game_type(info: dict) -> pyspiel.GameType:
@@ -242,7 +281,7 @@ def _game_type(info: dict) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": info["default_seats"], "config": ""},
+        parameter_specification=_parameters(info),
         default_loadable=True,
         provides_factored_observation_string=False,
     )

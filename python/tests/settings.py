@@ -13,14 +13,14 @@ NAVAL_GAMES = int(os.environ.get("PLATEAU_PY_NAVAL_GAMES", "100"))
 # Every game with the configurations the tests cover: (game, params for pyspiel.load_game).
 CONFIGURATIONS = [
     ("mad", {}),
-    ("mad", {"config": '{"positioning_turn": true}'}),
+    ("mad", {"positioning_turn": True, "tiebreak_limit": 30}),
     ("moonleap", {"players": 2}),
     ("moonleap", {"players": 3}),
     ("moonleap", {"players": 4}),
-    ("moonleap", {"players": 3, "config": '{"mercenaries": true}'}),
+    ("moonleap", {"players": 3, "mercenaries": True}),
     ("chakart", {}),
-    ("chakart", {"config": '{"randomness": 1}'}),
-    ("chakart", {"config": '{"randomness": 2}'}),
+    ("chakart", {"randomness": 1}),
+    ("chakart", {"randomness": 2}),
     ("naval", {}),
-    ("naval", {"config": '{"max_rounds": 30}'}),
+    ("naval", {"max_rounds": 30, "costs.shield": 300}),
 ]

@@ -64,9 +64,24 @@ def test_game_type_and_info_say_what_the_engine_says(info):
 
 def test_a_bad_config_or_seat_count_is_refused_by_name():
     with pytest.raises(ValueError, match="randomness"):
-        load("chakart", {"config": '{"randomness": 7}'})
+        load("chakart", {"randomness": 7})
     with pytest.raises(ValueError, match="seat"):
         load("mad", {"players": 3})
+
+
+def test_a_config_of_several_fields_survives_the_game_string_and_serialization():
+    game = pyspiel.load_game("plateau_naval(max_rounds=30,costs.shield=300,players=4)")
+    assert game.config["max_rounds"] == 30 and game.config["costs"]["shield"] == 300
+    assert game.config["costs"]["sonar"] == plateau.game("naval")["default_config"]["costs"]["sonar"]
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.chance_outcomes()[0][0])
+    again_game, again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert again_game.config == game.config
+    assert str(again) == str(state)
+    moonleap = pyspiel.load_game("plateau_moonleap(players=3,mercenaries=true,board=)")
+    assert moonleap.config["board"] is None and moonleap.config["mercenaries"] is True
 
 
 def test_public_observer_sees_what_a_spectator_sees():
