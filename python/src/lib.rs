@@ -154,7 +154,7 @@ impl State {
     /// seat action in the log's order (chance outcomes and early endings are not decisions), and
     /// the final state.
     #[staticmethod]
-    fn record_decisions(record: &str) -> PyResult<(Vec<(usize, State, String)>, State)> {
+    fn record_decisions(record: &str) -> PyResult<(Vec<Decision>, State)> {
         let record = read_record(record)?;
         let entry = entry(&record.game)?;
         let mut visitor = Decisions {
@@ -339,10 +339,13 @@ fn read_record(text: &str) -> PyResult<Record> {
     }
 }
 
+/// One seat action of a record: the seat, the state it was played in, its text.
+type Decision = (usize, State, String);
+
 /// Collects each seat action of a replayed log with the state it was played in.
 struct Decisions {
     entry: &'static GameEntry,
-    decisions: Vec<(usize, State, String)>,
+    decisions: Vec<Decision>,
 }
 
 impl Visitor for Decisions {
