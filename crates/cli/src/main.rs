@@ -10,6 +10,7 @@ mod backup;
 mod bench;
 mod chart;
 mod common;
+mod config;
 mod legal;
 mod load;
 mod perft;
@@ -20,7 +21,7 @@ mod serve;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Plateau: board games with exact rules.
 #[derive(Parser)]
@@ -55,8 +56,28 @@ enum Command {
     Serve(Box<serve::Args>),
 }
 
+/// The command line, parsed as `Cli` and as matches; with `plateau serve --config FILE`, the
+/// file's settings are the defaults of its flags (`config::with_file`).
+fn parse() -> Result<(Cli, ArgMatches), String> {
+    let mut command = Cli::command();
+    let mut matches = command.clone().get_matches();
+    if let Some(("serve", serve)) = matches.subcommand()
+        && let Some(file) = serve.get_one::<std::path::PathBuf>("config")
+        && let Some(definition) = command.find_subcommand("serve")
+    {
+        let with_file = config::with_file(definition.clone(), file)?;
+        command = command.mut_subcommand("serve", |_| with_file);
+        matches = command.get_matches();
+    }
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    Ok((cli, matches))
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let (cli, matches) = match parse() {
+        Ok(parsed) => parsed,
+        Err(message) => return fail(&message),
+    };
     let result = match cli.command {
         Command::Analyse(args) => analyse::run(args),
         Command::Arena(args) => arena::run(args),
@@ -67,14 +88,20 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
-        Command::Serve(args) => serve::run(*args),
+        Command::Serve(args) => match matches.subcommand_matches("serve") {
+            Some(serve) => serve::run(*args, serve),
+            None => Err("the serve command's arguments are missing".into()),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            // Not eprintln!: it panics when stderr is a closed pipe.
-            let _ = writeln!(std::io::stderr(), "error: {message}");
-            ExitCode::FAILURE
-        }
+        Err(message) => fail(&message),
     }
+}
+
+/// Says `message` on stderr; the exit status of a failure.
+fn fail(message: &str) -> ExitCode {
+    // Not eprintln!: it panics when stderr is a closed pipe.
+    let _ = writeln!(std::io::stderr(), "error: {message}");
+    ExitCode::FAILURE
 }

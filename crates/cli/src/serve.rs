@@ -10,16 +10,30 @@ use plateau_server::{Options, ServeConfig};
 
 use crate::common::CliResult;
 
-/// Arguments of `plateau serve`.
+/// Arguments of `plateau serve`. Each setting may also be given in the environment (its flag's
+/// name in capitals after `PLATEAU_`, `-` as `_`: `PLATEAU_BOT_DELAY_MS`) or in the `--config`
+/// file (`crate::config`); the command line overrides the environment, which overrides the file.
 #[derive(clap::Args)]
 pub struct Args {
+    /// A TOML file of settings, each a flag's name with `_` for `-` (`bot_delay_ms = 0`); the
+    /// environment and the command line override it (docs/deploy.md, "Configuration").
+    #[arg(long, env = "PLATEAU_CONFIG", value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+    /// Print the settings in effect (the command line's, the environment's, the file's and the
+    /// defaults) as a TOML file `--config` reads, passwords masked, and stop.
+    #[arg(long)]
+    print_config: bool,
     /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "PLATEAU_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
     /// Database URL: `sqlite://FILE` (created if missing), or a PostgreSQL server:
     /// `postgres://USER:PASSWORD@HOST:PORT/DB` (`postgresql://` too; a Unix socket as
     /// `postgres://USER@/DB?host=/run/postgresql`). The schema is created or migrated at start.
-    #[arg(long, default_value = "sqlite://plateau.sqlite")]
+    #[arg(
+        long,
+        env = "PLATEAU_DATABASE",
+        default_value = "sqlite://plateau.sqlite"
+    )]
     database: String,
     /// Most connections this node opens to a PostgreSQL server at once (at least 2: one is
     /// the appends' writer's), besides one to listen on: with N nodes PostgreSQL needs
@@ -34,37 +48,37 @@ pub struct Args {
     database_pool: usize,
     /// Milliseconds a bot waits before playing, so people can follow its moves (not at a
     /// simultaneous node, such as Bataille Navale's placement, whose moves are secret).
-    #[arg(long, default_value_t = 250)]
+    #[arg(long, env = "PLATEAU_BOT_DELAY_MS", default_value_t = 250)]
     bot_delay_ms: u64,
     /// For tests only: accept a fixed `seed` when a match is created, and derive the seed of every
     /// other match from its creation order, so a test plays the same games every run. The dice
     /// are then known in advance: never use it on a public server.
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_TEST_SEEDS")]
     test_seeds: bool,
     /// Seconds a person may be away (no open socket) from a live match with a clock before
     /// resigning by the game's rule.
-    #[arg(long, default_value_t = 90)]
+    #[arg(long, env = "PLATEAU_ABANDON_SECONDS", default_value_t = 90)]
     abandon_seconds: u64,
     /// Seconds a seat's per-move or Fischer clock waits for the seat's first move before it runs
     /// anyway (0: clocks run from the first instant).
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, env = "PLATEAU_FIRST_MOVE_SECONDS", default_value_t = 30)]
     first_move_seconds: u64,
     /// Search iterations per judged decision of a post-game analysis [default: each game's
     /// expert level, at least 1000].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, env = "PLATEAU_ANALYSIS_ITERATIONS", value_parser = clap::value_parser!(u64).range(1..))]
     analysis_iterations: Option<u64>,
     /// This node's name among the `plateau serve` processes sharing one PostgreSQL database
     /// (docs/deploy.md); unique among them [default: its --advertise address].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_NODE")]
     node: Option<String>,
     /// `HOST:PORT` the other nodes reach this one at (no scheme, not 0.0.0.0), to forward the
     /// connections of the matches it drives [default: the address it listens on].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_ADVERTISE")]
     advertise: Option<String>,
     /// The server is reached only over TLS (a proxy in front terminates it): every answer
     /// carries HSTS and its cookies `Secure`. Without it, so are the answers to requests that a
     /// proxy given as --trusted-proxy marks `X-Forwarded-Proto: https`.
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_SECURE_COOKIES")]
     secure_cookies: bool,
     /// Keep the server's own tournaments scheduled: an hourly arena for every game of two and
     /// daily tables for every game of more (docs/protocol.md section 7.9). Several nodes of one
@@ -94,68 +108,72 @@ pub struct Args {
 #[derive(clap::Args)]
 struct LimitArgs {
     /// Open connections (WebSockets included) from one address [default: 64].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_MAX_CONNECTIONS_PER_ADDRESS")]
     max_connections_per_address: Option<usize>,
     /// Open connections in all [default: 4000].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_MAX_CONNECTIONS")]
     max_connections: Option<usize>,
     /// Seconds a connection has to send a request's headers, and then as many for its body
     /// [default: 10].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_HEADER_TIMEOUT_SECONDS")]
     header_timeout_seconds: Option<u64>,
     /// Seconds a silent WebSocket stays open [default: 60].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_SOCKET_IDLE_SECONDS")]
     socket_idle_seconds: Option<u64>,
     /// Messages a WebSocket may send per second, after a burst of four times as many
     /// [default: 10].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_MESSAGES_PER_SECOND")]
     messages_per_second: Option<f64>,
     /// Minutes an open match may wait for its players before it is removed [default: 120].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_OPEN_MATCH_MINUTES")]
     open_match_minutes: Option<u64>,
     /// Seconds a match nobody watches, in which nothing runs by itself, stays in memory (a
     /// finished one with no offer pending: at most 5) [default: 60].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_IDLE_UNLOAD_SECONDS")]
     idle_unload_seconds: Option<u64>,
     /// Matches one address may create per minute [default: 20].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_MATCHES_PER_MINUTE")]
     matches_per_minute: Option<usize>,
     /// Open matches (not started) one address may hold [default: 10].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_OPEN_MATCHES_PER_ADDRESS")]
     open_matches_per_address: Option<usize>,
     /// Live matches of bots alone one address may have started [default: 2].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_BOT_MATCHES_PER_ADDRESS")]
     bot_matches_per_address: Option<usize>,
     /// Unfinished matches of people and bots one address may have made, rematches included
     /// [default: 8].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_BOT_TABLES_PER_ADDRESS")]
     bot_tables_per_address: Option<usize>,
     /// Password hashes (sign-ins, new accounts) computed at once, 19 MiB of memory each; more
     /// wait in a line of 16, and past it are refused `limit/busy` [default: all cores but one,
     /// at most 3].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, env = "PLATEAU_PASSWORD_HASHES", value_parser = clap::value_parser!(u64).range(1..=64))]
     password_hashes: Option<u64>,
     /// New players (guests) one address may make per minute [default: 20].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_GUESTS_PER_MINUTE")]
     guests_per_minute: Option<usize>,
     /// Sign-in attempts per minute from one address, and for one name [default: 10].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_SIGN_INS_PER_MINUTE")]
     sign_ins_per_minute: Option<usize>,
     /// Seconds a challenge to a named player waits for its answer before it expires
     /// [default: 300].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, env = "PLATEAU_CHALLENGE_SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     challenge_seconds: Option<u64>,
     /// Threads bots think on, shared by every match; people's matches go first
     /// [default: all cores but one].
-    #[arg(long)]
+    #[arg(long, env = "PLATEAU_BOT_THREADS")]
     bot_threads: Option<usize>,
     /// Players one tournament may hold [default: 500].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    #[arg(long, env = "PLATEAU_TOURNAMENT_PLAYERS", value_parser = clap::value_parser!(u64).range(2..=100_000))]
     tournament_players: Option<u64>,
     /// An address the limits per address do not apply to (a load generator, the other nodes
-    /// of the database); may be given several times. Not for a reverse proxy: see
-    /// --trusted-proxy.
-    #[arg(long = "exempt-address")]
+    /// of the database); may be given several times (in the environment, separated by
+    /// commas). Not for a reverse proxy: see --trusted-proxy.
+    #[arg(
+        long = "exempt-address",
+        env = "PLATEAU_EXEMPT_ADDRESS",
+        value_delimiter = ','
+    )]
     exempt: Vec<std::net::IpAddr>,
     /// A reverse proxy or load balancer in front (an address or a network, `10.0.0.10`,
     /// `10.0.0.0/24`, `fd00::/64`): on its connections the client is the address it names in
@@ -296,25 +314,11 @@ fn node(
 }
 
 /// Runs the service; logs go to stderr (filter with `RUST_LOG`, default `info`): text coloured
-/// only on a terminal, so a log file holds plain text, or JSON (`--log-format json`).
-pub fn run(args: Args) -> CliResult {
+/// only on a terminal, so a log file holds plain text, or JSON (`--log-format json`). With
+/// `--print-config`, prints the settings of `matches` (what `args` was parsed from) instead.
+pub fn run(args: Args, matches: &clap::ArgMatches) -> CliResult {
     use std::io::IsTerminal;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    let _ = match args.log_format {
-        LogFormat::Text => logs
-            .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
-            .try_init(),
-        // Every span the line is under, each with its fields; the innermost is among them.
-        LogFormat::Json => logs
-            .json()
-            .with_current_span(false)
-            .with_span_list(true)
-            .try_init(),
-    };
+    let log_format = args.log_format;
     let config = ServeConfig {
         addr: args.addr,
         database: args.database,
@@ -333,6 +337,28 @@ pub fn run(args: Args) -> CliResult {
         },
         metrics_listen: args.metrics_listen,
     };
+    if args.print_config {
+        let serve = <Args as clap::Args>::augment_args(clap::Command::new("serve"));
+        let text = crate::config::print(&serve, matches);
+        return std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes())
+            .map_err(|e| format!("cannot print the settings: {e}"));
+    }
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match log_format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
+            .try_init(),
+        // Every span the line is under, each with its fields; the innermost is among them.
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(false)
+            .with_span_list(true)
+            .try_init(),
+    };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime
         .block_on(plateau_server::run(config))
@@ -348,6 +374,24 @@ mod tests {
     struct Serve {
         #[command(flatten)]
         args: Args,
+    }
+
+    /// Every flag can be given in the environment, as `PLATEAU_` and its name (docs/deploy.md,
+    /// "Configuration").
+    #[test]
+    fn every_flag_has_its_variable() {
+        let serve = <Args as clap::Args>::augment_args(clap::Command::new("serve"));
+        let mut flags = 0;
+        for arg in serve.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if long == "print-config" {
+                continue;
+            }
+            let env = format!("PLATEAU_{}", long.to_uppercase().replace('-', "_"));
+            assert_eq!(arg.get_env(), Some(std::ffi::OsStr::new(&env)), "--{long}");
+            flags += 1;
+        }
+        assert!(flags >= 35, "{flags} flags");
     }
 
     #[test]
