@@ -16,6 +16,7 @@ mod load;
 mod perft;
 mod play;
 mod replay;
+mod restore;
 mod serve;
 
 use std::io::Write;
@@ -51,6 +52,8 @@ enum Command {
     Play(play::Args),
     /// Re-play a game record, checking every action, the seed and the result.
     Replay(replay::Args),
+    /// Put a backup in the place of a SQLite database, while no server runs on it.
+    Restore(restore::Args),
     /// The match service: lobby, matches, web UI and bots over HTTP and WebSocket.
     // Boxed: its many flags would make every command as large.
     Serve(Box<serve::Args>),
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Restore(args) => restore::run(args),
         Command::Serve(args) => match matches.subcommand_matches("serve") {
             Some(serve) => serve::run(*args, serve),
             None => Err("the serve command's arguments are missing".into()),

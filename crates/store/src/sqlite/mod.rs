@@ -489,8 +489,8 @@ impl Store for SqliteStore {
 /// SQLite's online backup, in one step, so the copy is the database as of one instant (a
 /// transaction committed after it began is not in it; in WAL mode the writers are not held
 /// meanwhile). The copy is written beside `to` and renamed once whole and checked
-/// (`PRAGMA quick_check`), so `to` is never a half copy. Restoring is putting the copy in the
-/// place of the database while no server runs (docs/deploy.md, "Backups").
+/// (`PRAGMA quick_check`), so `to` is never a half copy. `restore` puts such a copy back
+/// (docs/deploy.md, "Backups" and "Restoring").
 ///
 /// # Errors
 /// `Invalid` if `from` is no SQLite database or `to` exists already; `Database` if either file
@@ -554,6 +554,160 @@ pub fn backup(from: &Path, to: &Path) -> Result<(), StoreError> {
         let _ = std::fs::remove_file(&partial);
     }
     copied
+}
+
+/// What `restore` put in place.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Restored {
+    /// The schema version the backup was written at (`PRAGMA user_version`: the migrations it
+    /// had); the restored database is migrated from it to this version's.
+    pub schema: usize,
+    /// The matches the backup holds.
+    pub matches: u64,
+    /// The players (guests, accounts and bots) it holds.
+    pub players: u64,
+    /// Where the database that was at the destination now is (with `force`), if there was one
+    /// with data.
+    pub replaced: Option<std::path::PathBuf>,
+}
+
+/// Puts the backup at `from` (a file `backup` wrote, or any Plateau SQLite database) in the place
+/// of the database at `to`, migrated to this version's schema. Run while no server has `to`
+/// open (docs/deploy.md, "Restoring").
+///
+/// Checked first, before anything changes: `from` must pass `PRAGMA quick_check` and be a
+/// Plateau database of a schema this version knows (a newer one is refused). A database at `to`
+/// that holds any match or player (or that is no Plateau database) is kept unless `force`; with
+/// `force` it is moved aside, never deleted: renamed with its write-ahead log to
+/// `TO.replaced-UNIXMS` (`Restored::replaced`). The copy is written beside `to` and renamed into
+/// place, and a write-ahead log left beside `to` is moved away with the old file, so the restored
+/// file is never read with another database's log.
+///
+/// # Errors
+/// `Invalid`, changing nothing, for a `from` that is no Plateau database of a known schema or
+/// fails its check, and for a `to` with data without `force`; `Database` if a file cannot be
+/// read or written.
+pub fn restore(from: &Path, to: &Path, force: bool) -> Result<Restored, StoreError> {
+    let (schema, matches, players) = plateau_contents(from)?
+        .ok_or_else(|| StoreError::Invalid(format!("{} is no Plateau database", from.display())))?;
+    let with = |suffix: &str| {
+        let mut name = to.as_os_str().to_owned();
+        name.push(suffix);
+        std::path::PathBuf::from(name)
+    };
+    let occupied = match to.metadata() {
+        Ok(meta) if meta.len() > 0 => !matches!(plateau_contents(to), Ok(Some((_, 0, 0)))),
+        _ => false,
+    };
+    if occupied && !force {
+        return Err(StoreError::Invalid(format!(
+            "{} holds a database already: restore into a new path, or give --force to move it \
+             aside (kept as {}.replaced-UNIXMS)",
+            to.display(),
+            to.display()
+        )));
+    }
+    let restoring = with(".restoring");
+    // Left by a restore that stopped midway: ours to remove.
+    let _ = std::fs::remove_file(&restoring);
+    backup(from, &restoring)?;
+    let io = |e: std::io::Error| StoreError::Invalid(format!("{}: {e}", to.display()));
+    let aside = format!(".replaced-{}", unix_ms());
+    let mut replaced = None;
+    let moved = (|| {
+        for part in ["", "-wal", "-shm"] {
+            let file = with(part);
+            if !file.exists() {
+                continue;
+            }
+            if occupied {
+                std::fs::rename(&file, with(&format!("{aside}{part}"))).map_err(io)?;
+            } else {
+                std::fs::remove_file(&file).map_err(io)?;
+            }
+        }
+        if occupied {
+            replaced = Some(with(&aside));
+        }
+        std::fs::rename(&restoring, to).map_err(io)
+    })();
+    if let Err(e) = moved {
+        let _ = std::fs::remove_file(&restoring);
+        return Err(e);
+    }
+    let conn = connect(to)?;
+    migrate(&conn)?;
+    players::fill_similar_keys(&conn)?;
+    Ok(Restored {
+        schema,
+        matches,
+        players,
+        replaced,
+    })
+}
+
+/// The schema version and the numbers of matches and players of the Plateau database at
+/// `path`: `None` for a SQLite database that is no Plateau one (no schema version, or no
+/// matches and log tables).
+///
+/// # Errors
+/// `Invalid` for a file that is no SQLite database, fails `PRAGMA quick_check`, or has a schema
+/// newer than this version knows.
+fn plateau_contents(path: &Path) -> Result<Option<(usize, u64, u64)>, StoreError> {
+    use rusqlite::OpenFlags;
+    let shown = path.display();
+    if !path.is_file() {
+        return Err(StoreError::Invalid(format!("no database at {shown}")));
+    }
+    let invalid = |e: rusqlite::Error| StoreError::Invalid(format!("{shown}: {e}"));
+    // Read and write (though only read), as `backup` opens its source; never created.
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(invalid)?;
+    let check: String = conn
+        .pragma_query_value(None, "quick_check", |r| r.get(0))
+        .map_err(invalid)?;
+    if check != "ok" {
+        return Err(StoreError::Invalid(format!(
+            "{shown} fails its check: {check}"
+        )));
+    }
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(invalid)?;
+    let known = schema::MIGRATIONS.len();
+    let version = usize::try_from(version).unwrap_or(0);
+    if version > known {
+        return Err(StoreError::Invalid(format!(
+            "{shown} has schema version {version}, from a newer Plateau (this one knows 1 to \
+             {known})"
+        )));
+    }
+    let table = |name: &str| -> Result<bool, StoreError> {
+        conn.query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [name],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)
+        .map_err(invalid)
+    };
+    if version == 0 || !table("matches")? || !table("actions")? {
+        return Ok(None);
+    }
+    let count = |name: &str| -> Result<u64, StoreError> {
+        if !table(name)? {
+            return Ok(0);
+        }
+        conn.query_row(&format!("SELECT COUNT(*) FROM {name}"), [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map(|n| n.unsigned_abs())
+        .map_err(invalid)
+    };
+    Ok(Some((version, count("matches")?, count("players")?)))
 }
 
 /// Copies every page of `source` into `copy` in one step of SQLite's backup (a step of all

@@ -215,3 +215,101 @@ async fn a_backup_taken_while_writing_restores_every_match() {
     assert!(!dir.db().with_file_name("other.sqlite.partial").exists());
     store.close().await;
 }
+
+/// A restore checks its backup before it changes anything, keeps a database with data unless
+/// forced, moves a forced one aside whole, and leaves a database that opens with the backup's
+/// data.
+#[tokio::test]
+async fn a_restore_checks_the_backup_and_keeps_what_it_replaces() {
+    let dir = TempDir::new();
+    let at = |name: &str| dir.db().with_file_name(name);
+    let store = SqliteStore::open(&dir.db()).unwrap();
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    store.create(new_match("m1", &ann, true)).await.unwrap();
+    for seq in 0..5 {
+        store
+            .append("m1", seq, vec![entry(seq, "c2-c4")], None)
+            .await
+            .unwrap();
+    }
+    backup(&dir.db(), &at("backup.sqlite")).unwrap();
+    store.close().await;
+
+    // Into a new path.
+    let restored = restore(&at("backup.sqlite"), &at("new.sqlite"), false).unwrap();
+    assert_eq!(
+        restored,
+        Restored {
+            schema: MIGRATIONS.len(),
+            matches: 1,
+            players: 1,
+            replaced: None
+        }
+    );
+    let opened = SqliteStore::open(&at("new.sqlite")).unwrap();
+    assert_eq!(opened.get("m1", true).await.unwrap().unwrap().version, 5);
+    opened.close().await;
+
+    // Over a database with data: refused, then forced; the old one kept aside with its data.
+    let other = SqliteStore::open(&at("other.sqlite")).unwrap();
+    other
+        .create_player("Bob".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    let refused = restore(&at("backup.sqlite"), &at("other.sqlite"), false);
+    assert!(
+        matches!(&refused, Err(StoreError::Invalid(m)) if m.contains("--force")),
+        "{refused:?}"
+    );
+    other.close().await;
+    let forced = restore(&at("backup.sqlite"), &at("other.sqlite"), true).unwrap();
+    let aside = forced.replaced.expect("the old database is kept");
+    assert!(aside.to_string_lossy().contains("other.sqlite.replaced-"));
+    let kept = SqliteStore::open(&aside).unwrap();
+    assert!(kept.player_by_name("Bob".into()).await.unwrap().is_some());
+    kept.close().await;
+    let now = SqliteStore::open(&at("other.sqlite")).unwrap();
+    assert!(now.player_by_name("Bob".into()).await.unwrap().is_none());
+    assert!(now.player_by_name("Ann".into()).await.unwrap().is_some());
+    now.close().await;
+
+    // Over an empty Plateau database (a server started once): no force needed.
+    SqliteStore::open(&at("empty.sqlite"))
+        .unwrap()
+        .close()
+        .await;
+    let restored = restore(&at("backup.sqlite"), &at("empty.sqlite"), false).unwrap();
+    assert_eq!(restored.replaced, None);
+
+    // Backups that are none: nothing written.
+    std::fs::write(at("notes.txt"), "not a database").unwrap();
+    let newer = at("newer.sqlite");
+    std::fs::copy(at("backup.sqlite"), &newer).unwrap();
+    Connection::open(&newer)
+        .unwrap()
+        .pragma_update(None, "user_version", MIGRATIONS.len() as i64 + 1)
+        .unwrap();
+    let foreign = at("foreign.sqlite");
+    Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); PRAGMA user_version = 3;")
+        .unwrap();
+    for (bad, words) in [
+        (at("notes.txt"), "not a database"),
+        (newer, "newer Plateau"),
+        (foreign, "no Plateau database"),
+        (at("absent.sqlite"), "no database at"),
+    ] {
+        let refused = restore(&bad, &at("fresh.sqlite"), true);
+        assert!(
+            matches!(&refused, Err(StoreError::Invalid(m)) if m.contains(words)),
+            "{}: {refused:?}",
+            bad.display()
+        );
+        assert!(!at("fresh.sqlite").exists());
+        assert!(!at("fresh.sqlite.restoring").exists());
+    }
+}
