@@ -301,6 +301,41 @@ pub trait Store: Send + Sync + 'static {
         b: PlayerId,
     ) -> BoxFuture<'_, Result<(bool, bool), StoreError>>;
 
+    /// The chat lines `player` wrote, oldest first, each with its match's id (a player's data,
+    /// docs/protocol.md section 7.10).
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn player_chat(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(String, ChatLine)>, StoreError>>;
+
+    /// When each session of `player` began and was last used (Unix ms), oldest first.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn player_sessions(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(i64, i64)>, StoreError>>;
+
+    /// Deletes person `player`'s account (docs/protocol.md section 7.10), in one transaction:
+    /// its row stays, so the matches it played keep their seats and replay, but under the name
+    /// `neutral` (its keys too, so the old name is free) and without a password (no sign-in
+    /// can match it); its sessions, ratings, rating changes, follows and blocks (both ways) and
+    /// chat lines are deleted. The matches, their logs and the other players' rating changes
+    /// stay. Answers the player as it is now.
+    ///
+    /// # Errors
+    /// `Conflict` if another player has the name `neutral` (nothing changed); `Database` on
+    /// failure.
+    fn delete_player(
+        &self,
+        player: PlayerId,
+        neutral: String,
+    ) -> BoxFuture<'_, Result<Player, StoreError>>;
+
     /// Stores a new tournament (docs/tournaments.md).
     ///
     /// # Errors

@@ -157,6 +157,30 @@ pub(crate) const LOG: &str =
 pub(crate) const CHAT: &str = "SELECT c.seq, c.room, c.seat, c.text, c.at, p.id, p.name, p.kind, p.created_at FROM chat \
      c JOIN players p ON p.id = c.player_id WHERE c.match_id = $1 ORDER BY c.seq";
 
+/// The chat lines player `$1` wrote, oldest first: the columns of `CHAT`, then the match's id.
+pub(crate) const CHAT_OF_PLAYER: &str = "SELECT c.seq, c.room, c.seat, c.text, c.at, p.id, p.name, p.kind, p.created_at, \
+     c.match_id FROM chat c JOIN players p ON p.id = c.player_id WHERE c.player_id = $1 \
+     ORDER BY c.at, c.match_id, c.seq";
+
+/// The sessions of player `$1`: when each began and was last used, oldest first.
+pub(crate) const SESSIONS_OF_PLAYER: &str =
+    "SELECT created_at, last_seen FROM sessions WHERE player_id = $1 ORDER BY created_at";
+
+/// A deleted player's row keeps its id (its seats in others' matches) under a neutral name
+/// `$1` with its keys, and loses its password.
+pub(crate) const FORGET_PLAYER: &str = "UPDATE players SET name = $1, name_key = $2, similar_key = $3, \
+     password_hash = NULL WHERE id = $4";
+
+/// What a deleted player `$1` leaves nowhere: its sessions, ratings, rating changes, follows
+/// and blocks either way, and chat lines (`Store::delete_player`).
+pub(crate) const FORGET_PLAYER_ROWS: [&str; 5] = [
+    "DELETE FROM sessions WHERE player_id = $1",
+    "DELETE FROM ratings WHERE player_id = $1",
+    "DELETE FROM rating_events WHERE player_id = $1",
+    "DELETE FROM relations WHERE player_id = $1 OR other_id = $1",
+    "DELETE FROM chat WHERE player_id = $1",
+];
+
 /// The live matches whose time control is not `$1` (no clock), oldest first.
 pub(crate) const LIVE_WITH_CLOCK: &str =
     "SELECT id FROM matches WHERE status = 'live' AND time_control <> $1 ORDER BY created_at";
@@ -363,6 +387,9 @@ mod tests {
             SEATS.to_owned(),
             LOG.to_owned(),
             CHAT.to_owned(),
+            CHAT_OF_PLAYER.to_owned(),
+            SESSIONS_OF_PLAYER.to_owned(),
+            FORGET_PLAYER.to_owned(),
             LIVE_WITH_CLOCK.to_owned(),
             INSERT_MATCH.to_owned(),
             INSERT_SEAT.to_owned(),
@@ -399,13 +426,15 @@ mod tests {
             TOURNAMENTS_CREATED.to_owned(),
             ADD_ENTRANT.to_owned(),
             PLAYER_TOURNAMENTS.to_owned(),
-        ];
+        ]
+        .into_iter()
+        .chain(FORGET_PLAYER_ROWS.map(str::to_owned));
         let dir = crate::tests::TempDir::new();
         let path = dir.db();
         let store = crate::sqlite::SqliteStore::open(&path).unwrap();
         drop(store);
         let conn = rusqlite::Connection::open(&path).unwrap();
-        for sql in &texts {
+        for sql in &texts.collect::<Vec<_>>() {
             // SQLite binds value `n` to the parameter it numbered `n`: its `$n` here.
             let stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{e}: {sql}"));
             let highest = placeholders(sql).into_iter().max().unwrap_or(0);

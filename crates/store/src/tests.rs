@@ -10,6 +10,8 @@ use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::{Player, PlayerKind};
 use plateau_engine::{Actor, Ending, LogEntry, Outcome, Seat, Seed};
 
+mod deletion;
+use deletion::a_deleted_player_keeps_its_games_under_a_neutral_name;
 mod relations;
 use relations::follows_and_blocks_are_one_relation_per_pair;
 mod tournaments;
@@ -173,6 +175,7 @@ on_both! {
     only_open_matches_without_a_log_are_deleted;
     follows_and_blocks_are_one_relation_per_pair;
     tournaments_read_back_as_saved_and_list_by_status;
+    a_deleted_player_keeps_its_games_under_a_neutral_name;
 }
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {

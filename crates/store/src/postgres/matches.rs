@@ -144,25 +144,42 @@ async fn read_log(tx: &Transaction<'_>, id: &str) -> Result<Vec<LogEntry>, Store
 
 async fn read_chat(tx: &Transaction<'_>, id: &str) -> Result<Vec<ChatLine>, StoreError> {
     let found = rows(tx, sql::CHAT, &[&id]).await?;
-    let mut lines = Vec::with_capacity(found.len());
-    for r in &found {
-        let room: String = col(r, 1)?;
-        lines.push(ChatLine {
-            seq: unsigned("chat position", col::<i64>(r, 0)?)?,
-            room: match room.as_str() {
-                "players" => Room::Players,
-                "spectators" => Room::Spectators,
-                _ => return Err(StoreError::Corrupt(format!("chat room `{room}` of {id}"))),
-            },
-            seat: col::<Option<i16>>(r, 2)?
-                .map(|s| small("seat", s))
-                .transpose()?,
-            text: col(r, 3)?,
-            at: col(r, 4)?,
-            player: read_player_columns(r, 5)?,
-        });
-    }
-    Ok(lines)
+    found.iter().map(|r| chat_line(r, id)).collect()
+}
+
+/// A chat line from the columns of `sql::CHAT` (of match `id`, for an error).
+fn chat_line(r: &Row, id: &str) -> Result<ChatLine, StoreError> {
+    let room: String = col(r, 1)?;
+    Ok(ChatLine {
+        seq: unsigned("chat position", col::<i64>(r, 0)?)?,
+        room: match room.as_str() {
+            "players" => Room::Players,
+            "spectators" => Room::Spectators,
+            _ => return Err(StoreError::Corrupt(format!("chat room `{room}` of {id}"))),
+        },
+        seat: col::<Option<i16>>(r, 2)?
+            .map(|s| small("seat", s))
+            .transpose()?,
+        text: col(r, 3)?,
+        at: col(r, 4)?,
+        player: read_player_columns(r, 5)?,
+    })
+}
+
+/// The chat lines `player` wrote, each with its match's id.
+pub(super) async fn player_chat(
+    tx: &Transaction<'_>,
+    player: PlayerId,
+) -> Result<Vec<(String, ChatLine)>, StoreError> {
+    let found = rows(tx, sql::CHAT_OF_PLAYER, &[&player.0]).await?;
+    found
+        .iter()
+        .map(|r| {
+            let id: String = col(r, 9)?;
+            let line = chat_line(r, &id)?;
+            Ok((id, line))
+        })
+        .collect()
 }
 
 pub(super) async fn get_match(

@@ -208,6 +208,39 @@ pub(super) async fn relations(
         .collect()
 }
 
+pub(super) async fn sessions_of(
+    tx: &Transaction<'_>,
+    player: PlayerId,
+) -> Result<Vec<(i64, i64)>, StoreError> {
+    rows(tx, sql::SESSIONS_OF_PLAYER, &[&player.0])
+        .await?
+        .iter()
+        .map(|r| {
+            let created: i64 = col(r, 0)?;
+            Ok((created, col::<Option<i64>>(r, 1)?.unwrap_or(created)))
+        })
+        .collect()
+}
+
+/// `Store::delete_player` in transaction `tx` (the renaming first: a name taken fails it
+/// before anything is deleted).
+pub(super) async fn delete_player(
+    tx: &Transaction<'_>,
+    id: PlayerId,
+    neutral: &str,
+) -> Result<Player, StoreError> {
+    exec(
+        tx,
+        sql::FORGET_PLAYER,
+        &[&neutral, &name_key(neutral), &similar_key(neutral), &id.0],
+    )
+    .await?;
+    for statement in sql::FORGET_PLAYER_ROWS {
+        exec(tx, statement, &[&id.0]).await?;
+    }
+    player(tx, id).await
+}
+
 pub(super) async fn blocks_between(
     tx: &Transaction<'_>,
     a: PlayerId,

@@ -356,6 +356,31 @@ impl Store for PgStore {
         in_tx!(self, true, |tx| players::blocks_between(&tx, a, b).await)
     }
 
+    fn player_chat(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(String, ChatLine)>, StoreError>> {
+        in_tx!(self, true, |tx| matches::player_chat(&tx, player).await)
+    }
+
+    fn player_sessions(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(i64, i64)>, StoreError>> {
+        in_tx!(self, true, |tx| players::sessions_of(&tx, player).await)
+    }
+
+    fn delete_player(
+        &self,
+        player: PlayerId,
+        neutral: String,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        in_tx!(self, false, |tx| players::delete_player(
+            &tx, player, &neutral
+        )
+        .await)
+    }
+
     fn create_tournament(
         &self,
         t: crate::tournaments::StoredTournament,

@@ -108,19 +108,40 @@ fn read_chat(conn: &Connection, id: &str) -> Result<Vec<ChatLine>, StoreError> {
     let mut rows = stmt.query([id]).map_err(db)?;
     let mut lines = Vec::new();
     while let Some(r) = rows.next().map_err(db)? {
-        let room: String = r.get(1).map_err(db)?;
-        lines.push(ChatLine {
-            seq: r.get::<_, i64>(0).map_err(db)? as u64,
-            room: match room.as_str() {
-                "players" => Room::Players,
-                "spectators" => Room::Spectators,
-                _ => return Err(StoreError::Corrupt(format!("chat room `{room}` of {id}"))),
-            },
-            seat: r.get(2).map_err(db)?,
-            text: r.get(3).map_err(db)?,
-            at: r.get(4).map_err(db)?,
-            player: read_player_columns(r, 5)?,
-        });
+        lines.push(chat_line(r, id)?);
+    }
+    Ok(lines)
+}
+
+/// A chat line from the columns of `sql::CHAT` (of match `id`, for an error).
+fn chat_line(r: &rusqlite::Row<'_>, id: &str) -> Result<ChatLine, StoreError> {
+    let room: String = r.get(1).map_err(db)?;
+    Ok(ChatLine {
+        seq: r.get::<_, i64>(0).map_err(db)? as u64,
+        room: match room.as_str() {
+            "players" => Room::Players,
+            "spectators" => Room::Spectators,
+            _ => return Err(StoreError::Corrupt(format!("chat room `{room}` of {id}"))),
+        },
+        seat: r.get(2).map_err(db)?,
+        text: r.get(3).map_err(db)?,
+        at: r.get(4).map_err(db)?,
+        player: read_player_columns(r, 5)?,
+    })
+}
+
+/// The chat lines `player` wrote, each with its match's id.
+pub(super) fn player_chat(
+    conn: &Connection,
+    player: PlayerId,
+) -> Result<Vec<(String, ChatLine)>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql::CHAT_OF_PLAYER).map_err(db)?;
+    let mut rows = stmt.query([player.0]).map_err(db)?;
+    let mut lines = Vec::new();
+    while let Some(r) = rows.next().map_err(db)? {
+        let id: String = r.get(9).map_err(db)?;
+        let line = chat_line(r, &id)?;
+        lines.push((id, line));
     }
     Ok(lines)
 }

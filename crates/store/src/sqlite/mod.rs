@@ -368,6 +368,28 @@ impl Store for SqliteStore {
         self.read(move |c| players::blocks_between(c, a, b))
     }
 
+    fn player_chat(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(String, ChatLine)>, StoreError>> {
+        self.read(move |c| matches::player_chat(c, player))
+    }
+
+    fn player_sessions(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<Vec<(i64, i64)>, StoreError>> {
+        self.read(move |c| players::sessions_of(c, player))
+    }
+
+    fn delete_player(
+        &self,
+        player: PlayerId,
+        neutral: String,
+    ) -> BoxFuture<'_, Result<Player, StoreError>> {
+        self.write_value(move |c| players::delete_player(c, player, &neutral))
+    }
+
     fn create_tournament(
         &self,
         t: crate::tournaments::StoredTournament,

@@ -205,6 +205,35 @@ pub(super) fn relations(
     Ok(out)
 }
 
+pub(super) fn sessions_of(c: &Connection, player: PlayerId) -> Result<Vec<(i64, i64)>, StoreError> {
+    let mut stmt = c.prepare_cached(sql::SESSIONS_OF_PLAYER).map_err(db)?;
+    stmt.query_map([player.0], |r| {
+        let created: i64 = r.get(0)?;
+        Ok((created, r.get::<_, Option<i64>>(1)?.unwrap_or(created)))
+    })
+    .map_err(db)?
+    .collect::<Result<_, _>>()
+    .map_err(db)
+}
+
+/// `Store::delete_player`, inside the writer's transaction (the renaming first: a name taken
+/// fails it before anything is deleted).
+pub(super) fn delete_player(
+    c: &Connection,
+    id: PlayerId,
+    neutral: &str,
+) -> Result<Player, StoreError> {
+    c.execute(
+        sql::FORGET_PLAYER,
+        params![neutral, name_key(neutral), similar_key(neutral), id.0],
+    )
+    .map_err(db)?;
+    for statement in sql::FORGET_PLAYER_ROWS {
+        c.execute(statement, [id.0]).map_err(db)?;
+    }
+    player(c, id)
+}
+
 pub(super) fn blocks_between(
     c: &Connection,
     a: PlayerId,
