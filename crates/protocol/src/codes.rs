@@ -98,6 +98,9 @@ codes! {
     PlayerAccount = "player/account", CONFLICT;
     /// No player of that name.
     PlayerNotFound = "player/not_found", NOT_FOUND;
+    /// Deleting an account that still sits at an unfinished match or is in a tournament not
+    /// over (docs/protocol.md section 7.10).
+    PlayerPlaying = "player/playing", CONFLICT;
     /// `version` is not the current version (stale or repeated action).
     ActionStale = "action/stale", CONFLICT;
     /// This seat is not to act now.

@@ -46,6 +46,7 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ),
     ("MyGames", "GET /api/me/games (section 7.1)"),
     ("Relations", "GET /api/me/relations (section 7.8)"),
+    ("PlayerData", "GET /api/me/data (section 7.10)"),
     ("Profile", "GET /api/players/{name} (section 7.3)"),
     ("Leaderboard", "GET /api/leaderboard/{game} (section 7.3)"),
     ("Tournaments", "GET /api/tournaments (section 7.9)"),
@@ -95,6 +96,7 @@ pub fn schema() -> serde_json::Value {
     add::<server::Signed>(&mut generator);
     add::<server::MyGames<'_>>(&mut generator);
     add::<server::Relations>(&mut generator);
+    add::<server::PlayerData<'_>>(&mut generator);
     add::<server::Profile<'_>>(&mut generator);
     add::<server::Leaderboard<'_>>(&mut generator);
     add::<server::Tournaments>(&mut generator);

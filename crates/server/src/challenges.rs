@@ -423,11 +423,10 @@ impl Challenges {
         gone
     }
 
-    /// The `challenges` message of `player` (its incoming challenges it may see, its outgoing
-    /// ones), or `None` when it has none.
+    /// The challenges `player` sees: those to it (but hidden ones) and its own.
     #[must_use]
-    pub fn list_for(&self, player: PlayerId) -> Option<String> {
-        let (incoming, outgoing): (Vec<ChallengeView>, Vec<ChallengeView>) = self.with(|inner| {
+    pub fn of_player(&self, player: PlayerId) -> (Vec<ChallengeView>, Vec<ChallengeView>) {
+        self.with(|inner| {
             let pick = |f: &dyn Fn(&Open) -> bool| -> Vec<ChallengeView> {
                 inner
                     .open
@@ -440,7 +439,23 @@ impl Challenges {
                 pick(&|c| c.to.id == player && !c.hidden),
                 pick(&|c| c.from.id == player),
             )
-        });
+        })
+    }
+
+    /// `player`'s account was deleted: every challenge from or to it is withdrawn (each other
+    /// side told), as if its lobby closed.
+    pub fn player_gone(&self, player: PlayerId) {
+        self.end(
+            |c| c.from.id == player || c.to.id == player,
+            Gone::Ended(ChallengeEnd::Cancelled),
+        );
+    }
+
+    /// The `challenges` message of `player` (its incoming challenges it may see, its outgoing
+    /// ones), or `None` when it has none.
+    #[must_use]
+    pub fn list_for(&self, player: PlayerId) -> Option<String> {
+        let (incoming, outgoing) = self.of_player(player);
         if incoming.is_empty() && outgoing.is_empty() {
             return None;
         }

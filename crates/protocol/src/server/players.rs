@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{PlayerKind, PlayerView, Summary};
+use super::{ChallengeView, PlayerKind, PlayerTournament, PlayerView, RecordBody, Room, Summary};
 use crate::shapes;
 
 /// `GET /api/me` (docs/protocol.md section 7.1).
@@ -157,4 +157,118 @@ pub struct Relations {
     pub follows: Vec<PlayerView>,
     /// Blocked players.
     pub blocks: Vec<PlayerView>,
+}
+
+/// `GET /api/me/data` (docs/protocol.md section 7.10): everything the server keeps about the
+/// session's player, to download.
+#[derive(Clone, PartialEq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerData<'a> {
+    /// Unix ms when it was put together.
+    pub exported_at: i64,
+    /// The player itself.
+    pub account: DataAccount,
+    /// Per game with a rated game: the standing now.
+    pub ratings: BTreeMap<String, Standing>,
+    /// Every change of its ratings, oldest first.
+    pub rating_changes: Vec<DataRatingChange>,
+    /// Every match it sits in, latest ended (then created) first: finished ones with their
+    /// record.
+    pub games: Vec<DataGame<'a>>,
+    /// Every chat line it wrote, oldest first.
+    pub chat: Vec<DataChatLine>,
+    /// The players it follows.
+    pub follows: Vec<PlayerView>,
+    /// The players it blocks.
+    pub blocks: Vec<PlayerView>,
+    /// The challenges to named players it has open on this node (section 7.7), as its lobby
+    /// shows them.
+    pub challenges: DataChallenges,
+    /// The tournaments it joined (section 7.9), latest start first.
+    pub tournaments: Vec<PlayerTournament>,
+}
+
+/// The player of a `PlayerData`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataAccount {
+    /// The name.
+    pub name: String,
+    /// Guest or account.
+    pub kind: PlayerKind,
+    /// Unix ms of creation.
+    pub created_at: i64,
+    /// Its sessions (signed-in browsers) the server still knows, oldest first.
+    pub sessions: Vec<DataSession>,
+}
+
+/// A session of a `DataAccount`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataSession {
+    /// Unix ms when it began.
+    pub started_at: i64,
+    /// Unix ms of its last use the server noted (noted at most once a day).
+    pub last_used: i64,
+}
+
+/// One change of a rating (a rated match's result), in shown numbers.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataRatingChange {
+    /// The game's registry name.
+    pub game: String,
+    /// The match that changed it.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// Unix ms.
+    pub at: i64,
+    /// The shown rating before.
+    pub rating_before: i64,
+    /// The shown rating after.
+    pub rating: i64,
+    /// The shown deviation before.
+    pub deviation_before: i64,
+    /// The shown deviation after.
+    pub deviation: i64,
+}
+
+/// A match of a `PlayerData`.
+#[derive(Clone, PartialEq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataGame<'a> {
+    /// The match as the lobby shows it (section 3.3).
+    pub summary: Summary<'a>,
+    /// The seats the player holds in it.
+    pub seats: Vec<usize>,
+    /// Its record (section 3.6) once finished; `null` before, when the log may hold what the
+    /// other players may not see yet.
+    pub record: Option<RecordBody>,
+}
+
+/// A chat line of a `PlayerData`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataChatLine {
+    /// The match it was written in.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// The room.
+    pub room: Room,
+    /// The writer's seat, `null` as a spectator.
+    pub seat: Option<u8>,
+    /// The line.
+    pub text: String,
+    /// Unix ms.
+    pub at: i64,
+}
+
+/// The open challenges of a `PlayerData`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataChallenges {
+    /// To the player.
+    pub incoming: Vec<ChallengeView>,
+    /// From the player.
+    pub outgoing: Vec<ChallengeView>,
 }

@@ -2,9 +2,11 @@
 //! matches and their WebSocket), `records` (a match's record, export, replay, analysis, history
 //! and chat), `players` (sessions, accounts, profiles, leaderboards), `lobby_ws` (the lobby's
 //! live counts and quick pairing); `auth` (who is asking, the cross-site check, the security
-//! headers), `extract` (what the routes read from a request) and `state` (what they share).
+//! headers), `data` (a player's own data: its download and the deletion of its account),
+//! `extract` (what the routes read from a request) and `state` (what they share).
 
 mod auth;
+mod data;
 mod extract;
 mod friends;
 mod lobby_follow;
@@ -67,6 +69,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/me", get(players::me))
         .route("/api/me/games", get(players::my_games))
         .route("/api/me/relations", get(friends::relations))
+        .route("/api/me/data", get(data::my_data))
+        .route("/api/me/delete", post(data::delete_me))
         .route(
             "/api/me/follows/{name}",
             put(friends::follow).delete(friends::unfollow),

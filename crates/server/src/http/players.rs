@@ -290,7 +290,7 @@ pub(super) async fn logout(
     Ok((StatusCode::NO_CONTENT, jar).into_response())
 }
 
-fn standing_view(s: &Standing) -> StandingView {
+pub(super) fn standing_view(s: &Standing) -> StandingView {
     StandingView {
         rating: s.rating.shown(),
         deviation: s.rating.shown_deviation(),

@@ -376,14 +376,91 @@ impl Tournaments {
     /// # Errors
     /// `player/not_found`; the store's.
     pub async fn of_player(&self, name: &str) -> Result<PlayerTournaments, ApiError> {
-        let store = self.lobby.store();
-        let (player, _) = store
+        let (player, _) = self
+            .lobby
+            .store()
             .player_by_name(name.to_owned())
             .await
             .map_err(ApiError::store)?
             .ok_or_else(|| {
                 ApiError::new(Code::PlayerNotFound, format!("no player named {name:?}"))
             })?;
+        self.of(player).await
+    }
+
+    /// Whether `player` is in a tournament that is not over (a waiting one it may withdraw
+    /// from included): its account cannot be deleted until then.
+    ///
+    /// # Errors
+    /// `store/unavailable`.
+    pub async fn in_one_not_over(&self, player: PlayerId) -> Result<bool, ApiError> {
+        let rows = self
+            .lobby
+            .store()
+            .player_tournaments(player, u32::MAX)
+            .await
+            .map_err(ApiError::store)?;
+        Ok(rows.iter().any(|row| {
+            row.status == TournamentStatus::Live
+                && Live::from_row(row).is_ok_and(|one| {
+                    one.state
+                        .tournament
+                        .players()
+                        .iter()
+                        .any(|p| p.id.0 == player.0 && p.active)
+                })
+        }))
+    }
+
+    /// `player`'s account was deleted and renamed `neutral`: the tournaments it played (all
+    /// over, `in_one_not_over`) name it so from now on, in their standings and as their
+    /// creator. Each is saved again; a save another writer beat is read and tried again.
+    ///
+    /// # Errors
+    /// `store/unavailable`.
+    pub async fn forget_member(
+        &self,
+        player: PlayerId,
+        old: &str,
+        neutral: &str,
+    ) -> Result<(), ApiError> {
+        let store = self.lobby.store();
+        let rows = store
+            .player_tournaments(player, u32::MAX)
+            .await
+            .map_err(ApiError::store)?;
+        for id in rows.iter().map(|row| row.id.clone()) {
+            for _ in 0..16 {
+                let Some(row) = store
+                    .tournament(id.clone())
+                    .await
+                    .map_err(ApiError::store)?
+                else {
+                    break;
+                };
+                let Ok(mut one) = Live::from_row(&row) else {
+                    break;
+                };
+                if let Some(member) = one.state.members.get_mut(&player.0) {
+                    member.name = neutral.to_owned();
+                }
+                if one.setup.creator == old {
+                    one.setup.creator = neutral.to_owned();
+                }
+                if one.save(&self.lobby).await? {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The tournaments `player` joined, with its place, points and games in each.
+    ///
+    /// # Errors
+    /// `store/unavailable`.
+    pub async fn of(&self, player: Player) -> Result<PlayerTournaments, ApiError> {
+        let store = self.lobby.store();
         let rows = store
             .player_tournaments(player.id, PLAYER_LISTED)
             .await

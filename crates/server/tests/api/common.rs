@@ -461,6 +461,7 @@ fn body_definition(method: &str, path: &str, status: u16) -> Option<&'static str
         ("POST", ["api", "guest" | "account" | "login"]) => "Signed",
         ("GET", ["api", "me", "games"]) => "MyGames",
         ("GET", ["api", "me", "relations"]) => "Relations",
+        ("GET", ["api", "me", "data"]) => "PlayerData",
         ("GET", ["api", "players", _]) => "Profile",
         ("GET", ["api", "players", _, "tournaments"]) => "PlayerTournaments",
         ("GET", ["api", "leaderboard", _]) => "Leaderboard",

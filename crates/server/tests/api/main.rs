@@ -13,6 +13,7 @@ mod chat;
 mod clocks;
 mod common;
 mod crowd;
+mod data;
 mod downtime;
 mod faults;
 mod floods;
