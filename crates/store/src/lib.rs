@@ -362,6 +362,18 @@ pub trait Store: Send + Sync + 'static {
         entrant: Option<PlayerId>,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
 
+    /// Tournament `id`'s settings (written at its creation) become `settings`: only to name a
+    /// deleted creator anew (docs/protocol.md section 7.10); its state and version are left as
+    /// they are.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn set_tournament_settings(
+        &self,
+        id: String,
+        settings: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+
     /// At most `limit` tournaments `player` joined (an entrant of a save), latest start first.
     ///
     /// # Errors

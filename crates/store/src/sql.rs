@@ -325,6 +325,10 @@ pub(crate) const TOURNAMENTS: &str = concat!(
     " FROM tournaments WHERE status = $1 ORDER BY starts_at DESC, id LIMIT $2"
 );
 
+/// Tournament `$2`'s settings become `$1` (only a deleted creator's name changes them).
+pub(crate) const SET_TOURNAMENT_SETTINGS: &str =
+    "UPDATE tournaments SET settings = $1 WHERE id = $2";
+
 /// Player `$2` joined tournament `$1` (again: nothing changes).
 pub(crate) const ADD_ENTRANT: &str = "INSERT INTO tournament_entrants (tournament_id, player_id) \
      VALUES ($1, $2) ON CONFLICT DO NOTHING";
@@ -388,6 +392,7 @@ mod tests {
             LOG.to_owned(),
             CHAT.to_owned(),
             CHAT_OF_PLAYER.to_owned(),
+            SET_TOURNAMENT_SETTINGS.to_owned(),
             SESSIONS_OF_PLAYER.to_owned(),
             FORGET_PLAYER.to_owned(),
             LIVE_WITH_CLOCK.to_owned(),

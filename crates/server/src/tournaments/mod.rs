@@ -441,12 +441,19 @@ impl Tournaments {
                 let Ok(mut one) = Live::from_row(&row) else {
                     break;
                 };
-                if let Some(member) = one.state.members.get_mut(&player.0) {
-                    member.name = neutral.to_owned();
-                }
                 if one.setup.creator == old {
                     one.setup.creator = neutral.to_owned();
+                    let settings = serde_json::to_string(&one.setup)
+                        .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
+                    store
+                        .set_tournament_settings(id.clone(), settings)
+                        .await
+                        .map_err(ApiError::store)?;
                 }
+                let Some(member) = one.state.members.get_mut(&player.0) else {
+                    break;
+                };
+                member.name = neutral.to_owned();
                 if one.save(&self.lobby).await? {
                     break;
                 }

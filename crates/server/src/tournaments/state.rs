@@ -27,8 +27,9 @@ pub(super) fn real_ms(rules_ms: u64, minute: Duration) -> i64 {
     i64::try_from(real).unwrap_or(i64::MAX)
 }
 
-/// What a tournament's creator chose, stored once (the row's `settings`). The kind, rounds and
-/// tables' size are the rules' settings, in the state's `Tournament`.
+/// What a tournament's creator chose, stored once (the row's `settings`; written again only to
+/// name a deleted creator anew). The kind, rounds and tables' size are the rules' settings, in
+/// the state's `Tournament`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(super) struct Setup {
     pub(super) name: String,

@@ -202,6 +202,25 @@ async fn a_deleted_account_signs_in_no_more_and_its_games_stay_with_its_opponent
         .post("/api/me/delete", &json!({"password": PASSWORD}))
         .await;
     assert_eq!((status, body["code"].as_str()), (401, Some("auth/failed")));
+    // While Alice is in a tournament not over: refused; withdrawn, no more.
+    let arena = json!({"name": "Sunday arena", "game": "toy", "time_control": {"kind": "none"},
+                       "starts_in_seconds": 3600, "minutes": 10});
+    let (status, made) = alice.post("/api/tournaments", &arena).await;
+    assert_eq!(status, 201, "{made}");
+    let tournament = made["tournament"]["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/tournaments/{tournament}");
+    assert_eq!(alice.post(&format!("{path}/join"), &json!({})).await.0, 200);
+    let (status, body) = alice
+        .post("/api/me/delete", &json!({"password": PASSWORD}))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("player/playing"))
+    );
+    assert_eq!(
+        alice.post(&format!("{path}/withdraw"), &json!({})).await.0,
+        200
+    );
     // While a game of Alice's is being played: refused; once it is over, deleted.
     let (live, mut mine, mut theirs) = live_match(&mut alice, &mut bob).await;
     let (status, body) = alice
@@ -263,6 +282,9 @@ async fn a_deleted_account_signs_in_no_more_and_its_games_stay_with_its_opponent
     }
     let neutral = neutral.unwrap();
     assert_eq!(bob_after["recent"][0]["opponents"], json!([neutral]));
+    // The tournament she made names its creator so too.
+    let (_, made) = bob.get(&path).await;
+    assert_eq!(made["tournament"]["creator"], neutral.as_str(), "{made}");
     // The neutral name signs in to nothing either; the old name is free for a newcomer.
     let (status, _) = Agent::from(app.addr, "127.0.9.4")
         .post(

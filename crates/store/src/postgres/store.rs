@@ -435,6 +435,20 @@ impl Store for PgStore {
             .await)
     }
 
+    fn set_tournament_settings(
+        &self,
+        id: String,
+        settings: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        one_statement!(self, |c| exec(
+            &c,
+            sql::SET_TOURNAMENT_SETTINGS,
+            &[&settings, &id]
+        )
+        .await
+        .map(|_| ()))
+    }
+
     fn tournaments_created(
         &self,
         creator: PlayerId,

@@ -441,6 +441,21 @@ impl Store for SqliteStore {
         self.read(move |c| tournaments::versions(c, status, limit))
     }
 
+    fn set_tournament_settings(
+        &self,
+        id: String,
+        settings: String,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            c.execute(
+                sql::SET_TOURNAMENT_SETTINGS,
+                rusqlite::params![settings, id],
+            )
+            .map(drop)
+            .map_err(db)
+        }))
+    }
+
     fn tournaments_created(
         &self,
         creator: PlayerId,
