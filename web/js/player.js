@@ -2,7 +2,7 @@
 // The player page (web/player.html at /@/{name}): the profile of `GET /api/players/{name}`
 // (docs/protocol.md, PROFILE): ratings per game with their provisional mark, the rating-over-time
 // chart, win/loss/draw counts, the tournaments played and the recent games with links to their
-// replays.
+// replays; on the visitor's own page, its account panel (js/account.js).
 
 import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
@@ -10,6 +10,7 @@ import { setupIdentity, playerHref } from './identity.js';
 import { ratingChart, chartLegend } from './chart.js';
 import { setupRelations } from './relations.js';
 import { renderPlayerTournaments } from './player-tournaments.js';
+import { setupAccount } from './account.js';
 
 const $ = byId;
 
@@ -158,6 +159,7 @@ async function start() {
     $('profile').classList.remove('hidden');
     draw();
     await setupRelations(p);
+    await setupAccount(p.name);
   } catch (err) {
     $('error').textContent = errorCode(err) === 'player/not_found' ? t('profile.notfound', { name }) : errorMessage(err);
     $('error').classList.remove('hidden');
