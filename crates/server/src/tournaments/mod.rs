@@ -413,7 +413,7 @@ impl Tournaments {
     }
 
     /// `player`'s account was deleted and renamed `neutral`: the tournaments it played (all
-    /// over, `in_one_not_over`) name it so from now on, in their standings and as their
+    /// over, `in_one_not_over`) or made name it so from now on, in their standings and as their
     /// creator. Each is saved again; a save another writer beat is read and tried again.
     ///
     /// # Errors
@@ -425,11 +425,27 @@ impl Tournaments {
         neutral: &str,
     ) -> Result<(), ApiError> {
         let store = self.lobby.store();
-        let rows = store
+        let mut ids: Vec<String> = Vec::new();
+        // Those it joined, and those it made without joining (read whole: deletions are rare).
+        let joined = store
             .player_tournaments(player, u32::MAX)
             .await
             .map_err(ApiError::store)?;
-        for id in rows.iter().map(|row| row.id.clone()) {
+        for status in [TournamentStatus::Live, TournamentStatus::Finished] {
+            let all = store
+                .tournaments(status, u32::MAX)
+                .await
+                .map_err(ApiError::store)?;
+            ids.extend(
+                all.into_iter()
+                    .filter(|t| t.creator == player)
+                    .map(|t| t.id),
+            );
+        }
+        ids.extend(joined.into_iter().map(|t| t.id));
+        ids.sort_unstable();
+        ids.dedup();
+        for id in ids {
             for _ in 0..16 {
                 let Some(row) = store
                     .tournament(id.clone())
