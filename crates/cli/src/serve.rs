@@ -29,9 +29,11 @@ pub struct Args {
     /// Database URL: `sqlite://FILE` (created if missing), or a PostgreSQL server:
     /// `postgres://USER:PASSWORD@HOST:PORT/DB` (`postgresql://` too; a Unix socket as
     /// `postgres://USER@/DB?host=/run/postgresql`). The schema is created or migrated at start.
+    // The variable's value (a password, maybe) is not shown by --help.
     #[arg(
         long,
         env = "PLATEAU_DATABASE",
+        hide_env_values = true,
         default_value = "sqlite://plateau.sqlite"
     )]
     database: String,

@@ -243,6 +243,17 @@ fn a_password_is_printed_masked() {
         &[],
     );
     assert!(!String::from_utf8_lossy(&output.stdout).contains("hunter2"));
+    // Nor does --help show the variable's value.
+    let help = serve(
+        &["--help"],
+        &[(
+            "PLATEAU_DATABASE",
+            "postgres://plateau:hunter2@10.0.0.5/plateau",
+        )],
+    );
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("[env: PLATEAU_DATABASE]"), "{help}");
+    assert!(!help.contains("hunter2"));
 }
 
 /// The sample of docs/deploy.md, "Configuration", is a file `--config` takes.
