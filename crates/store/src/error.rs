@@ -18,6 +18,9 @@ pub enum StoreError {
     /// upgrades at once: the second).
     #[error("the player is no guest")]
     NotAGuest,
+    /// `Store::delete_player` for a player seated at a match not finished: nothing was written.
+    #[error("the player sits at an unfinished match")]
+    Playing,
     /// This node no longer holds the lease a write needs (another node drives the match now,
     /// docs/architecture.md section 5.3), or its node name was taken over: nothing was written.
     #[error("lease lost: {0}")]

@@ -328,8 +328,8 @@ pub trait Store: Send + Sync + 'static {
     /// stay. Answers the player as it is now.
     ///
     /// # Errors
-    /// `Conflict` if another player has the name `neutral` (nothing changed); `Database` on
-    /// failure.
+    /// `Playing` if it sits at a match not finished, `Conflict` if another player has the name
+    /// `neutral` (nothing changed either way); `Database` on failure.
     fn delete_player(
         &self,
         player: PlayerId,

@@ -166,6 +166,10 @@ pub(crate) const CHAT_OF_PLAYER: &str = "SELECT c.seq, c.room, c.seat, c.text, c
 pub(crate) const SESSIONS_OF_PLAYER: &str =
     "SELECT created_at, last_seen FROM sessions WHERE player_id = $1 ORDER BY created_at";
 
+/// How many matches not finished player `$1` sits at.
+pub(crate) const UNFINISHED_OF_PLAYER: &str = "SELECT COUNT(*) FROM match_seats s JOIN matches m \
+     ON m.id = s.match_id WHERE s.player_id = $1 AND m.status <> 'finished'";
+
 /// A deleted player's row keeps its id (its seats in others' matches) under a neutral name
 /// `$1` with its keys, and loses its password.
 pub(crate) const FORGET_PLAYER: &str = "UPDATE players SET name = $1, name_key = $2, similar_key = $3, \
@@ -395,6 +399,7 @@ mod tests {
             SET_TOURNAMENT_SETTINGS.to_owned(),
             SESSIONS_OF_PLAYER.to_owned(),
             FORGET_PLAYER.to_owned(),
+            UNFINISHED_OF_PLAYER.to_owned(),
             LIVE_WITH_CLOCK.to_owned(),
             INSERT_MATCH.to_owned(),
             INSERT_SEAT.to_owned(),

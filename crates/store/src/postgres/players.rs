@@ -222,13 +222,21 @@ pub(super) async fn sessions_of(
         .collect()
 }
 
-/// `Store::delete_player` in transaction `tx` (the renaming first: a name taken fails it
-/// before anything is deleted).
+/// `Store::delete_player` in transaction `tx` (the check and the renaming first: a player
+/// still playing, or a name taken, fails it before anything is deleted).
 pub(super) async fn delete_player(
     tx: &Transaction<'_>,
     id: PlayerId,
     neutral: &str,
 ) -> Result<Player, StoreError> {
+    // Checked in the deletion's own transaction, before anything is written.
+    let unfinished: i64 = match row(tx, sql::UNFINISHED_OF_PLAYER, &[&id.0]).await? {
+        Some(r) => col(&r, 0)?,
+        None => 0,
+    };
+    if unfinished > 0 {
+        return Err(StoreError::Playing);
+    }
     exec(
         tx,
         sql::FORGET_PLAYER,

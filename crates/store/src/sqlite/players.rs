@@ -216,13 +216,20 @@ pub(super) fn sessions_of(c: &Connection, player: PlayerId) -> Result<Vec<(i64, 
     .map_err(db)
 }
 
-/// `Store::delete_player`, inside the writer's transaction (the renaming first: a name taken
-/// fails it before anything is deleted).
+/// `Store::delete_player`, inside the writer's transaction (the check and the renaming first:
+/// a player still playing, or a name taken, fails it before anything is deleted).
 pub(super) fn delete_player(
     c: &Connection,
     id: PlayerId,
     neutral: &str,
 ) -> Result<Player, StoreError> {
+    // In the writer's transaction: no seat can be taken between this count and the deletion.
+    let unfinished: i64 = c
+        .query_row(sql::UNFINISHED_OF_PLAYER, [id.0], |r| r.get(0))
+        .map_err(db)?;
+    if unfinished > 0 {
+        return Err(StoreError::Playing);
+    }
     c.execute(
         sql::FORGET_PLAYER,
         params![neutral, name_key(neutral), similar_key(neutral), id.0],

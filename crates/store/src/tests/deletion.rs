@@ -72,6 +72,14 @@ pub(super) async fn a_deleted_player_keeps_its_games_under_a_neutral_name(db: &B
     assert_eq!(store.standings(ann.id).await.unwrap().len(), 1);
     let bob_before = store.standings(bob.id).await.unwrap();
 
+    // While a match of Ann's is not finished: refused, nothing changes.
+    let mut open = new_match("m2", &ann, false);
+    open.seats[1].player = Some(bob.clone());
+    store.create(open).await.unwrap();
+    let playing = store.delete_player(ann.id, "deleted player 1".into()).await;
+    assert!(matches!(playing, Err(StoreError::Playing)), "{playing:?}");
+    assert_eq!(store.player_chat(ann.id).await.unwrap().len(), 1);
+    assert!(store.call_off("m2".into()).await.unwrap());
     // Another player has the neutral name: nothing changes.
     let taken = store.delete_player(ann.id, "Bob".into()).await;
     assert!(matches!(taken, Err(StoreError::Conflict(_))), "{taken:?}");
