@@ -123,6 +123,9 @@ async fn a_backup_taken_under_load_restores_and_every_match_replays() {
     }
     let _ = load.kill();
     let _ = load.wait();
+    // The folder a load client makes for a server of its own, empty with --addr, which its end
+    // would have removed.
+    let _ = std::fs::remove_dir(std::env::temp_dir().join(format!("plateau-load-{}", load.id())));
     drop(server);
 
     let restored = dir.join("restored.sqlite");
