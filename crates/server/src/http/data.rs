@@ -16,8 +16,8 @@ use plateau_protocol::server::{
 };
 use serde::Deserialize;
 
-use super::auth::Session;
-use super::extract::JsonBody;
+use super::auth::{Session, sign_in_allowed, sign_in_failed};
+use super::extract::{ClientAddr, JsonBody};
 use super::matches::summary;
 use super::players::standing_view;
 use super::state::AppState;
@@ -174,12 +174,14 @@ fn neutral_name() -> String {
     format!("deleted player {}", rand::random_range(100_000..1_000_000))
 }
 
-/// `POST /api/me/delete`: deletes the session's account after checking its password
-/// (`Store::delete_player`), once it sits at no unfinished match and is in no tournament that
+/// `POST /api/me/delete`: deletes the session's account after checking its password (counted
+/// as a sign-in attempt, docs/protocol.md section 6) (`Store::delete_player`), once it sits at
+/// no unfinished match and is in no tournament that
 /// is not over; its open challenges are withdrawn and the tournaments it played name it anew.
 /// Ends the session: `204` with the cookie cleared.
 pub(super) async fn delete_me(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     session: Session,
     jar: CookieJar,
     JsonBody(req): JsonBody<DeleteRequest>,
@@ -194,8 +196,10 @@ pub(super) async fn delete_me(
         .into());
     }
     let store = app.lobby.store();
-    // The password first, as a sign-in checks it: a place in the hashing line, then the check.
+    // The password first, as a sign-in checks it, under the sign-in's limits (a stolen session
+    // must not guess the password here instead): a place in the hashing line, then the check.
     let place = app.hasher.place()?;
+    let attempt = sign_in_allowed(&app, addr, &me.name)?;
     let hash = store
         .player_by_name(me.name.clone())
         .await
@@ -203,6 +207,7 @@ pub(super) async fn delete_me(
         .filter(|(p, _)| p.id == me.id)
         .and_then(|(_, hash)| hash);
     if !place.verify(req.password, hash).await? {
+        sign_in_failed(&app, &attempt);
         return Err(ApiError::new(Code::AuthFailed, "wrong password: nothing was deleted").into());
     }
     let playing = || {

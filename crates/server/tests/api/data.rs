@@ -297,3 +297,26 @@ async fn a_deleted_account_signs_in_no_more_and_its_games_stay_with_its_opponent
     assert!(newcomer.session.is_some());
     app.shutdown().await;
 }
+
+/// Guessing the password through the deletion is limited as signing in is: a stolen session
+/// cannot try passwords there without end.
+#[tokio::test]
+async fn wrong_passwords_at_deletion_count_as_failed_sign_ins() {
+    let app = spawn_app().await;
+    let mut alice = account_from(&app, "127.0.10.1", "Alice").await;
+    let mut codes = Vec::new();
+    for i in 0..11 {
+        let (_, body) = alice
+            .post(
+                "/api/me/delete",
+                &json!({"password": format!("guess number {i}")}),
+            )
+            .await;
+        codes.push(body["code"].as_str().unwrap_or_default().to_owned());
+    }
+    assert_eq!(codes[..10], vec!["auth/failed"; 10]);
+    assert_eq!(codes[10], "auth/rate_limited");
+    // Still there.
+    assert_eq!(alice.get("/api/players/Alice").await.0, 200);
+    app.shutdown().await;
+}
