@@ -238,9 +238,7 @@ pub(super) async fn delete_me(
         return Err(ApiError::internal("no free neutral name after 8 tries").into());
     };
     app.challenges.player_gone(me.id);
-    app.tournaments
-        .forget_member(me.id, &me.name, &deleted.name)
-        .await?;
+    app.tournaments.forget_member(me.id, &deleted.name).await?;
     tracing::info!(player = me.id.0, "account deleted");
     let jar = jar.remove(Cookie::build(SESSION_COOKIE).path("/"));
     Ok((StatusCode::NO_CONTENT, jar).into_response())

@@ -412,18 +412,14 @@ impl Tournaments {
         }))
     }
 
-    /// `player`'s account was deleted and renamed `neutral`: the tournaments it played (all
-    /// over, `in_one_not_over`) or made name it so from now on, in their standings and as their
-    /// creator. Each is saved again; a save another writer beat is read and tried again.
+    /// `player`'s account was deleted and renamed `neutral`: the tournaments it joined (none
+    /// still with it in play, `in_one_not_over`) or made name it so from now on, in their
+    /// standings and as their creator. Each is saved again; a save another writer beat is read
+    /// and tried again.
     ///
     /// # Errors
     /// `store/unavailable`.
-    pub async fn forget_member(
-        &self,
-        player: PlayerId,
-        old: &str,
-        neutral: &str,
-    ) -> Result<(), ApiError> {
+    pub async fn forget_member(&self, player: PlayerId, neutral: &str) -> Result<(), ApiError> {
         let store = self.lobby.store();
         let mut ids: Vec<String> = Vec::new();
         // Those it joined, and those it made without joining (read whole: deletions are rare).
@@ -457,7 +453,7 @@ impl Tournaments {
                 let Ok(mut one) = Live::from_row(&row) else {
                     break;
                 };
-                if one.setup.creator == old {
+                if row.creator == player && one.setup.creator != neutral {
                     one.setup.creator = neutral.to_owned();
                     let settings = serde_json::to_string(&one.setup)
                         .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
