@@ -23,6 +23,7 @@
 
 pub mod error;
 pub mod model;
+pub mod moderation;
 pub mod players;
 pub mod postgres;
 pub mod ratings;
@@ -44,6 +45,10 @@ pub use stored::{ChatLine, Created, Derived, Finish, Room, StoredMatch, StoredSe
 
 use crate::model::Status;
 use crate::players::{Player, PlayerId, PlayerKind};
+
+/// A sanctioned player: its id, muted until and banned until (unix ms; `moderation::FOREVER`
+/// for a ban with no end).
+pub type Sanctioned = (PlayerId, Option<i64>, Option<i64>);
 
 /// A boxed future, so `Store` can be used as `dyn Store`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -461,6 +466,64 @@ pub trait Store: Send + Sync + 'static {
         game: String,
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>>;
+
+    /// Files a report (docs/protocol.md section 7.10); its number.
+    ///
+    /// # Errors
+    /// `Conflict` if a player or the match it names is unknown.
+    fn file_report(&self, report: moderation::NewReport) -> BoxFuture<'_, Result<i64, StoreError>>;
+
+    /// Up to `limit` open reports, oldest first.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn open_reports(
+        &self,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<moderation::Report>, StoreError>>;
+
+    /// Applies moderator action `m` (a mute, a ban, a rename, a role, a report handled) and
+    /// writes its audit entry, in one transaction; the entry written.
+    ///
+    /// # Errors
+    /// `NotFound` for a target player or an open report that is not there, `Invalid` for the
+    /// role given to a player that is no account, `Conflict` for a new name that is taken or
+    /// looks like one that is (as `create_player`), or an unknown match; nothing is written.
+    fn moderate(
+        &self,
+        m: moderation::Moderation,
+    ) -> BoxFuture<'_, Result<moderation::AuditEntry, StoreError>>;
+
+    /// Up to `limit` entries of the audit log, from `from`.
+    ///
+    /// # Errors
+    /// `Database`/`Corrupt` on failure.
+    fn audit(
+        &self,
+        from: moderation::AuditFrom,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<moderation::AuditEntry>, StoreError>>;
+
+    /// `player`'s role, mute, ban and unacknowledged warnings.
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown player; `Database`/`Corrupt` on failure.
+    fn moderation_standing(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<moderation::Standing, StoreError>>;
+
+    /// `player` has read its warnings up to audit entry `up_to`.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn ack_warnings(&self, player: PlayerId, up_to: i64) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// The players muted or banned at `now` (unix ms): id, muted until, banned until.
+    ///
+    /// # Errors
+    /// `Database` on failure.
+    fn sanctioned(&self, now: i64) -> BoxFuture<'_, Result<Vec<Sanctioned>, StoreError>>;
 
     /// A cheap query (`SELECT 1`): whether the database answers now (`GET /health`).
     ///

@@ -357,6 +357,77 @@ pub(crate) const TOURNAMENTS_CREATED: &str =
 /// Whether the database answers.
 pub(crate) const PING: &str = "SELECT 1";
 
+/// A player's mute (`$1`: until, unix ms, or NULL).
+pub(crate) const SET_MUTED: &str = "UPDATE players SET muted_until = $1 WHERE id = $2";
+
+/// A player's ban (`$1`: until, unix ms, or NULL).
+pub(crate) const SET_BANNED: &str = "UPDATE players SET banned_until = $1 WHERE id = $2";
+
+/// A player's role (`$1`: the word, or NULL); only an account gets one.
+pub(crate) const SET_ROLE: &str =
+    "UPDATE players SET role = $1 WHERE id = $2 AND (kind = 'account' OR CAST($1 AS TEXT) IS NULL)";
+
+/// An open report handled: its status, by whom, when.
+pub(crate) const HANDLE_REPORT: &str = "UPDATE reports SET status = $1, handled_by = $2, handled_at = $3 \
+     WHERE id = $4 AND status = 'open'";
+
+/// A moderator action's audit entry, with the target's name as it is before the action.
+pub(crate) const INSERT_AUDIT: &str = "INSERT INTO moderation_log \
+     (at, moderator_id, action, target_id, match_id, report_id, until, detail, reason, target_name) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT name FROM players WHERE id = $4)) \
+     RETURNING id";
+
+/// The columns of an audit entry (over `moderation_log l`), as `moderation::audit_entry` takes
+/// them: id, at, the moderator's name, the action, the target's id and name then, the match,
+/// the report, until, detail, reason.
+macro_rules! audit_columns {
+    () => {
+        "SELECT l.id, l.at, mp.name, l.action, l.target_id, l.target_name, l.match_id, \
+         l.report_id, l.until, l.detail, l.reason FROM moderation_log l \
+         LEFT JOIN players mp ON mp.id = l.moderator_id"
+    };
+}
+
+/// One audit entry by id.
+pub(crate) const AUDIT_ENTRY: &str = concat!(audit_columns!(), " WHERE l.id = $1");
+
+/// The latest audit entries, newest first.
+pub(crate) const AUDIT_LATEST: &str = concat!(audit_columns!(), " ORDER BY l.id DESC LIMIT $1");
+
+/// The audit entries after id `$1`, oldest first.
+pub(crate) const AUDIT_AFTER: &str =
+    concat!(audit_columns!(), " WHERE l.id > $1 ORDER BY l.id LIMIT $2");
+
+/// A player's warnings after id `$2` (those it acknowledged end there), oldest first.
+pub(crate) const WARNINGS: &str = concat!(
+    audit_columns!(),
+    " WHERE l.target_id = $1 AND l.action = 'warn' AND l.id > $2 ORDER BY l.id"
+);
+
+/// A player's role, mute, ban and the last warning it acknowledged.
+pub(crate) const MODERATION_STANDING: &str =
+    "SELECT role, muted_until, banned_until, warned_seen FROM players WHERE id = $1";
+
+/// The warnings a player acknowledged, up to id `$1`.
+pub(crate) const ACK_WARNINGS: &str =
+    "UPDATE players SET warned_seen = $1 WHERE id = $2 AND warned_seen < $1";
+
+/// The players muted or banned after `$1` (unix ms): id, muted until, banned until.
+pub(crate) const SANCTIONED: &str = "SELECT id, muted_until, banned_until FROM players \
+     WHERE muted_until > $1 OR banned_until > $1 ORDER BY id";
+
+/// A new report; its id.
+pub(crate) const INSERT_REPORT: &str = "INSERT INTO reports \
+     (at, reporter_id, reported_id, reason, text, match_id, chat_seq, status) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open') RETURNING id";
+
+/// The open reports, oldest first, with the names and the chat line they point at.
+pub(crate) const OPEN_REPORTS: &str = "SELECT r.id, r.at, rp.name, r.reported_id, tp.name, r.reason, \
+     r.text, r.match_id, r.chat_seq, c.text FROM reports r \
+     JOIN players rp ON rp.id = r.reporter_id JOIN players tp ON tp.id = r.reported_id \
+     LEFT JOIN chat c ON c.match_id = r.match_id AND c.seq = r.chat_seq \
+     WHERE r.status = 'open' ORDER BY r.id LIMIT $1";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,6 +507,20 @@ mod tests {
             TOURNAMENTS_CREATED.to_owned(),
             ADD_ENTRANT.to_owned(),
             PLAYER_TOURNAMENTS.to_owned(),
+            SET_MUTED.to_owned(),
+            SET_BANNED.to_owned(),
+            SET_ROLE.to_owned(),
+            HANDLE_REPORT.to_owned(),
+            INSERT_AUDIT.to_owned(),
+            AUDIT_ENTRY.to_owned(),
+            AUDIT_LATEST.to_owned(),
+            AUDIT_AFTER.to_owned(),
+            WARNINGS.to_owned(),
+            MODERATION_STANDING.to_owned(),
+            ACK_WARNINGS.to_owned(),
+            SANCTIONED.to_owned(),
+            INSERT_REPORT.to_owned(),
+            OPEN_REPORTS.to_owned(),
         ]
         .into_iter()
         .chain(FORGET_PLAYER_ROWS.map(str::to_owned));

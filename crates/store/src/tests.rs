@@ -12,6 +12,8 @@ use plateau_engine::{Actor, Ending, LogEntry, Outcome, Seat, Seed};
 
 mod deletion;
 use deletion::a_deleted_player_keeps_its_games_under_a_neutral_name;
+mod moderation;
+use moderation::moderator_actions_change_what_they_name_and_are_logged;
 mod relations;
 use relations::follows_and_blocks_are_one_relation_per_pair;
 mod tournaments;
@@ -176,6 +178,7 @@ on_both! {
     follows_and_blocks_are_one_relation_per_pair;
     tournaments_read_back_as_saved_and_list_by_status;
     a_deleted_player_keeps_its_games_under_a_neutral_name;
+    moderator_actions_change_what_they_name_and_are_logged;
 }
 
 pub(crate) fn new_match(id: &str, first: &Player, rated: bool) -> StoredMatch {

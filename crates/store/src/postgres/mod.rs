@@ -27,6 +27,7 @@ mod appends;
 mod held;
 mod leases;
 mod matches;
+mod moderation;
 mod notices;
 mod players;
 mod schema;

@@ -188,6 +188,42 @@ INSERT INTO match_leases (match_id, node, address, expires_at, epoch, resting)
 SELECT id, '', '', now() - interval '1 hour', 0, TRUE FROM matches
 ON CONFLICT (match_id) DO NOTHING;
 "#,
+    // Moderation (docs/protocol.md section 7.10): a player's role, mute, ban and the warnings
+    // it has read; the reports players file; the audit log of moderator actions.
+    r#"
+ALTER TABLE players ADD COLUMN role TEXT CHECK (role IN ('moderator'));
+ALTER TABLE players ADD COLUMN muted_until BIGINT;
+ALTER TABLE players ADD COLUMN banned_until BIGINT;
+ALTER TABLE players ADD COLUMN warned_seen BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE reports (
+    id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at          BIGINT NOT NULL,
+    reporter_id BIGINT NOT NULL REFERENCES players (id),
+    reported_id BIGINT NOT NULL REFERENCES players (id),
+    reason      TEXT NOT NULL,
+    text        TEXT NOT NULL,
+    match_id    TEXT COLLATE "C" REFERENCES matches (id),
+    chat_seq    BIGINT,
+    status      TEXT NOT NULL CHECK (status IN ('open', 'resolved', 'dismissed')),
+    handled_by  BIGINT REFERENCES players (id),
+    handled_at  BIGINT
+);
+CREATE INDEX reports_by_status ON reports (status, id);
+CREATE TABLE moderation_log (
+    id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at           BIGINT NOT NULL,
+    moderator_id BIGINT REFERENCES players (id),
+    action       TEXT NOT NULL,
+    target_id    BIGINT REFERENCES players (id),
+    target_name  TEXT,
+    match_id     TEXT COLLATE "C" REFERENCES matches (id),
+    report_id    BIGINT REFERENCES reports (id),
+    until        BIGINT,
+    detail       TEXT,
+    reason       TEXT NOT NULL
+);
+CREATE INDEX moderation_log_by_target ON moderation_log (target_id, action);
+"#,
 ];
 
 /// The advisory lock key that serialises migrations (any constant, the same for every server:

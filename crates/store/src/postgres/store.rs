@@ -10,7 +10,7 @@ use tokio_postgres::IsolationLevel;
 
 use super::held::fenced;
 use super::query::{col, db, exec, pool_error, row};
-use super::{PgStore, appends, failed, leases, matches, players, tournaments};
+use super::{PgStore, appends, failed, leases, matches, moderation, players, tournaments};
 use crate::model::{Status, unix_ms};
 use crate::players::{Player, PlayerId, PlayerKind};
 use crate::{
@@ -489,6 +489,50 @@ impl Store for PgStore {
     ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>> {
         in_tx!(self, true, |tx| players::leaderboard(&tx, &game, limit)
             .await)
+    }
+
+    fn file_report(
+        &self,
+        report: crate::moderation::NewReport,
+    ) -> BoxFuture<'_, Result<i64, StoreError>> {
+        one_statement!(self, |c| moderation::file_report(&c, &report).await)
+    }
+
+    fn open_reports(
+        &self,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::moderation::Report>, StoreError>> {
+        one_statement!(self, |c| moderation::open_reports(&c, limit).await)
+    }
+
+    fn moderate(
+        &self,
+        m: crate::moderation::Moderation,
+    ) -> BoxFuture<'_, Result<crate::moderation::AuditEntry, StoreError>> {
+        in_tx!(self, false, |tx| moderation::moderate(&tx, &m).await)
+    }
+
+    fn audit(
+        &self,
+        from: crate::moderation::AuditFrom,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::moderation::AuditEntry>, StoreError>> {
+        one_statement!(self, |c| moderation::audit(&c, from, limit).await)
+    }
+
+    fn moderation_standing(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<crate::moderation::Standing, StoreError>> {
+        in_tx!(self, true, |tx| moderation::standing(&tx, player).await)
+    }
+
+    fn ack_warnings(&self, player: PlayerId, up_to: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        one_statement!(self, |c| moderation::ack_warnings(&c, player, up_to).await)
+    }
+
+    fn sanctioned(&self, now: i64) -> BoxFuture<'_, Result<Vec<crate::Sanctioned>, StoreError>> {
+        one_statement!(self, |c| moderation::sanctioned(&c, now).await)
     }
 
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {

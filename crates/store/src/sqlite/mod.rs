@@ -19,6 +19,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 mod matches;
+mod moderation;
 mod players;
 mod schema;
 mod tournaments;
@@ -491,6 +492,52 @@ impl Store for SqliteStore {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>> {
         self.read(move |c| players::leaderboard(c, &game, limit))
+    }
+
+    fn file_report(
+        &self,
+        report: crate::moderation::NewReport,
+    ) -> BoxFuture<'_, Result<i64, StoreError>> {
+        self.write_value(move |c| moderation::file_report(c, &report))
+    }
+
+    fn open_reports(
+        &self,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::moderation::Report>, StoreError>> {
+        self.read(move |c| moderation::open_reports(c, limit))
+    }
+
+    fn moderate(
+        &self,
+        m: crate::moderation::Moderation,
+    ) -> BoxFuture<'_, Result<crate::moderation::AuditEntry, StoreError>> {
+        self.write_value(move |c| moderation::moderate(c, &m))
+    }
+
+    fn audit(
+        &self,
+        from: crate::moderation::AuditFrom,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<crate::moderation::AuditEntry>, StoreError>> {
+        self.read(move |c| moderation::audit(c, from, limit))
+    }
+
+    fn moderation_standing(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<crate::moderation::Standing, StoreError>> {
+        self.read(move |c| moderation::standing(c, player))
+    }
+
+    fn ack_warnings(&self, player: PlayerId, up_to: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.write(Box::new(move |c| {
+            moderation::ack_warnings(c, player, up_to)
+        }))
+    }
+
+    fn sanctioned(&self, now: i64) -> BoxFuture<'_, Result<Vec<crate::Sanctioned>, StoreError>> {
+        self.read(move |c| moderation::sanctioned(c, now))
     }
 
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {

@@ -184,6 +184,42 @@ CREATE TABLE tournament_entrants (
 );
 CREATE INDEX tournament_entrants_by_player ON tournament_entrants (player_id);
 ",
+    // Moderation (docs/protocol.md section 7.10): a player's role, mute, ban and the warnings
+    // it has read; the reports players file; the audit log of moderator actions.
+    r"
+ALTER TABLE players ADD COLUMN role TEXT CHECK (role = 'moderator');
+ALTER TABLE players ADD COLUMN muted_until INTEGER;
+ALTER TABLE players ADD COLUMN banned_until INTEGER;
+ALTER TABLE players ADD COLUMN warned_seen INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE reports (
+    id          INTEGER PRIMARY KEY,
+    at          INTEGER NOT NULL,
+    reporter_id INTEGER NOT NULL REFERENCES players (id),
+    reported_id INTEGER NOT NULL REFERENCES players (id),
+    reason      TEXT NOT NULL,
+    text        TEXT NOT NULL,
+    match_id    TEXT REFERENCES matches (id),
+    chat_seq    INTEGER,
+    status      TEXT NOT NULL CHECK (status = 'open' OR status = 'resolved' OR status = 'dismissed'),
+    handled_by  INTEGER REFERENCES players (id),
+    handled_at  INTEGER
+);
+CREATE INDEX reports_by_status ON reports (status, id);
+CREATE TABLE moderation_log (
+    id           INTEGER PRIMARY KEY,
+    at           INTEGER NOT NULL,
+    moderator_id INTEGER REFERENCES players (id),
+    action       TEXT NOT NULL,
+    target_id    INTEGER REFERENCES players (id),
+    target_name  TEXT,
+    match_id     TEXT REFERENCES matches (id),
+    report_id    INTEGER REFERENCES reports (id),
+    until        INTEGER,
+    detail       TEXT,
+    reason       TEXT NOT NULL
+);
+CREATE INDEX moderation_log_by_target ON moderation_log (target_id, action);
+",
 ];
 
 /// A connection to the file at `path` in WAL mode with `synchronous = FULL`.
