@@ -4,6 +4,7 @@
 //! `bench`), write a module with `pub struct Args` (clap `Args`) and `pub fn run(args) -> CliResult`,
 //! then add one variant to `Command` and one arm to `main`.
 
+mod admin;
 mod analyse;
 mod arena;
 mod backup;
@@ -34,6 +35,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Moderation from the server's shell: roles, reports, warnings, mutes, renames, bans,
+    /// closing a match, the audit log.
+    Admin(admin::Args),
     /// Post-game analysis: each seat's chance after every move, the moves that lost the most.
     Analyse(analyse::Args),
     /// Bot tournament: win rates with 95% intervals and ratings.
@@ -82,6 +86,7 @@ fn main() -> ExitCode {
         Err(message) => return fail(&message),
     };
     let result = match cli.command {
+        Command::Admin(args) => admin::run(args),
         Command::Analyse(args) => analyse::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Backup(args) => backup::run(args),

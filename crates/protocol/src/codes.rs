@@ -134,6 +134,22 @@ codes! {
     LimitChallenges = "limit/challenges", TOO_MANY_REQUESTS;
     /// The player blocks the other one: unblock first (never sent to the blocked player).
     PlayerBlocked = "player/blocked", FORBIDDEN;
+    /// The player is banned by a moderator: no play, no chat, no new matches (the message says
+    /// until when).
+    PlayerBanned = "player/banned", FORBIDDEN;
+    /// The player is muted in chat by a moderator (the message says until when).
+    ChatMuted = "chat/muted", FORBIDDEN;
+    /// The request is a moderator's, and the session's player is none.
+    AuthModerator = "auth/moderator", FORBIDDEN;
+    /// A report without a known reason, with a text too long, about oneself or a bot, or naming
+    /// a chat line the player did not write.
+    ReportInvalid = "report/invalid", BAD_REQUEST;
+    /// No open report has that number.
+    ReportNotFound = "report/not_found", NOT_FOUND;
+    /// Too many reports from the player lately.
+    LimitReports = "limit/reports", TOO_MANY_REQUESTS;
+    /// A moderator action that does not fit (an unknown action, a time out of range, a bot).
+    ModerationInvalid = "moderation/invalid", BAD_REQUEST;
     /// Following or blocking oneself or a bot.
     RelationInvalid = "relation/invalid", BAD_REQUEST;
     /// The player already follows (or blocks) as many players as one may.

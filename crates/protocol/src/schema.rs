@@ -50,6 +50,13 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("Profile", "GET /api/players/{name} (section 7.3)"),
     ("Leaderboard", "GET /api/leaderboard/{game} (section 7.3)"),
     ("Tournaments", "GET /api/tournaments (section 7.9)"),
+    ("ReportFiled", "POST /api/reports (section 7.10)"),
+    ("ReportQueue", "GET /api/mod/reports (section 7.10)"),
+    ("AuditLog", "GET /api/mod/audit (section 7.10)"),
+    (
+        "AuditView",
+        "POST /api/mod/players/{name}, /api/mod/reports/{id} and /api/mod/matches/{id}/close (section 7.10)",
+    ),
     (
         "TournamentDetail",
         "GET /api/tournaments/{id}, POST /api/tournaments and its join and withdraw (section 7.9)",
@@ -102,6 +109,10 @@ pub fn schema() -> serde_json::Value {
     add::<server::Tournaments>(&mut generator);
     add::<server::TournamentDetail>(&mut generator);
     add::<server::PlayerTournaments>(&mut generator);
+    add::<server::ReportFiled>(&mut generator);
+    add::<server::ReportQueue>(&mut generator);
+    add::<server::AuditLog>(&mut generator);
+    add::<server::AuditView>(&mut generator);
     let defs = generator.take_definitions(true);
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -63,6 +63,8 @@ pub enum Unrated {
     SameAddress,
     /// The same two players already had 5 counted games of that game together that day.
     DailyCap,
+    /// A moderator closed it (section 7.10).
+    Closed,
 }
 
 /// A match's result for one player (docs/protocol.md section 7.3).

@@ -283,6 +283,8 @@ pub async fn session<S, R, E>(
         finish(&mut sink).await;
     });
     let mut writer = writer;
+    let mut bans = lobby.sanctions().bans();
+    let player_id = player.as_ref().map(|p| p.id);
     let limits = lobby.options().limits.clone();
     let mut rate = Rate::new(&limits);
     let limited = peer.is_none_or(|p| limits.applies_to(p));
@@ -299,6 +301,10 @@ pub async fn session<S, R, E>(
             () = stopped(&mut shutdown) => break,
             () = crate::net::evicted(slot.as_ref()) => {
                 let _ = reply_tx.send(Err(EVICTED)).await;
+                break;
+            }
+            () = crate::sanctions::banned_now(&mut bans, lobby.sanctions(), player_id) => {
+                let _ = reply_tx.send(Err(crate::sanctions::BANNED_CLOSE)).await;
                 break;
             }
             // The writer gave up (the client reads nothing, or left): so does the reader, and
@@ -354,7 +360,7 @@ pub async fn session<S, R, E>(
                 Err(e) => Some(e.to_ws_json()),
             }
         } else {
-            handle(&lobby, &id, conn, seat, peer, text.as_str()).await
+            handle(&lobby, &id, conn, seat, player_id, peer, text.as_str()).await
         };
         if let Some(reply) = reply
             && reply_tx.send(Ok(reply)).await.is_err()
@@ -398,12 +404,14 @@ pub(crate) fn binary_refused(len: usize) -> ApiError {
     }
 }
 
-/// Handles one text message of connection `conn`; returns the reply for it, if any.
+/// Handles one text message of connection `conn` (of `player`, if any); returns the reply for
+/// it, if any.
 async fn handle(
     lobby: &Lobby,
     id: &str,
     conn: u64,
     seat: Option<Seat>,
+    player: Option<crate::players::PlayerId>,
     peer: Option<std::net::IpAddr>,
     text: &str,
 ) -> Option<String> {
@@ -446,7 +454,11 @@ async fn handle(
             Ok(s) => lobby.decline(id, s, kind).await,
             Err(e) => Err(e),
         },
-        ClientMessage::Chat(text) => lobby.chat(id, conn, text).await,
+        // A muted or banned player's line is refused before the match sees it.
+        ClientMessage::Chat(text) => match player.map(|p| lobby.sanctions().check_may_chat(p)) {
+            Some(Err(e)) => Err(e),
+            _ => lobby.chat(id, conn, text).await,
+        },
         ClientMessage::Mute { name, mute } => lobby.mute(id, conn, name, mute).await,
     };
     result.err().map(|e| e.to_ws_json())

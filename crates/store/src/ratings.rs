@@ -63,6 +63,8 @@ pub enum Unrated {
     SameAddress,
     /// Two of its players already had `SAME_OPPONENT_PER_DAY` counted games together that day.
     DailyCap,
+    /// A moderator closed it (docs/protocol.md section 7.10).
+    Closed,
 }
 
 impl Unrated {
@@ -73,6 +75,7 @@ impl Unrated {
             Unrated::Abort => "abort",
             Unrated::SameAddress => "same_address",
             Unrated::DailyCap => "daily_cap",
+            Unrated::Closed => "closed",
         }
     }
 }

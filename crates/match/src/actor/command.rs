@@ -100,6 +100,12 @@ pub enum Command {
         /// Answered once committed.
         reply: Reply<()>,
     },
+    /// A moderator ends the match (docs/protocol.md section 7.10): rated or not, it changes no
+    /// rating.
+    Close {
+        /// Answered once committed, or with the refusal (not started, over).
+        reply: Reply<()>,
+    },
     /// `player` takes seat `seat`, or the lowest free human seat (docs/protocol.md section 3.5).
     Join {
         /// The seat asked for, if any.

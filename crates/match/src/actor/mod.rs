@@ -221,6 +221,9 @@ pub struct MatchActor {
     /// actor stops after the command in hand.
     moved: bool,
     shutting_down: bool,
+    /// Set while a moderator closes the match (`play::MatchActor::close`): its end changes no
+    /// rating.
+    closing: bool,
 }
 
 impl MatchActor {
@@ -383,6 +386,10 @@ impl MatchActor {
                 let act = tracing::debug_span!(parent: &asker, "act", seat = ?seat, version);
                 let span = if act.is_disabled() { asker } else { act };
                 let result = self.act(seat, version, &actions).instrument(span).await;
+                self.after(result, reply).await;
+            }
+            Command::Close { reply } => {
+                let result = self.close().await;
                 self.after(result, reply).await;
             }
             Command::Resign { seat, span, reply } => {

@@ -131,6 +131,35 @@ impl MatchActor {
         self.end(Ending::Resign(seat)).await
     }
 
+    /// A moderator ends the match (docs/protocol.md section 7.10): by an agreed stop where the
+    /// game has one (MAD, Chakart), else by the resignation of each seat in turn from the last
+    /// until the game is over (the game's rule for resignations); rated or not, it changes no
+    /// rating (`Unrated::Closed`).
+    pub(super) async fn close(&mut self) -> Result<(), ApiError> {
+        self.check_can_change()?;
+        self.closing = true;
+        let result = self.close_by_rule().await;
+        self.closing = false;
+        result
+    }
+
+    async fn close_by_rule(&mut self) -> Result<(), ApiError> {
+        if self.state.clone_box().end(Ending::Agreement).is_ok() {
+            return self.end(Ending::Agreement).await;
+        }
+        for seat in (0..self.specs.len()).rev() {
+            if self.status == Status::Finished {
+                break;
+            }
+            let seat = Seat(seat as u8);
+            // A seat already out of the game (a sunk fleet) cannot resign: the next one does.
+            if self.state.clone_box().end(Ending::Resign(seat)).is_ok() {
+                self.end(Ending::Resign(seat)).await?;
+            }
+        }
+        Ok(())
+    }
+
     /// After a failed write the match stops changing (`broken`): what the store holds is then
     /// the truth, and it may or may not hold the failed entry. This reads the match back and
     /// replays it; once the store answers again, play goes on from what it stored. Called before
@@ -346,6 +375,9 @@ impl MatchActor {
         use plateau_store::ratings::{Unrated, aborted};
         if !self.rated {
             return None;
+        }
+        if self.closing {
+            return Some(Unrated::Closed);
         }
         let mut actions = vec![0; self.specs.len()];
         let events = self.log.iter().map(|p| &p.entry.event);

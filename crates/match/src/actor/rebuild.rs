@@ -196,6 +196,7 @@ impl MatchActor {
             offers: HashMap::new(),
             takeback_by: None,
             epoch: 0,
+            closing: false,
             ratings: Vec::new(),
             away_since,
             chat: m.chat,

@@ -12,12 +12,14 @@
 
 mod api;
 mod lobby;
+mod moderation;
 mod play;
 mod players;
 mod tournaments;
 
 pub use api::*;
 pub use lobby::*;
+pub use moderation::*;
 pub use play::*;
 pub use players::*;
 pub use tournaments::*;

@@ -87,10 +87,28 @@ impl FromRequestParts<AppState> for Session {
             .session(hash.clone())
             .await
             .map_err(ApiError::store)?;
+        if let Some(p) = &player
+            && !open_to_the_banned(parts)
+        {
+            app.lobby.sanctions().check_not_banned(p.id)?;
+        }
         Ok(Session {
             hash: Some(hash),
             player,
         })
+    }
+}
+
+/// Whether a banned player's session may make this request (docs/protocol.md section 7.10):
+/// reading (`GET`, `HEAD`) but for the WebSockets, signing in (to another account) and out.
+/// Anything else (creating or joining a match, a socket, chat, a seek, a challenge, a rename, a
+/// report) is refused with `player/banned`.
+fn open_to_the_banned(parts: &Parts) -> bool {
+    let path = parts.uri.path();
+    match parts.method {
+        Method::GET | Method::HEAD => !path.ends_with("/ws"),
+        Method::POST => path == "/api/login" || path == "/api/logout",
+        _ => false,
     }
 }
 

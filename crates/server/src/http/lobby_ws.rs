@@ -114,6 +114,8 @@ async fn run(
         player: player.as_ref().map(|p| p.id),
     };
     let (mut sink, mut stream) = socket.split();
+    let mut bans = app.lobby.sanctions().bans();
+    let player_id = player.as_ref().map(|p| p.id);
     let mut counts = app.lobby.presence().counts();
     let mut pools = app.pairing.pools();
     let mut friends_changed = app.friends.changes();
@@ -230,6 +232,11 @@ async fn run(
             }
             () = crate::net::evicted(slot.as_ref()) => {
                 send_within(&mut sink, close(EVICTED.0, EVICTED.1)).await;
+                break;
+            }
+            () = crate::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => {
+                let (code, reason) = crate::sanctions::BANNED_CLOSE;
+                send_within(&mut sink, close(code, reason)).await;
                 break;
             }
             () = async { let _ = shutdown.wait_for(|s| *s).await; } => {

@@ -12,6 +12,7 @@ mod friends;
 mod lobby_follow;
 mod lobby_ws;
 mod matches;
+mod moderation;
 mod players;
 mod records;
 mod state;
@@ -79,6 +80,13 @@ pub fn app(state: AppState) -> Router {
             "/api/me/blocks/{name}",
             put(friends::block).delete(friends::unblock),
         )
+        .route("/api/me/warnings", post(moderation::ack_warnings))
+        .route("/api/reports", post(moderation::report))
+        .route("/api/mod/reports", get(moderation::reports))
+        .route("/api/mod/reports/{id}", post(moderation::on_report))
+        .route("/api/mod/players/{name}", post(moderation::on_player))
+        .route("/api/mod/matches/{id}/close", post(moderation::close))
+        .route("/api/mod/audit", get(moderation::audit))
         .route("/api/guest", post(players::guest))
         .route("/api/account", post(players::account))
         .route("/api/login", post(players::login))
@@ -109,6 +117,7 @@ pub fn app(state: AppState) -> Router {
         .route("/t/{id}", page("tournament.html"))
         .route("/howto/{game}", page("howto.html"))
         .route("/verify", page("verify.html"))
+        .route("/moderation", page("moderation.html"))
         .route(
             "/assets/{*path}",
             get(

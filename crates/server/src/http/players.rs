@@ -9,8 +9,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 use plateau_protocol::server::{
-    Leader, Leaderboard, Me, MyGames, Profile, RatingPoint, RecentMatch, Signed,
-    Standing as StandingView,
+    Leader, Leaderboard, Me, MyGames, MyStanding, Profile, RatingPoint, RecentMatch, Signed,
+    Standing as StandingView, Warning,
 };
 use serde::Deserialize;
 
@@ -45,10 +45,49 @@ pub(super) async fn me(
         Some(p) if p.kind == PlayerKind::Guest => !played_rated(&app, p).await?,
         _ => false,
     };
+    let standing = match &session.player {
+        Some(p) => my_standing(&app, p).await?,
+        None => None,
+    };
     Ok(Json(Me {
         player: session.player.as_ref().map(Player::view),
         can_rename,
+        standing,
     }))
+}
+
+/// What `GET /api/me` says of `p`'s standing with the moderators (docs/protocol.md section
+/// 7.10), `None` when there is nothing to say. The bans and mutes are the node's
+/// (`Sanctions`), so what the page says is what the node enforces.
+async fn my_standing(app: &AppState, p: &Player) -> Result<Option<MyStanding>, HttpError> {
+    let stored = app
+        .lobby
+        .store()
+        .moderation_standing(p.id)
+        .await
+        .map_err(ApiError::store)?;
+    let sanctions = app.lobby.sanctions();
+    let banned = sanctions.banned(p.id);
+    let standing = MyStanding {
+        moderator: stored.role.is_some(),
+        banned: banned.is_some(),
+        banned_until: banned.flatten(),
+        muted_until: sanctions.muted(p.id),
+        warnings: stored
+            .warnings
+            .iter()
+            .map(|w| Warning {
+                id: w.id,
+                at: w.at,
+                reason: w.reason.clone(),
+            })
+            .collect(),
+    };
+    let nothing = !standing.moderator
+        && !standing.banned
+        && standing.muted_until.is_none()
+        && standing.warnings.is_empty();
+    Ok((!nothing).then_some(standing))
 }
 
 /// Whether `p` has played a rated game that counted (it has a rated game in some game's

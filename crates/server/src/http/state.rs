@@ -48,6 +48,7 @@ impl AppState {
         );
         let limits = &lobby.options().limits;
         let hasher = crate::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
+        tokio::spawn(crate::moderation::watch(Arc::downgrade(&lobby)));
         AppState {
             analyses: Arc::new(analyses),
             hasher: Arc::new(hasher),

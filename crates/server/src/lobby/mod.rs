@@ -76,6 +76,7 @@ impl Lobby {
             }
         };
         let presence = Arc::new(Presence::default());
+        let sanctions = Arc::new(crate::sanctions::Sanctions::load(store.as_ref()).await?);
         let lobby = Arc::new(Lobby {
             shared: Arc::new(Shared {
                 store,
@@ -99,6 +100,7 @@ impl Lobby {
             recent: Arc::new(PerMinute::default()),
             live: Mutex::new(live),
             placed: AtomicU64::new(0),
+            sanctions,
         });
         if test_seeds {
             tracing::warn!(

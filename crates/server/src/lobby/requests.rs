@@ -150,6 +150,14 @@ impl Lobby {
         .await
     }
 
+    /// A moderator ends match `id` (docs/protocol.md section 7.10); it changes no rating.
+    ///
+    /// # Errors
+    /// `match/not_found`, `match/not_started`, `match/over`.
+    pub async fn close(&self, id: &str) -> Result<(), ApiError> {
+        self.call(id, |reply| Command::Close { reply }).await
+    }
+
     /// `seat` withdraws or declines the offers of `kind`.
     ///
     /// # Errors

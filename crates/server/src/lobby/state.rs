@@ -44,6 +44,8 @@ pub struct Lobby {
     pub(super) live: Mutex<Vec<Node>>,
     /// Matches placed by this process (`Lobby::placement`).
     pub(super) placed: AtomicU64,
+    /// Who is muted or banned now (docs/protocol.md section 7.10).
+    pub(super) sanctions: Arc<crate::sanctions::Sanctions>,
 }
 
 impl Lobby {
@@ -63,6 +65,12 @@ impl Lobby {
     #[must_use]
     pub fn bot_queue(&self) -> (usize, usize) {
         self.shared.bots.waiting()
+    }
+
+    /// Who is muted or banned now.
+    #[must_use]
+    pub fn sanctions(&self) -> &Arc<crate::sanctions::Sanctions> {
+        &self.sanctions
     }
 
     /// Who is here now.
