@@ -43,6 +43,7 @@ pub fn line_view(line: &plateau_store::ChatLine) -> plateau_protocol::server::Ch
         seat: line.seat,
         text: &line.text,
         at: line.at,
+        seq: line.seq,
     }
 }
 

@@ -199,6 +199,9 @@ pub struct ChatLine<'a> {
     pub text: &'a str,
     /// When, in Unix milliseconds.
     pub at: i64,
+    /// Its number in the match's chat (both rooms), from 0: what a report names it by
+    /// (section 7.10).
+    pub seq: u64,
 }
 
 /// A `chat` message: a chat line with its `type`, as the backlog lists them.

@@ -466,6 +466,11 @@ fn body_definition(method: &str, path: &str, status: u16) -> Option<&'static str
         ("GET", ["api", "players", _, "tournaments"]) => "PlayerTournaments",
         ("GET", ["api", "leaderboard", _]) => "Leaderboard",
         ("GET", ["api", "tournaments"]) => "Tournaments",
+        ("POST", ["api", "reports"]) => "ReportFiled",
+        ("GET", ["api", "mod", "reports"]) => "ReportQueue",
+        ("GET", ["api", "mod", "audit"]) => "AuditLog",
+        ("POST", ["api", "mod", "players" | "reports", _])
+        | ("POST", ["api", "mod", "matches", _, "close"]) => "AuditView",
         ("POST", ["api", "tournaments"])
         | ("GET", ["api", "tournaments", _])
         | ("POST", ["api", "tournaments", _, "join" | "withdraw"]) => "TournamentDetail",

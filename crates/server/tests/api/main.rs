@@ -24,6 +24,7 @@ mod lifecycle;
 mod limits;
 mod manners;
 mod metrics;
+mod moderation;
 mod naval_resign;
 mod naval_secrecy;
 mod nodes;
