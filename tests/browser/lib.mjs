@@ -3,7 +3,7 @@
 // clicking what the page highlights.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -141,6 +141,8 @@ export async function startServer({ args = [] } = {}) {
   await launch();
   return {
     url,
+    /** The database's file, for `plateau admin --database` beside the running server. */
+    db,
     log: () => log.join(''),
     /** Stops the server (SIGTERM, graceful) and starts it again on the same port and database. */
     async restart() {
@@ -152,6 +154,14 @@ export async function startServer({ args = [] } = {}) {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs `plateau admin ARGS` on `server`'s database from the shell, as its operator would while
+ * it runs; returns what it printed, or throws with its error.
+ */
+export function admin(server, args) {
+  return execFileSync(serverBinary(), ['admin', '--database', `sqlite://${server.db}`, ...args], { encoding: 'utf8' });
 }
 
 /** Launches Debian's Chromium headless with a fresh, empty profile. */

@@ -6,6 +6,7 @@
 import { el } from './api.js';
 import { t, errorText } from './i18n.js';
 import { seatLabel } from './seats.js';
+import { reportButton } from './report.js';
 
 /** The longest line the server takes (characters, after trimming). */
 export const CHAT_MAX = 300;
@@ -20,16 +21,17 @@ function clock(at) {
 
 /**
  * A chat line (docs/protocol.md section 7.5): who wrote it (their seat, null for a spectator),
- * when (unix ms), in which room.
- * @typedef {{ name: string, seat?: number | null, text: string, at: number, room?: string }} ChatLine
+ * when (unix ms), in which room, its number in the match's chat (what a report names).
+ * @typedef {{ name: string, seat?: number | null, text: string, at: number, room?: string, seq?: number }} ChatLine
  */
 
 /**
  * What the chat panel of a match asks its page: the game's name, to send a message over the
- * match socket (false when it is not open), whether this viewer must choose a name first, and
- * how to choose one.
+ * match socket (false when it is not open), whether this viewer must choose a name first, how
+ * to choose one, and the match's id (a report of a line names it).
  * @typedef {{ game: () => string | undefined, send: (msg: object) => boolean,
- *   needName: () => boolean, chooseName: (name: string) => Promise<unknown> }} ChatOptions
+ *   needName: () => boolean, chooseName: (name: string) => Promise<unknown>,
+ *   match?: () => string | undefined }} ChatOptions
  */
 
 /**
@@ -104,16 +106,26 @@ export function createChat(root, opts) {
     form.classList.toggle('hidden', anonymous);
     nameForm.classList.toggle('hidden', !anonymous);
     nameInput.placeholder = t('chat.name');
-    list.replaceChildren(...lines.filter((l) => !muted.has(l.name)).map((l) => chatLine(opts.game() ?? '', l)));
+    // Another person's line may be reported by a viewer with a name (docs/protocol.md 7.10).
+    const match = opts.match?.();
+    list.replaceChildren(...lines.filter((l) => !muted.has(l.name)).map((l) => {
+      const item = chatLine(opts.game() ?? '', l);
+      if (me !== null && l.name !== me && match && typeof l.seq === 'number') {
+        item.append(' ', reportButton({ name: l.name, match, seq: l.seq, line: l.text }, 'chip report small'));
+      }
+      return item;
+    }));
     list.scrollTop = list.scrollHeight;
     const names = new Map(others.map((o) => [o.name, o]));
     for (const l of lines) if (l.name !== me && !names.has(l.name)) names.set(l.name, { name: l.name, seat: null });
-    mutes.replaceChildren(...[...names.values()].map((o) => {
+    mutes.replaceChildren(...[...names.values()].flatMap((o) => {
       const isMuted = muted.has(o.name);
-      return el('button', {
+      const mute = el('button', {
         type: 'button', class: 'chip mute', 'data-name': o.name, 'aria-pressed': String(isMuted),
         onclick: () => toggleMute(o.name),
       }, t(isMuted ? 'chat.unmute' : 'chat.mute', { name: o.name }));
+      // The people at the table may be reported from here too, by a viewer with a name.
+      return me !== null && !o.name.endsWith('-bot') ? [mute, reportButton({ name: o.name, match })] : [mute];
     }));
     root.dataset.lines = String(lines.length);
   }

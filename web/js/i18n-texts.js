@@ -12,6 +12,7 @@ import { TABLE_TEXTS } from './i18n-table.js';
 import { MANNERS_TEXTS } from './i18n-manners.js';
 import { COMMUNITY_TEXTS } from './i18n-community.js';
 import { TOURNAMENT_TEXTS } from './i18n-tournaments.js';
+import { MODERATION_TEXTS } from './i18n-moderation.js';
 
 /**
  * A count's forms, by plural category (Intl.PluralRules); `other` is always there and stands for
@@ -22,7 +23,7 @@ import { TOURNAMENT_TEXTS } from './i18n-tournaments.js';
 /** @typedef {Record<string, string | Plural>} Table One language's texts, by key. */
 
 /** The tables merged in, in order (a later table never repeats a key: the test checks). */
-export const PARTS = { PAGE_TEXTS, GAME_TEXTS, PLAYER_TEXTS, TABLE_TEXTS, MANNERS_TEXTS, COMMUNITY_TEXTS, TOURNAMENT_TEXTS };
+export const PARTS = { PAGE_TEXTS, GAME_TEXTS, PLAYER_TEXTS, TABLE_TEXTS, MANNERS_TEXTS, COMMUNITY_TEXTS, TOURNAMENT_TEXTS, MODERATION_TEXTS };
 
 /** @type {Record<string, Table>} Every language's texts: `en` is complete, the others follow it. */
 export const TEXTS = { en: {}, fr: {} };

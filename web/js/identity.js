@@ -17,6 +17,12 @@ const session = {
   canRename: false,
   /** @type {Promise<any> | null} The `GET /api/me` asked once per page, or null before. */
   loaded: null,
+  /**
+   * The player's standing with the moderators (`standing` of `GET /api/me`), or null.
+   * @type {{ moderator: boolean, banned: boolean, banned_until: number | null,
+   *   muted_until: number | null, warnings: { id: number, at: number, reason: string }[] } | null}
+   */
+  standing: null,
 };
 /** @type {((player: Player | null) => void)[]} */
 const listeners = [];
@@ -27,6 +33,7 @@ export function currentPlayer() {
     session.loaded = api('GET', '/api/me').then((res) => {
       session.player = res?.player ?? null;
       session.canRename = Boolean(res?.can_rename);
+      session.standing = res?.standing ?? null;
       return session.player;
     }).catch(() => {
       session.player = null;
@@ -114,11 +121,68 @@ function renderIdentity() {
     parts.push(el('button', { type: 'button', class: 'link', id: 'open-account', onclick: () => openDialog('account-dialog') }, t('id.create')));
     parts.push(el('button', { type: 'button', class: 'link', id: 'open-signin', onclick: () => openDialog('signin-dialog') }, t('id.signin')));
   }
+  if (session.standing?.moderator) {
+    parts.push(el('a', { id: 'moderation-link', href: '/moderation' }, t('mod.nav')));
+  }
   if (session.player?.kind === 'account') {
     parts.push(el('button', { type: 'button', class: 'link', id: 'signout', onclick: signOut }, t('id.signout')));
   }
   slot.replaceChildren(...parts);
+  renderStanding();
   document.body.dataset.player = session.player ? session.player.name : '';
+}
+
+/**
+ * A time the player reads: its date and hour in the page's language.
+ * @param {number} ms unix ms
+ */
+function when(ms) {
+  return new Date(ms).toLocaleString(document.documentElement.lang === 'fr' ? 'fr-FR' : 'en-GB',
+    { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * What the moderators said to the player, above the page (docs/protocol.md section 7.10): a ban
+ * or a mute with its end, and the warnings not read yet with "I have read it".
+ */
+function renderStanding() {
+  const s = session.standing;
+  const main = document.querySelector('main');
+  let box = document.getElementById('standing');
+  if (!main) return;
+  if (!box) {
+    box = el('div', { id: 'standing', class: 'standing', role: 'status' });
+    main.prepend(box);
+  }
+  const notes = [];
+  if (s?.banned) {
+    notes.push(el('p', { class: 'error-box', id: 'standing-banned' },
+      s.banned_until ? t('standing.banned.until', { when: when(s.banned_until) }) : t('standing.banned')));
+  }
+  if (s?.muted_until) {
+    notes.push(el('p', { class: 'note', id: 'standing-muted' }, t('standing.muted', { when: when(s.muted_until) })));
+  }
+  const warnings = s?.warnings ?? [];
+  if (warnings.length) {
+    const last = warnings[warnings.length - 1].id;
+    notes.push(el('div', { class: 'note warning', id: 'standing-warnings' },
+      el('strong', {}, t('standing.warned')),
+      el('ul', {}, ...warnings.map((w) => el('li', { 'data-warning': w.id }, `${when(w.at)}: ${w.reason}`))),
+      el('button', {
+        type: 'button', id: 'standing-read',
+        onclick: async () => {
+          try {
+            await api('POST', '/api/me/warnings', { up_to: last });
+            if (session.standing) session.standing.warnings = [];
+          } catch {
+            // Shown again at the next page: the warning stays unread.
+          }
+          renderStanding();
+        },
+      }, t('standing.read'))));
+  }
+  box.replaceChildren(...notes);
+  box.classList.toggle('hidden', !notes.length);
 }
 
 /** The guest's Rename: the name dialog, prefilled with the current name. */

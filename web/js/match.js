@@ -326,6 +326,7 @@ async function start() {
     send,
     needName: () => !page.player && page.state?.seat === null,
     chooseName,
+    match: () => id,
   });
   page.chat = chat;
   onLangChange(() => {

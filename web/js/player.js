@@ -6,7 +6,8 @@
 
 import { api, el, byId, errorMessage, errorCode } from './api.js';
 import { t, lang, setupLanguageSwitch, onLangChange } from './i18n.js';
-import { setupIdentity, playerHref } from './identity.js';
+import { setupIdentity, playerHref, currentPlayer } from './identity.js';
+import { reportButton } from './report.js';
 import { ratingChart, chartLegend } from './chart.js';
 import { setupRelations } from './relations.js';
 import { renderPlayerTournaments } from './player-tournaments.js';
@@ -160,6 +161,11 @@ async function start() {
     draw();
     await setupRelations(p);
     await setupAccount(p.name);
+    // Another person may be reported to the moderators from their page.
+    const me = await currentPlayer();
+    if (me && me.name !== p.name && p.kind !== 'bot') {
+      $('report-slot').replaceChildren(reportButton({ name: p.name }, 'secondary'));
+    }
   } catch (err) {
     $('error').textContent = errorCode(err) === 'player/not_found' ? t('profile.notfound', { name }) : errorMessage(err);
     $('error').classList.remove('hidden');

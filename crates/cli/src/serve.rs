@@ -102,6 +102,11 @@ pub struct Args {
     /// theirs: a request's id and client, a socket's match).
     #[arg(long, env = "PLATEAU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// A file of words no chosen name may hold (one a line; blank lines and lines starting
+    /// with `#` left out), compared without regard to case or look-alike letters
+    /// (docs/deploy.md, "Moderation").
+    #[arg(long, env = "PLATEAU_NAME_DENY_LIST")]
+    name_deny_list: Option<std::path::PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -321,6 +326,13 @@ fn node(
 pub fn run(args: Args, matches: &clap::ArgMatches) -> CliResult {
     use std::io::IsTerminal;
     let log_format = args.log_format;
+    let name_deny_list = match &args.name_deny_list {
+        Some(path) => plateau_server::players::read_deny_list(
+            &std::fs::read_to_string(path)
+                .map_err(|e| format!("--name-deny-list {}: {e}", path.display()))?,
+        ),
+        None => Vec::new(),
+    };
     let config = ServeConfig {
         addr: args.addr,
         database: args.database,
@@ -335,6 +347,7 @@ pub fn run(args: Args, matches: &clap::ArgMatches) -> CliResult {
             secure_cookies: args.secure_cookies,
             scheduled_tournaments: args.scheduled_tournaments,
             node: node(args.node, args.advertise)?,
+            name_deny_list,
             ..Options::default()
         },
         metrics_listen: args.metrics_listen,

@@ -38,6 +38,9 @@ pub struct Options {
     /// two, daily tables per game of more (docs/protocol.md section 7.9). On for `plateau serve`,
     /// off by default here so that tests see only the tournaments they make.
     pub scheduled_tournaments: bool,
+    /// Words no chosen name may hold (`plateau serve --name-deny-list`, read by
+    /// `players::read_deny_list`), compared by their look-alike keys (`players::similar_key`).
+    pub name_deny_list: Vec<String>,
 }
 
 impl Options {
@@ -68,6 +71,7 @@ impl Default for Options {
             secure_cookies: false,
             node: None,
             scheduled_tournaments: false,
+            name_deny_list: Vec::new(),
         }
     }
 }

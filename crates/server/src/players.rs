@@ -52,18 +52,24 @@ pub fn check_name(name: &str) -> Result<(), WireError> {
 /// person may take it or one that passes for it.
 pub const SERVER_NAME: &str = "Plateau";
 
-/// Checks a name a person chose (`check_name`), and that it does not pass for a bot's name
-/// (`bots`: the catalogue's bot names), for the server's own (`SERVER_NAME`) or for a name the
-/// server makes for guests (`guest-` and 6 hex digits).
+/// Checks a name a person chose (`check_name`), and that it does not pass for a bot's name or a
+/// bot level's (`bots`: the catalogue's bot names, which are the levels' names: `club`,
+/// `club-bot`), for the server's own (`SERVER_NAME`) or for a name the server makes for guests
+/// (`guest-` and 6 hex digits) or gives a renamed player (`player-` and 6 hex digits), and holds
+/// no word of `deny` (the operator's list, `Options::name_deny_list`). Look-alikes are found by
+/// their keys (`similar_key`: case, `0`/`O`, `1`/`l`/`I`, Cyrillic letters, ...).
 ///
 /// # Errors
-/// `name/invalid` saying which.
-pub fn check_chosen_name(name: &str, bots: &[&str]) -> Result<(), WireError> {
+/// `name/invalid` saying which, in words.
+pub fn check_chosen_name(name: &str, bots: &[&str], deny: &[String]) -> Result<(), WireError> {
     check_name(name)?;
     let bad = |why: &str| WireError::new(Code::NameInvalid, format!("the name {name:?} {why}"));
     let key = similar_key(name);
     if bots.iter().any(|b| similar_key(&bot_name(b)) == key) {
         return Err(bad("looks like a bot's name"));
+    }
+    if bots.iter().any(|b| similar_key(b) == key) {
+        return Err(bad("looks like the name of a bot level"));
     }
     if similar_key(SERVER_NAME) == key {
         return Err(bad("looks like the server's own name"));
@@ -72,13 +78,36 @@ pub fn check_chosen_name(name: &str, bots: &[&str]) -> Result<(), WireError> {
         .chars()
         .filter(|c| !matches!(c, '-' | '_'))
         .collect();
-    if plain
-        .strip_prefix("guest")
-        .is_some_and(|rest| rest.len() == 6 && rest.chars().all(|c| c.is_ascii_hexdigit()))
-    {
+    let generated = |prefix: &str| {
+        plain
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.len() == 6 && rest.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    if generated("guest") {
         return Err(bad("looks like a name the server gives guests"));
     }
+    if generated("player") {
+        return Err(bad("looks like a name the moderators give"));
+    }
+    if deny
+        .iter()
+        .map(|w| similar_key(w))
+        .any(|w| !w.is_empty() && key.contains(&w))
+    {
+        return Err(bad("holds a word this server does not allow in names"));
+    }
     Ok(())
+}
+
+/// The words of a deny list file (`plateau serve --name-deny-list`): one a line, blank lines
+/// and lines starting with `#` left out, each trimmed.
+#[must_use]
+pub fn read_deny_list(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// A generated guest name, `guest-` and 6 hex digits.
@@ -147,7 +176,7 @@ mod tests {
             "plateau",
             "P1ateau",
         ] {
-            let e = check_chosen_name(bad, &bots).unwrap_err();
+            let e = check_chosen_name(bad, &bots, &[]).unwrap_err();
             assert_eq!(e.code, Code::NameInvalid, "{bad}");
         }
         for good in [
@@ -158,7 +187,35 @@ mod tests {
             "Robot",
             "Plateaux",
         ] {
-            assert!(check_chosen_name(good, &bots).is_ok(), "{good}");
+            assert!(check_chosen_name(good, &bots, &[]).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn level_names_and_denied_words_are_refused_with_their_look_alikes() {
+        let bots = ["club", "expert"];
+        for (bad, why) in [
+            ("Expert", "bot level"),
+            ("EXPERT", "bot level"),
+            ("CIub", "bot level"),
+            ("c1ub", "bot level"),
+            ("player-0a1b2c", "moderators give"),
+        ] {
+            let e = check_chosen_name(bad, &bots, &[]).unwrap_err();
+            assert!(e.message.contains(why), "{bad}: {}", e.message);
+        }
+        let deny = read_deny_list("# words\n\n  Badword \nrude\n");
+        assert_eq!(deny, ["Badword", "rude"]);
+        // The word anywhere in the name (so a word inside a longer one counts too: keep the
+        // list to words that are never innocent), in any case or look-alike letters; a name's
+        // letters are ASCII (`check_name`), so a Cyrillic look-alike is shown on the key.
+        for bad in ["badword", "xBADWORDx", "B4dw0rd", "ru_de", "RUDE99"] {
+            let e = check_chosen_name(bad, &bots, &deny).unwrap_err();
+            assert!(e.message.contains("does not allow"), "{bad}: {}", e.message);
+        }
+        assert_eq!(similar_key("rud\u{0435}"), similar_key("rude"));
+        for good in ["Alice", "Expertise", "clubs", "Rodeo"] {
+            assert!(check_chosen_name(good, &bots, &deny).is_ok(), "{good}");
         }
     }
 

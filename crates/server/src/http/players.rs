@@ -150,7 +150,11 @@ pub(super) async fn guest(
     jar: CookieJar,
     JsonBody(req): JsonBody<GuestRequest>,
 ) -> Result<Response, HttpError> {
-    check_chosen_name(&req.name, app.lobby.catalogue().bots)?;
+    check_chosen_name(
+        &req.name,
+        app.lobby.catalogue().bots,
+        &app.lobby.options().name_deny_list,
+    )?;
     match &session.player {
         Some(p) if p.kind != PlayerKind::Guest => Err(ApiError::new(
             Code::PlayerAccount,
@@ -246,7 +250,11 @@ pub(super) async fn account(
     JsonBody(req): JsonBody<AccountRequest>,
 ) -> Result<Response, HttpError> {
     if let Some(name) = &req.name {
-        check_chosen_name(name, app.lobby.catalogue().bots)?;
+        check_chosen_name(
+            name,
+            app.lobby.catalogue().bots,
+            &app.lobby.options().name_deny_list,
+        )?;
     }
     check_password(&req.password)?;
     if session

@@ -203,6 +203,7 @@ pub fn test_options() -> Options {
         node: None,
         // Only the tests of the schedule want the server's own tournaments.
         scheduled_tournaments: false,
+        name_deny_list: Vec::new(),
     }
 }
 
