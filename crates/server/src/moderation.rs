@@ -207,41 +207,9 @@ fn refusal(e: StoreError, action: &Action) -> ApiError {
 /// closes the banned player's sockets here), a ban's resignations in the live matches this node
 /// drives, a close of a match it drives. Failures are logged: the entry stands.
 pub async fn apply(lobby: &Lobby, e: &AuditEntry) {
-    lobby.sanctions().note(e);
     match (e.action.as_str(), &e.target, &e.match_id) {
-        ("ban", Some((target, _)), _) => {
-            let live = match lobby
-                .store()
-                .player_matches(*target, vec![Status::Live], 200)
-                .await
-            {
-                Ok(live) => live,
-                Err(err) => {
-                    tracing::warn!(error = %err, "a banned player's live matches not read");
-                    return;
-                }
-            };
-            for m in live {
-                let seats: Vec<usize> = m
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.player.as_ref().is_some_and(|p| p.id == *target))
-                    .map(|(i, _)| i)
-                    .collect();
-                if seats.is_empty() || !matches!(lobby.locate(&m.id).await, Ok(Place::Here)) {
-                    continue;
-                }
-                for seat in seats {
-                    // One resignation may end the game (then the next is refused as over).
-                    if let Err(err) = lobby.resign(&m.id, Seat(seat as u8)).await
-                        && err.code != Code::MatchOver
-                    {
-                        tracing::warn!(id = %m.id, error = %err.message, "a banned player's seat not resigned");
-                    }
-                }
-            }
-        }
+        // The matches end first, then the sockets close: the player's last state is the end.
+        ("ban", Some((target, _)), _) => resign_all(lobby, *target).await,
         ("close", _, Some(id)) => {
             if matches!(lobby.locate(id).await, Ok(Place::Here))
                 && let Err(err) = lobby.close(id).await
@@ -251,6 +219,42 @@ pub async fn apply(lobby: &Lobby, e: &AuditEntry) {
             }
         }
         _ => {}
+    }
+    lobby.sanctions().note(e);
+}
+
+/// Resigns `target`'s seats in the live matches this node drives (a banned player's).
+async fn resign_all(lobby: &Lobby, target: crate::players::PlayerId) {
+    let live = match lobby
+        .store()
+        .player_matches(target, vec![Status::Live], 200)
+        .await
+    {
+        Ok(live) => live,
+        Err(err) => {
+            tracing::warn!(error = %err, "a banned player's live matches not read");
+            return;
+        }
+    };
+    for m in live {
+        let seats: Vec<usize> = m
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.player.as_ref().is_some_and(|p| p.id == target))
+            .map(|(i, _)| i)
+            .collect();
+        if seats.is_empty() || !matches!(lobby.locate(&m.id).await, Ok(Place::Here)) {
+            continue;
+        }
+        for seat in seats {
+            // One resignation may end the game (then the next is refused as over).
+            if let Err(err) = lobby.resign(&m.id, Seat(seat as u8)).await
+                && err.code != Code::MatchOver
+            {
+                tracing::warn!(id = %m.id, error = %err.message, "a banned player's seat not resigned");
+            }
+        }
     }
 }
 
