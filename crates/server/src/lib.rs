@@ -15,7 +15,9 @@
 //! - `store` (+ `store::sqlite`, `store::postgres`) and `ratings` are the crate `plateau-store`,
 //!   re-exported under their old names;
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold; `proxy`:
-//!   who the client is behind trusted reverse proxies; `metrics`: the operator's figures.
+//!   who the client is behind trusted reverse proxies; `metrics`: the operator's figures;
+//! - `moderation`, `sanctions`: moderator actions and the mutes and bans in force
+//!   (docs/protocol.md section 7.10).
 
 pub mod assets;
 pub mod challenges;
