@@ -21,6 +21,8 @@ const page = {
   profile: null,
   /** @type {Record<string, string>} The games' titles, by name. */
   titles: {},
+  /** Whether the viewer may report this player (a person, and not the viewer). */
+  reportable: false,
 };
 
 /**
@@ -143,6 +145,7 @@ function draw() {
   renderChart(page.profile);
   renderRecent(page.profile);
   renderPlayerTournaments($('tournaments'), page.profile.name, title);
+  $('report-slot').replaceChildren(...(page.reportable ? [reportButton({ name: page.profile.name }, 'secondary')] : []));
 }
 
 async function start() {
@@ -163,9 +166,8 @@ async function start() {
     await setupAccount(p.name);
     // Another person may be reported to the moderators from their page.
     const me = await currentPlayer();
-    if (me && me.name !== p.name && p.kind !== 'bot') {
-      $('report-slot').replaceChildren(reportButton({ name: p.name }, 'secondary'));
-    }
+    page.reportable = Boolean(me && me.name !== p.name && p.kind !== 'bot');
+    draw();
   } catch (err) {
     $('error').textContent = errorCode(err) === 'player/not_found' ? t('profile.notfound', { name }) : errorMessage(err);
     $('error').classList.remove('hidden');

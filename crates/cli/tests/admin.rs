@@ -303,3 +303,26 @@ async fn admin_acts_on_a_running_server_over_postgres() {
     let db = format!("{server}{sep}options=-csearch_path%3D{schema}");
     admin_beside_a_running_server(&db).await;
 }
+
+/// A deny list that cannot be read stops `plateau serve` before it listens, saying which file.
+#[test]
+fn serve_refuses_a_deny_list_it_cannot_read() {
+    let bin = std::env::var_os("PLATEAU_BIN").unwrap_or(env!("CARGO_BIN_EXE_plateau").into());
+    let out = Command::new(bin)
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--database",
+            "sqlite://unused.sqlite",
+        ])
+        .args(["--name-deny-list", "/nonexistent/deny.txt"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--name-deny-list /nonexistent/deny.txt"),
+        "{err}"
+    );
+}

@@ -561,3 +561,39 @@ async fn a_closed_match_ends_without_changing_ratings() {
     );
     app.shutdown().await;
 }
+
+/// A chosen name that passes for a bot level's, or holds a word of the operator's deny list in
+/// any case or look-alike letters, is refused in words, and no player is made.
+#[tokio::test]
+async fn names_that_pass_for_a_level_or_hold_a_denied_word_are_refused() {
+    let options = plateau_server::Options {
+        name_deny_list: vec!["badword".into()],
+        ..crate::common::test_options()
+    };
+    let app = crate::common::spawn_app_with(crate::common::temp_db(), options).await;
+    for (name, why) in [
+        ("Expert", "looks like the name of a bot level"),
+        ("CIub", "looks like the name of a bot level"),
+        (
+            "xBADW0RDx",
+            "holds a word this server does not allow in names",
+        ),
+        ("player-0a1b2c", "looks like a name the moderators give"),
+    ] {
+        let mut visitor = Agent::new(app.addr);
+        let (status, refused) = visitor.post("/api/guest", &json!({"name": name})).await;
+        assert_eq!(
+            (status, refused["code"].as_str()),
+            (400, Some("name/invalid")),
+            "{name}"
+        );
+        assert!(
+            refused["message"].as_str().unwrap().ends_with(why),
+            "{name}: {refused}"
+        );
+        let (status, _) = visitor.get(&format!("/api/players/{name}")).await;
+        assert_eq!(status, 404, "{name} was not made");
+    }
+    let _ok = Agent::guest(app.addr, "Expertise").await;
+    app.shutdown().await;
+}
