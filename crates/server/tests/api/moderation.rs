@@ -597,3 +597,45 @@ async fn names_that_pass_for_a_level_or_hold_a_denied_word_are_refused() {
     let _ok = Agent::guest(app.addr, "Expertise").await;
     app.shutdown().await;
 }
+
+/// Two nodes on one PostgreSQL: a moderator's ban made through node `a` closes the banned
+/// player's lobby socket on node `b` and refuses its requests there, through the audit log.
+#[tokio::test]
+async fn a_ban_through_one_node_reaches_the_sockets_on_another() {
+    if crate::common::Db::postgres().is_none() {
+        eprintln!(
+            "skipped: two nodes need PostgreSQL (PLATEAU_TEST_POSTGRES; scripts/test sets it)"
+        );
+        return;
+    }
+    let db = crate::common::temp_db();
+    let limits = crate::common::test_options().limits;
+    let a = crate::common::spawn_node(db.clone(), "a", limits.clone()).await;
+    let b = crate::common::spawn_node(db, "b", limits).await;
+    let mut rude = Agent::guest(b.addr, "Rude").await;
+    let mut lobby = rude.ws("/api/lobby/ws").await;
+    lobby.until(|m| m["type"] == "lobby").await;
+    let mut mia = Agent::account(a.addr, "Mia").await;
+    grant(&a, "Mia").await;
+    let (status, banned) = mia
+        .post(
+            "/api/mod/players/Rude",
+            &json!({"action": "ban", "reason": "spam"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{banned}");
+    while lobby.next().await.is_some() {}
+    assert_eq!(lobby.closed, Some(4003));
+    let (status, refused) = rude
+        .post(
+            "/api/matches",
+            &json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (403, Some("player/banned"))
+    );
+    a.shutdown().await;
+    b.shutdown().await;
+}
