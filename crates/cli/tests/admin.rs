@@ -279,29 +279,9 @@ async fn admin_acts_on_a_running_server_over_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn admin_acts_on_a_running_server_over_postgres() {
-    let Some(server) = std::env::var("PLATEAU_TEST_POSTGRES")
-        .ok()
-        .filter(|v| !v.is_empty())
-    else {
-        eprintln!("skipped: PLATEAU_TEST_POSTGRES is not set (scripts/test sets it)");
-        return;
-    };
-    let schema = format!("admin_{}", std::process::id());
-    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    let task = tokio::spawn(connection);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))
-        .await
-        .unwrap();
-    drop(client);
-    let _ = task.await;
-    let sep = if server.contains('?') { '&' } else { '?' };
-    let db = format!("{server}{sep}options=-csearch_path%3D{schema}");
-    admin_beside_a_running_server(&db).await;
+    if let Some(db) = common::postgres_schema().await {
+        admin_beside_a_running_server(&db).await;
+    }
 }
 
 /// A deny list that cannot be read stops `plateau serve` before it listens, saying which file.

@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use common::{OwnPostgres, Server, http, new_match, signal, start_node};
+use common::{OwnPostgres, Server, http, new_match, postgres_schema, signal, start_node};
 
 /// Per match: the longest move list any client saw acknowledged.
 type Acked = Arc<Mutex<HashMap<String, Vec<Value>>>>;
@@ -346,38 +346,6 @@ fn players(
         }
     }
     tasks
-}
-
-/// A fresh schema on the PostgreSQL server of `PLATEAU_TEST_POSTGRES` and the URL that selects
-/// it, or `None` (with a note) when the variable is not set.
-async fn postgres_schema() -> Option<String> {
-    let Some(server) = std::env::var("PLATEAU_TEST_POSTGRES")
-        .ok()
-        .filter(|v| !v.is_empty())
-    else {
-        eprintln!(
-            "skipped: two nodes need PostgreSQL (PLATEAU_TEST_POSTGRES; scripts/test sets it)"
-        );
-        return None;
-    };
-    // One schema per test: the tests of this file run at once in one process.
-    static SCHEMAS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = SCHEMAS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let schema = format!("crash_{}_{n}", std::process::id());
-    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    let task = tokio::spawn(connection);
-    client
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))
-        .await
-        .unwrap();
-    drop(client);
-    let _ = task.await;
-    let sep = if server.contains('?') { '&' } else { '?' };
-    Some(format!("{server}{sep}options=-csearch_path%3D{schema}"))
 }
 
 /// How long until match `id` is served at `addr` again: a spectator's socket gets a `state`

@@ -167,6 +167,38 @@ pub async fn try_http(
         .flatten()
 }
 
+/// A fresh schema on the PostgreSQL server of `PLATEAU_TEST_POSTGRES` and the URL that selects
+/// it, or `None` (with a note) when the variable is not set.
+pub async fn postgres_schema() -> Option<String> {
+    let Some(server) = std::env::var("PLATEAU_TEST_POSTGRES")
+        .ok()
+        .filter(|v| !v.is_empty())
+    else {
+        eprintln!(
+            "skipped: this test needs PostgreSQL (PLATEAU_TEST_POSTGRES; scripts/test sets it)"
+        );
+        return None;
+    };
+    // One schema per test: the tests of a file run at once in one process.
+    static SCHEMAS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SCHEMAS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let schema = format!("crash_{}_{n}", std::process::id());
+    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let task = tokio::spawn(connection);
+    client
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .await
+        .unwrap();
+    drop(client);
+    let _ = task.await;
+    let sep = if server.contains('?') { '&' } else { '?' };
+    Some(format!("{server}{sep}options=-csearch_path%3D{schema}"))
+}
+
 /// Sends `signal` (`STOP`, `CONT`) to `server`'s process.
 pub fn signal(server: &Server, signal: &str) {
     let sent = Command::new("kill")
