@@ -3,7 +3,7 @@
 // (`plateau admin grant`, the server running); Mia, on a phone (390x844, touch), finds the
 // report with Bob's line on the moderators' page, warns Bob with a reason, which resolves the
 // report, and sees both in the audit log; Bob reads the warning on his next page and marks it
-// read.
+// read. Banned from the shell while at the table, Bob's game ends and his page says why.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +23,7 @@ test('a chat line reported, resolved on a phone by a moderator, and the warning 
     await ada.selectOption('#play-side', '0');
     await ada.click('#play-go');
     const invite = await ada.inputValue('.invite-link[data-seat="1"]');
+    const id = invite.match(/\/m\/([0-9a-f]{16})\?join=1$/)[1];
     await ada.click('#go-match');
     await waitMatchReady(ada);
     await bob.goto(invite);
@@ -94,6 +95,15 @@ test('a chat line reported, resolved on a phone by a moderator, and the warning 
     await bob.reload();
     await bob.waitForSelector('body[data-player="Bob"]');
     assert.equal(await bob.$('#standing-warnings'), null, 'read stays read');
+
+    // Banned from the shell while at the table: Bob's seat resigns, his socket closes (and is
+    // not opened again), and his page says why at once; Ada sees the game end.
+    await bob.goto(`${server.url}/m/${id}`);
+    await waitMatchReady(bob);
+    assert.match(admin(server, ['ban', 'Bob', '--days', '2', '--reason', 'again']), /server ban Bob until/);
+    await ada.waitForFunction(() => document.body.dataset.status === 'finished');
+    await bob.waitForSelector('#standing-banned');
+    assert.match(await bob.textContent('#standing-banned'), /A moderator banned you until .*: you cannot play, chat or make matches until then\./);
     for (const p of [ada, bob, mia]) assert.deepEqual(p.jsErrors ?? [], []);
     await context.close();
   } finally {

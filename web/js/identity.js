@@ -104,6 +104,11 @@ export function setupIdentity() {
   document.body.append(accountDialog(), signInDialog());
   onLangChange(renderIdentity);
   currentPlayer().then(renderIdentity);
+  // A ban closes the page's sockets (socket.js): the page says why at once.
+  document.addEventListener('plateau:banned', () => {
+    session.loaded = null;
+    currentPlayer().then(renderIdentity);
+  });
 }
 
 function renderIdentity() {

@@ -13,6 +13,12 @@
 export const PING_EVERY_MS = 4000;
 /** How long the page waits for an answer to a ping before it takes the line as dead (milliseconds). */
 export const PONG_WITHIN_MS = 4000;
+/**
+ * The close code of a banned player's sockets (docs/protocol.md section 7.10): not opened again,
+ * and the page is told (`plateau:banned` on `document`, which identity.js answers by showing the
+ * ban).
+ */
+export const BANNED_CLOSE = 4003;
 /** The first wait before opening again, doubled after each failure up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5000;
@@ -112,7 +118,11 @@ export function openSocket(path, handlers) {
       }
       handlers.message(msg);
     });
-    ws.addEventListener('close', () => drop(ws, { retry: true, tell: true }));
+    ws.addEventListener('close', (ev) => {
+      const banned = ev.code === BANNED_CLOSE;
+      if (banned && socket === ws) document.dispatchEvent(new CustomEvent('plateau:banned'));
+      drop(ws, { retry: !banned, tell: true });
+    });
   };
 
   open();
