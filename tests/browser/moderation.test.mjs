@@ -1,4 +1,4 @@
-// Moderation in the browser (docs/protocol.md section 7.10): Ada reports a line Bob wrote in the
+// Moderation in the browser (docs/protocol.md section 7.11): Ada reports a line Bob wrote in the
 // chat, with a reason from the list; the operator makes Mia a moderator from the server's shell
 // (`plateau admin grant`, the server running); Mia, on a phone (390x844, touch), finds the
 // report with Bob's line on the moderators' page, warns Bob with a reason, which resolves the

@@ -106,7 +106,7 @@ export function createChat(root, opts) {
     form.classList.toggle('hidden', anonymous);
     nameForm.classList.toggle('hidden', !anonymous);
     nameInput.placeholder = t('chat.name');
-    // Another person's line may be reported by a viewer with a name (docs/protocol.md 7.10).
+    // Another person's line may be reported by a viewer with a name (docs/protocol.md 7.11).
     const match = opts.match?.();
     list.replaceChildren(...lines.filter((l) => !muted.has(l.name)).map((l) => {
       const item = chatLine(opts.game() ?? '', l);

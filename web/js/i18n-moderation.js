@@ -1,5 +1,5 @@
 // @ts-check
-// Texts of moderation (docs/protocol.md section 7.10): reporting a player, what the moderators
+// Texts of moderation (docs/protocol.md section 7.11): reporting a player, what the moderators
 // said to the player (a ban, a mute, warnings), and the moderators' page; in English and French;
 // merged by i18n-texts.js.
 

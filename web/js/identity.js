@@ -147,7 +147,7 @@ function when(ms) {
 }
 
 /**
- * What the moderators said to the player, above the page (docs/protocol.md section 7.10): a ban
+ * What the moderators said to the player, above the page (docs/protocol.md section 7.11): a ban
  * or a mute with its end, and the warnings not read yet with "I have read it".
  */
 function renderStanding() {

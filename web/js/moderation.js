@@ -1,5 +1,5 @@
 // @ts-check
-// The moderators' page (web/moderation.html at /moderation; docs/protocol.md section 7.10): the
+// The moderators' page (web/moderation.html at /moderation; docs/protocol.md section 7.11): the
 // open reports with the chat line or match they name, what to do about each (warn, mute, rename,
 // ban the reported player, close the match; each also resolves the report; or dismiss it), and
 // the audit log of every moderator action.

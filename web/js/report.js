@@ -1,5 +1,5 @@
 // @ts-check
-// Reporting a player to the moderators (docs/protocol.md section 7.10, `POST /api/reports`): a
+// Reporting a player to the moderators (docs/protocol.md section 7.11, `POST /api/reports`): a
 // button beside a name (in the chat, at the table, on a profile) opens one dialog with a reason
 // from the list and a few words; a chat line's report names the line itself.
 

@@ -14,7 +14,7 @@ export const PING_EVERY_MS = 4000;
 /** How long the page waits for an answer to a ping before it takes the line as dead (milliseconds). */
 export const PONG_WITHIN_MS = 4000;
 /**
- * The close code of a banned player's sockets (docs/protocol.md section 7.10): not opened again,
+ * The close code of a banned player's sockets (docs/protocol.md section 7.11): not opened again,
  * and the page is told (`plateau:banned` on `document`, which identity.js answers by showing the
  * ban).
  */

@@ -50,12 +50,12 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("Profile", "GET /api/players/{name} (section 7.3)"),
     ("Leaderboard", "GET /api/leaderboard/{game} (section 7.3)"),
     ("Tournaments", "GET /api/tournaments (section 7.9)"),
-    ("ReportFiled", "POST /api/reports (section 7.10)"),
-    ("ReportQueue", "GET /api/mod/reports (section 7.10)"),
-    ("AuditLog", "GET /api/mod/audit (section 7.10)"),
+    ("ReportFiled", "POST /api/reports (section 7.11)"),
+    ("ReportQueue", "GET /api/mod/reports (section 7.11)"),
+    ("AuditLog", "GET /api/mod/audit (section 7.11)"),
     (
         "AuditView",
-        "POST /api/mod/players/{name}, /api/mod/reports/{id} and /api/mod/matches/{id}/close (section 7.10)",
+        "POST /api/mod/players/{name}, /api/mod/reports/{id} and /api/mod/matches/{id}/close (section 7.11)",
     ),
     (
         "TournamentDetail",

@@ -63,7 +63,7 @@ pub enum Unrated {
     SameAddress,
     /// The same two players already had 5 counted games of that game together that day.
     DailyCap,
-    /// A moderator closed it (section 7.10).
+    /// A moderator closed it (section 7.11).
     Closed,
 }
 

@@ -17,7 +17,7 @@
 //! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold; `proxy`:
 //!   who the client is behind trusted reverse proxies; `metrics`: the operator's figures;
 //! - `moderation`, `sanctions`: moderator actions and the mutes and bans in force
-//!   (docs/protocol.md section 7.10).
+//!   (docs/protocol.md section 7.11).
 
 pub mod assets;
 pub mod challenges;

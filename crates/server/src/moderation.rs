@@ -1,4 +1,4 @@
-//! Moderation's rules and effects (docs/protocol.md section 7.10), shared by the moderators'
+//! Moderation's rules and effects (docs/protocol.md section 7.11), shared by the moderators'
 //! routes (`http::moderation`) and `plateau admin`: checking an action, writing it with its
 //! audit entry (`Store::moderate`), and making it take effect on this node (`apply`).
 //!

@@ -1,4 +1,4 @@
-//! The sanctions in force, as this node knows them (docs/protocol.md section 7.10): who is
+//! The sanctions in force, as this node knows them (docs/protocol.md section 7.11): who is
 //! muted in chat or banned, and until when, read from the store at start and kept up to date
 //! from the audit log (`moderation::watch`), so a request or a chat line is checked without a
 //! read of the database. A ban is also told to every socket of this node (`bans`), which closes

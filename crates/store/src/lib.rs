@@ -467,7 +467,7 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>>;
 
-    /// Files a report (docs/protocol.md section 7.10); its number.
+    /// Files a report (docs/protocol.md section 7.11); its number.
     ///
     /// # Errors
     /// `Conflict` if a player or the match it names is unknown.

@@ -1,4 +1,4 @@
-//! Moderation as the store keeps it (docs/protocol.md section 7.10): a player's role, its
+//! Moderation as the store keeps it (docs/protocol.md section 7.11): a player's role, its
 //! sanctions (muted in chat until, banned until), the reports players file, and the audit log of
 //! every moderator action. The rules (who may do what, the words players read) are the
 //! server's (`plateau_server::moderation`).

@@ -63,7 +63,7 @@ pub enum Unrated {
     SameAddress,
     /// Two of its players already had `SAME_OPPONENT_PER_DAY` counted games together that day.
     DailyCap,
-    /// A moderator closed it (docs/protocol.md section 7.10).
+    /// A moderator closed it (docs/protocol.md section 7.11).
     Closed,
 }
 

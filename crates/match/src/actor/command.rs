@@ -100,7 +100,7 @@ pub enum Command {
         /// Answered once committed.
         reply: Reply<()>,
     },
-    /// A moderator ends the match (docs/protocol.md section 7.10): rated or not, it changes no
+    /// A moderator ends the match (docs/protocol.md section 7.11): rated or not, it changes no
     /// rating.
     Close {
         /// Answered once committed, or with the refusal (not started, over).

@@ -131,7 +131,7 @@ impl MatchActor {
         self.end(Ending::Resign(seat)).await
     }
 
-    /// A moderator ends the match (docs/protocol.md section 7.10): by an agreed stop where the
+    /// A moderator ends the match (docs/protocol.md section 7.11): by an agreed stop where the
     /// game has one (MAD, Chakart), else by the resignation of each seat in turn from the last
     /// until the game is over (the game's rule for resignations); rated or not, it changes no
     /// rating (`Unrated::Closed`).

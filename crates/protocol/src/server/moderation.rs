@@ -1,4 +1,4 @@
-//! The JSON bodies of the HTTP API about moderation (docs/protocol.md section 7.10): a report
+//! The JSON bodies of the HTTP API about moderation (docs/protocol.md section 7.11): a report
 //! filed, the moderators' queue, the audit log, and what `GET /api/me` says of the player's own
 //! standing.
 

@@ -200,7 +200,7 @@ pub struct ChatLine<'a> {
     /// When, in Unix milliseconds.
     pub at: i64,
     /// Its number in the match's chat (both rooms), from 0: what a report names it by
-    /// (section 7.10).
+    /// (section 7.11).
     pub seq: u64,
 }
 

@@ -17,7 +17,7 @@ pub struct Me {
     pub player: Option<PlayerView>,
     /// Whether `POST /api/guest` may rename the player now: a guest until its first rated game.
     pub can_rename: bool,
-    /// Its standing with the moderators (section 7.10): left out when it is no moderator, is
+    /// Its standing with the moderators (section 7.11): left out when it is no moderator, is
     /// neither muted nor banned, and has no warning to read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub standing: Option<super::MyStanding>,

@@ -99,7 +99,7 @@ impl FromRequestParts<AppState> for Session {
     }
 }
 
-/// Whether a banned player's session may make this request (docs/protocol.md section 7.10):
+/// Whether a banned player's session may make this request (docs/protocol.md section 7.11):
 /// reading (`GET`, `HEAD`) but for the WebSockets, signing in (to another account) and out.
 /// Anything else (creating or joining a match, a socket, chat, a seek, a challenge, a rename, a
 /// report) is refused with `player/banned`.

@@ -1,4 +1,4 @@
-//! The moderation routes (docs/protocol.md section 7.10): a player reports another
+//! The moderation routes (docs/protocol.md section 7.11): a player reports another
 //! (`POST /api/reports`) and acknowledges its warnings (`POST /api/me/warnings`); a moderator
 //! reads the open reports and the audit log, and acts on a player, a report or a match. The
 //! rules and effects are `crate::moderation`'s.

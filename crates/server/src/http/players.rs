@@ -57,7 +57,7 @@ pub(super) async fn me(
 }
 
 /// What `GET /api/me` says of `p`'s standing with the moderators (docs/protocol.md section
-/// 7.10), `None` when there is nothing to say. The bans and mutes are the node's
+/// 7.11), `None` when there is nothing to say. The bans and mutes are the node's
 /// (`Sanctions`), so what the page says is what the node enforces.
 async fn my_standing(app: &AppState, p: &Player) -> Result<Option<MyStanding>, HttpError> {
     let stored = app

@@ -150,7 +150,7 @@ impl Lobby {
         .await
     }
 
-    /// A moderator ends match `id` (docs/protocol.md section 7.10); it changes no rating.
+    /// A moderator ends match `id` (docs/protocol.md section 7.11); it changes no rating.
     ///
     /// # Errors
     /// `match/not_found`, `match/not_started`, `match/over`.

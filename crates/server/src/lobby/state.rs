@@ -44,7 +44,7 @@ pub struct Lobby {
     pub(super) live: Mutex<Vec<Node>>,
     /// Matches placed by this process (`Lobby::placement`).
     pub(super) placed: AtomicU64,
-    /// Who is muted or banned now (docs/protocol.md section 7.10).
+    /// Who is muted or banned now (docs/protocol.md section 7.11).
     pub(super) sanctions: Arc<crate::sanctions::Sanctions>,
 }
 

@@ -1,4 +1,4 @@
-//! Moderation (docs/protocol.md section 7.10): reports from chat to the moderators' queue,
+//! Moderation (docs/protocol.md section 7.11): reports from chat to the moderators' queue,
 //! warnings, mutes, renames, bans (live sockets and matches included), closed matches, the
 //! audit log, and the refusals of every moderator route to a player that is no moderator.
 

@@ -188,7 +188,7 @@ INSERT INTO match_leases (match_id, node, address, expires_at, epoch, resting)
 SELECT id, '', '', now() - interval '1 hour', 0, TRUE FROM matches
 ON CONFLICT (match_id) DO NOTHING;
 "#,
-    // Moderation (docs/protocol.md section 7.10): a player's role, mute, ban and the warnings
+    // Moderation (docs/protocol.md section 7.11): a player's role, mute, ban and the warnings
     // it has read; the reports players file; the audit log of moderator actions.
     r#"
 ALTER TABLE players ADD COLUMN role TEXT CHECK (role IN ('moderator'));

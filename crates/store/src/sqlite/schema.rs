@@ -184,7 +184,7 @@ CREATE TABLE tournament_entrants (
 );
 CREATE INDEX tournament_entrants_by_player ON tournament_entrants (player_id);
 ",
-    // Moderation (docs/protocol.md section 7.10): a player's role, mute, ban and the warnings
+    // Moderation (docs/protocol.md section 7.11): a player's role, mute, ban and the warnings
     // it has read; the reports players file; the audit log of moderator actions.
     r"
 ALTER TABLE players ADD COLUMN role TEXT CHECK (role = 'moderator');

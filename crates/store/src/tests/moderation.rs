@@ -1,4 +1,4 @@
-//! Roles, reports, sanctions and the audit log (docs/protocol.md section 7.10), on each backend.
+//! Roles, reports, sanctions and the audit log (docs/protocol.md section 7.11), on each backend.
 
 use super::{Backend, new_match};
 use crate::StoreError;
