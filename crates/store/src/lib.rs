@@ -513,6 +513,17 @@ pub trait Store: Send + Sync + 'static {
         player: PlayerId,
     ) -> BoxFuture<'_, Result<moderation::Standing, StoreError>>;
 
+    /// What the moderators' records hold about `player`, for its own data (docs/protocol.md
+    /// section 7.10): its role, mute and ban as stored, every warning it received, and the
+    /// reports it filed (not those about it).
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown player; `Database`/`Corrupt` on failure.
+    fn moderation_record(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<moderation::Record, StoreError>>;
+
     /// `player` has read its warnings up to audit entry `up_to`.
     ///
     /// # Errors

@@ -253,6 +253,38 @@ pub struct Standing {
     pub warnings: Vec<AuditEntry>,
 }
 
+/// A report as the player who filed it finds it in its own data (`Store::moderation_record`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FiledReport {
+    /// Its number.
+    pub id: i64,
+    /// Unix ms it was filed.
+    pub at: i64,
+    /// The reported player's name now.
+    pub reported: String,
+    /// Why.
+    pub reason: ReportReason,
+    /// The reporter's words.
+    pub text: String,
+    /// The match it is about.
+    pub match_id: Option<String>,
+    /// The chat line of that match it is about, by its `seq`.
+    pub chat_seq: Option<u64>,
+    /// `open`, `resolved` or `dismissed`.
+    pub status: String,
+}
+
+/// What the moderators' records hold about a player, for its own data download
+/// (`Store::moderation_record`): its standing with every warning it received (read or not),
+/// and the reports it filed. The reports about it are not here: they would name its reporters.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Record {
+    /// Its role, mute and ban as stored (ended ones too), and every warning, oldest first.
+    pub standing: Standing,
+    /// The reports it filed, oldest first.
+    pub reports: Vec<FiledReport>,
+}
+
 /// A value bound to a statement: the two backends convert them to their own types.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Value {

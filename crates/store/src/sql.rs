@@ -176,13 +176,23 @@ pub(crate) const FORGET_PLAYER: &str = "UPDATE players SET name = $1, name_key =
      password_hash = NULL WHERE id = $4";
 
 /// What a deleted player `$1` leaves nowhere: its sessions, ratings, rating changes, follows
-/// and blocks either way, and chat lines (`Store::delete_player`).
-pub(crate) const FORGET_PLAYER_ROWS: [&str; 5] = [
+/// and blocks either way, and chat lines; its role and mute; the open reports about it (nothing
+/// is left to act on; those handled stay with the audit entries that name them). The audit log
+/// names it by its neutral name from then on, a rename's new name too (run after
+/// `FORGET_PLAYER`). Its ban, the reports it filed and the audit entries stay: the operator's
+/// record (`Store::delete_player`, docs/deploy.md "Players' data").
+pub(crate) const FORGET_PLAYER_ROWS: [&str; 8] = [
     "DELETE FROM sessions WHERE player_id = $1",
     "DELETE FROM ratings WHERE player_id = $1",
     "DELETE FROM rating_events WHERE player_id = $1",
     "DELETE FROM relations WHERE player_id = $1 OR other_id = $1",
     "DELETE FROM chat WHERE player_id = $1",
+    "UPDATE players SET role = NULL, muted_until = NULL WHERE id = $1",
+    "DELETE FROM reports WHERE reported_id = $1 AND status = 'open' AND id NOT IN \
+     (SELECT report_id FROM moderation_log WHERE report_id IS NOT NULL)",
+    "UPDATE moderation_log SET target_name = (SELECT name FROM players WHERE id = $1), \
+     detail = CASE WHEN action = 'rename' THEN (SELECT name FROM players WHERE id = $1) \
+     ELSE detail END WHERE target_id = $1",
 ];
 
 /// The live matches whose time control is not `$1` (no clock), oldest first.
@@ -416,6 +426,11 @@ pub(crate) const ACK_WARNINGS: &str =
 pub(crate) const SANCTIONED: &str = "SELECT id, muted_until, banned_until FROM players \
      WHERE muted_until > $1 OR banned_until > $1 ORDER BY id";
 
+/// The reports player `$1` filed, oldest first, with the reported player's name now.
+pub(crate) const FILED_REPORTS: &str = "SELECT r.id, r.at, tp.name, r.reason, r.text, r.match_id, \
+     r.chat_seq, r.status FROM reports r JOIN players tp ON tp.id = r.reported_id \
+     WHERE r.reporter_id = $1 ORDER BY r.id";
+
 /// A new report; its id.
 pub(crate) const INSERT_REPORT: &str = "INSERT INTO reports \
      (at, reporter_id, reported_id, reason, text, match_id, chat_seq, status) \
@@ -521,6 +536,7 @@ mod tests {
             SANCTIONED.to_owned(),
             INSERT_REPORT.to_owned(),
             OPEN_REPORTS.to_owned(),
+            FILED_REPORTS.to_owned(),
         ]
         .into_iter()
         .chain(FORGET_PLAYER_ROWS.map(str::to_owned));

@@ -7,8 +7,8 @@ use tokio_postgres::types::ToSql;
 
 use super::query::{col, exec, row, rows};
 use crate::moderation::{
-    AuditEntry, AuditFrom, Moderation, NewReport, Report, ReportReason, Role, Standing, Value,
-    audit_entry, audit_values, steps,
+    AuditEntry, AuditFrom, FiledReport, Moderation, NewReport, Record, Report, ReportReason, Role,
+    Standing, Value, audit_entry, audit_values, steps,
 };
 use crate::players::PlayerId;
 use crate::{Sanctioned, StoreError, sql};
@@ -150,11 +150,20 @@ pub(super) async fn standing(
     tx: &impl GenericClient,
     player: PlayerId,
 ) -> Result<Standing, StoreError> {
+    standing_from(tx, player, false).await
+}
+
+/// `player`'s standing with the warnings it has not read (`all`: every warning).
+async fn standing_from(
+    tx: &impl GenericClient,
+    player: PlayerId,
+    all: bool,
+) -> Result<Standing, StoreError> {
     let Some(r) = row(tx, sql::MODERATION_STANDING, &[&player.0]).await? else {
         return Err(StoreError::NotFound(format!("player {}", player.0)));
     };
     let role: Option<String> = col(&r, 0)?;
-    let seen: i64 = col(&r, 3)?;
+    let seen: i64 = if all { 0 } else { col(&r, 3)? };
     let warnings = rows(tx, sql::WARNINGS, &[&player.0, &seen])
         .await?
         .iter()
@@ -166,6 +175,33 @@ pub(super) async fn standing(
         banned_until: col(&r, 2)?,
         warnings,
     })
+}
+
+pub(super) async fn record(
+    tx: &impl GenericClient,
+    player: PlayerId,
+) -> Result<Record, StoreError> {
+    let standing = standing_from(tx, player, true).await?;
+    let reports = rows(tx, sql::FILED_REPORTS, &[&player.0])
+        .await?
+        .iter()
+        .map(|r| {
+            let reason: String = col(r, 3)?;
+            let seq: Option<i64> = col(r, 6)?;
+            Ok(FiledReport {
+                id: col(r, 0)?,
+                at: col(r, 1)?,
+                reported: col(r, 2)?,
+                reason: ReportReason::parse(&reason)
+                    .ok_or_else(|| StoreError::Corrupt(format!("report reason `{reason}`")))?,
+                text: col(r, 4)?,
+                match_id: col(r, 5)?,
+                chat_seq: seq.map(|s| u64::try_from(s).unwrap_or(0)),
+                status: col(r, 7)?,
+            })
+        })
+        .collect::<Result<_, StoreError>>()?;
+    Ok(Record { standing, reports })
 }
 
 pub(super) async fn ack_warnings(

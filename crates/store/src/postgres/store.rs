@@ -527,6 +527,13 @@ impl Store for PgStore {
         in_tx!(self, true, |tx| moderation::standing(&tx, player).await)
     }
 
+    fn moderation_record(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<crate::moderation::Record, StoreError>> {
+        in_tx!(self, true, |tx| moderation::record(&tx, player).await)
+    }
+
     fn ack_warnings(&self, player: PlayerId, up_to: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         one_statement!(self, |c| moderation::ack_warnings(&c, player, up_to).await)
     }

@@ -530,6 +530,13 @@ impl Store for SqliteStore {
         self.read(move |c| moderation::standing(c, player))
     }
 
+    fn moderation_record(
+        &self,
+        player: PlayerId,
+    ) -> BoxFuture<'_, Result<crate::moderation::Record, StoreError>> {
+        self.read(move |c| moderation::record(c, player))
+    }
+
     fn ack_warnings(&self, player: PlayerId, up_to: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         self.write(Box::new(move |c| {
             moderation::ack_warnings(c, player, up_to)

@@ -5,8 +5,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::db;
 use crate::moderation::{
-    AuditEntry, AuditFrom, Moderation, NewReport, Report, ReportReason, Role, Standing, Value,
-    audit_entry, audit_values, steps,
+    AuditEntry, AuditFrom, FiledReport, Moderation, NewReport, Record, Report, ReportReason, Role,
+    Standing, Value, audit_entry, audit_values, steps,
 };
 use crate::players::PlayerId;
 use crate::{Sanctioned, StoreError, sql};
@@ -148,6 +148,11 @@ pub(super) fn open_reports(c: &Connection, limit: u32) -> Result<Vec<Report>, St
 type StandingRow = (Option<String>, Option<i64>, Option<i64>, i64);
 
 pub(super) fn standing(c: &Connection, player: PlayerId) -> Result<Standing, StoreError> {
+    standing_from(c, player, false)
+}
+
+/// `player`'s standing with the warnings it has not read (`all`: every warning).
+fn standing_from(c: &Connection, player: PlayerId, all: bool) -> Result<Standing, StoreError> {
     let row: Option<StandingRow> = c
         .prepare_cached(sql::MODERATION_STANDING)
         .map_err(db)?
@@ -159,6 +164,7 @@ pub(super) fn standing(c: &Connection, player: PlayerId) -> Result<Standing, Sto
     let Some((role, muted_until, banned_until, seen)) = row else {
         return Err(StoreError::NotFound(format!("player {}", player.0)));
     };
+    let seen = if all { 0 } else { seen };
     let warnings = c
         .prepare_cached(sql::WARNINGS)
         .map_err(db)?
@@ -172,6 +178,38 @@ pub(super) fn standing(c: &Connection, player: PlayerId) -> Result<Standing, Sto
         banned_until,
         warnings,
     })
+}
+
+pub(super) fn record(c: &Connection, player: PlayerId) -> Result<Record, StoreError> {
+    let standing = standing_from(c, player, true)?;
+    let mut stmt = c.prepare_cached(sql::FILED_REPORTS).map_err(db)?;
+    let rows = stmt
+        .query_map([player.0], |r| {
+            let seq: Option<i64> = r.get(6)?;
+            Ok((
+                FiledReport {
+                    id: r.get(0)?,
+                    at: r.get(1)?,
+                    reported: r.get(2)?,
+                    reason: ReportReason::Other,
+                    text: r.get(4)?,
+                    match_id: r.get(5)?,
+                    chat_seq: seq.map(|s| u64::try_from(s).unwrap_or(0)),
+                    status: r.get(7)?,
+                },
+                r.get::<_, String>(3)?,
+            ))
+        })
+        .map_err(db)?;
+    let reports = rows
+        .map(|row| {
+            let (mut report, reason) = row.map_err(db)?;
+            report.reason = ReportReason::parse(&reason)
+                .ok_or_else(|| StoreError::Corrupt(format!("report reason `{reason}`")))?;
+            Ok(report)
+        })
+        .collect::<Result<_, StoreError>>()?;
+    Ok(Record { standing, reports })
 }
 
 pub(super) fn ack_warnings(c: &Connection, player: PlayerId, up_to: i64) -> Result<(), StoreError> {

@@ -3,13 +3,16 @@
 
 use super::{Backend, entry, new_match};
 use crate::model::Status;
+use crate::moderation::{Action, AuditFrom, Moderation, NewReport, ReportReason, Role};
 use crate::players::{PlayerKind, Relation};
 use crate::{ChatLine, Finish, Room, StoreError};
 use plateau_engine::{Ending, LogEntry, Outcome, Seat};
 
 /// The chat lines and sessions a player has are read back; a deletion renames it (the old
 /// name free, no password), deletes its sessions, ratings, rating changes, relations and chat,
-/// and keeps the matches it played, their logs and the opponent's rating.
+/// and keeps the matches it played, their logs and the opponent's rating. Of moderation, it
+/// drops the role, the mute and the open reports about it, keeps its ban, the reports it filed
+/// and the audit log, which names it by the neutral name from then on.
 pub(super) async fn a_deleted_player_keeps_its_games_under_a_neutral_name(db: &Backend) {
     let store = db.open().await;
     let ann = store
@@ -63,6 +66,87 @@ pub(super) async fn a_deleted_player_keeps_its_games_under_a_neutral_name(db: &B
         .set_relation(bob.id, ann.id, Relation::Block, true)
         .await
         .unwrap();
+
+    // Moderation: Ann is a moderator, filed a report, was reported twice (one handled),
+    // warned, renamed, muted and banned (a ban that has ended).
+    let shell = |target, action| Moderation {
+        moderator: None,
+        target,
+        action,
+        reason: "a reason".into(),
+        at: 50,
+    };
+    let report = |reporter, reported, text: &str| NewReport {
+        reporter,
+        reported,
+        reason: ReportReason::Abuse,
+        text: text.into(),
+        match_id: Some("m1".into()),
+        chat_seq: Some(0),
+        at: 40,
+    };
+    store
+        .moderate(shell(Some(ann.id), Action::Grant))
+        .await
+        .unwrap();
+    let filed = store
+        .file_report(report(ann.id, bob.id, "Bob was rude"))
+        .await
+        .unwrap();
+    let handled = store
+        .file_report(report(bob.id, ann.id, "Ann was rude"))
+        .await
+        .unwrap();
+    let pending = store
+        .file_report(report(bob.id, ann.id, "Ann again"))
+        .await
+        .unwrap();
+    let action = Action::Handle {
+        report: handled,
+        dismissed: false,
+    };
+    store.moderate(shell(None, action)).await.unwrap();
+    store
+        .moderate(shell(Some(ann.id), Action::Warn))
+        .await
+        .unwrap();
+    let to = Action::Rename {
+        to: "player-a1b2c3".into(),
+    };
+    store.moderate(shell(Some(ann.id), to)).await.unwrap();
+    let to = Action::Rename { to: "Ann".into() };
+    store.moderate(shell(Some(ann.id), to)).await.unwrap();
+    let muted = Action::Mute {
+        until: i64::MAX - 1,
+    };
+    store.moderate(shell(Some(ann.id), muted)).await.unwrap();
+    let ban = Action::Ban { until: Some(60) };
+    store.moderate(shell(Some(ann.id), ban)).await.unwrap();
+    // Her record shows her warning and her own report, not those about her.
+    let record = store.moderation_record(ann.id).await.unwrap();
+    assert_eq!(record.standing.role, Some(Role::Moderator));
+    assert_eq!(record.standing.banned_until, Some(60));
+    assert_eq!(
+        record
+            .standing
+            .warnings
+            .iter()
+            .map(|w| w.action.as_str())
+            .collect::<Vec<_>>(),
+        ["warn"]
+    );
+    let reports = record
+        .reports
+        .iter()
+        .map(|r| (r.id, r.reported.as_str(), r.status.as_str()));
+    assert_eq!(reports.collect::<Vec<_>>(), [(filed, "Bob", "open")]);
+    let bob_record = store.moderation_record(bob.id).await.unwrap();
+    let statuses = bob_record.reports.iter().map(|r| (r.id, r.status.as_str()));
+    assert_eq!(
+        statuses.collect::<Vec<_>>(),
+        [(handled, "resolved"), (pending, "open")]
+    );
+    let audit_before = store.audit(AuditFrom::Latest, 100).await.unwrap();
 
     let chat = store.player_chat(ann.id).await.unwrap();
     assert_eq!(chat, [("m1".to_owned(), said(0, &ann, "good luck"))]);
@@ -121,6 +205,42 @@ pub(super) async fn a_deleted_player_keeps_its_games_under_a_neutral_name(db: &B
         store.match_rating_events("m1".into()).await.unwrap().len(),
         1
     );
+    // Moderation: no role, no mute; the ban stays; the open report about her is gone, hers
+    // stays in the queue under the neutral name; the audit log keeps every entry, naming her
+    // by the neutral name (a rename's new name too).
+    let standing = store.moderation_standing(ann.id).await.unwrap();
+    assert_eq!(
+        (standing.role, standing.muted_until, standing.banned_until),
+        (None, None, Some(60))
+    );
+    let open = store.open_reports(10).await.unwrap();
+    let queue = open
+        .iter()
+        .map(|r| (r.id, r.reporter.as_str(), r.reported.as_str()));
+    assert_eq!(
+        queue.collect::<Vec<_>>(),
+        [(filed, "deleted player 1", "Bob")]
+    );
+    let record = store.moderation_record(ann.id).await.unwrap();
+    assert_eq!(record.reports.len(), 1);
+    let bob_record = store.moderation_record(bob.id).await.unwrap();
+    let ids = bob_record.reports.iter().map(|r| r.id).collect::<Vec<_>>();
+    assert_eq!(ids, [handled]);
+    let audit = store.audit(AuditFrom::Latest, 100).await.unwrap();
+    assert_eq!(audit.len(), audit_before.len());
+    for (after, before) in audit.iter().zip(&audit_before) {
+        assert_eq!((after.id, &after.action), (before.id, &before.action));
+        if after.target.as_ref().is_some_and(|(id, _)| *id == ann.id) {
+            assert_eq!(after.target, Some((ann.id, "deleted player 1".to_owned())));
+            if after.action == "rename" {
+                assert_eq!(after.detail.as_deref(), Some("deleted player 1"));
+            }
+        } else {
+            assert_eq!(after, before);
+        }
+    }
+    let renames = audit.iter().filter(|e| e.action == "rename").count();
+    assert_eq!(renames, 2);
     // The old name is free again.
     let again = store
         .create_player("Ann".into(), PlayerKind::Guest, None)
