@@ -190,6 +190,51 @@ pub struct PlayerData<'a> {
     pub challenges: DataChallenges,
     /// The tournaments it joined (section 7.9), latest start first.
     pub tournaments: Vec<PlayerTournament>,
+    /// Its standing with the moderators (section 7.11) and the reports it filed.
+    pub moderation: DataModeration,
+}
+
+/// The moderation part of a `PlayerData`: what the moderators' records hold about the player
+/// that it may see. The reports others filed about it are not here: they would name the
+/// reporters.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataModeration {
+    /// Whether it holds the moderator role.
+    pub moderator: bool,
+    /// Whether a ban is in force.
+    pub banned: bool,
+    /// The ban's end, Unix ms; `null` when there is no end or no ban.
+    pub banned_until: Option<i64>,
+    /// The end of a mute in force, Unix ms; `null` when not muted.
+    pub muted_until: Option<i64>,
+    /// Every warning it received, read or not, oldest first.
+    pub warnings: Vec<super::Warning>,
+    /// The reports it filed, oldest first.
+    pub reports: Vec<DataReport>,
+}
+
+/// A report the player filed, in its `PlayerData`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DataReport {
+    /// Its number.
+    pub id: i64,
+    /// Unix ms it was filed.
+    pub at: i64,
+    /// The reported player's name now.
+    pub reported: String,
+    /// `abuse`, `spam`, `name`, `cheating` or `other`.
+    pub reason: String,
+    /// The player's words.
+    pub text: String,
+    /// The match it is about.
+    #[serde(rename = "match")]
+    pub match_id: Option<String>,
+    /// The chat line of that match it is about, by its `seq`.
+    pub chat_seq: Option<u64>,
+    /// `open`, `resolved` or `dismissed`.
+    pub status: String,
 }
 
 /// The player of a `PlayerData`.

@@ -11,8 +11,8 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 use plateau_protocol::server::{
-    DataAccount, DataChallenges, DataChatLine, DataGame, DataRatingChange, DataSession, PlayerData,
-    RecordBody,
+    DataAccount, DataChallenges, DataChatLine, DataGame, DataModeration, DataRatingChange,
+    DataReport, DataSession, PlayerData, RecordBody, Warning,
 };
 use serde::Deserialize;
 
@@ -132,6 +132,7 @@ pub(super) async fn my_data(
     }
     let (incoming, outgoing) = app.challenges.of_player(me.id);
     let tournaments = app.tournaments.of(me.clone()).await?.tournaments;
+    let moderation = moderation(&store.moderation_record(me.id).await.map_err(failed)?);
     let data = PlayerData {
         exported_at: unix_ms(),
         account: DataAccount {
@@ -148,6 +149,7 @@ pub(super) async fn my_data(
         blocks,
         challenges: DataChallenges { incoming, outgoing },
         tournaments,
+        moderation,
     };
     // The name holds only letters, digits, `_` and `-` (a deleted player's spaces aside).
     let file: String = me
@@ -159,6 +161,43 @@ pub(super) async fn my_data(
         HeaderValue::from_str(&format!("attachment; filename=\"plateau-{file}.json\""))
             .unwrap_or(HeaderValue::from_static("attachment"));
     Ok(([(CONTENT_DISPOSITION, disposition)], Json(data)).into_response())
+}
+
+/// The moderation part of a player's data from its record: the mute and ban in force now
+/// (ended ones left out), every warning, the reports it filed.
+fn moderation(record: &crate::store::moderation::Record) -> DataModeration {
+    let now = unix_ms();
+    let standing = &record.standing;
+    let banned = standing.banned_until.filter(|&until| until > now);
+    DataModeration {
+        moderator: standing.role.is_some(),
+        banned: banned.is_some(),
+        banned_until: banned.filter(|&until| until != crate::store::moderation::FOREVER),
+        muted_until: standing.muted_until.filter(|&until| until > now),
+        warnings: standing
+            .warnings
+            .iter()
+            .map(|w| Warning {
+                id: w.id,
+                at: w.at,
+                reason: w.reason.clone(),
+            })
+            .collect(),
+        reports: record
+            .reports
+            .iter()
+            .map(|r| DataReport {
+                id: r.id,
+                at: r.at,
+                reported: r.reported.clone(),
+                reason: r.reason.as_str().to_owned(),
+                text: r.text.clone(),
+                match_id: r.match_id.clone(),
+                chat_seq: r.chat_seq,
+                status: r.status.clone(),
+            })
+            .collect(),
+    }
 }
 
 #[derive(Deserialize)]

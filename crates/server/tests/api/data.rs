@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::{Agent, TestApp, http_from, spawn_app};
+use crate::moderation::grant;
 use crate::ratings::{bob_resigns, guest_from};
 
 const PASSWORD: &str = "a long pass phrase";
@@ -92,6 +93,20 @@ async fn the_download_holds_every_section_of_a_player_s_data() {
         .post(&format!("/api/tournaments/{tournament}/join"), &json!({}))
         .await;
     assert_eq!(status, 200, "{joined}");
+    // Moderation: Alice reports Bob, Bob reports Alice, a moderator warns and mutes Alice.
+    let report = json!({"name": "Bob", "reason": "spam", "text": "the same line again"});
+    let (status, filed) = alice.post("/api/reports", &report).await;
+    assert_eq!(status, 201, "{filed}");
+    let report = json!({"name": "Alice", "reason": "abuse", "text": "Bob's words"});
+    assert_eq!(bob.post("/api/reports", &report).await.0, 201);
+    let mut mia = Agent::account(app.addr, "Mia").await;
+    grant(&app, "Mia").await;
+    let warn = json!({"action": "warn", "reason": "be kind"});
+    let (status, warned) = mia.post("/api/mod/players/Alice", &warn).await;
+    assert_eq!(status, 200, "{warned}");
+    let mute = json!({"action": "mute", "minutes": 30, "reason": "flooding"});
+    let (status, muted) = mia.post("/api/mod/players/Alice", &mute).await;
+    assert_eq!(status, 200, "{muted}");
 
     let cookie = format!("plateau_session={}", alice.session.clone().unwrap());
     let (status, headers, text) = http_from(
@@ -163,11 +178,32 @@ async fn the_download_holds_every_section_of_a_player_s_data() {
         tournament.as_str()
     );
     assert!(data["exported_at"].as_i64() > Some(0));
+    // Her warning and mute, and the report she filed; not Bob's report about her, which
+    // would name him.
+    let moderation = &data["moderation"];
+    assert_eq!(
+        (&moderation["moderator"], &moderation["banned"]),
+        (&json!(false), &json!(false))
+    );
+    assert_eq!(moderation["muted_until"], muted["until"]);
+    assert_eq!(
+        moderation["warnings"],
+        json!([{"id": warned["id"], "at": warned["at"], "reason": "be kind"}])
+    );
+    assert_eq!(
+        moderation["reports"],
+        json!([{"id": filed["id"], "at": moderation["reports"][0]["at"], "reported": "Bob",
+                "reason": "spam", "text": "the same line again", "match": null,
+                "chat_seq": null, "status": "open"}])
+    );
+    assert!(!text.contains("Bob's words"), "{text}");
 
     // Another player's download holds its own data only; without a session there is none.
     let (_, theirs) = bob.get("/api/me/data").await;
     assert_eq!(theirs["account"]["name"], "Bob");
     assert_eq!(theirs["chat"], json!([]));
+    assert_eq!(theirs["moderation"]["warnings"], json!([]));
+    assert_eq!(theirs["moderation"]["reports"][0]["reported"], "Alice");
     let (status, body) = Agent::new(app.addr).get("/api/me/data").await;
     assert_eq!(
         (status, body["code"].as_str()),
@@ -192,6 +228,34 @@ async fn a_deleted_account_signs_in_no_more_and_its_games_stay_with_its_opponent
     let (_, board) = bob.get("/api/leaderboard/mad").await;
     assert_eq!(names(&board["players"]), ["Alice"]);
     let (_, bob_before) = bob.get("/api/players/Bob").await;
+
+    // Moderation: Bob reports Alice, Alice reports Cyd, a moderator warns her and bans her.
+    // While banned she reads her data but cannot delete her account; unbanned, she can.
+    let report = json!({"name": "Alice", "reason": "abuse"});
+    assert_eq!(bob.post("/api/reports", &report).await.0, 201);
+    let report = json!({"name": "Cyd", "reason": "spam", "text": "ads"});
+    let (status, filed) = alice.post("/api/reports", &report).await;
+    assert_eq!(status, 201, "{filed}");
+    let mut mia = Agent::account(app.addr, "Mia").await;
+    grant(&app, "Mia").await;
+    let warn = json!({"action": "warn", "reason": "be kind"});
+    assert_eq!(mia.post("/api/mod/players/Alice", &warn).await.0, 200);
+    let ban = json!({"action": "ban", "days": 1, "reason": "cheating"});
+    let (status, banned) = mia.post("/api/mod/players/Alice", &ban).await;
+    assert_eq!(status, 200, "{banned}");
+    let (status, data) = alice.get("/api/me/data").await;
+    assert_eq!(status, 200, "{data}");
+    assert_eq!(data["moderation"]["banned"], true);
+    assert_eq!(data["moderation"]["banned_until"], banned["until"]);
+    let (status, body) = alice
+        .post("/api/me/delete", &json!({"password": PASSWORD}))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("player/banned"))
+    );
+    let unban = json!({"action": "unban", "reason": "served"});
+    assert_eq!(mia.post("/api/mod/players/Alice", &unban).await.0, 200);
 
     // A wrong password, a guest: refused, nothing deleted.
     let (status, body) = alice
@@ -293,6 +357,32 @@ async fn a_deleted_account_signs_in_no_more_and_its_games_stay_with_its_opponent
         )
         .await;
     assert_eq!(status, 401);
+    // The report about her is gone from the queue; hers stays under the neutral name; the audit
+    // log keeps its entries about her (warn, ban, unban) under the neutral name.
+    let (status, queue) = mia.get("/api/mod/reports").await;
+    assert_eq!(status, 200, "{queue}");
+    let queue = queue["reports"].as_array().unwrap();
+    let seen: Vec<_> = queue
+        .iter()
+        .map(|r| (&r["id"], r["reporter"].as_str(), r["reported"].as_str()))
+        .collect();
+    assert_eq!(seen, [(&filed["id"], Some(neutral.as_str()), Some("Cyd"))]);
+    let (_, log) = mia.get("/api/mod/audit").await;
+    let about: Vec<_> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] != "grant")
+        .map(|e| (e["action"].as_str().unwrap(), e["target"].as_str()))
+        .collect();
+    assert_eq!(
+        about,
+        [
+            ("unban", Some(neutral.as_str())),
+            ("ban", Some(neutral.as_str())),
+            ("warn", Some(neutral.as_str()))
+        ]
+    );
     let newcomer = guest_from(app.addr, "127.0.9.5", "Alice").await;
     assert!(newcomer.session.is_some());
     app.shutdown().await;

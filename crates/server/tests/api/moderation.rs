@@ -9,7 +9,7 @@ use plateau_server::store::moderation::{Action, Moderation};
 
 /// Makes account `name` a moderator as `plateau admin grant` does: written by the server's
 /// shell, with no moderator.
-async fn grant(app: &TestApp, name: &str) {
+pub(crate) async fn grant(app: &TestApp, name: &str) {
     let store = app.lobby.store();
     let (player, _) = store.player_by_name(name.into()).await.unwrap().unwrap();
     store
