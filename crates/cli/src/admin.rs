@@ -20,10 +20,13 @@ use crate::common::CliResult;
 /// Arguments of `plateau admin`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The database, as `plateau serve --database` names it.
+    /// The database, as `plateau serve --database` names it, and under the same variable (not
+    /// read from serve's `--config` file).
+    // The variable's value (a password, maybe) is not shown by --help, as serve's.
     #[arg(
         long,
         env = "PLATEAU_DATABASE",
+        hide_env_values = true,
         default_value = "sqlite://plateau.sqlite"
     )]
     database: String,

@@ -284,25 +284,42 @@ async fn admin_acts_on_a_running_server_over_postgres() {
     }
 }
 
-/// A deny list that cannot be read stops `plateau serve` before it listens, saying which file.
+/// A deny list that cannot be read stops `plateau serve` before it listens, saying which file,
+/// whether it is named by the flag, its variable or the configuration file.
 #[test]
 fn serve_refuses_a_deny_list_it_cannot_read() {
     let bin = std::env::var_os("PLATEAU_BIN").unwrap_or(env!("CARGO_BIN_EXE_plateau").into());
-    let out = Command::new(bin)
-        .args([
+    let config = std::env::temp_dir().join(format!("plateau-deny-{}.toml", std::process::id()));
+    std::fs::write(&config, "name_deny_list = \"/nonexistent/file.txt\"\n").unwrap();
+    let serve = || {
+        let mut serve = Command::new(&bin);
+        serve.args([
             "serve",
             "--addr",
             "127.0.0.1:0",
             "--database",
             "sqlite://unused.sqlite",
-        ])
+        ]);
+        serve.env_remove("PLATEAU_NAME_DENY_LIST");
+        serve
+    };
+    let by_flag = serve()
         .args(["--name-deny-list", "/nonexistent/deny.txt"])
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("--name-deny-list /nonexistent/deny.txt"),
-        "{err}"
-    );
+    let by_variable = serve()
+        .env("PLATEAU_NAME_DENY_LIST", "/nonexistent/variable.txt")
+        .output()
+        .unwrap();
+    let by_file = serve().arg("--config").arg(&config).output().unwrap();
+    std::fs::remove_file(&config).unwrap();
+    for (out, path) in [
+        (by_flag, "/nonexistent/deny.txt"),
+        (by_variable, "/nonexistent/variable.txt"),
+        (by_file, "/nonexistent/file.txt"),
+    ] {
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("--name-deny-list {path}")), "{err}");
+    }
 }
