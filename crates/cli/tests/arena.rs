@@ -90,3 +90,75 @@ fn bench_prints_both_rates() {
     assert!(text.contains("random playouts: "), "{text}");
     assert!(text.contains("mcts iterations: "), "{text}");
 }
+
+#[test]
+fn an_arena_writes_every_games_record_and_each_replays_with_its_seed() {
+    let dir = std::env::temp_dir().join(format!("plateau-arena-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (json, records) = (dir.join("report.json"), dir.join("games.jsonl"));
+    let out = plateau(&[
+        "arena",
+        "chakart",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "3",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        json.to_str().unwrap(),
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let games = report["games"].as_array().unwrap();
+    let lines = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(lines.lines().count(), games.len());
+    let entry = plateau_registry::find("chakart").unwrap();
+    for (line, game) in lines.lines().zip(games) {
+        let record: plateau_engine::Record = serde_json::from_str(line).unwrap();
+        // Each seat's bot by name, in the report's seating.
+        let bots = ["random", "greedy"];
+        let seats: Vec<&str> = game["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| bots[b.as_u64().unwrap() as usize])
+            .collect();
+        assert_eq!(record.seats, seats);
+        let replay = record.replay(entry).unwrap();
+        assert!(
+            replay.seed_verified,
+            "every chance outcome redrawn from the seed"
+        );
+        let ranks: Vec<u64> = game["ranks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_u64().unwrap())
+            .collect();
+        let outcome = replay.state.outcome().unwrap();
+        assert_eq!(
+            outcome
+                .ranks
+                .iter()
+                .map(|&r| u64::from(r))
+                .collect::<Vec<_>>(),
+            ranks
+        );
+        assert_eq!(
+            record.actions().count() as u64,
+            game["actions"].as_u64().unwrap()
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,6 +9,11 @@
 //!   which fills all the remaining seats (`mcts:100,random --players 4`: one MCTS against three
 //!   random bots), seats rotating.
 //!
+//! `--records FILE` writes every game's record (docs/architecture.md section 4, the JSON that
+//! `plateau play --record` writes, its seed revealed), one per line (JSON Lines), in the order of
+//! the report's `games`: what `python -m plateau.dataset` turns into training rows
+//! (python/README.md, "Training rows").
+//!
 //! Games run in parallel on the available cores (one bot object per seat and game, so MCTS reuses
 //! its tree from move to move). Every game's seed follows from `--seed`, so with iteration budgets
 //! the whole tournament is reproducible.
@@ -72,6 +77,10 @@ pub struct Args {
     /// Write the results as JSON here.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Write every game's record here, one JSON record per line (what `python -m
+    /// plateau.dataset` reads).
+    #[arg(long)]
+    records: Option<PathBuf>,
     /// Draw rating against search budget as SVG here.
     #[arg(long)]
     plot: Option<PathBuf>,
@@ -95,7 +104,7 @@ pub fn run(args: Args) -> CliResult {
     if args.threads == Some(0) {
         return Err("--threads must be at least 1".into());
     }
-    for path in args.out.iter().chain(&args.plot) {
+    for path in args.out.iter().chain(&args.plot).chain(&args.records) {
         check_writable(path)?;
     }
     let tables = schedule::tables(args.bots.len(), players)?;
@@ -129,18 +138,20 @@ pub fn run(args: Args) -> CliResult {
                     let seats: Vec<usize> =
                         (0..players).map(|s| tables[t][(s + i) % players]).collect();
                     let seed = schedule::game_seed(args.seed, t, i);
-                    match schedule::play(entry, &config, &args.bots, &seats, seed) {
-                        Ok((ranks, kind, actions)) => {
+                    let keep = args.records.is_some();
+                    match schedule::play(entry, &config, &args.bots, &seats, seed, keep) {
+                        Ok(played) => {
                             let result = GameResult {
                                 pairing: t,
                                 index: i,
                                 seed,
                                 seats,
-                                ranks,
-                                kind,
-                                actions,
+                                ranks: played.ranks,
+                                kind: played.kind,
+                                actions: played.actions,
                             };
-                            results.lock().expect("no thread panics").push(result);
+                            let mut results = results.lock().expect("no thread panics");
+                            results.push((result, played.record));
                         }
                         Err(e) => {
                             failure.lock().expect("no thread panics").get_or_insert(e);
@@ -156,8 +167,17 @@ pub fn run(args: Args) -> CliResult {
     if let Some(e) = failure.into_inner().expect("no thread panics") {
         return Err(e);
     }
-    let mut games = results.into_inner().expect("no thread panics");
-    games.sort_by_key(|g| (g.index, g.pairing));
+    let mut played = results.into_inner().expect("no thread panics");
+    played.sort_by_key(|(g, _)| (g.index, g.pairing));
+    if let Some(path) = &args.records {
+        let mut lines = String::new();
+        for record in played.iter().filter_map(|(_, r)| r.as_ref()) {
+            lines += &serde_json::to_string(record).map_err(|e| e.to_string())?;
+            lines.push('\n');
+        }
+        std::fs::write(path, lines).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let games: Vec<GameResult> = played.into_iter().map(|(g, _)| g).collect();
 
     let pairings: Vec<PairingReport> = tables
         .iter()

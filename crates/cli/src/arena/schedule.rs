@@ -4,7 +4,7 @@
 
 use plateau_bots::{BotError, BotSpec, DynBot};
 use plateau_engine::driver::{Driver, Policy, Step, StepError};
-use plateau_engine::{DynGame, GameEntry, Seat, Seed};
+use plateau_engine::{Actor, DynGame, GameEntry, LogEntry, Record, Seat, Seed};
 use rand::RngCore;
 
 use crate::common::CliResult;
@@ -73,15 +73,29 @@ impl Policy<dyn DynGame> for Bots {
     }
 }
 
-/// Plays one game: chance from the game seed, each seat's bot seeded from it too. Returns the
-/// ranks, how it ended and its length in actions.
+/// One game played: the ranks, how it ended, its length in actions, and its record when asked
+/// for.
+pub struct Played {
+    /// Rank per seat (all 1 for an unfinished game).
+    pub ranks: Vec<u8>,
+    /// The outcome's kind, or `unfinished`.
+    pub kind: String,
+    /// Actions played, chance outcomes included.
+    pub actions: usize,
+    /// The game's record (docs/architecture.md section 4), its seed revealed.
+    pub record: Option<Record>,
+}
+
+/// Plays one game: chance from the game seed, each seat's bot seeded from it too; with `record`,
+/// keeps its record.
 pub fn play(
     entry: &GameEntry,
     config: &serde_json::Value,
     bots: &[BotSpec],
     seats: &[usize],
     seed: u64,
-) -> CliResult<(Vec<u8>, String, usize)> {
+    record: bool,
+) -> CliResult<Played> {
     let mut state = entry
         .new_game(config, seats.len())
         .map_err(|e| e.to_string())?;
@@ -98,12 +112,27 @@ pub fn play(
             .collect::<CliResult<Vec<_>>>()?,
         error: None,
     };
+    let game_seed = Seed::from_u64(seed);
+    let mut log = record.then(|| {
+        let names = seats.iter().map(|&b| bots[b].to_string()).collect();
+        Record::new(entry.info.name, config.clone(), names, &game_seed)
+    });
     let mut driver = Driver::checked();
     let mut actions = 0;
     while actions < MAX_ACTIONS {
         match driver.step(&mut *state, &mut chance, &mut players) {
             Ok(Step::Over) => break,
-            Ok(_) => actions += 1,
+            Ok(step) => {
+                actions += 1;
+                if let Some(log) = &mut log {
+                    let (by, action) = match step {
+                        Step::Chance { action, .. } => (Actor::Chance, action),
+                        Step::Seat { seat, action } => (Actor::Seat(seat), action),
+                        Step::Over => unreachable!("matched above"),
+                    };
+                    log.log.push(LogEntry::action(by, action, None));
+                }
+            }
             Err(e) => {
                 let (seat, why) = match (&e, players.error.take()) {
                     (StepError::NoAction { seat }, Some(bot)) => {
@@ -120,9 +149,20 @@ pub fn play(
             }
         }
     }
-    Ok(match state.outcome() {
-        Some(outcome) => (outcome.ranks, outcome.kind, actions),
-        None => (vec![1; seats.len()], "unfinished".into(), actions),
+    let outcome = state.outcome();
+    if let Some(log) = &mut log {
+        log.outcome.clone_from(&outcome);
+        log.seed = Some(game_seed);
+    }
+    let (ranks, kind) = match outcome {
+        Some(outcome) => (outcome.ranks, outcome.kind),
+        None => (vec![1; seats.len()], "unfinished".into()),
+    };
+    Ok(Played {
+        ranks,
+        kind,
+        actions,
+        record: log,
     })
 }
 
