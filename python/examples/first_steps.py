@@ -21,6 +21,8 @@ state.apply(None, "r3")
 seat = state.to_act()[1][0]
 for text, parts in state.legal_info(seat):
     print(text, json.loads(parts))
+# The same actions by their ids in the game's fixed action space (python/README.md, "Action ids").
+print(state.num_actions, state.legal_by_id(seat))
 
 # Bots as policies: one per seat, kept for the whole game.
 bots = [plateau.Bot("moonleap", level, seed=i) for i, level in enumerate(["beginner", "club", "casual"])]

@@ -2,10 +2,11 @@
 
 The rules are the Rust engine's own (``plateau._plateau``, built from the repository by maturin);
 this package adds nothing to them. Seats count from 0. An action is its canonical text in the
-game's notation (``docs/rules/<game>.md``), and the position of an action in
-``State.legal_actions(seat)`` (sorted by byte order) is its id in the OpenSpiel bridge
-(``plateau_openspiel``). ``State.legal_info(seat)`` gives each action's parts as JSON, which is
-how a program puts an action in words without reading notation.
+game's notation (``docs/rules/<game>.md``) and has an id in the game's fixed action space
+(``State.legal_ids``, ``State.action_id``, ``State.action_text``; python/README.md, "Action
+ids"), the ids of the OpenSpiel bridge (``plateau_openspiel``). ``State.legal_info(seat)``
+gives each action's parts as JSON, which is how a program puts an action in words without
+reading notation.
 
 Example::
 
@@ -52,16 +53,22 @@ def game(name: str) -> dict:
     raise KeyError(f"unknown game {name!r} (known: {', '.join(g['name'] for g in _games())})")
 
 
-def random_game(name: str, seed: int, config: dict | None = None, seats: int | None = None) -> dict:
+def random_game(name: str, seed: int, config: dict | None = None, seats: int | None = None,
+                position_every: int = 1) -> dict:
     """A uniformly random game played by the Rust engine's driver, seeded with ``seed``.
 
-    Returns ``{"steps": [...], "ranks": [...] | None, "utilities": [...] | None}``; each step is
-    ``{"actor": seat | None, "legal": [count, sha256] | "chance": [[text, p], ...], "action":
-    text, "position": sha256}``: the sorted legal list by its length and the SHA-256 (hex) of its
-    texts joined by newlines, the position after the action by the SHA-256 of its text. At a
-    simultaneous node the lowest seat of the set acts.
+    Returns parallel lists, one entry per step: ``{"actors": [seat, or -1 for chance],
+    "actions": [the seat's action id, or the outcome's position in the chance list], "legal":
+    [digest], "positions": [digest or None], "ranks": [...] | None, "utilities": [...] |
+    None}``. ``legal`` is, at a seat's step, the digest of its legal ids in increasing order (4
+    bytes little-endian each), at a chance step that of its outcomes in order (each its text, a
+    zero byte and its probability as a little-endian double); ``positions`` the digest of the
+    position text after the step, every ``position_every``-th step and at the last. A digest is
+    the first 8 bytes of the bytes' SHA-256 read as a little-endian integer. At a simultaneous
+    node the lowest seat of the set acts.
     """
-    text = random_game_json(name, seed, None if config is None else json.dumps(config), seats)
+    text = random_game_json(name, seed, None if config is None else json.dumps(config), seats,
+                            position_every=position_every)
     return json.loads(text)
 
 

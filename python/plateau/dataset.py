@@ -4,15 +4,18 @@ action, returns), from the records ``plateau play --record`` writes or a replay 
     python -m plateau.dataset OUT.npz RECORD...
 
 writes a NumPy ``.npz`` file (``numpy.load(OUT)``) of the decisions of every record, all of
-one game and config, with the arrays:
+one game and config. A RECORD file holds one record (its JSON or its text form) or several, one
+JSON record per line (JSON Lines, as ``plateau arena --records FILE`` writes them). The arrays:
 
 - ``observation``: ``(N, size)`` float32, the acting seat's observation tensor before its action
   (``plateau.tensors``; ``shape`` holds the tensor's shape, so ``observation[i].reshape(shape)``);
 - ``seat``: ``(N,)`` int8, the acting seat;
-- ``legal_count``: ``(N,)`` int32, how many legal actions the seat had; its legal mask over the
-  OpenSpiel bridge's ids is ``numpy.arange(num_distinct_actions) < legal_count[i]``;
-- ``action``: ``(N,)`` int32, the action played, as its id: its position in the seat's legal
-  list sorted by text (``plateau.State.legal_actions``);
+- ``legal`` and ``legal_start``: the ids of the seat's legal actions (python/README.md, "Action
+  ids"; the OpenSpiel bridge's), row ``i``'s being ``legal[legal_start[i]:legal_start[i + 1]]``
+  (int32, ``legal_start`` has N + 1 entries); ``legal_mask(data, i)`` gives row ``i``'s mask of
+  ``num_actions`` booleans;
+- ``num_actions``: the size of the game's action space;
+- ``action``: ``(N,)`` int32, the id of the action played;
 - ``action_text``: ``(N,)`` str, the action's canonical text;
 - ``returns``: ``(N, seats)`` float32, the game's final returns per seat, ``2 * utility - 1``
   (as the OpenSpiel bridge's);
@@ -35,13 +38,13 @@ import numpy as np
 from . import tensors
 from ._plateau import State
 
-__all__ = ["rows", "arrays", "save"]
+__all__ = ["rows", "arrays", "save", "legal_mask", "read_records"]
 
 
 def rows(record: str) -> list[dict]:
     """The rows of one record (JSON or text form): a dict per seat decision with ``seat``,
-    ``observation`` (flat float32), ``legal_count``, ``action`` (id), ``action_text`` and
-    ``returns`` (list per seat); ``[]`` for an unfinished game."""
+    ``observation`` (flat float32), ``legal`` (the legal ids, increasing), ``action`` (id),
+    ``action_text`` and ``returns`` (list per seat); ``[]`` for an unfinished game."""
     decisions, final = State.record_decisions(record)
     utilities = final.utilities()
     if utilities is None:
@@ -50,12 +53,11 @@ def rows(record: str) -> list[dict]:
     config = _config(final)
     out = []
     for seat, state, text in decisions:
-        legal = state.legal_actions(seat)
         out.append({
             "seat": seat,
             "observation": tensors.encode(state, seat, config=config),
-            "legal_count": len(legal),
-            "action": legal.index(text),
+            "legal": state.legal_ids(seat),
+            "action": state.action_id(text),
             "action_text": text,
             "returns": returns,
         })
@@ -73,9 +75,10 @@ def arrays(records: Iterable[str]) -> dict[str, np.ndarray]:
     docstring). ``ValueError`` for records of different games or shapes, or none with a
     decision."""
     columns: dict[str, list] = {k: [] for k in
-                                ("observation", "seat", "legal_count", "action", "action_text",
+                                ("observation", "seat", "legal", "action", "action_text",
                                  "returns", "game_index")}
     game = config = None
+    size = 0
     shape = None
     for index, record in enumerate(records):
         final = State.from_record(record)
@@ -83,10 +86,11 @@ def arrays(records: Iterable[str]) -> dict[str, np.ndarray]:
         if game is None:
             game, shape = identity
             config = json.dumps(_config(final), sort_keys=True)
+            size = final.num_actions
         elif identity != (game, shape):
             raise ValueError(f"record {index} is of {identity}, not {(game, shape)}")
         for row in rows(record):
-            for key in ("observation", "seat", "legal_count", "action", "action_text", "returns"):
+            for key in ("observation", "seat", "legal", "action", "action_text", "returns"):
                 columns[key].append(row[key])
             columns["game_index"].append(index)
     if not columns["seat"]:
@@ -95,7 +99,9 @@ def arrays(records: Iterable[str]) -> dict[str, np.ndarray]:
         "observation": np.stack(columns["observation"]).astype(np.float32),
         "shape": np.asarray(shape, dtype=np.int32),
         "seat": np.asarray(columns["seat"], dtype=np.int8),
-        "legal_count": np.asarray(columns["legal_count"], dtype=np.int32),
+        "legal": np.asarray([i for ids in columns["legal"] for i in ids], dtype=np.int32),
+        "legal_start": np.cumsum([0] + [len(ids) for ids in columns["legal"]], dtype=np.int64),
+        "num_actions": np.asarray(size, dtype=np.int32),
         "action": np.asarray(columns["action"], dtype=np.int32),
         "action_text": np.asarray(columns["action_text"], dtype=str),
         "returns": np.asarray(columns["returns"], dtype=np.float32),
@@ -103,6 +109,26 @@ def arrays(records: Iterable[str]) -> dict[str, np.ndarray]:
         "game": np.asarray(game),
         "config": np.asarray(config),
     }
+
+
+def legal_mask(data, i: int) -> np.ndarray:
+    """Row ``i``'s legal mask: ``num_actions`` booleans, true at its legal ids (``data`` as
+    ``arrays`` returns it or ``numpy.load`` reads it)."""
+    mask = np.zeros(int(data["num_actions"]), dtype=bool)
+    mask[data["legal"][data["legal_start"][i]:data["legal_start"][i + 1]]] = True
+    return mask
+
+
+def read_records(text: str) -> list[str]:
+    """The records of a file's text: one record (JSON, pretty or not, or the text form), or one
+    JSON record per line."""
+    if text.lstrip().startswith("{"):
+        try:
+            json.loads(text)
+            return [text]
+        except json.JSONDecodeError:
+            return [line for line in text.splitlines() if line.strip()]
+    return [text]
 
 
 def save(records: Iterable[str], path: str) -> None:
@@ -116,5 +142,5 @@ if __name__ == "__main__":
     texts = []
     for name in sys.argv[2:]:
         with open(name, encoding="utf-8") as f:
-            texts.append(f.read())
+            texts.extend(read_records(f.read()))
     save(texts, sys.argv[1])

@@ -12,12 +12,12 @@ into its name (``str(game)``, the first line of a serialized state) separated by
 
 How the engine maps onto OpenSpiel (docs/architecture.md section 2):
 
-- **Action ids.** At a decision node, the id of an action is its position in the acting seat's
-  legal list sorted by the action's text (``plateau.State.legal_actions``); at a chance node, the
-  position of the outcome in the game's list of outcomes. So ids are local to a state, as the
-  engine's actions are (an action's identity is its text: ``state.action_to_string(id)``), and
-  ``num_distinct_actions`` bounds the longest legal list, not a global action vocabulary.
-  ``action_id(state, text)`` goes the other way.
+- **Action ids.** A seat's action has one id in every state: the game's fixed action space
+  (``plateau.State.legal_ids``, built in Rust from the engine's typed actions; python/README.md,
+  "Action ids", gives each game's layout), and ``num_distinct_actions`` is its size, so a legal
+  mask and a policy over ids mean the same in every state. At a chance node, an id is the
+  position of the outcome in the game's list of outcomes. ``action_to_string`` gives the
+  action's text in the game's notation; ``action_id(state, text)`` goes the other way.
 - **Simultaneous nodes.** The engine's simultaneous nodes are independent moves in any order
   (Bataille Navale's placement: each seat moves its own pieces, then says ``ready``). The bridge
   presents them as sequential: the lowest seat of the set acts first, and no seat's observation
@@ -28,16 +28,22 @@ How the engine maps onto OpenSpiel (docs/architecture.md section 2):
   the games are ``ZERO_SUM``.
 - **Observations.** ``observation_string(seat)`` is the seat's observation JSON (the view the
   match service sends it); ``observation_tensor(seat)`` is ``plateau.tensors``' encoding of the
-  same view. An observer asked for public information only gets a spectator's view. No
-  information-state (perfect recall) observer is offered.
-- **Bounds.** ``num_distinct_actions``, ``max_chance_outcomes`` and ``max_game_length`` are
-  twice the largest values seen in random games of the game at each seat count and config
-  variant (``BOUNDS``; python/README.md gives the command and the figures). A state past a
-  bound raises rather than hand OpenSpiel an id out of range.
+  same view. An observer asked for public information only gets a spectator's view.
+- **Information states.** ``information_state_string(seat)`` is what the seat has been told,
+  in order: a line per entry of its move list (each action it may learn of, as the match shows it
+  to that seat; others' secret actions and hidden draws leave no line), each with a digest of
+  the seat's observation right after it, then its current observation JSON. Two histories the
+  seat cannot tell apart give the same string; no other seat's hidden fact enters it. There is
+  no information-state tensor.
+- **Bounds.** ``max_chance_outcomes`` and ``max_game_length`` are twice the largest values seen
+  in random games of the game at each seat count and config variant (``BOUNDS``;
+  python/README.md gives the command and the figures). A state past a bound raises rather than
+  hand OpenSpiel an id out of range.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 
@@ -49,13 +55,13 @@ from plateau import tensors
 
 __all__ = ["BOUNDS", "PlateauGame", "PlateauState", "action_id", "short_name"]
 
-# (most legal actions, most chance outcomes, longest game) per game: twice the largest seen in
-# random games of each seat count and config variant (python/README.md, "Bounds").
+# (most chance outcomes, longest game) per game: twice the largest seen in random games of each
+# seat count and config variant (python/README.md, "Bounds").
 BOUNDS = {
-    "mad": (96, 0, 372),
-    "moonleap": (20, 12, 680),
-    "chakart": (716, 34, 1368),
-    "naval": (3822, 602, 2050),
+    "mad": (0, 372),
+    "moonleap": (12, 680),
+    "chakart": (34, 1368),
+    "naval": (602, 2050),
 }
 
 
@@ -69,42 +75,101 @@ def action_id(state: "PlateauState", text: str) -> int:
     when it is not legal there."""
     if state.is_chance_node():
         texts = [t for t, _ in state.plateau.chance_outcomes()]
-    else:
-        texts = state._texts(state.current_player())
-    try:
-        return texts.index(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not legal here") from None
+        if text in texts:
+            return texts.index(text)
+    elif not state.is_terminal():
+        id = state.plateau.action_id(text)
+        if id in state.legal_actions():
+            return id
+    raise ValueError(f"{text!r} is not legal here")
+
+
+class _Shared:
+    """A value that copies of a state share: pyspiel clones a Python state by deep-copying its
+    attributes, and these never change once made (a copy appends to its own log)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class _Log:
+    """The actions played, a link per action (the previous link, the action, the count), shared
+    by clones as ``_Shared`` values are; pickled as the list of its actions (a chain of links
+    would nest as deep as the game is long)."""
+
+    __slots__ = ("prev", "entry", "length")
+
+    def __init__(self, prev: "_Log | None", entry: tuple[int | None, str]):
+        self.prev, self.entry = prev, entry
+        self.length = 1 + (prev.length if prev else 0)
+
+    def since(self, start: int) -> list[tuple[int | None, str]]:
+        """The actions from the ``start``-th on, in order."""
+        out, link = [], self
+        while link is not None and link.length > start:
+            out.append(link.entry)
+            link = link.prev
+        return out[::-1]
+
+    @staticmethod
+    def of(entries: list) -> "_Log | None":
+        log = None
+        for entry in entries:
+            log = _Log(log, tuple(entry))
+        return log
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (_Log.of, (self.since(0),))
 
 
 class PlateauState(pyspiel.State):
     """An OpenSpiel state over a ``plateau.State`` (``state.plateau``)."""
 
-    def __init__(self, game: "PlateauGame", inner: plateau.State | None = None):
+    def __init__(self, game: "PlateauGame", inner: plateau.State | None = None,
+                 history: list | None = None, start: plateau.State | None = None):
         super().__init__(game)
         if inner is None:
             inner = game.start.clone()
         self._s = inner
         self._bounds = BOUNDS[game.plateau_name]
-        self._moves = 0
+        # The actions played from ``start``, as (seat or None for chance, text): what the
+        # information states are read from. A state made from another (``inner``) starts there.
+        self._start = _Shared(start or inner.clone())
+        self._log = _Log.of(history or [])
+        self._moves = self._log.length if self._log else 0
+        # Per seat, what ``told`` has read so far: (actions read, the state after them, lines).
+        self._told: dict[int, _Shared] = {}
         self._forget()
+
+    def _record(self, entry: tuple[int | None, str]) -> None:
+        self._log = _Log(self._log, entry)
+        self._moves += 1
+
+    def _history(self, since: int = 0) -> list[tuple[int | None, str]]:
+        """The actions played from the start, from the ``since``-th on."""
+        return self._log.since(since) if self._log else []
 
     def _forget(self) -> None:
         self._to_act = self._s.to_act()
-        self._legal: tuple[int, list[str]] | None = None
+        self._outcomes: list[tuple[str, float]] | None = None
+
+    def _chance(self) -> list[tuple[str, float]]:
+        if self._outcomes is None:
+            self._outcomes = self._s.chance_outcomes()
+        return self._outcomes
 
     @property
     def plateau(self) -> plateau.State:
         """The engine's state this one wraps."""
         return self._s
-
-    def _texts(self, player: int) -> list[str]:
-        if self._legal is None or self._legal[0] != player:
-            texts = self._s.legal_actions(player) if player in self._to_act[1] else []
-            if len(texts) > self._bounds[0]:
-                raise RuntimeError(f"{len(texts)} legal actions, past num_distinct_actions")
-            self._legal = (player, texts)
-        return self._legal[1]
 
     def current_player(self) -> int:
         kind, seats = self._to_act
@@ -117,32 +182,35 @@ class PlateauState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        return list(range(len(self._texts(player))))
+        return self._s.legal_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes = self._s.chance_outcomes()
-        if len(outcomes) > self._bounds[1]:
+        outcomes = self._chance()
+        if len(outcomes) > self._bounds[0]:
             raise RuntimeError(f"{len(outcomes)} chance outcomes, past max_chance_outcomes")
         return [(i, p) for i, (_, p) in enumerate(outcomes)]
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
-            text = self._s.chance_outcomes()[action][0]
+            text = self._chance()[action][0]
             self._s.apply(None, text)
+            self._record((None, text))
         else:
             player = self.current_player()
-            self._s.apply(player, self._texts(player)[action])
-        self._moves += 1
-        if self._moves > self._bounds[2]:
+            self._record((player, self._s.apply_id(player, action)))
+        if self._moves > self._bounds[1]:
             raise RuntimeError(f"{self._moves} actions, past max_game_length")
         self._forget()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            outcomes = self._s.chance_outcomes()
+            outcomes = self._chance()
             return outcomes[action][0] if 0 <= action < len(outcomes) else f"#{action}"
-        texts = self._texts(player)
-        return texts[action] if 0 <= action < len(texts) else f"#{action}"
+        try:
+            seat = player if 0 <= player < self._s.seats else None
+            return self._s.action_text(action, seat)
+        except (ValueError, OverflowError):
+            return f"#{action}"
 
     def is_terminal(self) -> bool:
         return self._to_act[0] == "terminal"
@@ -153,29 +221,52 @@ class PlateauState(pyspiel.State):
             return [0.0] * self._s.seats
         return [2.0 * u - 1.0 for u in utilities]
 
+    def told(self, player: int) -> str:
+        """What seat ``player`` has been told (module docstring, "Information states"): pyspiel's
+        ``information_state_string``."""
+        done, replay, lines = self._told[player].value if player in self._told else (0, None, ())
+        replay = (self._start.value if replay is None else replay).clone()
+        lines = list(lines)
+        for actor, text in self._history(done):
+            shown = replay.display_text(actor, text, player)
+            replay.apply(actor, text)
+            if shown is not None:
+                who = "chance" if actor is None else f"seat {actor + 1}"
+                seen = hashlib.sha256(replay.observation_json(player).encode()).hexdigest()[:16]
+                lines.append(f"{who}: {shown} | {seen}")
+        self._told[player] = _Shared((self._moves, replay, tuple(lines)))
+        return "\n".join([*lines, self._s.observation_json(player)])
+
     def __str__(self) -> str:
         return self._s.position()
 
     def __getstate__(self):
-        return {"game": self.get_game(), "state": self._s, "moves": self._moves}
+        return {"game": self.get_game(), "state": self._s, "history": self._history(),
+                "start": self._start.value}
 
     def __setstate__(self, saved):
-        self.__init__(saved["game"], saved["state"])
-        self._moves = saved["moves"]
+        self.__init__(saved["game"], saved["state"], saved["history"], saved["start"])
 
 
 class _Observer:
-    """A seat's observation as the JSON string and the tensor of ``plateau.tensors``."""
+    """A seat's observation as the JSON string and the tensor of ``plateau.tensors``; with
+    perfect recall, its information state as the string (no tensor)."""
 
     def __init__(self, game: "PlateauGame", iig_obs_type, params):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("Plateau's games offer no perfect-recall observation")
         self._public_only = (
             iig_obs_type is not None
             and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         )
+        self._recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        if self._recall and self._public_only:
+            raise ValueError("Plateau's games offer no public information state")
+        if self._recall:
+            # pyspiel asks for this observer while it builds the game: nothing of it is read.
+            self.tensor = np.zeros(0, np.float32)
+            self.dict = {}
+            return
         self._config = game.config
         shape = tensors.shape(game.start)
         self.tensor = np.zeros(math.prod(shape), np.float32)
@@ -185,9 +276,13 @@ class _Observer:
         return None if self._public_only else player
 
     def set_from(self, state: PlateauState, player: int) -> None:
+        if self._recall:
+            raise ValueError("Plateau's games offer no information-state tensor")
         tensors.encode(state.plateau, self._viewer(player), out=self.tensor, config=self._config)
 
     def string_from(self, state: PlateauState, player: int) -> str:
+        if self._recall:
+            return state.told(player)
         return state.plateau.observation_json(self._viewer(player))
 
 
@@ -205,9 +300,9 @@ class PlateauGame(pyspiel.Game):
         # The start state, which every new state copies: a bad config or seat count is refused
         # here, by load_game, with the engine's words.
         self.start = plateau.State(self.plateau_name, self.config_text, players)
-        legal, chance, length = BOUNDS[self.plateau_name]
+        chance, length = BOUNDS[self.plateau_name]
         game_info = pyspiel.GameInfo(
-            num_distinct_actions=legal,
+            num_distinct_actions=self.start.num_actions,
             max_chance_outcomes=chance,
             num_players=players,
             min_utility=-1.0,
@@ -277,7 +372,7 @@ def _game_type(info: dict) -> pyspiel.GameType:
         reward_model=Type.RewardModel.TERMINAL,
         max_num_players=info["max_seats"],
         min_num_players=info["min_seats"],
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,

@@ -2,10 +2,15 @@
 //!
 //! A thin layer over the engine's text-driven view of a game (`DynGame`, docs/architecture.md
 //! section 2.4): actions go in and out as their canonical text, observations as JSON, states as
-//! their serialized form (section 2.2). The Python package builds the rest (action ids, tensors,
-//! the OpenSpiel bridge) on these few calls, so no rule is written twice.
+//! their serialized form (section 2.2), and as ids of a fixed action space per game (`actions`,
+//! from the engine's typed actions). The Python package builds the rest (tensors, the OpenSpiel
+//! bridge) on these few calls, so no rule is written twice.
 
 use std::sync::Mutex;
+
+mod actions;
+
+use actions::Codec;
 
 use plateau_bots::{BotSpec, DynBot};
 use plateau_engine::chance::Seed;
@@ -91,12 +96,18 @@ fn games_json() -> String {
 #[pyclass(module = "plateau._plateau")]
 struct State {
     entry: &'static GameEntry,
+    codec: &'static dyn Codec,
     state: Box<dyn DynGame>,
 }
 
 impl State {
     fn wrap(entry: &'static GameEntry, state: Box<dyn DynGame>) -> State {
-        State { entry, state }
+        let codec = actions::codec(entry.info.name).expect("every registered game has action ids");
+        State {
+            entry,
+            codec,
+            state,
+        }
     }
 }
 
@@ -191,9 +202,118 @@ impl State {
     }
 
     /// The legal actions of `seat` in canonical text, sorted by byte order (empty when it may not
-    /// act). Their positions in this list are the action ids of the OpenSpiel bridge.
+    /// act).
     fn legal_actions(&self, seat: usize) -> PyResult<Vec<String>> {
         Ok(self.state.legal_texts(self::seat(&*self.state, seat)?))
+    }
+
+    /// How many action ids the game has (python/README.md, "Action ids"): every id of a seat's
+    /// action, in any state, configuration or seat count, is below it.
+    #[getter]
+    fn num_actions(&self) -> u32 {
+        self.codec.size()
+    }
+
+    /// The ids of `seat`'s legal actions, increasing (empty when it may not act).
+    fn legal_ids(&self, seat: usize) -> PyResult<Vec<u32>> {
+        Ok(self
+            .codec
+            .legal_ids(&*self.state, self::seat(&*self.state, seat)?))
+    }
+
+    /// The digest of `seat`'s legal ids in increasing order, as `random_game_json` writes it:
+    /// the same check as hashing `legal_ids` in Python, without building the list there.
+    fn legal_digest(&self, seat: usize) -> PyResult<u64> {
+        let ids = self
+            .codec
+            .legal_ids(&*self.state, self::seat(&*self.state, seat)?);
+        Ok(ids_digest(&ids))
+    }
+
+    /// `seat`'s legal actions as `(id, text)`, ids increasing.
+    fn legal_by_id(&self, seat: usize) -> PyResult<Vec<(u32, String)>> {
+        Ok(self
+            .codec
+            .legal(&*self.state, self::seat(&*self.state, seat)?))
+    }
+
+    /// The id of the seat's action written `text` (whether legal here or not); `ValueError` for
+    /// text that does not read or names a chance outcome.
+    fn action_id(&self, text: &str) -> PyResult<u32> {
+        self.codec
+            .id_of(&*self.state, text)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// The text of action `id`: `seat`'s legal action of that id when there is one (a MAD
+    /// movement then says whether it expels), else the action the id names in the game's
+    /// notation. `ValueError` for an id past `num_actions`.
+    #[pyo3(signature = (id, seat=None))]
+    fn action_text(&self, id: u32, seat: Option<usize>) -> PyResult<String> {
+        // Where the id's text is the legal list's, no legal list is built (pyspiel asks for the
+        // text of each of Bataille Navale's 2,000 placement moves).
+        if let Some(seat) = seat {
+            let seat = self::seat(&*self.state, seat)?;
+            if !self.codec.exact()
+                && let Some(text) = self.codec.legal_text(&*self.state, seat, id)
+            {
+                return Ok(text);
+            }
+        }
+        self.codec.text_of(&*self.state, id).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "no action has id {id} (ids run from 0 to {})",
+                self.codec.size() - 1
+            ))
+        })
+    }
+
+    /// Plays `seat`'s legal action `id` and returns its text. `ValueError` when it is not legal
+    /// (the state is then unchanged), naming the action.
+    fn apply_id(&mut self, seat: usize, id: u32) -> PyResult<String> {
+        let seat = self::seat(&*self.state, seat)?;
+        // The text the id names, played as the rules check any action: no legal list is built
+        // (Bataille Navale's run to 2,000). Where the text is not the legal one (a MAD movement
+        // that expels is written with `x`) the legal list says which it is.
+        if let Some(text) = self.codec.text_of(&*self.state, id)
+            && self.state.apply_text(Actor::Seat(seat), &text).is_ok()
+        {
+            return Ok(text);
+        }
+        let Some(text) = self.codec.legal_text(&*self.state, seat, id) else {
+            let named = self
+                .codec
+                .text_of(&*self.state, id)
+                .unwrap_or_else(|| format!("#{id}"));
+            return Err(PyValueError::new_err(format!(
+                "action {id} ({named}) is not legal for seat {} here",
+                seat.index()
+            )));
+        };
+        self.state
+            .apply_text(Actor::Seat(seat), &text)
+            .map_err(value_error)?;
+        Ok(text)
+    }
+
+    /// How `viewer` (`None`: a spectator) sees the action `text` of `seat` (`None`: chance) in
+    /// its move list, played in this state: the game's move-list form, or `None` when the viewer
+    /// must not learn of it (docs/protocol.md section 4.1, `moves`). `ValueError` for text that
+    /// does not read.
+    #[pyo3(signature = (seat, text, viewer=None))]
+    fn display_text(
+        &self,
+        seat: Option<usize>,
+        text: &str,
+        viewer: Option<usize>,
+    ) -> PyResult<Option<String>> {
+        let actor = match seat {
+            Some(s) => Actor::Seat(self::seat(&*self.state, s)?),
+            None => Actor::Chance,
+        };
+        self.state
+            .display_text(actor, text, self.viewer(viewer)?)
+            .map_err(value_error)
     }
 
     /// `legal_actions` with each action's parts as a JSON object (docs/protocol.md section 4.1:
@@ -426,23 +546,28 @@ impl Bot {
 
 /// A uniformly random game through the engine's driver (chance drawn as a match draws it, one
 /// `f64` per chance node from a ChaCha20 generator seeded with `seed`; each seat's action drawn
-/// uniformly from its legal list), as a JSON text: `{"steps": [...], "ranks", "utilities"}`,
-/// each step `{"actor": seat or null, "legal": [count, sha256] or "chance": [[text, p], ...],
-/// "action", "position": sha256}`: the legal list (sorted) and the position after the action
-/// by their SHA-256 in hex, of the texts joined by newlines and of the position text, which
-/// keeps a Bataille Navale game's trace small (its placement lists run to 2,000 actions, its
-/// positions to 9 KB). At a simultaneous node the lowest seat of the set acts, as the driver's
-/// random playouts do. What the package's tests hold the Python side to, game by game.
+/// uniformly from its legal list), as a JSON text of parallel lists, one entry per step:
+/// `{"actors": [seat, or -1 for chance], "actions": [the seat's action id, or the outcome's
+/// position in the chance list], "legal": [digest], "positions": [digest or null], "ranks",
+/// "utilities"}`. `legal` is, at a seat's step, the digest of its legal ids in increasing order
+/// (each as 4 bytes little-endian), at a chance step that of its outcomes in order (each its text,
+/// a zero byte and its probability as 8 bytes little-endian); `positions` the digest of the
+/// position text after the step, at every `position_every`-th step and the last (null at the
+/// others). A digest is the first 8 bytes of the SHA-256 of those bytes, read as a little-endian
+/// integer. At a simultaneous node the lowest seat of the set acts, as the driver's random
+/// playouts do. What the package's tests hold the OpenSpiel bridge to, game by game.
 #[pyfunction]
-#[pyo3(signature = (game, seed, config=None, seats=None, max_actions=100_000))]
+#[pyo3(signature = (game, seed, config=None, seats=None, max_actions=100_000, position_every=1))]
 fn random_game_json(
     game: &str,
     seed: u64,
     config: Option<&str>,
     seats: Option<usize>,
     max_actions: usize,
+    position_every: usize,
 ) -> PyResult<String> {
     let entry = entry(game)?;
+    let codec = actions::codec(entry.info.name).expect("every registered game has action ids");
     let mut state = entry
         .new_game(
             &self::config(config)?,
@@ -451,43 +576,63 @@ fn random_game_json(
         .map_err(value_error)?;
     let mut rng = Seed::from_u64(seed).rng();
     let mut driver: Driver<String> = Driver::checked();
-    let mut steps = Vec::new();
-    for _ in 0..max_actions {
-        let step = match driver.next(&*state, |_, seats| seats.lowest()) {
+    let (mut actors, mut ids, mut legal, mut positions) = (vec![], vec![], vec![], vec![]);
+    for step in 0..max_actions {
+        match driver.next(&*state, |_, seats| seats.lowest()) {
             Next::Over => break,
             Next::Chance => {
-                let chance = state.chance_texts();
-                let (_, action) = driver.draw(&mut *state, &mut rng).map_err(value_error)?;
-                json!({"actor": null, "chance": chance, "action": action})
+                let mut bytes = Vec::new();
+                for (text, p) in state.chance_texts() {
+                    bytes.extend_from_slice(text.as_bytes());
+                    bytes.push(0);
+                    bytes.extend_from_slice(&p.to_le_bytes());
+                }
+                let (index, _) = driver.draw(&mut *state, &mut rng).map_err(value_error)?;
+                actors.push(-1);
+                ids.push(index as u32);
+                legal.push(digest(&bytes));
             }
             Next::Seat(seat) => {
-                let legal = state.legal_texts(seat);
+                let listed = codec.legal_ids(&*state, seat);
                 let action = state
                     .random_action(seat, &mut rng)
                     .ok_or_else(|| PyRuntimeError::new_err("a seat to act has no action"))?;
+                let id = codec
+                    .id_of(&*state, &action)
+                    .map_err(PyRuntimeError::new_err)?;
                 driver
                     .play(&mut *state, seat, &action)
                     .map_err(value_error)?;
-                let legal = json!([legal.len(), sha256(&legal.join("\n"))]);
-                json!({"actor": seat.index(), "legal": legal, "action": action})
+                actors.push(seat.index() as i32);
+                ids.push(id);
+                legal.push(ids_digest(&listed));
             }
-        };
-        let mut step = step;
-        step["position"] = Value::String(sha256(&state.position_text()));
-        steps.push(step);
+        }
+        let due = (step + 1) % position_every.max(1) == 0 || state.to_act() == ToAct::Terminal;
+        positions.push(due.then(|| digest(state.position_text().as_bytes())));
     }
     let outcome = state.outcome();
     Ok(json!({
-        "steps": steps,
+        "actors": actors,
+        "actions": ids,
+        "legal": legal,
+        "positions": positions,
         "ranks": outcome.as_ref().map(|o| o.ranks.iter().map(|&r| u32::from(r)).collect::<Vec<_>>()),
         "utilities": outcome.as_ref().map(|o| Seat::all(o.seats()).map(|s| o.utility(s)).collect::<Vec<_>>()),
     })
     .to_string())
 }
 
-/// The SHA-256 of `text`'s UTF-8 bytes, in lowercase hex.
-fn sha256(text: &str) -> String {
-    hex::encode(Sha256::digest(text.as_bytes()))
+/// The digest of action ids: of each as 4 bytes little-endian, in order.
+fn ids_digest(ids: &[u32]) -> u64 {
+    let bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_le_bytes()).collect();
+    digest(&bytes)
+}
+
+/// The first 8 bytes of the SHA-256 of `bytes`, as a little-endian integer.
+fn digest(bytes: &[u8]) -> u64 {
+    let hash = Sha256::digest(bytes);
+    u64::from_le_bytes(hash[..8].try_into().expect("a SHA-256 has 32 bytes"))
 }
 
 /// The extension module.

@@ -1,15 +1,14 @@
 """Shared settings of the package's tests.
 
 ``PLATEAU_PY_GAMES`` (default 1000): how many seeded games per game the agreement test plays,
-``PLATEAU_PY_NAVAL_GAMES`` (default 30) for Bataille Navale, whose games take about half a
-CPU-second each through the bridge, half the lane's CPU at 100 (python/README.md: the full
-1,000 are run by hand).
+``PLATEAU_PY_NAVAL_GAMES`` (default 1000) for Bataille Navale (python/README.md gives their
+cost).
 """
 
 import os
 
 GAMES = int(os.environ.get("PLATEAU_PY_GAMES", "1000"))
-NAVAL_GAMES = int(os.environ.get("PLATEAU_PY_NAVAL_GAMES", "30"))
+NAVAL_GAMES = int(os.environ.get("PLATEAU_PY_NAVAL_GAMES", "1000"))
 
 # Every game with the configurations the tests cover: (game, params for pyspiel.load_game).
 CONFIGURATIONS = [

@@ -4,6 +4,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -38,9 +39,9 @@ def test_rows_follow_the_record_decision_by_decision():
     assert [(r["seat"], r["action_text"]) for r in rows] == actions
     replay = plateau.State("mad")
     for row in rows:
-        legal = replay.legal_actions(row["seat"])
-        assert row["legal_count"] == len(legal)
-        assert legal[row["action"]] == row["action_text"]
+        assert row["legal"] == replay.legal_ids(row["seat"])
+        assert row["action"] in row["legal"]
+        assert replay.action_text(row["action"], row["seat"]) == row["action_text"]
         assert np.array_equal(row["observation"], tensors.encode(replay, row["seat"],
                                                                 config={"tiebreak_limit": 40}))
         replay.apply(row["seat"], row["action_text"])
@@ -57,7 +58,12 @@ def test_saved_arrays_read_back(tmp_path):
     assert tuple(data["shape"]) == (18, 24)
     assert data["returns"].shape == (n, 2)
     assert sorted(set(data["game_index"])) == [0, 1, 2]
-    assert (data["action"] < data["legal_count"]).all()
+    assert len(data["legal_start"]) == n + 1 and data["legal_start"][-1] == len(data["legal"])
+    assert int(data["num_actions"]) == 5193
+    for i in (0, n // 2, n - 1):
+        mask = dataset.legal_mask(data, i)
+        assert mask.shape == (5193,) and mask[data["action"][i]]
+        assert mask.sum() == data["legal_start"][i + 1] - data["legal_start"][i]
     assert str(data["game"]) == "mad"
 
 
@@ -83,3 +89,19 @@ def test_records_of_the_command_line_with_chance(tmp_path):
     assert data["observation"].shape[1] == 57 * 8 * 8
     assert set(data["seat"]) == {0, 1}
     assert sorted(set(data["returns"][:, 0] + data["returns"][:, 1])) == [0.0]
+
+
+@pytest.mark.skipif("PLATEAU_BIN" not in os.environ, reason="PLATEAU_BIN names the plateau binary")
+def test_records_of_an_arena_become_rows(tmp_path):
+    records = tmp_path / "games.jsonl"
+    subprocess.run([os.environ["PLATEAU_BIN"], "arena", "moonleap", "--bots", "random,greedy",
+                    "--games", "2", "--players", "3", "--threads", "1", "--quiet", "--records",
+                    str(records)], check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    texts = dataset.read_records(records.read_text())
+    assert len(texts) == 2  # one table (random against two greedy seats), two games
+    out = tmp_path / "rows.npz"
+    subprocess.run([sys.executable, "-m", "plateau.dataset", str(out), str(records)], check=True)
+    data = np.load(out)
+    assert sorted(set(data["game_index"])) == list(range(len(texts)))
+    assert data["returns"].shape[1] == 3
+    assert all(dataset.legal_mask(data, i)[data["action"][i]] for i in range(len(data["action"])))

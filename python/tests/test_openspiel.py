@@ -56,8 +56,8 @@ def test_game_type_and_info_say_what_the_engine_says(info):
     assert (kind.min_num_players, kind.max_num_players) == (info["min_seats"], info["max_seats"])
     assert game.num_players() == info["default_seats"]
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
-    legal, chance, length = plateau_openspiel.BOUNDS[info["name"]]
-    assert game.num_distinct_actions() == legal
+    chance, length = plateau_openspiel.BOUNDS[info["name"]]
+    assert game.num_distinct_actions() == plateau.State(info["name"]).num_actions
     assert game.max_chance_outcomes() == chance
     assert (chance > 0) == info["chance"]
     assert game.max_game_length() == length
@@ -101,3 +101,53 @@ def test_public_observer_sees_what_a_spectator_sees():
     observation.set_from(state, 0)
     assert observation.string_from(state, 0) == state.plateau.observation_json(None)
     assert state.observation_string(0) == state.plateau.observation_json(0)
+
+
+def play_to(state, choose, steps):
+    """Plays ``steps`` steps, chance and seats alike by ``choose(state, ids)`` over the ids."""
+    for _ in range(steps):
+        ids = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(choose(state, ids))
+    return state
+
+
+def test_an_information_state_holds_what_its_seat_was_told_and_nothing_else():
+    # Bataille Navale's first chance nodes draw each seat's secret layout, piece by piece: two
+    # games that differ only in where seat 1's carrier was drawn look the same to seats 0, 2 and
+    # 3 and differ for seat 1, whose carrier it is.
+    game = load("naval", {})
+    first = play_to(game.new_initial_state(), lambda s, ids: ids[0], 40)
+    carrier = None
+    for draws in range(40):
+        probe = play_to(game.new_initial_state(), lambda s, ids: ids[0], draws)
+        if probe.is_chance_node() and probe.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith("2:carrier"):
+            carrier = draws
+            break
+    assert carrier is not None
+    second = play_to(game.new_initial_state(), lambda s, ids: ids[0], carrier)
+    second.apply_action(second.chance_outcomes()[-1][0])
+    play_to(second, lambda s, ids: ids[0], 40 - carrier - 1)
+    assert str(first) != str(second)
+    for seat in (0, 2, 3):
+        assert first.information_state_string(seat) == second.information_state_string(seat)
+    assert first.information_state_string(1) != second.information_state_string(1)
+    # The seat's own placement moves are in its information state, as it sees them, not in the
+    # others'.
+    while first.is_chance_node() or first.current_player() != 0:
+        play_to(first, lambda s, ids: ids[0], 1)
+    before = [first.information_state_string(s) for s in range(4)]
+    move = next(a for a in first.legal_actions() if first.action_to_string(0, a) != "ready")
+    first.apply_action(move)
+    after = [first.information_state_string(s) for s in range(4)]
+    assert before[0] != after[0] and first.action_to_string(0, move) in after[0]
+    assert before[1:] == after[1:]
+
+
+def test_an_information_state_survives_clones_and_serialization():
+    game = load("chakart", {})
+    state = play_to(game.new_initial_state(), lambda s, ids: ids[len(ids) // 2], 30)
+    told = state.information_state_string(0)
+    assert state.clone().information_state_string(0) == told
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.information_state_string(0) == told
+    assert pickle.loads(pickle.dumps(state)).information_state_string(1) == state.information_state_string(1)

@@ -1,5 +1,5 @@
 """Measures the largest legal list, chance list and game length in random games of each game and
-seat count: the figures behind ``plateau_openspiel.BOUNDS`` (twice these).
+seat count: the figures behind ``plateau_openspiel.BOUNDS`` (twice the last two).
 
     python tools/bounds.py [GAMES [GAME]]   # GAMES random games per game and seat count (2000)
 """

@@ -3,7 +3,8 @@ engine's and beside OpenSpiel's C++ games driven the same way, then OpenSpiel's 
 Plateau's beginner and club levels on every game.
 
     python tools/figures.py speed [SECONDS]        # playouts per second, SECONDS per figure (5)
-    python tools/figures.py mcts GAME SIMS GAMES   # GAMES games against each level, seats alternating
+    python tools/figures.py mcts GAME SIMS GAMES [LEVELS]  # GAMES games against each level
+                                                         # (beginner,club), seats alternating
 
 The MCTS bot is OpenSpiel's (``open_spiel.python.algorithms.mcts.MCTSBot``, UCT constant 2,
 random rollouts, SIMS simulations a decision). In the games with hidden information it searches
@@ -11,6 +12,7 @@ a state determinized for its seat at each decision (``plateau.State.determinize`
 reads what its seat may not know.
 """
 
+import math
 import random
 import sys
 import time
@@ -75,10 +77,20 @@ def speed(seconds: float) -> None:
         print(f"| OpenSpiel C++ {name} | | | {rate:,.1f} |", flush=True)
 
 
-def mcts_match(name: str, sims: int, games: int) -> None:
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a proportion ``score`` out of ``n`` games
+    (a tie counted as half a win, as the score counts it)."""
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def mcts_match(name: str, sims: int, games: int, levels: list[str]) -> None:
+    """OpenSpiel's MCTS bot (SIMS simulations a decision) against each level in ``levels``,
+    GAMES games a level, seats alternating; a line per game, then the score with its interval."""
     game = pyspiel.load_game(plateau_openspiel.short_name(name))
     hidden = plateau.game(name)["hidden_information"]
-    for level in ("beginner", "club"):
+    for level in levels:
         scores = []
         began = time.perf_counter()
         for g in range(games):
@@ -106,13 +118,16 @@ def mcts_match(name: str, sims: int, games: int) -> None:
                     text = others[player].act(state.plateau, player)
                 state.apply_action(plateau_openspiel.action_id(state, text))
             scores.append((state.returns()[seat] + 1) / 2)
+            print(f"# {name} {level} game {g} seat {seat}: {scores[-1]:.2f}", flush=True)
         took = time.perf_counter() - began
-        print(f"| {name} | OpenSpiel MCTS, {sims} simulations | {level} | {games} | "
-              f"{np.mean(scores):.2f} | {took / games:.0f} s |", flush=True)
+        low, high = wilson(float(np.mean(scores)), games)
+        print(f"| {name} | {sims} | {level} | {games} | {np.mean(scores):.2f} | "
+              f"{low:.2f} to {high:.2f} | {took / games:.1f} s |", flush=True)
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "speed":
         speed(float(sys.argv[2]) if len(sys.argv) > 2 else 5.0)
     else:
-        mcts_match(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        levels = sys.argv[5].split(",") if len(sys.argv) > 5 else ["beginner", "club"]
+        mcts_match(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), levels)
