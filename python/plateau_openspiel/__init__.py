@@ -34,7 +34,8 @@ How the engine maps onto OpenSpiel (docs/architecture.md section 2):
   to that seat; others' secret actions and hidden draws leave no line), each with a digest of
   the seat's observation right after it, then its current observation JSON. Two histories the
   seat cannot tell apart give the same string; no other seat's hidden fact enters it. There is
-  no information-state tensor.
+  no information-state tensor. ``resample_from_infostate`` draws a state the seat cannot tell
+  apart (the engine's determinization), so OpenSpiel's information-set MCTS runs.
 - **Bounds.** ``max_chance_outcomes`` and ``max_game_length`` are twice the largest values seen
   in random games of the game at each seat count and config variant (``BOUNDS``;
   python/README.md gives the command and the figures). A state past a bound raises rather than
@@ -236,6 +237,21 @@ class PlateauState(pyspiel.State):
                 lines.append(f"{who}: {shown} | {seen}")
         self._told[player] = _Shared((self._moves, replay, tuple(lines)))
         return "\n".join([*lines, self._s.observation_json(player)])
+
+    def resample_from_infostate(self, player: int, sampler) -> "PlateauState":
+        """A state ``player`` cannot tell from this one, its hidden parts drawn by the engine's
+        determinization with a seed from ``sampler`` (a pyspiel probability sampler: a number
+        in [0, 1) a call), for OpenSpiel's information-set MCTS. ``player``'s information state
+        is this one's; every other seat's starts at the draw (its past here is not the seat's to
+        know)."""
+        self.told(player)
+        lines = self._told[player].value[2]
+        inner = self._s.determinize(player, int(sampler() * 2**63))
+        drawn = PlateauState(self.get_game(), inner)
+        drawn._log, drawn._moves = self._log, self._moves
+        drawn._told = {seat: _Shared((self._moves, inner.clone(), lines if seat == player else ()))
+                       for seat in range(inner.seats)}
+        return drawn
 
     def __str__(self) -> str:
         return self._s.position()

@@ -151,3 +151,20 @@ def test_an_information_state_survives_clones_and_serialization():
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert again.information_state_string(0) == told
     assert pickle.loads(pickle.dumps(state)).information_state_string(1) == state.information_state_string(1)
+
+
+def test_a_resampled_state_keeps_the_seats_information_state_and_redraws_the_rest():
+    game = load("naval", {})
+    state = play_to(game.new_initial_state(), lambda s, ids: ids[len(ids) // 3], 300)
+    seat = state.current_player()
+    draws = iter([0.1, 0.6, 0.35])
+    drawn = [state.resample_from_infostate(seat, lambda: next(draws)) for _ in range(3)]
+    for other in drawn:
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert other.legal_actions() == state.legal_actions()
+    assert len({str(d) for d in drawn}) > 1
+    # Play on in a drawn world: the seat's information state goes on from its own.
+    other = drawn[0]
+    other.apply_action(other.legal_actions()[0])
+    assert other.information_state_string(seat).startswith(
+        state.information_state_string(seat).rsplit("\n", 1)[0])

@@ -3,13 +3,16 @@ engine's and beside OpenSpiel's C++ games driven the same way, then OpenSpiel's 
 Plateau's beginner and club levels on every game.
 
     python tools/figures.py speed [SECONDS]        # playouts per second, SECONDS per figure (5)
+    python tools/figures.py ismcts GAME SIMS GAMES [LEVELS]  # the same with information-set MCTS
     python tools/figures.py mcts GAME SIMS GAMES [LEVELS]  # GAMES games against each level
                                                          # (beginner,club), seats alternating
 
 The MCTS bot is OpenSpiel's (``open_spiel.python.algorithms.mcts.MCTSBot``, UCT constant 2,
 random rollouts, SIMS simulations a decision). In the games with hidden information it searches
 a state determinized for its seat at each decision (``plateau.State.determinize``), so it never
-reads what its seat may not know.
+reads what its seat may not know. ``ismcts`` plays OpenSpiel's information-set MCTS
+(``open_spiel.python.algorithms.ismcts.ISMCTSBot``, UCT constant 2, random rollouts) instead,
+which draws the hidden parts itself (``PlateauState.resample_from_infostate``).
 """
 
 import math
@@ -19,7 +22,7 @@ import time
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 import plateau
 import plateau_openspiel
@@ -85,9 +88,10 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def mcts_match(name: str, sims: int, games: int, levels: list[str]) -> None:
-    """OpenSpiel's MCTS bot (SIMS simulations a decision) against each level in ``levels``,
-    GAMES games a level, seats alternating; a line per game, then the score with its interval."""
+def mcts_match(name: str, sims: int, games: int, levels: list[str], sets: bool = False) -> None:
+    """OpenSpiel's MCTS bot (SIMS simulations a decision; its information-set MCTS with
+    ``sets``) against each level in ``levels``, GAMES games a level, seats alternating; a line
+    per game, then the score with its interval."""
     game = pyspiel.load_game(plateau_openspiel.short_name(name))
     hidden = plateau.game(name)["hidden_information"]
     for level in levels:
@@ -96,8 +100,12 @@ def mcts_match(name: str, sims: int, games: int, levels: list[str]) -> None:
         for g in range(games):
             seat = g % game.num_players()
             rng = np.random.RandomState(g)
-            bot = mcts.MCTSBot(game, 2.0, sims, mcts.RandomRolloutEvaluator(1, rng), solve=False,
-                               random_state=rng)
+            if sets:
+                bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, sims,
+                                       random_state=rng)
+            else:
+                bot = mcts.MCTSBot(game, 2.0, sims, mcts.RandomRolloutEvaluator(1, rng),
+                                   solve=False, random_state=rng)
             others = {s: plateau.Bot(name, level, 1000 + g * 10 + s)
                       for s in range(game.num_players()) if s != seat}
             state = game.new_initial_state()
@@ -110,7 +118,7 @@ def mcts_match(name: str, sims: int, games: int, levels: list[str]) -> None:
                 player = state.current_player()
                 if player == seat:
                     searched = state
-                    if hidden:
+                    if hidden and not sets:
                         inner = state.plateau.determinize(seat, dice.getrandbits(63))
                         searched = plateau_openspiel.PlateauState(game, inner)
                     text = searched.action_to_string(player, bot.step(searched))
@@ -121,7 +129,7 @@ def mcts_match(name: str, sims: int, games: int, levels: list[str]) -> None:
             print(f"# {name} {level} game {g} seat {seat}: {scores[-1]:.2f}", flush=True)
         took = time.perf_counter() - began
         low, high = wilson(float(np.mean(scores)), games)
-        print(f"| {name} | {sims} | {level} | {games} | {np.mean(scores):.2f} | "
+        print(f"| {name} | {'ISMCTS' if sets else 'MCTS'} {sims} | {level} | {games} | {np.mean(scores):.2f} | "
               f"{low:.2f} to {high:.2f} | {took / games:.1f} s |", flush=True)
 
 
@@ -130,4 +138,5 @@ if __name__ == "__main__":
         speed(float(sys.argv[2]) if len(sys.argv) > 2 else 5.0)
     else:
         levels = sys.argv[5].split(",") if len(sys.argv) > 5 else ["beginner", "club"]
-        mcts_match(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), levels)
+        mcts_match(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), levels,
+                   sets=sys.argv[1] == "ismcts")
