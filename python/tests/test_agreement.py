@@ -10,7 +10,7 @@ Bataille Navale's games are long (about 1,000 steps, legal lists of 1,900 ids in
 so in 15 games of 16 its legal ids are digested in Rust from the bridge's own state
 (``legal_digest``) and its chance outcomes read from it, rather than listed through pyspiel into
 Python and hashed there (every 16th game does that), and its positions (9 KB texts) every 64th step and at the end; the other
-games' at every step. That keeps its 1,000 games to about 30 CPU-seconds."""
+games' at every step. That keeps its 1,000 games to about 40 CPU-seconds."""
 
 import hashlib
 import pickle
