@@ -3,8 +3,8 @@
 //! The `metrics` crate's facade records them, its Prometheus exporter keeps and renders them.
 //!
 //! What is recorded as it happens: the decisions committed, commit and acknowledgement times,
-//! errors by code and limit refusals by kind (`plateau_match::metrics`), and the sockets open
-//! (`SocketOpen`). What is a state is read when scraped: the matches in memory and live, and
+//! errors by code and limit refusals by kind (`plateau_match::metrics`), the matches created,
+//! and the sockets open (`SocketOpen`). What is a state is read when scraped: the matches in memory and live, and
 //! the bots' queues.
 
 use std::net::SocketAddr;
@@ -22,6 +22,9 @@ use crate::lobby::Lobby;
 
 /// Sockets open, by `kind`: `match` or `lobby`.
 pub const SOCKETS: &str = "plateau_sockets_open";
+/// Matches created on this node: asked for (`POST /api/matches`), paired, challenges accepted,
+/// rematches, tournament pairings.
+pub const MATCHES_CREATED: &str = "plateau_matches_created_total";
 /// Matches this node holds in memory.
 pub const MATCHES_IN_MEMORY: &str = "plateau_matches_in_memory";
 /// Matches in memory that are live (started, not finished).
@@ -92,6 +95,10 @@ fn describe() {
     metrics::describe_counter!(
         m::LIMIT_REFUSALS,
         "Requests, sockets and connections refused by a limit, by limit"
+    );
+    metrics::describe_counter!(
+        MATCHES_CREATED,
+        "Matches created: asked for, paired, challenges, rematches, tournament pairings"
     );
     metrics::describe_gauge!(SOCKETS, "WebSockets open, by kind (match, lobby)");
     metrics::describe_gauge!(MATCHES_IN_MEMORY, "Matches this node holds in memory");
@@ -195,6 +202,7 @@ mod tests {
             m::ACK_SECONDS,
             m::ERRORS,
             m::LIMIT_REFUSALS,
+            super::MATCHES_CREATED,
             super::SOCKETS,
             super::MATCHES_IN_MEMORY,
             super::MATCHES_LIVE,

@@ -12,12 +12,17 @@
 //! `--abandon N` N matches are created and left unjoined, then the server is restarted to time its
 //! start.
 //!
+//! With `--pace human` the seats think before they act, as people do (`human`: the server's
+//! memory and CPU holding many slow matches, against the `null_server` example's with
+//! `--null-server`, and its `/metrics` read against the client's counts with `--check-metrics`).
+//!
 //! The server is the one at `--addr` (loopback only), or one started here on a fresh SQLite file
 //! with its per-address limits raised for the load, since every honest client of the load comes
 //! from 127.0.0.1. The limits apply per address: the flooder, from 127.0.0.2, meets them.
 
 mod client;
 mod flood;
+mod human;
 mod tournament;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -91,9 +96,61 @@ pub struct Args {
     /// Rounds of the `--tournament-players` Swiss.
     #[arg(long, default_value_t = 3)]
     tournament_rounds: u32,
-    /// Seed of the clients' random choices.
+    /// Seed of the clients' random choices (and of the think times).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// How the seats play: `closed`, each match acts again the instant it is acknowledged;
+    /// `human`, each seat thinks first (the flags below); the other loads are closed-loop only.
+    #[arg(long, value_enum, default_value_t = PaceKind::Closed)]
+    pace: PaceKind,
+    /// Human pace: the shortest think before an action, seconds (uniform up to `--think-max`).
+    #[arg(long, default_value_t = 2.0)]
+    think_min: f64,
+    /// Human pace: the longest think, seconds.
+    #[arg(long, default_value_t = 20.0)]
+    think_max: f64,
+    /// Human pace: seconds between two `ping` messages of each socket (the pages' 4 s).
+    #[arg(long, default_value_t = 4.0)]
+    ping_every: f64,
+    /// Human pace: lobby sockets per live match (each pings, and reads the lobby's counts).
+    #[arg(long, default_value_t = 0.25)]
+    lobby_per_match: f64,
+    /// Human pace: spectators' sockets per live match.
+    #[arg(long, default_value_t = 0.1)]
+    spectators_per_match: f64,
+    /// Human pace: matches opened per second during the ramp.
+    #[arg(long, default_value_t = 200.0)]
+    ramp_rate: f64,
+    /// Human pace: the client addresses 127.0.2.1 to 127.0.2.N the sockets come from (a
+    /// spawned server exempts them from the limits per address; give a server of `--addr` an
+    /// `--exempt-address` for each).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=250))]
+    sources: u8,
+    /// Human pace: match creations asked for at once from a stranger's address (127.0.3.1)
+    /// before the ramp: the limits per address refuse most, which `--check-metrics` counts.
+    #[arg(long, default_value_t = 0)]
+    strangers: usize,
+    /// Human pace: after the load, the same load against this binary of the `null_server`
+    /// example (a server doing no work), spawned here, for the ratio of CPU per decision.
+    #[arg(long)]
+    null_server: Option<std::path::PathBuf>,
+    /// Human pace: the `/metrics` address of the server at `--addr` (a spawned server gets one).
+    #[arg(long, requires = "addr")]
+    metrics_addr: Option<SocketAddr>,
+    /// Human pace: at the window's end, with every socket still open and no action in flight,
+    /// read the server's `/metrics` and compare its counters with the client's own counts;
+    /// a difference fails the command.
+    #[arg(long)]
+    check_metrics: bool,
+}
+
+/// How the seats of `plateau load` play.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PaceKind {
+    /// Each match acts again the instant its action is acknowledged.
+    Closed,
+    /// Each seat thinks a random time first.
+    Human,
 }
 
 /// The server under load: its address, and its process when spawned here.
@@ -276,6 +333,11 @@ pub fn run(args: Args) -> CliResult {
     let dir = std::env::temp_dir().join(format!("plateau-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let db = dir.join("plateau.sqlite");
+    if args.pace == PaceKind::Human {
+        let result = runtime.block_on(human::main(&args, &db));
+        let _ = std::fs::remove_dir_all(&dir);
+        return result;
+    }
     let mut server = match args.addr {
         Some(addr) => Server {
             addr,
