@@ -112,14 +112,14 @@ fn from_reader(
 }
 
 /// The WebSocket settings of every socket: frames and messages up to `MAX_MESSAGE`, and small
-/// buffers (a few KiB grow as a message needs, at most to `MAX_MESSAGE`; an idle socket holds
-/// little). Frames wait in the write buffer until a flush, so the messages of one batch leave in
+/// buffers that grow as a message needs, at most to `MAX_MESSAGE` (a client's messages are a few
+/// hundred bytes: a read buffer of 1 KiB takes one whole, and every open socket holds one). Frames wait in the write buffer until a flush, so the messages of one batch leave in
 /// one write; one larger than the buffer is written at once.
 pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
     upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(4 * 1024)
+        .read_buffer_size(1024)
         .write_buffer_size(16 * 1024)
 }
 
@@ -217,17 +217,17 @@ pub async fn session<S, R, E>(
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
     let conn = lobby.next_connection();
     let _open = crate::metrics::SocketOpen::match_socket();
-    let mut seat = match lobby
-        .subscribe(&id, conn, token, player.clone(), peer, out_tx.clone())
-        .await
-    {
-        Ok(seat) => seat,
-        Err(e) => {
-            let _ = sink.send(Message::Text(e.to_ws_json().into())).await;
-            let _ = sink.send(close(1008, e.code.as_str())).await;
-            return;
-        }
-    };
+    let mut seat =
+        match Box::pin(lobby.subscribe(&id, conn, token, player.clone(), peer, out_tx.clone()))
+            .await
+        {
+            Ok(seat) => seat,
+            Err(e) => {
+                let _ = sink.send(Message::Text(e.to_ws_json().into())).await;
+                let _ = sink.send(close(1008, e.code.as_str())).await;
+                return;
+            }
+        };
     // Only the actor holds the connection's sender from now on: when it lets the connection go
     // (too slow, or the match stopped here: moved to another node, expired), the writer sees the
     // channel close and closes the socket ("reconnect to resume"). An `auth` borrows it back.
@@ -349,9 +349,7 @@ pub async fn session<S, R, E>(
                 // The actor let the connection go: the writer is closing the socket.
                 break;
             };
-            match lobby
-                .subscribe(&id, conn, Some(token), player.clone(), peer, out)
-                .await
+            match Box::pin(lobby.subscribe(&id, conn, Some(token), player.clone(), peer, out)).await
             {
                 Ok(s) => {
                     seat = s;
@@ -360,7 +358,18 @@ pub async fn session<S, R, E>(
                 Err(e) => Some(e.to_ws_json()),
             }
         } else {
-            handle(&lobby, &id, conn, seat, player_id, peer, text.as_str()).await
+            // Boxed while it runs, as the other calls to the match: the session's future, held
+            // for as long as the socket is open, keeps only what waits for the next frame.
+            Box::pin(handle(
+                &lobby,
+                &id,
+                conn,
+                seat,
+                player_id,
+                peer,
+                text.as_str(),
+            ))
+            .await
         };
         if let Some(reply) = reply
             && reply_tx.send(Ok(reply)).await.is_err()

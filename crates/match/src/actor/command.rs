@@ -45,28 +45,32 @@ pub use plateau_protocol::OfferKind;
 /// Where the actor answers a command: its result, or the coded error it was refused with.
 pub type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 
+/// Connection `conn` opens the match's socket: it is sent the snapshot and every message after
+/// it, as the seat its token or player holds (spectator if none); the answer is that seat.
+pub struct Subscription {
+    /// The connection's number (`Lobby::next_connection`).
+    pub conn: u64,
+    /// A seat token (docs/protocol.md section 7.2).
+    pub token: Option<String>,
+    /// The session's player.
+    pub player: Option<Player>,
+    /// The client's address key (`limits::address_key`), where the limits apply to it.
+    pub from: Option<String>,
+    /// The players the session's player blocks: muted at this table from now on
+    /// (docs/protocol.md section 7.8).
+    pub blocks: Vec<PlayerId>,
+    /// Where the connection's messages go.
+    pub out: mpsc::Sender<Outgoing>,
+    /// The seat held, or a refusal.
+    pub reply: Reply<Option<Seat>>,
+}
+
 /// A request to a match actor.
 pub enum Command {
-    /// Connection `conn` opens the match's socket: it is sent the snapshot and every message
-    /// after it, as the seat its token or player holds (spectator if none); the answer is that
-    /// seat.
-    Subscribe {
-        /// The connection's number (`Lobby::next_connection`).
-        conn: u64,
-        /// A seat token (docs/protocol.md section 7.2).
-        token: Option<String>,
-        /// The session's player.
-        player: Option<Player>,
-        /// The client's address key (`limits::address_key`), where the limits apply to it.
-        from: Option<String>,
-        /// The players the session's player blocks: muted at this table from now on
-        /// (docs/protocol.md section 7.8).
-        blocks: Vec<PlayerId>,
-        /// Where the connection's messages go.
-        out: mpsc::Sender<Outgoing>,
-        /// The seat held, or a refusal.
-        reply: Reply<Option<Seat>>,
-    },
+    /// A connection opens the match's socket (`Subscription`). Boxed: the largest command by
+    /// far, and every match's queue holds room for 32 commands of the largest size from its
+    /// start.
+    Subscribe(Box<Subscription>),
     /// Connection `conn` closed.
     Unsubscribe {
         /// The connection's number.

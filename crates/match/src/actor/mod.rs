@@ -25,7 +25,7 @@ mod takeback;
 mod view;
 
 use command::Reply;
-pub use command::{Command, Joined, Outgoing, RematchInfo};
+pub use command::{Command, Joined, Outgoing, RematchInfo, Subscription};
 pub use plateau_protocol::OfferKind;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -230,13 +230,17 @@ impl MatchActor {
     /// Runs the actor until `Shutdown`, until every sender is gone, or until the match is no
     /// longer this node's to drive. Answers whether its lease is to be handed over (the match
     /// must go on elsewhere: it moved, or this node fenced itself) rather than left to rest.
+    ///
+    /// Each wake's work is boxed while it runs: the future of the loop, which every match in
+    /// memory holds for as long as it is there, then keeps only what waits between wakes (a
+    /// few timers and the queues), not the state of the deepest handler, several KiB.
     pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) -> bool {
         let mut hand_over = false;
         // Nobody is connected yet: a game against bots alone waits for its person.
         self.hold_time();
-        self.load_ratings().await;
+        Box::pin(self.load_ratings()).await;
         // A match reloaded after a crash may stop at a chance node or a bot's turn.
-        self.advance().await;
+        Box::pin(self.advance()).await;
         self.report();
         // The idle and retry times run from the last wake that changed anything: a lease's
         // deadline passing (renewed meanwhile) does not start them again.
@@ -286,7 +290,7 @@ impl MatchActor {
                         if self.fenced() {
                             break;
                         }
-                        self.handle(command).await;
+                        Box::pin(self.handle(command)).await;
                     }
                     break;
                 }
@@ -305,7 +309,7 @@ impl MatchActor {
                         break;
                     }
                     Some(Command::CallOff { reply }) => {
-                        let absent = self.call_off().await;
+                        let absent = Box::pin(self.call_off()).await;
                         let called_off = !absent.is_empty();
                         let _ = reply.send(absent);
                         if called_off {
@@ -319,12 +323,12 @@ impl MatchActor {
                         hand_over = true;
                         break;
                     }
-                    Some(command) => self.handle(command).await,
+                    Some(command) => Box::pin(self.handle(command)).await,
                 },
-                Wake::Clock => self.on_clock().await,
-                Wake::Abandon => self.on_abandon().await,
-                Wake::Retry => self.recover().await,
-                Wake::Bot(bot) => self.on_bot(bot).await,
+                Wake::Clock => Box::pin(self.on_clock()).await,
+                Wake::Abandon => Box::pin(self.on_abandon()).await,
+                Wake::Retry => Box::pin(self.recover()).await,
+                Wake::Bot(bot) => Box::pin(self.on_bot(bot)).await,
             }
             // A write refused for a lost lease: the match is another node's now.
             if self.moved {
@@ -354,15 +358,16 @@ impl MatchActor {
     async fn handle(&mut self, command: Command) {
         self.recover().await;
         match command {
-            Command::Subscribe {
-                conn,
-                token,
-                player,
-                from,
-                blocks,
-                out,
-                reply,
-            } => {
+            Command::Subscribe(subscription) => {
+                let Subscription {
+                    conn,
+                    token,
+                    player,
+                    from,
+                    blocks,
+                    out,
+                    reply,
+                } = *subscription;
                 if let Some(p) = &player
                     && !blocks.is_empty()
                 {

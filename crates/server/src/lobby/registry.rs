@@ -4,6 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use futures_util::FutureExt as _;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument as _;
 
@@ -46,8 +47,11 @@ impl Lobby {
         // Every log line of the match's actor says which match it is; the actor outlives the
         // request that happened to start it, whose span it does not keep.
         let span = tracing::info_span!(parent: None, "match", id = %id);
-        tokio::spawn(async move {
-            let hand_over = actor.run(rx).instrument(span).await;
+        // The actor's loop is made here and chained to what follows it, rather than made and
+        // awaited inside one async block, whose future would keep room for the actor twice (as
+        // captured, and inside the loop's future): every match in memory holds this one.
+        let run = actor.run(rx).instrument(span);
+        tokio::spawn(run.then(move |hand_over| async move {
             let mine = |actors: &Actors| actors.get(&key).is_some_and(|(g, _)| *g == generation);
             // Given up so another node can drive the match at once (handed over when it must go
             // on: another node's orphan scan takes it). The entry stays (closed) until then, so
@@ -61,7 +65,7 @@ impl Lobby {
             if mine(&actors) {
                 actors.remove(&key);
             }
-        });
+        }));
         actors.insert(id, (generation, tx.clone()));
         Ok(tx)
     }

@@ -9,7 +9,7 @@ use super::state::Lobby;
 use crate::limits::address_key;
 use crate::model::ApiError;
 use crate::players::Player;
-use plateau_match::actor::{Command, OfferKind, Outgoing};
+use plateau_match::actor::{Command, OfferKind, Outgoing, Subscription};
 
 impl Lobby {
     /// Connects viewer `conn` (`next_connection`) from `addr`: `token` for a seat; without one,
@@ -44,14 +44,16 @@ impl Lobby {
                 .collect(),
             None => Vec::new(),
         };
-        self.call(id, |reply| Command::Subscribe {
-            conn,
-            token,
-            player,
-            from,
-            blocks,
-            out,
-            reply,
+        self.call(id, |reply| {
+            Command::Subscribe(Box::new(Subscription {
+                conn,
+                token,
+                player,
+                from,
+                blocks,
+                out,
+                reply,
+            }))
         })
         .await
     }
