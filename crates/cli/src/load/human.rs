@@ -97,6 +97,8 @@ pub struct Counts {
     acked_in_window: AtomicU64,
     /// Actions sent and not acknowledged or refused yet.
     in_flight: AtomicI64,
+    /// Matches being opened: created, and not every socket has had its first message yet.
+    opening: AtomicI64,
     /// Acknowledgement times in the window, µs.
     latencies: Mutex<Vec<u64>>,
     /// Matches the server created for the load (201), the stranger's included.
@@ -345,6 +347,25 @@ struct View {
 
 /// Opens and plays one match until it ends, a socket fails, or the run stops.
 async fn play_match(run: &Run, from: IpAddr, k: usize, rng: &mut ChaCha8Rng) -> Result<(), String> {
+    let counts = &run.counts;
+    counts.opening.fetch_add(1, Ordering::Relaxed);
+    let mut opening = true;
+    let played = play_opened(run, from, k, rng, &mut opening).await;
+    if opening {
+        counts.opening.fetch_sub(1, Ordering::Relaxed);
+    }
+    played
+}
+
+/// `play_match` once counted as opening; `opening` is cleared when every socket has had its
+/// first message (the count taken down then).
+async fn play_opened(
+    run: &Run,
+    from: IpAddr,
+    k: usize,
+    rng: &mut ChaCha8Rng,
+    opening: &mut bool,
+) -> Result<(), String> {
     let pace = &run.pace;
     let counts = &run.counts;
     let addr = run.target.addr;
@@ -455,6 +476,8 @@ async fn play_match(run: &Run, from: IpAddr, k: usize, rng: &mut ChaCha8Rng) -> 
                     if heard.iter().all(|h| *h) {
                         live = true;
                         counts.live.fetch_add(1, Ordering::Relaxed);
+                        counts.opening.fetch_sub(1, Ordering::Relaxed);
+                        *opening = false;
                     }
                 }
                 let Ok(msg) = serde_json::from_str::<Incoming>(&text) else {
@@ -612,8 +635,8 @@ impl Held {
 }
 
 /// Runs the human-pace load against `target`: the stranger's creations, the ramp, a settling
-/// second, the window; then the seats stop acting and the actions in flight are waited for
-/// (at most 10 s). The sockets stay open until `Held::close`.
+/// second, the window; then the seats stop acting and the actions in flight and the matches
+/// being opened are waited for (at most 10 s). The sockets stay open until `Held::close`.
 pub async fn run(pace: &Pace, target: Target) -> Held {
     let counts = Arc::new(Counts::default());
     let (rss_idle, _) = usage(target.pid);
@@ -694,10 +717,12 @@ pub async fn run(pace: &Pace, target: Target) -> Held {
     let (m, l) = counts.sockets();
     let live = counts.live.load(Ordering::Relaxed);
     let decisions = counts.acked_in_window.load(Ordering::Relaxed);
-    // The seats stop acting; what is in flight is answered.
+    // The seats stop acting and no new match opens; what is in flight is answered, and the
+    // matches being opened finish opening.
     let _ = quiet_tx.send(true);
     let settled = Instant::now();
-    while counts.in_flight.load(Ordering::Relaxed) > 0
+    while (counts.in_flight.load(Ordering::Relaxed) > 0
+        || counts.opening.load(Ordering::Relaxed) > 0)
         && settled.elapsed() < Duration::from_secs(10)
     {
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -1081,7 +1106,8 @@ fn figure(text: &str, name: &str, label: Option<(&str, &str)>) -> f64 {
             }
             value.parse::<f64>().ok()
         })
-        .sum()
+        // From +0: an empty sum of floats is -0.
+        .fold(0.0, |a, b| a + b)
 }
 
 #[cfg(test)]
