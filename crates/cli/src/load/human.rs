@@ -425,14 +425,16 @@ async fn play_opened(
     let mut quiet = run.quiet.clone();
     let mut stop = run.stop.clone();
     let result = loop {
-        if thinking.is_none() && in_flight.is_none() && !*quiet.borrow() {
-            if let Some(seat) = (0..pace.seats).find(|&s| views[s].is_some()) {
-                let think = rng.random_range(pace.think.0..=pace.think.1);
-                thinking = Some((
-                    seat,
-                    tokio::time::Instant::now() + Duration::from_secs_f64(think),
-                ));
-            }
+        if thinking.is_none()
+            && in_flight.is_none()
+            && !*quiet.borrow()
+            && let Some(seat) = (0..pace.seats).find(|&s| views[s].is_some())
+        {
+            let think = rng.random_range(pace.think.0..=pace.think.1);
+            thinking = Some((
+                seat,
+                tokio::time::Instant::now() + Duration::from_secs_f64(think),
+            ));
         }
         let acts_at = thinking.map(|(_, at)| at);
         tokio::select! {
