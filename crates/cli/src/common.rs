@@ -27,6 +27,30 @@ pub fn read_record(file: &std::path::Path) -> CliResult<plateau_engine::Record> 
     serde_json::from_str(&text).map_err(|e| format!("{path} is not a game record: {e}"))
 }
 
+/// The largest settings file read (a configuration file, a deny list), in bytes: such files
+/// are a few kilobytes, and a path to something else (a device, a log) must not fill the memory.
+pub const SETTINGS_FILE_MAX: u64 = 1 << 20;
+
+/// The text of the settings file at `path`, read up to `SETTINGS_FILE_MAX` bytes.
+///
+/// # Errors
+/// The file cannot be read (a directory, no such file, no permission), is not UTF-8, or holds
+/// more than `SETTINGS_FILE_MAX` bytes; the message names the path.
+pub fn read_settings_file(path: &std::path::Path) -> CliResult<String> {
+    use std::io::Read as _;
+    let name = path.display();
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(SETTINGS_FILE_MAX + 1).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if text.len() as u64 > SETTINGS_FILE_MAX {
+        return Err(format!(
+            "{name} holds more than {SETTINGS_FILE_MAX} bytes: not a settings file"
+        ));
+    }
+    Ok(text)
+}
+
 /// The registered game called `name`; the error lists the known games.
 pub fn find_game(name: &str) -> CliResult<&'static GameEntry> {
     plateau_registry::find(name).map_err(|e| e.to_string())

@@ -38,8 +38,8 @@ fn is_list(arg: &Arg) -> bool {
 /// one its flag takes (the message names the file, the key, the value and what was expected).
 pub fn with_file(mut serve: Command, path: &Path) -> Result<Command, String> {
     let file = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the configuration file {file}: {e}"))?;
+    let text = crate::common::read_settings_file(path)
+        .map_err(|e| format!("the configuration file: {e}"))?;
     let table: toml::Table =
         toml::from_str(&text).map_err(|e| format!("{file} is not a TOML file: {e}"))?;
     for (name, value) in &table {

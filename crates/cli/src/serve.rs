@@ -328,8 +328,8 @@ pub fn run(args: Args, matches: &clap::ArgMatches) -> CliResult {
     let log_format = args.log_format;
     let name_deny_list = match &args.name_deny_list {
         Some(path) => plateau_server::players::read_deny_list(
-            &std::fs::read_to_string(path)
-                .map_err(|e| format!("--name-deny-list {}: {e}", path.display()))?,
+            &crate::common::read_settings_file(path)
+                .map_err(|e| format!("--name-deny-list: {e}"))?,
         ),
         None => Vec::new(),
     };

@@ -321,3 +321,43 @@ fn serve_runs_with_the_file_s_address_and_database() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(db.exists(), "the file's database was created");
 }
+
+/// A configuration file or deny list that is no small text file (a device that never ends, a
+/// file of megabytes, a directory) is refused in words after reading at most its limit, so a
+/// wrong path cannot fill the memory.
+#[test]
+fn a_file_too_large_or_endless_is_refused_without_reading_it_all() {
+    let huge = file("huge.toml", &"# padding\n".repeat(200_000));
+    let huge = huge.to_str().unwrap();
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let cases: [(&[&str], &[&str]); 5] = [
+        (&["--config", huge], &[huge, "more than"]),
+        (&["--config", "/dev/zero"], &["/dev/zero", "more than"]),
+        (&["--config", dir], &[dir]),
+        (&["--name-deny-list", huge], &[huge, "more than"]),
+        (
+            &["--name-deny-list", "/dev/zero"],
+            &["/dev/zero", "more than"],
+        ),
+    ];
+    for (args, words) in cases {
+        let mut all = args.to_vec();
+        // The deny list is read first as the server starts, before its database and address.
+        all.extend([
+            "--addr",
+            "127.0.0.1:1",
+            "--database",
+            "sqlite:///nonexistent/x.db",
+        ]);
+        if args[0] == "--config" {
+            all.push("--print-config");
+        }
+        let output = serve(&all, &[]);
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {message}");
+        assert!(!message.contains("panicked"), "{args:?}: {message}");
+        for word in words {
+            assert!(message.contains(word), "{args:?}: `{word}` in {message}");
+        }
+    }
+}
