@@ -149,6 +149,16 @@ pub fn run(args: Args) -> CliResult {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    // Opening a SQLite file creates it: a mistyped path would give a new, empty database.
+    if let Some(path) = plateau_server::sqlite_path(&args.database)
+        && !path.is_file()
+    {
+        return Err(format!(
+            "no database at {}: plateau admin acts on the database plateau serve made (check \
+             --database or PLATEAU_DATABASE)",
+            path.display()
+        ));
+    }
     runtime.block_on(async move {
         let store = plateau_server::open_store(&args.database)
             .await

@@ -323,3 +323,21 @@ fn serve_refuses_a_deny_list_it_cannot_read() {
         assert!(err.contains(&format!("--name-deny-list {path}")), "{err}");
     }
 }
+
+/// `plateau admin` on a SQLite file that is not there (a mistyped path) says so and makes
+/// nothing: it acts on the database `plateau serve` made, never on a new empty one.
+#[test]
+fn admin_refuses_a_database_that_is_not_there() {
+    let dir = std::env::temp_dir().join(format!("plateau-admin-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("plateau.sqlite");
+    let db = format!("sqlite://{}", file.display());
+    for args in [&["reports"][..], &["grant", "Mia", "--reason", "first"]] {
+        let error = admin_fails(&db, args);
+        assert!(error.contains("no database at"), "{args:?}: {error}");
+        assert!(error.contains(&*file.display().to_string()), "{error}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir(&dir).unwrap();
+}
