@@ -676,7 +676,8 @@ pub struct Restored {
 ///
 /// # Errors
 /// `Invalid`, changing nothing, for a `from` that is no Plateau database of a known schema or
-/// fails its check, and for a `to` with data without `force`; `Database` if a file cannot be
+/// fails its check, for a `to` another process has open (a running server; even with `force`)
+/// and for a `to` with data without `force`; `Database` if a file cannot be
 /// read or written.
 pub fn restore(from: &Path, to: &Path, force: bool) -> Result<Restored, StoreError> {
     let (schema, matches, players) = plateau_contents(from)?
@@ -690,6 +691,12 @@ pub fn restore(from: &Path, to: &Path, force: bool) -> Result<Restored, StoreErr
         Ok(meta) if meta.len() > 0 => !matches!(plateau_contents(to), Ok(Some((_, 0, 0)))),
         _ => false,
     };
+    if in_use(to) {
+        return Err(StoreError::Invalid(format!(
+            "{} is in use: stop every plateau serve that has it open, then restore",
+            to.display()
+        )));
+    }
     if occupied && !force {
         return Err(StoreError::Invalid(format!(
             "{} holds a database already: restore into a new path, or give --force to move it \
@@ -735,6 +742,31 @@ pub fn restore(from: &Path, to: &Path, force: bool) -> Result<Restored, StoreErr
         players,
         replaced,
     })
+}
+
+/// Whether another process (a running server) has the SQLite database at `path` open: such a
+/// process holds a shared lock on the file as long as it is open in write-ahead-log mode, so a
+/// connection in exclusive locking mode cannot take the file. Any other failure (no file, no
+/// SQLite database) is left to the checks that follow.
+fn in_use(path: &Path) -> bool {
+    use rusqlite::OpenFlags;
+    if !path.is_file() {
+        return false;
+    }
+    let Ok(conn) = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    ) else {
+        return false;
+    };
+    if conn.busy_timeout(std::time::Duration::ZERO).is_err() {
+        return false;
+    }
+    let taken = conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT;");
+    matches!(
+        taken,
+        Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::DatabaseBusy
+    )
 }
 
 /// The schema version and the numbers of matches and players of the Plateau database at

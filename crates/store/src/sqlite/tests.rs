@@ -264,6 +264,15 @@ async fn a_restore_checks_the_backup_and_keeps_what_it_replaces() {
         matches!(&refused, Err(StoreError::Invalid(m)) if m.contains("--force")),
         "{refused:?}"
     );
+    // While a server has it open, even --force changes nothing: the server would go on
+    // writing to the file moved aside.
+    let in_use = restore(&at("backup.sqlite"), &at("other.sqlite"), true);
+    assert!(
+        matches!(&in_use, Err(StoreError::Invalid(m)) if m.contains("in use")),
+        "{in_use:?}"
+    );
+    assert!(other.player_by_name("Bob".into()).await.unwrap().is_some());
+    assert!(!at("other.sqlite.restoring").exists());
     other.close().await;
     let forced = restore(&at("backup.sqlite"), &at("other.sqlite"), true).unwrap();
     let aside = forced.replaced.expect("the old database is kept");
