@@ -55,7 +55,8 @@ pub const SERVER_NAME: &str = "Plateau";
 /// Checks a name a person chose (`check_name`), and that it does not pass for a bot's name or a
 /// bot level's (`bots`: the catalogue's bot names, which are the levels' names: `club`,
 /// `club-bot`), for the server's own (`SERVER_NAME`) or for a name the server makes for guests
-/// (`guest-` and 6 hex digits) or gives a renamed player (`player-` and 6 hex digits), and holds
+/// (`guest-` and 6 hex digits), gives a renamed player (`player-` and 6 hex digits) or shows for
+/// a deleted one (`deleted player` and 6 digits, without its spaces), and holds
 /// no word of `deny` (the operator's list, `Options::name_deny_list`). Look-alikes are found by
 /// their keys (`similar_key`: case, `0`/`O`, `1`/`l`/`I`, Cyrillic letters, ...).
 ///
@@ -74,20 +75,24 @@ pub fn check_chosen_name(name: &str, bots: &[&str], deny: &[String]) -> Result<(
     if similar_key(SERVER_NAME) == key {
         return Err(bad("looks like the server's own name"));
     }
-    let plain: String = name_key(name)
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_'))
-        .collect();
-    let generated = |prefix: &str| {
-        plain
-            .strip_prefix(prefix)
-            .is_some_and(|rest| rest.len() == 6 && rest.chars().all(|c| c.is_ascii_hexdigit()))
+    // Compared on the look-alike keys, so `PIayer-a1b2c3` and `guest-abcdeO` count too.
+    let generated = |prefix: &str, digits: &str, count: std::ops::RangeInclusive<usize>| {
+        let digits: Vec<String> = digits
+            .chars()
+            .map(|d| similar_key(&d.to_string()))
+            .collect();
+        key.strip_prefix(&similar_key(prefix))
+            .is_some_and(|rest| spelled_with(rest, &digits, &count))
     };
-    if generated("guest") {
+    if generated("guest", "0123456789abcdef", 6..=6) {
         return Err(bad("looks like a name the server gives guests"));
     }
-    if generated("player") {
+    if generated("player", "0123456789abcdef", 6..=6) {
         return Err(bad("looks like a name the moderators give"));
+    }
+    // `deleted player` and 6 digits has spaces no chosen name has: the name without them.
+    if generated("deletedplayer", "0123456789", 1..=6) {
+        return Err(bad("looks like the name a deleted player's games show"));
     }
     if deny
         .iter()
@@ -97,6 +102,29 @@ pub fn check_chosen_name(name: &str, bots: &[&str], deny: &[String]) -> Result<(
         return Err(bad("holds a word this server does not allow in names"));
     }
     Ok(())
+}
+
+/// Whether `text` is `count` pieces of `pieces` in a row (a digit's look-alike key may have
+/// more than one letter).
+fn spelled_with(text: &str, pieces: &[String], count: &std::ops::RangeInclusive<usize>) -> bool {
+    fn from(
+        text: &str,
+        pieces: &[String],
+        count: &std::ops::RangeInclusive<usize>,
+        n: usize,
+    ) -> bool {
+        if text.is_empty() {
+            return count.contains(&n);
+        }
+        n < *count.end()
+            && pieces.iter().any(|p| {
+                !p.is_empty()
+                    && text
+                        .strip_prefix(p.as_str())
+                        .is_some_and(|rest| from(rest, pieces, count, n + 1))
+            })
+    }
+    from(text, pieces, count, 0)
 }
 
 /// The words of a deny list file (`plateau serve --name-deny-list`): one a line, blank lines
@@ -216,6 +244,31 @@ mod tests {
         assert_eq!(similar_key("rud\u{0435}"), similar_key("rude"));
         for good in ["Alice", "Expertise", "clubs", "Rodeo"] {
             assert!(check_chosen_name(good, &bots, &deny).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn the_names_the_server_gives_are_refused_in_look_alike_letters() {
+        for (bad, why) in [
+            ("PIayer-a1b2c3", "moderators give"),
+            ("p1ayer-a1b2c3", "moderators give"),
+            ("player-abcdeo", "moderators give"),
+            ("guest-abcdeO", "server gives guests"),
+            ("GUEST_0A1B2C", "server gives guests"),
+            ("deletedplayer123456", "deleted player"),
+            ("Deleted_PIayer_12345", "deleted player"),
+        ] {
+            let e = check_chosen_name(bad, &[], &[]).expect_err(bad);
+            assert!(e.message.contains(why), "{bad}: {}", e.message);
+        }
+        for good in [
+            "player-xyz123",
+            "guest-abcdefg",
+            "players-abcdef",
+            "deletedplayer",
+            "Deleted99",
+        ] {
+            assert!(check_chosen_name(good, &[], &[]).is_ok(), "{good}");
         }
     }
 
