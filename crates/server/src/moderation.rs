@@ -43,7 +43,8 @@ pub fn neutral_name() -> String {
     format!("player-{}", hex::encode(rand::random::<[u8; 3]>()))
 }
 
-/// Checks a reason or a report's text: at most `TEXT_MAX` characters, no control characters.
+/// Checks a reason or a report's text: at most `TEXT_MAX` characters, no control characters and
+/// none that change the direction of the text (bidirectional overrides and isolates).
 ///
 /// # Errors
 /// `code` saying which.
@@ -59,6 +60,17 @@ pub fn check_text(text: &str, what: &str, code: Code) -> Result<String, ApiError
         return Err(ApiError::new(
             code,
             format!("{what} holds control characters"),
+        ));
+    }
+    // As in chat (docs/protocol.md section 7.5): a text shown on a page must not turn around
+    // the words that follow it there.
+    if text
+        .chars()
+        .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+    {
+        return Err(ApiError::new(
+            code,
+            format!("{what} cannot change the direction of the text"),
         ));
     }
     Ok(text.to_owned())
@@ -125,8 +137,8 @@ pub async fn act(
 /// neutral name (`neutral_name`), drawn again if taken.
 ///
 /// # Errors
-/// `moderation/invalid` for an action on a bot, a reason that does not read, the role for a
-/// guest; `player/not_found`, `report/not_found`, `match/not_found` for what is not there;
+/// `moderation/invalid` for an action on a bot, a reason that does not read (a warning's empty),
+/// the role for a guest; `player/not_found`, `report/not_found`, `match/not_found` for what is not there;
 /// `store/unavailable`. Nothing is written then.
 pub async fn record(
     store: &dyn Store,
@@ -136,6 +148,12 @@ pub async fn record(
     reason: &str,
 ) -> Result<AuditEntry, ApiError> {
     let reason = check_text(reason, "the reason", Code::ModerationInvalid)?;
+    if reason.is_empty() && matches!(action, Action::Warn) {
+        return Err(ApiError::new(
+            Code::ModerationInvalid,
+            "a warning says what is wrong: its reason is what the player reads",
+        ));
+    }
     if target.is_some_and(|t| t.kind == PlayerKind::Bot) {
         return Err(ApiError::new(
             Code::ModerationInvalid,
@@ -193,6 +211,10 @@ fn refusal(e: StoreError, action: &Action) -> ApiError {
     match e {
         StoreError::NotFound(what) if matches!(action, Action::Handle { .. }) => {
             ApiError::new(Code::ReportNotFound, what)
+        }
+        // The audit entry names the report: a report that never was fails its key.
+        StoreError::Conflict(_) if matches!(action, Action::Handle { .. }) => {
+            ApiError::new(Code::ReportNotFound, "no such report")
         }
         StoreError::NotFound(what) => ApiError::new(Code::PlayerNotFound, what),
         StoreError::Invalid(why) => ApiError::new(Code::ModerationInvalid, why),

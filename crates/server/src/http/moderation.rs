@@ -228,8 +228,8 @@ pub(super) struct PlayerAction {
 }
 
 /// `POST /api/mod/players/{name}`: a moderator warns, mutes (for `minutes`), unmutes, renames
-/// (to a neutral name), bans (for `days`, or without an end) or unbans a player. The audit
-/// entry is the answer.
+/// (to a neutral name), bans (for `days`, or without an end) or unbans a player, never itself
+/// (a ban would keep it from lifting it). The audit entry is the answer.
 pub(super) async fn on_player(
     State(app): State<AppState>,
     Moderator(me): Moderator,
@@ -265,6 +265,13 @@ pub(super) async fn on_player(
         .await
         .map_err(ApiError::store)?
         .ok_or_else(|| ApiError::new(Code::PlayerNotFound, format!("no player named {name:?}")))?;
+    if target.id == me.id {
+        return Err(ApiError::new(
+            Code::ModerationInvalid,
+            "a moderator does not act on itself (another moderator, or the server's shell, can)",
+        )
+        .into());
+    }
     let entry = act(&app.lobby, Some(&me), Some(&target), action, &req.reason).await?;
     Ok(Json(view(&entry)).into_response())
 }

@@ -88,6 +88,12 @@ async fn a_chat_line_reported_reaches_the_queue_and_is_handled_once() {
             400,
             "report/invalid",
         ),
+        // A text that turns the direction of what follows it on the moderators' page.
+        (
+            json!({"name": "Rude", "reason": "abuse", "text": "he said \u{202E}olleh"}),
+            400,
+            "report/invalid",
+        ),
         (
             json!({"name": "Nobody", "reason": "abuse"}),
             404,
@@ -189,6 +195,23 @@ async fn a_chat_line_reported_reaches_the_queue_and_is_handled_once() {
         (status, again["code"].as_str()),
         (404, Some("report/not_found"))
     );
+    // A report that never was (an id past the last, a negative one) is not found either, and
+    // leaves no entry in the log.
+    let (_, log) = mia.get("/api/mod/audit").await;
+    for never in [report + 1000, -1] {
+        let (status, body) = mia
+            .post(
+                &format!("/api/mod/reports/{never}"),
+                &json!({"action": "resolve", "reason": "done"}),
+            )
+            .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (404, Some("report/not_found")),
+            "{never}: {body}"
+        );
+    }
+    assert_eq!(mia.get("/api/mod/audit").await.1, log);
     app.shutdown().await;
 }
 
@@ -247,6 +270,36 @@ async fn warnings_mutes_and_renames_reach_the_player_and_the_log() {
     assert_eq!(audit(&mut mia).await.len(), 1, "only the grant");
     let (_, me) = rude.get("/api/me").await;
     assert!(me.get("standing").is_none(), "{me}");
+
+    // A moderator does not act on itself: a ban would leave it unable to lift it.
+    for action in ["warn", "mute", "rename", "ban"] {
+        let (status, body) = mia
+            .post(
+                "/api/mod/players/mia",
+                &json!({"action": action, "reason": "oops"}),
+            )
+            .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("moderation/invalid")),
+            "{action}: {body}"
+        );
+    }
+    assert_eq!(audit(&mut mia).await.len(), 1, "only the grant");
+
+    // A warning without words (blank) is refused: the player would read nothing.
+    let (status, body) = mia
+        .post(
+            "/api/mod/players/Rude",
+            &json!({"action": "warn", "reason": "  "}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("moderation/invalid")),
+        "{body}"
+    );
+    assert_eq!(audit(&mut mia).await.len(), 1, "only the grant");
 
     // A warning.
     let (status, warned) = mia
