@@ -332,7 +332,7 @@ fn admin_refuses_a_database_that_is_not_there() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("plateau.sqlite");
     let db = format!("sqlite://{}", file.display());
-    for args in [&["reports"][..], &["grant", "Mia", "--reason", "first"]] {
+    for args in [&["reports"][..], &["grant", "Mia", "--reason", "first"][..]] {
         let error = admin_fails(&db, args);
         assert!(error.contains("no database at"), "{args:?}: {error}");
         assert!(error.contains(&*file.display().to_string()), "{error}");
