@@ -42,7 +42,7 @@ pub fn read_settings_file(path: &std::path::Path) -> CliResult<String> {
     let mut text = String::new();
     std::fs::File::open(path)
         .and_then(|file| file.take(SETTINGS_FILE_MAX + 1).read_to_string(&mut text))
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
+        .map_err(|e| format!("{name}: cannot read it: {e}"))?;
     if text.len() as u64 > SETTINGS_FILE_MAX {
         return Err(format!(
             "{name} holds more than {SETTINGS_FILE_MAX} bytes: not a settings file"

@@ -329,7 +329,7 @@ pub fn run(args: Args, matches: &clap::ArgMatches) -> CliResult {
     let name_deny_list = match &args.name_deny_list {
         Some(path) => plateau_server::players::read_deny_list(
             &crate::common::read_settings_file(path)
-                .map_err(|e| format!("--name-deny-list: {e}"))?,
+                .map_err(|e| format!("--name-deny-list {e}"))?,
         ),
         None => Vec::new(),
     };

@@ -259,11 +259,6 @@ async fn a_restore_checks_the_backup_and_keeps_what_it_replaces() {
         .create_player("Bob".into(), PlayerKind::Guest, None)
         .await
         .unwrap();
-    let refused = restore(&at("backup.sqlite"), &at("other.sqlite"), false);
-    assert!(
-        matches!(&refused, Err(StoreError::Invalid(m)) if m.contains("--force")),
-        "{refused:?}"
-    );
     // While a server has it open, even --force changes nothing: the server would go on
     // writing to the file moved aside.
     let in_use = restore(&at("backup.sqlite"), &at("other.sqlite"), true);
@@ -274,6 +269,11 @@ async fn a_restore_checks_the_backup_and_keeps_what_it_replaces() {
     assert!(other.player_by_name("Bob".into()).await.unwrap().is_some());
     assert!(!at("other.sqlite.restoring").exists());
     other.close().await;
+    let refused = restore(&at("backup.sqlite"), &at("other.sqlite"), false);
+    assert!(
+        matches!(&refused, Err(StoreError::Invalid(m)) if m.contains("--force")),
+        "{refused:?}"
+    );
     let forced = restore(&at("backup.sqlite"), &at("other.sqlite"), true).unwrap();
     let aside = forced.replaced.expect("the old database is kept");
     assert!(aside.to_string_lossy().contains("other.sqlite.replaced-"));
