@@ -321,6 +321,14 @@ pub async fn session<S, R, E>(
                 break;
             }
         };
+        // The actor let the connection go (the match stopped here: moved, or this node fenced
+        // itself; or the client read too slowly): the writer is closing the socket with
+        // "reconnect to resume", and nothing read after is handled, so an action that crossed
+        // the close is not played by the match's next actor while the client, reconnected, sees
+        // the state without it and acts again.
+        if out_weak.strong_count() == 0 {
+            break;
+        }
         heard = tokio::time::Instant::now();
         if let Some(s) = &slot {
             s.touch();

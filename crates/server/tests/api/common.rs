@@ -226,6 +226,7 @@ pub async fn app_with(limits: plateau_server::limits::Limits) -> TestApp {
 
 /// A service over `db` with `options`; a node's empty address is the port it gets.
 pub async fn spawn_app_with(db: Db, mut options: Options) -> TestApp {
+    log_to_tests();
     db.prepare().await;
     let store = open_store(&db.url()).await.unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -246,6 +247,19 @@ pub async fn spawn_app_with(db: Db, mut options: Options) -> TestApp {
         stop: Some(stop),
         task: Some(task),
     }
+}
+
+/// The server's log in the output of the test whose thread wrote it (shown when the test
+/// fails, or with `--nocapture`): its warnings and errors, or what `PLATEAU_TEST_LOG` selects
+/// (a `RUST_LOG`-style filter).
+fn log_to_tests() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("PLATEAU_TEST_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // Once per process: the later calls find it set.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_test_writer()
+        .try_init();
 }
 
 /// Node `name` of the database `db` several nodes share (docs/architecture.md section 5.3),
@@ -635,36 +649,27 @@ impl Agent {
     /// A WebSocket to `path` with this agent's cookie, or `None` when the server refuses the
     /// connection (a cap met).
     pub async fn try_ws(&self, path: &str) -> Option<Client> {
-        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-        let mut request = format!("ws://{}{path}", self.addr)
-            .into_client_request()
-            .unwrap();
+        let mut headers = Vec::new();
         if let Some(v) = &self.session {
-            request
-                .headers_mut()
-                .insert("Cookie", format!("plateau_session={v}").parse().unwrap());
+            headers.push(("Cookie", format!("plateau_session={v}")));
         }
         if let Some(f) = &self.forwarded_for {
-            request
-                .headers_mut()
-                .insert("X-Forwarded-For", f.parse().unwrap());
+            headers.push(("X-Forwarded-For", f.clone()));
         }
-        let stream = MaybeTlsStream::Plain(tcp_from(self.from, self.addr).await);
-        let (ws, _) = tokio_tungstenite::client_async(request, stream)
-            .await
-            .ok()?;
-        Some(Client {
-            ws,
-            definition: if path.starts_with("/api/lobby") {
-                "LobbyMessage"
-            } else {
-                "MatchMessage"
-            },
-            received: Vec::new(),
-            wire: Vec::new(),
-            known: None,
-            closed: None,
+        let definition = if path.starts_with("/api/lobby") {
+            "LobbyMessage"
+        } else {
+            "MatchMessage"
+        };
+        Client::open(Dial {
+            addr: self.addr,
+            from: self.from,
+            path: path.to_owned(),
+            headers,
+            auth: None,
+            definition,
         })
+        .await
     }
 
     /// This agent's connection to match `id`; a seat token, if given, is sent in an `auth`
@@ -673,6 +678,7 @@ impl Agent {
         let mut client = self.ws(&format!("/api/matches/{id}/ws")).await;
         if let Some(t) = token {
             client.send(json!({"type": "auth", "token": t})).await;
+            client.dial.auth = Some(t.to_owned());
         }
         client
     }
@@ -696,14 +702,38 @@ fn dechunk(mut rest: &[u8]) -> Vec<u8> {
 /// A WebSocket client that records every JSON message it receives. A `state` delta is merged
 /// into the state known before it (docs/protocol.md section 4.1), so `received` and `next` give
 /// whole states; `wire` keeps each `state` as it came.
+///
+/// `until` (and what waits through it) connects again when the server closes the socket with
+/// 1013, "reconnect to resume", as the web client does (docs/protocol.md section 4): a node that
+/// could not renew a match's lease in time (docs/architecture.md section 5.3) unloads the match
+/// and closes its sockets so, which a starved machine can cause in any test on PostgreSQL. The
+/// new connection's first `state` is whole, and the messages of both connections are kept.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// How the socket was opened, to open it again.
+    dial: Dial,
     /// The schema's definition of its messages: `MatchMessage` or `LobbyMessage`.
     definition: &'static str,
     pub received: Vec<Value>,
     pub wire: Vec<String>,
     known: Option<Value>,
     pub closed: Option<u16>,
+    /// The reason of the server's close frame, if any.
+    pub close_reason: Option<String>,
+    /// How many times `until` connected again after a 1013 close.
+    pub reconnects: usize,
+}
+
+/// Where and how a `Client` connects: the server, the local address, the path, the request's
+/// extra headers, and the seat token sent in an `auth` message once connected, if any (sent in
+/// the header on a reconnection).
+struct Dial {
+    addr: SocketAddr,
+    from: Option<std::net::IpAddr>,
+    path: String,
+    headers: Vec<(&'static str, String)>,
+    auth: Option<String>,
+    definition: &'static str,
 }
 
 /// `msg` applied to `known`: a whole state replaces it; a delta keeps the fields it leaves out,
@@ -749,24 +779,51 @@ impl Client {
     /// Connects to match `id`; a seat token goes in the `Authorization` header, as a program
     /// sends it (docs/protocol.md section 4).
     pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Client {
-        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-        let mut request = format!("ws://{addr}/api/matches/{id}/ws")
-            .into_client_request()
-            .unwrap();
-        if let Some(t) = token {
-            request
-                .headers_mut()
-                .insert("Authorization", format!("Bearer {t}").parse().unwrap());
-        }
-        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        Client {
-            ws,
+        let headers = token
+            .map(|t| ("Authorization", format!("Bearer {t}")))
+            .into_iter()
+            .collect();
+        Client::open(Dial {
+            addr,
+            from: None,
+            path: format!("/api/matches/{id}/ws"),
+            headers,
+            auth: None,
             definition: "MatchMessage",
+        })
+        .await
+        .expect("the WebSocket opens")
+    }
+
+    /// A socket as `dial` says, or `None` when the server refuses it.
+    async fn open(dial: Dial) -> Option<Client> {
+        let ws = Client::dial(&dial).await?;
+        Some(Client {
+            ws,
+            definition: dial.definition,
+            dial,
             received: Vec::new(),
             wire: Vec::new(),
             known: None,
             closed: None,
+            close_reason: None,
+            reconnects: 0,
+        })
+    }
+
+    async fn dial(dial: &Dial) -> Option<WebSocketStream<MaybeTlsStream<TcpStream>>> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{}{}", dial.addr, dial.path)
+            .into_client_request()
+            .unwrap();
+        for (name, value) in &dial.headers {
+            request.headers_mut().insert(*name, value.parse().unwrap());
         }
+        let stream = MaybeTlsStream::Plain(tcp_from(dial.from, dial.addr).await);
+        let (ws, _) = tokio_tungstenite::client_async(request, stream)
+            .await
+            .ok()?;
+        Some(ws)
     }
 
     /// The next JSON message, or `None` once the socket is closed (close code in `closed`).
@@ -796,7 +853,8 @@ impl Client {
                     return Some(v);
                 }
                 Some(Ok(Message::Close(frame))) => {
-                    self.closed = Some(frame.map_or(1005, |f| u16::from(f.code)));
+                    self.closed = Some(frame.as_ref().map_or(1005, |f| u16::from(f.code)));
+                    self.close_reason = frame.map(|f| f.reason.to_string());
                     return None;
                 }
                 Some(Ok(_)) => continue,
@@ -806,13 +864,53 @@ impl Client {
     }
 
     /// Reads until a message satisfies `f`.
+    /// Reads until a message satisfies `f`, connecting again after a 1013 close (the new
+    /// connection's whole `state` is read as any other message).
     pub async fn until(&mut self, f: impl Fn(&Value) -> bool) -> Value {
         loop {
-            let m = self.next().await.expect("socket closed while waiting");
-            if f(&m) {
+            if let Some(m) = self.until_or_reconnected(&f).await {
                 return m;
             }
         }
+    }
+
+    /// Reads until a message satisfies `f`; `None` once the socket was closed with 1013 and
+    /// opened again (an answer to what was sent before can then no longer come).
+    async fn until_or_reconnected(&mut self, f: &impl Fn(&Value) -> bool) -> Option<Value> {
+        loop {
+            match self.next().await {
+                Some(m) if f(&m) => return Some(m),
+                Some(_) => {}
+                None if self.closed == Some(1013) => {
+                    self.reconnect().await;
+                    return None;
+                }
+                None => panic!(
+                    "socket closed while waiting: code {:?}, reason {:?}",
+                    self.closed, self.close_reason
+                ),
+            }
+        }
+    }
+
+    /// Opens the socket again as it was opened; a seat token sent in an `auth` message goes in
+    /// the header this time, so the first `state` is the seat's already.
+    async fn reconnect(&mut self) {
+        eprintln!(
+            "socket to {} closed with {:?} ({:?}): connecting again",
+            self.dial.path, self.closed, self.close_reason
+        );
+        if let Some(t) = self.dial.auth.take() {
+            self.dial
+                .headers
+                .push(("Authorization", format!("Bearer {t}")));
+        }
+        self.ws = Client::dial(&self.dial)
+            .await
+            .expect("the WebSocket opens again");
+        self.closed = None;
+        self.close_reason = None;
+        self.reconnects += 1;
     }
 
     /// The next `state` of a started match (live or finished): the first states a seat gets may
@@ -862,18 +960,27 @@ impl Client {
     }
 
     /// Sends a ping and waits for its pong: every message sent before was handled.
+    /// On a new connection (after a 1013 close) the ping is sent again.
     pub async fn sync(&mut self) {
-        self.send(json!({"type": "ping"})).await;
-        self.until(|m| m["type"] == "pong").await;
+        loop {
+            self.send(json!({"type": "ping"})).await;
+            let pong = |m: &Value| m["type"] == "pong";
+            if self.until_or_reconnected(&pong).await.is_some() {
+                return;
+            }
+        }
     }
 
-    /// Reads in the background until the match is finished (or the socket closes), so a watcher
-    /// never falls behind; the task gives the client back.
+    /// Reads in the background until the match is finished (or the socket closes, other than
+    /// with 1013), so a watcher never falls behind; the task gives the client back.
     pub fn watch(mut self) -> tokio::task::JoinHandle<Client> {
         tokio::spawn(async move {
-            while let Some(m) = self.next().await {
-                if m["status"] == "finished" {
-                    break;
+            loop {
+                match self.next().await {
+                    Some(m) if m["status"] == "finished" => break,
+                    Some(_) => {}
+                    None if self.closed == Some(1013) => self.reconnect().await,
+                    None => break,
                 }
             }
             self
