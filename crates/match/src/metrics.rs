@@ -20,6 +20,10 @@ pub const ACK_SECONDS: &str = "plateau_ack_seconds";
 pub const ERRORS: &str = "plateau_errors_total";
 /// The errors of `ERRORS` that are a limit met (`limit/...`), by `limit` (its second part).
 pub const LIMIT_REFUSALS: &str = "plateau_limit_refusals_total";
+/// Matches created on this node: asked for (`POST /api/matches`), paired, challenges accepted,
+/// rematches, tournament pairings (counted by the server's lobby, named here beside the other
+/// names so that the lobby and the exporter both read them from below).
+pub const MATCHES_CREATED: &str = "plateau_matches_created_total";
 
 /// The handles a match records its decisions with.
 #[derive(Clone)]

@@ -22,9 +22,6 @@ use crate::lobby::Lobby;
 
 /// Sockets open, by `kind`: `match` or `lobby`.
 pub const SOCKETS: &str = "plateau_sockets_open";
-/// Matches created on this node: asked for (`POST /api/matches`), paired, challenges accepted,
-/// rematches, tournament pairings.
-pub const MATCHES_CREATED: &str = "plateau_matches_created_total";
 /// Matches this node holds in memory.
 pub const MATCHES_IN_MEMORY: &str = "plateau_matches_in_memory";
 /// Matches in memory that are live (started, not finished).
@@ -97,7 +94,7 @@ fn describe() {
         "Requests, sockets and connections refused by a limit, by limit"
     );
     metrics::describe_counter!(
-        MATCHES_CREATED,
+        m::MATCHES_CREATED,
         "Matches created: asked for, paired, challenges, rematches, tournament pairings"
     );
     metrics::describe_gauge!(SOCKETS, "WebSockets open, by kind (match, lobby)");
@@ -202,7 +199,7 @@ mod tests {
             m::ACK_SECONDS,
             m::ERRORS,
             m::LIMIT_REFUSALS,
-            super::MATCHES_CREATED,
+            m::MATCHES_CREATED,
             super::SOCKETS,
             super::MATCHES_IN_MEMORY,
             super::MATCHES_LIVE,

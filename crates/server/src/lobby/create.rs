@@ -353,7 +353,7 @@ impl Lobby {
         // A new id: no other node holds its lease.
         self.lease(&id).await.map_err(ApiError::store)?;
         self.spawn(m).map_err(ApiError::internal)?;
-        metrics::counter!(crate::metrics::MATCHES_CREATED).increment(1);
+        metrics::counter!(plateau_match::metrics::MATCHES_CREATED).increment(1);
         tracing::info!(%id, game = entry.info.name, "match created");
         Ok(id)
     }
