@@ -20,7 +20,7 @@ use crate::model::{ApiError, Code, Status, unix_ms};
 use crate::players::{Player, PlayerKind};
 use crate::store::moderation::{Action, AuditEntry, AuditFrom, Moderation};
 use crate::store::{Store, StoreError};
-use plateau_protocol::server::AuditView;
+use plateau_protocol::server::{AuditView, Warning};
 
 /// Longest reason a moderator gives, and longest text of a report, in characters.
 pub const TEXT_MAX: usize = 500;
@@ -318,6 +318,16 @@ async fn catch_up(lobby: &Arc<Lobby>) {
         if entries.len() < 100 {
             return;
         }
+    }
+}
+
+/// A warning (an audit entry of the warn action) as the player reads it.
+#[must_use]
+pub fn warning(e: &AuditEntry) -> Warning {
+    Warning {
+        id: e.id,
+        at: e.at,
+        reason: e.reason.clone(),
     }
 }
 

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 use plateau_protocol::server::{
     DataAccount, DataChallenges, DataChatLine, DataGame, DataModeration, DataRatingChange,
-    DataReport, DataSession, PlayerData, RecordBody, Warning,
+    DataReport, DataSession, PlayerData, RecordBody,
 };
 use serde::Deserialize;
 
@@ -177,11 +177,7 @@ fn moderation(record: &crate::store::moderation::Record) -> DataModeration {
         warnings: standing
             .warnings
             .iter()
-            .map(|w| Warning {
-                id: w.id,
-                at: w.at,
-                reason: w.reason.clone(),
-            })
+            .map(crate::moderation::warning)
             .collect(),
         reports: record
             .reports

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 use plateau_protocol::server::{
     Leader, Leaderboard, Me, MyGames, MyStanding, Profile, RatingPoint, RecentMatch, Signed,
-    Standing as StandingView, Warning,
+    Standing as StandingView,
 };
 use serde::Deserialize;
 
@@ -76,11 +76,7 @@ async fn my_standing(app: &AppState, p: &Player) -> Result<Option<MyStanding>, H
         warnings: stored
             .warnings
             .iter()
-            .map(|w| Warning {
-                id: w.id,
-                at: w.at,
-                reason: w.reason.clone(),
-            })
+            .map(crate::moderation::warning)
             .collect(),
     };
     let nothing = !standing.moderator
