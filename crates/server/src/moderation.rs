@@ -8,7 +8,8 @@
 //! ban enters the node's `Sanctions` (checked on each request and chat line), a ban closes the
 //! banned player's sockets on the node and resigns its seats in the live matches the node
 //! drives, a close ends the match if the node drives it. The node that served a moderator's
-//! request applies it at once as well; applying an entry twice changes nothing more.
+//! request applies it at once as well; applying an entry twice changes nothing more, and a ban
+//! read once lifted does nothing (`apply`).
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -227,11 +228,17 @@ fn refusal(e: StoreError, action: &Action) -> ApiError {
 
 /// Makes audit entry `e` take effect on this node: the sanctions (`Sanctions::note`; a ban also
 /// closes the banned player's sockets here), a ban's resignations in the live matches this node
-/// drives, a close of a match it drives. Failures are logged: the entry stands.
+/// drives, a close of a match it drives. A ban lifted (or over) by the time it is applied does
+/// nothing (`ban_stands`). Failures are logged: the entry stands.
 pub async fn apply(lobby: &Lobby, e: &AuditEntry) {
     match (e.action.as_str(), &e.target, &e.match_id) {
-        // The matches end first, then the sockets close: the player's last state is the end.
-        ("ban", Some((target, _)), _) => resign_all(lobby, *target).await,
+        ("ban", Some((target, _)), _) => {
+            if !ban_stands(lobby, *target).await {
+                return;
+            }
+            // The matches end first, then the sockets close: the player's last state is the end.
+            resign_all(lobby, *target).await;
+        }
         ("close", _, Some(id)) => {
             if matches!(lobby.locate(id).await, Ok(Place::Here))
                 && let Err(err) = lobby.close(id).await
@@ -243,6 +250,22 @@ pub async fn apply(lobby: &Lobby, e: &AuditEntry) {
         _ => {}
     }
     lobby.sanctions().note(e);
+}
+
+/// Whether `target` is banned now, as the store says. An entry is applied more than once and
+/// late: the node that served the ban applies it at once and its watcher again when it reads
+/// the log (`catch_up`), as every other node does, up to `WATCH_EVERY` later and after the
+/// unban if one came meanwhile. Applied then, a ban would resign the games the player began
+/// once unbanned and close its sockets; so a ban acts only while it stands. A store that does
+/// not answer: the ban is taken as standing (what the moderator asked).
+async fn ban_stands(lobby: &Lobby, target: crate::players::PlayerId) -> bool {
+    match lobby.store().moderation_standing(target).await {
+        Ok(standing) => standing.banned_until.is_some_and(|until| until > unix_ms()),
+        Err(err) => {
+            tracing::warn!(error = %err, "a banned player's standing not read: the ban applied");
+            true
+        }
+    }
 }
 
 /// Resigns `target`'s seats in the live matches this node drives (a banned player's).

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::{Agent, Client, TestApp, play_each, spawn_app};
-use plateau_server::store::moderation::{Action, Moderation};
+use plateau_server::store::moderation::{Action, AuditFrom, Moderation};
 
 /// Makes account `name` a moderator as `plateau admin grant` does: written by the server's
 /// shell, with no moderator.
@@ -511,6 +511,63 @@ async fn a_ban_closes_the_sockets_and_ends_the_live_matches() {
         )
         .await;
     assert_eq!(status, 201, "{created}");
+    app.shutdown().await;
+}
+
+/// A ban applied once lifted ends nothing. Every node applies an audit entry when it reads the
+/// log (`moderation::watch`, every second), the node that served the ban too, after applying it
+/// at once: up to a second late, and so perhaps after the unban. Rude, banned and unbanned,
+/// sits at a new live table when the ban is applied again, as the watcher would: the table
+/// plays on, Rude's socket stays open, and its account is still refused deletion for it.
+#[tokio::test]
+async fn a_ban_applied_once_lifted_ends_nothing() {
+    let app = spawn_app().await;
+    let mut mia = Agent::account(app.addr, "Mia").await;
+    grant(&app, "Mia").await;
+    let mut rude = Agent::account(app.addr, "Rude").await;
+    for action in ["ban", "unban"] {
+        let (status, body) = mia
+            .post(
+                "/api/mod/players/Rude",
+                &json!({"action": action, "reason": "a mistake", "days": 7}),
+            )
+            .await;
+        assert_eq!(status, 200, "{action}: {body}");
+    }
+    let mut alice = Agent::guest(app.addr, "Alice").await;
+    let (_, created) = alice
+        .post(
+            "/api/matches",
+            &json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let (status, body) = rude
+        .post(&format!("/api/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut a = alice.connect(&id, None).await;
+    let mut r = rude.connect(&id, None).await;
+    a.live().await;
+    r.live().await;
+
+    let store = app.lobby.store();
+    let log = store.audit(AuditFrom::Latest, 10).await.unwrap();
+    let ban = log.iter().find(|e| e.action == "ban").expect("the ban");
+    plateau_server::moderation::apply(&app.lobby, ban).await;
+
+    let (_, m) = alice.get(&format!("/api/matches/{id}")).await;
+    assert_eq!(m["status"], "live", "{m}");
+    r.send(json!({"type": "chat", "text": "still here"})).await;
+    let line = a.until(|m| m["type"] == "chat").await;
+    assert_eq!(line["text"], "still here", "{line}");
+    let (status, body) = rude
+        .post("/api/me/delete", &json!({"password": "a long pass phrase"}))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("player/playing"))
+    );
     app.shutdown().await;
 }
 
