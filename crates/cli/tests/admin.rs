@@ -341,3 +341,18 @@ fn admin_refuses_a_database_that_is_not_there() {
     assert!(left.is_empty(), "{left:?}");
     std::fs::remove_dir(&dir).unwrap();
 }
+
+/// A database that fails to open is named once as such: `error: database: SQLite: ...`.
+#[test]
+fn admin_names_a_broken_database_once() {
+    let file = std::env::temp_dir().join(format!("plateau-admin-broken-{}", std::process::id()));
+    std::fs::write(
+        &file,
+        "not a database, and long enough to be read as one: ".repeat(40),
+    )
+    .unwrap();
+    let error = admin_fails(&format!("sqlite://{}", file.display()), &["audit"]);
+    std::fs::remove_file(&file).unwrap();
+    assert!(error.starts_with("error: database: SQLite: "), "{error}");
+    assert!(!error.contains("database: database"), "{error}");
+}

@@ -80,8 +80,9 @@ pub struct ServeConfig {
 /// Why the service could not start or run.
 #[derive(Debug, Error)]
 pub enum ServeError {
-    /// The database could not be opened or read.
-    #[error("database: {0}")]
+    /// The database could not be opened or read. Shown as the store's error, which says
+    /// what failed (`database: SQLite: ...`, `conflict: ...`) with no second prefix.
+    #[error(transparent)]
     Store(#[from] StoreError),
     /// Binding or serving failed.
     #[error("{0}")]

@@ -40,7 +40,7 @@ pub enum StoreError {
     Corrupt(String),
     /// The database cannot serve this server: the URL cannot be read, a migration failed, or
     /// its schema is newer than this server's.
-    #[error("{0}")]
+    #[error("database: {0}")]
     Setup(String),
 }
 
