@@ -20,8 +20,12 @@ use crate::common::CliResult;
 /// Arguments of `plateau admin`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The database, as `plateau serve --database` names it, and under the same variable (not
-    /// read from serve's `--config` file).
+    /// `plateau serve`'s TOML file of settings: admin takes its `database` from it, as serve
+    /// does (docs/deploy.md, "Configuration"); --database and PLATEAU_DATABASE override it.
+    #[arg(long, env = "PLATEAU_CONFIG", value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+    /// The database, as `plateau serve --database` names it, under the same variable and in
+    /// the same --config file.
     // The variable's value (a password, maybe) is not shown by --help, as serve's.
     #[arg(
         long,
@@ -155,7 +159,7 @@ pub fn run(args: Args) -> CliResult {
     {
         return Err(format!(
             "no database at {}: plateau admin acts on the database plateau serve made (check \
-             --database or PLATEAU_DATABASE)",
+             --database, PLATEAU_DATABASE or the --config file)",
             path.display()
         ));
     }

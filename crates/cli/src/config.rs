@@ -1,5 +1,6 @@
 //! `plateau serve --config FILE` and `--print-config` (docs/deploy.md, "Configuration"): a TOML
-//! file of `plateau serve`'s settings.
+//! file of `plateau serve`'s settings, which `plateau admin --config FILE` reads too for the
+//! settings it shares with serve (`shared`: the database).
 //!
 //! The flags stay the one definition of each setting. A key of the file is a flag's long name
 //! with `_` for `-` (`bot_delay_ms = 0` for `--bot-delay-ms 0`); its value is checked by the
@@ -70,6 +71,25 @@ pub fn with_file(mut serve: Command, path: &Path) -> Result<Command, String> {
         serve = serve.mut_arg(arg.get_id().clone(), |a| a.default_values(values));
     }
     Ok(serve)
+}
+
+/// `other` (the definition of a subcommand that acts on serve's database, `plateau admin`)
+/// with the defaults that `serve` takes from the TOML file at `path` (`with_file`), for the
+/// flags it shares with serve by name (`--database`): it finds what serve would, in the same
+/// order (its command line, then the flag's `PLATEAU_*` variable, then the file, then serve's
+/// built-in default).
+///
+/// # Errors
+/// As `with_file`: the file is read and checked as serve reads it.
+pub fn shared(serve: Command, path: &Path, mut other: Command) -> Result<Command, String> {
+    let serve = with_file(serve, path)?;
+    for arg in serve.get_arguments().filter(|arg| key(arg).is_some()) {
+        let defaults = arg.get_default_values().to_vec();
+        if !defaults.is_empty() && other.get_arguments().any(|a| a.get_id() == arg.get_id()) {
+            other = other.mut_arg(arg.get_id().clone(), |a| a.default_values(defaults));
+        }
+    }
+    Ok(other)
 }
 
 /// The flag values a TOML value stands for: a list only for a repeatable flag, `true` or `false`

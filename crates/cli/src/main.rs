@@ -64,16 +64,22 @@ enum Command {
 }
 
 /// The command line, parsed as `Cli` and as matches; with `plateau serve --config FILE`, the
-/// file's settings are the defaults of its flags (`config::with_file`).
+/// file's settings are the defaults of its flags (`config::with_file`), and with `plateau admin
+/// --config FILE` those of the flags admin shares with serve (`config::shared`).
 fn parse() -> Result<(Cli, ArgMatches), String> {
     let mut command = Cli::command();
     let mut matches = command.clone().get_matches();
-    if let Some(("serve", serve)) = matches.subcommand()
-        && let Some(file) = serve.get_one::<std::path::PathBuf>("config")
-        && let Some(definition) = command.find_subcommand("serve")
+    if let Some((name @ ("serve" | "admin"), sub)) = matches.subcommand()
+        && let Some(file) = sub.get_one::<std::path::PathBuf>("config")
+        && let Some(serve) = command.find_subcommand("serve")
+        && let Some(definition) = command.find_subcommand(name)
     {
-        let with_file = config::with_file(definition.clone(), file)?;
-        command = command.mut_subcommand("serve", |_| with_file);
+        let with_file = if name == "serve" {
+            config::with_file(serve.clone(), file)?
+        } else {
+            config::shared(serve.clone(), file, definition.clone())?
+        };
+        command = command.mut_subcommand(name, |_| with_file);
         matches = command.get_matches();
     }
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());

@@ -342,6 +342,95 @@ fn admin_refuses_a_database_that_is_not_there() {
     std::fs::remove_dir(&dir).unwrap();
 }
 
+/// `plateau admin` finds the database as `plateau serve` does: from serve's `--config` file
+/// (named by the flag or by `PLATEAU_CONFIG`), which `PLATEAU_DATABASE` and `--database`
+/// override; a file serve would refuse is refused.
+#[test]
+fn admin_finds_the_database_as_serve_does() {
+    let bin = std::env::var_os("PLATEAU_BIN").unwrap_or(env!("CARGO_BIN_EXE_plateau").into());
+    let dir = std::env::temp_dir().join(format!("plateau-admin-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // An empty file is an empty SQLite database: admin makes its tables.
+    let file = dir.join("served.sqlite");
+    std::fs::write(&file, "").unwrap();
+    let config = dir.join("plateau.toml");
+    let settings = format!(
+        "addr = \"127.0.0.1:9\"\ndatabase = \"sqlite://{}\"\n",
+        file.display()
+    );
+    std::fs::write(&config, settings).unwrap();
+    let admin = || {
+        let mut admin = Command::new(&bin);
+        admin
+            .arg("admin")
+            .env_remove("PLATEAU_DATABASE")
+            .env_remove("PLATEAU_CONFIG");
+        admin
+    };
+    let text = |out: &Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+
+    let by_flag = admin()
+        .arg("--config")
+        .arg(&config)
+        .arg("audit")
+        .output()
+        .unwrap();
+    assert!(by_flag.status.success(), "{}", text(&by_flag));
+    assert_eq!(text(&by_flag), "no moderator action yet\n");
+    assert!(
+        std::fs::metadata(&file).unwrap().len() > 0,
+        "the tables made"
+    );
+    let by_variable = admin()
+        .env("PLATEAU_CONFIG", &config)
+        .arg("audit")
+        .output()
+        .unwrap();
+    assert!(by_variable.status.success(), "{}", text(&by_variable));
+
+    // The variable, then the flag, override the file, as for serve.
+    let elsewhere = |name: &str| format!("sqlite://{}", dir.join(name).display());
+    let over = admin()
+        .env("PLATEAU_DATABASE", elsewhere("variable.sqlite"))
+        .arg("--config")
+        .arg(&config)
+        .arg("audit")
+        .output()
+        .unwrap();
+    assert!(text(&over).contains("no database at"), "{}", text(&over));
+    assert!(text(&over).contains("variable.sqlite"), "{}", text(&over));
+    let over = admin()
+        .env("PLATEAU_DATABASE", elsewhere("variable.sqlite"))
+        .args(["--database", &elsewhere("flag.sqlite"), "--config"])
+        .arg(&config)
+        .arg("audit")
+        .output()
+        .unwrap();
+    assert!(text(&over).contains("flag.sqlite"), "{}", text(&over));
+
+    // A key serve does not know: refused, as serve refuses it.
+    std::fs::write(&config, "databse = \"sqlite://x.sqlite\"\n").unwrap();
+    let refused = admin()
+        .arg("--config")
+        .arg(&config)
+        .arg("audit")
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("unknown key `databse`"),
+        "{}",
+        text(&refused)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A database that fails to open is named once as such: `error: database: SQLite: ...`.
 #[test]
 fn admin_names_a_broken_database_once() {
