@@ -184,6 +184,8 @@ codes! {
     LimitPlayers = "limit/players", TOO_MANY_REQUESTS;
     /// Too many renames of one guest in an hour.
     LimitRenames = "limit/renames", TOO_MANY_REQUESTS;
+    /// Too many downloads of a player's data in an hour, by the player or from its address.
+    LimitDownloads = "limit/downloads", TOO_MANY_REQUESTS;
     /// Too many replays or histories are being computed; ask again in a moment.
     LimitReplays = "limit/replays", TOO_MANY_REQUESTS;
     /// Too many analyses are waiting to be computed; ask again later.

@@ -47,6 +47,11 @@ pub struct Limits {
     pub guests_per_minute: usize,
     /// Sign-in attempts per minute from one address, and for one name.
     pub sign_ins_per_minute: usize,
+    /// Downloads of a player's data (`GET /api/me/data`, a read of every game it played) one
+    /// player may ask for within `data_window`, and as many from one address.
+    pub data_downloads: usize,
+    /// The window of `data_downloads`: an hour (tests shorten it; at most `LONGEST_WINDOW`).
+    pub data_window: Duration,
     /// Password hashes (sign-ins, new accounts) computed at once, each with 19 MiB of working
     /// memory (`passwords`).
     pub password_hashes: usize,
@@ -104,6 +109,8 @@ impl Default for Limits {
             bot_tables: 8,
             guests_per_minute: 20,
             sign_ins_per_minute: 10,
+            data_downloads: 10,
+            data_window: LONGEST_WINDOW,
             // All cores but one (the service keeps one for people), at most three: 57 MiB.
             password_hashes: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1))

@@ -3,6 +3,7 @@
 //! deletion of its account.
 
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 
 use axum::Json;
 use axum::extract::State;
@@ -39,12 +40,15 @@ fn signed(session: &Session) -> Result<Player, ApiError> {
 }
 
 /// `GET /api/me/data`: the session's player's data (`PlayerData`), as a file to save
-/// (`Content-Disposition: attachment`).
+/// (`Content-Disposition: attachment`), `Limits::data_downloads` times in an hour at most
+/// (`download_allowed`).
 pub(super) async fn my_data(
     State(app): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     session: Session,
 ) -> Result<Response, HttpError> {
     let me = signed(&session)?;
+    download_allowed(&app, addr, &me)?;
     let store = app.lobby.store();
     let failed = |e: StoreError| HttpError(ApiError::store(e));
     let statuses = vec![Status::Open, Status::Live, Status::Finished];
@@ -161,6 +165,32 @@ pub(super) async fn my_data(
         HeaderValue::from_str(&format!("attachment; filename=\"plateau-{file}.json\""))
             .unwrap_or(HeaderValue::from_static("attachment"));
     Ok(([(CONTENT_DISPOSITION, disposition)], Json(data)).into_response())
+}
+
+/// Counts a download of `me`'s data from `addr` against `Limits::data_downloads`, for the
+/// player and for its address (where the limits per address apply to it): each download reads
+/// every game the player sat at, logs included, so a session asking in a loop would keep the
+/// database busy (docs/protocol.md section 6).
+///
+/// # Errors
+/// `limit/downloads` past it, for either.
+fn download_allowed(app: &AppState, addr: Option<IpAddr>, me: &Player) -> Result<(), ApiError> {
+    let limits = &app.lobby.options().limits;
+    let mut keys = vec![format!("data of player {}", me.id.0)];
+    if let Some(addr) = addr.filter(|a| limits.applies_to(*a)) {
+        keys.push(format!("data from {}", crate::limits::network(addr)));
+    }
+    app.per_minute.record_within(
+        &keys,
+        limits.data_downloads,
+        limits.data_window,
+        Code::LimitDownloads,
+        &format!(
+            "your data was downloaded {} times within the hour, by you or from your address: \
+             wait a while",
+            limits.data_downloads
+        ),
+    )
 }
 
 /// The moderation part of a player's data from its record: the mute and ban in force now

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Agent, TestApp, http_from, spawn_app};
+use crate::common::{Agent, TestApp, app_with, http_from, spawn_app, test_options};
 use crate::moderation::grant;
 use crate::ratings::{bob_resigns, guest_from};
 
@@ -408,5 +408,53 @@ async fn wrong_passwords_at_deletion_count_as_failed_sign_ins() {
     assert_eq!(codes[10], "auth/rate_limited");
     // Still there.
     assert_eq!(alice.get("/api/players/Alice").await.0, 200);
+    app.shutdown().await;
+}
+
+/// The download is limited per player and per address (`Limits::data_downloads` within
+/// `Limits::data_window`, here 2 in 3 s): past it `429 limit/downloads`, for the player
+/// wherever it asks from and for anyone at its address; once the window has passed, allowed
+/// again.
+#[tokio::test]
+async fn downloads_are_limited_per_player_and_address_until_the_window_passes() {
+    let window = std::time::Duration::from_secs(3);
+    let app = app_with(plateau_server::limits::Limits {
+        data_downloads: 2,
+        data_window: window,
+        ..test_options().limits
+    })
+    .await;
+    let mut alice = guest_from(app.addr, "127.0.10.1", "Alice").await;
+    let mut neighbour = guest_from(app.addr, "127.0.10.1", "Neighbour").await;
+    let mut bob = guest_from(app.addr, "127.0.10.2", "Bob").await;
+    for _ in 0..2 {
+        let (status, data) = alice.get("/api/me/data").await;
+        assert_eq!(status, 200, "{data}");
+    }
+    // Both counted before now.
+    let counted = std::time::Instant::now();
+    let refused = |(status, body): (u16, Value)| (status, body["code"].as_str().map(str::to_owned));
+    let over = (429, Some("limit/downloads".to_owned()));
+    assert_eq!(refused(alice.get("/api/me/data").await), over);
+    // The address is spent for everyone at it; Bob, elsewhere, is not.
+    assert_eq!(refused(neighbour.get("/api/me/data").await), over);
+    let (status, data) = bob.get("/api/me/data").await;
+    assert_eq!((status, &data["account"]["name"]), (200, &json!("Bob")));
+    // Alice is counted wherever she asks from: her session from Bob's address is refused.
+    let mut elsewhere = Agent::from(app.addr, "127.0.10.2");
+    elsewhere.session = alice.session.clone();
+    assert_eq!(refused(elsewhere.get("/api/me/data").await), over);
+
+    // The refusals counted nothing: once the window has passed over the two downloads, both
+    // ask again.
+    tokio::time::sleep((counted + window).saturating_duration_since(std::time::Instant::now()))
+        .await;
+    let (status, data) = alice.get("/api/me/data").await;
+    assert_eq!((status, &data["account"]["name"]), (200, &json!("Alice")));
+    let (status, data) = neighbour.get("/api/me/data").await;
+    assert_eq!(
+        (status, &data["account"]["name"]),
+        (200, &json!("Neighbour"))
+    );
     app.shutdown().await;
 }
