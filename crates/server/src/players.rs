@@ -52,9 +52,23 @@ pub fn check_name(name: &str) -> Result<(), WireError> {
 /// person may take it or one that passes for it.
 pub const SERVER_NAME: &str = "Plateau";
 
+/// Names no person may take, whole, in any case or look-alike letters (`check_chosen_name`):
+/// the server's own and those that would pass for its staff (docs/protocol.md section 7.1).
+pub const RESERVED_NAMES: [&str; 9] = [
+    SERVER_NAME,
+    "server",
+    "system",
+    "admin",
+    "administrator",
+    "moderator",
+    "root",
+    "staff",
+    "support",
+];
+
 /// Checks a name a person chose (`check_name`), and that it does not pass for a bot's name or a
 /// bot level's (`bots`: the catalogue's bot names, which are the levels' names: `club`,
-/// `club-bot`), for the server's own (`SERVER_NAME`) or for a name the server makes for guests
+/// `club-bot`), is not one of `RESERVED_NAMES` (the server's own, its staff's) nor passes for a name the server makes for guests
 /// (`guest-` and 6 hex digits), gives a renamed player (`player-` and 6 hex digits) or shows for
 /// a deleted one (`deleted player` and 6 digits, without its spaces), and holds
 /// no word of `deny` (the operator's list, `Options::name_deny_list`). Look-alikes are found by
@@ -72,8 +86,14 @@ pub fn check_chosen_name(name: &str, bots: &[&str], deny: &[String]) -> Result<(
     if bots.iter().any(|b| similar_key(b) == key) {
         return Err(bad("looks like the name of a bot level"));
     }
-    if similar_key(SERVER_NAME) == key {
-        return Err(bad("looks like the server's own name"));
+    // In lower case too: the skeleton reads a capital I as an l (`ADMIN` as `admln`).
+    let lower = similar_key(&name_key(name));
+    if RESERVED_NAMES
+        .iter()
+        .map(|r| similar_key(r))
+        .any(|r| r == key || r == lower)
+    {
+        return Err(bad("is kept for the server and its staff"));
     }
     // Compared on the look-alike keys, so `PIayer-a1b2c3` and `guest-abcdeO` count too.
     let generated = |prefix: &str, digits: &str, count: std::ops::RangeInclusive<usize>| {
@@ -267,6 +287,45 @@ mod tests {
             "players-abcdef",
             "deletedplayer",
             "Deleted99",
+        ] {
+            assert!(check_chosen_name(good, &[], &[]).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn the_server_s_and_its_staff_s_names_are_kept_in_any_spelling() {
+        for bad in [
+            "Plateau",
+            "P1ateau",
+            "server",
+            "SERVER",
+            "system",
+            "sys_tem",
+            "admin",
+            "Adm_in",
+            "ADMINISTRATOR",
+            "moderator",
+            "M0derator",
+            "mod-erator",
+            "r00t",
+            "Staff",
+            "support",
+        ] {
+            let e = check_chosen_name(bad, &[], &[]).expect_err(bad);
+            assert_eq!(e.code, Code::NameInvalid, "{bad}");
+            assert!(
+                e.message.contains("kept for the server"),
+                "{bad}: {}",
+                e.message
+            );
+        }
+        for good in [
+            "Admiral",
+            "admin2",
+            "TheModerator",
+            "Servers",
+            "Systemic",
+            "Rooter",
         ] {
             assert!(check_chosen_name(good, &[], &[]).is_ok(), "{good}");
         }

@@ -672,10 +672,11 @@ async fn a_closed_match_ends_without_changing_ratings() {
     app.shutdown().await;
 }
 
-/// A chosen name that passes for a bot level's, or holds a word of the operator's deny list in
-/// any case or look-alike letters, is refused in words, and no player is made.
+/// A chosen name that passes for a bot level's or the server's staff's, or holds a word of the
+/// operator's deny list, in any case or look-alike letters, is refused in words, and no player
+/// is made; nor renamed so.
 #[tokio::test]
-async fn names_that_pass_for_a_level_or_hold_a_denied_word_are_refused() {
+async fn names_that_pass_for_a_level_the_staff_or_hold_a_denied_word_are_refused() {
     let options = plateau_server::Options {
         name_deny_list: vec!["badword".into()],
         ..crate::common::test_options()
@@ -689,6 +690,8 @@ async fn names_that_pass_for_a_level_or_hold_a_denied_word_are_refused() {
             "holds a word this server does not allow in names",
         ),
         ("player-0a1b2c", "looks like a name the moderators give"),
+        ("ADMIN", "is kept for the server and its staff"),
+        ("M0derator", "is kept for the server and its staff"),
     ] {
         let mut visitor = Agent::new(app.addr);
         let (status, refused) = visitor.post("/api/guest", &json!({"name": name})).await;
@@ -704,7 +707,25 @@ async fn names_that_pass_for_a_level_or_hold_a_denied_word_are_refused() {
         let (status, _) = visitor.get(&format!("/api/players/{name}")).await;
         assert_eq!(status, 404, "{name} was not made");
     }
-    let _ok = Agent::guest(app.addr, "Expertise").await;
+    // Kept at a rename and at an account's naming too.
+    let mut ok = Agent::guest(app.addr, "Expertise").await;
+    let (status, refused) = ok.post("/api/guest", &json!({"name": "System"})).await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (400, Some("name/invalid"))
+    );
+    let (status, refused) = ok
+        .post(
+            "/api/account",
+            &json!({"password": "a long pass phrase", "name": "sys-tem"}),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (400, Some("name/invalid"))
+    );
+    let (_, me) = ok.get("/api/me").await;
+    assert_eq!(me["player"]["name"], "Expertise");
     app.shutdown().await;
 }
 
