@@ -21,7 +21,9 @@ pub struct Limits {
     /// Time a connection has to send the complete headers of a request, also while it idles
     /// between requests; then as long again for the request's body.
     pub header_timeout: Duration,
-    /// A WebSocket silent for this long is closed (the pages ping every 20 seconds).
+    /// A WebSocket silent for this long is closed. The pages send a `ping` every 4 seconds
+    /// (`PING_EVERY_MS` in web/js/socket.js), so a page's socket is closed only after 15 pings
+    /// in a row are lost.
     pub socket_idle: Duration,
     /// Messages a WebSocket may send per second, after a burst of `message_burst`.
     pub messages_per_second: f64,
