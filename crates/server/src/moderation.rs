@@ -7,9 +7,9 @@
 //! `plateau admin` from the shell, on SQLite or PostgreSQL alike), and applies them: a mute or a
 //! ban enters the node's `Sanctions` (checked on each request and chat line), a ban closes the
 //! banned player's sockets on the node and resigns its seats in the live matches the node
-//! drives, a close ends the match if the node drives it. The node that served a moderator's
-//! request applies it at once as well; applying an entry twice changes nothing more, and a ban
-//! read once lifted does nothing (`apply`).
+//! drives, a rename shows at the tables the node drives, a close ends the match if the node
+//! drives it. The node that served a moderator's request applies it at once as well; applying
+//! an entry twice changes nothing more, and a ban read once lifted does nothing (`apply`).
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -228,8 +228,9 @@ fn refusal(e: StoreError, action: &Action) -> ApiError {
 
 /// Makes audit entry `e` take effect on this node: the sanctions (`Sanctions::note`; a ban also
 /// closes the banned player's sockets here), a ban's resignations in the live matches this node
-/// drives, a close of a match it drives. A ban lifted (or over) by the time it is applied does
-/// nothing (`ban_stands`). Failures are logged: the entry stands.
+/// drives, a rename's new name at the tables it drives (`Lobby::renamed`), a close of a match
+/// it drives. A ban lifted (or over) by the time it is applied does nothing (`ban_stands`).
+/// Failures are logged: the entry stands.
 pub async fn apply(lobby: &Lobby, e: &AuditEntry) {
     match (e.action.as_str(), &e.target, &e.match_id) {
         ("ban", Some((target, _)), _) => {
@@ -239,6 +240,8 @@ pub async fn apply(lobby: &Lobby, e: &AuditEntry) {
             // The matches end first, then the sockets close: the player's last state is the end.
             resign_all(lobby, *target).await;
         }
+        // The tables show the new name at once (the player's next page would anyway).
+        ("rename", Some((target, _)), _) => lobby.renamed(*target).await,
         ("close", _, Some(id)) => {
             if matches!(lobby.locate(id).await, Ok(Place::Here))
                 && let Err(err) = lobby.close(id).await

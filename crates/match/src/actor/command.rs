@@ -167,6 +167,14 @@ pub enum Command {
         /// Answered once done.
         reply: Reply<()>,
     },
+    /// `player` is named `name` now (a moderator renamed it, or the guest itself): its seats,
+    /// its connections and its chat lines here show that name from now on.
+    Renamed {
+        /// Who.
+        player: PlayerId,
+        /// Its name now.
+        name: String,
+    },
     /// The service stops: finish the commit in progress, close the sockets, answer, end.
     Shutdown {
         /// Answered as the actor ends.

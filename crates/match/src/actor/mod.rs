@@ -450,6 +450,11 @@ impl MatchActor {
             } => {
                 let _ = reply.send(self.mute(conn, &name, mute));
             }
+            Command::Renamed { player, name } => {
+                if self.renamed(player, &name) {
+                    self.broadcast();
+                }
+            }
             Command::Shutdown { reply } => {
                 let _ = reply.send(());
             }

@@ -10,7 +10,7 @@ use super::{Joined, MatchActor, OfferKind, Outgoing, RematchInfo, Reply, Subscri
 use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
 use crate::tokens::{new_token, seat_for};
 use crate::versions::seats_to_act;
-use plateau_store::players::Player;
+use plateau_store::players::{Player, PlayerId};
 use plateau_store::{ChatLine, Room, StoreError};
 
 /// Longest chat line, in characters.
@@ -127,6 +127,31 @@ impl MatchActor {
         self.send_state(conn);
         self.send_backlog(conn);
         let _ = reply.send(Ok(seat));
+    }
+
+    /// `player` is named `name` now: its seats, its connections (what its chat lines will
+    /// say) and its chat lines so far show that name. Whether a seat changed (the table must
+    /// be told).
+    pub(super) fn renamed(&mut self, player: PlayerId, name: &str) -> bool {
+        let rename = |p: &mut Player| {
+            if p.id == player && p.name != name {
+                p.name = name.to_owned();
+                true
+            } else {
+                false
+            }
+        };
+        let mut seated = false;
+        for p in self.players.iter_mut().flatten() {
+            seated |= rename(p);
+        }
+        for p in self.subs.iter_mut().filter_map(|s| s.player.as_mut()) {
+            rename(p);
+        }
+        for line in &mut self.chat {
+            rename(&mut line.player);
+        }
+        seated
     }
 
     fn seat_of(

@@ -173,6 +173,7 @@ pub(super) async fn guest(
             let renamed = rename(&app, p, Some(req.name), None)
                 .await
                 .inspect_err(|_| app.per_minute.forget(&rename_key(p)))?;
+            app.lobby.renamed(p.id).await;
             Ok((jar, Json(player_json(&renamed))).into_response())
         }
         None => {
@@ -265,6 +266,9 @@ pub(super) async fn account(
     let (guest, jar) = player_or_guest(&app, addr, &session, jar).await?;
     let hash = place.hash(req.password).await?;
     let account = rename(&app, &guest, req.name, Some(hash)).await?;
+    if account.name != guest.name {
+        app.lobby.renamed(account.id).await;
+    }
     let session = Session {
         hash: jar
             .get(SESSION_COOKIE)

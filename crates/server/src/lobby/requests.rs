@@ -7,7 +7,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::state::Lobby;
 use crate::limits::address_key;
-use crate::model::ApiError;
+use crate::model::{ApiError, Status};
 use crate::players::Player;
 use plateau_match::actor::{Command, OfferKind, Outgoing, Subscription};
 
@@ -167,5 +167,35 @@ impl Lobby {
     pub async fn decline(&self, id: &str, seat: Seat, kind: OfferKind) -> Result<(), ApiError> {
         self.call(id, |reply| Command::Decline { seat, kind, reply })
             .await
+    }
+
+    /// `player` was renamed (by a moderator, or a guest itself): the unfinished matches where
+    /// it sits that this node drives now show its new name at once, on their seats and in
+    /// their chat. Each stored match is read with its players' names as they are now, so an
+    /// old rename told again late tells the latest name; the matches not running here read
+    /// that name when they start. Failures are logged: the rename stands.
+    pub async fn renamed(&self, player: crate::players::PlayerId) {
+        let unfinished = match self
+            .store()
+            .player_matches(player, vec![Status::Open, Status::Live], 200)
+            .await
+        {
+            Ok(unfinished) => unfinished,
+            Err(e) => {
+                tracing::warn!(error = %e, "a renamed player's matches not read");
+                return;
+            }
+        };
+        for m in unfinished {
+            let name = m
+                .seats
+                .iter()
+                .filter_map(|s| s.player.as_ref())
+                .find(|p| p.id == player)
+                .map(|p| p.name.clone());
+            if let (Some(name), Some(tx)) = (name, self.running(&m.id)) {
+                let _ = tx.send(Command::Renamed { player, name }).await;
+            }
+        }
     }
 }

@@ -571,6 +571,49 @@ async fn a_ban_applied_once_lifted_ends_nothing() {
     app.shutdown().await;
 }
 
+/// A player renamed by a moderator while it sits at a live table: the table shows the new name
+/// at once, without a reload, on its seat (to its opponent and to itself) and in its chat lines,
+/// those written before (a page opened again reads them so) and after.
+#[tokio::test]
+async fn a_rename_reaches_the_live_tables_at_once() {
+    let app = spawn_app().await;
+    let (alice, _rude, id, mut a, mut r) = table(&app, "Rude").await;
+    r.send(json!({"type": "chat", "text": "before"})).await;
+    a.until(|m| m["type"] == "chat").await;
+    let mut mia = Agent::account(app.addr, "Mia").await;
+    grant(&app, "Mia").await;
+    let (status, renamed) = mia
+        .post(
+            "/api/mod/players/Rude",
+            &json!({"action": "rename", "reason": "an insulting name"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{renamed}");
+    let new_name = json!(renamed["detail"].as_str().unwrap());
+    for socket in [&mut a, &mut r] {
+        let state = socket
+            .until(|m| m["type"] == "state" && m["seats"][1]["player"]["name"] == new_name)
+            .await;
+        assert_eq!(state["seats"][0]["player"]["name"], "Alice");
+    }
+    r.send(json!({"type": "chat", "text": "after"})).await;
+    let line = a.until(|m| m["type"] == "chat").await;
+    assert_eq!((&line["name"], &line["text"]), (&new_name, &json!("after")));
+    let mut again = alice.connect(&id, None).await;
+    let backlog = again.until(|m| m["type"] == "chat_backlog").await;
+    let names: Vec<(&Value, &Value)> = backlog["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (&l["name"], &l["text"]))
+        .collect();
+    assert_eq!(
+        names,
+        [(&new_name, &json!("before")), (&new_name, &json!("after"))]
+    );
+    app.shutdown().await;
+}
+
 /// An action written to the audit log by another process (`plateau admin`, another node)
 /// reaches this server through the log: a ban written straight to the store closes the
 /// player's socket here.
