@@ -1,5 +1,7 @@
-//! The load client's wire: plain HTTP/1.1 requests and WebSockets to a `plateau serve` on
-//! loopback, and one match played by random legal actions, one in flight at a time.
+//! The load client's wire, which both paces share: plain HTTP/1.1 requests and WebSockets to a
+//! `plateau serve` on loopback, a match created and its seats taken, the parts of a server
+//! message a load reads; and the closed loop's tables, each playing one match at a time by
+//! random legal actions, one in flight at a time.
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -11,6 +13,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -30,11 +33,34 @@ pub async fn request(
     path: &str,
     body: Option<&Value>,
 ) -> std::io::Result<(u16, Value)> {
-    let mut stream = connect_from(from, addr).await?;
+    let stream = connect_from(from, addr).await?;
     let body = body.map(Value::to_string).unwrap_or_default();
+    let (status, _, rest) = exchange(
+        stream,
+        addr,
+        method,
+        path,
+        "Content-Type: application/json\r\n",
+        &body,
+    )
+    .await?;
+    Ok((status, serde_json::from_str(&rest).unwrap_or(Value::Null)))
+}
+
+/// One HTTP/1.1 request on `stream` to `addr`, with `headers` (each ending in CRLF) after
+/// `Host` and `Connection: close`, and `body`; returns the answer's status (0 if unreadable),
+/// head and body.
+pub async fn exchange(
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &str,
+) -> std::io::Result<(u16, String, String)> {
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+         {headers}Content-Length: {}\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).await?;
@@ -48,22 +74,64 @@ pub async fn request(
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    Ok((status, serde_json::from_str(rest).unwrap_or(Value::Null)))
+    Ok((status, head.to_owned(), rest.to_owned()))
 }
 
 /// A WebSocket to match `id` taking the seat of `token` (sent in the `Authorization` header).
 pub async fn seat_socket(addr: SocketAddr, id: &str, token: Option<&str>) -> Result<Ws, String> {
-    let mut request = format!("ws://{addr}/api/matches/{id}/ws")
+    let request = socket_request(addr, &format!("/api/matches/{id}/ws"), token)?;
+    let (ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(ws)
+}
+
+/// The upgrade request of a WebSocket to `path` on `addr`, with `token` as the bearer if any.
+pub fn socket_request(
+    addr: SocketAddr,
+    path: &str,
+    token: Option<&str>,
+) -> Result<Request, String> {
+    let mut request = format!("ws://{addr}{path}")
         .into_client_request()
         .map_err(|e| e.to_string())?;
     if let Some(t) = token {
         let value = format!("Bearer {t}").parse().map_err(|_| "bad token")?;
         request.headers_mut().insert("Authorization", value);
     }
-    let (ws, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(ws)
+    Ok(request)
+}
+
+/// Creates a match of `game` with `seats` people and takes every seat (the creator's, then
+/// joins), each step through `ask` (a POST of its body to its path, answering the answer if it
+/// had the status expected: 201 for the creation, 200 for a join); returns the match id and
+/// the seats' tokens.
+///
+/// # Errors
+/// The first error `ask` returns.
+pub async fn take_seats<F, Fut>(
+    game: &str,
+    seats: usize,
+    mut ask: F,
+) -> Result<(String, Vec<String>), String>
+where
+    F: FnMut(String, Value, u16) -> Fut,
+    Fut: std::future::Future<Output = Result<Value, String>>,
+{
+    let humans: Vec<Value> = (0..seats).map(|_| json!({"kind": "human"})).collect();
+    let created = ask(
+        "/api/matches".to_owned(),
+        json!({"game": game, "seats": humans}),
+        201,
+    )
+    .await?;
+    let id = created["id"].as_str().unwrap_or_default().to_owned();
+    let mut tokens = vec![created["token"].as_str().unwrap_or_default().to_owned()];
+    for _ in 1..seats {
+        let joined = ask(format!("/api/matches/{id}/join"), json!({}), 200).await?;
+        tokens.push(joined["token"].as_str().unwrap_or_default().to_owned());
+    }
+    Ok((id, tokens))
 }
 
 /// Creates a match of `game` with `seats` people from client address `from` through the first
@@ -80,36 +148,18 @@ pub async fn open_table(
     seats: usize,
 ) -> Result<(String, Vec<Ws>), String> {
     let addr = nodes[0];
-    let humans: Vec<Value> = (0..seats).map(|_| json!({"kind": "human"})).collect();
-    let (status, created) = request(
-        from,
-        addr,
-        "POST",
-        "/api/matches",
-        Some(&json!({"game": game, "seats": humans})),
-    )
-    .await
-    .map_err(|e| e.to_string())?;
-    if status != 201 {
-        return Err(format!("create: {status} {created}"));
-    }
-    let id = created["id"].as_str().unwrap_or_default().to_owned();
-    let mut tokens = vec![created["token"].as_str().unwrap_or_default().to_owned()];
-    for _ in 1..seats {
-        let (status, joined) = request(
-            from,
-            addr,
-            "POST",
-            &format!("/api/matches/{id}/join"),
-            Some(&json!({})),
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-        if status != 200 {
-            return Err(format!("join: {status} {joined}"));
+    let (id, tokens) = take_seats(game, seats, move |path, body, expect| async move {
+        let (status, answer) = request(from, addr, "POST", &path, Some(&body))
+            .await
+            .map_err(|e| e.to_string())?;
+        let step = if expect == 201 { "create" } else { "join" };
+        if status == expect {
+            Ok(answer)
+        } else {
+            Err(format!("{step}: {status} {answer}"))
         }
-        tokens.push(joined["token"].as_str().unwrap_or_default().to_owned());
-    }
+    })
+    .await?;
     let mut sockets = Vec::with_capacity(seats);
     for (k, t) in tokens.iter().enumerate() {
         sockets.push(seat_socket(nodes[k % nodes.len()], &id, Some(t)).await?);
@@ -132,17 +182,17 @@ pub trait Report: Send + Sync {
 /// The parts of a server message the load reads; the rest is skipped unparsed (a client that
 /// built the whole message as a JSON tree would spend more than the server on it).
 #[derive(serde::Deserialize)]
-struct ServerMessage<'a> {
+pub struct ServerMessage<'a> {
     #[serde(rename = "type", borrow)]
-    kind: std::borrow::Cow<'a, str>,
+    pub kind: std::borrow::Cow<'a, str>,
     #[serde(default)]
-    version: Option<u64>,
+    pub version: Option<u64>,
     #[serde(default)]
-    status: Option<String>,
+    pub status: Option<String>,
     #[serde(default)]
-    legal: Vec<String>,
+    pub legal: Vec<String>,
     #[serde(default)]
-    code: Option<String>,
+    pub code: Option<String>,
 }
 
 /// What a seat was last told: whether the match is live, its version, its legal actions.

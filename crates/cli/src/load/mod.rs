@@ -20,289 +20,29 @@
 //! with its per-address limits raised for the load, since every honest client of the load comes
 //! from 127.0.0.1. The limits apply per address: the flooder, from 127.0.0.2, meets them.
 
+mod args;
 mod client;
+mod counters;
 mod flood;
 mod human;
+mod server;
 mod tournament;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+pub use args::Args;
+use args::PaceKind;
+use counters::{Counters, quantile_ms, sorted};
+use server::{Server, rss_kib, spawn};
+
 use crate::common::{CliResult, find_game};
-
-/// Arguments of `plateau load`.
-#[derive(clap::Args)]
-pub struct Args {
-    /// A running server on loopback; without it one is started here on a fresh SQLite file.
-    #[arg(long)]
-    addr: Option<SocketAddr>,
-    /// The server's process id, to read its memory (a spawned server's is known).
-    #[arg(long)]
-    server_pid: Option<u32>,
-    /// A second node of the same database (`plateau serve --node`, on loopback): each match is
-    /// created through the first (which places it on a live node: docs/architecture.md section
-    /// 5.3), and its seat `k` connects through node `k % 2`.
-    #[arg(long, requires = "addr")]
-    node: Option<SocketAddr>,
-    /// Live matches at once.
-    #[arg(long, default_value_t = 100)]
-    matches: usize,
-    /// The game (registry name).
-    #[arg(long, default_value = "moonleap")]
-    game: String,
-    /// Seats per match (people, no bots).
-    #[arg(long, default_value_t = 2)]
-    seats: usize,
-    /// Seconds of the measured window (at most 3600).
-    #[arg(long, default_value_t = 20)]
-    seconds: u64,
-    /// Also flood the server from another client address: matches and sockets as fast as it can.
-    #[arg(long)]
-    flood: bool,
-    /// Also hold this many lobby sockets that ping every 20 s, as idle pages do.
-    #[arg(long, default_value_t = 0)]
-    idle: usize,
-    /// Also open this many sockets that never send anything (half bare TCP, half WebSockets),
-    /// from many client addresses; the report says when the server closed them. Make
-    /// `--seconds` longer than the WebSocket idle timeout (60 s) to see those close.
-    #[arg(long, default_value_t = 0)]
-    silent: usize,
-    /// Also run this many matches of bots alone meanwhile (two seats of `--bot` at
-    /// `--bot-game`), after asking for as many from one stranger's address.
-    #[arg(long, default_value_t = 0)]
-    bots: usize,
-    /// The bot of `--bots` matches (a catalogue name: random, greedy, beginner, club, expert).
-    #[arg(long, default_value = "expert")]
-    bot: String,
-    /// The game of `--bots` matches.
-    #[arg(long, default_value = "chakart")]
-    bot_game: String,
-    /// Instead of playing: create this many matches, leave them unjoined, then restart the
-    /// (spawned) server and time its start.
-    #[arg(long)]
-    abandon: Option<usize>,
-    /// Instead of playing matches: this many players join one Swiss of `--game` and play its
-    /// rounds through the server; the report times the results reaching the standings and the
-    /// next round's pairing.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
-    tournament_players: Option<u64>,
-    /// Rounds of the `--tournament-players` Swiss.
-    #[arg(long, default_value_t = 3)]
-    tournament_rounds: u32,
-    /// Seed of the clients' random choices (and of the think times).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// How the seats play: `closed`, each match acts again the instant it is acknowledged;
-    /// `human`, each seat thinks first (the flags below); the other loads are closed-loop only.
-    #[arg(long, value_enum, default_value_t = PaceKind::Closed)]
-    pace: PaceKind,
-    /// Human pace: the shortest think before an action, seconds (uniform up to `--think-max`).
-    #[arg(long, default_value_t = 2.0)]
-    think_min: f64,
-    /// Human pace: the longest think, seconds.
-    #[arg(long, default_value_t = 20.0)]
-    think_max: f64,
-    /// Human pace: seconds between two `ping` messages of each socket (the pages' 4 s).
-    #[arg(long, default_value_t = 4.0)]
-    ping_every: f64,
-    /// Human pace: lobby sockets per live match (each pings, and reads the lobby's counts).
-    #[arg(long, default_value_t = 0.25)]
-    lobby_per_match: f64,
-    /// Human pace: spectators' sockets per live match.
-    #[arg(long, default_value_t = 0.1)]
-    spectators_per_match: f64,
-    /// Human pace: matches opened per second during the ramp.
-    #[arg(long, default_value_t = 200.0)]
-    ramp_rate: f64,
-    /// Human pace: the client addresses 127.0.2.1 to 127.0.2.N the sockets come from (a
-    /// spawned server exempts them from the limits per address; give a server of `--addr` an
-    /// `--exempt-address` for each).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=250))]
-    sources: u8,
-    /// Human pace: match creations asked for at once from a stranger's address (127.0.3.1)
-    /// before the ramp: the limits per address refuse most, which `--check-metrics` counts.
-    #[arg(long, default_value_t = 0)]
-    strangers: usize,
-    /// Human pace: after the load, the same load against this binary of the `null_server`
-    /// example (a server doing no work), spawned here, for the ratio of CPU per decision.
-    #[arg(long)]
-    null_server: Option<std::path::PathBuf>,
-    /// Human pace: the `/metrics` address of the server at `--addr` (a spawned server gets one).
-    #[arg(long, requires = "addr")]
-    metrics_addr: Option<SocketAddr>,
-    /// Human pace: at the window's end, with every socket still open and no action in flight,
-    /// read the server's `/metrics` and compare its counters with the client's own counts;
-    /// a difference fails the command.
-    #[arg(long)]
-    check_metrics: bool,
-}
-
-/// How the seats of `plateau load` play.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum PaceKind {
-    /// Each match acts again the instant its action is acknowledged.
-    Closed,
-    /// Each seat thinks a random time first.
-    Human,
-}
-
-/// The server under load: its address, and its process when spawned here.
-struct Server {
-    addr: SocketAddr,
-    pid: Option<u32>,
-    child: Option<Child>,
-    db: Option<std::path::PathBuf>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(child) = &mut self.child {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        if let Some(db) = &self.db {
-            for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-            }
-        }
-    }
-}
-
-/// Starts `plateau serve` (this binary) on a free port over `db`, the load's address 127.0.0.1
-/// exempt from the limits per address (every other keeps them), and waits until `/health`
-/// answers.
-fn spawn(db: &std::path::Path, extra: &[String]) -> Result<Server, String> {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
-    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let child = Command::new(exe)
-        .args(["serve", "--addr", &addr.to_string(), "--database"])
-        .arg(db)
-        .args([
-            "--scheduled-tournaments",
-            "false",
-            "--bot-delay-ms",
-            "0",
-            "--max-connections",
-            "100000",
-            "--exempt-address",
-            "127.0.0.1",
-        ])
-        .args(extra)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start plateau serve: {e}"))?;
-    let pid = child.id();
-    let server = Server {
-        addr,
-        pid: Some(pid),
-        child: Some(child),
-        db: Some(db.to_owned()),
-    };
-    wait_healthy(addr, Duration::from_secs(120))?;
-    Ok(server)
-}
-
-/// Waits until `GET /health` answers 200; returns how long it took.
-fn wait_healthy(addr: SocketAddr, within: Duration) -> Result<Duration, String> {
-    let start = Instant::now();
-    while start.elapsed() < within {
-        if let Ok(mut s) = std::net::TcpStream::connect(addr) {
-            use std::io::{Read, Write};
-            let _ = s.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-            let mut out = String::new();
-            let _ = s.read_to_string(&mut out);
-            if out.starts_with("HTTP/1.1 200") {
-                return Ok(start.elapsed());
-            }
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Err(format!(
-        "the server at {addr} did not answer within {within:?}"
-    ))
-}
-
-/// Resident memory of process `pid` in KiB (Linux `/proc`), if readable.
-fn rss_kib(pid: Option<u32>) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-}
-
-/// The counters of a run, shared by every table's task.
-#[derive(Default)]
-pub struct Counters {
-    acked: AtomicU64,
-    failed: AtomicU64,
-    finished: AtomicU64,
-    latencies: Mutex<Vec<u64>>,
-    /// From an action sent to every other seat having had a state, µs.
-    seen: Mutex<Vec<u64>>,
-    failures: Mutex<std::collections::BTreeMap<String, u64>>,
-    /// Whether the window is open (latencies before it are the ramp's).
-    measuring: std::sync::atomic::AtomicBool,
-}
-
-impl client::Report for Counters {
-    fn acked(&self, micros: u64) {
-        if self.measuring.load(Ordering::Relaxed) {
-            self.acked.fetch_add(1, Ordering::Relaxed);
-            self.latencies
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(micros);
-        }
-    }
-
-    fn seen(&self, micros: u64) {
-        if self.measuring.load(Ordering::Relaxed) {
-            self.seen
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(micros);
-        }
-    }
-
-    fn failed(&self, why: &str) {
-        if self.measuring.load(Ordering::Relaxed) {
-            self.failed.fetch_add(1, Ordering::Relaxed);
-            *self
-                .failures
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .entry(why.to_owned())
-                .or_default() += 1;
-        }
-    }
-
-    fn finished(&self) {
-        self.finished.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// The `q` quantile (0 to 1) of sorted `v`, in milliseconds.
-fn quantile_ms(v: &[u64], q: f64) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    let i = ((v.len() as f64 - 1.0) * q).round() as usize;
-    v[i] as f64 / 1000.0
-}
 
 /// Runs the load and prints its report.
 pub fn run(args: Args) -> CliResult {
@@ -432,18 +172,8 @@ async fn play(server: &Server, args: &Args) -> CliResult {
         t.abort();
     }
     let acked = counters.acked.load(Ordering::Relaxed);
-    let mut lat = counters
-        .latencies
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    lat.sort_unstable();
-    let mut seen = counters
-        .seen
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    seen.sort_unstable();
+    let lat = sorted(&counters.latencies);
+    let seen = sorted(&counters.seen);
     println!(
         "{} matches of {} ({} seats), {:.0} s window after a {:.0} s ramp",
         args.matches,

@@ -13,11 +13,10 @@ use futures_util::{SinkExt, StreamExt};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use super::client::connect_from;
+use super::client::{connect_from, exchange};
 use crate::common::CliResult;
 
 /// Requests in flight at once while players are made and join (joins of one tournament are
@@ -43,36 +42,15 @@ async fn http(
     body: Option<&Value>,
     cookie: Option<&str>,
 ) -> Result<(u16, Value, Option<String>), String> {
-    let mut stream = connect_from(from, addr).await.map_err(|e| e.to_string())?;
+    let stream = connect_from(from, addr).await.map_err(|e| e.to_string())?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let cookie = cookie
         .map(|c| format!("Cookie: {c}\r\n"))
         .unwrap_or_default();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n\
-         {cookie}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream
-        .write_all(head.as_bytes())
+    let headers = format!("Origin: http://{addr}\r\n{cookie}Content-Type: application/json\r\n");
+    let (status, head, rest) = exchange(stream, addr, method, path, &headers, &body)
         .await
         .map_err(|e| e.to_string())?;
-    stream
-        .write_all(body.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    stream
-        .read_to_end(&mut raw)
-        .await
-        .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&raw);
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
     let set = head.lines().find_map(|l| {
         let (name, value) = l.split_once(':')?;
         let value = value.trim();
@@ -81,7 +59,7 @@ async fn http(
     });
     Ok((
         status,
-        serde_json::from_str(rest).unwrap_or(Value::Null),
+        serde_json::from_str(&rest).unwrap_or(Value::Null),
         set,
     ))
 }
