@@ -17,7 +17,7 @@ pub struct Args {
     to: PathBuf,
 }
 
-/// Copies the database (`plateau_store::sqlite::backup`) and says where.
+/// Copies the database (`plateau_store::sqlite::backup::backup`) and says where.
 pub fn run(args: Args) -> CliResult {
     let Some(from) = plateau_server::sqlite_path(&args.database) else {
         return Err(
@@ -26,7 +26,7 @@ pub fn run(args: Args) -> CliResult {
                 .into(),
         );
     };
-    plateau_server::store::sqlite::backup(&from, &args.to).map_err(|e| e.to_string())?;
+    plateau_server::store::sqlite::backup::backup(&from, &args.to).map_err(|e| e.to_string())?;
     println!("{} copied to {}", from.display(), args.to.display());
     Ok(())
 }

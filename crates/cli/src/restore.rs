@@ -24,7 +24,7 @@ pub struct Args {
     force: bool,
 }
 
-/// Restores (`plateau_store::sqlite::restore`) and says what.
+/// Restores (`plateau_store::sqlite::backup::restore`) and says what.
 pub fn run(args: Args) -> CliResult {
     let Some(to) = plateau_server::sqlite_path(&args.database) else {
         return Err(
@@ -34,7 +34,7 @@ pub fn run(args: Args) -> CliResult {
                 .into(),
         );
     };
-    let restored = plateau_server::store::sqlite::restore(&args.from, &to, args.force)
+    let restored = plateau_server::store::sqlite::backup::restore(&args.from, &to, args.force)
         .map_err(|e| e.to_string())?;
     let mut said = format!(
         "{} restored to {}: {} matches, {} players (written at schema version {}, now this \

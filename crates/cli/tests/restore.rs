@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use plateau_server::store::Store;
 use plateau_server::store::model::Status;
 use plateau_server::store::sqlite::SqliteStore;
+use plateau_server::store::{MatchStore, Store};
 
 const PLATEAU: &str = env!("CARGO_BIN_EXE_plateau");
 

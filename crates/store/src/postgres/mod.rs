@@ -24,6 +24,7 @@
 mod query;
 
 mod appends;
+mod community;
 mod held;
 mod leases;
 mod matches;

@@ -1,7 +1,8 @@
-//! `Store` for `PgStore`: each call one transaction on a pooled connection (`in_tx!`), or one
-//! statement, its own transaction, where the call is one (`one_statement!`); a write of a match
-//! fenced by this node's lease on it (`held`); the appends without an outcome go to the appends'
-//! writer (`appends`).
+//! `Store`, `MatchStore` and `NodeStore` for `PgStore` (the other parts in `community`): each
+//! call one transaction on a pooled connection (`in_tx!`), or one statement, its own
+//! transaction, where the call is one (`one_statement!`); a write of a match fenced by this
+//! node's lease on it (`held`); the appends without an outcome go to the appends' writer
+//! (`appends`).
 
 use std::time::Duration;
 
@@ -10,12 +11,12 @@ use tokio_postgres::IsolationLevel;
 
 use super::held::fenced;
 use super::query::{col, db, exec, pool_error, row};
-use super::{PgStore, appends, failed, leases, matches, moderation, players, tournaments};
-use crate::model::{Status, unix_ms};
-use crate::players::{Player, PlayerId, PlayerKind};
+use super::{PgStore, appends, failed, leases, matches};
+use crate::model::Status;
+use crate::players::PlayerId;
 use crate::{
-    BoxFuture, ChatLine, Created, DatabaseError, Derived, Finish, Node, PlayerSecret, RatingEvent,
-    Standing, Store, StoreError, StoredMatch, sql,
+    BoxFuture, ChatLine, Created, DatabaseError, Derived, Finish, MatchStore, Node, NodeStore,
+    Store, StoreError, StoredMatch, sql,
 };
 
 /// A write of match `$id` (a `String` the body names too) in one transaction, fenced: returns a
@@ -37,6 +38,43 @@ macro_rules! fenced_tx {
 }
 
 impl Store for PgStore {
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        let pool = self.pool.clone();
+        Box::pin(async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            client.simple_query(sql::PING).await.map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            // The node's name is free at once for its next start.
+            if let Some(name) = self.driver.get().cloned() {
+                let instance = self.instance.clone();
+                let left: Result<(), StoreError> =
+                    in_tx!(self, false, |tx| leases::leave(&tx, &name, &instance).await).await;
+                if let Err(e) = left {
+                    tracing::debug!(error = %e, "node name not freed: it frees itself");
+                }
+            }
+            // The appends queued are written first.
+            self.appends
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(writer) = writer {
+                let _ = writer.await;
+            }
+            // Every call holds its connection until its transaction ends, so closing the pool
+            // only refuses new calls and drops idle connections; the writes in progress finish.
+            self.pool.close();
+        })
+    }
+}
+
+impl MatchStore for PgStore {
     fn create(&self, m: StoredMatch) -> BoxFuture<'_, Result<(), StoreError>> {
         one_statement!(self, |c| matches::create(&c, &m).await)
     }
@@ -258,299 +296,9 @@ impl Store for PgStore {
         )
         .await)
     }
+}
 
-    fn create_player(
-        &self,
-        name: String,
-        kind: PlayerKind,
-        password_hash: Option<String>,
-    ) -> BoxFuture<'_, Result<Player, StoreError>> {
-        one_statement!(self, |c| players::create_player(
-            &c,
-            &name,
-            kind,
-            password_hash.as_deref(),
-            unix_ms()
-        )
-        .await)
-    }
-
-    fn bot_player(&self, bot: String) -> BoxFuture<'_, Result<Player, StoreError>> {
-        in_tx!(self, false, |tx| players::bot_player(&tx, &bot, unix_ms())
-            .await)
-    }
-
-    fn player_by_name(
-        &self,
-        name: String,
-    ) -> BoxFuture<'_, Result<Option<PlayerSecret>, StoreError>> {
-        in_tx!(self, true, |tx| players::player_by_name(&tx, &name).await)
-    }
-
-    fn update_player(
-        &self,
-        id: PlayerId,
-        name: Option<String>,
-        password_hash: Option<String>,
-    ) -> BoxFuture<'_, Result<Player, StoreError>> {
-        in_tx!(self, false, |tx| players::update_player(
-            &tx,
-            id,
-            name.as_deref(),
-            password_hash.as_deref()
-        )
-        .await)
-    }
-
-    fn create_session(
-        &self,
-        hash: String,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<(), StoreError>> {
-        one_statement!(self, |c| exec(
-            &c,
-            sql::INSERT_SESSION,
-            &[&hash, &player.0, &unix_ms()],
-        )
-        .await
-        .map(|_| ()))
-    }
-
-    fn session(&self, hash: String) -> BoxFuture<'_, Result<Option<Player>, StoreError>> {
-        in_tx!(self, false, |tx| players::session(&tx, &hash, unix_ms())
-            .await)
-    }
-
-    fn delete_session(&self, hash: String) -> BoxFuture<'_, Result<(), StoreError>> {
-        one_statement!(self, |c| exec(&c, sql::DELETE_SESSION, &[&hash])
-            .await
-            .map(|_| ()))
-    }
-
-    fn set_relation(
-        &self,
-        player: PlayerId,
-        other: PlayerId,
-        relation: crate::players::Relation,
-        on: bool,
-    ) -> BoxFuture<'_, Result<(), StoreError>> {
-        let now = unix_ms();
-        in_tx!(self, false, |tx| players::set_relation(
-            &tx, player, other, relation, on, now
-        )
-        .await)
-    }
-
-    fn relations(
-        &self,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<Vec<(crate::players::Relation, Player)>, StoreError>> {
-        in_tx!(self, true, |tx| players::relations(&tx, player).await)
-    }
-
-    fn blocks_between(
-        &self,
-        a: PlayerId,
-        b: PlayerId,
-    ) -> BoxFuture<'_, Result<(bool, bool), StoreError>> {
-        in_tx!(self, true, |tx| players::blocks_between(&tx, a, b).await)
-    }
-
-    fn player_chat(
-        &self,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<Vec<(String, ChatLine)>, StoreError>> {
-        in_tx!(self, true, |tx| matches::player_chat(&tx, player).await)
-    }
-
-    fn player_sessions(
-        &self,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<Vec<(i64, i64)>, StoreError>> {
-        in_tx!(self, true, |tx| players::sessions_of(&tx, player).await)
-    }
-
-    fn delete_player(
-        &self,
-        player: PlayerId,
-        neutral: String,
-    ) -> BoxFuture<'_, Result<Player, StoreError>> {
-        in_tx!(self, false, |tx| players::delete_player(
-            &tx, player, &neutral
-        )
-        .await)
-    }
-
-    fn create_tournament(
-        &self,
-        t: crate::tournaments::StoredTournament,
-    ) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| tournaments::insert(&tx, &t).await)
-    }
-
-    fn save_tournament(
-        &self,
-        id: String,
-        status: crate::tournaments::TournamentStatus,
-        state: String,
-        version: i64,
-        entrant: Option<PlayerId>,
-    ) -> BoxFuture<'_, Result<(), StoreError>> {
-        in_tx!(self, false, |tx| tournaments::save(
-            &tx, &id, status, &state, version, entrant
-        )
-        .await)
-    }
-
-    fn player_tournaments(
-        &self,
-        player: PlayerId,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<crate::tournaments::StoredTournament>, StoreError>> {
-        in_tx!(self, true, |tx| tournaments::of_player(&tx, player, limit)
-            .await)
-    }
-
-    fn tournament(
-        &self,
-        id: String,
-    ) -> BoxFuture<'_, Result<Option<crate::tournaments::StoredTournament>, StoreError>> {
-        in_tx!(self, true, |tx| tournaments::one(&tx, &id).await)
-    }
-
-    fn tournaments(
-        &self,
-        status: crate::tournaments::TournamentStatus,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<crate::tournaments::StoredTournament>, StoreError>> {
-        in_tx!(self, true, |tx| tournaments::list(&tx, status, limit).await)
-    }
-
-    fn tournament_versions(
-        &self,
-        status: crate::tournaments::TournamentStatus,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>> {
-        in_tx!(self, true, |tx| tournaments::versions(&tx, status, limit)
-            .await)
-    }
-
-    fn set_tournament_settings(
-        &self,
-        id: String,
-        settings: String,
-    ) -> BoxFuture<'_, Result<(), StoreError>> {
-        one_statement!(self, |c| exec(
-            &c,
-            sql::SET_TOURNAMENT_SETTINGS,
-            &[&settings, &id]
-        )
-        .await
-        .map(|_| ()))
-    }
-
-    fn tournaments_created(
-        &self,
-        creator: PlayerId,
-        since_ms: i64,
-    ) -> BoxFuture<'_, Result<u32, StoreError>> {
-        in_tx!(self, true, |tx| tournaments::created(
-            &tx, creator, since_ms
-        )
-        .await)
-    }
-
-    fn standings(
-        &self,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<Vec<(String, Standing)>, StoreError>> {
-        in_tx!(self, true, |tx| players::standings(&tx, player).await)
-    }
-
-    fn rating_events(
-        &self,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<Vec<RatingEvent>, StoreError>> {
-        in_tx!(self, true, |tx| players::rating_events(&tx, player).await)
-    }
-
-    fn match_rating_events(
-        &self,
-        id: String,
-    ) -> BoxFuture<'_, Result<Vec<(PlayerId, RatingEvent)>, StoreError>> {
-        in_tx!(self, true, |tx| players::match_rating_events(&tx, &id)
-            .await)
-    }
-
-    fn leaderboard(
-        &self,
-        game: String,
-        limit: usize,
-    ) -> BoxFuture<'_, Result<Vec<(Player, Standing)>, StoreError>> {
-        in_tx!(self, true, |tx| players::leaderboard(&tx, &game, limit)
-            .await)
-    }
-
-    fn file_report(
-        &self,
-        report: crate::moderation::NewReport,
-    ) -> BoxFuture<'_, Result<i64, StoreError>> {
-        one_statement!(self, |c| moderation::file_report(&c, &report).await)
-    }
-
-    fn open_reports(
-        &self,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<crate::moderation::Report>, StoreError>> {
-        one_statement!(self, |c| moderation::open_reports(&c, limit).await)
-    }
-
-    fn moderate(
-        &self,
-        m: crate::moderation::Moderation,
-    ) -> BoxFuture<'_, Result<crate::moderation::AuditEntry, StoreError>> {
-        in_tx!(self, false, |tx| moderation::moderate(&tx, &m).await)
-    }
-
-    fn audit(
-        &self,
-        from: crate::moderation::AuditFrom,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<crate::moderation::AuditEntry>, StoreError>> {
-        one_statement!(self, |c| moderation::audit(&c, from, limit).await)
-    }
-
-    fn moderation_standing(
-        &self,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<crate::moderation::Standing, StoreError>> {
-        in_tx!(self, true, |tx| moderation::standing(&tx, player).await)
-    }
-
-    fn moderation_record(
-        &self,
-        player: PlayerId,
-    ) -> BoxFuture<'_, Result<crate::moderation::Record, StoreError>> {
-        in_tx!(self, true, |tx| moderation::record(&tx, player).await)
-    }
-
-    fn ack_warnings(&self, player: PlayerId, up_to: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        one_statement!(self, |c| moderation::ack_warnings(&c, player, up_to).await)
-    }
-
-    fn sanctioned(&self, now: i64) -> BoxFuture<'_, Result<Vec<crate::Sanctioned>, StoreError>> {
-        one_statement!(self, |c| moderation::sanctioned(&c, now).await)
-    }
-
-    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
-        let pool = self.pool.clone();
-        Box::pin(async move {
-            let client = pool.get().await.map_err(pool_error)?;
-            client.simple_query(sql::PING).await.map_err(db)?;
-            Ok(())
-        })
-    }
-
+impl NodeStore for PgStore {
     fn lease(
         &self,
         id: &str,
@@ -647,31 +395,5 @@ impl Store for PgStore {
         channels: &[&'static str],
     ) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, String)>> {
         self.listen_nodes(channels)
-    }
-
-    fn close(&self) -> BoxFuture<'_, ()> {
-        Box::pin(async move {
-            // The node's name is free at once for its next start.
-            if let Some(name) = self.driver.get().cloned() {
-                let instance = self.instance.clone();
-                let left: Result<(), StoreError> =
-                    in_tx!(self, false, |tx| leases::leave(&tx, &name, &instance).await).await;
-                if let Err(e) = left {
-                    tracing::debug!(error = %e, "node name not freed: it frees itself");
-                }
-            }
-            // The appends queued are written first.
-            self.appends
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .take();
-            let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(writer) = writer {
-                let _ = writer.await;
-            }
-            // Every call holds its connection until its transaction ends, so closing the pool
-            // only refuses new calls and drops idle connections; the writes in progress finish.
-            self.pool.close();
-        })
     }
 }

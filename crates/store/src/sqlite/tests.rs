@@ -2,11 +2,14 @@
 //! SQLite's machinery (PostgreSQL's store has one migration and the server checkpoints by
 //! itself); the tests of what every store does are in tests.rs, run on both backends.
 
+use super::backup::{Restored, backup, restore};
 use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::TimeControl;
+use crate::players::PlayerKind;
 use crate::tests::{TempDir, entry, new_match};
-use plateau_engine::{Actor, Event, Seat, Seed};
+use crate::{Derived, MatchStore, PlayerStore, Store};
+use plateau_engine::{Actor, Event, LogEntry, Seat, Seed};
 
 /// A database at `path` with the migrations before the one containing `marker` applied.
 fn migrated_before(path: &Path, marker: &str) -> Connection {
