@@ -12,7 +12,7 @@ use deadpool_postgres::Pool;
 use tokio::sync::{mpsc, oneshot};
 
 use super::leases;
-use super::matches::{ActionRow, insert_actions, unknown};
+use super::log::{ActionRow, insert_actions, unknown};
 use super::query::{col, pool_error, row};
 use crate::StoreError;
 

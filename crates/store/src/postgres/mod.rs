@@ -27,6 +27,7 @@ mod appends;
 mod community;
 mod held;
 mod leases;
+mod log;
 mod matches;
 mod moderation;
 mod notices;

@@ -11,7 +11,7 @@ use tokio_postgres::IsolationLevel;
 
 use super::held::fenced;
 use super::query::{col, db, exec, pool_error, row};
-use super::{PgStore, appends, failed, leases, matches};
+use super::{PgStore, appends, failed, leases, log, matches};
 use crate::model::Status;
 use crate::players::PlayerId;
 use crate::{
@@ -139,7 +139,7 @@ impl MatchStore for PgStore {
         if finish.is_none() {
             // The common write: to the appends' writer, which commits the appends waiting
             // together (`appends`).
-            let rows = match matches::action_rows(&id, first, &entries) {
+            let rows = match log::action_rows(&id, first, &entries) {
                 Ok(rows) => rows,
                 Err(e) => return failed(e),
             };
@@ -165,7 +165,7 @@ impl MatchStore for PgStore {
                     .unwrap_or_else(|_| Err(DatabaseError::Closed.into()))
             });
         }
-        in_tx!(self, false, |tx| matches::append(
+        in_tx!(self, false, |tx| log::append(
             &tx,
             &id,
             first,
@@ -182,7 +182,7 @@ impl MatchStore for PgStore {
             Ok(f) => f,
             Err(e) => return failed(e),
         };
-        in_tx!(self, false, |tx| matches::take_back(
+        in_tx!(self, false, |tx| log::take_back(
             &tx,
             &id,
             from,
