@@ -1,7 +1,7 @@
 //! Notation of rules/mad.md section 9: canonical texts, round trips, malformed input naming the
 //! offending token, refusal reasons, the observation's JSON shape and the terminal board.
 
-mod common;
+use crate::common;
 
 use common::{at, play, red, start};
 use plateau_engine::{Game, Viewer};

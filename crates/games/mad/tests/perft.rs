@@ -1,7 +1,7 @@
 //! The perft table of tests/data/perft.txt, checked against the crate's generator, and the
 //! independent brute-force checker of tests/brute compared with the generator node by node.
 
-mod brute;
+use crate::brute;
 
 use brute::{Board, Brute};
 use plateau_engine::perft::perft;
@@ -111,7 +111,7 @@ fn brute_force_agrees_with_the_generator_node_by_node() {
 }
 
 /// Recomputes the whole table with the brute-force checker (slow: run in release with
-/// `cargo test --release -p plateau-mad --test perft -- --ignored`). On a mismatch it prints the
+/// `cargo test --release -p plateau-mad --test mad perft:: -- --ignored`). On a mismatch it prints the
 /// table as the brute force counts it.
 #[test]
 #[ignore = "about a minute in release"]

@@ -1,8 +1,6 @@
 //! The numbered cases of rules/mad.md section 10, one test each (`case_NN_...`).
 
-mod common;
-
-use common::{at, blue, is_legal, legal, must_play, on, play, red, start};
+use crate::common::{at, blue, is_legal, legal, must_play, on, play, red, start};
 use plateau_engine::{Actor, Ending, Game, IllegalAction, Seat, ToAct};
 use plateau_mad::{Action, Mad, MadConfig, Side};
 

@@ -2,9 +2,8 @@
 //! other milestone lines, two end cells, off-board multiplier -4) drives the same rules, and bad
 //! board files are refused with the field named.
 
-mod common;
-mod compare;
-mod reference;
+use crate::common;
+use crate::compare;
 
 use common::{legal, play};
 use plateau_engine::{Game, Seat, SetupError, ToAct};

@@ -1,9 +1,7 @@
 //! Every game ends (docs/rulings.md Moon Leap 11): a table with more end cells than astronauts is
 //! refused, and the ply limit ends any game that would otherwise go on, scored as it stands.
 
-mod common;
-
-use common::{legal, play};
+use crate::common::{legal, play};
 use plateau_engine::{Actor, Game, IllegalAction, SetupError, ToAct, driver::Driver};
 use plateau_moonleap::{BoardDesc, Config, DEFAULT_BOARD_JSON, DEFAULT_PLY_LIMIT, MoonLeap};
 use rand::SeedableRng;

@@ -2,9 +2,7 @@
 //! trip, bad texts are refused with a message naming the problem, illegal actions are refused and
 //! change nothing, and the game is reachable by text through the engine's `DynGame`.
 
-mod common;
-
-use common::{position, state};
+use crate::common::{position, state};
 use plateau_engine::{Actor, Game, GameEntry, IllegalAction, Seat, ToAct, Viewer};
 use plateau_moonleap::{Config, MoonLeap};
 

@@ -4,13 +4,11 @@
 //! 2. with the independent text-level model of `tests/reference` (vectors of cells, scanning,
 //!    splits derived from sums, runs found by walking), for every line up to a node budget.
 
-mod reference;
-
 use std::collections::BTreeMap;
 
+use crate::reference::{RefBoard, RefState};
 use plateau_engine::{Game, perft::perft};
 use plateau_moonleap::{Config, MoonLeap};
-use reference::{RefBoard, RefState};
 
 struct Line {
     mercenaries: bool,

@@ -3,10 +3,7 @@
 //! of tests/reference (same legal list, same next position) and every final score is recounted
 //! from the final position text.
 
-mod compare;
-mod reference;
-
-use compare::against_reference;
+use crate::compare::against_reference;
 use plateau_moonleap::{Config, DEFAULT_BOARD_JSON, DEFAULT_PLY_LIMIT, MoonLeap};
 use plateau_testkit::{Options, check_playouts};
 

@@ -1,9 +1,7 @@
 //! Every numbered case of rules/moonleap.md section "Edge cases", on the default board, with its
 //! expected value. Positions are written as `(cell, "a3")` lists (see tests/common).
 
-mod common;
-
-use common::{fill, legal, play, position, state, state_with};
+use crate::common::{fill, legal, play, position, state, state_with};
 use plateau_engine::{Game, Seat, ToAct, Viewer};
 use plateau_moonleap::Config;
 
