@@ -223,8 +223,16 @@ pub async fn session<S, R, E>(
         {
             Ok(seat) => seat,
             Err(e) => {
+                // The match stopped here as the socket opened (it moved, or this node fenced
+                // itself): "reconnect to resume", as the sockets it had; any other refusal is
+                // final.
+                let code = if e.code == Code::MatchMoved {
+                    1013
+                } else {
+                    1008
+                };
                 let _ = sink.send(Message::Text(e.to_ws_json().into())).await;
-                let _ = sink.send(close(1008, e.code.as_str())).await;
+                let _ = sink.send(close(code, e.code.as_str())).await;
                 return;
             }
         };
@@ -456,7 +464,7 @@ async fn handle(
             return None;
         }
         ClientMessage::Act { version, actions } => match need_seat() {
-            Ok(s) => lobby.act(id, s, version, actions).await,
+            Ok(s) => lobby.act(id, conn, s, version, actions).await,
             Err(e) => Err(e),
         },
         ClientMessage::Resign => match need_seat() {

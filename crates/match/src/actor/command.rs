@@ -78,6 +78,12 @@ pub enum Command {
     },
     /// `seat` plays `actions`, made at `version` (docs/protocol.md section 4).
     Act {
+        /// The connection it came on: an actor that does not serve that connection refuses the
+        /// action (`match/moved`) and plays nothing. So an action that crossed its socket's
+        /// close (the match unloaded here: it moved, or this node fenced itself) is never
+        /// played by the match's next actor while the client, connected again, is shown the
+        /// state without it (docs/architecture.md section 5.3).
+        conn: u64,
         /// The seat acting.
         seat: Seat,
         /// The version the client saw.

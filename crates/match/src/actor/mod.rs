@@ -229,7 +229,8 @@ pub struct MatchActor {
 impl MatchActor {
     /// Runs the actor until `Shutdown`, until every sender is gone, or until the match is no
     /// longer this node's to drive. Answers whether its lease is to be handed over (the match
-    /// must go on elsewhere: it moved, or this node fenced itself) rather than left to rest.
+    /// must go on elsewhere: it moved, or this node fenced itself, and it cannot rest) rather
+    /// than left to rest, to be loaded when asked for, as after an idle unload.
     ///
     /// Each wake's work is boxed while it runs: the future of the loop, which every match in
     /// memory holds for as long as it is there, then keeps only what waits between wakes (a
@@ -276,7 +277,7 @@ impl MatchActor {
             // close and connect again to the node that drives the match.
             if self.fenced() || self.moved {
                 self.subs.clear();
-                hand_over = true;
+                hand_over = !self.can_rest();
                 break;
             }
             fence_only = matches!(wake, Wake::Fence);
@@ -320,7 +321,7 @@ impl MatchActor {
                     Some(Command::Moved) => {
                         // Dropping the senders closes every socket with "reconnect to resume".
                         self.subs.clear();
-                        hand_over = true;
+                        hand_over = !self.can_rest();
                         break;
                     }
                     Some(command) => Box::pin(self.handle(command)).await,
@@ -333,7 +334,7 @@ impl MatchActor {
             // A write refused for a lost lease: the match is another node's now.
             if self.moved {
                 self.subs.clear();
-                hand_over = true;
+                hand_over = !self.can_rest();
                 break;
             }
         }
@@ -378,12 +379,21 @@ impl MatchActor {
             Command::Unsubscribe { conn } => self.unsubscribe(conn),
             Command::Snapshot { conn } => self.send_state(conn),
             Command::Act {
+                conn,
                 seat,
                 version,
                 actions,
                 span,
                 reply,
             } => {
+                if !self.subs.iter().any(|s| s.conn == conn) {
+                    let _ = reply.send(Err(ApiError::new(
+                        crate::model::Code::MatchMoved,
+                        "this connection was closed to connect again: connect again and act on \
+                         the state it is sent",
+                    )));
+                    return;
+                }
                 // A span per decision, under the asker's (the request id and the match's): its
                 // log lines (the commit) say whose it was. At `debug`, so that it costs nothing
                 // unless asked for; else the lines are under the asker's span itself.

@@ -54,14 +54,16 @@ impl Lobby {
             if *lobby.shutdown.borrow() {
                 return;
             }
-            let ids: Vec<String> = lobby
+            // Each running actor with its generation (`Lobby::spawn`).
+            let held: Vec<(String, u64)> = lobby
                 .actors
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .iter()
                 .filter(|(_, (_, tx))| !tx.is_closed())
-                .map(|(id, _)| id.clone())
+                .map(|(id, (generation, _))| (id.clone(), *generation))
                 .collect();
+            let ids = held.iter().map(|(id, _)| id.clone()).collect();
             // The heartbeat of this node's name and the renewal, side by side (each its own
             // statement: a renewal only reads the name). Bounded: a database that hangs must
             // not hold the self-fencing below back.
@@ -93,7 +95,18 @@ impl Lobby {
                 Ok(lost) => {
                     for id in lost {
                         tracing::warn!(%id, "another node took this match over");
-                        if let Some(tx) = lobby.running(&id) {
+                        // Only the actor whose lease was asked for: one this node started since
+                        // (it took the match back after that actor fenced itself) holds a newer
+                        // lease, and stopping it would hand the match over for nothing.
+                        let asked = held.iter().find(|(h, _)| *h == id).map(|(_, g)| *g);
+                        let actor = lobby
+                            .actors
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get(&id)
+                            .filter(|(g, tx)| Some(*g) == asked && !tx.is_closed())
+                            .map(|(_, tx)| tx.clone());
+                        if let Some(tx) = actor {
                             let _ = tx.try_send(Command::Moved);
                         }
                     }

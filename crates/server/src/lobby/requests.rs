@@ -114,13 +114,16 @@ impl Lobby {
         .await
     }
 
-    /// Plays `actions` (one decision of `seat`, all or nothing) based on `version`.
+    /// Plays `actions` (one decision of `seat`, all or nothing) based on `version`, sent on
+    /// connection `conn` (`next_connection`).
     ///
     /// # Errors
-    /// The coded errors of docs/protocol.md section 4.2.
+    /// The coded errors of docs/protocol.md section 4.2; `match/moved` when the match's actor
+    /// does not serve `conn` (it was unloaded and loaded again since the connection opened).
     pub async fn act(
         &self,
         id: &str,
+        conn: u64,
         seat: Seat,
         version: u64,
         actions: Vec<plateau_protocol::ActionRequest>,
@@ -128,6 +131,7 @@ impl Lobby {
         let asked = std::time::Instant::now();
         let answer = self
             .call(id, |reply| Command::Act {
+                conn,
                 seat,
                 version,
                 actions,

@@ -37,6 +37,54 @@ async fn resigning_ends_the_match_for_the_other_side() {
 
 /// A rematch is an offer the other player accepts; the new match (seats swapped, the same
 /// players) starts, clocks included, only once both have opened it.
+/// An action read from a socket as the server closed it to connect again (1013: the match was
+/// unloaded here, it moved or this node fenced itself) may reach the match's next actor, which
+/// never served that connection: it is refused `match/moved` and plays nothing, so the client,
+/// connected again and shown the state without it, acts on that state's version and is not
+/// refused `action/stale` for a move of its own it did not see played (docs/architecture.md
+/// section 5.3).
+#[tokio::test]
+async fn an_action_from_a_connection_the_match_does_not_serve_is_not_played() {
+    let app = spawn_app().await;
+    let (id, t0, t1, _) = two_humans(&app, "mad").await;
+    let mut red = app.connect(&id, Some(&t0)).await;
+    let mut blue = app.connect(&id, Some(&t1)).await;
+    let live = red.live().await;
+    let version = live["version"].as_u64().unwrap();
+    let action = live["legal"][0].as_str().unwrap().to_owned();
+    // Connection numbers count up from 0: none has this one.
+    let refused = app
+        .lobby
+        .act(
+            &id,
+            u64::MAX,
+            Seat(0),
+            version,
+            vec![action.as_str().into()],
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code.as_str(), "match/moved", "{}", refused.message);
+    // Nothing was played: the same action on the seat's own connection, at the same version.
+    // (Should that socket close to connect again meanwhile, a self-fencing on a starved
+    // machine, the action may not be played either: the new connection's state shows the same
+    // version, and the action is sent again.)
+    let played = loop {
+        red.act(version, &action).await;
+        let answer = red.answer(version).await;
+        if answer["version"].as_u64() != Some(version) {
+            break answer;
+        }
+    };
+    assert_eq!(played["version"].as_u64(), Some(version + 1), "{played}");
+    // Once, as the other seat sees it too.
+    blue.sync().await;
+    let seen = blue.latest().unwrap();
+    assert_eq!(seen["version"].as_u64(), Some(version + 1), "{seen}");
+    assert_eq!(seen["moves"].as_array().unwrap().len() as u64, version + 1);
+    app.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_rematch_is_offered_accepted_and_starts_when_both_open_it() {
     let app = spawn_app().await;
