@@ -303,6 +303,24 @@ impl TestApp {
         )
     }
 
+    /// Takes a seat of match `id` (`POST /api/matches/{id}/join`) and returns the 200 body. A
+    /// join answered `503 match/moved` (the match's actor stopped before it was handled: it
+    /// moved, or this node fenced itself on a starved machine, docs/architecture.md section
+    /// 5.3) changed nothing and is sent again, as the answer says.
+    pub async fn join(&self, id: &str) -> Value {
+        for _ in 0..20 {
+            let (status, joined) = self
+                .post(&format!("/api/matches/{id}/join"), &json!({}))
+                .await;
+            if status == 503 && joined["code"] == "match/moved" {
+                continue;
+            }
+            assert_eq!(status, 200, "{joined}");
+            return joined;
+        }
+        panic!("match {id}: a join answered `match/moved` 20 times");
+    }
+
     /// Creates a match and returns the 201 body.
     pub async fn create(&self, request: Value) -> Value {
         let (status, body) = self.post("/api/matches", &request).await;
@@ -704,7 +722,8 @@ fn dechunk(mut rest: &[u8]) -> Vec<u8> {
 /// whole states; `wire` keeps each `state` as it came.
 ///
 /// `until` (and what waits through it) connects again when the server closes the socket with
-/// 1013, "reconnect to resume", as the web client does (docs/protocol.md section 4): a node that
+/// 1013, "reconnect to resume", or drops it, as the web client does (docs/protocol.md section
+/// 4): a node that
 /// could not renew a match's lease in time (docs/architecture.md section 5.3) unloads the match
 /// and closes its sockets so, which a starved machine can cause in any test on PostgreSQL. The
 /// new connection's first `state` is whole, and the messages of both connections are kept.
@@ -881,7 +900,7 @@ impl Client {
             match self.next().await {
                 Some(m) if f(&m) => return Some(m),
                 Some(_) => {}
-                None if self.closed == Some(1013) => {
+                None if self.resumable() => {
                     self.reconnect().await;
                     return None;
                 }
@@ -891,6 +910,14 @@ impl Client {
                 ),
             }
         }
+    }
+
+    /// Whether the socket closed in a way a client resumes from by connecting again: 1013
+    /// ("reconnect to resume"), or dropped without a close frame (the server gives a client
+    /// that takes no write for 10 s up, as a starved test process can be; the web client
+    /// reconnects after a drop too, docs/architecture.md section 5).
+    fn resumable(&self) -> bool {
+        matches!(self.closed, Some(1013) | None)
     }
 
     /// Opens the socket again as it was opened; a seat token sent in an `auth` message goes in
@@ -959,6 +986,25 @@ impl Client {
             .await;
     }
 
+    /// The answer to an `act` sent at `version`: a refusal (an `error`), or the `state` that
+    /// shows the action, the first whose version is past `version` (the seat sees its own
+    /// action). The states sent meanwhile for other reasons (a seat's socket closing or
+    /// opening, an offer) keep the version and are not the answer. Should the socket close to
+    /// connect again (1013) first, the new connection's whole state is the answer: it shows the
+    /// action if it was played before the close, and an action that crossed the close is never
+    /// played (docs/architecture.md section 5.3), so the seat acts again on that state.
+    pub async fn answer(&mut self, version: u64) -> Value {
+        let answered = |m: &Value| {
+            // `match/moved`: the action crossed the close; the close follows.
+            (m["type"] == "error" && m["code"] != "match/moved")
+                || (m["type"] == "state" && m["version"].as_u64() > Some(version))
+        };
+        match self.until_or_reconnected(&answered).await {
+            Some(m) => m,
+            None => self.state().await,
+        }
+    }
+
     /// Sends a ping and waits for its pong: every message sent before was handled.
     /// On a new connection (after a 1013 close) the ping is sent again.
     pub async fn sync(&mut self) {
@@ -979,7 +1025,7 @@ impl Client {
                 match self.next().await {
                     Some(m) if m["status"] == "finished" => break,
                     Some(_) => {}
-                    None if self.closed == Some(1013) => self.reconnect().await,
+                    None if self.resumable() => self.reconnect().await,
                     None => break,
                 }
             }
@@ -1023,10 +1069,7 @@ pub fn id(v: &Value) -> String {
 pub async fn two_humans(app: &TestApp, game: &str) -> (String, String, String, String) {
     let created = app.create(humans(game)).await;
     let id = id(&created);
-    let (status, joined) = app
-        .post(&format!("/api/matches/{id}/join"), &json!({}))
-        .await;
-    assert_eq!(status, 200, "{joined}");
+    let joined = app.join(&id).await;
     assert_eq!(joined["seat"], 1);
     (
         id,
@@ -1072,11 +1115,7 @@ pub async fn seats_taken(app: &TestApp, request: Value) -> (String, Vec<String>)
     let id = id(&created);
     let mut tokens = vec![token(&created)];
     for _ in 1..humans {
-        let (status, joined) = app
-            .post(&format!("/api/matches/{id}/join"), &json!({}))
-            .await;
-        assert_eq!(status, 200, "{joined}");
-        tokens.push(token(&joined));
+        tokens.push(token(&app.join(&id).await));
     }
     (id, tokens)
 }

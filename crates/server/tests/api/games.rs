@@ -53,14 +53,14 @@ pub async fn play_for(clients: &mut [&mut Client], rng: &mut ChaCha8Rng, actions
             .to_owned();
         let version = last[i]["version"].as_u64().unwrap();
         clients[i].act(version, &action).await;
-        let reply = clients[i].until(|m| m["type"] != "chat_backlog").await;
+        let reply = clients[i].answer(version).await;
         assert_eq!(
             reply["type"], "state",
             "{action} at version {version}: {reply}"
         );
         // The seat sees its own action, so its version moved on; it did not when the action went
-        // to a connection the server closed before reading it (the reply is then the whole
-        // state of the next connection, `Client::until`).
+        // to a connection the server closed before playing it (the reply is then the whole
+        // state of the next connection, `Client::answer`).
         if reply["version"].as_u64() > Some(version) {
             played += 1;
         }

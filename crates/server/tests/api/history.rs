@@ -48,8 +48,9 @@ async fn each_seat_steps_back_through_its_own_view_of_a_live_game() {
     };
     let rng = &mut ChaCha8Rng::seed_from_u64(11);
     // Placements (secret), the ready calls and a few battle turns, each seat's hidden from the
-    // others until fired.
-    let now = play_for(&mut [a, b, c, d], rng, 40).await;
+    // others until fired. The spectator, which never acts, is brought up to date after every
+    // action as the seats are: a socket that sends nothing for the idle time is closed.
+    let now = play_for(&mut [a, b, c, d, &mut watcher], rng, 40).await;
     assert_eq!(now["status"], "live", "the game ended too soon");
     watcher.sync().await;
     clients.push(watcher);

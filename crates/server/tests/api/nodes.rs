@@ -96,10 +96,7 @@ async fn seat_across(nodes: &(TestApp, TestApp), request: Value) -> (String, Vec
     let id = created["id"].as_str().unwrap().to_owned();
     let mut tokens = vec![created["token"].as_str().unwrap().to_owned()];
     for k in 1..seats {
-        let (status, joined) = pick(nodes, k)
-            .post(&format!("/api/matches/{id}/join"), &json!({}))
-            .await;
-        assert_eq!(status, 200, "{joined}");
+        let joined = pick(nodes, k).join(&id).await;
         assert_eq!(joined["seat"], k);
         tokens.push(joined["token"].as_str().unwrap().to_owned());
     }
@@ -137,8 +134,10 @@ async fn play(clients: &mut [Client], rng: &mut ChaCha8Rng, actions: usize) -> u
         clients[i]
             .send(json!({"type": "act", "version": version, "action": action}))
             .await;
+        // `match/moved`: the action crossed its socket's close (a self-fencing), and the
+        // match's next actor refused it; the close follows, then the next connection's state.
         let reply = clients[i]
-            .until(|m| m["type"] == "state" || m["type"] == "error")
+            .until(|m| m["type"] == "state" || (m["type"] == "error" && m["code"] != "match/moved"))
             .await;
         if reply["type"] == "error" {
             assert_eq!(reply["code"], "action/stale", "{action}: {reply}");
@@ -183,12 +182,18 @@ async fn seats_on_two_nodes_play_each_game_to_its_end() {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         play(&mut clients, &mut rng, usize::MAX).await;
+        let watcher = watcher.await.unwrap();
         // Driven by one node throughout (the same lease, never taken again): the other only
         // forwarded, and loaded nothing (a match of an earlier game it drives may have left).
-        assert_eq!(lease(&nodes.0.db, &id).await, held, "{game}");
-        let after = in_memory(other).await;
-        assert!(after <= before, "{game}: {before} then {after} in memory");
-        let watcher = watcher.await.unwrap();
+        // Unless the driver could not renew the lease in time on a starved machine and fenced
+        // itself: its sockets then closed with 1013 and connected again, and whichever node one
+        // reached first took the match on (docs/architecture.md section 5.3).
+        let fenced = watcher.reconnects + clients.iter().map(|c| c.reconnects).sum::<usize>();
+        if fenced == 0 {
+            assert_eq!(lease(&nodes.0.db, &id).await, held, "{game}");
+            let after = in_memory(other).await;
+            assert!(after <= before, "{game}: {before} then {after} in memory");
+        }
         let rec = record(other, &id).await;
         assert_eq!(rec, record(driving, &id).await, "{game}");
         let g = entry(game);

@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{Agent, TestApp, spawn_app_with, temp_db};
+use crate::common::{Agent, Db, TestApp, spawn_app_with, temp_db};
 use crate::tournaments::{options, recorded, until};
+use plateau_server::Options;
 use plateau_tournament::{Kind, PlayerId, Seat, Settings, Tournament};
 
 /// A Swiss round: boards as (white, black, white's result), and the bye.
@@ -73,30 +74,83 @@ fn round_games(detail: &Value, round: u64) -> Option<Vec<(String, Vec<String>, V
     )
 }
 
-/// Joins `names` to tournament `id` in order, each a new guest; the tournament must still be
-/// waiting after the last (so nobody joins late).
-async fn join_all(app: &TestApp, id: &str, names: &[String]) -> BTreeMap<String, Agent> {
+/// Joins `names` to tournament `id` in order, each a new guest: `None` as soon as one finds the
+/// tournament started (it joined late, or found it over: started with too few to play).
+async fn join_all(app: &TestApp, id: &str, names: &[String]) -> Option<BTreeMap<String, Agent>> {
     let mut agents = BTreeMap::new();
     for name in names {
         let mut agent = Agent::guest(app.addr, name).await;
         let (status, body) = agent
             .post(&format!("/api/tournaments/{id}/join"), &json!(null))
             .await;
+        if status == 409 && body["code"] == "tournament/closed" {
+            return None;
+        }
         assert_eq!(status, 200, "{body}");
-        assert_eq!(
-            body["tournament"]["phase"], "waiting",
-            "joined late: {body}"
-        );
+        if body["tournament"]["phase"] != "waiting" {
+            assert_eq!(body["tournament"]["phase"], "running", "{body}");
+            return None;
+        }
         agents.insert(name.clone(), agent);
     }
-    agents
+    Some(agents)
+}
+
+/// A server on a new database and a tournament of it that every player joined while it waited.
+struct Joined {
+    db: Db,
+    app: TestApp,
+    /// The account `Organiser`, who made the tournament.
+    organiser: Agent,
+    /// The answer to the creation.
+    made: Value,
+    id: String,
+    /// Each player's guest, by name.
+    agents: BTreeMap<String, Agent>,
+}
+
+/// A new server on a new database (with `options`), where the account `Organiser` makes the
+/// tournament `request` and `names` join it in order, each a new guest, all while it waits (so
+/// nobody joins late). Its start is a time on the wall clock, `starts_in_seconds` after the
+/// creation, which a starved machine can reach before the last join: the test cannot hold the
+/// start back, so it then makes it all again, on a fresh database, with twice the time to start.
+async fn joined_before_start(
+    options: impl Fn() -> Options,
+    mut request: Value,
+    names: &[String],
+) -> Joined {
+    for _ in 0..5 {
+        let db = temp_db();
+        let app = spawn_app_with(db.clone(), options()).await;
+        let mut organiser = Agent::account(app.addr, "Organiser").await;
+        let (status, made) = organiser.post("/api/tournaments", &request).await;
+        assert_eq!(status, 201, "{made}");
+        let id = made["tournament"]["id"].as_str().unwrap().to_owned();
+        if let Some(agents) = join_all(&app, &id, names).await {
+            return Joined {
+                db,
+                app,
+                organiser,
+                made,
+                id,
+                agents,
+            };
+        }
+        app.shutdown().await;
+        let late = request["starts_in_seconds"].as_u64().unwrap();
+        eprintln!(
+            "started {late} s after its creation, before the last join: again with twice that"
+        );
+        request["starts_in_seconds"] = json!(2 * late);
+    }
+    panic!("the tournament started before the last join five times");
 }
 
 /// Stops `app` and starts a new server on the same database; every agent is pointed at it.
 /// The tournament reads back the same.
 async fn restart(
     app: TestApp,
-    db: &crate::common::Db,
+    db: &Db,
     agents: &mut BTreeMap<String, Agent>,
     organiser: &mut Agent,
     id: &str,
@@ -163,9 +217,6 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
         (vec![(9, 2, '='), (3, 4, '1'), (1, 8, '0'), (5, 7, '0')], 6),
         (vec![(2, 3, '='), (8, 9, '='), (7, 4, '1'), (5, 6, '=')], 1),
     ];
-    let db = temp_db();
-    let mut app = spawn_app_with(db.clone(), options(Duration::from_secs(60))).await;
-    let mut organiser = Agent::account(app.addr, "Organiser").await;
     let swiss = json!({
         "name": "Sunday Swiss",
         "game": "chakart",
@@ -175,6 +226,15 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
         "starts_in_seconds": 4,
         "seed": white_first_seed(),
     });
+    let names: Vec<String> = (1..=9).map(|n| format!("Player{n}")).collect();
+    let Joined {
+        db,
+        mut app,
+        mut organiser,
+        made,
+        id,
+        mut agents,
+    } = joined_before_start(|| options(Duration::from_secs(60)), swiss.clone(), &names).await;
     // The fields of another kind, or none of its own, are refused with the field named.
     for (field, value) in [
         ("minutes", json!(10)),
@@ -194,8 +254,6 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
         let key = if field == "game" { "game" } else { field };
         assert!(body["message"].as_str().unwrap().starts_with(key), "{body}");
     }
-    let (status, made) = organiser.post("/api/tournaments", &swiss).await;
-    assert_eq!(status, 201, "{made}");
     let info = &made["tournament"];
     assert_eq!(
         (
@@ -209,9 +267,6 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
         info["minutes"].is_null() && info["ends_at"].is_null(),
         "{made}"
     );
-    let id = info["id"].as_str().unwrap().to_owned();
-    let names: Vec<String> = (1..=9).map(|n| format!("Player{n}")).collect();
-    let mut agents = join_all(&app, &id, &names).await;
 
     // Half points by name, as tallied from the results the test makes.
     let mut points: BTreeMap<String, u64> = BTreeMap::new();
@@ -350,9 +405,6 @@ async fn a_swiss_of_nine_pairs_the_reference_rounds_through_a_restart() {
 /// 1 per seat it ties, and the server restarts with round 2 partly played.
 #[tokio::test]
 async fn tables_of_four_for_ten_seat_by_score_through_a_restart() {
-    let db = temp_db();
-    let mut app = spawn_app_with(db.clone(), options(Duration::from_secs(60))).await;
-    let mut organiser = Agent::account(app.addr, "Organiser").await;
     let tables = json!({
         "name": "Moon Leap tables",
         "game": "moonleap",
@@ -363,6 +415,15 @@ async fn tables_of_four_for_ten_seat_by_score_through_a_restart() {
         "time_control": {"kind": "none"},
         "starts_in_seconds": 4,
     });
+    let names: Vec<String> = (1..=10).map(|n| format!("Player{n}")).collect();
+    let Joined {
+        db,
+        mut app,
+        mut organiser,
+        made,
+        id,
+        mut agents,
+    } = joined_before_start(|| options(Duration::from_secs(60)), tables.clone(), &names).await;
     // Bataille Navale is played by four only: its tables need bots.
     let mut naval = tables.clone();
     naval["game"] = json!("naval");
@@ -381,8 +442,6 @@ async fn tables_of_four_for_ten_seat_by_score_through_a_restart() {
         (400, Some("tournament/invalid")),
         "{body}"
     );
-    let (status, made) = organiser.post("/api/tournaments", &tables).await;
-    assert_eq!(status, 201, "{made}");
     let info = &made["tournament"];
     assert_eq!(
         (
@@ -392,9 +451,6 @@ async fn tables_of_four_for_ten_seat_by_score_through_a_restart() {
         ),
         (Some("tables"), Some(4), Some(true))
     );
-    let id = info["id"].as_str().unwrap().to_owned();
-    let names: Vec<String> = (1..=10).map(|n| format!("Player{n}")).collect();
-    let mut agents = join_all(&app, &id, &names).await;
 
     let mut points: BTreeMap<String, u64> = names.iter().map(|n| (n.clone(), 0)).collect();
     for round in 1..=3u64 {
@@ -505,11 +561,12 @@ async fn tables_of_four_for_ten_seat_by_score_through_a_restart() {
 /// one who came, and is withdrawn; the next round pairs the players left, the bye to the odd one.
 #[tokio::test]
 async fn a_swiss_player_who_does_not_come_loses_and_is_paired_no_more() {
-    let mut options = options(Duration::from_secs(60));
-    // Time enough for the test to see the pairing and open the match first.
-    options.limits.no_show = Duration::from_secs(2);
-    let app = spawn_app_with(temp_db(), options).await;
-    let mut organiser = Agent::account(app.addr, "Organiser").await;
+    let options = || {
+        let mut options = options(Duration::from_secs(60));
+        // Time enough for the test to see the pairing and open the match first.
+        options.limits.no_show = Duration::from_secs(2);
+        options
+    };
     let swiss = json!({
         "name": "Short Swiss",
         "game": "chakart",
@@ -518,11 +575,14 @@ async fn a_swiss_player_who_does_not_come_loses_and_is_paired_no_more() {
         "time_control": {"kind": "none"},
         "starts_in_seconds": 3,
     });
-    let (status, made) = organiser.post("/api/tournaments", &swiss).await;
-    assert_eq!(status, 201, "{made}");
-    let id = made["tournament"]["id"].as_str().unwrap().to_owned();
     let names: Vec<String> = (1..=4).map(|n| format!("Player{n}")).collect();
-    let agents = join_all(&app, &id, &names).await;
+    let Joined {
+        app,
+        mut organiser,
+        id,
+        agents,
+        ..
+    } = joined_before_start(options, swiss, &names).await;
 
     let detail = until(&mut organiser, &id, |d| round_games(d, 1).is_some()).await;
     let games = round_games(&detail, 1).unwrap();
