@@ -175,7 +175,10 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let listener = TcpListener::bind(config.addr).await?;
     // The recorder before the lobby, whose matches take their handles at its start.
     let metrics = match config.metrics_listen {
-        Some(addr) => Some(metrics::bind(addr).await?),
+        Some(addr) => {
+            let handle = metrics::install().map_err(ServeError::Config)?;
+            Some((TcpListener::bind(addr).await?, handle))
+        }
         None => None,
     };
     let addr = listener.local_addr()?;

@@ -7,7 +7,6 @@
 //! and the sockets open (`SocketOpen`). What is a state is read when scraped: the matches in memory and live, and
 //! the bots' queues.
 
-use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -132,18 +131,6 @@ pub async fn serve(
             let _ = stopped.wait_for(|s| *s).await;
         })
         .await
-}
-
-/// Binds `addr` for the figures, installing the recorder (`install`).
-///
-/// # Errors
-/// The address cannot be bound, or the recorder not installed.
-pub async fn bind(
-    addr: SocketAddr,
-) -> Result<(tokio::net::TcpListener, PrometheusHandle), crate::ServeError> {
-    let handle = install().map_err(crate::ServeError::Config)?;
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    Ok((listener, handle))
 }
 
 async fn scrape(

@@ -1,57 +1,28 @@
-//! The WebSocket of one connection (docs/protocol.md section 4): reads client messages, checks their
-//! shape and size, passes them to the match actor, and writes the actor's messages back.
+//! A match's WebSocket (docs/protocol.md section 4): subscribes the connection to the match's
+//! actor, reads the client's messages (`handle` answers each) and writes the actor's messages
+//! and the answers back, in batches, until either side closes or the service shuts down.
 //!
 //! `session` is generic over the sink and the stream, so it can run over a real socket or channels.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use plateau_engine::Seat;
+use plateau_match::actor::Outgoing;
+use plateau_protocol::ClientMessage;
 use tokio::sync::mpsc;
 
-use crate::limits::Limits;
+use super::handle::handle;
+use super::socket::{
+    EVICTED, MAX_MESSAGE, Rate, SEND_TIMEOUT, UNREADABLE, binary_refused, close, finish,
+    parse_client_message, send_within, too_large,
+};
 use crate::lobby::Lobby;
-use crate::model::{ApiError, Code};
+use crate::model::Code;
 use crate::players::Player;
-use plateau_match::actor::Outgoing;
-
-/// Largest client message read, in bytes (docs/protocol.md section 6): a frame (or a message in
-/// fragments) announced larger is not read at all, and the connection closes with 1009, so an
-/// unfinished frame holds at most this much of the server's memory.
-pub const MAX_MESSAGE: usize = 16 * 1024;
-
-/// The close of a socket whose place was given to a newcomer (`net`): its network held more
-/// connections than the newcomer's while the server held as many as it may.
-pub const EVICTED: (u16, &str) = (
-    4002,
-    "too many connections from your network: closed for another client",
-);
-
-/// The close after a frame that is not read: over `MAX_MESSAGE`, or not a WebSocket frame.
-pub const UNREADABLE: (u16, &str) = (1009, "a frame over 16 KiB, or not a WebSocket frame");
 
 /// Messages a connection's queue holds before the connection is dropped as too slow.
 const QUEUE: usize = 64;
-
-/// A write the client does not take within this time (it reads nothing) ends the connection.
-const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Sends one message, giving up after `SEND_TIMEOUT`; false if it did not go out.
-pub(crate) async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
-    matches!(
-        tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await,
-        Ok(Ok(()))
-    )
-}
-
-/// Ends a socket's closing handshake: answers the client's close, or sends and flushes ours,
-/// giving up after `SEND_TIMEOUT`.
-pub(crate) async fn finish<S: Sink<Message> + Unpin>(sink: &mut S) {
-    let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
-}
 
 /// Most queued messages written to a socket before it is flushed.
 const BATCH_MAX: usize = 16;
@@ -109,88 +80,6 @@ fn from_reader(
         None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
         None => Err(None),
     }
-}
-
-/// The WebSocket settings of every socket: frames and messages up to `MAX_MESSAGE`, and small
-/// buffers that grow as a message needs, at most to `MAX_MESSAGE` (a client's messages are a few
-/// hundred bytes: a read buffer of 1 KiB takes one whole, and every open socket holds one). Frames wait in the write buffer until a flush, so the messages of one batch leave in
-/// one write; one larger than the buffer is written at once.
-pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
-    upgrade
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(1024)
-        .write_buffer_size(16 * 1024)
-}
-
-/// One socket's message rate (`Limits::messages_per_second` after a burst of
-/// `Limits::message_burst`): governor's GCRA limiter, which is a token bucket kept as one
-/// timestamp. A burst under one message is one; a rate too high for a nanosecond period is no
-/// limit; a rate of zero or less lets the burst through and nothing after it.
-pub struct Rate {
-    /// `None`: no limit.
-    limiter: Option<governor::DefaultDirectRateLimiter>,
-    per_second: f64,
-}
-
-impl Rate {
-    /// A full bucket for `limits`.
-    #[must_use]
-    pub fn new(limits: &Limits) -> Rate {
-        let per_second = limits.messages_per_second;
-        // A century stands for never: governor counts in nanoseconds, as a u64.
-        let never = Duration::from_secs(100 * 365 * 24 * 3600);
-        let period = if per_second > 0.0 {
-            Duration::try_from_secs_f64(1.0 / per_second).unwrap_or(never)
-        } else {
-            never
-        };
-        // Truncated as the bucket's fractional tokens were: 40.9 lets 40 through at once.
-        let burst = NonZeroU32::new(limits.message_burst.clamp(1.0, f64::from(u32::MAX)) as u32)
-            .unwrap_or(NonZeroU32::MIN);
-        let limiter = governor::Quota::with_period(period)
-            .map(|q| governor::RateLimiter::direct(q.allow_burst(burst)));
-        Rate {
-            limiter,
-            per_second,
-        }
-    }
-
-    /// Takes one message's place.
-    ///
-    /// # Errors
-    /// `limit/messages` when the socket sent its burst and more than the rate since (the message
-    /// is then not read).
-    pub fn take(&mut self) -> Result<(), ApiError> {
-        match &self.limiter {
-            Some(l) if l.check().is_err() => Err(ApiError::new(
-                Code::LimitMessages,
-                format!(
-                    "more than {} messages a second: this one was not read",
-                    self.per_second
-                ),
-            )),
-            _ => Ok(()),
-        }
-    }
-}
-
-pub use plateau_protocol::{ActionRequest, ClientMessage, MAX_TURN_ACTIONS};
-
-/// Reads one client message (`plateau_protocol::parse`).
-///
-/// # Errors
-/// `msg/malformed` (not a JSON object with a string `type`, or bad fields) or `msg/unknown`.
-pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
-    plateau_protocol::parse(text).map_err(ApiError::from)
-}
-
-/// A close frame with `code` and `reason`.
-pub(crate) fn close(code: u16, reason: &str) -> Message {
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: Utf8Bytes::from(reason.to_owned()),
-    }))
 }
 
 /// Runs one connection to match `id` until either side closes or the service shuts down.
@@ -408,121 +297,19 @@ async fn stopped(signal: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = signal.wait_for(|s| *s).await;
 }
 
-/// The refusal of a message of `len` bytes over `MAX_MESSAGE` (`msg/too_large`).
-pub(crate) fn too_large(len: usize) -> ApiError {
-    ApiError::new(
-        Code::MsgTooLarge,
-        format!("a message of {len} bytes is over the limit of {MAX_MESSAGE} bytes"),
-    )
-}
-
-/// The refusal of a binary message of `len` bytes: not read at any size (the protocol is JSON
-/// text).
-pub(crate) fn binary_refused(len: usize) -> ApiError {
-    if len > MAX_MESSAGE {
-        too_large(len)
-    } else {
-        ApiError::new(
-            Code::MsgMalformed,
-            "binary frames are not read; send JSON text",
-        )
-    }
-}
-
-/// Handles one text message of connection `conn` (of `player`, if any); returns the reply for
-/// it, if any.
-async fn handle(
-    lobby: &Lobby,
-    id: &str,
-    conn: u64,
-    seat: Option<Seat>,
-    player: Option<crate::players::PlayerId>,
-    peer: Option<std::net::IpAddr>,
-    text: &str,
-) -> Option<String> {
-    let message = match parse_client_message(text) {
-        Ok(m) => m,
-        Err(e) => return Some(e.to_ws_json()),
-    };
-    let need_seat = || {
-        seat.ok_or_else(|| {
-            ApiError::new(
-                Code::AuthSeat,
-                "spectators cannot act: connect with a seat token",
-            )
-        })
-    };
-    let result = match message {
-        ClientMessage::Ping => {
-            let pong = plateau_protocol::server::MatchMessage::Pong;
-            return serde_json::to_string(&pong).ok();
-        }
-        // Handled by the session, which keeps the connection's seat.
-        ClientMessage::Auth(_) => return None,
-        ClientMessage::Sync => {
-            lobby.snapshot(id, conn).await;
-            return None;
-        }
-        ClientMessage::Act { version, actions } => match need_seat() {
-            Ok(s) => lobby.act(id, conn, s, version, actions).await,
-            Err(e) => Err(e),
-        },
-        ClientMessage::Resign => match need_seat() {
-            Ok(s) => lobby.resign(id, s).await,
-            Err(e) => Err(e),
-        },
-        ClientMessage::Offer(kind) => match need_seat() {
-            Ok(s) => lobby.offer(id, s, kind, peer).await,
-            Err(e) => Err(e),
-        },
-        ClientMessage::Decline(kind) => match need_seat() {
-            Ok(s) => lobby.decline(id, s, kind).await,
-            Err(e) => Err(e),
-        },
-        // A muted or banned player's line is refused before the match sees it.
-        ClientMessage::Chat(text) => match player.map(|p| lobby.sanctions().check_may_chat(p)) {
-            Some(Err(e)) => Err(e),
-            _ => lobby.chat(id, conn, text).await,
-        },
-        ClientMessage::Mute { name, mute } => lobby.mute(id, conn, name, mute).await,
-    };
-    result.err().map(|e| e.to_ws_json())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lobby::CreateRequest;
     use crate::model::SeatSpec;
     use crate::{Catalogue, Options, open_store};
+    use std::time::Duration;
 
     async fn next_json(rx: &mut mpsc::Receiver<Message>) -> serde_json::Value {
         match rx.recv().await {
             Some(Message::Text(t)) => serde_json::from_str(&t).unwrap(),
             other => panic!("{other:?}"),
         }
-    }
-
-    /// A socket's burst passes at once and the next message is refused with `limit/messages`;
-    /// a rate of zero lets the burst through and nothing after it.
-    #[test]
-    fn the_rate_lets_the_burst_through_then_refuses() {
-        let limits = |per_second: f64, burst: f64| Limits {
-            messages_per_second: per_second,
-            message_burst: burst,
-            ..Limits::default()
-        };
-        let mut rate = Rate::new(&limits(0.5, 3.0));
-        assert!((0..3).all(|_| rate.take().is_ok()));
-        let refused = rate.take().unwrap_err();
-        assert_eq!(refused.code, Code::LimitMessages);
-        assert_eq!(
-            refused.message,
-            "more than 0.5 messages a second: this one was not read"
-        );
-        let mut closed = Rate::new(&limits(0.0, 2.0));
-        assert!(closed.take().is_ok() && closed.take().is_ok());
-        assert!(closed.take().is_err());
     }
 
     /// A batch takes every queued message once, the actor's before the reader's.

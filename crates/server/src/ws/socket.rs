@@ -1,0 +1,173 @@
+//! What every WebSocket of the service keeps to, a match's (`session`) and the lobby's: the
+//! largest message, the closes, how long a write may wait, the settings of the upgrade and the
+//! message rate, and the refusals of a message that is not read.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures_util::{Sink, SinkExt};
+use plateau_protocol::ClientMessage;
+
+use crate::limits::Limits;
+use crate::model::{ApiError, Code};
+
+/// Largest client message read, in bytes (docs/protocol.md section 6): a frame (or a message in
+/// fragments) announced larger is not read at all, and the connection closes with 1009, so an
+/// unfinished frame holds at most this much of the server's memory.
+pub const MAX_MESSAGE: usize = 16 * 1024;
+
+/// The close of a socket whose place was given to a newcomer (`net`): its network held more
+/// connections than the newcomer's while the server held as many as it may.
+pub const EVICTED: (u16, &str) = (
+    4002,
+    "too many connections from your network: closed for another client",
+);
+
+/// The close after a frame that is not read: over `MAX_MESSAGE`, or not a WebSocket frame.
+pub const UNREADABLE: (u16, &str) = (1009, "a frame over 16 KiB, or not a WebSocket frame");
+
+/// A write the client does not take within this time (it reads nothing) ends the connection.
+pub(super) const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Sends one message, giving up after `SEND_TIMEOUT`; false if it did not go out.
+pub async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Ends a socket's closing handshake: answers the client's close, or sends and flushes ours,
+/// giving up after `SEND_TIMEOUT`.
+pub async fn finish<S: Sink<Message> + Unpin>(sink: &mut S) {
+    let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
+}
+
+/// The WebSocket settings of every socket: frames and messages up to `MAX_MESSAGE`, and small
+/// buffers that grow as a message needs, at most to `MAX_MESSAGE` (a client's messages are a few
+/// hundred bytes: a read buffer of 1 KiB takes one whole, and every open socket holds one). Frames wait in the write buffer until a flush, so the messages of one batch leave in
+/// one write; one larger than the buffer is written at once.
+pub fn sized(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
+    upgrade
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(1024)
+        .write_buffer_size(16 * 1024)
+}
+
+/// One socket's message rate (`Limits::messages_per_second` after a burst of
+/// `Limits::message_burst`): governor's GCRA limiter, which is a token bucket kept as one
+/// timestamp. A burst under one message is one; a rate too high for a nanosecond period is no
+/// limit; a rate of zero or less lets the burst through and nothing after it.
+pub struct Rate {
+    /// `None`: no limit.
+    limiter: Option<governor::DefaultDirectRateLimiter>,
+    per_second: f64,
+}
+
+impl Rate {
+    /// A full bucket for `limits`.
+    #[must_use]
+    pub fn new(limits: &Limits) -> Rate {
+        let per_second = limits.messages_per_second;
+        // A century stands for never: governor counts in nanoseconds, as a u64.
+        let never = Duration::from_secs(100 * 365 * 24 * 3600);
+        let period = if per_second > 0.0 {
+            Duration::try_from_secs_f64(1.0 / per_second).unwrap_or(never)
+        } else {
+            never
+        };
+        // Truncated as the bucket's fractional tokens were: 40.9 lets 40 through at once.
+        let burst = NonZeroU32::new(limits.message_burst.clamp(1.0, f64::from(u32::MAX)) as u32)
+            .unwrap_or(NonZeroU32::MIN);
+        let limiter = governor::Quota::with_period(period)
+            .map(|q| governor::RateLimiter::direct(q.allow_burst(burst)));
+        Rate {
+            limiter,
+            per_second,
+        }
+    }
+
+    /// Takes one message's place.
+    ///
+    /// # Errors
+    /// `limit/messages` when the socket sent its burst and more than the rate since (the message
+    /// is then not read).
+    pub fn take(&mut self) -> Result<(), ApiError> {
+        match &self.limiter {
+            Some(l) if l.check().is_err() => Err(ApiError::new(
+                Code::LimitMessages,
+                format!(
+                    "more than {} messages a second: this one was not read",
+                    self.per_second
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Reads one client message (`plateau_protocol::parse`).
+///
+/// # Errors
+/// `msg/malformed` (not a JSON object with a string `type`, or bad fields) or `msg/unknown`.
+pub fn parse_client_message(text: &str) -> Result<ClientMessage, ApiError> {
+    plateau_protocol::parse(text).map_err(ApiError::from)
+}
+
+/// A close frame with `code` and `reason`.
+pub fn close(code: u16, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from(reason.to_owned()),
+    }))
+}
+
+/// The refusal of a message of `len` bytes over `MAX_MESSAGE` (`msg/too_large`).
+pub fn too_large(len: usize) -> ApiError {
+    ApiError::new(
+        Code::MsgTooLarge,
+        format!("a message of {len} bytes is over the limit of {MAX_MESSAGE} bytes"),
+    )
+}
+
+/// The refusal of a binary message of `len` bytes: not read at any size (the protocol is JSON
+/// text).
+pub fn binary_refused(len: usize) -> ApiError {
+    if len > MAX_MESSAGE {
+        too_large(len)
+    } else {
+        ApiError::new(
+            Code::MsgMalformed,
+            "binary frames are not read; send JSON text",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A socket's burst passes at once and the next message is refused with `limit/messages`;
+    /// a rate of zero lets the burst through and nothing after it.
+    #[test]
+    fn the_rate_lets_the_burst_through_then_refuses() {
+        let limits = |per_second: f64, burst: f64| Limits {
+            messages_per_second: per_second,
+            message_burst: burst,
+            ..Limits::default()
+        };
+        let mut rate = Rate::new(&limits(0.5, 3.0));
+        assert!((0..3).all(|_| rate.take().is_ok()));
+        let refused = rate.take().unwrap_err();
+        assert_eq!(refused.code, Code::LimitMessages);
+        assert_eq!(
+            refused.message,
+            "more than 0.5 messages a second: this one was not read"
+        );
+        let mut closed = Rate::new(&limits(0.0, 2.0));
+        assert!(closed.take().is_ok() && closed.take().is_ok());
+        assert!(closed.take().is_err());
+    }
+}
