@@ -9,9 +9,9 @@
 use std::time::Duration;
 
 use clap::Subcommand;
-use plateau_server::model::Status;
+use plateau_lobby::model::Status;
+use plateau_lobby::players::Player;
 use plateau_server::moderation::{ban_until, mute_until, neutral_name, record};
-use plateau_server::players::Player;
 use plateau_server::store::Store;
 use plateau_server::store::moderation::{Action, AuditEntry, AuditFrom};
 
@@ -246,7 +246,7 @@ async fn player(store: &dyn Store, name: &str) -> Result<Player, String> {
 }
 
 /// Says what was done, or why nothing was.
-fn done(result: &Result<AuditEntry, plateau_server::model::ApiError>) -> CliResult {
+fn done(result: &Result<AuditEntry, plateau_lobby::model::ApiError>) -> CliResult {
     match result {
         Ok(e) => {
             println!("{}", line(e));

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use clap::builder::TypedValueParser as _;
-use plateau_server::limits::Limits;
+use plateau_lobby::limits::Limits;
 use plateau_server::{Options, ServeConfig};
 
 use crate::common::CliResult;
@@ -276,11 +276,11 @@ impl LimitArgs {
                 .tournament_players
                 .map_or(d.tournament_players, |n| n as usize),
             exempt: self.exempt.clone(),
-            proxies: plateau_server::proxy::TrustedProxies {
+            proxies: plateau_lobby::proxy::TrustedProxies {
                 networks: self.trusted_proxies.clone(),
                 header: match self.forwarded_header {
-                    Header::XForwardedFor => plateau_server::proxy::ForwardedHeader::XForwardedFor,
-                    Header::Forwarded => plateau_server::proxy::ForwardedHeader::Forwarded,
+                    Header::XForwardedFor => plateau_lobby::proxy::ForwardedHeader::XForwardedFor,
+                    Header::Forwarded => plateau_lobby::proxy::ForwardedHeader::Forwarded,
                 },
             },
             ..d
@@ -327,7 +327,7 @@ pub fn run(args: Args, matches: &clap::ArgMatches) -> CliResult {
     use std::io::IsTerminal;
     let log_format = args.log_format;
     let name_deny_list = match &args.name_deny_list {
-        Some(path) => plateau_server::players::read_deny_list(
+        Some(path) => plateau_lobby::players::read_deny_list(
             &crate::common::read_settings_file(path)
                 .map_err(|e| format!("--name-deny-list {e}"))?,
         ),
@@ -428,14 +428,14 @@ mod tests {
         );
         assert_eq!(
             proxies.header,
-            plateau_server::proxy::ForwardedHeader::Forwarded
+            plateau_lobby::proxy::ForwardedHeader::Forwarded
         );
         let default = Serve::try_parse_from(["serve"]).unwrap();
         let proxies = default.args.limits.limits().proxies;
         assert!(proxies.networks.is_empty());
         assert_eq!(
             proxies.header,
-            plateau_server::proxy::ForwardedHeader::XForwardedFor
+            plateau_lobby::proxy::ForwardedHeader::XForwardedFor
         );
         let Err(refused) = Serve::try_parse_from(["serve", "--trusted-proxy", "10.0.0.300"]) else {
             panic!("not an address");

@@ -11,7 +11,7 @@
 //! | `action_<game>` | byte 0 a walk's seed, byte 1 its plies, the rest an action text | no panic; applied ⇔ its canonical text is in the legal list; a refusal changes nothing |
 //! | `config` | byte 0 the game, byte 1 the seats, the rest a config as JSON | no panic; an accepted config plays random plies |
 //! | `record` | a `Record` as JSON | no panic in reading or replaying it |
-//! | `client_message` | one WebSocket text message | no panic in `plateau_server::ws::parse_client_message` |
+//! | `client_message` | one WebSocket text message | no panic in `plateau_lobby::ws::parse_client_message` |
 
 mod games;
 pub mod seeds;
@@ -72,6 +72,6 @@ pub fn record(data: &[u8]) {
 /// One client message read by the match service's parser: any error is fine, a panic is not.
 pub fn client_message(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = plateau_server::ws::parse_client_message(text);
+        let _ = plateau_lobby::ws::parse_client_message(text);
     }
 }

@@ -128,7 +128,7 @@ async fn connect(
         return StatusCode::NOT_FOUND.into_response();
     };
     // Plateau's WebSocket buffers, so that the memory per socket compares too.
-    plateau_server::ws::sized(upgrade).on_upgrade(move |socket| session(socket, table, seat))
+    plateau_lobby::ws::sized(upgrade).on_upgrade(move |socket| session(socket, table, seat))
 }
 
 /// Sends the viewer its state, then answers each of the seat's accepted actions with a state to
@@ -193,7 +193,7 @@ const PONG: &str = r#"{"type":"pong"}"#;
 
 /// The lobby's socket: one `lobby` message, then a `pong` for each `ping`, until it closes.
 async fn lobby(upgrade: WebSocketUpgrade) -> Response {
-    plateau_server::ws::sized(upgrade).on_upgrade(|mut socket| async move {
+    plateau_lobby::ws::sized(upgrade).on_upgrade(|mut socket| async move {
         let counts = json!({"type": "lobby", "online": 0, "playing": 0, "pools": []});
         if socket
             .send(Message::Text(counts.to_string().into()))

@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex, Weak};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
-use crate::lobby::{Lobby, NewMatch, Table};
-use crate::model::{ApiError, Code, SeatSpec, TimeControl, unix_ms};
-use crate::players::{Player, PlayerId, PlayerKind};
+use plateau_lobby::lobby::{Lobby, NewMatch, Table};
+use plateau_lobby::model::{ApiError, Code, SeatSpec, TimeControl, unix_ms};
+use plateau_lobby::players::{Player, PlayerId, PlayerKind};
 use plateau_match::tokens::new_token;
 use plateau_protocol::server::{ChallengeEnd, ChallengeSide, ChallengeView, LobbyMessage};
 use plateau_store::ratings::Rating;

@@ -11,10 +11,10 @@ use std::sync::Mutex;
 
 use tokio::sync::watch;
 
-use crate::model::ApiError;
-use crate::players::{Player, PlayerId, Relation};
-use crate::presence::Presence;
 use crate::store::Store;
+use plateau_lobby::model::ApiError;
+use plateau_lobby::players::{Player, PlayerId, Relation};
+use plateau_lobby::presence::Presence;
 use plateau_protocol::server::FriendView;
 
 /// Players one player may follow, and block, each.

@@ -1,45 +1,29 @@
-//! Plateau's match service (docs/architecture.md section 5): a lobby and matches over HTTP and a
-//! WebSocket, an event-sourced store (SQLite or PostgreSQL), fair dice (seed hash first, seed at
-//! the end) and the embedded browser UI. One match (its actor, clocks, bots, views, replays) is
-//! the crate `plateau-match`, quick pairing the crate `plateau-pairing`; this crate is the edge
-//! and the lobby over them.
+//! Plateau's match service (docs/architecture.md section 5): matches and the lobby over HTTP
+//! and a WebSocket, an event-sourced store (SQLite or PostgreSQL), fair dice (seed hash first,
+//! seed at the end) and the embedded browser UI. The live service's core (the lobby, the match
+//! socket, nodes, the front door, presence, players, limits) is the crate `plateau-lobby`, one
+//! match the crate `plateau-match`, quick pairing the crate `plateau-pairing`; this crate is the
+//! HTTP edge and the community features over them.
 //!
 //! The protocol is docs/protocol.md. The pieces, top-down (docs/architecture.md section 5.4 has
 //! who imports whom):
-//! - `http`: the routes and `app(state) -> Router` (tests bind it to port 0);
-//! - `cluster`: requests and sockets forwarded to the node that drives a match;
-//! - `ws`: one WebSocket connection; `pairing`: the lobby as quick pairing's host;
-//! - `lobby`: the match registry, creating, rematches, leases, expiry, start and shutdown;
-//! - `presence`, `options`, `model`, `players`, `assets`: who is here (the match actors report
-//!   to it); the settings; the shapes and `HttpError`; players' names; the embedded pages;
+//! - `http`: the routes and `app(state) -> Router` (tests bind it to port 0); `run` and `serve`
+//!   here put them behind the core's front door;
+//! - `tournaments`, `challenges`, `friends`, `moderation`: the community features (tournaments,
+//!   challenges to a named player, follows, moderator actions, docs/protocol.md section 7);
+//! - `metrics`: the operator's figures, served on a listen address of their own; `assets`: the
+//!   embedded pages;
 //! - `store` (+ `store::sqlite`, `store::postgres`) and `ratings` are the crate `plateau-store`,
-//!   re-exported under their old names;
-//! - `limits`, `net`, `passwords`: what a crowd of strangers may make the server hold; `proxy`:
-//!   who the client is behind trusted reverse proxies; `metrics`: the operator's figures;
-//! - `moderation`, `sanctions`: moderator actions and the mutes and bans in force
-//!   (docs/protocol.md section 7.11).
+//!   re-exported under their old names.
 
 pub mod assets;
 pub mod challenges;
-pub mod cluster;
 pub mod friends;
 pub mod http;
-pub mod limits;
-pub mod lobby;
 pub mod metrics;
-pub mod model;
 pub mod moderation;
-pub mod net;
-pub mod options;
-mod pairing;
-pub mod passwords;
-pub mod players;
-pub mod presence;
-pub mod proxy;
-pub mod sanctions;
 pub mod store;
 pub mod tournaments;
-pub mod ws;
 
 // The ratings are the storage crate's (crates/store), kept under their old name here.
 pub use plateau_store::ratings;
@@ -53,8 +37,7 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 
 pub use http::{AppState, app};
-pub use lobby::Lobby;
-pub use options::Options;
+pub use plateau_lobby::{Lobby, Options};
 pub use plateau_match::Catalogue;
 pub use store::{Store, StoreError};
 
@@ -146,7 +129,7 @@ pub async fn serve(
     let stopping = lobby.clone();
     // The lobby may stop by itself: another process took this node's name.
     let mut stopped = lobby.shutdown_signal();
-    let result = net::serve(
+    let result = plateau_lobby::net::serve(
         listener,
         app(state),
         limits,

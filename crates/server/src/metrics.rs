@@ -3,9 +3,9 @@
 //! The `metrics` crate's facade records them, its Prometheus exporter keeps and renders them.
 //!
 //! What is recorded as it happens: the decisions committed, commit and acknowledgement times,
-//! errors by code and limit refusals by kind (`plateau_match::metrics`), the matches created,
-//! and the sockets open (`SocketOpen`). What is a state is read when scraped: the matches in memory and live, and
-//! the bots' queues.
+//! errors by code and limit refusals by kind, the matches created (`plateau_match::metrics`),
+//! and the sockets open (`plateau_lobby::metrics`). What is a state is read when scraped: the
+//! matches in memory and live, and the bots' queues.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -17,10 +17,9 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::lobby::Lobby;
+use plateau_lobby::Lobby;
+use plateau_lobby::metrics::SOCKETS;
 
-/// Sockets open, by `kind`: `match` or `lobby`.
-pub const SOCKETS: &str = "plateau_sockets_open";
 /// Matches this node holds in memory.
 pub const MATCHES_IN_MEMORY: &str = "plateau_matches_in_memory";
 /// Matches in memory that are live (started, not finished).
@@ -145,32 +144,6 @@ async fn scrape(
         [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         handle.render(),
     )
-}
-
-/// One socket open, of `kind` (`SOCKETS`), while it lives.
-pub(crate) struct SocketOpen(metrics::Gauge);
-
-impl SocketOpen {
-    /// A match socket opened.
-    pub(crate) fn match_socket() -> SocketOpen {
-        SocketOpen::new(metrics::gauge!(SOCKETS, "kind" => "match"))
-    }
-
-    /// A lobby socket opened.
-    pub(crate) fn lobby_socket() -> SocketOpen {
-        SocketOpen::new(metrics::gauge!(SOCKETS, "kind" => "lobby"))
-    }
-
-    fn new(gauge: metrics::Gauge) -> SocketOpen {
-        gauge.increment(1.0);
-        SocketOpen(gauge)
-    }
-}
-
-impl Drop for SocketOpen {
-    fn drop(&mut self) {
-        self.0.decrement(1.0);
-    }
 }
 
 #[cfg(test)]

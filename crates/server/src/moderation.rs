@@ -16,11 +16,11 @@ use std::time::Duration;
 
 use plateau_engine::Seat;
 
-use crate::lobby::{Lobby, Place};
-use crate::model::{ApiError, Code, Status, unix_ms};
-use crate::players::{Player, PlayerKind};
 use crate::store::moderation::{Action, AuditEntry, AuditFrom, Moderation};
 use crate::store::{Store, StoreError};
+use plateau_lobby::lobby::{Lobby, Place};
+use plateau_lobby::model::{ApiError, Code, Status, unix_ms};
+use plateau_lobby::players::{Player, PlayerKind};
 use plateau_protocol::server::{AuditView, Warning};
 
 /// Longest reason a moderator gives, and longest text of a report, in characters.
@@ -261,7 +261,7 @@ pub async fn apply(lobby: &Lobby, e: &AuditEntry) {
 /// unban if one came meanwhile. Applied then, a ban would resign the games the player began
 /// once unbanned and close its sockets; so a ban acts only while it stands. A store that does
 /// not answer: the ban is taken as standing (what the moderator asked).
-async fn ban_stands(lobby: &Lobby, target: crate::players::PlayerId) -> bool {
+async fn ban_stands(lobby: &Lobby, target: plateau_lobby::players::PlayerId) -> bool {
     match lobby.store().moderation_standing(target).await {
         Ok(standing) => standing.banned_until.is_some_and(|until| until > unix_ms()),
         Err(err) => {
@@ -272,7 +272,7 @@ async fn ban_stands(lobby: &Lobby, target: crate::players::PlayerId) -> bool {
 }
 
 /// Resigns `target`'s seats in the live matches this node drives (a banned player's).
-async fn resign_all(lobby: &Lobby, target: crate::players::PlayerId) {
+async fn resign_all(lobby: &Lobby, target: plateau_lobby::players::PlayerId) {
     let live = match lobby
         .store()
         .player_matches(target, vec![Status::Live], 200)

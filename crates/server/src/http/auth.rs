@@ -14,9 +14,9 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use super::extract::peer;
 use super::state::AppState;
 use crate::assets::CSP;
-use crate::model::{ApiError, Code, HttpError};
-use crate::players::{Player, PlayerKind, SESSION_COOKIE, guest_name};
 use crate::store::StoreError;
+use plateau_lobby::model::{ApiError, Code, HttpError};
+use plateau_lobby::players::{Player, PlayerKind, SESSION_COOKIE, guest_name};
 use plateau_match::tokens::{new_token, token_hash};
 
 /// The layers that put the security headers on every response.
@@ -210,7 +210,7 @@ fn note_whence(app: &AppState, addr: Option<std::net::IpAddr>, old: &Session, pl
     let whence = &app.lobby.presence().whence;
     let limits = &app.lobby.options().limits;
     if let Some(a) = addr.filter(|a| limits.applies_to(*a)) {
-        whence.came_from(player.id, crate::limits::address_key(a));
+        whence.came_from(player.id, plateau_lobby::limits::address_key(a));
     }
     if let (Some(before), Some(hash)) = (&old.player, &old.hash)
         && before.id != player.id
@@ -251,7 +251,7 @@ pub fn guest_allowed(app: &AppState, addr: Option<std::net::IpAddr>) -> Result<(
     };
     app.per_minute
         .record(
-            &[format!("guest {}", crate::limits::network(addr))],
+            &[format!("guest {}", plateau_lobby::limits::network(addr))],
             app.lobby.options().limits.guests_per_minute,
             Code::LimitPlayers,
             "too many new players from your address: wait a minute",
@@ -331,14 +331,14 @@ pub fn sign_in_allowed(
     let limits = &app.lobby.options().limits;
     let Some(network) = addr
         .filter(|a| limits.applies_to(*a))
-        .map(crate::limits::network)
+        .map(plateau_lobby::limits::network)
     else {
         return Ok(Attempt { keys: None });
     };
     let refused = |why: &str| ApiError::new(Code::AuthRateLimited, why);
     let pair = format!(
         "sign-in failed {} {network}",
-        crate::players::name_key(name)
+        plateau_lobby::players::name_key(name)
     );
     let mine = format!("sign-in failed {network}");
     if app.per_minute.count(&pair, FAILURE_WINDOW) >= FAILURES_PER_NAME_AND_ADDRESS {
@@ -347,7 +347,10 @@ pub fn sign_in_allowed(
         )
         .into());
     }
-    let crowd = app.per_minute.count(SPRAY_KEY, crate::limits::MINUTE) >= FAILURES_PER_MINUTE;
+    let crowd = app
+        .per_minute
+        .count(SPRAY_KEY, plateau_lobby::limits::MINUTE)
+        >= FAILURES_PER_MINUTE;
     if crowd && app.per_minute.count(&mine, FAILURE_WINDOW) > 0 {
         return Err(refused("too many wrong passwords are being tried: wait a few minutes").into());
     }

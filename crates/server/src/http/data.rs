@@ -22,9 +22,9 @@ use super::extract::{ClientAddr, JsonBody};
 use super::matches::summary;
 use super::players::standing_view;
 use super::state::AppState;
-use crate::model::{ApiError, Code, HttpError, Status, unix_ms};
-use crate::players::{Player, PlayerKind, SESSION_COOKIE};
 use crate::store::{StoreError, StoredMatch};
+use plateau_lobby::model::{ApiError, Code, HttpError, Status, unix_ms};
+use plateau_lobby::players::{Player, PlayerKind, SESSION_COOKIE};
 
 /// Every match a player can sit in, however many: the download holds them all.
 const ALL_MATCHES: usize = 1_000_000;
@@ -130,8 +130,8 @@ pub(super) async fn my_data(
     let (mut follows, mut blocks) = (Vec::new(), Vec::new());
     for (relation, other) in store.relations(me.id).await.map_err(failed)? {
         match relation {
-            crate::players::Relation::Follow => follows.push(other.view()),
-            crate::players::Relation::Block => blocks.push(other.view()),
+            plateau_lobby::players::Relation::Follow => follows.push(other.view()),
+            plateau_lobby::players::Relation::Block => blocks.push(other.view()),
         }
     }
     let (incoming, outgoing) = app.challenges.of_player(me.id);
@@ -178,7 +178,10 @@ fn download_allowed(app: &AppState, addr: Option<IpAddr>, me: &Player) -> Result
     let limits = &app.lobby.options().limits;
     let mut keys = vec![format!("data of player {}", me.id.0)];
     if let Some(addr) = addr.filter(|a| limits.applies_to(*a)) {
-        keys.push(format!("data from {}", crate::limits::network(addr)));
+        keys.push(format!(
+            "data from {}",
+            plateau_lobby::limits::network(addr)
+        ));
     }
     app.per_minute.record_within(
         &keys,

@@ -12,7 +12,7 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
 use super::state::AppState;
-use crate::model::{ApiError, Code, HttpError};
+use plateau_lobby::model::{ApiError, Code, HttpError};
 
 /// Largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -30,11 +30,14 @@ impl FromRequestParts<AppState> for ClientAddr {
         app: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let secret = app.lobby.store().node_secret();
-        if let Some(client) = crate::cluster::forwarded_client(&parts.headers, secret) {
+        if let Some(client) = plateau_lobby::cluster::forwarded_client(&parts.headers, secret) {
             return Ok(ClientAddr(Some(client)));
         }
         Ok(ClientAddr(
-            parts.extensions.get::<crate::net::Client>().map(|c| c.0),
+            parts
+                .extensions
+                .get::<plateau_lobby::net::Client>()
+                .map(|c| c.0),
         ))
     }
 }

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use super::auth::Session;
 use super::state::AppState;
 use crate::friends::RELATIONS_PER_PLAYER;
-use crate::model::{ApiError, Code, HttpError};
-use crate::players::{Player, PlayerKind, Relation};
+use plateau_lobby::model::{ApiError, Code, HttpError};
+use plateau_lobby::players::{Player, PlayerKind, Relation};
 use plateau_protocol::server::Relations;
 
 /// The session's player, or `auth/required`.

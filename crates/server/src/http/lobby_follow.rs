@@ -8,8 +8,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::state::AppState;
-use crate::model::{ApiError, Code};
 use crate::tournaments::{Followed, Latest};
+use plateau_lobby::model::{ApiError, Code};
 
 /// Things one lobby socket follows at once (the list counts as one).
 pub const FOLLOWS_PER_SOCKET: usize = 8;

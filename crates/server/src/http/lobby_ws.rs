@@ -23,10 +23,10 @@ use super::extract::ClientAddr;
 use super::lobby_follow::Follows;
 use super::state::AppState;
 use crate::challenges::{ChallengeRequest, Origin};
-use crate::model::{ApiError, Code, HttpError};
-use crate::net::ConnSlot;
-use crate::players::{Player, PlayerId};
-use crate::ws::{
+use plateau_lobby::model::{ApiError, Code, HttpError};
+use plateau_lobby::net::ConnSlot;
+use plateau_lobby::players::{Player, PlayerId};
+use plateau_lobby::ws::{
     EVICTED, MAX_MESSAGE, Rate, UNREADABLE, binary_refused, close, finish, send_within, too_large,
 };
 use plateau_pairing::{SeekRequest, SeekerId};
@@ -50,7 +50,7 @@ pub(super) async fn websocket(
         Ok(upgrade) => {
             // The socket's log lines keep the request's span (its id).
             let span = tracing::Span::current();
-            crate::ws::sized(upgrade).on_upgrade(move |socket| {
+            plateau_lobby::ws::sized(upgrade).on_upgrade(move |socket| {
                 run(
                     app,
                     session.player,
@@ -91,7 +91,7 @@ async fn run(
     socket: WebSocket,
 ) {
     let conn = app.lobby.next_connection();
-    let _open = crate::metrics::SocketOpen::lobby_socket();
+    let _open = plateau_lobby::metrics::SocketOpen::lobby_socket();
     let (out, mut outgoing) = mpsc::channel::<String>(32);
     // The player's "your turn" messages have a queue of their own, so that many of them at once
     // never crowd out pairing's `paired` (which carries the seat's token). A guest has none:
@@ -230,12 +230,12 @@ async fn run(
                 send_within(&mut sink, close(4001, "idle: no message for a while")).await;
                 break;
             }
-            () = crate::net::evicted(slot.as_ref()) => {
+            () = plateau_lobby::net::evicted(slot.as_ref()) => {
                 send_within(&mut sink, close(EVICTED.0, EVICTED.1)).await;
                 break;
             }
-            () = crate::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => {
-                let (code, reason) = crate::sanctions::BANNED_CLOSE;
+            () = plateau_lobby::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => {
+                let (code, reason) = plateau_lobby::sanctions::BANNED_CLOSE;
                 send_within(&mut sink, close(code, reason)).await;
                 break;
             }
@@ -250,7 +250,7 @@ async fn run(
 
 /// The `friends` message of `player` (docs/protocol.md section 7.8), or `None` before its list
 /// is known.
-fn friends_message(app: &AppState, player: crate::players::PlayerId) -> Option<String> {
+fn friends_message(app: &AppState, player: plateau_lobby::players::PlayerId) -> Option<String> {
     let friends = app.friends.view(app.lobby.presence(), player)?;
     serde_json::to_string(&LobbyMessage::Friends { friends: &friends }).ok()
 }
@@ -301,12 +301,12 @@ async fn seek(
         .await
         .map_err(ApiError::store)?
         .into_iter()
-        .filter(|(r, _)| *r == crate::players::Relation::Block)
+        .filter(|(r, _)| *r == plateau_lobby::players::Relation::Block)
         .map(|(_, p)| p.id)
         .collect();
     let address = match request.bots_after_seconds {
         Some(_) => {
-            let table = crate::lobby::Table::WithBots;
+            let table = plateau_lobby::lobby::Table::WithBots;
             app.lobby.creation_allowed(from.addr, table).await?
         }
         None => None,
@@ -387,7 +387,7 @@ async fn accept(
 /// `fill`: bots fill the tables of this connection's seeks now. It counts as a match this address
 /// creates, as a seek that bots may fill does.
 async fn fill(app: &AppState, from: &Sender<'_>) -> Result<String, ApiError> {
-    let table = crate::lobby::Table::WithBots;
+    let table = plateau_lobby::lobby::Table::WithBots;
     let address = app.lobby.creation_allowed(from.addr, table).await?;
     if app.pairing.fill(from.conn, address.clone()).await {
         return Ok(serde_json::to_string(&LobbyMessage::Filling).unwrap_or_default());

@@ -18,11 +18,11 @@ use tracing::Instrument as _;
 use super::auth::{Session, player_or_guest};
 use super::extract::{ClientAddr, JsonBody, MatchId, SeatToken, bad_query};
 use super::state::AppState;
-use crate::lobby::{CreateRequest, SeatGrant, is_match_id};
-use crate::model::{ApiError, Code, HttpError, SeatInfo, SeatSpec, Status};
-use crate::net::ConnSlot;
 use crate::store::StoredMatch;
-use crate::ws;
+use plateau_lobby::lobby::{CreateRequest, SeatGrant, is_match_id};
+use plateau_lobby::model::{ApiError, Code, HttpError, SeatInfo, SeatSpec, Status};
+use plateau_lobby::net::ConnSlot;
+use plateau_lobby::ws;
 
 /// The bots "Play the computer" offers, weakest first (docs/protocol.md section 3.1).
 pub const LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "expert"];
@@ -91,7 +91,7 @@ pub(super) async fn create(
     jar: CookieJar,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, HttpError> {
-    let table = crate::lobby::Table::of(&req.seats);
+    let table = plateau_lobby::lobby::Table::of(&req.seats);
     let creator = app.lobby.creation_allowed(addr, table).await?;
     let created = async {
         let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
@@ -129,7 +129,7 @@ pub(super) async fn join(
     }
     let counted = app
         .lobby
-        .creation_allowed(addr, crate::lobby::Table::People)
+        .creation_allowed(addr, plateau_lobby::lobby::Table::People)
         .await?;
     let joined = async {
         let (player, jar) = player_or_guest(&app, addr, &session, jar).await?;
@@ -205,7 +205,7 @@ pub(crate) fn summary<'a>(app: &'a AppState, m: &'a StoredMatch) -> Summary<'a> 
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            crate::model::seat_info(
+            plateau_lobby::model::seat_info(
                 i,
                 &s.spec,
                 s.spec != SeatSpec::Human || s.token_hash.is_some(),
@@ -265,7 +265,7 @@ pub(super) async fn list(
         .await
         .map_err(ApiError::store)?;
     let presence = app.lobby.presence();
-    let now = crate::model::unix_ms();
+    let now = plateau_lobby::model::unix_ms();
     // Only tables people sit at: a live match with a person connected, an open one whose
     // creator waits at it or that is fresh; finished matches all.
     let matches: Vec<Summary<'_>> = matches
@@ -367,12 +367,13 @@ pub(super) async fn websocket(
     // client) and one naming the match; so are those of the actions it sends, in the actor.
     let span = tracing::info_span!("socket", "match" = %id);
     // A match another node drives: the socket is piped there (docs/architecture.md section 5.3).
-    if let crate::lobby::Place::There(holder) = place {
-        match crate::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
+    if let plateau_lobby::lobby::Place::There(holder) = place {
+        match plateau_lobby::cluster::socket_to(&lobby, &id, holder, &headers, peer).await {
             Ok(Some((upstream, holder))) => {
                 return ws::sized(upgrade).on_upgrade(move |socket| {
                     async move {
-                        crate::cluster::pipe(socket, upstream, &lobby, slot, &id, &holder).await;
+                        plateau_lobby::cluster::pipe(socket, upstream, &lobby, slot, &id, &holder)
+                            .await;
                     }
                     .instrument(span)
                 });

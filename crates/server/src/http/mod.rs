@@ -32,8 +32,8 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::assets;
-use crate::model::{ApiError, Code, HttpError};
 use extract::{ClientAddr, MAX_BODY, MatchId, too_large};
+use plateau_lobby::model::{ApiError, Code, HttpError};
 pub use state::AppState;
 
 /// The whole service as a router: API, WebSockets, static pages, with the cross-site check and
@@ -173,7 +173,7 @@ fn request_span(request: &Request) -> tracing::Span {
         .unwrap_or("-");
     let client = request
         .extensions()
-        .get::<crate::net::Client>()
+        .get::<plateau_lobby::net::Client>()
         .map(|c| c.0);
     tracing::info_span!(
         "request",
@@ -241,8 +241,9 @@ async fn forward_elsewhere(
     next: middleware::Next,
 ) -> Response {
     match app.lobby.locate(&id).await {
-        Ok(crate::lobby::Place::There(holder)) => {
-            match crate::cluster::request_to(&app.lobby, &id, holder, request, client).await {
+        Ok(plateau_lobby::lobby::Place::There(holder)) => {
+            match plateau_lobby::cluster::request_to(&app.lobby, &id, holder, request, client).await
+            {
                 Ok(response) => response,
                 Err(request) => next.run(request).await,
             }
@@ -259,7 +260,7 @@ async fn create_elsewhere(
     request: Request,
     next: middleware::Next,
 ) -> Response {
-    match crate::cluster::create_elsewhere(&app.lobby, request, client).await {
+    match plateau_lobby::cluster::create_elsewhere(&app.lobby, request, client).await {
         Ok(response) => response,
         Err(request) => next.run(request).await,
     }
@@ -334,7 +335,7 @@ async fn body_in_time(State(app): State<AppState>, request: Request, next: Next)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lobby::Lobby;
+    use plateau_lobby::lobby::Lobby;
 
     /// `/health` asks the database: `200` while it answers, `503` with `"database":
     /// "unreachable"` once it does not (here SQLite's store closed under the service, whose

@@ -14,12 +14,12 @@ use serde::Deserialize;
 use super::auth::Session;
 use super::extract::{JsonBody, MatchId};
 use super::state::AppState;
-use crate::model::{ApiError, Code, HttpError, unix_ms};
 use crate::moderation::{
     REPORTS_PER_HOUR, act, ban_until, check_text, mute_until, neutral_name, view,
 };
-use crate::players::{Player, PlayerKind};
 use crate::store::moderation::{Action, AuditFrom, NewReport, ReportReason, Role};
+use plateau_lobby::model::{ApiError, Code, HttpError, unix_ms};
+use plateau_lobby::players::{Player, PlayerKind};
 
 /// Most open reports and audit entries a page lists.
 const LISTED: u32 = 200;
@@ -126,7 +126,7 @@ pub(super) async fn report(
         .record_within(
             &[format!("report {}", me.id.0)],
             REPORTS_PER_HOUR,
-            crate::limits::LONGEST_WINDOW,
+            plateau_lobby::limits::LONGEST_WINDOW,
             Code::LimitReports,
             "you sent 10 reports this hour: the moderators read them; wait a while",
         )

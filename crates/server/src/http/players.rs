@@ -21,9 +21,11 @@ use super::auth::{
 use super::extract::{ClientAddr, JsonBody};
 use super::matches::summary;
 use super::state::AppState;
-use crate::model::{ApiError, Code, HttpError, Status};
-use crate::players::{Player, PlayerKind, SESSION_COOKIE, check_chosen_name, check_password};
 use crate::store::{Standing, StoreError};
+use plateau_lobby::model::{ApiError, Code, HttpError, Status};
+use plateau_lobby::players::{
+    Player, PlayerKind, SESSION_COOKIE, check_chosen_name, check_password,
+};
 use plateau_store::ratings::{self, PROVISIONAL_GAMES, Rating};
 
 /// Most games listed in a profile and in "my games".
@@ -197,7 +199,7 @@ fn rename_allowed(app: &AppState, p: &Player) -> Result<(), HttpError> {
         .record_within(
             &[rename_key(p)],
             RENAMES_PER_HOUR,
-            crate::limits::LONGEST_WINDOW,
+            plateau_lobby::limits::LONGEST_WINDOW,
             Code::LimitRenames,
             "you renamed yourself 5 times this hour: keep this name a while",
         )

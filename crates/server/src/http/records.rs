@@ -11,9 +11,9 @@ use super::auth::Session;
 use super::extract::{ClientAddr, MatchId, SeatToken};
 use super::matches::{finished, stored};
 use super::state::AppState;
-use crate::lobby::is_match_id;
-use crate::model::{ApiError, HttpError, SeatSpec, TimeControl};
 use crate::store::{Derived, Room};
+use plateau_lobby::lobby::is_match_id;
+use plateau_lobby::model::{ApiError, HttpError, SeatSpec, TimeControl};
 use plateau_match::replays::{history_steps, replay_body, to_record};
 
 /// `GET /api/matches/{id}/chat`: both rooms of a finished match, for its replay.
@@ -26,7 +26,7 @@ pub(super) async fn chat(
         m.chat
             .iter()
             .filter(|l| l.room == room)
-            .map(crate::model::line_view)
+            .map(plateau_lobby::model::line_view)
             .collect()
     };
     let log = ChatLog {
@@ -239,7 +239,7 @@ pub(super) async fn history(
     let limited = addr.filter(|a| app.lobby.options().limits.applies_to(*a));
     let _mine = app
         .histories
-        .one_at_a_time(limited.map(crate::limits::network))?;
+        .one_at_a_time(limited.map(plateau_lobby::limits::network))?;
     let _turn = app.replays.turn().await?;
     if let Some(body) = app.histories.get(&key) {
         return Ok(json_bytes(body));

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::limits::PerMinute;
-use crate::lobby::Lobby;
+use plateau_lobby::limits::PerMinute;
+use plateau_lobby::lobby::Lobby;
 use plateau_match::analysis::Analyses;
 use plateau_match::replays::{Histories, Replays};
 use plateau_pairing::Pairing;
@@ -31,7 +31,7 @@ pub struct AppState {
     /// Post-game analyses waiting or being computed.
     pub analyses: Arc<Analyses>,
     /// The password hashing threads and their line.
-    pub hasher: Arc<crate::passwords::Hasher>,
+    pub hasher: Arc<plateau_lobby::passwords::Hasher>,
 }
 
 impl AppState {
@@ -47,7 +47,8 @@ impl AppState {
             lobby.options().analysis_iterations,
         );
         let limits = &lobby.options().limits;
-        let hasher = crate::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
+        let hasher =
+            plateau_lobby::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
         tokio::spawn(crate::moderation::watch(Arc::downgrade(&lobby)));
         AppState {
             analyses: Arc::new(analyses),

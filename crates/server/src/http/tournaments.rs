@@ -10,9 +10,9 @@ use axum::response::{IntoResponse, Response};
 use super::auth::Session;
 use super::extract::JsonBody;
 use super::state::AppState;
-use crate::model::{ApiError, Code, HttpError};
-use crate::players::Player;
 use crate::tournaments::CreateTournament;
+use plateau_lobby::model::{ApiError, Code, HttpError};
+use plateau_lobby::players::Player;
 
 /// The session's player, or `auth/required`.
 fn signed(session: Session) -> Result<Player, ApiError> {

@@ -7,8 +7,8 @@ use plateau_tournament::{Fill, Kind, Settings, Tournament, TournamentError};
 use serde::Deserialize;
 
 use super::state::{Live, Setup, Tournaments};
-use crate::model::{ApiError, Code, TimeControl, unix_ms};
-use crate::players::{Player, PlayerId, PlayerKind};
+use plateau_lobby::model::{ApiError, Code, TimeControl, unix_ms};
+use plateau_lobby::players::{Player, PlayerId, PlayerKind};
 
 /// Longest name of a tournament, in characters.
 pub const NAME_CHARS: usize = 60;

@@ -18,7 +18,7 @@ use plateau_store::tournaments::TournamentStatus;
 
 use super::feed::{Followed, Latest, Seen};
 use super::state::Tournaments;
-use crate::model::ApiError;
+use plateau_lobby::model::ApiError;
 
 /// How often a node with followers looks for changes made on other nodes.
 pub const POLL_EVERY: Duration = Duration::from_secs(1);

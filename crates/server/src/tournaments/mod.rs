@@ -24,11 +24,11 @@ mod view;
 
 use std::sync::Arc;
 
-use crate::lobby::Lobby;
-use crate::model::{ApiError, Code, unix_ms};
-use crate::players::{Player, PlayerId, PlayerKind};
 pub use create::{CreateTournament, KindWord, MAX_START_SECONDS, NAME_CHARS};
 pub use feed::{Followed, Latest};
+use plateau_lobby::lobby::Lobby;
+use plateau_lobby::model::{ApiError, Code, unix_ms};
+use plateau_lobby::players::{Player, PlayerId, PlayerKind};
 use plateau_protocol::server::{
     PlayerTournament, PlayerTournaments, TournamentDetail, Tournaments as TournamentList,
 };

@@ -20,9 +20,9 @@ use std::time::Duration;
 use futures_util::StreamExt;
 
 use super::state::{GameMatch, Live, Tournaments, rules_ms};
-use crate::lobby::{NewMatch, new_match_id};
-use crate::model::{ApiError, Code, SeatSpec, Status, unix_ms};
-use crate::players::{Player, PlayerId, PlayerKind};
+use plateau_lobby::lobby::{NewMatch, new_match_id};
+use plateau_lobby::model::{ApiError, Code, SeatSpec, Status, unix_ms};
+use plateau_lobby::players::{Player, PlayerId, PlayerKind};
 use plateau_match::tokens::new_token;
 use plateau_store::tournaments::TournamentStatus;
 use plateau_tournament::{GameId, GameResult, Kind, Seat, TournamentError};

@@ -12,8 +12,8 @@ use std::sync::Weak;
 use std::time::Duration;
 
 use super::state::{Live, Setup, Tournaments, real_ms, rules_ms};
-use crate::model::{TimeControl, unix_ms};
 use crate::store::StoreError;
+use plateau_lobby::model::{TimeControl, unix_ms};
 use plateau_tournament::{Fill, Kind, Settings, Tournament};
 
 /// An hour and a day of the rules' clock, in its milliseconds.
@@ -26,7 +26,7 @@ pub const DAILY_HOUR: u64 = 18;
 /// Rounds of the daily tables.
 pub const DAILY_ROUNDS: u32 = 4;
 /// The name shown as the creator of a scheduled tournament.
-const CREATOR: &str = crate::players::SERVER_NAME;
+const CREATOR: &str = plateau_lobby::players::SERVER_NAME;
 
 /// Keeps the schedule every tick (only the first tick of a new slot writes) until the service
 /// shuts down or the tournaments are dropped.

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lobby::Lobby;
-use crate::model::{ApiError, Code, TimeControl};
 use crate::store::StoreError;
+use plateau_lobby::lobby::Lobby;
+use plateau_lobby::model::{ApiError, Code, TimeControl};
 use plateau_store::tournaments::{StoredTournament, TournamentStatus};
 use plateau_tournament::Tournament;
 
@@ -87,7 +87,7 @@ pub(super) struct Live {
     pub(super) version: i64,
     /// A player who joined with the change being made: the save counts them among the
     /// tournament's entrants (`Store::player_tournaments`). Not stored.
-    pub(super) entrant: Option<crate::players::PlayerId>,
+    pub(super) entrant: Option<plateau_lobby::players::PlayerId>,
 }
 
 impl Live {

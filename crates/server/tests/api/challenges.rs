@@ -303,10 +303,10 @@ async fn a_blocked_player_is_neither_heard_nor_told() {
 
 #[tokio::test]
 async fn a_challenge_counts_as_a_match_its_address_makes_even_when_withdrawn() {
-    let app = app_with(plateau_server::limits::Limits {
+    let app = app_with(plateau_lobby::limits::Limits {
         matches_per_minute: 2,
         guests_per_minute: 100,
-        ..plateau_server::limits::Limits::default()
+        ..plateau_lobby::limits::Limits::default()
     })
     .await;
     let alice = Agent::guest(app.addr, "Alice").await;

@@ -188,14 +188,14 @@ pub fn test_options() -> Options {
         // Clocks run from the first instant unless a test asks for the first-move time.
         first_move: Duration::ZERO,
         // Test clients play as fast as they can.
-        limits: plateau_server::limits::Limits {
+        limits: plateau_lobby::limits::Limits {
             messages_per_second: 1e6,
             message_burst: 1e6,
             matches_per_minute: 1000,
             open_matches: 1000,
             bot_matches: 1000,
             guests_per_minute: 1000,
-            ..plateau_server::limits::Limits::default()
+            ..plateau_lobby::limits::Limits::default()
         },
         // Analyses judge with a small search, so a whole game is analysed in a second or two.
         analysis_iterations: Some(40),
@@ -213,7 +213,7 @@ pub async fn spawn_app_on(db: Db) -> TestApp {
 }
 
 /// A service on a fresh database with the test options and `limits`.
-pub async fn app_with(limits: plateau_server::limits::Limits) -> TestApp {
+pub async fn app_with(limits: plateau_lobby::limits::Limits) -> TestApp {
     spawn_app_with(
         temp_db(),
         Options {
@@ -264,7 +264,7 @@ fn log_to_tests() {
 
 /// Node `name` of the database `db` several nodes share (docs/architecture.md section 5.3),
 /// with `limits`.
-pub async fn spawn_node(db: Db, name: &str, limits: plateau_server::limits::Limits) -> TestApp {
+pub async fn spawn_node(db: Db, name: &str, limits: plateau_lobby::limits::Limits) -> TestApp {
     let options = Options {
         node: Some(plateau_server::store::Node {
             name: name.to_owned(),

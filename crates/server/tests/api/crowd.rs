@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use plateau_server::limits::Limits;
+use plateau_lobby::limits::Limits;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -481,7 +481,7 @@ async fn the_two_guest_rating_farm_moves_no_rating() {
 async fn a_trusted_proxy_names_its_clients() {
     let app = app_with(Limits {
         guests_per_minute: 2,
-        proxies: plateau_server::proxy::TrustedProxies {
+        proxies: plateau_lobby::proxy::TrustedProxies {
             networks: vec![
                 "127.0.9.1/32".parse().unwrap(),
                 "127.0.9.3/32".parse().unwrap(),

@@ -418,7 +418,7 @@ async fn wrong_passwords_at_deletion_count_as_failed_sign_ins() {
 #[tokio::test]
 async fn downloads_are_limited_per_player_and_address_until_the_window_passes() {
     let window = std::time::Duration::from_secs(3);
-    let app = app_with(plateau_server::limits::Limits {
+    let app = app_with(plateau_lobby::limits::Limits {
         data_downloads: 2,
         data_window: window,
         ..test_options().limits

@@ -194,7 +194,7 @@ async fn a_client_that_never_reads_is_dropped_and_never_slows_the_match() {
     let app = crate::common::spawn_app_with(
         crate::common::temp_db(),
         plateau_server::Options {
-            limits: plateau_server::limits::Limits {
+            limits: plateau_lobby::limits::Limits {
                 socket_idle: Duration::from_secs(2),
                 ..crate::common::test_options().limits
             },

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use plateau_server::limits::Limits;
+use plateau_lobby::limits::Limits;
 use serde_json::{Value, json};
 
 use crate::common::{

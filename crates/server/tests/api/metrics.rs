@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
-use plateau_server::limits::Limits;
+use plateau_lobby::limits::Limits;
 use serde_json::json;
 
 use crate::common::{Agent, app_with, humans, play_each, seats_taken, test_options};

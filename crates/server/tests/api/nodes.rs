@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use plateau_server::limits::Limits;
+use plateau_lobby::limits::Limits;
 
 use crate::common::{
     Agent, Client, Db, TestApp, entry, first_placement, record, spawn_node, temp_db, test_options,

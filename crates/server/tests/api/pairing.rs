@@ -138,7 +138,7 @@ async fn seeks_are_held_to_the_limits_on_pools_and_matches() {
     let app = crate::common::spawn_app_with(
         crate::common::temp_db(),
         plateau_server::Options {
-            limits: plateau_server::limits::Limits {
+            limits: plateau_lobby::limits::Limits {
                 open_matches: 1,
                 ..crate::common::test_options().limits
             },

@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use plateau_server::limits::Limits;
+use plateau_lobby::limits::Limits;
 use serde_json::json;
 
 use crate::common::{Agent, app_with, test_options};
@@ -136,7 +136,7 @@ async fn two_clients_behind_nginx_are_limited_apart() {
     let app = app_with(Limits {
         connections_per_address: 3,
         guests_per_minute: 2,
-        proxies: plateau_server::proxy::TrustedProxies {
+        proxies: plateau_lobby::proxy::TrustedProxies {
             networks: vec!["127.0.0.1/32".parse().unwrap()],
             ..Default::default()
         },

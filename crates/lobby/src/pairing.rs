@@ -9,7 +9,7 @@ use plateau_pairing::{Host, NewTable};
 use crate::lobby::{Lobby, NewMatch};
 use crate::model::ApiError;
 use crate::players::PlayerId;
-use crate::store::Store;
+use plateau_store::Store;
 
 impl Host for Lobby {
     fn catalogue(&self) -> &Catalogue {

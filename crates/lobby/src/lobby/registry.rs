@@ -12,8 +12,8 @@ use super::create::is_match_id;
 use super::leases::LEASE_TTL;
 use super::state::{Actors, Lobby};
 use crate::model::{ApiError, Code};
-use crate::store::{Node, StoreError, StoredMatch};
 use plateau_match::actor::{Command, MatchActor};
+use plateau_store::{Node, StoreError, StoredMatch};
 
 /// Commands waiting for one actor, at most.
 const ACTOR_QUEUE: usize = 256;
@@ -91,7 +91,7 @@ impl Lobby {
     }
 
     /// Whether an actor of match `id` runs here now.
-    pub(crate) fn drives(&self, id: &str) -> bool {
+    pub fn drives(&self, id: &str) -> bool {
         self.running(id).is_some()
     }
 

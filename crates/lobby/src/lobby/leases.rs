@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::state::Lobby;
-use crate::store::{Node, StoreError};
+use plateau_store::{Node, StoreError};
 
 /// How long a lease lasts without renewal: a node that dies holds its matches this long at most.
 pub const LEASE_TTL: Duration = Duration::from_secs(3);

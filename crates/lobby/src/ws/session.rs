@@ -300,9 +300,11 @@ async fn stopped(signal: &mut tokio::sync::watch::Receiver<bool>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Options;
     use crate::lobby::CreateRequest;
     use crate::model::SeatSpec;
-    use crate::{Catalogue, Options, open_store};
+    use plateau_match::Catalogue;
+    use plateau_store::sqlite::SqliteStore;
     use std::time::Duration;
 
     async fn next_json(rx: &mut mpsc::Receiver<Message>) -> serde_json::Value {
@@ -335,9 +337,7 @@ mod tests {
             "plateau-ws-{}.sqlite",
             hex::encode(rand::random::<[u8; 8]>())
         ));
-        let store = open_store(&format!("sqlite://{}", db.display()))
-            .await
-            .unwrap();
+        let store: Arc<dyn plateau_store::Store> = Arc::new(SqliteStore::open(&db).unwrap());
         let options = Options {
             bot_delay: Duration::ZERO,
             ..Options::default()

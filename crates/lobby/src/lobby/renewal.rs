@@ -7,8 +7,8 @@ use tokio::sync::mpsc;
 use super::leases::{LEASE_TTL, ORPHAN_GRACE, RENEW_EVERY};
 use super::registry::Place;
 use super::state::Lobby;
-use crate::store::StoreError;
 use plateau_match::actor::Command;
+use plateau_store::StoreError;
 
 impl Lobby {
     /// Self-fencing (docs/architecture.md section 5.3): stops every actor here whose lease was
@@ -76,7 +76,7 @@ impl Lobby {
             })
             .await
             .unwrap_or_else(|_| {
-                let late = || crate::store::DatabaseError::TimedOut("renewal").into();
+                let late = || plateau_store::DatabaseError::TimedOut("renewal").into();
                 (Err(late()), Err(late()))
             });
             match beaten {

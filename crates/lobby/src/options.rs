@@ -33,7 +33,7 @@ pub struct Options {
     /// This process among the nodes of a database several share (docs/architecture.md section
     /// 5.3): its name and the address the others reach it at. `None` = a name of its own made at
     /// start and no address (no other node can forward to it).
-    pub node: Option<crate::store::Node>,
+    pub node: Option<plateau_store::Node>,
     /// Whether the server keeps tournaments of its own scheduled: an hourly arena per game of
     /// two, daily tables per game of more (docs/protocol.md section 7.9). On for `plateau serve`,
     /// off by default here so that tests see only the tournaments they make.

@@ -19,7 +19,7 @@ impl Lobby {
     /// # Errors
     /// `auth/seat` for a token that is not a seat token of the match or whose seat is another
     /// player's; `match/not_found`.
-    pub(crate) async fn subscribe(
+    pub async fn subscribe(
         &self,
         id: &str,
         conn: u64,
@@ -60,7 +60,7 @@ impl Lobby {
 
     /// Calls off match `id` if a seat's player has not opened it (a quick-pairing table nobody
     /// came to): the players who did not come; none if it started or is gone.
-    pub(crate) async fn call_off(&self, id: &str) -> Vec<crate::players::PlayerId> {
+    pub async fn call_off(&self, id: &str) -> Vec<crate::players::PlayerId> {
         let Ok(tx) = self.actor(id).await else {
             return Vec::new();
         };
@@ -72,14 +72,14 @@ impl Lobby {
     }
 
     /// Connection `conn` asks for a whole `state` again.
-    pub(crate) async fn snapshot(&self, id: &str, conn: u64) {
+    pub async fn snapshot(&self, id: &str, conn: u64) {
         if let Some(tx) = self.running(id) {
             let _ = tx.send(Command::Snapshot { conn }).await;
         }
     }
 
     /// Connection `conn` to match `id` closed.
-    pub(crate) async fn unsubscribe(&self, id: &str, conn: u64) {
+    pub async fn unsubscribe(&self, id: &str, conn: u64) {
         if let Some(tx) = self.running(id) {
             let _ = tx.send(Command::Unsubscribe { conn }).await;
         }
@@ -89,7 +89,7 @@ impl Lobby {
     ///
     /// # Errors
     /// `chat/invalid`, `chat/rate_limited`, `auth/required`.
-    pub(crate) async fn chat(&self, id: &str, conn: u64, text: String) -> Result<(), ApiError> {
+    pub async fn chat(&self, id: &str, conn: u64, text: String) -> Result<(), ApiError> {
         self.call(id, |reply| Command::Chat { conn, text, reply })
             .await
     }
@@ -98,7 +98,7 @@ impl Lobby {
     ///
     /// # Errors
     /// `player/not_found`, `auth/required`.
-    pub(crate) async fn mute(
+    pub async fn mute(
         &self,
         id: &str,
         conn: u64,

@@ -27,7 +27,7 @@ use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest};
 
 use crate::lobby::{LEASE_TTL, Lobby, Place, RENEW_EVERY};
 use crate::model::{ApiError, Code, HttpError};
-use crate::store::Node;
+use plateau_store::Node;
 
 /// Longest wait to connect to the driving node before counting it as gone.
 const CONNECT_WAIT: Duration = Duration::from_secs(2);
@@ -191,7 +191,7 @@ fn forwarded_headers(
 }
 
 /// A match WebSocket to the driving node.
-pub(crate) type Upstream =
+pub type Upstream =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// Opens match `id`'s WebSocket on the node that drives it, as the client would (`headers` are
@@ -200,7 +200,7 @@ pub(crate) type Upstream =
 ///
 /// # Errors
 /// As `reach`.
-pub(crate) async fn socket_to(
+pub async fn socket_to(
     lobby: &Lobby,
     id: &str,
     holder: Node,
@@ -226,7 +226,7 @@ pub(crate) async fn socket_to(
 /// passed on as is. If the node's socket breaks without a close (the node died), or the
 /// database names another driver (`holder` stalled and lost the match, maybe to this node), the
 /// client is told to reconnect (`1012`), and reaches the driver again.
-pub(crate) async fn pipe(
+pub async fn pipe(
     client: WebSocket,
     upstream: Upstream,
     lobby: &Lobby,
@@ -334,7 +334,7 @@ fn close(code: u16, reason: &'static str) -> ws::Message {
 /// Sends `request` (for match `id`) to the node that drives the match and answers with its
 /// response; `Err(request)` when the match came to be driven here meanwhile, for the caller to
 /// serve.
-pub(crate) async fn request_to(
+pub async fn request_to(
     lobby: &Lobby,
     id: &str,
     holder: Node,
@@ -407,7 +407,7 @@ fn forwarded_request(request: Request, client: Option<IpAddr>, secret: Option<&s
 /// cannot be reached within `CONNECT_WAIT` (nothing was sent: the creation is made here). A
 /// node that fails, or does not answer within `LEASE_TTL`, after the request was sent is
 /// answered `match/moved` ("try again"): whether it created the match cannot be known.
-pub(crate) async fn create_elsewhere(
+pub async fn create_elsewhere(
     lobby: &Lobby,
     request: Request,
     client: Option<IpAddr>,

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot, watch};
 
 pub use create::{CreateRequest, SeatGrant, Table, is_match_id};
-pub(crate) use create::{NewMatch, new_match_id};
+pub use create::{NewMatch, new_match_id};
 pub use leases::{LEASE_TTL, RENEW_EVERY};
 pub use registry::Place;
 pub use state::Lobby;
@@ -32,9 +32,9 @@ use crate::limits::PerMinute;
 use crate::model::ApiError;
 use crate::options::Options;
 use crate::presence::Presence;
-use crate::store::{Node, Store, StoreError};
 use plateau_match::actor::{Command, Shared};
 use plateau_match::catalogue::Catalogue;
+use plateau_store::{Node, Store, StoreError};
 
 impl Lobby {
     /// A lobby over `store`, reloading every unfinished match by replaying its log.

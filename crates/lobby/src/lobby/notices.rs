@@ -46,7 +46,7 @@ const COUNTS_EVERY: Duration = Duration::from_secs(2);
 /// happen and its counts every `COUNTS_EVERY`, and passes theirs (`notices`, from
 /// `Store::listen`) to this node's presence registry, so a player's lobby socket on any node
 /// hears of its turn and every lobby shows the counts of all nodes.
-pub(crate) async fn share_presence(
+pub async fn share_presence(
     lobby: std::sync::Weak<Lobby>,
     mut notices: tokio::sync::mpsc::UnboundedReceiver<(String, String)>,
 ) {

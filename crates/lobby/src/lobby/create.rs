@@ -11,9 +11,9 @@ use super::state::Lobby;
 use crate::limits::address_key;
 use crate::model::{ApiError, Code, SeatSpec, Status, TimeControl, unix_ms};
 use crate::players::Player;
-use crate::store::{StoredMatch, StoredSeat};
 use plateau_match::actor::{Command, Joined};
 use plateau_match::tokens::new_token;
+use plateau_store::{StoredMatch, StoredSeat};
 
 /// `POST /api/matches` (docs/protocol.md section 3.2).
 #[derive(Clone, Debug, Deserialize)]
@@ -42,18 +42,23 @@ pub struct CreateRequest {
 }
 
 /// A match to store: its seats, and the players already seated with their token hashes.
-pub(crate) struct NewMatch {
+pub struct NewMatch {
     /// The match's id, chosen beforehand by a caller that may ask twice (a tournament's game:
     /// the second creation finds it made and does nothing); `None` for a fresh one.
     pub id: Option<String>,
+    /// Registry name of the game.
     pub game: String,
+    /// The game's config (`null` = default).
     pub config: serde_json::Value,
+    /// One per seat.
     pub seats: Vec<SeatSpec>,
+    /// The clock (validated by the caller).
     pub time_control: TimeControl,
     /// Per seat: the seat token's hash and the person holding it (human seats taken now).
     pub seated: Vec<Option<(String, Player)>>,
     /// The chance seed, `None` for `Lobby::next_seed`.
     pub seed: Option<Seed>,
+    /// Whether the result changes the players' ratings.
     pub rated: bool,
     /// The creating address's key, for the limits per address.
     pub creator: Option<String>,
@@ -271,7 +276,7 @@ impl Lobby {
     /// filled by bots starts at once; others wait until every person has opened it. With a
     /// chosen id already stored, nothing is done and the id is answered: creating it again is
     /// a no-op (its actor starts wherever it is asked for, as a resting match's).
-    pub(crate) async fn create_match(&self, new: NewMatch) -> Result<String, ApiError> {
+    pub async fn create_match(&self, new: NewMatch) -> Result<String, ApiError> {
         if *self.shutdown.borrow() {
             return Err(ApiError::new(Code::ShuttingDown, "the server is stopping"));
         }
@@ -347,7 +352,7 @@ impl Lobby {
         let id = m.id.clone();
         match self.shared.store.create(m.clone()).await {
             Ok(()) => {}
-            Err(crate::store::StoreError::Conflict(_)) if given => return Ok(id),
+            Err(plateau_store::StoreError::Conflict(_)) if given => return Ok(id),
             Err(e) => return Err(ApiError::store(e)),
         }
         // A new id: no other node holds its lease.
@@ -384,7 +389,7 @@ impl Lobby {
 }
 
 /// A fresh match id: 16 hex digits.
-pub(crate) fn new_match_id() -> String {
+pub fn new_match_id() -> String {
     hex::encode(rand::random::<[u8; 8]>())
 }
 

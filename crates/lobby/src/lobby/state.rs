@@ -13,9 +13,9 @@ use crate::model::ApiError;
 use crate::options::Options;
 use crate::players::Player;
 use crate::presence::Presence;
-use crate::store::{Node, Store};
 use plateau_match::actor::{Command, Shared};
 use plateau_match::catalogue::Catalogue;
+use plateau_store::{Node, Store};
 
 /// The running actors by match id, each with the number it was started under.
 pub(super) type Actors = HashMap<String, (u64, mpsc::Sender<Command>)>;
@@ -86,7 +86,7 @@ impl Lobby {
     }
 
     /// A fresh id for a connection.
-    pub(crate) fn next_connection(&self) -> u64 {
+    pub fn next_connection(&self) -> u64 {
         self.connections.fetch_add(1, Ordering::Relaxed)
     }
 
@@ -118,7 +118,7 @@ impl Lobby {
     }
 
     /// Whether this node is the only live one of its database: nobody else to tell anything.
-    pub(crate) fn alone(&self) -> bool {
+    pub fn alone(&self) -> bool {
         self.live.lock().unwrap_or_else(|e| e.into_inner()).len() <= 1
     }
 
@@ -126,7 +126,7 @@ impl Lobby {
     /// 5.3): the live nodes that others can reach (an `--advertise` address) in turn, this one
     /// among them, so matches spread over the nodes whichever node a load balancer sends the
     /// creations to. `None` for this node.
-    pub(crate) fn placement(&self) -> Option<Node> {
+    pub fn placement(&self) -> Option<Node> {
         let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
         let reachable: Vec<&Node> = live
             .iter()
@@ -147,7 +147,7 @@ impl Lobby {
     /// work it wins or held. Nodes that see different lists for a moment (one just started or
     /// stopped) may both answer `true`: the work must stay safe then (a tournament's writes are
     /// conditional on what was read).
-    pub(crate) fn runs_here(&self, key: &str) -> bool {
+    pub fn runs_here(&self, key: &str) -> bool {
         let score = |name: &str| {
             let digest = Sha256::digest(format!("{name}\n{key}"));
             u64::from_be_bytes(digest[..8].try_into().unwrap_or_default())

@@ -12,8 +12,8 @@ use tokio::sync::broadcast;
 
 use crate::model::{ApiError, Code, unix_ms};
 use crate::players::PlayerId;
-use crate::store::moderation::{AuditEntry, AuditFrom, FOREVER};
-use crate::store::{Store, StoreError};
+use plateau_store::moderation::{AuditEntry, AuditFrom, FOREVER};
+use plateau_store::{Store, StoreError};
 
 /// The close of a banned player's sockets.
 pub const BANNED_CLOSE: (u16, &str) = (4003, "banned by a moderator");
