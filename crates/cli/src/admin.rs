@@ -2,16 +2,17 @@
 //! the database `plateau serve` uses, while it runs or not: the moderator role given or taken
 //! back (the first moderator is made so), the open reports and the audit log listed, a player
 //! warned, muted, renamed, banned or unbanned, a report handled, a match closed. Each action is
-//! written with its audit entry as the "server" moderator (`plateau_server::moderation::record`);
-//! a running server reads it from the audit log within a second and applies it (a ban closes the
-//! player's sockets and resigns its live matches; a close ends the match).
+//! written with its audit entry as the "server" moderator
+//! (`plateau_community::moderation::record`); a running server reads it from the audit log within
+//! a second and applies it (a ban closes the player's sockets and resigns its live matches; a
+//! close ends the match).
 
 use std::time::Duration;
 
 use clap::Subcommand;
+use plateau_community::moderation::{ban_until, mute_until, neutral_name, record};
 use plateau_lobby::model::Status;
 use plateau_lobby::players::Player;
-use plateau_server::moderation::{ban_until, mute_until, neutral_name, record};
 use plateau_server::store::Store;
 use plateau_server::store::moderation::{Action, AuditEntry, AuditFrom};
 

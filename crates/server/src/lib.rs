@@ -1,29 +1,24 @@
 //! Plateau's match service (docs/architecture.md section 5): matches and the lobby over HTTP
 //! and a WebSocket, an event-sourced store (SQLite or PostgreSQL), fair dice (seed hash first,
-//! seed at the end) and the embedded browser UI. The live service's core (the lobby, the match
-//! socket, nodes, the front door, presence, players, limits) is the crate `plateau-lobby`, one
-//! match the crate `plateau-match`, quick pairing the crate `plateau-pairing`; this crate is the
-//! HTTP edge and the community features over them.
+//! seed at the end) and the embedded browser UI. This crate is the HTTP edge, over three crates
+//! stacked: the community features (tournaments, challenges, friends, moderation) are the crate
+//! `plateau-community`, the live service's core (the lobby, the match socket, nodes, the front
+//! door, presence, players, limits) the crate `plateau-lobby`, over quick pairing
+//! (`plateau-pairing`) and one match (`plateau-match`).
 //!
-//! The protocol is docs/protocol.md. The pieces, top-down (docs/architecture.md section 5.4 has
-//! who imports whom):
+//! The protocol is docs/protocol.md. The pieces (docs/architecture.md section 5.4 has who imports
+//! whom):
 //! - `http`: the routes and `app(state) -> Router` (tests bind it to port 0); `run` and `serve`
-//!   here put them behind the core's front door;
-//! - `tournaments`, `challenges`, `friends`, `moderation`: the community features (tournaments,
-//!   challenges to a named player, follows, moderator actions, docs/protocol.md section 7);
+//!   here put them behind the core's front door (`plateau_lobby::net`);
 //! - `metrics`: the operator's figures, served on a listen address of their own; `assets`: the
 //!   embedded pages;
 //! - `store` (+ `store::sqlite`, `store::postgres`) and `ratings` are the crate `plateau-store`,
 //!   re-exported under their old names.
 
 pub mod assets;
-pub mod challenges;
-pub mod friends;
 pub mod http;
 pub mod metrics;
-pub mod moderation;
 pub mod store;
-pub mod tournaments;
 
 // The ratings are the storage crate's (crates/store), kept under their old name here.
 pub use plateau_store::ratings;

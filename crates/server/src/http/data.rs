@@ -210,7 +210,7 @@ fn moderation(record: &crate::store::moderation::Record) -> DataModeration {
         warnings: standing
             .warnings
             .iter()
-            .map(crate::moderation::warning)
+            .map(plateau_community::moderation::warning)
             .collect(),
         reports: record
             .reports

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::auth::Session;
 use super::state::AppState;
-use crate::friends::RELATIONS_PER_PLAYER;
+use plateau_community::friends::RELATIONS_PER_PLAYER;
 use plateau_lobby::model::{ApiError, Code, HttpError};
 use plateau_lobby::players::{Player, PlayerKind, Relation};
 use plateau_protocol::server::Relations;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::state::AppState;
-use crate::tournaments::{Followed, Latest};
+use plateau_community::tournaments::{Followed, Latest};
 use plateau_lobby::model::{ApiError, Code};
 
 /// Things one lobby socket follows at once (the list counts as one).

@@ -22,7 +22,7 @@ use super::auth::Session;
 use super::extract::ClientAddr;
 use super::lobby_follow::Follows;
 use super::state::AppState;
-use crate::challenges::{ChallengeRequest, Origin};
+use plateau_community::challenges::{ChallengeRequest, Origin};
 use plateau_lobby::model::{ApiError, Code, HttpError};
 use plateau_lobby::net::ConnSlot;
 use plateau_lobby::players::{Player, PlayerId};

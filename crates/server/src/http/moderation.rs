@@ -1,7 +1,7 @@
 //! The moderation routes (docs/protocol.md section 7.11): a player reports another
 //! (`POST /api/reports`) and acknowledges its warnings (`POST /api/me/warnings`); a moderator
 //! reads the open reports and the audit log, and acts on a player, a report or a match. The
-//! rules and effects are `crate::moderation`'s.
+//! rules and effects are `plateau_community::moderation`'s.
 
 use axum::Json;
 use axum::extract::{FromRequestParts, Path, State};
@@ -14,10 +14,10 @@ use serde::Deserialize;
 use super::auth::Session;
 use super::extract::{JsonBody, MatchId};
 use super::state::AppState;
-use crate::moderation::{
+use crate::store::moderation::{Action, AuditFrom, NewReport, ReportReason, Role};
+use plateau_community::moderation::{
     REPORTS_PER_HOUR, act, ban_until, check_text, mute_until, neutral_name, view,
 };
-use crate::store::moderation::{Action, AuditFrom, NewReport, ReportReason, Role};
 use plateau_lobby::model::{ApiError, Code, HttpError, unix_ms};
 use plateau_lobby::players::{Player, PlayerKind};
 

@@ -78,7 +78,7 @@ async fn my_standing(app: &AppState, p: &Player) -> Result<Option<MyStanding>, H
         warnings: stored
             .warnings
             .iter()
-            .map(crate::moderation::warning)
+            .map(plateau_community::moderation::warning)
             .collect(),
     };
     let nothing = !standing.moderator

@@ -17,11 +17,11 @@ pub struct AppState {
     /// The quick-pairing pools.
     pub pairing: Arc<Pairing>,
     /// The open challenges to named players.
-    pub challenges: Arc<crate::challenges::Challenges>,
+    pub challenges: Arc<plateau_community::challenges::Challenges>,
     /// The friend lists of the players with a lobby socket open.
-    pub friends: Arc<crate::friends::Friends>,
+    pub friends: Arc<plateau_community::friends::Friends>,
     /// The live tournaments, and the task that runs them.
-    pub tournaments: Arc<crate::tournaments::Tournaments>,
+    pub tournaments: Arc<plateau_community::tournaments::Tournaments>,
     /// Per-minute counts per address (and name): sign-ins, guests, matches.
     pub per_minute: Arc<PerMinute>,
     /// One replay (or history) computed at a time; at most `replays::MAX_REPLAYS_WAITING` wait.
@@ -49,15 +49,15 @@ impl AppState {
         let limits = &lobby.options().limits;
         let hasher =
             plateau_lobby::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
-        tokio::spawn(crate::moderation::watch(Arc::downgrade(&lobby)));
+        tokio::spawn(plateau_community::moderation::watch(Arc::downgrade(&lobby)));
         AppState {
             analyses: Arc::new(analyses),
             hasher: Arc::new(hasher),
             pairing: Pairing::start(lobby.clone(), limits.no_show, limits.no_show_wait),
             per_minute: lobby.recent().clone(),
-            challenges: crate::challenges::Challenges::new(lobby.clone()),
-            friends: Arc::new(crate::friends::Friends::default()),
-            tournaments: crate::tournaments::Tournaments::new(lobby.clone()),
+            challenges: plateau_community::challenges::Challenges::new(lobby.clone()),
+            friends: Arc::new(plateau_community::friends::Friends::default()),
+            tournaments: plateau_community::tournaments::Tournaments::new(lobby.clone()),
             lobby,
             replays: Arc::new(Replays::default()),
             histories: Arc::new(Histories::default()),

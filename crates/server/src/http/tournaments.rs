@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use super::auth::Session;
 use super::extract::JsonBody;
 use super::state::AppState;
-use crate::tournaments::CreateTournament;
+use plateau_community::tournaments::CreateTournament;
 use plateau_lobby::model::{ApiError, Code, HttpError};
 use plateau_lobby::players::Player;
 

@@ -554,7 +554,7 @@ async fn a_ban_applied_once_lifted_ends_nothing() {
     let store = app.lobby.store();
     let log = store.audit(AuditFrom::Latest, 10).await.unwrap();
     let ban = log.iter().find(|e| e.action == "ban").expect("the ban");
-    plateau_server::moderation::apply(&app.lobby, ban).await;
+    plateau_community::moderation::apply(&app.lobby, ban).await;
 
     let (_, m) = alice.get(&format!("/api/matches/{id}")).await;
     assert_eq!(m["status"], "live", "{m}");
@@ -623,7 +623,7 @@ async fn a_ban_written_elsewhere_reaches_the_sockets_through_the_log() {
     let (_alice, _rude, _id, _a, mut r) = table(&app, "Rude").await;
     let store = app.lobby.store();
     let (rude, _) = store.player_by_name("Rude".into()).await.unwrap().unwrap();
-    plateau_server::moderation::record(
+    plateau_community::moderation::record(
         store.as_ref(),
         None,
         Some(&rude),

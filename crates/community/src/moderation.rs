@@ -16,12 +16,12 @@ use std::time::Duration;
 
 use plateau_engine::Seat;
 
-use crate::store::moderation::{Action, AuditEntry, AuditFrom, Moderation};
-use crate::store::{Store, StoreError};
 use plateau_lobby::lobby::{Lobby, Place};
 use plateau_lobby::model::{ApiError, Code, Status, unix_ms};
 use plateau_lobby::players::{Player, PlayerKind};
 use plateau_protocol::server::{AuditView, Warning};
+use plateau_store::moderation::{Action, AuditEntry, AuditFrom, Moderation};
+use plateau_store::{Store, StoreError};
 
 /// Longest reason a moderator gives, and longest text of a report, in characters.
 pub const TEXT_MAX: usize = 500;

@@ -177,9 +177,9 @@ impl Tournaments {
         one: &Live,
         creator: PlayerId,
         now: i64,
-    ) -> Result<(), crate::store::StoreError> {
+    ) -> Result<(), plateau_store::StoreError> {
         let text = |v: Result<String, serde_json::Error>| {
-            v.map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))
+            v.map_err(|e| plateau_store::StoreError::Corrupt(e.to_string()))
         };
         self.lobby
             .store()

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::StoreError;
 use plateau_lobby::lobby::Lobby;
 use plateau_lobby::model::{ApiError, Code, TimeControl};
+use plateau_store::StoreError;
 use plateau_store::tournaments::{StoredTournament, TournamentStatus};
 use plateau_tournament::Tournament;
 

@@ -11,11 +11,11 @@ use std::sync::Mutex;
 
 use tokio::sync::watch;
 
-use crate::store::Store;
 use plateau_lobby::model::ApiError;
 use plateau_lobby::players::{Player, PlayerId, Relation};
 use plateau_lobby::presence::Presence;
 use plateau_protocol::server::FriendView;
+use plateau_store::Store;
 
 /// Players one player may follow, and block, each.
 pub const RELATIONS_PER_PLAYER: usize = 200;

@@ -12,8 +12,8 @@ use std::sync::Weak;
 use std::time::Duration;
 
 use super::state::{Live, Setup, Tournaments, real_ms, rules_ms};
-use crate::store::StoreError;
 use plateau_lobby::model::{TimeControl, unix_ms};
+use plateau_store::StoreError;
 use plateau_tournament::{Fill, Kind, Settings, Tournament};
 
 /// An hour and a day of the rules' clock, in its milliseconds.
