@@ -1,7 +1,7 @@
 //! Moderation as the store keeps it (docs/protocol.md section 7.11): a player's role, its
 //! sanctions (muted in chat until, banned until), the reports players file, and the audit log of
 //! every moderator action. The rules (who may do what, the words players read) are the
-//! server's (`plateau_server::moderation`).
+//! server's (`plateau_community::moderation`).
 //!
 //! A moderator action is one `Store::moderate` call: its audit entry and its effect on the
 //! player or report it names are written in one transaction, so the log never misses an action

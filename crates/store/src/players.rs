@@ -1,6 +1,6 @@
 //! Who plays, as the store keeps it: players (guests, accounts, bots), their ids and kinds, the
 //! keys their names are unique under, and how long their sessions last (docs/protocol.md section 7). The rules for names and
-//! passwords a person chooses are the server's (`plateau_server::players`).
+//! passwords a person chooses are the server's (`plateau_lobby::players`).
 
 /// The suffix reserved for bots' names (`club-bot`).
 pub const BOT_SUFFIX: &str = "-bot";
