@@ -1,6 +1,6 @@
 //! `plateau bench <game>`: single-thread throughput of random playouts and of MCTS iterations
 //! (docs/architecture.md section 3). For tracked figures use the criterion benchmarks in
-//! crates/bots/benches.
+//! crates/registry/benches.
 
 use std::time::Duration;
 

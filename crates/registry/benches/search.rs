@@ -1,4 +1,4 @@
-//! MCTS iterations per second on every game (the aims in README.md, "Figures": 300,000/s on
+//! MCTS iterations per second on every game (the aims in crates/bots/README.md, "Figures": 300,000/s on
 //! MAD, 100,000/s on Moon Leap). One bench per game: a search of a fixed number of iterations from the first position
 //! where a seat has a real choice, reported as iterations per second. `mcts/<game>/<seats>` is
 //! the plain search (playouts to the end, as `mcts:i<n>:plain`); `bot/<game>/<seats>` is the bot
