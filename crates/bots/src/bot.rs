@@ -64,6 +64,12 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
                 let config = SearchConfig::with_budget(budget);
                 Kind::Mcts(Box::new(Mcts::with_evaluator(config, seed, evaluator)))
             }
+            BotSpec::CutMcts { budget, cutoff } => {
+                let config = SearchConfig::with_budget(budget);
+                let search = Mcts::with_evaluator(config, seed, evaluator)
+                    .with_playout_cutoff(usize::from(cutoff));
+                Kind::Mcts(Box::new(search))
+            }
         };
         Bot { spec, kind }
     }

@@ -256,6 +256,16 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
     }
 
+    /// The same searcher with its playouts scored after `cutoff` actions, in place of the
+    /// evaluator's `Evaluator::playout_cutoff` (still counted from the root or the leaf as the
+    /// evaluator says, `Evaluator::cutoff_from_root`): the bot `mcts:<budget>:cut<actions>`
+    /// (`BotSpec::CutMcts`).
+    #[must_use]
+    pub fn with_playout_cutoff(mut self, cutoff: usize) -> Self {
+        self.config.max_playout = cutoff;
+        self
+    }
+
     /// The configuration in use (after the evaluator's cut-off and exploration constant).
     #[must_use]
     pub fn config(&self) -> &SearchConfig {

@@ -5,7 +5,9 @@
 //! of them), `mcts:100` (100 ms per move),
 //! `mcts:i5000` (5000 iterations per move), and the named levels `beginner`, `casual`, `club`,
 //! `strong`, `expert` (the lobby's levels 1 to 5). The suffix `:plain` (`mcts:100:plain`) asks for
-//! a search that ignores the game's evaluation and plays every playout to the end, for comparisons.
+//! a search that ignores the game's evaluation and plays every playout to the end, for comparisons;
+//! the suffix `:cut<actions>` (`mcts:i1000:cut40`) for the search with its playouts scored after
+//! that many actions in place of the game's own cut-off, for measuring how far it should look.
 
 use std::fmt;
 use std::str::FromStr;
@@ -176,6 +178,17 @@ pub enum BotSpec {
     /// The same search without the game's evaluation: every playout runs to the end of the game.
     /// Written `mcts:<budget>:plain`.
     PlainMcts(Budget),
+    /// The search with the game's evaluation, its playouts scored after `cutoff` actions in place
+    /// of the game's own cut-off (`Evaluator::playout_cutoff`), counted as the game counts it
+    /// (from the search's root in Bataille Navale, `Evaluator::cutoff_from_root`). For measuring
+    /// how far a search should look (docs/bots.md, section 1); no level plays it. Written
+    /// `mcts:<budget>:cut<actions>`, `cutoff` 1 to `MAX_CUTOFF`.
+    CutMcts {
+        /// The search budget.
+        budget: Budget,
+        /// Actions before the evaluation scores an iteration.
+        cutoff: u16,
+    },
     /// A named level: the game's bot for it (the registry's level tables).
     Level(Level),
 }
@@ -191,7 +204,9 @@ impl BotSpec {
             | BotSpec::EpsilonGreedy { .. }
             | BotSpec::Blunder { .. }
             | BotSpec::Setup { .. } => None,
-            BotSpec::Mcts(b) | BotSpec::PlainMcts(b) => Some(b),
+            BotSpec::Mcts(b) | BotSpec::PlainMcts(b) | BotSpec::CutMcts { budget: b, .. } => {
+                Some(b)
+            }
             BotSpec::Level(l) => l.default_spec().budget(),
         }
     }
@@ -202,12 +217,16 @@ impl BotSpec {
 #[error(
     "unknown bot `{0}` (known: random, greedy, greedy:<percent 1 to 99>, blunder:<percent 1 to \
      99>, setup, setup:<percent 1 to 99>, beginner, casual, club, strong, expert, mcts:<ms>, mcts:i<iterations>, and either \
-     MCTS form with the suffix `:plain`)"
+     MCTS form with the suffix `:plain` or `:cut<actions 1 to 1000>`)"
 )]
 pub struct UnknownBot(pub String);
 
 /// The default budget of a bare `mcts`.
 const DEFAULT_MCTS_MS: u64 = 100;
+
+/// The longest cut-off `mcts:<budget>:cut<actions>` accepts (`BotSpec::CutMcts`): Bataille
+/// Navale's longest games run a few hundred actions.
+pub const MAX_CUTOFF: u16 = 1000;
 
 impl FromStr for BotSpec {
     type Err = UnknownBot;
@@ -249,16 +268,25 @@ impl FromStr for BotSpec {
             Some(b) => (b, true),
             None => (budget, false),
         };
+        // `:cut<actions>`, digits only (one text a bot), 1 to `MAX_CUTOFF`.
+        let (budget, cutoff) = match budget.rsplit_once(":cut") {
+            Some((b, n)) if !plain => match n.parse::<u16>() {
+                Ok(c @ 1..=MAX_CUTOFF) if !n.starts_with(['+', '0']) => (b, Some(c)),
+                _ => return Err(bad()),
+            },
+            _ => (budget, None),
+        };
         let budget = if let Some(n) = budget.strip_prefix('i') {
             Budget::Iterations(n.parse().map_err(|_| bad())?)
         } else {
             let ms = budget.strip_suffix("ms").unwrap_or(budget);
             Budget::Millis(ms.parse().map_err(|_| bad())?)
         };
-        match budget {
-            Budget::Millis(0) | Budget::Iterations(0) => Err(bad()),
-            b if plain => Ok(BotSpec::PlainMcts(b)),
-            b => Ok(BotSpec::Mcts(b)),
+        match (budget, cutoff) {
+            (Budget::Millis(0) | Budget::Iterations(0), _) => Err(bad()),
+            (budget, Some(cutoff)) => Ok(BotSpec::CutMcts { budget, cutoff }),
+            (b, None) if plain => Ok(BotSpec::PlainMcts(b)),
+            (b, None) => Ok(BotSpec::Mcts(b)),
         }
     }
 }
@@ -274,6 +302,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Setup { setup_percent } => write!(f, "setup:{setup_percent}"),
             BotSpec::Mcts(b) => write!(f, "mcts:{b}"),
             BotSpec::PlainMcts(b) => write!(f, "mcts:{b}:plain"),
+            BotSpec::CutMcts { budget, cutoff } => write!(f, "mcts:{budget}:cut{cutoff}"),
             BotSpec::Level(l) => f.write_str(l.name()),
         }
     }
@@ -318,6 +347,27 @@ mod tests {
             (
                 "mcts:i500:plain",
                 BotSpec::PlainMcts(Budget::Iterations(500)),
+            ),
+            (
+                "mcts:i1000:cut40",
+                BotSpec::CutMcts {
+                    budget: Budget::Iterations(1000),
+                    cutoff: 40,
+                },
+            ),
+            (
+                "mcts:250:cut1",
+                BotSpec::CutMcts {
+                    budget: Budget::Millis(250),
+                    cutoff: 1,
+                },
+            ),
+            (
+                "mcts:i10:cut1000",
+                BotSpec::CutMcts {
+                    budget: Budget::Iterations(10),
+                    cutoff: 1000,
+                },
             ),
             ("beginner", BotSpec::Level(Level::Beginner)),
             ("club", BotSpec::Level(Level::Club)),
@@ -365,6 +415,21 @@ mod tests {
             "blunder:0",
             "blunder:100",
             "blunder",
+            "mcts:i100:cut",
+            "mcts:i100:cut0",
+            "mcts:i100:cut040",
+            "mcts:i100:cut+40",
+            "mcts:i100:cut1001",
+            "mcts:i100:cut-1",
+            "mcts:i100:cutx",
+            "mcts:i100:Cut40",
+            "mcts:cut40",
+            "mcts:i0:cut40",
+            "mcts:i100:cut40:plain",
+            "mcts:i100:plain:cut40",
+            "mcts:i100:cut40:cut40",
+            "club:cut40",
+            "greedy:cut40",
         ] {
             let err = text.parse::<BotSpec>().unwrap_err();
             assert_eq!(err, UnknownBot(text.to_owned()));

@@ -747,6 +747,30 @@ fn a_cutoff_from_the_root_values_every_iteration_two_actions_deep() {
 }
 
 #[test]
+fn the_cut_spec_replaces_the_evaluators_cutoff() {
+    // `mcts:i500:cut4` with the probe's cut-off of 2 from the root: every iteration is valued
+    // after four takes of 1 to 3 stones from 40 (28 to 36 left, seat 0 to move again), the tree
+    // four levels deep (1 + 3 + 9 + 27 + 81 nodes).
+    let spec: BotSpec = "mcts:i500:cut4".parse().unwrap();
+    let seen = std::sync::Arc::default();
+    let probe = DepthProbe {
+        from_root: true,
+        seen: std::sync::Arc::clone(&seen),
+    };
+    let mut bot = Bot::<Nim, DepthProbe>::new(spec, 9, probe);
+    bot.choose(&Nim::with_pile(40, 2), Seat(0)).unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 500);
+    let four_deep = seen
+        .iter()
+        .filter(|&&(pile, next)| (28..=36).contains(&pile) && next == 0)
+        .count();
+    assert_eq!(four_deep, 500);
+    assert_eq!(bot.stats().nodes, 121);
+    assert_eq!(spec.budget(), Some(Budget::Iterations(500)));
+}
+
+#[test]
 fn the_worst_action_is_the_lowest_valued_and_ties_are_drawn() {
     // From 10 stones taking 2 wins (Nim's theory); taking 1 or 3 both lose, so the worst action is
     // either of those, drawn at random.

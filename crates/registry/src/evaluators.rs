@@ -83,7 +83,9 @@ impl Evaluator<plateau_moonleap::MoonLeap> for MoonLeapEvaluation {
 pub struct NavalEvaluation;
 
 /// Actions from the search's root (tree and playout together, `Evaluator::cutoff_from_root`)
-/// before the evaluation scores a Bataille Navale iteration: one turn's orders.
+/// before the evaluation scores a Bataille Navale iteration: one turn's orders. The bot
+/// `mcts:<budget>:cut<actions>` replaces it (`BotSpec::CutMcts`; docs/bots.md, section 1, measures
+/// 40, past the seat's next turn); the levels and the analysis's judge search with this one.
 pub const NAVAL_CUTOFF: usize = 8;
 /// Iterations that share one determinization in a Bataille Navale search: drawing one (a
 /// backtracking search over three hidden fleets) costs some twenty iterations.

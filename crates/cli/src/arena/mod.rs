@@ -56,7 +56,9 @@ pub struct Args {
     /// Navale's placement, then greedy; `setup` at all of them), beginner,
     /// casual, club, strong, expert, mcts:<ms>,
     /// mcts:i<iterations>;
-    /// an MCTS form ending in `:plain` searches without the game's evaluation.
+    /// an MCTS form ending in `:plain` searches without the game's evaluation, one ending in
+    /// `:cut<actions>` scores its playouts after that many actions (the game's own cut-off
+    /// otherwise).
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<BotSpec>,
     /// Games per pairing.
