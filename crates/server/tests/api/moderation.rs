@@ -24,26 +24,33 @@ pub(crate) async fn grant(app: &TestApp, name: &str) {
         .unwrap();
 }
 
-/// Alice and `rude` at a live MAD table of two people, both connected.
+/// Alice and `rude` (guests) at a live MAD table of two people, both connected.
 async fn table(app: &TestApp, rude: &str) -> (Agent, Agent, String, Client, Client) {
     let mut alice = Agent::guest(app.addr, "Alice").await;
     let mut other = Agent::guest(app.addr, rude).await;
-    let (_, created) = alice
+    let (id, a, r) = seated(&mut alice, &mut other).await;
+    (alice, other, id, a, r)
+}
+
+/// `first` makes a MAD match of two people and `second` joins it; the match's id and both
+/// players' sockets, connected once it is live.
+async fn seated(first: &mut Agent, second: &mut Agent) -> (String, Client, Client) {
+    let (_, created) = first
         .post(
             "/api/matches",
             &json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]}),
         )
         .await;
     let id = created["id"].as_str().unwrap().to_owned();
-    let (status, body) = other
+    let (status, body) = second
         .post(&format!("/api/matches/{id}/join"), &json!({}))
         .await;
     assert_eq!(status, 200, "{body}");
-    let mut a = alice.connect(&id, None).await;
-    let mut r = other.connect(&id, None).await;
+    let mut a = first.connect(&id, None).await;
+    let mut b = second.connect(&id, None).await;
     a.live().await;
-    r.live().await;
-    (alice, other, id, a, r)
+    b.live().await;
+    (id, a, b)
 }
 
 /// The audit log's actions, newest first, as a moderator reads them.
@@ -535,21 +542,7 @@ async fn a_ban_applied_once_lifted_ends_nothing() {
         assert_eq!(status, 200, "{action}: {body}");
     }
     let mut alice = Agent::guest(app.addr, "Alice").await;
-    let (_, created) = alice
-        .post(
-            "/api/matches",
-            &json!({"game": "mad", "seats": [{"kind": "human"}, {"kind": "human"}]}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap().to_owned();
-    let (status, body) = rude
-        .post(&format!("/api/matches/{id}/join"), &json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let mut a = alice.connect(&id, None).await;
-    let mut r = rude.connect(&id, None).await;
-    a.live().await;
-    r.live().await;
+    let (id, mut a, mut r) = seated(&mut alice, &mut rude).await;
 
     let store = app.lobby.store();
     let log = store.audit(AuditFrom::Latest, 10).await.unwrap();
