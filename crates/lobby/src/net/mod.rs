@@ -249,15 +249,8 @@ fn over_the_cap() -> axum::response::Response {
 
 #[cfg(test)]
 mod tests {
+    use super::slots::tests::limits;
     use super::*;
-
-    fn limits(per_address: usize, all: usize) -> Limits {
-        Limits {
-            connections_per_address: per_address,
-            connections: all,
-            ..Limits::default()
-        }
-    }
 
     #[test]
     fn the_cap_in_all_fits_the_open_files() {

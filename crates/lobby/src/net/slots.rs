@@ -200,11 +200,12 @@ pub(super) fn take_slot(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn limits(per_address: usize, all: usize) -> Limits {
+    /// Limits of `per_address` connections an address and `all` in all, the rest the defaults.
+    pub(in crate::net) fn limits(per_address: usize, all: usize) -> Limits {
         Limits {
             connections_per_address: per_address,
             connections: all,
