@@ -164,9 +164,12 @@ export function admin(server, args) {
   return execFileSync(serverBinary(), ['admin', '--database', `sqlite://${server.db}`, ...args], { encoding: 'utf8' });
 }
 
-/** How Debian's Chromium (or $CHROMIUM) is launched: headless, with a fresh, empty profile. */
+/**
+ * How Chromium is launched: headless, with a fresh, empty profile, through chromium.sh (Debian's
+ * Chromium or $CHROMIUM, without the address bar's popups a headless browser never shows).
+ */
 export const BROWSER_OPTIONS = {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  executablePath: path.join(here, 'chromium.sh'),
   headless: true,
   args: [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
