@@ -1,6 +1,6 @@
 // Shared helpers of the browser tests: start the real `plateau serve` on a free loopback port with
-// a fresh SQLite file, launch Debian's headless Chromium through playwright-core, and play MAD by
-// clicking what the page highlights.
+// a fresh SQLite file, reach headless Chromium through playwright-core (the run's one browser, or
+// one launched for the file), and play MAD by clicking what the page highlights.
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -164,16 +164,28 @@ export function admin(server, args) {
   return execFileSync(serverBinary(), ['admin', '--database', `sqlite://${server.db}`, ...args], { encoding: 'utf8' });
 }
 
-/** Launches Debian's Chromium headless with a fresh, empty profile. */
+/**
+ * How Chromium is launched: headless, with a fresh, empty profile, through chromium.sh (Debian's
+ * Chromium or $CHROMIUM, without the address bar's popups a headless browser never shows).
+ */
+export const BROWSER_OPTIONS = {
+  executablePath: path.join(here, 'chromium.sh'),
+  headless: true,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+};
+
+/**
+ * The browser of a test. In a run of run.sh, the run's one Chromium (browser-server.mjs, its
+ * endpoint in PLATEAU_BROWSER_WS): `close()` then closes the contexts this test opened and
+ * disconnects. Otherwise (a file run alone, transfer.mjs) a Chromium of its own.
+ */
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
+  const shared = process.env.PLATEAU_BROWSER_WS;
+  if (shared) return chromium.connect(shared);
+  return chromium.launch(BROWSER_OPTIONS);
 }
 
 /**

@@ -3,11 +3,26 @@
 # `plateau serve` (started with --test-seeds, so every run plays the same games). Installs what is
 # missing and builds the binary (setup.sh), then runs every *.test.mjs with node's test runner, or
 # only the files given as arguments. Files run side by side (BROWSER_JOBS at once, default 2): each
-# starts servers of its own, on ports of their own.
+# starts servers of its own, on ports of their own, and opens browser contexts of its own in the
+# run's one Chromium (browser-server.mjs, stopped when this script exits).
 # Exit status: non-zero if anything fails. Screenshots land in a temporary folder, or in
 # $PLATEAU_SCREENSHOTS (e.g. docs/screenshots to refresh the committed ones).
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
+
+# The run's Chromium: its endpoint is the launcher's first line of output.
+endpoint="$(mktemp)"
+node "$here/browser-server.mjs" >"$endpoint" &
+browser_pid=$!
+trap 'kill "$browser_pid" 2>/dev/null; wait "$browser_pid" 2>/dev/null; rm -f "$endpoint"' EXIT
+for _ in $(seq 600); do
+  [ "$(wc -l <"$endpoint")" = 0 ] || break
+  kill -0 "$browser_pid" 2>/dev/null || { echo "Chromium did not start" >&2; exit 1; }
+  sleep 0.1
+done
+PLATEAU_BROWSER_WS="$(head -n 1 "$endpoint")"
+[ -n "$PLATEAU_BROWSER_WS" ] || { echo "Chromium did not start in 60 s" >&2; exit 1; }
+export PLATEAU_BROWSER_WS
 
 echo "== browser tests =="
 if [ "$#" -gt 0 ]; then

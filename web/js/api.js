@@ -182,6 +182,28 @@ export function byId(id, kind) {
 }
 
 /**
+ * Sets `node`'s text only when it differs: a rewrite of the same text still makes the browser lay
+ * the page out and paint it again, which the match page's clock tick (ten times a second, for as
+ * long as the page is open) would do for nothing.
+ * @param {Element} node
+ * @param {string} text
+ */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * Sets `node`'s attribute `name` to `value` (null removes it) only when it differs, as `setText`.
+ * @param {Element} node
+ * @param {string} name
+ * @param {string | null} value
+ */
+export function setAttr(node, name, value) {
+  if (value === null) node.removeAttribute(name);
+  else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/**
  * The element with id `id` if the page has it now (one drawn later, or only on some pages), else
  * null; an element of another kind than `kind` is a mistake of the page and throws.
  * @template {Element} [T=HTMLElement]

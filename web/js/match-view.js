@@ -4,7 +4,7 @@
 // result and the step-back banner. It sends nothing itself: what a player does goes through the
 // controls match.js gives it (`setControls`).
 
-import { el, byId, findId, absolute, formatClock, copyButton } from './api.js';
+import { el, byId, findId, absolute, formatClock, copyButton, setText, setAttr } from './api.js';
 import { t } from './i18n.js';
 import { seatLabel, seatOf } from './seats.js';
 import { setBaseTitle, markTitle, soundOn, canAskNotifications } from './notify.js';
@@ -459,8 +459,8 @@ export function tickClocks() {
     const node = findId(`clock-${s}`);
     if (!node) continue;
     if (!clocks || clocks.kind === 'none' || !clocks.remaining_ms) {
-      node.textContent = '∞';
-      node.title = t('match.clock.none');
+      setText(node, '∞');
+      setAttr(node, 'title', t('match.clock.none'));
       node.classList.remove('running', 'low');
       continue;
     }
@@ -472,11 +472,10 @@ export function tickClocks() {
     let ms = clocks.remaining_ms[s];
     if (runs) ms -= firstMove === null ? elapsed : elapsed - firstMove;
     node.classList.toggle('first-move', waiting);
-    if (waiting) node.title = t('clock.first_move', { s: Math.ceil((firstMove - elapsed) / 1000) });
-    else node.removeAttribute('title');
+    setAttr(node, 'title', waiting ? t('clock.first_move', { s: Math.ceil((firstMove - elapsed) / 1000) }) : null);
     // The game's own clocks (Bataille Navale) run only in their phase: a stopped one shows no time.
-    node.textContent = clocks.kind === 'game' && !runs ? '—' : formatClock(ms);
-    node.dataset.ms = String(Math.max(0, Math.round(ms)));
+    setText(node, clocks.kind === 'game' && !runs ? '—' : formatClock(ms));
+    setAttr(node, 'data-ms', String(Math.max(0, Math.round(ms))));
     node.classList.toggle('running', runs);
     node.classList.toggle('low', runs && ms < 10000);
   }

@@ -21,6 +21,7 @@
 // (naval-draw.js), the pointer and keys (naval-input.js) and the panels (naval-panel.js). This one
 // follows the game from state to state and is what game-naval.js calls.
 
+import { setText } from './api.js';
 import { t } from './i18n.js';
 import { runningSeats } from './clocks.js';
 import { parseCell } from './naval-geometry.js';
@@ -159,7 +160,7 @@ export function tick(given) {
   const shown = ms ?? remaining(runningSeats(ctx().state)[0]);
   const box = document.getElementById('nv-countdown');
   if (box) {
-    box.textContent = shown === null ? '' : t('nv.countdown', { s: (Math.max(0, shown) / 1000).toFixed(1) });
+    setText(box, shown === null ? '' : t('nv.countdown', { s: (Math.max(0, shown) / 1000).toFixed(1) }));
     box.classList.toggle('low', ms !== null && ms < 10000);
   }
   if (ms !== null && ms <= 1500 && myBattleTurn() && !ui.firing && ctx().canAct) {
