@@ -22,7 +22,7 @@ pub async fn play_out(clients: &mut [&mut Client], rng: &mut ChaCha8Rng) -> Valu
 pub async fn play_for(clients: &mut [&mut Client], rng: &mut ChaCha8Rng, actions: usize) -> Value {
     let mut last: Vec<Value> = Vec::new();
     for c in clients.iter_mut() {
-        match c.states().pop() {
+        match c.latest() {
             Some(s) if s["status"] != "open" => last.push(s),
             _ => last.push(c.live().await),
         }
@@ -70,7 +70,7 @@ pub async fn play_for(clients: &mut [&mut Client], rng: &mut ChaCha8Rng, actions
         for (j, c) in clients.iter_mut().enumerate() {
             if j != i {
                 c.sync().await;
-                last[j] = c.states().pop().unwrap();
+                last[j] = c.latest().unwrap();
             }
         }
     }
