@@ -6,4 +6,5 @@ mod action_info;
 mod bots;
 mod configs;
 mod hostile_positions;
+mod levels;
 mod replay;
