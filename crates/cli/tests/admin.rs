@@ -4,7 +4,7 @@
 //! player's socket and ends its match on the running server, a closed match, the audit log, and
 //! refusals in words that change nothing.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::process::{Command, Output};

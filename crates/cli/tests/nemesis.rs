@@ -15,7 +15,7 @@
 //! failure reproduces its schedule). Needs `PLATEAU_TEST_PG_BIN` (scripts/postgres-throwaway.sh exports it); without it
 //! the test says so and passes without running.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};

@@ -2,7 +2,7 @@
 //! `plateau restore`: every match of the restored database replays through the engine, each
 //! action legal and each finished match's result the one stored (docs/deploy.md, "Restoring").
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

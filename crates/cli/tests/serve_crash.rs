@@ -7,7 +7,7 @@
 //! CI runs 6 cycles; `PLATEAU_CRASH_CYCLES=100 cargo test --release -p plateau-cli --test
 //! serve_crash` runs the long version.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

@@ -2,7 +2,7 @@
 //! a match's actions are under the spans that name the request they came by (its id) and the
 //! match.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! A stored tournament reads back equal, and one that does not hold together is refused.
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 

@@ -1,7 +1,7 @@
 //! The Swiss: pairings against an independently computed example, tie-breaks computed by
 //! hand, and refusals.
 
-mod common;
+use crate::common;
 
 use common::{boards, result, swiss, white_first_seed};
 use plateau_tournament::{GameResult, PlayerId, TieBreaks, TournamentError};

@@ -1,6 +1,6 @@
 //! Bad orders (rules/naval.md section 13b) are refused with a clear message and change nothing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use plateau_engine::{Actor, Game, Seat};

@@ -3,7 +3,7 @@
 //! crate's legal list for that ship on the same state, and the legal list itself for the ship the
 //! engine asks next.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

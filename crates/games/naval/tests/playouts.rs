@@ -34,7 +34,7 @@ fn a_few_games_with_every_check_at_every_step() {
 }
 
 /// 5,000 games in ten chunks that print as they finish; run with
-/// `cargo test --release -p plateau-naval --test playouts -- --ignored --nocapture`.
+/// `cargo test --release -p plateau-naval --test naval playouts:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "long: about half an hour on one core in release"]
 fn five_thousand_games() {

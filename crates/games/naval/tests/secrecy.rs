@@ -1,8 +1,6 @@
 //! Secrecy (rules/naval.md section 13; docs/architecture.md section 2.5): changing anything a seat may not know leaves that seat's
 //! observation byte-identical (serde JSON), over thousands of random states.
 
-mod common;
-
 use plateau_engine::{Actor, Game, Seat, ToAct, Viewer};
 use plateau_naval::Ability;
 use plateau_naval::bits::Cell;

@@ -3,8 +3,7 @@
 //! shields and the rest (44-64). Seats are 0-based in the test names and code; actions are
 //! written in notation (written seat = seat + 1).
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod energy_blocks_shields;
 mod placement_and_turns;
