@@ -18,11 +18,14 @@ use plateau_store::{Store, StoreError};
 /// The close of a banned player's sockets.
 pub const BANNED_CLOSE: (u16, &str) = (4003, "banned by a moderator");
 
-/// Muted until, banned until (unix ms; `FOREVER` for a ban without an end).
+/// Muted until, banned until (unix ms; `FOREVER` for a ban without an end), and the audit
+/// entries that set them (0: none since the node started).
 #[derive(Clone, Copy, Default, Debug)]
 struct Sanction {
     muted_until: Option<i64>,
     banned_until: Option<i64>,
+    mute_entry: i64,
+    ban_entry: i64,
 }
 
 /// The sanctions in force and the audit entries applied.
@@ -51,6 +54,7 @@ impl Sanctions {
                     Sanction {
                         muted_until,
                         banned_until,
+                        ..Sanction::default()
                     },
                 )
             })
@@ -134,23 +138,36 @@ impl Sanctions {
         }
     }
 
-    /// Takes the effect of audit entry `e` on mutes and bans (the same entry twice changes
-    /// nothing more); a ban is told to the sockets (`bans`).
+    /// Takes the effect of audit entry `e` on mutes and bans; a ban is told to the sockets
+    /// (`bans`). An entry older than the one that last set the same sanction changes nothing:
+    /// the node that served an entry applies it at once and its watcher reads the log's older
+    /// entries later, so a ban read back after its unban was applied must not ban again (the
+    /// same entry twice changes nothing either).
     pub fn note(&self, e: &AuditEntry) {
         let Some((target, _)) = &e.target else {
             return;
         };
         let mut by_player = self.by_player.lock().unwrap_or_else(|e| e.into_inner());
         let s = by_player.entry(*target).or_default();
+        let (entry, until) = match e.action.as_str() {
+            "mute" => (&mut s.mute_entry, e.until),
+            "unmute" => (&mut s.mute_entry, None),
+            "ban" => (&mut s.ban_entry, Some(e.until.unwrap_or(FOREVER))),
+            "unban" => (&mut s.ban_entry, None),
+            _ => return,
+        };
+        if e.id <= *entry {
+            return;
+        }
+        *entry = e.id;
         match e.action.as_str() {
-            "mute" => s.muted_until = e.until,
-            "unmute" => s.muted_until = None,
-            "ban" => {
-                s.banned_until = Some(e.until.unwrap_or(FOREVER));
-                let _ = self.bans.send(*target);
+            "mute" | "unmute" => s.muted_until = until,
+            _ => {
+                s.banned_until = until;
+                if until.is_some() {
+                    let _ = self.bans.send(*target);
+                }
             }
-            "unban" => s.banned_until = None,
-            _ => {}
         }
     }
 
@@ -202,4 +219,43 @@ fn when(ms: i64) -> String {
     let at =
         std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(ms).unwrap_or(0));
     httpdate::fmt_http_date(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: i64, action: &str, until: Option<i64>) -> AuditEntry {
+        AuditEntry {
+            id,
+            at: 0,
+            moderator: None,
+            action: action.into(),
+            target: Some((PlayerId(7), "Rude".into())),
+            match_id: None,
+            report: None,
+            until,
+            detail: None,
+            reason: "why".into(),
+        }
+    }
+
+    #[test]
+    fn an_entry_read_back_after_a_newer_one_changes_nothing() {
+        let sanctions = Sanctions::empty();
+        let later = unix_ms() + 3_600_000;
+        let ban = entry(2, "ban", Some(later));
+        sanctions.note(&ban);
+        assert_eq!(sanctions.banned(PlayerId(7)), Some(Some(later)));
+        sanctions.note(&entry(3, "unban", None));
+        assert_eq!(sanctions.banned(PlayerId(7)), None);
+        // The watcher reads the ban from the log after the unban was applied here.
+        sanctions.note(&ban);
+        assert_eq!(sanctions.banned(PlayerId(7)), None);
+        // A mute older than the ban is a sanction of its own: it applies when read.
+        sanctions.note(&entry(1, "mute", Some(later)));
+        assert_eq!(sanctions.muted(PlayerId(7)), Some(later));
+        sanctions.note(&entry(4, "ban", None));
+        assert_eq!(sanctions.banned(PlayerId(7)), Some(None));
+    }
 }
