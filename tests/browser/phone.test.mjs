@@ -354,12 +354,19 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
           const cell = name(r0 + Math.floor(rand() * span), c0 + Math.floor(rand() * span));
           const first = await cellAt(target, cell);
           await page.touchscreen.tap(first.x, first.y);
+          // The tap's click reaches the page after the tap itself returns (later on a loaded
+          // machine): the aim and the window are read once the page shows this cell aimed at.
+          const shown = await page.waitForFunction((at) => document.querySelector('svg.board')?.dataset.aimAt === at, `${target}:${cell}`, { timeout: 5000 })
+            .then(() => true, () => false);
+          if (!shown) continue;
           const again = await cellAt(target, cell);
           assert.ok(again.size >= 28, `a cell of ${again.size.toFixed(1)} px while aiming`);
           if ((await page.getAttribute('svg.board', 'data-aim')) !== 'ok') continue;
           await checkDecision(page, 'naval', k++, ['#nv-countdown', '#nv-fire']);
           await page.touchscreen.tap(again.x, again.y);
-          const order = await page.getAttribute(`.nv-ship[data-ship="${ship}"]`, 'data-order');
+          // The second tap on an aim shown as legal plans the order (once its click arrives).
+          const order = await page.waitForFunction((s) => document.querySelector(`.nv-ship[data-ship="${s}"]`)?.getAttribute('data-order'), ship, { timeout: 5000 })
+            .then((h) => h.jsonValue(), () => null);
           if (order) return JSON.parse(order);
         }
         throw new Error(`no legal aim for the ${ship}`);

@@ -262,6 +262,7 @@ function drawOverlay() {
   const svg = ctx().svg;
   delete svg.dataset.aim;
   delete svg.dataset.aimParts;
+  delete svg.dataset.aimAt;
   const v = me();
   if (ui.drag && v !== null) {
     const d = ui.drag;
@@ -286,7 +287,9 @@ function drawOverlay() {
         g.append(svgEl('rect', { class: 'nv-planned area', x: ox + box.c0 * CELL + 2, y: oy + box.r0 * CELL + 2, width: box.w * CELL - 4, height: box.h * CELL - 4, 'data-ship': ship }));
       }
     }
-    // A finger's aim waits for its second tap; a mouse aims where it points.
+    // A finger's aim waits for its second tap; a mouse aims where it points. The cell a first
+    // tap aimed at is on the board's element too, so that a test can wait for the tap's effect.
+    if (ui.aim) svg.dataset.aimAt = `${ui.aim.seat}:${cellName(ui.aim.r, ui.aim.c)}`;
     const hv = ui.aim || ui.hover;
     if (hv && ui.ship && !ui.firing) {
       const cand = candidate(ui.ship, ui.mode, hv.seat, hv.r, hv.c);
