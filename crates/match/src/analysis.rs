@@ -98,41 +98,60 @@ impl Analyses {
                 "a match is analysed once it is over",
             ));
         }
-        if let Some(body) = store
-            .derived(id.to_owned(), Derived::Analysis)
-            .await
-            .map_err(ApiError::store)?
-        {
-            let analysis = RawValue::from_string(body).map_err(ApiError::internal)?;
-            let done = AnalysisStatus::Done {
-                analysis: &analysis,
-            };
-            return serde_json::to_string(&done).map_err(ApiError::internal);
+        if let Some(done) = stored(store, id).await? {
+            return Ok(done);
         }
-        let mut progress = lock(&self.progress);
-        let known = progress.get(id).cloned();
-        let answer = match known {
-            Some(Progress::Failed) | None if ask => {
-                match self.queue.try_send(id.to_owned()) {
-                    Ok(()) => {}
-                    Err(TrySendError::Full(_)) => {
-                        return Err(ApiError::new(
-                            Code::LimitAnalyses,
-                            "too many games are waiting for their analysis; ask again in a minute",
-                        ));
+        {
+            let mut progress = lock(&self.progress);
+            let answer = match progress.get(id).cloned() {
+                Some(Progress::Failed) | None if ask => {
+                    match self.queue.try_send(id.to_owned()) {
+                        Ok(()) => {}
+                        Err(TrySendError::Full(_)) => {
+                            return Err(ApiError::new(
+                                Code::LimitAnalyses,
+                                "too many games are waiting for their analysis; ask again in a minute",
+                            ));
+                        }
+                        Err(TrySendError::Disconnected(_)) => {
+                            return Err(ApiError::internal("the analysis thread stopped"));
+                        }
                     }
-                    Err(TrySendError::Disconnected(_)) => {
-                        return Err(ApiError::internal("the analysis thread stopped"));
-                    }
+                    progress.insert(id.to_owned(), Progress::Queued);
+                    answer(&Progress::Queued, &progress)
                 }
-                progress.insert(id.to_owned(), Progress::Queued);
-                answer(&Progress::Queued, &progress)
+                Some(p) => answer(&p, &progress),
+                None => AnalysisStatus::None,
+            };
+            if !matches!(answer, AnalysisStatus::None) {
+                return serde_json::to_string(&answer).map_err(ApiError::internal);
             }
-            Some(p) => answer(&p, &progress),
-            None => AnalysisStatus::None,
-        };
-        serde_json::to_string(&answer).map_err(ApiError::internal)
+        }
+        // Neither stored nor in progress: but the thread stores an analysis, then forgets its
+        // progress, so one that ended between the two reads above is in the store now.
+        match stored(store, id).await? {
+            Some(done) => Ok(done),
+            None => serde_json::to_string(&AnalysisStatus::None).map_err(ApiError::internal),
+        }
     }
+}
+
+/// The stored analysis of `id` as its JSON answer (`done`), if there is one.
+async fn stored(store: &dyn Store, id: &str) -> Result<Option<String>, ApiError> {
+    let Some(body) = store
+        .derived(id.to_owned(), Derived::Analysis)
+        .await
+        .map_err(ApiError::store)?
+    else {
+        return Ok(None);
+    };
+    let analysis = RawValue::from_string(body).map_err(ApiError::internal)?;
+    let done = AnalysisStatus::Done {
+        analysis: &analysis,
+    };
+    serde_json::to_string(&done)
+        .map(Some)
+        .map_err(ApiError::internal)
 }
 
 /// The JSON answer for an analysis at `p` (`all` gives how many wait in line).
