@@ -149,25 +149,25 @@ impl Sanctions {
         };
         let mut by_player = self.by_player.lock().unwrap_or_else(|e| e.into_inner());
         let s = by_player.entry(*target).or_default();
-        let (entry, until) = match e.action.as_str() {
-            "mute" => (&mut s.mute_entry, e.until),
-            "unmute" => (&mut s.mute_entry, None),
-            "ban" => (&mut s.ban_entry, Some(e.until.unwrap_or(FOREVER))),
-            "unban" => (&mut s.ban_entry, None),
+        // The entry that last set the sanction, the sanction, and what this entry sets it to.
+        let (entry, sanction, until) = match e.action.as_str() {
+            "mute" => (&mut s.mute_entry, &mut s.muted_until, e.until),
+            "unmute" => (&mut s.mute_entry, &mut s.muted_until, None),
+            "ban" => (
+                &mut s.ban_entry,
+                &mut s.banned_until,
+                Some(e.until.unwrap_or(FOREVER)),
+            ),
+            "unban" => (&mut s.ban_entry, &mut s.banned_until, None),
             _ => return,
         };
         if e.id <= *entry {
             return;
         }
         *entry = e.id;
-        match e.action.as_str() {
-            "mute" | "unmute" => s.muted_until = until,
-            _ => {
-                s.banned_until = until;
-                if until.is_some() {
-                    let _ = self.bans.send(*target);
-                }
-            }
+        *sanction = until;
+        if e.action == "ban" {
+            let _ = self.bans.send(*target);
         }
     }
 
