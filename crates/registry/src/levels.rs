@@ -107,8 +107,9 @@ pub(crate) static CHAKART: Levels = [
 /// the expert only about a third against three of it, so `strong` takes that layout at 90% of
 /// its placement decisions and stops part way at the others (`setup:90`), then plays greedily.
 /// Below it the greedy policy at all, 28% and 11% of decisions; random play, a step below
-/// `greedy:11`, is no longer a level. No search: on this game it has not been measured better
-/// than the policy it searches from (docs/bots.md section 1).
+/// `greedy:11`, is no longer a level. No search level: the search is measured above the policy
+/// it searches from only at 1000 iterations at one table with it (docs/bots.md section 1, "The
+/// budget curve against experts"), and no ladder step above `expert` has been measured.
 pub(crate) static NAVAL: Levels = [
     entry(Level::Beginner, greedy_share(11), 0.1, 578.0),
     entry(Level::Casual, greedy_share(28), 0.3, 1026.0),
