@@ -108,10 +108,12 @@ pub fn check_playouts_from<G: Game>(config: &G::Config, start: &G, options: &Opt
         let mut state = start.clone();
         let mut history: Vec<(Actor, G::Action)> = Vec::new();
         let mut step = 0usize;
+        // The state's JSON, written once a step for every check that compares with it.
+        let mut state_json = json(&state);
         loop {
             let ctx = Ctx { seed, step };
             let deep = step.is_multiple_of(options.deep_every.max(1));
-            if deep && check_round_trips(&state, config, ctx) {
+            if deep && check_round_trips(&state, Some(&state_json), config, ctx) {
                 report.finished_texts_refused += 1;
             }
             if deep {
@@ -131,7 +133,7 @@ pub fn check_playouts_from<G: Game>(config: &G::Config, start: &G, options: &Opt
                 }
                 ToAct::Chance => {
                     state.chance_outcomes(&mut outcomes);
-                    check_chance(&state, &outcomes, ctx);
+                    check_chance(&state, &state_json, &outcomes, ctx);
                     if deep {
                         let actions: Vec<G::Action> =
                             outcomes.iter().map(|(a, _)| a.clone()).collect();
@@ -155,6 +157,7 @@ pub fn check_playouts_from<G: Game>(config: &G::Config, start: &G, options: &Opt
             let before = state.clone();
             let mut policy = KitPolicy {
                 seen: &mut seen,
+                state_json: &state_json,
                 deep,
                 ctx,
                 decisions: &mut report.decisions,
@@ -169,7 +172,8 @@ pub fn check_playouts_from<G: Game>(config: &G::Config, start: &G, options: &Opt
             checked
                 .apply(actor, &action)
                 .unwrap_or_else(|e| ctx.fail(&format!("listed action {action:?} refused: {e}")));
-            assert_same(&checked, &state, ctx, "apply and apply_legal disagree");
+            state_json = json(&state);
+            assert_json(&checked, &state_json, ctx, "apply and apply_legal disagree");
             history.push((actor, action));
             step += 1;
             assert!(
@@ -216,6 +220,8 @@ impl<A> Default for Seen<A> {
 /// checks of the legal list.
 struct KitPolicy<'a, A> {
     seen: &'a mut Seen<A>,
+    /// The JSON of the state the policy is asked about.
+    state_json: &'a str,
     deep: bool,
     ctx: Ctx,
     decisions: &'a mut usize,
@@ -236,11 +242,12 @@ impl<G: Game> Policy<G> for KitPolicy<'_, G::Action> {
             !legal.is_empty(),
             "{ctx}: {seat} to act but has no legal action"
         );
-        check_no_duplicates(state, &legal, ctx);
+        let texts: Vec<String> = legal.iter().map(|a| state.format_action(a)).collect();
+        check_no_duplicates(&legal, &texts, ctx);
         if self.deep {
-            check_listed_actions(state, Actor::Seat(seat), &legal, ctx);
+            check_listed_actions(state, Actor::Seat(seat), &legal, &texts, ctx);
             check_entries(state, Actor::Seat(seat), &legal, ctx);
-            check_refusals(state, seat, &legal, &self.seen.list, ctx);
+            check_refusals(state, self.state_json, seat, &legal, &self.seen.list, ctx);
         }
         for a in &legal {
             if self.seen.list.len() < 4096 && self.seen.set.insert(a.clone()) {
@@ -275,7 +282,7 @@ fn check_resign<G: Game>(state: &G, config: &G::Config, seat: Seat, ctx: Ctx) {
             "{ctx}: {seat} resigned and won"
         );
     }
-    check_round_trips(&resigned, config, ctx);
+    check_round_trips(&resigned, None, config, ctx);
 }
 
 /// A finished game: an outcome for every seat, counted in the report, and no seat may act.
@@ -322,25 +329,46 @@ fn json<T: Serialize>(value: &T) -> String {
 }
 
 fn assert_same<G: Game>(a: &G, b: &G, ctx: Ctx, what: &str) {
-    let (ja, jb) = (json(a), json(b));
+    assert_json(a, &json(b), ctx, what);
+}
+
+/// As `assert_same`, against `b`'s JSON written once for several comparisons.
+fn assert_json<G: Game>(a: &G, jb: &str, ctx: Ctx, what: &str) {
+    let ja = json(a);
     assert!(ja == jb, "{ctx}: {what}\n left: {ja}\nright: {jb}");
 }
 
 /// `value` reads back from its JSON and writes the same JSON again; returns that JSON.
 fn round_trip<T: Serialize + DeserializeOwned + Debug>(value: &T, ctx: Ctx, what: &str) -> String {
     let text = json(value);
-    let back: T = serde_json::from_str(&text)
+    round_trip_json::<T>(&text, ctx, what);
+    text
+}
+
+/// A value's JSON `text` reads back as a `T` that writes the same JSON again.
+fn round_trip_json<T: Serialize + DeserializeOwned + Debug>(text: &str, ctx: Ctx, what: &str) {
+    let back: T = serde_json::from_str(text)
         .unwrap_or_else(|e| ctx.fail(&format!("{what} does not deserialize: {e}\n{text}")));
     assert_eq!(json(&back), text, "{ctx}: {what} changes through serde");
-    text
 }
 
 /// Serde of the state, its observations and position text all round-trip: the position text reads
 /// back under the game's config and gives the same text. The one exception is explicit: a
 /// finished game's text may be refused as `SetupError::Impossible`; the function then returns
 /// true and the report counts it. Any other failure to read back fails the check.
-fn check_round_trips<G: Game>(state: &G, config: &G::Config, ctx: Ctx) -> bool {
-    round_trip(state, ctx, "the state");
+/// `state_json` is the state's JSON when the caller has it already.
+fn check_round_trips<G: Game>(
+    state: &G,
+    state_json: Option<&str>,
+    config: &G::Config,
+    ctx: Ctx,
+) -> bool {
+    match state_json {
+        Some(text) => round_trip_json::<G>(text, ctx, "the state"),
+        None => {
+            round_trip(state, ctx, "the state");
+        }
+    }
     let spectator = round_trip(
         &state.observe(Viewer::Spectator),
         ctx,
@@ -377,7 +405,8 @@ fn check_round_trips<G: Game>(state: &G, config: &G::Config, ctx: Ctx) -> bool {
     false
 }
 
-fn check_chance<G: Game>(state: &G, outcomes: &[(G::Action, f64)], ctx: Ctx) {
+/// `state_json` is the state's JSON.
+fn check_chance<G: Game>(state: &G, state_json: &str, outcomes: &[(G::Action, f64)], ctx: Ctx) {
     assert!(!outcomes.is_empty(), "{ctx}: chance node without outcomes");
     let sum: f64 = outcomes.iter().map(|(_, p)| p).sum();
     assert!(
@@ -399,36 +428,45 @@ fn check_chance<G: Game>(state: &G, outcomes: &[(G::Action, f64)], ctx: Ctx) {
     if let Some(seat) = Seat::all(state.seats()).next() {
         let r = not_chance.apply(Actor::Seat(seat), &outcomes[0].0);
         assert!(r.is_err(), "{ctx}: a seat played a chance outcome");
-        assert_same(
+        assert_json(
             &not_chance,
-            state,
+            state_json,
             ctx,
             "refused chance outcome changed the state",
         );
     }
 }
 
-fn check_no_duplicates<G: Game>(state: &G, legal: &[G::Action], ctx: Ctx) {
-    let distinct: HashSet<&G::Action> = legal.iter().collect();
+/// No action is listed twice, and no two share a text; `texts` are the actions' texts, in the
+/// same order. Equal actions have equal texts, so when the texts are all distinct so are the
+/// actions: the actions are hashed only to tell which of the two checks fails.
+fn check_no_duplicates<A: Eq + std::hash::Hash>(legal: &[A], texts: &[String], ctx: Ctx) {
+    let mut sorted: Vec<&str> = texts.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    if sorted.windows(2).all(|w| w[0] != w[1]) {
+        return;
+    }
+    let distinct: HashSet<&A> = legal.iter().collect();
     assert_eq!(
         distinct.len(),
         legal.len(),
         "{ctx}: duplicate legal actions"
     );
-    let texts: HashSet<String> = legal.iter().map(|a| state.format_action(a)).collect();
-    assert_eq!(
-        texts.len(),
-        legal.len(),
-        "{ctx}: two legal actions share a notation"
-    );
+    panic!("{ctx}: two legal actions share a notation");
 }
 
-/// Every listed action applies, round-trips through notation and serde.
-fn check_listed_actions<G: Game>(state: &G, actor: Actor, legal: &[G::Action], ctx: Ctx) {
-    for a in legal {
-        let text = state.format_action(a);
+/// Every listed action applies, round-trips through notation and serde; `texts` are their
+/// texts (`format_action`), in the same order.
+fn check_listed_actions<G: Game>(
+    state: &G,
+    actor: Actor,
+    legal: &[G::Action],
+    texts: &[String],
+    ctx: Ctx,
+) {
+    for (a, text) in legal.iter().zip(texts) {
         let back = state
-            .parse_action(&text)
+            .parse_action(text)
             .unwrap_or_else(|e| ctx.fail(&format!("`{text}` (formatted) does not parse: {e}")));
         assert_eq!(
             &back, a,
@@ -475,9 +513,11 @@ fn check_entries<G: Game>(state: &G, actor: Actor, actions: &[G::Action], ctx: C
     }
 }
 
-/// Actions that are not legal now, and legal ones by the wrong actor, are refused and change nothing.
+/// Actions that are not legal now, and legal ones by the wrong actor, are refused and change nothing
+/// (the state keeps its JSON, `state_json`).
 fn check_refusals<G: Game>(
     state: &G,
+    state_json: &str,
     seat: Seat,
     legal: &[G::Action],
     seen: &[G::Action],
@@ -488,7 +528,12 @@ fn check_refusals<G: Game>(
         let mut probe = state.clone();
         let r = probe.apply(Actor::Seat(seat), a);
         assert!(r.is_err(), "{ctx}: unlisted action {a:?} was accepted");
-        assert_same(&probe, state, ctx, "a refused action changed the state");
+        assert_json(
+            &probe,
+            state_json,
+            ctx,
+            "a refused action changed the state",
+        );
     }
     for other in Seat::all(state.seats()) {
         if state.to_act().allows(Actor::Seat(other)) {
@@ -499,9 +544,9 @@ fn check_refusals<G: Game>(
             probe.apply(Actor::Seat(other), &legal[0]).is_err(),
             "{ctx}: {other} played out of turn"
         );
-        assert_same(
+        assert_json(
             &probe,
-            state,
+            state_json,
             ctx,
             "an out-of-turn action changed the state",
         );
@@ -511,9 +556,9 @@ fn check_refusals<G: Game>(
         probe.apply(Actor::Chance, &legal[0]).is_err(),
         "{ctx}: chance played a seat's action"
     );
-    assert_same(
+    assert_json(
         &probe,
-        state,
+        state_json,
         ctx,
         "a refused chance action changed the state",
     );
