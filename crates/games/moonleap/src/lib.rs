@@ -170,32 +170,98 @@ pub struct Observation {
 /// The observation's `track` in JSON: an astronaut's text, or `0` for an empty crater (`null` is
 /// read as well).
 mod empty_as_zero {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::fmt;
 
-    #[derive(Serialize, Deserialize)]
-    #[serde(untagged)]
-    enum Crater {
-        Astronaut(String),
-        Empty(Option<u8>),
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::ser::{Serialize, Serializer};
+
+    /// One crater as JSON: the astronaut's text, or `0` when empty.
+    struct Crater<'a>(Option<&'a str>);
+
+    impl Serialize for Crater<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match self.0 {
+                Some(a) => s.serialize_str(a),
+                None => s.serialize_u8(0),
+            }
+        }
     }
 
     pub fn serialize<S: Serializer>(track: &[Option<String>], s: S) -> Result<S::Ok, S::Error> {
-        let craters: Vec<Crater> = track
-            .iter()
-            .map(|c| c.clone().map_or(Crater::Empty(Some(0)), Crater::Astronaut))
-            .collect();
-        craters.serialize(s)
+        s.collect_seq(track.iter().map(|c| Crater(c.as_deref())))
+    }
+
+    /// Reads one crater: a string is an astronaut; `null` or a number from 0 to 255 an empty
+    /// crater. A visitor rather than an untagged enum: the enum buffered every crater and, for
+    /// each empty one, built and dropped the error of the string it first tried (a formatted
+    /// message), most of the time a Moon Leap observation took to read.
+    struct CraterVisitor;
+
+    impl<'de> Visitor<'de> for CraterVisitor {
+        type Value = Option<String>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an astronaut's text, or 0 or null for an empty crater")
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(v.to_owned()))
+        }
+
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Some(v))
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            u8::try_from(v)
+                .map(|_| None)
+                .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            u8::try_from(v)
+                .map(|_| None)
+                .map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+
+    struct Track;
+
+    impl<'de> Visitor<'de> for Track {
+        type Value = Vec<Option<String>>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list of craters")
+        }
+
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut track = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(256));
+            while let Some(ReadCrater(c)) = seq.next_element()? {
+                track.push(c);
+            }
+            Ok(track)
+        }
+    }
+
+    /// A crater read through `CraterVisitor`.
+    struct ReadCrater(Option<String>);
+
+    impl<'de> de::Deserialize<'de> for ReadCrater {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(CraterVisitor).map(ReadCrater)
+        }
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Option<String>>, D::Error> {
-        let craters = Vec::<Crater>::deserialize(d)?;
-        Ok(craters
-            .into_iter()
-            .map(|c| match c {
-                Crater::Astronaut(a) => Some(a),
-                Crater::Empty(_) => None,
-            })
-            .collect())
+        d.deserialize_seq(Track)
     }
 }
 
@@ -347,7 +413,13 @@ impl Game for MoonLeap {
             track: self
                 .track()
                 .into_iter()
-                .map(|c| c.map(|(colour, n)| format!("{}{n}", colour.letter())))
+                .map(|c| {
+                    c.map(|(colour, n)| {
+                        [colour.letter(), char::from(b'0' + n)]
+                            .into_iter()
+                            .collect()
+                    })
+                })
                 .collect(),
             to_move: self.to_move,
             roll: self.roll.map(|f| f.symbol().to_string()),

@@ -230,8 +230,22 @@ fn the_observation_is_the_full_public_state() {
     let json = serde_json::to_value(&obs).unwrap();
     assert_eq!(json["track"][0], "a2");
     assert_eq!(json["track"][1], 0);
-    let back: plateau_moonleap::Observation = serde_json::from_value(json).unwrap();
+    let back: plateau_moonleap::Observation = serde_json::from_value(json.clone()).unwrap();
     assert_eq!(back, obs);
+    // `null` reads as an empty crater too; anything else but a text or a byte is refused.
+    let mut with_null = json.clone();
+    with_null["track"][1] = serde_json::Value::Null;
+    let back: plateau_moonleap::Observation = serde_json::from_value(with_null).unwrap();
+    assert_eq!(back, obs);
+    for bad in [
+        serde_json::json!(256),
+        serde_json::json!(-1),
+        serde_json::json!(true),
+    ] {
+        let mut refused = json.clone();
+        refused["track"][1] = bad;
+        assert!(serde_json::from_value::<plateau_moonleap::Observation>(refused).is_err());
+    }
     assert_eq!(obs.milestone_after, 13);
     assert!(obs.milestone_passed);
     assert_eq!(obs.track[0].as_deref(), Some("a2"));
