@@ -222,6 +222,15 @@ impl Square {
         self.file() * 8 + self.rank()
     }
 
+    /// The square's name, `a1` to `h8`: a slice of a table rather than a formatted text, as
+    /// every observation, action text and move list names many squares.
+    #[inline]
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        let at = usize::from(self.0 & 63) * 2;
+        &SQUARE_NAMES[at..at + 2]
+    }
+
     /// Reads a square name such as `e4`.
     #[must_use]
     pub fn parse(text: &str) -> Option<Square> {
@@ -232,10 +241,22 @@ impl Square {
     }
 }
 
+/// The names of the squares in index order (rank by rank from a1), two bytes each.
+const SQUARE_NAMES: &str = concat!(
+    "a1b1c1d1e1f1g1h1",
+    "a2b2c2d2e2f2g2h2",
+    "a3b3c3d3e3f3g3h3",
+    "a4b4c4d4e4f4g4h4",
+    "a5b5c5d5e5f5g5h5",
+    "a6b6c6d6e6f6g6h6",
+    "a7b7c7d7e7f7g7h7",
+    "a8b8c8d8e8f8g8h8",
+);
+
 impl fmt::Display for Square {
     /// The square's name, `a1` to `h8`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        f.write_str(self.name())
     }
 }
 

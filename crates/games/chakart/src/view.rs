@@ -188,8 +188,8 @@ pub struct LastMove {
 pub fn observe(pos: &Pos, last: Option<LastMove>, viewer: Viewer) -> Observation {
     let hide_from = viewer_side(viewer);
     let last_move = last.map(|m| SeenMove {
-        from: m.from.to_string(),
-        to: (!m.stealth || hide_from == Some(m.by)).then(|| m.to.to_string()),
+        from: m.from.name().to_owned(),
+        to: (!m.stealth || hide_from == Some(m.by)).then(|| m.to.name().to_owned()),
     });
     let chance = match pos.phase {
         Phase::Setup { .. } => Some("setup".to_owned()),
@@ -209,7 +209,10 @@ pub fn observe(pos: &Pos, last: Option<LastMove>, viewer: Viewer) -> Observation
         captured: pools_text(&pos.pools),
         pending: pending_text(pos),
         chance,
-        stealth_from: pos.stealth_from.filter(|_| hidden).map(|sq| sq.to_string()),
+        stealth_from: pos
+            .stealth_from
+            .filter(|_| hidden)
+            .map(|sq| sq.name().to_owned()),
         last_move,
         kings_in_danger: kings_in_danger(pos, hide_from),
         pieces,
@@ -255,7 +258,7 @@ fn board_contents(pos: &Pos, side: Option<Side>) -> (Vec<SeenPiece>, Vec<SeenIte
             _ if c & HIDDEN != 0 && Some(side_of(c)) != side => continue,
             _ => {
                 pieces.push(SeenPiece {
-                    square: sq.to_string(),
+                    square: sq.name().to_owned(),
                     side: side_of(c),
                     kind: kind(c),
                     frozen: c & FROZEN != 0,
@@ -265,7 +268,7 @@ fn board_contents(pos: &Pos, side: Option<Side>) -> (Vec<SeenPiece>, Vec<SeenIte
             }
         };
         items.push(SeenItem {
-            square: sq.to_string(),
+            square: sq.name().to_owned(),
             item,
         });
     }
@@ -294,7 +297,7 @@ fn kings_in_danger(pos: &Pos, side: Option<Side>) -> Vec<String> {
         .fold(0u64, |m, s| m | seen.kings_within_reach(s));
     let mut squares: Vec<Square> = Square::all().filter(|s| reach & s.bit() != 0).collect();
     squares.sort_unstable_by_key(|s| s.name_order());
-    squares.into_iter().map(|s| s.to_string()).collect()
+    squares.into_iter().map(|s| s.name().to_owned()).collect()
 }
 
 /// The side a viewer plays, `None` for a spectator (who sees no hidden queen at all).
@@ -383,7 +386,7 @@ pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
                     s.push('x');
                 }
             }
-            s.push_str(&to.to_string());
+            s.push_str(to.name());
             if let Some(k) = promote {
                 s.push('=');
                 s.push(upper(k));
@@ -409,11 +412,11 @@ pub fn san(pos: &Pos, action: &Action, owner: bool) -> String {
             if matches!(e, Effect::Luigi | Effect::Waluigi)
                 && let Some(sq) = forced_flip(pos, action)
             {
-                s.push_str(&sq.to_string());
+                s.push_str(sq.name());
             }
             s
         }
-        Action::Flip { target, .. } => target.to_string(),
+        Action::Flip { target, .. } => target.name().to_owned(),
         Action::Redirect(_) | Action::ItemDrop { .. } | Action::Setup(_) => action.text(),
     }
 }
