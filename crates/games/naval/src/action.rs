@@ -4,7 +4,7 @@ use plateau_engine::{ParseError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::ability::{ABILITIES, Ability, DIRS, Dir};
-use crate::bits::{Bits, Cell, SIDE};
+use crate::bits::{Bits, Cell, SIDE, push_number};
 use crate::piece::{PIECE_NAMES, Piece, Ship};
 
 mod parts;
@@ -127,7 +127,7 @@ pub enum Action {
 /// The written form of a cell, `f7` (section 13b).
 #[must_use]
 pub fn cell_name(c: Cell) -> String {
-    c.to_string()
+    c.name()
 }
 
 /// Reads a cell written `a1`..`n14`.
@@ -190,25 +190,45 @@ fn parse_placement(text: &str) -> Result<(Piece, Cell, bool), ParseError> {
 /// `<piece>@<cell>[h|v]`, as in a placement action.
 #[must_use]
 pub fn format_placement(piece: Piece, cell: Cell, vertical: bool) -> String {
-    let suffix = if piece.is_buoy() {
-        ""
-    } else if vertical {
-        "v"
-    } else {
-        "h"
-    };
-    format!("{}@{cell}{suffix}", piece.name())
+    let mut s = String::with_capacity(16);
+    push_placement(&mut s, piece, cell, vertical);
+    s
+}
+
+fn push_placement(s: &mut String, piece: Piece, cell: Cell, vertical: bool) {
+    s.push_str(piece.name());
+    s.push('@');
+    cell.push_name(s);
+    if !piece.is_buoy() {
+        s.push(if vertical { 'v' } else { 'h' });
+    }
+}
+
+/// A seat as the notation writes it, 1-based, as `Seat`'s `Display` does.
+fn push_seat(s: &mut String, seat: Seat) {
+    push_number(s, u16::from(seat.0) + 1);
+}
+
+/// `<seat>:<cell>`, an aim.
+fn push_aim(s: &mut String, target: Seat, cell: Cell) {
+    push_seat(s, target);
+    s.push(':');
+    cell.push_name(s);
 }
 
 /// The written form of an order; `shield_cell` false hides the shield's centre (public announcement,
-/// section 9 rule 2).
+/// section 9 rule 2). Built piece by piece rather than formatted: the move lists, the options'
+/// checks and the conformance playouts write thousands of them.
 #[must_use]
 pub fn format_order(ship: Ship, order: &Order, shield_cell: bool) -> String {
-    let ship_name = ship.name();
+    let mut s = String::with_capacity(32);
+    s.push_str(ship.name());
+    s.push(':');
     match *order {
-        Order::Pass => format!("{ship_name}:pass"),
+        Order::Pass => s.push_str("pass"),
         Order::Fire { target, cell } => {
-            format!("{ship_name}:fire {target}:{cell}")
+            s.push_str("fire ");
+            push_aim(&mut s, target, cell);
         }
         Order::Special {
             ability: Ability::Shield,
@@ -216,10 +236,11 @@ pub fn format_order(ship: Ship, order: &Order, shield_cell: bool) -> String {
             cell,
             ..
         } => {
+            s.push_str("shield ");
             if shield_cell {
-                format!("{ship_name}:shield {target}:{cell}")
+                push_aim(&mut s, target, cell);
             } else {
-                format!("{ship_name}:shield {target}")
+                push_seat(&mut s, target);
             }
         }
         Order::Special {
@@ -228,22 +249,31 @@ pub fn format_order(ship: Ship, order: &Order, shield_cell: bool) -> String {
             cell,
             vertical,
         } => {
-            let suffix = match (ability, vertical) {
-                (Ability::Bombing, true) => "v",
-                (Ability::Bombing, false) => "h",
-                _ => "",
-            };
-            format!("{ship_name}:{} {target}:{cell}{suffix}", ability.name())
+            s.push_str(ability.name());
+            s.push(' ');
+            push_aim(&mut s, target, cell);
+            match (ability, vertical) {
+                (Ability::Bombing, true) => s.push('v'),
+                (Ability::Bombing, false) => s.push('h'),
+                _ => {}
+            }
         }
         Order::Torpedo { target, dir, lane } => {
-            let lane = match dir {
-                Dir::Right | Dir::Left => (lane + 1).to_string(),
-                Dir::Down | Dir::Up => char::from(b'a' + lane).to_string(),
-            };
-            format!("{ship_name}:torpedo {target}:{}{lane}", dir.name())
+            s.push_str("torpedo ");
+            push_seat(&mut s, target);
+            s.push(':');
+            s.push_str(dir.name());
+            match dir {
+                Dir::Right | Dir::Left => push_number(&mut s, u16::from(lane) + 1),
+                Dir::Down | Dir::Up => s.push(char::from(b'a' + lane)),
+            }
         }
-        Order::Emp { target } => format!("{ship_name}:emp {target}"),
+        Order::Emp { target } => {
+            s.push_str("emp ");
+            push_seat(&mut s, target);
+        }
     }
+    s
 }
 
 /// The canonical text of an action (section 13b).
@@ -256,7 +286,11 @@ pub fn format_action(action: &Action) -> String {
             cell,
             vertical,
         } => {
-            format!("{seat}:{}", format_placement(piece, cell, vertical))
+            let mut s = String::with_capacity(16);
+            push_seat(&mut s, seat);
+            s.push(':');
+            push_placement(&mut s, piece, cell, vertical);
+            s
         }
         Action::Place {
             piece,
@@ -264,9 +298,16 @@ pub fn format_action(action: &Action) -> String {
             vertical,
         } => format_placement(piece, cell, vertical),
         Action::Ready => "ready".to_owned(),
-        Action::First { seat } => format!("first {seat}"),
+        Action::First { seat } => {
+            let mut s = String::from("first ");
+            push_seat(&mut s, seat);
+            s
+        }
         Action::Rocket { cell, shot } => {
-            format!("rocket {cell} {}", if shot { "shot" } else { "spared" })
+            let mut s = String::from("rocket ");
+            cell.push_name(&mut s);
+            s.push_str(if shot { " shot" } else { " spared" });
+            s
         }
         Action::Order { ship, order } => format_order(ship, &order, true),
     }

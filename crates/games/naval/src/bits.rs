@@ -96,10 +96,37 @@ impl Cell {
     }
 }
 
+impl Cell {
+    /// Appends the cell's name (`f7`, as `Display` writes it) to `out`: the action texts, which
+    /// the move lists and the tests write by the thousand, are built without the formatting
+    /// machinery.
+    pub fn push_name(self, out: &mut String) {
+        out.push(char::from(b'a' + self.col()));
+        push_number(out, u16::from(self.row()) + 1);
+    }
+
+    /// The cell's name, `a1` to `n14` (as `Display` writes it, without the formatting machinery).
+    #[must_use]
+    pub fn name(self) -> String {
+        let mut name = String::with_capacity(3);
+        self.push_name(&mut name);
+        name
+    }
+}
+
+/// Appends `n` in decimal to `out`, as `Display` writes it.
+pub(crate) fn push_number(out: &mut String, n: u16) {
+    if n >= 10 {
+        push_number(out, n / 10);
+    }
+    // `n % 10` is a digit.
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
 impl fmt::Display for Cell {
     /// `f7`: the column letter, then the row number from 1.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
+        f.write_str(&self.name())
     }
 }
 

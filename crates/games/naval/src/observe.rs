@@ -221,8 +221,8 @@ impl AreaView {
         };
         Some(AreaView {
             target,
-            from: cells.first()?.to_string(),
-            to: cells.iter().last()?.to_string(),
+            from: cells.first()?.name(),
+            to: cells.iter().last()?.name(),
         })
     }
 }
@@ -304,7 +304,7 @@ pub struct Observation {
 }
 
 fn names(b: Bits) -> Vec<String> {
-    b.iter().map(|c| c.to_string()).collect()
+    b.iter().map(Cell::name).collect()
 }
 
 fn piece_view(g: &Naval, s: Seat, p: Piece) -> PieceView {
@@ -362,7 +362,7 @@ impl Naval {
                 area: AreaView::of(&a.order),
                 info: order_info(a.ship, &a.order, own).into(),
                 exploded_at: match a.result {
-                    Resolution::Exploded(c) => Some(c.to_string()),
+                    Resolution::Exploded(c) => Some(c.name()),
                     _ => None,
                 },
                 hits: names(a.effect.hits),
@@ -398,7 +398,7 @@ impl Naval {
             self.turn
                 .rocket
                 .and_then(|c| match self.turn.cursor.map(|k| self.turn.order(k)) {
-                    Some(Order::Special { target, .. }) => Some((target, c.to_string())),
+                    Some(Order::Special { target, .. }) => Some((target, c.name())),
                     _ => None,
                 });
         Observation {
@@ -463,7 +463,7 @@ impl Naval {
                                     piece,
                                     cell,
                                     vertical,
-                                } if piece == p && vertical == v => Some(cell.to_string()),
+                                } if piece == p && vertical == v => Some(cell.name()),
                                 _ => None,
                             })
                             .collect(),

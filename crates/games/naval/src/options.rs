@@ -17,7 +17,7 @@ use plateau_engine::{ActionParts, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::ability::{Ability, Dir};
-use crate::bits::{Bits, SIDE};
+use crate::bits::{Bits, Cell, SIDE};
 use crate::orders::Family;
 use crate::piece::Ship;
 use crate::state::Naval;
@@ -128,7 +128,7 @@ fn special(specials: &mut [SpecialOptions], ability: Ability) -> &mut SpecialOpt
 }
 
 fn names(b: Bits) -> Vec<String> {
-    b.iter().map(|c| c.to_string()).collect()
+    b.iter().map(Cell::name).collect()
 }
 
 impl Naval {
@@ -222,8 +222,8 @@ impl Naval {
                         let to = cells.last().unwrap_or(from);
                         let lane = Lane {
                             dir,
-                            from: from.to_string(),
-                            to: to.to_string(),
+                            from: from.name(),
+                            to: to.name(),
                         };
                         match sp.torpedo.iter_mut().find(|x| x.target == target) {
                             Some(group) => group.lanes.push(lane),
