@@ -34,8 +34,9 @@ pub fn against_reference(config: &Config, board_json: &str, seats: usize, games:
         let mut state = start.clone();
         let mut model = RefState::parse(&board, mercenaries, &state.format_position());
         let mut steps = 0;
+        // The position before each step: the text the last step was checked against.
+        let mut before = state.format_position();
         loop {
-            let before = state.format_position();
             let step = steps;
             let ctx = || format!("game {game}, step {step}: {before}");
             let expected = model.actions();
@@ -66,14 +67,11 @@ pub fn against_reference(config: &Config, board_json: &str, seats: usize, games:
             let text = state.format_action(&action);
             state.apply(actor, &action).unwrap();
             model = model.after(&text);
-            assert_eq!(
-                state.format_position(),
-                model.text(),
-                "{} after {text}",
-                ctx()
-            );
+            let after = state.format_position();
+            assert_eq!(after, model.text(), "{} after {text}", ctx());
             steps += 1;
             assert!(steps < MAX_ACTIONS, "{}: endless game", ctx());
+            before = after;
         }
         let outcome = state.outcome().expect("finished");
         let recount = model.scores(&values, offboard);

@@ -90,7 +90,10 @@ impl<'b> RefState<'b> {
         for c in &self.track {
             match c {
                 None => s.push('.'),
-                Some((l, n)) => s.push_str(&format!("{l}{n}")),
+                Some((l, n)) => {
+                    s.push(*l);
+                    s.push(char::from(b'0' + n));
+                }
             }
         }
         let roll = self.roll.map_or("-".to_owned(), |c| c.to_string());
