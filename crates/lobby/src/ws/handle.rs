@@ -1,16 +1,16 @@
-//! One text message of a match's WebSocket, read and passed to the lobby: acting, resigning,
-//! offers, chat, a fresh state; the answer is the refusal, if any (the match's messages come
-//! from its actor).
+//! One message of a match's WebSocket, read by the session and passed here to the lobby: acting,
+//! resigning, offers, chat, a fresh state; the answer is the refusal, if any (the match's
+//! messages come from its actor).
 
 use plateau_engine::Seat;
 use plateau_protocol::ClientMessage;
 
-use super::socket::parse_client_message;
 use crate::lobby::Lobby;
 use crate::model::{ApiError, Code};
 
-/// Handles one text message of connection `conn` (of `player`, if any); returns the reply for
-/// it, if any.
+/// Handles one message of connection `conn` (of `player`, if any); returns the reply for it, if
+/// any. A `ping` and an `auth` are the session's (it answers the one and keeps the seat the
+/// other gives).
 pub(super) async fn handle(
     lobby: &Lobby,
     id: &str,
@@ -18,12 +18,8 @@ pub(super) async fn handle(
     seat: Option<Seat>,
     player: Option<crate::players::PlayerId>,
     peer: Option<std::net::IpAddr>,
-    text: &str,
+    message: ClientMessage,
 ) -> Option<String> {
-    let message = match parse_client_message(text) {
-        Ok(m) => m,
-        Err(e) => return Some(e.to_ws_json()),
-    };
     let need_seat = || {
         seat.ok_or_else(|| {
             ApiError::new(
@@ -33,12 +29,7 @@ pub(super) async fn handle(
         })
     };
     let result = match message {
-        ClientMessage::Ping => {
-            let pong = plateau_protocol::server::MatchMessage::Pong;
-            return serde_json::to_string(&pong).ok();
-        }
-        // Handled by the session, which keeps the connection's seat.
-        ClientMessage::Auth(_) => return None,
+        ClientMessage::Ping | ClientMessage::Auth(_) => return None,
         ClientMessage::Sync => {
             lobby.snapshot(id, conn).await;
             return None;

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, Utf8Bytes};
+use futures_util::stream::FuturesUnordered;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use plateau_match::actor::Outgoing;
 use plateau_protocol::ClientMessage;
@@ -14,8 +15,8 @@ use tokio::sync::mpsc;
 
 use super::handle::handle;
 use super::socket::{
-    EVICTED, MAX_MESSAGE, Rate, SEND_TIMEOUT, UNREADABLE, binary_refused, close, finish,
-    parse_client_message, send_within, too_large,
+    EVICTED, MAX_MESSAGE, PING, PONG, Rate, SEND_TIMEOUT, UNREADABLE, binary_refused, close,
+    finish, parse_client_message, send_within, too_large,
 };
 use crate::lobby::Lobby;
 use crate::model::Code;
@@ -27,14 +28,17 @@ const QUEUE: usize = 64;
 /// Most queued messages written to a socket before it is flushed.
 const BATCH_MAX: usize = 16;
 
-/// Writes `messages` and flushes them together (one system call for a few small messages),
-/// giving up after `SEND_TIMEOUT`; false if they did not all go out.
-async fn send_all_within<S: Sink<Message> + Unpin>(sink: &mut S, messages: Vec<Message>) -> bool {
+/// Writes `messages` (leaving the vector empty) and flushes them together (one system call for a
+/// few small messages), giving up after `SEND_TIMEOUT`; false if they did not all go out.
+async fn send_all_within<S: Sink<Message> + Unpin>(
+    sink: &mut S,
+    messages: &mut Vec<Message>,
+) -> bool {
     if messages.is_empty() {
         return true;
     }
     let all = async {
-        for m in messages {
+        for m in messages.drain(..) {
             sink.feed(m).await?;
         }
         sink.flush().await
@@ -71,11 +75,11 @@ fn from_actor(
 /// The same for the reader's answers: `Err(Some(..))` is a close the reader decided on,
 /// `Err(None)` the reader's end (the client left).
 fn from_reader(
-    reply: Option<Result<String, (u16, &'static str)>>,
+    reply: Option<Result<Utf8Bytes, (u16, &'static str)>>,
     stopping: &tokio::sync::watch::Receiver<bool>,
 ) -> Result<Utf8Bytes, Option<(u16, &'static str)>> {
     match reply {
-        Some(Ok(text)) => Ok(text.into()),
+        Some(Ok(text)) => Ok(text),
         Some(Err(closing)) => Err(Some(closing)),
         None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
         None => Err(None),
@@ -135,11 +139,16 @@ pub async fn session<S, R, E>(
     }
     // Answers to this connection's own messages, in order with the actor's broadcasts; `Err` is
     // a close code and reason the reader decided on.
-    let (reply_tx, mut reply_rx) = mpsc::channel::<Result<String, (u16, &'static str)>>(QUEUE);
+    let (reply_tx, mut reply_rx) = mpsc::channel::<Result<Utf8Bytes, (u16, &'static str)>>(QUEUE);
     let mut shutdown = lobby.shutdown_signal();
     let mut writer_shutdown = lobby.shutdown_signal();
     let stopping = lobby.shutdown_signal();
     let writer = tokio::spawn(async move {
+        // Made once, and polled only when the shutdown wakes it (a set of futures polls only
+        // the woken), not at every message.
+        let mut shutting_down = FuturesUnordered::from_iter([stopped(&mut writer_shutdown)]);
+        // Kept between batches (most hold one or two messages): no allocation per message.
+        let mut batch = Vec::new();
         // The close frame to send when the loop ends, if any.
         let close_with = loop {
             let first = tokio::select! {
@@ -148,10 +157,9 @@ pub async fn session<S, R, E>(
                 biased;
                 msg = out_rx.recv() => from_actor(msg, &stopping),
                 reply = reply_rx.recv() => from_reader(reply, &stopping),
-                () = stopped(&mut writer_shutdown) => Err(Some((1001, "server shutting down"))),
+                Some(()) = shutting_down.next() => Err(Some((1001, "server shutting down"))),
             };
             // What else is queued already goes out with it, in one write to the socket.
-            let mut batch = Vec::new();
             let mut next = first;
             let ended = loop {
                 match next {
@@ -167,7 +175,7 @@ pub async fn session<S, R, E>(
                     None => break None,
                 };
             };
-            if !send_all_within(&mut sink, batch).await {
+            if !send_all_within(&mut sink, &mut batch).await {
                 break None;
             }
             if let Some(closing) = ended {
@@ -186,22 +194,41 @@ pub async fn session<S, R, E>(
     let mut rate = Rate::new(&limits);
     let limited = peer.is_none_or(|p| limits.applies_to(p));
     // When the client last sent a message: control frames (pings) do not count, so a socket
-    // that only pings still closes after the idle time.
+    // that only pings still closes after the idle time. The timer is armed once and moved on
+    // only when it fires early (a message came meanwhile), not at every message.
+    let idle = limits.socket_idle;
     let mut heard = tokio::time::Instant::now();
+    let mut idle_timer = std::pin::pin!(tokio::time::sleep_until(heard + idle));
+    // What closes the socket from the server's side: the shutdown (`None`: the writer sends
+    // 1001), the connection's eviction, a ban of the player. Made once, and polled only when one
+    // of them wakes it (a set of futures polls only the woken), not at every message.
+    let mut ended = FuturesUnordered::from_iter([async {
+        tokio::select! {
+            () = stopped(&mut shutdown) => None,
+            () = crate::net::evicted(slot.as_ref()) => Some(EVICTED),
+            () = crate::sanctions::banned_now(&mut bans, lobby.sanctions(), player_id) => {
+                Some(crate::sanctions::BANNED_CLOSE)
+            }
+        }
+    }]);
     loop {
         let frame = tokio::select! {
+            // The client's frame first: its wake polls nothing else. (A client that never stops
+            // sending still lets the others through: the socket's reads share tokio's budget.)
+            biased;
             frame = stream.next() => frame,
-            () = tokio::time::sleep_until(heard + limits.socket_idle) => {
+            Some(closing) = ended.next() => {
+                if let Some(closing) = closing {
+                    let _ = reply_tx.send(Err(closing)).await;
+                }
+                break;
+            }
+            () = &mut idle_timer => {
+                if heard + idle > tokio::time::Instant::now() {
+                    idle_timer.as_mut().reset(heard + idle);
+                    continue;
+                }
                 let _ = reply_tx.send(Err((4001, "idle: no message for a while"))).await;
-                break;
-            }
-            () = stopped(&mut shutdown) => break,
-            () = crate::net::evicted(slot.as_ref()) => {
-                let _ = reply_tx.send(Err(EVICTED)).await;
-                break;
-            }
-            () = crate::sanctions::banned_now(&mut bans, lobby.sanctions(), player_id) => {
-                let _ = reply_tx.send(Err(crate::sanctions::BANNED_CLOSE)).await;
                 break;
             }
             // The writer gave up (the client reads nothing, or left): so does the reader, and
@@ -238,43 +265,46 @@ pub async fn session<S, R, E>(
                     Some(e) => e,
                     None => binary_refused(other.into_data().len()),
                 };
-                if reply_tx.send(Ok(e.to_ws_json())).await.is_err() {
+                if reply_tx.send(Ok(e.to_ws_json().into())).await.is_err() {
                     break;
                 }
                 continue;
             }
         };
-        let reply = if let Some(e) = limited.then(|| rate.take()).and_then(Result::err) {
-            Some(e.to_ws_json())
+        let message = if let Some(e) = limited.then(|| rate.take()).and_then(Result::err) {
+            Err(e)
         } else if text.len() > MAX_MESSAGE {
-            Some(too_large(text.len()).to_ws_json())
-        } else if let Ok(ClientMessage::Auth(token)) = parse_client_message(text.as_str()) {
-            // The connection becomes its seat's; the new state follows from the actor.
-            let Some(out) = out_weak.upgrade() else {
-                // The actor let the connection go: the writer is closing the socket.
-                break;
-            };
-            match Box::pin(lobby.subscribe(&id, conn, Some(token), player.clone(), peer, out)).await
-            {
-                Ok(s) => {
-                    seat = s;
-                    None
-                }
-                Err(e) => Some(e.to_ws_json()),
-            }
+            Err(too_large(text.len()))
+        } else if text.as_str() == PING {
+            // The pages' ping, known by its text: most messages a socket gets are these.
+            Ok(ClientMessage::Ping)
         } else {
+            parse_client_message(text.as_str())
+        };
+        let reply = match message {
+            Err(e) => Some(e.to_ws_json().into()),
+            Ok(ClientMessage::Ping) => Some(Utf8Bytes::from_static(PONG)),
+            Ok(ClientMessage::Auth(token)) => {
+                // The connection becomes its seat's; the new state follows from the actor.
+                let Some(out) = out_weak.upgrade() else {
+                    // The actor let the connection go: the writer is closing the socket.
+                    break;
+                };
+                let subscribed =
+                    Box::pin(lobby.subscribe(&id, conn, Some(token), player.clone(), peer, out));
+                match subscribed.await {
+                    Ok(s) => {
+                        seat = s;
+                        None
+                    }
+                    Err(e) => Some(e.to_ws_json().into()),
+                }
+            }
             // Boxed while it runs, as the other calls to the match: the session's future, held
             // for as long as the socket is open, keeps only what waits for the next frame.
-            Box::pin(handle(
-                &lobby,
-                &id,
-                conn,
-                seat,
-                player_id,
-                peer,
-                text.as_str(),
-            ))
-            .await
+            Ok(message) => Box::pin(handle(&lobby, &id, conn, seat, player_id, peer, message))
+                .await
+                .map(Utf8Bytes::from),
         };
         if let Some(reply) = reply
             && reply_tx.send(Ok(reply)).await.is_err()

@@ -27,6 +27,14 @@ pub const EVICTED: (u16, &str) = (
 /// The close after a frame that is not read: over `MAX_MESSAGE`, or not a WebSocket frame.
 pub const UNREADABLE: (u16, &str) = (1009, "a frame over 16 KiB, or not a WebSocket frame");
 
+/// A `ping` as the pages (web/js/socket.js) and `plateau load` write it: the sockets answer this
+/// text without parsing it (a ping written otherwise is parsed, and answered the same).
+pub const PING: &str = r#"{"type":"ping"}"#;
+
+/// The answer to a `ping` on any socket: `MatchMessage::Pong` and `LobbyMessage::Pong` as serde
+/// writes them, made once.
+pub const PONG: &str = r#"{"type":"pong"}"#;
+
 /// A write the client does not take within this time (it reads nothing) ends the connection.
 pub(super) const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -148,6 +156,19 @@ pub fn binary_refused(len: usize) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ready-made texts are what the protocol's parser and serde make of a ping and a pong.
+    #[test]
+    fn the_ping_and_pong_texts_are_the_protocols() {
+        assert!(matches!(
+            parse_client_message(PING),
+            Ok(ClientMessage::Ping)
+        ));
+        let pong = serde_json::to_string(&plateau_protocol::server::MatchMessage::Pong).unwrap();
+        assert_eq!(pong, PONG);
+        let pong = serde_json::to_string(&plateau_protocol::server::LobbyMessage::Pong).unwrap();
+        assert_eq!(pong, PONG);
+    }
 
     /// A socket's burst passes at once and the next message is refused with `limit/messages`;
     /// a rate of zero lets the burst through and nothing after it.

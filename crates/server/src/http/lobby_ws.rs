@@ -27,7 +27,8 @@ use plateau_lobby::model::{ApiError, Code, HttpError};
 use plateau_lobby::net::ConnSlot;
 use plateau_lobby::players::{Player, PlayerId};
 use plateau_lobby::ws::{
-    EVICTED, MAX_MESSAGE, Rate, UNREADABLE, binary_refused, close, finish, send_within, too_large,
+    EVICTED, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish, send_within,
+    too_large,
 };
 use plateau_pairing::{SeekRequest, SeekerId};
 
@@ -132,6 +133,17 @@ async fn run(
     let limits = &app.lobby.options().limits;
     let idle = limits.socket_idle;
     let mut heard = Instant::now();
+    // Made once, not at every turn of the loop: the idle timer, moved on only when it fires early
+    // (a message came meanwhile), and what closes the socket from the server's side, with its
+    // close, polled only when one of them wakes it (a set of futures polls only the woken).
+    let mut idle_timer = std::pin::pin!(tokio::time::sleep_until(heard + idle));
+    let mut ended = futures_util::stream::FuturesUnordered::from_iter([async {
+        tokio::select! {
+            () = plateau_lobby::net::evicted(slot.as_ref()) => EVICTED,
+            () = plateau_lobby::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => plateau_lobby::sanctions::BANNED_CLOSE,
+            () = async { let _ = shutdown.wait_for(|s| *s).await; } => (1001, "server shutting down"),
+        }
+    }]);
     // The same message rate as a match socket's (docs/protocol.md section 6).
     let mut rate = Rate::new(limits);
     let limited = addr.is_none_or(|a| limits.applies_to(a));
@@ -226,21 +238,16 @@ async fn run(
             Ok(()) = pools.changed(), if counts_at.is_none() => counts_at = due(),
             Ok(()) = friends_changed.changed(), if counts_at.is_none() && player.is_some() => counts_at = due(),
             () = sleep_until_some(counts_at) => {}
-            () = tokio::time::sleep_until(heard + idle) => {
+            () = &mut idle_timer => {
+                if heard + idle > Instant::now() {
+                    idle_timer.as_mut().reset(heard + idle);
+                    continue;
+                }
                 send_within(&mut sink, close(4001, "idle: no message for a while")).await;
                 break;
             }
-            () = plateau_lobby::net::evicted(slot.as_ref()) => {
-                send_within(&mut sink, close(EVICTED.0, EVICTED.1)).await;
-                break;
-            }
-            () = plateau_lobby::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => {
-                let (code, reason) = plateau_lobby::sanctions::BANNED_CLOSE;
+            Some((code, reason)) = ended.next() => {
                 send_within(&mut sink, close(code, reason)).await;
-                break;
-            }
-            () = async { let _ = shutdown.wait_for(|s| *s).await; } => {
-                send_within(&mut sink, close(1001, "server shutting down")).await;
                 break;
             }
         }
@@ -444,6 +451,9 @@ async fn handle(
     if text.len() > MAX_MESSAGE {
         return Some(too_large(text.len()).to_ws_json());
     }
+    if text == PING {
+        return Some(PONG.to_owned());
+    }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -461,7 +471,7 @@ async fn handle(
         })
     };
     let answer = match kind.as_str() {
-        "ping" => return serde_json::to_string(&LobbyMessage::Pong).ok(),
+        "ping" => return Some(PONG.to_owned()),
         "cancel" => {
             app.pairing.cancel(from.conn);
             return serde_json::to_string(&LobbyMessage::Cancelled).ok();
