@@ -8,7 +8,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, openCreatedMatch, waitMatchReady, seedOf } from './lib.mjs';
+import { startServer, launchBrowser, newPage, openCreatedMatch, waitMatchReady, keepSeatToken, seedOf } from './lib.mjs';
 
 const squares = (page, cls) => page.$$eval(`svg.board g.ck-square.${cls}`, (els) => els.map((e) => e.dataset.sq).sort());
 
@@ -41,8 +41,7 @@ test('Chakart: last move, movable pieces and a king in danger', { timeout: 12000
     assert.equal(res.status, 200);
     const joined = await res.json();
     const black = await newPage(browser);
-    await black.goto(`${server.url}/`);
-    await black.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, joined.token]);
+    await keepSeatToken(black, server, created.id, joined.token);
     await black.goto(`${server.url}/m/${created.id}`);
     await waitMatchReady(black);
     const watcher = await newPage(browser);

@@ -7,7 +7,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady } from './lib.mjs';
+import { startServer, launchBrowser, newPage, waitMatchReady, keepSeatToken } from './lib.mjs';
 
 test('the match page notices a silent dead line and reconnects on its own', { timeout: 120000 }, async (t) => {
   const server = await startServer({ args: ['--bot-delay-ms', '0'] });
@@ -37,8 +37,7 @@ test('the match page notices a silent dead line and reconnects on its own', { ti
         else if (String(text) === '{"type":"ping"}') line.pingsUnanswered += 1;
       });
     });
-    await page.goto(`${server.url}/`);
-    await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+    await keepSeatToken(page, server, created.id, created.token);
     await page.goto(`${server.url}${created.url}`);
     await waitMatchReady(page);
     const seat = await page.evaluate(() => document.body.dataset.seat);

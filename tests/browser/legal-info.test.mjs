@@ -9,7 +9,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady, waitTurnOrEnd } from './lib.mjs';
+import { startServer, launchBrowser, newPage, waitMatchReady, keepSeatToken, waitTurnOrEnd } from './lib.mjs';
 
 /** Takes `legal_info` out of a `state` message. */
 const STRIP = (msg) => delete msg.legal_info;
@@ -38,8 +38,7 @@ async function openRouted(server, browser, request, edit) {
     });
     ws.onMessage((text) => upstream.send(text));
   });
-  await page.goto(`${server.url}/`);
-  await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+  await keepSeatToken(page, server, created.id, created.token);
   await page.goto(`${server.url}${created.url}`);
   await waitMatchReady(page);
   return page;

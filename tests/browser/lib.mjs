@@ -178,14 +178,35 @@ export const BROWSER_OPTIONS = {
 };
 
 /**
+ * How often, in ms, a page's `waitForFunction` evaluates its predicate when the call names no
+ * `polling`: as often as playwright's default (every animation frame, 60 a second), but on a
+ * timer. A page that asks for animation frames makes Chromium draw them, in its renderer and its
+ * compositor, for as long as the test waits; a timer looks at the page without drawing it.
+ */
+const POLL_MS = 16;
+
+/** Gives `page`'s `waitForFunction` the polling of POLL_MS unless a call names its own. */
+function pollOnTimer(page) {
+  const waitForFunction = page.waitForFunction.bind(page);
+  page.waitForFunction = (fn, arg, options = {}) => waitForFunction(fn, arg, { polling: POLL_MS, ...options });
+}
+
+/**
  * The browser of a test. In a run of run.sh, the run's one Chromium (browser-server.mjs, its
  * endpoint in PLATEAU_BROWSER_WS): `close()` then closes the contexts this test opened and
- * disconnects. Otherwise (a file run alone, transfer.mjs) a Chromium of its own.
+ * disconnects. Otherwise (a file run alone, transfer.mjs) a Chromium of its own. Every page of
+ * the contexts it opens waits on a timer (`pollOnTimer`).
  */
 export async function launchBrowser() {
   const shared = process.env.PLATEAU_BROWSER_WS;
-  if (shared) return chromium.connect(shared);
-  return chromium.launch(BROWSER_OPTIONS);
+  const browser = shared ? await chromium.connect(shared) : await chromium.launch(BROWSER_OPTIONS);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on('page', pollOnTimer);
+    return context;
+  };
+  return browser;
 }
 
 /**
@@ -216,6 +237,17 @@ export async function newPage(browser, { lang = 'en-GB' } = {}) {
 }
 
 /**
+ * Puts a seat's `token` for match `id` where the lobby keeps it (`plateau.token.<id>` in the
+ * localStorage of `server`'s origin), `page` standing on the site's icon meanwhile: the match page
+ * needs the origin's storage, not the lobby, whose scripts, requests and socket a test paid for
+ * each time it opened the lobby only to reach that storage.
+ */
+export async function keepSeatToken(page, server, id, token) {
+  await page.goto(`${server.url}/assets/favicon.svg`);
+  await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [id, token]);
+}
+
+/**
  * Creates a match over the HTTP API with `request` (docs/protocol.md section 3.2), whose creator
  * seat is a human, and opens that seat's page in a fresh page of `browser` (the seat token put
  * where the lobby would keep it). Returns `{ page, created }`, `created` being the API's answer.
@@ -229,8 +261,7 @@ export async function openCreatedMatch(server, browser, request) {
   assert.equal(res.status, 201, await res.clone().text());
   const created = await res.json();
   const page = await newPage(browser);
-  await page.goto(`${server.url}/`);
-  await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+  await keepSeatToken(page, server, created.id, created.token);
   await page.goto(`${server.url}${created.url}`);
   await waitMatchReady(page);
   return { page, created };

@@ -6,7 +6,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, openCreatedMatch, waitMatchReady, waitTurnOrEnd, playOneTurn, rng, seedOf } from './lib.mjs';
+import { startServer, launchBrowser, newPage, openCreatedMatch, waitMatchReady, keepSeatToken, waitTurnOrEnd, playOneTurn, rng, seedOf } from './lib.mjs';
 
 /** The board as the page draws it, whatever its side: each cell's name and what stands on it. */
 const board = (page) => page.$$eval('svg.board rect.hit', (els) => els.map((e) => e.getAttribute('aria-label')).sort());
@@ -23,8 +23,7 @@ test('MAD: step back through a live game and return to the present', { timeout: 
     });
     const joined = await res.json();
     const blue = await newPage(browser);
-    await blue.goto(`${server.url}/`);
-    await blue.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, joined.token]);
+    await keepSeatToken(blue, server, created.id, joined.token);
     await blue.goto(`${server.url}/m/${created.id}`);
     await waitMatchReady(blue);
     await red.waitForFunction(() => document.body.dataset.status === 'live');

@@ -8,7 +8,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, waitMatchReady } from './lib.mjs';
+import { startServer, launchBrowser, newPage, waitMatchReady, keepSeatToken } from './lib.mjs';
 
 const post = async (url, body) => {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -57,8 +57,7 @@ test('Bataille Navale: the boards are drawn again only when what the seat sees c
     const joined = await post(`${server.url}/api/matches/${created.id}/join`, { seat: 1 });
     const open = async (token) => {
       const page = await newPage(browser);
-      await page.goto(`${server.url}/`);
-      await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, token]);
+      await keepSeatToken(page, server, created.id, token);
       await page.goto(`${server.url}/m/${created.id}`);
       await waitMatchReady(page);
       return page;

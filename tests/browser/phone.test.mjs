@@ -7,7 +7,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, waitMatchReady, rng, seedOf, screenshot, watchTurnLeaves } from './lib.mjs';
+import { startServer, launchBrowser, waitMatchReady, keepSeatToken, rng, seedOf, screenshot, watchTurnLeaves } from './lib.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const BOT = { kind: 'bot', bot: 'random' };
@@ -79,8 +79,7 @@ async function openOnPhone(server, browser, request) {
   const page = await context.newPage();
   page.jsErrors = [];
   page.on('pageerror', (e) => page.jsErrors.push(String(e)));
-  await page.goto(`${server.url}/`);
-  await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+  await keepSeatToken(page, server, created.id, created.token);
   await page.goto(`${server.url}${created.url}`);
   await waitMatchReady(page);
   return { page, created };
@@ -420,8 +419,7 @@ test('a small phone (360x640): every game\'s first decision fits the screen with
       const created = await res.json();
       const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true, locale: 'en-GB' });
       const page = await context.newPage();
-      await page.goto(`${server.url}/`);
-      await page.evaluate(([i, tok]) => localStorage.setItem(`plateau.token.${i}`, tok), [created.id, created.token]);
+      await keepSeatToken(page, server, created.id, created.token);
       await page.goto(`${server.url}${created.url}`);
       await waitMatchReady(page);
       await turnOrEnd(page);
