@@ -71,7 +71,8 @@ function onPointerMove(ev) {
   }
 }
 
-function onPointerUp() {
+/** @param {PointerEvent} e */
+function onPointerUp(e) {
   const d = ui.drag;
   if (!d) return;
   ui.drag = null;
@@ -79,8 +80,10 @@ function onPointerUp() {
   const parts = inBoard ? placementParts(d) : null;
   const still = sameCells(footprint(d), d.from);
   // A double-click turns the piece. It is recognised here rather than by the browser's dblclick,
-  // which the redraw between the two clicks can swallow.
-  const now = performance.now();
+  // which the redraw between the two clicks can swallow. Timed by when each release happened
+  // (the event's time stamp), not when the page got round to it: on a busy page the second
+  // release can wait behind the first one's redraw.
+  const now = e.timeStamp;
   const second = still && ui.lastPress?.piece === d.piece && now - ui.lastPress.at < 450;
   ui.lastPress = still && !second ? { piece: d.piece, at: now } : null;
   drawAll();
