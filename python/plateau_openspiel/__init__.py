@@ -192,7 +192,7 @@ class PlateauState(pyspiel.State):
         return [(i, p) for i, (_, p) in enumerate(outcomes)]
 
     def _apply_action(self, action: int) -> None:
-        if self.is_chance_node():
+        if self._to_act[0] == "chance":
             text = self._chance()[action][0]
             self._s.apply(None, text)
             self._record((None, text))

@@ -12,6 +12,7 @@ use std::any::Any;
 use std::marker::PhantomData;
 
 use plateau_engine::{DynGame, Game, Seat};
+use rand::RngCore;
 
 /// One game's action space, over its typed state.
 trait Space: Game + Any {
@@ -35,6 +36,16 @@ pub trait Codec: Sync {
     fn legal(&self, state: &dyn DynGame, seat: Seat) -> Vec<(u32, String)>;
     /// The legal ids of `seat`, increasing.
     fn legal_ids(&self, state: &dyn DynGame, seat: Seat) -> Vec<u32>;
+    /// A uniformly random legal action of `seat`, drawn as `DynGame::random_action` draws it
+    /// (one `next_u64` of `rng`, modulo the length of the rules' legal list), with the legal
+    /// ids: `(the legal ids increasing, the action's id, its text)`, from one legal list;
+    /// `None` when the seat has no action.
+    fn random_legal(
+        &self,
+        state: &dyn DynGame,
+        seat: Seat,
+        rng: &mut dyn RngCore,
+    ) -> Option<(Vec<u32>, u32, String)>;
     /// The text of `seat`'s legal action `id`, `None` when it is not legal.
     fn legal_text(&self, state: &dyn DynGame, seat: Seat, id: u32) -> Option<String>;
     /// Whether `text_of` gives an action's text as its legal list writes it (`Space::EXACT`).
@@ -89,6 +100,22 @@ impl<G: Space> Codec for Of<G> {
         let mut ids: Vec<u32> = actions.iter().map(Self::id).collect();
         ids.sort_unstable();
         ids
+    }
+
+    fn random_legal(
+        &self,
+        state: &dyn DynGame,
+        seat: Seat,
+        rng: &mut dyn RngCore,
+    ) -> Option<(Vec<u32>, u32, String)> {
+        let (game, actions) = Self::actions(state, seat);
+        if actions.is_empty() {
+            return None;
+        }
+        let action = &actions[(rng.next_u64() % actions.len() as u64) as usize];
+        let mut ids: Vec<u32> = actions.iter().map(Self::id).collect();
+        ids.sort_unstable();
+        Some((ids, Self::id(action), game.format_action(action)))
     }
 
     fn legal_text(&self, state: &dyn DynGame, seat: Seat, id: u32) -> Option<String> {

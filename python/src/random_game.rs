@@ -1,15 +1,15 @@
 //! `plateau.random_game`'s trace: a seeded random game played by the engine's driver.
 
-use plateau_engine::chance::Seed;
+use plateau_engine::chance::{self, Seed};
 use plateau_engine::driver::{Driver, Next};
-use plateau_engine::{Seat, ToAct};
+use plateau_engine::{Actor, Seat, ToAct};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde_json::json;
 
 use crate::actions;
 use crate::args::{config, entry, value_error};
-use crate::digest::{digest, ids_digest};
+use crate::digest::{digest, ids_digest, outcomes_digest};
 
 /// A uniformly random game through the engine's driver (chance drawn as a match draws it, one
 /// `f64` per chance node from a ChaCha20 generator seeded with `seed`; each seat's action drawn
@@ -48,25 +48,26 @@ pub(crate) fn random_game_json(
         match driver.next(&*state, |_, seats| seats.lowest()) {
             Next::Over => break,
             Next::Chance => {
-                let mut bytes = Vec::new();
-                for (text, p) in state.chance_texts() {
-                    bytes.extend_from_slice(text.as_bytes());
-                    bytes.push(0);
-                    bytes.extend_from_slice(&p.to_le_bytes());
+                // The outcomes listed once, for their digest and the draw (`chance::sample`, the
+                // driver's own draw: one `f64`, so the same games).
+                let outcomes = state.chance_texts();
+                if outcomes.is_empty() {
+                    return Err(PyRuntimeError::new_err("a chance node has no outcome"));
                 }
-                let (index, _) = driver.draw(&mut *state, &mut rng).map_err(value_error)?;
+                let index = chance::sample(&outcomes, &mut rng);
+                state
+                    .apply_text(Actor::Chance, &outcomes[index].0)
+                    .map_err(value_error)?;
                 actors.push(-1);
                 ids.push(index as u32);
-                legal.push(digest(&bytes));
+                legal.push(outcomes_digest(&outcomes));
             }
             Next::Seat(seat) => {
-                let listed = codec.legal_ids(&*state, seat);
-                let action = state
-                    .random_action(seat, &mut rng)
+                // The legal list once, for both its digest and the draw (the draw the random
+                // bot's `DynGame::random_action` makes, so the same games).
+                let (listed, id, action) = codec
+                    .random_legal(&*state, seat, &mut rng)
                     .ok_or_else(|| PyRuntimeError::new_err("a seat to act has no action"))?;
-                let id = codec
-                    .id_of(&*state, &action)
-                    .map_err(PyRuntimeError::new_err)?;
                 driver
                     .play(&mut *state, seat, &action)
                     .map_err(value_error)?;

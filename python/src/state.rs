@@ -11,7 +11,7 @@ use rand_chacha::ChaCha20Rng;
 
 use crate::actions::{self, Codec};
 use crate::args::{config, entry, seat, value_error};
-use crate::digest::ids_digest;
+use crate::digest::{ids_digest, outcomes_digest};
 
 /// One state of one game. Seats count from 0; an action is its canonical text (rules/<game>.md).
 #[pyclass(module = "plateau._plateau")]
@@ -257,6 +257,12 @@ impl State {
     /// chance node); the probabilities are positive and sum to 1.
     fn chance_outcomes(&self) -> Vec<(String, f64)> {
         self.state.chance_texts()
+    }
+
+    /// The digest of the chance outcomes, as `random_game_json` writes it: the same check as
+    /// hashing `chance_outcomes` in Python, without building the list there.
+    fn chance_digest(&self) -> u64 {
+        outcomes_digest(&self.state.chance_texts())
     }
 
     /// Plays `action` (canonical text) for `seat`, or a chance outcome when `seat` is `None`.

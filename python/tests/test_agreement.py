@@ -7,10 +7,10 @@ the same returns and ranks at the end. Every 64th step of every 16th game also g
 pyspiel's serialization and pickle and checks the state read back.
 
 Bataille Navale's games are long (about 1,000 steps, legal lists of 1,900 ids in the placement),
-so in 15 games of 16 its legal ids are digested in Rust from the bridge's own state
-(``legal_digest``) and its chance outcomes read from it, rather than listed through pyspiel into
-Python and hashed there (every 16th game does that), and its positions (9 KB texts) every 64th step and at the end; the other
-games' at every step. That keeps its 1,000 games to about 40 CPU-seconds."""
+so in 15 games of 16 its legal ids and its chance outcomes are digested in Rust from the bridge's
+own state (``legal_digest``, ``chance_digest``), rather than listed through pyspiel into Python
+and hashed there (every 16th game does that), and its positions (9 KB texts) every 64th step and
+at the end; the other games' at every step. That keeps its 1,000 games to about 40 CPU-seconds."""
 
 import hashlib
 import pickle
@@ -40,10 +40,10 @@ def replay(game, name: str, seed: int, every: int, listed: bool = True) -> None:
             if listed:
                 outcomes = [(state.action_to_string(chance, a), p)
                             for a, p in state.chance_outcomes()]
+                legal.append(digest(b"".join(
+                    t.encode() + b"\0" + struct.pack("<d", p) for t, p in outcomes)))
             else:
-                outcomes = state.plateau.chance_outcomes()
-            legal.append(digest(b"".join(
-                t.encode() + b"\0" + struct.pack("<d", p) for t, p in outcomes)))
+                legal.append(state.plateau.chance_digest())
         else:
             player = state.current_player()
             actors.append(player)
