@@ -4,8 +4,8 @@
 //!
 //! One thread owns the connection and takes jobs from a queue. Writes that are waiting together are
 //! committed in one transaction (group commit, one fsync for many matches); each runs inside its own
-//! savepoint so one failing write does not undo the others. A read ends the group, so it sees every
-//! write queued before it.
+//! savepoint so one failing write does not undo the others (a write alone fails with its
+//! transaction, rolled back). A read ends the group, so it sees every write queued before it.
 //!
 //! A second thread with its own connection copies the write-ahead log into the database file (a
 //! passive checkpoint, once the log holds `CHECKPOINT_PAGES`): SQLite would otherwise do it inside

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use rusqlite::Connection;
+use rusqlite::config::DbConfig;
 
 use super::db;
 use crate::StoreError;
@@ -220,6 +221,22 @@ CREATE TABLE moderation_log (
 );
 CREATE INDEX moderation_log_by_target ON moderation_log (target_id, action);
 ",
+    // The log as one b-tree keyed by (match, seq): a table with a rowid kept each entry twice, in
+    // the table and in its key's index, and each commit wrote both pages to the write-ahead log.
+    r"
+CREATE TABLE actions_keyed (
+    match_id TEXT NOT NULL REFERENCES matches (id),
+    seq      INTEGER NOT NULL,
+    actor    TEXT NOT NULL CHECK (actor = 'seat' OR actor = 'chance' OR actor = 'end'),
+    seat     INTEGER,
+    action   TEXT NOT NULL,
+    at_ms    INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+INSERT INTO actions_keyed SELECT match_id, seq, actor, seat, action, at_ms FROM actions;
+DROP TABLE actions;
+ALTER TABLE actions_keyed RENAME TO actions;
+",
 ];
 
 /// A connection to the file at `path` in WAL mode with `synchronous = FULL`.
@@ -230,6 +247,12 @@ pub(super) fn connect(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(db)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(db)?;
+    // One plan per statement, whatever values are bound: otherwise a statement whose plan may
+    // depend on a bound `LIMIT` is marked stale each time the statement cache clears its
+    // bindings, and each once-a-second read (the tournaments, the moderation log) is compiled
+    // again at every use.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
         .map_err(db)?;
     Ok(conn)
 }

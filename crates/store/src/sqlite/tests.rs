@@ -8,7 +8,7 @@ use super::*;
 use crate::model::TimeControl;
 use crate::players::PlayerKind;
 use crate::tests::{TempDir, entry, new_match};
-use crate::{Derived, MatchStore, PlayerStore, Store};
+use crate::{Derived, MatchStore, PlayerStore, Store, StoreError};
 use plateau_engine::{Actor, Event, LogEntry, Seat, Seed};
 
 /// A database at `path` with the migrations before the one containing `marker` applied.
@@ -74,6 +74,66 @@ async fn the_log_keeps_its_entries_through_the_rewritten_actor_check() {
         [],
     );
     assert!(refused.is_err(), "an unknown actor was stored");
+}
+
+/// A log written while the table had a rowid moves whole into the table keyed by (match, seq),
+/// which still refuses a taken position and a match that does not exist.
+#[tokio::test]
+async fn the_log_moves_whole_into_the_table_keyed_by_match_and_position() {
+    let dir = TempDir::new();
+    let path = dir.db();
+    let seed = Seed([7; 32]).to_hex();
+    let control = to_json(&TimeControl::None);
+    migrated_before(&path, "CREATE TABLE actions_keyed")
+        .execute_batch(&format!(
+            "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, created_at) \
+             VALUES ('00000000000000ac', 'moonleap', 'null', '{control}', '{seed}', 'y', 'live', 1); \
+             INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
+             VALUES ('00000000000000ac', 1, 'chance', NULL, '4', 6), \
+                    ('00000000000000ac', 0, 'seat', 1, 'jump', 5);"
+        ))
+        .unwrap();
+    let store = SqliteStore::open(&path).unwrap();
+    store
+        .append("00000000000000ac", 2, vec![entry(2, "land")], None)
+        .await
+        .unwrap();
+    let taken = store
+        .append("00000000000000ac", 1, vec![entry(1, "again")], None)
+        .await;
+    assert!(matches!(taken, Err(StoreError::Conflict(_))), "{taken:?}");
+    let unknown = store
+        .append("00000000000000ff", 0, vec![entry(0, "x")], None)
+        .await;
+    assert!(
+        matches!(unknown, Err(StoreError::Conflict(_))),
+        "{unknown:?}"
+    );
+    let stored = store.get("00000000000000ac", true).await.unwrap().unwrap();
+    assert_eq!(stored.version, 3);
+    let events: Vec<_> = stored
+        .log
+        .iter()
+        .map(|e| (e.event.clone(), e.at_ms))
+        .collect();
+    let action = |by, action: &str| Event::Action {
+        by,
+        action: action.into(),
+    };
+    assert_eq!(
+        events,
+        [
+            (action(Actor::Seat(Seat(1)), "jump"), Some(5)),
+            (action(Actor::Chance, "4"), Some(6)),
+            (action(Actor::Seat(Seat(0)), "land"), Some(20)),
+        ]
+    );
+    store.close().await;
+    let conn = Connection::open(&path).unwrap();
+    assert!(
+        conn.prepare("SELECT rowid FROM actions").is_err(),
+        "the log still has a rowid"
+    );
 }
 
 /// A database written before the `derived` table keeps its replays: the migration moves them.

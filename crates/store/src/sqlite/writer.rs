@@ -3,7 +3,7 @@
 
 use std::sync::mpsc;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, Statement};
 use tokio::sync::oneshot;
 
 use super::db;
@@ -40,8 +40,17 @@ fn shared(e: &rusqlite::Error) -> StoreError {
     DatabaseError::Sqlite(again).into()
 }
 
+type Reply = oneshot::Sender<Result<(), StoreError>>;
+
 /// The writer thread: runs jobs in order, grouping consecutive writes into one transaction.
 pub(super) fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>) {
+    let mut frame = match Frame::prepare(conn) {
+        Ok(frame) => Some(frame),
+        Err(e) => {
+            tracing::error!("the SQLite writer cannot prepare its transactions: {e}");
+            None
+        }
+    };
     let mut pending: Option<Job> = None;
     loop {
         let job = match pending.take() {
@@ -65,7 +74,14 @@ pub(super) fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>) {
                         Err(_) => break,
                     }
                 }
-                commit_group(conn, group);
+                match frame.as_mut() {
+                    Some(frame) => frame.commit_group(conn, group),
+                    None => {
+                        for (_, reply) in group {
+                            let _ = reply.send(Err(DatabaseError::Closed.into()));
+                        }
+                    }
+                }
             }
         }
     }
@@ -82,39 +98,86 @@ pub(super) fn checkpointer(conn: &Connection, woken: &mpsc::Receiver<()>) {
     }
 }
 
-fn commit_group(conn: &Connection, group: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>) {
-    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-        for (_, reply) in group {
-            let _ = reply.send(Err(shared(&e)));
-        }
-        return;
+/// The statements around the writes, prepared once for the writer's life: parsed again at each
+/// use (or even found in the statement cache) they cost more than the write between them.
+struct Frame<'c> {
+    begin: Statement<'c>,
+    commit: Statement<'c>,
+    rollback: Statement<'c>,
+    savepoint: Statement<'c>,
+    release: Statement<'c>,
+    rollback_to: Statement<'c>,
+}
+
+impl<'c> Frame<'c> {
+    fn prepare(conn: &'c Connection) -> rusqlite::Result<Frame<'c>> {
+        Ok(Frame {
+            begin: conn.prepare("BEGIN IMMEDIATE")?,
+            commit: conn.prepare("COMMIT")?,
+            rollback: conn.prepare("ROLLBACK")?,
+            savepoint: conn.prepare("SAVEPOINT job")?,
+            release: conn.prepare("RELEASE job")?,
+            rollback_to: conn.prepare("ROLLBACK TO job")?,
+        })
     }
-    let mut results = Vec::with_capacity(group.len());
-    let mut replies = Vec::with_capacity(group.len());
-    for (f, reply) in group {
-        // Prepared once per connection: parsing them again for every write costs more than
-        // the write's own statement.
-        let run = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([]));
-        let result = run("SAVEPOINT job")
-            .map_err(db)
-            .and_then(|_| match f(conn) {
-                Ok(()) => run("RELEASE job").map(|_| ()).map_err(db),
-                Err(e) => {
-                    let _ = run("ROLLBACK TO job").and_then(|_| run("RELEASE job"));
-                    Err(e)
-                }
+
+    /// Runs `f` in a savepoint of its own: when it fails, what it wrote is undone and the
+    /// group's other writes stay.
+    fn in_savepoint(&mut self, conn: &Connection, f: WriteFn) -> Result<(), StoreError> {
+        self.savepoint.execute([]).map_err(db)?;
+        match f(conn) {
+            Ok(()) => self.release.execute([]).map(drop).map_err(db),
+            Err(e) => {
+                let _ = self
+                    .rollback_to
+                    .execute([])
+                    .and_then(|_| self.release.execute([]));
+                Err(e)
+            }
+        }
+    }
+
+    /// Runs the writes of `group` in one transaction and answers each once it is committed.
+    fn commit_group(&mut self, conn: &Connection, mut group: Vec<(WriteFn, Reply)>) {
+        if let Err(e) = self.begin.execute([]) {
+            for (_, reply) in group {
+                let _ = reply.send(Err(shared(&e)));
+            }
+            return;
+        }
+        // A write alone is the whole transaction: when it fails, rolling the transaction back
+        // undoes it as its savepoint would, and it spares the savepoint's copies of the pages it
+        // changes.
+        if group.len() == 1
+            && let Some((f, reply)) = group.pop()
+        {
+            let result = f(conn).and_then(|()| {
+                self.commit
+                    .execute([])
+                    .map(drop)
+                    .map_err(|e| StoreError::from(DatabaseError::Sqlite(e)))
             });
-        results.push(result);
-        replies.push(reply);
-    }
-    if let Err(e) = conn.execute_batch("COMMIT") {
-        let _ = conn.execute_batch("ROLLBACK");
-        for reply in replies {
-            let _ = reply.send(Err(shared(&e)));
+            if result.is_err() {
+                let _ = self.rollback.execute([]);
+            }
+            let _ = reply.send(result);
+            return;
         }
-        return;
-    }
-    for (reply, result) in replies.into_iter().zip(results) {
-        let _ = reply.send(result);
+        let mut results = Vec::with_capacity(group.len());
+        let mut replies = Vec::with_capacity(group.len());
+        for (f, reply) in group {
+            results.push(self.in_savepoint(conn, f));
+            replies.push(reply);
+        }
+        if let Err(e) = self.commit.execute([]) {
+            let _ = self.rollback.execute([]);
+            for reply in replies {
+                let _ = reply.send(Err(shared(&e)));
+            }
+            return;
+        }
+        for (reply, result) in replies.into_iter().zip(results) {
+            let _ = reply.send(result);
+        }
     }
 }
