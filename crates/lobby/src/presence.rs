@@ -57,21 +57,24 @@ struct Inner {
 impl Inner {
     /// The queues of `player`'s lobby sockets.
     fn listeners_of(&self, player: PlayerId) -> Vec<mpsc::Sender<String>> {
-        let list = self.listeners.get(&player).into_iter().flatten();
-        list.map(|(_, out)| out.clone()).collect()
+        queues(&self.listeners, player)
     }
 
-    /// Puts `now` (or nothing) as match `id`'s presence, keeping `playing` up to date.
-    fn set(&mut self, id: &str, now: Option<MatchPresence>) -> Option<MatchPresence> {
-        let adds = now.as_ref().is_some_and(MatchPresence::playing);
-        let old = match now {
-            Some(m) => self.matches.insert(id.to_owned(), m),
-            None => self.matches.remove(id),
-        };
-        let removes = old.as_ref().is_some_and(MatchPresence::playing);
-        self.playing = self.playing + usize::from(adds) - usize::from(removes);
-        old
+    /// Forgets match `id`'s presence, keeping `playing` up to date.
+    fn remove(&mut self, id: &str) {
+        if let Some(old) = self.matches.remove(id) {
+            self.playing -= usize::from(old.playing());
+        }
     }
+}
+
+/// The queues of `player`'s lobby sockets in `listeners`.
+fn queues(
+    listeners: &HashMap<PlayerId, Vec<(u64, mpsc::Sender<String>)>>,
+    player: PlayerId,
+) -> Vec<mpsc::Sender<String>> {
+    let list = listeners.get(&player).into_iter().flatten();
+    list.map(|(_, out)| out.clone()).collect()
 }
 
 /// Sends the `turn` message (docs/protocol.md section 7.6) to the queues `outs` of the event's
@@ -228,18 +231,30 @@ impl Presence {
         let game = now.game;
         // The fresh players and their lobby sockets, under the one lock the report takes anyway.
         let mut ended = false;
+        // Another node hears this node's announcements only when it listens (several nodes).
+        let others = self.turns.receiver_count() > 0;
         let fresh: Vec<(PlayerId, Vec<mpsc::Sender<String>>)> = self.with(|i| {
-            ended = i.matches.get(id).is_some_and(|before| before.live) && !now.live;
-            let fresh = match i.matches.get(id) {
-                Some(before) if now.live && now.correspondence => now
-                    .to_act
+            // One lookup of the id, copied only for a match new here.
+            let Some(before) = i.matches.get_mut(id) else {
+                i.playing += usize::from(now.playing());
+                i.matches.insert(id.to_owned(), now);
+                return Vec::new();
+            };
+            ended = before.live && !now.live;
+            // A player nobody would hear of (no lobby socket here, no other node) is skipped
+            // before its announcement is made.
+            let fresh = if now.live && now.correspondence {
+                now.to_act
                     .iter()
                     .filter(|p| !before.to_act.contains(p))
-                    .map(|&p| (p, i.listeners_of(p)))
-                    .collect(),
-                _ => Vec::new(),
+                    .map(|&p| (p, queues(&i.listeners, p)))
+                    .filter(|(_, outs)| others || !outs.is_empty())
+                    .collect()
+            } else {
+                Vec::new()
             };
-            i.set(id, Some(now));
+            i.playing = i.playing + usize::from(now.playing()) - usize::from(before.playing());
+            *before = now;
             fresh
         });
         if ended {
@@ -309,7 +324,7 @@ impl Presence {
 
     /// Match `id` left memory (finished and idle, or the service stops).
     pub fn forget(&self, id: &str) {
-        self.with(|i| i.set(id, None));
+        self.with(|i| i.remove(id));
     }
 
     /// Match `id` as last reported.

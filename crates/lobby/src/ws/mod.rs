@@ -10,6 +10,6 @@ mod socket;
 pub use plateau_protocol::{ActionRequest, ClientMessage, MAX_TURN_ACTIONS};
 pub use session::session;
 pub use socket::{
-    EVICTED, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
+    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
     parse_client_message, send_within, sized, too_large,
 };

@@ -15,8 +15,8 @@ use tokio::sync::mpsc;
 
 use super::handle::handle;
 use super::socket::{
-    EVICTED, MAX_MESSAGE, PING, PONG, Rate, SEND_TIMEOUT, UNREADABLE, binary_refused, close,
-    finish, parse_client_message, send_within, too_large,
+    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
+    parse_client_message, send_within, too_large, within,
 };
 use crate::lobby::Lobby;
 use crate::model::Code;
@@ -43,7 +43,20 @@ async fn send_all_within<S: Sink<Message> + Unpin>(
         }
         sink.flush().await
     };
-    matches!(tokio::time::timeout(SEND_TIMEOUT, all).await, Ok(Ok(())))
+    matches!(within(all).await, Some(Ok(())))
+}
+
+/// The writer's queue of the reader's answers: `Err` is a close code and reason.
+type Answers = mpsc::Sender<Result<Utf8Bytes, (u16, &'static str)>>;
+
+/// Queues the answer `text` for the writer: at once when the queue has room, as it nearly always
+/// has (without the wait `send` sets up), else once it has; false once the writer is gone.
+async fn answer(queue: &Answers, text: Utf8Bytes) -> bool {
+    match queue.try_send(Ok(text)) {
+        Ok(()) => true,
+        Err(mpsc::error::TrySendError::Full(again)) => queue.send(again).await.is_ok(),
+        Err(mpsc::error::TrySendError::Closed(_)) => false,
+    }
 }
 
 /// A message already waiting for the writer, without waiting: the actor's first, as in the
@@ -139,7 +152,7 @@ pub async fn session<S, R, E>(
     }
     // Answers to this connection's own messages, in order with the actor's broadcasts; `Err` is
     // a close code and reason the reader decided on.
-    let (reply_tx, mut reply_rx) = mpsc::channel::<Result<Utf8Bytes, (u16, &'static str)>>(QUEUE);
+    let (reply_tx, mut reply_rx): (Answers, _) = mpsc::channel(QUEUE);
     let mut shutdown = lobby.shutdown_signal();
     let mut writer_shutdown = lobby.shutdown_signal();
     let stopping = lobby.shutdown_signal();
@@ -194,14 +207,12 @@ pub async fn session<S, R, E>(
     let mut rate = Rate::new(&limits);
     let limited = peer.is_none_or(|p| limits.applies_to(p));
     // When the client last sent a message: control frames (pings) do not count, so a socket
-    // that only pings still closes after the idle time. The timer is armed once and moved on
-    // only when it fires early (a message came meanwhile), not at every message.
-    let idle = limits.socket_idle;
-    let mut heard = tokio::time::Instant::now();
-    let mut idle_timer = std::pin::pin!(tokio::time::sleep_until(heard + idle));
-    // What closes the socket from the server's side: the shutdown (`None`: the writer sends
-    // 1001), the connection's eviction, a ban of the player. Made once, and polled only when one
-    // of them wakes it (a set of futures polls only the woken), not at every message.
+    // that only pings still closes after the idle time.
+    let heard = Heard::new();
+    // What closes the socket besides the client: the shutdown (`None`: the writer sends 1001),
+    // the connection's eviction, a ban of the player, the idle time, the writer giving up (the
+    // client reads nothing, or left: `None`, the socket closes). Made once, and polled only when
+    // one of them wakes it (a set of futures polls only the woken), not at every message.
     let mut ended = FuturesUnordered::from_iter([async {
         tokio::select! {
             () = stopped(&mut shutdown) => None,
@@ -209,6 +220,8 @@ pub async fn session<S, R, E>(
             () = crate::sanctions::banned_now(&mut bans, lobby.sanctions(), player_id) => {
                 Some(crate::sanctions::BANNED_CLOSE)
             }
+            () = heard.silent_for(limits.socket_idle) => Some(IDLE),
+            _ = &mut writer => None,
         }
     }]);
     loop {
@@ -223,17 +236,6 @@ pub async fn session<S, R, E>(
                 }
                 break;
             }
-            () = &mut idle_timer => {
-                if heard + idle > tokio::time::Instant::now() {
-                    idle_timer.as_mut().reset(heard + idle);
-                    continue;
-                }
-                let _ = reply_tx.send(Err((4001, "idle: no message for a while"))).await;
-                break;
-            }
-            // The writer gave up (the client reads nothing, or left): so does the reader, and
-            // the socket closes.
-            _ = &mut writer => break,
         };
         let message = match frame {
             Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => m,
@@ -253,7 +255,7 @@ pub async fn session<S, R, E>(
         if out_weak.strong_count() == 0 {
             break;
         }
-        heard = tokio::time::Instant::now();
+        heard.now();
         if let Some(s) = &slot {
             s.touch();
         }
@@ -265,7 +267,7 @@ pub async fn session<S, R, E>(
                     Some(e) => e,
                     None => binary_refused(other.into_data().len()),
                 };
-                if reply_tx.send(Ok(e.to_ws_json().into())).await.is_err() {
+                if !answer(&reply_tx, e.to_ws_json().into()).await {
                     break;
                 }
                 continue;
@@ -307,12 +309,14 @@ pub async fn session<S, R, E>(
                 .map(Utf8Bytes::from),
         };
         if let Some(reply) = reply
-            && reply_tx.send(Ok(reply)).await.is_err()
+            && !answer(&reply_tx, reply).await
         {
             break;
         }
     }
     drop(reply_tx);
+    // `ended` borrows the writer's handle.
+    drop(ended);
     if !writer.is_finished() {
         let _ = writer.await;
     }

@@ -3,6 +3,8 @@
 //! message rate, and the refusals of a message that is not read.
 
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::Poll;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
@@ -38,18 +40,89 @@ pub const PONG: &str = r#"{"type":"pong"}"#;
 /// A write the client does not take within this time (it reads nothing) ends the connection.
 pub(super) const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Runs `write` (a write to a socket), giving up once it waited `SEND_TIMEOUT`: `None` if it did
+/// not end by then. Most writes end at their first poll (the socket's buffer takes them), and
+/// the timer is made only when a write has to wait: one that does not reads no clock and
+/// registers no timer (tokio's `timeout` does both before its first poll).
+pub(super) async fn within<F: Future>(write: F) -> Option<F::Output> {
+    let mut write = std::pin::pin!(write);
+    let mut deadline = std::pin::pin!(None::<tokio::time::Sleep>);
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(out) = write.as_mut().poll(cx) {
+            return Poll::Ready(Some(out));
+        }
+        if deadline.is_none() {
+            deadline.set(Some(tokio::time::sleep(SEND_TIMEOUT)));
+        }
+        deadline
+            .as_mut()
+            .as_pin_mut()
+            .map_or(Poll::Pending, |sleep| sleep.poll(cx).map(|()| None))
+    })
+    .await
+}
+
 /// Sends one message, giving up after `SEND_TIMEOUT`; false if it did not go out.
 pub async fn send_within<S: Sink<Message> + Unpin>(sink: &mut S, message: Message) -> bool {
-    matches!(
-        tokio::time::timeout(SEND_TIMEOUT, sink.send(message)).await,
-        Ok(Ok(()))
-    )
+    matches!(within(sink.send(message)).await, Some(Ok(())))
 }
 
 /// Ends a socket's closing handshake: answers the client's close, or sends and flushes ours,
 /// giving up after `SEND_TIMEOUT`.
 pub async fn finish<S: Sink<Message> + Unpin>(sink: &mut S) {
-    let _ = tokio::time::timeout(SEND_TIMEOUT, sink.close()).await;
+    let _ = within(sink.close()).await;
+}
+
+/// The close of a socket whose client sent no message for `Limits::socket_idle`.
+pub const IDLE: (u16, &str) = (4001, "idle: no message for a while");
+
+/// When a socket's client last sent a message (control frames, pings, do not count), and the
+/// wait that ends once it has been silent for the idle time. The time is an atomic, so the wait
+/// can live in a future made once and polled only when its timer fires (with the socket's other
+/// closes), not at every message: a message only stores the time.
+pub struct Heard {
+    start: tokio::time::Instant,
+    /// Nanoseconds from `start` to the last message.
+    last: AtomicU64,
+}
+
+impl Heard {
+    /// A socket that opened now (the idle time counts from its opening).
+    #[must_use]
+    pub fn new() -> Heard {
+        Heard {
+            start: tokio::time::Instant::now(),
+            last: AtomicU64::new(0),
+        }
+    }
+
+    /// The client sent a message now.
+    pub fn now(&self) {
+        let since = self.start.elapsed().as_nanos();
+        self.last
+            .store(u64::try_from(since).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    /// Completes once no message came for `idle`. Its timer is armed once and moved on only
+    /// when it fires early (a message came meanwhile).
+    pub async fn silent_for(&self, idle: Duration) {
+        let due = || self.start + Duration::from_nanos(self.last.load(Ordering::Relaxed)) + idle;
+        let mut timer = std::pin::pin!(tokio::time::sleep_until(due()));
+        loop {
+            timer.as_mut().await;
+            let at = due();
+            if at <= tokio::time::Instant::now() {
+                return;
+            }
+            timer.as_mut().reset(at);
+        }
+    }
+}
+
+impl Default for Heard {
+    fn default() -> Heard {
+        Heard::new()
+    }
 }
 
 /// The WebSocket settings of every socket: frames and messages up to `MAX_MESSAGE`, and small
