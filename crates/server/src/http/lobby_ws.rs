@@ -27,8 +27,8 @@ use plateau_lobby::model::{ApiError, Code, HttpError};
 use plateau_lobby::net::ConnSlot;
 use plateau_lobby::players::{Player, PlayerId};
 use plateau_lobby::ws::{
-    EVICTED, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish, send_within,
-    too_large,
+    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
+    send_within, too_large,
 };
 use plateau_pairing::{SeekRequest, SeekerId};
 
@@ -71,17 +71,6 @@ pub(super) async fn websocket(
         ))
         .into_response(),
     }
-}
-
-fn counts_message(app: &AppState) -> String {
-    let counts = *app.lobby.presence().counts().borrow();
-    let pools = app.pairing.pools().borrow().clone();
-    let message = LobbyMessage::Lobby {
-        online: counts.online,
-        playing: counts.playing,
-        pools: &pools,
-    };
-    serde_json::to_string(&message).unwrap_or_default()
 }
 
 async fn run(
@@ -131,17 +120,16 @@ async fn run(
     // A lobby socket that says nothing for the idle time closes, as a match socket does (the
     // page pings every 20 s); control frames (pings) say nothing.
     let limits = &app.lobby.options().limits;
-    let idle = limits.socket_idle;
-    let mut heard = Instant::now();
-    // Made once, not at every turn of the loop: the idle timer, moved on only when it fires early
-    // (a message came meanwhile), and what closes the socket from the server's side, with its
-    // close, polled only when one of them wakes it (a set of futures polls only the woken).
-    let mut idle_timer = std::pin::pin!(tokio::time::sleep_until(heard + idle));
+    let heard = Heard::new();
+    // Made once, not at every turn of the loop: what closes the socket from the server's side,
+    // with its close, polled only when one of them wakes it (a set of futures polls only the
+    // woken), the idle time's timer included.
     let mut ended = futures_util::stream::FuturesUnordered::from_iter([async {
         tokio::select! {
             () = plateau_lobby::net::evicted(slot.as_ref()) => EVICTED,
             () = plateau_lobby::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => plateau_lobby::sanctions::BANNED_CLOSE,
             () = async { let _ = shutdown.wait_for(|s| *s).await; } => (1001, "server shutting down"),
+            () = heard.silent_for(limits.socket_idle) => IDLE,
         }
     }]);
     // The same message rate as a match socket's (docs/protocol.md section 6).
@@ -158,11 +146,11 @@ async fn run(
             counts.borrow_and_update();
             pools.borrow_and_update();
             counts_at = None;
-            let message = counts_message(&app);
+            let (message, digest) = app.lobby_counts.now();
             // Changes undone within the second (a page reloaded) are no change to tell.
-            let digest = Some(digest(&message));
+            let digest = Some(digest);
             if digest != last_digest {
-                if !send_within(&mut sink, Message::Text(message.into())).await {
+                if !send_within(&mut sink, Message::Text(message)).await {
                     break;
                 }
                 // Counted from when it was due, not from when the send ended, so that the next
@@ -173,7 +161,7 @@ async fn run(
             if let Some(p) = &player {
                 friends_changed.borrow_and_update();
                 let message = friends_message(&app, p.id);
-                let friends_digest = message.as_deref().map(self::digest);
+                let friends_digest = message.as_deref().map(super::lobby_counts::digest);
                 if friends_digest != last_friends
                     && let Some(message) = message
                 {
@@ -193,7 +181,7 @@ async fn run(
         tokio::select! {
             frame = stream.next() => {
                 if let Some(Ok(Message::Text(_) | Message::Binary(_))) = &frame {
-                    heard = Instant::now();
+                    heard.now();
                     if let Some(s) = &slot {
                         s.touch();
                     }
@@ -238,14 +226,6 @@ async fn run(
             Ok(()) = pools.changed(), if counts_at.is_none() => counts_at = due(),
             Ok(()) = friends_changed.changed(), if counts_at.is_none() && player.is_some() => counts_at = due(),
             () = sleep_until_some(counts_at) => {}
-            () = &mut idle_timer => {
-                if heard + idle > Instant::now() {
-                    idle_timer.as_mut().reset(heard + idle);
-                    continue;
-                }
-                send_within(&mut sink, close(4001, "idle: no message for a while")).await;
-                break;
-            }
             Some((code, reason)) = ended.next() => {
                 send_within(&mut sink, close(code, reason)).await;
                 break;
@@ -260,14 +240,6 @@ async fn run(
 fn friends_message(app: &AppState, player: plateau_lobby::players::PlayerId) -> Option<String> {
     let friends = app.friends.view(app.lobby.presence(), player)?;
     serde_json::to_string(&LobbyMessage::Friends { friends: &friends }).ok()
-}
-
-/// A digest of a `lobby` message, to tell one that says nothing new.
-fn digest(message: &str) -> u64 {
-    use std::hash::{DefaultHasher, Hash, Hasher};
-    let mut h = DefaultHasher::new();
-    message.hash(&mut h);
-    h.finish()
 }
 
 /// What a lobby socket leaves behind is undone when its task ends, however it ends (a panic

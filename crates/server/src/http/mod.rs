@@ -9,6 +9,7 @@ mod auth;
 mod data;
 mod extract;
 mod friends;
+mod lobby_counts;
 mod lobby_follow;
 mod lobby_ws;
 mod matches;

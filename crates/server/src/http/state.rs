@@ -16,6 +16,8 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     /// The quick-pairing pools.
     pub pairing: Arc<Pairing>,
+    /// The lobby sockets' `lobby` message, made once per change for all of them.
+    pub lobby_counts: Arc<super::lobby_counts::CountsMessage>,
     /// The open challenges to named players.
     pub challenges: Arc<plateau_community::challenges::Challenges>,
     /// The friend lists of the players with a lobby socket open.
@@ -50,10 +52,16 @@ impl AppState {
         let hasher =
             plateau_lobby::passwords::Hasher::start(limits.password_hashes, limits.hashes_waiting);
         tokio::spawn(plateau_community::moderation::watch(Arc::downgrade(&lobby)));
+        let pairing = Pairing::start(lobby.clone(), limits.no_show, limits.no_show_wait);
+        let counts = lobby.presence().counts();
         AppState {
             analyses: Arc::new(analyses),
             hasher: Arc::new(hasher),
-            pairing: Pairing::start(lobby.clone(), limits.no_show, limits.no_show_wait),
+            lobby_counts: Arc::new(super::lobby_counts::CountsMessage::new(
+                counts,
+                pairing.pools(),
+            )),
+            pairing,
             per_minute: lobby.recent().clone(),
             challenges: plateau_community::challenges::Challenges::new(lobby.clone()),
             friends: Arc::new(plateau_community::friends::Friends::default()),
