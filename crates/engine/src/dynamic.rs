@@ -12,6 +12,7 @@ use thiserror::Error;
 use crate::chance;
 use crate::error::{IllegalAction, ParseError, SetupError};
 use crate::game::{Ending, Game, GameInfo};
+use crate::observation::ObservationJson;
 use crate::outcome::Outcome;
 use crate::seat::{Actor, Seat, ToAct, Viewer};
 
@@ -94,6 +95,9 @@ pub trait DynGame: Send + Sync + Debug {
     /// `observe(viewer)` as JSON text, the document `observe_json` gives, written straight from
     /// the observation without building a `serde_json::Value` (the server's hot path).
     fn observe_text(&self, viewer: Viewer) -> String;
+    /// `observe(viewer)` as JSON, the document `observe_text` gives, held as its top-level fields
+    /// (`ObservationJson`): what the match service compares with the last one it sent.
+    fn observe_fields(&self, viewer: Viewer) -> ObservationJson;
     /// The canonical position text.
     fn position_text(&self) -> String;
     /// The whole state serialized as JSON (section 2.2 of docs/architecture.md: its config, its
@@ -247,6 +251,10 @@ impl<G: Game> DynGame for G {
 
     fn observe_text(&self, viewer: Viewer) -> String {
         serde_json::to_string(&self.observe(viewer)).expect("observations serialize to JSON")
+    }
+
+    fn observe_fields(&self, viewer: Viewer) -> ObservationJson {
+        ObservationJson::of(&self.observe(viewer))
     }
 
     fn position_text(&self) -> String {

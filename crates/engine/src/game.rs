@@ -28,8 +28,9 @@ pub struct GameInfo {
     /// Whether the game has chance nodes.
     pub chance: bool,
     /// Whether some seat ever knows something another does not (then `determinize` matters).
-    /// When `false`, `observe` gives every viewer, spectators included, the same observation (the
-    /// server then builds it once for all; the test kit checks it).
+    /// When `false`, `observe` gives every viewer, spectators included, the same observation, and
+    /// `display_action` and `display_info` the same move-list entry (the server then builds each
+    /// once for all; the test kit checks it).
     pub hidden_information: bool,
     /// Whether the game has simultaneous nodes.
     pub simultaneous: bool,

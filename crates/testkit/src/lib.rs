@@ -492,6 +492,16 @@ fn check_entries<G: Game>(state: &G, actor: Actor, actions: &[G::Action], ctx: C
         for a in actions {
             let text = state.display_action(actor, a, viewer);
             let info = state.display_info(actor, a, viewer);
+            // The server builds one move-list entry for every viewer of such a game.
+            assert!(
+                G::INFO.hidden_information
+                    || (&text, &info)
+                        == (
+                            &state.display_action(actor, a, Viewer::Spectator),
+                            &state.display_info(actor, a, Viewer::Spectator)
+                        ),
+                "{ctx}: a game without hidden information shows {viewer:?} another entry for {actor}'s {a:?} than a spectator"
+            );
             assert_eq!(
                 text.is_some(),
                 info.is_some(),

@@ -6,18 +6,21 @@
 //! (docs/architecture.md section 2.3): chance draws and seat actions; a match is rebuilt from its
 //! stored log by the engine's one replay, `replay_log` (section 4).
 //!
-//! Secrecy: the only things built from the state for a viewer are `observe_json(viewer)`, the
-//! viewer's own legal list and its own column of the move list.
+//! Secrecy: the only things built from the state for a viewer are its observation
+//! (`observe_fields(viewer)`, the document `observe_json(viewer)` gives), the viewer's own legal
+//! list and its own column of the move list.
 //!
 //! The parts: `command` (what the lobby and the sockets send it), `rebuild` (a match from its
 //! stored log), `play` (actions, chance, clocks, offers, abandonment), `batch` (the entries of one
 //! decision before their commit), `bots` (the bot seats' moves), `takeback` (taking back a seat's
 //! last turn), `seats` (connections, joining, opening, rematches, chat), `view` (the messages and
-//! the presence report).
+//! the presence report), `fragments` (the parts of one broadcast's messages written once for all
+//! the viewers that share them).
 
 mod batch;
 mod bots;
 mod command;
+mod fragments;
 mod play;
 mod rebuild;
 mod seats;
@@ -110,7 +113,16 @@ impl Played {
 /// How each viewer sees `actor`'s action `text` in the move list: index `s` for seat `s`, then the
 /// spectator; `None` where that viewer must not learn of it (`Game::display_action`).
 fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Shown>, String> {
-    let mut out: Vec<Shown> = Vec::with_capacity(state.seats() + 1);
+    let columns = state.seats() + 1;
+    if !state.info().hidden_information {
+        // Every viewer is shown the same entry (`GameInfo::hidden_information`): one for all.
+        let shown = state
+            .display_entry(actor, text, Viewer::Spectator)
+            .map_err(|e| e.to_string())?
+            .map(Arc::new);
+        return Ok(vec![shown; columns]);
+    }
+    let mut out: Vec<Shown> = Vec::with_capacity(columns);
     for viewer in Seat::all(state.seats())
         .map(Viewer::Seat)
         .chain([Viewer::Spectator])

@@ -1,16 +1,15 @@
 //! What the actor sends: each viewer's `state` (docs/protocol.md section 4.1), chat lines and
 //! their backlog, and the match's report to the presence registry.
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{DefaultHasher, Hasher};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use plateau_engine::{Seat, Viewer};
-use plateau_protocol::server::{ChatMessage, MatchMessage, MoveView, Offers, State};
-use serde_json::value::RawValue;
+use plateau_engine::{ObservationJson, Seat, Viewer};
+use plateau_protocol::server::{ChatMessage, MatchMessage, Offers, State};
 
-use super::{MatchActor, OfferKind, Outgoing, Played};
+use super::fragments::Fragments;
+use super::{MatchActor, OfferKind, Outgoing};
 use crate::attendance::MatchPresence;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl, line_view, room_view};
 use crate::versions::seats_to_act;
@@ -21,14 +20,6 @@ pub const CHAT_BACKLOG: usize = 100;
 /// How a finished rated match moved a seat's rating (the numbers people read).
 pub use plateau_protocol::server::RatingChange;
 
-/// Entry `p` as viewer column `column` sees it in the move list, if it does.
-fn move_view(p: &Played, column: usize) -> Option<MoveView<'_>> {
-    // An early ending is not a move.
-    let by = p.entry.by()?;
-    let (text, info) = &**p.display.get(column)?.as_ref()?;
-    Some(MoveView { by, text, info })
-}
-
 /// What a broadcast told every connection: how much of the log, and the seats and offers.
 pub(super) struct Sent {
     log_len: usize,
@@ -37,8 +28,8 @@ pub(super) struct Sent {
     shown: Vec<usize>,
     seats: Vec<SeatInfo>,
     offers: Offers,
-    /// Per viewer: a digest of each top-level field of the observation it was sent.
-    observations: HashMap<Viewer, Digests>,
+    /// Per viewer: the observation it was sent.
+    observations: HashMap<Viewer, Observed>,
     /// Per viewer column, the version it was shown; the status and the seats to act then.
     versions: Vec<u64>,
     status: Status,
@@ -48,52 +39,9 @@ pub(super) struct Sent {
     stale: bool,
 }
 
-/// A digest of each top-level field of an observation; `None` when it is not a JSON object.
-/// Shared: every viewer of a game without hidden information holds the same.
-type Digests = Option<Arc<BTreeMap<String, u64>>>;
-
-/// The top-level fields of an observation's JSON text, each still as its text.
-type Fields<'a> = BTreeMap<&'a str, &'a RawValue>;
-
-/// The fields of `text` when it is a JSON object (with plain keys), found by one scan of the text:
-/// the observation is written once as text and never built as a tree of values.
-fn fields(text: &str) -> Option<Fields<'_>> {
-    serde_json::from_str(text).ok()
-}
-
-fn digests(fields: Option<&Fields<'_>>) -> Digests {
-    Some(Arc::new(
-        fields?
-            .iter()
-            .map(|(k, v)| {
-                let mut h = DefaultHasher::new();
-                h.write(v.get().as_bytes());
-                ((*k).to_owned(), h.finish())
-            })
-            .collect(),
-    ))
-}
-
-/// An observation as a viewer is shown it: its JSON text, its top-level fields when it is an
-/// object, and their digests. Built once per broadcast for all viewers of a game without hidden
-/// information, else once per viewer.
-struct Observed<'a> {
-    text: &'a str,
-    fields: Option<Fields<'a>>,
-    digests: Digests,
-}
-
-impl<'a> Observed<'a> {
-    fn of(text: &'a str) -> Self {
-        let fields = fields(text);
-        let digests = digests(fields.as_ref());
-        Observed {
-            text,
-            fields,
-            digests,
-        }
-    }
-}
+/// An observation as a viewer was sent it. Shared: every viewer of a game without hidden
+/// information is sent the same, built once per broadcast.
+pub(super) type Observed = Arc<ObservationJson>;
 
 /// The parts of a `state` that are the same for every viewer, built once per broadcast.
 struct Shared {
@@ -112,8 +60,9 @@ impl MatchActor {
         viewer: Viewer,
         common: &Shared,
         since: Option<&Sent>,
-        public: Option<&Observed<'_>>,
-    ) -> (Option<Bytes>, Digests) {
+        public: Option<&Observed>,
+        fragments: &mut Fragments,
+    ) -> (Option<Bytes>, Observed) {
         let live = self.status == Status::Live;
         let to_act = if live {
             seats_to_act(self.state.to_act())
@@ -131,41 +80,23 @@ impl MatchActor {
         };
         let from_log = since.map_or(0, |s| s.log_len);
         let moves_from = since.map_or(0, |s| s.shown[column]);
-        let moves: Vec<MoveView> = self.log[from_log..]
-            .iter()
-            .filter_map(|p| move_view(p, column))
-            .collect();
+        let moves = fragments.add_moves(&self.log[from_log..], column);
         let whole = since.is_none();
         let finished = self.status == Status::Finished;
-        let own_text;
-        let own;
         let observed = match public {
-            Some(o) => o,
-            None => {
-                own_text = self.state.observe_text(viewer);
-                own = Observed::of(&own_text);
-                &own
-            }
+            Some(o) => Arc::clone(o),
+            None => Arc::new(self.state.observe_fields(viewer)),
         };
-        let now = observed.digests.clone();
         let before = since
             .filter(|s| !s.stale)
             .and_then(|s| s.observations.get(&viewer))
-            .and_then(Option::as_ref);
-        let (observation, patch, removed) = match (before, &now, &observed.fields) {
-            (Some(before), Some(now), Some(fields)) => {
-                let patch = fields
-                    .iter()
-                    .filter(|(k, _)| before.get(**k) != now.get(**k))
-                    .map(|(k, v)| (*k, *v));
-                let removed = before.keys().filter(|k| !now.contains_key(*k)).cloned();
-                (None, Some(patch.collect()), removed.collect())
-            }
-            _ => {
-                let whole: &RawValue =
-                    serde_json::from_str(observed.text).expect("observations serialize to JSON");
-                (Some(whole), None, Vec::new())
-            }
+            .filter(|b| b.fields().is_some() && observed.fields().is_some());
+        let patch = before.map(|b| fragments.add_patch(b, &observed));
+        let fragments = &*fragments;
+        let patch = patch.map(|i| fragments.patch(i));
+        let (observation, patch, removed) = match patch {
+            Some(p) => (None, Some(p), p.removed.as_slice()),
+            None => (Some(&*observed), None, &[][..]),
         };
         let version = self.version_of(viewer);
         let to_act: Vec<u8> = to_act.iter().map(|s| s.0).collect();
@@ -179,11 +110,9 @@ impl MatchActor {
         }) && !seats_changed
             && !offers_changed
             && moves.is_empty()
-            && observation.is_none()
-            && patch.as_ref().is_some_and(BTreeMap::is_empty)
-            && removed.is_empty();
+            && patch.is_some_and(|p| p.empty);
         if unchanged {
-            return (None, now);
+            return (None, observed);
         }
         // Built only for a message that goes out: a long list (a Bataille Navale placement's)
         // costs more than the rest of the message.
@@ -191,6 +120,7 @@ impl MatchActor {
             Some(s) if to_act.contains(&s.0) => self.state.listed_legal_info(s).into_iter().unzip(),
             _ => (Vec::new(), Vec::new()),
         };
+        let moves = moves.iter().map(|&i| fragments.move_json(i)).collect();
         let message = MatchMessage::State(State {
             snapshot: whole,
             id: whole.then_some(self.id.as_str()),
@@ -202,7 +132,7 @@ impl MatchActor {
             version,
             to_act,
             observation,
-            observation_patch: patch,
+            observation_patch: patch.map(|p| &*p.changed),
             observation_removed: removed,
             legal,
             legal_info,
@@ -218,7 +148,8 @@ impl MatchActor {
             ratings: (finished && !self.ratings.is_empty()).then_some(self.ratings.as_slice()),
         });
         let text = serde_json::to_string(&message).expect("state messages serialize");
-        (Some(Bytes::from(text)), now)
+        drop(message);
+        (Some(Bytes::from(text)), observed)
     }
 
     /// What every viewer is shown alike, now.
@@ -287,13 +218,19 @@ impl MatchActor {
         self.subs.retain(|s| !s.out.is_closed());
         let common = self.shared_parts();
         let since = self.sent.take();
-        let public_text = (!self.entry.info.hidden_information)
-            .then(|| self.state.observe_text(Viewer::Spectator));
-        let public = public_text.as_deref().map(Observed::of);
-        let mut messages: HashMap<Viewer, (Option<Bytes>, Digests)> = HashMap::new();
+        let public = (!self.entry.info.hidden_information)
+            .then(|| Arc::new(self.state.observe_fields(Viewer::Spectator)));
+        let mut messages: HashMap<Viewer, (Option<Bytes>, Observed)> = HashMap::new();
+        let mut fragments = Fragments::default();
         for sub in self.subs.iter().filter(|s| Some(s.conn) != skip) {
             messages.entry(sub.viewer).or_insert_with(|| {
-                self.state_message(sub.viewer, &common, since.as_ref(), public.as_ref())
+                self.state_message(
+                    sub.viewer,
+                    &common,
+                    since.as_ref(),
+                    public.as_ref(),
+                    &mut fragments,
+                )
             });
         }
         self.subs.retain(|sub| {
@@ -312,12 +249,12 @@ impl MatchActor {
     }
 
     /// What the viewers were shown as of now, for the next broadcast's deltas: `since` (the
-    /// baseline before, if any) moved on to the present, with the observations' `digests`.
+    /// baseline before, if any) moved on to the present, with the observations each viewer was sent.
     fn baseline(
         &self,
         since: Option<Sent>,
         common: Shared,
-        observations: HashMap<Viewer, Digests>,
+        observations: HashMap<Viewer, Observed>,
     ) -> Sent {
         let (from, mut shown) = since.map_or_else(
             || (0, vec![0; self.specs.len() + 1]),
@@ -326,7 +263,10 @@ impl MatchActor {
         for (column, n) in shown.iter_mut().enumerate() {
             *n += self.log[from..]
                 .iter()
-                .filter(|p| move_view(p, column).is_some())
+                // An early ending is not a move.
+                .filter(|p| {
+                    p.entry.by().is_some() && p.display.get(column).is_some_and(Option::is_some)
+                })
                 .count();
         }
         Sent {
@@ -363,7 +303,8 @@ impl MatchActor {
         };
         let common = self.shared_parts();
         let viewer = sub.viewer;
-        let (message, observation) = self.state_message(viewer, &common, None, None);
+        let (message, observation) =
+            self.state_message(viewer, &common, None, None, &mut Fragments::default());
         if let Some(message) = message {
             let _ = sub.out.try_send(Outgoing::Text(message));
         }
@@ -373,10 +314,9 @@ impl MatchActor {
                 if sent.log_len != log_len
                     || sent.seats != common.seats
                     || sent.offers != common.offers
-                    || sent
-                        .observations
-                        .get(&viewer)
-                        .is_some_and(|o| *o != observation) =>
+                    || sent.observations.get(&viewer).is_some_and(|o| {
+                        !Arc::ptr_eq(o, &observation) && !o.same_as(&observation)
+                    }) =>
             {
                 sent.stale = true;
             }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use plateau_engine::{ActionInfo, Actor, Outcome};
+use plateau_engine::{ActionInfo, Actor, ObservationJson, Outcome};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -133,14 +133,15 @@ pub struct State<'a> {
     /// The game's observation for this viewer, whole.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Value>")]
-    pub observation: Option<&'a RawValue>,
+    pub observation: Option<&'a ObservationJson>,
     /// The observation's top-level fields that changed, each whole.
+    // Written once (an `ObservationPatch`) for every viewer it goes to.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<BTreeMap<String, serde_json::Value>>")]
-    pub observation_patch: Option<BTreeMap<&'a str, &'a RawValue>>,
+    pub observation_patch: Option<&'a RawValue>,
     /// The observation's top-level fields that are gone.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub observation_removed: Vec<String>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub observation_removed: &'a [String],
     /// This seat's legal actions in canonical notation, sorted by byte order.
     pub legal: Vec<String>,
     /// The parts of each legal action, in `legal`'s order.
@@ -149,7 +150,9 @@ pub struct State<'a> {
     /// How many moves of its list the client keeps before `moves`.
     pub moves_from: usize,
     /// The move list from `moves_from` on.
-    pub moves: Vec<MoveView<'a>>,
+    // Each a `MoveView`, written once for every viewer that sees it alike.
+    #[schemars(with = "Vec<MoveView<'a>>")]
+    pub moves: Vec<&'a RawValue>,
     /// The seats, when they changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<&'a [SeatView]>,
@@ -172,6 +175,17 @@ pub struct State<'a> {
     /// rating did not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ratings: Option<&'a [Option<RatingChange>]>,
+}
+
+/// A `state`'s `observation_patch` (docs/protocol.md section 4.1): the observation's top-level
+/// fields that changed, each its name and its value's JSON text, written as one JSON object in
+/// their order.
+pub struct ObservationPatch<'a>(pub &'a [(&'a str, &'a RawValue)]);
+
+impl Serialize for ObservationPatch<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
 }
 
 /// A chat room (docs/protocol.md section 7.5).
