@@ -218,7 +218,9 @@ impl MatchActor {
         self.subs.retain(|s| !s.out.is_closed());
         let common = self.shared_parts();
         let since = self.sent.take();
-        let public = (!self.entry.info.hidden_information)
+        // Written only for someone to send it to (a table of bots alone has nobody).
+        let told = self.subs.iter().any(|s| Some(s.conn) != skip);
+        let public = (told && !self.entry.info.hidden_information)
             .then(|| Arc::new(self.state.observe_fields(Viewer::Spectator)));
         let mut messages: HashMap<Viewer, (Option<Bytes>, Observed)> = HashMap::new();
         let mut fragments = Fragments::default();
