@@ -148,6 +148,7 @@ impl MatchActor {
             ratings: (finished && !self.ratings.is_empty()).then_some(self.ratings.as_slice()),
         });
         let text = serde_json::to_string(&message).expect("state messages serialize");
+        // The message borrows `observed` (its `observation`) until it is dropped.
         drop(message);
         (Some(Bytes::from(text)), observed)
     }

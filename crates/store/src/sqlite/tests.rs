@@ -22,23 +22,35 @@ fn migrated_before(path: &Path, marker: &str) -> Connection {
     conn
 }
 
+/// A database at `path` migrated up to the migration containing `marker` (`migrated_before`),
+/// holding the live Moon Leap match `id` with the log `rows` (an INSERT's `VALUES` list of
+/// `(match_id, seq, actor, seat, action, at_ms)`).
+fn live_match_before(path: &Path, marker: &str, id: &str, rows: &str) -> Connection {
+    let seed = Seed([7; 32]).to_hex();
+    let control = to_json(&TimeControl::None);
+    let conn = migrated_before(path, marker);
+    conn.execute_batch(&format!(
+        "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, created_at) \
+         VALUES ('{id}', 'moonleap', 'null', '{control}', '{seed}', 'y', 'live', 1); \
+         INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) VALUES {rows};"
+    ))
+    .unwrap();
+    conn
+}
+
 /// A log written before its actor check was rewritten is kept whole, and the check still refuses
 /// an actor that is none of the three.
 #[tokio::test]
 async fn the_log_keeps_its_entries_through_the_rewritten_actor_check() {
     let dir = TempDir::new();
     let path = dir.db();
-    let seed = Seed([7; 32]).to_hex();
-    let control = to_json(&TimeControl::None);
-    migrated_before(&path, "CREATE TABLE actions_checked")
-        .execute_batch(&format!(
-            "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, created_at) \
-             VALUES ('00000000000000ab', 'moonleap', 'null', '{control}', '{seed}', 'y', 'live', 1); \
-             INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-             VALUES ('00000000000000ab', 0, 'seat', 0, 'roll', 5), \
-                    ('00000000000000ab', 1, 'chance', NULL, '3', 6);"
-        ))
-        .unwrap();
+    live_match_before(
+        &path,
+        "CREATE TABLE actions_checked",
+        "00000000000000ab",
+        "('00000000000000ab', 0, 'seat', 0, 'roll', 5), \
+         ('00000000000000ab', 1, 'chance', NULL, '3', 6)",
+    );
     let store = SqliteStore::open(&path).unwrap();
     let stored = store.get("00000000000000ab", true).await.unwrap().unwrap();
     assert_eq!(stored.version, 2);
@@ -82,17 +94,13 @@ async fn the_log_keeps_its_entries_through_the_rewritten_actor_check() {
 async fn the_log_moves_whole_into_the_table_keyed_by_match_and_position() {
     let dir = TempDir::new();
     let path = dir.db();
-    let seed = Seed([7; 32]).to_hex();
-    let control = to_json(&TimeControl::None);
-    migrated_before(&path, "CREATE TABLE actions_keyed")
-        .execute_batch(&format!(
-            "INSERT INTO matches (id, game, config, time_control, seed, seed_hash, status, created_at) \
-             VALUES ('00000000000000ac', 'moonleap', 'null', '{control}', '{seed}', 'y', 'live', 1); \
-             INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-             VALUES ('00000000000000ac', 1, 'chance', NULL, '4', 6), \
-                    ('00000000000000ac', 0, 'seat', 1, 'jump', 5);"
-        ))
-        .unwrap();
+    live_match_before(
+        &path,
+        "CREATE TABLE actions_keyed",
+        "00000000000000ac",
+        "('00000000000000ac', 1, 'chance', NULL, '4', 6), \
+         ('00000000000000ac', 0, 'seat', 1, 'jump', 5)",
+    );
     let store = SqliteStore::open(&path).unwrap();
     store
         .append("00000000000000ac", 2, vec![entry(2, "land")], None)

@@ -151,12 +151,7 @@ impl<'c> Frame<'c> {
         if group.len() == 1
             && let Some((f, reply)) = group.pop()
         {
-            let result = f(conn).and_then(|()| {
-                self.commit
-                    .execute([])
-                    .map(drop)
-                    .map_err(|e| StoreError::from(DatabaseError::Sqlite(e)))
-            });
+            let result = f(conn).and_then(|()| self.commit.execute([]).map(drop).map_err(db));
             if result.is_err() {
                 let _ = self.rollback.execute([]);
             }
