@@ -5,7 +5,8 @@
 //! committed as docs/protocol.schema.json).
 //!
 //! The envelope (a JSON object with a string `type`) is read by hand over a `serde_json::Value`;
-//! the messages by serde. A refusal names the field and what it must be in the protocol's words
+//! the messages by serde. The most common message, an `act` of one action as text, is first
+//! tried straight from its text (`TextAct`), which reads it as the general way does. A refusal names the field and what it must be in the protocol's words
 //! (`` `version` must be a non-negative integer ``), which the documentation and the clients rely
 //! on, rather than serde's: `act`'s fields keep what was wrong with each (`Field`) so that its
 //! refusals come in the protocol's order and name an action by its place in a turn.
@@ -244,6 +245,22 @@ pub enum ClientMessage {
 /// # Errors
 /// `msg/malformed` (not a JSON object with a string `type`, or bad fields) or `msg/unknown`.
 pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
+    // A seat's move as the pages and the load client send it, read straight from the text: most
+    // messages after `ping` are this one. Anything else, or this written otherwise, is read the
+    // general way below, which reads it alike.
+    if let Ok(act) = serde_json::from_str::<TextAct>(text)
+        && act.kind == "act"
+    {
+        return Ok(ClientMessage::Act {
+            version: act.version,
+            actions: vec![ActionRequest::Text(act.action)],
+        });
+    }
+    parse_general(text)
+}
+
+/// `parse` for any message: its envelope read over a `serde_json::Value`, then its fields.
+fn parse_general(text: &str) -> Result<ClientMessage, WireError> {
     let malformed = |m: String| WireError::new(Code::MsgMalformed, m);
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
@@ -280,6 +297,18 @@ pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
             ),
         )),
     }
+}
+
+/// An `act` of one action as text and nothing else (`{"type":"act","version":7,"action":"r"}`,
+/// in any order): each field once, of the type `parse` reads it as, or serde refuses it and
+/// `parse` reads the message the general way.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextAct<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    version: u64,
+    action: String,
 }
 
 /// The messages as serde reads them (fields other than these are ignored).
@@ -526,6 +555,53 @@ mod tests {
         assert_eq!(
             parse(r#"{"type":"ping","extra":[1]}"#),
             Ok(ClientMessage::Ping)
+        );
+    }
+
+    /// The quick reading of an `act` of one text takes the messages the clients send, and
+    /// reads every message as the general reading does (or leaves it to it).
+    #[test]
+    fn an_act_of_one_text_is_read_quickly_as_in_general() {
+        let quick = |t: &str| serde_json::from_str::<TextAct>(t).is_ok();
+        let sent = ClientMessage::Act {
+            version: 41,
+            actions: vec!["roll".into()],
+        }
+        .to_json();
+        assert!(quick(&sent), "{sent}");
+        assert!(quick(
+            r#" { "action" : "a\"b" , "version":0,"type":"act"} "#
+        ));
+        for text in [
+            sent.as_str(),
+            r#"{"type":"act","version":3,"action":"a1-a2"}"#,
+            r#" { "action" : "a\"b" , "version":0,"type":"act"} "#,
+            r#"{"type":"act","version":18446744073709551615,"action":"x"}"#,
+            r#"{"type":"act","version":18446744073709551616,"action":"x"}"#,
+            r#"{"type":"act","version":3.0,"action":"x"}"#,
+            r#"{"type":"act","version":-3,"action":"x"}"#,
+            r#"{"type":"act","version":"3","action":"x"}"#,
+            r#"{"type":"act","version":3,"action":7}"#,
+            r#"{"type":"act","version":3,"action":null}"#,
+            r#"{"type":"act","version":3,"action":{"kind":"fire","target":1}}"#,
+            r#"{"type":"act","version":3,"action":"x","actions":["y"]}"#,
+            r#"{"type":"act","version":3,"action":"x","extra":1}"#,
+            r#"{"type":"act","version":3,"action":"x","action":"y"}"#,
+            r#"{"type":"act","type":"sync","version":3,"action":"x"}"#,
+            r#"{"type":"\u0061ct","version":3,"action":"x"}"#,
+            r#"{"type":"sync","version":3,"action":"x"}"#,
+            r#"{"type":"act","version":3,"action":"x"} 1"#,
+            r#"{"type":"act","version":3}"#,
+            r#"{"version":3,"action":"x"}"#,
+        ] {
+            assert_eq!(parse(text), parse_general(text), "{text}");
+        }
+        assert_eq!(
+            parse(r#"{"type":"act","version":3,"action":"x","extra":1}"#),
+            Ok(ClientMessage::Act {
+                version: 3,
+                actions: vec!["x".into()]
+            })
         );
     }
 
