@@ -58,7 +58,11 @@ impl MatchActor {
             // match key fixed by (version, seat): never the chance stream (0), nor a bot's.
             let stream = 1 + version * 8 + u64::from(seat.0);
             let seed = self.seed;
-            let tx = self.bot_tx.clone();
+            let tx = self
+                .bot_moves
+                .get_or_insert_with(tokio::sync::mpsc::unbounded_channel)
+                .0
+                .clone();
             let epoch = self.epoch;
             let pool = self.shared.bots.clone();
             let owner = self.pool_owner.clone();

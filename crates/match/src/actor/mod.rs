@@ -141,6 +141,12 @@ fn displays(state: &dyn DynGame, actor: Actor, text: &str) -> Result<Vec<Shown>,
     Ok(out)
 }
 
+/// The channel of the bots' moves: the actor keeps a sender, so it never closes.
+type BotMoves = (
+    mpsc::UnboundedSender<BotMove>,
+    mpsc::UnboundedReceiver<BotMove>,
+);
+
 /// A seat's bot, shared between the actor and the thread it thinks on.
 type SeatBot = Arc<Mutex<Box<dyn DynBot>>>;
 
@@ -224,8 +230,9 @@ pub struct MatchActor {
     /// Per bot seat: its bot, built when the seat first acts and kept for the match (an MCTS bot
     /// keeps its tree between moves). Shared with the thread it thinks on.
     bots: Vec<Option<SeatBot>>,
-    bot_tx: mpsc::UnboundedSender<BotMove>,
-    bot_rx: mpsc::UnboundedReceiver<BotMove>,
+    /// Where the bots' threads send their moves: made when a bot first thinks, since a channel
+    /// holds room for 32 moves from its making on and most tables have no bot.
+    bot_moves: Option<BotMoves>,
     bot_pending: Option<u64>,
     /// Set when a commit failed: the match stops changing until the service restarts and replays.
     broken: bool,
@@ -281,7 +288,7 @@ impl MatchActor {
                 () = sleep_until(deadline) => Wake::Clock,
                 () = sleep_until(abandon) => Wake::Abandon,
                 () = sleep_until(retry) => Wake::Retry,
-                Some(bot) = self.bot_rx.recv() => Wake::Bot(bot),
+                Some(bot) = next_bot_move(&mut self.bot_moves) => Wake::Bot(bot),
                 () = sleep_until(fence) => Wake::Fence,
             };
             // Whatever woke it, nothing is served from memory, nor done, once the lease may be
@@ -591,6 +598,14 @@ enum Wake {
 async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next bot's move; never, for a match whose bots never thought.
+async fn next_bot_move(moves: &mut Option<BotMoves>) -> Option<BotMove> {
+    match moves {
+        Some((_, rx)) => rx.recv().await,
         None => std::future::pending().await,
     }
 }

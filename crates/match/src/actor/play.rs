@@ -273,6 +273,7 @@ impl MatchActor {
             unrated: self.unrated(&batch),
         });
         let first = self.version();
+        // The store is given copies; the log keeps the batch's own entries.
         let entries: Vec<LogEntry> = batch
             .items
             .iter()
@@ -281,28 +282,32 @@ impl MatchActor {
                 at_ms: Some(now),
             })
             .collect();
+        let decided = entries
+            .iter()
+            .any(|e| matches!(e.by(), Some(Actor::Seat(_))));
         let started = std::time::Instant::now();
         if let Err(e) = self
             .shared
             .store
-            .append(&self.id, first, entries.clone(), finish.clone())
+            .append(&self.id, first, entries, finish.clone())
             .await
         {
             return Err(self.write_failed(e));
         }
         let metrics = &self.shared.metrics;
         metrics.commit.record(started.elapsed());
-        if entries
-            .iter()
-            .any(|e| matches!(e.by(), Some(Actor::Seat(_))))
-        {
+        if decided {
             metrics.decisions.increment(1);
         }
-        tracing::debug!(id = %self.id, first, entries = entries.len(), "committed");
+        tracing::debug!(id = %self.id, first, entries = batch.items.len(), "committed");
         self.state = batch.state;
         self.rng = batch.rng;
         let last = batch.items.len() - 1;
-        for (i, (entry, item)) in entries.into_iter().zip(batch.items).enumerate() {
+        for (i, item) in batch.items.into_iter().enumerate() {
+            let entry = LogEntry {
+                event: item.event,
+                at_ms: Some(now),
+            };
             if matches!(entry.by(), Some(Actor::Seat(_))) {
                 self.offers.remove(&OfferKind::Agreement);
                 self.offers.remove(&OfferKind::Takeback);

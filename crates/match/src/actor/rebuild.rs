@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use plateau_engine::{Actor, DynGame, Event, GameEntry, LogEntry, Seed, Visitor, replay_log};
 use rand_chacha::ChaCha20Rng;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::{MatchActor, Played, Shared, Shown, displays};
@@ -163,7 +162,6 @@ impl MatchActor {
             .iter()
             .map(|s| (s.spec == SeatSpec::Human).then_some(now))
             .collect();
-        let (bot_tx, bot_rx) = mpsc::unbounded_channel();
         let pool_owner = m.creator.unwrap_or_else(|| format!("match {}", m.id));
         Ok(MatchActor {
             shared,
@@ -202,8 +200,7 @@ impl MatchActor {
             chat: m.chat,
             chat_times: HashMap::new(),
             mutes: HashMap::new(),
-            bot_tx,
-            bot_rx,
+            bot_moves: None,
             bot_pending: None,
             broken: false,
             moved: false,
