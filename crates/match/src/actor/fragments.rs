@@ -7,13 +7,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use plateau_engine::ActionInfo;
 use plateau_engine::observation::Field;
+use plateau_engine::{ActionInfo, KeptObservation};
 use plateau_protocol::server::{MoveView, ObservationPatch};
 use serde_json::value::{RawValue, to_raw_value};
 
 use super::Played;
-use super::view::Observed;
+use super::view::{Kept, Observed};
 
 /// A delta's observation fields: the changed ones as one JSON object (`observation_patch`) and
 /// the names of those gone (`observation_removed`).
@@ -31,7 +31,7 @@ pub(super) struct Fragments {
     moves: Vec<Box<RawValue>>,
     move_index: HashMap<*const (String, ActionInfo), usize>,
     /// The patches from a baseline to an observation, by the two.
-    patches: Vec<(Observed, Observed, Patch)>,
+    patches: Vec<(Kept, Observed, Patch)>,
 }
 
 impl Fragments {
@@ -63,14 +63,13 @@ impl Fragments {
 
     /// The patch from the observation `before` (a viewer's baseline) to `now`, both objects,
     /// written once for every viewer with the same two: an index for `patch`.
-    pub(super) fn add_patch(&mut self, before: &Observed, now: &Observed) -> usize {
+    pub(super) fn add_patch(&mut self, before: &Kept, now: &Observed) -> usize {
         let found = self
             .patches
             .iter()
             .position(|(b, n, _)| Arc::ptr_eq(b, before) && Arc::ptr_eq(n, now));
         found.unwrap_or_else(|| {
-            let (old, new) = (before.fields().unwrap_or(&[]), now.fields().unwrap_or(&[]));
-            let (changed, removed) = changes(old, new);
+            let (changed, removed) = changes(before, now.fields().unwrap_or(&[]));
             let patch = Patch {
                 empty: changed.is_empty() && removed.is_empty(),
                 changed: to_raw_value(&ObservationPatch(&changed))
@@ -92,30 +91,35 @@ impl Fragments {
 /// The fields of `now` whose value's text is not that of the same field in `before`, and the
 /// names of the fields of `before` that `now` lacks. The texts are compared as written, without
 /// reading them back.
-fn changes<'a>(before: &[Field], now: &'a [Field]) -> (Vec<(&'a str, &'a RawValue)>, Vec<String>) {
+fn changes<'a>(
+    before: &KeptObservation,
+    now: &'a [Field],
+) -> (Vec<(&'a str, &'a RawValue)>, Vec<String>) {
     // An observation's fields come in its type's order: each is looked for at its own place
     // first (a field left out shifts the others).
     let was = |i: usize, key: &str| {
         before
-            .get(i)
-            .filter(|(k, _)| k == key)
-            .or_else(|| before.iter().find(|(k, _)| k == key))
+            .field(i)
+            .filter(|(k, _)| *k == key)
+            .or_else(|| before.fields()?.find(|(k, _)| *k == key))
     };
     let changed = now
         .iter()
         .enumerate()
-        .filter(|(i, (k, v))| was(*i, k).is_none_or(|(_, old)| old.get() != v.get()))
+        .filter(|(i, (k, v))| was(*i, k).is_none_or(|(_, old)| old != v.get()))
         .map(|(_, (k, v))| (&**k, &**v))
         .collect();
-    let same_keys = before.len() == now.len() && before.iter().zip(now).all(|(a, b)| a.0 == b.0);
-    let removed = if same_keys {
-        Vec::new()
-    } else {
-        before
+    let same_keys = before.len() == Some(now.len())
+        && now
             .iter()
+            .enumerate()
+            .all(|(i, (k, _))| before.field(i).is_some_and(|(b, _)| b == k));
+    let removed = match before.fields() {
+        Some(fields) if !same_keys => fields
             .filter(|(k, _)| !now.iter().any(|(n, _)| n == k))
-            .map(|(k, _)| k.to_string())
-            .collect()
+            .map(|(k, _)| k.to_owned())
+            .collect(),
+        _ => Vec::new(),
     };
     (changed, removed)
 }

@@ -1,15 +1,14 @@
 //! What the actor sends: each viewer's `state` (docs/protocol.md section 4.1), chat lines and
 //! their backlog, and the match's report to the presence registry.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use plateau_engine::{ObservationJson, Seat, Viewer};
+use plateau_engine::{KeptObservation, ObservationJson, Seat, Viewer};
 use plateau_protocol::server::{ChatMessage, MatchMessage, Offers, State};
 
 use super::fragments::Fragments;
-use super::{MatchActor, OfferKind, Outgoing};
+use super::{MatchActor, OfferKind, Outgoing, column};
 use crate::attendance::MatchPresence;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl, line_view, room_view};
 use crate::versions::seats_to_act;
@@ -28,8 +27,8 @@ pub(super) struct Sent {
     shown: Vec<usize>,
     seats: Vec<SeatInfo>,
     offers: Offers,
-    /// Per viewer: the observation it was sent.
-    observations: HashMap<Viewer, Observed>,
+    /// Per viewer column: the observation it was sent, if any.
+    observations: Vec<Option<Kept>>,
     /// Per viewer column, the version it was shown; the status and the seats to act then.
     versions: Vec<u64>,
     status: Status,
@@ -39,9 +38,17 @@ pub(super) struct Sent {
     stale: bool,
 }
 
-/// An observation as a viewer was sent it. Shared: every viewer of a game without hidden
+/// An observation as a viewer is sent it. Shared: every viewer of a game without hidden
 /// information is sent the same, built once per broadcast.
 pub(super) type Observed = Arc<ObservationJson>;
+
+/// An observation as a viewer was sent it, kept for the next broadcast's deltas: compact, as
+/// every match in memory holds one per distinct view. Shared as `Observed` is.
+pub(super) type Kept = Arc<KeptObservation>;
+
+/// A broadcast's message (none if nothing changed for its viewer) and observation, per viewer
+/// column.
+type Messages = Vec<Option<(Option<Bytes>, Observed)>>;
 
 /// The parts of a `state` that are the same for every viewer, built once per broadcast.
 struct Shared {
@@ -89,8 +96,8 @@ impl MatchActor {
         };
         let before = since
             .filter(|s| !s.stale)
-            .and_then(|s| s.observations.get(&viewer))
-            .filter(|b| b.fields().is_some() && observed.fields().is_some());
+            .and_then(|s| s.observations.get(column)?.as_ref())
+            .filter(|b| b.len().is_some() && observed.fields().is_some());
         let patch = before.map(|b| fragments.add_patch(b, &observed));
         let fragments = &*fragments;
         let patch = patch.map(|i| fragments.patch(i));
@@ -223,27 +230,31 @@ impl MatchActor {
         let told = self.subs.iter().any(|s| Some(s.conn) != skip);
         let public = (told && !self.entry.info.hidden_information)
             .then(|| Arc::new(self.state.observe_fields(Viewer::Spectator)));
-        let mut messages: HashMap<Viewer, (Option<Bytes>, Observed)> = HashMap::new();
+        let seats = self.specs.len();
+        let mut messages: Messages = vec![None; seats + 1];
         let mut fragments = Fragments::default();
         for sub in self.subs.iter().filter(|s| Some(s.conn) != skip) {
-            messages.entry(sub.viewer).or_insert_with(|| {
-                self.state_message(
+            let slot = &mut messages[column(sub.viewer, seats)];
+            if slot.is_none() {
+                *slot = Some(self.state_message(
                     sub.viewer,
                     &common,
                     since.as_ref(),
                     public.as_ref(),
                     &mut fragments,
-                )
-            });
+                ));
+            }
         }
         self.subs.retain(|sub| {
-            let Some((Some(msg), _)) = messages.get(&sub.viewer).filter(|_| Some(sub.conn) != skip)
+            let Some((Some(msg), _)) = messages[column(sub.viewer, seats)]
+                .as_ref()
+                .filter(|_| Some(sub.conn) != skip)
             else {
                 return true;
             };
             sub.out.try_send(Outgoing::Text(msg.clone())).is_ok()
         });
-        let observations = messages.into_iter().map(|(v, (_, d))| (v, d)).collect();
+        let observations = kept(messages);
         self.sent = Some(self.baseline(since, common, observations));
         // A seat whose last connection went (closed, or too slow) is away from now; the others
         // see it in their next state.
@@ -257,7 +268,7 @@ impl MatchActor {
         &self,
         since: Option<Sent>,
         common: Shared,
-        observations: HashMap<Viewer, Observed>,
+        observations: Vec<Option<Kept>>,
     ) -> Sent {
         let (from, mut shown) = since.map_or_else(
             || (0, vec![0; self.specs.len() + 1]),
@@ -312,22 +323,29 @@ impl MatchActor {
             let _ = sub.out.try_send(Outgoing::Text(message));
         }
         let log_len = self.log.len();
+        let seats = self.specs.len();
+        let col = column(viewer, seats);
         match &mut self.sent {
             Some(sent)
                 if sent.log_len != log_len
                     || sent.seats != common.seats
                     || sent.offers != common.offers
-                    || sent.observations.get(&viewer).is_some_and(|o| {
-                        !Arc::ptr_eq(o, &observation) && !o.same_as(&observation)
-                    }) =>
+                    || sent
+                        .observations
+                        .get(col)
+                        .and_then(Option::as_ref)
+                        .is_some_and(|o| !o.same_as(&observation)) =>
             {
                 sent.stale = true;
             }
             Some(sent) => {
-                sent.observations.entry(viewer).or_insert(observation);
+                if let Some(slot) = sent.observations.get_mut(col) {
+                    slot.get_or_insert_with(|| Arc::new(KeptObservation::of(&observation)));
+                }
             }
             None => {
-                let observations = HashMap::from([(viewer, observation)]);
+                let mut observations = vec![None; seats + 1];
+                observations[col] = Some(Arc::new(KeptObservation::of(&observation)));
                 self.sent = Some(self.baseline(None, common, observations));
             }
         }
@@ -386,4 +404,25 @@ impl MatchActor {
             },
         );
     }
+}
+
+/// The observations of a broadcast's `messages`, kept (`KeptObservation`): each distinct one
+/// once, shared by the viewers that were sent the same.
+fn kept(messages: Messages) -> Vec<Option<Kept>> {
+    let mut made: Vec<(Observed, Kept)> = Vec::new();
+    messages
+        .into_iter()
+        .map(|message| {
+            let (_, observed) = message?;
+            let found = made.iter().find(|(o, _)| Arc::ptr_eq(o, &observed));
+            Some(match found {
+                Some((_, kept)) => Arc::clone(kept),
+                None => {
+                    let kept = Arc::new(KeptObservation::of(&observed));
+                    made.push((observed, Arc::clone(&kept)));
+                    kept
+                }
+            })
+        })
+        .collect()
 }
