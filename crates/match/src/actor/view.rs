@@ -16,6 +16,9 @@ use crate::versions::seats_to_act;
 /// Chat lines of a room sent to a viewer when it connects.
 pub const CHAT_BACKLOG: usize = 100;
 
+/// The room a `state` message is written into (bytes): most deltas fit.
+const STATE_CAPACITY: usize = 1024;
+
 /// How a finished rated match moved a seat's rating (the numbers people read).
 pub use plateau_protocol::server::RatingChange;
 
@@ -154,7 +157,10 @@ impl MatchActor {
             seed: (whole || finished).then(|| finished.then(|| self.seed.to_hex())),
             ratings: (finished && !self.ratings.is_empty()).then_some(self.ratings.as_slice()),
         });
-        let text = serde_json::to_string(&message).expect("state messages serialize");
+        // Written into room for a delta (a Moon Leap one is 300 to 900 bytes), not grown to it
+        // from serde_json's 128 bytes: each growth copies what was written.
+        let mut text = Vec::with_capacity(STATE_CAPACITY);
+        serde_json::to_writer(&mut text, &message).expect("state messages serialize");
         // The message borrows `observed` (its `observation`) until it is dropped.
         drop(message);
         (Some(Bytes::from(text)), observed)
