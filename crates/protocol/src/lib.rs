@@ -6,10 +6,11 @@
 //!
 //! The envelope (a JSON object with a string `type`) is read by hand over a `serde_json::Value`;
 //! the messages by serde. The most common message, an `act` of one action as text, is first
-//! tried straight from its text (`TextAct`), which reads it as the general way does. A refusal names the field and what it must be in the protocol's words
-//! (`` `version` must be a non-negative integer ``), which the documentation and the clients rely
-//! on, rather than serde's: `act`'s fields keep what was wrong with each (`Field`) so that its
-//! refusals come in the protocol's order and name an action by its place in a turn.
+//! tried straight from its text (`TextAct`), which reads it as the general way does. A refusal
+//! names the field and what it must be in the protocol's words (`` `version` must be a
+//! non-negative integer ``), which the documentation and the clients rely on, rather than
+//! serde's: `act`'s fields keep what was wrong with each (`Field`) so that its refusals come in
+//! the protocol's order and name an action by its place in a turn.
 
 use serde::{Deserialize, Serialize};
 
