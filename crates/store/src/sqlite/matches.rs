@@ -6,6 +6,7 @@ use plateau_engine::{Actor, Ending, Event, LogEntry, Outcome, Seat, Seed};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::players::{apply_ratings, read_player_columns};
+use super::writer::Writes;
 use super::{db, from_json, to_json};
 use crate::model::{SeatSpec, Status, TimeControl};
 use crate::players::PlayerId;
@@ -381,21 +382,19 @@ pub(super) fn open_seat(
     Ok(())
 }
 
+/// One entry of a match's log (the writer holds it prepared: `Writes::insert_action`). One row a
+/// statement: the decision and the chance outcome after it in one statement of two rows cost
+/// more than two statements.
+pub(super) const INSERT_ACTION: &str = "INSERT INTO actions \
+     (match_id, seq, actor, seat, action, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
 pub(super) fn append(
-    c: &Connection,
+    c: &mut Writes<'_>,
     id: &str,
     first: u64,
     entries: &[LogEntry],
     finish: Option<&Finish>,
 ) -> Result<(), StoreError> {
-    // One row a statement: the decision and the chance outcome after it in one statement of two
-    // rows cost more than two statements.
-    let mut insert = c
-        .prepare_cached(
-            "INSERT INTO actions (match_id, seq, actor, seat, action, at_ms) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )
-        .map_err(db)?;
     for (seq, entry) in (first..).zip(entries) {
         let (actor, seat, action) = match &entry.event {
             Event::Action {
@@ -411,7 +410,7 @@ pub(super) fn append(
         let at_ms = entry
             .at_ms
             .ok_or_else(|| StoreError::Invalid(format!("log entry {seq} of {id} has no time")))?;
-        insert
+        c.insert_action
             .execute(params![id, seq as i64, actor, seat, action, at_ms as i64])
             .map_err(db)?;
     }
