@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Instant;
 
-use tokio::sync::watch;
+use tokio::sync::Notify;
 
 use crate::limits::Limits;
 
@@ -35,8 +35,19 @@ struct SlotInner {
     limited: AtomicBool,
     /// Milliseconds from `EPOCH` to the connection's last request or WebSocket message.
     active: AtomicU64,
-    /// Turns `true` when the place was taken back for a newcomer.
-    evict: watch::Sender<bool>,
+    /// Turns `true` (with the counts locked) when the place was taken back for a newcomer.
+    evict: AtomicBool,
+    /// Wakes the connection's waits (`ConnSlot::evicted`) once `evict` is set. A `Notify` and a
+    /// flag rather than a `watch` channel: every connection holds one, and a watch's shared part
+    /// is several hundred bytes.
+    evicted: Notify,
+}
+
+impl SlotInner {
+    /// Whether the place was taken back for a newcomer.
+    fn is_evicted(&self) -> bool {
+        self.evict.load(Ordering::Acquire)
+    }
 }
 
 /// The instant `SlotInner::active` counts from.
@@ -60,7 +71,7 @@ impl ConnSlot {
         // Declared before the lock's guard, so dropped after it (see `remove_dead`).
         let mut held = Vec::new();
         let mut c = self.0.counts.lock().unwrap_or_else(|e| e.into_inner());
-        if *self.0.evict.borrow() {
+        if self.0.is_evicted() {
             return true;
         }
         let mut current = self.0.network.lock().unwrap_or_else(|e| e.into_inner());
@@ -88,8 +99,13 @@ impl ConnSlot {
 
     /// Completes once the place was taken back for a newcomer: the connection must close.
     pub async fn evicted(&self) {
-        let mut evict = self.0.evict.subscribe();
-        let _ = evict.wait_for(|e| *e).await;
+        let woken = self.0.evicted.notified();
+        let mut woken = std::pin::pin!(woken);
+        // Waiting before the flag is read: an eviction after the read wakes this wait.
+        woken.as_mut().enable();
+        if !self.0.is_evicted() {
+            woken.await;
+        }
     }
 }
 
@@ -103,7 +119,7 @@ pub async fn evicted(slot: Option<&ConnSlot>) {
 
 impl Drop for SlotInner {
     fn drop(&mut self) {
-        if *self.evict.borrow() {
+        if self.is_evicted() {
             // Already taken out of the counts when it was evicted.
             return;
         }
@@ -127,7 +143,7 @@ fn remove_dead(c: &mut Counts, network: IpAddr, held: &mut Vec<Arc<SlotInner>>) 
     if let Some(list) = c.per_network.get_mut(&network) {
         list.retain(|w| match w.upgrade() {
             Some(s) => {
-                let live = !*s.evict.borrow();
+                let live = !s.is_evicted();
                 held.push(s);
                 live
             }
@@ -173,12 +189,13 @@ pub(super) fn take_slot(
             .unwrap_or_default();
         let victim = candidates
             .iter()
-            .filter(|s| s.limited.load(Ordering::Relaxed) && !*s.evict.borrow())
+            .filter(|s| s.limited.load(Ordering::Relaxed) && !s.is_evicted())
             .min_by_key(|s| s.active.load(Ordering::Relaxed))
             .cloned();
         held.extend(candidates);
         let victim = victim?;
-        victim.evict.send_replace(true);
+        victim.evict.store(true, Ordering::Release);
+        victim.evicted.notify_waiters();
         c.total -= 1;
         let victim_network = *victim.network.lock().unwrap_or_else(|e| e.into_inner());
         remove_dead(&mut c, victim_network, &mut held);
@@ -190,7 +207,8 @@ pub(super) fn take_slot(
         network: Mutex::new(network),
         limited: AtomicBool::new(limited),
         active: AtomicU64::new(since_epoch()),
-        evict: watch::channel(false).0,
+        evict: AtomicBool::new(false),
+        evicted: Notify::new(),
     });
     c.per_network
         .entry(network)
@@ -283,14 +301,14 @@ pub(super) mod tests {
             s.touch();
         }
         let honest = take_slot(&counts, ip("192.0.2.3"), &l).expect("evicts one");
-        assert!(*crowd[3].0.evict.borrow());
-        assert!(crowd[..3].iter().all(|s| !*s.0.evict.borrow()));
-        assert!(!*other.0.evict.borrow());
+        assert!(crowd[3].0.is_evicted());
+        assert!(crowd[..3].iter().all(|s| !s.0.is_evicted()));
+        assert!(!other.0.is_evicted());
         // The crowd (3 now) may not evict anyone: nobody holds 5.
         assert!(take_slot(&counts, ip("192.0.2.1"), &l).is_none());
         // The honest one (1) may evict from the crowd (3 >= 1 + 2)...
         let again = take_slot(&counts, ip("192.0.2.3"), &l).expect("evicts one");
-        assert_eq!(crowd.iter().filter(|s| *s.0.evict.borrow()).count(), 2);
+        assert_eq!(crowd.iter().filter(|s| s.0.is_evicted()).count(), 2);
         // ...but the other one (1) may not from the crowd or the honest one (2 each).
         assert!(take_slot(&counts, ip("192.0.2.2"), &l).is_none());
         drop((crowd, other, honest, again));

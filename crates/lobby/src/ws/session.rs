@@ -1,9 +1,11 @@
 //! A match's WebSocket (docs/protocol.md section 4): subscribes the connection to the match's
 //! actor, reads the client's messages (`handle` answers each) and writes the actor's messages
-//! and the answers back, in batches, until either side closes or the service shuts down.
+//! and the answers back, in batches and in one task, until either side closes or the service
+//! shuts down.
 //!
 //! `session` is generic over the sink and the stream, so it can run over a real socket or channels.
 
+use std::pin::Pin;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, Utf8Bytes};
@@ -46,56 +48,56 @@ async fn send_all_within<S: Sink<Message> + Unpin>(
     matches!(within(all).await, Some(Ok(())))
 }
 
-/// The writer's queue of the reader's answers: `Err` is a close code and reason.
-type Answers = mpsc::Sender<Result<Utf8Bytes, (u16, &'static str)>>;
-
-/// Queues the answer `text` for the writer: at once when the queue has room, as it nearly always
-/// has (without the wait `send` sets up), else once it has; false once the writer is gone.
-async fn answer(queue: &Answers, text: Utf8Bytes) -> bool {
-    match queue.try_send(Ok(text)) {
-        Ok(()) => true,
-        Err(mpsc::error::TrySendError::Full(again)) => queue.send(again).await.is_ok(),
-        Err(mpsc::error::TrySendError::Closed(_)) => false,
-    }
-}
-
-/// A message already waiting for the writer, without waiting: the actor's first, as in the
-/// writer's `select!`, then the reader's (`Err`); `None` when neither has one.
-fn queued<A, B>(
-    actor: &mut mpsc::Receiver<A>,
-    reader: &mut mpsc::Receiver<B>,
-) -> Option<Result<A, B>> {
-    match actor.try_recv() {
-        Ok(msg) => Some(Ok(msg)),
-        Err(_) => reader.try_recv().ok().map(Err),
-    }
-}
-
-/// What the writer does with a message from the actor: the text to send, or `Err` with the close
-/// frame to end with, if any (the actor dropped the connection: shutting down, or too slow).
-fn from_actor(
-    msg: Option<Outgoing>,
-    stopping: &tokio::sync::watch::Receiver<bool>,
-) -> Result<Utf8Bytes, Option<(u16, &'static str)>> {
+/// The text of an actor's message. The actor's messages are serde_json's UTF-8: the check never
+/// fails (if it did, the socket would close with 1011).
+fn text(msg: Outgoing) -> Option<Utf8Bytes> {
     match msg {
-        // The actor's messages are serde_json's UTF-8: the check never fails.
-        Some(Outgoing::Text(text)) => Utf8Bytes::try_from(text).map_err(|_| Some((1011, "text"))),
-        None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
-        None => Err(Some((1013, "reconnect to resume"))),
+        Outgoing::Text(text) => Utf8Bytes::try_from(text).ok(),
     }
 }
 
-/// The same for the reader's answers: `Err(Some(..))` is a close the reader decided on,
-/// `Err(None)` the reader's end (the client left).
-fn from_reader(
-    reply: Option<Result<Utf8Bytes, (u16, &'static str)>>,
-    stopping: &tokio::sync::watch::Receiver<bool>,
-) -> Result<Utf8Bytes, Option<(u16, &'static str)>> {
-    match reply {
-        Some(Ok(text)) => Ok(text),
-        Some(Err(closing)) => Err(Some(closing)),
-        None if *stopping.borrow() => Err(Some((1001, "server shutting down"))),
-        None => Err(None),
+/// The close once the actor let the connection go (the channel closed): the service shutting
+/// down, or the connection dropped (too slow, or the match stopped here: moved, expired).
+fn let_go(lobby: &Lobby) -> (u16, &'static str) {
+    if *lobby.shutdown_signal().borrow() {
+        (1001, "server shutting down")
+    } else {
+        (1013, "reconnect to resume")
+    }
+}
+
+/// Why a socket's writes stopped: a close to send (`Some`), or none (the client is gone or reads
+/// nothing: the socket just ends).
+type Ending = Option<(u16, &'static str)>;
+
+/// Writes `first`, then what the actor queued meanwhile, then `reply` (the answer to the
+/// client's message just read), in batches of at most `BATCH_MAX` flushed together: so an
+/// answer never overtakes a state queued before it. `Err` once the socket must end: a write did
+/// not go out, or a message of the actor was not text.
+async fn write_out<S: Sink<Message> + Unpin>(
+    sink: &mut S,
+    batch: &mut Vec<Message>,
+    queue: &mut mpsc::Receiver<Outgoing>,
+    first: Option<Utf8Bytes>,
+    mut reply: Option<Utf8Bytes>,
+) -> Result<(), Ending> {
+    batch.extend(first.map(Message::Text));
+    loop {
+        while batch.len() < BATCH_MAX
+            && let Ok(msg) = queue.try_recv()
+        {
+            batch.push(Message::Text(text(msg).ok_or(Some((1011, "text")))?));
+        }
+        let last = batch.len() < BATCH_MAX;
+        if last {
+            batch.extend(reply.take().map(Message::Text));
+        }
+        if !send_all_within(sink, batch).await {
+            return Err(None);
+        }
+        if last {
+            return Ok(());
+        }
     }
 }
 
@@ -103,6 +105,13 @@ fn from_reader(
 /// `token` names a seat; `player` is the session's player, if any (it counts as online while
 /// the connection is open, and may hold a seat of the match without a token); `peer` is the
 /// client's address (the message rate does not apply to an exempt one, `Limits::exempt`).
+///
+/// One task reads the client's messages and writes both the actor's messages and the answers,
+/// as the lobby's socket does: no second task, and no queue between the two, per socket. A
+/// write the client does not take holds the reading up (for `SEND_TIMEOUT` at most, then the
+/// socket closes), and a call to the match holds the writing up until the match answers; the
+/// actor never waits for a connection's queue (it drops one that is full as too slow), so
+/// neither wait can hold the other.
 #[expect(
     clippy::too_many_arguments,
     reason = "the connection's parts as the route has them: match, seat token, player, address, place under the caps, and the socket's two halves"
@@ -117,7 +126,7 @@ pub async fn session<S, R, E>(
     mut sink: S,
     mut stream: R,
 ) where
-    S: Sink<Message> + Unpin + Send + 'static,
+    S: Sink<Message> + Unpin + Send,
     R: Stream<Item = Result<Message, E>> + Unpin + Send,
 {
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
@@ -143,117 +152,71 @@ pub async fn session<S, R, E>(
             }
         };
     // Only the actor holds the connection's sender from now on: when it lets the connection go
-    // (too slow, or the match stopped here: moved to another node, expired), the writer sees the
-    // channel close and closes the socket ("reconnect to resume"). An `auth` borrows it back.
+    // (too slow, or the match stopped here: moved to another node, expired), the queue closes
+    // and the socket closes ("reconnect to resume"). An `auth` borrows it back.
     let out_weak = out_tx.downgrade();
     drop(out_tx);
     if let Some(p) = &player {
         lobby.presence().socket_opened(p.id);
     }
-    // Answers to this connection's own messages, in order with the actor's broadcasts; `Err` is
-    // a close code and reason the reader decided on.
-    let (reply_tx, mut reply_rx): (Answers, _) = mpsc::channel(QUEUE);
     let mut shutdown = lobby.shutdown_signal();
-    let mut writer_shutdown = lobby.shutdown_signal();
-    let stopping = lobby.shutdown_signal();
-    let writer = tokio::spawn(async move {
-        // Made once, and polled only when the shutdown wakes it (a set of futures polls only
-        // the woken), not at every message.
-        let mut shutting_down = FuturesUnordered::from_iter([stopped(&mut writer_shutdown)]);
-        // Kept between batches (most hold one or two messages): no allocation per message.
-        let mut batch = Vec::new();
-        // The close frame to send when the loop ends, if any.
-        let close_with = loop {
-            let first = tokio::select! {
-                // The actor's messages first: an answer to a later message of the client (a
-                // pong) never overtakes a state already queued.
-                biased;
-                msg = out_rx.recv() => from_actor(msg, &stopping),
-                reply = reply_rx.recv() => from_reader(reply, &stopping),
-                Some(()) = shutting_down.next() => Err(Some((1001, "server shutting down"))),
-            };
-            // What else is queued already goes out with it, in one write to the socket.
-            let mut next = first;
-            let ended = loop {
-                match next {
-                    Ok(text) => batch.push(Message::Text(text)),
-                    Err(closing) => break Some(closing),
-                }
-                if batch.len() >= BATCH_MAX {
-                    break None;
-                }
-                next = match queued(&mut out_rx, &mut reply_rx) {
-                    Some(Ok(msg)) => from_actor(Some(msg), &stopping),
-                    Some(Err(reply)) => from_reader(Some(reply), &stopping),
-                    None => break None,
-                };
-            };
-            if !send_all_within(&mut sink, &mut batch).await {
-                break None;
-            }
-            if let Some(closing) = ended {
-                break closing;
-            }
-        };
-        if let Some((code, reason)) = close_with {
-            send_within(&mut sink, close(code, reason)).await;
-        }
-        finish(&mut sink).await;
-    });
-    let mut writer = writer;
     let mut bans = lobby.sanctions().bans();
     let player_id = player.as_ref().map(|p| p.id);
-    let limits = lobby.options().limits.clone();
-    let mut rate = Rate::new(&limits);
+    let limits = &lobby.options().limits;
+    let mut rate = Rate::new(limits);
     let limited = peer.is_none_or(|p| limits.applies_to(p));
     // When the client last sent a message: control frames (pings) do not count, so a socket
     // that only pings still closes after the idle time.
     let heard = Heard::new();
-    // What closes the socket besides the client: the shutdown (`None`: the writer sends 1001),
-    // the connection's eviction, a ban of the player, the idle time, the writer giving up (the
-    // client reads nothing, or left: `None`, the socket closes). Made once, and polled only when
-    // one of them wakes it (a set of futures polls only the woken), not at every message.
-    let mut ended = FuturesUnordered::from_iter([async {
+    // What closes the socket besides the client, with its close: the shutdown, the
+    // connection's eviction, a ban of the player, the idle time. Made once, and polled only when
+    // one of them wakes it (a set of futures polls only the woken), not at every message; boxed,
+    // so that the set's own empty node holds a pointer, not a second copy of the future's room.
+    let closing: Pin<Box<dyn Future<Output = (u16, &'static str)> + Send + '_>> = Box::pin(async {
         tokio::select! {
-            () = stopped(&mut shutdown) => None,
-            () = crate::net::evicted(slot.as_ref()) => Some(EVICTED),
+            () = stopped(&mut shutdown) => (1001, "server shutting down"),
+            () = crate::net::evicted(slot.as_ref()) => EVICTED,
             () = crate::sanctions::banned_now(&mut bans, lobby.sanctions(), player_id) => {
-                Some(crate::sanctions::BANNED_CLOSE)
+                crate::sanctions::BANNED_CLOSE
             }
-            () = heard.silent_for(limits.socket_idle) => Some(IDLE),
-            _ = &mut writer => None,
+            () = heard.silent_for(limits.socket_idle) => IDLE,
         }
-    }]);
-    loop {
+    });
+    let mut ended = FuturesUnordered::from_iter([closing]);
+    // Kept between writes (most hold one or two messages): no allocation per message.
+    let mut batch = Vec::new();
+    let ending: Ending = loop {
         let frame = tokio::select! {
-            // The client's frame first: its wake polls nothing else. (A client that never stops
-            // sending still lets the others through: the socket's reads share tokio's budget.)
+            // The actor's messages first: what it queued goes out before the answer to a later
+            // message of the client (a pong never overtakes a state).
             biased;
-            frame = stream.next() => frame,
-            Some(closing) = ended.next() => {
-                if let Some(closing) = closing {
-                    let _ = reply_tx.send(Err(closing)).await;
+            msg = out_rx.recv() => {
+                let Some(msg) = msg else { break Some(let_go(&lobby)) };
+                let Some(first) = text(msg) else { break Some((1011, "text")) };
+                match write_out(&mut sink, &mut batch, &mut out_rx, Some(first), None).await {
+                    Ok(()) => continue,
+                    Err(ending) => break ending,
                 }
-                break;
             }
+            frame = stream.next() => frame,
+            Some(closing) = ended.next() => break Some(closing),
         };
         let message = match frame {
             Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => m,
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-            Some(Ok(Message::Close(_))) | None => break,
+            // The client left: its close is answered as the socket finishes.
+            Some(Ok(Message::Close(_))) | None => break None,
             // A frame over `MAX_MESSAGE` (or not a WebSocket frame): nothing more is read.
-            Some(Err(_)) => {
-                let _ = reply_tx.send(Err(UNREADABLE)).await;
-                break;
-            }
+            Some(Err(_)) => break Some(UNREADABLE),
         };
         // The actor let the connection go (the match stopped here: moved, or this node fenced
-        // itself; or the client read too slowly): the writer is closing the socket with
-        // "reconnect to resume", and nothing read after is handled, so an action that crossed
-        // the close is not played by the match's next actor while the client, reconnected, sees
-        // the state without it and acts again.
+        // itself; or the client read too slowly): the queue is closed, and the next turn of the
+        // loop closes the socket with "reconnect to resume" (the queue, polled first, is ready
+        // from now on: no frame is read again). Nothing read after is handled, so an action that
+        // crossed the close is not played by the match's next actor while the client,
+        // reconnected, sees the state without it and acts again.
         if out_weak.strong_count() == 0 {
-            break;
+            continue;
         }
         heard.now();
         if let Some(s) = &slot {
@@ -267,10 +230,11 @@ pub async fn session<S, R, E>(
                     Some(e) => e,
                     None => binary_refused(other.into_data().len()),
                 };
-                if !answer(&reply_tx, e.to_ws_json().into()).await {
-                    break;
+                let reply = Some(e.to_ws_json().into());
+                match write_out(&mut sink, &mut batch, &mut out_rx, None, reply).await {
+                    Ok(()) => continue,
+                    Err(ending) => break ending,
                 }
-                continue;
             }
         };
         let message = if let Some(e) = limited.then(|| rate.take()).and_then(Result::err) {
@@ -289,8 +253,8 @@ pub async fn session<S, R, E>(
             Ok(ClientMessage::Auth(token)) => {
                 // The connection becomes its seat's; the new state follows from the actor.
                 let Some(out) = out_weak.upgrade() else {
-                    // The actor let the connection go: the writer is closing the socket.
-                    break;
+                    // The actor let the connection go: the next turn closes the socket.
+                    continue;
                 };
                 let subscribed =
                     Box::pin(lobby.subscribe(&id, conn, Some(token), player.clone(), peer, out));
@@ -308,19 +272,20 @@ pub async fn session<S, R, E>(
                 .await
                 .map(Utf8Bytes::from),
         };
-        if let Some(reply) = reply
-            && !answer(&reply_tx, reply).await
+        if reply.is_some()
+            && let Err(ending) = write_out(&mut sink, &mut batch, &mut out_rx, None, reply).await
         {
-            break;
+            break ending;
         }
-    }
-    drop(reply_tx);
-    // `ended` borrows the writer's handle.
+    };
     drop(ended);
-    if !writer.is_finished() {
-        let _ = writer.await;
+    if let Some((code, reason)) = ending {
+        send_within(&mut sink, close(code, reason)).await;
     }
-    lobby.unsubscribe(&id, conn).await;
+    finish(&mut sink).await;
+    drop(out_rx);
+    // Boxed: the message to the actor waits in the queue's send while it runs.
+    Box::pin(lobby.unsubscribe(&id, conn)).await;
     if let Some(p) = &player {
         lobby.presence().socket_closed(p.id);
     }
@@ -346,22 +311,6 @@ mod tests {
             Some(Message::Text(t)) => serde_json::from_str(&t).unwrap(),
             other => panic!("{other:?}"),
         }
-    }
-
-    /// A batch takes every queued message once, the actor's before the reader's.
-    #[tokio::test]
-    async fn queued_messages_are_taken_in_order_and_none_is_lost() {
-        let (a_tx, mut a) = mpsc::channel::<u8>(8);
-        let (r_tx, mut r) = mpsc::channel::<u8>(8);
-        for i in 0..3 {
-            a_tx.send(i).await.unwrap();
-            r_tx.send(10 + i).await.unwrap();
-        }
-        let mut taken = Vec::new();
-        while let Some(m) = queued(&mut a, &mut r) {
-            taken.push(m);
-        }
-        assert_eq!(taken, [Ok(0), Ok(1), Ok(2), Err(10), Err(11), Err(12)]);
     }
 
     /// The session logic needs no socket: here it runs over two channels.

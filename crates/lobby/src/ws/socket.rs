@@ -43,21 +43,20 @@ pub(super) const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// Runs `write` (a write to a socket), giving up once it waited `SEND_TIMEOUT`: `None` if it did
 /// not end by then. Most writes end at their first poll (the socket's buffer takes them), and
 /// the timer is made only when a write has to wait: one that does not reads no clock and
-/// registers no timer (tokio's `timeout` does both before its first poll).
+/// registers no timer (tokio's `timeout` does both before its first poll). The timer is boxed
+/// then, so a task waiting on a write keeps a pointer for it, not a timer's room.
 pub(super) async fn within<F: Future>(write: F) -> Option<F::Output> {
     let mut write = std::pin::pin!(write);
-    let mut deadline = std::pin::pin!(None::<tokio::time::Sleep>);
+    let mut deadline = None;
     std::future::poll_fn(|cx| {
         if let Poll::Ready(out) = write.as_mut().poll(cx) {
             return Poll::Ready(Some(out));
         }
-        if deadline.is_none() {
-            deadline.set(Some(tokio::time::sleep(SEND_TIMEOUT)));
-        }
         deadline
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(SEND_TIMEOUT)))
             .as_mut()
-            .as_pin_mut()
-            .map_or(Poll::Pending, |sleep| sleep.poll(cx).map(|()| None))
+            .poll(cx)
+            .map(|()| None)
     })
     .await
 }

@@ -4,6 +4,7 @@
 //! the friend list (`friends`) and the tournaments it follows (section 7.9, `lobby_follow`).
 
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::time::Duration;
 
 use axum::Extension;
@@ -95,8 +96,10 @@ async fn run(
         }
         app.lobby.presence().listen(p.id, conn, turn_out);
         turns = Some(turns_in);
-        // A store away now: the list shows empty until it changes.
-        let _ = app.friends.opened(app.lobby.store().as_ref(), p.id).await;
+        // A store away now: the list shows empty until it changes. Boxed while it runs, as every
+        // call below that reads the store: the socket's task, held for as long as the socket is
+        // open, keeps only what waits for the next message.
+        let _ = Box::pin(app.friends.opened(app.lobby.store().as_ref(), p.id)).await;
     }
     let _left = Left {
         app: &app,
@@ -123,15 +126,17 @@ async fn run(
     let heard = Heard::new();
     // Made once, not at every turn of the loop: what closes the socket from the server's side,
     // with its close, polled only when one of them wakes it (a set of futures polls only the
-    // woken), the idle time's timer included.
-    let mut ended = futures_util::stream::FuturesUnordered::from_iter([async {
+    // woken), the idle time's timer included. Boxed, so that the set's own empty node holds a
+    // pointer, not a second copy of the future's room.
+    let closing: Pin<Box<dyn Future<Output = (u16, &'static str)> + Send + '_>> = Box::pin(async {
         tokio::select! {
             () = plateau_lobby::net::evicted(slot.as_ref()) => EVICTED,
             () = plateau_lobby::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => plateau_lobby::sanctions::BANNED_CLOSE,
             () = async { let _ = shutdown.wait_for(|s| *s).await; } => (1001, "server shutting down"),
             () = heard.silent_for(limits.socket_idle) => IDLE,
         }
-    }]);
+    });
+    let mut ended = futures_util::stream::FuturesUnordered::from_iter([closing]);
     // The same message rate as a match socket's (docs/protocol.md section 6).
     let mut rate = Rate::new(limits);
     let limited = addr.is_none_or(|a| limits.applies_to(a));
@@ -205,7 +210,7 @@ async fn run(
                     _ => break,
                 };
                 let from = Sender { conn, player: player.as_ref(), addr, out: &out };
-                if let Some(reply) = handle(&app, &from, &mut follows, &text).await
+                if let Some(reply) = Box::pin(handle(&app, &from, &mut follows, &text)).await
                     && !send_within(&mut sink, Message::Text(reply.into())).await
                 {
                     break;
