@@ -32,6 +32,8 @@ const BATCH_MAX: usize = 16;
 
 /// Writes `messages` (leaving the vector empty) and flushes them together (one system call for a
 /// few small messages), giving up after `SEND_TIMEOUT`; false if they did not all go out.
+/// Written with the sink's own polls rather than `feed` and `flush`, which hold a message each:
+/// the socket's task keeps room for this future for as long as the socket is open.
 async fn send_all_within<S: Sink<Message> + Unpin>(
     sink: &mut S,
     messages: &mut Vec<Message>,
@@ -39,13 +41,21 @@ async fn send_all_within<S: Sink<Message> + Unpin>(
     if messages.is_empty() {
         return true;
     }
-    let all = async {
-        for m in messages.drain(..) {
-            sink.feed(m).await?;
+    // Taken from the end, so the first goes first.
+    messages.reverse();
+    let all = std::future::poll_fn(|cx| {
+        while !messages.is_empty() {
+            std::task::ready!(sink.poll_ready_unpin(cx))?;
+            if let Some(m) = messages.pop() {
+                sink.start_send_unpin(m)?;
+            }
         }
-        sink.flush().await
-    };
-    matches!(within(all).await, Some(Ok(())))
+        sink.poll_flush_unpin(cx)
+    });
+    let sent = within(all).await;
+    // What a write that failed or timed out left.
+    messages.clear();
+    matches!(sent, Some(Ok(())))
 }
 
 /// The text of an actor's message. The actor's messages are serde_json's UTF-8: the check never
