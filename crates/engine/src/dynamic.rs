@@ -95,8 +95,9 @@ pub trait DynGame: Send + Sync + Debug {
     /// `observe(viewer)` as JSON text, the document `observe_json` gives, written straight from
     /// the observation without building a `serde_json::Value` (the server's hot path).
     fn observe_text(&self, viewer: Viewer) -> String;
-    /// `observe(viewer)` as JSON, the document `observe_text` gives, held as its top-level fields
-    /// (`ObservationJson`): what the match service compares with the last one it sent.
+    /// `observe(viewer)` as JSON, the document `observe_text` gives, with where each of its
+    /// top-level fields lies in it (`ObservationJson`): what the match service compares with the
+    /// last one it sent.
     fn observe_fields(&self, viewer: Viewer) -> ObservationJson;
     /// The canonical position text.
     fn position_text(&self) -> String;

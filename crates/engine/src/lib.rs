@@ -27,7 +27,7 @@ pub use error::{IllegalAction, ParseError, SetupError};
 pub use game::{Ending, Game, GameInfo};
 pub use info::{ActionInfo, ActionParts};
 pub use log::{Event, LogEntry, ReplayError, Visitor, replay_log};
-pub use observation::{KeptObservation, ObservationJson};
+pub use observation::{JsonText, ObservationJson, ObservationPatch};
 pub use outcome::Outcome;
 pub use record::{Record, Replay};
 pub use record_text::TextError;

@@ -1,182 +1,266 @@
-//! An observation as JSON, split into its top-level fields as it is written: the match service
-//! sends a viewer only the fields that changed since its last `state` (docs/protocol.md section
-//! 4.1), and compares each field's text with the one it sent, without reading the JSON back.
+//! An observation as JSON text, with where each of its top-level fields lies in it: the match
+//! service sends a viewer only the fields that changed since its last `state` (docs/protocol.md
+//! section 4.1), and compares each field's text with the one it sent, without reading the JSON
+//! back. The text is written once, in one buffer: no field has a buffer of its own.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::ser::{self, Impossible, Serialize, SerializeMap, SerializeStruct, Serializer};
-use serde_json::value::{RawValue, to_raw_value};
+use serde::ser::{self, Impossible, Serialize, SerializeStruct, Serializer};
+use serde_json::value::RawValue;
 
-/// A top-level field of an observation: its name and its value's JSON text.
-pub type Field = (Cow<'static, str>, Box<RawValue>);
+/// JSON text that serde_json wrote, serialized as it is (a JSON value in serde_json's output, not
+/// a string), as serde_json's own `RawValue` is, but made without reading the text back to check
+/// it: it can only be made by serializing a value (`JsonText::of`) or by this module, from text
+/// serde_json wrote.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct JsonText(Box<str>);
 
-/// An observation as JSON (`DynGame::observe_fields`): the document `DynGame::observe_text`
-/// gives, held as its top-level fields when it is an object.
-#[derive(Clone, Debug)]
-pub enum ObservationJson {
-    /// A JSON object: its top-level fields, in the order written.
-    Object(Vec<Field>),
-    /// Any other JSON value, whole.
-    Other(Box<RawValue>),
+impl JsonText {
+    /// `value` written as JSON, into a buffer of `capacity` bytes to start with (grown if it
+    /// needs more, and cut to the text's length at the end).
+    ///
+    /// # Errors
+    /// serde_json's, when `value` does not serialize to JSON (a map with keys that are not
+    /// strings).
+    pub fn of<T: Serialize + ?Sized>(value: &T, capacity: usize) -> serde_json::Result<JsonText> {
+        let mut text = Vec::with_capacity(capacity);
+        serde_json::to_writer(&mut text, value)?;
+        Ok(JsonText(utf8(text)))
+    }
+
+    /// The JSON text.
+    #[must_use]
+    pub fn get(&self) -> &str {
+        &self.0
+    }
 }
 
+/// Written as the JSON it holds.
+impl Serialize for JsonText {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        verbatim(&self.0, s)
+    }
+}
+
+/// The name serde_json gives the struct and the field through which its `RawValue` serializes
+/// (its `raw` module): a serde_json serializer writes that field's string as it is, and its
+/// `to_value` reads it as JSON. A test holds the two to the same output.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+/// Serializes `json`, JSON text that serde_json wrote, as it is: as serde_json's `RawValue` is,
+/// without making one (which would read the text back to check it, or copy it).
+fn verbatim<S: Serializer>(json: &str, s: S) -> Result<S::Ok, S::Error> {
+    let mut raw = s.serialize_struct(RAW_VALUE, 1)?;
+    raw.serialize_field(RAW_VALUE, json)?;
+    raw.end()
+}
+
+/// serde_json's output as text: it writes only UTF-8, so this never fails (an empty text if it
+/// ever did, which no viewer would be sent as JSON).
+fn utf8(bytes: Vec<u8>) -> Box<str> {
+    String::from_utf8(bytes)
+        .unwrap_or_default()
+        .into_boxed_str()
+}
+
+/// Where one top-level field lies in an observation's text: its name's JSON string starts at
+/// `key` (the opening quote), its value at `value` (just after the colon) and ends at `end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    key: u32,
+    value: u32,
+    end: u32,
+}
+
+/// An observation as JSON (`DynGame::observe_fields`): the document `DynGame::observe_text`
+/// gives, with where each top-level field lies in it when it is an object. Compact (one string
+/// and one list of positions), as the match service keeps one per distinct view of every match
+/// in memory, to compare the next one with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObservationJson {
+    /// The document.
+    text: Box<str>,
+    /// Its top-level fields in the order written, when it is an object (`None` otherwise, or,
+    /// never in practice, for one of 4 GiB or more).
+    fields: Option<Box<[Span]>>,
+}
+
+/// The room a struct's text is written into per field to start with (bytes): a Moon Leap
+/// observation of 12 fields takes about 600 bytes.
+const ROOM_PER_FIELD: usize = 64;
+
 impl ObservationJson {
-    /// `value` as JSON, each top-level field written on its own.
+    /// `value` as JSON, its top-level fields' places noted as they are written.
     ///
     /// # Panics
     /// If `value` does not serialize to JSON (an observation always does: a map with keys that
     /// are not strings would not).
     pub fn of<T: Serialize + ?Sized>(value: &T) -> ObservationJson {
-        if let Ok(fields) = value.serialize(Fields) {
-            return ObservationJson::Object(fields);
+        if let Ok(written) = value.serialize(Fields) {
+            return ObservationJson {
+                text: utf8(written.text),
+                fields: Some(written.spans.into_boxed_slice()),
+            };
         }
-        let whole = to_raw_value(value).expect("observations serialize to JSON");
+        let whole = serde_json::to_vec(value).expect("observations serialize to JSON");
         // An object written as a map (its keys known only as it is written): its fields read
-        // back, in key order.
-        if whole.get().starts_with('{')
-            && let Ok(map) = serde_json::from_str::<BTreeMap<String, Box<RawValue>>>(whole.get())
+        // back, and written again in key order.
+        if whole.starts_with(b"{")
+            && let Ok(map) = serde_json::from_slice::<BTreeMap<String, &RawValue>>(&whole)
+            && let Ok(written) = Written::of_map(&map, whole.len())
         {
-            let fields = map.into_iter().map(|(k, v)| (Cow::Owned(k), v));
-            return ObservationJson::Object(fields.collect());
+            return ObservationJson {
+                text: utf8(written.text),
+                fields: Some(written.spans.into_boxed_slice()),
+            };
         }
-        ObservationJson::Other(whole)
+        ObservationJson {
+            text: utf8(whole),
+            fields: None,
+        }
     }
 
-    /// The top-level fields in the order written, when the observation is an object.
+    /// The whole document's JSON text.
     #[must_use]
-    pub fn fields(&self) -> Option<&[Field]> {
-        match self {
-            ObservationJson::Object(fields) => Some(fields),
-            ObservationJson::Other(_) => None,
-        }
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
-    /// Whether `self` and `other` are the same JSON text (the same fields, in the same order).
+    /// Whether the observation is an object, whose fields can be compared one by one.
     #[must_use]
-    pub fn same_as(&self, other: &ObservationJson) -> bool {
-        match (self, other) {
-            (ObservationJson::Object(a), ObservationJson::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b)
-                        .all(|((ka, va), (kb, vb))| ka == kb && va.get() == vb.get())
-            }
-            (ObservationJson::Other(a), ObservationJson::Other(b)) => a.get() == b.get(),
-            _ => false,
-        }
-    }
-}
-
-/// An observation as the match service keeps it to compare the next one with
-/// (`KeptObservation::of`): its fields' names and texts one after the other in one string,
-/// where `ObservationJson` holds a list and a string per field (a Moon Leap observation in
-/// about 560 bytes of the heap against 1,100; a match keeps one per distinct viewer).
-#[derive(Clone, Debug)]
-pub struct KeptObservation {
-    /// Each field's name, then its value's text, field after field.
-    text: Box<str>,
-    /// Per field, where its name ends and where its value ends in `text`. `None` for an
-    /// observation that is not an object (or, never in practice, one of 4 GiB or more).
-    ends: Option<Box<[(u32, u32)]>>,
-}
-
-impl KeptObservation {
-    /// `json`'s fields, kept. An observation that is not an object keeps none: it has no
-    /// fields to compare, so the next one is sent whole all the same.
-    #[must_use]
-    pub fn of(json: &ObservationJson) -> KeptObservation {
-        let none = KeptObservation {
-            text: Box::default(),
-            ends: None,
-        };
-        let Some(fields) = json.fields() else {
-            return none;
-        };
-        let length = fields.iter().map(|(k, v)| k.len() + v.get().len()).sum();
-        if u32::try_from(length).is_err() {
-            return none;
-        }
-        // Both at their size: no allocation is made twice.
-        let mut text = String::with_capacity(length);
-        let mut ends = Vec::with_capacity(fields.len());
-        for (name, value) in fields {
-            text.push_str(name);
-            let name_end = text.len() as u32;
-            text.push_str(value.get());
-            ends.push((name_end, text.len() as u32));
-        }
-        KeptObservation {
-            text: text.into_boxed_str(),
-            ends: Some(ends.into_boxed_slice()),
-        }
+    pub fn is_object(&self) -> bool {
+        self.fields.is_some()
     }
 
-    /// How many fields are kept; `None` when the observation was not an object.
+    /// How many top-level fields it has; `None` when it is not an object.
     #[must_use]
     pub fn len(&self) -> Option<usize> {
-        self.ends.as_deref().map(<[_]>::len)
+        self.fields.as_deref().map(<[Span]>::len)
     }
 
-    /// Whether there are no fields to compare (the observation was not an object, or was an
-    /// empty one).
+    /// Whether it has no field to compare (it is not an object, or an empty one).
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len().is_none_or(|n| n == 0)
     }
 
-    /// Field `i`: its name and its value's text.
+    /// Field `i`: its name as written between the quotes of its JSON string (the name itself
+    /// unless it has characters JSON escapes) and its value's text.
     #[must_use]
     pub fn field(&self, i: usize) -> Option<(&str, &str)> {
-        let ends = self.ends.as_deref()?;
-        let (name_end, value_end) = *ends.get(i)?;
-        let start = i.checked_sub(1).map_or(0, |j| ends[j].1 as usize);
-        let (name_end, value_end) = (name_end as usize, value_end as usize);
-        Some((&self.text[start..name_end], &self.text[name_end..value_end]))
+        let span = self.fields.as_deref()?.get(i)?;
+        Some((self.name(span), self.value(span)))
     }
 
-    /// The fields kept in the order written, each its name and its value's text; `None` when
-    /// the observation was not an object.
+    /// The fields in the order written, as `field` gives them; `None` when it is not an object.
     #[must_use]
     pub fn fields(&self) -> Option<impl Iterator<Item = (&str, &str)> + Clone + '_> {
-        let n = self.len()?;
-        Some((0..n).filter_map(|i| self.field(i)))
+        let spans = self.fields.as_deref()?;
+        Some(spans.iter().map(|s| (self.name(s), self.value(s))))
     }
 
-    /// Whether `json` has the fields kept, named and written alike, in the same order (never
-    /// for an observation that is not an object).
+    /// Whether `self` and `other` are the same JSON text.
     #[must_use]
-    pub fn same_as(&self, json: &ObservationJson) -> bool {
-        match (self.fields(), json.fields()) {
-            (Some(kept), Some(now)) => {
-                self.len() == Some(now.len())
-                    && kept
-                        .zip(now)
-                        .all(|((ka, va), (kb, vb))| ka == &**kb && va == vb.get())
+    pub fn same_as(&self, other: &ObservationJson) -> bool {
+        self.text == other.text
+    }
+
+    /// The patch from `before` (what a viewer was sent) to `self` (docs/protocol.md section
+    /// 4.1): the fields whose value's text is not that of the same field in `before`, written as
+    /// one JSON object in their order, and the names of the fields of `before` that `self`
+    /// lacks. `None` unless both are objects. The texts are compared as written, without reading
+    /// them back.
+    #[must_use]
+    pub fn patch_from(&self, before: &ObservationJson) -> Option<ObservationPatch> {
+        let (now, was) = (self.fields.as_deref()?, before.fields.as_deref()?);
+        // An observation's fields come in its type's order: each is looked for at its own place
+        // first (a field left out shifts the others).
+        let old_value = |i: usize, name: &str| {
+            let at = |s: &&Span| before.name(s) == name;
+            let span = was.get(i).filter(at).or_else(|| was.iter().find(at))?;
+            Some(before.value(span))
+        };
+        let changed = |(i, s): &(usize, &Span)| {
+            old_value(*i, self.name(s)).is_none_or(|old| old != self.value(s))
+        };
+        let length: usize = now
+            .iter()
+            .enumerate()
+            .filter(changed)
+            .map(|(_, s)| (s.end - s.key) as usize + 1)
+            .sum();
+        let mut text = String::with_capacity(length + 2);
+        text.push('{');
+        for (_, s) in now.iter().enumerate().filter(changed) {
+            if text.len() > 1 {
+                text.push(',');
             }
-            _ => false,
+            text.push_str(&self.text[s.key as usize..s.end as usize]);
         }
+        text.push('}');
+        let same_names = now.len() == was.len()
+            && now
+                .iter()
+                .zip(was)
+                .all(|(n, w)| self.name(n) == before.name(w));
+        let removed = if same_names {
+            Vec::new()
+        } else {
+            was.iter()
+                .filter(|w| !now.iter().any(|n| self.name(n) == before.name(w)))
+                .filter_map(|w| serde_json::from_str(before.key_json(w)).ok())
+                .collect()
+        };
+        Some(ObservationPatch {
+            changed: JsonText(text.into_boxed_str()),
+            removed,
+        })
+    }
+
+    /// The name of the field at `span`, as written between its quotes.
+    fn name(&self, span: &Span) -> &str {
+        &self.text[span.key as usize + 1..span.value as usize - 2]
+    }
+
+    /// The JSON string of the name of the field at `span`, quotes and all.
+    fn key_json(&self, span: &Span) -> &str {
+        &self.text[span.key as usize..span.value as usize - 1]
+    }
+
+    /// The text of the value of the field at `span`.
+    fn value(&self, span: &Span) -> &str {
+        &self.text[span.value as usize..span.end as usize]
     }
 }
 
 /// Written as the JSON it holds: `observe_text`'s document.
 impl Serialize for ObservationJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ObservationJson::Object(fields) => {
-                let mut map = s.serialize_map(Some(fields.len()))?;
-                for (k, v) in fields {
-                    map.serialize_entry(k, v)?;
-                }
-                map.end()
-            }
-            ObservationJson::Other(whole) => whole.serialize(s),
-        }
+        verbatim(&self.text, s)
     }
 }
 
-/// Writes a struct's fields each on its own (`ObservationJson::of`); refuses anything else.
+/// What changed in an observation since a viewer's last one (`ObservationJson::patch_from`):
+/// a `state`'s `observation_patch` and `observation_removed` (docs/protocol.md section 4.1).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ObservationPatch {
+    /// The fields that changed, each whole, as one JSON object in their order.
+    pub changed: JsonText,
+    /// The names of the fields that are gone.
+    pub removed: Vec<String>,
+}
+
+impl ObservationPatch {
+    /// Whether no field changed and none is gone.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.changed.get() == "{}" && self.removed.is_empty()
+    }
+}
+
+/// Writes a struct's fields into one buffer, noting where each lies (`ObservationJson::of`);
+/// refuses anything else.
 struct Fields;
 
 /// What `Fields` refuses: a value that is not a struct (or a field that does not serialize).
@@ -197,11 +281,63 @@ impl ser::Error for NotAStruct {
     }
 }
 
-/// The fields written so far.
-struct Written(Vec<Field>);
+/// An object's text written so far, and where each of its fields lies.
+struct Written {
+    text: Vec<u8>,
+    spans: Vec<Span>,
+}
+
+impl Written {
+    /// Room for `capacity` bytes of an object of `fields` fields, its brace opened.
+    fn new(capacity: usize, fields: usize) -> Written {
+        let mut text = Vec::with_capacity(capacity);
+        text.push(b'{');
+        Written {
+            text,
+            spans: Vec::with_capacity(fields),
+        }
+    }
+
+    /// Writes one field as serde_json writes an object's: its name's JSON string, a colon and
+    /// the value (`value` writes it), after a comma but for the first.
+    fn field(
+        &mut self,
+        key: &str,
+        value: impl FnOnce(&mut Vec<u8>) -> Result<(), NotAStruct>,
+    ) -> Result<(), NotAStruct> {
+        let at = |text: &Vec<u8>| u32::try_from(text.len()).map_err(|_| NotAStruct);
+        if !self.spans.is_empty() {
+            self.text.push(b',');
+        }
+        let key_at = at(&self.text)?;
+        serde_json::to_writer(&mut self.text, key).map_err(|_| NotAStruct)?;
+        self.text.push(b':');
+        let value_at = at(&self.text)?;
+        value(&mut self.text)?;
+        self.spans.push(Span {
+            key: key_at,
+            value: value_at,
+            end: at(&self.text)?,
+        });
+        Ok(())
+    }
+
+    /// The object of `map`'s fields in key order.
+    fn of_map(map: &BTreeMap<String, &RawValue>, capacity: usize) -> Result<Written, NotAStruct> {
+        let mut written = Written::new(capacity, map.len());
+        for (key, value) in map {
+            written.field(key, |text| {
+                text.extend_from_slice(value.get().as_bytes());
+                Ok(())
+            })?;
+        }
+        written.text.push(b'}');
+        Ok(written)
+    }
+}
 
 impl SerializeStruct for Written {
-    type Ok = Vec<Field>;
+    type Ok = Written;
     type Error = NotAStruct;
 
     fn serialize_field<T: Serialize + ?Sized>(
@@ -209,13 +345,16 @@ impl SerializeStruct for Written {
         key: &'static str,
         value: &T,
     ) -> Result<(), NotAStruct> {
-        let value = to_raw_value(value).map_err(|_| NotAStruct)?;
-        self.0.push((Cow::Borrowed(key), value));
-        Ok(())
+        self.field(key, |text| {
+            value
+                .serialize(&mut serde_json::Serializer::new(text))
+                .map_err(|_| NotAStruct)
+        })
     }
 
-    fn end(self) -> Result<Vec<Field>, NotAStruct> {
-        Ok(self.0)
+    fn end(mut self) -> Result<Written, NotAStruct> {
+        self.text.push(b'}');
+        Ok(self)
     }
 }
 
@@ -229,35 +368,35 @@ macro_rules! refuse {
 }
 
 impl Serializer for Fields {
-    type Ok = Vec<Field>;
+    type Ok = Written;
     type Error = NotAStruct;
-    type SerializeSeq = Impossible<Vec<Field>, NotAStruct>;
-    type SerializeTuple = Impossible<Vec<Field>, NotAStruct>;
-    type SerializeTupleStruct = Impossible<Vec<Field>, NotAStruct>;
-    type SerializeTupleVariant = Impossible<Vec<Field>, NotAStruct>;
-    type SerializeMap = Impossible<Vec<Field>, NotAStruct>;
+    type SerializeSeq = Impossible<Written, NotAStruct>;
+    type SerializeTuple = Impossible<Written, NotAStruct>;
+    type SerializeTupleStruct = Impossible<Written, NotAStruct>;
+    type SerializeTupleVariant = Impossible<Written, NotAStruct>;
+    type SerializeMap = Impossible<Written, NotAStruct>;
     type SerializeStruct = Written;
-    type SerializeStructVariant = Impossible<Vec<Field>, NotAStruct>;
+    type SerializeStructVariant = Impossible<Written, NotAStruct>;
 
     refuse! {
-        serialize_bool(bool) -> Vec<Field>;
-        serialize_i8(i8) -> Vec<Field>;
-        serialize_i16(i16) -> Vec<Field>;
-        serialize_i32(i32) -> Vec<Field>;
-        serialize_i64(i64) -> Vec<Field>;
-        serialize_u8(u8) -> Vec<Field>;
-        serialize_u16(u16) -> Vec<Field>;
-        serialize_u32(u32) -> Vec<Field>;
-        serialize_u64(u64) -> Vec<Field>;
-        serialize_f32(f32) -> Vec<Field>;
-        serialize_f64(f64) -> Vec<Field>;
-        serialize_char(char) -> Vec<Field>;
-        serialize_str(&str) -> Vec<Field>;
-        serialize_bytes(&[u8]) -> Vec<Field>;
-        serialize_none() -> Vec<Field>;
-        serialize_unit() -> Vec<Field>;
-        serialize_unit_struct(&'static str) -> Vec<Field>;
-        serialize_unit_variant(&'static str, u32, &'static str) -> Vec<Field>;
+        serialize_bool(bool) -> Written;
+        serialize_i8(i8) -> Written;
+        serialize_i16(i16) -> Written;
+        serialize_i32(i32) -> Written;
+        serialize_i64(i64) -> Written;
+        serialize_u8(u8) -> Written;
+        serialize_u16(u16) -> Written;
+        serialize_u32(u32) -> Written;
+        serialize_u64(u64) -> Written;
+        serialize_f32(f32) -> Written;
+        serialize_f64(f64) -> Written;
+        serialize_char(char) -> Written;
+        serialize_str(&str) -> Written;
+        serialize_bytes(&[u8]) -> Written;
+        serialize_none() -> Written;
+        serialize_unit() -> Written;
+        serialize_unit_struct(&'static str) -> Written;
+        serialize_unit_variant(&'static str, u32, &'static str) -> Written;
         serialize_seq(Option<usize>) -> Self::SerializeSeq;
         serialize_tuple(usize) -> Self::SerializeTuple;
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
@@ -266,7 +405,7 @@ impl Serializer for Fields {
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Vec<Field>, NotAStruct> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Written, NotAStruct> {
         value.serialize(self)
     }
 
@@ -274,7 +413,7 @@ impl Serializer for Fields {
         self,
         _: &'static str,
         value: &T,
-    ) -> Result<Vec<Field>, NotAStruct> {
+    ) -> Result<Written, NotAStruct> {
         value.serialize(self)
     }
 
@@ -284,12 +423,12 @@ impl Serializer for Fields {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<Vec<Field>, NotAStruct> {
+    ) -> Result<Written, NotAStruct> {
         Err(NotAStruct)
     }
 
     fn serialize_struct(self, _: &'static str, len: usize) -> Result<Written, NotAStruct> {
-        Ok(Written(Vec::with_capacity(len)))
+        Ok(Written::new(ROOM_PER_FIELD * len + 2, len))
     }
 }
 
@@ -298,8 +437,10 @@ mod tests {
     use std::collections::BTreeMap;
 
     use serde::Serialize;
+    use serde_json::json;
+    use serde_json::value::RawValue;
 
-    use super::{KeptObservation, ObservationJson};
+    use super::{JsonText, ObservationJson};
 
     #[derive(Serialize)]
     struct Seen {
@@ -309,22 +450,18 @@ mod tests {
         name: &'static str,
     }
 
-    /// The text of `value` as an `ObservationJson` writes it.
-    fn text(value: &ObservationJson) -> String {
+    /// The text of `value` as serde_json writes it.
+    fn text<T: Serialize + ?Sized>(value: &T) -> String {
         serde_json::to_string(value).unwrap()
     }
 
     /// The fields of `json`: each its name and its value's text.
     fn fields(json: &ObservationJson) -> Vec<(&str, &str)> {
-        json.fields()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (&**k, v.get()))
-            .collect()
+        json.fields().unwrap().collect()
     }
 
     #[test]
-    fn a_struct_is_split_into_its_fields_as_serde_json_writes_them() {
+    fn a_struct_is_written_as_serde_json_writes_it_with_its_fields_noted() {
         let seen = Seen {
             board: vec![1, 2],
             roll: None,
@@ -335,61 +472,115 @@ mod tests {
             fields(&json),
             [("board", "[1,2]"), ("name", r#""a \"b\"""#)]
         );
-        assert_eq!(text(&json), serde_json::to_string(&seen).unwrap());
-    }
-
-    #[test]
-    fn a_map_is_read_back_into_fields_and_anything_else_kept_whole() {
-        let map = BTreeMap::from([("x", 1), ("a", 2)]);
-        let json = ObservationJson::of(&map);
-        assert_eq!(fields(&json), [("a", "2"), ("x", "1")]);
-        assert_eq!(text(&json), r#"{"a":2,"x":1}"#);
-        let list = ObservationJson::of(&[3, 4]);
-        assert!(list.fields().is_none());
-        assert_eq!(text(&list), "[3,4]");
-        assert_eq!(text(&ObservationJson::of(&Some(5))), "5");
-    }
-
-    #[test]
-    fn a_kept_observation_has_the_fields_and_texts_written() {
+        assert_eq!(json.text(), r#"{"board":[1,2],"name":"a \"b\""}"#);
+        assert_eq!(text(&json), text(&seen));
+        assert_eq!((json.len(), json.is_empty()), (Some(2), false));
+        assert_eq!(json.field(1), Some(("name", r#""a \"b\"""#)));
+        assert_eq!(json.field(2), None);
+        // Longer than the room made for it at first.
         let seen = Seen {
-            board: vec![1, 2],
+            board: vec![200; 400],
             roll: Some("é"),
             name: "n",
         };
-        let json = ObservationJson::of(&seen);
-        let kept = KeptObservation::of(&json);
-        let fields: Vec<_> = kept.fields().unwrap().collect();
-        assert_eq!(
-            fields,
-            [("board", "[1,2]"), ("roll", "\"é\""), ("name", "\"n\"")]
-        );
-        assert_eq!((kept.len(), kept.is_empty()), (Some(3), false));
-        assert_eq!(kept.field(1), Some(("roll", "\"é\"")));
-        assert_eq!(kept.field(3), None);
-        assert!(kept.same_as(&json));
-        let other = Seen { roll: None, ..seen };
-        assert!(!kept.same_as(&ObservationJson::of(&other)));
-        let list = KeptObservation::of(&ObservationJson::of(&[1]));
-        assert!(list.fields().is_none() && list.field(0).is_none() && list.is_empty());
-        assert!(!list.same_as(&ObservationJson::of(&[1])));
+        let long = ObservationJson::of(&seen);
+        assert_eq!(long.field(1), Some(("roll", "\"é\"")));
+        assert_eq!(long.text(), text(&seen));
     }
 
     #[test]
-    fn the_same_text_is_the_same_observation() {
-        let a = Seen {
+    fn a_map_is_read_back_into_fields_in_key_order_and_anything_else_kept_whole() {
+        let map = BTreeMap::from([("x", 1), ("a\n", 2)]);
+        let json = ObservationJson::of(&map);
+        assert_eq!(fields(&json), [("a\\n", "2"), ("x", "1")]);
+        assert_eq!(text(&json), r#"{"a\n":2,"x":1}"#);
+        let list = ObservationJson::of(&[3, 4]);
+        assert!(list.fields().is_none() && list.field(0).is_none() && list.is_empty());
+        assert!(!list.is_object());
+        assert_eq!(text(&list), "[3,4]");
+        assert_eq!(text(&ObservationJson::of(&Some(5))), "5");
+        let empty = ObservationJson::of(&BTreeMap::<String, u8>::new());
+        assert_eq!((text(&empty), empty.len()), ("{}".to_owned(), Some(0)));
+    }
+
+    #[test]
+    fn written_text_serializes_as_serde_json_writes_a_raw_value() {
+        #[derive(Serialize)]
+        struct Message<'a, T: Serialize> {
+            kind: &'a str,
+            body: T,
+            after: u8,
+        }
+        let seen = Seen {
+            board: vec![7],
+            roll: Some("r"),
+            name: "n",
+        };
+        let expected = r#"{"kind":"k","body":{"board":[7],"roll":"r","name":"n"},"after":1}"#;
+        let raw = RawValue::from_string(text(&seen)).unwrap();
+        let json = ObservationJson::of(&seen);
+        let written = JsonText::of(&seen, 4).unwrap();
+        fn message<T: Serialize>(body: T) -> Message<'static, T> {
+            Message {
+                kind: "k",
+                body,
+                after: 1,
+            }
+        }
+        assert_eq!(text(&message(&*raw)), expected);
+        assert_eq!(text(&message(&json)), expected);
+        assert_eq!(text(&message(&written)), expected);
+        let value = serde_json::to_value(message(&json)).unwrap();
+        assert_eq!(
+            value["body"],
+            json!({"board": [7], "roll": "r", "name": "n"})
+        );
+        assert_eq!(serde_json::to_value(&written).unwrap()["roll"], "r");
+        assert_eq!(written.get(), text(&seen));
+    }
+
+    #[test]
+    fn a_patch_has_the_fields_changed_in_order_and_the_names_gone() {
+        let before = ObservationJson::of(&Seen {
             board: vec![1],
             roll: Some("2"),
             name: "n",
-        };
-        let b = Seen {
+        });
+        let same = ObservationJson::of(&Seen {
             board: vec![1],
-            roll: None,
+            roll: Some("2"),
             name: "n",
-        };
-        let (ja, jb) = (ObservationJson::of(&a), ObservationJson::of(&b));
-        assert!(ja.same_as(&ObservationJson::of(&a)));
-        assert!(!ja.same_as(&jb));
-        assert!(!ja.same_as(&ObservationJson::of(&[1])));
+        });
+        assert!(same.same_as(&before));
+        let patch = same.patch_from(&before).unwrap();
+        assert!(patch.is_empty());
+        assert_eq!(patch.changed.get(), "{}");
+        let after = ObservationJson::of(&Seen {
+            board: vec![1, 3],
+            roll: None,
+            name: "m",
+        });
+        assert!(!after.same_as(&before));
+        let patch = after.patch_from(&before).unwrap();
+        assert_eq!(patch.changed.get(), r#"{"board":[1,3],"name":"m"}"#);
+        assert_eq!(patch.removed, ["roll"]);
+        assert!(!patch.is_empty());
+        // A field back after it was gone, found at another place than its own.
+        let patch = before.patch_from(&after).unwrap();
+        assert_eq!(
+            patch.changed.get(),
+            r#"{"board":[1],"roll":"2","name":"n"}"#
+        );
+        assert!(patch.removed.is_empty());
+        // Names JSON escapes come back as themselves.
+        let odd = ObservationJson::of(&BTreeMap::from([("a\"b", 1), ("c", 2)]));
+        let fewer = ObservationJson::of(&BTreeMap::from([("c", 2)]));
+        let patch = fewer.patch_from(&odd).unwrap();
+        assert_eq!(
+            (patch.changed.get(), &patch.removed[..]),
+            ("{}", &["a\"b".to_owned()][..])
+        );
+        let list = ObservationJson::of(&[1]);
+        assert!(list.patch_from(&before).is_none() && before.patch_from(&list).is_none());
     }
 }

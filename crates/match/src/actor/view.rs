@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use plateau_engine::{KeptObservation, ObservationJson, Seat, Viewer};
+use plateau_engine::{ObservationJson, Seat, Viewer};
 use plateau_protocol::server::{ChatMessage, MatchMessage, Offers, State};
 
 use super::fragments::Fragments;
@@ -45,9 +45,9 @@ pub(super) struct Sent {
 /// information is sent the same, built once per broadcast.
 pub(super) type Observed = Arc<ObservationJson>;
 
-/// An observation as a viewer was sent it, kept for the next broadcast's deltas: compact, as
-/// every match in memory holds one per distinct view. Shared as `Observed` is.
-pub(super) type Kept = Arc<KeptObservation>;
+/// An observation as a viewer was sent it, kept for the next broadcast's deltas (compact, as
+/// every match in memory holds one per distinct view): the one sent, shared.
+pub(super) type Kept = Observed;
 
 /// A broadcast's message (none if nothing changed for its viewer) and observation, per viewer
 /// column.
@@ -57,6 +57,8 @@ type Messages = Vec<Option<(Option<Bytes>, Observed)>>;
 struct Shared {
     seats: Vec<SeatInfo>,
     offers: Offers,
+    /// The seats that may act now, increasing (none unless the match is live).
+    to_act: Vec<u8>,
     now: u64,
 }
 
@@ -73,12 +75,7 @@ impl MatchActor {
         public: Option<&Observed>,
         fragments: &mut Fragments,
     ) -> (Option<Bytes>, Observed) {
-        let live = self.status == Status::Live;
-        let to_act = if live {
-            seats_to_act(self.state.to_act())
-        } else {
-            Vec::new()
-        };
+        let to_act = &common.to_act;
         let seat = match viewer {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
@@ -99,9 +96,8 @@ impl MatchActor {
         };
         let before = since
             .filter(|s| !s.stale)
-            .and_then(|s| s.observations.get(column)?.as_ref())
-            .filter(|b| b.len().is_some() && observed.fields().is_some());
-        let patch = before.map(|b| fragments.add_patch(b, &observed));
+            .and_then(|s| s.observations.get(column)?.as_ref());
+        let patch = before.and_then(|b| fragments.add_patch(b, &observed));
         let fragments = &*fragments;
         let patch = patch.map(|i| fragments.patch(i));
         let (observation, patch, removed) = match patch {
@@ -109,18 +105,17 @@ impl MatchActor {
             None => (Some(&*observed), None, &[][..]),
         };
         let version = self.version_of(viewer);
-        let to_act: Vec<u8> = to_act.iter().map(|s| s.0).collect();
         let seats_changed = since.is_none_or(|s| s.stale || s.seats != common.seats);
         let offers_changed = since.is_none_or(|s| s.stale || s.offers != common.offers);
         let unchanged = since.is_some_and(|s| {
             !s.stale
                 && s.versions.get(column) == Some(&version)
                 && s.status == self.status
-                && s.to_act == to_act
+                && s.to_act == *to_act
         }) && !seats_changed
             && !offers_changed
             && moves.is_empty()
-            && patch.is_some_and(|p| p.empty);
+            && patch.is_some_and(|p| p.is_empty());
         if unchanged {
             return (None, observed);
         }
@@ -142,7 +137,7 @@ impl MatchActor {
             version,
             to_act,
             observation,
-            observation_patch: patch.map(|p| &*p.changed),
+            observation_patch: patch.map(|p| &p.changed),
             observation_removed: removed,
             legal,
             legal_info,
@@ -185,6 +180,14 @@ impl MatchActor {
                         .chain(others.filter(|s| *s != asker.0))
                         .collect()
                 }),
+            },
+            to_act: if self.status == Status::Live {
+                seats_to_act(self.state.to_act())
+                    .iter()
+                    .map(|s| s.0)
+                    .collect()
+            } else {
+                Vec::new()
             },
             now: self.now_ms(),
         }
@@ -297,14 +300,7 @@ impl MatchActor {
             observations,
             versions: self.seen.clone(),
             status: self.status,
-            to_act: if self.status == Status::Live {
-                seats_to_act(self.state.to_act())
-                    .iter()
-                    .map(|s| s.0)
-                    .collect()
-            } else {
-                Vec::new()
-            },
+            to_act: common.to_act,
             stale: false,
         }
     }
@@ -340,18 +336,20 @@ impl MatchActor {
                         .observations
                         .get(col)
                         .and_then(Option::as_ref)
-                        .is_some_and(|o| !o.same_as(&observation)) =>
+                        // One that is not an object is never the same: it has no fields to
+                        // compare, and is sent whole.
+                        .is_some_and(|o| !(o.is_object() && o.same_as(&observation))) =>
             {
                 sent.stale = true;
             }
             Some(sent) => {
                 if let Some(slot) = sent.observations.get_mut(col) {
-                    slot.get_or_insert_with(|| Arc::new(KeptObservation::of(&observation)));
+                    slot.get_or_insert(observation);
                 }
             }
             None => {
                 let mut observations = vec![None; seats + 1];
-                observations[col] = Some(Arc::new(KeptObservation::of(&observation)));
+                observations[col] = Some(observation);
                 self.sent = Some(self.baseline(None, common, observations));
             }
         }
@@ -412,23 +410,11 @@ impl MatchActor {
     }
 }
 
-/// The observations of a broadcast's `messages`, kept (`KeptObservation`): each distinct one
-/// once, shared by the viewers that were sent the same.
+/// The observations of a broadcast's `messages`, kept: each viewer's, shared by the viewers
+/// that were sent the same.
 fn kept(messages: Messages) -> Vec<Option<Kept>> {
-    let mut made: Vec<(Observed, Kept)> = Vec::new();
     messages
         .into_iter()
-        .map(|message| {
-            let (_, observed) = message?;
-            let found = made.iter().find(|(o, _)| Arc::ptr_eq(o, &observed));
-            Some(match found {
-                Some((_, kept)) => Arc::clone(kept),
-                None => {
-                    let kept = Arc::new(KeptObservation::of(&observed));
-                    made.push((observed, Arc::clone(&kept)));
-                    kept
-                }
-            })
-        })
+        .map(|message| message.map(|(_, observed)| observed))
         .collect()
 }

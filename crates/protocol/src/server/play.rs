@@ -4,10 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use plateau_engine::{ActionInfo, Actor, ObservationJson, Outcome};
+use plateau_engine::{ActionInfo, Actor, JsonText, ObservationJson, Outcome};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use super::{ErrorBody, SeatView, Status};
 use crate::{OfferKind, shapes};
@@ -129,16 +128,16 @@ pub struct State<'a> {
     /// This viewer's version (section 1).
     pub version: u64,
     /// The seats that may act now, increasing.
-    pub to_act: Vec<u8>,
+    pub to_act: &'a [u8],
     /// The game's observation for this viewer, whole.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Value>")]
     pub observation: Option<&'a ObservationJson>,
     /// The observation's top-level fields that changed, each whole.
-    // Written once (an `ObservationPatch`) for every viewer it goes to.
+    // Written once (`ObservationJson::patch_from`) for every viewer it goes to.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<BTreeMap<String, serde_json::Value>>")]
-    pub observation_patch: Option<&'a RawValue>,
+    pub observation_patch: Option<&'a JsonText>,
     /// The observation's top-level fields that are gone.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     pub observation_removed: &'a [String],
@@ -152,7 +151,7 @@ pub struct State<'a> {
     /// The move list from `moves_from` on.
     // Each a `MoveView`, written once for every viewer that sees it alike.
     #[schemars(with = "Vec<MoveView<'a>>")]
-    pub moves: Vec<&'a RawValue>,
+    pub moves: Vec<&'a JsonText>,
     /// The seats, when they changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<&'a [SeatView]>,
@@ -175,17 +174,6 @@ pub struct State<'a> {
     /// rating did not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ratings: Option<&'a [Option<RatingChange>]>,
-}
-
-/// A `state`'s `observation_patch` (docs/protocol.md section 4.1): the observation's top-level
-/// fields that changed, each its name and its value's JSON text, written as one JSON object in
-/// their order.
-pub struct ObservationPatch<'a>(pub &'a [(&'a str, &'a RawValue)]);
-
-impl Serialize for ObservationPatch<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
-    }
 }
 
 /// A chat room (docs/protocol.md section 7.5).
