@@ -55,14 +55,18 @@ impl Batch {
     }
 
     /// Stages seat `seat`'s action `text` after the checks of docs/protocol.md section 4.2 that
-    /// follow the version check: the seat is to act, the text parses, the action is legal.
+    /// follow the version check: the seat is to act, the text parses, the action is legal. A
+    /// text is played only as its action's canonical text (one of `legal`); that the action is
+    /// legal is checked as it is applied (`Game::apply` refuses exactly what `legal_actions`
+    /// does not list, which the conformance kit checks), so the legal list is not written out
+    /// to find the text in it.
     pub(super) fn play(&mut self, seat: Seat, text: &str) -> Result<(), ApiError> {
         self.check_turn(seat)?;
-        let legal = self.state.legal_texts(seat);
-        if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
-            if let Err(e) = self.state.canonical_text(text) {
-                return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
-            }
+        let canonical = self
+            .state
+            .canonical_text(text)
+            .map_err(|e| ApiError::new(Code::ActionMalformed, e.to_string()))?;
+        if canonical != text {
             let mut probe = self.state.clone_box();
             return Err(
                 match Driver::checked().play(&mut *probe, seat, &text.to_owned()) {
@@ -78,11 +82,11 @@ impl Batch {
         }
         let display = displays(&*self.state, Actor::Seat(seat), text).unwrap_or_default();
         Driver::checked()
-            .play(&mut *self.state, seat, &text.to_owned())
+            .play(&mut *self.state, seat, &canonical)
             .map_err(|e| refused(&e))?;
         let event = Event::Action {
             by: Actor::Seat(seat),
-            action: text.to_owned(),
+            action: canonical,
         };
         self.staged(event, display, Some(seat));
         Ok(())
@@ -127,5 +131,128 @@ impl Batch {
             rule_seconds,
             views: crate::versions::views(&*self.state),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use plateau_engine::driver::{Driver, Next};
+    use plateau_engine::{Actor, DynGame, Event, Seat};
+    use rand::{RngCore, SeedableRng};
+    use rand_chacha::ChaCha20Rng;
+
+    use super::{Batch, refused};
+    use crate::model::{ApiError, Code};
+
+    /// What `Batch::play` answered when it looked for the text in the written-out legal list:
+    /// the error, or the state and entry it staged.
+    /// `legal` is `state.legal_texts(seat)`.
+    fn listed_play(
+        state: &dyn DynGame,
+        seat: Seat,
+        legal: &[String],
+        text: &str,
+    ) -> Result<(String, Event), ApiError> {
+        if !state.to_act().allows(Actor::Seat(seat)) {
+            return Err(ApiError::new(
+                Code::ActionNotYourTurn,
+                "your seat is not to act now".to_owned(),
+            ));
+        }
+        let mut probe = state.clone_box();
+        if legal.binary_search_by(|l| l.as_str().cmp(text)).is_err() {
+            if let Err(e) = state.canonical_text(text) {
+                return Err(ApiError::new(Code::ActionMalformed, e.to_string()));
+            }
+            return Err(
+                match Driver::checked().play(&mut *probe, seat, &text.to_owned()) {
+                    Err(e) => refused(&e),
+                    Ok(()) => ApiError::new(
+                        Code::ActionIllegal,
+                        format!(
+                            "`{text}` is not written in canonical notation: send one of `legal`"
+                        ),
+                    ),
+                },
+            );
+        }
+        Driver::checked()
+            .play(&mut *probe, seat, &text.to_owned())
+            .map_err(|e| refused(&e))?;
+        let event = Event::Action {
+            by: Actor::Seat(seat),
+            action: text.to_owned(),
+        };
+        Ok((probe.state_json(), event))
+    }
+
+    /// Texts to try in `state`: legal actions of every seat (the first 20 of each), as written
+    /// and changed (upper case, spaced, cut, lengthened, reversed), and the texts of the last
+    /// actions played before.
+    fn tries(state: &dyn DynGame, before: &[String]) -> Vec<String> {
+        let mut texts: Vec<String> = before.iter().rev().take(20).cloned().collect();
+        for seat in Seat::all(state.seats()) {
+            for text in state.legal_texts(seat).into_iter().take(20) {
+                texts.push(text.to_uppercase());
+                texts.push(format!(" {text}"));
+                texts.push(format!("{text}x"));
+                texts.push(text.chars().rev().collect());
+                texts.push(text.chars().take(text.chars().count() / 2).collect());
+                texts.push(text);
+            }
+        }
+        texts.extend(["", "pass", "zz-top", "r1"].map(str::to_owned));
+        texts
+    }
+
+    /// `Batch::play` checks a text as looking it up in the legal list did, for every game: the
+    /// same refusals with the same messages, and for an action played, the same state and
+    /// entry. Several seeded games each, every seat and many texts at each of their decisions.
+    #[test]
+    fn an_action_is_played_or_refused_as_the_legal_list_would_have_it() {
+        let mut played = 0;
+        for entry in plateau_registry::GAMES {
+            for game in 0..3u64 {
+                let seats = entry.info.min_seats.max(2).min(entry.info.max_seats);
+                let mut state = entry.new_game(&serde_json::Value::Null, seats).unwrap();
+                let mut rng = ChaCha20Rng::seed_from_u64(game);
+                let mut history: Vec<String> = Vec::new();
+                let mut driver = Driver::checked();
+                for _ in 0..40 {
+                    match driver.next(&*state, |_, s| s.lowest()) {
+                        Next::Over => break,
+                        Next::Chance => {
+                            driver.draw(&mut *state, &mut rng).unwrap();
+                        }
+                        Next::Seat(seat) => {
+                            let legal: Vec<Vec<String>> = Seat::all(state.seats())
+                                .map(|s| state.legal_texts(s))
+                                .collect();
+                            for text in tries(&*state, &history) {
+                                for s in Seat::all(state.seats()) {
+                                    let mut batch = Batch {
+                                        state: state.clone_box(),
+                                        rng: ChaCha20Rng::seed_from_u64(0),
+                                        items: Vec::new(),
+                                    };
+                                    let now = batch.play(s, &text).map(|()| {
+                                        let item = batch.items.pop().unwrap();
+                                        (batch.state.state_json(), item.event)
+                                    });
+                                    let listed = listed_play(&*state, s, &legal[s.index()], &text);
+                                    assert_eq!(now, listed, "{}: `{text}` by {s}", entry.info.name);
+                                    played += usize::from(now.is_ok());
+                                }
+                            }
+                            let legal = &legal[seat.index()];
+                            let text = legal[rng.next_u64() as usize % legal.len()].clone();
+                            state.apply_text(Actor::Seat(seat), &text).unwrap();
+                            history.push(text);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(played > 100, "{played} actions played");
     }
 }
