@@ -13,12 +13,13 @@ use serde_json::value::RawValue;
 /// a string), as serde_json's own `RawValue` is, but made without reading the text back to check
 /// it: it can only be made by serializing a value (`JsonText::of`) or by this module, from text
 /// serde_json wrote.
+/// Made for one message or broadcast, it keeps the room it was written into.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct JsonText(Box<str>);
+pub struct JsonText(String);
 
 impl JsonText {
     /// `value` written as JSON, into a buffer of `capacity` bytes to start with (grown if it
-    /// needs more, and cut to the text's length at the end).
+    /// needs more).
     ///
     /// # Errors
     /// serde_json's, when `value` does not serialize to JSON (a map with keys that are not
@@ -26,7 +27,9 @@ impl JsonText {
     pub fn of<T: Serialize + ?Sized>(value: &T, capacity: usize) -> serde_json::Result<JsonText> {
         let mut text = Vec::with_capacity(capacity);
         serde_json::to_writer(&mut text, value)?;
-        Ok(JsonText(utf8(text)))
+        String::from_utf8(text)
+            .map(JsonText)
+            .map_err(ser::Error::custom)
     }
 
     /// The JSON text.
@@ -174,36 +177,28 @@ impl ObservationJson {
     #[must_use]
     pub fn patch_from(&self, before: &ObservationJson) -> Option<ObservationPatch> {
         let (now, was) = (self.fields.as_deref()?, before.fields.as_deref()?);
-        // An observation's fields come in its type's order: each is looked for at its own place
-        // first (a field left out shifts the others).
-        let old_value = |i: usize, name: &str| {
-            let at = |s: &&Span| before.name(s) == name;
-            let span = was.get(i).filter(at).or_else(|| was.iter().find(at))?;
-            Some(before.value(span))
-        };
-        let changed = |(i, s): &(usize, &Span)| {
-            old_value(*i, self.name(s)).is_none_or(|old| old != self.value(s))
-        };
-        let length: usize = now
-            .iter()
-            .enumerate()
-            .filter(changed)
-            .map(|(_, s)| (s.end - s.key) as usize + 1)
-            .sum();
-        let mut text = String::with_capacity(length + 2);
+        // One pass, into room for the whole observation (a patch is at most that): the patch
+        // lives for one broadcast.
+        let mut text = String::with_capacity(self.text.len());
         text.push('{');
-        for (_, s) in now.iter().enumerate().filter(changed) {
+        let mut same_names = now.len() == was.len();
+        for (i, s) in now.iter().enumerate() {
+            let name = self.name(s);
+            // An observation's fields come in its type's order: each is looked for at its own
+            // place first (a field left out shifts the others).
+            let at = |w: &&Span| before.name(w) == name;
+            let here = was.get(i).filter(at);
+            same_names &= here.is_some();
+            let old = here.or_else(|| was.iter().find(at));
+            if old.is_some_and(|w| before.value(w) == self.value(s)) {
+                continue;
+            }
             if text.len() > 1 {
                 text.push(',');
             }
             text.push_str(&self.text[s.key as usize..s.end as usize]);
         }
         text.push('}');
-        let same_names = now.len() == was.len()
-            && now
-                .iter()
-                .zip(was)
-                .all(|(n, w)| self.name(n) == before.name(w));
         let removed = if same_names {
             Vec::new()
         } else {
@@ -213,7 +208,7 @@ impl ObservationJson {
                 .collect()
         };
         Some(ObservationPatch {
-            changed: JsonText(text.into_boxed_str()),
+            changed: JsonText(text),
             removed,
         })
     }
