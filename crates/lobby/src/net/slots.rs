@@ -50,16 +50,22 @@ impl SlotInner {
     }
 }
 
-/// The instant `SlotInner::active` counts from.
-fn since_epoch() -> u64 {
+/// Milliseconds from the instant `SlotInner::active` counts from to `at`.
+fn since_epoch(at: Instant) -> u64 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
-    EPOCH.get_or_init(Instant::now).elapsed().as_millis() as u64
+    at.saturating_duration_since(*EPOCH.get_or_init(Instant::now))
+        .as_millis() as u64
 }
 
 impl ConnSlot {
     /// The connection was active now (a request, a WebSocket message): the last to be evicted.
     pub fn touch(&self) {
-        self.0.active.store(since_epoch(), Ordering::Relaxed);
+        self.touch_at(Instant::now());
+    }
+
+    /// The connection was active at `at` (a WebSocket message, whose time the socket read).
+    pub fn touch_at(&self, at: Instant) {
+        self.0.active.store(since_epoch(at), Ordering::Relaxed);
     }
 
     /// Counts the connection as `client`'s from now on (the client a trusted proxy named in a
@@ -206,7 +212,7 @@ pub(super) fn take_slot(
         counts: counts.clone(),
         network: Mutex::new(network),
         limited: AtomicBool::new(limited),
-        active: AtomicU64::new(since_epoch()),
+        active: AtomicU64::new(since_epoch(Instant::now())),
         evict: AtomicBool::new(false),
         evicted: Notify::new(),
     });

@@ -228,9 +228,9 @@ pub async fn session<S, R, E>(
         if out_weak.strong_count() == 0 {
             continue;
         }
-        heard.now();
+        let now = heard.now();
         if let Some(s) = &slot {
-            s.touch();
+            s.touch_at(now.into_std());
         }
         let text = match message {
             Message::Text(t) => t,

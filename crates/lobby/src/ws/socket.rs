@@ -95,11 +95,14 @@ impl Heard {
         }
     }
 
-    /// The client sent a message now.
-    pub fn now(&self) {
-        let since = self.start.elapsed().as_nanos();
+    /// The client sent a message now; returns the time read, for the message's other uses
+    /// (`ConnSlot::touch_at`): one clock read per message.
+    pub fn now(&self) -> tokio::time::Instant {
+        let now = tokio::time::Instant::now();
+        let since = now.saturating_duration_since(self.start).as_nanos();
         self.last
             .store(u64::try_from(since).unwrap_or(u64::MAX), Ordering::Relaxed);
+        now
     }
 
     /// Completes once no message came for `idle`. Its timer is armed once and moved on only

@@ -186,9 +186,9 @@ async fn run(
         tokio::select! {
             frame = stream.next() => {
                 if let Some(Ok(Message::Text(_) | Message::Binary(_))) = &frame {
-                    heard.now();
+                    let now = heard.now();
                     if let Some(s) = &slot {
-                        s.touch();
+                        s.touch_at(now.into_std());
                     }
                 }
                 let text = match frame {
