@@ -6,6 +6,7 @@
 mod handle;
 mod session;
 mod socket;
+mod woken;
 
 pub use plateau_protocol::{ActionRequest, ClientMessage, MAX_TURN_ACTIONS};
 pub use session::session;

@@ -7,9 +7,9 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::Poll;
 
 use axum::extract::ws::{Message, Utf8Bytes};
-use futures_util::stream::FuturesUnordered;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use plateau_match::actor::Outgoing;
 use plateau_protocol::ClientMessage;
@@ -20,6 +20,7 @@ use super::socket::{
     EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
     parse_client_message, send_within, too_large, within,
 };
+use super::woken::{Source, Woken};
 use crate::lobby::Lobby;
 use crate::model::Code;
 use crate::players::Player;
@@ -58,6 +59,27 @@ async fn send_all_within<S: Sink<Message> + Unpin>(
     matches!(sent, Some(Ok(())))
 }
 
+/// Writes `reply` alone (leaving it `None`) and flushes it, giving up after `SEND_TIMEOUT`; false
+/// if it did not go out. The answer to a ping when nothing was queued: it goes from here to the
+/// sink without the batch, whose buffer it would touch.
+async fn send_reply_within<S: Sink<Message> + Unpin>(
+    sink: &mut S,
+    reply: &mut Option<Utf8Bytes>,
+) -> bool {
+    let sent = within(std::future::poll_fn(|cx| {
+        while reply.is_some() {
+            std::task::ready!(sink.poll_ready_unpin(cx))?;
+            if let Some(text) = reply.take() {
+                sink.start_send_unpin(Message::Text(text))?;
+            }
+        }
+        sink.poll_flush_unpin(cx)
+    }))
+    .await;
+    *reply = None;
+    matches!(sent, Some(Ok(())))
+}
+
 /// The text of an actor's message. The actor's messages are serde_json's UTF-8: the check never
 /// fails (if it did, the socket would close with 1011).
 fn text(msg: Outgoing) -> Option<Utf8Bytes> {
@@ -84,16 +106,30 @@ type Ending = Option<(u16, &'static str)>;
 /// client's message just read), in batches of at most `BATCH_MAX` flushed together: so an
 /// answer never overtakes a state queued before it. `Err` once the socket must end: a write did
 /// not go out, or a message of the actor was not text.
+///
+/// The queue is looked at only if its waker fired since the loop last found it empty (`woken`):
+/// a message queued before the client's was read woke it, so none is missed, and an answer to a
+/// ping touches nothing of the queue when nothing was queued. The flag stays set: the loop's
+/// next turn finds the queue empty and registers its waker again.
 async fn write_out<S: Sink<Message> + Unpin>(
     sink: &mut S,
     batch: &mut Vec<Message>,
     queue: &mut mpsc::Receiver<Outgoing>,
+    woken: &Woken,
     first: Option<Utf8Bytes>,
     mut reply: Option<Utf8Bytes>,
 ) -> Result<(), Ending> {
+    if first.is_none() && !woken.is_set(Source::Queue) {
+        return if send_reply_within(sink, &mut reply).await {
+            Ok(())
+        } else {
+            Err(None)
+        };
+    }
     batch.extend(first.map(Message::Text));
     loop {
         while batch.len() < BATCH_MAX
+            && woken.is_set(Source::Queue)
             && let Ok(msg) = queue.try_recv()
         {
             batch.push(Message::Text(text(msg).ok_or(Some((1011, "text")))?));
@@ -180,36 +216,72 @@ pub async fn session<S, R, E>(
     let heard = Heard::new();
     // What closes the socket besides the client, with its close: the shutdown, the
     // connection's eviction, a ban of the player, the idle time. Made once, and polled only when
-    // one of them wakes it (a set of futures polls only the woken), not at every message; boxed,
-    // so that the set's own empty node holds a pointer, not a second copy of the future's room.
-    let closing: Pin<Box<dyn Future<Output = (u16, &'static str)> + Send + '_>> = Box::pin(async {
-        tokio::select! {
-            () = stopped(&mut shutdown) => (1001, "server shutting down"),
-            () = crate::net::evicted(slot.as_ref()) => EVICTED,
-            () = crate::sanctions::banned_now(&mut bans, lobby.sanctions(), player_id) => {
-                crate::sanctions::BANNED_CLOSE
+    // one of them wakes it (`woken`), not at every message; boxed, so that the task keeps a
+    // pointer for it and a ping touches none of it.
+    let mut closing: Pin<Box<dyn Future<Output = (u16, &'static str)> + Send + '_>> =
+        Box::pin(async {
+            tokio::select! {
+                () = stopped(&mut shutdown) => (1001, "server shutting down"),
+                () = crate::net::evicted(slot.as_ref()) => EVICTED,
+                () = crate::sanctions::banned_now(&mut bans, lobby.sanctions(), player_id) => {
+                    crate::sanctions::BANNED_CLOSE
+                }
+                () = heard.silent_for(limits.socket_idle) => IDLE,
             }
-            () = heard.silent_for(limits.socket_idle) => IDLE,
-        }
-    });
-    let mut ended = FuturesUnordered::from_iter([closing]);
+        });
+    // Which of the queue and `closing` woke the task: each is polled only then, so a wake for a
+    // client's frame (a ping) touches neither.
+    let mut woken = Woken::new();
     // Kept between writes (most hold one or two messages): no allocation per message.
     let mut batch = Vec::new();
     let ending: Ending = loop {
-        let frame = tokio::select! {
+        let next = std::future::poll_fn(|cx| {
+            woken.register(cx);
             // The actor's messages first: what it queued goes out before the answer to a later
             // message of the client (a pong never overtakes a state).
-            biased;
-            msg = out_rx.recv() => {
-                let Some(msg) = msg else { break Some(let_go(&lobby)) };
-                let Some(first) = text(msg) else { break Some((1011, "text")) };
-                match write_out(&mut sink, &mut batch, &mut out_rx, Some(first), None).await {
+            if woken.take(Source::Queue)
+                && let Poll::Ready(msg) = out_rx.poll_recv(&mut woken.context(Source::Queue))
+            {
+                // It may hold more: looked at again (`write_out`, the next turn).
+                woken.again(Source::Queue);
+                return Poll::Ready(Next::Queued(msg));
+            }
+            if let Poll::Ready(frame) = stream.poll_next_unpin(cx) {
+                return Poll::Ready(Next::Frame(frame));
+            }
+            if woken.take(Source::Closing)
+                && let Poll::Ready(close) =
+                    closing.as_mut().poll(&mut woken.context(Source::Closing))
+            {
+                return Poll::Ready(Next::Closing(close));
+            }
+            Poll::Pending
+        })
+        .await;
+        let frame = match next {
+            Next::Queued(msg) => {
+                let Some(msg) = msg else {
+                    break Some(let_go(&lobby));
+                };
+                let Some(first) = text(msg) else {
+                    break Some((1011, "text"));
+                };
+                match write_out(
+                    &mut sink,
+                    &mut batch,
+                    &mut out_rx,
+                    &woken,
+                    Some(first),
+                    None,
+                )
+                .await
+                {
                     Ok(()) => continue,
                     Err(ending) => break ending,
                 }
             }
-            frame = stream.next() => frame,
-            Some(closing) = ended.next() => break Some(closing),
+            Next::Frame(frame) => frame,
+            Next::Closing(close) => break Some(close),
         };
         let message = match frame {
             Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => m,
@@ -224,8 +296,9 @@ pub async fn session<S, R, E>(
         // loop closes the socket with "reconnect to resume" (the queue, polled first, is ready
         // from now on: no frame is read again). Nothing read after is handled, so an action that
         // crossed the close is not played by the match's next actor while the client,
-        // reconnected, sees the state without it and acts again.
-        if out_weak.strong_count() == 0 {
+        // reconnected, sees the state without it and acts again. (Letting it go wakes the queue:
+        // until then the queue's count is not read.)
+        if woken.is_set(Source::Queue) && out_weak.strong_count() == 0 {
             continue;
         }
         let now = heard.now();
@@ -241,7 +314,7 @@ pub async fn session<S, R, E>(
                     None => binary_refused(other.into_data().len()),
                 };
                 let reply = Some(e.to_ws_json().into());
-                match write_out(&mut sink, &mut batch, &mut out_rx, None, reply).await {
+                match write_out(&mut sink, &mut batch, &mut out_rx, &woken, None, reply).await {
                     Ok(()) => continue,
                     Err(ending) => break ending,
                 }
@@ -283,12 +356,13 @@ pub async fn session<S, R, E>(
                 .map(Utf8Bytes::from),
         };
         if reply.is_some()
-            && let Err(ending) = write_out(&mut sink, &mut batch, &mut out_rx, None, reply).await
+            && let Err(ending) =
+                write_out(&mut sink, &mut batch, &mut out_rx, &woken, None, reply).await
         {
             break ending;
         }
     };
-    drop(ended);
+    drop(closing);
     if let Some((code, reason)) = ending {
         send_within(&mut sink, close(code, reason)).await;
     }
@@ -299,6 +373,14 @@ pub async fn session<S, R, E>(
     if let Some(p) = &player {
         lobby.presence().socket_closed(p.id);
     }
+}
+
+/// What woke a socket's loop: a message of the actor (`None`: it let the connection go), a
+/// client's frame (`None`: the stream ended), or a close.
+enum Next<E> {
+    Queued(Option<Outgoing>),
+    Frame(Option<Result<Message, E>>),
+    Closing((u16, &'static str)),
 }
 
 /// Completes once the service is shutting down (or the lobby is gone).
