@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use plateau_protocol::server::LobbyMessage;
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tracing::Instrument as _;
 
@@ -126,17 +126,18 @@ async fn run(
     let heard = Heard::new();
     // Made once, not at every turn of the loop: what closes the socket from the server's side,
     // with its close, polled only when one of them wakes it (a set of futures polls only the
-    // woken), the idle time's timer included. Boxed, so that the set's own empty node holds a
-    // pointer, not a second copy of the future's room.
-    let closing: Pin<Box<dyn Future<Output = (u16, &'static str)> + Send + '_>> = Box::pin(async {
-        tokio::select! {
+    // woken), the idle time's timer included; and, while no `lobby` message is due, a change of
+    // what it tells (`changes`). Boxed, so that the set's own empty node holds a pointer, not a
+    // second copy of the future's room.
+    let closing: Quiet<'_> = Box::pin(async {
+        Woke::Closed(tokio::select! {
             () = plateau_lobby::net::evicted(slot.as_ref()) => EVICTED,
             () = plateau_lobby::sanctions::banned_now(&mut bans, app.lobby.sanctions(), player_id) => plateau_lobby::sanctions::BANNED_CLOSE,
             () = async { let _ = shutdown.wait_for(|s| *s).await; } => (1001, "server shutting down"),
             () = heard.silent_for(limits.socket_idle) => IDLE,
-        }
+        })
     });
-    let mut ended = futures_util::stream::FuturesUnordered::from_iter([closing]);
+    let mut quiet = futures_util::stream::FuturesUnordered::from_iter([closing]);
     // The same message rate as a match socket's (docs/protocol.md section 6).
     let mut rate = Rate::new(limits);
     let limited = addr.is_none_or(|a| limits.applies_to(a));
@@ -176,6 +177,8 @@ async fn run(
                     last_friends = friends_digest;
                 }
             }
+            let friends = player.is_some().then_some(&friends_changed);
+            quiet.push(changes(&counts, &pools, friends));
         }
         let due = || {
             Some(slot_from(
@@ -225,16 +228,14 @@ async fn run(
             Some(message) = next_turn(&mut turns) => {
                 if !send_within(&mut sink, Message::Text(message.into())).await { break; }
             }
-            // Once counts are due, further changes need no wake-up: the next send reads them
-            // all (thousands of idle lobby sockets would otherwise each wake at every change).
-            Ok(()) = counts.changed(), if counts_at.is_none() => counts_at = due(),
-            Ok(()) = pools.changed(), if counts_at.is_none() => counts_at = due(),
-            Ok(()) = friends_changed.changed(), if counts_at.is_none() && player.is_some() => counts_at = due(),
             () = sleep_until_some(counts_at) => {}
-            Some((code, reason)) = ended.next() => {
-                send_within(&mut sink, close(code, reason)).await;
-                break;
-            }
+            Some(woke) = quiet.next() => match woke {
+                Woke::Changed => counts_at = due(),
+                Woke::Closed((code, reason)) => {
+                    send_within(&mut sink, close(code, reason)).await;
+                    break;
+                }
+            },
         }
     }
     finish(&mut sink).await;
@@ -383,6 +384,46 @@ async fn fill(app: &AppState, from: &Sender<'_>) -> Result<String, ApiError> {
         Code::SeekNotFound,
         "you are not looking for a game: there is no table to fill",
     ))
+}
+
+/// What a lobby socket waits for besides the client and its queues, polled only when it wakes.
+type Quiet<'a> = Pin<Box<dyn Future<Output = Woke> + Send + 'a>>;
+
+/// What woke a lobby socket's `Quiet` futures: a close, or a change of what it tells.
+enum Woke {
+    Closed((u16, &'static str)),
+    Changed,
+}
+
+/// Completes once the counts, the pools or the friend list (a player's: `friends`) changed after
+/// what the receivers given last saw. Made from clones, which keep their wait registered from
+/// one turn of the loop to the next (a wait made at every turn would register and drop its
+/// waiter, on the senders' shared lists, at every message of every lobby socket); made again
+/// once the changes are sent, so that further changes need no wake-up until then.
+fn changes<C, P>(
+    counts: &watch::Receiver<C>,
+    pools: &watch::Receiver<P>,
+    friends: Option<&watch::Receiver<u64>>,
+) -> Quiet<'static>
+where
+    C: Send + Sync + 'static,
+    P: Send + Sync + 'static,
+{
+    let (mut counts, mut pools, mut friends) = (counts.clone(), pools.clone(), friends.cloned());
+    Box::pin(async move {
+        tokio::select! {
+            Ok(()) = counts.changed() => {}
+            Ok(()) = pools.changed() => {}
+            Ok(()) = async {
+                match friends.as_mut() {
+                    Some(f) => f.changed().await,
+                    None => std::future::pending().await,
+                }
+            } => {}
+            else => std::future::pending::<()>().await,
+        }
+        Woke::Changed
+    })
 }
 
 async fn next_turn(turns: &mut Option<mpsc::Receiver<String>>) -> Option<String> {
