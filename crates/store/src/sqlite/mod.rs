@@ -5,7 +5,10 @@
 //! One thread owns the connection and takes jobs from a queue. Writes that are waiting together are
 //! committed in one transaction (group commit, one fsync for many matches); each runs inside its own
 //! savepoint so one failing write does not undo the others (a write alone fails with its
-//! transaction, rolled back). A read ends the group, so it sees every write queued before it.
+//! transaction, rolled back). When writes arrive fast enough that another is expected within a
+//! few milliseconds, the group's first write waits for others, at most `gather::WAIT_MAX` and
+//! only until the group is as large as recent ones (`gather`); a lone write is not delayed. A
+//! read ends the group (and its wait), so it sees every write queued before it.
 //!
 //! A second thread with its own connection copies the write-ahead log into the database file (a
 //! passive checkpoint, once the log holds `CHECKPOINT_PAGES`): SQLite would otherwise do it inside
@@ -14,11 +17,12 @@
 //! writer that does not pause), the writer checkpoints itself, as SQLite would.
 
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 pub mod backup;
+mod gather;
 mod matches;
 mod moderation;
 mod players;
@@ -31,12 +35,15 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{BoxFuture, DatabaseError, StoreError};
+use gather::Doorbell;
 use schema::{connect, migrate};
 use writer::{CHECKPOINT_PAGES, CHECKPOINT_PAGES_MAX, Job, WriteFn, checkpointer, writer};
 
 /// SQLite behind a writer thread. Cheap to share (`Arc<SqliteStore>`).
 pub struct SqliteStore {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    /// Counts the jobs sent, for a writer that waits for more (`gather`).
+    bell: Arc<Doorbell>,
     /// The writer, then the checkpointer (it stops when the writer drops its channel).
     threads: Mutex<Vec<JoinHandle<()>>>,
     /// The database file, opened once more at close (see `close`).
@@ -87,20 +94,34 @@ impl SqliteStore {
             .spawn(move || checkpointer(&checkpoints, &woken))
             .map_err(spawn_error)?;
         let (tx, rx) = mpsc::channel::<Job>();
+        let bell = Arc::new(Doorbell::new());
+        let rung = Arc::clone(&bell);
         let writer = std::thread::Builder::new()
             .name("plateau-sqlite".into())
-            .spawn(move || writer(&conn, &rx))
+            .spawn(move || writer(&conn, &rx, &rung))
             .map_err(spawn_error)?;
         Ok(SqliteStore {
             jobs: Mutex::new(Some(tx)),
+            bell,
             threads: Mutex::new(vec![writer, checkpointer]),
             path: path.to_owned(),
         })
     }
 
     fn send(&self, job: Job) -> bool {
-        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
+        let write = matches!(job, Job::Write(..));
+        let sent = {
+            let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
+        };
+        if sent {
+            if write {
+                self.bell.wrote();
+            } else {
+                self.bell.read();
+            }
+        }
+        sent
     }
 
     fn write(&self, f: WriteFn) -> BoxFuture<'_, Result<(), StoreError>> {

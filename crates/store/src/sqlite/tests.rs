@@ -393,3 +393,50 @@ async fn a_restore_checks_the_backup_and_keeps_what_it_replaces() {
         assert!(!at("fresh.sqlite.restoring").exists());
     }
 }
+
+/// Appends of many matches sent at once (the writer gathers them into groups, and may wait for
+/// more: `gather`) are each committed and answered, and a read sent after them, before any is
+/// answered, sees every one of them.
+#[tokio::test]
+async fn a_read_sent_after_gathered_writes_sees_them_all() {
+    let dir = TempDir::new();
+    let store = SqliteStore::open(&dir.db()).unwrap();
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    let ids: Vec<String> = (0..40).map(|i| format!("{i:016x}")).collect();
+    for id in &ids {
+        store.create(new_match(id, &ann, false)).await.unwrap();
+    }
+    for seq in 0..10 {
+        let appends: Vec<_> = ids
+            .iter()
+            .map(|id| store.append(id, seq, vec![entry(seq, "roll")], None))
+            .collect();
+        let reads: Vec<_> = ids.iter().map(|id| store.get(id, false)).collect();
+        for read in reads {
+            assert_eq!(read.await.unwrap().unwrap().version, seq + 1);
+        }
+        for append in appends {
+            append.await.unwrap();
+        }
+    }
+    // One more append at a version already written fails alone; the others of its group stay.
+    let appends: Vec<_> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let first = if i == 7 { 3 } else { 10 };
+            store.append(id, first, vec![entry(first, "roll")], None)
+        })
+        .collect();
+    for (i, append) in appends.into_iter().enumerate() {
+        assert_eq!(append.await.is_ok(), i != 7, "append of match {i}");
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let version = store.get(id, false).await.unwrap().unwrap().version;
+        assert_eq!(version, if i == 7 { 10 } else { 11 });
+    }
+    store.close().await;
+}

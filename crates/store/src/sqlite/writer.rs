@@ -1,12 +1,14 @@
-//! The thread that owns the connection (group commit, each write in its own savepoint) and the
-//! one that checkpoints the write-ahead log beside it (see the parent module's comment).
+//! The thread that owns the connection (group commit, each write in its own savepoint, a short
+//! wait for more writes when they come fast: `gather`) and the one that checkpoints the write-ahead log beside it (see the parent module's comment).
 
 use std::ops::Deref;
 use std::sync::mpsc;
+use std::time::Instant;
 
 use rusqlite::{Connection, Statement};
 use tokio::sync::oneshot;
 
+use super::gather::{Doorbell, Pace};
 use super::{db, matches};
 use crate::{DatabaseError, StoreError};
 
@@ -43,8 +45,13 @@ fn shared(e: &rusqlite::Error) -> StoreError {
 
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 
-/// The writer thread: runs jobs in order, grouping consecutive writes into one transaction.
-pub(super) fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>) {
+/// Each write's answer, with where to send it.
+type Answers = Vec<(Reply, Result<(), StoreError>)>;
+
+/// The writer thread: runs jobs in order, grouping consecutive writes into one transaction, and
+/// waiting a little for more when `Pace` expects them (`gather`).
+pub(super) fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>, bell: &Doorbell) {
+    bell.writer_started();
     let mut frame = match Frame::prepare(conn) {
         Ok(frame) => Some(frame),
         Err(e) => {
@@ -52,6 +59,10 @@ pub(super) fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>) {
             None
         }
     };
+    let mut pace = Pace::new(Instant::now());
+    // Writes and reads taken from the queue so far, counted as `Doorbell` counts those sent.
+    let mut taken: u64 = 0;
+    let mut reads: u64 = 0;
     let mut pending: Option<Job> = None;
     loop {
         let job = match pending.take() {
@@ -62,30 +73,64 @@ pub(super) fn writer(conn: &Connection, rx: &mpsc::Receiver<Job>) {
             },
         };
         match job {
-            Job::Read(f) => f(conn),
+            Job::Read(f) => {
+                reads += 1;
+                f(conn);
+            }
             Job::Write(f, reply) => {
+                let plan = pace.plan(Instant::now());
                 let mut group = vec![(f, reply)];
-                while group.len() < GROUP_MAX {
-                    match rx.try_recv() {
-                        Ok(Job::Write(f, r)) => group.push((f, r)),
-                        Ok(read) => {
-                            pending = Some(read);
-                            break;
-                        }
-                        Err(_) => break,
+                while drain(rx, &mut group, &mut pending) {
+                    let Some((deadline, target)) = plan else {
+                        break;
+                    };
+                    if group.len() >= target || Instant::now() >= deadline {
+                        break;
                     }
+                    bell.wait(taken + target as u64, reads, deadline);
                 }
-                match frame.as_mut() {
+                let size = group.len();
+                taken += size as u64;
+                pace.took(size);
+                let answers = match frame.as_mut() {
                     Some(frame) => frame.commit_group(group),
-                    None => {
-                        for (_, reply) in group {
-                            let _ = reply.send(Err(DatabaseError::Closed.into()));
-                        }
-                    }
+                    None => group
+                        .into_iter()
+                        .map(|(_, reply)| (reply, Err(DatabaseError::Closed.into())))
+                        .collect(),
+                };
+                // Before the answers: what queued meanwhile came on its own, not in answer.
+                pace.committed(
+                    size + usize::try_from(bell.sent().saturating_sub(taken)).unwrap_or(0),
+                );
+                for (reply, result) in answers {
+                    let _ = reply.send(result);
                 }
             }
         }
     }
+}
+
+/// Moves the writes waiting in `rx` into `group`. False when the group is to be committed now:
+/// it is full, a read is next (left in `pending`, to run after the commit: it sees the group's
+/// writes), or the queue is closed.
+fn drain(
+    rx: &mpsc::Receiver<Job>,
+    group: &mut Vec<(WriteFn, Reply)>,
+    pending: &mut Option<Job>,
+) -> bool {
+    while group.len() < GROUP_MAX {
+        match rx.try_recv() {
+            Ok(Job::Write(f, r)) => group.push((f, r)),
+            Ok(read) => {
+                *pending = Some(read);
+                return false;
+            }
+            Err(mpsc::TryRecvError::Empty) => return true,
+            Err(mpsc::TryRecvError::Disconnected) => return false,
+        }
+    }
+    false
 }
 
 /// The checkpointer thread: a passive checkpoint (it never blocks the writer) each time it is
@@ -162,13 +207,14 @@ impl<'c> Frame<'c> {
         }
     }
 
-    /// Runs the writes of `group` in one transaction and answers each once it is committed.
-    fn commit_group(&mut self, mut group: Vec<(WriteFn, Reply)>) {
+    /// Runs the writes of `group` in one transaction; the answer of each, to send once the
+    /// transaction is committed (or has failed).
+    fn commit_group(&mut self, mut group: Vec<(WriteFn, Reply)>) -> Answers {
         if let Err(e) = self.begin.execute([]) {
-            for (_, reply) in group {
-                let _ = reply.send(Err(shared(&e)));
-            }
-            return;
+            return group
+                .into_iter()
+                .map(|(_, reply)| (reply, Err(shared(&e))))
+                .collect();
         }
         // A write alone is the whole transaction: when it fails, rolling the transaction back
         // undoes it as its savepoint would, and it spares the savepoint's copies of the pages it
@@ -181,24 +227,19 @@ impl<'c> Frame<'c> {
             if result.is_err() {
                 let _ = self.rollback.execute([]);
             }
-            let _ = reply.send(result);
-            return;
+            return vec![(reply, result)];
         }
-        let mut results = Vec::with_capacity(group.len());
-        let mut replies = Vec::with_capacity(group.len());
+        let mut answers = Vec::with_capacity(group.len());
         for (f, reply) in group {
-            results.push(self.in_savepoint(f));
-            replies.push(reply);
+            let result = self.in_savepoint(f);
+            answers.push((reply, result));
         }
         if let Err(e) = self.commit.execute([]) {
             let _ = self.rollback.execute([]);
-            for reply in replies {
-                let _ = reply.send(Err(shared(&e)));
+            for answer in &mut answers {
+                answer.1 = Err(shared(&e));
             }
-            return;
         }
-        for (reply, result) in replies.into_iter().zip(results) {
-            let _ = reply.send(result);
-        }
+        answers
     }
 }
