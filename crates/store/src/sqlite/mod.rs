@@ -1,6 +1,6 @@
 //! The embedded store (`matches` and `players` run the statements of each part, from `sql` where
 //! PostgreSQL's are the same): one SQLite file in WAL mode with `synchronous = FULL`, so a write
-//! is on disk when its commit returns.
+//! is on disk when its commit returns (synced with `fdatasync`: `.cargo/config.toml`).
 //!
 //! One thread owns the connection and takes jobs from a queue. Writes that are waiting together are
 //! committed in one transaction (group commit, one fsync for many matches); each runs inside its own
