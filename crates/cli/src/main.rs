@@ -28,9 +28,9 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 /// The process's allocator: mimalloc (v3, the crate's default), not glibc's malloc. The server's
 /// three busy threads (two tokio workers and the SQLite writer) free what another allocated (the
 /// writer's jobs, its replies): glibc, once the freeing thread's cache of that size is full, frees
-/// into the other thread's arena under its lock; mimalloc onto the page's own lock-free list. At human pace with 8,000 matches it took 4-6% less CPU
-/// per decision than glibc in interleaved runs, for 0.8 KiB more per socket and about 10 MiB at
-/// rest (docs/performance.md section 9).
+/// into the other thread's arena under its lock; mimalloc onto the page's own lock-free list. At
+/// human pace with 8,000 matches it took 4-6% less CPU per decision than glibc in interleaved
+/// runs, for 0.8 KiB more per socket and about 10 MiB at rest (docs/performance.md section 9.5).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -1,5 +1,6 @@
 //! The thread that owns the connection (group commit, each write in its own savepoint, a short
-//! wait for more writes when they come fast: `gather`) and the one that checkpoints the write-ahead log beside it (see the parent module's comment).
+//! wait for more writes when they come fast: `gather`) and the one that checkpoints the
+//! write-ahead log beside it (see the parent module's comment).
 
 use std::ops::Deref;
 use std::sync::mpsc;
