@@ -2,9 +2,16 @@
 //! tournament they follow (and for the list, if followed), the last message made of it, which
 //! every following socket reads from a `watch` channel, so a socket that is slow to send skips
 //! to the latest; and the tournaments changed here since the last read. What reads the store
-//! and publishes here is `follow`'s.
+//! is `follow`'s; the order of reads and publications is this module's.
+//!
+//! A thing is followed before it is first read: a change made here from then on marks it
+//! changed, so one made while the first read is in flight is read again at once, not at the
+//! next poll. And the reads of one thing take turns (`Entry::turn`): a read starts after the
+//! one before it ended, so it sees a state at least as new, and a message is never replaced by
+//! an older one (the list's `Seen` is a digest, with no order to compare).
 
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::{Notify, watch};
@@ -26,10 +33,22 @@ pub type Latest = watch::Receiver<Option<Arc<str>>>;
 /// the list, a digest of the live tournaments' versions.
 pub(super) type Seen = (i64, bool);
 
-/// One followed thing: its channel, and what its last message was made from.
+/// One followed thing: its channel, what its last message was made from, and the turn its
+/// reads take, one at a time.
 struct Entry {
     out: watch::Sender<Option<Arc<str>>>,
     seen: Option<Seen>,
+    turn: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Default for Entry {
+    fn default() -> Self {
+        Entry {
+            out: watch::channel(None).0,
+            seen: None,
+            turn: Arc::default(),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -66,28 +85,52 @@ impl Feed {
         }
     }
 
-    /// A receiver of `what`'s latest, if a socket of this node follows it already (its message
-    /// is kept current: nothing needs reading).
-    pub(super) fn followed(&self, what: &Followed) -> Option<Latest> {
-        self.with(|i| {
-            let entry = i.followed.get(what)?;
-            entry.out.borrow().is_some().then(|| entry.out.subscribe())
-        })
+    /// Follows `what` for one more socket: a receiver of its latest message, current when this
+    /// returns. It is followed before anything is read, so a change made here from now on is
+    /// read again (`changed`, `wanted`); then, if no message is kept yet, `read` (not started
+    /// until then) reads it, in turn with the other reads of `what`, unless a read another
+    /// socket started published one meanwhile: a crowd following a tournament costs one read.
+    ///
+    /// # Errors
+    /// `read`'s (nothing is published).
+    pub(super) async fn follow<E>(
+        &self,
+        what: &Followed,
+        read: impl Future<Output = Result<(Seen, String), E>>,
+    ) -> Result<Latest, E> {
+        let (latest, turn) = self.with(|i| {
+            let entry = i.followed.entry(what.clone()).or_default();
+            (entry.out.subscribe(), Arc::clone(&entry.turn))
+        });
+        if latest.borrow().is_some() {
+            return Ok(latest);
+        }
+        let _turn = turn.lock().await;
+        if latest.borrow().is_some() {
+            return Ok(latest);
+        }
+        let (seen, text) = read.await?;
+        self.publish(what, seen, text);
+        Ok(latest)
     }
 
-    /// A receiver of `what`'s latest, followed from now on (`None` until a message is
-    /// published).
-    pub(super) fn subscribe(&self, what: &Followed) -> Latest {
-        self.with(|i| {
-            i.followed
-                .entry(what.clone())
-                .or_insert_with(|| Entry {
-                    out: watch::channel(None).0,
-                    seen: None,
-                })
-                .out
-                .subscribe()
-        })
+    /// Reads `what` again with `read` (not started until then) and publishes it, in turn with
+    /// the other reads of `what`; nothing, if no socket follows it.
+    ///
+    /// # Errors
+    /// `read`'s (nothing is published).
+    pub(super) async fn reread<E>(
+        &self,
+        what: &Followed,
+        read: impl Future<Output = Result<(Seen, String), E>>,
+    ) -> Result<(), E> {
+        let Some(turn) = self.with(|i| i.followed.get(what).map(|e| Arc::clone(&e.turn))) else {
+            return Ok(());
+        };
+        let _turn = turn.lock().await;
+        let (seen, text) = read.await?;
+        self.publish(what, seen, text);
+        Ok(())
     }
 
     /// What the sockets of this node follow, each with what its last message was made from,
@@ -110,18 +153,13 @@ impl Feed {
         self.wake.notified().await;
     }
 
-    /// Publishes `text`, made of what `seen` says, as `what`'s latest, unless what is published
-    /// was made of a later version of the tournament.
-    pub(super) fn publish(&self, what: &Followed, seen: Seen, text: String) {
+    /// Publishes `text`, made of what `seen` says, as `what`'s latest (the reads taking turns,
+    /// the last read is the newest).
+    fn publish(&self, what: &Followed, seen: Seen, text: String) {
         self.with(|i| {
             let Some(entry) = i.followed.get_mut(what) else {
                 return;
             };
-            if let (Followed::One(_), Some(old)) = (what, entry.seen)
-                && old.0 > seen.0
-            {
-                return;
-            }
             entry.seen = Some(seen);
             entry.out.send_if_modified(|now| {
                 if now.as_deref() == Some(text.as_str()) {

@@ -29,27 +29,36 @@ const COALESCE: Duration = Duration::from_millis(100);
 impl Tournaments {
     /// Follows `what` for a lobby socket: its latest message, current when this returns (read
     /// now if no socket of this node followed it; else the one message kept for all, so a
-    /// crowd opening a tournament's page costs one read), until the receiver is dropped.
+    /// crowd opening a tournament's page costs one read), until the receiver is dropped. A
+    /// change made on this node once this runs is sent to it at once, even one made
+    /// while it is read (`Feed::follow`).
     ///
     /// # Errors
     /// `tournament/not_found`; the store's.
     pub async fn follow(&self, what: Followed) -> Result<Latest, ApiError> {
-        if let Some(latest) = self.feed.followed(&what) {
-            return Ok(latest);
-        }
-        let (seen, text) = match &what {
+        self.feed.follow(&what, self.message(&what, None)).await
+    }
+
+    /// `what` read now, as its message and what it was made from (`versions`: the live ones',
+    /// when just read).
+    pub(super) async fn message(
+        &self,
+        what: &Followed,
+        versions: Option<&[(String, i64)]>,
+    ) -> Result<(Seen, String), ApiError> {
+        Ok(match what {
             Followed::One(id) => {
                 let one = self.read(id).await?;
                 ((one.version, one.finished), one_message(&self.view(&one)))
             }
             Followed::List => {
-                let versions = self.live_versions().await?;
-                (digest(&versions), list_message(&self.list().await?))
+                let seen = match versions {
+                    Some(v) => digest(v),
+                    None => digest(&self.live_versions().await?),
+                };
+                (seen, list_message(&self.list().await?))
             }
-        };
-        let latest = self.feed.subscribe(&what);
-        self.feed.publish(&what, seen, text);
-        Ok(latest)
+        })
     }
 
     /// The id and version of every live tournament.
@@ -65,7 +74,7 @@ impl Tournaments {
     /// Reads again what the sockets of this node follow and changed: what changed here, and
     /// when `poll`, what the store's versions say changed elsewhere. Forgets what no socket
     /// follows any more.
-    async fn refresh(&self, poll: bool) {
+    pub(super) async fn refresh(&self, poll: bool) {
         let (wanted, changed) = self.feed.wanted();
         if wanted.is_empty() || (!poll && changed.is_empty()) {
             return;
@@ -98,33 +107,15 @@ impl Tournaments {
                 },
                 (Followed::One(_), None) => false,
             };
-            if stale && let Err(e) = self.reread(&what, versions.as_deref()).await {
+            if stale
+                && let Err(e) = self
+                    .feed
+                    .reread(&what, self.message(&what, versions.as_deref()))
+                    .await
+            {
                 tracing::warn!("tournaments followed: {}", e.message);
             }
         }
-    }
-
-    /// Reads `what` again and publishes it (`versions`: the live ones', when just read).
-    async fn reread(
-        &self,
-        what: &Followed,
-        versions: Option<&[(String, i64)]>,
-    ) -> Result<(), ApiError> {
-        let (seen, text) = match what {
-            Followed::One(id) => {
-                let one = self.read(id).await?;
-                ((one.version, one.finished), one_message(&self.view(&one)))
-            }
-            Followed::List => {
-                let seen = match versions {
-                    Some(v) => digest(v),
-                    None => digest(&self.live_versions().await?),
-                };
-                (seen, list_message(&self.list().await?))
-            }
-        };
-        self.feed.publish(what, seen, text);
-        Ok(())
     }
 }
 

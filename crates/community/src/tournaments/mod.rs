@@ -20,6 +20,8 @@ mod follow;
 mod run;
 mod schedule;
 mod state;
+#[cfg(test)]
+mod tests;
 mod view;
 
 use std::sync::Arc;
