@@ -726,7 +726,10 @@ fn dechunk(mut rest: &[u8]) -> Vec<u8> {
 /// 4): a node that
 /// could not renew a match's lease in time (docs/architecture.md section 5.3) unloads the match
 /// and closes its sockets so, which a starved machine can cause in any test on PostgreSQL. The
-/// new connection's first `state` is whole, and the messages of both connections are kept.
+/// new connection's first `state` is whole, and the messages of both connections are kept. A
+/// lobby socket follows again on the new connection what it followed (docs/protocol.md section
+/// 7.9), as the web client does: the server's new connection follows nothing, so a test waiting
+/// for a `tournament` message would else wait for a message that never comes.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// How the socket was opened, to open it again.
@@ -741,6 +744,78 @@ pub struct Client {
     pub close_reason: Option<String>,
     /// How many times `until` connected again after a 1013 close.
     pub reconnects: usize,
+    /// What this socket follows, to follow again on a new connection.
+    follows: Follows,
+}
+
+/// The follows a lobby socket sent and did not undo (docs/protocol.md section 7.9), in the order
+/// sent, less those refused.
+#[derive(Default)]
+struct Follows(Vec<Follow>);
+
+/// One follow sent: what it follows (a tournament's id, `None` for the list), the message, and
+/// whether its answer (a message of what it follows) came.
+struct Follow {
+    what: Option<String>,
+    request: Value,
+    answered: bool,
+}
+
+impl Follows {
+    /// What a follow or unfollow message `v` is about, and whether it follows: `None` for any
+    /// other message (a follow without an id included: it is refused).
+    fn about(v: &Value) -> Option<(Option<String>, bool)> {
+        let id = || v["id"].as_str().map(str::to_owned);
+        match v["type"].as_str()? {
+            "tournament_follow" => Some((Some(id()?), true)),
+            "tournament_unfollow" => Some((Some(id()?), false)),
+            "tournaments_follow" => Some((None, true)),
+            "tournaments_unfollow" => Some((None, false)),
+            _ => None,
+        }
+    }
+
+    /// Message `v` was sent: a follow is kept (following again moves it last, as the server
+    /// does), an unfollow forgets it.
+    fn sent(&mut self, v: &Value) {
+        if let Some((what, follows)) = Follows::about(v) {
+            self.0.retain(|f| f.what != what);
+            if follows {
+                self.0.push(Follow {
+                    what,
+                    request: v.clone(),
+                    answered: false,
+                });
+            }
+        }
+    }
+
+    /// Message `m` was received: a message of what is followed answers its follow; a refusal
+    /// of a follow (`tournament/not_found`, `limit/follows`) is the answer to the first follow
+    /// not answered yet, since a socket's answers come in the order of its requests.
+    fn received(&mut self, m: &Value) {
+        let what = match m["type"].as_str() {
+            Some("tournament") => m["tournament"]["id"].as_str().map(|id| Some(id.to_owned())),
+            Some("tournaments") => Some(None),
+            Some("error")
+                if matches!(
+                    m["code"].as_str(),
+                    Some("tournament/not_found" | "limit/follows")
+                ) =>
+            {
+                if let Some(at) = self.0.iter().position(|f| !f.answered) {
+                    self.0.remove(at);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(what) = what
+            && let Some(f) = self.0.iter_mut().find(|f| f.what == what)
+        {
+            f.answered = true;
+        }
+    }
 }
 
 /// Where and how a `Client` connects: the server, the local address, the path, the request's
@@ -827,6 +902,7 @@ impl Client {
             closed: None,
             close_reason: None,
             reconnects: 0,
+            follows: Follows::default(),
         })
     }
 
@@ -868,6 +944,7 @@ impl Client {
                         self.known = Some(v.clone());
                         self.wire.push(t.to_string());
                     }
+                    self.follows.received(&v);
                     self.received.push(v.clone());
                     return Some(v);
                 }
@@ -882,7 +959,6 @@ impl Client {
         }
     }
 
-    /// Reads until a message satisfies `f`.
     /// Reads until a message satisfies `f`, connecting again after a 1013 close (the new
     /// connection's whole `state` is read as any other message).
     pub async fn until(&mut self, f: impl Fn(&Value) -> bool) -> Value {
@@ -921,8 +997,9 @@ impl Client {
     }
 
     /// Opens the socket again as it was opened; a seat token sent in an `auth` message goes in
-    /// the header this time, so the first `state` is the seat's already.
-    async fn reconnect(&mut self) {
+    /// the header this time, so the first `state` is the seat's already; a lobby socket follows
+    /// again what it followed (each answered again by what it follows, as it stands).
+    pub async fn reconnect(&mut self) {
         eprintln!(
             "socket to {} closed with {:?} ({:?}): connecting again",
             self.dial.path, self.closed, self.close_reason
@@ -938,6 +1015,18 @@ impl Client {
         self.closed = None;
         self.close_reason = None;
         self.reconnects += 1;
+        let again: Vec<String> = self
+            .follows
+            .0
+            .iter_mut()
+            .map(|f| {
+                f.answered = false;
+                f.request.to_string()
+            })
+            .collect();
+        for text in again {
+            self.send_text(&text).await;
+        }
     }
 
     /// The next `state` of a started match (live or finished): the first states a seat gets may
@@ -964,6 +1053,7 @@ impl Client {
     }
 
     pub async fn send(&mut self, v: Value) {
+        self.follows.sent(&v);
         self.send_text(&v.to_string()).await;
     }
 

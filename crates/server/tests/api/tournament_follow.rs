@@ -190,6 +190,60 @@ async fn a_followed_tournament_is_sent_as_it_changes() {
     tournament(&mut ws, &more[6], |_| true).await;
 }
 
+/// A lobby socket that connects again (as the test client does after a drop) follows again
+/// what it followed: each is sent again as it stands, and later changes come on the new
+/// connection; what it unfollowed, or was refused, it does not follow again.
+#[tokio::test]
+async fn a_socket_that_connects_again_follows_again() {
+    let app = spawn_app_with(temp_db(), test_options()).await;
+    let mut organiser = Agent::account(app.addr, "Organiser").await;
+    let id = arena(&mut organiser, "Arena followed twice", 600).await;
+    let other = arena(&mut organiser, "Arena left", 600).await;
+    let mut ws = Agent::guest(app.addr, "Watcher")
+        .await
+        .ws("/api/lobby/ws")
+        .await;
+    for what in [&id, &other] {
+        ws.send(json!({"type": "tournament_follow", "id": what}))
+            .await;
+        tournament(&mut ws, what, |_| true).await;
+    }
+    ws.send(json!({"type": "tournament_unfollow", "id": other}))
+        .await;
+    ws.send(json!({"type": "tournament_follow", "id": "nowhere"}))
+        .await;
+    assert_eq!(ws.error().await["code"], "tournament/not_found");
+    ws.send(json!({"type": "tournaments_follow"})).await;
+    ws.until(|m| m["type"] == "tournaments").await;
+
+    ws.reconnect().await;
+    let before = ws.received.len();
+    let mut ann = Agent::guest(app.addr, "Ann").await;
+    let (status, body) = ann
+        .post(&format!("/api/tournaments/{id}/join"), &json!(null))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    tournament_reaches(&mut ws, &id, |m| players(m) == 1).await;
+    list_reaches(&mut ws, |m| {
+        m["live"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id.as_str() && t["players"] == 1)
+    })
+    .await;
+    // The answers of the new connection: the arena and the list, then their changes; nothing
+    // of what was unfollowed or refused.
+    ws.sync().await;
+    let again = &ws.received[before..];
+    assert!(
+        again
+            .iter()
+            .all(|m| m["type"] != "error" && m["tournament"]["id"] != other.as_str()),
+        "{again:#?}"
+    );
+}
+
 /// Two nodes of one PostgreSQL: a socket on each follows an arena; joins made through one node
 /// reach the socket of the other, and so do the start and the pairing, made by whichever node
 /// runs it.
