@@ -5,8 +5,9 @@
 //! With several nodes on one database (docs/architecture.md section 5.3) the runner of a
 //! tournament may be another node than the socket's. So each second a node with followers reads
 //! the versions of the live tournaments (one query, without their state) and reads again those
-//! that changed; a change made on this node (the runner's step, a join, a creation) wakes it at
-//! once. Reads are at least `COALESCE` apart, so a burst of changes makes one message.
+//! that changed; a change made on this node (the runner's step, a join, a creation, a deleted
+//! player's new name) wakes it at once. Reads are at least `COALESCE` apart, so a burst of
+//! changes makes one message.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -97,7 +98,9 @@ impl Tournaments {
             .collect();
         for (what, seen) in wanted {
             let stale = match (&what, &versions) {
-                (Followed::List, Some(v)) => seen != Some(digest(v)),
+                // The digest is of the live ones: a finished one changed here (a deleted
+                // player's new name) changes the list too.
+                (Followed::List, Some(v)) => !changed.is_empty() || seen != Some(digest(v)),
                 (Followed::List, None) => true,
                 (Followed::One(id), _) if changed.contains(id) => true,
                 // Not live: over (or gone), which is read once.

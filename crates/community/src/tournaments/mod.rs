@@ -230,8 +230,10 @@ impl Tournaments {
 
     /// `player`'s account was deleted and renamed `neutral`: the tournaments it joined (none
     /// still with it in play, `in_one_not_over`) or made name it so from now on, in their
-    /// standings and as their creator. Each is saved again; a save another writer beat is read
-    /// and tried again.
+    /// standings and as their creator. Each is saved again, its version one more (a creator's
+    /// new name included, so other nodes' followers see it), and its followers on this node
+    /// are sent it at once; a save another writer beat is read and tried again, at most
+    /// `ATTEMPTS` times.
     ///
     /// # Errors
     /// `store/unavailable`.
@@ -258,7 +260,10 @@ impl Tournaments {
         ids.sort_unstable();
         ids.dedup();
         for id in ids {
-            for _ in 0..16 {
+            // Whether the settings were written: the state's save, over the version, is still
+            // owed (the settings' write leaves the version as it was).
+            let mut renamed = false;
+            for _ in 0..ATTEMPTS {
                 let Some(row) = store
                     .tournament(id.clone())
                     .await
@@ -277,12 +282,18 @@ impl Tournaments {
                         .set_tournament_settings(id.clone(), settings)
                         .await
                         .map_err(ApiError::store)?;
+                    self.feed.changed(&id);
+                    renamed = true;
                 }
-                let Some(member) = one.state.members.get_mut(&player.0) else {
+                if let Some(member) = one.state.members.get_mut(&player.0) {
+                    member.name = neutral.to_owned();
+                    renamed = true;
+                }
+                if !renamed {
                     break;
-                };
-                member.name = neutral.to_owned();
+                }
                 if one.save(&self.lobby).await? {
+                    self.feed.changed(&id);
                     break;
                 }
             }

@@ -1,6 +1,7 @@
-//! The order of a follow's first read and the changes made meanwhile (`feed`, `follow`): driven
-//! step by step, with no task of the service running and no clock, so each interleaving is the
-//! one the test names.
+//! The followed tournaments (`feed`, `follow`): the order of a follow's first read and the
+//! changes made meanwhile, and the writes that tell the feed.
+//! Driven step by step, with no task of the service running and no clock, so each interleaving
+//! is the one the test names.
 
 use std::convert::Infallible;
 use std::path::Path;
@@ -44,6 +45,19 @@ async fn player(t: &Tournaments, name: &str, kind: PlayerKind) -> Player {
         .unwrap()
 }
 
+/// A new arena of `creator`'s, starting in ten minutes: its id.
+async fn arena(t: &Tournaments, creator: &Player, name: &str) -> String {
+    let arena = serde_json::from_value(json!({
+        "name": name,
+        "game": "mad",
+        "time_control": {"kind": "none"},
+        "starts_in_seconds": 600,
+        "minutes": 10,
+    }))
+    .unwrap();
+    t.create(creator, arena).await.unwrap().tournament.id
+}
+
 /// The message `latest` holds, as JSON.
 fn shown(latest: &Latest) -> Value {
     serde_json::from_str(latest.borrow().as_deref().expect("a message")).unwrap()
@@ -63,15 +77,7 @@ async fn a_change_made_during_a_first_read_is_sent_at_once() {
     let t = tournaments().await;
     let organiser = player(&t, "Organiser", PlayerKind::Account).await;
     let ann = player(&t, "Ann", PlayerKind::Guest).await;
-    let arena = serde_json::from_value(json!({
-        "name": "Followed arena",
-        "game": "mad",
-        "time_control": {"kind": "none"},
-        "starts_in_seconds": 600,
-        "minutes": 10,
-    }))
-    .unwrap();
-    let id = t.create(&organiser, arena).await.unwrap().tournament.id;
+    let id = arena(&t, &organiser, "Followed arena").await;
     let what = Followed::One(id.clone());
 
     // The follow's own read, with Ann's join between its reading and the rest of the follow.
@@ -140,4 +146,77 @@ async fn an_older_read_is_never_published_over_a_newer_one() {
         1,
         "the second socket read again"
     );
+}
+
+/// A deleted player's new name (`forget_member`) in a waiting tournament it left, and in the
+/// one it made without joining, is sent to the followers of this node at once (the refresh
+/// woken, no poll), and reaches another node's at its poll of the versions: the creator's new
+/// name, written in the settings, is a new version too.
+#[tokio::test]
+async fn a_deleted_players_new_name_is_sent_at_once() {
+    let t = tournaments().await;
+    // Another node on the same database, with followers of its own.
+    let other = Tournaments {
+        lobby: Arc::clone(&t.lobby),
+        feed: Arc::default(),
+    };
+    let organiser = player(&t, "Organiser", PlayerKind::Account).await;
+    let ann = player(&t, "Ann", PlayerKind::Guest).await;
+    let id = arena(&t, &organiser, "Renamed arena").await;
+    t.join(&ann, &id).await.unwrap();
+    t.withdraw(&ann, &id).await.unwrap();
+    let one = t.follow(Followed::One(id.clone())).await.unwrap();
+    let list = t.follow(Followed::List).await.unwrap();
+    let there = other.follow(Followed::One(id.clone())).await.unwrap();
+    assert_eq!(shown(&one)["standings"][0]["name"], "Ann");
+
+    t.forget_member(ann.id, "Deleted 1").await.unwrap();
+    assert!(
+        t.feed.woken().now_or_never().is_some(),
+        "the new name did not wake the refresh"
+    );
+    t.refresh(false).await;
+    assert_eq!(shown(&one)["standings"][0]["name"], "Deleted 1");
+    other.refresh(true).await;
+    assert_eq!(shown(&there)["standings"][0]["name"], "Deleted 1");
+
+    t.forget_member(organiser.id, "Deleted 2").await.unwrap();
+    assert!(t.feed.woken().now_or_never().is_some());
+    t.refresh(false).await;
+    assert_eq!(shown(&one)["tournament"]["creator"], "Deleted 2");
+    let listed = shown(&list);
+    assert_eq!(listed["live"][0]["id"], id.as_str(), "{listed}");
+    assert_eq!(listed["live"][0]["creator"], "Deleted 2", "{listed}");
+    other.refresh(true).await;
+    assert_eq!(shown(&there)["tournament"]["creator"], "Deleted 2");
+}
+
+/// In a finished tournament (which the poll of the live versions never reads again) a
+/// deleted player's new name is sent to this node's followers, of it and of the list, even
+/// when the refresh that runs next is the poll's rather than the wake's.
+#[tokio::test]
+async fn a_new_name_in_a_finished_tournament_is_sent_by_the_poll_too() {
+    let t = tournaments().await;
+    let organiser = player(&t, "Organiser", PlayerKind::Account).await;
+    let ann = player(&t, "Ann", PlayerKind::Guest).await;
+    let id = arena(&t, &organiser, "Finished arena").await;
+    t.join(&ann, &id).await.unwrap();
+    let mut over = t.read(&id).await.unwrap();
+    over.finished = true;
+    assert!(over.save(&t.lobby).await.unwrap());
+    let one = t.follow(Followed::One(id.clone())).await.unwrap();
+    let list = t.follow(Followed::List).await.unwrap();
+    assert_eq!(shown(&list)["finished"][0]["creator"], "Organiser");
+    t.refresh(true).await;
+
+    t.forget_member(ann.id, "Deleted 1").await.unwrap();
+    t.forget_member(organiser.id, "Deleted 2").await.unwrap();
+    t.refresh(true).await;
+    let now = shown(&one);
+    assert_eq!(now["tournament"]["phase"], "finished", "{now}");
+    assert_eq!(now["tournament"]["creator"], "Deleted 2", "{now}");
+    assert_eq!(now["standings"][0]["name"], "Deleted 1", "{now}");
+    let listed = shown(&list);
+    assert_eq!(listed["finished"][0]["id"], id.as_str(), "{listed}");
+    assert_eq!(listed["finished"][0]["creator"], "Deleted 2", "{listed}");
 }
