@@ -9,6 +9,12 @@
 //! next poll. And the reads of one thing take turns (`Entry::turn`): a read starts after the
 //! one before it ended, so it sees a state at least as new, and a message is never replaced by
 //! an older one (the list's `Seen` is a digest, with no order to compare).
+//!
+//! Nothing is kept for what no socket follows: a follow that fails (`tournament/not_found`, the
+//! store's error) or is dropped before it is answered forgets its thing at once unless another
+//! socket follows it, and a thing whose followers all went is forgotten at the next `wanted`
+//! (the refresh's, every `follow::POLL_EVERY` or sooner). A socket sending follows of unknown
+//! ids leaves the feed as it was.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -92,30 +98,37 @@ impl Feed {
     /// socket started published one meanwhile: a crowd following a tournament costs one read.
     ///
     /// # Errors
-    /// `read`'s (nothing is published).
+    /// `read`'s: nothing is published, and `what` is forgotten unless another socket follows
+    /// it (as it is when the follow is dropped before this returns).
     pub(super) async fn follow<E>(
         &self,
         what: &Followed,
         read: impl Future<Output = Result<(Seen, String), E>>,
     ) -> Result<Latest, E> {
+        // Declared first, so dropped last: after the receiver, whose count it reads.
+        let mut forget = Forget {
+            feed: self,
+            what,
+            armed: true,
+        };
         let (latest, turn) = self.with(|i| {
             let entry = i.followed.entry(what.clone()).or_default();
             (entry.out.subscribe(), Arc::clone(&entry.turn))
         });
-        if latest.borrow().is_some() {
-            return Ok(latest);
+        if latest.borrow().is_none() {
+            let _turn = turn.lock().await;
+            if latest.borrow().is_none() {
+                let (seen, text) = read.await?;
+                self.publish(what, &turn, seen, text);
+            }
         }
-        let _turn = turn.lock().await;
-        if latest.borrow().is_some() {
-            return Ok(latest);
-        }
-        let (seen, text) = read.await?;
-        self.publish(what, seen, text);
+        forget.armed = false;
         Ok(latest)
     }
 
     /// Reads `what` again with `read` (not started until then) and publishes it, in turn with
-    /// the other reads of `what`; nothing, if no socket follows it.
+    /// the other reads of `what`; nothing, if no socket follows it, or none any more when its
+    /// turn comes (a follow of an unknown id, in flight when the refresh began, refused since).
     ///
     /// # Errors
     /// `read`'s (nothing is published).
@@ -128,8 +141,16 @@ impl Feed {
             return Ok(());
         };
         let _turn = turn.lock().await;
+        let followed = self.with(|i| {
+            i.followed
+                .get(what)
+                .is_some_and(|e| Arc::ptr_eq(&e.turn, &turn) && e.out.receiver_count() > 0)
+        });
+        if !followed {
+            return Ok(());
+        }
         let (seen, text) = read.await?;
-        self.publish(what, seen, text);
+        self.publish(what, &turn, seen, text);
         Ok(())
     }
 
@@ -153,11 +174,29 @@ impl Feed {
         self.wake.notified().await;
     }
 
+    /// How many things are followed, or kept for an instant after their last follower went
+    /// (until the next `wanted`).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.with(|i| i.followed.len())
+    }
+
     /// Publishes `text`, made of what `seen` says, as `what`'s latest (the reads taking turns,
-    /// the last read is the newest).
-    fn publish(&self, what: &Followed, seen: Seen, text: String) {
+    /// the last read is the newest), if `what` is still the thing whose `turn` it was read in:
+    /// not one followed anew after all its followers went.
+    fn publish(
+        &self,
+        what: &Followed,
+        turn: &Arc<tokio::sync::Mutex<()>>,
+        seen: Seen,
+        text: String,
+    ) {
         self.with(|i| {
-            let Some(entry) = i.followed.get_mut(what) else {
+            let Some(entry) = i
+                .followed
+                .get_mut(what)
+                .filter(|e| Arc::ptr_eq(&e.turn, turn))
+            else {
                 return;
             };
             entry.seen = Some(seen);
@@ -169,5 +208,28 @@ impl Feed {
                 true
             });
         });
+    }
+}
+
+/// Forgets, when dropped armed (a follow that failed or was dropped before its answer), the
+/// thing a follow made if nobody follows it.
+struct Forget<'a> {
+    feed: &'a Feed,
+    what: &'a Followed,
+    armed: bool,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.feed.with(|i| {
+                if i.followed
+                    .get(self.what)
+                    .is_some_and(|e| e.out.receiver_count() == 0)
+                {
+                    i.followed.remove(self.what);
+                }
+            });
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! The followed tournaments (`feed`, `follow`): the order of a follow's first read and the
-//! changes made meanwhile, and the writes that tell the feed.
+//! changes made meanwhile, the writes that tell the feed, and what follows that fail leave.
 //! Driven step by step, with no task of the service running and no clock, so each interleaving
 //! is the one the test names.
 
@@ -11,13 +11,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures_util::FutureExt;
 use plateau_lobby::Lobby;
+use plateau_lobby::model::Code;
 use plateau_lobby::players::{Player, PlayerKind};
 use plateau_match::catalogue::Catalogue;
 use plateau_store::sqlite::SqliteStore;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use super::feed::{Feed, Followed, Latest};
+use super::feed::{Feed, Followed, Latest, Seen};
 use super::state::Tournaments;
 
 /// Tournaments over a lobby on an in-memory database, without their tasks (the runner, the
@@ -219,4 +220,83 @@ async fn a_new_name_in_a_finished_tournament_is_sent_by_the_poll_too() {
     let listed = shown(&list);
     assert_eq!(listed["finished"][0]["id"], id.as_str(), "{listed}");
     assert_eq!(listed["finished"][0]["creator"], "Deleted 2", "{listed}");
+}
+
+/// Follows refused (unknown ids, a thousand of them), failed (the store's error) or dropped
+/// during their read leave the feed as it was at once; a follower gone after its answer is
+/// forgotten at the next refresh; what a socket still follows is kept and sent throughout. And
+/// a refresh that was to read an unknown id whose follow was in flight does not read it once
+/// that follow was refused.
+#[tokio::test]
+async fn follows_refused_failed_or_dropped_leave_the_feed_as_it_was() {
+    let t = tournaments().await;
+    let organiser = player(&t, "Organiser", PlayerKind::Account).await;
+    let ann = player(&t, "Ann", PlayerKind::Guest).await;
+    let kept_id = arena(&t, &organiser, "Kept").await;
+    let left_id = arena(&t, &organiser, "Left").await;
+    let kept = t.follow(Followed::One(kept_id.clone())).await.unwrap();
+    let _list = t.follow(Followed::List).await.unwrap();
+    let size = t.feed.len();
+    assert_eq!(size, 2);
+
+    for n in 0..1000 {
+        let refused = t
+            .follow(Followed::One(format!("nowhere{n}")))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code, Code::TournamentNotFound);
+    }
+    assert_eq!(t.feed.len(), size, "refused follows were kept");
+
+    let left = Followed::One(left_id.clone());
+    let failed = t
+        .feed
+        .follow(&left, async { Err::<(Seen, String), _>("store down") })
+        .await;
+    assert_eq!(failed.err(), Some("store down"));
+    assert_eq!(t.feed.len(), size, "a failed follow was kept");
+
+    let never = std::future::pending::<Result<(Seen, String), Infallible>>();
+    let mut dropped = Box::pin(t.feed.follow(&left, never));
+    assert!(dropped.as_mut().now_or_never().is_none());
+    assert_eq!(t.feed.len(), size + 1);
+    drop(dropped);
+    assert_eq!(
+        t.feed.len(),
+        size,
+        "a follow dropped during its read was kept"
+    );
+
+    // A second follower of what is kept comes and goes; a follower of another goes at once.
+    drop(t.follow(Followed::One(kept_id.clone())).await.unwrap());
+    drop(t.follow(left.clone()).await.unwrap());
+    assert_eq!(t.feed.len(), size + 1);
+    t.refresh(false).await;
+    assert_eq!(t.feed.len(), size, "a thing nobody follows was kept");
+    t.join(&ann, &kept_id).await.unwrap();
+    t.refresh(false).await;
+    assert_eq!(shown(&kept)["tournament"]["players"], 1);
+
+    // The refresh waits for the follow's read, which is refused: it reads nothing.
+    let nowhere = Followed::One("nowhere".to_owned());
+    let (refuse, refused) = oneshot::channel::<()>();
+    let mut follow = Box::pin(t.feed.follow(&nowhere, async {
+        refused.await.unwrap();
+        Err::<(Seen, String), _>("not found")
+    }));
+    assert!(follow.as_mut().now_or_never().is_none());
+    let reads = AtomicUsize::new(0);
+    let mut reread = Box::pin(t.feed.reread(&nowhere, async {
+        reads.fetch_add(1, Ordering::SeqCst);
+        Err::<(Seen, String), _>("not found")
+    }));
+    assert!(
+        reread.as_mut().now_or_never().is_none(),
+        "the refresh waits"
+    );
+    refuse.send(()).unwrap();
+    assert_eq!(follow.await.err(), Some("not found"));
+    assert_eq!(reread.await, Ok(()));
+    assert_eq!(reads.load(Ordering::SeqCst), 0, "the refresh read it");
+    assert_eq!(t.feed.len(), size);
 }

@@ -53,8 +53,11 @@ impl Follows {
     }
 
     async fn follow(&mut self, app: &AppState, what: Followed) -> Result<Option<String>, ApiError> {
-        // Following again sends the latest again.
-        self.followed.retain(|(w, _)| *w != what);
+        // Following again sends the latest again: the node's, kept for this socket meanwhile
+        // (never the last follower gone for an instant, nor a second place under the limit).
+        if let Some((_, latest)) = self.followed.iter_mut().find(|(w, _)| *w == what) {
+            return Ok(latest.borrow_and_update().as_deref().map(str::to_owned));
+        }
         if self.followed.len() >= FOLLOWS_PER_SOCKET {
             return Err(ApiError::new(
                 Code::LimitFollows,

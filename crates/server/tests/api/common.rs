@@ -775,8 +775,8 @@ impl Follows {
         }
     }
 
-    /// Message `v` was sent: a follow is kept (following again moves it last, as the server
-    /// does), an unfollow forgets it.
+    /// Message `v` was sent: a follow is kept (following again keeps one follow of it, as the
+    /// server does), an unfollow forgets it.
     fn sent(&mut self, v: &Value) {
         if let Some((what, follows)) = Follows::about(v) {
             self.0.retain(|f| f.what != what);

@@ -77,8 +77,8 @@ fn players(m: &Value) -> u64 {
 /// arena is joined, starts, pairs its two players and records the game they play (the joins
 /// before the start or, on a loaded machine, after it: the test waits for each state, not for
 /// a message per change), and a second socket following it then is sent it as it stands; an
-/// unknown tournament is refused, and a ninth thing followed is refused until one is
-/// unfollowed.
+/// unknown tournament is refused (and not counted), and a ninth thing followed is refused
+/// until one is unfollowed.
 #[tokio::test]
 async fn a_followed_tournament_is_sent_as_it_changes() {
     let mut options = test_options();
@@ -167,7 +167,14 @@ async fn a_followed_tournament_is_sent_as_it_changes() {
     assert_eq!(now["games"], recorded["games"]);
     assert_eq!(now["standings"], recorded["standings"]);
 
-    // The list and seven more tournaments make eight: a ninth is refused until one goes.
+    // Follows refused are not counted: after a hundred unknown ids, the list and seven more
+    // tournaments make eight. Then following again one followed is answered, and a ninth is
+    // refused until one goes.
+    for n in 0..100 {
+        ws.send(json!({"type": "tournament_follow", "id": format!("nowhere{n}")}))
+            .await;
+        assert_eq!(ws.error().await["code"], "tournament/not_found");
+    }
     let mut more = Vec::new();
     let mut second = Agent::account(app.addr, "Second").await;
     for n in 0..8 {
@@ -179,6 +186,9 @@ async fn a_followed_tournament_is_sent_as_it_changes() {
             .await;
         tournament(&mut ws, other, |_| true).await;
     }
+    ws.send(json!({"type": "tournament_follow", "id": more[0]}))
+        .await;
+    tournament(&mut ws, &more[0], |_| true).await;
     ws.send(json!({"type": "tournament_follow", "id": more[6]}))
         .await;
     let full = ws.until(|m| m["type"] == "error").await;
