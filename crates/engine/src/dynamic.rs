@@ -255,7 +255,7 @@ impl<G: Game> DynGame for G {
     }
 
     fn observe_fields(&self, viewer: Viewer) -> ObservationJson {
-        ObservationJson::of(&self.observe(viewer))
+        self.observation_json(viewer)
     }
 
     fn position_text(&self) -> String {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::error::{IllegalAction, ParseError, SetupError};
 use crate::info::{ActionInfo, ActionParts};
+use crate::observation::ObservationJson;
 use crate::outcome::Outcome;
 use crate::seat::{Actor, Seat, ToAct, Viewer};
 
@@ -149,6 +150,15 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
 
     /// What `viewer` may know. For a seat: public information plus its own secrets.
     fn observe(&self, viewer: Viewer) -> Self::Observation;
+
+    /// `observe(viewer)` as the match service sends it: serde_json's text of it, with where each
+    /// top-level field lies (`ObservationJson`). By default `ObservationJson::of(&self.observe(viewer))`.
+    /// A game may write the same text faster (fields that never change in a game written once
+    /// and kept, nothing built that is only written out); the text must be exactly serde_json's
+    /// of `observe(viewer)`, which the test kit checks.
+    fn observation_json(&self, viewer: Viewer) -> ObservationJson {
+        ObservationJson::of(&self.observe(viewer))
+    }
 
     /// A state drawn from those `viewer` cannot tell apart from this one: the viewer's observation,
     /// and its legal actions, are the same in the result. Hidden parts are sampled with `rng` from

@@ -374,11 +374,24 @@ fn check_round_trips<G: Game>(
         ctx,
         "the spectator observation",
     );
+    // What the match service sends is serde_json's text of the observation
+    // (`Game::observation_json`, which a game may write its own way).
+    let sent = |viewer| state.observation_json(viewer).text().to_owned();
+    assert_eq!(
+        sent(Viewer::Spectator),
+        spectator,
+        "{ctx}: observation_json is not the observation's JSON"
+    );
     for seat in Seat::all(state.seats()) {
         let observation = round_trip(
             &state.observe(Viewer::Seat(seat)),
             ctx,
             "a seat observation",
+        );
+        assert_eq!(
+            sent(Viewer::Seat(seat)),
+            observation,
+            "{ctx}: observation_json is not the observation's JSON"
         );
         // The server builds one observation for every viewer of such a game.
         assert!(

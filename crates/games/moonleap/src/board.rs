@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
+use plateau_engine::JsonText;
 use serde::{Deserialize, Serialize};
 
 /// The most cells a track may have: cells are bits of a `u64`, and the run check looks one bit
@@ -55,6 +56,17 @@ pub struct Board {
     end: u64,
     /// Per player count 2, 3, 4: bits of the cells beyond the milestone line.
     beyond: [u64; 3],
+    /// The observation's fields that come from the board, written once.
+    json: BoardJson,
+}
+
+/// The JSON of the observation's fields that come from the board (`Observation::board`,
+/// `values`, `end_cells`), written once for every observation on the board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct BoardJson {
+    pub(crate) name: JsonText,
+    pub(crate) values: JsonText,
+    pub(crate) end_cells: JsonText,
 }
 
 impl Board {
@@ -140,11 +152,19 @@ impl Board {
             }
             end |= bit;
         }
+        // A string and lists of numbers always serialize.
+        let written = |e: serde_json::Error| format!("not written as JSON: {e}");
+        let json = BoardJson {
+            name: JsonText::of(&desc.name, desc.name.len() + 2).map_err(written)?,
+            values: JsonText::of(&desc.track_values, 5 * len).map_err(written)?,
+            end_cells: JsonText::of(&desc.end_cells, 4 * desc.end_cells.len()).map_err(written)?,
+        };
         Ok(Board {
             desc,
             full,
             end,
             beyond,
+            json,
         })
     }
 
@@ -194,6 +214,11 @@ impl Board {
     #[must_use]
     pub fn is_end(&self, cell: u8) -> bool {
         (1..=self.len()).contains(&usize::from(cell)) && self.end & (1u64 << (cell - 1)) != 0
+    }
+
+    /// The observation's fields that come from the board, as JSON.
+    pub(crate) fn json(&self) -> &BoardJson {
+        &self.json
     }
 
     /// Bits of all cells.

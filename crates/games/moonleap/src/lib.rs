@@ -31,6 +31,7 @@
 mod action;
 mod board;
 mod eval;
+mod observation;
 mod position;
 mod render;
 mod state;
@@ -38,14 +39,15 @@ mod state;
 use std::sync::Arc;
 
 use plateau_engine::{
-    ActionInfo, Actor, Ending, Game, GameInfo, IllegalAction, Outcome, ParseError, Seat,
-    SetupError, ToAct, Viewer,
+    ActionInfo, Actor, Ending, Game, GameInfo, IllegalAction, ObservationJson, Outcome, ParseError,
+    Seat, SetupError, ToAct, Viewer,
 };
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 pub use action::{Action, Face, Piece, parse_action, split_pairs};
 pub use board::{Board, BoardDesc, DEFAULT_BOARD_JSON, MAX_CELLS};
+pub use observation::Observation;
 pub use state::{ASTRONAUTS, Colour, MoonLeap};
 
 /// Game options. The default is the standard game on the embedded board, seat 1 first, with the
@@ -134,135 +136,6 @@ pub fn check_can_end(board: &Board, seats: usize, mercenaries: bool) -> Result<(
         )));
     }
     Ok(())
-}
-
-/// Everything anyone may know of a Moon Leap state (all of it is public).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct Observation {
-    /// The canonical position text.
-    pub position: String,
-    /// The board's name.
-    pub board: String,
-    /// Cell values, cell 1 first.
-    pub values: Vec<i32>,
-    /// The end cells (1-based).
-    pub end_cells: Vec<u8>,
-    /// The milestone line for this player count is drawn after this cell.
-    pub milestone_after: u8,
-    /// Whether some astronaut stands beyond the line (splits are open).
-    pub milestone_passed: bool,
-    /// Per cell, the astronaut on it as text (`"a3"`, `"m2"`), or `None`: `0` in JSON (an empty
-    /// crater costs one byte instead of four in every `state` message that moves an astronaut).
-    #[serde(with = "empty_as_zero")]
-    pub track: Vec<Option<String>>,
-    /// The seat to move (or that ended the game).
-    pub to_move: Seat,
-    /// The face awaiting a decision (`"1"`..`"5"`, `"*"`), `None` when the die is to be rolled.
-    pub roll: Option<String>,
-    /// Each seat's score if the game ended now.
-    pub scores: Vec<i32>,
-    /// Whether the Mercenaries variant is on.
-    pub mercenaries: bool,
-    /// Whether the game is over.
-    pub finished: bool,
-}
-
-/// The observation's `track` in JSON: an astronaut's text, or `0` for an empty crater (`null` is
-/// read as well).
-mod empty_as_zero {
-    use std::fmt;
-
-    use serde::de::{self, Deserializer, Visitor};
-    use serde::ser::{Serialize, Serializer};
-
-    /// One crater as JSON: the astronaut's text, or `0` when empty.
-    struct Crater<'a>(Option<&'a str>);
-
-    impl Serialize for Crater<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            match self.0 {
-                Some(a) => s.serialize_str(a),
-                None => s.serialize_u8(0),
-            }
-        }
-    }
-
-    pub fn serialize<S: Serializer>(track: &[Option<String>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(track.iter().map(|c| Crater(c.as_deref())))
-    }
-
-    /// Reads one crater: a string is an astronaut; `null` or a number from 0 to 255 an empty
-    /// crater. A visitor rather than an untagged enum: the enum buffered every crater and, for
-    /// each empty one, built and dropped the error of the string it first tried (a formatted
-    /// message), most of the time a Moon Leap observation took to read.
-    struct CraterVisitor;
-
-    impl<'de> Visitor<'de> for CraterVisitor {
-        type Value = Option<String>;
-
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an astronaut's text, or 0 or null for an empty crater")
-        }
-
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(Some(v.to_owned()))
-        }
-
-        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-            Ok(Some(v))
-        }
-
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            u8::try_from(v)
-                .map(|_| None)
-                .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
-        }
-
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            u8::try_from(v)
-                .map(|_| None)
-                .map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
-        }
-
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-    }
-
-    struct Track;
-
-    impl<'de> Visitor<'de> for Track {
-        type Value = Vec<Option<String>>;
-
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a list of craters")
-        }
-
-        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut track = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(256));
-            while let Some(ReadCrater(c)) = seq.next_element()? {
-                track.push(c);
-            }
-            Ok(track)
-        }
-    }
-
-    /// A crater read through `CraterVisitor`.
-    struct ReadCrater(Option<String>);
-
-    impl<'de> de::Deserialize<'de> for ReadCrater {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_any(CraterVisitor).map(ReadCrater)
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Option<String>>, D::Error> {
-        d.deserialize_seq(Track)
-    }
 }
 
 impl Game for MoonLeap {
@@ -403,30 +276,12 @@ impl Game for MoonLeap {
 
     fn observe(&self, viewer: Viewer) -> Observation {
         let _ = viewer; // perfect information: everyone sees everything
-        Observation {
-            position: self.position_text(),
-            board: self.board.desc().name.clone(),
-            values: self.board.desc().track_values.clone(),
-            end_cells: self.board.desc().end_cells.clone(),
-            milestone_after: self.board.milestone_after(usize::from(self.seats)),
-            milestone_passed: self.milestone_passed(),
-            track: self
-                .track()
-                .into_iter()
-                .map(|c| {
-                    c.map(|(colour, n)| {
-                        [colour.letter(), char::from(b'0' + n)]
-                            .into_iter()
-                            .collect()
-                    })
-                })
-                .collect(),
-            to_move: self.to_move,
-            roll: self.roll.map(|f| f.symbol().to_string()),
-            scores: self.scores(),
-            mercenaries: self.mercenaries,
-            finished: self.is_over(),
-        }
+        self.observation()
+    }
+
+    fn observation_json(&self, viewer: Viewer) -> ObservationJson {
+        let _ = viewer;
+        self.observation_written()
     }
 
     fn determinize<R: Rng + ?Sized>(&self, viewer: Seat, rng: &mut R) -> Self {

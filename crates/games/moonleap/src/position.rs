@@ -11,14 +11,20 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use plateau_engine::Seat;
 
 use crate::action::Face;
-use crate::board::{Board, BoardDesc};
+use crate::board::{Board, BoardDesc, MAX_CELLS};
 use crate::state::{ASTRONAUTS, Colour, MoonLeap};
 
 impl MoonLeap {
     /// The occupant of each cell (index 0 = cell 1): `(colour, number)`.
     #[must_use]
     pub fn track(&self) -> Vec<Option<(Colour, u8)>> {
-        let mut track = vec![None; self.board.len()];
+        self.occupants()[..self.board.len()].to_vec()
+    }
+
+    /// `track` with room for the longest track, built without allocating: the cells past the
+    /// board's are empty.
+    pub(crate) fn occupants(&self) -> [Option<(Colour, u8)>; MAX_CELLS] {
+        let mut track = [None; MAX_CELLS];
         let colours = Seat::all(4).map(Colour::of).chain([Colour::MERCENARIES]);
         for colour in colours {
             for (i, &cell) in self.cells[colour.index()].iter().enumerate() {
@@ -33,8 +39,13 @@ impl MoonLeap {
     /// The canonical position text.
     #[must_use]
     pub fn position_text(&self) -> String {
-        let mut text = String::with_capacity(self.board.len() * 2 + 8);
-        for cell in self.track() {
+        self.position_text_of(&self.occupants()[..self.board.len()])
+    }
+
+    /// The canonical position text, of this state's `track`.
+    pub(crate) fn position_text_of(&self, track: &[Option<(Colour, u8)>]) -> String {
+        let mut text = String::with_capacity(track.len() * 2 + 8);
+        for cell in track {
             match cell {
                 None => text.push('.'),
                 Some((colour, n)) => {

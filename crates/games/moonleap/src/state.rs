@@ -207,18 +207,21 @@ impl MoonLeap {
     #[must_use]
     pub fn scores(&self) -> Vec<i32> {
         Seat::all(usize::from(self.seats))
-            .map(|seat| {
-                (1..=ASTRONAUTS as u8)
-                    .map(|n| {
-                        let factor = match self.cell_of(Colour::of(seat), n) {
-                            Some(c) => self.board.value(c),
-                            None => self.board.offboard_multiplier(),
-                        };
-                        i32::from(n) * factor
-                    })
-                    .sum()
-            })
+            .map(|seat| self.score(seat))
             .collect()
+    }
+
+    /// `seat`'s score now (`scores`).
+    pub(crate) fn score(&self, seat: Seat) -> i32 {
+        (1..=ASTRONAUTS as u8)
+            .map(|n| {
+                let factor = match self.cell_of(Colour::of(seat), n) {
+                    Some(c) => self.board.value(c),
+                    None => self.board.offboard_multiplier(),
+                };
+                i32::from(n) * factor
+            })
+            .sum()
     }
 
     // ---- movement (rules section "Turn", definitions) ----

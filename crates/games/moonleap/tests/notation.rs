@@ -258,6 +258,63 @@ fn the_observation_is_the_full_public_state() {
     );
 }
 
+/// What the match service sends (`Game::observation_json`, written from the state with the
+/// board's fields kept as text) is serde_json's own text of the observation, field by field,
+/// at every state of seeded random games: each table size, with and without the mercenaries, on
+/// the default board and on another whose name JSON escapes.
+#[test]
+fn the_observation_sent_is_serde_jsons_text_of_the_observation() {
+    use plateau_engine::ObservationJson;
+    use rand::{Rng, SeedableRng};
+    let mut odd: plateau_moonleap::BoardDesc =
+        serde_json::from_str(include_str!("data/short_board.json")).unwrap();
+    odd.name = "short \"24\" \u{e9}\n".to_owned();
+    let mut states = 0;
+    for board in [None, Some(odd)] {
+        for seats in 2..=4 {
+            for mercenaries in [false, true] {
+                let config = Config {
+                    board: board.clone(),
+                    mercenaries,
+                    ..Config::default()
+                };
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seats as u64);
+                let mut g = MoonLeap::new(&config, seats).unwrap();
+                let mut legal = Vec::new();
+                loop {
+                    for viewer in [Viewer::Spectator, Viewer::Seat(Seat(1))] {
+                        let sent = g.observation_json(viewer);
+                        let observation = g.observe(viewer);
+                        assert_eq!(sent.text(), serde_json::to_string(&observation).unwrap());
+                        assert_eq!(sent, ObservationJson::of(&observation));
+                    }
+                    states += 1;
+                    let actor = match g.to_act() {
+                        ToAct::Terminal => break,
+                        ToAct::Chance => Actor::Chance,
+                        ToAct::Player(s) => Actor::Seat(s),
+                        ToAct::Simultaneous(_) => {
+                            unreachable!("Moon Leap has no simultaneous turn")
+                        }
+                    };
+                    match actor {
+                        Actor::Chance => {
+                            let mut outcomes = Vec::new();
+                            g.chance_outcomes(&mut outcomes);
+                            legal = outcomes.into_iter().map(|(a, _)| a).collect();
+                        }
+                        Actor::Seat(s) => g.legal_actions(s, &mut legal),
+                    }
+                    let action = legal[rng.random_range(0..legal.len())];
+                    g.apply(actor, &action).unwrap();
+                }
+                assert!(g.is_over());
+            }
+        }
+    }
+    assert!(states > 1000, "{states} states");
+}
+
 #[test]
 fn the_terminal_drawing_shows_track_line_astronauts_die_and_scores() {
     let g = state(&position(2, &[(5, "a4"), (6, "b1"), (12, "a5")], 'a', '4'));
