@@ -88,7 +88,7 @@ impl Face {
 
 impl fmt::Display for Face {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.symbol())
+        fmt::Write::write_char(f, self.symbol())
     }
 }
 
@@ -120,15 +120,32 @@ impl Piece {
             number,
         }
     }
+
+    /// The canonical text, `4` or `m4`.
+    #[must_use]
+    pub fn text(self) -> String {
+        let mut text = String::with_capacity(2);
+        let _ = self.write_to(&mut text);
+        text
+    }
+
+    /// Writes the canonical text a character at a time (the notation's hot path: a `String`
+    /// is written without the formatting machinery).
+    fn write_to<W: fmt::Write>(self, w: &mut W) -> fmt::Result {
+        if self.mercenary {
+            w.write_char('m')?;
+        }
+        match self.number {
+            n @ 0..=9 => w.write_char(char::from(b'0' + n)),
+            // Never in an action the rules made or read (1 to 5), but written as it is.
+            n => write!(w, "{n}"),
+        }
+    }
 }
 
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.mercenary {
-            write!(f, "m{}", self.number)
-        } else {
-            write!(f, "{}", self.number)
-        }
+        self.write_to(f)
     }
 }
 
@@ -158,14 +175,37 @@ pub const fn split_pairs(face: Face) -> &'static [(u8, u8)] {
     }
 }
 
+impl Action {
+    /// The canonical text (`Display`'s), written without the formatting machinery: the match
+    /// service writes several per decision (the legal list, the move list, the check of a
+    /// seat's text).
+    #[must_use]
+    pub fn text(&self) -> String {
+        let mut text = String::with_capacity(8);
+        let _ = self.write_to(&mut text);
+        text
+    }
+
+    fn write_to<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        match self {
+            Action::Roll(face) => {
+                w.write_char('r')?;
+                w.write_char(face.symbol())
+            }
+            Action::Move(p) => p.write_to(w),
+            Action::Split(a, b) => {
+                a.write_to(w)?;
+                w.write_char('+')?;
+                b.write_to(w)
+            }
+            Action::Pass => w.write_str("pass"),
+        }
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Action::Roll(face) => write!(f, "r{face}"),
-            Action::Move(p) => write!(f, "{p}"),
-            Action::Split(a, b) => write!(f, "{a}+{b}"),
-            Action::Pass => f.write_str("pass"),
-        }
+        self.write_to(f)
     }
 }
 

@@ -290,7 +290,7 @@ impl Game for MoonLeap {
     }
 
     fn format_action(&self, action: &Action) -> String {
-        action.to_string()
+        action.text()
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, ParseError> {
@@ -310,13 +310,13 @@ impl Game for MoonLeap {
             ActionInfo {
                 from: from.map(|c| c.to_string()),
                 to: to.map(|c| c.to_string()),
-                pieces: vec![piece.to_string()],
+                pieces: vec![piece.text()],
                 ..ActionInfo::new("move")
             }
         };
         match *action {
             Action::Roll(face) => ActionInfo {
-                choice: Some(face.to_string()),
+                choice: Some(String::from(face.symbol())),
                 ..ActionInfo::new("roll")
             },
             Action::Move(p) => leap(p),
