@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Range;
 
 use serde::ser::{self, Impossible, Serialize, SerializeStruct, Serializer};
 use serde_json::value::RawValue;
@@ -74,6 +75,18 @@ struct Span {
     key: u32,
     value: u32,
     end: u32,
+}
+
+impl Span {
+    /// Where the field's name lies, between its quotes.
+    fn name(self) -> Range<usize> {
+        self.key as usize + 1..self.value as usize - 2
+    }
+
+    /// Where the field's value lies.
+    fn value(self) -> Range<usize> {
+        self.value as usize..self.end as usize
+    }
 }
 
 /// An observation as JSON (`DynGame::observe_fields`): the document `DynGame::observe_text`
@@ -182,15 +195,17 @@ impl ObservationJson {
         let mut text = String::with_capacity(self.text.len());
         text.push('{');
         let mut same_names = now.len() == was.len();
+        // Compared as bytes: the same texts, without a slice's checks of character boundaries.
+        let (text_now, text_was) = (self.text.as_bytes(), before.text.as_bytes());
         for (i, s) in now.iter().enumerate() {
-            let name = self.name(s);
+            let name = &text_now[s.name()];
             // An observation's fields come in its type's order: each is looked for at its own
             // place first (a field left out shifts the others).
-            let at = |w: &&Span| before.name(w) == name;
+            let at = |w: &&Span| text_was[w.name()] == *name;
             let here = was.get(i).filter(at);
             same_names &= here.is_some();
             let old = here.or_else(|| was.iter().find(at));
-            if old.is_some_and(|w| before.value(w) == self.value(s)) {
+            if old.is_some_and(|w| text_was[w.value()] == text_now[s.value()]) {
                 continue;
             }
             if text.len() > 1 {
@@ -215,7 +230,7 @@ impl ObservationJson {
 
     /// The name of the field at `span`, as written between its quotes.
     fn name(&self, span: &Span) -> &str {
-        &self.text[span.key as usize + 1..span.value as usize - 2]
+        &self.text[span.name()]
     }
 
     /// The JSON string of the name of the field at `span`, quotes and all.
@@ -225,7 +240,7 @@ impl ObservationJson {
 
     /// The text of the value of the field at `span`.
     fn value(&self, span: &Span) -> &str {
-        &self.text[span.value as usize..span.end as usize]
+        &self.text[span.value()]
     }
 }
 
