@@ -309,8 +309,11 @@ impl MatchActor {
                 at_ms: Some(now),
             };
             if matches!(entry.by(), Some(Actor::Seat(_))) {
-                self.offers.remove(&OfferKind::Agreement);
-                self.offers.remove(&OfferKind::Takeback);
+                // Most of the time no offer is pending: an empty map is not hashed into.
+                if !self.offers.is_empty() {
+                    self.offers.remove(&OfferKind::Agreement);
+                    self.offers.remove(&OfferKind::Takeback);
+                }
                 self.takeback_by = None;
             }
             let played = Played {
