@@ -232,10 +232,11 @@ pub fn parse_action(text: &str, mercenaries: bool) -> Result<Action, ParseError>
             )),
         };
     }
-    let parts: Vec<&str> = text.split('+').collect();
-    match parts.as_slice() {
-        [one] => Ok(Action::Move(parse_piece(one, mercenaries)?)),
-        [a, b] => {
+    // One or two parts, read without collecting them: a text is read at every decision.
+    let mut parts = text.split('+');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(one), None, _) => Ok(Action::Move(parse_piece(one, mercenaries)?)),
+        (Some(a), Some(b), None) => {
             let (a, b) = (parse_piece(a, mercenaries)?, parse_piece(b, mercenaries)?);
             if a.mercenary != b.mercenary {
                 return Err(ParseError::new(
