@@ -60,6 +60,20 @@ struct Shared {
     /// The seats that may act now, increasing (none unless the match is live).
     to_act: Vec<u8>,
     now: u64,
+    /// Whether the seats and the offers are to be sent (`since`): the same for every viewer of
+    /// a broadcast, compared once for all.
+    seats_changed: bool,
+    offers_changed: bool,
+}
+
+impl Shared {
+    /// Notes whether the seats and the offers changed since the broadcast `since` (whole
+    /// when there is none, or a connection was sent a whole state since).
+    fn since(mut self, since: Option<&Sent>) -> Shared {
+        self.seats_changed = since.is_none_or(|s| s.stale || s.seats != self.seats);
+        self.offers_changed = since.is_none_or(|s| s.stale || s.offers != self.offers);
+        self
+    }
 }
 
 impl MatchActor {
@@ -105,8 +119,10 @@ impl MatchActor {
             None => (Some(&*observed), None, &[][..]),
         };
         let version = self.version_of(viewer);
-        let seats_changed = since.is_none_or(|s| s.stale || s.seats != common.seats);
-        let offers_changed = since.is_none_or(|s| s.stale || s.offers != common.offers);
+        let (seats_changed, offers_changed) = match since {
+            Some(_) => (common.seats_changed, common.offers_changed),
+            None => (true, true),
+        };
         let unchanged = since.is_some_and(|s| {
             !s.stale
                 && s.versions.get(column) == Some(&version)
@@ -190,6 +206,8 @@ impl MatchActor {
                 Vec::new()
             },
             now: self.now_ms(),
+            seats_changed: true,
+            offers_changed: true,
         }
     }
 
@@ -233,8 +251,8 @@ impl MatchActor {
     pub(super) fn broadcast_except(&mut self, skip: Option<u64>) {
         let had = self.connected_seats();
         self.subs.retain(|s| !s.out.is_closed());
-        let common = self.shared_parts();
         let since = self.sent.take();
+        let common = self.shared_parts().since(since.as_ref());
         // Written only for someone to send it to (a table of bots alone has nobody).
         let told = self.subs.iter().any(|s| Some(s.conn) != skip);
         let public = (told && !self.entry.info.hidden_information)
