@@ -116,7 +116,15 @@ impl SeatSet {
 
     /// The seats in increasing order.
     pub fn iter(self) -> impl Iterator<Item = Seat> {
-        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(Seat)
+        // One step per seat in the set, lowest bit first: nothing to do for the empty set.
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let seat = Seat(bits.trailing_zeros() as u8);
+            (bits != 0).then(|| {
+                bits &= bits - 1;
+                seat
+            })
+        })
     }
 }
 

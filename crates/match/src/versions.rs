@@ -9,7 +9,9 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use plateau_engine::{DynGame, Event, GameEntry, LogEntry, Record, Seat, ToAct, Viewer, Visitor};
+use plateau_engine::{
+    DynGame, Event, GameEntry, LogEntry, Record, Seat, SeatSet, ToAct, Viewer, Visitor,
+};
 
 /// Every viewer of a table of `seats`: the seats in order, then the spectators.
 pub fn viewers(seats: usize) -> impl Iterator<Item = Viewer> {
@@ -24,7 +26,7 @@ pub fn view_of(state: &dyn DynGame, viewer: Viewer) -> u64 {
     let mut h = DefaultHasher::new();
     state.observe_text(viewer).hash(&mut h);
     if let Viewer::Seat(s) = viewer
-        && seats_to_act(state.to_act()).contains(&s)
+        && acting(state.to_act()).any(|a| a == s)
     {
         state.legal_texts(s).hash(&mut h);
     }
@@ -58,6 +60,16 @@ pub fn seats_to_act(to_act: ToAct) -> Vec<Seat> {
         ToAct::Simultaneous(set) => set.iter().collect(),
         ToAct::Chance | ToAct::Terminal => Vec::new(),
     }
+}
+
+/// `seats_to_act` without collecting them: the actor asks at every decision.
+pub fn acting(to_act: ToAct) -> impl Iterator<Item = Seat> {
+    let (one, set) = match to_act {
+        ToAct::Player(s) => (Some(s), SeatSet::EMPTY),
+        ToAct::Simultaneous(set) => (None, set),
+        ToAct::Chance | ToAct::Terminal => (None, SeatSet::EMPTY),
+    };
+    one.into_iter().chain(set.iter())
 }
 
 /// Every state of `record`: index `v` is the state after `v` log entries (`Record::log`, each

@@ -12,7 +12,7 @@ use super::{BotMove, MatchActor, SeatBot};
 use crate::botpool::Priority;
 use crate::model::{SeatSpec, Status};
 use crate::settings::Settings;
-use crate::versions::seats_to_act;
+use crate::versions::acting;
 
 impl MatchActor {
     /// The bot of `seat` (bot name `name`), built when the seat first acts and kept for the
@@ -42,7 +42,7 @@ impl MatchActor {
         }
         let version = self.version();
         let simultaneous = matches!(self.state.to_act(), ToAct::Simultaneous(_));
-        for seat in seats_to_act(self.state.to_act()) {
+        for seat in acting(self.state.to_act()) {
             let SeatSpec::Bot { bot, .. } = &self.specs[seat.index()] else {
                 continue;
             };

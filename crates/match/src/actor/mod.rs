@@ -49,7 +49,7 @@ use crate::catalogue::Catalogue;
 use crate::clock::Clocks;
 use crate::model::{ApiError, SeatSpec, Status, TimeControl};
 use crate::settings::Settings;
-use crate::versions::seats_to_act;
+use crate::versions::acting;
 use plateau_store::players::{Player, PlayerId};
 use plateau_store::{ChatLine, Store};
 
@@ -536,9 +536,7 @@ impl MatchActor {
             Status::Live => {
                 self.control == TimeControl::None
                     && !self.broken
-                    && seats_to_act(self.state.to_act())
-                        .iter()
-                        .all(|s| self.specs[s.index()] == SeatSpec::Human)
+                    && acting(self.state.to_act()).all(|s| self.specs[s.index()] == SeatSpec::Human)
                     && self.state.to_act() != ToAct::Chance
             }
         }

@@ -11,7 +11,7 @@ use super::fragments::Fragments;
 use super::{MatchActor, OfferKind, Outgoing, column};
 use crate::attendance::MatchPresence;
 use crate::model::{SeatInfo, SeatSpec, Status, TimeControl, line_view, room_view};
-use crate::versions::seats_to_act;
+use crate::versions::acting;
 
 /// Chat lines of a room sent to a viewer when it connects.
 pub const CHAT_BACKLOG: usize = 100;
@@ -198,10 +198,7 @@ impl MatchActor {
                 }),
             },
             to_act: if self.status == Status::Live {
-                seats_to_act(self.state.to_act())
-                    .iter()
-                    .map(|s| s.0)
-                    .collect()
+                acting(self.state.to_act()).map(|s| s.0).collect()
             } else {
                 Vec::new()
             },
@@ -398,8 +395,7 @@ impl MatchActor {
     pub fn report(&self) {
         let live = self.status == Status::Live;
         let to_act = if live {
-            seats_to_act(self.state.to_act())
-                .into_iter()
+            acting(self.state.to_act())
                 .filter(|s| self.specs[s.index()] == SeatSpec::Human)
                 .filter_map(|s| self.players[s.index()].as_ref().map(|p| p.id))
                 .collect()
