@@ -105,10 +105,17 @@ impl Heard {
         now
     }
 
-    /// Completes once no message came for `idle`. Its timer is armed once and moved on only
-    /// when it fires early (a message came meanwhile).
+    /// Completes once no message came for `idle` (at most `IDLE_TICK` later: see `on_tick`).
+    /// Its timer is armed once and moved on only when it fires early (a message came
+    /// meanwhile).
     pub async fn silent_for(&self, idle: Duration) {
-        let due = || self.start + Duration::from_nanos(self.last.load(Ordering::Relaxed)) + idle;
+        let tick = IDLE_TICK.min(idle / 4);
+        let due = || {
+            on_tick(
+                self.start + Duration::from_nanos(self.last.load(Ordering::Relaxed)) + idle,
+                tick,
+            )
+        };
         let mut timer = std::pin::pin!(tokio::time::sleep_until(due()));
         loop {
             timer.as_mut().await;
@@ -119,6 +126,36 @@ impl Heard {
             timer.as_mut().reset(at);
         }
     }
+}
+
+/// The idle timers' step: every socket's idle deadline is moved on to the next whole step of
+/// the process's clock (`on_tick`), so the timers of all the sockets whose deadline falls within
+/// one step fire together, at one wake of a worker, rather than each at its own instant. At
+/// human pace each of 18,800 sockets' timers fires about once a minute (it is moved on, a
+/// message having come meanwhile): 313 times a second, most of them waking a parked worker
+/// for nothing else (docs/architecture.md section 5.4, `ws/`).
+const IDLE_TICK: Duration = Duration::from_secs(1);
+
+/// `at` moved on to the next whole `tick` counted from the first time asked for; `at` itself if
+/// it is earlier than that, or `tick` is zero.
+fn on_tick(at: tokio::time::Instant, tick: Duration) -> tokio::time::Instant {
+    static ORIGIN: std::sync::OnceLock<tokio::time::Instant> = std::sync::OnceLock::new();
+    let origin = *ORIGIN.get_or_init(tokio::time::Instant::now);
+    let (Some(since), Ok(step)) = (
+        at.checked_duration_since(origin),
+        u64::try_from(tick.as_nanos()),
+    ) else {
+        return at;
+    };
+    if step == 0 {
+        return at;
+    }
+    let since = u64::try_from(since.as_nanos()).unwrap_or(u64::MAX);
+    let steps = since.div_ceil(step);
+    steps
+        .checked_mul(step)
+        .and_then(|n| origin.checked_add(Duration::from_nanos(n)))
+        .unwrap_or(at)
 }
 
 impl Default for Heard {
@@ -243,6 +280,24 @@ mod tests {
         assert_eq!(pong, PONG);
         let pong = serde_json::to_string(&plateau_protocol::server::LobbyMessage::Pong).unwrap();
         assert_eq!(pong, PONG);
+    }
+
+    /// A deadline moves on to the next whole step, never back and less than a step; two within
+    /// one step land on the same instant; one on a step stays; no step leaves it as it is.
+    #[test]
+    fn idle_deadlines_move_on_to_the_next_step() {
+        let tick = Duration::from_millis(1000);
+        let base = on_tick(tokio::time::Instant::now() + Duration::from_secs(5), tick);
+        assert_eq!(on_tick(base, tick), base);
+        let a = on_tick(base + Duration::from_millis(1), tick);
+        let b = on_tick(base + Duration::from_millis(999), tick);
+        assert_eq!((a, b), (base + tick, base + tick));
+        assert_eq!(
+            on_tick(base + tick + Duration::from_nanos(1), tick),
+            base + 2 * tick
+        );
+        let at = base + Duration::from_millis(1);
+        assert_eq!(on_tick(at, Duration::ZERO), at);
     }
 
     /// A socket's burst passes at once and the next message is refused with `limit/messages`;
