@@ -107,6 +107,10 @@ pub struct Args {
     /// (docs/deploy.md, "Moderation").
     #[arg(long, env = "PLATEAU_NAME_DENY_LIST")]
     name_deny_list: Option<std::path::PathBuf>,
+    /// Threads that run the service's tasks (tokio's workers: the sockets, the matches, the
+    /// routes) [default: one per core but one, at least one].
+    #[arg(long, env = "PLATEAU_WORKER_THREADS", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
+    worker_threads: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -205,6 +209,18 @@ struct LimitArgs {
         default_value_t = Header::XForwardedFor
     )]
     forwarded_header: Header,
+}
+
+/// The tokio workers by default: one per core but one, at least one. The service has busy
+/// threads of its own besides them (SQLite's writer, which commits every decision, and its
+/// checkpointer; the bots' and the password hashes' threads), so a worker per core would share
+/// a core with them. With two workers or more, a worker that is woken and finds a task wakes
+/// another if one is parked (tokio keeps one searching), and a task that wakes two others hands
+/// one to a parked worker: at human pace on two cores, with the workers mostly idle, that is
+/// where most of the context switches beyond the null server's went (docs/performance.md
+/// section 9.5).
+fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
 }
 
 /// `--log-format`.
@@ -374,7 +390,11 @@ pub fn run(args: Args, matches: &clap::ArgMatches) -> CliResult {
             .with_span_list(true)
             .try_init(),
     };
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .worker_threads(args.worker_threads.unwrap_or_else(default_workers))
+        .build()
+        .map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime
         .block_on(plateau_server::run(config))
         .map_err(|e| e.to_string())
@@ -407,6 +427,24 @@ mod tests {
             flags += 1;
         }
         assert!(flags >= 35, "{flags} flags");
+    }
+
+    /// `--worker-threads` takes 1 to 1024 threads; without it, the default is one per core but
+    /// one, and never none.
+    #[test]
+    fn worker_threads_are_counted_from_one() {
+        let given = Serve::try_parse_from(["serve", "--worker-threads", "3"]).unwrap();
+        assert_eq!(given.args.worker_threads, Some(3));
+        assert!(Serve::try_parse_from(["serve", "--worker-threads", "0"]).is_err());
+        assert_eq!(
+            Serve::try_parse_from(["serve"])
+                .unwrap()
+                .args
+                .worker_threads,
+            None
+        );
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        assert_eq!(default_workers(), if cores > 1 { cores - 1 } else { 1 });
     }
 
     #[test]
