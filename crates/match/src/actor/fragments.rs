@@ -4,7 +4,7 @@
 //! the same values (`Shown`, `Observed`): in a game without hidden information every viewer
 //! does, and each part is written once for all; otherwise each viewer's are its own.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use plateau_engine::{ActionInfo, JsonText, ObservationPatch};
@@ -19,9 +19,10 @@ const MOVE_CAPACITY: usize = 256;
 /// The parts written so far in one broadcast.
 #[derive(Default)]
 pub(super) struct Fragments {
-    /// Each entry's JSON (a `MoveView`) per distinct view, by the view's address.
+    /// Each entry's JSON (a `MoveView`) per distinct view, by the view's address: ordered, as a
+    /// broadcast writes a few (one decision's) and comparing addresses costs less than hashing.
     moves: Vec<JsonText>,
-    move_index: HashMap<*const (String, ActionInfo), usize>,
+    move_index: BTreeMap<*const (String, ActionInfo), usize>,
     /// The patches from a baseline to an observation, by the two.
     patches: Vec<(Kept, Observed, ObservationPatch)>,
 }
