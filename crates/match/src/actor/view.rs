@@ -137,9 +137,9 @@ impl MatchActor {
         }
         // Built only for a message that goes out: a long list (a Bataille Navale placement's)
         // costs more than the rest of the message.
-        let (legal, legal_info) = match seat {
-            Some(s) if to_act.contains(&s.0) => self.state.listed_legal_info(s).into_iter().unzip(),
-            _ => (Vec::new(), Vec::new()),
+        let legal = match seat {
+            Some(s) if to_act.contains(&s.0) => self.state.listed_legal_info(s),
+            _ => Vec::new(),
         };
         let moves = moves.iter().map(|&i| fragments.move_json(i)).collect();
         let message = MatchMessage::State(State {
@@ -155,8 +155,8 @@ impl MatchActor {
             observation,
             observation_patch: patch.map(|p| &p.changed),
             observation_removed: removed,
-            legal,
-            legal_info,
+            legal: &legal,
+            legal_info: &legal,
             moves_from,
             moves,
             seats: seats_changed.then_some(common.seats.as_slice()),

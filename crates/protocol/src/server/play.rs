@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use plateau_engine::{ActionInfo, Actor, JsonText, ObservationJson, Outcome};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use super::{ErrorBody, SeatView, Status};
 use crate::{OfferKind, shapes};
@@ -142,10 +142,15 @@ pub struct State<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     pub observation_removed: &'a [String],
     /// This seat's legal actions in canonical notation, sorted by byte order.
-    pub legal: Vec<String>,
+    // `legal` and `legal_info` borrow the one list the game gives (`DynGame::listed_legal_info`),
+    // of which each writes its part: this one the texts.
+    #[serde(serialize_with = "texts")]
+    #[schemars(with = "Vec<String>")]
+    pub legal: &'a [(String, ActionInfo)],
     /// The parts of each legal action, in `legal`'s order.
+    #[serde(serialize_with = "infos")]
     #[schemars(with = "Vec<shapes::Info>")]
-    pub legal_info: Vec<ActionInfo>,
+    pub legal_info: &'a [(String, ActionInfo)],
     /// How many moves of its list the client keeps before `moves`.
     pub moves_from: usize,
     /// The move list from `moves_from` on.
@@ -174,6 +179,16 @@ pub struct State<'a> {
     /// rating did not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ratings: Option<&'a [Option<RatingChange>]>,
+}
+
+/// `State::legal`: the texts of the listed actions.
+fn texts<S: Serializer>(listed: &&[(String, ActionInfo)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(listed.iter().map(|(text, _)| text))
+}
+
+/// `State::legal_info`: the parts of the listed actions.
+fn infos<S: Serializer>(listed: &&[(String, ActionInfo)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(listed.iter().map(|(_, info)| info))
 }
 
 /// A chat room (docs/protocol.md section 7.5).
