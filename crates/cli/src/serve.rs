@@ -218,7 +218,7 @@ struct LimitArgs {
 /// another if one is parked (tokio keeps one searching), and a task that wakes two others hands
 /// one to a parked worker: at human pace on two cores, with the workers mostly idle, that is
 /// where most of the context switches beyond the null server's went (docs/performance.md
-/// section 9.5).
+/// section 9.6).
 fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
 }

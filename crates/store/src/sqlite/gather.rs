@@ -14,7 +14,7 @@
 //! raise the target until the wait ends at its deadline.
 //!
 //! The wait's length trades the acknowledgement's latency for the commit's cost: at 8,000 matches
-//! at human pace (about 720 writes a second, docs/performance.md section 9.5) a 3 ms wait made
+//! at human pace (about 720 writes a second, docs/performance.md section 9.6) a 3 ms wait made
 //! groups of about 3 writes, 8 ms about 7: the `fdatasync`s per decision fell from 0.28 to 0.14
 //! and the writer thread's CPU per decision from 54 to 47 µs on average (runs taken in turn),
 //! for about 3 ms more at the acknowledgement's median. Each group's `fdatasync` also writes the
