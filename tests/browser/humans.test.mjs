@@ -92,7 +92,13 @@ test('two humans through the invite link, a server restart mid-game, result and 
           const version = await red.evaluate(() => document.body.dataset.version);
           await server.restart();
           for (const p of [red, blue, watcher]) {
-            await p.waitForFunction((v) => document.body.dataset.conn === 'up' && document.body.dataset.version === v, version, { timeout: 30000 });
+            try {
+              await p.waitForFunction((v) => document.body.dataset.conn === 'up' && document.body.dataset.version === v, version, { timeout: 30000 });
+            } catch (e) {
+              // Say where each page stood, and what the server wrote across both runs.
+              const seen = await Promise.all([red, blue, watcher].map((q) => q.evaluate(() => `conn ${document.body.dataset.conn}, version ${document.body.dataset.version}`)));
+              throw new Error(`a page was not back at version ${version} within 30 s (red, blue, watcher: ${seen.join('; ')})\nserver log:\n${server.log()}`, { cause: e });
+            }
           }
           restarted = true;
         }
