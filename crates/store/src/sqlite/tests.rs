@@ -6,7 +6,7 @@ use super::backup::{Restored, backup, restore};
 use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::TimeControl;
-use crate::players::PlayerKind;
+use crate::players::{Player, PlayerKind};
 use crate::tests::{TempDir, entry, new_match};
 use crate::{Derived, MatchStore, PlayerStore, Store, StoreError};
 use plateau_engine::{Actor, Event, LogEntry, Seat, Seed};
@@ -40,6 +40,16 @@ fn live_match_before(path: &Path, marker: &str, id: &str, rows: &str) -> Connect
 
 /// A log written before its actor check was rewritten is kept whole, and the check still refuses
 /// an actor that is none of the three.
+/// A store opened on `path`, with the guest Ann to create matches for.
+async fn store_with_ann(path: &Path) -> (SqliteStore, Player) {
+    let store = SqliteStore::open(path).unwrap();
+    let ann = store
+        .create_player("Ann".into(), PlayerKind::Guest, None)
+        .await
+        .unwrap();
+    (store, ann)
+}
+
 #[tokio::test]
 async fn the_log_keeps_its_entries_through_the_rewritten_actor_check() {
     let dir = TempDir::new();
@@ -184,11 +194,7 @@ async fn a_full_log_is_copied_into_the_database_by_the_checkpointer() {
     let dir = TempDir::new();
     let path = dir.db();
     let wal = path.with_extension("sqlite-wal");
-    let store = SqliteStore::open(&path).unwrap();
-    let ann = store
-        .create_player("Ann".into(), PlayerKind::Guest, None)
-        .await
-        .unwrap();
+    let (store, ann) = store_with_ann(&path).await;
     store.create(new_match("m1", &ann, false)).await.unwrap();
     // One commit of 1,200 entries of 4 KiB: more pages than `CHECKPOINT_PAGES` in the log.
     let text = "x".repeat(4096);
@@ -224,11 +230,7 @@ async fn a_full_log_is_copied_into_the_database_by_the_checkpointer() {
 #[tokio::test]
 async fn a_backup_taken_while_writing_restores_every_match() {
     let dir = TempDir::new();
-    let store = SqliteStore::open(&dir.db()).unwrap();
-    let ann = store
-        .create_player("Ann".into(), PlayerKind::Guest, None)
-        .await
-        .unwrap();
+    let (store, ann) = store_with_ann(&dir.db()).await;
     for id in ["m1", "m2"] {
         store.create(new_match(id, &ann, true)).await.unwrap();
     }
@@ -294,11 +296,7 @@ async fn a_backup_taken_while_writing_restores_every_match() {
 async fn a_restore_checks_the_backup_and_keeps_what_it_replaces() {
     let dir = TempDir::new();
     let at = |name: &str| dir.db().with_file_name(name);
-    let store = SqliteStore::open(&dir.db()).unwrap();
-    let ann = store
-        .create_player("Ann".into(), PlayerKind::Guest, None)
-        .await
-        .unwrap();
+    let (store, ann) = store_with_ann(&dir.db()).await;
     store.create(new_match("m1", &ann, true)).await.unwrap();
     for seq in 0..5 {
         store
@@ -400,11 +398,7 @@ async fn a_restore_checks_the_backup_and_keeps_what_it_replaces() {
 #[tokio::test]
 async fn a_read_sent_after_gathered_writes_sees_them_all() {
     let dir = TempDir::new();
-    let store = SqliteStore::open(&dir.db()).unwrap();
-    let ann = store
-        .create_player("Ann".into(), PlayerKind::Guest, None)
-        .await
-        .unwrap();
+    let (store, ann) = store_with_ann(&dir.db()).await;
     let ids: Vec<String> = (0..40).map(|i| format!("{i:016x}")).collect();
     for id in &ids {
         store.create(new_match(id, &ann, false)).await.unwrap();
