@@ -149,11 +149,23 @@ async fn the_schedule_keeps_one_of_each_waiting_and_makes_none_twice() {
         &next[&("mad".to_owned(), "arena".to_owned())][0],
     );
     assert!(mad_now["starts_at"].as_i64() > mad_then["starts_at"].as_i64());
-    let (status, started) = agent
-        .get(&format!("/api/tournaments/{}", before.as_str().unwrap()))
-        .await;
-    assert_eq!(status, 200);
-    assert_ne!(started["tournament"]["phase"], "waiting", "{started}");
+    // The next hour's arenas are made once the clock passes the first ones' start; the first
+    // ones start at their runner's next tick, which may come later (and reach a second node
+    // at its next read of the store).
+    let path = format!("/api/tournaments/{}", before.as_str().unwrap());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, started) = agent.get(&path).await;
+        assert_eq!(status, 200, "{started}");
+        if started["tournament"]["phase"] != "waiting" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the first arena never started: {started}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
     b.shutdown().await;
     if let Some(a) = a {
         a.shutdown().await;
