@@ -163,7 +163,7 @@ impl MatchActor {
     /// After a failed write the match stops changing (`broken`): what the store holds is then
     /// the truth, and it may or may not hold the failed entry. This reads the match back and
     /// replays it; once the store answers again, play goes on from what it stored. Called before
-    /// each command and every `RECOVER_EVERY` while broken, so a match recovers by itself when
+    /// each command and every `run::RECOVER_EVERY` while broken, so a match recovers by itself when
     /// the disk has room again.
     pub(super) async fn recover(&mut self) {
         if !self.broken {
