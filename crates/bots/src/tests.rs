@@ -600,14 +600,21 @@ fn the_tree_is_kept_across_moves() {
 
 #[test]
 fn a_time_budget_stops() {
-    // How strong 20 ms is depends on the machine; what is checked is that the search stops.
+    // How strong 20 ms is depends on the machine; what is checked is that the search runs until
+    // its budget is spent and then stops. How many iterations fit in it is not: a thread
+    // descheduled for 20 ms during its first iteration (a busy machine) searches only that one.
     let mut mcts = Mcts::new(SearchConfig::with_budget(Budget::Millis(20)), 1);
     let take = mcts.choose(&Nim::with_pile(30, 2), Seat(0)).unwrap();
     assert!((1..=3).contains(&take));
     let stats = mcts.stats();
-    assert!(stats.iterations >= 2, "{stats:?}");
+    assert!(stats.iterations >= 1, "{stats:?}");
     assert!(
         stats.elapsed >= std::time::Duration::from_millis(20),
+        "{stats:?}"
+    );
+    // Iterations of microseconds: stopped at once past the budget, a minute is generous.
+    assert!(
+        stats.elapsed < std::time::Duration::from_secs(60),
         "{stats:?}"
     );
 }
