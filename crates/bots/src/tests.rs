@@ -652,7 +652,8 @@ fn the_search_does_not_peek_at_hidden_state() {
 
 #[test]
 fn the_greedy_bot_takes_an_immediate_win() {
-    let mut rng = rand::rng();
+    // Ten tie-breaking draws from one seeded generator: the win is taken whatever they are.
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
     for _ in 0..10 {
         let got = greedy_action(
             &Nim::with_pile(3, 2),
@@ -687,7 +688,7 @@ impl crate::Evaluator<Nim> for NimTheory {
 #[test]
 fn an_evaluation_guides_greedy_and_sets_the_search() {
     // From 10 stones, only taking 2 leaves the opponent a multiple of 4.
-    let mut rng = rand::rng();
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
     for _ in 0..10 {
         let got = greedy_action(&Nim::with_pile(10, 2), Seat(0), &NimTheory, &mut rng);
         assert_eq!(got, Some(2));
