@@ -287,7 +287,12 @@ fn arena_run(players: i64, steps: usize, seed: u64) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    // A fixed seed: the same tournaments every run (a failure reproduces; none passes by luck).
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5357_4c41),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn large_swiss_invariants(players in 30i64..120, seed in any::<u64>()) {
@@ -296,7 +301,12 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    // A fixed seed: the same tournaments every run (a failure reproduces; none passes by luck).
+    #![proptest_config(ProptestConfig {
+        cases: 200,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5357_534d),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn swiss_invariants(players in 2i64..14, rounds in 1u32..9, seed in any::<u64>()) {
