@@ -136,14 +136,14 @@ enum AdminCommand {
         /// Why.
         #[arg(long)]
         reason: String,
-        /// Seconds to wait for a running server to end it.
-        #[arg(long, default_value_t = 10)]
+        /// Seconds to wait for a running server to end it; 0 to 3600.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=3600))]
         wait_seconds: u64,
     },
     /// The latest moderator actions, newest first.
     Audit {
-        /// How many.
-        #[arg(long, default_value_t = 50)]
+        /// How many, from 1.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
         limit: u32,
     },
 }
@@ -353,4 +353,44 @@ fn line(e: &AuditEntry) -> String {
 fn time(ms: i64) -> String {
     let at = std::time::UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0));
     httpdate::fmt_http_date(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Admin {
+        #[command(flatten)]
+        args: super::Args,
+    }
+
+    /// A wait too long to add to the clock (which ended the command, the close already
+    /// written) and an audit of no entries (which said there were none) are refused before the
+    /// database is opened; the ends of the ranges are taken.
+    #[test]
+    fn a_wait_or_a_limit_out_of_range_is_refused() {
+        let close = |wait: &str| {
+            Admin::try_parse_from([
+                "admin",
+                "close",
+                "3f9a0c12d4e5b678",
+                "--reason",
+                "stuck",
+                "--wait-seconds",
+                wait,
+            ])
+        };
+        assert!(close("0").is_ok() && close("3600").is_ok());
+        let Err(refused) = close(&u64::MAX.to_string()) else {
+            panic!("a wait of u64::MAX seconds was taken");
+        };
+        assert!(refused.to_string().contains("0..=3600"), "{refused}");
+        let audit = |limit: &str| Admin::try_parse_from(["admin", "audit", "--limit", limit]);
+        assert!(audit("1").is_ok());
+        let Err(refused) = audit("0") else {
+            panic!("an audit of 0 entries was taken");
+        };
+        assert!(refused.to_string().contains("--limit"), "{refused}");
+    }
 }

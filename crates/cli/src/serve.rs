@@ -49,8 +49,14 @@ pub struct Args {
     )]
     database_pool: usize,
     /// Milliseconds a bot waits before playing, so people can follow its moves (not at a
-    /// simultaneous node, such as Bataille Navale's placement, whose moves are secret).
-    #[arg(long, env = "PLATEAU_BOT_DELAY_MS", default_value_t = 250)]
+    /// simultaneous node, such as Bataille Navale's placement, whose moves are secret); 0 to
+    /// 60000.
+    #[arg(
+        long,
+        env = "PLATEAU_BOT_DELAY_MS",
+        default_value_t = 250,
+        value_parser = clap::value_parser!(u64).range(0..=60_000)
+    )]
     bot_delay_ms: u64,
     /// For tests only: accept a fixed `seed` when a match is created, and derive the seed of every
     /// other match from its creation order, so a test plays the same games every run. The dice
@@ -58,12 +64,22 @@ pub struct Args {
     #[arg(long, env = "PLATEAU_TEST_SEEDS")]
     test_seeds: bool,
     /// Seconds a person may be away (no open socket) from a live match with a clock before
-    /// resigning by the game's rule.
-    #[arg(long, env = "PLATEAU_ABANDON_SECONDS", default_value_t = 90)]
+    /// resigning by the game's rule; 0 to 86400.
+    #[arg(
+        long,
+        env = "PLATEAU_ABANDON_SECONDS",
+        default_value_t = 90,
+        value_parser = clap::value_parser!(u64).range(0..=DAY)
+    )]
     abandon_seconds: u64,
     /// Seconds a seat's per-move or Fischer clock waits for the seat's first move before it runs
-    /// anyway (0: clocks run from the first instant).
-    #[arg(long, env = "PLATEAU_FIRST_MOVE_SECONDS", default_value_t = 30)]
+    /// anyway (0: clocks run from the first instant); 0 to 86400.
+    #[arg(
+        long,
+        env = "PLATEAU_FIRST_MOVE_SECONDS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(0..=DAY)
+    )]
     first_move_seconds: u64,
     /// Search iterations per judged decision of a post-game analysis [default: each game's
     /// expert level, at least 1000].
@@ -124,23 +140,24 @@ struct LimitArgs {
     /// Open connections in all [default: 4000].
     #[arg(long, env = "PLATEAU_MAX_CONNECTIONS")]
     max_connections: Option<usize>,
-    /// Seconds a connection has to send a request's headers, and then as many for its body
-    /// [default: 10].
-    #[arg(long, env = "PLATEAU_HEADER_TIMEOUT_SECONDS")]
+    /// Seconds a connection has to send a request's headers, and then as many for its body;
+    /// 1 to 3600 [default: 10].
+    #[arg(long, env = "PLATEAU_HEADER_TIMEOUT_SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
     header_timeout_seconds: Option<u64>,
-    /// Seconds a silent WebSocket stays open [default: 60].
-    #[arg(long, env = "PLATEAU_SOCKET_IDLE_SECONDS")]
+    /// Seconds a silent WebSocket stays open; 1 to 86400 [default: 60].
+    #[arg(long, env = "PLATEAU_SOCKET_IDLE_SECONDS", value_parser = clap::value_parser!(u64).range(1..=DAY))]
     socket_idle_seconds: Option<u64>,
-    /// Messages a WebSocket may send per second, after a burst of four times as many
-    /// [default: 10].
-    #[arg(long, env = "PLATEAU_MESSAGES_PER_SECOND")]
+    /// Messages a WebSocket may send per second, after a burst of four times as many; more
+    /// than 0, at most 1000000 [default: 10].
+    #[arg(long, env = "PLATEAU_MESSAGES_PER_SECOND", value_parser = message_rate)]
     messages_per_second: Option<f64>,
-    /// Minutes an open match may wait for its players before it is removed [default: 120].
-    #[arg(long, env = "PLATEAU_OPEN_MATCH_MINUTES")]
+    /// Minutes an open match may wait for its players before it is removed; 1 to 10080 (a
+    /// week) [default: 120].
+    #[arg(long, env = "PLATEAU_OPEN_MATCH_MINUTES", value_parser = clap::value_parser!(u64).range(1..=7 * 24 * 60))]
     open_match_minutes: Option<u64>,
     /// Seconds a match nobody watches, in which nothing runs by itself, stays in memory (a
-    /// finished one with no offer pending: at most 5) [default: 60].
-    #[arg(long, env = "PLATEAU_IDLE_UNLOAD_SECONDS")]
+    /// finished one with no offer pending: at most 5); 0 to 86400 [default: 60].
+    #[arg(long, env = "PLATEAU_IDLE_UNLOAD_SECONDS", value_parser = clap::value_parser!(u64).range(0..=DAY))]
     idle_unload_seconds: Option<u64>,
     /// Matches one address may create per minute [default: 20].
     #[arg(long, env = "PLATEAU_MATCHES_PER_MINUTE")]
@@ -166,9 +183,9 @@ struct LimitArgs {
     /// Sign-in attempts per minute from one address, and for one name [default: 10].
     #[arg(long, env = "PLATEAU_SIGN_INS_PER_MINUTE")]
     sign_ins_per_minute: Option<usize>,
-    /// Seconds a challenge to a named player waits for its answer before it expires
-    /// [default: 300].
-    #[arg(long, env = "PLATEAU_CHALLENGE_SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Seconds a challenge to a named player waits for its answer before it expires; 1 to
+    /// 86400 [default: 300].
+    #[arg(long, env = "PLATEAU_CHALLENGE_SECONDS", value_parser = clap::value_parser!(u64).range(1..=DAY))]
     challenge_seconds: Option<u64>,
     /// Threads bots think on, shared by every match; people's matches go first
     /// [default: all cores but one].
@@ -209,6 +226,23 @@ struct LimitArgs {
         default_value_t = Header::XForwardedFor
     )]
     forwarded_header: Header,
+}
+
+/// The longest most time settings may be: a day, in seconds. Each is added to the clock's
+/// instants, and a setting too large for that (`u64::MAX` seconds) would end the server at the
+/// first socket or request it times, or wrap round to a short time.
+const DAY: u64 = 24 * 3600;
+
+/// `--messages-per-second`: a rate above 0 and at most a million (a rate of 0, below 0 or not a
+/// number would let a socket send one message in all; an infinite one, any number).
+fn message_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rate) if rate > 0.0 && rate <= 1_000_000.0 => Ok(rate),
+        Ok(_) => Err(format!(
+            "`{text}` messages a second: give a rate above 0 and at most 1000000"
+        )),
+        Err(_) => Err(format!("`{text}` is not a number of messages a second")),
+    }
 }
 
 /// The tokio workers by default: one per core but one, at least one. The service has busy
@@ -445,6 +479,51 @@ mod tests {
         );
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         assert_eq!(default_workers(), if cores > 1 { cores - 1 } else { 1 });
+    }
+
+    /// A time too large to add to the clock's instants, or a rate that is no rate, is refused
+    /// with the flag and the range it takes, before the server starts; the ends of the ranges
+    /// are taken.
+    #[test]
+    fn settings_out_of_their_range_are_refused() {
+        let huge = u64::MAX.to_string();
+        let ranges = [
+            ("--socket-idle-seconds", "1", "86400"),
+            ("--header-timeout-seconds", "1", "3600"),
+            ("--idle-unload-seconds", "0", "86400"),
+            ("--open-match-minutes", "1", "10080"),
+            ("--abandon-seconds", "0", "86400"),
+            ("--first-move-seconds", "0", "86400"),
+            ("--challenge-seconds", "1", "86400"),
+            ("--bot-delay-ms", "0", "60000"),
+        ];
+        for (flag, low, high) in ranges {
+            for fine in [low, high] {
+                assert!(
+                    Serve::try_parse_from(["serve", flag, fine]).is_ok(),
+                    "{flag} {fine}"
+                );
+            }
+            let Err(refused) = Serve::try_parse_from(["serve", flag, &huge]) else {
+                panic!("{flag} {huge} was taken");
+            };
+            let message = refused.to_string();
+            assert!(message.contains(flag), "{message}");
+            assert!(message.contains(&format!("{low}..={high}")), "{message}");
+        }
+        for bad in ["0", "-5", "NaN", "inf", "1000001", "ten"] {
+            let given = format!("--messages-per-second={bad}");
+            let Err(refused) = Serve::try_parse_from(["serve", &given]) else {
+                panic!("--messages-per-second {bad} was taken");
+            };
+            assert!(
+                refused.to_string().contains("messages a second"),
+                "{refused}"
+            );
+        }
+        let rate = Serve::try_parse_from(["serve", "--messages-per-second", "0.5"]).unwrap();
+        assert_eq!(rate.args.limits.limits().messages_per_second, 0.5);
+        assert_eq!(rate.args.limits.limits().message_burst, 2.0);
     }
 
     #[test]

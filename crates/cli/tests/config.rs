@@ -142,6 +142,14 @@ fn an_unknown_key_or_a_bad_value_is_refused_with_the_file_and_the_key() {
             vec!["`password_hashes = 100`", "100 is not in 1..=64"],
         ),
         (
+            "socket_idle_seconds = 0",
+            vec!["`socket_idle_seconds = 0`", "0 is not in 1..=86400"],
+        ),
+        (
+            "messages_per_second = -1.5",
+            vec!["`messages_per_second = -1.5`", "a rate above 0"],
+        ),
+        (
             "log_format = \"xml\"",
             vec!["`log_format = \"xml\"`", "expected one of `text`, `json`"],
         ),
