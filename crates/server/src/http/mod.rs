@@ -306,9 +306,7 @@ async fn body_in_time(State(app): State<AppState>, request: Request, next: Next)
                 .await
         }
         Ok(Err(e)) => {
-            let over = std::error::Error::source(&e)
-                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
-            if over {
+            if over_limit(&e) {
                 HttpError(too_large()).into_response()
             } else {
                 HttpError(ApiError::new(
@@ -333,18 +331,26 @@ async fn body_in_time(State(app): State<AppState>, request: Request, next: Next)
     }
 }
 
+/// Whether reading a body failed at the limit layer's cap (`MAX_BODY`). The layer's
+/// `LengthLimitError` comes wrapped: a chunked body, which has no `Content-Length` to refuse it
+/// by, fails inside the reading as the limited body's error, itself inside the reader's.
+fn over_limit(e: &(dyn std::error::Error + 'static)) -> bool {
+    std::iter::successors(Some(e), |e| e.source())
+        .any(|e| e.is::<http_body_util::LengthLimitError>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use plateau_lobby::lobby::Lobby;
+    use std::sync::Arc;
 
-    /// `/health` asks the database: `200` while it answers, `503` with `"database":
-    /// "unreachable"` once it does not (here SQLite's store closed under the service, whose
-    /// writer thread is gone as a lost server would be).
-    #[tokio::test]
-    async fn health_says_whether_the_database_answers() {
+    /// The service on a new SQLite file: its state, its store and the file.
+    pub(super) async fn service(
+        name: &str,
+    ) -> (AppState, Arc<dyn crate::store::Store>, std::path::PathBuf) {
         let db = std::env::temp_dir().join(format!(
-            "plateau-health-{}.sqlite",
+            "plateau-{name}-{}.sqlite",
             hex::encode(rand::random::<[u8; 8]>())
         ));
         let store = crate::open_store(&format!("sqlite://{}", db.display()))
@@ -357,7 +363,15 @@ mod tests {
         )
         .await
         .unwrap();
-        let state = AppState::new(lobby);
+        (AppState::new(lobby), store, db)
+    }
+
+    /// `/health` asks the database: `200` while it answers, `503` with `"database":
+    /// "unreachable"` once it does not (here SQLite's store closed under the service, whose
+    /// writer thread is gone as a lost server would be).
+    #[tokio::test]
+    async fn health_says_whether_the_database_answers() {
+        let (state, store, db) = service("health").await;
         let answer = |state: AppState| async move {
             let response = health(axum::extract::State(state)).await;
             let status = response.status();
@@ -379,6 +393,57 @@ mod tests {
             body,
             serde_json::json!({"status": "degraded", "database": "unreachable", "matches_in_memory": 0})
         );
+        let _ = std::fs::remove_file(&db);
+    }
+
+    /// A body over `MAX_BODY` is `413 request/too_large` however it comes (docs/protocol.md
+    /// section 6): with a `Content-Length` over the limit, refused before it is read, and in
+    /// chunks without one, refused once they pass it (which was `400 request/malformed`, "length
+    /// limit exceeded"). Nothing is made: the name asked for is no player's.
+    #[tokio::test]
+    async fn a_body_over_the_limit_is_too_large_however_it_is_sent() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let (state, store, db) = service("body-limit").await;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(axum::serve(listener, app(state.clone())).into_future());
+        // Valid JSON that would make the guest Alice, but for its size.
+        let body = format!(r#"{{"name": "Alice"{}}}"#, " ".repeat(MAX_BODY));
+        let chunked: String = body
+            .as_bytes()
+            .chunks(4096)
+            .map(|c| format!("{:x}\r\n{}\r\n", c.len(), String::from_utf8_lossy(c)))
+            .chain(std::iter::once("0\r\n\r\n".to_owned()))
+            .collect();
+        let framings = [
+            (format!("Content-Length: {}", body.len()), body.clone()),
+            ("Transfer-Encoding: chunked".to_owned(), chunked),
+        ];
+        for (framing, sent) in framings {
+            let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+            let request = format!(
+                "POST /api/guest HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+                 Connection: close\r\n{framing}\r\n\r\n{sent}"
+            );
+            stream.write_all(request.as_bytes()).await.unwrap();
+            let mut answer = Vec::new();
+            stream.read_to_end(&mut answer).await.unwrap();
+            let answer = String::from_utf8_lossy(&answer);
+            assert!(answer.starts_with("HTTP/1.1 413 "), "{framing}: {answer}");
+            assert!(
+                answer.contains(r#"{"code":"request/too_large","#),
+                "{framing}: {answer}"
+            );
+        }
+        assert!(
+            store
+                .player_by_name("Alice".to_owned())
+                .await
+                .unwrap()
+                .is_none()
+        );
+        server.abort();
+        store.close().await;
         let _ = std::fs::remove_file(&db);
     }
 }
