@@ -483,9 +483,10 @@ async fn handle(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let named = || {
+    // The player a message needs, or what to do first: `to` is what the message does.
+    let named = |to: &str| {
         from.player.ok_or_else(|| {
-            ApiError::new(Code::AuthRequired, "choose a name before you seek a game")
+            ApiError::new(Code::AuthRequired, format!("choose a name before you {to}"))
         })
     };
     let answer = match kind.as_str() {
@@ -494,12 +495,18 @@ async fn handle(
             app.pairing.cancel(from.conn);
             return serde_json::to_string(&LobbyMessage::Cancelled).ok();
         }
-        "seek" => match (named(), serde_json::from_value::<SeekRequest>(value)) {
+        "seek" => match (
+            named("seek a game"),
+            serde_json::from_value::<SeekRequest>(value),
+        ) {
             (Err(e), _) => Err(e),
             (Ok(player), Ok(request)) => seek(app, from, player, request, None).await,
             (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
         },
-        "accept" => match (named(), serde_json::from_value::<AcceptRequest>(value)) {
+        "accept" => match (
+            named("seek a game"),
+            serde_json::from_value::<AcceptRequest>(value),
+        ) {
             (Err(e), _) => Err(e),
             (Ok(player), Ok(request)) => accept(app, from, player, request.seek).await,
             (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
@@ -512,7 +519,10 @@ async fn handle(
             Ok(None) => return None,
             other => other.map(Option::unwrap_or_default),
         },
-        "challenge" => match (named(), serde_json::from_value::<ChallengeRequest>(value)) {
+        "challenge" => match (
+            named("challenge a player"),
+            serde_json::from_value::<ChallengeRequest>(value),
+        ) {
             (Err(e), _) => Err(e),
             (Ok(player), Ok(request)) => {
                 let origin = Origin {
@@ -531,7 +541,10 @@ async fn handle(
             (_, Err(e)) => Err(ApiError::new(Code::MsgMalformed, e.to_string())),
         },
         "challenge_accept" | "challenge_decline" | "challenge_cancel" => {
-            match (named(), serde_json::from_value::<ChallengeAnswer>(value)) {
+            match (
+                named("answer a challenge"),
+                serde_json::from_value::<ChallengeAnswer>(value),
+            ) {
                 (Err(e), _) => Err(e),
                 (Ok(player), Ok(answer)) => {
                     let id = answer.challenge;
@@ -586,6 +599,59 @@ struct AcceptRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A message that needs a player, from a socket without a session, is `auth/required`
+    /// saying what the name is needed for (a challenge was told to choose a name "before you
+    /// seek a game"), and changes nothing: no seek, no challenge.
+    #[tokio::test]
+    async fn a_message_without_a_player_says_what_needs_one() {
+        let (app, store, db) = super::super::tests::service("lobby-named").await;
+        let (out, _queue) = mpsc::channel(8);
+        let from = Sender {
+            conn: 1,
+            player: None,
+            addr: None,
+            out: &out,
+        };
+        let mut follows = Follows::default();
+        let cases = [
+            (
+                r#"{"type": "seek", "game": "mad", "seats": 2, "time_control": {"kind": "none"}, "rated": false}"#,
+                "choose a name before you seek a game",
+            ),
+            (
+                r#"{"type": "accept", "seek": 1}"#,
+                "choose a name before you seek a game",
+            ),
+            (
+                r#"{"type": "challenge", "name": "Bob", "game": "mad"}"#,
+                "choose a name before you challenge a player",
+            ),
+            (
+                r#"{"type": "challenge_accept", "challenge": 1}"#,
+                "choose a name before you answer a challenge",
+            ),
+            (
+                r#"{"type": "challenge_decline", "challenge": 1}"#,
+                "choose a name before you answer a challenge",
+            ),
+        ];
+        for (message, said) in cases {
+            let answer = handle(&app, &from, &mut follows, message).await.unwrap();
+            let answer: Value = serde_json::from_str(&answer).unwrap();
+            assert_eq!(
+                answer,
+                serde_json::json!({"type": "error", "code": "auth/required", "message": said}),
+                "{message}"
+            );
+        }
+        let fill = handle(&app, &from, &mut follows, r#"{"type": "fill"}"#)
+            .await
+            .unwrap();
+        assert!(fill.contains("seek/not_found"), "{fill}");
+        store.close().await;
+        let _ = std::fs::remove_file(&db);
+    }
 
     /// A connection's sends fall on its own instant of each second, the first one at or after
     /// the time asked, and two phases stay apart by their difference.
