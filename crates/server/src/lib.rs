@@ -71,12 +71,13 @@ pub enum ServeError {
 }
 
 /// Opens the store a database URL names: `postgres://...` or `postgresql://...` (libpq's URL
-/// form) connects to a PostgreSQL server, anything else is a SQLite file (`sqlite://FILE`,
+/// form) connects to a PostgreSQL server, a SQLite file otherwise (`sqlite://FILE`,
 /// `sqlite:FILE` or a bare path). Either way the schema's migrations are applied.
 ///
 /// # Errors
-/// `Store` if the URL cannot be read, the PostgreSQL server cannot be reached or refuses the
-/// login, SQLite cannot open the file, or a migration fails.
+/// `Config` for a URL of another scheme (`mysql://...`); `Store` if the URL cannot be read, the
+/// PostgreSQL server cannot be reached or refuses the login, SQLite cannot open the file, or a
+/// migration fails.
 pub async fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
     open_store_pooled(url, store::postgres::DEFAULT_POOL).await
 }
@@ -86,6 +87,17 @@ pub async fn open_store(url: &str) -> Result<Arc<dyn Store>, ServeError> {
 /// # Errors
 /// As `open_store`.
 pub async fn open_store_pooled(url: &str, pool: usize) -> Result<Arc<dyn Store>, ServeError> {
+    // A URL of another kind (`mysql://`, `postgre://`) would otherwise be taken for the path of
+    // a SQLite file, and refused as a file SQLite cannot open, or made as one.
+    if let Some((scheme, _)) = url.split_once("://")
+        && !matches!(scheme, "sqlite" | "postgres" | "postgresql")
+    {
+        return Err(ServeError::Config(format!(
+            "the database `{}`: `{scheme}://` is no database Plateau keeps its matches in; \
+             give sqlite://FILE or postgres://USER:PASSWORD@HOST:PORT/DB",
+            store::postgres::redact(url)
+        )));
+    }
     let Some(path) = sqlite_path(url) else {
         let store = store::postgres::PgStore::open_pooled(url, pool).await?;
         return Ok(Arc::new(store));
@@ -150,12 +162,12 @@ pub async fn serve(
 pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     let store = open_store_pooled(&config.database, config.database_pool).await?;
     // Bound first, so that a node's default name and address are the port it really has.
-    let listener = TcpListener::bind(config.addr).await?;
+    let listener = bind(config.addr, "--addr").await?;
     // The recorder before the lobby, whose matches take their handles at its start.
     let metrics = match config.metrics_listen {
         Some(addr) => {
             let handle = metrics::install().map_err(ServeError::Config)?;
-            Some((TcpListener::bind(addr).await?, handle))
+            Some((bind(addr, "--metrics-listen").await?, handle))
         }
         None => None,
     };
@@ -198,6 +210,14 @@ pub async fn run(config: ServeConfig) -> Result<(), ServeError> {
     Ok(())
 }
 
+/// Listens on `addr`, the setting `flag` gave; a refusal names both (the operating system's
+/// "Address already in use" alone does not say which address).
+async fn bind(addr: SocketAddr, flag: &str) -> Result<TcpListener, ServeError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| ServeError::Config(format!("{flag} {addr}: cannot listen there: {e}")))
+}
+
 /// Completes on Ctrl-C, or on SIGTERM where there are signals.
 async fn shutdown_signal() {
     let ctrl_c = async {
@@ -217,5 +237,69 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database URL of a kind Plateau does not keep matches in is refused by its scheme,
+    /// password masked, and no file is made for it (it was taken for a SQLite file's path).
+    #[tokio::test]
+    async fn a_database_of_another_kind_is_refused_by_its_scheme() {
+        let dir = std::env::temp_dir().join(format!(
+            "plateau-scheme-{}",
+            hex::encode(rand::random::<[u8; 8]>())
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for url in ["mysql://me:secret@db/plateau", "postgre://me@db/plateau"] {
+            let within = format!("{}/{url}", dir.display());
+            for url in [url, &within] {
+                let Err(e) = open_store(url).await else {
+                    panic!("{url} was opened");
+                };
+                let message = e.to_string();
+                assert!(matches!(e, ServeError::Config(_)), "{message}");
+                assert!(
+                    message.contains("sqlite://FILE or postgres://"),
+                    "{message}"
+                );
+                assert!(!message.contains("secret"), "{message}");
+            }
+        }
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir(&dir).unwrap();
+    }
+
+    /// An address another process listens on stops the server with the flag and the address,
+    /// not the operating system's words alone.
+    #[tokio::test]
+    async fn an_address_in_use_is_named() {
+        let taken = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = taken.local_addr().unwrap();
+        let db = std::env::temp_dir().join(format!(
+            "plateau-bind-{}.sqlite",
+            hex::encode(rand::random::<[u8; 8]>())
+        ));
+        let config = ServeConfig {
+            addr,
+            database: format!("sqlite://{}", db.display()),
+            database_pool: 2,
+            options: Options::default(),
+            metrics_listen: None,
+        };
+        let Err(e) = run(config).await else {
+            panic!("served on a taken address");
+        };
+        let message = e.to_string();
+        assert!(
+            message.starts_with(&format!("--addr {addr}: cannot listen there: ")),
+            "{message}"
+        );
+        assert!(message.contains("in use"), "{message}");
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
     }
 }
