@@ -11,6 +11,6 @@ mod woken;
 pub use plateau_protocol::{ActionRequest, ClientMessage, MAX_TURN_ACTIONS};
 pub use session::session;
 pub use socket::{
-    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
-    parse_client_message, send_within, sized, too_large,
+    BROKEN, EVICTED, Heard, IDLE, MAX_MESSAGE, NOT_UTF8, PING, PONG, Rate, UNREADABLE,
+    binary_refused, close, finish, parse_client_message, send_within, sized, too_large, unreadable,
 };

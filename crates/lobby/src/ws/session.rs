@@ -17,8 +17,8 @@ use tokio::sync::mpsc;
 
 use super::handle::handle;
 use super::socket::{
-    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
-    parse_client_message, send_within, too_large, within,
+    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, binary_refused, close, finish,
+    parse_client_message, send_within, too_large, unreadable, within,
 };
 use super::woken::{Source, Woken};
 use crate::lobby::Lobby;
@@ -174,6 +174,7 @@ pub async fn session<S, R, E>(
 ) where
     S: Sink<Message> + Unpin + Send,
     R: Stream<Item = Result<Message, E>> + Unpin + Send,
+    E: std::error::Error + 'static,
 {
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(QUEUE);
     let conn = lobby.next_connection();
@@ -288,8 +289,8 @@ pub async fn session<S, R, E>(
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
             // The client left: its close is answered as the socket finishes.
             Some(Ok(Message::Close(_))) | None => break None,
-            // A frame over `MAX_MESSAGE` (or not a WebSocket frame): nothing more is read.
-            Some(Err(_)) => break Some(UNREADABLE),
+            // A frame over `MAX_MESSAGE`, or not a WebSocket frame: nothing more is read.
+            Some(Err(e)) => break Some(unreadable(&e)),
         };
         // The actor let the connection go (the match stopped here: moved, or this node fenced
         // itself; or the client read too slowly): the queue is closed, and the next turn of the

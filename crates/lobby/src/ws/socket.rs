@@ -26,8 +26,31 @@ pub const EVICTED: (u16, &str) = (
     "too many connections from your network: closed for another client",
 );
 
-/// The close after a frame that is not read: over `MAX_MESSAGE`, or not a WebSocket frame.
-pub const UNREADABLE: (u16, &str) = (1009, "a frame over 16 KiB, or not a WebSocket frame");
+/// The close after a frame that is not read: over `MAX_MESSAGE` (`unreadable`).
+pub const UNREADABLE: (u16, &str) = (1009, "a frame or message over 16 KiB");
+
+/// The close after bytes that break the WebSocket protocol (RFC 6455 section 7.4.1): a frame
+/// from the client that is not masked, a reserved opcode or bit, a control frame over 125
+/// bytes, a continuation with nothing to continue (`unreadable`).
+pub const BROKEN: (u16, &str) = (1002, "not a WebSocket frame");
+
+/// The close after a text message that is not UTF-8 (RFC 6455 section 7.4.1, `unreadable`).
+pub const NOT_UTF8: (u16, &str) = (1007, "a text message that is not UTF-8");
+
+/// The close for the error a socket's stream ended on, which `e` is or wraps (axum wraps
+/// tungstenite's): `BROKEN` for a protocol error, `NOT_UTF8` for text that is not UTF-8,
+/// `UNREADABLE` for a frame or message over `MAX_MESSAGE` and anything else. A client's bug
+/// is so told apart from a message too large (both were 1009, "too big").
+pub fn unreadable(e: &(dyn std::error::Error + 'static)) -> (u16, &'static str) {
+    use tokio_tungstenite::tungstenite::Error;
+    let found =
+        std::iter::successors(Some(e), |e| e.source()).find_map(|e| e.downcast_ref::<Error>());
+    match found {
+        Some(Error::Protocol(_)) => BROKEN,
+        Some(Error::Utf8(_)) => NOT_UTF8,
+        _ => UNREADABLE,
+    }
+}
 
 /// A `ping` as the pages (web/js/socket.js) and `plateau load` write it: the sockets answer this
 /// text without parsing it (a ping written otherwise is parsed, and answered the same).
@@ -268,6 +291,41 @@ pub fn binary_refused(len: usize) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A frame that breaks the protocol closes with 1002 and text that is not UTF-8 with 1007,
+    /// as axum hands them over (its error around tungstenite's); only what is too large closes
+    /// with 1009 ("too big").
+    #[test]
+    fn each_unreadable_frame_gets_its_own_close() {
+        use tokio_tungstenite::tungstenite::Error;
+        use tokio_tungstenite::tungstenite::error::{CapacityError, ProtocolError};
+        let code = |e: Error| unreadable(&axum::Error::new(e)).0;
+        assert_eq!(
+            code(Error::Protocol(ProtocolError::UnmaskedFrameFromClient)),
+            1002
+        );
+        assert_eq!(
+            code(Error::Protocol(ProtocolError::UnknownDataFrameType(3))),
+            1002
+        );
+        assert_eq!(
+            code(Error::Protocol(ProtocolError::ControlFrameTooBig)),
+            1002
+        );
+        assert_eq!(
+            code(Error::Protocol(ProtocolError::UnexpectedContinueFrame)),
+            1002
+        );
+        assert_eq!(code(Error::Utf8(String::new())), 1007);
+        assert_eq!(
+            code(Error::Capacity(CapacityError::MessageTooLong {
+                size: MAX_MESSAGE + 1,
+                max_size: MAX_MESSAGE
+            })),
+            1009
+        );
+        assert_eq!(unreadable(&std::io::Error::other("reset")), UNREADABLE);
+    }
 
     /// The ready-made texts are what the protocol's parser and serde make of a ping and a pong.
     #[test]

@@ -28,8 +28,8 @@ use plateau_lobby::model::{ApiError, Code, HttpError};
 use plateau_lobby::net::ConnSlot;
 use plateau_lobby::players::{Player, PlayerId};
 use plateau_lobby::ws::{
-    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, UNREADABLE, binary_refused, close, finish,
-    send_within, too_large,
+    EVICTED, Heard, IDLE, MAX_MESSAGE, PING, PONG, Rate, binary_refused, close, finish,
+    send_within, too_large, unreadable,
 };
 use plateau_pairing::{SeekRequest, SeekerId};
 
@@ -206,8 +206,9 @@ async fn run(
                         if !send_within(&mut sink, Message::Text(e.to_ws_json().into())).await { break; }
                         continue;
                     }
-                    Some(Err(_)) => {
-                        send_within(&mut sink, close(UNREADABLE.0, UNREADABLE.1)).await;
+                    Some(Err(e)) => {
+                        let (code, reason) = unreadable(&e);
+                        send_within(&mut sink, close(code, reason)).await;
                         break;
                     }
                     _ => break,
