@@ -31,42 +31,71 @@ impl Drop for Server {
 /// exempt from the limits per address (every other keeps them), and waits until `/health`
 /// answers.
 pub(super) fn spawn(db: &std::path::Path, extra: &[String]) -> Result<Server, String> {
-    let addr = free_port()?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let child = Command::new(exe)
-        .args(["serve", "--addr", &addr.to_string(), "--database"])
-        .arg(db)
-        .args([
-            "--scheduled-tournaments",
-            "false",
-            "--bot-delay-ms",
-            "0",
-            "--max-connections",
-            "100000",
-            "--exempt-address",
-            "127.0.0.1",
-        ])
-        .args(extra)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start plateau serve: {e}"))?;
-    let pid = child.id();
-    let server = Server {
-        addr,
-        pid: Some(pid),
-        child: Some(child),
-        db: Some(db.to_owned()),
-    };
-    wait_healthy(addr, Duration::from_secs(120))?;
+    let mut server = start(Duration::from_secs(120), |addr| {
+        Command::new(&exe)
+            .args(["serve", "--addr", &addr.to_string(), "--database"])
+            .arg(db)
+            .args([
+                "--scheduled-tournaments",
+                "false",
+                "--bot-delay-ms",
+                "0",
+                "--max-connections",
+                "100000",
+                "--exempt-address",
+                "127.0.0.1",
+            ])
+            .args(extra)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start plateau serve: {e}"))
+    })?;
+    server.db = Some(db.to_owned());
     Ok(server)
 }
 
+/// Starts the child `make` gives for a free port and waits `within` for its `/health`. The port
+/// is free when chosen but may be taken before the child binds it (by any socket of another
+/// process): the child then exits, and another port is tried, three in all.
+fn start(
+    within: Duration,
+    make: impl Fn(SocketAddr) -> Result<Child, String>,
+) -> Result<Server, String> {
+    let mut last = String::new();
+    for _ in 0..3 {
+        let addr = free_port()?;
+        let mut server = Server {
+            addr,
+            pid: None,
+            child: Some(make(addr)?),
+            db: None,
+        };
+        server.pid = server.child.as_ref().map(Child::id);
+        match wait_healthy(addr, within, server.child.as_mut()) {
+            Ok(_) => return Ok(server),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
 /// Waits until `GET /health` answers 200; returns how long it took.
-pub(super) fn wait_healthy(addr: SocketAddr, within: Duration) -> Result<Duration, String> {
+///
+/// # Errors
+/// `child` (the server's process, when spawned here) exited first, or `within` passed.
+fn wait_healthy(
+    addr: SocketAddr,
+    within: Duration,
+    mut child: Option<&mut Child>,
+) -> Result<Duration, String> {
     let start = Instant::now();
     while start.elapsed() < within {
+        if let Some(Ok(Some(status))) = child.as_mut().map(|c| c.try_wait()) {
+            return Err(format!("the server for {addr} exited first: {status}"));
+        }
         if let Ok(mut s) = std::net::TcpStream::connect(addr) {
             use std::io::{Read, Write};
             let _ = s.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
@@ -101,19 +130,32 @@ pub(super) fn free_port() -> Result<SocketAddr, String> {
 
 /// Starts the `null_server` example's `binary` on a free port and waits for its `/health`.
 pub(super) fn spawn_null(binary: &std::path::Path) -> Result<Server, String> {
-    let addr = free_port()?;
-    let child = std::process::Command::new(binary)
-        .arg(addr.port().to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
-    let server = Server {
-        addr,
-        pid: Some(child.id()),
-        child: Some(child),
-        db: None,
-    };
-    wait_healthy(addr, Duration::from_secs(30))?;
-    Ok(server)
+    start(Duration::from_secs(30), |addr| {
+        Command::new(binary)
+            .arg(addr.port().to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", binary.display()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_that_exits_is_noticed_and_tried_three_times() {
+        let tries = std::cell::Cell::new(0);
+        let err = start(Duration::from_secs(600), |_| {
+            tries.set(tries.get() + 1);
+            Command::new("false")
+                .spawn()
+                .map_err(|e| format!("cannot start false: {e}"))
+        })
+        .err()
+        .expect("no server answers");
+        assert!(err.contains("exited first"), "{err}");
+        assert_eq!(tries.get(), 3);
+    }
 }
