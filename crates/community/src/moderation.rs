@@ -63,12 +63,7 @@ pub fn check_text(text: &str, what: &str, code: Code) -> Result<String, ApiError
             format!("{what} holds control characters"),
         ));
     }
-    // As in chat (docs/protocol.md section 7.5): a text shown on a page must not turn around
-    // the words that follow it there.
-    if text
-        .chars()
-        .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
-    {
+    if plateau_match::model::turns_text(text) {
         return Err(ApiError::new(
             code,
             format!("{what} cannot change the direction of the text"),

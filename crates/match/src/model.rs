@@ -10,6 +10,16 @@ pub use plateau_store::model::{SeatSpec, Status, TimeControl, unix_ms};
 /// One seat as the lobby and the `state` message show it (docs/protocol.md section 3.3).
 pub use plateau_protocol::server::SeatView as SeatInfo;
 
+/// Whether `text` holds a character that changes the direction of the text (the bidirectional
+/// overrides U+202A to U+202E and isolates U+2066 to U+2069). A text people write and others read
+/// (a chat line, a report, a tournament's name) is refused with one: shown on a page, it would
+/// turn around the words that follow it there (docs/protocol.md section 7.5).
+#[must_use]
+pub fn turns_text(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+}
+
 /// The public view of seat `seat` filled by `spec`, held by `player`.
 #[must_use]
 pub fn seat_info(

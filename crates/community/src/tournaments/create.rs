@@ -14,6 +14,12 @@ use plateau_lobby::players::{Player, PlayerId, PlayerKind};
 pub const NAME_CHARS: usize = 60;
 /// Latest start of a new tournament, in seconds from its creation (a week).
 pub const MAX_START_SECONDS: u32 = 7 * 24 * 3600;
+/// The range of a tournament's `min_rating`, in shown rating points (docs/protocol.md section
+/// 7.3): no rating falls below 100, and none comes near 4,000 (a mean of 67 where a newcomer's
+/// is 25).
+pub const MIN_RATING_LOW: i64 = 100;
+/// See `MIN_RATING_LOW`.
+pub const MIN_RATING_HIGH: i64 = 4_000;
 /// A day, in milliseconds: the window of `Limits::tournaments_per_day`.
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// The kind of tournament `POST /api/tournaments` asks for.
@@ -34,7 +40,8 @@ pub enum KindWord {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTournament {
-    /// Its name: 1 to `NAME_CHARS` characters, no control characters.
+    /// Its name: 1 to `NAME_CHARS` characters, no control characters and none that change the
+    /// direction of the text.
     pub name: String,
     /// Registry name of the game played.
     pub game: String,
@@ -63,7 +70,8 @@ pub struct CreateTournament {
     /// Whether its games change ratings.
     #[serde(default)]
     pub rated: bool,
-    /// The shown rating in the game a player needs to join.
+    /// The shown rating in the game a player needs to join: `MIN_RATING_LOW` to
+    /// `MIN_RATING_HIGH`.
     #[serde(default)]
     pub min_rating: Option<i64>,
     /// The seed of its draws (docs/tournaments.md section 2.2), for tests only: refused with
@@ -94,9 +102,18 @@ impl Tournaments {
         if name.is_empty()
             || name.chars().count() > NAME_CHARS
             || name.chars().any(char::is_control)
+            || plateau_match::model::turns_text(&name)
         {
             return Err(invalid(format!(
-                "name: 1 to {NAME_CHARS} characters, no control characters"
+                "name: 1 to {NAME_CHARS} characters, no control characters and none that \
+                 change the direction of the text"
+            )));
+        }
+        if let Some(min) = request.min_rating
+            && !(MIN_RATING_LOW..=MIN_RATING_HIGH).contains(&min)
+        {
+            return Err(invalid(format!(
+                "min_rating: {MIN_RATING_LOW} to {MIN_RATING_HIGH}, a shown rating"
             )));
         }
         let entry = self.lobby.catalogue().requested(&request.game)?;

@@ -32,10 +32,7 @@ pub fn check_chat(text: &str) -> Result<String, ApiError> {
     if !text.chars().any(shows_something) {
         return Err(bad("an empty chat line is not sent"));
     }
-    if text
-        .chars()
-        .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
-    {
+    if crate::model::turns_text(text) {
         return Err(bad("a chat line cannot change the direction of the text"));
     }
     if text.chars().count() > CHAT_MAX {

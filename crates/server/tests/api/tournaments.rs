@@ -145,6 +145,11 @@ async fn an_arena_of_eight_runs_over_its_time_through_a_restart() {
     for (field, value, code) in [
         ("minutes", json!(0), "tournament/invalid"),
         ("name", json!(" "), "tournament/invalid"),
+        // A name that would turn the words after it around on the list's page.
+        ("name", json!("Evening \u{202E}arena"), "tournament/invalid"),
+        // Ratings no player has: nobody could ever join.
+        ("min_rating", json!(99_999_999), "tournament/invalid"),
+        ("min_rating", json!(0), "tournament/invalid"),
         (
             "starts_in_seconds",
             json!(8 * 24 * 3600),
