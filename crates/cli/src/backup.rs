@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::CliResult;
+use crate::common::{CliResult, store_error};
 
 /// Arguments of `plateau backup`.
 #[derive(clap::Args)]
@@ -26,7 +26,7 @@ pub fn run(args: Args) -> CliResult {
                 .into(),
         );
     };
-    plateau_server::store::sqlite::backup::backup(&from, &args.to).map_err(|e| e.to_string())?;
+    plateau_server::store::sqlite::backup::backup(&from, &args.to).map_err(store_error)?;
     println!("{} copied to {}", from.display(), args.to.display());
     Ok(())
 }

@@ -138,6 +138,15 @@ pub fn check_writable(path: &std::path::Path) -> CliResult {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// The words of a store's error for the command line: a refused value's reason alone (the
+/// store's `invalid: ` is for logs), any other error whole.
+pub fn store_error(e: plateau_server::store::StoreError) -> String {
+    match e {
+        plateau_server::store::StoreError::Invalid(why) => why,
+        e => e.to_string(),
+    }
+}
+
 /// Writes `text` to stdout. A closed pipe (`plateau legal ... | head -1`) is not an error.
 pub fn emit(text: &str) -> CliResult {
     let mut out = io::stdout().lock();

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::CliResult;
+use crate::common::{CliResult, store_error};
 
 /// Arguments of `plateau restore`.
 #[derive(clap::Args)]
@@ -35,7 +35,7 @@ pub fn run(args: Args) -> CliResult {
         );
     };
     let restored = plateau_server::store::sqlite::backup::restore(&args.from, &to, args.force)
-        .map_err(|e| e.to_string())?;
+        .map_err(store_error)?;
     let mut said = format!(
         "{} restored to {}: {} matches, {} players (written at schema version {}, now this \
          version's)\n",

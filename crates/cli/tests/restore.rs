@@ -111,6 +111,22 @@ async fn a_backup_taken_under_load_restores_and_every_match_replays() {
         backup.to_str().unwrap(),
     ]);
     assert!(backed.status.success(), "{}", text(&backed.stderr));
+    // Again to the same file: refused in words, the copy left as it is.
+    let twice = plateau(&[
+        "backup",
+        "--database",
+        &format!("sqlite://{}", db.display()),
+        "--to",
+        backup.to_str().unwrap(),
+    ]);
+    assert_eq!(twice.status.code(), Some(1));
+    assert_eq!(
+        text(&twice.stderr).trim(),
+        format!(
+            "error: {} exists already: back up to a new file",
+            backup.display()
+        )
+    );
     // Still under load through the backup, and after it: matches go on finishing.
     assert!(load.try_wait().unwrap().is_none(), "the load stopped");
     let deadline = Instant::now() + Duration::from_secs(60);

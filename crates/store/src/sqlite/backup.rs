@@ -17,8 +17,8 @@ use crate::model::unix_ms;
 /// (docs/deploy.md, "Backups" and "Restoring").
 ///
 /// # Errors
-/// `Invalid` if `from` is no SQLite database or `to` exists already; `Database` if either file
-/// cannot be read or written.
+/// `Invalid` if `from` is no SQLite database, `to` exists already or its folder does not;
+/// `Database` if either file cannot be read or written.
 pub fn backup(from: &Path, to: &Path) -> Result<(), StoreError> {
     use rusqlite::OpenFlags;
     if !from.is_file() {
@@ -30,6 +30,19 @@ pub fn backup(from: &Path, to: &Path) -> Result<(), StoreError> {
     if to.exists() {
         return Err(StoreError::Invalid(format!(
             "{} exists already: back up to a new file",
+            to.display()
+        )));
+    }
+    // The copy is first written beside `to`: a missing folder is named as `to`'s.
+    let folder = match to.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => Path::new("/"),
+    };
+    if !folder.is_dir() {
+        return Err(StoreError::Invalid(format!(
+            "no folder {} to write {} in",
+            folder.display(),
             to.display()
         )));
     }

@@ -286,6 +286,15 @@ async fn a_backup_taken_while_writing_restores_every_match() {
     ));
     assert!(!elsewhere.exists());
     assert!(!dir.db().with_file_name("other.sqlite.partial").exists());
+    // A folder that is not there is named, not the copy's own file beside the backup.
+    let nowhere = dir.db().with_file_name("missing").join("backup.sqlite");
+    match backup(&dir.db(), &nowhere) {
+        Err(StoreError::Invalid(why)) => assert!(
+            why.starts_with("no folder ") && !why.contains(".partial"),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
     store.close().await;
 }
 
