@@ -90,10 +90,16 @@ test('MAD and Moon Leap compose their moves from legal_info alone', { timeout: 1
     // Moon Leap: one button per decision, each with its action's text.
     const moon = { game: 'moonleap', seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }] };
     page = await openRouted(server, browser, moon, null);
-    await page.waitForSelector('#ml-choices .ml-choice');
-    legal = lastLegal(page);
-    assert.deepEqual(await page.$$eval('#ml-choices .ml-choice', (els) => els.map((e) => [e.dataset.action, e.dataset.kind])),
-      legal.map((a) => [a.text, a.kind]));
+    // The buttons and the version they were drawn for, in one look: a forced choice (one button)
+    // is played by the page itself a moment later, and the buttons go with it.
+    const drawn = await (await page.waitForFunction(() => {
+      const chips = [...document.querySelectorAll('#ml-choices .ml-choice')];
+      return chips.length > 0
+        && { version: Number(document.body.dataset.version), chips: chips.map((e) => [e.dataset.action, e.dataset.kind]) };
+    })).jsonValue();
+    const shown = page.states.findLast((st) => st.version === drawn.version);
+    assert.ok(shown, `a state of version ${drawn.version} reached the page`);
+    assert.deepEqual(drawn.chips, shown.legal.map((text, i) => [text, shown.legal_info[i].kind]));
     await page.context().close();
 
     page = await openRouted(server, browser, moon, STRIP);
