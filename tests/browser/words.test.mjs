@@ -81,7 +81,7 @@ test('the page modules put entries in words from their parts alone', { timeout: 
     assert.match(said.torpedo, /submarine.*torpedo.*Fleet 2.*rightwards along 5/i);
     assert.match(said.shield, /corvette.*shield/i);
     assert.equal(said.place, 'aircraft carrier → a1 (horizontal)');
-    assert.equal(said.buoy, 'buoy → k10');
+    assert.equal(said.buoy, 'Fleet 1: buoy → k10', 'a layout draw names the fleet it is for');
     assert.equal(said.ready, 'Ready');
     assert.equal(said.first, 'Fleet 4 plays first');
     assert.equal(said.rocket, 'no rocket on c4');

@@ -48,8 +48,8 @@ export function describeOrder(info, game = 'naval') {
 }
 
 /**
- * Words for any step of a Bataille Navale move list from its parts: a layout draw or a placement
- * move ("aircraft carrier → i7 (horizontal)"), `ready`, the first player, a rocket's draw, else
+ * Words for any step of a Bataille Navale move list from its parts: a layout draw ("Fleet 2: aircraft
+ * carrier → i7 (horizontal)") or a placement move ("aircraft carrier → i7 (horizontal)"), `ready`, the first player, a rocket's draw, else
  * the order (`describeOrder`). Null without parts.
  * @param {OrderParts | null | undefined} info
  * @returns {string | null}
@@ -57,11 +57,15 @@ export function describeOrder(info, game = 'naval') {
 export function describeStep(info, game = 'naval') {
   const piece = info?.pieces?.[0];
   const way = info?.choice === 'h' || info?.choice === 'v' ? t(`nv.way.${info.choice}`) : '';
+  // A ship's placement has an orientation, a buoy's none.
+  const placed = () => t('nv.say.placed', { ship: t(`nv.ship.${way ? piece : 'buoy'}`), cell: info?.to, way });
   switch (info?.kind) {
     case 'layout':
+      // A chance draw for one fleet (`target`): the list shows no seat beside it, so it names it.
+      if (!piece) return null;
+      return info.target == null ? placed() : t('nv.say.laid', { seat: seatLabel(game, info.target), placed: placed() });
     case 'place':
-      // A ship's placement has an orientation, a buoy's none.
-      return piece ? t('nv.say.placed', { ship: t(`nv.ship.${way ? piece : 'buoy'}`), cell: info.to, way }) : null;
+      return piece ? placed() : null;
     case 'ready': return t('nv.ready');
     case 'first': return t('nv.say.first', { seat: seatLabel(game, info.target ?? 0) });
     case 'rocket': return t(`nv.say.rocket.${info.choice === 'shot' ? 'shot' : 'spared'}`, { cell: info.to });
