@@ -21,7 +21,7 @@ async function move(page, from, to, all) {
   const plain = `#ck-choices .ck-choice[data-action="${from}${to}"]`;
   if (await page.$(plain)) await page.click(plain);
   for (const p of all) {
-    await p.waitForFunction((v) => Number(document.body.dataset.version) > v, before, { timeout: 15000 }).catch(async (e) => {
+    await p.waitForFunction((v) => Number(document.body.dataset.version) > v, before).catch(async (e) => {
       const info = await Promise.all(all.map((q) => q.evaluate(() => [document.body.dataset.version, document.body.dataset.seat, document.getElementById('error').textContent, document.getElementById('moves').textContent])));
       throw new Error(`${from}-${to}: ${JSON.stringify(info)} ${e}`);
     });
@@ -161,7 +161,7 @@ test('Chakart: the narration follows the move list through bursts and takebacks'
     const page = await modulePage(server, browser);
     const words = () => page.textContent('#ck-effect');
     const told = () => page.evaluate(() => window.told);
-    const waitWords = (text) => page.waitForFunction((w) => document.getElementById('ck-effect').textContent === w, text, { timeout: 15000 })
+    const waitWords = (text) => page.waitForFunction((w) => document.getElementById('ck-effect').textContent === w, text)
       .catch(async () => assert.fail(`waited for the words ${JSON.stringify(text)}; the page told ${JSON.stringify(await told())}`));
     const redirect = (sq) => ({ by: 'chance', text: `~${sq}`, info: { kind: 'redirect', to: sq } });
     const knight = { by: { seat: 0 }, text: 'Nc3', info: { kind: 'move', from: 'b1', to: 'c3' } };

@@ -379,7 +379,7 @@ export async function playOneTurn(page, rand) {
   } else {
     throw new Error('my turn, but nothing to click');
   }
-  await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+  await page.waitForFunction((v) => document.body.dataset.version !== v, before);
   return sent;
 }
 

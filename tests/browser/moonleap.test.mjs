@@ -46,7 +46,7 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
       if (offered.length === 1) {
         // The only possible move: the page plays it by itself after a short pause.
         assert.ok(said, 'the page says it plays the forced move');
-        await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+        await page.waitForFunction((v) => document.body.dataset.version !== v, before);
         forced += 1;
         turns += 1;
         continue;
@@ -65,7 +65,7 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
         }
         await page.click(`#ml-choices .ml-choice[data-action="${action}"]`);
       }
-      await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+      await page.waitForFunction((v) => document.body.dataset.version !== v, before);
       turns += 1;
       if (!shot && turns >= 12) {
         await page.waitForFunction(() => document.getElementById('ml-die').dataset.face !== '').catch(() => {});

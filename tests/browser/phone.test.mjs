@@ -106,7 +106,7 @@ async function turnOrEnd(page) {
 /** Taps `selector` and waits until the server has the action (the version moved on). */
 async function tapAndWait(page, selector, before) {
   await page.tap(selector);
-  await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+  await page.waitForFunction((v) => document.body.dataset.version !== v, before);
 }
 
 const version = (page) => page.evaluate(() => document.body.dataset.version);
@@ -169,7 +169,7 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
         }
         await page.tap(`svg.board rect.hit[data-cell="${target}"]`);
         if (await page.isVisible('#bonus')) await tapAndWait(page, '#bonus-none', before);
-        else await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+        else await page.waitForFunction((v) => document.body.dataset.version !== v, before);
       }
       k += 1;
       assert.ok(k < 200, 'the game ends within 200 decisions');
@@ -216,7 +216,7 @@ test('Moon Leap on a phone: a whole game by taps, a first tap shows the leap', {
       await checkDecision(page, 'moonleap', k, ['#clock-0', '#ml-die', '#ml-choices .ml-choice'], forced ? before : null);
       marked += Math.min(1, await page.$$eval('svg.board .ml-leap:not(.ml-preview)', (els) => els.length));
       if (forced) {
-        await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+        await page.waitForFunction((v) => document.body.dataset.version !== v, before);
       } else {
         const chip = `#ml-choices .ml-choice[data-action="${offered[Math.floor(rand() * offered.length)]}"]`;
         await page.tap(chip);
@@ -274,7 +274,7 @@ test('Chakart on a phone: a whole game by taps, drawn pieces, moves in words', {
         await page.tap(`svg.board .ck-hit.from[data-sq="${pick(froms)}"]`);
         const targets = await page.$$eval('svg.board .ck-hit.target', (els) => els.map((e) => e.dataset.sq));
         await page.tap(`svg.board .ck-hit.target[data-sq="${pick(targets)}"]`);
-        await page.waitForFunction((v) => document.body.dataset.version !== v || document.querySelector('#ck-choices .ck-choice'), before, { timeout: 15000 });
+        await page.waitForFunction((v) => document.body.dataset.version !== v || document.querySelector('#ck-choices .ck-choice'), before);
         if ((await version(page)) === before) {
           // A choice on the same squares (promotion, stealth move, shell): in view, then tapped.
           await checkDecision(page, 'chakart', k, ['#ck-choices .ck-choice']);
@@ -304,7 +304,7 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
       game: 'naval', config: { placement_seconds: 300, turn_seconds: 120 }, seats: [{ kind: 'human' }, BOT, BOT, BOT],
       seed: seedOf('phone naval'), time_control: { kind: 'game' },
     });
-    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
+    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true');
     let k = 0;
     await checkDecision(page, 'naval', k++, ['#nv-countdown', '#nv-ready', '#nv-rotate']);
     // Placement by taps: the corvette picked, then a free cell for its top-left corner.
@@ -328,7 +328,7 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
     await page.touchscreen.tap(from.x, from.y);
     const to = await cellAt(0, spot);
     await page.touchscreen.tap(to.x, to.y);
-    await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 10000 });
+    await page.waitForFunction((v) => document.body.dataset.version !== v, before);
     await page.waitForFunction((s) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.cells.split(' ')[0] === s, spot);
     await page.tap('#nv-ready');
 
