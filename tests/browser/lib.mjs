@@ -284,6 +284,27 @@ export async function waitMatchReady(page, { watcherName = false } = {}) {
   await page.waitForFunction(() => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined, null, { timeout: 30000 });
 }
 
+/**
+ * Taps `selector` on a touch page and waits until the page has taken the tap's click: Chromium
+ * turns a tap into a click after Playwright's `tap` returns (later on a loaded machine), so what a
+ * test reads next could be read before the tap's effect. A listener of the capture phase on the
+ * document (put on the page at its first tap) notes the click on `selector`; the wait looks in a
+ * task after the click's, when its handlers have run. Not for a tap that leaves the page.
+ */
+export async function tapDone(page, selector) {
+  await page.evaluate((sel) => {
+    if (window.__tap === undefined) {
+      document.addEventListener('click', (ev) => {
+        const tap = window.__tap;
+        if (!tap.done && ev.target instanceof Element && ev.target.closest(tap.selector)) tap.done = true;
+      }, { capture: true, passive: true });
+    }
+    window.__tap = { selector: sel, done: false };
+  }, selector);
+  await page.tap(selector);
+  await page.waitForFunction(() => window.__tap.done);
+}
+
 /** Waits until it is this page's turn or the game is over; returns "turn" or "finished". */
 export async function waitTurnOrEnd(page, timeout = 30000) {
   await page.waitForFunction(

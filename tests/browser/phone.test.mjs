@@ -7,7 +7,9 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, waitMatchReady, keepSeatToken, rng, seedOf, screenshot, watchTurnLeaves } from './lib.mjs';
+import {
+  startServer, launchBrowser, waitMatchReady, keepSeatToken, rng, seedOf, screenshot, watchTurnLeaves, tapDone,
+} from './lib.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const BOT = { kind: 'bot', bot: 'random' };
@@ -129,10 +131,10 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
       if (k === 2) {
         // The confirm-move setting (among the table's settings, below): the move then waits in
         // the turn panel, in words, for "Play it".
-        await page.tap('#confirm-option');
+        await tapDone(page, '#confirm-option');
         await page.evaluate(() => window.scrollTo(0, 0));
         const ship = (await page.$$eval('svg.board rect.hit[data-movable="true"]', (els) => els.map((e) => e.dataset.cell)))[0];
-        await page.tap(`svg.board rect.hit[data-cell="${ship}"]`);
+        await tapDone(page, `svg.board rect.hit[data-cell="${ship}"]`);
         const to = await page.$eval('svg.board rect.hit[data-target]', (e) => e.dataset.cell);
         await page.tap(`svg.board rect.hit[data-cell="${to}"]`);
         await page.waitForSelector('#confirm-box:not(.hidden)');
@@ -140,7 +142,7 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
         assert.equal(await version(page), before, 'nothing is sent before the confirmation');
         await checkDecision(page, 'mad', k, ['#confirm-play', '#confirm-cancel']);
         await tapAndWait(page, '#confirm-play', before);
-        await page.tap('#confirm-option');
+        await tapDone(page, '#confirm-option');
         await page.evaluate(() => window.scrollTo(0, 0));
         confirmed = true;
         k += 1;
@@ -161,7 +163,7 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
         const order = [...movable].sort(() => rand() - 0.5);
         let target = null;
         for (const cell of order) {
-          await page.tap(`svg.board rect.hit[data-cell="${cell}"]`);
+          await tapDone(page, `svg.board rect.hit[data-cell="${cell}"]`);
           const targets = await page.$$eval('svg.board rect.hit[data-target]', (els) => els.map((e) => [e.dataset.cell, e.dataset.target]));
           const captures = targets.filter(([, kind]) => kind === 'capture');
           target = (captures.length ? captures : targets)[Math.floor(rand() * (captures.length || targets.length))]?.[0];
@@ -266,12 +268,12 @@ test('Chakart on a phone: a whole game by taps, drawn pieces, moves in words', {
         const [kind, value] = pick(buttons).split(/:(.*)/s);
         if (kind === 'act') await tapAndWait(page, `#ck-choices button[data-action="${value}"]`, before);
         else {
-          await page.tap(`#ck-choices button[data-drop="${value}"]`);
+          await tapDone(page, `#ck-choices button[data-drop="${value}"]`);
           await checkDecision(page, 'chakart', k, ['svg.board .ck-hit.target']);
           await tapAndWait(page, `svg.board .ck-hit.target[data-sq="${pick(await page.$$eval('svg.board .ck-hit.target', (els) => els.map((e) => e.dataset.sq)))}"]`, before);
         }
       } else {
-        await page.tap(`svg.board .ck-hit.from[data-sq="${pick(froms)}"]`);
+        await tapDone(page, `svg.board .ck-hit.from[data-sq="${pick(froms)}"]`);
         const targets = await page.$$eval('svg.board .ck-hit.target', (els) => els.map((e) => e.dataset.sq));
         await page.tap(`svg.board .ck-hit.target[data-sq="${pick(targets)}"]`);
         await page.waitForFunction((v) => document.body.dataset.version !== v || document.querySelector('#ck-choices .ck-choice'), before);
@@ -374,12 +376,12 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
       assert.deepEqual([carrier.kind, carrier.piece, String(carrier.target)], ['fire', 'carrier', target]);
       // The cruiser, picked on the own board.
       if (!(await page.$eval('.nv-ship[data-ship="cruiser"]', (e) => e.disabled))) {
-        await page.tap('#nv-tabs .nv-tab[data-seat="0"]');
+        await tapDone(page, '#nv-tabs .nv-tab[data-seat="0"]');
         const ship = await page.$eval('.nv-board.own .nv-piece[data-piece="cruiser"]', (e) => e.dataset.cells.split(' ')[0]);
         const at = await cellAt(0, ship);
         await page.touchscreen.tap(at.x, at.y);
         await page.waitForSelector('.nv-ship.selected[data-ship="cruiser"]');
-        await page.tap(`#nv-tabs .nv-tab[data-seat="${target}"]`);
+        await tapDone(page, `#nv-tabs .nv-tab[data-seat="${target}"]`);
         await aim('cruiser');
       }
       await checkDecision(page, 'naval', k++, ['#nv-countdown', '#nv-fire']);
@@ -451,7 +453,7 @@ test('a first game from the how-to page: against the beginner bot, a hint at eve
     await turnOrEnd(page);
     assert.equal(await page.textContent('#learn-hint'), 'Tap one of your ships with a dashed ring.');
     const ship = await page.$eval('svg.board rect.hit[data-movable="true"]', (e) => e.dataset.cell);
-    await page.tap(`svg.board rect.hit[data-cell="${ship}"]`);
+    await tapDone(page, `svg.board rect.hit[data-cell="${ship}"]`);
     assert.match(await page.textContent('#learn-hint'), /^Now tap a dot/);
     assert.deepEqual(await outOfView(page, ['#learn-hint']), []);
     await context.close();
