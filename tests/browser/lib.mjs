@@ -195,7 +195,7 @@ function pollOnTimer(page) {
  * The browser of a test. In a run of run.sh, the run's one Chromium (browser-server.mjs, its
  * endpoint in PLATEAU_BROWSER_WS): `close()` then closes the contexts this test opened and
  * disconnects. Otherwise (a file run alone, transfer.mjs) a Chromium of its own. Every page of
- * the contexts it opens waits on a timer (`pollOnTimer`).
+ * the contexts it opens waits on a timer (`pollOnTimer`), and for a navigation 60 s.
  */
 export async function launchBrowser() {
   const shared = process.env.PLATEAU_BROWSER_WS;
@@ -204,6 +204,9 @@ export async function launchBrowser() {
   browser.newContext = async (options) => {
     const context = await newContext(options);
     context.on('page', pollOnTimer);
+    // A page loads its modules one by one from a debug build: on a loaded 2-core machine its
+    // load event can come later than Playwright's 30 s default.
+    context.setDefaultNavigationTimeout(60000);
     return context;
   };
   return browser;
@@ -218,9 +221,6 @@ export async function newPage(browser, { lang = 'en-GB' } = {}) {
     viewport: { width: 1280, height: 860 }, locale: lang,
     extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
   });
-  // A page loads its modules one by one from a debug build: on a loaded 2-core machine its load
-  // event can come later than Playwright's 30 s default.
-  context.setDefaultNavigationTimeout(60000);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
