@@ -127,15 +127,18 @@ test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, 
     // An opponent's stealth move marks its start square only.
     assert.deepEqual(await page.evaluate(() => window.stealth), ['c1']);
     const words = () => page.textContent('#ck-effect');
-    const lit = () => page.$$eval('svg g.ck-square rect:first-child', (els) => els.filter((r) => r.getAttribute('fill') === '#f7a8a8').length);
     // Entries as the server sends them, with their parts (docs/protocol.md section 4.1): the
     // narration reads the parts only.
     const knight = { by: { seat: 0 }, text: 'Nc3', info: { kind: 'move', from: 'b1', to: 'c3' } };
     const redirect = { by: 'chance', text: '~e5', info: { kind: 'redirect', to: 'e5' } };
-    // A move and its redirect: the words show at once, the squares lit.
-    await page.evaluate((m) => window.feed(m), [knight, redirect]);
+    // A move and its redirect: the words show at once, the squares lit, counted as the state is
+    // drawn (they go dark 900 ms on, sooner than a loaded machine's next look may come).
+    const lit = await page.evaluate((m) => {
+      window.feed(m);
+      return [...document.querySelectorAll('svg g.ck-square rect:first-child')].filter((r) => r.getAttribute('fill') === '#f7a8a8').length;
+    }, [knight, redirect]);
     assert.equal(await words(), 'Item effect: the piece is sent to e5.');
-    assert.ok(await lit() > 0);
+    assert.ok(lit > 0);
     // The narration ends (the squares go dark); the words stay, nothing was played since.
     await page.waitForFunction(() => ![...document.querySelectorAll('svg g.ck-square rect:first-child')].some((r) => r.getAttribute('fill') === '#f7a8a8'));
     assert.equal(await words(), 'Item effect: the piece is sent to e5.');
