@@ -44,17 +44,17 @@ test('a Bataille Navale table whose humans all left ends by abandonment', { time
     assert.equal(rows[1], 'Bob (Fleet 2)');
 
     // With people at the table the lobby lists it as in play.
-    await lobby.waitForSelector(`#list-active tr[data-match="${id}"][data-status="live"]`, { timeout: 15000 });
+    await lobby.waitForSelector(`#list-active tr[data-match="${id}"][data-status="live"]`);
 
     // Everyone leaves. The list drops the table at once, and the abandonment rule resigns each
     // fleet of the people gone, which leaves the bot's fleet the last afloat.
     for (const p of [ada, bob, cleo]) await p.close();
-    await lobby.waitForSelector(`#list-active tr[data-match="${id}"]`, { state: 'detached', timeout: 15000 });
+    await lobby.waitForSelector(`#list-active tr[data-match="${id}"]`, { state: 'detached' });
     const ended = await waitApi(lobby, `/api/matches/${id}`, (m) => m.status === 'finished', 60000).catch((e) => {
       throw new Error(`${e.message}\nserver log:\n${server.log()}`);
     });
     assert.equal(ended.outcome.ranks.indexOf(1), 3, 'the bot, the last fleet at the table, wins');
-    await lobby.waitForSelector(`#list-finished tr[data-match="${id}"]`, { timeout: 15000 });
+    await lobby.waitForSelector(`#list-finished tr[data-match="${id}"]`);
     assert.deepEqual(lobby.jsErrors, []);
   } finally {
     await browser.close();

@@ -10,7 +10,9 @@ import {
 } from './lib.mjs';
 
 test('play MAD against a bot by clicking, reload mid-game, see the result and the replay', { timeout: 600000 }, async () => {
-  const server = await startServer();
+  // The clock waits an hour for a first move, not 30 s: on a loaded machine the page may load
+  // later than that after the match (live at once against a bot) began.
+  const server = await startServer({ args: ['--first-move-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const page = await newPage(browser);
@@ -65,7 +67,7 @@ test('play MAD against a bot by clicking, reload mid-game, see the result and th
         // From my second move on my clock runs on my turn: it counts down between two looks.
         const ms1 = Number(await page.getAttribute('#clock-0', 'data-ms'));
         assert.ok(ms1 <= 30 * 60 * 1000 + 5000, `clock ${ms1}`);
-        await page.waitForFunction((before) => Number(document.getElementById('clock-0').dataset.ms) < before, ms1, { timeout: 10000 });
+        await page.waitForFunction((before) => Number(document.getElementById('clock-0').dataset.ms) < before, ms1);
         assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
       }
       await playOneTurn(page, rand);

@@ -21,7 +21,7 @@ async function move(page, from, to, all) {
   const plain = `#ck-choices .ck-choice[data-action="${from}${to}"]`;
   if (await page.$(plain)) await page.click(plain);
   for (const p of all) {
-    await p.waitForFunction((v) => Number(document.body.dataset.version) > v, before, { timeout: 15000 }).catch(async (e) => {
+    await p.waitForFunction((v) => Number(document.body.dataset.version) > v, before).catch(async (e) => {
       const info = await Promise.all(all.map((q) => q.evaluate(() => [document.body.dataset.version, document.body.dataset.seat, document.getElementById('error').textContent, document.getElementById('moves').textContent])));
       throw new Error(`${from}-${to}: ${JSON.stringify(info)} ${e}`);
     });
@@ -127,15 +127,18 @@ test("Chakart: an effect's words stay until the next move", { timeout: 60000 }, 
     // An opponent's stealth move marks its start square only.
     assert.deepEqual(await page.evaluate(() => window.stealth), ['c1']);
     const words = () => page.textContent('#ck-effect');
-    const lit = () => page.$$eval('svg g.ck-square rect:first-child', (els) => els.filter((r) => r.getAttribute('fill') === '#f7a8a8').length);
     // Entries as the server sends them, with their parts (docs/protocol.md section 4.1): the
     // narration reads the parts only.
     const knight = { by: { seat: 0 }, text: 'Nc3', info: { kind: 'move', from: 'b1', to: 'c3' } };
     const redirect = { by: 'chance', text: '~e5', info: { kind: 'redirect', to: 'e5' } };
-    // A move and its redirect: the words show at once, the squares lit.
-    await page.evaluate((m) => window.feed(m), [knight, redirect]);
+    // A move and its redirect: the words show at once, the squares lit, counted as the state is
+    // drawn (they go dark 900 ms on, sooner than a loaded machine's next look may come).
+    const lit = await page.evaluate((m) => {
+      window.feed(m);
+      return [...document.querySelectorAll('svg g.ck-square rect:first-child')].filter((r) => r.getAttribute('fill') === '#f7a8a8').length;
+    }, [knight, redirect]);
     assert.equal(await words(), 'Item effect: the piece is sent to e5.');
-    assert.ok(await lit() > 0);
+    assert.ok(lit > 0);
     // The narration ends (the squares go dark); the words stay, nothing was played since.
     await page.waitForFunction(() => ![...document.querySelectorAll('svg g.ck-square rect:first-child')].some((r) => r.getAttribute('fill') === '#f7a8a8'));
     assert.equal(await words(), 'Item effect: the piece is sent to e5.');
@@ -161,7 +164,7 @@ test('Chakart: the narration follows the move list through bursts and takebacks'
     const page = await modulePage(server, browser);
     const words = () => page.textContent('#ck-effect');
     const told = () => page.evaluate(() => window.told);
-    const waitWords = (text) => page.waitForFunction((w) => document.getElementById('ck-effect').textContent === w, text, { timeout: 15000 })
+    const waitWords = (text) => page.waitForFunction((w) => document.getElementById('ck-effect').textContent === w, text)
       .catch(async () => assert.fail(`waited for the words ${JSON.stringify(text)}; the page told ${JSON.stringify(await told())}`));
     const redirect = (sq) => ({ by: 'chance', text: `~${sq}`, info: { kind: 'redirect', to: sq } });
     const knight = { by: { seat: 0 }, text: 'Nc3', info: { kind: 'move', from: 'b1', to: 'c3' } };

@@ -106,7 +106,7 @@ async function playOne(server, browser, rand) {
       await page.click('#resign');
       await page.click('#resign');
       resigned = true;
-      await page.waitForFunction(() => document.body.dataset.status === 'finished', null, { timeout: 15000 });
+      await page.waitForFunction(() => document.body.dataset.status === 'finished');
       break;
     }
     const before = await page.evaluate(() => document.body.dataset.version);
@@ -124,13 +124,13 @@ async function playOne(server, browser, rand) {
       assert.ok(targets.length > 0, `${first} selected, but no target highlighted`);
       await page.click(`svg.board .ck-hit.target[data-sq="${pick(targets)}"]`);
       // Either the action went out, or an explicit choice (promotion, stealth, shell) is offered.
-      await page.waitForFunction((v) => document.body.dataset.version !== v || document.querySelector('#ck-choices .ck-choice:not(.promote)'), before, { timeout: 15000 });
+      await page.waitForFunction((v) => document.body.dataset.version !== v || document.querySelector('#ck-choices .ck-choice:not(.promote)'), before);
       const options = await page.$$eval('#ck-choices .ck-choice', (els) => els.map((e) => e.dataset.action));
       if (await page.evaluate((v) => document.body.dataset.version === v, before) && options.length > 1) {
         await page.click(`#ck-choices .ck-choice[data-action="${pick(options)}"]`);
       }
     }
-    await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+    await page.waitForFunction((v) => document.body.dataset.version !== v, before);
     turns += 1;
     assert.ok(turns < 400, 'an item effect should happen within 400 of my turns');
   }

@@ -27,7 +27,9 @@ const lines = (page) => page.$$eval('#chat-lines .chat-line', (els) => els.map((
 const hasLine = (page, text) => page.waitForFunction((t) => [...document.querySelectorAll('#chat-lines .chat-text')].some((e) => e.textContent === t), text);
 
 test('friends: invite, chat rooms, mute, rate limit, agreed stop, rematch offer and clocks', { timeout: 300000 }, async () => {
-  const server = await startServer();
+  // The clocks wait an hour for a first move, not 30 s: a loaded machine may take that long
+  // between a match going live and the test's look at its clock.
+  const server = await startServer({ args: ['--first-move-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const ada = await newPage(browser);
@@ -87,11 +89,19 @@ test('friends: invite, chat rooms, mute, rate limit, agreed stop, rematch offer 
     await hasLine(dan, 'spectators only');
     assert.ok(!(await lines(dan)).some((l) => l.includes('after the stands')));
 
-    // The rate limit: five lines in ten seconds (Dan's first ones), the sixth is refused with the reason.
-    for (let i = 1; i <= 5; i++) await say(dan, `line ${i}`);
-    await dan.fill('#chat-input', 'line 6');
-    await dan.click('#chat-send');
+    // The rate limit: five lines in ten seconds (Dan's first ones), the sixth is refused with the
+    // reason. The six are typed and sent through the form in one go: sent one by one, each
+    // waited for, a loaded machine could spread them over more than the ten seconds.
+    await dan.evaluate(() => {
+      const input = document.getElementById('chat-input');
+      for (let i = 1; i <= 6; i++) {
+        input.value = `line ${i}`;
+        document.getElementById('chat-send').click();
+      }
+    });
     await dan.waitForSelector('#chat-error:text("at most 5 lines")');
+    for (let i = 1; i <= 5; i++) await hasLine(dan, `line ${i}`);
+    assert.ok(!(await lines(dan)).includes('Dan: line 6'));
 
     // Bob mutes Ada: her next line does not reach him (his own later line arrives after it would).
     await bob.click('#chat-mutes .mute[data-name="Ada"]');
@@ -129,7 +139,8 @@ test('friends: invite, chat rooms, mute, rate limit, agreed stop, rematch offer 
     await ada.click('#rematch');
     await bob.waitForSelector('#rematch-info:text("Ada (Red) offers a rematch.")');
     assert.equal(await bob.textContent('#rematch'), 'Accept the rematch');
-    assert.match(await ada.textContent('#rematch-info'), /waiting for Bob \(Blue\)/);
+    // Ada's page hears of her offer from the server too, as Bob's does: not always before his.
+    await ada.waitForSelector('#rematch-info:text("waiting for Bob (Blue)")');
     assert.equal((await apiGet(ada, `/api/matches/${id}`)).body.rematch, null);
     assert.ok(!(await cleo.isVisible('#rematch')), 'a spectator has no rematch button');
 

@@ -15,7 +15,6 @@ async function phonePage(browser, locale) {
   const context = await browser.newContext({
     ...PHONE, locale, extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
   });
-  context.setDefaultNavigationTimeout(60000);
   const page = await context.newPage();
   page.jsErrors = [];
   page.on('pageerror', (e) => page.jsErrors.push(String(e)));

@@ -47,9 +47,9 @@ test('the match page notices a silent dead line and reconnects on its own', { ti
     line.cut = true;
     line.cutAt = Date.now();
     // The page says the line is lost: 4 s to the next ping at most, 4 s for its answer.
-    await page.waitForFunction(() => document.body.dataset.conn === 'down', null, { timeout: 15000 });
+    await page.waitForFunction(() => document.body.dataset.conn === 'down');
     // It opens a second connection by itself, and the match comes back on it, seat and all.
-    await page.waitForFunction(() => document.body.dataset.conn === 'up', null, { timeout: 15000 });
+    await page.waitForFunction(() => document.body.dataset.conn === 'up');
     assert.equal(line.opened, 2);
     assert.equal(await page.evaluate(() => document.body.dataset.seat), '0');
     t.diagnostic(`a second connection ${line.reopenedAt - line.cutAt} ms after the line went silent`);

@@ -32,7 +32,9 @@ async function createFromLobby(page, server, { blue, clock }) {
 }
 
 test('the per-move clock runs out: the page shows the loss on time', { timeout: 120000 }, async () => {
-  const server = await startServer();
+  // The first move waits an hour, not 30 s: the match is live from its creation, and on a loaded
+  // machine the page may load later than that.
+  const server = await startServer({ args: ['--first-move-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const page = await newPage(browser);
@@ -40,11 +42,18 @@ test('the per-move clock runs out: the page shows the loss on time', { timeout: 
     await page.waitForFunction(() => document.body.dataset.myTurn === 'true');
     // The clock waits for Red's first move; Red makes it, then lets the next one run out.
     assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('first-move')));
+    // Red's clock running is recorded as the page shows it: two seconds later it has run out,
+    // sooner than a loaded machine's test may look.
+    await page.evaluate(() => {
+      window.__redRan = false;
+      new MutationObserver(() => {
+        if (document.getElementById('clock-0')?.classList.contains('running')) window.__redRan = true;
+      }).observe(document.body, { attributes: true, attributeFilter: ['class'], subtree: true });
+    });
     await playOneTurn(page, rng(1));
-    await page.waitForFunction(() => document.body.dataset.myTurn === 'true');
-    assert.ok(await page.evaluate(() => document.getElementById('clock-0').classList.contains('running')));
     // Nobody clicks: two seconds later the server ends the game.
-    await page.waitForFunction(() => document.body.dataset.status === 'finished', null, { timeout: 15000 });
+    await page.waitForFunction(() => document.body.dataset.status === 'finished');
+    assert.ok(await page.evaluate(() => window.__redRan), 'Red\'s clock ran after the first move');
     assert.equal(await page.getAttribute('#result-panel', 'data-kind'), 'timeout');
     assert.match(await page.textContent('#result-text'), /\(Blue\) wins: Red \(Red\) ran out of time/);
     assert.equal(await page.getAttribute('#clock-0', 'data-ms'), '0');

@@ -89,14 +89,27 @@ test('two humans through the invite link, a server restart mid-game, result and 
         if (turns === 5) await screenshot(blue, 'match-two-humans-blue');
         if (turns === 6 && !restarted) {
           // A network drop for everyone: the server goes away and comes back on the same port.
-          const version = await red.evaluate(() => document.body.dataset.version);
+          // The version to come back to is that of the page that just moved: the others hear of
+          // its move a moment later (one that has not yet would be read a version behind, and
+          // would come back a version ahead of it), so every page is first waited for at it.
+          const version = await page.evaluate(() => document.body.dataset.version);
+          for (const p of [red, blue, watcher]) {
+            await p.waitForFunction((v) => document.body.dataset.version === v, version);
+            // Each page notes that its line dropped, so that "back" below means reconnected.
+            await p.evaluate(() => {
+              window.__dropped = false;
+              new MutationObserver((records) => {
+                if (document.body.dataset.conn !== 'up' || records.some((r) => r.oldValue !== 'up')) window.__dropped = true;
+              }).observe(document.body, { attributes: true, attributeFilter: ['data-conn'], attributeOldValue: true });
+            });
+          }
           await server.restart();
           for (const p of [red, blue, watcher]) {
             try {
-              await p.waitForFunction((v) => document.body.dataset.conn === 'up' && document.body.dataset.version === v, version, { timeout: 30000 });
+              await p.waitForFunction((v) => window.__dropped && document.body.dataset.conn === 'up' && document.body.dataset.version === v, version, { timeout: 30000 });
             } catch (e) {
               // Say where each page stood, and what the server wrote across both runs.
-              const seen = await Promise.all([red, blue, watcher].map((q) => q.evaluate(() => `conn ${document.body.dataset.conn}, version ${document.body.dataset.version}`)));
+              const seen = await Promise.all([red, blue, watcher].map((q) => q.evaluate(() => `dropped ${window.__dropped}, conn ${document.body.dataset.conn}, version ${document.body.dataset.version}`)));
               throw new Error(`a page was not back at version ${version} within 30 s (red, blue, watcher: ${seen.join('; ')})\nserver log:\n${server.log()}`, { cause: e });
             }
           }

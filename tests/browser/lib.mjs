@@ -195,7 +195,7 @@ function pollOnTimer(page) {
  * The browser of a test. In a run of run.sh, the run's one Chromium (browser-server.mjs, its
  * endpoint in PLATEAU_BROWSER_WS): `close()` then closes the contexts this test opened and
  * disconnects. Otherwise (a file run alone, transfer.mjs) a Chromium of its own. Every page of
- * the contexts it opens waits on a timer (`pollOnTimer`).
+ * the contexts it opens waits on a timer (`pollOnTimer`), and for a navigation 60 s.
  */
 export async function launchBrowser() {
   const shared = process.env.PLATEAU_BROWSER_WS;
@@ -204,6 +204,9 @@ export async function launchBrowser() {
   browser.newContext = async (options) => {
     const context = await newContext(options);
     context.on('page', pollOnTimer);
+    // A page loads its modules one by one from a debug build: on a loaded 2-core machine its
+    // load event can come later than Playwright's 30 s default.
+    context.setDefaultNavigationTimeout(60000);
     return context;
   };
   return browser;
@@ -218,9 +221,6 @@ export async function newPage(browser, { lang = 'en-GB' } = {}) {
     viewport: { width: 1280, height: 860 }, locale: lang,
     extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
   });
-  // A page loads its modules one by one from a debug build: on a loaded 2-core machine its load
-  // event can come later than Playwright's 30 s default.
-  context.setDefaultNavigationTimeout(60000);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -282,6 +282,27 @@ export async function waitMatchReady(page, { watcherName = false } = {}) {
   if (!watcherName && await page.$(skip)) await page.click(skip);
   else if (await page.$(asked)) await page.click(asked);
   await page.waitForFunction(() => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined, null, { timeout: 30000 });
+}
+
+/**
+ * Taps `selector` on a touch page and waits until the page has taken the tap's click: Chromium
+ * turns a tap into a click after Playwright's `tap` returns (later on a loaded machine), so what a
+ * test reads next could be read before the tap's effect. A listener of the capture phase on the
+ * document (put on the page at its first tap) notes the click on `selector`; the wait looks in a
+ * task after the click's, when its handlers have run. Not for a tap that leaves the page.
+ */
+export async function tapDone(page, selector) {
+  await page.evaluate((sel) => {
+    if (window.__tap === undefined) {
+      document.addEventListener('click', (ev) => {
+        const tap = window.__tap;
+        if (!tap.done && ev.target instanceof Element && ev.target.closest(tap.selector)) tap.done = true;
+      }, { capture: true, passive: true });
+    }
+    window.__tap = { selector: sel, done: false };
+  }, selector);
+  await page.tap(selector);
+  await page.waitForFunction(() => window.__tap.done);
 }
 
 /** Waits until it is this page's turn or the game is over; returns "turn" or "finished". */
@@ -379,7 +400,7 @@ export async function playOneTurn(page, rand) {
   } else {
     throw new Error('my turn, but nothing to click');
   }
-  await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+  await page.waitForFunction((v) => document.body.dataset.version !== v, before);
   return sent;
 }
 

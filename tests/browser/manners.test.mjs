@@ -148,7 +148,9 @@ test('a draw offered in Chakart: declined, then accepted; Moon Leap says it has 
 });
 
 test('the clock waits for each seat\'s first move; the rating change shows on the result; the game downloads as text', { timeout: 180000 }, async () => {
-  const server = await startServer();
+  // The clocks wait an hour for a first move, not 30 s: a loaded machine may take that long
+  // between the match going live and the test's last look at the whole minute.
+  const server = await startServer({ args: ['--first-move-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const ada = await newPage(browser);

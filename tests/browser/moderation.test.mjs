@@ -52,7 +52,6 @@ test('a chat line reported, resolved on a phone by a moderator, and the warning 
 
     // Mia: an account, not a moderator yet: the page says so.
     const context = await browser.newContext({ ...PHONE, extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() } });
-    context.setDefaultNavigationTimeout(60000);
     const mia = await context.newPage();
     await enterLobby(mia, server, 'Mia');
     const made = await mia.evaluate(async () => (await fetch('/api/account', {

@@ -46,7 +46,7 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
       if (offered.length === 1) {
         // The only possible move: the page plays it by itself after a short pause.
         assert.ok(said, 'the page says it plays the forced move');
-        await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+        await page.waitForFunction((v) => document.body.dataset.version !== v, before);
         forced += 1;
         turns += 1;
         continue;
@@ -65,13 +65,16 @@ test('play Moon Leap with two bots by clicking, see the final score table', { ti
         }
         await page.click(`#ml-choices .ml-choice[data-action="${action}"]`);
       }
-      await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+      await page.waitForFunction((v) => document.body.dataset.version !== v, before);
       turns += 1;
       if (!shot && turns >= 12) {
-        await page.waitForFunction(() => document.getElementById('ml-die').dataset.face !== '').catch(() => {});
-        // The die shows the face the status line names (after its short roll animation).
-        const face = await page.getAttribute('#ml-die', 'data-face');
-        const said = (await page.textContent('#ml-roll-text')).trim().slice(-1);
+        // The die shows the face the status line names (after its short roll animation). Both are
+        // read in one look once the die has settled: the bots' rolls keep coming meanwhile, each
+        // setting the die tumbling again.
+        const [face, said] = await (await page.waitForFunction(() => {
+          const shown = document.getElementById('ml-die').dataset.face;
+          return shown !== '' && [shown, document.getElementById('ml-roll-text').textContent.trim().slice(-1)];
+        })).jsonValue();
         assert.equal(face === '*' ? '★' : face, said);
         await screenshot(page, 'moonleap');
         shot = true;

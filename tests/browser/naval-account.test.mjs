@@ -23,7 +23,7 @@ test('a Bataille Navale turn whose account names a hit, a miss and a sink', { ti
     await two.goto(`${server.url}${created.invites.find((i) => i.seat === 1).url}`);
     await waitMatchReady(two);
     for (const page of [one, two]) {
-      await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
+      await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true');
       // Rule 4.5: a piece picked up (and put back) opens Ready. The board is redrawn whenever
       // another seat places a piece: a click whose point was read before such a redraw (the board
       // fitted anew) may miss the piece, so it is read and clicked again until Ready opens.
@@ -96,14 +96,14 @@ test('a Bataille Navale turn whose account names a hit, a miss and a sink', { ti
     assert.ok(sunk, 'Fleet 1 had a turn to sink a ship');
     const ship = { carrier: 'aircraft carrier' }[sunk] ?? sunk;
     // Fleet 1's account: its own turn, with the hits, the miss and the sink in words.
-    await one.waitForFunction((s) => [...document.querySelectorAll('#nv-banner .nv-turn')].some((t) => t.textContent.includes(`${s} sunk`)), ship, { timeout: 15000 });
+    await one.waitForFunction((s) => [...document.querySelectorAll('#nv-banner .nv-turn')].some((t) => t.textContent.includes(`${s} sunk`)), ship);
     const mine = await one.$$eval('#nv-banner .nv-turn', (els) => els.map((e) => e.innerText.trim()).find((x) => x.includes('sunk')));
     assert.match(mine, /^Your turn/);
     assert.match(mine, /shot at Fleet 2 [a-n]\d+: hit\b/);
     assert.match(mine, /shot at Fleet 2 [a-n]\d+: hit, [a-z ]+ sunk/);
     assert.match(mine, /shot at Fleet 2 [a-n]\d+: miss/);
     // Fleet 2's account: what hit its own ship, and the sinking announced in the turn panel.
-    await two.waitForFunction((s) => document.getElementById('nv-hurt')?.textContent.includes(`Your ${s} has been sunk.`), ship, { timeout: 15000 });
+    await two.waitForFunction((s) => document.getElementById('nv-hurt')?.textContent.includes(`Your ${s} has been sunk.`), ship);
     const theirs = await two.$$eval('#nv-banner .nv-turn', (els) => els.map((e) => e.innerText.trim()).find((x) => x.includes('sunk')));
     assert.match(theirs, /^Fleet 1’s turn/);
     assert.match(theirs, new RegExp(`shot at your [a-n]\\d+: your ${ship} is hit`));

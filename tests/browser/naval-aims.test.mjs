@@ -27,7 +27,7 @@ test('Bataille Navale: the green aims of every mode are exactly the server legal
         seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
         creator_seat: 0,
       });
-    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
+    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true');
     // Pick up a piece and put it back (rule 4.5), then Ready.
     const [px, py] = await page.evaluate(() => {
       const cell = document.querySelector('.nv-board.own .nv-piece[data-piece="carrier"]').dataset.cells.split(' ')[0];

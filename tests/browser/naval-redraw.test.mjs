@@ -41,8 +41,8 @@ async function moveBuoy(page, seat, piece) {
   await page.mouse.down();
   await page.mouse.move(x1, y1, { steps: 6 });
   await page.mouse.up();
-  await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
-  await page.waitForFunction(([p, at]) => document.querySelector(`.nv-board.own .nv-piece[data-piece="${p}"]`)?.dataset.at === at, [piece, to], { timeout: 15000 });
+  await page.waitForFunction((v) => document.body.dataset.version !== v, before);
+  await page.waitForFunction(([p, at]) => document.querySelector(`.nv-board.own .nv-piece[data-piece="${p}"]`)?.dataset.at === at, [piece, to]);
 }
 
 test('Bataille Navale: the boards are drawn again only when what the seat sees changed', { timeout: 180000 }, async () => {
@@ -117,8 +117,8 @@ test('Bataille Navale: the boards are drawn again only when what the seat sees c
     // The drag goes on and ends where the buoy is dropped.
     await mine.mouse.move(x1, y1, { steps: 4 });
     await mine.mouse.up();
-    await mine.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
-    await mine.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="buoy1"]')?.dataset.at === at, to, { timeout: 15000 });
+    await mine.waitForFunction((v) => document.body.dataset.version !== v, before);
+    await mine.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="buoy1"]')?.dataset.at === at, to);
 
     // Seat 1 comes back: again nothing to draw.
     await resetCount();
@@ -131,7 +131,7 @@ test('Bataille Navale: the boards are drawn again only when what the seat sees c
     // Seat 1 declares Ready (after picking a piece up, rule 4.5): seat 0 sees it, drawn afresh.
     await moveBuoy(other, 1, 'buoy3');
     await other.click('#nv-ready');
-    await mine.waitForFunction(() => / · ready( · |$)/.test(document.querySelector('.nv-board.nv-seat-1 .nv-title')?.textContent || ''), null, { timeout: 15000 });
+    await mine.waitForFunction(() => / · ready( · |$)/.test(document.querySelector('.nv-board.nv-seat-1 .nv-title')?.textContent || ''));
     assert.ok(await drawings() > 0, 'the boards are drawn again for what changed');
     assert.equal(await kept(), false);
     assert.deepEqual(mine.jsErrors, []);

@@ -32,7 +32,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         time_control: { kind: 'game' },
         creator_seat: 0,
       });
-    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
+    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true');
 
     // ---- Placement ------------------------------------------------------------------------------
     const pieces = () => page.$$eval('.nv-board.own .nv-piece[data-at]', (els) => Object.fromEntries(els.map((e) => [e.dataset.piece, { at: e.dataset.at, cells: e.dataset.cells.split(' ') }])));
@@ -76,14 +76,14 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
       }
       return spots[Math.floor(spots.length / 2)];
     };
-    const waitVersion = (before) => page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 10000 });
+    const waitVersion = (before) => page.waitForFunction((v) => document.body.dataset.version !== v, before);
 
     // 1. The corvette moves to a free spot, same orientation.
     const corvetteVertical = fleet.corvette.at.endsWith('v');
     const spot = freeSpot('corvette', corvetteVertical);
     await waitVersion(await drag('corvette', spot));
     await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.at === at,
-      `${spot}${corvetteVertical ? 'v' : 'h'}`, { timeout: 10000 });
+      `${spot}${corvetteVertical ? 'v' : 'h'}`);
     assert.equal(await page.isDisabled('#nv-ready'), false, 'Ready is possible once a piece was picked up');
     fleet = await pieces();
 
@@ -92,7 +92,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const bsSpot = freeSpot('battleship', bsVertical);
     await waitVersion(await drag('battleship', bsSpot, true));
     await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="battleship"]')?.dataset.at === at,
-      `${bsSpot}${bsVertical ? 'v' : 'h'}`, { timeout: 10000 });
+      `${bsSpot}${bsVertical ? 'v' : 'h'}`);
     fleet = await pieces();
 
     // 3. A double-click turns a piece about its top-left cell (one whose turned footprint is free).
@@ -115,7 +115,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
       await page.mouse.dblclick(x, y);
       await waitVersion(before);
       const turned = `${v.cells[0]}${v.at.endsWith('v') ? 'h' : 'v'}`;
-      await page.waitForFunction(([p, at]) => document.querySelector(`.nv-board.own .nv-piece[data-piece="${p}"]`)?.dataset.at === at, [piece, turned], { timeout: 10000 });
+      await page.waitForFunction(([p, at]) => document.querySelector(`.nv-board.own .nv-piece[data-piece="${p}"]`)?.dataset.at === at, [piece, turned]);
       fleet = await pieces();
     }
 
@@ -123,7 +123,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     const corvetteAt = fleet.corvette.at;
     const carrierTop = fleet.carrier.cells[0];
     await drag('corvette', carrierTop);
-    await page.waitForFunction(() => /another piece/.test(document.getElementById('nv-message').textContent), null, { timeout: 10000 });
+    await page.waitForFunction(() => /another piece/.test(document.getElementById('nv-message').textContent));
     await page.waitForFunction((at) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.at === at, corvetteAt);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'naval-placement');
@@ -230,7 +230,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, 'naval-battle');
         const announced = /Your turn[^]*cruiser: artillery at Fleet [234] [a-m]\d+/;
-        await page.waitForFunction((source) => window.__banners.some((b) => new RegExp(source).test(b)), announced.source, { timeout: 10000 });
+        await page.waitForFunction((source) => window.__banners.some((b) => new RegExp(source).test(b)), announced.source);
       }
       const log = await movesText();
       assert.ok(log.includes(text), `the carrier's order ${text} is in the move list`);
@@ -238,7 +238,7 @@ test('play Bataille Navale: drag the fleet into place, plan and fire orders, a s
     }
     assert.ok(special, `a special was fired within ${turns} turns`);
     // Every resolved order is announced to all (section 13): the special is in the battle log.
-    await page.waitForSelector(`#nv-log li[data-order="${special}"]`, { timeout: 15000 });
+    await page.waitForSelector(`#nv-log li[data-order="${special}"]`);
 
     // ---- A turn left to the clock ------------------------------------------------------------
     await myTurn();

@@ -7,7 +7,9 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, waitMatchReady, keepSeatToken, rng, seedOf, screenshot, watchTurnLeaves } from './lib.mjs';
+import {
+  startServer, launchBrowser, waitMatchReady, keepSeatToken, rng, seedOf, screenshot, watchTurnLeaves, tapDone,
+} from './lib.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const BOT = { kind: 'bot', bot: 'random' };
@@ -106,7 +108,7 @@ async function turnOrEnd(page) {
 /** Taps `selector` and waits until the server has the action (the version moved on). */
 async function tapAndWait(page, selector, before) {
   await page.tap(selector);
-  await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+  await page.waitForFunction((v) => document.body.dataset.version !== v, before);
 }
 
 const version = (page) => page.evaluate(() => document.body.dataset.version);
@@ -129,10 +131,10 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
       if (k === 2) {
         // The confirm-move setting (among the table's settings, below): the move then waits in
         // the turn panel, in words, for "Play it".
-        await page.tap('#confirm-option');
+        await tapDone(page, '#confirm-option');
         await page.evaluate(() => window.scrollTo(0, 0));
         const ship = (await page.$$eval('svg.board rect.hit[data-movable="true"]', (els) => els.map((e) => e.dataset.cell)))[0];
-        await page.tap(`svg.board rect.hit[data-cell="${ship}"]`);
+        await tapDone(page, `svg.board rect.hit[data-cell="${ship}"]`);
         const to = await page.$eval('svg.board rect.hit[data-target]', (e) => e.dataset.cell);
         await page.tap(`svg.board rect.hit[data-cell="${to}"]`);
         await page.waitForSelector('#confirm-box:not(.hidden)');
@@ -140,7 +142,7 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
         assert.equal(await version(page), before, 'nothing is sent before the confirmation');
         await checkDecision(page, 'mad', k, ['#confirm-play', '#confirm-cancel']);
         await tapAndWait(page, '#confirm-play', before);
-        await page.tap('#confirm-option');
+        await tapDone(page, '#confirm-option');
         await page.evaluate(() => window.scrollTo(0, 0));
         confirmed = true;
         k += 1;
@@ -161,7 +163,7 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
         const order = [...movable].sort(() => rand() - 0.5);
         let target = null;
         for (const cell of order) {
-          await page.tap(`svg.board rect.hit[data-cell="${cell}"]`);
+          await tapDone(page, `svg.board rect.hit[data-cell="${cell}"]`);
           const targets = await page.$$eval('svg.board rect.hit[data-target]', (els) => els.map((e) => [e.dataset.cell, e.dataset.target]));
           const captures = targets.filter(([, kind]) => kind === 'capture');
           target = (captures.length ? captures : targets)[Math.floor(rand() * (captures.length || targets.length))]?.[0];
@@ -169,7 +171,7 @@ test('MAD on a phone: a whole game by taps, the decision always in view, moves i
         }
         await page.tap(`svg.board rect.hit[data-cell="${target}"]`);
         if (await page.isVisible('#bonus')) await tapAndWait(page, '#bonus-none', before);
-        else await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+        else await page.waitForFunction((v) => document.body.dataset.version !== v, before);
       }
       k += 1;
       assert.ok(k < 200, 'the game ends within 200 decisions');
@@ -216,7 +218,7 @@ test('Moon Leap on a phone: a whole game by taps, a first tap shows the leap', {
       await checkDecision(page, 'moonleap', k, ['#clock-0', '#ml-die', '#ml-choices .ml-choice'], forced ? before : null);
       marked += Math.min(1, await page.$$eval('svg.board .ml-leap:not(.ml-preview)', (els) => els.length));
       if (forced) {
-        await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 15000 });
+        await page.waitForFunction((v) => document.body.dataset.version !== v, before);
       } else {
         const chip = `#ml-choices .ml-choice[data-action="${offered[Math.floor(rand() * offered.length)]}"]`;
         await page.tap(chip);
@@ -266,15 +268,15 @@ test('Chakart on a phone: a whole game by taps, drawn pieces, moves in words', {
         const [kind, value] = pick(buttons).split(/:(.*)/s);
         if (kind === 'act') await tapAndWait(page, `#ck-choices button[data-action="${value}"]`, before);
         else {
-          await page.tap(`#ck-choices button[data-drop="${value}"]`);
+          await tapDone(page, `#ck-choices button[data-drop="${value}"]`);
           await checkDecision(page, 'chakart', k, ['svg.board .ck-hit.target']);
           await tapAndWait(page, `svg.board .ck-hit.target[data-sq="${pick(await page.$$eval('svg.board .ck-hit.target', (els) => els.map((e) => e.dataset.sq)))}"]`, before);
         }
       } else {
-        await page.tap(`svg.board .ck-hit.from[data-sq="${pick(froms)}"]`);
+        await tapDone(page, `svg.board .ck-hit.from[data-sq="${pick(froms)}"]`);
         const targets = await page.$$eval('svg.board .ck-hit.target', (els) => els.map((e) => e.dataset.sq));
         await page.tap(`svg.board .ck-hit.target[data-sq="${pick(targets)}"]`);
-        await page.waitForFunction((v) => document.body.dataset.version !== v || document.querySelector('#ck-choices .ck-choice'), before, { timeout: 15000 });
+        await page.waitForFunction((v) => document.body.dataset.version !== v || document.querySelector('#ck-choices .ck-choice'), before);
         if ((await version(page)) === before) {
           // A choice on the same squares (promotion, stealth move, shell): in view, then tapped.
           await checkDecision(page, 'chakart', k, ['#ck-choices .ck-choice']);
@@ -304,7 +306,7 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
       game: 'naval', config: { placement_seconds: 300, turn_seconds: 120 }, seats: [{ kind: 'human' }, BOT, BOT, BOT],
       seed: seedOf('phone naval'), time_control: { kind: 'game' },
     });
-    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true', null, { timeout: 20000 });
+    await page.waitForFunction(() => document.body.dataset.nvPhase === 'placement' && document.body.dataset.myTurn === 'true');
     let k = 0;
     await checkDecision(page, 'naval', k++, ['#nv-countdown', '#nv-ready', '#nv-rotate']);
     // Placement by taps: the corvette picked, then a free cell for its top-left corner.
@@ -328,7 +330,7 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
     await page.touchscreen.tap(from.x, from.y);
     const to = await cellAt(0, spot);
     await page.touchscreen.tap(to.x, to.y);
-    await page.waitForFunction((v) => document.body.dataset.version !== v, before, { timeout: 10000 });
+    await page.waitForFunction((v) => document.body.dataset.version !== v, before);
     await page.waitForFunction((s) => document.querySelector('.nv-board.own .nv-piece[data-piece="corvette"]')?.dataset.cells.split(' ')[0] === s, spot);
     await page.tap('#nv-ready');
 
@@ -374,12 +376,12 @@ test('Bataille Navale on a phone: placement and five turns, ships picked and sho
       assert.deepEqual([carrier.kind, carrier.piece, String(carrier.target)], ['fire', 'carrier', target]);
       // The cruiser, picked on the own board.
       if (!(await page.$eval('.nv-ship[data-ship="cruiser"]', (e) => e.disabled))) {
-        await page.tap('#nv-tabs .nv-tab[data-seat="0"]');
+        await tapDone(page, '#nv-tabs .nv-tab[data-seat="0"]');
         const ship = await page.$eval('.nv-board.own .nv-piece[data-piece="cruiser"]', (e) => e.dataset.cells.split(' ')[0]);
         const at = await cellAt(0, ship);
         await page.touchscreen.tap(at.x, at.y);
         await page.waitForSelector('.nv-ship.selected[data-ship="cruiser"]');
-        await page.tap(`#nv-tabs .nv-tab[data-seat="${target}"]`);
+        await tapDone(page, `#nv-tabs .nv-tab[data-seat="${target}"]`);
         await aim('cruiser');
       }
       await checkDecision(page, 'naval', k++, ['#nv-countdown', '#nv-fire']);
@@ -451,7 +453,7 @@ test('a first game from the how-to page: against the beginner bot, a hint at eve
     await turnOrEnd(page);
     assert.equal(await page.textContent('#learn-hint'), 'Tap one of your ships with a dashed ring.');
     const ship = await page.$eval('svg.board rect.hit[data-movable="true"]', (e) => e.dataset.cell);
-    await page.tap(`svg.board rect.hit[data-cell="${ship}"]`);
+    await tapDone(page, `svg.board rect.hit[data-cell="${ship}"]`);
     assert.match(await page.textContent('#learn-hint'), /^Now tap a dot/);
     assert.deepEqual(await outOfView(page, ['#learn-hint']), []);
     await context.close();

@@ -17,22 +17,23 @@ test('Moon Leap quick play for 4: two guests and two bots after the wait', { tim
     const bob = await newPage(browser, { lang: 'fr-FR' });
     await enterLobby(ada, server, 'Ada');
     await enterLobby(bob, server, 'Bob');
-    const seek = async (page, fill) => {
+    // Both accept bots; Ada's wait for them is the longest allowed, Bob's 8 s, so that the bots
+    // come once both seek (Bob's wait starts last): had Ada's wait been as short, a loaded
+    // machine could spend it before Bob's seek, and seat Ada with three bots.
+    const seek = async (page, fillSeconds) => {
       await page.click('#quick-moonleap');
       await page.selectOption('#play-seats', '4');
       await page.selectOption('#play-tc', '1');
-      if (fill) {
-        await page.check('#play-fill');
-        await page.fill('#play-fill-seconds', '8');
-        await page.selectOption('#play-fill-level', 'beginner');
-      }
+      await page.check('#play-fill');
+      await page.fill('#play-fill-seconds', String(fillSeconds));
+      await page.selectOption('#play-fill-level', 'beginner');
       await page.click('#play-go');
-      await page.waitForFunction(() => document.body.dataset.seeking === 'yes');
+      // What the lobby says of the seek, read as it shows: Bob's is gone with the table 8 s on.
+      const said = await page.waitForFunction(() => document.body.dataset.seeking === 'yes' && document.getElementById('seeking-text').textContent);
+      return said.jsonValue();
     };
-    await seek(ada, true);
-    assert.match(await ada.textContent('#seeking-text'), /table of 4 · .*bots fill the table after 8 s/);
-    await seek(bob, true);
-    assert.match(await bob.textContent('#seeking-text'), /table de 4/);
+    assert.match(await seek(ada, 600), /table of 4 · .*bots fill the table after 600 s/);
+    assert.match(await seek(bob, 8), /table de 4/);
     for (const p of [ada, bob]) {
       await p.waitForURL(/\/m\/[0-9a-f]{16}$/, { timeout: 60000 });
       await waitMatchReady(p);
