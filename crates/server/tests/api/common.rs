@@ -1210,6 +1210,29 @@ pub async fn seats_taken(app: &TestApp, request: Value) -> (String, Vec<String>)
     (id, tokens)
 }
 
+/// What `read` gives once `ready` holds of it: an effect that comes eventually (a timer, a
+/// runner's next step, a socket's close seen by the server, another node) read again every
+/// 25 ms, for at most a minute, which a loaded machine needs far less than. Panics past the
+/// minute, with `what` and the last value read.
+pub async fn eventually<T: std::fmt::Debug, F: std::future::Future<Output = T>>(
+    what: &str,
+    mut read: impl FnMut() -> F,
+    ready: impl Fn(&T) -> bool,
+) -> T {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let now = read().await;
+        if ready(&now) {
+            return now;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: not within a minute; last read {now:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
 /// The finished match's record, as served.
 pub async fn record(app: &TestApp, id: &str) -> Record {
     let (status, body) = app.get(&format!("/api/matches/{id}/record")).await;
