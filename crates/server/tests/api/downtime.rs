@@ -12,7 +12,7 @@ async fn a_clock_does_not_run_while_the_server_is_down() {
     let app = spawn_app().await;
     let created = app
         .create(
-            json!({"game": "mad", "time_control": {"kind": "per_move", "seconds": 4},
+            json!({"game": "mad", "time_control": {"kind": "per_move", "seconds": 5},
                        "seats": [{"kind": "human"}, {"kind": "human"}]}),
         )
         .await;
@@ -33,8 +33,8 @@ async fn a_clock_does_not_run_while_the_server_is_down() {
         .await;
     let db = app.db.clone();
     app.shutdown().await;
-    // Down for longer than Blue's whole 4 s clock: the outage is the condition under test.
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    // Down for longer than Blue's whole 5 s clock: the outage is the condition under test.
+    tokio::time::sleep(Duration::from_secs(6)).await;
     let app = spawn_app_on(db).await;
     let mut blue = app.connect(&id, Some(t1)).await;
     let _red = app.connect(&id, Some(t0)).await;
@@ -44,7 +44,9 @@ async fn a_clock_does_not_run_while_the_server_is_down() {
         "Blue did not lose on time while the server was down"
     );
     let left = back["clocks"]["remaining_ms"][1].as_u64().unwrap();
-    assert!(left > 2000, "Blue still has most of its 4 s: {left} ms");
+    // Less only the time from the match's reload to this state, which a loaded machine can
+    // make a second or two.
+    assert!(left > 2000, "Blue still has most of its 5 s: {left} ms");
     let reply = back["legal"][0].as_str().unwrap().to_owned();
     blue.act(1, &reply).await;
     assert_eq!(
