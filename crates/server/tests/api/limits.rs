@@ -119,7 +119,7 @@ async fn flooded(socket: &mut crate::common::Client) {
 #[tokio::test]
 async fn silent_sockets_close_and_message_floods_are_refused() {
     let app = app_with(Limits {
-        socket_idle: Duration::from_secs(1),
+        socket_idle: Duration::from_secs(2),
         messages_per_second: 2.0,
         message_burst: 3.0,
         ..test_options().limits
@@ -146,11 +146,13 @@ async fn silent_sockets_close_and_message_floods_are_refused() {
     assert_eq!(idle.closed, Some(4001));
     let mut silent_lobby = agent.ws("/api/lobby/ws").await;
     let mut pinging_lobby = agent.ws("/api/lobby/ws").await;
-    // Pings well inside the idle time (and the message rate), for longer than it.
-    for _ in 0..4 {
+    // Pings well inside the idle time (1.5 s to spare each, for a loaded machine's late
+    // wakes) and the message rate, for longer than it (a silent socket closes up to a quarter
+    // of the idle time after it).
+    for _ in 0..6 {
         pinging_lobby.send(json!({"type": "ping"})).await;
         pinging_lobby.until(|m| m["type"] == "pong").await;
-        tokio::time::sleep(Duration::from_millis(400)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
     }
     while silent_lobby.next().await.is_some() {}
     assert_eq!(silent_lobby.closed, Some(4001));
