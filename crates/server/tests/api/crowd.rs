@@ -185,7 +185,9 @@ async fn pings_keep_no_socket_open_and_binary_messages_count() {
         pinger.send_ping().await;
         match tokio::time::timeout(Duration::from_millis(200), pinger.next()).await {
             Ok(None) => break pinger.closed,
-            _ => assert!(started.elapsed() < Duration::from_secs(10), "still open"),
+            // Closed after the idle time (1 s, and up to a quarter more): a minute is only a
+            // loaded machine's bound.
+            _ => assert!(started.elapsed() < Duration::from_secs(60), "still open"),
         }
     };
     assert_eq!(closed, Some(4001));
@@ -549,8 +551,10 @@ async fn a_trusted_proxy_names_its_clients() {
 /// player must wait before seeking again, the other may seek at once.
 #[tokio::test]
 async fn a_no_show_calls_the_paired_match_off() {
+    // Alice must open the match before it is called off, or she finds it gone: 3 s leave a
+    // loaded machine time for her `paired` and her connection.
     let app = app_with(Limits {
-        no_show: Duration::from_millis(500),
+        no_show: Duration::from_secs(3),
         ..test_options().limits
     })
     .await;
