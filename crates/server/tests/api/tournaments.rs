@@ -297,8 +297,9 @@ async fn an_arena_of_eight_runs_over_its_time_through_a_restart() {
 async fn refusals_limits_and_a_player_who_does_not_come() {
     let mut options = options(Duration::from_secs(6));
     options.limits.tournaments_per_day = 2;
-    // Time enough for the test to see the pairing and open the match first.
-    options.limits.no_show = Duration::from_secs(2);
+    // Time enough for the test to see the pairing and open the match first, on a loaded
+    // machine too (if it came late, both players would be absent).
+    options.limits.no_show = Duration::from_secs(4);
     let app = spawn_app_with(temp_db(), options).await;
     let mut organiser = Agent::account(app.addr, "Organiser").await;
     let arena = |min_rating: Value| {
