@@ -51,8 +51,17 @@ async fn sign_ins_wait_in_a_short_line_and_past_it_are_refused_busy() {
             }));
         }
     }
+    // `/health` answers meanwhile, never held up by the line of hashes: `ok`, or `degraded`
+    // when its database ping waited past its 2 s behind the crowd's reads of the owner's row
+    // (on PostgreSQL, on a loaded machine); once the crowd is gone, `ok`.
     let (status, health) = app.get("/health").await;
-    assert_eq!((status, &health["status"]), (200, &json!("ok")));
+    assert!(
+        matches!(
+            (status, health["status"].as_str()),
+            (200, Some("ok")) | (503, Some("degraded"))
+        ),
+        "{status} {health}"
+    );
     let mut counts = std::collections::BTreeMap::new();
     for a in asked {
         let (status, text) = a.await.unwrap();
@@ -70,6 +79,8 @@ async fn sign_ins_wait_in_a_short_line_and_past_it_are_refused_busy() {
     let slowed = count(429, "auth/rate_limited");
     assert_eq!(failed + busy + slowed, 600, "{counts:?}");
     assert!(busy > 0 && failed >= 5, "{counts:?}");
+    let (status, health) = app.get("/health").await;
+    assert_eq!((status, &health["status"]), (200, &json!("ok")));
     // The crowd gone, the owner signs in.
     let (status, body) = Agent::from(app.addr, "127.0.0.3")
         .post(
