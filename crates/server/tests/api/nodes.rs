@@ -271,6 +271,7 @@ async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
     // (one session, valid on both).
     let nodes = (a, b);
     let (driving, other) = driver(&nodes, &id).await;
+    let held = lease(&nodes.0.db, &id).await;
     (alice.addr, bob.addr) = (other.addr, driving.addr);
     let mut alice_lobby = alice.ws("/api/lobby/ws").await;
     let mut bob_lobby = bob.ws("/api/lobby/ws").await;
@@ -296,8 +297,12 @@ async fn a_lobby_on_one_node_hears_of_turns_and_players_on_the_other() {
         (turn["id"].as_str(), turn["game"].as_str()),
         (Some(id.as_str()), Some("mad"))
     );
-    // Told across nodes: Alice's lobby is on the node that does not drive the match.
-    assert_eq!(other.get("/health").await.1["matches_in_memory"], 0);
+    // Told across nodes: Alice's lobby is on the node that does not drive the match. (Unless
+    // the driver fenced itself on a starved machine, its lease not renewed in time, and the
+    // match moved: the lease is then another, and the other node may hold it.)
+    if lease(&nodes.0.db, &id).await == held {
+        assert_eq!(other.get("/health").await.1["matches_in_memory"], 0);
+    }
     let (a, b) = nodes;
     a.shutdown().await;
     b.shutdown().await;
@@ -322,6 +327,7 @@ async fn a_forwarded_socket_keeps_the_limits() {
         .await;
     let id = created["id"].as_str().unwrap();
     let (_, other) = driver(&nodes, id).await;
+    let held = lease(&nodes.0.db, id).await;
     let mut flood = other.connect(id, None).await;
     flood.state().await;
     for _ in 0..20 {
@@ -338,11 +344,15 @@ async fn a_forwarded_socket_keeps_the_limits() {
         }
     }
     assert!(refused > 0 && refused <= 17, "{refused} refused");
-    assert_eq!(
-        other.get("/health").await.1["matches_in_memory"],
-        0,
-        "driven by the other node"
-    );
+    // Driven by the other node throughout, unless its lease moved (a self-fencing on a starved
+    // machine; the socket then connected again, perhaps to a node that took the match on).
+    if lease(&nodes.0.db, id).await == held {
+        assert_eq!(
+            other.get("/health").await.1["matches_in_memory"],
+            0,
+            "driven by the other node"
+        );
+    }
     let (a, b) = nodes;
     a.shutdown().await;
     b.shutdown().await;
