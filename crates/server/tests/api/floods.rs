@@ -8,7 +8,8 @@ use plateau_lobby::limits::Limits;
 use serde_json::{Value, json};
 
 use crate::common::{
-    Agent, TestApp, seated, seats_taken, spawn_app_on, spawn_app_with, temp_db, test_options,
+    Agent, TestApp, eventually, seated, seats_taken, spawn_app_on, spawn_app_with, temp_db,
+    test_options,
 };
 
 async fn app_with(limits: Limits, bot_delay: Duration) -> TestApp {
@@ -32,18 +33,15 @@ fn bots() -> Value {
     json!({"game": "naval", "seats": [bot, bot, bot, bot]})
 }
 
-/// Waits (at most 20 s) until `/health` shows `n` matches in memory.
+/// Waits until `/health` shows `n` matches in memory (matches leave it on their idle timers:
+/// a finished one 5 s after its last viewer, which a loaded machine can make later).
 async fn in_memory(app: &TestApp, n: u64) {
-    for _ in 0..200 {
-        if app.get("/health").await.1["matches_in_memory"] == n {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!(
-        "never {n} matches in memory: {}",
-        app.get("/health").await.1
-    );
+    eventually(
+        &format!("{n} matches in memory"),
+        || app.get("/health"),
+        |(_, health)| health["matches_in_memory"] == n,
+    )
+    .await;
 }
 
 #[tokio::test]
