@@ -227,6 +227,11 @@ pub async fn app_with(limits: plateau_lobby::limits::Limits) -> TestApp {
 /// A service over `db` with `options`; a node's empty address is the port it gets.
 pub async fn spawn_app_with(db: Db, mut options: Options) -> TestApp {
     log_to_tests();
+    // The schema's validators are compiled once per process, by the first test that needs them
+    // (the others wait for it): seconds of a thread on a loaded machine, which must not be
+    // taken from a running server's timers (its leases' renewal, clocks, expiries), as it was
+    // when the first answer checked compiled them.
+    validators();
     db.prepare().await;
     let store = open_store(&db.url()).await.unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
