@@ -1057,6 +1057,33 @@ impl Client {
         self.until(|m| m["type"] == "error").await
     }
 
+    /// Reads until a match removed from the store (an open one nobody started, a paired one
+    /// called off) tells this viewer so: its `match/expired` error. On PostgreSQL the socket
+    /// may close with 1013 first instead, the node having let the match go for its lease: a
+    /// starved machine did not renew it in time, or the renewal found it given up by the
+    /// removal before the removal reached the match. The match is gone either way, so the
+    /// socket is not opened again: `None` then.
+    pub async fn removed(&mut self) -> Option<Value> {
+        loop {
+            match self.next().await {
+                Some(m) if m["type"] == "error" => {
+                    assert_eq!(m["code"], "match/expired", "{m}");
+                    return Some(m);
+                }
+                Some(_) => {}
+                None => {
+                    assert!(
+                        Db::postgres().is_some() && self.closed == Some(1013),
+                        "closed with {:?} ({:?}) before being told",
+                        self.closed,
+                        self.close_reason
+                    );
+                    return None;
+                }
+            }
+        }
+    }
+
     pub async fn send(&mut self, v: Value) {
         self.follows.sent(&v);
         self.send_text(&v.to_string()).await;

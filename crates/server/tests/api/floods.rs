@@ -159,7 +159,7 @@ async fn a_match_nobody_starts_expires() {
     let id = created["id"].as_str().unwrap();
     let mut creator = app.connect(id, created["token"].as_str()).await;
     assert_eq!(creator.state().await["status"], "open");
-    assert_eq!(creator.error().await["code"], "match/expired");
+    creator.removed().await;
     let (status, body) = app.get(&format!("/api/matches/{id}")).await;
     assert_eq!(
         (status, body["code"].as_str()),
