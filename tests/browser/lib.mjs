@@ -86,8 +86,8 @@ export async function startServer({ args = [] } = {}) {
   if (!args.includes('--bot-delay-ms')) args = ['--bot-delay-ms', '0', ...args];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plateau-browser-'));
   const db = path.join(dir, 'plateau.sqlite');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  let port = await freePort();
+  let url = `http://127.0.0.1:${port}`;
   let child = null;
   const log = [];
   const launch = async () => {
@@ -138,7 +138,19 @@ export async function startServer({ args = [] } = {}) {
     await exited;
     clearTimeout(timer);
   };
-  await launch();
+  // The port was free when chosen, but another process's socket may take it before the server
+  // binds it: the server then says it cannot listen there and exits, and another port is tried.
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      if (tries === 3 || !log.join('').includes('cannot listen there')) throw err;
+      log.length = 0;
+      port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+    }
+  }
   return {
     url,
     /** The database's file, for `plateau admin --database` beside the running server. */

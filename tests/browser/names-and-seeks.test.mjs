@@ -13,7 +13,8 @@ import {
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 
 test('an invited visitor is asked a name first, and may rename until a rated game', { timeout: 120000 }, async () => {
-  const server = await startServer();
+  // A paired match waits for its players as long as a loaded machine needs to open its page.
+  const server = await startServer({ args: ['--no-show-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const ada = await newPage(browser);
@@ -77,7 +78,8 @@ async function inView(page, sel) {
 const connected = () => document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined;
 
 test('a new visitor opening a match link is offered a name, taken with one tap, or just watches', { timeout: 120000 }, async () => {
-  const server = await startServer();
+  // A paired match waits for its players as long as a loaded machine needs to open its page.
+  const server = await startServer({ args: ['--no-show-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     // A seated player (its seat token in the browser) is not asked: the seat is who they are.
@@ -146,7 +148,8 @@ test('a new visitor opening a match link is offered a name, taken with one tap, 
 });
 
 test('a seek is an open challenge others accept; a lone seeker is offered the computer', { timeout: 180000 }, async () => {
-  const server = await startServer();
+  // A paired match waits for its players as long as a loaded machine needs to open its page.
+  const server = await startServer({ args: ['--no-show-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const ada = await newPage(browser);

@@ -14,7 +14,8 @@ import {
 import { wengLin, START, shown } from './wenglin.mjs';
 
 test('quick play pairs two guests; ratings, profiles, accounts and the leaderboard follow', { timeout: 600000 }, async () => {
-  const server = await startServer();
+  // A paired match waits for its players as long as a loaded machine needs to open its page.
+  const server = await startServer({ args: ['--no-show-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const ada = await newPage(browser);

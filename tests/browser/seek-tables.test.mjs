@@ -10,7 +10,8 @@ import {
 } from './lib.mjs';
 
 test('Moon Leap quick play for 4: two guests and two bots after the wait', { timeout: 180000 }, async () => {
-  const server = await startServer();
+  // A paired match waits for its players as long as a loaded machine needs to open its page.
+  const server = await startServer({ args: ['--no-show-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const ada = await newPage(browser);
@@ -73,7 +74,8 @@ test('Moon Leap quick play for 4: two guests and two bots after the wait', { tim
 });
 
 test('play the computer: levels by name, the side chosen, the game starts at once', { timeout: 120000 }, async () => {
-  const server = await startServer();
+  // A paired match waits for its players as long as a loaded machine needs to open its page.
+  const server = await startServer({ args: ['--no-show-seconds', '3600'] });
   const browser = await launchBrowser();
   try {
     const page = await newPage(browser);

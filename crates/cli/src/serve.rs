@@ -187,6 +187,10 @@ struct LimitArgs {
     /// 86400 [default: 300].
     #[arg(long, env = "PLATEAU_CHALLENGE_SECONDS", value_parser = clap::value_parser!(u64).range(1..=DAY))]
     challenge_seconds: Option<u64>,
+    /// Seconds a paired match (quick pairing, a tournament's) waits for all its players to open
+    /// it: then it is called off, or lost by those who did not come; 1 to 86400 [default: 30].
+    #[arg(long, env = "PLATEAU_NO_SHOW_SECONDS", value_parser = clap::value_parser!(u64).range(1..=DAY))]
+    no_show_seconds: Option<u64>,
     /// Threads bots think on, shared by every match; people's matches go first
     /// [default: all cores but one].
     #[arg(long, env = "PLATEAU_BOT_THREADS")]
@@ -322,6 +326,9 @@ impl LimitArgs {
             challenge_life: self
                 .challenge_seconds
                 .map_or(d.challenge_life, Duration::from_secs),
+            no_show: self
+                .no_show_seconds
+                .map_or(d.no_show, Duration::from_secs),
             tournament_players: self
                 .tournament_players
                 .map_or(d.tournament_players, |n| n as usize),
@@ -495,6 +502,7 @@ mod tests {
             ("--abandon-seconds", "0", "86400"),
             ("--first-move-seconds", "0", "86400"),
             ("--challenge-seconds", "1", "86400"),
+            ("--no-show-seconds", "1", "86400"),
             ("--bot-delay-ms", "0", "60000"),
         ];
         for (flag, low, high) in ranges {
