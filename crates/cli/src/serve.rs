@@ -326,9 +326,7 @@ impl LimitArgs {
             challenge_life: self
                 .challenge_seconds
                 .map_or(d.challenge_life, Duration::from_secs),
-            no_show: self
-                .no_show_seconds
-                .map_or(d.no_show, Duration::from_secs),
+            no_show: self.no_show_seconds.map_or(d.no_show, Duration::from_secs),
             tournament_players: self
                 .tournament_players
                 .map_or(d.tournament_players, |n| n as usize),
