@@ -59,7 +59,8 @@ pub(super) fn spawn(db: &std::path::Path, extra: &[String]) -> Result<Server, St
 
 /// Starts the child `make` gives for a free port and waits `within` for its `/health`. The port
 /// is free when chosen but may be taken before the child binds it (by any socket of another
-/// process): the child then exits, and another port is tried, three in all.
+/// process): the child then exits, and another port is tried, three in all. A child that is
+/// still running but silent is not tried again.
 fn start(
     within: Duration,
     make: impl Fn(SocketAddr) -> Result<Child, String>,
@@ -76,7 +77,15 @@ fn start(
         server.pid = server.child.as_ref().map(Child::id);
         match wait_healthy(addr, within, server.child.as_mut()) {
             Ok(_) => return Ok(server),
-            Err(e) => last = e,
+            Err(e)
+                if matches!(
+                    server.child.as_mut().map(Child::try_wait),
+                    Some(Ok(Some(_)))
+                ) =>
+            {
+                last = e;
+            }
+            Err(e) => return Err(e),
         }
     }
     Err(last)

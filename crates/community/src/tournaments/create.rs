@@ -15,9 +15,9 @@ pub const NAME_CHARS: usize = 60;
 /// Latest start of a new tournament, in seconds from its creation (a week).
 pub const MAX_START_SECONDS: u32 = 7 * 24 * 3600;
 /// The range of a tournament's `min_rating`, in shown rating points (docs/protocol.md section
-/// 7.3): no rating falls below 100, and none comes near 4,000 (a mean of 67 where a newcomer's
-/// is 25).
-pub const MIN_RATING_LOW: i64 = 100;
+/// 7.3): no rating falls below the ratings' floor, and none comes near 4,000 (a mean of 67
+/// where a newcomer's is 25).
+pub const MIN_RATING_LOW: i64 = plateau_store::ratings::FLOOR as i64;
 /// See `MIN_RATING_LOW`.
 pub const MIN_RATING_HIGH: i64 = 4_000;
 /// A day, in milliseconds: the window of `Limits::tournaments_per_day`.
